@@ -1,0 +1,496 @@
+"""The event vocabulary: one frozen, typed class per fact a person at the table sees happen.
+
+Every event is a msgspec `Struct` tagged with its class name (the `type` key in JSON), carries
+a schema `version`, and may carry an `override`: the reason a rule check is set aside
+(precedence, pg 55). Payloads hold facts only; scores, CP income, kill grades, injured state
+and results are derived by the reducer.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, Literal, Union
+
+import msgspec
+
+Order = Literal["engage", "conceal"]
+RerollSource = Literal["balanced", "ceaseless", "relentless", "command", "other"]
+
+
+class Event(msgspec.Struct, frozen=True, kw_only=True, tag=True, forbid_unknown_fields=True, omit_defaults=True):
+    """Base of every event. `override` is the reason a failed rule check is accepted anyway."""
+
+    version: ClassVar[int] = 1
+    meta: ClassVar[bool] = False
+    """Meta events (undo, annotation) talk about other events rather than the game."""
+
+    override: str | None = None
+
+
+class Part(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
+    """Base of the value objects events are made of."""
+
+
+# --- datacards -------------------------------------------------------------------------------
+
+
+class Weapon(Part):
+    name: str
+    kind: Literal["ranged", "melee"]
+    atk: int
+    hit: int
+    normal_dmg: int
+    crit_dmg: int
+    rules: tuple[str, ...] = ()
+    """Weapon rules as printed, e.g. "Lethal 5+", "Piercing 1", "Range 8\"" (pg 111)."""
+
+
+class UniqueAction(Part):
+    name: str
+    ap: int
+
+
+class Datacard(Part):
+    """A snapshot of an operative's datacard (pg 48), copied into the log when it is added."""
+
+    name: str
+    apl: int
+    move: int
+    save: int
+    wounds: int
+    weapons: tuple[Weapon, ...] = ()
+    keywords: tuple[str, ...] = ()
+    rules: tuple[str, ...] = ()
+    unique_actions: tuple[UniqueAction, ...] = ()
+    base_mm: int | None = None
+
+
+# --- dice ------------------------------------------------------------------------------------
+
+
+class Reroll(Part):
+    """One re-rolled die: its position in `rolls` and the new result (pg 50: never twice)."""
+
+    die: int
+    result: int
+    source: RerollSource
+
+
+class Dice(Part):
+    """Dice as rolled, then the re-rolls, in order."""
+
+    rolls: tuple[int, ...]
+    rerolls: tuple[Reroll, ...] = ()
+
+
+class FightStep(Part):
+    """One resolved fight die (pg 45): strike, or block one opposing success.
+
+    The player resolving it is implied: attacker first, then alternating, and a player whose
+    opponent has no dice left resolves the rest.
+    """
+
+    action: Literal["strike", "block"]
+    die: Literal["critical", "normal"]
+    blocks: Literal["critical", "normal"] | None = None
+
+
+class ShootingAttack(Part):
+    """One shooting sequence against one target (Blast and Torrent make several per action).
+
+    With dice: the attack and defence dice and the conditions; the rules resolve the rest.
+    Quick mode: `damage` only.
+    """
+
+    target: str
+    attack_dice: Dice | None = None
+    defence_dice: Dice | None = None
+    accurate: int = 0
+    """Attack dice retained as normal successes without rolling (Accurate x)."""
+    cover: bool = False
+    obscured: bool = False
+    damage: int | None = None
+
+
+# --- set-up ----------------------------------------------------------------------------------
+
+
+class GameCreated(Event):
+    ruleset: str
+    killzone: str
+    date: str
+    mission: str | None = None
+    league: str | None = None
+    season: str | None = None
+    round: str | None = None
+    table: str | None = None
+
+
+class PlayerJoined(Event):
+    player: str
+    kill_team: str
+    faction: str | None = None
+    archetypes: tuple[str, ...] = ()
+
+
+class OperativeAdded(Event):
+    """An operative selected for the battle, with its datacard."""
+
+    player: str
+    operative: str
+    datacard: Datacard
+
+
+class RolledOff(Event):
+    """A roll-off (pg 55). `purpose`: set-up initiative, or the turning point's initiative."""
+
+    purpose: Literal["setup", "initiative"]
+    rolls: dict[str, int]
+
+
+class InitiativeDecided(Event):
+    """The player who decides (the roll-off winner, or the tie rule) gives initiative to `player`."""
+
+    player: str
+
+
+class ObjectiveMarkerSetUp(Event):
+    marker: str
+    player: str
+
+
+class CritOpRolled(Event):
+    """The initiative player's D3 (pg 84): 1 Secure, 2 Loot, 3 Transmission."""
+
+    roll: int
+
+
+class DropZoneChosen(Event):
+    player: str
+    drop_zone: str
+
+
+class EquipmentSelected(Event):
+    player: str
+    equipment: tuple[str, ...] = ()
+
+
+class OperativeSetUp(Event):
+    operative: str
+
+
+# --- strategy phase --------------------------------------------------------------------------
+
+
+class TurningPointStarted(Event):
+    turning_point: int
+
+
+class StrategicGambitUsed(Event):
+    """A STRATEGIC GAMBIT in the gambit step: usually a strategy ploy, costing `cp`."""
+
+    player: str
+    gambit: str
+    cp: int = 1
+
+
+class GambitPassed(Event):
+    player: str
+
+
+class FirefightPloyUsed(Event):
+    """A firefight ploy other than Command Re-roll (those are recorded with the dice)."""
+
+    player: str
+    ploy: str
+    cp: int = 1
+    operative: str | None = None
+
+
+class CommandPointsAdjusted(Event):
+    """CP gained or lost by a rule outside the core book; the reason is kept."""
+
+    player: str
+    delta: int
+    reason: str
+
+
+# --- firefight phase -------------------------------------------------------------------------
+
+
+class OperativeActivated(Event):
+    operative: str
+    order: Order
+
+
+class ActivationEnded(Event):
+    """The active operative is expended (or a counteract ends without its action)."""
+
+    operative: str
+
+
+class CounteractStarted(Event):
+    """An expended Engage operative performs one 1AP action for free (pg 39)."""
+
+    operative: str
+
+
+class AplModified(Event):
+    """An APL change until the end of the operative's next activation (e.g. a SUPPORT action)."""
+
+    operative: str
+    delta: int
+    reason: str
+
+
+class Action(Event, kw_only=True):
+    """Base of the actions (pg 40-45). `ap` is given only when a rule changes the usual cost."""
+
+    name: ClassVar[str]
+    cost: ClassVar[int] = 1
+    moves: ClassVar[bool] = False
+    mission: ClassVar[bool] = False
+
+    operative: str
+    ap: int | None = None
+
+    @property
+    def counts_as(self) -> str:
+        """The action's name for action restrictions (pg 39): Door Fight counts as Fight."""
+        return self.name
+
+
+class Repositioned(Action):
+    name = "Reposition"
+    moves = True
+
+
+class Dashed(Action):
+    name = "Dash"
+    moves = True
+
+
+class FellBack(Action):
+    name = "Fall Back"
+    cost = 2
+    moves = True
+
+
+class Charged(Action):
+    """`targets`: the enemy operatives it finished within control range of."""
+
+    name = "Charge"
+    moves = True
+    targets: tuple[str, ...]
+
+
+class MarkerPickedUp(Action):
+    name = "Pick Up Marker"
+    marker: str
+
+
+class MarkerPlaced(Action):
+    name = "Place Marker"
+    marker: str
+
+
+class Shot(Action):
+    """The Shoot action (pg 42): one weapon, one or more sequences, one Hot roll if any."""
+
+    name = "Shoot"
+    weapon: str
+    attacks: tuple[ShootingAttack, ...]
+    hot_roll: int | None = None
+
+
+class Fought(Action, kw_only=True):
+    """The Fight action (pg 44). Door Fight (Volkus) and Hatchway Fight (Gallowdark) count as Fight.
+
+    With dice: both sides' attack dice, assists, and optionally the order of strikes and blocks.
+    Quick mode: `damage` to the target and `damage_taken` by the active operative.
+    """
+
+    name = "Fight"
+    action: Literal["Fight", "Door Fight", "Hatchway Fight"] = "Fight"
+    target: str
+    weapon: str
+    target_weapon: str | None = None
+    attack_dice: Dice | None = None
+    target_dice: Dice | None = None
+    assists: int = 0
+    target_assists: int = 0
+    steps: tuple[FightStep, ...] | None = None
+    damage: int | None = None
+    damage_taken: int | None = None
+
+
+class MarkerSecured(Action):
+    name = "Secure"
+    mission = True
+    marker: str
+
+
+class MarkerLooted(Action):
+    name = "Loot"
+    mission = True
+    marker: str
+
+
+class TransmissionInitiated(Action):
+    name = "Initiate Transmission"
+    mission = True
+    marker: str
+
+
+class KillzoneActionPerformed(Action):
+    """Operate Hatch or Guard (Gallowdark); Guard counts as Shoot for action restrictions."""
+
+    name = "Killzone action"
+    action: Literal["Operate Hatch", "Guard"]
+
+    @property
+    def counts_as(self) -> str:
+        return "Shoot" if self.action == "Guard" else self.action
+
+
+class UniqueActionPerformed(Action):
+    """A unique action from the operative's datacard, by name, at its printed cost."""
+
+    name = "Unique action"
+    action: str
+
+    @property
+    def counts_as(self) -> str:
+        return self.action
+
+
+class DamageInflicted(Event):
+    """Damage from outside an attack sequence: a mine, a Devastating splash, a rule."""
+
+    operative: str
+    damage: int
+    source: Literal["mine", "devastating", "hot", "other"]
+    by: str | None = None
+    reason: str | None = None
+
+
+class ObjectivesControlled(Event):
+    """Who controls each objective marker at the end of the turning point (None: nobody)."""
+
+    control: dict[str, str | None]
+
+
+class TurningPointEnded(Event):
+    turning_point: int
+
+
+class GameConceded(Event):
+    player: str
+
+
+# --- meta ------------------------------------------------------------------------------------
+
+
+class EventVoided(Event):
+    """Undo: voids the latest effective event, which must be `target`."""
+
+    meta = True
+    target: int
+
+
+class Annotation(Event):
+    """A comment on the event at seq `target`, like a PGN comment."""
+
+    meta = True
+    target: int
+    text: str
+
+
+AnyEvent = Union[
+    GameCreated,
+    PlayerJoined,
+    OperativeAdded,
+    RolledOff,
+    InitiativeDecided,
+    ObjectiveMarkerSetUp,
+    CritOpRolled,
+    DropZoneChosen,
+    EquipmentSelected,
+    OperativeSetUp,
+    TurningPointStarted,
+    StrategicGambitUsed,
+    GambitPassed,
+    FirefightPloyUsed,
+    CommandPointsAdjusted,
+    OperativeActivated,
+    ActivationEnded,
+    CounteractStarted,
+    AplModified,
+    Repositioned,
+    Dashed,
+    FellBack,
+    Charged,
+    MarkerPickedUp,
+    MarkerPlaced,
+    Shot,
+    Fought,
+    MarkerSecured,
+    MarkerLooted,
+    TransmissionInitiated,
+    KillzoneActionPerformed,
+    UniqueActionPerformed,
+    DamageInflicted,
+    ObjectivesControlled,
+    TurningPointEnded,
+    GameConceded,
+    EventVoided,
+    Annotation,
+]
+
+EVENT_TYPES: dict[str, type[Event]] = {cls.__name__: cls for cls in AnyEvent.__args__}
+
+
+def event_type(name: str) -> type[Event]:
+    """The event class for a type name; accepts `OperativeActivated` or `operative_activated`."""
+    if name in EVENT_TYPES:
+        return EVENT_TYPES[name]
+    folded = name.replace("_", "").replace("-", "").lower()
+    for key, cls in EVENT_TYPES.items():
+        if key.lower() == folded:
+            return cls
+    raise KeyError(name)
+
+
+# --- envelope --------------------------------------------------------------------------------
+
+
+class Envelope(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """A stored event: its place in the game's log and the tamper-evident hash chain."""
+
+    game_id: str
+    seq: int
+    event_id: str
+    version: int
+    recorded_at: str
+    payload: AnyEvent
+    prev_hash: str
+    hash: str
+
+    @property
+    def type(self) -> str:
+        return type(self.payload).__name__
+
+
+# --- upcasting -------------------------------------------------------------------------------
+
+Upcaster = Any  # Callable[[dict], dict]: one version step of one event type's payload
+UPCASTERS: dict[tuple[str, int], Upcaster] = {}
+"""(type name, from version) -> function turning that payload dict into the next version's."""
+
+
+def upcast(type_name: str, version: int, payload: dict) -> dict:
+    """Bring an old payload up to the current version of its type, one small step at a time."""
+    current = EVENT_TYPES[type_name].version
+    while version < current:
+        payload = UPCASTERS[(type_name, version)](payload)
+        version += 1
+    return payload

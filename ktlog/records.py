@@ -1,0 +1,69 @@
+"""Envelopes: canonical payload bytes, the per-game SHA-256 hash chain, decoding with upcasting."""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import uuid
+
+import msgspec
+
+from .errors import InvalidEvent
+from .events import EVENT_TYPES, AnyEvent, Envelope, Event, upcast
+
+GENESIS = "0" * 64
+"""The `prev_hash` of a game's first event."""
+
+_encoder = msgspec.json.Encoder(order="deterministic")
+_event_decoder = msgspec.json.Decoder(AnyEvent)
+
+
+def canonical(event: Event) -> bytes:
+    """The payload as stored and hashed: JSON with the type tag, sorted dict keys, no defaults."""
+    return _encoder.encode(event)
+
+
+def chain_hash(prev_hash: str, game_id: str, seq: int, event_id: str, version: int, recorded_at: str, payload: bytes) -> str:
+    """SHA-256 over the previous hash, the envelope's identity and the canonical payload."""
+    h = hashlib.sha256(prev_hash.encode())
+    h.update(f"\n{game_id}\n{seq}\n{event_id}\n{version}\n{recorded_at}\n".encode())
+    h.update(payload)
+    return h.hexdigest()
+
+
+def now() -> str:
+    return dt.datetime.now(dt.timezone.utc).isoformat(timespec="microseconds")
+
+
+def seal(game_id: str, seq: int, event: Event, prev_hash: str, *, event_id: str | None = None, recorded_at: str | None = None) -> tuple[Envelope, bytes]:
+    """The envelope for a new event, and its canonical payload bytes."""
+    payload = canonical(event)
+    event_id = event_id or str(uuid.uuid4())
+    recorded_at = recorded_at or now()
+    version = type(event).version
+    digest = chain_hash(prev_hash, game_id, seq, event_id, version, recorded_at, payload)
+    envelope = Envelope(
+        game_id=game_id, seq=seq, event_id=event_id, version=version, recorded_at=recorded_at,
+        payload=event, prev_hash=prev_hash, hash=digest,
+    )
+    return envelope, payload
+
+
+def decode_payload(type_name: str, version: int, payload: bytes | str) -> Event:
+    """A stored payload as its event, upcast from an older version if needed."""
+    cls = EVENT_TYPES.get(type_name)
+    if cls is None:
+        raise InvalidEvent(f"unknown event type {type_name!r}; this ktlog knows {len(EVENT_TYPES)} types", "type")
+    if version > cls.version:
+        raise InvalidEvent(
+            f"{type_name} version {version} is newer than this ktlog understands (version {cls.version}); upgrade ktlog",
+            "version",
+        )
+    if version == cls.version:
+        event = _event_decoder.decode(payload)
+    else:
+        data = upcast(type_name, version, msgspec.json.decode(payload))
+        event = msgspec.convert(data, AnyEvent)
+    if type(event) is not cls:
+        raise InvalidEvent(f"payload says {type(event).__name__} but the envelope says {type_name}", "type")
+    return event

@@ -1,0 +1,120 @@
+"""The reducer: `apply(state, event)` and `fold(events)`, pure and deterministic.
+
+A rule broken by an event raises `RuleViolation` naming the rule and its page; with an
+override reason the event is accepted and the break listed in `state.warnings`. Undo
+(`EventVoided`) rewinds to the state before the latest effective event, so it needs the
+history: `fold` handles it, `apply` refuses it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from .errors import InvalidEvent, RuleViolation
+from .events import Envelope, Event, EventVoided, GameCreated
+from .rules import actions, attacks, battle, damage, get_ruleset, setup  # noqa: F401  (handlers register)
+from .rules.context import HANDLERS, Ctx
+from .state import GameState, copy_state, encode_state
+
+Record = tuple[int, Event]
+
+
+def apply(state: GameState, event: Event, seq: int | None = None) -> GameState:
+    """The state after `event` (at `seq`, by default the next one). `state` is not changed."""
+    if isinstance(event, EventVoided):
+        raise InvalidEvent("undo rewinds to an earlier state: use fold() over the log, or Store.undo()", "EventVoided")
+    new = copy_state(state)
+    apply_in_place(new, event, state.seq + 1 if seq is None else seq)
+    return new
+
+
+def apply_in_place(state: GameState, event: Event, seq: int) -> None:
+    """Apply one event to a state the caller owns (fold and the store use it; it is not pure)."""
+    if state.ruleset == "":
+        if not isinstance(event, GameCreated):
+            raise InvalidEvent(f"a game starts with GameCreated, not {type(event).__name__}", "event")
+        ruleset = None
+    else:
+        ruleset = get_ruleset(state.ruleset)
+        if state.phase == "over" and not event.meta:
+            raise InvalidEvent(
+                f"the game is over ({describe_result(state)}); only annotations and undo are accepted", "pg 110"
+            )
+    HANDLERS[type(event)](Ctx(state, event, seq, ruleset), event)
+    state.seq = seq
+
+
+def describe_result(state: GameState) -> str:
+    r = state.result
+    if r is None:
+        return "in progress"
+    if r.ended_by == "concession":
+        return f"{r.conceded_by} conceded" + (f", {r.winner} wins" if r.winner else "")
+    return "a draw" if r.draw else f"{r.winner} won"
+
+
+def numbered(events: Iterable[Event | Record | Envelope], first: int = 1) -> list[Record]:
+    """(seq, event) pairs from envelopes, pairs, or bare events numbered from `first`."""
+    records: list[Record] = []
+    for i, item in enumerate(events, first):
+        if isinstance(item, Envelope):
+            records.append((item.seq, item.payload))
+        elif isinstance(item, tuple):
+            records.append(item)
+        else:
+            records.append((i, item))
+    return records
+
+
+def effective(records: list[Record]) -> list[Record]:
+    """The events that still count: each `EventVoided` removes the latest effective event."""
+    stack: list[Record] = []
+    for seq, event in records:
+        if not isinstance(event, EventVoided):
+            stack.append((seq, event))
+            continue
+        if not stack:
+            raise InvalidEvent(f"seq {seq} voids seq {event.target}, which is not in the events given", "EventVoided")
+        latest = stack[-1][0]
+        if event.target != latest:
+            raise InvalidEvent(f"seq {seq} voids seq {event.target} but the latest effective event is seq {latest}; undo goes back one event at a time", "EventVoided")
+        if isinstance(stack[-1][1], GameCreated):
+            raise InvalidEvent("the game's creation cannot be undone", "EventVoided")
+        stack.pop()
+    return stack
+
+
+def fold(events: Iterable[Event | Record | Envelope], start: GameState | None = None) -> GameState:
+    """The state after `events`, from the beginning or from the snapshot `start`.
+
+    `start` is not changed. Voids in `events` may only reach back to events in `events`.
+    """
+    state = copy_state(start) if start is not None else GameState()
+    records = numbered(events, state.seq + 1)
+    for seq, event in effective(records):
+        apply_in_place(state, event, seq)
+    if records:
+        state.seq = records[-1][0]
+    return state
+
+
+def fold_with_snapshots(records: list[Record], every: int) -> tuple[GameState, list[tuple[int, bytes]]]:
+    """Fold a whole log from the start, keeping the encoded state at every `every`-th seq.
+
+    A snapshot at seq s is the state as of s; an undo later on rewinds by refolding (undo is
+    rare, a few times a game), so earlier snapshots stay true.
+    """
+    state = GameState()
+    snapshots: list[tuple[int, bytes]] = []
+    for i, (seq, event) in enumerate(records):
+        try:
+            if isinstance(event, EventVoided):
+                state = fold(records[: i + 1])
+            else:
+                apply_in_place(state, event, seq)
+        except RuleViolation as exc:
+            exc.seq = seq
+            raise
+        if seq % every == 0:
+            snapshots.append((seq, encode_state(state)))
+    return state, snapshots

@@ -1,0 +1,195 @@
+"""Actions (pg 40-45, RULES.md section 4): AP, action restrictions, exclusions, orders, movement."""
+
+from __future__ import annotations
+
+from ..events import (
+    Action,
+    Charged,
+    Dashed,
+    FellBack,
+    KillzoneActionPerformed,
+    MarkerLooted,
+    MarkerPickedUp,
+    MarkerPlaced,
+    MarkerSecured,
+    Repositioned,
+    TransmissionInitiated,
+    UniqueActionPerformed,
+)
+from ..state import GameState, OperativeState
+from .battle import end_activation
+from .context import Ctx, handles
+
+MOVES = ("Reposition", "Dash", "Fall Back", "Charge")
+KILLZONE_PAGE = {"volkus": "pg 64", "gallowdark": "pg 70"}
+KILLZONE_OF_ACTION = {"Operate Hatch": "gallowdark", "Guard": "gallowdark", "Door Fight": "volkus", "Hatchway Fight": "gallowdark"}
+
+
+def printed_cost(op: OperativeState, e: Action) -> int:
+    """The AP an action costs as printed: the rulebook's, or the datacard's for unique actions."""
+    if isinstance(e, UniqueActionPerformed):
+        for ua in op.datacard.unique_actions:
+            if ua.name.casefold() == e.action.casefold():
+                return ua.ap
+        return e.ap if e.ap is not None else 1
+    return e.cost
+
+
+def begin_action(ctx: Ctx, e: Action) -> OperativeState:
+    """Checks every action shares: who may act, AP within APL, once per activation (pg 39)."""
+    s = ctx.state
+    ctx.require(s.phase == "firefight", f"actions are performed in the Firefight phase (now: {s.phase})", "pg 38")
+    op = ctx.living(e.operative)
+    act = s.activation
+    active = act is not None and act.operative == op.id
+    ctx.rule(active, f"operative {op.id!r} is not the active operative; activate it (or counteract with it) first", "pg 39")
+    printed = printed_cost(op, e)
+    cost = printed if e.ap is None else e.ap
+    ctx.require(cost >= 0, "an action costs at least 0AP", "pg 39")
+    ctx.rule(cost == printed, f"{e.counts_as} costs {printed}AP, not {cost}AP", "pg 40")
+    if not active:
+        return op
+    if act.counteract:
+        ctx.rule(printed == 1, f"a counteract performs a 1AP action; {e.counts_as} costs {printed}AP", "pg 39")
+        return op
+    ctx.rule(
+        act.ap_spent + cost <= op.apl,
+        f"operative {op.id!r} has APL {op.apl} and has spent {act.ap_spent}AP; {e.counts_as} costs {cost}AP more",
+        "pg 39",
+    )
+    ctx.rule(e.counts_as not in act.actions, f"operative {op.id!r} already performed {e.counts_as} this activation", "action restrictions, pg 39")
+    act.ap_spent += cost
+    return op
+
+
+def finish_action(ctx: Ctx, e: Action, op: OperativeState) -> None:
+    """Remember the action; a counteract, or an activation whose operative fell, ends now."""
+    act = ctx.state.activation
+    if act is None or act.operative != op.id:
+        return
+    act.actions.append(e.counts_as)
+    if e.counts_as in MOVES:
+        act.moved = True
+    if act.counteract or op.incapacitated:
+        end_activation(ctx)
+
+
+def performed(s: GameState, *names: str) -> list[str]:
+    """Which of these actions the active operative already performed this activation."""
+    act = s.activation
+    return [n for n in names if act and n in act.actions]
+
+
+def not_engaged(ctx: Ctx, op: OperativeState, action: str, page: str) -> None:
+    ctx.rule(
+        not op.engaged_with,
+        f"operative {op.id!r} is within control range of {', '.join(op.engaged_with)} and cannot {action}",
+        page,
+    )
+
+
+def _excluded(ctx: Ctx, action: str, others: tuple[str, ...], page: str) -> None:
+    done = performed(ctx.state, *others)
+    ctx.rule(not done, f"{action} cannot be performed in the same activation as {' or '.join(done)}", page)
+
+
+def _heavy_allows_move(ctx: Ctx, move: str) -> None:
+    act = ctx.state.activation
+    if act and act.used_heavy:
+        ctx.rule(act.heavy_only == move, f"an operative cannot {move} after using a Heavy weapon in its activation", "Heavy, pg 111")
+
+
+def disengage(s: GameState, op: OperativeState) -> None:
+    for other_id in op.engaged_with:
+        other = s.operatives[other_id]
+        other.engaged_with = [x for x in other.engaged_with if x != op.id]
+    op.engaged_with = []
+
+
+@handles(Repositioned, Dashed, FellBack, Charged)
+def moved(ctx: Ctx, e: Action) -> None:
+    op = begin_action(ctx, e)
+    s = ctx.state
+    if isinstance(e, Repositioned):
+        not_engaged(ctx, op, "Reposition", "pg 40")
+        _excluded(ctx, "Reposition", ("Fall Back", "Charge"), "pg 40")
+    elif isinstance(e, Dashed):
+        not_engaged(ctx, op, "Dash", "pg 40")
+        _excluded(ctx, "Dash", ("Charge",), "pg 40")
+    elif isinstance(e, FellBack):
+        ctx.rule(bool(op.engaged_with), f"operative {op.id!r} has no enemy within its control range to Fall Back from", "pg 40")
+        _excluded(ctx, "Fall Back", ("Reposition", "Charge"), "pg 40")
+        disengage(s, op)
+    else:
+        ctx.rule(op.order == "engage", f"operative {op.id!r} has a Conceal order and cannot Charge", "pg 41")
+        not_engaged(ctx, op, "Charge", "pg 41")
+        _excluded(ctx, "Charge", ("Reposition", "Dash", "Fall Back"), "pg 41")
+        ctx.require(bool(e.targets), "a Charge finishes within control range of an enemy operative: name it in targets", "pg 41")
+        for target_id in e.targets:
+            target = ctx.living(target_id, "charge target")
+            ctx.require(target.player != op.player, f"{target_id!r} is a friendly operative; a Charge ends within control range of enemies", "pg 41")
+            if target_id not in op.engaged_with:
+                op.engaged_with.append(target_id)
+                target.engaged_with.append(op.id)
+    _heavy_allows_move(ctx, e.counts_as)
+    finish_action(ctx, e, op)
+
+
+@handles(MarkerPickedUp, MarkerPlaced)
+def marker_moved(ctx: Ctx, e: MarkerPickedUp | MarkerPlaced) -> None:
+    op = begin_action(ctx, e)
+    s = ctx.state
+    marker = s.markers.get(e.marker)
+    ctx.require(marker is not None, f"no marker {e.marker!r} (markers: {', '.join(s.markers) or 'none'})", "marker")
+    if isinstance(e, MarkerPickedUp):
+        not_engaged(ctx, op, "pick up a marker", "pg 41")
+        ctx.rule(op.carrying is None, f"operative {op.id!r} is already carrying {op.carrying!r}", "pg 41")
+        ctx.require(marker.carried_by is None, f"marker {marker.id!r} is carried by {marker.carried_by!r}", "pg 41")
+        ctx.rule(
+            ctx.ruleset.can_pick_up(s, marker.id),
+            f"marker {marker.id!r} cannot be picked up: only markers a rule allows can be ({ctx.ruleset.title} allows none)",
+            "pg 41",
+        )
+        if op.carrying is not None:
+            s.markers[op.carrying].carried_by = None
+        op.carrying, marker.carried_by = marker.id, op.id
+    else:
+        ctx.require(op.carrying == marker.id, f"operative {op.id!r} is not carrying marker {marker.id!r}", "pg 41")
+        _excluded(ctx, "Place Marker", ("Pick Up Marker",), "pg 41")
+        op.carrying, marker.carried_by = None, None
+    finish_action(ctx, e, op)
+
+
+@handles(MarkerSecured, MarkerLooted, TransmissionInitiated)
+def mission_action(ctx: Ctx, e: Action) -> None:
+    op = begin_action(ctx, e)
+    not_engaged(ctx, op, f"perform {e.name}", "pg 84-85")
+    ctx.ruleset.mission_action(ctx, e, op)
+    finish_action(ctx, e, op)
+
+
+def in_killzone(ctx: Ctx, action: str) -> None:
+    wanted = KILLZONE_OF_ACTION[action]
+    ctx.rule(wanted in ctx.state.killzone.casefold(), f"{action} is an action of Killzone: {wanted.title()}, not {ctx.state.killzone}", KILLZONE_PAGE[wanted])
+
+
+@handles(KillzoneActionPerformed)
+def killzone_action(ctx: Ctx, e: KillzoneActionPerformed) -> None:
+    op = begin_action(ctx, e)
+    in_killzone(ctx, e.action)
+    if e.action == "Guard":
+        not_engaged(ctx, op, "Guard", "Guard, pg 70")
+        ctx.rule(op.order == "engage", f"operative {op.id!r} has a Conceal order and cannot Guard", "Guard, pg 70")
+    finish_action(ctx, e, op)
+
+
+@handles(UniqueActionPerformed)
+def unique_action(ctx: Ctx, e: UniqueActionPerformed) -> None:
+    op = begin_action(ctx, e)
+    names = [ua.name for ua in op.datacard.unique_actions]
+    ctx.rule(
+        e.action.casefold() in (n.casefold() for n in names),
+        f"{e.action!r} is not a unique action on {op.id!r}'s datacard ({', '.join(names) or 'it has none'})",
+        "datacards, pg 48",
+    )
+    finish_action(ctx, e, op)

@@ -1,0 +1,199 @@
+"""The Shoot and Fight actions (pg 42-45): checks, resolution from dice or quick mode, effects."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from ..events import Fought, Shot, Weapon
+from ..state import AplChange, AttackRecord, OperativeState
+from .actions import KILLZONE_OF_ACTION, begin_action, finish_action, in_killzone, not_engaged
+from .context import Ctx, handles
+from .damage import inflict
+from .dice import check_die
+from .fighting import Fighter, resolve_fight
+from .shooting import hot_damage, resolve_shooting
+from .weapons import WeaponProfile, weapon_profile
+
+INJURED_HIT_PENALTY = 1
+"""An injured operative's weapons have their Hit stat worsened by 1 (pg 47)."""
+
+
+def find_weapon(ctx: Ctx, op: OperativeState, name: str, kind: str) -> Weapon:
+    for w in op.datacard.weapons:
+        if w.name.casefold() == name.casefold():
+            ctx.require(w.kind == kind, f"{op.id!r}'s {w.name} is a {w.kind} weapon, not a {kind} one", "datacards, pg 48")
+            return w
+    names = [w.name for w in op.datacard.weapons if w.kind == kind]
+    ctx.require(False, f"{op.id!r} has no {kind} weapon {name!r} (its {kind} weapons: {', '.join(names) or 'none'})", "datacards, pg 48")
+    raise AssertionError  # unreachable: require raised
+
+
+def hit_stat(op: OperativeState, weapon: Weapon, improve: int = 0) -> int:
+    """The weapon's Hit as modified: worse when injured (pg 47), better for each assist (pg 44)."""
+    return weapon.hit + (INJURED_HIT_PENALTY if op.injured else 0) - improve
+
+
+def killzone_profile(ctx: Ctx, weapon: Weapon) -> WeaponProfile:
+    """Gallowdark close quarters (pg 70): Blast, Torrent and x" Devastating weapons gain Lethal 5+."""
+    profile = weapon_profile(weapon.rules)
+    if "gallowdark" in ctx.state.killzone.casefold() and (profile.blast or profile.torrent or profile.devastating_splash):
+        return dataclasses.replace(profile, lethal=min(profile.lethal or 5, 5))
+    return profile
+
+
+def _pay_rerolls(ctx: Ctx, player: str, command: int, other: int) -> None:
+    """Command Re-roll costs 1CP a die (pg 54); a re-roll from another rule needs an override."""
+    if command:
+        ctx.change_cp(player, -command, "reroll", "Command Re-roll")
+    ctx.rule(not other, "a re-roll from a rule outside the core book", "pg 50")
+
+
+def _stun(target: OperativeState) -> None:
+    """Stun (pg 111): APL -1 until the end of the target's next activation."""
+    target.apl_changes.append(AplChange(delta=-1, reason="Stun"))
+
+
+def _record(ctx: Ctx, kind: str, retaliation: bool, mode: str, op: OperativeState, weapon: Weapon, target: OperativeState, **figures) -> None:
+    ctx.state.attacks.append(
+        AttackRecord(
+            seq=ctx.seq,
+            turning_point=ctx.state.turning_point,
+            kind=kind,
+            retaliation=retaliation,
+            mode=mode,
+            player=op.player,
+            operative=op.id,
+            weapon=weapon.name,
+            target_player=target.player,
+            target=target.id,
+            incapacitated=target.incapacitated,
+            **figures,
+        )
+    )
+
+
+@handles(Shot)
+def shot(ctx: Ctx, e: Shot) -> None:
+    op = begin_action(ctx, e)
+    s = ctx.state
+    weapon = find_weapon(ctx, op, e.weapon, "ranged")
+    profile = killzone_profile(ctx, weapon)
+    ctx.rule(op.order == "engage" or profile.silent, f"operative {op.id!r} has a Conceal order and can only Shoot with a Silent weapon", "pg 42")
+    not_engaged(ctx, op, "Shoot", "pg 42")
+    if profile.limited:
+        ctx.rule(op.weapon_uses.get(weapon.name, 0) < profile.limited, f"{op.id!r} has used its {weapon.name} {profile.limited} time(s): Limited {profile.limited}", "Limited, pg 111")
+    if profile.heavy:
+        moves = [a for a in (s.activation.actions if s.activation else []) if a in ("Reposition", "Dash", "Fall Back", "Charge")]
+        allowed = {profile.heavy_only} if profile.heavy_only else set()
+        ctx.rule(all(m in allowed for m in moves), f"{weapon.name} is Heavy and {op.id!r} moved this activation", "Heavy, pg 111")
+        if s.activation:
+            s.activation.used_heavy, s.activation.heavy_only = True, profile.heavy_only
+    ctx.require(bool(e.attacks), "a Shoot action has at least one target", "pg 42")
+    ctx.rule(len(e.attacks) == 1 or profile.blast or profile.torrent, f"{weapon.name} has neither Blast nor Torrent and shoots one target", "pg 111")
+    targets = [a.target for a in e.attacks]
+    ctx.require(len(set(targets)) == len(targets), "each target is shot once per action", "pg 111")
+    hit = hit_stat(op, weapon)
+    for i, attack in enumerate(e.attacks):
+        target = ctx.living(attack.target, "target")
+        ctx.require(target.set_up, f"{target.id!r} is not in the killzone", "pg 42")
+        if i == 0 or profile.torrent:
+            ctx.rule(target.player != op.player, f"{target.id!r} is a friendly operative; select an enemy operative", "pg 42")
+            friends = [x for x in target.engaged_with if s.operatives[x].player == op.player]
+            ctx.rule(not friends, f"{target.id!r} has friendly operatives within its control range ({', '.join(friends)}) and is not a valid target", "pg 42")
+            ctx.rule(
+                not (target.order == "conceal" and attack.cover) or profile.seek or profile.seek_light,
+                f"{target.id!r} has a Conceal order and is in cover, so it is not a valid target",
+                "pg 42",
+            )
+        dice_mode = attack.attack_dice is not None
+        ctx.require(
+            dice_mode != (attack.damage is not None),
+            f"attack on {target.id!r}: give the dice, or in quick mode the damage only",
+            "Shoot, pg 42",
+        )
+        if dice_mode:
+            result = resolve_shooting(weapon, attack, hit=hit, save=target.datacard.save, profile=profile)
+            _pay_rerolls(ctx, op.player, result.command_rerolls_attacker, result.other_rerolls)
+            _pay_rerolls(ctx, target.player, result.command_rerolls_defender, 0)
+            inflict(ctx, target, result.damage, op, "shoot")
+            if result.critical_retained and profile.stun and not target.incapacitated:
+                _stun(target)
+            _record(
+                ctx, "shoot", False, "dice", op, weapon, target,
+                attack_dice=result.attack_dice, hit=hit, normal_hits=result.normal_hits, critical_hits=result.critical_hits,
+                defence_dice=result.defence_dice, save=target.datacard.save, normal_saves=result.normal_saves,
+                critical_saves=result.critical_saves, damage=result.damage,
+            )
+        else:
+            ctx.require(attack.damage >= 0, "damage cannot be negative", "damage")
+            inflict(ctx, target, attack.damage, op, "shoot")
+            _record(ctx, "shoot", False, "quick", op, weapon, target, damage=attack.damage, hit=hit, save=target.datacard.save)
+    if e.hot_roll is not None:
+        ctx.require(profile.hot, f"{weapon.name} is not Hot; leave hot_roll out", "Hot, pg 111")
+        check_die(e.hot_roll, "Hot roll")
+        inflict(ctx, op, hot_damage(e.hot_roll, hit), None, "hot")
+    else:
+        ctx.rule(
+            not profile.hot or e.attacks[0].attack_dice is None,
+            f"{weapon.name} is Hot: record the D6 rolled after shooting (hot_roll)",
+            "Hot, pg 111",
+        )
+    if profile.limited:
+        op.weapon_uses[weapon.name] = op.weapon_uses.get(weapon.name, 0) + 1
+    finish_action(ctx, e, op)
+
+
+@handles(Fought)
+def fought(ctx: Ctx, e: Fought) -> None:
+    op = begin_action(ctx, e)
+    target = ctx.living(e.target, "target")
+    ctx.require(target.player != op.player, f"{target.id!r} is a friendly operative; fight an enemy operative", "pg 44")
+    if e.action == "Fight":
+        ctx.rule(e.target in op.engaged_with, f"{target.id!r} is not within {op.id!r}'s control range; Charge it first", "pg 44")
+    else:
+        ctx.rule(e.action in KILLZONE_OF_ACTION, f"unknown fight action {e.action!r}", "pg 44")
+        in_killzone(ctx, e.action)
+        not_engaged(ctx, op, e.action, "pg 64, pg 70")
+    weapon = find_weapon(ctx, op, e.weapon, "melee")
+    target_weapon = find_weapon(ctx, target, e.target_weapon, "melee") if e.target_weapon else None
+    has_melee = any(w.kind == "melee" for w in target.datacard.weapons)
+    ctx.rule(target_weapon is not None or not has_melee, f"{target.id!r} retaliates: select its melee weapon (target_weapon)", "pg 44")
+    ctx.require(e.assists >= 0 and e.target_assists >= 0, "assists cannot be negative", "pg 44")
+    dice_mode = e.attack_dice is not None or e.target_dice is not None
+    quick = e.damage is not None or e.damage_taken is not None
+    ctx.require(dice_mode != quick, "give both sides' dice, or in quick mode the damage dealt and taken", "Fight, pg 44")
+    hit = hit_stat(op, weapon, e.assists)
+    target_hit = hit_stat(target, target_weapon, e.target_assists) if target_weapon else 0
+    if quick:
+        dealt, taken = e.damage or 0, e.damage_taken or 0
+        ctx.require(dealt >= 0 and taken >= 0, "damage cannot be negative", "damage")
+        inflict(ctx, target, dealt, op, "fight")
+        inflict(ctx, op, taken, target, "fight")
+        _record(ctx, "fight", False, "quick", op, weapon, target, damage=dealt, hit=hit)
+        if target_weapon:
+            _record(ctx, "fight", True, "quick", target, target_weapon, op, damage=taken, hit=target_hit)
+        finish_action(ctx, e, op)
+        return
+    result = resolve_fight(
+        Fighter(weapon, hit, e.attack_dice, op.wounds),
+        Fighter(target_weapon, target_hit, e.target_dice, target.wounds),
+        e.steps,
+    )
+    _pay_rerolls(ctx, op.player, result.attacker.command_rerolls, result.attacker.other_rerolls)
+    _pay_rerolls(ctx, target.player, result.defender.command_rerolls, result.defender.other_rerolls)
+    inflict(ctx, target, result.attacker.damage_dealt, op, "fight")
+    inflict(ctx, op, result.defender.damage_dealt, target, "fight")
+    if result.attacker.critical_retained and weapon_profile(weapon.rules).stun and not target.incapacitated:
+        _stun(target)
+    if target_weapon and result.defender.critical_retained and weapon_profile(target_weapon.rules).stun and not op.incapacitated:
+        _stun(op)
+    _record(
+        ctx, "fight", False, "dice", op, weapon, target, attack_dice=result.attacker.attack_dice, hit=hit,
+        normal_hits=result.attacker.normal, critical_hits=result.attacker.critical, damage=result.attacker.damage_dealt,
+    )
+    if target_weapon:
+        _record(
+            ctx, "fight", True, "dice", target, target_weapon, op, attack_dice=result.defender.attack_dice, hit=target_hit,
+            normal_hits=result.defender.normal, critical_hits=result.defender.critical, damage=result.defender.damage_dealt,
+        )
+    finish_action(ctx, e, op)

@@ -1,0 +1,107 @@
+"""KT24 Preliminary Ops (pg 81-85): kill op and crit op (Secure, Loot, Transmission)."""
+
+from __future__ import annotations
+
+from ..events import Action, MarkerLooted, MarkerSecured, TransmissionInitiated
+from ..state import OperativeState, RuleWarning
+from . import rulings
+from .context import Ctx
+from .killop import kill_grade
+from .kt24 import Kt24TwoPlayer
+
+MISSION_ACTION_OF = {"Secure": MarkerSecured, "Loot": MarkerLooted, "Transmission": TransmissionInitiated}
+LOOT_VP_PER_TP = 2
+
+
+class PreliminaryOps(Kt24TwoPlayer):
+    name = "kt24-preliminary"
+    title = "KT24 Preliminary Ops"
+    source = "pg 81-85"
+    objective_markers = 3
+    ops = ("crit", "kill")
+    max_vp = {"crit": 6, "kill": 6}
+    crit_ops = {1: "Secure", 2: "Loot", 3: "Transmission"}
+
+    def on_battle_start(self, ctx: Ctx) -> None:
+        """Flag kill grade rows outside the table (ruling 1)."""
+        for player in ctx.state.players:
+            _, warning = rulings.kill_grade_row(ctx.state.starting_operatives(player))
+            if warning:
+                message = f"{ctx.state.opponent(player)}'s kill op: {warning}"
+                ctx.state.warnings.append(RuleWarning(seq=ctx.seq, rule="ruling 1, pg 84", message=message, reason="ruling"))
+
+    # --- kill op (pg 84) --------------------------------------------------------------------
+
+    def on_incapacitated(self, ctx: Ctx, victim: OperativeState, by_player: str | None) -> None:
+        """Any incapacitated enemy raises its opponent's kill grade; each new grade scores 1VP."""
+        scorer = ctx.state.players[ctx.state.opponent(victim.player)]
+        scorer.enemies_incapacitated += 1
+        grade = kill_grade(ctx.state.starting_operatives(victim.player), scorer.enemies_incapacitated)
+        if grade > scorer.kill_grade:
+            ctx.score(scorer.name, "kill", grade - scorer.kill_grade, f"kill grade {grade}")
+            scorer.kill_grade = grade
+
+    # --- crit op (pg 84-85) -----------------------------------------------------------------
+
+    def mission_action(self, ctx: Ctx, event: Action, operative: OperativeState) -> None:
+        state = ctx.state
+        wanted = MISSION_ACTION_OF.get(state.crit_op or "")
+        ctx.rule(
+            isinstance(event, wanted) if wanted else False,
+            f"{event.name} is not an action of this game's crit op ({state.crit_op})",
+            "pg 84-85",
+        )
+        ctx.rule(state.turning_point > 1, f"{event.name} cannot be performed during the first turning point", "pg 85")
+        marker = state.markers.get(event.marker)
+        ctx.require(marker is not None, f"no objective marker {event.marker!r} (markers: {', '.join(state.markers)})", "marker")
+        if isinstance(event, MarkerSecured):
+            marker.secured_by = operative.player
+        elif isinstance(event, MarkerLooted):
+            ctx.rule(marker.looted_tp != state.turning_point, f"marker {marker.id!r} was already looted this turning point", "Loot, pg 85")
+            marker.looted_tp = state.turning_point
+            player = state.players[operative.player]
+            if player.loot_vp_this_tp < LOOT_VP_PER_TP:
+                player.loot_vp_this_tp += 1
+                ctx.score(player.name, "crit", 1, f"looted {marker.id}")
+        elif isinstance(event, TransmissionInitiated):
+            marker.transmitting = True
+
+    def on_turning_point_end(self, ctx: Ctx) -> None:
+        state = ctx.state
+        tp = state.turning_point
+        if tp > 1 and state.crit_op in ("Secure", "Transmission"):
+            counts = self._crit_op_counts(ctx)
+            for player in state.players:
+                mine, theirs = counts[player], counts[state.opponent(player)]
+                what = "secured" if state.crit_op == "Secure" else "transmitting, controlled"
+                if mine:
+                    ctx.score(player, "crit", 1, f"{mine} marker(s) {what}")
+                if mine > theirs:
+                    ctx.score(player, "crit", 1, f"more markers {what} than the opponent")
+        if tp == self.turning_points:
+            for player, p in state.players.items():
+                if p.kill_grade > state.players[state.opponent(player)].kill_grade:
+                    ctx.score(player, "kill", 1, "higher kill grade at the end of the battle")
+
+    def _crit_op_counts(self, ctx: Ctx) -> dict[str, int]:
+        """Markers secured by each kill team (Secure), or transmitting ones each controls."""
+        state = ctx.state
+        counts = dict.fromkeys(state.players, 0)
+        if state.crit_op == "Secure":
+            for m in state.markers.values():
+                if m.secured_by:
+                    counts[m.secured_by] += 1
+            return counts
+        transmitting = [m for m in state.markers.values() if m.transmitting]
+        if transmitting:
+            ctx.require(
+                state.control_recorded_tp == state.turning_point,
+                "record who controls each objective marker (ObjectivesControlled) before ending the turning point: "
+                "Transmission scores the transmitting markers each side controls",
+                "Transmission, pg 85",
+            )
+        for m in transmitting:
+            if m.controlled_by:
+                counts[m.controlled_by] += 1
+        return counts
+

@@ -1,0 +1,226 @@
+"""Setting up the battle (pg 110 steps 1-3, pg 81): players, operatives, initiative, markers."""
+
+from __future__ import annotations
+
+import datetime as dt
+from math import ceil
+
+from ..events import (
+    CritOpRolled,
+    Datacard,
+    DropZoneChosen,
+    EquipmentSelected,
+    GameCreated,
+    InitiativeDecided,
+    ObjectiveMarkerSetUp,
+    OperativeAdded,
+    OperativeSetUp,
+    PlayerJoined,
+    RolledOff,
+)
+from ..state import MarkerState, OperativeState, PlayerState, TurningPointRecord
+from . import get_ruleset
+from .battle import ready_step
+from .context import Ctx, handles
+
+MAX_EQUIPMENT = 4
+SETUP_CP = 2
+
+
+@handles(GameCreated)
+def game_created(ctx: Ctx, e: GameCreated) -> None:
+    ctx.require(ctx.state.ruleset == "", "the game is already created; GameCreated comes first and once", "event")
+    get_ruleset(e.ruleset)
+    try:
+        dt.date.fromisoformat(e.date)
+    except ValueError:
+        ctx.require(False, f"date {e.date!r} is not a date like 2026-11-21", "date")
+    ctx.require(bool(e.killzone.strip()), "the killzone is empty; name it (e.g. volkus, gallowdark)", "killzone")
+    s = ctx.state
+    s.ruleset, s.killzone, s.date = e.ruleset, e.killzone, e.date
+    s.labels = {k: v for k in ("mission", "league", "season", "round", "table") if (v := getattr(e, k))}
+
+
+def _in_setup(ctx: Ctx, what: str) -> None:
+    ctx.require(ctx.state.phase == "setup", f"{what} happens while setting up the battle, not in turning point {ctx.state.turning_point}", "pg 110")
+
+
+@handles(PlayerJoined)
+def player_joined(ctx: Ctx, e: PlayerJoined) -> None:
+    _in_setup(ctx, "a player joining")
+    s = ctx.state
+    ctx.require(bool(e.player.strip()), "the player's name is empty", "player")
+    ctx.require(e.player not in s.players, f"player {e.player!r} has already joined", "player")
+    most = ctx.ruleset.players[1]
+    ctx.require(len(s.players) < most, f"{ctx.ruleset.title} is for {most} players; {e.player!r} would be one more", ctx.ruleset.source)
+    s.players[e.player] = PlayerState(name=e.player, kill_team=e.kill_team, faction=e.faction, vp=dict.fromkeys(ctx.ruleset.ops, 0))
+
+
+def check_datacard(card: Datacard) -> list[str]:
+    """What is impossible about a datacard (pg 48), as messages naming the field."""
+    problems = []
+    if card.apl < 1:
+        problems.append(f"APL {card.apl} is below 1")
+    if card.wounds < 1:
+        problems.append(f"Wounds {card.wounds} is below 1")
+    if not 2 <= card.save <= 6:
+        problems.append(f"Save {card.save}+ is not between 2+ and 6+")
+    if card.move < 1:
+        problems.append(f"Move {card.move}\" is below 1\"")
+    names = [w.name for w in card.weapons]
+    if len(set(names)) != len(names):
+        problems.append("two weapons have the same name")
+    for w in card.weapons:
+        if w.atk < 1 or not 2 <= w.hit <= 6 or w.normal_dmg < 0 or w.crit_dmg < 0:
+            problems.append(f"weapon {w.name!r}: Atk {w.atk}, Hit {w.hit}+, Dmg {w.normal_dmg}/{w.crit_dmg} is not a weapon profile")
+    return problems
+
+
+@handles(OperativeAdded)
+def operative_added(ctx: Ctx, e: OperativeAdded) -> None:
+    _in_setup(ctx, "selecting operatives")
+    s = ctx.state
+    ctx.player(e.player)
+    ctx.require(bool(e.operative.strip()), "the operative's id is empty", "operative")
+    ctx.require(e.operative not in s.operatives, f"operative {e.operative!r} is already in the game; give each operative its own id", "operative")
+    ctx.require(
+        not any(o.set_up for o in s.operatives_of(e.player)),
+        f"{e.player} has begun setting up operatives; operatives are selected before (pg 110 step 2)",
+        "pg 110",
+    )
+    problems = check_datacard(e.datacard)
+    ctx.require(not problems, f"datacard of {e.operative!r}: " + "; ".join(problems), "datacard, pg 48")
+    s.operatives[e.operative] = OperativeState(id=e.operative, player=e.player, datacard=e.datacard, wounds=e.datacard.wounds)
+
+
+@handles(RolledOff)
+def rolled_off(ctx: Ctx, e: RolledOff) -> None:
+    s = ctx.state
+    ctx.require(set(e.rolls) == set(s.players), f"a roll-off needs one D6 for each player ({', '.join(s.players)})", "roll-off, pg 55")
+    for player, value in e.rolls.items():
+        ctx.require(1 <= value <= 6, f"{player}'s roll-off die {value} is not a D6 result", "pg 50")
+    best = max(e.rolls.values())
+    leaders = [p for p, v in e.rolls.items() if v == best]
+    if e.purpose == "setup":
+        _in_setup(ctx, "the set-up roll-off")
+        ctx.require(len(s.players) == ctx.ruleset.players[0], f"all {ctx.ruleset.players[0]} players join before the roll-off", "pg 110")
+        ctx.require(s.setup_initiative is None, "set-up initiative is already decided", "pg 110")
+        # A generic roll-off is re-rolled on a tie (pg 55): nobody decides until someone wins.
+        s.decider = leaders[0] if len(leaders) == 1 else None
+    else:
+        ctx.require(s.phase == "strategy" and s.initiative is None, "the initiative roll-off comes at the start of a turning point, before initiative is decided", "pg 37")
+        s.decider = leaders[0] if len(leaders) == 1 else ctx.ruleset.tie_decider(s)
+    s.rolloff = e.purpose
+
+
+@handles(InitiativeDecided)
+def initiative_decided(ctx: Ctx, e: InitiativeDecided) -> None:
+    s = ctx.state
+    ctx.player(e.player)
+    ctx.require(s.rolloff is not None, "initiative is decided after a roll-off; record the roll-off first", "pg 37")
+    ctx.require(s.decider is not None, "the roll-off was a tie; roll off again (pg 55)", "roll-off, pg 55")
+    purpose, s.rolloff = s.rolloff, None
+    if purpose == "setup":
+        s.setup_initiative = e.player
+        return
+    s.initiative = e.player
+    s.turning_points.append(TurningPointRecord(seq=ctx.seq, turning_point=s.turning_point, initiative=e.player))
+    ready_step(ctx)  # the ready step follows initiative (pg 37)
+
+
+@handles(ObjectiveMarkerSetUp)
+def objective_marker_set_up(ctx: Ctx, e: ObjectiveMarkerSetUp) -> None:
+    _in_setup(ctx, "setting up objective markers")
+    s = ctx.state
+    ctx.player(e.player)
+    ctx.require(s.setup_initiative is not None, "objective markers are set up after set-up initiative is decided", "pg 81")
+    ctx.require(e.marker not in s.markers, f"marker {e.marker!r} is already set up", "marker")
+    wanted = ctx.ruleset.objective_markers
+    ctx.rule(len(s.markers) < wanted, f"{ctx.ruleset.title} uses {wanted} objective markers", "pg 81")
+    # pg 81: the player without initiative places the centreline marker, then each player one,
+    # initiative first.
+    without = s.opponent(s.setup_initiative)
+    expected = [without, s.setup_initiative, without][len(s.markers)] if len(s.markers) < 3 else e.player
+    ctx.rule(e.player == expected, f"{expected} places objective marker {len(s.markers) + 1}, not {e.player}", "pg 81")
+    s.markers[e.marker] = MarkerState(id=e.marker, placed_by=e.player)
+
+
+@handles(CritOpRolled)
+def crit_op_rolled(ctx: Ctx, e: CritOpRolled) -> None:
+    _in_setup(ctx, "rolling the crit op")
+    s = ctx.state
+    ctx.require(s.setup_initiative is not None, "the player with initiative rolls the crit op; decide set-up initiative first", "pg 84")
+    ctx.require(s.crit_op is None, f"the crit op is already {s.crit_op}", "pg 84")
+    ctx.require(e.roll in ctx.ruleset.crit_ops, f"crit op roll {e.roll} is not a D3 result (1 to 3)", "pg 84")
+    s.crit_op = ctx.ruleset.crit_ops[e.roll]
+
+
+@handles(DropZoneChosen)
+def drop_zone_chosen(ctx: Ctx, e: DropZoneChosen) -> None:
+    _in_setup(ctx, "choosing drop zones")
+    s = ctx.state
+    player = ctx.player(e.player)
+    ctx.require(s.setup_initiative is not None, "drop zones are chosen after set-up initiative is decided", "pg 110")
+    ctx.require(player.drop_zone is None, f"{e.player} already chose drop zone {player.drop_zone!r}", "pg 110")
+    first = s.players[s.setup_initiative]
+    ctx.rule(e.player == first.name or first.drop_zone is not None, f"{first.name} has initiative and chooses a drop zone first", "pg 110")
+    taken = {p.drop_zone for p in s.players.values()}
+    ctx.rule(e.drop_zone not in taken, f"drop zone {e.drop_zone!r} is taken; each player selects a different one", "pg 110")
+    player.drop_zone = e.drop_zone
+
+
+@handles(EquipmentSelected)
+def equipment_selected(ctx: Ctx, e: EquipmentSelected) -> None:
+    _in_setup(ctx, "selecting equipment")
+    s = ctx.state
+    player = ctx.player(e.player)
+    ctx.require(player.equipment is None, f"{e.player} already selected equipment", "pg 110")
+    ctx.rule(len(e.equipment) <= MAX_EQUIPMENT, f"{e.player} selected {len(e.equipment)} equipment options; at most {MAX_EQUIPMENT}", "pg 110")
+    ctx.rule(len(set(e.equipment)) == len(e.equipment), "each equipment option can be selected once", "pg 50")
+    player.equipment = list(e.equipment)
+    if all(p.equipment is not None for p in s.players.values()) and len(s.players) == ctx.ruleset.players[0]:
+        # pg 110 step 2: once operatives and equipment are selected, each player gains 2CP.
+        for name in s.players:
+            ctx.change_cp(name, SETUP_CP, "income", "set-up")
+        s.cp_setup_given = True
+
+
+def next_to_set_up(s) -> str | None:
+    """Who sets up next: alternating thirds of each kill team, rounding up, initiative first (pg 110)."""
+    order = [s.setup_initiative, s.opponent(s.setup_initiative)]
+    size = {p: s.starting_operatives(p) for p in order}
+    done = {p: sum(1 for o in s.operatives_of(p) if o.set_up) for p in order}
+    placed = dict.fromkeys(order, 0)
+    turn = 0
+    while any(placed[p] < size[p] for p in order):
+        p = order[turn % 2]
+        if placed[p] < size[p]:
+            placed[p] = min(size[p], placed[p] + ceil(size[p] / 3))
+            if done[p] < placed[p]:
+                return p
+        turn += 1
+    return None
+
+
+@handles(OperativeSetUp)
+def operative_set_up(ctx: Ctx, e: OperativeSetUp) -> None:
+    _in_setup(ctx, "setting up operatives")
+    s = ctx.state
+    op = ctx.operative(e.operative)
+    ctx.require(not op.set_up, f"operative {op.id!r} is already set up", "pg 110")
+    missing = []
+    if s.setup_initiative is None:
+        missing.append("set-up initiative")
+    if len(s.markers) < ctx.ruleset.objective_markers:
+        missing.append("objective markers")
+    if ctx.ruleset.crit_ops and s.crit_op is None:
+        missing.append("the crit op")
+    if any(p.drop_zone is None for p in s.players.values()):
+        missing.append("drop zones")
+    if not s.cp_setup_given:
+        missing.append("equipment selection")
+    ctx.require(not missing, "operatives are set up after " + ", ".join(missing), "pg 110")
+    expected = next_to_set_up(s)
+    ctx.rule(op.player == expected, f"{expected} sets up the next third of their kill team, not {op.player}", "pg 110")
+    op.set_up = True
+    op.order = "conceal"  # set up with a Conceal order (pg 110)

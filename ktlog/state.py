@@ -1,0 +1,269 @@
+"""The state of one game at one moment, as the reducer derives it from the event log.
+
+States are msgspec structs so that a snapshot is one `encode` and a copy one round trip.
+The reducer never changes a state it was given; it works on a copy (see `reducer.apply`).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+from .events import Datacard, Order
+
+Phase = Literal["setup", "strategy", "firefight", "between", "over"]
+"""between: a turning point has ended and the next has not started; over: the battle is over."""
+Status = Literal["selected", "ready", "expended", "incapacitated"]
+Op = Literal["kill", "crit"]
+
+
+class S(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """Base of the state structs (mutable, but only ever mutated on a private copy)."""
+
+
+class AplChange(S):
+    delta: int
+    reason: str
+    started: bool = False
+    """True once an activation of the operative has begun since the change: it ends with it."""
+
+
+class OperativeState(S):
+    id: str
+    player: str
+    datacard: Datacard
+    wounds: int
+    order: Order = "conceal"
+    status: Status = "selected"
+    set_up: bool = False
+    carrying: str | None = None
+    engaged_with: list[str] = []
+    """Enemy operatives within control range, as Charge and Fall Back have left them."""
+    apl_changes: list[AplChange] = []
+    weapon_uses: dict[str, int] = {}
+    counteracted_tp: int = 0
+    incapacitated_by: str | None = None
+
+    @property
+    def injured(self) -> bool:
+        """Fewer than half its starting wounds remaining (pg 47)."""
+        return 2 * self.wounds < self.datacard.wounds and not self.incapacitated
+
+    @property
+    def wounded(self) -> bool:
+        return self.wounds < self.datacard.wounds
+
+    @property
+    def incapacitated(self) -> bool:
+        return self.status == "incapacitated"
+
+    @property
+    def apl(self) -> int:
+        """APL with its changes, never more than 1 above or below the datacard (pg 48)."""
+        change = sum(c.delta for c in self.apl_changes)
+        return self.datacard.apl + max(-1, min(1, change))
+
+    @property
+    def move(self) -> int:
+        """Move in inches: 2" less when injured, but a change never takes it below 4" (pg 47-48)."""
+        base = self.datacard.move
+        return max(base - 2, min(base, 4)) if self.injured else base
+
+
+class PlayerState(S):
+    name: str
+    kill_team: str
+    faction: str | None = None
+    cp: int = 0
+    vp: dict[str, int] = {}
+    kill_grade: int = 0
+    enemies_incapacitated: int = 0
+    drop_zone: str | None = None
+    equipment: list[str] | None = None
+    used_this_tp: list[str] = []
+    """Ploys and gambits used this turning point (each once, Command Re-roll excepted, pg 54)."""
+    loot_vp_this_tp: int = 0
+
+    @property
+    def total_vp(self) -> int:
+        return sum(self.vp.values())
+
+
+class MarkerState(S):
+    id: str
+    placed_by: str
+    secured_by: str | None = None
+    looted_tp: int = 0
+    transmitting: bool = False
+    carried_by: str | None = None
+    controlled_by: str | None = None
+    """As last recorded by ObjectivesControlled."""
+
+
+class Activation(S):
+    """The activation (or counteract) under way."""
+
+    operative: str
+    counteract: bool = False
+    ap_spent: int = 0
+    actions: list[str] = []
+    moved: bool = False
+    used_heavy: bool = False
+    heavy_only: str | None = None
+
+
+class VPScored(S):
+    seq: int
+    turning_point: int
+    player: str
+    op: str
+    vp: int
+    reason: str
+
+
+class CPChanged(S):
+    seq: int
+    turning_point: int
+    player: str
+    delta: int
+    kind: Literal["income", "ploy", "gambit", "reroll", "adjustment"]
+    source: str
+
+
+class AttackRecord(S):
+    """One attack sequence as the rules resolved it (one per shooting target, two per fight)."""
+
+    seq: int
+    turning_point: int
+    kind: Literal["shoot", "fight"]
+    retaliation: bool
+    mode: Literal["dice", "quick"]
+    player: str
+    operative: str
+    weapon: str
+    target_player: str
+    target: str
+    attack_dice: int = 0
+    hit: int = 0
+    normal_hits: int = 0
+    critical_hits: int = 0
+    defence_dice: int = 0
+    save: int = 0
+    normal_saves: int = 0
+    critical_saves: int = 0
+    damage: int = 0
+    incapacitated: bool = False
+
+
+class Incapacitation(S):
+    seq: int
+    turning_point: int
+    player: str
+    operative: str
+    by_player: str | None
+    by_operative: str | None
+    source: str
+
+
+class RuleWarning(S):
+    seq: int
+    rule: str
+    message: str
+    reason: str
+
+
+class Note(S):
+    seq: int
+    target: int
+    text: str
+
+
+class TurningPointRecord(S):
+    """Who had initiative in a turning point (and when it was decided)."""
+
+    seq: int
+    turning_point: int
+    initiative: str
+
+
+class Result(S):
+    winner: str | None
+    draw: bool
+    ended_by: Literal["battle", "concession"]
+    conceded_by: str | None = None
+    seq: int = 0
+    """The event that ended the battle."""
+
+
+class GameState(S):
+    seq: int = 0
+    ruleset: str = ""
+    killzone: str = ""
+    date: str = ""
+    labels: dict[str, str] = {}
+    players: dict[str, PlayerState] = {}
+    operatives: dict[str, OperativeState] = {}
+    markers: dict[str, MarkerState] = {}
+    phase: Phase = "setup"
+    turning_point: int = 0
+    setup_initiative: str | None = None
+    initiative: str | None = None
+    turning_points: list[TurningPointRecord] = []
+    decider: str | None = None
+    """Who decides initiative after the latest roll-off (None: nobody yet, or a re-roll is due)."""
+    rolloff: str | None = None
+    """The purpose of the roll-off awaiting its decision."""
+    crit_op: str | None = None
+    cp_setup_given: bool = False
+    gambit_turn: str | None = None
+    passes_in_a_row: int = 0
+    next_player: str | None = None
+    """Whose turn it is to activate (or counteract) in the Firefight phase."""
+    activation: Activation | None = None
+    control_recorded_tp: int = 0
+    result: Result | None = None
+    vp_log: list[VPScored] = []
+    cp_log: list[CPChanged] = []
+    attacks: list[AttackRecord] = []
+    incapacitations: list[Incapacitation] = []
+    warnings: list[RuleWarning] = []
+    notes: list[Note] = []
+
+    # --- convenient views -------------------------------------------------------------------
+
+    def initiative_in(self, turning_point: int) -> str | None:
+        for record in self.turning_points:
+            if record.turning_point == turning_point:
+                return record.initiative
+        return None
+
+    def opponent(self, player: str) -> str:
+        """The other player of a two-player game."""
+        return next(p for p in self.players if p != player)
+
+    def operatives_of(self, player: str) -> list[OperativeState]:
+        return [o for o in self.operatives.values() if o.player == player]
+
+    def ready_operatives(self, player: str) -> list[OperativeState]:
+        return [o for o in self.operatives.values() if o.player == player and o.status == "ready"]
+
+    def starting_operatives(self, player: str) -> int:
+        return sum(1 for o in self.operatives.values() if o.player == player)
+
+
+def copy_state(state: GameState) -> GameState:
+    """A deep copy (frozen datacards included) by one msgpack round trip."""
+    return _decoder.decode(_encoder.encode(state))
+
+
+_encoder = msgspec.msgpack.Encoder()
+_decoder = msgspec.msgpack.Decoder(GameState)
+
+
+def encode_state(state: GameState) -> bytes:
+    return _encoder.encode(state)
+
+
+def decode_state(data: bytes) -> GameState:
+    return _decoder.decode(data)

@@ -1,0 +1,454 @@
+"""The SQLite event store (sqlite-utils): append-only events, hash chain, snapshots, projections.
+
+Appending validates the event with the reducer, then writes the event, the projection rows
+and the game's head in one transaction, so a crash leaves every committed event intact and
+no half-written one. `UNIQUE(game_id, seq)` turns a race between two writers into a
+`ConcurrencyConflict` instead of a duplicate.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import sqlite3
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import platformdirs
+import sqlite_utils
+from sqlite_utils import Migrations
+
+from . import projections
+from .errors import ConcurrencyConflict, GameNotFound, InvalidEvent, StoreError
+from .events import Annotation, Envelope, Event, EventVoided, GameCreated
+from .records import GENESIS, decode_payload, now, seal
+from .reducer import apply_in_place, effective, fold, fold_with_snapshots
+from .state import GameState, copy_state, decode_state, encode_state
+
+APPLICATION_ID = 0x6B746C67  # "ktlg"
+SCHEMA_VERSION = 1
+"""Bumped with each migration; a database with a higher one needs a newer ktlog."""
+SNAPSHOT_EVERY = 100
+"""A snapshot of the state is kept every this many seqs, so a seek applies fewer events."""
+BUSY_TIMEOUT_MS = 5000
+
+migrations = Migrations("ktlog")
+
+
+@migrations()
+def m001_initial(db: sqlite_utils.Database) -> None:
+    db["games"].create(
+        {
+            "id": str, "created_at": str, "updated_at": str, "ruleset": str, "killzone": str, "date": str,
+            "mission": str, "league": str, "season": str, "round": str, "table_label": str,
+            "players": str, "kill_teams": str, "status": str, "result": str, "head_seq": int, "head_hash": str,
+        },
+        pk="id",
+        not_null={"ruleset", "status", "head_seq", "head_hash"},
+    )
+    db["events"].create(
+        {
+            "position": int, "game_id": str, "seq": int, "event_id": str, "type": str, "version": int,
+            "recorded_at": str, "payload": str, "prev_hash": str, "hash": str,
+        },
+        pk="position",
+        not_null={"game_id", "seq", "event_id", "type", "version", "recorded_at", "payload", "prev_hash", "hash"},
+        foreign_keys=[("game_id", "games", "id")],
+    )
+    db["events"].create_index(["game_id", "seq"], unique=True)
+    db["events"].create_index(["event_id"], unique=True)
+    db["events"].create_index(["game_id", "type"])
+    for op in ("UPDATE", "DELETE"):
+        db.execute(
+            f"CREATE TRIGGER events_no_{op.lower()} BEFORE {op} ON events "
+            f"BEGIN SELECT RAISE(ABORT, 'events are append-only: record a correction (undo) instead'); END"
+        )
+    db["snapshots"].create({"game_id": str, "seq": int, "state": bytes}, pk=("game_id", "seq"))
+    for table, columns in projections.TABLES.items():
+        db[table].create(columns)
+        db[table].create_index(["game_id", "seq"])
+
+
+def default_db_path() -> Path:
+    """`KTLOG_DB`, else ktlog.db in the user's data directory."""
+    env = os.environ.get("KTLOG_DB")
+    return Path(env) if env else platformdirs.user_data_path("ktlog") / "ktlog.db"
+
+
+@dataclass(frozen=True)
+class GameRow:
+    id: str
+    created_at: str
+    ruleset: str
+    killzone: str
+    date: str
+    labels: dict[str, str]
+    players: list[str]
+    kill_teams: list[str]
+    status: str
+    result: dict | None
+    head_seq: int
+
+    @classmethod
+    def from_row(cls, row: dict) -> GameRow:
+        return cls(
+            id=row["id"], created_at=row["created_at"], ruleset=row["ruleset"], killzone=row["killzone"],
+            date=row["date"], head_seq=row["head_seq"], status=row["status"],
+            labels={k: row[c] for k, c in (("mission", "mission"), ("league", "league"), ("season", "season"), ("round", "round"), ("table", "table_label")) if row[c]},
+            players=json.loads(row["players"] or "[]"), kill_teams=json.loads(row["kill_teams"] or "[]"),
+            result=json.loads(row["result"]) if row["result"] else None,
+        )
+
+
+def game_status(state: GameState) -> str:
+    return {"setup": "setup", "over": "finished"}.get(state.phase, "in progress")
+
+
+class Store:
+    """A ktlog database. Open it with `Store(path)`; `Store(":memory:")` for tests."""
+
+    def __init__(self, path: str | Path | None = None, *, create: bool = True):
+        self.path = Path(path) if path not in (None, ":memory:") else (default_db_path() if path is None else None)
+        self._cache: dict[str, GameState] = {}
+        self.conn = self._connect(create)
+        self.db = sqlite_utils.Database(self.conn)
+        self._migrate()
+
+    # --- opening ----------------------------------------------------------------------------
+
+    def _connect(self, create: bool) -> sqlite3.Connection:
+        if self.path is None:
+            return sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+        where = str(self.path)
+        if self.path.exists():
+            if self.path.is_dir():
+                raise StoreError(f"{where} is a directory, not a database file; give the path of a .db file with --db")
+            with open(self.path, "rb") as f:
+                head = f.read(16)
+            if head and head != b"SQLite format 3\x00":
+                raise StoreError(f"{where} is not a SQLite database (it may be a game-log file: use `ktlog import`); choose another file with --db")
+        elif not create:
+            raise StoreError(f"no database at {where}; record or import a game first, or choose one with --db")
+        else:
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise StoreError(f"cannot create the folder for {where}: {exc.strerror}; choose another place with --db or KTLOG_DB") from exc
+        try:
+            conn = sqlite3.connect(where, isolation_level=None, check_same_thread=False, timeout=BUSY_TIMEOUT_MS / 1000)
+            conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            conn.execute("PRAGMA foreign_keys = ON")
+            mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+            conn.execute("PRAGMA synchronous = FULL")
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"cannot open {where} as a database: {exc}; choose another file with --db") from exc
+        if mode.lower() != "wal" and os.access(where, os.W_OK):
+            raise StoreError(f"{where}: cannot switch to WAL mode ({mode}); is the folder writable?")
+        return conn
+
+    def _migrate(self) -> None:
+        conn, where = self.conn, self.path or ":memory:"
+        try:
+            app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            tables = set(self.db.table_names())
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"{where} is not a usable SQLite database ({exc}); choose another file with --db") from exc
+        if app_id != APPLICATION_ID and tables:
+            raise StoreError(f"{where} is a SQLite database but not a ktlog one (it has tables {', '.join(sorted(tables)[:5])}); choose another file with --db")
+        if version > SCHEMA_VERSION:
+            raise StoreError(
+                f"{where} was written by a newer ktlog (database schema {version}; this ktlog reads up to {SCHEMA_VERSION}); "
+                "upgrade ktlog to open it"
+            )
+        if version == SCHEMA_VERSION:
+            return
+        try:
+            with self._write():
+                conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+                migrations.apply(self.db)
+                conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        except sqlite3.OperationalError as exc:
+            raise StoreError(f"cannot set up the ktlog tables in {where}: {exc}; is the file read-only?") from exc
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    @contextlib.contextmanager
+    def _write(self) -> Iterator[None]:
+        """One write transaction, taking the write lock at once (no deadlock between writers)."""
+        try:
+            self.conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as exc:
+            raise _store_error(exc, self.path) from exc
+        try:
+            with self.db.atomic():
+                yield
+            self.conn.execute("COMMIT")
+        except BaseException as exc:
+            if self.conn.in_transaction:
+                self.conn.execute("ROLLBACK")
+            if isinstance(exc, sqlite3.OperationalError):
+                raise _store_error(exc, self.path) from exc
+            raise
+
+    # --- games ------------------------------------------------------------------------------
+
+    def games(self) -> list[GameRow]:
+        return [GameRow.from_row(r) for r in self.db.query("SELECT * FROM games ORDER BY date, created_at")]
+
+    def game(self, game_id: str) -> GameRow:
+        rows = list(self.db.query("SELECT * FROM games WHERE id = ?", [game_id]))
+        if not rows:
+            raise GameNotFound(f"no game {game_id!r} in {self.path or ':memory:'}; `ktlog games` lists them")
+        return GameRow.from_row(rows[0])
+
+    def resolve(self, prefix: str) -> str:
+        """The id of the game whose id is `prefix` or starts with it."""
+        prefix = prefix.strip().lower()
+        if not prefix:
+            raise GameNotFound("give a game id (or the start of one); `ktlog games` lists them")
+        ids = [r["id"] for r in self.db.query("SELECT id FROM games WHERE id LIKE ? ORDER BY id", [prefix.replace("%", "") + "%"])]
+        if not ids:
+            raise GameNotFound(f"no game id starts with {prefix!r}; `ktlog games` lists them")
+        if len(ids) > 1:
+            raise GameNotFound(f"{len(ids)} games start with {prefix!r} ({', '.join(i[:12] for i in ids[:4])}...); type more of the id")
+        return ids[0]
+
+    def has_game(self, game_id: str) -> bool:
+        return self.conn.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is not None
+
+    def new_game(self, created: GameCreated, events: list[Event] = (), *, game_id: str | None = None) -> str:
+        """Create a game and record its first events in one transaction. Returns its id."""
+        game_id = game_id or str(uuid.uuid4())
+        sealed, prev = [], GENESIS
+        for seq, event in enumerate([created, *events], 1):
+            envelope, payload = seal(game_id, seq, event, prev)
+            sealed.append((envelope, payload))
+            prev = envelope.hash
+        self.import_envelopes(game_id, sealed)
+        return game_id
+
+    def import_envelopes(self, game_id: str, sealed: list[tuple[Envelope, bytes]], *, already: int = 0) -> GameState:
+        """Validate sealed events and write them with their projections and snapshots, in one
+        transaction: a new game (`already` 0) or the rest of a game whose first `already`
+        events are stored. Raises on the first illegal event; then nothing is written."""
+        new = sealed[already:]
+        with self._write():
+            if already:
+                records = [(e.seq, e.payload) for e in self.events(game_id)] + [(e.seq, e.payload) for e, _ in new]
+            else:
+                records = [(e.seq, e.payload) for e, _ in sealed]
+                self.conn.execute(
+                    "INSERT INTO games (id, created_at, ruleset, status, head_seq, head_hash) VALUES (?,?,?,?,?,?)",
+                    (game_id, sealed[0][0].recorded_at, sealed[0][0].payload.ruleset, "setup", 0, GENESIS),
+                )
+            state, snapshots = fold_with_snapshots(records, SNAPSHOT_EVERY)
+            try:
+                self.conn.executemany(
+                    "INSERT INTO events (game_id, seq, event_id, type, version, recorded_at, payload, prev_hash, hash) VALUES (?,?,?,?,?,?,?,?,?)",
+                    [(e.game_id, e.seq, e.event_id, e.type, e.version, e.recorded_at, p.decode(), e.prev_hash, e.hash) for e, p in new],
+                )
+            except sqlite3.IntegrityError as exc:
+                raise InvalidEvent(f"an event id in this game is already stored in another game ({exc})", "event_id") from exc
+            self.conn.executemany(
+                "INSERT OR REPLACE INTO snapshots (game_id, seq, state) VALUES (?,?,?)",
+                [(game_id, seq, blob) for seq, blob in snapshots if seq > already],
+            )
+            self._delete_projections(game_id)
+            self._write_projections(game_id, state, 0)
+            self._write_head(game_id, state, sealed[-1][0].hash)
+        self._cache[game_id] = state
+        return state
+
+    # --- appending --------------------------------------------------------------------------
+
+    def append(self, game_id: str, event: Event, *, expected_seq: int | None = None) -> Envelope:
+        """Validate and record one event. `expected_seq` is the seq the caller believes comes next."""
+        with self._write():
+            head_seq, head_hash = self._head(game_id)
+            if expected_seq is not None and expected_seq != head_seq + 1:
+                raise ConcurrencyConflict(game_id, expected_seq, head_seq)
+            seq = head_seq + 1
+            if isinstance(event, EventVoided):
+                state = self._refold_with_void(game_id, seq, event)
+                rewrite = True
+            else:
+                state = copy_state(self._state_at_head(game_id, head_seq))
+                apply_in_place(state, event, seq)
+                rewrite = False
+            envelope, payload = seal(game_id, seq, event, head_hash)
+            self._insert_event(envelope, payload)
+            if rewrite:
+                self._delete_projections(game_id)
+                self._write_projections(game_id, state, 0)
+            else:
+                self._write_projections(game_id, state, seq - 1)
+            if seq % SNAPSHOT_EVERY == 0:
+                self.db["snapshots"].insert({"game_id": game_id, "seq": seq, "state": encode_state(state)}, replace=True)
+            self._write_head(game_id, state, envelope.hash)
+        self._cache[game_id] = state
+        return envelope
+
+    def undo(self, game_id: str, *, expected_seq: int | None = None) -> Envelope:
+        """Void the latest effective event (never deletes: the void is an event too)."""
+        latest = self.latest_effective(game_id)
+        return self.append(game_id, EventVoided(target=latest), expected_seq=expected_seq)
+
+    def annotate(self, game_id: str, target: int, text: str) -> Envelope:
+        return self.append(game_id, Annotation(target=target, text=text))
+
+    def latest_effective(self, game_id: str) -> int:
+        records = [(e.seq, e.payload) for e in self.events(game_id)]
+        remaining = effective(records)
+        if len(remaining) <= 1:
+            raise InvalidEvent("there is nothing to undo: only the game's creation is left", "EventVoided")
+        return remaining[-1][0]
+
+    def _insert_event(self, envelope: Envelope, payload: bytes) -> None:
+        try:
+            self.conn.execute(
+                "INSERT INTO events (game_id, seq, event_id, type, version, recorded_at, payload, prev_hash, hash) VALUES (?,?,?,?,?,?,?,?,?)",
+                (envelope.game_id, envelope.seq, envelope.event_id, envelope.type, envelope.version, envelope.recorded_at, payload.decode(), envelope.prev_hash, envelope.hash),
+            )
+        except sqlite3.IntegrityError as exc:
+            if "event_id" in str(exc):
+                raise InvalidEvent(f"event id {envelope.event_id} is already stored", "event_id") from exc
+            head, _ = self._head(envelope.game_id)
+            raise ConcurrencyConflict(envelope.game_id, envelope.seq, head) from exc
+
+    def _head(self, game_id: str) -> tuple[int, str]:
+        row = self.conn.execute("SELECT head_seq, head_hash FROM games WHERE id = ?", (game_id,)).fetchone()
+        if row is None:
+            raise GameNotFound(f"no game {game_id!r}; `ktlog games` lists them")
+        return row
+
+    def _write_head(self, game_id: str, state: GameState, head_hash: str) -> None:
+        result = None
+        if state.result:
+            r = state.result
+            result = json.dumps({"winner": r.winner, "draw": r.draw, "ended_by": r.ended_by, "conceded_by": r.conceded_by,
+                                 "score": {n: p.total_vp for n, p in state.players.items()}})
+        self.conn.execute(
+            "UPDATE games SET updated_at=?, killzone=?, date=?, mission=?, league=?, season=?, round=?, table_label=?, "
+            "players=?, kill_teams=?, status=?, result=?, head_seq=?, head_hash=? WHERE id=?",
+            (
+                now(), state.killzone, state.date, *(state.labels.get(k) for k in ("mission", "league", "season", "round", "table")),
+                json.dumps(list(state.players)), json.dumps([p.kill_team for p in state.players.values()]),
+                game_status(state), result, state.seq, head_hash, game_id,
+            ),
+        )
+
+    # --- projections ------------------------------------------------------------------------
+
+    def _write_projections(self, game_id: str, state: GameState, after_seq: int) -> None:
+        for table, rows in projections.rows_since(game_id, state, after_seq).items():
+            if rows:
+                columns = list(projections.TABLES[table])
+                self.conn.executemany(
+                    f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})",
+                    [tuple(r.get(c) for c in columns) for r in rows],
+                )
+
+    def _delete_projections(self, game_id: str) -> None:
+        for table in projections.TABLES:
+            self.conn.execute(f"DELETE FROM {table} WHERE game_id = ?", (game_id,))
+
+    def rebuild(self) -> int:
+        """Rebuild every projection and snapshot from the event log. Returns the games rebuilt."""
+        ids = [g.id for g in self.games()]
+        with self._write():
+            for table in (*projections.TABLES, "snapshots"):
+                self.conn.execute(f"DELETE FROM {table}")
+            for game_id in ids:
+                records = [(e.seq, e.payload) for e in self.events(game_id)]
+                state, snapshots = fold_with_snapshots(records, SNAPSHOT_EVERY)
+                self.conn.executemany("INSERT INTO snapshots (game_id, seq, state) VALUES (?,?,?)", [(game_id, q, b) for q, b in snapshots])
+                self._write_projections(game_id, state, 0)
+        self._cache.clear()
+        return len(ids)
+
+    # --- reading ----------------------------------------------------------------------------
+
+    def events(self, game_id: str, *, upto: int | None = None, after: int = 0) -> list[Envelope]:
+        """The game's stored events in seq order (after `after`, up to `upto`)."""
+        sql = "SELECT * FROM events WHERE game_id = ? AND seq > ?" + (" AND seq <= ?" if upto is not None else "") + " ORDER BY seq"
+        args = [game_id, after] + ([upto] if upto is not None else [])
+        return [row_envelope(r) for r in self.db.query(sql, args)]
+
+    def state(self, game_id: str, at: int | None = None) -> GameState:
+        """The state after seq `at` (default: the latest), from the nearest usable snapshot."""
+        head_seq, _ = self._head(game_id)
+        at = head_seq if at is None or at > head_seq else at
+        if at == head_seq:
+            return copy_state(self._state_at_head(game_id, head_seq))
+        return self._state_from_snapshot(game_id, at)
+
+    def _state_at_head(self, game_id: str, head_seq: int) -> GameState:
+        cached = self._cache.get(game_id)
+        if cached is None or cached.seq != head_seq:
+            cached = self._state_from_snapshot(game_id, head_seq)
+            self._cache[game_id] = cached
+        return cached
+
+    def _state_from_snapshot(self, game_id: str, at: int) -> GameState:
+        voids = [(seq, json.loads(p)["target"]) for seq, p in self.conn.execute(
+            "SELECT seq, payload FROM events WHERE game_id = ? AND type = 'EventVoided' AND seq <= ?", (game_id, at))]
+        start = usable_snapshot_seq(self._snapshot_seqs(game_id, at), voids)
+        base = None
+        if start:
+            blob = self.conn.execute("SELECT state FROM snapshots WHERE game_id = ? AND seq = ?", (game_id, start)).fetchone()[0]
+            base = decode_state(blob)
+        return fold(self.events(game_id, upto=at, after=start), start=base)
+
+    def _snapshot_seqs(self, game_id: str, at: int) -> list[int]:
+        return [r[0] for r in self.conn.execute("SELECT seq FROM snapshots WHERE game_id = ? AND seq <= ? ORDER BY seq", (game_id, at))]
+
+    def _refold_with_void(self, game_id: str, seq: int, void: EventVoided) -> GameState:
+        head_seq, _ = self._head(game_id)
+        records = [(e.seq, e.payload) for e in self.events(game_id)] + [(seq, void)]
+        effective(records)  # checks the void targets the latest effective event
+        voids = [(s, e.target) for s, e in records if isinstance(e, EventVoided)]
+        start = usable_snapshot_seq(self._snapshot_seqs(game_id, head_seq), voids)
+        base = None
+        if start:
+            base = decode_state(self.conn.execute("SELECT state FROM snapshots WHERE game_id = ? AND seq = ?", (game_id, start)).fetchone()[0])
+        return fold([r for r in records if r[0] > start], start=base)
+
+
+def usable_snapshot_seq(snapshot_seqs: list[int], voids: list[tuple[int, int]]) -> int:
+    """The latest snapshot from which the log can be folded forward: no later void may reach
+    back to an event at or before it. 0 means fold from the start."""
+    for start in reversed(snapshot_seqs):
+        if all(target > start for seq, target in voids if seq > start):
+            return start
+    return 0
+
+
+def row_envelope(row: dict) -> Envelope:
+    return Envelope(
+        game_id=row["game_id"], seq=row["seq"], event_id=row["event_id"], version=row["version"],
+        recorded_at=row["recorded_at"], payload=decode_payload(row["type"], row["version"], row["payload"]),
+        prev_hash=row["prev_hash"], hash=row["hash"],
+    )
+
+
+def _store_error(exc: sqlite3.OperationalError, path: Path | None) -> StoreError:
+    text = str(exc)
+    where = path or ":memory:"
+    if "locked" in text or "busy" in text:
+        return StoreError(f"{where} is locked by another ktlog writing to it; wait a moment and try again")
+    if "readonly" in text or "read-only" in text:
+        return StoreError(f"{where} is read-only; nothing was recorded. Make the file writable or choose another with --db")
+    if "full" in text or "disk" in text:
+        return StoreError(f"the disk holding {where} is full; nothing was recorded. Free some space and try again")
+    return StoreError(f"{where}: {text}")
