@@ -68,7 +68,7 @@ class Datacard(Part):
 
 
 class Reroll(Part):
-    """One re-rolled die: its position in `rolls` and the new result (pg 50: never twice)."""
+    """One re-rolled die: its place in `rolls` counting from 1, and the new result (pg 50: never twice)."""
 
     die: int
     result: int

@@ -30,17 +30,19 @@ def apply(state: GameState, event: Event, seq: int | None = None) -> GameState:
 
 def apply_in_place(state: GameState, event: Event, seq: int) -> None:
     """Apply one event to a state the caller owns (fold and the store use it; it is not pure)."""
-    if state.ruleset == "":
-        if not isinstance(event, GameCreated):
-            raise InvalidEvent(f"a game starts with GameCreated, not {type(event).__name__}", "event")
-        ruleset = None
-    else:
-        ruleset = get_ruleset(state.ruleset)
-        if state.phase == "over" and not event.meta:
-            raise InvalidEvent(
-                f"the game is over ({describe_result(state)}); only annotations and undo are accepted", "pg 110"
-            )
-    HANDLERS[type(event)](Ctx(state, event, seq, ruleset), event)
+    try:
+        if state.ruleset == "":
+            if not isinstance(event, GameCreated):
+                raise InvalidEvent(f"a game starts with GameCreated, not {type(event).__name__}", "event")
+            ruleset = None
+        else:
+            ruleset = get_ruleset(state.ruleset)
+            if state.phase == "over" and not event.meta:
+                raise InvalidEvent(f"the game is over ({describe_result(state)}); only annotations and undo are accepted", "pg 110")
+        HANDLERS[type(event)](Ctx(state, event, seq, ruleset), event)
+    except RuleViolation as exc:
+        exc.seq = seq
+        raise
     state.seq = seq
 
 
@@ -107,14 +109,10 @@ def fold_with_snapshots(records: list[Record], every: int) -> tuple[GameState, l
     state = GameState()
     snapshots: list[tuple[int, bytes]] = []
     for i, (seq, event) in enumerate(records):
-        try:
-            if isinstance(event, EventVoided):
-                state = fold(records[: i + 1])
-            else:
-                apply_in_place(state, event, seq)
-        except RuleViolation as exc:
-            exc.seq = seq
-            raise
+        if isinstance(event, EventVoided):
+            state = fold(records[: i + 1])
+        else:
+            apply_in_place(state, event, seq)
         if seq % every == 0:
             snapshots.append((seq, encode_state(state)))
     return state, snapshots

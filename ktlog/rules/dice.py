@@ -43,15 +43,13 @@ def apply_rerolls(dice: Dice, what: str, profile: WeaponProfile | None) -> Rolle
     ceaseless_value: int | None = None
     for reroll in dice.rerolls:
         check_die(reroll.result, f"{what} re-roll")
-        if not 0 <= reroll.die < len(results):
-            raise InvalidEvent(
-                f"{what}: re-roll of die {reroll.die + 1} but only {len(results)} dice were rolled",
-                "dice, pg 50",
-            )
-        if reroll.die in seen:
-            raise RuleViolation(f"{what}: die {reroll.die + 1} is re-rolled twice; a die is re-rolled once at most", "pg 50")
-        seen.add(reroll.die)
-        original = dice.rolls[reroll.die]
+        if not 1 <= reroll.die <= len(results):
+            raise InvalidEvent(f"{what}: re-roll of die {reroll.die} but {len(results)} dice were rolled", "dice, pg 50")
+        index = reroll.die - 1
+        if index in seen:
+            raise RuleViolation(f"{what}: die {reroll.die} is re-rolled twice; a die is re-rolled once at most", "pg 50")
+        seen.add(index)
+        original = dice.rolls[index]
         source = reroll.source
         if source == "command":
             command += 1
@@ -74,7 +72,7 @@ def apply_rerolls(dice: Dice, what: str, profile: WeaponProfile | None) -> Rolle
             ceaseless_value = original
         elif source == "relentless":
             _allow(profile.relentless, what, "Relentless")
-        results[reroll.die] = reroll.result
+        results[index] = reroll.result
     return Rolled(tuple(results), command, other)
 
 

@@ -1,0 +1,266 @@
+"""Write a whole game in a few lines of Python: for tests, sample games and the simulator.
+
+    g = GameBuilder(killzone="volkus", date="2026-10-04")
+    g.player("Alice", load_roster("kasrkin.toml"))
+    g.player("Bob", load_roster("legionaries.toml"))
+    g.setup(rolloff={"Alice": 5, "Bob": 2}, initiative="Alice", crit_op=1)
+    g.turning_point(1, rolls={"Alice": 3, "Bob": 4}, initiative="Bob")
+    g.activate("sergeant", "engage", reposition(), shoot("Bolt pistol", "gunner", "6542", "531"))
+
+Every event is checked by the reducer as it is added, so a mistake fails at its line.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import uuid
+from collections.abc import Callable, Iterable
+
+from .events import (
+    Action,
+    Annotation,
+    Charged,
+    CritOpRolled,
+    Dashed,
+    Dice,
+    DropZoneChosen,
+    EquipmentSelected,
+    Event,
+    EventVoided,
+    FellBack,
+    Fought,
+    GambitPassed,
+    GameConceded,
+    GameCreated,
+    InitiativeDecided,
+    KillzoneActionPerformed,
+    MarkerLooted,
+    MarkerPickedUp,
+    MarkerPlaced,
+    MarkerSecured,
+    ObjectiveMarkerSetUp,
+    ObjectivesControlled,
+    OperativeActivated,
+    ActivationEnded,
+    CounteractStarted,
+    OperativeAdded,
+    OperativeSetUp,
+    PlayerJoined,
+    Repositioned,
+    RolledOff,
+    ShootingAttack,
+    Shot,
+    StrategicGambitUsed,
+    TransmissionInitiated,
+    TurningPointEnded,
+    TurningPointStarted,
+    UniqueActionPerformed,
+    Envelope,
+)
+from .notation import parse_dice, parse_rerolls, parse_steps
+from .records import GENESIS, seal
+from .reducer import apply_in_place, effective, fold
+from .rosters import Roster, game_id_for
+from .rules.setup import next_to_set_up
+
+ActionMaker = Callable[[str], Action]
+
+
+class GameBuilder:
+    """Collects a game's events, applying each to `state` as it comes."""
+
+    def __init__(self, ruleset: str = "kt24-preliminary", killzone: str = "volkus", date: str = "2026-11-21", **labels: str):
+        self.events: list[Event] = []
+        self.state = fold([])
+        self.add(GameCreated(ruleset=ruleset, killzone=killzone, date=date, **labels))
+
+    # --- any event --------------------------------------------------------------------------
+
+    def add(self, *events: Event) -> GameBuilder:
+        for event in events:
+            seq = len(self.events) + 1
+            if isinstance(event, EventVoided):
+                self.events.append(event)
+                self.state = fold(self.events)
+            else:
+                apply_in_place(self.state, event, seq)
+                self.events.append(event)
+        return self
+
+    @property
+    def seq(self) -> int:
+        return len(self.events)
+
+    def undo(self) -> GameBuilder:
+        latest = effective(list(enumerate(self.events, 1)))[-1][0]
+        return self.add(EventVoided(target=latest))
+
+    def annotate(self, text: str, target: int | None = None) -> GameBuilder:
+        return self.add(Annotation(target=target or self.seq, text=text))
+
+    # --- set-up -----------------------------------------------------------------------------
+
+    def player(self, name: str, roster: Roster, select: list[str] | None = None, kill_team: str | None = None) -> GameBuilder:
+        self.add(PlayerJoined(player=name, kill_team=kill_team or roster.name, faction=roster.faction, archetypes=roster.archetypes))
+        for op in roster.select(select):
+            op_id = game_id_for(op.id, name, set(self.state.operatives))
+            self.add(OperativeAdded(player=name, operative=op_id, datacard=op.datacard))
+        return self
+
+    def setup(
+        self,
+        rolloff: dict[str, int] | list[dict[str, int]],
+        initiative: str,
+        crit_op: int,
+        markers: Iterable[tuple[str, str]] | None = None,
+        drop_zones: dict[str, str] | None = None,
+        equipment: dict[str, Iterable[str]] | None = None,
+    ) -> GameBuilder:
+        """The whole set-up in the rulebook's order; operatives are set up in alternating thirds."""
+        for rolls in rolloff if isinstance(rolloff, list) else [rolloff]:
+            self.add(RolledOff(purpose="setup", rolls=rolls))
+        self.add(InitiativeDecided(player=initiative))
+        players = list(self.state.players)
+        other = next(p for p in players if p != initiative)
+        for marker, placer in markers or [("centre", other), (f"{initiative}-marker", initiative), (f"{other}-marker", other)]:
+            self.add(ObjectiveMarkerSetUp(marker=marker, player=placer))
+        self.add(CritOpRolled(roll=crit_op))
+        zones = drop_zones or {initiative: "A", other: "B"}
+        for p in (initiative, other):
+            self.add(DropZoneChosen(player=p, drop_zone=zones[p]))
+        for p in players:
+            self.add(EquipmentSelected(player=p, equipment=tuple((equipment or {}).get(p, ()))))
+        while (who := next_to_set_up(self.state)) is not None:
+            first = next(o for o in self.state.operatives_of(who) if not o.set_up)
+            self.add(OperativeSetUp(operative=first.id))
+        return self
+
+    # --- battle -----------------------------------------------------------------------------
+
+    def turning_point(self, tp: int, rolls: dict[str, int], initiative: str, gambits: Iterable[tuple[str, str, int] | tuple[str, str]] = ()) -> GameBuilder:
+        """Start a turning point: roll-off, initiative, gambits in turn, then passes until all pass."""
+        self.add(TurningPointStarted(turning_point=tp), RolledOff(purpose="initiative", rolls=rolls), InitiativeDecided(player=initiative))
+        for gambit in gambits:
+            player, name, *cp = gambit
+            while self.state.gambit_turn != player:
+                self.add(GambitPassed(player=self.state.gambit_turn))
+            self.add(StrategicGambitUsed(player=player, gambit=name, cp=cp[0] if cp else 1))
+        while self.state.phase == "strategy":
+            self.add(GambitPassed(player=self.state.gambit_turn))
+        return self
+
+    def activate(self, operative: str, order: str, *actions: ActionMaker, end: bool = True) -> GameBuilder:
+        self.add(OperativeActivated(operative=operative, order=order))
+        for make in actions:
+            self.add(make(operative))
+        if end and self.state.activation is not None:
+            self.add(ActivationEnded(operative=operative))
+        return self
+
+    def counteract(self, operative: str, action: ActionMaker | None = None) -> GameBuilder:
+        self.add(CounteractStarted(operative=operative))
+        if action is None:
+            return self.add(ActivationEnded(operative=operative))
+        return self.add(action(operative))
+
+    def end_turning_point(self, control: dict[str, str | None] | None = None) -> GameBuilder:
+        if control is not None:
+            self.add(ObjectivesControlled(control=control))
+        return self.add(TurningPointEnded(turning_point=self.state.turning_point))
+
+    def concede(self, player: str) -> GameBuilder:
+        return self.add(GameConceded(player=player))
+
+    # --- sealing, for files -----------------------------------------------------------------
+
+    def sealed(self, game_id: str, start: str) -> list[tuple[Envelope, bytes]]:
+        """Envelopes with ids and times derived from the game id, so files are reproducible."""
+        t0 = dt.datetime.fromisoformat(start)
+        out, prev = [], GENESIS
+        for seq, event in enumerate(self.events, 1):
+            envelope, payload = seal(
+                game_id, seq, event, prev,
+                event_id=str(uuid.uuid5(uuid.UUID(game_id), str(seq))),
+                recorded_at=(t0 + dt.timedelta(seconds=20 * seq)).isoformat(),
+            )
+            out.append((envelope, payload))
+            prev = envelope.hash
+        return out
+
+
+# --- actions: each returns a function of the operative performing it -------------------------
+
+
+def _dice(text: str | None, rerolls: str = "") -> Dice | None:
+    if text is None:
+        return None
+    return Dice(rolls=parse_dice(text), rerolls=parse_rerolls(rerolls))
+
+
+def reposition(**kw) -> ActionMaker:
+    return lambda op: Repositioned(operative=op, **kw)
+
+
+def dash(**kw) -> ActionMaker:
+    return lambda op: Dashed(operative=op, **kw)
+
+
+def fall_back(**kw) -> ActionMaker:
+    return lambda op: FellBack(operative=op, **kw)
+
+
+def charge(*targets: str, **kw) -> ActionMaker:
+    return lambda op: Charged(operative=op, targets=targets, **kw)
+
+
+def pick_up(marker: str, **kw) -> ActionMaker:
+    return lambda op: MarkerPickedUp(operative=op, marker=marker, **kw)
+
+
+def place(marker: str, **kw) -> ActionMaker:
+    return lambda op: MarkerPlaced(operative=op, marker=marker, **kw)
+
+
+def secure(marker: str, **kw) -> ActionMaker:
+    return lambda op: MarkerSecured(operative=op, marker=marker, **kw)
+
+
+def loot(marker: str, **kw) -> ActionMaker:
+    return lambda op: MarkerLooted(operative=op, marker=marker, **kw)
+
+
+def transmit(marker: str, **kw) -> ActionMaker:
+    return lambda op: TransmissionInitiated(operative=op, marker=marker, **kw)
+
+
+def unique(name: str, **kw) -> ActionMaker:
+    return lambda op: UniqueActionPerformed(operative=op, action=name, **kw)
+
+
+def killzone_action(name: str, **kw) -> ActionMaker:
+    return lambda op: KillzoneActionPerformed(operative=op, action=name, **kw)
+
+
+def attack(target: str, dice: str | None = None, saves: str | None = None, *, rerolls: str = "", save_rerolls: str = "",
+           cover: bool = False, obscured: bool = False, accurate: int = 0, damage: int | None = None) -> ShootingAttack:
+    """One shooting sequence: dice as digits ('6542'), or `damage` alone in quick mode."""
+    return ShootingAttack(
+        target=target, attack_dice=_dice(dice, rerolls), defence_dice=_dice(saves, save_rerolls) if dice is not None else None,
+        accurate=accurate, cover=cover, obscured=obscured, damage=damage,
+    )
+
+
+def shoot(weapon: str, target: str | ShootingAttack, dice: str | None = None, saves: str | None = None, *, hot: int | None = None,
+          extra: Iterable[ShootingAttack] = (), override: str | None = None, **attack_kw) -> ActionMaker:
+    first = target if isinstance(target, ShootingAttack) else attack(target, dice, saves, **attack_kw)
+    return lambda op: Shot(operative=op, weapon=weapon, attacks=(first, *extra), hot_roll=hot, override=override)
+
+
+def fight(weapon: str, target: str, target_weapon: str | None = None, dice: str | None = None, target_dice: str | None = None, *,
+          steps: str | None = None, rerolls: str = "", target_rerolls: str = "", assists: int = 0, target_assists: int = 0,
+          damage: int | None = None, damage_taken: int | None = None, action: str = "Fight", override: str | None = None) -> ActionMaker:
+    return lambda op: Fought(
+        operative=op, target=target, weapon=weapon, target_weapon=target_weapon, attack_dice=_dice(dice, rerolls),
+        target_dice=_dice(target_dice, target_rerolls), steps=parse_steps(steps) if steps is not None else None,
+        assists=assists, target_assists=target_assists, damage=damage, damage_taken=damage_taken, action=action, override=override,
+    )

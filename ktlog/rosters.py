@@ -1,0 +1,174 @@
+"""Roster files (TOML): a kill team's operatives with full datacards, as a person writes them.
+
+    name = "Kasrkin"
+    faction = "Astra Militarum"
+    archetypes = ["Security", "Recon"]
+
+    [[operatives]]
+    name = "Kasrkin Sergeant"          # the datacard's name
+    id = "sergeant"                    # optional: how the log names it (default: from the name)
+    count = 1                          # optional: several identical operatives, ids id-1, id-2 ...
+    apl = 2
+    move = 6                           # inches
+    save = "4+"                        # or 4
+    wounds = 8
+    keywords = ["KASRKIN", "LEADER"]
+    weapons = [
+      { name = "Hot-shot lasgun", kind = "ranged", atk = 4, hit = "3+", dmg = "3/4", rules = ["Piercing Crits 1"] },
+      { name = "Gun butt", kind = "melee", atk = 3, hit = "4+", dmg = "2/3" },
+    ]
+    unique_actions = [{ name = "Tactical Command", ap = 1 }]
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+import msgspec
+
+from .errors import RosterError
+from .events import Datacard, UniqueAction, Weapon
+from .rules.setup import check_datacard
+
+
+class _Weapon(msgspec.Struct, forbid_unknown_fields=True):
+    name: str
+    kind: str
+    atk: int
+    hit: int | str
+    dmg: str
+    rules: list[str] = []
+
+
+class _Operative(msgspec.Struct, forbid_unknown_fields=True):
+    name: str
+    apl: int
+    move: int
+    save: int | str
+    wounds: int
+    weapons: list[_Weapon]
+    id: str | None = None
+    count: int = 1
+    keywords: list[str] = []
+    rules: list[str] = []
+    unique_actions: list[UniqueAction] = []
+    base_mm: int | None = None
+
+
+class _Roster(msgspec.Struct, forbid_unknown_fields=True):
+    name: str
+    operatives: list[_Operative]
+    faction: str | None = None
+    archetypes: list[str] = []
+    notes: str | None = None
+
+
+@dataclass(frozen=True)
+class RosterOperative:
+    id: str
+    datacard: Datacard
+
+
+@dataclass(frozen=True)
+class Roster:
+    name: str
+    faction: str | None
+    archetypes: tuple[str, ...]
+    operatives: tuple[RosterOperative, ...]
+    path: str
+
+    def select(self, ids: list[str] | None) -> list[RosterOperative]:
+        """The operatives chosen for a battle (all of them when `ids` is None)."""
+        if not ids:
+            return list(self.operatives)
+        by_id = {o.id: o for o in self.operatives}
+        unknown = [i for i in ids if i not in by_id]
+        if unknown:
+            raise RosterError(f"{self.path}: no operative {', '.join(map(repr, unknown))} in {self.name}; it has: {', '.join(by_id)}")
+        return [by_id[i] for i in ids]
+
+
+def game_id_for(operative_id: str, player: str, taken: set[str]) -> str:
+    """The id an operative gets in a game: its roster id, or with the player's name in front
+    when another player's operative already has it (a mirror match)."""
+    if operative_id not in taken:
+        return operative_id
+    return f"{slug(player)}-{operative_id}"
+
+
+def slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+
+
+def _stat(value: int | str, what: str) -> int:
+    """'3+' or 3 -> 3."""
+    if isinstance(value, int):
+        return value
+    m = re.fullmatch(r"\s*([1-6])\+?\s*", value)
+    if not m:
+        raise ValueError(f"{what} {value!r} is not like 3+")
+    return int(m[1])
+
+
+def _damage(value: str, weapon: str) -> tuple[int, int]:
+    m = re.fullmatch(r"\s*(\d+)\s*/\s*(\d+)\s*", value)
+    if not m:
+        raise ValueError(f"weapon {weapon!r}: dmg {value!r} is not like 3/4 (normal/critical)")
+    return int(m[1]), int(m[2])
+
+
+def load_roster(path: str | Path) -> Roster:
+    """Read and check a roster file; errors name the file, the operative and the field."""
+    path = Path(path)
+    where = str(path)
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise RosterError(f"{where}: cannot read the roster file: {exc.strerror}") from exc
+    except tomllib.TOMLDecodeError as exc:
+        raise RosterError(f"{where}: not valid TOML: {exc}. Fix that line of the roster file") from exc
+    try:
+        spec = msgspec.convert(raw, _Roster)
+    except msgspec.ValidationError as exc:
+        text, _, at = str(exc).partition(" - at `$")
+        raise RosterError(f"{where}: {text}" + (f" (at {at.rstrip('`').lstrip('.')})" if at else "") + "; fix the roster file") from exc
+    operatives: list[RosterOperative] = []
+    for spec_op in spec.operatives:
+        try:
+            card = _datacard(spec_op)
+        except ValueError as exc:
+            raise RosterError(f"{where}: operative {spec_op.name!r}: {exc}") from exc
+        problems = check_datacard(card)
+        if problems:
+            raise RosterError(f"{where}: operative {spec_op.name!r}: {'; '.join(problems)}")
+        base = spec_op.id or slug(spec_op.name)
+        ids = [base] if spec_op.count == 1 else [f"{base}-{i}" for i in range(1, spec_op.count + 1)]
+        operatives.extend(RosterOperative(i, card) for i in ids)
+    seen: set[str] = set()
+    for op in operatives:
+        if op.id in seen:
+            raise RosterError(f"{where}: two operatives have the id {op.id!r}; give one an `id`")
+        seen.add(op.id)
+    if not operatives:
+        raise RosterError(f"{where}: the roster has no operatives")
+    return Roster(name=spec.name, faction=spec.faction, archetypes=tuple(spec.archetypes), operatives=tuple(operatives), path=where)
+
+
+def _datacard(op: _Operative) -> Datacard:
+    weapons = []
+    for w in op.weapons:
+        if w.kind not in ("ranged", "melee"):
+            raise ValueError(f"weapon {w.name!r}: kind {w.kind!r} is neither ranged nor melee")
+        normal, crit = _damage(w.dmg, w.name)
+        weapons.append(
+            Weapon(name=w.name, kind=w.kind, atk=w.atk, hit=_stat(w.hit, f"weapon {w.name!r}: hit"), normal_dmg=normal, crit_dmg=crit, rules=tuple(w.rules))
+        )
+    if op.count < 1:
+        raise ValueError(f"count {op.count} is below 1")
+    return Datacard(
+        name=op.name, apl=op.apl, move=op.move, save=_stat(op.save, "save"), wounds=op.wounds, weapons=tuple(weapons),
+        keywords=tuple(op.keywords), rules=tuple(op.rules), unique_actions=tuple(op.unique_actions), base_mm=op.base_mm,
+    )
