@@ -57,6 +57,7 @@ from .events import (
     UniqueActionPerformed,
     Envelope,
 )
+from .errors import RuleViolation
 from .notation import parse_dice, parse_rerolls, parse_steps
 from .records import GENESIS, seal
 from .reducer import apply_in_place, effective, fold
@@ -77,14 +78,18 @@ class GameBuilder:
     # --- any event --------------------------------------------------------------------------
 
     def add(self, *events: Event) -> GameBuilder:
+        """Apply and keep events; an illegal one raises and is not kept."""
         for event in events:
             seq = len(self.events) + 1
             if isinstance(event, EventVoided):
-                self.events.append(event)
-                self.state = fold(self.events)
+                self.state = fold([*self.events, event])
             else:
-                apply_in_place(self.state, event, seq)
-                self.events.append(event)
+                try:
+                    apply_in_place(self.state, event, seq)
+                except RuleViolation:
+                    self.state = fold(self.events)  # the failed event may have half-changed it
+                    raise
+            self.events.append(event)
         return self
 
     @property

@@ -109,6 +109,7 @@ def disengage(s: GameState, op: OperativeState) -> None:
 @handles(Repositioned, Dashed, FellBack, Charged)
 def moved(ctx: Ctx, e: Action) -> None:
     op = begin_action(ctx, e)
+    _heavy_allows_move(ctx, e.counts_as)
     s = ctx.state
     if isinstance(e, Repositioned):
         not_engaged(ctx, op, "Reposition", "pg 40")
@@ -131,7 +132,6 @@ def moved(ctx: Ctx, e: Action) -> None:
             if target_id not in op.engaged_with:
                 op.engaged_with.append(target_id)
                 target.engaged_with.append(op.id)
-    _heavy_allows_move(ctx, e.counts_as)
     finish_action(ctx, e, op)
 
 

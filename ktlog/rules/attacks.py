@@ -33,10 +33,10 @@ def hit_stat(op: OperativeState, weapon: Weapon, improve: int = 0) -> int:
     return weapon.hit + (INJURED_HIT_PENALTY if op.injured else 0) - improve
 
 
-def killzone_profile(ctx: Ctx, weapon: Weapon) -> WeaponProfile:
+def killzone_profile(killzone: str, weapon: Weapon) -> WeaponProfile:
     """Gallowdark close quarters (pg 70): Blast, Torrent and x" Devastating weapons gain Lethal 5+."""
     profile = weapon_profile(weapon.rules)
-    if "gallowdark" in ctx.state.killzone.casefold() and (profile.blast or profile.torrent or profile.devastating_splash):
+    if "gallowdark" in killzone.casefold() and (profile.blast or profile.torrent or profile.devastating_splash):
         return dataclasses.replace(profile, lethal=min(profile.lethal or 5, 5))
     return profile
 
@@ -77,7 +77,7 @@ def shot(ctx: Ctx, e: Shot) -> None:
     op = begin_action(ctx, e)
     s = ctx.state
     weapon = find_weapon(ctx, op, e.weapon, "ranged")
-    profile = killzone_profile(ctx, weapon)
+    profile = killzone_profile(s.killzone, weapon)
     ctx.rule(op.order == "engage" or profile.silent, f"operative {op.id!r} has a Conceal order and can only Shoot with a Silent weapon", "pg 42")
     not_engaged(ctx, op, "Shoot", "pg 42")
     if profile.limited:

@@ -1,0 +1,250 @@
+"""Random legal Preliminary Ops games, played through the reducer (tests, benchmarks, demo data).
+
+The simulator chooses plausible moves that obey the rules it can see (orders, control range,
+AP, action restrictions, CP); the reducer checks every event it makes, so a simulated game
+that breaks a rule fails loudly instead of being stored.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+import uuid
+from pathlib import Path
+
+from . import builder as b
+from .builder import GameBuilder
+from .events import (
+    CounteractStarted,
+    FirefightPloyUsed,
+    GambitPassed,
+    StrategicGambitUsed,
+    GameConceded,
+    ObjectivesControlled,
+    OperativeActivated,
+    ActivationEnded,
+    TurningPointEnded,
+)
+from .errors import KtlogError
+from .rosters import Roster, load_roster
+from .rules.dice import attack_successes
+from .rules.shooting import defence_dice_collected
+from .rules.attacks import killzone_profile
+from .state import GameState, OperativeState
+from .store import Store
+
+ROSTERS = Path(__file__).resolve().parent.parent / "sample_games" / "rosters"
+PLAYERS = ["Ana", "Ben", "Cleo", "Dev", "Eli", "Fay", "Gus", "Hana", "Ivo", "Jun", "Kai", "Lea", "Max", "Nia", "Oto", "Pia"]
+STRATEGY_PLOYS = ["Seize Ground", "Bolster", "Combat Doctrine", "Overwhelm"]
+FIREFIGHT_PLOYS = ["Heroic Stand", "Quick Reflexes", "Adrenaline Surge"]
+
+
+def load_sim_rosters(folder: Path = ROSTERS) -> list[Roster]:
+    rosters = [load_roster(p) for p in sorted(folder.glob("*.toml")) if p.stem != "npo"]
+    if len(rosters) < 2:
+        raise KtlogError(f"the simulator needs at least two kill-team rosters in {folder}")
+    return rosters
+
+
+def d6(rng: random.Random, n: int) -> str:
+    return "".join(str(rng.randint(1, 6)) for _ in range(n))
+
+
+class Simulator:
+    def __init__(self, rng: random.Random, rosters: list[Roster]):
+        self.rng = rng
+        self.rosters = rosters
+
+    def play(self, date: str, **labels: str) -> GameBuilder:
+        rng = self.rng
+        a, b_ = rng.sample(PLAYERS, 2)
+        g = GameBuilder(killzone=rng.choice(["volkus", "gallowdark", "bheta-decima"]), date=date, **labels)
+        g.player(a, rng.choice(self.rosters))
+        g.player(b_, rng.choice(self.rosters))
+        rolls = [{a: rng.randint(1, 6), b_: rng.randint(1, 6)}]
+        while rolls[-1][a] == rolls[-1][b_]:
+            rolls.append({a: rng.randint(1, 6), b_: rng.randint(1, 6)})
+        winner = max(rolls[-1], key=rolls[-1].get)
+        initiative = winner if rng.random() < 0.8 else (a if winner == b_ else b_)
+        g.setup(rolloff=rolls, initiative=initiative, crit_op=rng.randint(1, 3))
+        for tp in range(1, 5):
+            if tp > 1 and rng.random() < 0.01:
+                trailing = min(g.state.players.values(), key=lambda p: p.total_vp).name
+                g.add(GameConceded(player=trailing))
+                return g
+            self.turning_point(g, tp)
+        return g
+
+    def turning_point(self, g: GameBuilder, tp: int) -> None:
+        rng, s = self.rng, g.state
+        names = list(s.players)
+        rolls = {n: rng.randint(1, 6) for n in names}
+        g.turning_point(tp, rolls, rng.choice(names) if rng.random() < 0.3 else max(rolls, key=rolls.get))
+        self.gambits(g)
+        while True:
+            s = g.state
+            if s.activation is None and not any(o.status == "ready" for o in s.operatives.values()):
+                break
+            player = s.next_player
+            if s.ready_operatives(player):
+                self.activation(g, rng.choice(s.ready_operatives(player)))
+            elif not self.counteract(g, player):
+                other = next(n for n in names if n != player)
+                self.activation(g, rng.choice(s.ready_operatives(other)))
+        if s.crit_op == "Transmission":
+            control = {m: rng.choice([*names, None]) for m in s.markers}
+            g.add(ObjectivesControlled(control=control))
+        g.add(TurningPointEnded(turning_point=tp))
+
+    def gambits(self, g: GameBuilder) -> None:
+        s = g.state
+        while s.phase == "strategy":
+            player = s.players[s.gambit_turn]
+            unused = [p for p in STRATEGY_PLOYS if p.casefold() not in player.used_this_tp]
+            if player.cp >= 1 and unused and self.rng.random() < 0.35:
+                g.add(StrategicGambitUsed(player=player.name, gambit=self.rng.choice(unused)))
+            else:
+                g.add(GambitPassed(player=player.name))
+
+    # --- one activation ---------------------------------------------------------------------
+
+    def activation(self, g: GameBuilder, op: OperativeState) -> None:
+        rng = self.rng
+        order = "engage" if rng.random() < 0.7 else "conceal"
+        g.add(OperativeActivated(operative=op.id, order=order))
+        done: list[str] = []
+        for _ in range(op.apl + 1):
+            s = g.state
+            if s.activation is None:
+                return  # incapacitated mid-activation
+            left = s.operatives[op.id].apl - s.activation.ap_spent
+            action = self.choose(g, s.operatives[op.id], done, left)
+            if action is None:
+                break
+            g.add(action(op.id))
+            done.append(g.state.activation.actions[-1] if g.state.activation else "")
+            if rng.random() < 0.01 and g.state.activation is not None:
+                g.undo()
+                done.pop()
+        if g.state.activation is not None:
+            if rng.random() < 0.05:
+                self.firefight_ploy(g, op.player)
+            g.add(ActivationEnded(operative=op.id))
+
+    def counteract(self, g: GameBuilder, player: str) -> bool:
+        s = g.state
+        eligible = [o for o in s.operatives_of(player) if o.status == "expended" and o.order == "engage" and o.counteracted_tp != s.turning_point]
+        if not eligible or self.rng.random() < 0.4:
+            return False
+        op = self.rng.choice(eligible)
+        g.add(CounteractStarted(operative=op.id))
+        action = self.choose(g, op, [], 1, counteract=True)
+        if action is None:
+            g.add(ActivationEnded(operative=op.id))
+        else:
+            g.add(action(op.id))
+        return True
+
+    def firefight_ploy(self, g: GameBuilder, player: str) -> None:
+        p = g.state.players[player]
+        unused = [x for x in FIREFIGHT_PLOYS if x.casefold() not in p.used_this_tp]
+        if p.cp >= 1 and unused:
+            g.add(FirefightPloyUsed(player=player, ploy=self.rng.choice(unused)))
+
+    def choose(self, g: GameBuilder, op: OperativeState, done: list[str], left: int, counteract: bool = False):
+        """A random action the operative may take now, or None to stop."""
+        rng, s = self.rng, g.state
+        if left < 1 or (not counteract and rng.random() < 0.1):
+            return None
+        enemies = [o for o in s.operatives.values() if o.player != op.player and not o.incapacitated]
+        options = []
+        moved = any(a in ("Reposition", "Dash", "Fall Back", "Charge") for a in done)
+        act = s.activation
+        may_move = {"Reposition", "Dash", "Fall Back", "Charge"} if not (act and act.used_heavy) else {act.heavy_only}
+        if op.engaged_with:
+            if "Fight" not in done:
+                options += [self.fight_action(s, op)] * 3
+            if left >= 2 and not counteract and "Fall Back" in may_move and not {"Reposition", "Charge", "Fall Back"} & set(done):
+                options.append(b.fall_back())
+        else:
+            if "Reposition" in may_move and "Reposition" not in done and not {"Fall Back", "Charge"} & set(done):
+                options.append(b.reposition())
+            if "Dash" in may_move and "Dash" not in done and "Charge" not in done:
+                options.append(b.dash())
+            if "Charge" in may_move and op.order == "engage" and enemies and not {"Reposition", "Dash", "Fall Back", "Charge"} & set(done) and rng.random() < 0.3:
+                options.append(b.charge(rng.choice(enemies).id))
+            shot = self.shoot_action(s, op, enemies, moved) if "Shoot" not in done else None
+            if shot:
+                options += [shot] * 3
+            mission = self.mission_action(s, op, done)
+            if mission:
+                options += [mission] * 2
+        return rng.choice(options) if options else None
+
+    def shoot_action(self, s: GameState, op: OperativeState, enemies: list[OperativeState], moved: bool):
+        rng = self.rng
+        weapons = []
+        for w in op.datacard.weapons:
+            p = killzone_profile(s.killzone, w)
+            if w.kind != "ranged" or (op.order == "conceal" and not p.silent) or (p.heavy and moved):
+                continue
+            if p.limited and op.weapon_uses.get(w.name, 0) >= p.limited:
+                continue
+            weapons.append((w, p))
+        targets = [e for e in enemies if not any(s.operatives[x].player == op.player for x in e.engaged_with)]
+        if not weapons or not targets:
+            return None
+        weapon, profile = rng.choice(weapons)
+        target = rng.choice(targets)
+        if rng.random() < 0.2:
+            return b.shoot(weapon.name, target.id, damage=rng.choice([0, weapon.normal_dmg, weapon.crit_dmg, 2 * weapon.normal_dmg]), hot=None)
+        cover = target.order == "engage" and rng.random() < 0.4
+        dice = d6(rng, weapon.atk)
+        hit = weapon.hit + (1 if op.injured else 0)
+        crits = attack_successes(tuple(map(int, dice)), hit, profile).critical_retained
+        saves = defence_dice_collected(profile, crits) - (1 if cover and not profile.saturate else 0)
+        hot = rng.randint(1, 6) if profile.hot else None
+        return b.shoot(weapon.name, target.id, dice, d6(rng, max(0, saves)), cover=cover, hot=hot)
+
+    def fight_action(self, s: GameState, op: OperativeState):
+        rng = self.rng
+        target = s.operatives[rng.choice(op.engaged_with)]
+        weapon = rng.choice([w for w in op.datacard.weapons if w.kind == "melee"])
+        theirs = [w for w in target.datacard.weapons if w.kind == "melee"]
+        target_weapon = rng.choice(theirs) if theirs else None
+        if rng.random() < 0.2:
+            return b.fight(weapon.name, target.id, target_weapon.name if target_weapon else None, damage=rng.randint(0, 8), damage_taken=rng.randint(0, 6))
+        return b.fight(weapon.name, target.id, target_weapon.name if target_weapon else None, d6(rng, weapon.atk),
+                       d6(rng, target_weapon.atk) if target_weapon else None)
+
+    def mission_action(self, s: GameState, op: OperativeState, done: list[str]):
+        if s.turning_point < 2 or not s.markers:
+            return None
+        marker = self.rng.choice(list(s.markers.values()))
+        if s.crit_op == "Secure" and "Secure" not in done:
+            return b.secure(marker.id)
+        if s.crit_op == "Loot" and "Loot" not in done and marker.looted_tp != s.turning_point:
+            return b.loot(marker.id)
+        if s.crit_op == "Transmission" and "Initiate Transmission" not in done:
+            return b.transmit(marker.id)
+        return None
+
+
+def simulate_games(count: int, seed: int, league: str = "Simulated League", rosters: list[Roster] | None = None):
+    """Yield (game_id, builder) for `count` random legal games; the same seed plays the same games."""
+    rng = random.Random(seed)
+    sim = Simulator(rng, rosters or load_sim_rosters())
+    start = dt.date(2026, 1, 5)
+    for i in range(count):
+        date = (start + dt.timedelta(days=i // 4)).isoformat()
+        game_id = str(uuid.UUID(int=rng.getrandbits(128), version=4))
+        yield game_id, sim.play(date, league=league, season="1", round=str(i // 8 + 1), table=str(i % 8 + 1))
+
+
+def simulate_into(store: Store, count: int, seed: int, league: str = "Simulated League") -> list[str]:
+    ids = []
+    for game_id, g in simulate_games(count, seed, league):
+        store.import_envelopes(game_id, g.sealed(game_id, g.state.date + "T18:00:00+00:00"))
+        ids.append(game_id)
+    return ids
+
