@@ -1,0 +1,83 @@
+"""Shared fixtures: small datacards with easy numbers, and games brought to a chosen moment."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ktlog.builder import GameBuilder
+from ktlog.events import ActivationEnded, Datacard, OperativeAdded, PlayerJoined, UniqueAction, Weapon
+from ktlog.rosters import load_roster
+from ktlog.store import Store
+
+ROOT = Path(__file__).resolve().parent.parent
+ROSTERS = ROOT / "sample_games" / "rosters"
+
+
+def gun(name: str = "Gun", atk: int = 4, hit: int = 4, dmg: tuple[int, int] = (3, 4), *rules: str) -> Weapon:
+    return Weapon(name=name, kind="ranged", atk=atk, hit=hit, normal_dmg=dmg[0], crit_dmg=dmg[1], rules=rules)
+
+
+def blade(name: str = "Blade", atk: int = 4, hit: int = 4, dmg: tuple[int, int] = (3, 4), *rules: str) -> Weapon:
+    return Weapon(name=name, kind="melee", atk=atk, hit=hit, normal_dmg=dmg[0], crit_dmg=dmg[1], rules=rules)
+
+
+def card(name: str = "Trooper", *, apl: int = 2, save: int = 4, wounds: int = 10, weapons: tuple[Weapon, ...] | None = None,
+         unique_actions: tuple[UniqueAction, ...] = ()) -> Datacard:
+    return Datacard(name=name, apl=apl, move=6, save=save, wounds=wounds, weapons=weapons or (gun(), blade()), unique_actions=unique_actions)
+
+
+def game(alice: dict[str, Datacard] | int = 5, bob: dict[str, Datacard] | int = 5, *, crit_op: int = 1,
+         killzone: str = "volkus", to: str = "firefight") -> GameBuilder:
+    """A Preliminary Ops game between Alice (a1, a2 ...) and Bob (b1, b2 ...), Alice with
+    initiative in set-up and TP1. `to`: "setup" (players and operatives only), "battle" (set up,
+    before TP1) or "firefight" (TP1, gambit step passed, Alice to activate)."""
+    g = GameBuilder(killzone=killzone, date="2026-11-21")
+    for player, ops, prefix in (("Alice", alice, "a"), ("Bob", bob, "b")):
+        g.add(PlayerJoined(player=player, kill_team=f"{player}'s team"))
+        cards = ops if isinstance(ops, dict) else {f"{prefix}{i}": card() for i in range(1, ops + 1)}
+        for op_id, c in cards.items():
+            g.add(OperativeAdded(player=player, operative=op_id, datacard=c))
+    if to == "setup":
+        return g
+    g.setup(rolloff={"Alice": 6, "Bob": 1}, initiative="Alice", crit_op=crit_op)
+    if to == "battle":
+        return g
+    g.turning_point(1, {"Alice": 5, "Bob": 2}, "Alice")
+    return g
+
+
+def expend_all(g: GameBuilder) -> GameBuilder:
+    """End any open activation, then activate every ready operative with no action."""
+    if g.state.activation is not None:
+        g.add(ActivationEnded(operative=g.state.activation.operative))
+    while any(o.status == "ready" for o in g.state.operatives.values()):
+        s = g.state
+        player = s.next_player if s.ready_operatives(s.next_player) else s.opponent(s.next_player)
+        g.activate(s.ready_operatives(player)[0].id, "conceal")
+    return g
+
+
+def next_turning_point(g: GameBuilder, initiative: str = "Alice", rolls: dict[str, int] | None = None, control=None) -> GameBuilder:
+    expend_all(g)
+    g.end_turning_point(control=control)
+    tp = g.state.turning_point + 1
+    return g.turning_point(tp, rolls or ({"Alice": 5, "Bob": 2} if initiative == "Alice" else {"Alice": 2, "Bob": 5}), initiative)
+
+
+@pytest.fixture
+def store(tmp_path) -> Store:
+    s = Store(tmp_path / "ktlog.db")
+    yield s
+    s.close()
+
+
+@pytest.fixture(scope="session")
+def kasrkin():
+    return load_roster(ROSTERS / "kasrkin.toml")
+
+
+@pytest.fixture(scope="session")
+def legionaries():
+    return load_roster(ROSTERS / "legionaries.toml")

@@ -1,0 +1,170 @@
+"""The shooting sequence (pg 42-43) and weapon rules (pg 111), from hand-worked dice."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import gun
+
+from ktlog.builder import attack
+from ktlog.errors import RuleViolation
+from ktlog.rules.rulings import allocate_saves
+from ktlog.rules.shooting import hot_damage, resolve_shooting
+from ktlog.rules.weapons import weapon_profile
+
+
+def shoot(weapon, dice, saves, save=4, **kw):
+    return resolve_shooting(weapon, attack("t", dice, saves, **kw), hit=weapon.hit, save=save)
+
+
+def test_sequence_pg42_sixes_are_critical_ones_fail_saves_block():
+    # 6 critical, 5 normal, 3 and 1 fail (Hit 4+). Saves 6 (critical) and 4 (normal) block both.
+    r = shoot(gun(), "6531", "642")
+    assert (r.critical_hits, r.normal_hits) == (1, 1)
+    assert (r.critical_saves, r.normal_saves) == (1, 1)
+    assert r.damage == 0
+
+
+def test_two_normal_saves_block_a_critical_pg43():
+    r = shoot(gun(), "6222", "541")
+    assert (r.critical_hits, r.normal_hits, r.normal_saves) == (1, 0, 2)
+    assert r.damage == 0
+
+
+def test_one_normal_save_cannot_block_a_critical():
+    # 1 critical (4) and 1 normal (3); one normal save blocks the normal: 4 damage.
+    assert shoot(gun(), "6411", "411").damage == 4
+
+
+def test_critical_save_blocks_a_critical():
+    assert shoot(gun(), "6111", "611").damage == 0
+
+
+def test_allocation_minimises_damage_ruling_4():
+    # Two normal saves against 1 critical (4) and 2 normals (3 each): blocking the normals
+    # leaves 4, pairing them on the critical leaves 6.
+    assert allocate_saves(2, 1, 2, 0, 3, 4) == (0, 1)
+    # A weapon whose critical damage is lower (meltagun 6/3): the critical save blocks the normal.
+    melta = gun("Melta", 4, 4, (6, 3))
+    assert shoot(melta, "6511", "611").damage == 3
+
+
+def test_cover_save_retains_one_normal_save_and_rolls_two():
+    r = shoot(gun(), "5521", "41", cover=True)
+    assert r.normal_saves == 2
+    assert r.damage == 0
+    with pytest.raises(RuleViolation, match="rolls 2 defence dice"):
+        shoot(gun(), "5521", "411", cover=True)
+
+
+def test_saturate_denies_the_cover_save():
+    r = shoot(gun("Flamer", 4, 4, (3, 3), "Saturate"), "5521", "411", cover=True)
+    assert r.normal_saves == 1
+    assert r.damage == 3
+
+
+def test_piercing_removes_defence_dice():
+    assert shoot(gun("P", 4, 4, (3, 4), "Piercing 1"), "5511", "44").damage == 0
+    with pytest.raises(RuleViolation, match="rolls 2 defence dice"):
+        shoot(gun("P", 4, 4, (3, 4), "Piercing 1"), "5511", "441")
+
+
+def test_piercing_crits_only_when_a_critical_is_retained():
+    pc = gun("PC", 4, 4, (3, 4), "Piercing Crits 1")
+    assert shoot(pc, "5511", "441").defence_dice == 3  # no critical: three dice
+    r = shoot(pc, "6511", "44")  # a critical: two dice
+    assert r.defence_dice == 2
+    assert r.damage == 3  # the two normal saves together block the critical; the normal gets through
+
+
+def test_obscured_discards_a_success_and_criticals_become_normal():
+    # 6, 5, 4 are three successes; obscured: one discarded, the 6 retained as normal.
+    r = shoot(gun(), "6541", "111", obscured=True)
+    assert (r.critical_hits, r.normal_hits) == (0, 2)
+    assert r.damage == 6
+    assert not r.critical_retained
+
+
+def test_obscured_overrides_lethal_and_rending():
+    w = gun("L", 4, 4, (3, 4), "Lethal 5+", "Rending")
+    r = shoot(w, "6541", "111", obscured=True)
+    assert (r.critical_hits, r.normal_hits) == (0, 2)
+
+
+def test_accurate_retains_normal_successes_without_rolling():
+    w = gun("A", 4, 4, (3, 4), "Accurate 1")
+    r = shoot(w, "211", "111", accurate=1)
+    assert (r.normal_hits, r.critical_hits, r.attack_dice) == (1, 0, 4)
+    with pytest.raises(RuleViolation, match="Accurate 1"):
+        shoot(w, "21", "111", accurate=2)
+
+
+def test_lethal_makes_criticals():
+    r = shoot(gun("L", 4, 4, (3, 5), "Lethal 5+"), "5541", "111")
+    assert (r.critical_hits, r.normal_hits) == (2, 1)
+    assert r.damage == 13
+
+
+def test_rending_punishing_severe():
+    rending = shoot(gun("R", 4, 4, (3, 4), "Rending"), "6411", "111")
+    assert (rending.critical_hits, rending.normal_hits) == (2, 0)
+    punishing = shoot(gun("P", 4, 4, (3, 4), "Punishing"), "6211", "111")
+    assert (punishing.critical_hits, punishing.normal_hits) == (1, 1)
+    severe = shoot(gun("S", 4, 4, (3, 4), "Severe", "Piercing Crits 1"), "5411", "11")
+    # Severe turns a normal into a critical, and that critical counts for Piercing Crits (pg 111).
+    assert (severe.critical_hits, severe.normal_hits, severe.defence_dice) == (1, 1, 2)
+    no_severe_needed = shoot(gun("S", 4, 4, (3, 4), "Severe"), "6411", "111")
+    assert (no_severe_needed.critical_hits, no_severe_needed.normal_hits) == (1, 1)
+
+
+def test_devastating_damage_is_inflicted_even_when_the_critical_is_blocked():
+    w = gun("D", 4, 4, (3, 4), "Devastating 3")
+    r = shoot(w, "6111", "611")
+    assert r.damage == 3
+
+
+def test_hot_pg111():
+    assert hot_damage(2, 4) == 4
+    assert hot_damage(3, 4) == 6
+    assert hot_damage(4, 4) == 0
+
+
+def test_wrong_number_of_attack_dice_is_refused():
+    with pytest.raises(RuleViolation, match="rolls 4 attack dice .* but 3 were entered"):
+        shoot(gun(), "654", "111")
+
+
+@pytest.mark.parametrize(
+    ("rules", "rerolls", "message"),
+    [
+        ((), "1=5/balanced", "needs a weapon with Balanced"),
+        (("Balanced",), "1=5/balanced 2=5/balanced", "one attack die only"),
+        (("Ceaseless",), "1=5/ceaseless 2=5/ceaseless", "one result only"),
+        (("Relentless",), "1=5/relentless 1=6/command", "re-rolled twice"),
+    ],
+)
+def test_reroll_rules_pg50_and_pg111(rules, rerolls, message):
+    w = gun("W", 4, 4, (3, 4), *rules)
+    with pytest.raises(RuleViolation, match=message):
+        shoot(w, "1211", "111", rerolls=rerolls)
+
+
+def test_rerolls_apply_before_retention():
+    ceaseless = gun("C", 4, 4, (3, 4), "Ceaseless")
+    r = shoot(ceaseless, "1121", "111", rerolls="1=6/ceaseless 2=4/ceaseless 4=5/ceaseless")
+    assert (r.critical_hits, r.normal_hits) == (1, 2)
+    cmd = shoot(gun(), "1111", "111", rerolls="3=6/command", save_rerolls="1=4/command")
+    assert cmd.command_rerolls_attacker == 1 and cmd.command_rerolls_defender == 1
+    assert cmd.damage == 4  # the re-rolled 6 is a critical; one normal save cannot block it
+
+
+def test_defence_dice_take_only_command_rerolls():
+    with pytest.raises(RuleViolation, match="only be re-rolled with Command Re-roll"):
+        shoot(gun("B", 4, 4, (3, 4), "Balanced"), "1111", "111", save_rerolls="1=6/balanced")
+
+
+def test_weapon_rule_text_is_parsed():
+    p = weapon_profile(('Range 8"', "Lethal 5+", "Piercing Crits 1", '1" Devastating 2', "Heavy (Dash only)", "Accurate 1", "Accurate 1", "Mystery"))
+    assert (p.range, p.lethal, p.piercing_crits, p.devastating, p.devastating_splash) == (8, 5, 1, 2, 1)
+    assert p.heavy and p.heavy_only == "Dash"
+    assert p.accurate == 2  # two Accurate 1 count as Accurate 2 (pg 111)
+    assert p.other == ("Mystery",)
