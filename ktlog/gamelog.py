@@ -111,13 +111,14 @@ def write_game_log(path: Path, lines: list[bytes]) -> None:
 # --- reading ---------------------------------------------------------------------------------
 
 
-def _field_error(exc: msgspec.ValidationError) -> str:
-    """msgspec says `... - at `$.payload.rolls[2]``; name the field the way a person would."""
+def _field_error(exc: msgspec.ValidationError, prefix: str = "") -> str:
+    """msgspec says `... - at `$.rolls[2]``; name the field the way a person would."""
     text = str(exc)
     if " - at `$" in text:
         message, _, path = text.partition(" - at `$")
-        return f"field {path.rstrip('`').lstrip('.') or '(the line)'}: {message}"
-    return text
+        field = prefix + path.rstrip("`").lstrip(".")
+        return f"field {field or '(the line)'}: {message}"
+    return f"field {prefix.rstrip('.')}: {text}" if prefix else text
 
 
 def read_game_log(path: Path) -> tuple[Header, list[tuple[Envelope, bytes]]]:
@@ -149,10 +150,10 @@ def read_game_log(path: Path) -> tuple[Header, list[tuple[Envelope, bytes]]]:
         envelope, payload = _read_line(where, number, raw_line, header, len(sealed) + 1, prev)
         sealed.append((envelope, payload))
         prev = envelope.hash
-    if len(sealed) != header.events:
-        raise GameLogError(where, None, f"the header says {header.events} events but the file has {len(sealed)}: it may be truncated")
     if not sealed:
         raise GameLogError(where, None, "the file has a header but no events")
+    if len(sealed) != header.events:
+        raise GameLogError(where, None, f"the header says {header.events} events but the file has {len(sealed)}: it may be truncated")
     return header, sealed
 
 
@@ -161,12 +162,15 @@ def _read_line(where: str, number: int, raw_line: bytes, header: Header, seq: in
         raise GameLogError(where, number, "empty line; every line after the header is one event")
     try:
         line = msgspec.json.decode(raw_line, type=_Line)
-        type_name = msgspec.json.decode(line.payload, type=_Tag).type
-        event = decode_payload(type_name, line.version, line.payload)
     except msgspec.ValidationError as exc:
         raise GameLogError(where, number, _field_error(exc)) from exc
     except msgspec.DecodeError as exc:
         raise GameLogError(where, number, f"not valid JSON ({exc}); the line may be truncated") from exc
+    try:
+        type_name = msgspec.json.decode(line.payload, type=_Tag).type
+        event = decode_payload(type_name, line.version, line.payload)
+    except msgspec.ValidationError as exc:
+        raise GameLogError(where, number, _field_error(exc, "payload.")) from exc
     except KtlogError as exc:
         raise GameLogError(where, number, str(exc)) from exc
     if line.game_id != header.game_id:

@@ -1,0 +1,30 @@
+# Set-up is part of every target: a fresh clone needs only Python 3.11+, git and make.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: run test bench schemas samples clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --disable-pip-version-check -e '.[test]'
+	touch $(STAMP)
+
+run: $(STAMP)  ## set up, then run ktlog's main job on the default database
+	$(BIN)/ktlog
+
+test: $(STAMP)  ## set up, then run the whole test suite
+	$(BIN)/python -m pytest
+
+bench: $(STAMP)  ## the benchmarks quoted in the README
+	$(BIN)/python benchmarks/run.py
+
+schemas: $(STAMP)  ## regenerate schemas/ from ktlog/events.py
+	$(BIN)/python -m ktlog.schemas
+
+samples: $(STAMP)  ## regenerate sample_games/*.jsonl from sample_games/scripts/
+	$(BIN)/python sample_games/build.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .hypothesis

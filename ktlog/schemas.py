@@ -1,0 +1,83 @@
+"""JSON Schema of every event type, the envelope, and the game-log file, generated from the code.
+
+    python -m ktlog.schemas            # write schemas/
+    python -m ktlog.schemas --check    # exit 1 if schemas/ has drifted from the code
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import msgspec
+
+from .events import EVENT_TYPES, Envelope
+from .gamelog import FORMAT_VERSION, Header
+
+SCHEMAS = Path(__file__).resolve().parent.parent / "schemas"
+DIALECT = "https://json-schema.org/draft/2020-12/schema"
+
+
+def _with_meta(schema: dict, title: str, **extra) -> dict:
+    return {"$schema": DIALECT, "title": title, **extra, **schema}
+
+
+def generate() -> dict[str, dict]:
+    """File name (relative to schemas/) -> schema."""
+    files: dict[str, dict] = {}
+    for name, cls in EVENT_TYPES.items():
+        files[f"events/{name}.json"] = _with_meta(msgspec.json.schema(cls), name, **{"x-ktlog-version": cls.version})
+    files["envelope.json"] = _with_meta(
+        msgspec.json.schema(Envelope), "Envelope",
+        description="A stored event: game_id, seq (1, 2, 3 ...), event_id, version of the payload's type, recorded_at (UTC), "
+        "payload (tagged by its `type`), and the SHA-256 hash chain (prev_hash, hash).",
+    )
+    header = msgspec.json.schema(Header)
+    files["game-log-header.json"] = _with_meta(header, "Game-log header", description="Line 1 of a game-log file.")
+    envelope = msgspec.json.schema(Envelope)
+    defs = {**header.pop("$defs", {}), **envelope.pop("$defs", {})}
+    files["game-log.json"] = {
+        "$schema": DIALECT,
+        "title": "Game-log file",
+        "description": (
+            "A game-log file is JSON Lines: line 1 is the header, every further line one envelope, seq 1, 2, 3 ... "
+            "Read as a JSON array of its lines, it matches this schema."
+        ),
+        "x-format-version": FORMAT_VERSION,
+        "type": "array",
+        "prefixItems": [header],
+        "items": envelope,
+        "minItems": 2,
+        "$defs": defs,
+    }
+    return files
+
+
+def render(schema: dict) -> str:
+    return json.dumps(schema, indent=2, sort_keys=True) + "\n"
+
+
+def drift(folder: Path = SCHEMAS) -> list[str]:
+    """Schema files that differ from the code (missing, changed, or left over)."""
+    wanted = {name: render(s) for name, s in generate().items()}
+    present = {str(p.relative_to(folder)): p.read_text() for p in folder.rglob("*.json")} if folder.exists() else {}
+    return sorted(name for name in wanted.keys() | present.keys() if wanted.get(name) != present.get(name))
+
+
+def write(folder: Path = SCHEMAS) -> None:
+    for old in folder.rglob("*.json"):
+        old.unlink()
+    for name, schema in generate().items():
+        path = folder / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(render(schema))
+
+
+if __name__ == "__main__":
+    if "--check" in sys.argv:
+        changed = drift()
+        print("\n".join(changed) or "schemas/ matches the code")
+        sys.exit(1 if changed else 0)
+    write()
+    print(f"wrote {len(generate())} schemas to {SCHEMAS}")

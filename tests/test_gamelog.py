@@ -1,0 +1,144 @@
+"""Game-log files: export, import whole or not at all, idempotent, errors naming the line and field."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from conftest import game
+
+from ktlog.builder import shoot
+from ktlog.errors import GameLogError
+from ktlog.gamelog import export_lines, import_file, write_game_log
+from ktlog.store import Store
+
+
+@pytest.fixture
+def exported(store, tmp_path):
+    g = game(3, 3)
+    g.activate("a1", "engage", shoot("Gun", "b1", "6541", "211"))
+    g.annotate("first blood")
+    gid = store.new_game(g.events[0], g.events[1:])
+    path = tmp_path / "game.jsonl"
+    write_game_log(path, export_lines(store, gid))
+    return gid, path, g
+
+
+@pytest.fixture
+def other(tmp_path):
+    s = Store(tmp_path / "other.db")
+    yield s
+    s.close()
+
+
+def snapshot(store):
+    return [tuple(r) for r in store.conn.execute("SELECT game_id, seq, hash FROM events ORDER BY position")]
+
+
+def test_round_trip_keeps_ids_hashes_and_state(exported, other):
+    gid, path, g = exported
+    report = import_file(other, path)
+    assert (report.status, report.events_added) == ("imported", len(g.events))
+    assert other.state(gid) == g.state
+    header = json.loads(path.read_text().splitlines()[0])
+    assert header["format"] == "ktlog-game" and header["game_id"] == gid and header["events"] == len(g.events)
+    assert [p["name"] for p in header["players"]] == ["Alice", "Bob"]
+
+
+def test_importing_twice_changes_nothing(exported, other):
+    gid, path, _ = exported
+    import_file(other, path)
+    before = snapshot(other)
+    report = import_file(other, path)
+    assert report.status == "unchanged" and "already in the database" in report.describe()
+    assert snapshot(other) == before
+
+
+def test_a_longer_copy_of_the_same_game_extends_it(store, other, tmp_path, exported):
+    gid, path, g = exported
+    import_file(other, path)
+    from ktlog.events import OperativeActivated
+
+    store.append(gid, OperativeActivated(operative="b2", order="conceal"))
+    longer = tmp_path / "longer.jsonl"
+    write_game_log(longer, export_lines(store, gid))
+    report = import_file(other, longer)
+    assert (report.status, report.events_added) == ("extended", 1)
+    assert other.state(gid) == store.state(gid)
+
+
+def test_the_same_game_with_different_events_is_refused(store, other, tmp_path, exported):
+    gid, path, g = exported
+    import_file(other, path)
+    from ktlog.events import OperativeActivated
+
+    store.append(gid, OperativeActivated(operative="b2", order="conceal"))
+    other.append(gid, OperativeActivated(operative="b2", order="engage"))
+    diverged = tmp_path / "diverged.jsonl"
+    write_game_log(diverged, export_lines(store, gid))
+    before = snapshot(other)
+    with pytest.raises(GameLogError, match=f"game {gid[:8]} is already in .* with different events from seq {len(g.events) + 1}"):
+        import_file(other, diverged)
+    assert snapshot(other) == before
+
+
+def lines_of(path):
+    return path.read_text().splitlines()
+
+
+def rewrite(path, lines):
+    path.write_text("\n".join(lines) + "\n")
+
+
+@pytest.mark.parametrize(
+    ("mangle", "message"),
+    [
+        (lambda ls: ls[:1], "has a header but no events"),
+        (lambda ls: ls[:-1], "header says .* events but the file has .*truncated"),
+        (lambda ls: ls[:3] + [ls[3][: len(ls[3]) // 2]] + ls[4:], "line 4: not valid JSON"),
+        (lambda ls: ls[:2] + ls[3:], "line 3: field seq: expected 2, found 3"),
+        (lambda ls: ls[:2] + [ls[2].replace('"type":"PlayerJoined"', '"type":"PlayerLeft"')] + ls[3:], "line 3: .*PlayerLeft"),
+        (lambda ls: ls[:2] + [ls[2].replace('"version":1', '"version":7')] + ls[3:], "line 3: .*version 7 is newer than this ktlog understands"),
+        (lambda ls: ls[:2] + [ls[2].replace('"kill_team":"Alice\'s team"', '"kill_team":5')] + ls[3:], "line 3: field payload.kill_team: Expected `str`, got `int`"),
+        (lambda ls: ls[:2] + [ls[2].replace("Alice's team", "Alice's team!")] + ls[3:], "line 3: field hash: does not match the event's content"),
+        (lambda ls: [ls[0].replace('"format_version":1', '"format_version":9')] + ls[1:], "line 1: format version 9 is newer"),
+        (lambda ls: ['{"hello": 1}'] + ls[1:], "line 1: not a ktlog game-log header"),
+        (lambda ls: [], "the file is empty"),
+    ],
+    ids=["no-events", "truncated", "broken-json", "missing-line", "unknown-type", "newer-version", "wrong-type", "edited", "newer-format", "not-a-header", "empty"],
+)
+def test_malformed_files_are_refused_whole_naming_the_line(exported, other, mangle, message):
+    _, path, _ = exported
+    rewrite(path, mangle(lines_of(path)))
+    with pytest.raises(GameLogError, match=message):
+        import_file(other, path)
+    assert snapshot(other) == []
+
+
+def test_an_illegal_event_in_the_middle_refuses_the_file(store, other, tmp_path):
+    # A well-formed, correctly hashed file whose 40th event breaks a rule.
+    from ktlog.builder import GameBuilder
+    from ktlog.events import OperativeActivated
+
+    g = game(3, 3)
+    events = g.events + [OperativeActivated(operative="b1", order="engage")]  # it is Alice's turn
+    sealed = GameBuilder.sealed(type("G", (), {"events": events})(), "11111111-1111-4111-8111-111111111111", "2026-11-21T10:00:00+00:00")
+    from ktlog.gamelog import _encoder, make_header
+
+    path = tmp_path / "bad.jsonl"
+    header = make_header("11111111-1111-4111-8111-111111111111", g.state, len(sealed))
+    write_game_log(path, [_encoder.encode(header)] + [_encoder.encode(e) for e, _ in sealed])
+    with pytest.raises(GameLogError, match=f"line {len(events) + 1}: it is Alice's turn"):
+        import_file(other, path)
+    assert snapshot(other) == []
+
+
+def test_a_header_result_that_disagrees_is_reported(exported, other):
+    _, path, _ = exported
+    lines = lines_of(path)
+    header = json.loads(lines[0])
+    header["result"] = {"winner": "Bob", "draw": False, "ended_by": "battle", "score": {"Alice": {"total": 0}, "Bob": {"total": 12}}}
+    rewrite(path, [json.dumps(header)] + lines[1:])
+    report = import_file(other, path)
+    assert report.status == "imported"
+    assert any("header's result differs" in w for w in report.warnings)

@@ -1,0 +1,217 @@
+"""The SQLite event store: append-only log, hash chain, concurrency, snapshots, projections, bad files."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+from conftest import game
+
+from ktlog.builder import dash, shoot
+from ktlog.errors import ConcurrencyConflict, InvalidEvent, RuleViolation, StoreError
+from ktlog.events import ActivationEnded, GameCreated, OperativeActivated
+from ktlog.reducer import fold
+from ktlog.store import SNAPSHOT_EVERY, Store, default_db_path
+
+
+def recorded(store, g):
+    """Store a builder's game event by event through append (as a recorder would)."""
+    gid = store.new_game(g.events[0])
+    for event in g.events[1:]:
+        store.append(gid, event)
+    return gid
+
+
+def test_append_validates_commits_and_reads_back(store):
+    g = game(2, 2)
+    g.activate("a1", "engage", shoot("Gun", "b1", "6541", "211"))
+    gid = recorded(store, g)
+    assert [e.payload for e in store.events(gid)] == g.events
+    assert store.state(gid) == g.state
+    assert store.game(gid).head_seq == len(g.events)
+    with pytest.raises(RuleViolation, match="expended"):
+        store.append(gid, OperativeActivated(operative="a1", order="engage"))
+    assert store.game(gid).head_seq == len(g.events)  # nothing written
+
+
+def test_wal_mode_and_durable_commits(store):
+    assert store.conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert store.conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+
+
+def test_events_table_is_append_only(store):
+    gid = store.new_game(GameCreated(ruleset="kt24-preliminary", killzone="volkus", date="2026-11-21"))
+    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+        store.conn.execute("UPDATE events SET payload = '{}' WHERE game_id = ?", (gid,))
+    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+        store.conn.execute("DELETE FROM events WHERE game_id = ?", (gid,))
+
+
+def test_hash_chain_links_every_event(store):
+    gid = recorded(store, game(2, 2))
+    envelopes = store.events(gid)
+    assert envelopes[0].prev_hash == "0" * 64
+    for before, after in zip(envelopes, envelopes[1:]):
+        assert after.prev_hash == before.hash
+    assert store.game(gid).head_seq == envelopes[-1].seq
+
+
+def test_a_second_writer_at_the_same_seq_gets_a_conflict(tmp_path):
+    path = tmp_path / "shared.db"
+    first, second = Store(path), Store(path)
+    g = game(2, 2)
+    gid = recorded(first, g)
+    nxt = len(g.events) + 1
+    first.append(gid, OperativeActivated(operative="a1", order="engage"), expected_seq=nxt)
+    with pytest.raises(ConcurrencyConflict, match=f"appended at seq {nxt} but another writer already stored seq {nxt}"):
+        second.append(gid, OperativeActivated(operative="a1", order="conceal"), expected_seq=nxt)
+    # The loser reloads and retries at the next seq.
+    second.append(gid, dash()("a1"), expected_seq=nxt + 1)
+    assert [e.seq for e in first.events(gid)][-2:] == [nxt, nxt + 1]
+    assert first.state(gid).activation.actions == ["Dash"]
+
+
+def test_unique_seq_is_enforced_by_the_database(store):
+    gid = recorded(store, game(2, 2))
+    row = store.conn.execute("SELECT * FROM events WHERE game_id = ? AND seq = 1", (gid,)).fetchone()
+    with pytest.raises(sqlite3.IntegrityError):
+        store.conn.execute("INSERT INTO events (game_id, seq, event_id, type, version, recorded_at, payload, prev_hash, hash) VALUES (?,?,?,?,?,?,?,?,?)",
+                           (gid, 1, "other-id", *row[4:]))
+
+
+def test_snapshots_every_n_and_state_at_any_seq_equals_fold(store):
+    from conftest import next_turning_point
+
+    g = game(10, 10)
+    while len(g.events) < SNAPSHOT_EVERY * 2 + 7:
+        s = g.state
+        ready = s.ready_operatives(s.next_player) or s.ready_operatives(s.opponent(s.next_player))
+        if ready:
+            g.activate(ready[0].id, "engage", dash())
+        else:
+            next_turning_point(g)
+    gid = store.new_game(g.events[0], g.events[1:])
+    seqs = [r[0] for r in store.conn.execute("SELECT seq FROM snapshots WHERE game_id = ?", (gid,))]
+    assert seqs == [SNAPSHOT_EVERY, 2 * SNAPSHOT_EVERY]
+    for at in (1, 50, SNAPSHOT_EVERY, SNAPSHOT_EVERY + 1, 2 * SNAPSHOT_EVERY + 3):
+        assert store.state(gid, at) == fold(g.events[:at])
+
+
+def test_undo_rewrites_projections(store):
+    g = game(5, 5)
+    g.activate("a1", "engage", shoot("Gun", "b1", "6666", "111"))
+    gid = recorded(store, g)
+    assert store.db["vp_changes"].count == 1 and store.db["attacks"].count == 1
+    store.undo(gid)  # voids ActivationEnded
+    store.undo(gid)  # voids the shot
+    assert store.db["vp_changes"].count == 0 and store.db["attacks"].count == 0
+    assert store.state(gid).operatives["b1"].wounds == 10
+    assert len(store.events(gid)) == len(g.events) + 2  # nothing deleted
+
+
+def test_undo_refuses_to_undo_the_game_creation(store):
+    gid = store.new_game(GameCreated(ruleset="kt24-preliminary", killzone="volkus", date="2026-11-21"))
+    with pytest.raises(InvalidEvent, match="nothing to undo"):
+        store.undo(gid)
+
+
+def test_projections_rebuild_to_the_same_rows(store):
+    g = game(5, 5)
+    g.activate("a1", "engage", shoot("Gun", "b1", "6666", "111"))
+    gid = recorded(store, g)
+    store.annotate(gid, 3, "a note")
+    tables = ["vp_changes", "cp_changes", "attacks", "incapacitations", "turning_points", "game_results"]
+    before = {t: list(store.db.query(f"SELECT * FROM {t} ORDER BY seq, rowid")) for t in tables}
+    store.rebuild()
+    after = {t: list(store.db.query(f"SELECT * FROM {t} ORDER BY seq, rowid")) for t in tables}
+    assert before == after
+    assert before["attacks"][0]["damage"] == 16 and before["cp_changes"]
+
+
+def test_game_results_are_written_when_the_battle_ends(store):
+    from conftest import expend_all, next_turning_point
+
+    g = game(2, 2)
+    for _ in range(3):
+        next_turning_point(g)
+    expend_all(g)
+    g.end_turning_point()
+    gid = recorded(store, g)
+    rows = list(store.db.query("SELECT player, result, vp_total FROM game_results ORDER BY player"))
+    assert rows == [{"player": "Alice", "result": "draw", "vp_total": 0}, {"player": "Bob", "result": "draw", "vp_total": 0}]
+    assert store.game(gid).status == "finished"
+
+
+def test_default_database_follows_ktlog_db(monkeypatch, tmp_path):
+    monkeypatch.setenv("KTLOG_DB", str(tmp_path / "x.db"))
+    assert default_db_path() == tmp_path / "x.db"
+    monkeypatch.delenv("KTLOG_DB")
+    assert default_db_path().name == "ktlog.db"
+
+
+def test_a_file_that_is_not_sqlite_is_refused(tmp_path):
+    bad = tmp_path / "notes.db"
+    bad.write_text("hello, this is not a database at all")
+    with pytest.raises(StoreError, match="not a SQLite database"):
+        Store(bad)
+    assert bad.read_text().startswith("hello")  # untouched
+
+
+def test_another_programs_sqlite_database_is_refused(tmp_path):
+    other = tmp_path / "other.db"
+    conn = sqlite3.connect(other)
+    conn.execute("CREATE TABLE contacts (name TEXT)")
+    conn.commit()
+    conn.close()
+    with pytest.raises(StoreError, match="not a ktlog one"):
+        Store(other)
+
+
+def test_a_database_from_a_newer_ktlog_is_refused(tmp_path):
+    path = tmp_path / "new.db"
+    Store(path).close()
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA user_version = 99")
+    conn.commit()
+    conn.close()
+    with pytest.raises(StoreError, match="newer ktlog .*schema 99.*upgrade ktlog"):
+        Store(path)
+
+
+def test_an_unknown_game_and_ambiguous_prefix(store):
+    created = GameCreated(ruleset="kt24-preliminary", killzone="volkus", date="2026-11-21")
+    store.new_game(created, game_id="aaaa1111-0000-4000-8000-000000000000")
+    store.new_game(created, game_id="aaaa2222-0000-4000-8000-000000000000")
+    from ktlog.errors import GameNotFound
+
+    with pytest.raises(GameNotFound, match="2 games start with 'aaaa'"):
+        store.resolve("aaaa")
+    with pytest.raises(GameNotFound, match="no game id starts with 'bbbb'"):
+        store.resolve("bbbb")
+    assert store.resolve("AAAA1").startswith("aaaa1111")
+
+
+def test_events_after_the_end_are_refused_but_annotations_are_kept(store):
+    from conftest import expend_all, next_turning_point
+
+    g = game(1, 1)
+    for _ in range(3):
+        next_turning_point(g)
+    expend_all(g)
+    g.end_turning_point()
+    gid = recorded(store, g)
+    with pytest.raises(RuleViolation, match="the game is over"):
+        store.append(gid, OperativeActivated(operative="a1", order="engage"))
+    store.annotate(gid, 5, "good game")
+    assert store.state(gid).notes[-1].text == "good game"
+    assert store.state(gid).result.draw
+
+
+def test_a_cached_state_is_not_changed_by_callers(store):
+    gid = recorded(store, game(2, 2))
+    state = store.state(gid)
+    state.players["Alice"].cp = 99
+    assert store.state(gid).players["Alice"].cp == 3
+    store.append(gid, OperativeActivated(operative="a1", order="engage"))
+    store.append(gid, ActivationEnded(operative="a1"))
+    assert store.state(gid).players["Alice"].cp == 3
