@@ -1,0 +1,153 @@
+"""The `ktlog` command: each command works, prints stable JSON where documented, and fails cleanly."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+
+import pytest
+from click.testing import CliRunner
+from conftest import ROOT, ROSTERS
+
+from ktlog.cli import cli
+
+
+@pytest.fixture
+def run(tmp_path):
+    db = tmp_path / "cli.db"
+
+    def invoke(*args, ok=True):
+        result = CliRunner().invoke(cli, ["--db", str(db), *map(str, args)], catch_exceptions=False)
+        if ok:
+            assert result.exit_code == 0, result.output
+        return result
+
+    return invoke
+
+
+@pytest.fixture
+def new_game(run):
+    out = run("new", "--killzone", "volkus", "--date", "2026-11-01", "--league", "Test League",
+              "--player", f"Alice={ROSTERS / 'kasrkin.toml'}:sergeant,medic,gunner-plasma,sharpshooter,vox-trooper",
+              "--player", f"Bob={ROSTERS / 'legionaries.toml'}")
+    return out.stdout.strip().splitlines()[0]
+
+
+SETUP = [
+    ("RolledOff", "purpose=setup", "rolls=Alice:5,Bob:2"),
+    ("InitiativeDecided", "player=Alice"),
+    ("ObjectiveMarkerSetUp", "marker=centre", "player=Bob"),
+    ("ObjectiveMarkerSetUp", "marker=north", "player=Alice"),
+    ("ObjectiveMarkerSetUp", "marker=south", "player=Bob"),
+    ("CritOpRolled", "roll=2"),
+    ("DropZoneChosen", "player=Alice", "drop_zone=A"),
+    ("DropZoneChosen", "player=Bob", "drop_zone=B"),
+    ("EquipmentSelected", "player=Alice", "equipment=Frag grenades,Ladders"),
+    ("EquipmentSelected", "player=Bob"),
+]
+
+
+def set_up(run, gid):
+    for event in SETUP:
+        run("event", gid[:8], *event)
+    # thirds: Alice 5 -> 2, Bob 6 -> 2
+    order = ["sergeant", "medic", "aspiring-champion", "legionary-1", "gunner-plasma", "sharpshooter",
+             "legionary-2", "heavy-gunner", "vox-trooper", "icon-bearer", "chosen"]
+    for op in order:
+        run("event", gid[:8], "OperativeSetUp", f"operative={op}")
+    run("event", gid[:8], "TurningPointStarted", "turning_point=1")
+    run("event", gid[:8], "RolledOff", "purpose=initiative", "rolls=Alice:2,Bob:2")
+    run("event", gid[:8], "InitiativeDecided", "player=Alice")
+    run("event", gid[:8], "GambitPassed", "player=Alice")
+    run("event", gid[:8], "GambitPassed", "player=Bob")
+
+
+def test_record_a_game_by_commands(run, new_game):
+    gid = new_game
+    set_up(run, gid)
+    out = run("event", gid[:8], "OperativeActivated", "operative=gunner-plasma", "order=engage").stdout
+    assert out.startswith("seq ")
+    shot = run("event", gid[:8], "Shot", "operative=gunner-plasma", "weapon=Plasma gun (supercharge)", "target=legionary-1",
+               "dice=6511", "saves=31", "hot_roll=5").stdout
+    # Lethal 5+: the 6 and the 5 are critical (6 damage each); Piercing 1 leaves 2 defence dice,
+    # and one normal save (the 3) cannot block a critical: 12 damage of 14.
+    assert "legionary-1: 2/14 wounds injured" in shot
+    run("event", gid[:8], "ActivationEnded", "operative=gunner-plasma")
+    score = json.loads(run("score", gid[:8], "--json").stdout)
+    assert score["game"] == gid and score["ruleset"] == "kt24-preliminary"
+    assert [p["name"] for p in score["players"]] == ["Alice", "Bob"]
+    assert set(score["players"][0]["vp"]) == {"crit", "kill", "total"}
+    assert score["result"] == {"winner": None, "draw": False, "ended_by": None, "conceded_by": None}
+
+
+def test_illegal_event_exits_1_with_the_rule_and_no_traceback(run, new_game):
+    result = run("event", new_game[:8], "OperativeSetUp", "operative=sergeant", ok=False)
+    assert result.exit_code == 1
+    assert "error: operatives are set up after" in result.output and "pg 110" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_undo_annotate_and_log(run, new_game):
+    gid = new_game[:8]
+    run("event", gid, "RolledOff", "purpose=setup", "rolls=Alice:3,Bob:3")
+    undo = run("undo", gid).stdout
+    assert re.search(r"undid seq \d+ \(setup roll-off: Alice 3, Bob 3\)", undo)
+    run("annotate", gid, "2", "Alice brought the sergeant")
+    log = run("log", gid).stdout
+    assert "[undone by seq" in log and "# Alice brought the sergeant" in log
+
+
+def test_show_at_a_seq_and_games_list(run, new_game):
+    shown = run("show", new_game[:8], "--at", "3").stdout
+    assert "Alice (Kasrkin)" in shown and "Bob" not in shown.split("\n", 2)[2]
+    state = json.loads(run("show", new_game[:8], "--json").stdout)
+    assert state["phase"] == "setup" and len(state["operatives"]) == 11
+    games = json.loads(run("games", "--json").stdout)
+    assert games[0]["id"] == new_game and games[0]["status"] == "setup"
+    assert games[0]["players"] == ["Alice", "Bob"] and games[0]["result"] is None
+
+
+def test_export_import_verify_rebuild(run, new_game, tmp_path):
+    out = tmp_path / "g.jsonl"
+    run("export", new_game[:8], "-o", out)
+    other = tmp_path / "other.db"
+    result = CliRunner().invoke(cli, ["--db", str(other), "import", str(out)])
+    assert result.exit_code == 0 and "imported game" in result.output
+    again = CliRunner().invoke(cli, ["--db", str(other), "import", str(out)])
+    assert "nothing to import" in again.output
+    assert "all 1 games verified" in run("verify").stdout
+    assert "rebuilt" in run("rebuild").stdout
+
+
+def test_unknown_game_and_bad_file(run, tmp_path):
+    result = run("show", "nope", ok=False)
+    assert result.exit_code == 1 and "no game id starts with 'nope'" in result.output
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"format": "ktlog-game"\n')
+    result = run("import", bad, ok=False)
+    assert result.exit_code == 1 and "line 1" in result.output and "Nothing from this file was imported" in result.output
+
+
+def test_simulate_stores_legal_games(run):
+    assert "simulated 3 games" in run("simulate", "--games", "3", "--seed", "5").stdout
+    games = json.loads(run("games", "--json").stdout)
+    assert len(games) == 3 and all(g["status"] == "finished" for g in games)
+    assert "all 3 games verified" in run("verify").stdout
+
+
+def test_every_command_has_help_and_is_in_the_readme():
+    readme = (ROOT / "README.md").read_text()
+    for name, command in cli.commands.items():
+        assert command.help, name
+        assert f"ktlog {name}" in readme, f"`ktlog {name}` is not documented in README.md"
+
+
+def test_the_real_command_prints_no_traceback(tmp_path):
+    notdb = tmp_path / "notes.txt"
+    notdb.write_text("not a database")
+    proc = subprocess.run([sys.executable, "-m", "ktlog", "--db", str(notdb), "games"], capture_output=True, text=True)
+    assert proc.returncode == 1
+    assert proc.stderr.startswith("error: ") and "not a SQLite database" in proc.stderr
+    assert "Traceback" not in proc.stderr
