@@ -110,7 +110,8 @@ def build() -> GameBuilder:
     # Aspiring Champion supercharges its plasma pistol at the sergeant in cover: 6 crit, 4,3 normal, 2 miss.
     # Piercing 1 and cover: 1 die, 4 saves -> 2 saves block the 2 normals; the crit does 5. Sergeant 8 -> 3.
     # Hot: rolls 5, not below Hit 3.
-    g.activate("aspiring-champion", "engage", reposition(), shoot("Plasma pistol (supercharge)", "sergeant", "6243", "4", cover=True, hot=5), dash())
+    g.activate("aspiring-champion", "engage", reposition(),
+               shoot("Plasma pistol (supercharge)", "sergeant", "6243", "4", cover=True, hot=5), dash())
     # Recon-trooper at the icon bearer (3W) in the open: 6 crit, 4,5 normal; Piercing Crits 1 -> 2 dice:
     # 3 saves, 2 fails -> one normal blocked: 4 + 3 = 7.
     g.activate("recon-trooper", "engage", reposition(), shoot("Hot-shot lasgun", "icon-bearer", "6425", "32"))
@@ -152,7 +153,8 @@ def build() -> GameBuilder:
     # ASPIRING CHAMPION INCAPACITATED. Grace: 5 kills -> kill grade 4 = 1VP (kill 4).
     # The Chosen loots Hugo's marker (Hugo crit 3), charges the flamer (4W): Daemon blade 5 crit, 3,4 normal;
     # gun butt 5 normal. The Chosen's crit strike (6) kills it.
-    g.activate("chosen", "engage", loot("Hugo-marker"), charge("gunner-flamer"), fight("Daemon blade", "gunner-flamer", "Gun butt", "53224", "135"))
+    g.activate("chosen", "engage", loot("Hugo-marker"), charge("gunner-flamer"),
+               fight("Daemon blade", "gunner-flamer", "Gun butt", "53224", "135"))
     # FLAMER INCAPACITATED. Hugo: 5 kills -> kill grade 2 (row 10 needs 6 for grade 3).
     # Meltagun at the Chosen (12W) in the open: 6,6 crit, 4 normal. Devastating 4 x2 = 8. Piercing 2: 1 die,
     # 3 saves the normal; 2 crits x3 = 6. 8 + 6 = 14.

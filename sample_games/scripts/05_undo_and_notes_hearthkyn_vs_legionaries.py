@@ -13,7 +13,8 @@ from pathlib import Path
 
 from ktlog.builder import (GameBuilder, attack, charge, dash, fight, killzone_action, reposition, shoot, transmit,
                            unique)
-from ktlog.events import ActivationEnded, OperativeActivated
+from ktlog.events import ActivationEnded, Fought, OperativeActivated, Shot
+from ktlog.reducer import effective
 from ktlog.rosters import load_roster
 
 ROSTERS = Path(__file__).resolve().parent.parent / "rosters"
@@ -42,6 +43,11 @@ def then(g: GameBuilder, op: str, *actions, end: bool = True) -> GameBuilder:
     return g
 
 
+def attack_seq(g: GameBuilder) -> int:
+    """The seq of the latest attack (Shoot or Fight) still in effect, to hang a comment on it."""
+    return next(seq for seq, e in reversed(effective(list(enumerate(g.events, 1)))) if isinstance(e, (Shot, Fought)))
+
+
 def build() -> GameBuilder:
     g = GameBuilder(killzone="gallowdark", date="2026-10-18", league="Autumn League", season="2026", round="3", table="1")
     g.player("Ivy", load_roster(ROSTERS / "hearthkyn.toml"))
@@ -68,7 +74,7 @@ def build() -> GameBuilder:
     # Heavy bolter (focused) at the kinlynk in cover: 3,5,4 normal, 1,2 miss, no crit. 2 dice + cover: 1 (fail),
     # 4 (save) + cover = 2 saves; one normal through = 4. Kinlynk 7 -> 3 (injured).
     g.activate("heavy-gunner", "engage", dash(), shoot("Heavy bolter (focused)", "kinlynk", "35142", "14", cover=True))
-    g.annotate("The kinlynk pushed up the east corridor alone and was caught in the crossfire: injured on 3 wounds.")
+    g.annotate("The kinlynk pushed up the east corridor alone and was caught in the crossfire: injured on 3 wounds.", target=attack_seq(g))
     g.activate("grenadier", "conceal", reposition(), dash())
     g.activate("icon-bearer", "conceal", reposition(), dash())
     # Warrior 1's ion blaster at legionary-2 in cover: 6,4,1,3,2; Balanced re-rolls the 1: a 3. 6 crit,
@@ -95,7 +101,7 @@ def build() -> GameBuilder:
     # 4,5 normal, 6 crit, 2 miss; saves 3,1 fail, the cover save blocks a normal: 4 + 3 = 7.
     g.activate("legionary-1", "engage", reposition(), transmit("Jack-marker"), shoot("Boltgun", "kinlynk", "4625", "31", cover=True))
     # KINLYNK INCAPACITATED. Jack: 1 kill -> kill grade 0 (row 10 needs 2).
-    g.annotate("First blood to Jack: the injured kinlynk falls.")
+    g.annotate("First blood to Jack: the injured kinlynk falls.", target=attack_seq(g))
     # The gunner's magna-rail rifle (Lethal 5+ in Gallowdark, Devastating 2) at legionary-1 (11W).
     # Typed 5,6,4,2 by mistake (that would be 2 crit, 1 normal: 9 damage) -> undone.
     g.activate("hearthkyn-gunner", "engage", shoot("Magna-rail rifle", "legionary-1", "5642", "36"), end=False)
@@ -105,7 +111,7 @@ def build() -> GameBuilder:
     then(g, "hearthkyn-gunner", shoot("Magna-rail rifle", "legionary-1", "5644", "36"), dash())
     # LEGIONARY-1 INCAPACITATED. Ivy: 1 kill -> kill grade 1 = 1VP (kill 1).
     g.annotate("The magna-rail rifle is Lethal 5+ in Gallowdark's close quarters: two crits and Devastating 2 "
-               "blow legionary-1 off Jack's marker.", target=g.seq - 1)
+               "blow legionary-1 off Jack's marker.", target=attack_seq(g))
     # The Chosen charges warrior 1: Daemon blade 6,5 crit, 4 normal; fists 4,4 normal. Strikes: crit 6
     # (warrior 10 -> 4), fists 2 (Chosen 15 -> 13), crit 6 (warrior 4 -> -2).
     g.activate("chosen", "engage", charge("hearthkyn-warrior-1"), fight("Daemon blade", "hearthkyn-warrior-1", "Fists", "65421", "442"))
@@ -148,7 +154,7 @@ def build() -> GameBuilder:
     # Warrior 2's bolter at the heavy gunner (1W) in cover: 4,5 normal; saves 6 (crit), 3 + cover: 0 damage.
     g.activate("hearthkyn-warrior-2", "engage", reposition(),
                shoot("Autoch-pattern bolter", "heavy-gunner", "4335", "63", cover=True))
-    g.annotate("The heavy gunner survives on 1 wound behind the bulkhead: a 6 and a 3 on two saves.")
+    g.annotate("The heavy gunner survives on 1 wound behind the bulkhead: a 6 and a 3 on two saves.", target=attack_seq(g))
     g.activate("field-medic", "engage", reposition(), dash())
     # Transmitting: Jack-marker (legionary-1), Ivy-marker (Theyn), centre (jump pack).
     # Control: the centre is Ivy's (jump pack and field medic), Ivy's marker Ivy's (Theyn), Jack's marker
@@ -182,7 +188,7 @@ def build() -> GameBuilder:
     g.activate("lokatr", "engage", reposition(),
                shoot("Ion blaster", "heavy-gunner", "45123", "2", cover=True, rerolls="3=6/balanced"))
     # HEAVY GUNNER INCAPACITATED. Ivy: 3 kills -> kill grade 2 (row 6 needs 4 for grade 3).
-    g.annotate("The heavy gunner that survived the missile finally falls to the Lokatr.")
+    g.annotate("The heavy gunner that survived the missile finally falls to the Lokatr.", target=attack_seq(g))
     # The Chosen charges the jump pack warrior (2W, injured: Hit 4+): blade 6 crit, 4,3,3 normal; knife 5 crit
     # (Lethal 5+), 4 normal. The Chosen's crit (6) first. Then it starts a transmission on the centre.
     g.activate("chosen", "engage", charge("jump-pack"), fight("Daemon blade", "jump-pack", "Plasma knife", "42633", "5411"),
@@ -193,7 +199,7 @@ def build() -> GameBuilder:
     # blade crit 6 (Dozr 1 -> -5). The maul's crit Stuns the Chosen (APL -1 for its next activation).
     g.activate("dozr", "engage", charge("chosen"), fight("Concussion maul", "chosen", "Daemon blade", "6432", "55312"))
     # DOZR INCAPACITATED. Jack: 4 kills -> kill grade 2 = 1VP (kill 2).
-    g.annotate("The Dozr trades blows with the Chosen and falls, but leaves it on 4 wounds and stunned.")
+    g.annotate("The Dozr trades blows with the Chosen and falls, but leaves it on 4 wounds and stunned.", target=attack_seq(g))
     # Aspiring Champion supercharges at the field medic in the open: 5,6 crit, 3,4 normal. Piercing 1:
     # 2 dice, 4 saves, 2 fails -> one normal blocked: 5 + 5 + 4 = 14. Hot: rolls 2, below Hit 3: 4 damage
     # to the Champion (15 -> 11).
@@ -222,7 +228,7 @@ def build() -> GameBuilder:
     # normals cancel one crit, 4 through. Champion 11 -> 7 (injured).
     g.activate("grenadier", "engage", reposition(),
                shoot("Heavy frag grenade", "chosen", "2314", "126", extra=[attack("aspiring-champion", "5622", "331")]))
-    g.annotate("The Chosen shrugs off a bolt revolver, an ion blaster and a frag grenade on its last wounds.")
+    g.annotate("The Chosen shrugs off a bolt revolver, an ion blaster and a frag grenade on its last wounds.", target=attack_seq(g))
     # Transmitting: centre (Chosen), Jack-marker (icon bearer), Ivy-marker (Theyn). Control: centre Jack
     # (Chosen and Champion), Jack's marker Jack, Ivy's marker Ivy. Jack 2: +1 +1 (crit 3); Ivy 1: +1 (crit 3).
     g.end_turning_point(control={"centre": "Jack", "Jack-marker": "Jack", "Ivy-marker": "Ivy"})
@@ -238,7 +244,7 @@ def build() -> GameBuilder:
     # nothing to roll; it blocks one normal, the other does 5.
     g.activate("hearthkyn-gunner", "engage", shoot("HYLas beam cannon", "chosen", "4215", "", cover=True), dash())
     # CHOSEN INCAPACITATED. Ivy: 4 kills -> kill grade 3 = 1VP (kill 3).
-    g.annotate("Beam cannon: the Chosen finally drops and the centre is open again.")
+    g.annotate("Beam cannon: the Chosen finally drops and the centre is open again.", target=attack_seq(g))
     # Aspiring Champion (7W, injured: Hit 4+) charges the grenadier (6W): power weapon 6,5 crit (Lethal 5+),
     # 4 normal; fists 4,5 normal. The Champion's crit (6) first. Then it transmits from the centre.
     # The charge was first recorded against the Theyn: undone.
@@ -259,7 +265,7 @@ def build() -> GameBuilder:
     # Counteract: the Aspiring Champion (3W, injured: Hit 4+) fires its plasma pistol at the Lokatr in cover:
     # 3,2,2,1: all miss (the one defence die left by Piercing 1 and cover is rolled anyway).
     g.counteract("aspiring-champion", shoot("Plasma pistol (standard)", "lokatr", "3221", "5", cover=True))
-    g.annotate("The Champion's last shot goes wide: the Lokatr holds the centre.")
+    g.annotate("The Champion's last shot goes wide: the Lokatr holds the centre.", target=attack_seq(g))
     g.activate("hearthkyn-warrior-2", "engage", reposition(), dash())
     # Control: centre Ivy (Lokatr APL 2 + warrior 2 APL 2 = 4 against the Champion's 3), Ivy's marker Ivy,
     # Jack's marker Jack. Ivy 2 transmitting: +1 +1 (crit 5); Jack 1: +1 (crit 4).
