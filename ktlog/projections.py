@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .state import GameState
+from msgspec.structs import astuple
+
+from .state import AttackRecord, CPChanged, GameState, Incapacitation, TurningPointRecord, VPScored
 
 TABLES: dict[str, dict[str, type]] = {
     "vp_changes": {"game_id": str, "seq": int, "turning_point": int, "player": str, "op": str, "vp": int, "reason": str},
@@ -43,29 +45,24 @@ LOGS = {
 }
 """Projection table -> the state log its rows come from."""
 
+for _table, _struct in {"vp_changes": VPScored, "cp_changes": CPChanged, "attacks": AttackRecord,
+                        "incapacitations": Incapacitation, "turning_points": TurningPointRecord}.items():
+    assert list(TABLES[_table])[1:] == list(_struct.__struct_fields__), f"{_table} columns follow {_struct.__name__}"
 
-def rows_since(game_id: str, state: GameState, after_seq: int) -> dict[str, list[dict[str, Any]]]:
-    """The projection rows produced by events after `after_seq` (0: all of them)."""
-    out: dict[str, list[dict[str, Any]]] = {}
+
+def rows_since(game_id: str, state: GameState, after_seq: int) -> dict[str, list[tuple]]:
+    """The projection rows produced by events after `after_seq` (0: all of them), as tuples
+    in the column order of TABLES."""
+    out: dict[str, list[tuple]] = {}
     for table, log in LOGS.items():
         entries = getattr(state, log)
-        fresh = []
-        for entry in reversed(entries):
-            if entry.seq <= after_seq:
-                break
-            fresh.append(entry)
-        out[table] = [_row(game_id, e) for e in reversed(fresh)]
+        first = len(entries)
+        while first and entries[first - 1].seq > after_seq:
+            first -= 1
+        out[table] = [(game_id, *astuple(e)) for e in entries[first:]]
     ended = state.result is not None and state.result.seq > after_seq
-    out["game_results"] = results_rows(game_id, state) if ended else []
+    out["game_results"] = [tuple(r[c] for c in TABLES["game_results"]) for r in results_rows(game_id, state)] if ended else []
     return out
-
-
-def _row(game_id: str, entry) -> dict[str, Any]:
-    row = {"game_id": game_id}
-    for field in entry.__struct_fields__:
-        value = getattr(entry, field)
-        row[field] = int(value) if isinstance(value, bool) else value
-    return row
 
 
 def results_rows(game_id: str, state: GameState) -> list[dict[str, Any]]:

@@ -14,7 +14,7 @@ from .errors import InvalidEvent, RuleViolation
 from .events import Envelope, Event, EventVoided, GameCreated
 from .rules import actions, attacks, battle, damage, get_ruleset, setup  # noqa: F401  (handlers register)
 from .rules.context import HANDLERS, Ctx
-from .state import GameState, copy_state, encode_state
+from .state import GameState, copy_state, decode_state, encode_state
 
 Record = tuple[int, Event]
 
@@ -100,19 +100,35 @@ def fold(events: Iterable[Event | Record | Envelope], start: GameState | None = 
     return state
 
 
+def usable_snapshot_seq(snapshot_seqs: list[int], voids: list[tuple[int, int]]) -> int:
+    """The latest snapshot seq to fold forward from: no later void (seq, target) may reach back
+    to an event at or before it. 0 means fold from the start."""
+    for start in reversed(snapshot_seqs):
+        if all(target > start for seq, target in voids if seq > start):
+            return start
+    return 0
+
+
 def fold_with_snapshots(records: list[Record], every: int) -> tuple[GameState, list[tuple[int, bytes]]]:
     """Fold a whole log from the start, keeping the encoded state at every `every`-th seq.
 
-    A snapshot at seq s is the state as of s; an undo later on rewinds by refolding (undo is
-    rare, a few times a game), so earlier snapshots stay true.
+    A snapshot at seq s is the state as of s. An undo of the event at seq t leaves the state
+    as of seq t - 1 (everything after t was undone already), so the states an undo will need
+    are kept on the way and no undo refolds anything.
     """
+    effective(records)  # every undo targets the latest effective event
+    needed = {event.target - 1 for _, event in records if isinstance(event, EventVoided)}
     state = GameState()
+    kept: dict[int, bytes] = {0: encode_state(state)} if 0 in needed else {}
     snapshots: list[tuple[int, bytes]] = []
-    for i, (seq, event) in enumerate(records):
+    for seq, event in records:
         if isinstance(event, EventVoided):
-            state = fold(records[: i + 1])
+            state = decode_state(kept[event.target - 1])
+            state.seq = seq
         else:
             apply_in_place(state, event, seq)
+        if seq in needed:
+            kept[seq] = encode_state(state)
         if seq % every == 0:
             snapshots.append((seq, encode_state(state)))
     return state, snapshots

@@ -10,9 +10,9 @@ from collections.abc import Sequence
 
 from .errors import KtlogError
 from .events import Envelope, Event, EventVoided, OperativeActivated, TurningPointEnded, TurningPointStarted
-from .reducer import effective, fold, fold_with_snapshots
+from .reducer import effective, fold, fold_with_snapshots, usable_snapshot_seq
 from .state import GameState, decode_state, encode_state
-from .store import Store, usable_snapshot_seq
+from .store import Store
 
 SNAPSHOT_EVERY = 50
 

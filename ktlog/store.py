@@ -25,7 +25,7 @@ from . import projections
 from .errors import ConcurrencyConflict, GameNotFound, InvalidEvent, StoreError
 from .events import Annotation, Envelope, Event, EventVoided, GameCreated
 from .records import GENESIS, decode_payload, now, seal
-from .reducer import apply_in_place, effective, fold, fold_with_snapshots
+from .reducer import apply_in_place, effective, fold, fold_with_snapshots, usable_snapshot_seq
 from .state import GameState, copy_state, decode_state, encode_state
 
 APPLICATION_ID = 0x6B746C67  # "ktlg"
@@ -353,11 +353,8 @@ class Store:
     def _write_projections(self, game_id: str, state: GameState, after_seq: int) -> None:
         for table, rows in projections.rows_since(game_id, state, after_seq).items():
             if rows:
-                columns = list(projections.TABLES[table])
-                self.conn.executemany(
-                    f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})",
-                    [tuple(r.get(c) for c in columns) for r in rows],
-                )
+                columns = projections.TABLES[table]
+                self.conn.executemany(f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})", rows)
 
     def _delete_projections(self, game_id: str) -> None:
         for table in projections.TABLES:
@@ -423,15 +420,6 @@ class Store:
         if start:
             base = decode_state(self.conn.execute("SELECT state FROM snapshots WHERE game_id = ? AND seq = ?", (game_id, start)).fetchone()[0])
         return fold([r for r in records if r[0] > start], start=base)
-
-
-def usable_snapshot_seq(snapshot_seqs: list[int], voids: list[tuple[int, int]]) -> int:
-    """The latest snapshot from which the log can be folded forward: no later void may reach
-    back to an event at or before it. 0 means fold from the start."""
-    for start in reversed(snapshot_seqs):
-        if all(target > start for seq, target in voids if seq > start):
-            return start
-    return 0
 
 
 def row_envelope(row: dict) -> Envelope:

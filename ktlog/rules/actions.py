@@ -38,26 +38,29 @@ def printed_cost(op: OperativeState, e: Action) -> int:
 def begin_action(ctx: Ctx, e: Action) -> OperativeState:
     """Checks every action shares: who may act, AP within APL, once per activation (pg 39)."""
     s = ctx.state
-    ctx.require(s.phase == "firefight", f"actions are performed in the Firefight phase (now: {s.phase})", "pg 38")
+    if s.phase != "firefight":
+        ctx.invalid(f"actions are performed in the Firefight phase (now: {s.phase})", "pg 38")
     op = ctx.living(e.operative)
     act = s.activation
     active = act is not None and act.operative == op.id
-    ctx.rule(active, f"operative {op.id!r} is not the active operative; activate it (or counteract with it) first", "pg 39")
+    if not active:
+        ctx.broke(f"operative {op.id!r} is not the active operative; activate it (or counteract with it) first", "pg 39")
     printed = printed_cost(op, e)
     cost = printed if e.ap is None else e.ap
-    ctx.require(cost >= 0, "an action costs at least 0AP", "pg 39")
-    ctx.rule(cost == printed, f"{e.counts_as} costs {printed}AP, not {cost}AP", "pg 40")
+    if cost < 0:
+        ctx.invalid("an action costs at least 0AP", "pg 39")
+    if cost != printed:
+        ctx.broke(f"{e.counts_as} costs {printed}AP, not {cost}AP", "pg 40")
     if not active:
         return op
     if act.counteract:
-        ctx.rule(printed == 1, f"a counteract performs a 1AP action; {e.counts_as} costs {printed}AP", "pg 39")
+        if printed != 1:
+            ctx.broke(f"a counteract performs a 1AP action; {e.counts_as} costs {printed}AP", "pg 39")
         return op
-    ctx.rule(
-        act.ap_spent + cost <= op.apl,
-        f"operative {op.id!r} has APL {op.apl} and has spent {act.ap_spent}AP; {e.counts_as} costs {cost}AP more",
-        "pg 39",
-    )
-    ctx.rule(e.counts_as not in act.actions, f"operative {op.id!r} already performed {e.counts_as} this activation", "action restrictions, pg 39")
+    if act.ap_spent + cost > op.apl:
+        ctx.broke(f"operative {op.id!r} has APL {op.apl} and has spent {act.ap_spent}AP; {e.counts_as} costs {cost}AP more", "pg 39")
+    if e.counts_as in act.actions:
+        ctx.broke(f"operative {op.id!r} already performed {e.counts_as} this activation", "action restrictions, pg 39")
     act.ap_spent += cost
     return op
 
@@ -81,22 +84,21 @@ def performed(s: GameState, *names: str) -> list[str]:
 
 
 def not_engaged(ctx: Ctx, op: OperativeState, action: str, page: str) -> None:
-    ctx.rule(
-        not op.engaged_with,
-        f"operative {op.id!r} is within control range of {', '.join(op.engaged_with)} and cannot {action}",
-        page,
-    )
+    if op.engaged_with:
+        ctx.broke(f"operative {op.id!r} is within control range of {', '.join(op.engaged_with)} and cannot {action}", page)
 
 
 def _excluded(ctx: Ctx, action: str, others: tuple[str, ...], page: str) -> None:
     done = performed(ctx.state, *others)
-    ctx.rule(not done, f"{action} cannot be performed in the same activation as {' or '.join(done)}", page)
+    if done:
+        ctx.broke(f"{action} cannot be performed in the same activation as {' or '.join(done)}", page)
 
 
 def _heavy_allows_move(ctx: Ctx, move: str) -> None:
     act = ctx.state.activation
     if act and act.used_heavy:
-        ctx.rule(act.heavy_only == move, f"an operative cannot {move} after using a Heavy weapon in its activation", "Heavy, pg 111")
+        if act.heavy_only != move:
+            ctx.broke(f"an operative cannot {move} after using a Heavy weapon in its activation", "Heavy, pg 111")
 
 
 def disengage(s: GameState, op: OperativeState) -> None:
@@ -118,17 +120,21 @@ def moved(ctx: Ctx, e: Action) -> None:
         not_engaged(ctx, op, "Dash", "pg 40")
         _excluded(ctx, "Dash", ("Charge",), "pg 40")
     elif isinstance(e, FellBack):
-        ctx.rule(bool(op.engaged_with), f"operative {op.id!r} has no enemy within its control range to Fall Back from", "pg 40")
+        if not op.engaged_with:
+            ctx.broke(f"operative {op.id!r} has no enemy within its control range to Fall Back from", "pg 40")
         _excluded(ctx, "Fall Back", ("Reposition", "Charge"), "pg 40")
         disengage(s, op)
     else:
-        ctx.rule(op.order == "engage", f"operative {op.id!r} has a Conceal order and cannot Charge", "pg 41")
+        if op.order != "engage":
+            ctx.broke(f"operative {op.id!r} has a Conceal order and cannot Charge", "pg 41")
         not_engaged(ctx, op, "Charge", "pg 41")
         _excluded(ctx, "Charge", ("Reposition", "Dash", "Fall Back"), "pg 41")
-        ctx.require(bool(e.targets), "a Charge finishes within control range of an enemy operative: name it in targets", "pg 41")
+        if not e.targets:
+            ctx.invalid("a Charge finishes within control range of an enemy operative: name it in targets", "pg 41")
         for target_id in e.targets:
             target = ctx.living(target_id, "charge target")
-            ctx.require(target.player != op.player, f"{target_id!r} is a friendly operative; a Charge ends within control range of enemies", "pg 41")
+            if target.player == op.player:
+                ctx.invalid(f"{target_id!r} is a friendly operative; a Charge ends within control range of enemies", "pg 41")
             if target_id not in op.engaged_with:
                 op.engaged_with.append(target_id)
                 target.engaged_with.append(op.id)
@@ -140,21 +146,22 @@ def marker_moved(ctx: Ctx, e: MarkerPickedUp | MarkerPlaced) -> None:
     op = begin_action(ctx, e)
     s = ctx.state
     marker = s.markers.get(e.marker)
-    ctx.require(marker is not None, f"no marker {e.marker!r} (markers: {', '.join(s.markers) or 'none'})", "marker")
+    if marker is None:
+        ctx.invalid(f"no marker {e.marker!r} (markers: {', '.join(s.markers) or 'none'})", "marker")
     if isinstance(e, MarkerPickedUp):
         not_engaged(ctx, op, "pick up a marker", "pg 41")
-        ctx.rule(op.carrying is None, f"operative {op.id!r} is already carrying {op.carrying!r}", "pg 41")
-        ctx.require(marker.carried_by is None, f"marker {marker.id!r} is carried by {marker.carried_by!r}", "pg 41")
-        ctx.rule(
-            ctx.ruleset.can_pick_up(s, marker.id),
-            f"marker {marker.id!r} cannot be picked up: only markers a rule allows can be ({ctx.ruleset.title} allows none)",
-            "pg 41",
-        )
+        if op.carrying is not None:
+            ctx.broke(f"operative {op.id!r} is already carrying {op.carrying!r}", "pg 41")
+        if marker.carried_by is not None:
+            ctx.invalid(f"marker {marker.id!r} is carried by {marker.carried_by!r}", "pg 41")
+        if not ctx.ruleset.can_pick_up(s, marker.id):
+            ctx.broke(f"marker {marker.id!r} cannot be picked up: only markers a rule allows can be ({ctx.ruleset.title} allows none)", "pg 41")
         if op.carrying is not None:
             s.markers[op.carrying].carried_by = None
         op.carrying, marker.carried_by = marker.id, op.id
     else:
-        ctx.require(op.carrying == marker.id, f"operative {op.id!r} is not carrying marker {marker.id!r}", "pg 41")
+        if op.carrying != marker.id:
+            ctx.invalid(f"operative {op.id!r} is not carrying marker {marker.id!r}", "pg 41")
         _excluded(ctx, "Place Marker", ("Pick Up Marker",), "pg 41")
         op.carrying, marker.carried_by = None, None
     finish_action(ctx, e, op)
@@ -170,7 +177,8 @@ def mission_action(ctx: Ctx, e: Action) -> None:
 
 def in_killzone(ctx: Ctx, action: str) -> None:
     wanted = KILLZONE_OF_ACTION[action]
-    ctx.rule(wanted in ctx.state.killzone.casefold(), f"{action} is an action of Killzone: {wanted.title()}, not {ctx.state.killzone}", KILLZONE_PAGE[wanted])
+    if wanted not in ctx.state.killzone.casefold():
+        ctx.broke(f"{action} is an action of Killzone: {wanted.title()}, not {ctx.state.killzone}", KILLZONE_PAGE[wanted])
 
 
 @handles(KillzoneActionPerformed)
@@ -179,7 +187,8 @@ def killzone_action(ctx: Ctx, e: KillzoneActionPerformed) -> None:
     in_killzone(ctx, e.action)
     if e.action == "Guard":
         not_engaged(ctx, op, "Guard", "Guard, pg 70")
-        ctx.rule(op.order == "engage", f"operative {op.id!r} has a Conceal order and cannot Guard", "Guard, pg 70")
+        if op.order != "engage":
+            ctx.broke(f"operative {op.id!r} has a Conceal order and cannot Guard", "Guard, pg 70")
     finish_action(ctx, e, op)
 
 
@@ -187,9 +196,6 @@ def killzone_action(ctx: Ctx, e: KillzoneActionPerformed) -> None:
 def unique_action(ctx: Ctx, e: UniqueActionPerformed) -> None:
     op = begin_action(ctx, e)
     names = [ua.name for ua in op.datacard.unique_actions]
-    ctx.rule(
-        e.action.casefold() in (n.casefold() for n in names),
-        f"{e.action!r} is not a unique action on {op.id!r}'s datacard ({', '.join(names) or 'it has none'})",
-        "datacards, pg 48",
-    )
+    if e.action.casefold() not in (n.casefold() for n in names):
+        ctx.broke(f"{e.action!r} is not a unique action on {op.id!r}'s datacard ({', '.join(names) or 'it has none'})", "datacards, pg 48")
     finish_action(ctx, e, op)

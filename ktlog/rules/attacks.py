@@ -21,11 +21,11 @@ INJURED_HIT_PENALTY = 1
 def find_weapon(ctx: Ctx, op: OperativeState, name: str, kind: str) -> Weapon:
     for w in op.datacard.weapons:
         if w.name.casefold() == name.casefold():
-            ctx.require(w.kind == kind, f"{op.id!r}'s {w.name} is a {w.kind} weapon, not a {kind} one", "datacards, pg 48")
+            if w.kind != kind:
+                ctx.invalid(f"{op.id!r}'s {w.name} is a {w.kind} weapon, not a {kind} one", "datacards, pg 48")
             return w
     names = [w.name for w in op.datacard.weapons if w.kind == kind]
-    ctx.require(False, f"{op.id!r} has no {kind} weapon {name!r} (its {kind} weapons: {', '.join(names) or 'none'})", "datacards, pg 48")
-    raise AssertionError  # unreachable: require raised
+    ctx.invalid(f"{op.id!r} has no {kind} weapon {name!r} (its {kind} weapons: {', '.join(names) or 'none'})", "datacards, pg 48")
 
 
 def hit_stat(op: OperativeState, weapon: Weapon, improve: int = 0) -> int:
@@ -45,7 +45,8 @@ def _pay_rerolls(ctx: Ctx, player: str, command: int, other: int) -> None:
     """Command Re-roll costs 1CP a die (pg 54); a re-roll from another rule needs an override."""
     if command:
         ctx.change_cp(player, -command, "reroll", "Command Re-roll")
-    ctx.rule(not other, "a re-roll from a rule outside the core book", "pg 50")
+    if other:
+        ctx.broke("a re-roll from a rule outside the core book", "pg 50")
 
 
 def _stun(target: OperativeState) -> None:
@@ -78,39 +79,42 @@ def shot(ctx: Ctx, e: Shot) -> None:
     s = ctx.state
     weapon = find_weapon(ctx, op, e.weapon, "ranged")
     profile = killzone_profile(s.killzone, weapon)
-    ctx.rule(op.order == "engage" or profile.silent, f"operative {op.id!r} has a Conceal order and can only Shoot with a Silent weapon", "pg 42")
+    if op.order != "engage" and not profile.silent:
+        ctx.broke(f"operative {op.id!r} has a Conceal order and can only Shoot with a Silent weapon", "pg 42")
     not_engaged(ctx, op, "Shoot", "pg 42")
     if profile.limited:
-        ctx.rule(op.weapon_uses.get(weapon.name, 0) < profile.limited, f"{op.id!r} has used its {weapon.name} {profile.limited} time(s): Limited {profile.limited}", "Limited, pg 111")
+        if op.weapon_uses.get(weapon.name, 0) >= profile.limited:
+            ctx.broke(f"{op.id!r} has used its {weapon.name} {profile.limited} time(s): Limited {profile.limited}", "Limited, pg 111")
     if profile.heavy:
         moves = [a for a in (s.activation.actions if s.activation else []) if a in ("Reposition", "Dash", "Fall Back", "Charge")]
         allowed = {profile.heavy_only} if profile.heavy_only else set()
-        ctx.rule(all(m in allowed for m in moves), f"{weapon.name} is Heavy and {op.id!r} moved this activation", "Heavy, pg 111")
+        if any(m not in allowed for m in moves):
+            ctx.broke(f"{weapon.name} is Heavy and {op.id!r} moved this activation", "Heavy, pg 111")
         if s.activation:
             s.activation.used_heavy, s.activation.heavy_only = True, profile.heavy_only
-    ctx.require(bool(e.attacks), "a Shoot action has at least one target", "pg 42")
-    ctx.rule(len(e.attacks) == 1 or profile.blast or profile.torrent, f"{weapon.name} has neither Blast nor Torrent and shoots one target", "pg 111")
+    if not e.attacks:
+        ctx.invalid("a Shoot action has at least one target", "pg 42")
+    if len(e.attacks) != 1 and not (profile.blast or profile.torrent):
+        ctx.broke(f"{weapon.name} has neither Blast nor Torrent and shoots one target", "pg 111")
     targets = [a.target for a in e.attacks]
-    ctx.require(len(set(targets)) == len(targets), "each target is shot once per action", "pg 111")
+    if len(set(targets)) != len(targets):
+        ctx.invalid("each target is shot once per action", "pg 111")
     hit = hit_stat(op, weapon)
     for i, attack in enumerate(e.attacks):
         target = ctx.living(attack.target, "target")
-        ctx.require(target.set_up, f"{target.id!r} is not in the killzone", "pg 42")
+        if not target.set_up:
+            ctx.invalid(f"{target.id!r} is not in the killzone", "pg 42")
         if i == 0 or profile.torrent:
-            ctx.rule(target.player != op.player, f"{target.id!r} is a friendly operative; select an enemy operative", "pg 42")
+            if target.player == op.player:
+                ctx.broke(f"{target.id!r} is a friendly operative; select an enemy operative", "pg 42")
             friends = [x for x in target.engaged_with if s.operatives[x].player == op.player]
-            ctx.rule(not friends, f"{target.id!r} has friendly operatives within its control range ({', '.join(friends)}) and is not a valid target", "pg 42")
-            ctx.rule(
-                not (target.order == "conceal" and attack.cover) or profile.seek or profile.seek_light,
-                f"{target.id!r} has a Conceal order and is in cover, so it is not a valid target",
-                "pg 42",
-            )
+            if friends:
+                ctx.broke(f"{target.id!r} has friendly operatives within its control range ({', '.join(friends)}) and is not a valid target", "pg 42")
+            if target.order == "conceal" and attack.cover and not (profile.seek or profile.seek_light):
+                ctx.broke(f"{target.id!r} has a Conceal order and is in cover, so it is not a valid target", "pg 42")
         dice_mode = attack.attack_dice is not None
-        ctx.require(
-            dice_mode != (attack.damage is not None),
-            f"attack on {target.id!r}: give the dice, or in quick mode the damage only",
-            "Shoot, pg 42",
-        )
+        if dice_mode == (attack.damage is not None):
+            ctx.invalid(f"attack on {target.id!r}: give the dice, or in quick mode the damage only", "Shoot, pg 42")
         if dice_mode:
             result = resolve_shooting(weapon, attack, hit=hit, save=target.datacard.save, profile=profile)
             _pay_rerolls(ctx, op.player, result.command_rerolls_attacker, result.other_rerolls)
@@ -125,19 +129,18 @@ def shot(ctx: Ctx, e: Shot) -> None:
                 critical_saves=result.critical_saves, damage=result.damage,
             )
         else:
-            ctx.require(attack.damage >= 0, "damage cannot be negative", "damage")
+            if attack.damage < 0:
+                ctx.invalid("damage cannot be negative", "damage")
             inflict(ctx, target, attack.damage, op, "shoot")
             _record(ctx, "shoot", False, "quick", op, weapon, target, damage=attack.damage, hit=hit, save=target.datacard.save)
     if e.hot_roll is not None:
-        ctx.require(profile.hot, f"{weapon.name} is not Hot; leave hot_roll out", "Hot, pg 111")
+        if not profile.hot:
+            ctx.invalid(f"{weapon.name} is not Hot; leave hot_roll out", "Hot, pg 111")
         check_die(e.hot_roll, "Hot roll")
         inflict(ctx, op, hot_damage(e.hot_roll, hit), None, "hot")
     else:
-        ctx.rule(
-            not profile.hot or e.attacks[0].attack_dice is None,
-            f"{weapon.name} is Hot: record the D6 rolled after shooting (hot_roll)",
-            "Hot, pg 111",
-        )
+        if profile.hot and e.attacks[0].attack_dice is not None:
+            ctx.broke(f"{weapon.name} is Hot: record the D6 rolled after shooting (hot_roll)", "Hot, pg 111")
     if profile.limited:
         op.weapon_uses[weapon.name] = op.weapon_uses.get(weapon.name, 0) + 1
     finish_action(ctx, e, op)
@@ -147,26 +150,33 @@ def shot(ctx: Ctx, e: Shot) -> None:
 def fought(ctx: Ctx, e: Fought) -> None:
     op = begin_action(ctx, e)
     target = ctx.living(e.target, "target")
-    ctx.require(target.player != op.player, f"{target.id!r} is a friendly operative; fight an enemy operative", "pg 44")
+    if target.player == op.player:
+        ctx.invalid(f"{target.id!r} is a friendly operative; fight an enemy operative", "pg 44")
     if e.action == "Fight":
-        ctx.rule(e.target in op.engaged_with, f"{target.id!r} is not within {op.id!r}'s control range; Charge it first", "pg 44")
+        if e.target not in op.engaged_with:
+            ctx.broke(f"{target.id!r} is not within {op.id!r}'s control range; Charge it first", "pg 44")
     else:
-        ctx.rule(e.action in KILLZONE_OF_ACTION, f"unknown fight action {e.action!r}", "pg 44")
+        if e.action not in KILLZONE_OF_ACTION:
+            ctx.broke(f"unknown fight action {e.action!r}", "pg 44")
         in_killzone(ctx, e.action)
         not_engaged(ctx, op, e.action, "pg 64, pg 70")
     weapon = find_weapon(ctx, op, e.weapon, "melee")
     target_weapon = find_weapon(ctx, target, e.target_weapon, "melee") if e.target_weapon else None
     has_melee = any(w.kind == "melee" for w in target.datacard.weapons)
-    ctx.rule(target_weapon is not None or not has_melee, f"{target.id!r} retaliates: select its melee weapon (target_weapon)", "pg 44")
-    ctx.require(e.assists >= 0 and e.target_assists >= 0, "assists cannot be negative", "pg 44")
+    if target_weapon is None and has_melee:
+        ctx.broke(f"{target.id!r} retaliates: select its melee weapon (target_weapon)", "pg 44")
+    if e.assists < 0 or e.target_assists < 0:
+        ctx.invalid("assists cannot be negative", "pg 44")
     dice_mode = e.attack_dice is not None or e.target_dice is not None
     quick = e.damage is not None or e.damage_taken is not None
-    ctx.require(dice_mode != quick, "give both sides' dice, or in quick mode the damage dealt and taken", "Fight, pg 44")
+    if dice_mode == quick:
+        ctx.invalid("give both sides' dice, or in quick mode the damage dealt and taken", "Fight, pg 44")
     hit = hit_stat(op, weapon, e.assists)
     target_hit = hit_stat(target, target_weapon, e.target_assists) if target_weapon else 0
     if quick:
         dealt, taken = e.damage or 0, e.damage_taken or 0
-        ctx.require(dealt >= 0 and taken >= 0, "damage cannot be negative", "damage")
+        if dealt < 0 or taken < 0:
+            ctx.invalid("damage cannot be negative", "damage")
         inflict(ctx, target, dealt, op, "fight")
         inflict(ctx, op, taken, target, "fight")
         _record(ctx, "fight", False, "quick", op, weapon, target, damage=dealt, hit=hit)

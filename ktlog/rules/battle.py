@@ -28,14 +28,19 @@ COMMAND_REROLL = "Command Re-roll"
 def turning_point_started(ctx: Ctx, e: TurningPointStarted) -> None:
     s = ctx.state
     tp = s.turning_point + 1
-    ctx.require(e.turning_point == tp, f"the next turning point is {tp}, not {e.turning_point}", "pg 36")
-    ctx.require(tp <= ctx.ruleset.turning_points, f"the battle ends after {ctx.ruleset.turning_points} turning points", ctx.ruleset.source)
+    if e.turning_point != tp:
+        ctx.invalid(f"the next turning point is {tp}, not {e.turning_point}", "pg 36")
+    if tp > ctx.ruleset.turning_points:
+        ctx.invalid(f"the battle ends after {ctx.ruleset.turning_points} turning points", ctx.ruleset.source)
     if tp == 1:
-        ctx.require(s.phase == "setup", "turning point 1 follows the set-up", "pg 110")
+        if s.phase != "setup":
+            ctx.invalid("turning point 1 follows the set-up", "pg 110")
         not_set_up = [o.id for o in s.operatives.values() if not o.set_up]
-        ctx.require(bool(s.operatives) and not not_set_up, "set up every operative before the battle: " + (", ".join(not_set_up) or "no operatives selected"), "pg 110")
+        if not s.operatives or not_set_up:
+            ctx.invalid("set up every operative before the battle: " + (", ".join(not_set_up) or "no operatives selected"), "pg 110")
     else:
-        ctx.require(s.phase == "between", f"turning point {tp - 1} has not ended yet", "pg 36")
+        if s.phase != "between":
+            ctx.invalid(f"turning point {tp - 1} has not ended yet", "pg 36")
     s.turning_point = tp
     s.phase = "strategy"
     s.initiative = None
@@ -69,20 +74,24 @@ def _next_in_turn(s: GameState, player: str) -> str:
 def _gambit_step(ctx: Ctx, player: str) -> None:
     s = ctx.state
     ctx.player(player)
-    ctx.require(s.phase == "strategy" and s.gambit_turn is not None, "strategic gambits are used in the gambit step, after initiative is decided", "pg 37")
-    ctx.rule(player == s.gambit_turn, f"it is {s.gambit_turn}'s turn in the gambit step", "pg 37")
+    if s.phase != "strategy" or s.gambit_turn is None:
+        ctx.invalid("strategic gambits are used in the gambit step, after initiative is decided", "pg 37")
+    if player != s.gambit_turn:
+        ctx.broke(f"it is {s.gambit_turn}'s turn in the gambit step", "pg 37")
 
 
 def _once_per_tp(ctx: Ctx, player: str, name: str, what: str) -> None:
     used = ctx.state.players[player].used_this_tp
-    ctx.rule(name.casefold() not in used, f"{player} already used {what} {name!r} this turning point", "pg 37, pg 54")
+    if name.casefold() in used:
+        ctx.broke(f"{player} already used {what} {name!r} this turning point", "pg 37, pg 54")
     used.append(name.casefold())
 
 
 @handles(StrategicGambitUsed)
 def strategic_gambit_used(ctx: Ctx, e: StrategicGambitUsed) -> None:
     _gambit_step(ctx, e.player)
-    ctx.require(e.cp >= 0, "a gambit's CP cost cannot be negative", "cp")
+    if e.cp < 0:
+        ctx.invalid("a gambit's CP cost cannot be negative", "cp")
     _once_per_tp(ctx, e.player, e.gambit, "the gambit")
     ctx.change_cp(e.player, -e.cp, "gambit", e.gambit)
     s = ctx.state
@@ -106,8 +115,10 @@ def gambit_passed(ctx: Ctx, e: GambitPassed) -> None:
 @handles(FirefightPloyUsed)
 def firefight_ploy_used(ctx: Ctx, e: FirefightPloyUsed) -> None:
     ctx.player(e.player)
-    ctx.require(ctx.state.phase == "firefight", "firefight ploys are used in the Firefight phase", "pg 54")
-    ctx.require(e.cp >= 0, "a ploy's CP cost cannot be negative", "cp")
+    if ctx.state.phase != "firefight":
+        ctx.invalid("firefight ploys are used in the Firefight phase", "pg 54")
+    if e.cp < 0:
+        ctx.invalid("a ploy's CP cost cannot be negative", "cp")
     if e.operative:
         ctx.operative(e.operative)
     if e.ploy.casefold() != COMMAND_REROLL.casefold():
@@ -117,7 +128,8 @@ def firefight_ploy_used(ctx: Ctx, e: FirefightPloyUsed) -> None:
 
 @handles(CommandPointsAdjusted)
 def command_points_adjusted(ctx: Ctx, e: CommandPointsAdjusted) -> None:
-    ctx.require(bool(e.reason.strip()), "say which rule changes the CP", "reason")
+    if not e.reason.strip():
+        ctx.invalid("say which rule changes the CP", "reason")
     ctx.change_cp(e.player, e.delta, "adjustment", e.reason)
     ctx.state.warnings.append(
         RuleWarning(seq=ctx.seq, rule="rule outside the core book", message=f"{e.player} CP {e.delta:+d}", reason=e.reason)
@@ -128,9 +140,11 @@ def command_points_adjusted(ctx: Ctx, e: CommandPointsAdjusted) -> None:
 
 
 def _firefight(ctx: Ctx, what: str) -> None:
-    ctx.require(ctx.state.phase == "firefight", f"{what} happens in the Firefight phase (now: {ctx.state.phase})", "pg 38")
+    if ctx.state.phase != "firefight":
+        ctx.invalid(f"{what} happens in the Firefight phase (now: {ctx.state.phase})", "pg 38")
     active = ctx.state.activation
-    ctx.require(active is None, f"{active.operative if active else ''} is still active; end its activation first", "pg 38")
+    if active is not None:
+        ctx.invalid(f"{active.operative if active else ''} is still active; end its activation first", "pg 38")
 
 
 def _may_skip_turn(s: GameState, player: str) -> bool:
@@ -143,13 +157,11 @@ def operative_activated(ctx: Ctx, e: OperativeActivated) -> None:
     _firefight(ctx, "activating an operative")
     s = ctx.state
     op = ctx.living(e.operative)
-    ctx.rule(op.status == "ready", f"operative {op.id!r} is expended and cannot be activated again this turning point", "pg 38")
+    if op.status != "ready":
+        ctx.broke(f"operative {op.id!r} is expended and cannot be activated again this turning point", "pg 38")
     turn = s.next_player
-    ctx.rule(
-        op.player == turn or _may_skip_turn(s, turn),
-        f"it is {turn}'s turn to activate an operative; players alternate activations",
-        "pg 38",
-    )
+    if op.player != turn and not _may_skip_turn(s, turn):
+        ctx.broke(f"it is {turn}'s turn to activate an operative; players alternate activations", "pg 38")
     op.order = e.order
     for change in op.apl_changes:
         change.started = True
@@ -162,11 +174,16 @@ def counteract_started(ctx: Ctx, e: CounteractStarted) -> None:
     s = ctx.state
     op = ctx.living(e.operative)
     opponent_ready = [o for p in s.players if p != op.player for o in s.ready_operatives(p)]
-    ctx.rule(not s.ready_operatives(op.player), f"{op.player} still has ready operatives; counteract only when all yours are expended", "pg 39")
-    ctx.rule(bool(opponent_ready), "the opponent has no ready operatives left, so there is nothing to counteract between", "pg 39")
-    ctx.rule(s.next_player == op.player, f"it is not {op.player}'s turn to counteract", "pg 39")
-    ctx.rule(op.order == "engage", f"operative {op.id!r} has a Conceal order and cannot counteract", "pg 39")
-    ctx.rule(op.counteracted_tp != s.turning_point, f"operative {op.id!r} already counteracted this turning point", "pg 39")
+    if s.ready_operatives(op.player):
+        ctx.broke(f"{op.player} still has ready operatives; counteract only when all yours are expended", "pg 39")
+    if not opponent_ready:
+        ctx.broke("the opponent has no ready operatives left, so there is nothing to counteract between", "pg 39")
+    if s.next_player != op.player:
+        ctx.broke(f"it is not {op.player}'s turn to counteract", "pg 39")
+    if op.order != "engage":
+        ctx.broke(f"operative {op.id!r} has a Conceal order and cannot counteract", "pg 39")
+    if op.counteracted_tp == s.turning_point:
+        ctx.broke(f"operative {op.id!r} already counteracted this turning point", "pg 39")
     s.activation = Activation(operative=op.id, counteract=True)
 
 
@@ -174,7 +191,8 @@ def counteract_started(ctx: Ctx, e: CounteractStarted) -> None:
 def activation_ended(ctx: Ctx, e: ActivationEnded) -> None:
     s = ctx.state
     active = s.activation
-    ctx.require(active is not None and active.operative == e.operative, f"operative {e.operative!r} is not active", "pg 39")
+    if active is None or active.operative != e.operative:
+        ctx.invalid(f"operative {e.operative!r} is not active", "pg 39")
     end_activation(ctx)
 
 
@@ -195,10 +213,13 @@ def end_activation(ctx: Ctx) -> None:
 
 @handles(AplModified)
 def apl_modified(ctx: Ctx, e: AplModified) -> None:
-    ctx.require(ctx.state.phase in ("strategy", "firefight"), "APL changes happen during the battle", "pg 48")
+    if ctx.state.phase not in ("strategy", "firefight"):
+        ctx.invalid("APL changes happen during the battle", "pg 48")
     op = ctx.living(e.operative)
-    ctx.require(e.delta != 0, "an APL change of 0 changes nothing", "delta")
-    ctx.require(bool(e.reason.strip()), "say which rule changes the APL", "reason")
+    if e.delta == 0:
+        ctx.invalid("an APL change of 0 changes nothing", "delta")
+    if not e.reason.strip():
+        ctx.invalid("say which rule changes the APL", "reason")
     op.apl_changes.append(AplChange(delta=e.delta, reason=e.reason))
 
 
@@ -208,9 +229,11 @@ def apl_modified(ctx: Ctx, e: AplModified) -> None:
 @handles(ObjectivesControlled)
 def objectives_controlled(ctx: Ctx, e: ObjectivesControlled) -> None:
     s = ctx.state
-    ctx.require(s.phase == "firefight" and s.activation is None, "objective control is recorded at the end of the Firefight phase", "pg 85")
+    if s.phase != "firefight" or s.activation is not None:
+        ctx.invalid("objective control is recorded at the end of the Firefight phase", "pg 85")
     for marker, player in e.control.items():
-        ctx.require(marker in s.markers, f"no objective marker {marker!r} (markers: {', '.join(s.markers)})", "marker")
+        if marker not in s.markers:
+            ctx.invalid(f"no objective marker {marker!r} (markers: {', '.join(s.markers)})", "marker")
         if player is not None:
             ctx.player(player)
     for marker in s.markers.values():
@@ -221,11 +244,15 @@ def objectives_controlled(ctx: Ctx, e: ObjectivesControlled) -> None:
 @handles(TurningPointEnded)
 def turning_point_ended(ctx: Ctx, e: TurningPointEnded) -> None:
     s = ctx.state
-    ctx.require(e.turning_point == s.turning_point, f"turning point {s.turning_point} is under way, not {e.turning_point}", "pg 36")
-    ctx.require(s.phase == "firefight", f"turning point {s.turning_point} ends after its Firefight phase (now: {s.phase})", "pg 36")
-    ctx.require(s.activation is None, f"{s.activation.operative if s.activation else ''} is still active; end its activation first", "pg 38")
+    if e.turning_point != s.turning_point:
+        ctx.invalid(f"turning point {s.turning_point} is under way, not {e.turning_point}", "pg 36")
+    if s.phase != "firefight":
+        ctx.invalid(f"turning point {s.turning_point} ends after its Firefight phase (now: {s.phase})", "pg 36")
+    if s.activation is not None:
+        ctx.invalid(f"{s.activation.operative if s.activation else ''} is still active; end its activation first", "pg 38")
     ready = [o.id for o in s.operatives.values() if o.status == "ready"]
-    ctx.rule(not ready, f"the Firefight phase ends when every operative is expended; still ready: {', '.join(ready)}", "pg 38")
+    if ready:
+        ctx.broke(f"the Firefight phase ends when every operative is expended; still ready: {', '.join(ready)}", "pg 38")
     ctx.ruleset.on_turning_point_end(ctx)
     if s.turning_point == ctx.ruleset.turning_points:
         s.phase = "over"
@@ -247,6 +274,8 @@ def game_conceded(ctx: Ctx, e: GameConceded) -> None:
 
 @handles(Annotation)
 def annotation(ctx: Ctx, e: Annotation) -> None:
-    ctx.require(1 <= e.target < ctx.seq, f"there is no earlier event at seq {e.target} to annotate", "target")
-    ctx.require(bool(e.text.strip()), "the annotation is empty", "text")
+    if not 1 <= e.target < ctx.seq:
+        ctx.invalid(f"there is no earlier event at seq {e.target} to annotate", "target")
+    if not e.text.strip():
+        ctx.invalid("the annotation is empty", "text")
     ctx.state.notes.append(Note(seq=ctx.seq, target=e.target, text=e.text))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, NoReturn, TypeVar
 
 from ..errors import InvalidEvent, RuleViolation
 from ..events import Event
@@ -42,19 +42,20 @@ class Ctx:
 
     # --- checks -----------------------------------------------------------------------------
 
-    def rule(self, ok: bool, message: str, rule: str) -> None:
-        """A rule check: raise RuleViolation, or with an override record a warning and go on."""
-        if ok:
-            return
+    def broke(self, message: str, rule: str) -> None:
+        """A rule is broken: raise RuleViolation, or with an override record a warning and go on.
+
+        Handlers call it as `if <rule broken>: ctx.broke(...)`, so messages are only built
+        when a rule is broken (folding a log checks tens of rules per event).
+        """
         if self.event.override:
             self.state.warnings.append(RuleWarning(seq=self.seq, rule=rule, message=message, reason=self.event.override))
             return
         raise RuleViolation(message, rule)
 
-    def require(self, ok: bool, message: str, rule: str = "event") -> None:
-        """A check no override can set aside: the event cannot be applied at all."""
-        if not ok:
-            raise InvalidEvent(message, rule)
+    def invalid(self, message: str, rule: str = "event") -> NoReturn:
+        """The event cannot be applied at all, whatever override it carries."""
+        raise InvalidEvent(message, rule)
 
     # --- look-ups ---------------------------------------------------------------------------
 
@@ -73,7 +74,8 @@ class Ctx:
 
     def living(self, op_id: str, role: str = "operative") -> OperativeState:
         op = self.operative(op_id)
-        self.require(not op.incapacitated, f"{role} {op_id!r} is incapacitated and can neither act nor be targeted", "pg 47")
+        if op.incapacitated:
+            self.invalid(f"{role} {op_id!r} is incapacitated and can neither act nor be targeted", "pg 47")
         return op
 
     # --- effects ----------------------------------------------------------------------------

@@ -43,8 +43,10 @@ def inflict(ctx: Ctx, victim: OperativeState, amount: int, by: OperativeState | 
 @handles(DamageInflicted)
 def damage_inflicted(ctx: Ctx, e: DamageInflicted) -> None:
     s = ctx.state
-    ctx.require(s.phase in ("strategy", "firefight"), "damage is inflicted during the battle", "pg 47")
-    ctx.require(e.damage >= 0, "damage cannot be negative", "damage")
+    if s.phase not in ("strategy", "firefight"):
+        ctx.invalid("damage is inflicted during the battle", "pg 47")
+    if e.damage < 0:
+        ctx.invalid("damage cannot be negative", "damage")
     victim = ctx.living(e.operative, "target")
     by = ctx.operative(e.by) if e.by else None
     inflict(ctx, victim, e.damage, by, e.source)

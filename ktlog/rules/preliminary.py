@@ -46,18 +46,18 @@ class PreliminaryOps(Kt24TwoPlayer):
     def mission_action(self, ctx: Ctx, event: Action, operative: OperativeState) -> None:
         state = ctx.state
         wanted = MISSION_ACTION_OF.get(state.crit_op or "")
-        ctx.rule(
-            isinstance(event, wanted) if wanted else False,
-            f"{event.name} is not an action of this game's crit op ({state.crit_op})",
-            "pg 84-85",
-        )
-        ctx.rule(state.turning_point > 1, f"{event.name} cannot be performed during the first turning point", "pg 85")
+        if wanted is None or not isinstance(event, wanted):
+            ctx.broke(f"{event.name} is not an action of this game's crit op ({state.crit_op})", "pg 84-85")
+        if state.turning_point <= 1:
+            ctx.broke(f"{event.name} cannot be performed during the first turning point", "pg 85")
         marker = state.markers.get(event.marker)
-        ctx.require(marker is not None, f"no objective marker {event.marker!r} (markers: {', '.join(state.markers)})", "marker")
+        if marker is None:
+            ctx.invalid(f"no objective marker {event.marker!r} (markers: {', '.join(state.markers)})", "marker")
         if isinstance(event, MarkerSecured):
             marker.secured_by = operative.player
         elif isinstance(event, MarkerLooted):
-            ctx.rule(marker.looted_tp != state.turning_point, f"marker {marker.id!r} was already looted this turning point", "Loot, pg 85")
+            if marker.looted_tp == state.turning_point:
+                ctx.broke(f"marker {marker.id!r} was already looted this turning point", "Loot, pg 85")
             marker.looted_tp = state.turning_point
             player = state.players[operative.player]
             if player.loot_vp_this_tp < LOOT_VP_PER_TP:
@@ -94,12 +94,9 @@ class PreliminaryOps(Kt24TwoPlayer):
             return counts
         transmitting = [m for m in state.markers.values() if m.transmitting]
         if transmitting:
-            ctx.require(
-                state.control_recorded_tp == state.turning_point,
-                "record who controls each objective marker (ObjectivesControlled) before ending the turning point: "
-                "Transmission scores the transmitting markers each side controls",
-                "Transmission, pg 85",
-            )
+            if state.control_recorded_tp != state.turning_point:
+                ctx.invalid("record who controls each objective marker (ObjectivesControlled) before ending the turning point: "
+                "Transmission scores the transmitting markers each side controls", "Transmission, pg 85")
         for m in transmitting:
             if m.controlled_by:
                 counts[m.controlled_by] += 1

@@ -42,7 +42,7 @@ class Ruleset:
 
     def mission_action(self, ctx: Ctx, event: Action, operative: OperativeState) -> None:
         """Check and apply a mission action (Secure, Loot, ...)."""
-        ctx.rule(False, f"{event.name} is not a mission action of {self.title}", self.source)
+        ctx.broke(f"{event.name} is not a mission action of {self.title}", self.source)
 
     def on_turning_point_end(self, ctx: Ctx) -> None:
         """Score the end of a turning point."""

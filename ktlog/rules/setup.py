@@ -29,30 +29,36 @@ SETUP_CP = 2
 
 @handles(GameCreated)
 def game_created(ctx: Ctx, e: GameCreated) -> None:
-    ctx.require(ctx.state.ruleset == "", "the game is already created; GameCreated comes first and once", "event")
+    if ctx.state.ruleset != "":
+        ctx.invalid("the game is already created; GameCreated comes first and once", "event")
     get_ruleset(e.ruleset)
     try:
         dt.date.fromisoformat(e.date)
     except ValueError:
-        ctx.require(False, f"date {e.date!r} is not a date like 2026-11-21", "date")
-    ctx.require(bool(e.killzone.strip()), "the killzone is empty; name it (e.g. volkus, gallowdark)", "killzone")
+        ctx.invalid(f"date {e.date!r} is not a date like 2026-11-21", "date")
+    if not e.killzone.strip():
+        ctx.invalid("the killzone is empty; name it (e.g. volkus, gallowdark)", "killzone")
     s = ctx.state
     s.ruleset, s.killzone, s.date = e.ruleset, e.killzone, e.date
     s.labels = {k: v for k in ("mission", "league", "season", "round", "table") if (v := getattr(e, k))}
 
 
 def _in_setup(ctx: Ctx, what: str) -> None:
-    ctx.require(ctx.state.phase == "setup", f"{what} happens while setting up the battle, not in turning point {ctx.state.turning_point}", "pg 110")
+    if ctx.state.phase != "setup":
+        ctx.invalid(f"{what} happens while setting up the battle, not in turning point {ctx.state.turning_point}", "pg 110")
 
 
 @handles(PlayerJoined)
 def player_joined(ctx: Ctx, e: PlayerJoined) -> None:
     _in_setup(ctx, "a player joining")
     s = ctx.state
-    ctx.require(bool(e.player.strip()), "the player's name is empty", "player")
-    ctx.require(e.player not in s.players, f"player {e.player!r} has already joined", "player")
+    if not e.player.strip():
+        ctx.invalid("the player's name is empty", "player")
+    if e.player in s.players:
+        ctx.invalid(f"player {e.player!r} has already joined", "player")
     most = ctx.ruleset.players[1]
-    ctx.require(len(s.players) < most, f"{ctx.ruleset.title} is for {most} players; {e.player!r} would be one more", ctx.ruleset.source)
+    if len(s.players) >= most:
+        ctx.invalid(f"{ctx.ruleset.title} is for {most} players; {e.player!r} would be one more", ctx.ruleset.source)
     s.players[e.player] = PlayerState(name=e.player, kill_team=e.kill_team, faction=e.faction, vp=dict.fromkeys(ctx.ruleset.ops, 0))
 
 
@@ -81,34 +87,39 @@ def operative_added(ctx: Ctx, e: OperativeAdded) -> None:
     _in_setup(ctx, "selecting operatives")
     s = ctx.state
     ctx.player(e.player)
-    ctx.require(bool(e.operative.strip()), "the operative's id is empty", "operative")
-    ctx.require(e.operative not in s.operatives, f"operative {e.operative!r} is already in the game; give each operative its own id", "operative")
-    ctx.require(
-        not any(o.set_up for o in s.operatives_of(e.player)),
-        f"{e.player} has begun setting up operatives; operatives are selected before (pg 110 step 2)",
-        "pg 110",
-    )
+    if not e.operative.strip():
+        ctx.invalid("the operative's id is empty", "operative")
+    if e.operative in s.operatives:
+        ctx.invalid(f"operative {e.operative!r} is already in the game; give each operative its own id", "operative")
+    if any(o.set_up for o in s.operatives_of(e.player)):
+        ctx.invalid(f"{e.player} has begun setting up operatives; operatives are selected before (pg 110 step 2)", "pg 110")
     problems = check_datacard(e.datacard)
-    ctx.require(not problems, f"datacard of {e.operative!r}: " + "; ".join(problems), "datacard, pg 48")
+    if problems:
+        ctx.invalid(f"datacard of {e.operative!r}: " + "; ".join(problems), "datacard, pg 48")
     s.operatives[e.operative] = OperativeState(id=e.operative, player=e.player, datacard=e.datacard, wounds=e.datacard.wounds)
 
 
 @handles(RolledOff)
 def rolled_off(ctx: Ctx, e: RolledOff) -> None:
     s = ctx.state
-    ctx.require(set(e.rolls) == set(s.players), f"a roll-off needs one D6 for each player ({', '.join(s.players)})", "roll-off, pg 55")
+    if set(e.rolls) != set(s.players):
+        ctx.invalid(f"a roll-off needs one D6 for each player ({', '.join(s.players)})", "roll-off, pg 55")
     for player, value in e.rolls.items():
-        ctx.require(1 <= value <= 6, f"{player}'s roll-off die {value} is not a D6 result", "pg 50")
+        if not 1 <= value <= 6:
+            ctx.invalid(f"{player}'s roll-off die {value} is not a D6 result", "pg 50")
     best = max(e.rolls.values())
     leaders = [p for p, v in e.rolls.items() if v == best]
     if e.purpose == "setup":
         _in_setup(ctx, "the set-up roll-off")
-        ctx.require(len(s.players) == ctx.ruleset.players[0], f"all {ctx.ruleset.players[0]} players join before the roll-off", "pg 110")
-        ctx.require(s.setup_initiative is None, "set-up initiative is already decided", "pg 110")
+        if len(s.players) != ctx.ruleset.players[0]:
+            ctx.invalid(f"all {ctx.ruleset.players[0]} players join before the roll-off", "pg 110")
+        if s.setup_initiative is not None:
+            ctx.invalid("set-up initiative is already decided", "pg 110")
         # A generic roll-off is re-rolled on a tie (pg 55): nobody decides until someone wins.
         s.decider = leaders[0] if len(leaders) == 1 else None
     else:
-        ctx.require(s.phase == "strategy" and s.initiative is None, "the initiative roll-off comes at the start of a turning point, before initiative is decided", "pg 37")
+        if s.phase != "strategy" or s.initiative is not None:
+            ctx.invalid("the initiative roll-off comes at the start of a turning point, before initiative is decided", "pg 37")
         s.decider = leaders[0] if len(leaders) == 1 else ctx.ruleset.tie_decider(s)
     s.rolloff = e.purpose
 
@@ -117,8 +128,10 @@ def rolled_off(ctx: Ctx, e: RolledOff) -> None:
 def initiative_decided(ctx: Ctx, e: InitiativeDecided) -> None:
     s = ctx.state
     ctx.player(e.player)
-    ctx.require(s.rolloff is not None, "initiative is decided after a roll-off; record the roll-off first", "pg 37")
-    ctx.require(s.decider is not None, "the roll-off was a tie; roll off again (pg 55)", "roll-off, pg 55")
+    if s.rolloff is None:
+        ctx.invalid("initiative is decided after a roll-off; record the roll-off first", "pg 37")
+    if s.decider is None:
+        ctx.invalid("the roll-off was a tie; roll off again (pg 55)", "roll-off, pg 55")
     purpose, s.rolloff = s.rolloff, None
     if purpose == "setup":
         s.setup_initiative = e.player
@@ -133,15 +146,19 @@ def objective_marker_set_up(ctx: Ctx, e: ObjectiveMarkerSetUp) -> None:
     _in_setup(ctx, "setting up objective markers")
     s = ctx.state
     ctx.player(e.player)
-    ctx.require(s.setup_initiative is not None, "objective markers are set up after set-up initiative is decided", "pg 81")
-    ctx.require(e.marker not in s.markers, f"marker {e.marker!r} is already set up", "marker")
+    if s.setup_initiative is None:
+        ctx.invalid("objective markers are set up after set-up initiative is decided", "pg 81")
+    if e.marker in s.markers:
+        ctx.invalid(f"marker {e.marker!r} is already set up", "marker")
     wanted = ctx.ruleset.objective_markers
-    ctx.rule(len(s.markers) < wanted, f"{ctx.ruleset.title} uses {wanted} objective markers", "pg 81")
+    if len(s.markers) >= wanted:
+        ctx.broke(f"{ctx.ruleset.title} uses {wanted} objective markers", "pg 81")
     # pg 81: the player without initiative places the centreline marker, then each player one,
     # initiative first.
     without = s.opponent(s.setup_initiative)
     expected = [without, s.setup_initiative, without][len(s.markers)] if len(s.markers) < 3 else e.player
-    ctx.rule(e.player == expected, f"{expected} places objective marker {len(s.markers) + 1}, not {e.player}", "pg 81")
+    if e.player != expected:
+        ctx.broke(f"{expected} places objective marker {len(s.markers) + 1}, not {e.player}", "pg 81")
     s.markers[e.marker] = MarkerState(id=e.marker, placed_by=e.player)
 
 
@@ -149,9 +166,12 @@ def objective_marker_set_up(ctx: Ctx, e: ObjectiveMarkerSetUp) -> None:
 def crit_op_rolled(ctx: Ctx, e: CritOpRolled) -> None:
     _in_setup(ctx, "rolling the crit op")
     s = ctx.state
-    ctx.require(s.setup_initiative is not None, "the player with initiative rolls the crit op; decide set-up initiative first", "pg 84")
-    ctx.require(s.crit_op is None, f"the crit op is already {s.crit_op}", "pg 84")
-    ctx.require(e.roll in ctx.ruleset.crit_ops, f"crit op roll {e.roll} is not a D3 result (1 to 3)", "pg 84")
+    if s.setup_initiative is None:
+        ctx.invalid("the player with initiative rolls the crit op; decide set-up initiative first", "pg 84")
+    if s.crit_op is not None:
+        ctx.invalid(f"the crit op is already {s.crit_op}", "pg 84")
+    if e.roll not in ctx.ruleset.crit_ops:
+        ctx.invalid(f"crit op roll {e.roll} is not a D3 result (1 to 3)", "pg 84")
     s.crit_op = ctx.ruleset.crit_ops[e.roll]
 
 
@@ -160,12 +180,16 @@ def drop_zone_chosen(ctx: Ctx, e: DropZoneChosen) -> None:
     _in_setup(ctx, "choosing drop zones")
     s = ctx.state
     player = ctx.player(e.player)
-    ctx.require(s.setup_initiative is not None, "drop zones are chosen after set-up initiative is decided", "pg 110")
-    ctx.require(player.drop_zone is None, f"{e.player} already chose drop zone {player.drop_zone!r}", "pg 110")
+    if s.setup_initiative is None:
+        ctx.invalid("drop zones are chosen after set-up initiative is decided", "pg 110")
+    if player.drop_zone is not None:
+        ctx.invalid(f"{e.player} already chose drop zone {player.drop_zone!r}", "pg 110")
     first = s.players[s.setup_initiative]
-    ctx.rule(e.player == first.name or first.drop_zone is not None, f"{first.name} has initiative and chooses a drop zone first", "pg 110")
+    if e.player != first.name and first.drop_zone is None:
+        ctx.broke(f"{first.name} has initiative and chooses a drop zone first", "pg 110")
     taken = {p.drop_zone for p in s.players.values()}
-    ctx.rule(e.drop_zone not in taken, f"drop zone {e.drop_zone!r} is taken; each player selects a different one", "pg 110")
+    if e.drop_zone in taken:
+        ctx.broke(f"drop zone {e.drop_zone!r} is taken; each player selects a different one", "pg 110")
     player.drop_zone = e.drop_zone
 
 
@@ -174,9 +198,12 @@ def equipment_selected(ctx: Ctx, e: EquipmentSelected) -> None:
     _in_setup(ctx, "selecting equipment")
     s = ctx.state
     player = ctx.player(e.player)
-    ctx.require(player.equipment is None, f"{e.player} already selected equipment", "pg 110")
-    ctx.rule(len(e.equipment) <= MAX_EQUIPMENT, f"{e.player} selected {len(e.equipment)} equipment options; at most {MAX_EQUIPMENT}", "pg 110")
-    ctx.rule(len(set(e.equipment)) == len(e.equipment), "each equipment option can be selected once", "pg 50")
+    if player.equipment is not None:
+        ctx.invalid(f"{e.player} already selected equipment", "pg 110")
+    if len(e.equipment) > MAX_EQUIPMENT:
+        ctx.broke(f"{e.player} selected {len(e.equipment)} equipment options; at most {MAX_EQUIPMENT}", "pg 110")
+    if len(set(e.equipment)) != len(e.equipment):
+        ctx.broke("each equipment option can be selected once", "pg 50")
     player.equipment = list(e.equipment)
     if all(p.equipment is not None for p in s.players.values()) and len(s.players) == ctx.ruleset.players[0]:
         # pg 110 step 2: once operatives and equipment are selected, each player gains 2CP.
@@ -188,8 +215,11 @@ def equipment_selected(ctx: Ctx, e: EquipmentSelected) -> None:
 def next_to_set_up(s) -> str | None:
     """Who sets up next: alternating thirds of each kill team, rounding up, initiative first (pg 110)."""
     order = [s.setup_initiative, s.opponent(s.setup_initiative)]
-    size = {p: s.starting_operatives(p) for p in order}
-    done = {p: sum(1 for o in s.operatives_of(p) if o.set_up) for p in order}
+    size = dict.fromkeys(order, 0)
+    done = dict.fromkeys(order, 0)
+    for o in s.operatives.values():
+        size[o.player] += 1
+        done[o.player] += o.set_up
     placed = dict.fromkeys(order, 0)
     turn = 0
     while any(placed[p] < size[p] for p in order):
@@ -207,7 +237,8 @@ def operative_set_up(ctx: Ctx, e: OperativeSetUp) -> None:
     _in_setup(ctx, "setting up operatives")
     s = ctx.state
     op = ctx.operative(e.operative)
-    ctx.require(not op.set_up, f"operative {op.id!r} is already set up", "pg 110")
+    if op.set_up:
+        ctx.invalid(f"operative {op.id!r} is already set up", "pg 110")
     missing = []
     if s.setup_initiative is None:
         missing.append("set-up initiative")
@@ -219,8 +250,10 @@ def operative_set_up(ctx: Ctx, e: OperativeSetUp) -> None:
         missing.append("drop zones")
     if not s.cp_setup_given:
         missing.append("equipment selection")
-    ctx.require(not missing, "operatives are set up after " + ", ".join(missing), "pg 110")
+    if missing:
+        ctx.invalid("operatives are set up after " + ", ".join(missing), "pg 110")
     expected = next_to_set_up(s)
-    ctx.rule(op.player == expected, f"{expected} sets up the next third of their kill team, not {op.player}", "pg 110")
+    if op.player != expected:
+        ctx.broke(f"{expected} sets up the next third of their kill team, not {op.player}", "pg 110")
     op.set_up = True
     op.order = "conceal"  # set up with a Conceal order (pg 110)

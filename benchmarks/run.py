@@ -1,0 +1,170 @@
+"""ktlog's benchmarks (issue 2): append latency, import throughput, state at any seq.
+
+    make bench            # or: .venv/bin/python benchmarks/run.py [--quick]
+
+Prints a Markdown table; the README quotes it. Every figure comes from this run, on this machine,
+with file databases in a temporary folder (WAL mode, synchronous=FULL).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from ktlog.builder import GameBuilder
+from ktlog.events import Annotation, EventVoided
+from ktlog.gamelog import import_file, make_header, write_game_log, _encoder
+from ktlog.reducer import effective, fold
+from ktlog.replay import Replay
+from ktlog.rosters import Roster
+from ktlog.simulate import Simulator, load_sim_rosters, simulate_games
+from ktlog.store import Store
+
+
+def median_ms(samples: list[float]) -> float:
+    return statistics.median(samples) * 1000
+
+
+def p95_ms(samples: list[float]) -> float:
+    return sorted(samples)[int(len(samples) * 0.95)] * 1000
+
+
+def bench_append(tmp: Path, games: int) -> dict:
+    """Append every event of simulated games one at a time through Store.append."""
+    store = Store(tmp / "append.db")
+    times: list[float] = []
+    for game_id, g in simulate_games(games, seed=11):
+        gid = store.new_game(g.events[0])
+        for event in g.events[1:]:
+            t = time.perf_counter()
+            store.append(gid, event)
+            times.append(time.perf_counter() - t)
+    store.close()
+    return {"appends": len(times), "median_ms": median_ms(times), "p95_ms": p95_ms(times)}
+
+
+def bench_import(tmp: Path, games: int) -> dict:
+    """Import game-log files of simulated games into a fresh database, one transaction per file."""
+    folder = tmp / "logs"
+    folder.mkdir()
+    total = 0
+    for game_id, g in simulate_games(games, seed=23):
+        sealed = g.sealed(game_id, g.state.date + "T18:00:00+00:00")
+        write_game_log(folder / f"{game_id}.jsonl", [_encoder.encode(make_header(game_id, g.state, len(sealed)))] + [_encoder.encode(e) for e, _ in sealed])
+        total += len(sealed)
+    store = Store(tmp / "import.db")
+    t = time.perf_counter()
+    for path in sorted(folder.glob("*.jsonl")):
+        import_file(store, path)
+    elapsed = time.perf_counter() - t
+    store.close()
+    return {"games": games, "events": total, "seconds": elapsed, "events_per_s": total / elapsed}
+
+
+class ChattyBuilder(GameBuilder):
+    """Records like a careful but fallible scorer: notes on many events, and mistakes undone
+    and re-entered. It makes the long game of the state-at-any-seq benchmark."""
+
+    rng = random.Random(3)
+
+    def add(self, *events):
+        for event in events:
+            super().add(event)
+            if event.meta or self.state.phase in ("setup", "over"):
+                continue
+            roll = self.rng.random()
+            if roll < 0.35:
+                super().add(Annotation(target=self.seq, text="note"))
+            elif roll < 0.55:
+                super().add(EventVoided(target=self.seq))
+                super().add(event)
+        return self
+
+
+def long_game(target: int) -> tuple[str, GameBuilder]:
+    """A 14-v-14 game recorded with notes and undos until it passes `target` events."""
+    rosters = load_sim_rosters()
+    big = [Roster(r.name, r.faction, r.archetypes, tuple(list(r.operatives) * 2)[:14], r.path) for r in rosters]
+    big = [Roster(r.name, r.faction, r.archetypes, tuple(type(o)(f"{o.id}-{i}", o.datacard) for i, o in enumerate(r.operatives)), r.path) for r in big]
+    seed = 0
+    while True:
+        sim = Simulator(random.Random(seed), big)
+        import ktlog.simulate as simulate
+
+        original = simulate.GameBuilder
+        simulate.GameBuilder = ChattyBuilder
+        try:
+            g = sim.play("2026-06-01", league="Bench")
+        finally:
+            simulate.GameBuilder = original
+        if len(g.events) >= target and g.state.result.ended_by == "battle":
+            return "33333333-3333-4333-8333-333333333333", g
+        seed += 1
+
+
+def bench_state_at(tmp: Path, target: int, samples: int) -> dict:
+    game_id, g = long_game(target)
+    n = len(g.events)
+    envelopes = [e for e, _ in g.sealed(game_id, "2026-06-01T18:00:00+00:00")]
+    store = Store(tmp / "seek.db")
+    store.import_envelopes(game_id, [(e, p) for e, p in g.sealed(game_id, "2026-06-01T18:00:00+00:00")])
+    rng = random.Random(5)
+    seqs = [rng.randint(1, n) for _ in range(samples)]
+    store_times, replay_times, fold_times = [], [], []
+    for seq in seqs:
+        t = time.perf_counter()
+        store.state(game_id, seq)
+        store_times.append(time.perf_counter() - t)
+    replay = Replay(envelopes)
+    for seq in seqs:
+        t = time.perf_counter()
+        replay.seek(seq)
+        replay_times.append(time.perf_counter() - t)
+    records = [(e.seq, e.payload) for e in envelopes]
+    for seq in seqs[: max(5, samples // 10)]:
+        t = time.perf_counter()
+        fold(records[:seq])
+        fold_times.append(time.perf_counter() - t)
+    t = time.perf_counter()
+    fold(records)
+    full = time.perf_counter() - t
+    store.close()
+    kinds = {"game events": len([r for r in effective(records) if not r[1].meta]),
+             "notes": sum(isinstance(e, Annotation) for _, e in records), "undos": sum(isinstance(e, EventVoided) for _, e in records)}
+    return {
+        "events": n, "composition": kinds,
+        "store_median_ms": median_ms(store_times), "store_p95_ms": p95_ms(store_times),
+        "replay_median_ms": median_ms(replay_times), "replay_p95_ms": p95_ms(replay_times),
+        "fold_to_seq_median_ms": median_ms(fold_times), "full_fold_ms": full * 1000,
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--quick", action="store_true", help="fewer games, for a smoke run")
+    args = parser.parse_args()
+    quick = args.quick
+    with tempfile.TemporaryDirectory() as folder:
+        tmp = Path(folder)
+        append = bench_append(tmp, 2 if quick else 8)
+        imported = bench_import(tmp, 20 if quick else 200)
+        seek = bench_state_at(tmp, 500 if quick else 2000, 50 if quick else 400)
+    print("| benchmark | result | target |")
+    print("|---|---|---|")
+    print(f"| append one event (validate, commit, projections), file DB, WAL, synchronous=FULL | median {append['median_ms']:.2f} ms, p95 {append['p95_ms']:.2f} ms over {append['appends']} appends | median <= 2 ms |")
+    print(f"| import game-log files ({imported['games']} games, {imported['events']} events) | {imported['events_per_s']:,.0f} events/s ({imported['seconds']:.2f} s) | >= 50,000 events/s |")
+    c = seek["composition"]
+    print(f"| state at a random seq of a {seek['events']}-event game ({c['game events']} game events, {c['notes']} notes, {c['undos']} undos), from the database with snapshots every 100 | median {seek['store_median_ms']:.2f} ms, p95 {seek['store_p95_ms']:.2f} ms | <= 5 ms |")
+    print(f"| the same with the in-memory replay cursor (snapshots every 50) | median {seek['replay_median_ms']:.2f} ms, p95 {seek['replay_p95_ms']:.2f} ms | |")
+    print(f"| the same by folding from the start (no snapshots) | median {seek['fold_to_seq_median_ms']:.2f} ms; whole game {seek['full_fold_ms']:.1f} ms | |")
+    print(f"| snapshot seek vs fold from the start | {seek['fold_to_seq_median_ms'] / seek['store_median_ms']:.1f}x faster (database), {seek['fold_to_seq_median_ms'] / seek['replay_median_ms']:.1f}x (replay cursor) | |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
