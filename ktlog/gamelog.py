@@ -15,7 +15,7 @@ import msgspec
 from . import __version__
 from .errors import GameLogError, KtlogError
 from .events import Envelope
-from .records import GENESIS, canonical, chain_hash, decode_payload
+from .records import GENESIS, canonical, canonical_raw, chain_hash, decode_payload
 from .reducer import describe_result
 from .state import GameState
 from .store import Store
@@ -157,9 +157,33 @@ def read_game_log(path: Path) -> tuple[Header, list[tuple[Envelope, bytes]]]:
     return header, sealed
 
 
+_envelope_decoder = msgspec.json.Decoder(Envelope)
+
+
 def _read_line(where: str, number: int, raw_line: bytes, header: Header, seq: int, prev: str) -> tuple[Envelope, bytes]:
-    if not raw_line.strip():
-        raise GameLogError(where, number, "empty line; every line after the header is one event")
+    try:
+        envelope = _envelope_decoder.decode(raw_line)  # the common case: a current-version event
+        payload = canonical(envelope.payload) if envelope.version == type(envelope.payload).version else None
+    except (msgspec.ValidationError, msgspec.DecodeError):
+        payload = None
+    if payload is None:
+        envelope, payload = _read_line_slowly(where, number, raw_line)
+    if envelope.game_id != header.game_id:
+        raise GameLogError(where, number, f"field game_id: {envelope.game_id} is not the header's game {header.game_id}")
+    if envelope.seq != seq:
+        raise GameLogError(where, number, f"field seq: expected {seq}, found {envelope.seq} (a line is missing, repeated or out of order)")
+    if envelope.prev_hash != prev:
+        raise GameLogError(where, number, "field prev_hash: does not match the previous event's hash (events were removed or reordered)")
+    if chain_hash(prev, envelope.game_id, seq, envelope.event_id, envelope.version, envelope.recorded_at, payload) != envelope.hash:
+        raise GameLogError(where, number, "field hash: does not match the event's content: it was changed after it was recorded")
+    return envelope, payload
+
+
+def _read_line_slowly(where: str, number: int, raw_line: bytes) -> tuple[Envelope, bytes]:
+    """Decode a line step by step: to upcast an older event, or to say exactly what is wrong.
+
+    An older event keeps its payload as recorded (its hash covers that); it is upcast on read.
+    """
     try:
         line = msgspec.json.decode(raw_line, type=_Line)
     except msgspec.ValidationError as exc:
@@ -173,21 +197,11 @@ def _read_line(where: str, number: int, raw_line: bytes, header: Header, seq: in
         raise GameLogError(where, number, _field_error(exc, "payload.")) from exc
     except KtlogError as exc:
         raise GameLogError(where, number, str(exc)) from exc
-    if line.game_id != header.game_id:
-        raise GameLogError(where, number, f"field game_id: {line.game_id} is not the header's game {header.game_id}")
-    if line.seq != seq:
-        raise GameLogError(where, number, f"field seq: expected {seq}, found {line.seq} (a line is missing, repeated or out of order)")
-    if line.prev_hash != prev:
-        raise GameLogError(where, number, "field prev_hash: does not match the previous event's hash (events were removed or reordered)")
-    payload = canonical(event)
-    digest = chain_hash(prev, line.game_id, line.seq, line.event_id, line.version, line.recorded_at, payload)
-    if digest != line.hash:
-        raise GameLogError(where, number, "field hash: does not match the event's content: it was changed after it was recorded")
     envelope = Envelope(
-        game_id=line.game_id, seq=line.seq, event_id=line.event_id, version=type(event).version,
+        game_id=line.game_id, seq=line.seq, event_id=line.event_id, version=line.version,
         recorded_at=line.recorded_at, payload=event, prev_hash=line.prev_hash, hash=line.hash,
     )
-    return envelope, payload
+    return envelope, canonical_raw(line.payload)
 
 
 @dataclass

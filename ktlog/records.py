@@ -14,13 +14,18 @@ from .events import EVENT_TYPES, AnyEvent, Envelope, Event, upcast
 GENESIS = "0" * 64
 """The `prev_hash` of a game's first event."""
 
-_encoder = msgspec.json.Encoder(order="deterministic")
+_encoder = msgspec.json.Encoder(order="sorted")
 _event_decoder = msgspec.json.Decoder(AnyEvent)
 
 
 def canonical(event: Event) -> bytes:
-    """The payload as stored and hashed: JSON with the type tag, sorted dict keys, no defaults."""
+    """The payload as stored and hashed: compact JSON, every key sorted, defaults left out."""
     return _encoder.encode(event)
+
+
+def canonical_raw(payload: bytes) -> bytes:
+    """The same canonical form for a payload kept as recorded (an older version of its type)."""
+    return _encoder.encode(msgspec.json.decode(payload))
 
 
 def chain_hash(prev_hash: str, game_id: str, seq: int, event_id: str, version: int, recorded_at: str, payload: bytes) -> str:

@@ -69,9 +69,9 @@ def build() -> GameBuilder:
                shoot("Plasma gun (supercharge)", "icon-bearer", "5631", "6", cover=True, hot=2))
     g.activate("aspiring-champion", "engage", reposition(), dash())
     g.activate("sergeant", "conceal", reposition(), dash())
-    # Legionary-2 at the vox: 4 5 hit; 4 4 + cover = 3 saves. No damage.
+    # Legionary-2 at the vox through the ruins (obscured): 4 5 hit, one discarded; 4 4 + cover save it.
     g.activate("legionary-2", "engage", reposition(),
-               shoot("Boltgun", "vox-trooper", "4251", "44", cover=True))
+               shoot("Boltgun", "vox-trooper", "4251", "44", cover=True, obscured=True))
     g.activate("medic", "conceal", reposition(), dash())
     # Bob's six are expended; Alice activates her last four in a row.
     g.activate("gunner-melta", "conceal", reposition(), dash())

@@ -59,9 +59,9 @@ def build() -> GameBuilder:
     g.activate("pathfinder-marksman", "conceal",
                shoot("Marksman rail rifle", "hearthkyn-gunner", "6431", "42", cover=True))
     g.activate("jump-pack", "engage", reposition(), dash())
-    # Ion rifle at the jump pack: 4 4 hit; saves 5 4 block both.
+    # Ion rifle at the jump pack behind a gantry (obscured): 4 4 hit, one discarded; saves 5 4 block it.
     g.activate("expert-ion", "engage", reposition(),
-               shoot("Ion rifle (standard)", "jump-pack", "44213", "542"))
+               shoot("Ion rifle (standard)", "jump-pack", "44213", "542", obscured=True))
     # Warrior-1 bolter at the ion expert: 6 crit, 4 4 normal; 5 5 + cover = 3 saves -> 3. Ion 7 -> 4.
     g.activate("hearthkyn-warrior-1", "engage", reposition(),
                shoot("Autoch-pattern bolter", "expert-ion", "6442", "55", cover=True))
