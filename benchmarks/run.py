@@ -21,7 +21,8 @@ from ktlog.events import Annotation, EventVoided
 from ktlog.gamelog import import_file, make_header, write_game_log, _encoder
 from ktlog.reducer import effective, fold
 from ktlog.replay import Replay
-from ktlog.rosters import Roster
+from ktlog.rosters import Roster, RosterOperative
+from ktlog import simulate
 from ktlog.simulate import Simulator, load_sim_rosters, simulate_games
 from ktlog.store import Store
 
@@ -59,8 +60,9 @@ def bench_import(tmp: Path, games: int) -> dict:
         total += len(sealed)
     store = Store(tmp / "import.db")
     t = time.perf_counter()
-    for path in sorted(folder.glob("*.jsonl")):
-        import_file(store, path)
+    with store.batch():  # as `ktlog import` does: each file atomic, one fsync at the end
+        for path in sorted(folder.glob("*.jsonl")):
+            import_file(store, path)
     elapsed = time.perf_counter() - t
     store.close()
     return {"games": games, "events": total, "seconds": elapsed, "events_per_s": total / elapsed}
@@ -68,7 +70,7 @@ def bench_import(tmp: Path, games: int) -> dict:
 
 class ChattyBuilder(GameBuilder):
     """Records like a careful but fallible scorer: notes on many events, and mistakes undone
-    and re-entered. It makes the long game of the state-at-any-seq benchmark."""
+    and entered again."""
 
     rng = random.Random(3)
 
@@ -78,32 +80,34 @@ class ChattyBuilder(GameBuilder):
             if event.meta or self.state.phase in ("setup", "over"):
                 continue
             roll = self.rng.random()
-            if roll < 0.35:
+            if roll < 0.4:
                 super().add(Annotation(target=self.seq, text="note"))
-            elif roll < 0.55:
+            elif roll < 0.6:
                 super().add(EventVoided(target=self.seq))
                 super().add(event)
         return self
 
 
 def long_game(target: int) -> tuple[str, GameBuilder]:
-    """A 14-v-14 game recorded with notes and undos until it passes `target` events."""
-    rosters = load_sim_rosters()
-    big = [Roster(r.name, r.faction, r.archetypes, tuple(list(r.operatives) * 2)[:14], r.path) for r in rosters]
-    big = [Roster(r.name, r.faction, r.archetypes, tuple(type(o)(f"{o.id}-{i}", o.datacard) for i, o in enumerate(r.operatives)), r.path) for r in big]
-    seed = 0
+    """The long game of the state-at-any-seq benchmark: two big kill teams (APL 3 operatives),
+    four turning points, recorded with notes and undos, growing the teams until the log
+    passes `target` events."""
+    base = next(r for r in load_sim_rosters() if r.name == "Legionaries")
+    size, seed = 10, 0
     while True:
-        sim = Simulator(random.Random(seed), big)
-        import ktlog.simulate as simulate
-
+        ops = tuple(RosterOperative(f"{o.id}-{i}", o.datacard) for i in range(size) for o in base.operatives[i % len(base.operatives):][:1])
+        team = Roster(base.name, base.faction, base.archetypes, ops, base.path)
+        sim = Simulator(random.Random(seed), [team])
         original = simulate.GameBuilder
         simulate.GameBuilder = ChattyBuilder
         try:
             g = sim.play("2026-06-01", league="Bench")
         finally:
             simulate.GameBuilder = original
-        if len(g.events) >= target and g.state.result.ended_by == "battle":
-            return "33333333-3333-4333-8333-333333333333", g
+        if g.state.result.ended_by == "battle":
+            if len(g.events) >= target:
+                return "33333333-3333-4333-8333-333333333333", g
+            size += 2
         seed += 1
 
 

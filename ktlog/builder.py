@@ -60,9 +60,10 @@ from .events import (
 from .errors import RuleViolation
 from .notation import parse_dice, parse_rerolls, parse_steps
 from .records import GENESIS, seal
-from .reducer import apply_in_place, effective, fold
+from .reducer import apply_in_place, effective, fold, resume
 from .rosters import Roster, game_id_for
 from .rules.setup import next_to_set_up
+from .state import GameState, decode_state, encode_state
 
 ActionMaker = Callable[[str], Action]
 
@@ -70,9 +71,13 @@ ActionMaker = Callable[[str], Action]
 class GameBuilder:
     """Collects a game's events, applying each to `state` as it comes."""
 
+    SNAPSHOT_EVERY = 50
+
     def __init__(self, ruleset: str = "kt24-preliminary", killzone: str = "volkus", date: str = "2026-11-21", **labels: str):
         self.events: list[Event] = []
         self.state = fold([])
+        self._snapshots: dict[int, bytes] = {}
+        self._voids: list[tuple[int, int]] = []
         self.add(GameCreated(ruleset=ruleset, killzone=killzone, date=date, **labels))
 
     # --- any event --------------------------------------------------------------------------
@@ -82,15 +87,24 @@ class GameBuilder:
         for event in events:
             seq = len(self.events) + 1
             if isinstance(event, EventVoided):
-                self.state = fold([*self.events, event])
+                self.state = self._rewound(seq, event)
+                self._voids.append((seq, event.target))
             else:
                 try:
                     apply_in_place(self.state, event, seq)
                 except RuleViolation:
-                    self.state = fold(self.events)  # the failed event may have half-changed it
+                    self.state = self._rewound(seq - 1)  # the failed event may have half-changed it
                     raise
             self.events.append(event)
+            if seq % self.SNAPSHOT_EVERY == 0:
+                self._snapshots[seq] = encode_state(self.state)
         return self
+
+    def _rewound(self, seq: int, void: EventVoided | None = None) -> GameState:
+        """The state after seq (with an undo at seq not yet kept), from the builder's snapshots."""
+        records = list(enumerate(self.events, 1))[: seq - (1 if void else 0)] + ([(seq, void)] if void else [])
+        voids = self._voids + ([(seq, void.target)] if void else [])
+        return resume(seq, self._snapshots, voids, lambda s: decode_state(self._snapshots[s]), lambda start: records[start:])[0]
 
     @property
     def seq(self) -> int:

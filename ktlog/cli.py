@@ -396,12 +396,13 @@ def import_cmd(ctx, files) -> None:
     """Import game-log files (each whole or not at all; importing twice changes nothing)."""
     store = _store(ctx)
     failed = 0
-    for path in files:
-        try:
-            click.echo(import_file(store, path).describe())
-        except KtlogError as exc:
-            failed += 1
-            click.echo(f"error: {exc}", err=True)
+    with store.batch():
+        for path in files:
+            try:
+                click.echo(import_file(store, path).describe())
+            except KtlogError as exc:
+                failed += 1
+                click.echo(f"error: {exc}", err=True)
     if failed:
         sys.exit(1)
 
@@ -478,8 +479,9 @@ def demo(ctx, samples) -> None:
     files = sorted(Path(samples).glob("*.jsonl"))
     if not files:
         raise KtlogError(f"no sample games (*.jsonl) in {samples}; pass --samples DIR")
-    for path in files:
-        click.echo(import_file(store, path).describe())
+    with store.batch():
+        for path in files:
+            click.echo(import_file(store, path).describe())
     games_by_id = {g.id: g for g in store.games()}
     first = _header_game_id(files[0])
     click.echo("")

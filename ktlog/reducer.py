@@ -8,7 +8,7 @@ history: `fold` handles it, `apply` refuses it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from .errors import InvalidEvent, RuleViolation
 from .events import Envelope, Event, EventVoided, GameCreated
@@ -92,7 +92,10 @@ def fold(events: Iterable[Event | Record | Envelope], start: GameState | None = 
     `start` is not changed. Voids in `events` may only reach back to events in `events`.
     """
     state = copy_state(start) if start is not None else GameState()
-    records = numbered(events, state.seq + 1)
+    return _fold_into(state, numbered(events, state.seq + 1))
+
+
+def _fold_into(state: GameState, records: list[Record]) -> GameState:
     for seq, event in effective(records):
         apply_in_place(state, event, seq)
     if records:
@@ -107,6 +110,24 @@ def usable_snapshot_seq(snapshot_seqs: list[int], voids: list[tuple[int, int]]) 
         if all(target > start for seq, target in voids if seq > start):
             return start
     return 0
+
+
+def resume(
+    seq: int,
+    snapshot_seqs: Iterable[int],
+    voids: list[tuple[int, int]],
+    load_snapshot: Callable[[int], GameState],
+    records_after: Callable[[int], list[Record]],
+) -> tuple[GameState, int]:
+    """The state after `seq`, folded forward from the latest snapshot that no later undo
+    reaches past (or from the start). `voids` are (seq, target) of the undos up to `seq`;
+    `records_after(start)` gives the events after `start` up to `seq`. Returns the state and
+    how many events were applied."""
+    start = usable_snapshot_seq(sorted(s for s in snapshot_seqs if s <= seq), [v for v in voids if v[0] <= seq])
+    records = records_after(start)
+    state = _fold_into(load_snapshot(start) if start else GameState(), records)  # a loaded snapshot is ours to change
+    state.seq = seq
+    return state, len(records)
 
 
 def fold_with_snapshots(records: list[Record], every: int) -> tuple[GameState, list[tuple[int, bytes]]]:

@@ -10,8 +10,8 @@ from collections.abc import Sequence
 
 from .errors import KtlogError
 from .events import Envelope, Event, EventVoided, OperativeActivated, TurningPointEnded, TurningPointStarted
-from .reducer import effective, fold, fold_with_snapshots, usable_snapshot_seq
-from .state import GameState, decode_state, encode_state
+from .reducer import effective, fold_with_snapshots, resume
+from .state import GameState, decode_state
 from .store import Store
 
 SNAPSHOT_EVERY = 50
@@ -25,7 +25,7 @@ class Replay:
         self.records: list[tuple[int, Event]] = [(e.seq, e.payload) for e in self.envelopes]
         self.every = every
         final, snapshots = fold_with_snapshots(self.records, every)
-        self._snapshots: dict[int, bytes] = {0: encode_state(GameState()), **dict(snapshots)}
+        self._snapshots: dict[int, bytes] = dict(snapshots)
         self._voids = [(seq, e.target) for seq, e in self.records if isinstance(e, EventVoided)]
         self.final = final
         self.head = self.records[-1][0]
@@ -44,12 +44,11 @@ class Replay:
     def seek(self, seq: int) -> GameState:
         """Move to the state after `seq` (clamped to 0..head)."""
         seq = max(0, min(seq, self.head))
-        start = usable_snapshot_seq(sorted(s for s in self._snapshots if s <= seq), [v for v in self._voids if v[0] <= seq])
-        todo = self.records[start:seq]  # seqs run 1, 2, 3 ...: record i has seq i + 1
-        self.state = fold(todo, start=decode_state(self._snapshots[start]))
-        self.state.seq = seq
+        self.state, self.last_seek_cost = resume(
+            seq, self._snapshots, self._voids, lambda s: decode_state(self._snapshots[s]),
+            lambda start: self.records[start:seq],  # seqs run 1, 2, 3 ...: record i has seq i + 1
+        )
         self.seq = seq
-        self.last_seek_cost = len(todo)
         return self.state
 
     def step(self, n: int = 1) -> GameState:

@@ -112,20 +112,17 @@ class Simulator:
         rng = self.rng
         order = "engage" if rng.random() < 0.7 else "conceal"
         g.add(OperativeActivated(operative=op.id, order=order))
-        done: list[str] = []
         for _ in range(op.apl + 1):
             s = g.state
             if s.activation is None:
                 return  # incapacitated mid-activation
             left = s.operatives[op.id].apl - s.activation.ap_spent
-            action = self.choose(g, s.operatives[op.id], done, left)
+            action = self.choose(g, s.operatives[op.id], list(s.activation.actions), left)
             if action is None:
                 break
             g.add(action(op.id))
-            done.append(g.state.activation.actions[-1] if g.state.activation else "")
             if rng.random() < 0.01 and g.state.activation is not None:
-                g.undo()
-                done.pop()
+                g.undo()  # a mistake noticed at once
         if g.state.activation is not None:
             if rng.random() < 0.05:
                 self.firefight_ploy(g, op.player)

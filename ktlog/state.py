@@ -61,6 +61,8 @@ class OperativeState(S):
     @property
     def apl(self) -> int:
         """APL with its changes, never more than 1 above or below the datacard (pg 48)."""
+        if not self.apl_changes:
+            return self.datacard.apl
         change = sum(c.delta for c in self.apl_changes)
         return self.datacard.apl + max(-1, min(1, change))
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from functools import lru_cache
 
 from ..events import Fought, Shot, Weapon
 from ..state import AplChange, AttackRecord, OperativeState
@@ -33,6 +34,7 @@ def hit_stat(op: OperativeState, weapon: Weapon, improve: int = 0) -> int:
     return weapon.hit + (INJURED_HIT_PENALTY if op.injured else 0) - improve
 
 
+@lru_cache(maxsize=4096)
 def killzone_profile(killzone: str, weapon: Weapon) -> WeaponProfile:
     """Gallowdark close quarters (pg 70): Blast, Torrent and x" Devastating weapons gain Lethal 5+."""
     profile = weapon_profile(weapon.rules)
