@@ -373,6 +373,14 @@ class DamageInflicted(Event):
     reason: str | None = None
 
 
+class WoundsRegained(Event):
+    """Lost wounds regained by a rule outside the core book (a medic's action, say), with the reason."""
+
+    operative: str
+    wounds: int
+    reason: str
+
+
 class ObjectivesControlled(Event):
     """Who controls each objective marker at the end of the turning point (None: nobody)."""
 
@@ -439,6 +447,7 @@ AnyEvent = Union[
     KillzoneActionPerformed,
     UniqueActionPerformed,
     DamageInflicted,
+    WoundsRegained,
     ObjectivesControlled,
     TurningPointEnded,
     GameConceded,

@@ -226,6 +226,8 @@ def describe(event: ev.Event) -> str:
             return f"{e.operative}: {e.name} on {e.marker}"
         case ev.Action():
             return f"{e.operative}: {e.name}"
+        case ev.WoundsRegained():
+            return f"{e.operative} regains {e.wounds} wounds ({e.reason})"
         case ev.DamageInflicted():
             return f"{e.operative} takes {e.damage} damage ({e.source})" + (f" from {e.by}" if e.by else "")
         case ev.ObjectivesControlled():
@@ -245,7 +247,7 @@ def _shot(a: ev.ShootingAttack) -> str:
     if a.damage is not None:
         return f"{a.target} ({a.damage} damage)"
     flags = [f for f, on in (("cover", a.cover), ("obscured", a.obscured)) if on]
-    saves = format_dice(a.defence_dice.rolls) if a.defence_dice else "-"
+    saves = format_dice(a.defence_dice.rolls) if a.defence_dice and a.defence_dice.rolls else "no dice"
     return f"{a.target} ({format_dice(a.attack_dice.rolls)} vs {saves}{', ' + ', '.join(flags) if flags else ''})"
 
 

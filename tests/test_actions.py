@@ -247,3 +247,14 @@ def test_structural_errors_cannot_be_overridden():
     seven = ShootingAttack(target="b1", attack_dice=Dice(rolls=(7, 1, 1, 1)), defence_dice=Dice(rolls=(1, 1, 1)))
     with pytest.raises(InvalidEvent, match="not a D6 result"):
         g.add(Shot(operative="a1", weapon="Gun", attacks=(seven,), override="because"))
+
+
+def test_wounds_regained_never_above_starting_wounds():
+    from ktlog.events import WoundsRegained
+
+    g = game(2, 2)
+    g.add(DamageInflicted(operative="a1", damage=6, source="other"))
+    assert g.state.operatives["a1"].injured
+    g.add(WoundsRegained(operative="a1", wounds=9, reason="Medikit"))
+    assert g.state.operatives["a1"].wounds == 10 and not g.state.operatives["a1"].injured
+    assert g.state.warnings[-1].message == "a1 regains 6 wounds"

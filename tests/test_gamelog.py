@@ -142,3 +142,36 @@ def test_a_header_result_that_disagrees_is_reported(exported, other):
     report = import_file(other, path)
     assert report.status == "imported"
     assert any("header's result differs" in w for w in report.warnings)
+
+
+def test_an_older_event_version_is_upcast_on_read_and_keeps_its_hash(monkeypatch, tmp_path, other):
+    """Pretend GambitPassed is now version 2 (its player field was called `who` in version 1)."""
+    from ktlog import events
+    from ktlog.gamelog import Header, _encoder
+    from ktlog.records import GENESIS, canonical_raw, chain_hash
+
+    g = game(2, 2)
+    lines, prev = [], GENESIS
+    gid = "44444444-4444-4444-8444-444444444444"
+    for seq, event in enumerate(g.events, 1):
+        payload = json.loads(__import__("msgspec").json.encode(event))
+        if payload["type"] == "GambitPassed":
+            payload["who"] = payload.pop("player")  # as version 1 wrote it
+        raw = canonical_raw(json.dumps(payload).encode())
+        digest = chain_hash(prev, gid, seq, f"e{seq}", 1, "2026-11-21T10:00:00+00:00", raw)
+        lines.append(json.dumps({"game_id": gid, "seq": seq, "event_id": f"e{seq}", "version": 1, "recorded_at": "2026-11-21T10:00:00+00:00",
+                                 "payload": json.loads(raw), "prev_hash": prev, "hash": digest}))
+        prev = digest
+    header = Header(format="ktlog-game", format_version=1, game_id=gid, ruleset="kt24-preliminary", killzone="volkus", date="2026-11-21", players=(), events=len(lines))
+    path = tmp_path / "v1.jsonl"
+    path.write_text("\n".join([_encoder.encode(header).decode(), *lines]) + "\n")
+
+    monkeypatch.setattr(events.GambitPassed, "version", 2)
+    monkeypatch.setitem(events.UPCASTERS, ("GambitPassed", 1), lambda d: {**{k: v for k, v in d.items() if k != "who"}, "player": d["who"]})
+    assert import_file(other, path).status == "imported"
+    assert other.state(gid) == g.state
+    stored = other.conn.execute("SELECT version, payload FROM events WHERE type = 'GambitPassed' LIMIT 1").fetchone()
+    assert stored[0] == 1 and '"who"' in stored[1]  # kept as recorded, upcast on read
+    from ktlog.verify import verify_game
+
+    assert verify_game(other, gid).ok

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ..events import DamageInflicted
-from ..state import Incapacitation, OperativeState
+from ..events import DamageInflicted, WoundsRegained
+from ..state import Incapacitation, OperativeState, RuleWarning
 from .context import Ctx, handles
 
 
@@ -50,3 +50,19 @@ def damage_inflicted(ctx: Ctx, e: DamageInflicted) -> None:
     victim = ctx.living(e.operative, "target")
     by = ctx.operative(e.by) if e.by else None
     inflict(ctx, victim, e.damage, by, e.source)
+
+
+@handles(WoundsRegained)
+def wounds_regained(ctx: Ctx, e: WoundsRegained) -> None:
+    if ctx.state.phase not in ("strategy", "firefight"):
+        ctx.invalid("wounds are regained during the battle", "pg 47")
+    if e.wounds < 1:
+        ctx.invalid("regain at least 1 wound", "wounds")
+    if not e.reason.strip():
+        ctx.invalid("say which rule restores the wounds", "reason")
+    op = ctx.living(e.operative)
+    gained = min(e.wounds, op.datacard.wounds - op.wounds)  # never above its starting wounds (pg 47)
+    op.wounds += gained
+    ctx.state.warnings.append(
+        RuleWarning(seq=ctx.seq, rule="rule outside the core book", message=f"{op.id} regains {gained} wounds", reason=e.reason)
+    )
