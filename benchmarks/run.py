@@ -39,7 +39,7 @@ def bench_append(tmp: Path, games: int) -> dict:
     """Append every event of simulated games one at a time through Store.append."""
     store = Store(tmp / "append.db")
     times: list[float] = []
-    for game_id, g in simulate_games(games, seed=11):
+    for _, g in simulate_games(games, seed=11):
         gid = store.new_game(g.events[0])
         for event in g.events[1:]:
             t = time.perf_counter()

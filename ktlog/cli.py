@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import os
+import shutil
 import sqlite3
 import sys
 import typing
@@ -488,7 +489,8 @@ def demo(ctx, samples) -> None:
     click.echo(render_replay_summary(first, Replay.open(store, first)))
     click.echo("")
     click.echo(render_score(first, store.state(first)))
-    click.echo(f"\nDatabase: {store.path}  ({len(games_by_id)} games). Try: ktlog games, ktlog show {first[:8]} --tp 2, ktlog log {first[:8]}")
+    me = "ktlog" if shutil.which("ktlog") else sys.argv[0]
+    click.echo(f"\nDatabase: {store.path}  ({len(games_by_id)} games). Try: {me} games, {me} show {first[:8]} --tp 2, {me} log {first[:8]}")
 
 
 def _header_game_id(path: Path) -> str:

@@ -37,7 +37,7 @@ def chain_hash(prev_hash: str, game_id: str, seq: int, event_id: str, version: i
 
 
 def now() -> str:
-    return dt.datetime.now(dt.timezone.utc).isoformat(timespec="microseconds")
+    return dt.datetime.now(dt.UTC).isoformat(timespec="microseconds")
 
 
 def seal(game_id: str, seq: int, event: Event, prev_hash: str, *, event_id: str | None = None, recorded_at: str | None = None) -> tuple[Envelope, bytes]:

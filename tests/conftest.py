@@ -66,6 +66,14 @@ def next_turning_point(g: GameBuilder, initiative: str = "Alice", rolls: dict[st
     return g.turning_point(tp, rolls or ({"Alice": 5, "Bob": 2} if initiative == "Alice" else {"Alice": 2, "Bob": 5}), initiative)
 
 
+def play_out(g: GameBuilder) -> GameBuilder:
+    """Finish the battle: every remaining turning point with no actions, Alice with initiative."""
+    while g.state.turning_point < 4:
+        next_turning_point(g)
+    expend_all(g)
+    return g.end_turning_point()
+
+
 @pytest.fixture
 def store(tmp_path) -> Store:
     s = Store(tmp_path / "ktlog.db")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import card, expend_all, game, gun, next_turning_point
+from conftest import card, expend_all, game, gun, next_turning_point, play_out
 
 from ktlog.builder import dash, loot, secure, shoot, transmit
 from ktlog.errors import RuleViolation
@@ -91,10 +91,7 @@ def test_tp4_bonus_for_strictly_higher_kill_grade():
     kill(g, "b1")
     kill(g, "b2")
     kill(g, "a1")
-    for _ in range(3):
-        next_turning_point(g)
-    expend_all(g)
-    g.end_turning_point()
+    play_out(g)
     alice, bob = g.state.players["Alice"], g.state.players["Bob"]
     assert alice.vp["kill"] == 2 + 1 and bob.vp["kill"] == 1
     assert g.state.result.winner == "Alice"
@@ -105,10 +102,7 @@ def test_equal_vp_is_a_draw():
     g = game(5, 5)
     kill(g, "b1")
     kill(g, "a1")
-    for _ in range(3):
-        next_turning_point(g)
-    expend_all(g)
-    g.end_turning_point()
+    play_out(g)
     assert g.state.result.draw and g.state.result.winner is None
     assert g.state.phase == "over"
 
@@ -193,8 +187,5 @@ def test_vp_never_exceeds_the_op_caps():
     g = game(5, 5)
     for i in range(1, 6):
         kill(g, f"b{i}")
-    for _ in range(3):
-        next_turning_point(g)
-    expend_all(g)
-    g.end_turning_point()
+    play_out(g)
     assert g.state.players["Alice"].vp["kill"] == 6

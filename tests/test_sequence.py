@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from conftest import expend_all, game, next_turning_point
+from conftest import expend_all, game, next_turning_point, play_out
 
-from ktlog.builder import GameBuilder, dash
+from ktlog.builder import dash
 from ktlog.errors import InvalidEvent, RuleViolation
 from ktlog.events import (
     ActivationEnded,
@@ -191,10 +191,7 @@ def test_counteract_is_one_1ap_action_for_free():
 
 def test_the_battle_ends_after_four_turning_points():
     g = game(1, 1)
-    for _ in range(3):
-        next_turning_point(g)
-    expend_all(g)
-    g.end_turning_point()
+    play_out(g)
     assert g.state.phase == "over" and g.state.result is not None
     with pytest.raises(RuleViolation, match="the game is over"):
         g.add(TurningPointStarted(turning_point=5))

@@ -129,13 +129,10 @@ def test_projections_rebuild_to_the_same_rows(store):
 
 
 def test_game_results_are_written_when_the_battle_ends(store):
-    from conftest import expend_all, next_turning_point
+    from conftest import play_out
 
     g = game(2, 2)
-    for _ in range(3):
-        next_turning_point(g)
-    expend_all(g)
-    g.end_turning_point()
+    play_out(g)
     gid = recorded(store, g)
     rows = list(store.db.query("SELECT player, result, vp_total FROM game_results ORDER BY player"))
     assert rows == [{"player": "Alice", "result": "draw", "vp_total": 0}, {"player": "Bob", "result": "draw", "vp_total": 0}]
@@ -192,13 +189,10 @@ def test_an_unknown_game_and_ambiguous_prefix(store):
 
 
 def test_events_after_the_end_are_refused_but_annotations_are_kept(store):
-    from conftest import expend_all, next_turning_point
+    from conftest import play_out
 
     g = game(1, 1)
-    for _ in range(3):
-        next_turning_point(g)
-    expend_all(g)
-    g.end_turning_point()
+    play_out(g)
     gid = recorded(store, g)
     with pytest.raises(RuleViolation, match="the game is over"):
         store.append(gid, OperativeActivated(operative="a1", order="engage"))
