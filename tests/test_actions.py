@@ -258,3 +258,15 @@ def test_wounds_regained_never_above_starting_wounds():
     g.add(WoundsRegained(operative="a1", wounds=9, reason="Medikit"))
     assert g.state.operatives["a1"].wounds == 10 and not g.state.operatives["a1"].injured
     assert g.state.warnings[-1].message == "a1 regains 6 wounds"
+
+
+def test_rulebook_example_pg39_apl_2():
+    # pg 39: "An operative with an APL of 2 could perform the Reposition (1AP) and Shoot (1AP)
+    # actions, totalling 2AP, but couldn't perform the Fall Back (2AP) and Shoot (1AP) actions."
+    g = game(2, 2)
+    g.activate("a1", "engage", reposition(), shoot("Gun", "b1", "1111", "111"))
+    assert g.state.operatives["a1"].status == "expended"
+    g.activate("b1", "engage", charge("a2"))
+    g.activate("a2", "engage", fall_back(), end=False)
+    with pytest.raises(RuleViolation, match="APL 2 and has spent 2AP; Shoot costs 1AP more"):
+        g.add(shoot("Gun", "b2", "1111", "111")("a2"))
