@@ -493,6 +493,29 @@ def demo(ctx, samples) -> None:
     click.echo(f"\nDatabase: {store.path}  ({len(games_by_id)} games). Try: {me} games, {me} show {first[:8]} --tp 2, {me} log {first[:8]}")
 
 
+@cli.command()
+@click.argument("game", required=False)
+@click.pass_context
+def record(ctx, game) -> None:
+    """Record a game live in the terminal UI: a new one, or resume GAME."""
+    from tui.app import make_app  # the core never imports Textual; only these commands do
+
+    store = _store(ctx)
+    make_app(store, screen="record" if game else "new", game_id=store.resolve(game) if game else None).run()
+
+
+@cli.command()
+@click.argument("game")
+@click.option("--spectator", is_flag=True, help="Hide secret choices until they are revealed.")
+@click.pass_context
+def replay(ctx, game, spectator) -> None:
+    """Replay a game step by step in the terminal UI."""
+    from tui.app import make_app
+
+    store = _store(ctx)
+    make_app(store, screen="replay", game_id=store.resolve(game), spectator=spectator).run()
+
+
 def _header_game_id(path: Path) -> str:
     with open(path, "rb") as f:
         return json.loads(f.readline())["game_id"]
