@@ -6,55 +6,48 @@ its own seq and an undo rewrites the game's rows from the state after it.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, get_args, get_type_hints
 
 from msgspec.structs import astuple
 
 from .state import AttackRecord, CPChanged, GameState, Incapacitation, TurningPointRecord, VPScored
 
-TABLES: dict[str, dict[str, type]] = {
-    "vp_changes": {"game_id": str, "seq": int, "turning_point": int, "player": str, "op": str, "vp": int, "reason": str},
-    "cp_changes": {"game_id": str, "seq": int, "turning_point": int, "player": str, "delta": int, "kind": str, "source": str},
-    "attacks": {
-        "game_id": str, "seq": int, "turning_point": int, "kind": str, "retaliation": int, "mode": str,
-        "player": str, "operative": str, "weapon": str, "target_player": str, "target": str,
-        "attack_dice": int, "hit": int, "normal_hits": int, "critical_hits": int,
-        "defence_dice": int, "save": int, "normal_saves": int, "critical_saves": int,
-        "damage": int, "incapacitated": int,
-    },
-    "incapacitations": {
-        "game_id": str, "seq": int, "turning_point": int, "player": str, "operative": str,
-        "by_player": str, "by_operative": str, "source": str,
-    },
-    "turning_points": {"game_id": str, "seq": int, "turning_point": int, "initiative": str},
-    "game_results": {
-        "game_id": str, "seq": int, "player": str, "kill_team": str, "opponents": str, "result": str,
-        "ended_by": str, "vp_total": int, "vp_crit": int, "vp_kill": int, "vp_tac": int, "vp_primary": int,
-        "kill_grade": int, "cp_left": int, "ruleset": str, "date": str, "league": str, "season": str,
-        "round": str, "table_label": str,
-    },
+LOGS: dict[str, tuple[str, type]] = {
+    "vp_changes": ("vp_log", VPScored),
+    "cp_changes": ("cp_log", CPChanged),
+    "attacks": ("attacks", AttackRecord),
+    "incapacitations": ("incapacitations", Incapacitation),
+    "turning_points": ("turning_points", TurningPointRecord),
 }
-"""Projection table -> column types. Every table has `game_id` and `seq`."""
+"""Projection table -> the state log its rows come from, and that log's entry struct."""
 
-LOGS = {
-    "vp_changes": "vp_log",
-    "cp_changes": "cp_log",
-    "attacks": "attacks",
-    "incapacitations": "incapacitations",
-    "turning_points": "turning_points",
+
+def _sql_type(annotation) -> type:
+    """The column type for a state field: int (bools too), float, or text."""
+    names = {getattr(a, "__name__", str(a)) for a in (get_args(annotation) or (annotation,))}
+    return float if "float" in names else int if names & {"int", "bool"} else str
+
+
+def _columns(struct: type) -> dict[str, type]:
+    hints = get_type_hints(struct)
+    return {"game_id": str, **{f: _sql_type(hints[f]) for f in struct.__struct_fields__}}
+
+
+TABLES: dict[str, dict[str, type]] = {table: _columns(struct) for table, (_, struct) in LOGS.items()}
+TABLES["game_results"] = {
+    "game_id": str, "seq": int, "player": str, "kill_team": str, "opponents": str, "result": str,
+    "ended_by": str, "vp_total": int, "vp_crit": int, "vp_kill": int, "vp_tac": int, "vp_primary": int,
+    "kill_grade": int, "cp_left": int, "ruleset": str, "date": str, "league": str, "season": str,
+    "round": str, "table_label": str, "crit_op": str, "killzone": str,
 }
-"""Projection table -> the state log its rows come from."""
-
-for _table, _struct in {"vp_changes": VPScored, "cp_changes": CPChanged, "attacks": AttackRecord,
-                        "incapacitations": Incapacitation, "turning_points": TurningPointRecord}.items():
-    assert list(TABLES[_table])[1:] == list(_struct.__struct_fields__), f"{_table} columns follow {_struct.__name__}"
+"""Projection table -> column types (the current schema; ktlog/store.py migrates to it)."""
 
 
 def rows_since(game_id: str, state: GameState, after_seq: int) -> dict[str, list[tuple]]:
     """The projection rows produced by events after `after_seq` (0: all of them), as tuples
     in the column order of TABLES."""
     out: dict[str, list[tuple]] = {}
-    for table, log in LOGS.items():
+    for table, (log, _) in LOGS.items():
         entries = getattr(state, log)
         first = len(entries)
         while first and entries[first - 1].seq > after_seq:
@@ -92,6 +85,8 @@ def results_rows(game_id: str, state: GameState) -> list[dict[str, Any]]:
                 "season": state.labels.get("season"),
                 "round": state.labels.get("round"),
                 "table_label": state.labels.get("table"),
+                "crit_op": state.crit_op,
+                "killzone": state.killzone,
             }
         )
     return rows

@@ -240,8 +240,9 @@ def simulate_games(count: int, seed: int, league: str = "Simulated League", rost
 
 def simulate_into(store: Store, count: int, seed: int, league: str = "Simulated League") -> list[str]:
     ids = []
-    for game_id, g in simulate_games(count, seed, league):
-        store.import_envelopes(game_id, g.sealed(game_id, g.state.date + "T18:00:00+00:00"))
-        ids.append(game_id)
+    with store.batch():
+        for game_id, g in simulate_games(count, seed, league):
+            store.import_envelopes(game_id, g.sealed(game_id, g.state.date + "T18:00:00+00:00"))
+            ids.append(game_id)
     return ids
 

@@ -147,14 +147,29 @@ class AttackRecord(S):
     target_player: str
     target: str
     attack_dice: int = 0
+    """Attack dice rolled (not counting those retained by Accurate)."""
     hit: int = 0
+    """The Hit stat as modified (injured, assists)."""
+    crit_on: int = 6
+    """The lowest result that is critical (Lethal x+), when it succeeds at all."""
+    rolled_successes: int = 0
+    rolled_criticals: int = 0
+    """What the attack dice showed, before weapon rules and obscuring."""
     normal_hits: int = 0
     critical_hits: int = 0
+    """What was retained, after weapon rules and obscuring."""
     defence_dice: int = 0
+    """Defence dice rolled (not counting a cover save)."""
     save: int = 0
+    rolled_saves: int = 0
+    rolled_critical_saves: int = 0
+    """What the defence dice showed."""
     normal_saves: int = 0
     critical_saves: int = 0
+    """The saves the defender had, the cover save included."""
     damage: int = 0
+    expected_damage: float | None = None
+    """The average damage of such dice (shooting with dice only), for the luck index."""
     incapacitated: bool = False
 
 

@@ -29,7 +29,7 @@ from .reducer import apply_in_place, effective, fold_with_snapshots, resume
 from .state import GameState, copy_state, decode_state, encode_state
 
 APPLICATION_ID = 0x6B746C67  # "ktlg"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 """Bumped with each migration; a database with a higher one needs a newer ktlog."""
 SNAPSHOT_EVERY = 100
 """A snapshot of the state is kept every this many seqs, so a seek applies fewer events."""
@@ -68,9 +68,35 @@ def m001_initial(db: sqlite_utils.Database) -> None:
             f"BEGIN SELECT RAISE(ABORT, 'events are append-only: record a correction (undo) instead'); END"
         )
     db["snapshots"].create({"game_id": str, "seq": int, "state": bytes}, pk=("game_id", "seq"))
-    for table, columns in projections.TABLES.items():
+    projection_v1 = {
+        "vp_changes": "turning_point player op vp:int reason",
+        "cp_changes": "turning_point player delta:int kind source",
+        "attacks": "turning_point kind retaliation:int mode player operative weapon target_player target attack_dice:int "
+                   "hit:int normal_hits:int critical_hits:int defence_dice:int save:int normal_saves:int critical_saves:int "
+                   "damage:int incapacitated:int",
+        "incapacitations": "turning_point player operative by_player by_operative source",
+        "turning_points": "turning_point initiative",
+        "game_results": "player kill_team opponents result ended_by vp_total:int vp_crit:int vp_kill:int vp_tac:int "
+                        "vp_primary:int kill_grade:int cp_left:int ruleset date league season round table_label",
+    }
+    for table, spec in projection_v1.items():
+        columns = {"game_id": str, "seq": int}
+        for column in spec.split():
+            name, _, kind = column.partition(":")
+            columns[name] = int if kind == "int" or name == "turning_point" else str
         db[table].create(columns)
         db[table].create_index(["game_id", "seq"])
+
+
+@migrations()
+def m002_dice_figures_and_crit_op(db: sqlite_utils.Database) -> None:
+    """Schema 2: raw dice and expected damage on attacks (the luck index), crit op and
+    killzone on game results. Projections are rebuilt after migrating (Store._migrate)."""
+    for column, kind in (("crit_on", int), ("rolled_successes", int), ("rolled_criticals", int), ("rolled_saves", int),
+                         ("rolled_critical_saves", int), ("expected_damage", float)):
+        db["attacks"].add_column(column, kind)
+    db["game_results"].add_column("crit_op", str)
+    db["game_results"].add_column("killzone", str)
 
 
 def default_db_path() -> Path:
@@ -174,6 +200,8 @@ class Store:
                 conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         except sqlite3.OperationalError as exc:
             raise StoreError(f"cannot set up the ktlog tables in {where}: {exc}; is the file read-only?") from exc
+        if version and self.db["games"].count:
+            self.rebuild()  # derived tables of an older schema are filled in from the log
 
     def close(self) -> None:
         self.conn.close()
@@ -207,12 +235,10 @@ class Store:
         """Many write transactions made durable together: each stays atomic, but only the last
         waits for the disk (one fsync for a whole import instead of one per file)."""
         self.conn.execute("PRAGMA synchronous = NORMAL")
-        self.conn.execute("PRAGMA wal_autocheckpoint = 0")
         try:
             yield
         finally:
             self.conn.execute("PRAGMA synchronous = FULL")
-            self.conn.execute("PRAGMA wal_autocheckpoint = 1000")
             if not self.conn.in_transaction:
                 self.conn.execute("PRAGMA wal_checkpoint(FULL)")
 

@@ -209,3 +209,10 @@ def test_a_cached_state_is_not_changed_by_callers(store):
     store.append(gid, OperativeActivated(operative="a1", order="engage"))
     store.append(gid, ActivationEnded(operative="a1"))
     assert store.state(gid).players["Alice"].cp == 3
+
+
+def test_migrated_tables_have_the_projection_columns(store):
+    from ktlog import projections
+
+    for table, columns in projections.TABLES.items():
+        assert {c.name for c in store.db[table].columns} == set(columns), table

@@ -10,7 +10,7 @@ from ..state import AplChange, AttackRecord, OperativeState
 from .actions import KILLZONE_OF_ACTION, begin_action, finish_action, in_killzone, not_engaged
 from .context import Ctx, handles
 from .damage import inflict
-from .dice import check_die
+from .dice import check_die, save_successes
 from .fighting import Fighter, resolve_fight
 from .shooting import hot_damage, resolve_shooting
 from .weapons import WeaponProfile, weapon_profile
@@ -49,6 +49,15 @@ def _pay_rerolls(ctx: Ctx, player: str, command: int, other: int) -> None:
         ctx.change_cp(player, -command, "reroll", "Command Re-roll")
     if other:
         ctx.broke("a re-roll from a rule outside the core book", "pg 50")
+
+
+def _dice_figures(rolled: int, hit: int, profile: WeaponProfile, hits) -> dict:
+    """The attack dice columns of an AttackRecord."""
+    return {
+        "attack_dice": rolled, "hit": hit, "crit_on": min(profile.lethal or 6, 6),
+        "rolled_successes": hits.rolled_successes, "rolled_criticals": hits.rolled_criticals,
+        "normal_hits": hits.normal, "critical_hits": hits.critical,
+    }
 
 
 def _stun(target: OperativeState) -> None:
@@ -124,11 +133,12 @@ def shot(ctx: Ctx, e: Shot) -> None:
             inflict(ctx, target, result.damage, op, "shoot")
             if result.critical_retained and profile.stun and not target.incapacitated:
                 _stun(target)
+            saves, critical_saves = save_successes(result.defence_rolled, target.datacard.save)
             _record(
-                ctx, "shoot", False, "dice", op, weapon, target,
-                attack_dice=result.attack_dice, hit=hit, normal_hits=result.normal_hits, critical_hits=result.critical_hits,
-                defence_dice=result.defence_dice, save=target.datacard.save, normal_saves=result.normal_saves,
-                critical_saves=result.critical_saves, damage=result.damage,
+                ctx, "shoot", False, "dice", op, weapon, target, **_dice_figures(result.attack_rolled, hit, profile, result.hits),
+                defence_dice=len(result.defence_rolled), save=target.datacard.save, rolled_saves=saves, rolled_critical_saves=critical_saves,
+                normal_saves=result.normal_saves, critical_saves=result.critical_saves, damage=result.damage,
+                expected_damage=result.expected_damage,
             )
         else:
             if attack.damage < 0:
@@ -200,12 +210,12 @@ def fought(ctx: Ctx, e: Fought) -> None:
     if target_weapon and result.defender.critical_retained and weapon_profile(target_weapon.rules).stun and not op.incapacitated:
         _stun(op)
     _record(
-        ctx, "fight", False, "dice", op, weapon, target, attack_dice=result.attacker.attack_dice, hit=hit,
-        normal_hits=result.attacker.normal, critical_hits=result.attacker.critical, damage=result.attacker.damage_dealt,
+        ctx, "fight", False, "dice", op, weapon, target, damage=result.attacker.damage_dealt,
+        **_dice_figures(result.attacker.attack_dice, hit, weapon_profile(weapon.rules), result.attacker.hits),
     )
     if target_weapon:
         _record(
-            ctx, "fight", True, "dice", target, target_weapon, op, attack_dice=result.defender.attack_dice, hit=target_hit,
-            normal_hits=result.defender.normal, critical_hits=result.defender.critical, damage=result.defender.damage_dealt,
+            ctx, "fight", True, "dice", target, target_weapon, op, damage=result.defender.damage_dealt,
+            **_dice_figures(result.defender.attack_dice, target_hit, weapon_profile(target_weapon.rules), result.defender.hits),
         )
     finish_action(ctx, e, op)

@@ -91,7 +91,8 @@ class Ctx:
         )
 
     def change_cp(self, player: str, delta: int, kind: str, source: str) -> None:
-        """Gain or spend CP; CP never goes below 0 (pg 54)."""
+        """Gain or spend CP; CP never goes below 0 (pg 54). Ploys and gambits are logged even
+        when they cost 0CP, so statistics count every use."""
         p = self.player(player)
         if p.cp + delta < 0:
             raise RuleViolation(
@@ -99,7 +100,7 @@ class Ctx:
                 "pg 54",
                 overridable=False,
             )
-        if delta:
+        if delta or kind in ("gambit", "ploy"):
             p.cp += delta
             self.state.cp_log.append(
                 CPChanged(seq=self.seq, turning_point=self.state.turning_point, player=player, delta=delta, kind=kind, source=source)

@@ -83,50 +83,55 @@ def _allow(has_rule: bool, what: str, rule: str) -> None:
 
 @dataclass(frozen=True)
 class Successes:
-    """Retained attack dice (pg 42 step 3, pg 44 step 3) after weapon rules and obscuring."""
+    """Retained attack dice (pg 42 step 3, pg 44 step 3) after weapon rules and obscuring,
+    with what the dice themselves showed (`rolled_*`, before weapon rules)."""
 
     normal: int
     critical: int
     fails: int
+    rolled_successes: int = 0
+    rolled_criticals: int = 0
 
     @property
     def critical_retained(self) -> bool:
         return self.critical > 0
 
 
-def attack_successes(
-    results: tuple[int, ...],
-    hit: int,
-    profile: WeaponProfile,
-    *,
-    accurate: int = 0,
-    obscured: bool = False,
-) -> Successes:
-    """Sort attack dice: a 6 is always critical, a 1 always fails, Lethal x+ makes criticals.
+def die_outcome(r: int, hit: int, lethal: int | None) -> str:
+    """'critical', 'normal' or 'fail' for one attack die: a 6 always critical, a 1 always
+    fails, Lethal x+ makes successes of x or more critical (pg 42, pg 111)."""
+    if r == 6:
+        return "critical"
+    if r == 1 or r < hit:
+        return "fail"
+    return "critical" if lethal is not None and r >= lethal else "normal"
 
-    Then, if not obscured: Severe, Rending and Punishing (pg 111), in that order.
-    Obscured (pg 42): one success is discarded and every critical is retained as normal.
+
+def retain(fails: int, normal: int, critical: int, profile: WeaponProfile, *, accurate: int = 0, obscured: bool = False) -> Successes:
+    """Apply Accurate, then obscuring or Severe, Rending and Punishing (pg 42, pg 111) to sorted dice.
+
+    Obscured: one success is discarded and every critical is retained as normal. Otherwise
+    Severe, Rending and Punishing apply in that order.
     """
-    critical = normal = fails = 0
-    for r in results:
-        success = r == 6 or (r != 1 and r >= hit)
-        if not success:
-            fails += 1
-        elif r == 6 or (profile.lethal is not None and r >= profile.lethal):
-            critical += 1
-        else:
-            normal += 1
+    rolled = (normal + critical, critical)
     normal += accurate
     if obscured:
-        total = normal + critical
-        return Successes(normal=max(0, total - 1), critical=0, fails=fails)
+        return Successes(max(0, normal + critical - 1), 0, fails, *rolled)
     if profile.severe and critical == 0 and normal > 0:
         normal, critical = normal - 1, critical + 1
     if profile.rending and critical and normal:
         normal, critical = normal - 1, critical + 1
     if profile.punishing and critical and fails:
         normal, fails = normal + 1, fails - 1
-    return Successes(normal=normal, critical=critical, fails=fails)
+    return Successes(normal, critical, fails, *rolled)
+
+
+def attack_successes(results: tuple[int, ...], hit: int, profile: WeaponProfile, *, accurate: int = 0, obscured: bool = False) -> Successes:
+    """Sort attack dice results, then retain them (see `retain`)."""
+    counts = {"fail": 0, "normal": 0, "critical": 0}
+    for r in results:
+        counts[die_outcome(r, hit, profile.lethal)] += 1
+    return retain(counts["fail"], counts["normal"], counts["critical"], profile, accurate=accurate, obscured=obscured)
 
 
 def save_successes(results: tuple[int, ...], save: int) -> tuple[int, int]:

@@ -24,15 +24,22 @@ class Fighter:
 @dataclass(frozen=True)
 class SideResult:
     attack_dice: int
-    normal: int
-    critical: int
+    hits: Successes
     damage_dealt: int
     command_rerolls: int
     other_rerolls: int
 
     @property
+    def normal(self) -> int:
+        return self.hits.normal
+
+    @property
+    def critical(self) -> int:
+        return self.hits.critical
+
+    @property
     def critical_retained(self) -> bool:
-        return self.critical > 0
+        return self.hits.critical > 0
 
 
 @dataclass(frozen=True)
@@ -120,8 +127,8 @@ def resolve_fight(attacker: Fighter, defender: Fighter, steps: Sequence[FightSte
             f"the fight ended after {len(resolved)} steps but {len(resolved) + len(recorded)} were entered", "Fight, pg 45"
         )
     return FightResult(
-        attacker=SideResult(len(a_roll.results), a_hits.normal, a_hits.critical, dealt[0], a_roll.command_rerolls, a_roll.other_rerolls),
-        defender=SideResult(len(d_roll.results), d_hits.normal, d_hits.critical, dealt[1], d_roll.command_rerolls, d_roll.other_rerolls),
+        attacker=SideResult(len(a_roll.results), a_hits, dealt[0], a_roll.command_rerolls, a_roll.other_rerolls),
+        defender=SideResult(len(d_roll.results), d_hits, dealt[1], d_roll.command_rerolls, d_roll.other_rerolls),
         steps=tuple(resolved),
     )
 

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
+from math import comb
 
 from ..errors import RuleViolation
 from ..events import ShootingAttack, Weapon
 from . import rulings
-from .dice import Rolled, apply_rerolls, attack_successes, save_successes
+from .dice import Rolled, Successes, apply_rerolls, attack_successes, die_outcome, retain, save_successes
 from .weapons import WeaponProfile, weapon_profile
 
 DEFENCE_DICE = 3
@@ -16,21 +18,39 @@ DEFENCE_DICE = 3
 
 @dataclass(frozen=True)
 class ShootingResult:
-    attack_dice: int
-    normal_hits: int
-    critical_hits: int
+    attack_rolled: int
+    """Attack dice rolled (not those retained by Accurate)."""
+    accurate: int
+    hits: Successes
+    defence_rolled: tuple[int, ...]
+    """The defence dice rolled (after re-rolls), not counting a cover save."""
     defence_dice: int
+    """Defence dice collected (Piercing taken off), the cover save included."""
     normal_saves: int
     critical_saves: int
     damage: int
-    critical_retained: bool
+    expected_damage: float
+    """What these dice would inflict on average, for the luck index (re-rolls not modelled)."""
     command_rerolls_attacker: int = 0
     command_rerolls_defender: int = 0
     other_rerolls: int = 0
 
     @property
-    def stun(self) -> bool:
-        return self.critical_retained
+    def critical_retained(self) -> bool:
+        return self.hits.critical_retained
+
+    @property
+    def normal_hits(self) -> int:
+        return self.hits.normal
+
+    @property
+    def critical_hits(self) -> int:
+        return self.hits.critical
+
+    @property
+    def attack_dice(self) -> int:
+        """The weapon's attack dice: those rolled and those retained by Accurate."""
+        return self.attack_rolled + self.accurate
 
 
 def defence_dice_collected(profile: WeaponProfile, critical_retained: bool) -> int:
@@ -92,29 +112,60 @@ def resolve_shooting(
             "Shoot, pg 43",
         )
     normal_saves, critical_saves = save_successes(defence_rolled.results, save)
-    normal_saves += cover_save
-
-    unblocked_normal, unblocked_critical = rulings.allocate_saves(
-        hits.normal, hits.critical, normal_saves, critical_saves, weapon.normal_dmg, weapon.crit_dmg
-    )
-    damage = (
-        hits.critical * profile.devastating
-        + unblocked_normal * weapon.normal_dmg
-        + unblocked_critical * weapon.crit_dmg
-    )
     return ShootingResult(
-        attack_dice=len(rolled.results) + attack.accurate,
-        normal_hits=hits.normal,
-        critical_hits=hits.critical,
+        attack_rolled=len(rolled.results),
+        accurate=attack.accurate,
+        hits=hits,
+        defence_rolled=defence_rolled.results,
         defence_dice=collected,
-        normal_saves=normal_saves,
+        normal_saves=normal_saves + cover_save,
         critical_saves=critical_saves,
-        damage=damage,
-        critical_retained=hits.critical_retained,
+        damage=_damage(weapon, profile, hits.normal, hits.critical, normal_saves + cover_save, critical_saves),
+        expected_damage=expected_damage(weapon, profile, hit, save, attack.accurate, attack.cover, attack.obscured),
         command_rerolls_attacker=rolled.command_rerolls,
         command_rerolls_defender=defence_rolled.command_rerolls,
         other_rerolls=rolled.other_rerolls + defence_rolled.other_rerolls,
     )
+
+
+def _damage(weapon: Weapon, profile: WeaponProfile, normal: int, critical: int, normal_saves: int, critical_saves: int) -> int:
+    """Devastating on each retained critical, then the hits the saves do not block (ruling 4)."""
+    unblocked_normal, unblocked_critical = rulings.allocate_saves(normal, critical, normal_saves, critical_saves, weapon.normal_dmg, weapon.crit_dmg)
+    return critical * profile.devastating + unblocked_normal * weapon.normal_dmg + unblocked_critical * weapon.crit_dmg
+
+
+def _outcomes(n: int, p: dict[str, float]) -> list[tuple[float, int, int, int]]:
+    """Every (probability, fails, normals, criticals) of n dice with these chances per die."""
+    out = []
+    for crit in range(n + 1):
+        for normal in range(n - crit + 1):
+            fail = n - crit - normal
+            ways = comb(n, crit) * comb(n - crit, normal)
+            out.append((ways * p["critical"] ** crit * p["normal"] ** normal * p["fail"] ** fail, fail, normal, crit))
+    return out
+
+
+def _chances(outcome_of) -> dict[str, float]:
+    chances = {"fail": 0.0, "normal": 0.0, "critical": 0.0}
+    for r in range(1, 7):
+        chances[outcome_of(r)] += 1 / 6
+    return chances
+
+
+@lru_cache(maxsize=8192)
+def expected_damage(weapon: Weapon, profile: WeaponProfile, hit: int, save: int, accurate: int, cover: bool, obscured: bool) -> float:
+    """The average damage of one shooting sequence (the same rules as `resolve_shooting`,
+    over every way the dice can fall; re-rolls are not modelled)."""
+    attack = _chances(lambda r: die_outcome(r, hit, profile.lethal))
+    defence = _chances(lambda r: "critical" if r == 6 else ("normal" if r != 1 and r >= save else "fail"))
+    total = 0.0
+    for p_attack, fails, normal, critical in _outcomes(weapon.atk - accurate, attack):
+        hits = retain(fails, normal, critical, profile, accurate=accurate, obscured=obscured)
+        collected = defence_dice_collected(profile, hits.critical_retained)
+        cover_save = 1 if cover and not profile.saturate and collected > 0 else 0
+        for p_defence, _, saves, critical_saves in _outcomes(collected - cover_save, defence):
+            total += p_attack * p_defence * _damage(weapon, profile, hits.normal, hits.critical, saves + cover_save, critical_saves)
+    return total
 
 
 def hot_damage(hot_roll: int, hit: int) -> int:
