@@ -168,3 +168,30 @@ def test_weapon_rule_text_is_parsed():
     assert p.heavy and p.heavy_only == "Dash"
     assert p.accurate == 2  # two Accurate 1 count as Accurate 2 (pg 111)
     assert p.other == ("Mystery",)
+
+
+@pytest.mark.parametrize(
+    ("rules", "cover", "obscured"),
+    [((), False, False), (("Lethal 5+", "Piercing 1"), True, False), (("Rending", "Devastating 2"), False, True),
+     (("Severe", "Piercing Crits 1", "Punishing"), True, False), (("Saturate",), True, False)],
+)
+def test_expected_damage_is_the_mean_over_every_way_the_dice_fall(rules, cover, obscured):
+    from itertools import product
+
+    from ktlog.rules.shooting import defence_dice_collected, expected_damage
+    from ktlog.rules.dice import attack_successes
+
+    weapon = gun("W", 3, 4, (3, 5), *rules)
+    profile = weapon_profile(weapon.rules)
+    means = []
+    for dice in product(range(1, 7), repeat=3):
+        crit = attack_successes(dice, 4, profile, obscured=obscured).critical_retained
+        saves_rolled = defence_dice_collected(profile, crit) - (1 if cover and not profile.saturate else 0)
+        damages = []
+        for saves in product(range(1, 7), repeat=saves_rolled):
+            a = attack("t", "".join(map(str, dice)), "".join(map(str, saves)), cover=cover, obscured=obscured)
+            damages.append(resolve_shooting(weapon, a, hit=4, save=4).damage)
+        means.append(sum(damages) / len(damages))
+    # Every roll of the attack dice is equally likely, and so is every roll of the defence dice
+    # that follows it: the expectation is the mean over attack rolls of the mean over defence rolls.
+    assert expected_damage(weapon, profile, 4, 4, 0, cover, obscured) == pytest.approx(sum(means) / len(means))
