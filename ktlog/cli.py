@@ -521,5 +521,15 @@ def _header_game_id(path: Path) -> str:
         return json.loads(f.readline())["game_id"]
 
 
+def _add_analytics() -> None:
+    from .analytics.commands import chart, report, stats
+
+    for command in (stats, chart, report):
+        cli.add_command(command)
+
+
+_add_analytics()
+
+
 def main() -> None:
     cli(prog_name="ktlog")

@@ -6,6 +6,7 @@ the field of any error. Merging the databases of several tables is importing the
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
@@ -131,43 +132,78 @@ def read_game_log(path: Path) -> tuple[Header, list[tuple[Envelope, bytes]]]:
         data = path.read_bytes()
     except OSError as exc:
         raise GameLogError(where, None, f"cannot read the file: {exc.strerror}") from exc
-    lines = data.split(b"\n")
+    lines = data.removeprefix(b"\xef\xbb\xbf").split(b"\n")  # a byte-order mark, as some editors write
     if lines and lines[-1].strip() == b"":
         lines.pop()
     if not lines or not lines[0].strip():
-        raise GameLogError(where, None, "the file is empty; a game-log file starts with a header line")
+        raise GameLogError(where, 1, "the file is empty; a game-log file starts with a header line")
     try:
         header = msgspec.json.decode(lines[0], type=Header)
     except msgspec.ValidationError as exc:
         raise GameLogError(where, 1, f"not a ktlog game-log header: {_field_error(exc)}") from exc
-    except msgspec.DecodeError as exc:
-        raise GameLogError(where, 1, f"the header is not valid JSON ({exc})") from exc
+    except (msgspec.DecodeError, UnicodeDecodeError, RecursionError) as exc:
+        raise GameLogError(where, 1, f"the header is not valid JSON ({_undecodable(exc)})") from exc
     if header.format_version > FORMAT_VERSION:
         raise GameLogError(where, 1, f"format version {header.format_version} is newer than this ktlog reads ({FORMAT_VERSION}); upgrade ktlog")
     sealed: list[tuple[Envelope, bytes]] = []
+    lines_of_ids: dict[str, int] = {}
     prev = GENESIS
     for number, raw_line in enumerate(lines[1:], 2):
         envelope, payload = _read_line(where, number, raw_line, header, len(sealed) + 1, prev)
+        first = lines_of_ids.setdefault(envelope.event_id, number)
+        if first != number:
+            raise GameLogError(where, number, f"field event_id: {envelope.event_id} is already the id of the event on line {first}; each event has its own id")
         sealed.append((envelope, payload))
         prev = envelope.hash
     if not sealed:
-        raise GameLogError(where, None, "the file has a header but no events")
-    if len(sealed) != header.events:
-        raise GameLogError(where, None, f"the header says {header.events} events but the file has {len(sealed)}: it may be truncated")
+        raise GameLogError(where, 2, "the file has a header but no events; a game starts with its GameCreated event on line 2")
+    if len(sealed) < header.events:
+        raise GameLogError(
+            where, len(lines) + 1,
+            f"the header says {header.events} events but the file has {len(sealed)}: it is truncated here; export the game again",
+        )
+    if len(sealed) > header.events:
+        raise GameLogError(where, max(header.events, 0) + 2, f"the header says {header.events} events but the file goes on: a line was added after it was written")
     return header, sealed
 
 
 _envelope_decoder = msgspec.json.Decoder(Envelope)
+_LONG_NUMBER = re.compile(rb"\d{19}")
+"""A whole number this long may not fit SQLite's 64-bit integers; such a payload is checked."""
+INT64 = range(-(2**63), 2**63)
+
+
+def _undecodable(exc: Exception) -> str:
+    """Why a line could not be parsed at all, in a person's words."""
+    if isinstance(exc, UnicodeDecodeError):
+        return f"byte {exc.start} is not UTF-8 text; save the file as UTF-8"
+    if isinstance(exc, RecursionError):
+        return "it is nested too deeply to be a ktlog event"
+    return str(exc)
+
+
+def _too_large(value, path: str = "payload") -> str | None:
+    """The field holding the first whole number of a decoded payload outside SQLite's 64-bit range."""
+    if isinstance(value, int):
+        return None if value in INT64 else f"field {path}: {value} is too large; ktlog stores whole numbers between -2^63 and 2^63-1"
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    for key, item in items:
+        found = _too_large(item, f"{path}[{key}]" if isinstance(key, int) else f"{path}.{key}")
+        if found:
+            return found
+    return None
 
 
 def _read_line(where: str, number: int, raw_line: bytes, header: Header, seq: int, prev: str) -> tuple[Envelope, bytes]:
     try:
         envelope = _envelope_decoder.decode(raw_line)  # the common case: a current-version event
         payload = canonical(envelope.payload) if envelope.version == type(envelope.payload).version else None
-    except (msgspec.ValidationError, msgspec.DecodeError):
+    except (msgspec.ValidationError, msgspec.DecodeError, UnicodeDecodeError, RecursionError):
         payload = None
     if payload is None:
         envelope, payload = _read_line_slowly(where, number, raw_line)
+    if _LONG_NUMBER.search(payload) and (problem := _too_large(msgspec.json.decode(payload))):
+        raise GameLogError(where, number, problem)
     if envelope.game_id != header.game_id:
         raise GameLogError(where, number, f"field game_id: {envelope.game_id} is not the header's game {header.game_id}")
     if envelope.seq != seq:
@@ -188,8 +224,10 @@ def _read_line_slowly(where: str, number: int, raw_line: bytes) -> tuple[Envelop
         line = msgspec.json.decode(raw_line, type=_Line)
     except msgspec.ValidationError as exc:
         raise GameLogError(where, number, _field_error(exc)) from exc
-    except msgspec.DecodeError as exc:
-        raise GameLogError(where, number, f"not valid JSON ({exc}); the line may be truncated") from exc
+    except (msgspec.DecodeError, UnicodeDecodeError, RecursionError) as exc:
+        raise GameLogError(where, number, f"not valid JSON ({_undecodable(exc)}); the line may be truncated") from exc
+    if line.version < 1:
+        raise GameLogError(where, number, f"field version: {line.version} is not an event version (they start at 1)")
     try:
         type_name = msgspec.json.decode(line.payload, type=_Tag).type
         event = decode_payload(type_name, line.version, line.payload)
@@ -232,10 +270,14 @@ def import_file(store: Store, path: Path) -> ImportReport:
         for envelope, _ in sealed[: len(stored)]:
             mine = stored[envelope.seq]
             if mine.hash != envelope.hash:
+                db = store.path or "the database"
                 raise GameLogError(
                     where, envelope.seq + 1,
-                    f"game {game_id[:8]} is already in {store.path or 'the database'} with different events from seq {envelope.seq} "
-                    f"(database: {mine.type}, this file: {envelope.type}); they are two different recordings, so nothing was imported",
+                    f"game {game_id[:8]} is already in {db} with different events from seq {envelope.seq}: "
+                    f"{db} has {mine.type} recorded at {mine.recorded_at} (event id {mine.event_id}); "
+                    f"{where} has {envelope.type} recorded at {envelope.recorded_at} (event id {envelope.event_id}). "
+                    f"They are two recordings of one game: compare them (`ktlog export {game_id[:8]}` writes the stored one) "
+                    "and import only the right one",
                 )
         if len(sealed) <= len(stored):
             return ImportReport(where, game_id, "unchanged", 0)

@@ -29,13 +29,15 @@ from .reducer import apply_in_place, effective, fold_with_snapshots, resume
 from .state import GameState, copy_state, decode_state, encode_state
 
 APPLICATION_ID = 0x6B746C67  # "ktlg"
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 """Bumped with each migration; a database with a higher one needs a newer ktlog."""
 SNAPSHOT_EVERY = 100
 """A snapshot of the state is kept every this many seqs, so a seek applies fewer events."""
 BUSY_TIMEOUT_MS = 5000
 
 migrations = Migrations("ktlog")
+REBUILDING_MIGRATIONS = {"m002_dice_figures_and_crit_op"}
+"""Migrations that change projection tables: a database they upgrade is rebuilt from its log."""
 
 
 @migrations()
@@ -97,6 +99,14 @@ def m002_dice_figures_and_crit_op(db: sqlite_utils.Database) -> None:
         db["attacks"].add_column(column, kind)
     db["game_results"].add_column("crit_op", str)
     db["game_results"].add_column("killzone", str)
+
+
+@migrations()
+def m003_verifications(db: sqlite_utils.Database) -> None:
+    """Schema 3: the latest `ktlog verify` verdict of each game, for statistics to warn about."""
+    db["verifications"].create(
+        {"game_id": str, "checked_at": str, "head_seq": int, "ok": int, "bad_seq": int, "problem": str}, pk="game_id"
+    )
 
 
 def default_db_path() -> Path:
@@ -193,6 +203,7 @@ class Store:
             )
         if version == SCHEMA_VERSION:
             return
+        pending = {m.name for m in migrations.pending(self.db)}
         try:
             with self._write():
                 conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
@@ -200,7 +211,7 @@ class Store:
                 conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         except sqlite3.OperationalError as exc:
             raise StoreError(f"cannot set up the ktlog tables in {where}: {exc}; is the file read-only?") from exc
-        if version and self.db["games"].count:
+        if version and pending & REBUILDING_MIGRATIONS and self.db["games"].count:
             self.rebuild()  # derived tables of an older schema are filled in from the log
 
     def close(self) -> None:
@@ -300,7 +311,7 @@ class Store:
                     [(e.game_id, e.seq, e.event_id, e.type, e.version, e.recorded_at, p.decode(), e.prev_hash, e.hash) for e, p in new],
                 )
             except sqlite3.IntegrityError as exc:
-                raise InvalidEvent(f"an event id in this game is already stored in another game ({exc})", "event_id") from exc
+                raise self._taken_event_id(game_id, new) from exc
             self.conn.executemany(
                 "INSERT OR REPLACE INTO snapshots (game_id, seq, state) VALUES (?,?,?)",
                 [(game_id, seq, blob) for seq, blob in snapshots if seq > already],
@@ -367,6 +378,18 @@ class Store:
             head, _ = self._head(envelope.game_id)
             raise ConcurrencyConflict(envelope.game_id, envelope.seq, head) from exc
 
+    def _taken_event_id(self, game_id: str, sealed: list[tuple[Envelope, bytes]]) -> InvalidEvent:
+        """The error for the first of these events whose id an event of another game has."""
+        for envelope, _ in sealed:
+            row = self.conn.execute("SELECT game_id, seq FROM events WHERE event_id = ? AND game_id != ?", (envelope.event_id, game_id)).fetchone()
+            if row:
+                error = InvalidEvent(
+                    f"event id {envelope.event_id} is already the id of seq {row[1]} of game {row[0][:8]}; "
+                    "each event has its own id, so these events were copied from another game", "event_id")
+                error.seq = envelope.seq
+                return error
+        return InvalidEvent("an event id of this game is already stored in another game", "event_id")
+
     def _head(self, game_id: str) -> tuple[int, str]:
         row = self.conn.execute("SELECT head_seq, head_hash FROM games WHERE id = ?", (game_id,)).fetchone()
         if row is None:
@@ -389,13 +412,24 @@ class Store:
             ),
         )
 
+    def record_verdicts(self, verdicts) -> None:
+        """Keep the latest `ktlog verify` verdict of each game (not part of the log)."""
+        with self._write():
+            self.conn.executemany(
+                "INSERT OR REPLACE INTO verifications (game_id, checked_at, head_seq, ok, bad_seq, problem) VALUES (?,?,?,?,?,?)",
+                [(v.game_id, now(), v.events, int(v.ok), v.bad_seq, v.problem) for v in verdicts],
+            )
+
     # --- projections ------------------------------------------------------------------------
 
     def _write_projections(self, game_id: str, state: GameState, after_seq: int) -> None:
         for table, rows in projections.rows_since(game_id, state, after_seq).items():
             if rows:
                 columns = projections.TABLES[table]
-                self.conn.executemany(f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})", rows)
+                try:
+                    self.conn.executemany(f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})", rows)
+                except OverflowError as exc:
+                    raise _too_large(table, rows) from exc
 
     def _delete_projections(self, game_id: str) -> None:
         for table in projections.TABLES:
@@ -462,6 +496,16 @@ def row_envelope(row: dict) -> Envelope:
         recorded_at=row["recorded_at"], payload=decode_payload(row["type"], row["version"], row["payload"]),
         prev_hash=row["prev_hash"], hash=row["hash"],
     )
+
+
+def _too_large(table: str, rows: list[tuple]) -> InvalidEvent:
+    """The error for an event whose numbers, or numbers the rules derive from them, do not fit
+    SQLite's 64-bit integers (rows carry their event's seq second)."""
+    error = InvalidEvent(
+        f"a number this event gives ({table}) is too large to store; ktlog keeps whole numbers "
+        "between -2^63 and 2^63-1: check the values entered", "event")
+    error.seq = next((r[1] for r in rows if any(isinstance(v, int) and not -(2**63) <= v < 2**63 for v in r)), None)
+    return error
 
 
 def _store_error(exc: sqlite3.OperationalError, path: Path | None) -> StoreError:

@@ -58,5 +58,8 @@ def verify_game(store: Store, game_id: str) -> Verdict:
 
 
 def verify(store: Store, game_ids: list[str] | None = None) -> list[Verdict]:
+    """Verify games and keep each verdict (statistics warn about games that failed)."""
     ids = game_ids if game_ids is not None else [g.id for g in store.games()]
-    return [verify_game(store, g) for g in ids]
+    verdicts = [verify_game(store, g) for g in ids]
+    store.record_verdicts(verdicts)
+    return verdicts

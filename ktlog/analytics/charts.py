@@ -1,0 +1,91 @@
+"""Charts with Altair (Polars' own plotting library), saved as PNG or SVG by vl-convert."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import altair as alt
+import polars as pl
+
+from ..errors import KtlogError
+from . import curves
+from .league import League, read_table
+from .performance import entity_stats
+from .standings import elo_history
+
+WIDTH, HEIGHT = 640, 320
+alt.data_transformers.disable_max_rows()  # charts are rendered here, not sent to a browser
+
+
+def _quoted(game_id: str) -> str:
+    """A game id as an SQL literal; ids come from the database, and are checked to be ids."""
+    if not re.fullmatch(r"[0-9a-f-]{1,64}", game_id):
+        raise KtlogError(f"{game_id!r} is not a game id")
+    return f"'{game_id}'"
+
+
+def game_vp_chart(league: League, game_id: str) -> alt.LayerChart:
+    """Both players' VP by event (a step line), with the turning point boundaries marked."""
+    steps = curves.game_curve(league, game_id)
+    players = [c for c in steps.columns if c not in ("seq", "turning_point", "difference")]
+    last = read_table(league.db, f"SELECT MAX(seq) AS seq FROM events WHERE game_id = {_quoted(game_id)}", {"seq": int}).item()
+    start = pl.DataFrame({"seq": [0], "turning_point": [0], **{p: [0] for p in players}}, schema={c: pl.Int64 for c in ["seq", "turning_point", *players]})
+    end = (steps.tail(1) if steps.height else start).with_columns(pl.lit(last, dtype=pl.Int64).alias("seq"))
+    long = pl.concat([start, steps.select(start.columns), end.select(start.columns)]).unpivot(index=["seq", "turning_point"], on=players, variable_name="player", value_name="VP")
+    boundaries = read_table(
+        league.db, f"SELECT seq, payload FROM events WHERE game_id = {_quoted(game_id)} AND type = 'TurningPointStarted'", {"seq": int, "payload": str}
+    ).with_columns(pl.format("TP{}", pl.col("payload").str.json_path_match("$.turning_point")).alias("label"))
+    lines = alt.Chart(long).mark_line(interpolate="step-after", strokeWidth=2.5).encode(
+        x=alt.X("seq:Q", title="event (seq)"), y=alt.Y("VP:Q", title="VP", scale=alt.Scale(domainMin=0)), color=alt.Color("player:N", title=None)
+    )
+    rules = alt.Chart(boundaries).mark_rule(strokeDash=[4, 4], color="gray").encode(x="seq:Q")
+    labels = alt.Chart(boundaries).mark_text(align="left", dx=3, dy=-6, color="gray").encode(x="seq:Q", y=alt.value(10), text=alt.Text("label:N"))
+    return (rules + labels + lines).properties(width=WIDTH, height=HEIGHT, title=f"VP race, game {game_id[:8]} (dashed: turning points)")
+
+
+def average_curves_chart(league: League) -> alt.Chart:
+    data = curves.average_curves(league)
+    return alt.Chart(data).mark_line(point=True).encode(
+        x=alt.X("turning_point:O", title="after turning point"), y=alt.Y("avg_vp:Q", title="average VP"), color=alt.Color("result:N", title=None)
+    ).properties(width=WIDTH, height=HEIGHT, title="Average VP of winners and losers")
+
+
+def team_win_rates_chart(league: League) -> alt.LayerChart:
+    data = entity_stats(league, "kill_team")
+    base = alt.Chart(data).encode(y=alt.Y("kill_team:N", sort="-x", title=None))
+    bars = base.mark_rule(strokeWidth=2).encode(x=alt.X("win_rate_low:Q", title="win rate (95% Wilson interval)", scale=alt.Scale(domain=[0, 1])), x2="win_rate_high:Q")
+    points = base.mark_point(filled=True, size=80).encode(x="win_rate:Q", tooltip=["kill_team", "games", "win_rate"])
+    return (bars + points).properties(width=WIDTH, height=max(120, 40 * data.height), title="Win rate per kill team")
+
+
+def elo_chart(league: League, top: int = 8) -> alt.Chart:
+    history = elo_history(league.results)
+    best = history.group_by("player").agg(pl.col("elo").last()).sort("elo", descending=True).head(top).get_column("player")
+    data = history.filter(pl.col("player").is_in(best.implode())).with_columns(pl.int_range(pl.len()).over("player").alias("game"))
+    return alt.Chart(data).mark_line().encode(
+        x=alt.X("game:Q", title="games played"), y=alt.Y("elo:Q", title="Elo", scale=alt.Scale(zero=False)), color=alt.Color("player:N", title=None)
+    ).properties(width=WIDTH, height=HEIGHT, title=f"Elo over time (top {top})")
+
+
+def save(chart: alt.TopLevelMixin, path: Path) -> None:
+    """PNG or SVG by the file's extension, rendered offline by vl-convert."""
+    import vl_convert as vlc
+
+    spec = chart.to_json()
+    suffix = path.suffix.lower()
+    try:
+        if suffix == ".png":
+            path.write_bytes(vlc.vegalite_to_png(spec, scale=2))
+        elif suffix == ".svg":
+            path.write_text(vlc.vegalite_to_svg(spec))
+        else:
+            raise KtlogError(f"{path}: charts are written as .png or .svg; name the file with one of those")
+    except OSError as exc:
+        raise KtlogError(f"cannot write {path}: {exc.strerror}") from exc
+
+
+def svg(chart: alt.TopLevelMixin) -> str:
+    import vl_convert as vlc
+
+    return vlc.vegalite_to_svg(chart.to_json())

@@ -1,0 +1,138 @@
+"""A league: the projection tables of a ktlog database as Polars frames, narrowed by filters.
+
+Frames are read through ADBC (Arrow, no Python objects per row) and only when a statistic
+needs them. Every statistic works on finished games; games still in progress are listed
+separately so the reports can show them.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import difflib
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+
+import polars as pl
+
+from ..errors import KtlogError
+
+
+class NothingToCompute(KtlogError):
+    """The database or the filters leave no finished game to compute statistics from."""
+
+
+@dataclass(frozen=True)
+class Filters:
+    league: str | None = None
+    season: str | None = None
+    round: str | None = None
+    since: dt.date | None = None
+    until: dt.date | None = None
+    ruleset: str | None = None
+    player: str | None = None
+    team: str | None = None
+
+    def describe(self) -> str:
+        parts = [f"{k} {v}" for k, v in vars(self).items() if v is not None]
+        return ", ".join(parts) or "no filter"
+
+
+POLARS_TYPE = {int: pl.Int64, float: pl.Float64, str: pl.String}
+
+
+def read_table(db: Path, query: str, schema: dict[str, type]) -> pl.DataFrame:
+    """One query's rows as a frame, through the ADBC SQLite driver (Arrow, no Python object
+    per row), cast to `schema` (column -> int, float or str): SQLite's columns carry no
+    types of their own, and a column of NULLs would otherwise come back as integers."""
+    import adbc_driver_sqlite.dbapi as adbc
+
+    with adbc.connect(str(db)) as conn, conn.cursor() as cursor:
+        cursor.adbc_statement.set_options(**{"adbc.sqlite.query.batch_rows": str(2**30)})  # one batch: one type per column
+        cursor.execute(query)
+        frame = pl.DataFrame(cursor.fetch_arrow())
+    if frame.width == 0:
+        return pl.DataFrame(schema={c: POLARS_TYPE[t] for c, t in schema.items()})
+    return frame.cast({c: POLARS_TYPE[t] for c, t in schema.items() if c in frame.columns})
+
+
+def _projection_types(table: str) -> dict[str, type]:
+    from .. import projections
+
+    types = dict(projections.TABLES[table])
+    types["victim"] = str  # incapacitations read as "player AS victim"
+    return types
+
+
+@dataclass
+class League:
+    """The games of a database that pass the filters."""
+
+    db: Path
+    filters: Filters = field(default_factory=Filters)
+
+    @cached_property
+    def games(self) -> pl.DataFrame:
+        """Every game passing the filters (finished or not): id, date, labels, status."""
+        columns = ("game_id", "created_at", "ruleset", "killzone", "date", "league", "season", "round", "table_label", "status", "players", "kill_teams")
+        games = read_table(self.db, "SELECT id AS " + ", ".join(columns) + " FROM games", dict.fromkeys(columns, str))
+        f = self.filters
+        conditions = [pl.col(c) == v for c, v in (("league", f.league), ("season", f.season), ("round", f.round), ("ruleset", f.ruleset)) if v is not None]
+        if f.since:
+            conditions.append(pl.col("date") >= f.since.isoformat())
+        if f.until:
+            conditions.append(pl.col("date") <= f.until.isoformat())
+        for column, name, what in (("players", f.player, "player"), ("kill_teams", f.team, "kill team")):
+            if name is not None:
+                self._check_name(games, column, name, what)
+                conditions.append(pl.col(column).str.json_decode(pl.List(pl.String)).list.contains(name))
+        return games.filter(*conditions) if conditions else games
+
+    def _check_name(self, games: pl.DataFrame, column: str, name: str, what: str) -> None:
+        known = games.select(pl.col(column).str.json_decode(pl.List(pl.String)).explode().unique().drop_nulls()).to_series().to_list()
+        if name not in known:
+            close = difflib.get_close_matches(name, known, n=3)
+            hint = f"; did you mean {' or '.join(map(repr, close))}?" if close else f"; known: {', '.join(sorted(known)[:8])}"
+            raise NothingToCompute(f"no {what} called {name!r} in {self.db}{hint}")
+
+    @cached_property
+    def in_progress(self) -> pl.DataFrame:
+        return self.games.filter(pl.col("status") != "finished")
+
+    @cached_property
+    def finished_ids(self) -> pl.DataFrame:
+        ids = self.games.filter(pl.col("status") == "finished").select("game_id")
+        if ids.is_empty():
+            why = "the database has no games" if self.games.is_empty() and self.filters == Filters() else (
+                f"no finished game matches ({self.filters.describe()})")
+            progress = f"; {self.in_progress.height} game(s) still in progress" if self.in_progress.height else ""
+            raise NothingToCompute(f"nothing to compute: {why}{progress}. Record or import games, or widen the filters")
+        return ids
+
+    def table(self, name: str, columns: str = "*") -> pl.DataFrame:
+        """A projection table's rows for the finished games passing the filters."""
+        frame = read_table(self.db, f"SELECT {columns} FROM {name}", _projection_types(name))
+        return frame.join(self.finished_ids, on="game_id", how="semi")
+
+    @cached_property
+    def results(self) -> pl.DataFrame:
+        """One row per player per finished game, with the game's date and start time to order by."""
+        order = self.games.select("game_id", "created_at")
+        return self.table("game_results").join(order, on="game_id", how="left")
+
+    @cached_property
+    def with_opponents(self) -> pl.DataFrame:
+        """Results with the opponent's name, kill team and VP beside each row (two-player games)."""
+        r = self.results
+        other = r.select("game_id", pl.col("player").alias("opponent"), pl.col("kill_team").alias("opponent_team"),
+                         pl.col("vp_total").alias("vp_against"))
+        return r.join(other, on="game_id").filter(pl.col("player") != pl.col("opponent"))
+
+    def entity_rows(self, frame: pl.DataFrame, by: str) -> pl.DataFrame:
+        """Narrow per-player rows to the --player or --team asked for (their opponents stay in the games)."""
+        f = self.filters
+        if by == "player" and f.player:
+            return frame.filter(pl.col("player") == f.player)
+        if by == "kill_team" and f.team:
+            return frame.filter(pl.col("kill_team") == f.team)
+        return frame

@@ -1,0 +1,94 @@
+"""Per player and per kill team: results with their uncertainty, VP by op, kills, CP, ploys, initiative."""
+
+from __future__ import annotations
+
+import polars as pl
+
+from .league import League
+
+Z95 = 1.959964
+"""The normal quantile of a two-sided 95% interval."""
+
+TOP_PLOYS = 3
+
+
+def wilson(points: pl.Expr, n: pl.Expr, z: float = Z95) -> tuple[pl.Expr, pl.Expr]:
+    """The Wilson score interval of a rate (points out of n; a draw counts half)."""
+    p = points / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z / (1 + z * z / n) * (p * (1 - p) / n + z * z / (4 * n * n)).sqrt()
+    return centre - half, centre + half
+
+
+def per_game(league: League) -> pl.DataFrame:
+    """One row per player per finished game, with what they did in it."""
+    rows = league.with_opponents
+    kills = league.table("incapacitations", "game_id, player AS victim")
+    killed = (
+        rows.select("game_id", "player").join(kills, on="game_id")
+        .group_by("game_id", "player")
+        .agg((pl.col("victim") != pl.col("player")).sum().alias("enemies_incapacitated"), (pl.col("victim") == pl.col("player")).sum().alias("operatives_lost"))
+    )
+    cp = (
+        league.table("cp_changes", "game_id, player, delta")
+        .group_by("game_id", "player")
+        .agg(pl.col("delta").clip(lower_bound=0).sum().alias("cp_gained"), (-pl.col("delta").clip(upper_bound=0)).sum().alias("cp_spent"))
+    )
+    tps = league.table("turning_points", "game_id, turning_point, initiative")
+    initiative = (
+        rows.select("game_id", "player").join(tps, on="game_id")
+        .group_by("game_id", "player")
+        .agg(
+            (pl.col("initiative") == pl.col("player")).mean().alias("initiative_rate"),
+            ((pl.col("turning_point") == 1) & (pl.col("initiative") == pl.col("player"))).any().alias("tp1_initiative"),
+        )
+    )
+    return (
+        rows.join(killed, on=["game_id", "player"], how="left")
+        .join(cp, on=["game_id", "player"], how="left")
+        .join(initiative, on=["game_id", "player"], how="left")
+        .with_columns(pl.col("enemies_incapacitated", "operatives_lost", "cp_gained", "cp_spent").fill_null(0),
+                      score=pl.col("result").replace_strict({"win": 1.0, "draw": 0.5, "loss": 0.0}))
+    )
+
+
+def most_used_ploys(league: League, by: str) -> pl.DataFrame:
+    """The ploys and gambits each player or kill team used most, as "name (uses)" text."""
+    ploys = league.table("cp_changes", "game_id, player, kind, source").filter(pl.col("kind").is_in(["gambit", "ploy"]))
+    owners = league.results.select("game_id", "player", "kill_team")
+    return (
+        ploys.join(owners, on=["game_id", "player"])
+        .group_by(by, "source").agg(pl.len().alias("uses"))
+        .sort([by, "uses", "source"], descending=[False, True, False])
+        .group_by(by, maintain_order=True)
+        .agg(pl.format("{} ({})", "source", "uses").head(TOP_PLOYS).str.join(", ").alias("most_used_ploys"))
+    )
+
+
+def entity_stats(league: League, by: str) -> pl.DataFrame:
+    """`ktlog stats players` (by "player") and `ktlog stats teams` (by "kill_team")."""
+    games = per_game(league)
+    n = pl.len()
+    low, high = wilson(pl.col("score").sum(), n.cast(pl.Float64))
+    table = (
+        games.group_by(by)
+        .agg(
+            n.alias("games"),
+            (pl.col("score").sum() / n).alias("win_rate"),
+            low.alias("win_rate_low"),
+            high.alias("win_rate_high"),
+            *(pl.col(f"vp_{op}").mean().alias(f"avg_vp_{op}") for op in ("crit", "kill", "tac", "primary", "total")),
+            pl.col("kill_grade").mean().alias("avg_kill_grade"),
+            pl.col("enemies_incapacitated").mean().alias("incapacitated_per_game"),
+            pl.col("operatives_lost").mean().alias("lost_per_game"),
+            pl.col("cp_gained").mean().alias("cp_gained_per_game"),
+            pl.col("cp_spent").mean().alias("cp_spent_per_game"),
+            pl.col("initiative_rate").mean().alias("initiative_rate"),
+            pl.col("score").filter(pl.col("tp1_initiative")).mean().alias("win_rate_tp1_initiative"),
+            pl.col("score").filter(~pl.col("tp1_initiative")).mean().alias("win_rate_no_tp1_initiative"),
+        )
+        .join(most_used_ploys(league, by), on=by, how="left")
+        .sort(["win_rate", "games", by], descending=[True, True, False])
+    )
+    rates = [c for c in table.columns if c not in (by, "games", "most_used_ploys")]
+    return league.entity_rows(table.with_columns(pl.col(rates).round(3)), by)

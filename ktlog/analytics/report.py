@@ -1,0 +1,62 @@
+"""`ktlog report GAME`: one HTML file (inline SVG and CSS, no script, no network) for a game."""
+
+from __future__ import annotations
+
+import html
+
+from ..events import Annotation, EventVoided
+from ..reducer import describe_result, effective
+from ..rules import get_ruleset
+from ..store import Store
+from ..views import describe
+from .charts import game_vp_chart, svg
+from .league import League
+
+STYLE = """
+body { font: 15px/1.45 system-ui, sans-serif; margin: 2rem auto; max-width: 60rem; color: #222; }
+h1 { font-size: 1.5rem; margin-bottom: .2rem; } .sub { color: #666; margin-top: 0; }
+table { border-collapse: collapse; margin: 1rem 0; } td, th { padding: .25rem .7rem; border-bottom: 1px solid #ddd; text-align: left; }
+th { background: #f4f4f4; } td.n { text-align: right; font-variant-numeric: tabular-nums; }
+tr.undone td { color: #999; text-decoration: line-through; } tr.tp td { font-weight: 600; background: #fafafa; }
+.note { color: #6a4; font-style: italic; } .warn { color: #b60; } .result { font-size: 1.2rem; font-weight: 600; }
+"""
+
+
+def game_report(store: Store, league: League, game_id: str) -> str:
+    state = store.state(game_id)
+    envelopes = store.events(game_id)
+    ruleset = get_ruleset(state.ruleset)
+    kept = {seq for seq, _ in effective([(e.seq, e.payload) for e in envelopes])}
+    notes: dict[int, list[str]] = {}
+    for e in envelopes:
+        if isinstance(e.payload, Annotation) and e.seq in kept:
+            notes.setdefault(e.payload.target, []).append(e.payload.text)
+    esc = html.escape
+    who = " vs ".join(f"{esc(n)} ({esc(p.kill_team)})" for n, p in state.players.items())
+    labels = ", ".join(f"{esc(k)} {esc(v)}" for k, v in state.labels.items())
+    parts = [
+        "<!doctype html><html><head><meta charset='utf-8'>",
+        f"<title>{who}</title><style>{STYLE}</style></head><body>",
+        f"<h1>{who}</h1>",
+        f"<p class='sub'>{esc(ruleset.title)} &middot; {esc(state.killzone)} &middot; {esc(state.date)}"
+        + (f" &middot; crit op {esc(state.crit_op)}" if state.crit_op else "") + (f" &middot; {labels}" if labels else "") + "</p>",
+        f"<p class='result'>{esc(describe_result(state)[0].upper() + describe_result(state)[1:])}</p>",
+        "<table><tr><th>player</th><th>kill team</th>" + "".join(f"<th>{op} VP</th>" for op in ruleset.ops) + "<th>total</th><th>kill grade</th></tr>",
+    ]
+    for name, p in state.players.items():
+        cells = "".join(f"<td class='n'>{p.vp.get(op, 0)}</td>" for op in ruleset.ops)
+        parts.append(f"<tr><td>{esc(name)}</td><td>{esc(p.kill_team)}</td>{cells}<td class='n'><b>{p.total_vp}</b></td><td class='n'>{p.kill_grade}</td></tr>")
+    parts.append("</table>")
+    if state.result is not None:
+        parts.append(svg(game_vp_chart(league, game_id)))
+    if state.warnings:
+        parts.append("<h2>Warnings</h2><ul>" + "".join(f"<li class='warn'>seq {w.seq}: {esc(w.message)} ({esc(w.rule)}); {esc(w.reason)}</li>" for w in state.warnings) + "</ul>")
+    parts.append("<h2>Events</h2><table><tr><th>seq</th><th>event</th></tr>")
+    for e in envelopes:
+        if isinstance(e.payload, Annotation):
+            continue
+        kind = "tp" if type(e.payload).__name__.startswith("TurningPoint") else ("undone" if e.seq not in kept and not isinstance(e.payload, EventVoided) else "")
+        text = esc(describe(e.payload)) + "".join(f"<div class='note'>{esc(t)}</div>" for t in notes.get(e.seq, []))
+        parts.append(f"<tr class='{kind}'><td class='n'>{e.seq}</td><td>{text}</td></tr>")
+    parts.append("</table></body></html>")
+    return "\n".join(parts)

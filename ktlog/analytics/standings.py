@@ -1,0 +1,72 @@
+"""The league table and Elo ratings."""
+
+from __future__ import annotations
+
+import polars as pl
+
+from .league import League
+
+ELO_START = 1500.0
+ELO_K = 32.0
+"""Elo: every player starts at 1500; K = 32; a draw scores 1/2; a concession is a loss."""
+
+SCORE = {"win": 1.0, "draw": 0.5, "loss": 0.0}
+
+TIE_BREAKS = ("points", "vp_diff", "vp_for", "elo")
+"""League table order: points (a win 1, a draw 1/2), then VP difference, then VP scored, then
+Elo, then name."""
+
+
+def elo_history(results: pl.DataFrame) -> pl.DataFrame:
+    """Each player's rating after every game: a pure function of the results in date order
+    (date, then the game's start time, then its id).
+
+    Elo is a recurrence over games in order, so this walks the games once in Python; the
+    grouping and ordering around it are Polars.
+    """
+    games = (
+        results.select("game_id", "date", "created_at", "player", pl.col("result").replace_strict(SCORE).alias("score"))
+        .sort("date", "created_at", "game_id", "player")
+        .group_by("game_id", "date", "created_at", maintain_order=True)
+        .agg("player", "score")
+    )
+    ratings: dict[str, float] = {}
+    out: dict[str, list] = {"game_id": [], "date": [], "player": [], "elo_before": [], "elo": []}
+    for game_id, date, _, players, scores in games.iter_rows():
+        before = [ratings.get(p, ELO_START) for p in players]
+        for i, player in enumerate(players):
+            others = [r for j, r in enumerate(before) if j != i]
+            expected = sum(1 / (1 + 10 ** ((r - before[i]) / 400)) for r in others) / max(1, len(others))
+            actual = sum(1.0 if scores[i] > scores[j] else 0.5 if scores[i] == scores[j] else 0.0 for j in range(len(players)) if j != i) / max(1, len(others))
+            ratings[player] = before[i] + ELO_K * (actual - expected)
+            for key, value in (("game_id", game_id), ("date", date), ("player", player), ("elo_before", before[i]), ("elo", ratings[player])):
+                out[key].append(value)
+    return pl.DataFrame(out, schema={"game_id": pl.String, "date": pl.String, "player": pl.String, "elo_before": pl.Float64, "elo": pl.Float64})
+
+
+def current_elo(results: pl.DataFrame) -> pl.DataFrame:
+    return elo_history(results).group_by("player").agg(pl.col("elo").last())
+
+
+def standings(league: League) -> pl.DataFrame:
+    """Per player: games, wins, draws, losses, win rate (a draw half a win), VP for and against, VP difference, Elo."""
+    rows = league.with_opponents
+    table = (
+        rows.group_by("player")
+        .agg(
+            pl.len().alias("games"),
+            (pl.col("result") == "win").sum().alias("wins"),
+            (pl.col("result") == "draw").sum().alias("draws"),
+            (pl.col("result") == "loss").sum().alias("losses"),
+            pl.col("vp_total").sum().alias("vp_for"),
+            pl.col("vp_against").sum().alias("vp_against"),
+        )
+        .with_columns(points=pl.col("wins") + 0.5 * pl.col("draws"), vp_diff=pl.col("vp_for") - pl.col("vp_against"))
+        .with_columns(win_rate=pl.col("points") / pl.col("games"))
+        .join(current_elo(league.results).with_columns(pl.col("elo").round(0).cast(pl.Int64)), on="player", how="left")
+        .sort([*TIE_BREAKS, "player"], descending=[True, True, True, True, False])
+        .with_row_index("rank", offset=1)
+    )
+    return league.entity_rows(table, "player").select(
+        "rank", "player", "games", "wins", "draws", "losses", "points", pl.col("win_rate").round(3), "vp_for", "vp_against", "vp_diff", "elo"
+    )
