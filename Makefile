@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test bench schemas samples clean
+.PHONY: run test bench bench-analytics schemas samples clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -17,8 +17,12 @@ run: $(STAMP)  ## set up, then run ktlog's main job on the default database
 test: $(STAMP)  ## set up, then run the whole test suite
 	$(BIN)/python -m pytest
 
-bench: $(STAMP)  ## the benchmarks quoted in the README
+bench: $(STAMP)  ## the core benchmarks quoted in the README
 	$(BIN)/python benchmarks/run.py
+
+bench-analytics: $(STAMP)  ## issue 5's league benchmark (builds a 10,000-game league once; pandas in .venv-bench)
+	test -x .venv-bench/bin/python || ($(PYTHON) -m venv .venv-bench && .venv-bench/bin/pip install --quiet pandas)
+	$(BIN)/python benchmarks/analytics.py
 
 schemas: $(STAMP)  ## regenerate schemas/ from ktlog/events.py
 	$(BIN)/python -m ktlog.schemas
@@ -27,4 +31,4 @@ samples: $(STAMP)  ## regenerate sample_games/*.jsonl from sample_games/scripts/
 	$(BIN)/python sample_games/build.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis
+	rm -rf $(VENV) .venv-bench .pytest_cache .hypothesis

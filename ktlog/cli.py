@@ -70,11 +70,18 @@ def _json(data) -> None:
 def cli(ctx: click.Context, db: Path | None) -> None:
     """Record Kill Team matches as an append-only event log; replay and score them.
 
-    With no command, runs the demo: loads the sample games and shows one.
+    With no command, loads the sample games and opens the terminal UI (`ktlog demo` is the
+    text version).
     """
     ctx.obj = {"db": db or default_db_path(), "store": None}
     if ctx.invoked_subcommand is None:
-        ctx.invoke(demo)
+        from tui.app import make_app  # the core never imports Textual; only the UI commands do
+
+        store = _store(ctx)
+        _, results = _load_samples(store, SAMPLE_GAMES)
+        make_app(store, screen="start").run()
+        for problem in (r for r in results if isinstance(r, KtlogError)):
+            click.echo(f"note: a sample game was not loaded: {problem}", err=True)
 
 
 # --- recording -------------------------------------------------------------------------------
@@ -92,6 +99,7 @@ def _parse_player(spec: str) -> tuple[str, Path, list[str] | None]:
 @click.option("--ruleset", type=click.Choice(sorted(RULESETS)), default="kt24-preliminary", show_default=True, help="The ruleset the game is played under.")
 @click.option("--killzone", required=True, help="volkus, gallowdark, bheta-decima, or another killzone's name.")
 @click.option("--date", default=lambda: dt.date.today().isoformat(), help="The day of the game (YYYY-MM-DD); default today.")
+@click.option("--dataslate", help="The balance dataslate or errata the game is played under.")
 @click.option("--mission", help="Mission or map label.")
 @click.option("--league", help="League label.")
 @click.option("--season", help="Season label.")
@@ -101,9 +109,10 @@ def _parse_player(spec: str) -> tuple[str, Path, list[str] | None]:
               help="A player and the roster file of their kill team, optionally the operatives selected for this battle. Once per player.")
 @click.option("--json", "as_json", is_flag=True, help="Print the new game as JSON.")
 @click.pass_context
-def new(ctx, ruleset, killzone, date, mission, league, season, round_, table, players, as_json) -> None:
+def new(ctx, ruleset, killzone, date, dataslate, mission, league, season, round_, table, players, as_json) -> None:
     """Create a game from flags and roster files; prints its id."""
-    created = ev.GameCreated(ruleset=ruleset, killzone=killzone, date=date, mission=mission, league=league, season=season, round=round_, table=table)
+    created = ev.GameCreated(ruleset=ruleset, killzone=killzone, date=date, dataslate=dataslate, mission=mission, league=league,
+                             season=season, round=round_, table=table)
     setup: list[ev.Event] = []
     taken: set[str] = set()
     for spec in players:
@@ -477,12 +486,11 @@ def demo(ctx, samples) -> None:
     from .views import render_replay_summary
 
     store = _store(ctx)
-    files = sorted(Path(samples).glob("*.jsonl"))
-    if not files:
-        raise KtlogError(f"no sample games (*.jsonl) in {samples}; pass --samples DIR")
-    with store.batch():
-        for path in files:
-            click.echo(import_file(store, path).describe())
+    files, results = _load_samples(store, samples)
+    for result in results:
+        if isinstance(result, KtlogError):
+            raise result
+        click.echo(result.describe())
     games_by_id = {g.id: g for g in store.games()}
     first = _header_game_id(files[0])
     click.echo("")
@@ -514,6 +522,22 @@ def replay(ctx, game, spectator) -> None:
 
     store = _store(ctx)
     make_app(store, screen="replay", game_id=store.resolve(game), spectator=spectator).run()
+
+
+def _load_samples(store: Store, samples: Path):
+    """Import the sample game-log files (again: importing twice changes nothing). Returns the
+    files and, for each, its import report or the error that kept it out."""
+    files = sorted(Path(samples).glob("*.jsonl"))
+    if not files:
+        raise KtlogError(f"no sample games (*.jsonl) in {samples}; pass --samples DIR")
+    results = []
+    with store.batch():
+        for path in files:
+            try:
+                results.append(import_file(store, path))
+            except KtlogError as exc:
+                results.append(exc)
+    return files, results
 
 
 def _header_game_id(path: Path) -> str:

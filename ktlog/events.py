@@ -115,9 +115,13 @@ class ShootingAttack(Part):
 
 
 class GameCreated(Event):
+    """Version 2 added `dataslate`: the balance dataslate or errata the game is played under."""
+
+    version = 2
     ruleset: str
     killzone: str
     date: str
+    dataslate: str | None = None
     mission: str | None = None
     league: str | None = None
     season: str | None = None
@@ -492,7 +496,12 @@ class Envelope(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
 # --- upcasting -------------------------------------------------------------------------------
 
 Upcaster = Any  # Callable[[dict], dict]: one version step of one event type's payload
-UPCASTERS: dict[tuple[str, int], Upcaster] = {}
+def _game_created_v1_v2(payload: dict) -> dict:
+    """Version 1 had no dataslate field: those games named none."""
+    return {**payload, "dataslate": None}
+
+
+UPCASTERS: dict[tuple[str, int], Upcaster] = {("GameCreated", 1): _game_created_v1_v2}
 """(type name, from version) -> function turning that payload dict into the next version's."""
 
 

@@ -233,6 +233,8 @@ def _read_line_slowly(where: str, number: int, raw_line: bytes) -> tuple[Envelop
         event = decode_payload(type_name, line.version, line.payload)
     except msgspec.ValidationError as exc:
         raise GameLogError(where, number, _field_error(exc, "payload.")) from exc
+    except (msgspec.DecodeError, UnicodeDecodeError, RecursionError) as exc:
+        raise GameLogError(where, number, f"field payload: not valid JSON ({_undecodable(exc)})") from exc
     except KtlogError as exc:
         raise GameLogError(where, number, str(exc)) from exc
     envelope = Envelope(

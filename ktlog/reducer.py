@@ -76,14 +76,20 @@ def effective(records: list[Record]) -> list[Record]:
             stack.append((seq, event))
             continue
         if not stack:
-            raise InvalidEvent(f"seq {seq} voids seq {event.target}, which is not in the events given", "EventVoided")
+            raise _bad_void(seq, f"seq {seq} voids seq {event.target}, which is not in the events given")
         latest = stack[-1][0]
         if event.target != latest:
-            raise InvalidEvent(f"seq {seq} voids seq {event.target} but the latest effective event is seq {latest}; undo goes back one event at a time", "EventVoided")
+            raise _bad_void(seq, f"seq {seq} voids seq {event.target} but the latest effective event is seq {latest}; undo goes back one event at a time")
         if isinstance(stack[-1][1], GameCreated):
-            raise InvalidEvent("the game's creation cannot be undone", "EventVoided")
+            raise _bad_void(seq, "the game's creation cannot be undone")
         stack.pop()
     return stack
+
+
+def _bad_void(seq: int, message: str) -> InvalidEvent:
+    error = InvalidEvent(message, "EventVoided")
+    error.seq = seq  # so that an import names the line
+    return error
 
 
 def fold(events: Iterable[Event | Record | Envelope], start: GameState | None = None) -> GameState:

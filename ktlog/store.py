@@ -21,7 +21,7 @@ import platformdirs
 import sqlite_utils
 from sqlite_utils import Migrations
 
-from . import projections
+from . import __version__, projections
 from .errors import ConcurrencyConflict, GameNotFound, InvalidEvent, StoreError
 from .events import Annotation, Envelope, Event, EventVoided, GameCreated
 from .records import GENESIS, decode_payload, now, seal
@@ -29,11 +29,15 @@ from .reducer import apply_in_place, effective, fold_with_snapshots, resume
 from .state import GameState, copy_state, decode_state, encode_state
 
 APPLICATION_ID = 0x6B746C67  # "ktlg"
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 """Bumped with each migration; a database with a higher one needs a newer ktlog."""
+SCHEMA_NEEDS_KTLOG = "0.1.0"
+"""The first ktlog version that reads this schema (recorded in the database's meta table)."""
 SNAPSHOT_EVERY = 100
 """A snapshot of the state is kept every this many seqs, so a seek applies fewer events."""
 BUSY_TIMEOUT_MS = 5000
+LABEL_COLUMNS = {"mission": "mission", "league": "league", "season": "season", "round": "round", "table": "table_label"}
+"""A game's label -> its column in the games table."""
 
 migrations = Migrations("ktlog")
 REBUILDING_MIGRATIONS = {"m002_dice_figures_and_crit_op"}
@@ -109,6 +113,12 @@ def m003_verifications(db: sqlite_utils.Database) -> None:
     )
 
 
+@migrations()
+def m004_meta(db: sqlite_utils.Database) -> None:
+    """Schema 4: which ktlog wrote the database and which it needs, for older ktlogs to say."""
+    db["meta"].create({"key": str, "value": str}, pk="key")
+
+
 def default_db_path() -> Path:
     """`KTLOG_DB`, else ktlog.db in the user's data directory."""
     env = os.environ.get("KTLOG_DB")
@@ -134,7 +144,7 @@ class GameRow:
         return cls(
             id=row["id"], created_at=row["created_at"], ruleset=row["ruleset"], killzone=row["killzone"],
             date=row["date"], head_seq=row["head_seq"], status=row["status"],
-            labels={k: row[c] for k, c in (("mission", "mission"), ("league", "league"), ("season", "season"), ("round", "round"), ("table", "table_label")) if row[c]},
+            labels={k: row[c] for k, c in LABEL_COLUMNS.items() if row[c]},
             players=json.loads(row["players"] or "[]"), kill_teams=json.loads(row["kill_teams"] or "[]"),
             result=json.loads(row["result"]) if row["result"] else None,
         )
@@ -142,6 +152,21 @@ class GameRow:
 
 def game_status(state: GameState) -> str:
     return {"setup": "setup", "over": "finished"}.get(state.phase, "in progress")
+
+
+def derived_game_columns(state: GameState) -> dict[str, str | None]:
+    """The columns of a game's row that follow from its state (`ktlog verify` checks them)."""
+    result = None
+    if state.result:
+        r = state.result
+        result = json.dumps({"winner": r.winner, "draw": r.draw, "ended_by": r.ended_by, "conceded_by": r.conceded_by,
+                             "score": {n: p.total_vp for n, p in state.players.items()}})
+    return {
+        "killzone": state.killzone, "date": state.date,
+        **{column: state.labels.get(label) for label, column in LABEL_COLUMNS.items()},
+        "players": json.dumps(list(state.players)), "kill_teams": json.dumps([p.kill_team for p in state.players.values()]),
+        "status": game_status(state), "result": result,
+    }
 
 
 class Store:
@@ -197,9 +222,11 @@ class Store:
         if app_id != APPLICATION_ID and tables:
             raise StoreError(f"{where} is a SQLite database but not a ktlog one (it has tables {', '.join(sorted(tables)[:5])}); choose another file with --db")
         if version > SCHEMA_VERSION:
+            meta = dict(conn.execute("SELECT key, value FROM meta").fetchall()) if "meta" in tables else {}
+            needs = f"ktlog {meta['needs_ktlog']} or newer" if "needs_ktlog" in meta else "a newer ktlog"
             raise StoreError(
-                f"{where} was written by a newer ktlog (database schema {version}; this ktlog reads up to {SCHEMA_VERSION}); "
-                "upgrade ktlog to open it"
+                f"{where} was written by a newer ktlog (database schema {version}; this is ktlog {__version__}, which reads up to "
+                f"schema {SCHEMA_VERSION}); install {needs} to open it"
             )
         if version == SCHEMA_VERSION:
             return
@@ -209,6 +236,8 @@ class Store:
                 conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
                 migrations.apply(self.db)
                 conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+                conn.executemany("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
+                                 [("written_by", __version__), ("needs_ktlog", SCHEMA_NEEDS_KTLOG)])
         except sqlite3.OperationalError as exc:
             raise StoreError(f"cannot set up the ktlog tables in {where}: {exc}; is the file read-only?") from exc
         if version and pending & REBUILDING_MIGRATIONS and self.db["games"].count:
@@ -397,20 +426,8 @@ class Store:
         return row
 
     def _write_head(self, game_id: str, state: GameState, head_hash: str) -> None:
-        result = None
-        if state.result:
-            r = state.result
-            result = json.dumps({"winner": r.winner, "draw": r.draw, "ended_by": r.ended_by, "conceded_by": r.conceded_by,
-                                 "score": {n: p.total_vp for n, p in state.players.items()}})
-        self.conn.execute(
-            "UPDATE games SET updated_at=?, killzone=?, date=?, mission=?, league=?, season=?, round=?, table_label=?, "
-            "players=?, kill_teams=?, status=?, result=?, head_seq=?, head_hash=? WHERE id=?",
-            (
-                now(), state.killzone, state.date, *(state.labels.get(k) for k in ("mission", "league", "season", "round", "table")),
-                json.dumps(list(state.players)), json.dumps([p.kill_team for p in state.players.values()]),
-                game_status(state), result, state.seq, head_hash, game_id,
-            ),
-        )
+        columns = {**derived_game_columns(state), "updated_at": now(), "head_seq": state.seq, "head_hash": head_hash}
+        self.conn.execute(f"UPDATE games SET {', '.join(f'{c}=?' for c in columns)} WHERE id=?", (*columns.values(), game_id))
 
     def record_verdicts(self, verdicts) -> None:
         """Keep the latest `ktlog verify` verdict of each game (not part of the log)."""

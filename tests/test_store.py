@@ -171,7 +171,7 @@ def test_a_database_from_a_newer_ktlog_is_refused(tmp_path):
     conn.execute("PRAGMA user_version = 99")
     conn.commit()
     conn.close()
-    with pytest.raises(StoreError, match="newer ktlog .*schema 99.*upgrade ktlog"):
+    with pytest.raises(StoreError, match="newer ktlog .*schema 99.*install ktlog .* to open it"):
         Store(path)
 
 

@@ -40,7 +40,7 @@ def game_created(ctx: Ctx, e: GameCreated) -> None:
         ctx.invalid("the killzone is empty; name it (e.g. volkus, gallowdark)", "killzone")
     s = ctx.state
     s.ruleset, s.killzone, s.date = e.ruleset, e.killzone, e.date
-    s.labels = {k: v for k in ("mission", "league", "season", "round", "table") if (v := getattr(e, k))}
+    s.labels = {k: v for k in ("dataslate", "mission", "league", "season", "round", "table") if (v := getattr(e, k))}
 
 
 def _in_setup(ctx: Ctx, what: str) -> None:

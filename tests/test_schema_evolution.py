@@ -1,0 +1,67 @@
+"""Issue 6, part 6: a database and a game-log file from older ktlog versions open, upcast and replay;
+a database from a newer ktlog is refused naming the version needed."""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+
+import pytest
+from conftest import ROOT
+
+from ktlog.errors import StoreError
+from ktlog.gamelog import header_result, import_file, read_game_log
+from ktlog.replay import Replay
+from ktlog.store import SCHEMA_VERSION, Store
+from ktlog.verify import verify
+
+FIXTURES = ROOT / "tests" / "fixtures"
+
+
+def test_a_schema_1_database_is_migrated_and_its_games_replay(tmp_path):
+    # tests/fixtures/schema1.db was written by ktlog at database schema 1 (commit 502c870):
+    # sample games 01 and 05, their GameCreated events at version 1.
+    path = tmp_path / "old.db"
+    shutil.copy(FIXTURES / "schema1.db", path)
+    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == 1
+    with Store(path) as store:
+        assert store.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+        assert [v.ok for v in verify(store)] == [True, True]  # stored rows untouched: hashes hold
+        for game in store.games():
+            header, _ = read_game_log(next(ROOT.glob(f"sample_games/*{_stem(game.id)}*.jsonl")))
+            state = Replay.open(store, game.id).end()
+            assert header_result(state) == header.result
+        # The projections gained the schema 2 columns, filled in from the log.
+        expected = store.conn.execute("SELECT COUNT(*) FROM attacks WHERE mode = 'dice' AND kind = 'shoot' AND expected_damage IS NULL").fetchone()[0]
+        assert expected == 0
+        assert store.conn.execute("SELECT COUNT(DISTINCT crit_op) FROM game_results").fetchone()[0] == 2
+        version = store.conn.execute("SELECT DISTINCT version FROM events WHERE type = 'GameCreated'").fetchall()
+        assert version == [(1,)]  # kept as recorded, upcast when read
+
+
+def _stem(game_id: str) -> str:
+    return {"334f68f6": "01_", "89e3b1dc": "05_"}[game_id[:8]]
+
+
+def test_a_game_log_with_version_1_events_imports_and_upcasts(tmp_path):
+    # tests/fixtures/gamelog_v1.jsonl: sample game 02 as exported when GameCreated was version 1.
+    with Store(tmp_path / "x.db") as store:
+        report = import_file(store, FIXTURES / "gamelog_v1.jsonl")
+        assert report.status == "imported" and not report.warnings
+        created = store.events(report.game_id)[0]
+        assert created.version == 1 and created.payload.dataslate is None
+        header, _ = read_game_log(FIXTURES / "gamelog_v1.jsonl")
+        assert header_result(store.state(report.game_id)) == header.result
+        assert verify(store)[0].ok
+
+
+def test_a_database_from_a_newer_ktlog_is_refused_naming_the_version_needed(tmp_path):
+    path = tmp_path / "new.db"
+    Store(path).close()
+    conn = sqlite3.connect(path)  # what a future ktlog 9.2.0 would leave
+    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    conn.execute("UPDATE meta SET value = '9.2.0' WHERE key = 'needs_ktlog'")
+    conn.commit()
+    conn.close()
+    with pytest.raises(StoreError, match=f"database schema {SCHEMA_VERSION + 1}; this is ktlog .*install ktlog 9.2.0 or newer to open it"):
+        Store(path)
