@@ -203,9 +203,23 @@ class Store:
             conn = sqlite3.connect(where, isolation_level=None, check_same_thread=False, timeout=BUSY_TIMEOUT_MS / 1000)
             conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
             conn.execute("PRAGMA foreign_keys = ON")
+            if _another_programs(conn):
+                return conn  # `_migrate` refuses it, left exactly as it was (not even switched to WAL mode)
             mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
             conn.execute("PRAGMA synchronous = FULL")
         except sqlite3.DatabaseError as exc:
+            folder = self.path.parent
+            if not os.access(folder, os.W_OK):
+                raise StoreError(
+                    f"cannot open {where}: its folder {folder} is read-only, and SQLite writes {self.path.name}-wal and "
+                    f"{self.path.name}-shm beside a database (and creates a new one there); make the folder writable, "
+                    "or copy the database to a writable folder and give that path with --db"
+                ) from exc
+            if "malformed" in str(exc) or "not a database" in str(exc):
+                raise StoreError(
+                    f"cannot open {where}: the file is damaged ({exc}); it may have been cut short while being copied. "
+                    "Restore it from a backup, or import the games' exported files into a new database"
+                ) from exc
             raise StoreError(f"cannot open {where} as a database: {exc}; choose another file with --db") from exc
         if mode.lower() != "wal" and os.access(where, os.W_OK):
             raise StoreError(f"{where}: cannot switch to WAL mode ({mode}); is the folder writable?")
@@ -513,6 +527,12 @@ def row_envelope(row: dict) -> Envelope:
         recorded_at=row["recorded_at"], payload=decode_payload(row["type"], row["version"], row["payload"]),
         prev_hash=row["prev_hash"], hash=row["hash"],
     )
+
+
+def _another_programs(conn: sqlite3.Connection) -> bool:
+    """Whether a database has tables but not ktlog's application id."""
+    app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+    return app_id != APPLICATION_ID and conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table'").fetchone() is not None
 
 
 def _too_large(table: str, rows: list[tuple]) -> InvalidEvent:

@@ -86,7 +86,8 @@ def _derived_mismatch(store: Store, game_id: str, state: GameState, snapshots: l
         rows = conn.execute(f"SELECT {', '.join(names)} FROM {table} WHERE game_id = ?", (game_id,)).fetchall()
         odd = (Counter(rows) - Counter(expected)) + (Counter(expected) - Counter(rows))
         if odd:
-            found.append((min(row[1] for row in odd), f"the {table} row of seq {min(row[1] for row in odd)} does not match the events: the table was edited behind ktlog's back {REBUILD}"))
+            seq = min(row[1] for row in odd)
+            found.append((seq, f"the {table} row of seq {seq} does not match the events: the table was edited behind ktlog's back {REBUILD}"))
     kept = dict(snapshots)
     for seq, blob in conn.execute("SELECT seq, state FROM snapshots WHERE game_id = ? ORDER BY seq", (game_id,)):
         if seq not in kept or decode_state(blob) != decode_state(kept[seq]):

@@ -12,7 +12,7 @@ TURNING_POINTS = (1, 2, 3, 4)
 def game_curve(league: League, game_id: str) -> pl.DataFrame:
     """One game's VP after each event that changed it (a step function): seq, turning point,
     each player's VP, and the difference (first player minus second)."""
-    changes = league.table("vp_changes", "game_id, seq, turning_point, player, vp").filter(pl.col("game_id") == game_id)
+    changes = league.vp_changes.filter(pl.col("game_id") == game_id)
     players = league.results.filter(pl.col("game_id") == game_id).get_column("player").to_list()
     if not players:
         players = changes.get_column("player").unique(maintain_order=True).to_list()
@@ -31,7 +31,7 @@ def game_curve(league: League, game_id: str) -> pl.DataFrame:
 
 def by_turning_point(league: League) -> pl.DataFrame:
     """Every player's VP at the end of each turning point of every finished game, with the result."""
-    changes = league.table("vp_changes", "game_id, turning_point, player, vp")
+    changes = league.vp_changes
     grid = league.results.select("game_id", "player", "result").join(pl.DataFrame({"turning_point": TURNING_POINTS}), how="cross")
     scored = changes.group_by("game_id", "player", "turning_point").agg(pl.col("vp").sum())
     return (

@@ -118,7 +118,18 @@ class League:
     def results(self) -> pl.DataFrame:
         """One row per player per finished game, with the game's date and start time to order by."""
         order = self.games.select("game_id", "created_at")
-        return self.table("game_results").join(order, on="game_id", how="left")
+        columns = "game_id, player, kill_team, result, vp_total, vp_crit, vp_kill, vp_tac, vp_primary, kill_grade, crit_op, killzone, date"
+        return self.table("game_results", columns).join(order, on="game_id", how="left")
+
+    @cached_property
+    def vp_changes(self) -> pl.DataFrame:
+        """Every VP scored in the finished games: game, seq, turning point, player, VP."""
+        return self.table("vp_changes", "game_id, seq, turning_point, player, vp")
+
+    @cached_property
+    def cp_changes(self) -> pl.DataFrame:
+        """Every CP gained or spent: game, player, delta, kind (income, ploy, gambit ...), source."""
+        return self.table("cp_changes", "game_id, player, delta, kind, source")
 
     @cached_property
     def with_opponents(self) -> pl.DataFrame:

@@ -30,7 +30,7 @@ def per_game(league: League) -> pl.DataFrame:
         .agg((pl.col("victim") != pl.col("player")).sum().alias("enemies_incapacitated"), (pl.col("victim") == pl.col("player")).sum().alias("operatives_lost"))
     )
     cp = (
-        league.table("cp_changes", "game_id, player, delta")
+        league.cp_changes
         .group_by("game_id", "player")
         .agg(pl.col("delta").clip(lower_bound=0).sum().alias("cp_gained"), (-pl.col("delta").clip(upper_bound=0)).sum().alias("cp_spent"))
     )
@@ -54,7 +54,7 @@ def per_game(league: League) -> pl.DataFrame:
 
 def most_used_ploys(league: League, by: str) -> pl.DataFrame:
     """The ploys and gambits each player or kill team used most, as "name (uses)" text."""
-    ploys = league.table("cp_changes", "game_id, player, kind, source").filter(pl.col("kind").is_in(["gambit", "ploy"]))
+    ploys = league.cp_changes.filter(pl.col("kind").is_in(["gambit", "ploy"]))
     owners = league.results.select("game_id", "player", "kill_team")
     return (
         ploys.join(owners, on=["game_id", "player"])
