@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -89,3 +90,20 @@ def kasrkin():
 @pytest.fixture(scope="session")
 def legionaries():
     return load_roster(ROSTERS / "legionaries.toml")
+
+
+FIGURES: Counter[str] = Counter()
+"""What the reliability tests measured in this run (kills survived, conflicts raised ...)."""
+
+
+@pytest.fixture(scope="session")
+def figures() -> Counter[str]:
+    """Add a measured count: `figures["crash: kills survived"] += 1`. Printed at the end of the run."""
+    return FIGURES
+
+
+def pytest_terminal_summary(terminalreporter) -> None:
+    if FIGURES:
+        terminalreporter.write_sep("-", "reliability figures (quoted in the README)")
+        for name, value in sorted(FIGURES.items()):
+            terminalreporter.write_line(f"{name}: {value:,}")

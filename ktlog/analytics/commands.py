@@ -150,19 +150,26 @@ def dice(league: League, by: str):
 @stats.command()
 @filtered
 def elo(league: League):
-    """Each player's Elo rating after every game (start 1500, K 32)."""
+    """Each player's Elo rating after every game (start 1500, K 32; --player shows a player's
+    games with their league ratings)."""
     import polars as pl
 
     from .standings import elo_history
 
-    return league.entity_rows(elo_history(league.results), "player").with_columns(pl.col("elo_before", "elo").round(1))
+    return league.entity_rows(elo_history(league.scope.results), "player").with_columns(pl.col("elo_before", "elo").round(1))
 
 
 def _game_id(league: League, prefix: str) -> str:
-    matches = league.games.filter(league.games.get_column("game_id").str.starts_with(prefix.lower())).get_column("game_id").to_list()
-    if len(matches) != 1:
-        raise KtlogError(f"{len(matches)} games start with {prefix!r}; give more of the id (`ktlog games` lists them)")
-    return matches[0]
+    """A finished game of the league by its id or the start of it."""
+    from .league import NothingToCompute
+
+    games = league.games.filter(league.games.get_column("game_id").str.starts_with(prefix.lower()))
+    if games.height != 1:
+        raise KtlogError(f"{games.height} games start with {prefix!r}; give more of the id (`ktlog games` lists them)")
+    game_id, status = games.row(0, named=True)["game_id"], games.row(0, named=True)["status"]
+    if status != "finished":
+        raise NothingToCompute(f"game {game_id[:8]} is still in progress and statistics count finished games; `ktlog score {game_id[:8]}` shows its VP so far")
+    return game_id
 
 
 CHARTS = ("vp", "curves", "teams", "elo")

@@ -7,6 +7,7 @@ separately so the reports can show them.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import difflib
 from dataclasses import dataclass, field
@@ -94,6 +95,13 @@ class League:
             close = difflib.get_close_matches(name, known, n=3)
             hint = f"; did you mean {' or '.join(map(repr, close))}?" if close else f"; known: {', '.join(sorted(known)[:8])}"
             raise NothingToCompute(f"no {what} called {name!r} in {self.db}{hint}")
+
+    @cached_property
+    def scope(self) -> League:
+        """The league without --player and --team: ratings are the league's, whoever is shown."""
+        if self.filters.player is None and self.filters.team is None:
+            return self
+        return League(self.db, dataclasses.replace(self.filters, player=None, team=None))
 
     @cached_property
     def in_progress(self) -> pl.DataFrame:

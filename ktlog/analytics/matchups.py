@@ -8,12 +8,15 @@ from .league import League
 
 
 def matchups(league: League) -> pl.DataFrame:
-    """One row per pairing of kill teams: games and the first team's record against the second."""
+    """One row per pairing of kill teams: games and the first team's record against the second.
+
+    A mirror match is one game with both its results in the pairing (a win and a loss, or two draws).
+    """
     rows = league.with_opponents.with_columns(score=pl.col("result").replace_strict({"win": 1.0, "draw": 0.5, "loss": 0.0}))
     table = (
         rows.group_by("kill_team", "opponent_team")
         .agg(
-            pl.len().alias("games"),
+            pl.col("game_id").n_unique().alias("games"),
             (pl.col("result") == "win").sum().alias("wins"),
             (pl.col("result") == "draw").sum().alias("draws"),
             (pl.col("result") == "loss").sum().alias("losses"),

@@ -39,7 +39,8 @@ def per_game(league: League) -> pl.DataFrame:
         rows.select("game_id", "player").join(tps, on="game_id")
         .group_by("game_id", "player")
         .agg(
-            (pl.col("initiative") == pl.col("player")).mean().alias("initiative_rate"),
+            pl.len().alias("turning_points"),
+            (pl.col("initiative") == pl.col("player")).sum().alias("turning_points_with_initiative"),
             ((pl.col("turning_point") == 1) & (pl.col("initiative") == pl.col("player"))).any().alias("tp1_initiative"),
         )
     )
@@ -47,14 +48,14 @@ def per_game(league: League) -> pl.DataFrame:
         rows.join(killed, on=["game_id", "player"], how="left")
         .join(cp, on=["game_id", "player"], how="left")
         .join(initiative, on=["game_id", "player"], how="left")
-        .with_columns(pl.col("enemies_incapacitated", "operatives_lost", "cp_gained", "cp_spent").fill_null(0),
+        .with_columns(pl.col("enemies_incapacitated", "operatives_lost", "cp_gained", "cp_spent", "turning_points", "turning_points_with_initiative").fill_null(0),
                       score=pl.col("result").replace_strict({"win": 1.0, "draw": 0.5, "loss": 0.0}))
     )
 
 
 def most_used_ploys(league: League, by: str) -> pl.DataFrame:
     """The ploys and gambits each player or kill team used most, as "name (uses)" text."""
-    ploys = league.cp_changes.filter(pl.col("kind").is_in(["gambit", "ploy"]))
+    ploys = league.cp_changes.filter(pl.col("kind").is_in(["gambit", "ploy", "reroll"]))
     owners = league.results.select("game_id", "player", "kill_team")
     return (
         ploys.join(owners, on=["game_id", "player"])
@@ -66,8 +67,17 @@ def most_used_ploys(league: League, by: str) -> pl.DataFrame:
 
 
 def entity_stats(league: League, by: str) -> pl.DataFrame:
-    """`ktlog stats players` (by "player") and `ktlog stats teams` (by "kill_team")."""
+    """`ktlog stats players` (by "player") and `ktlog stats teams` (by "kill_team").
+
+    Kill team figures leave mirror matches out (a kill team against itself always wins half);
+    `mirror_games` counts them.
+    """
     games = per_game(league)
+    mirrors = None
+    if by == "kill_team":
+        mirror = pl.col("kill_team") == pl.col("opponent_team")
+        mirrors = games.filter(mirror).group_by("kill_team").agg(pl.col("game_id").n_unique().alias("mirror_games"))
+        games = games.filter(~mirror)
     n = pl.len()
     low, high = wilson(pl.col("score").sum(), n.cast(pl.Float64))
     table = (
@@ -83,12 +93,14 @@ def entity_stats(league: League, by: str) -> pl.DataFrame:
             pl.col("operatives_lost").mean().alias("lost_per_game"),
             pl.col("cp_gained").mean().alias("cp_gained_per_game"),
             pl.col("cp_spent").mean().alias("cp_spent_per_game"),
-            pl.col("initiative_rate").mean().alias("initiative_rate"),
+            (pl.col("turning_points_with_initiative").sum() / pl.col("turning_points").sum()).alias("initiative_rate"),
             pl.col("score").filter(pl.col("tp1_initiative")).mean().alias("win_rate_tp1_initiative"),
             pl.col("score").filter(~pl.col("tp1_initiative")).mean().alias("win_rate_no_tp1_initiative"),
         )
         .join(most_used_ploys(league, by), on=by, how="left")
         .sort(["win_rate", "games", by], descending=[True, True, False])
     )
-    rates = [c for c in table.columns if c not in (by, "games", "most_used_ploys")]
+    if mirrors is not None:
+        table = table.join(mirrors, on="kill_team", how="left").with_columns(pl.col("mirror_games").fill_null(0))
+    rates = [c for c in table.columns if c not in (by, "games", "most_used_ploys", "mirror_games")]
     return league.entity_rows(table.with_columns(pl.col(rates).round(3)), by)

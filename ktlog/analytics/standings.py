@@ -67,7 +67,7 @@ def standings(league: League) -> pl.DataFrame:
         )
         .with_columns(points=pl.col("wins") + 0.5 * pl.col("draws"), vp_diff=pl.col("vp_for") - pl.col("vp_against"))
         .with_columns(win_rate=pl.col("points") / pl.col("games"))
-        .join(current_elo(league.results).with_columns(pl.col("elo").round(0).cast(pl.Int64)), on="player", how="left")
+        .join(current_elo(league.scope.results).with_columns(pl.col("elo").round(0).cast(pl.Int64)), on="player", how="left")
         .sort([*TIE_BREAKS, "player"], descending=[True, True, True, True, False])
         .with_row_index("rank", offset=1)
     )

@@ -1,0 +1,214 @@
+"""`ktlog stats`, `ktlog chart` and `ktlog report` through the command line: output formats,
+bad input, agreement with `ktlog score` on the sample games, charts and the HTML report."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from collections import defaultdict
+
+import polars as pl
+import pytest
+from click.testing import CliRunner
+from conftest import ROOT
+from league import IN_PROGRESS, g13, game_id, league_fixture  # noqa: F401 (the `league` fixture)
+from polars.testing import assert_frame_equal
+
+from ktlog.analytics.league import League
+from ktlog.analytics.performance import entity_stats
+from ktlog.cli import cli
+from ktlog.events import Annotation
+from ktlog.store import Store
+from ktlog.views import describe
+
+SAMPLES = sorted((ROOT / "sample_games").glob("*.jsonl"))
+
+
+def ktlog(db, *args, code: int = 0):
+    result = CliRunner().invoke(cli, ["--db", str(db), *map(str, args)])
+    assert result.exit_code == code, result.output
+    assert "Traceback" not in result.output
+    return result
+
+
+def refused(db, *args):
+    """A clear one-line message on stderr, exit status 1, nothing on stdout."""
+    result = ktlog(db, *args, code=1)
+    assert result.stdout == ""
+    assert result.stderr.startswith("error: ") and result.stderr.count("\n") == 1, result.stderr
+    return result.stderr
+
+
+# --- formats ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("fmt", "read"), [("csv", pl.read_csv), ("json", pl.read_json), ("parquet", pl.read_parquet)])
+def test_formats_written_with_o_read_back_as_the_table(league, tmp_path, fmt, read):
+    path = tmp_path / f"players.{fmt}"
+    result = ktlog(league.db, "stats", "players", "--format", fmt, "-o", path)
+    assert result.stdout == ""
+    assert_frame_equal(read(path), entity_stats(League(league.db), "player"), check_dtypes=fmt == "parquet")
+
+
+def test_parquet_needs_a_file(league):
+    assert "Parquet is binary: give a file with -o FILE.parquet" in refused(league.db, "stats", "standings", "--format", "parquet")
+
+
+def test_the_table_format(league):
+    lines = ktlog(league.db, "stats", "standings").stdout.splitlines()
+    assert re.match(r"\| rank \| player \| games \|", lines[0])
+    assert [line.split("|")[2].strip() for line in lines[2:]] == ["Dan", "Carol", "Alice", "Bob", "Erin"]
+
+
+# --- bad input -------------------------------------------------------------------------------
+
+def test_a_game_in_progress_is_named_and_not_counted(league):
+    result = ktlog(league.db, "stats", "standings", "--format", "json")
+    assert result.stderr == f"note: 1 game(s) in progress are not counted ({IN_PROGRESS[:8]})\n"
+    games = {r["player"]: r["games"] for r in json.loads(result.stdout)}
+    assert games == {"Dan": 5, "Carol": 5, "Alice": 5, "Bob": 5, "Erin": 4}  # G13 (Erin v Alice) left out
+
+
+def test_an_empty_database(tmp_path):
+    Store(tmp_path / "empty.db").close()
+    message = refused(tmp_path / "empty.db", "stats", "standings")
+    assert "nothing to compute: the database has no games" in message
+
+
+def test_a_database_with_only_a_game_in_progress(tmp_path):
+    p = g13()
+    with Store(tmp_path / "one.db") as store:
+        store.import_envelopes(IN_PROGRESS, p.g.sealed(IN_PROGRESS, p.start))
+    message = refused(tmp_path / "one.db", "stats", "players")
+    assert "nothing to compute" in message and "1 game(s) still in progress" in message
+
+
+@pytest.mark.parametrize(("args", "says"), [
+    (["standings", "--league", "Spring League"], "no finished game matches (league Spring League)"),
+    (["teams", "--season", "2025"], "no finished game matches (season 2025)"),
+    (["players", "--since", "2027-02-01"], "no finished game matches (since 2027-02-01)"),
+    (["curves", "--ruleset", "kt21"], "no finished game matches (ruleset kt21)"),
+    (["dice", "--league", "Winter League", "--round", "3"], "no finished game matches (league Winter League, round 3)"),
+    (["standings", "--player", "Alise"], "no player called 'Alise'"),
+    (["standings", "--player", "Alise"], "did you mean 'Alice'?"),
+    (["teams", "--team", "Kasrkn"], "no kill team called 'Kasrkn'"),
+    (["teams", "--team", "Kasrkn"], "did you mean 'Kasrkin'?"),
+    (["matchups", "--team", "pathfinder"], "did you mean 'Pathfinders'?"),
+])
+def test_filters_that_leave_nothing(league, args, says):
+    assert says in refused(league.db, "stats", *args)
+
+
+def test_a_missing_database(tmp_path):
+    message = refused(tmp_path / "nowhere.db", "stats", "standings")
+    assert f"no database at {tmp_path / 'nowhere.db'}" in message
+    assert not (tmp_path / "nowhere.db").exists()
+
+
+# --- the sample games agree with `ktlog score` -----------------------------------------------
+
+@pytest.fixture(scope="module")
+def samples(tmp_path_factory):
+    db = tmp_path_factory.mktemp("samples") / "samples.db"
+    ktlog(db, "import", *SAMPLES)
+    scores = {g["id"]: json.loads(ktlog(db, "score", g["id"], "--json").stdout) for g in json.loads(ktlog(db, "games", "--json").stdout)}
+    assert len(scores) == len(SAMPLES) and all(s["status"] == "finished" for s in scores.values())
+    return db, scores
+
+
+def test_results_agree_with_score(samples):
+    db, scores = samples
+    results = League(db).results
+    for gid, score in scores.items():
+        totals = {p["name"]: p["vp"]["total"] for p in score["players"]}
+        assert dict(results.filter(game_id=gid).select("player", "vp_total").rows()) == totals
+        by_op = {p["name"]: (p["vp"]["crit"], p["vp"]["kill"]) for p in score["players"]}
+        assert {r[0]: r[1:] for r in results.filter(game_id=gid).select("player", "vp_crit", "vp_kill").rows()} == by_op
+        outcome = {p: "draw" if score["result"]["draw"] else "win" if p == score["result"]["winner"] else "loss" for p in totals}
+        assert dict(results.filter(game_id=gid).select("player", "result").rows()) == outcome
+
+
+def test_each_games_curve_ends_at_its_score(samples):
+    db, scores = samples
+    for gid, score in scores.items():
+        last = json.loads(ktlog(db, "stats", "curves", "--game", gid[:8], "--format", "json").stdout)[-1]
+        totals = {p["name"]: p["vp"]["total"] for p in score["players"]}
+        assert {p: last[p] for p in totals} == totals
+        first, second = totals
+        assert last["difference"] == totals[first] - totals[second]
+        assert last["seq"] == max(s["seq"] for p in score["players"] for s in p["scored"])
+
+
+def test_standings_vp_for_is_the_sum_of_the_scores(samples):
+    db, scores = samples
+    vp_for, vp_against = defaultdict(int), defaultdict(int)
+    for score in scores.values():
+        a, b = score["players"]
+        for me, them in ((a, b), (b, a)):
+            vp_for[me["name"]] += me["vp"]["total"]
+            vp_against[me["name"]] += them["vp"]["total"]
+    rows = json.loads(ktlog(db, "stats", "standings", "--format", "json").stdout)
+    assert {r["player"]: r["vp_for"] for r in rows} == vp_for
+    assert {r["player"]: r["vp_against"] for r in rows} == vp_against
+
+
+def test_a_mirror_match_is_one_game(samples):
+    db, scores = samples
+    mirrors = sum(1 for s in scores.values() if s["players"][0]["kill_team"] == s["players"][1]["kill_team"] == "Kasrkin")
+    rows = json.loads(ktlog(db, "stats", "matchups", "--long", "--format", "json").stdout)
+    pairing = next(r for r in rows if r["kill_team"] == r["opponent_team"] == "Kasrkin")
+    assert mirrors == 1
+    assert (pairing["games"], pairing["wins"], pairing["losses"]) == (1, 1, 1)
+
+
+# --- charts and the report -------------------------------------------------------------------
+
+@pytest.mark.parametrize(("args", "suffix", "start"), [
+    (["vp", game_id(2)[:2]], "png", b"\x89PNG\r\n\x1a\n"),
+    (["vp", game_id(6)[:2]], "svg", b"<svg"),
+    (["teams"], "svg", b"<svg"),
+    (["curves"], "png", b"\x89PNG\r\n\x1a\n"),
+    (["elo"], "svg", b"<svg"),
+])
+def test_charts(league, tmp_path, args, suffix, start):
+    path = tmp_path / f"chart.{suffix}"
+    result = ktlog(league.db, "chart", *args, "-o", path)
+    assert result.stderr.endswith(f"wrote {path}\n")
+    data = path.read_bytes()
+    assert data.startswith(start) and len(data) > 1000
+
+
+def test_chart_bad_input(league, tmp_path):
+    assert "charts are written as .png or .svg" in refused(league.db, "chart", "teams", "-o", tmp_path / "x.jpg")
+    assert "needs a game" in refused(league.db, "chart", "vp", "-o", tmp_path / "x.png")
+    assert not list(tmp_path.iterdir())
+
+
+def test_the_report_of_a_game(league, tmp_path):
+    gid = game_id(1)
+    path = tmp_path / "g01.html"
+    ktlog(league.db, "report", gid[:2], "-o", path)
+    page = path.read_text(encoding="utf-8")
+    assert page.startswith("<!doctype html>") and page.rstrip().endswith("</html>")
+    assert "Alice (Kasrkin) vs Bob (Legionaries)" in page
+    assert "<p class='result'>Alice won</p>" in page
+    assert page.count("<svg") == 1  # the VP curve, inline
+    with Store(league.db) as store:
+        envelopes = store.events(gid)
+    notes = [e.payload.text for e in envelopes if isinstance(e.payload, Annotation)]
+    assert notes == ["Alice spends her last CP but one on a re-roll", "bob4 falls to a <b>mine</b> & smoke"]
+    for text in notes:
+        assert f"<div class='note'>{html.escape(text)}</div>" in page
+    assert "<b>mine</b>" not in page  # escaped, not markup
+    for e in envelopes:
+        if not isinstance(e.payload, Annotation):
+            assert f"<td class='n'>{e.seq}</td><td>{html.escape(describe(e.payload))}" in page, e.seq
+    # Offline: no script, and "http" only in the SVG's XML namespace names, which are never fetched.
+    assert "<script" not in page.lower()
+    assert "http" not in re.sub(r'xmlns(:\w+)?="http://www\.w3\.org/[^"]*"', "", page)
+
+
+def test_the_report_of_a_conceded_game(league, tmp_path):
+    path = tmp_path / "g06.html"
+    ktlog(league.db, "report", game_id(6)[:2], "-o", path)
+    assert "<p class='result'>Carol conceded, Alice wins</p>" in path.read_text(encoding="utf-8")

@@ -1,0 +1,246 @@
+"""Tampering: a game edited directly in the SQLite file, with the append-only triggers dropped as
+an attacker would, is caught by `ktlog verify`, which names the game and the first bad seq and
+exits with status 1. The other game in the database still verifies."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import shutil
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from conftest import game
+
+from ktlog.builder import shoot
+from ktlog.cli import cli
+from ktlog.gamelog import export_lines, write_game_log
+from ktlog.records import chain_hash
+from ktlog.simulate import simulate_games
+from ktlog.store import SNAPSHOT_EVERY, Store
+
+Tamper = Callable[[sqlite3.Connection, "Game"], int | None]
+
+
+class Game:
+    """The game under attack: its id and where its interesting rows are."""
+
+    def __init__(self, conn: sqlite3.Connection, game_id: str):
+        self.id = game_id
+        self.head = conn.execute("SELECT head_seq FROM games WHERE id = ?", (game_id,)).fetchone()[0]
+        self.shot = conn.execute("SELECT min(seq) FROM attacks WHERE game_id = ? AND damage > 0", (game_id,)).fetchone()[0]
+        self.vp_seq = conn.execute("SELECT min(seq) FROM vp_changes WHERE game_id = ?", (game_id,)).fetchone()[0]
+
+
+@pytest.fixture(scope="module")
+def recorded(tmp_path_factory) -> tuple[Path, str, str]:
+    """A database with two simulated games (finished, more than 200 events, with kills, VP and
+    snapshots): the one to tamper with, and a bystander."""
+    path = tmp_path_factory.mktemp("tampering") / "league.db"
+    with Store(path) as store:
+        ids = []
+        for game_id, g in simulate_games(2, 3):
+            store.new_game(g.events[0], g.events[1:], game_id=game_id)
+            ids.append(game_id)
+        assert all(store.game(i).head_seq > 2 * SNAPSHOT_EVERY for i in ids)
+    return path, ids[0], ids[1]
+
+
+@pytest.fixture
+def league(recorded, tmp_path):
+    """A fresh copy of the recorded database, its triggers dropped, and the game to attack."""
+    source, target, bystander = recorded
+    db = tmp_path / "league.db"
+    shutil.copy(source, db)
+    with contextlib.closing(sqlite3.connect(db, isolation_level=None)) as conn:
+        conn.execute("DROP TRIGGER events_no_update")
+        conn.execute("DROP TRIGGER events_no_delete")
+        yield db, conn, Game(conn, target), bystander
+
+
+def resealed_from(conn: sqlite3.Connection, game_id: str, seq: int) -> None:
+    """Recompute the hash chain from `seq` on, and the head, as an attacker who read the source would."""
+    prev = conn.execute("SELECT hash FROM events WHERE game_id = ? AND seq = ?", (game_id, seq - 1)).fetchone()[0]
+    rows = conn.execute("SELECT position, seq, event_id, version, recorded_at, payload FROM events WHERE game_id = ? AND seq >= ? ORDER BY seq",
+                        (game_id, seq)).fetchall()
+    for position, s, event_id, version, recorded_at, payload in rows:
+        digest = chain_hash(prev, game_id, s, event_id, version, recorded_at, payload.encode())
+        conn.execute("UPDATE events SET prev_hash = ?, hash = ? WHERE position = ?", (prev, digest, position))
+        prev = digest
+    conn.execute("UPDATE games SET head_hash = ? WHERE id = ?", (prev, game_id))
+
+
+def edit_payload(conn, g):
+    conn.execute("UPDATE events SET payload = replace(payload, '\"operative\":', '\"operative\": ') WHERE game_id = ? AND seq = ?", (g.id, g.shot))
+    return g.shot
+
+
+def edit_payload_into_bytes(conn, g):
+    conn.execute("UPDATE events SET payload = CAST(payload AS BLOB) WHERE game_id = ? AND seq = ?", (g.id, g.shot))
+    return g.shot
+
+
+def edit_type_column(conn, g):
+    conn.execute("UPDATE events SET type = 'Annotation' WHERE game_id = ? AND seq = ?", (g.id, g.shot))
+    return g.shot
+
+
+def edit_recorded_at(conn, g):
+    conn.execute("UPDATE events SET recorded_at = '2020-01-01T00:00:00+00:00' WHERE game_id = ? AND seq = 40", (g.id,))
+    return 40
+
+
+def delete_an_event(conn, g):
+    conn.execute("DELETE FROM events WHERE game_id = ? AND seq = 57", (g.id,))
+    return 57
+
+
+def delete_the_last_event(conn, g):
+    conn.execute("DELETE FROM events WHERE game_id = ? AND seq = ?", (g.id, g.head))
+    return g.head
+
+
+def swap_two_seqs(conn, g):
+    conn.execute("UPDATE events SET seq = -1 WHERE game_id = ? AND seq = 80", (g.id,))
+    conn.execute("UPDATE events SET seq = 80 WHERE game_id = ? AND seq = 81", (g.id,))
+    conn.execute("UPDATE events SET seq = 81 WHERE game_id = ? AND seq = -1", (g.id,))
+    return 80
+
+
+def swap_two_rows(conn, g):
+    """Exchange everything but the seq between two rows: the order of the log changes."""
+    columns = "event_id, type, version, recorded_at, payload, prev_hash, hash"
+    a, b = (conn.execute(f"SELECT {columns} FROM events WHERE game_id = ? AND seq = ?", (g.id, s)).fetchone() for s in (90, 91))
+    conn.execute("UPDATE events SET event_id = event_id || '-' WHERE game_id = ? AND seq IN (90, 91)", (g.id,))  # event ids are unique
+    for seq, row in ((90, b), (91, a)):
+        conn.execute(f"UPDATE events SET ({columns}) = ({', '.join('?' * 7)}) WHERE game_id = ? AND seq = ?", (*row, g.id, seq))
+    return 90
+
+
+def forge_an_event_at_the_end(conn, g):
+    last = conn.execute("SELECT * FROM events WHERE game_id = ? AND seq = ?", (g.id, g.head)).fetchone()
+    conn.execute("INSERT INTO events (game_id, seq, event_id, type, version, recorded_at, payload, prev_hash, hash) VALUES (?,?,?,?,?,?,?,?,?)",
+                 (g.id, g.head + 1, "forged", "GameConceded", 1, last[6], '{"player":"Ana","type":"GameConceded"}', last[9], "0" * 64))
+    return g.head + 1
+
+
+def edit_head_seq(conn, g):
+    conn.execute("UPDATE games SET head_seq = head_seq - 1 WHERE id = ?", (g.id,))
+    return g.head
+
+
+def edit_head_hash(conn, g):
+    conn.execute("UPDATE games SET head_hash = ? WHERE id = ?", ("f" * 64, g.id))
+    return g.head
+
+
+def edit_a_vp_row(conn, g):
+    conn.execute("UPDATE vp_changes SET vp = vp + 3 WHERE game_id = ? AND seq = ?", (g.id, g.vp_seq))
+    return g.vp_seq
+
+
+def delete_an_attack_row(conn, g):
+    conn.execute("DELETE FROM attacks WHERE game_id = ? AND seq = ?", (g.id, g.shot))
+    return g.shot
+
+
+def add_a_vp_row(conn, g):
+    conn.execute("INSERT INTO vp_changes (game_id, seq, turning_point, player, op, vp, reason) VALUES (?, 30, 1, 'Ana', 'kill', 5, 'forged')", (g.id,))
+    return 30
+
+
+def edit_a_snapshot(conn, g):
+    other = conn.execute("SELECT state FROM snapshots WHERE game_id = ? AND seq = ?", (g.id, SNAPSHOT_EVERY)).fetchone()[0]
+    conn.execute("UPDATE snapshots SET state = ? WHERE game_id = ? AND seq = ?", (other, g.id, 2 * SNAPSHOT_EVERY))
+    return 2 * SNAPSHOT_EVERY
+
+
+def edit_the_result(conn, g):
+    """No seq to name: the game's row as a whole is wrong."""
+    row = json.loads(conn.execute("SELECT result FROM games WHERE id = ?", (g.id,)).fetchone()[0])
+    row["winner"], row["draw"] = "Mallory", False
+    conn.execute("UPDATE games SET result = ? WHERE id = ?", (json.dumps(row), g.id))
+
+
+def delete_the_games_row(conn, g):
+    """No seq to name: the game's events are there without its row."""
+    conn.execute("DELETE FROM games WHERE id = ?", (g.id,))
+
+
+def two_edits(conn, g):
+    edit_recorded_at(conn, g)
+    conn.execute("UPDATE events SET recorded_at = '2020-01-01T00:00:00+00:00' WHERE game_id = ? AND seq = 12", (g.id,))
+    return 12
+
+
+def reseal_an_illegal_edit(conn, g):
+    """An attacker who recomputes the chain: the edited shot now comes from an operative of the
+    other player, which the rules refuse."""
+    payload, = conn.execute("SELECT payload FROM events WHERE game_id = ? AND seq = ?", (g.id, g.shot)).fetchone()
+    target = json.loads(payload)["attacks"][0]["target"]
+    conn.execute("UPDATE events SET payload = json_set(payload, '$.operative', ?) WHERE game_id = ? AND seq = ?", (target, g.id, g.shot))
+    resealed_from(conn, g.id, g.shot)
+    return g.shot
+
+
+CASES: list[Tamper] = [
+    edit_payload, edit_payload_into_bytes, edit_type_column, edit_recorded_at, delete_an_event, delete_the_last_event,
+    swap_two_seqs, swap_two_rows, forge_an_event_at_the_end, edit_head_seq, edit_head_hash, edit_a_vp_row,
+    delete_an_attack_row, add_a_vp_row, edit_a_snapshot, edit_the_result, delete_the_games_row, two_edits,
+    reseal_an_illegal_edit,
+]
+
+
+def run_verify(db: Path, *args: str):
+    return CliRunner().invoke(cli, ["--db", str(db), "verify", *args])
+
+
+def test_an_untouched_database_verifies(recorded):
+    db, *_ = recorded
+    result = run_verify(db)
+    assert result.exit_code == 0 and "all 2 games verified" in result.stdout
+
+
+@pytest.mark.parametrize("tamper", CASES, ids=[c.__name__ for c in CASES])
+def test_verify_names_the_game_and_the_first_bad_seq(league, tamper, figures):
+    db, conn, g, bystander = league
+    bad_seq = tamper(conn, g)
+    result = run_verify(db)
+    assert result.exit_code == 1, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+    where = f"seq {bad_seq}" if bad_seq else "the game"
+    assert f"{g.id[:8]}  FAILED at {where}: " in result.stdout, result.stdout
+    assert f"{bystander[:8]}  ok" in result.stdout
+    assert "1 of 2 games failed verification" in result.stderr
+    figures["tampering: cases detected by ktlog verify"] += 1
+
+
+def test_a_resealed_edit_is_caught_without_a_rebuild_and_by_the_export_with_one(tmp_path, figures):
+    """The hash chain is not a signature: someone who changes a shot's saves (a change the rules
+    accept), recomputes the chain and rebuilds the derived tables leaves a consistent database.
+    Before the rebuild, the derived tables give it away (the kill is gone); after it, the copy exported before (kept
+    by the table or the organiser) is the reference: importing it refuses the edited game."""
+    db, original = tmp_path / "league.db", tmp_path / "table.jsonl"
+    g = game(3, 3)
+    g.activate("a1", "engage", shoot("Gun", "b1", "6541", "211"))
+    with Store(db) as store:
+        game_id = store.new_game(g.events[0], g.events[1:])
+        write_game_log(original, export_lines(store, game_id))
+    shot = len(g.events) - 1
+    with contextlib.closing(sqlite3.connect(db, isolation_level=None)) as conn:
+        conn.execute("DROP TRIGGER events_no_update")
+        conn.execute("UPDATE events SET payload = replace(payload, '[2,1,1]', '[6,6,6]') WHERE game_id = ? AND seq = ?", (game_id, shot))
+        resealed_from(conn, game_id, shot)
+
+    caught = run_verify(db, game_id[:8])
+    assert caught.exit_code == 1 and f"FAILED at seq {shot}: the " in caught.stdout and "does not match the events" in caught.stdout, caught.stdout
+    figures["tampering: cases detected by ktlog verify"] += 1
+    assert CliRunner().invoke(cli, ["--db", str(db), "rebuild"]).exit_code == 0
+    assert run_verify(db, game_id[:8]).exit_code == 0  # consistent now, as far as the database alone can tell
+    refused = CliRunner().invoke(cli, ["--db", str(db), "import", str(original)])
+    assert refused.exit_code == 1
+    assert f"line {shot + 1}: game {game_id[:8]} is already in {db} with different events from seq {shot}" in refused.stderr
+    figures["tampering: resealed edits caught by the export kept elsewhere"] += 1
