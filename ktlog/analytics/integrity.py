@@ -1,9 +1,10 @@
 """Quick integrity checks run with every statistic (the full check is `ktlog verify`).
 
 Re-hashing and re-folding every event of a league takes minutes, so statistics check what they
-can afford: results edited in place (each player's VP in `game_results` against the sum of the
-VP changes the events produced), and the verdicts of the latest `ktlog verify` (an event
-edited, deleted or reordered behind ktlog's back is found there: run it after merging tables).
+can afford: each game's result row against the score recorded with the game (a result edited in
+place in `game_results` no longer matches), and the verdicts of the latest `ktlog verify` (an
+event edited, deleted or reordered behind ktlog's back is found there: run it after merging
+tables; it also compares every derived table with the log).
 """
 
 from __future__ import annotations
@@ -21,10 +22,16 @@ def suspicious_games(league: League) -> list[tuple[str, str]]:
         for row in verdicts.join(league.games.select("game_id"), on="game_id", how="semi").iter_rows(named=True)
     ]
     if league.finished_ids.height:
-        scored = league.vp_changes.group_by("game_id", "player").agg(pl.col("vp").sum().alias("scored"))
-        mismatched = (
-            league.results.select("game_id", "player", "vp_total").join(scored, on=["game_id", "player"], how="left")
-            .filter(pl.col("vp_total") != pl.col("scored").fill_null(0))
+        recorded = league.games.filter(pl.col("result").is_not_null()).select(
+            "game_id",
+            pl.col("result").str.json_path_match("$.winner").alias("recorded_winner"),
+            pl.col("result").str.json_path_match("$.score").str.extract_all(r":-?\d+").list.eval(pl.element().str.slice(1).cast(pl.Int64)).list.sum().alias("recorded_total"),
         )
-        problems += [(row["game_id"], f"{row['player']}'s result ({row['vp_total']}VP) is not the sum of the VP scored") for row in mismatched.iter_rows(named=True)]
+        results = league.results.group_by("game_id").agg(
+            pl.col("vp_total").sum().alias("total"), pl.col("player").filter(pl.col("result") == "win").first().alias("winner")
+        )
+        mismatched = results.join(recorded, on="game_id").filter(
+            (pl.col("total") != pl.col("recorded_total")) | (pl.col("winner").fill_null("") != pl.col("recorded_winner").fill_null(""))
+        )
+        problems += [(row["game_id"], "its result rows do not match the score recorded with the game") for row in mismatched.iter_rows(named=True)]
     return sorted(set(problems))

@@ -75,7 +75,7 @@ class League:
     @cached_property
     def games(self) -> pl.DataFrame:
         """Every game passing the filters (finished or not): id, date, labels, status."""
-        columns = ("game_id", "created_at", "ruleset", "killzone", "date", "league", "season", "round", "table_label", "status", "players", "kill_teams")
+        columns = ("game_id", "created_at", "ruleset", "killzone", "date", "league", "season", "round", "table_label", "status", "players", "kill_teams", "result")
         games = read_table(self.db, "SELECT id AS " + ", ".join(columns) + " FROM games", dict.fromkeys(columns, str))
         f = self.filters
         conditions = [pl.col(c) == v for c, v in (("league", f.league), ("season", f.season), ("round", f.round), ("ruleset", f.ruleset)) if v is not None]

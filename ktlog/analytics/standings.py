@@ -32,20 +32,24 @@ def elo_history(results: pl.DataFrame) -> pl.DataFrame:
         .agg("player", "score")
     )
     ratings: dict[str, float] = {}
-    out: dict[str, list] = {"game_id": [], "date": [], "player": [], "elo_before": [], "elo": []}
+    rows: list[tuple] = []
     for game_id, date, players, scores in zip(*(games.get_column(c).to_list() for c in ("game_id", "date", "player", "score"))):
+        if len(players) == 2:  # the common case, spelled out: a tenth of the time of the general one
+            (a, b), (sa, sb) = players, scores
+            ra, rb = ratings.get(a, ELO_START), ratings.get(b, ELO_START)
+            change = ELO_K * ((1.0 if sa > sb else 0.5 if sa == sb else 0.0) - 1 / (1 + 10 ** ((rb - ra) / 400)))
+            ratings[a], ratings[b] = ra + change, rb - change
+            rows.append((game_id, date, a, ra, ra + change))
+            rows.append((game_id, date, b, rb, rb - change))
+            continue
         before = [ratings.get(p, ELO_START) for p in players]
-        n = len(players) - 1 or 1
         for i, player in enumerate(players):
-            expected = sum(1 / (1 + 10 ** ((r - before[i]) / 400)) for j, r in enumerate(before) if j != i) / n
-            actual = sum(1.0 if scores[i] > s else 0.5 if scores[i] == s else 0.0 for j, s in enumerate(scores) if j != i) / n
+            pairs = [(r, s) for j, (r, s) in enumerate(zip(before, scores)) if j != i] or [(before[i], scores[i])]
+            expected = sum(1 / (1 + 10 ** ((r - before[i]) / 400)) for r, _ in pairs) / len(pairs)
+            actual = sum(1.0 if scores[i] > s else 0.5 if scores[i] == s else 0.0 for _, s in pairs) / len(pairs)
             ratings[player] = before[i] + ELO_K * (actual - expected)
-            out["game_id"].append(game_id)
-            out["date"].append(date)
-            out["player"].append(player)
-            out["elo_before"].append(before[i])
-            out["elo"].append(ratings[player])
-    return pl.DataFrame(out, schema={"game_id": pl.String, "date": pl.String, "player": pl.String, "elo_before": pl.Float64, "elo": pl.Float64})
+            rows.append((game_id, date, player, before[i], ratings[player]))
+    return pl.DataFrame(rows, schema={"game_id": pl.String, "date": pl.String, "player": pl.String, "elo_before": pl.Float64, "elo": pl.Float64}, orient="row")
 
 
 def current_elo(results: pl.DataFrame) -> pl.DataFrame:
