@@ -29,40 +29,55 @@ def game_curve(league: League, game_id: str) -> pl.DataFrame:
     return steps.select("seq", "turning_point", *players, *(["difference"] if len(players) == 2 else []))
 
 
-def by_turning_point(league: League) -> pl.DataFrame:
-    """Every player's VP at the end of each turning point of every finished game, with the result."""
-    changes = league.vp_changes
-    grid = league.results.select("game_id", "player", "result").join(pl.DataFrame({"turning_point": TURNING_POINTS}), how="cross")
-    scored = changes.group_by("game_id", "player", "turning_point").agg(pl.col("vp").sum())
+def after_each_turning_point(league: League) -> pl.DataFrame:
+    """Every player of every finished game, with the result and their VP after each turning
+    point (columns tp1 ... tp4, cumulative)."""
+    tp = pl.col("turning_point")
+    scored = league.vp_changes.group_by("game_id", "player").agg(
+        *(pl.col("vp").filter(tp == n).sum().alias(f"tp{n}") for n in TURNING_POINTS)
+    )
+    columns = [f"tp{n}" for n in TURNING_POINTS]
     return (
-        grid.join(scored, on=["game_id", "player", "turning_point"], how="left")
-        .with_columns(pl.col("vp").fill_null(0))
+        league.results.select("game_id", "player", "result")
+        .join(scored, on=["game_id", "player"], how="left")
+        .with_columns(pl.col(columns).fill_null(0))
+        .with_columns(pl.sum_horizontal(columns[:n]).alias(column) for n, column in enumerate(columns, 1))
+    )
+
+
+def by_turning_point(league: League) -> pl.DataFrame:
+    """The same, one row per player per turning point: game, player, result, turning point, VP so far."""
+    return (
+        after_each_turning_point(league)
+        .unpivot(index=["game_id", "player", "result"], variable_name="turning_point", value_name="vp_so_far")
+        .with_columns(pl.col("turning_point").str.slice(2).cast(pl.Int64))
         .sort("game_id", "player", "turning_point")
-        .with_columns(pl.col("vp").cum_sum().over("game_id", "player").alias("vp_so_far"))
     )
 
 
 def average_curves(league: League) -> pl.DataFrame:
     """Average VP after each turning point of the winners and of the losers (draws left out)."""
+    columns = [f"tp{n}" for n in TURNING_POINTS]
     return (
-        by_turning_point(league).filter(pl.col("result") != "draw")
-        .group_by("result", "turning_point").agg(pl.col("vp_so_far").mean().round(3).alias("avg_vp"), pl.len().alias("players"))
+        after_each_turning_point(league).filter(pl.col("result") != "draw")
+        .group_by("result").agg(*(pl.col(c).mean() for c in columns), pl.len().alias("players"))
+        .unpivot(index=["result", "players"], on=columns, variable_name="turning_point", value_name="avg_vp")
+        .select("result", pl.col("turning_point").str.slice(2).cast(pl.Int64), pl.col("avg_vp").round(3), "players")
         .sort("result", "turning_point", descending=[True, False])
     )
 
 
 def comebacks(league: League) -> pl.DataFrame:
     """How often a player trailing after TP2 or TP3 came back to win (two-player games)."""
-    tp = by_turning_point(league)
-    other = tp.select("game_id", "turning_point", pl.col("player").alias("opponent"), pl.col("vp_so_far").alias("opponent_vp"))
-    trailing = (
-        tp.join(other, on=["game_id", "turning_point"]).filter(pl.col("player") != pl.col("opponent"))
-        .filter(pl.col("turning_point").is_in([2, 3]), pl.col("vp_so_far") < pl.col("opponent_vp"))
-    )
-    return (
-        trailing.group_by("turning_point")
-        .agg(pl.len().alias("trailing_players"), (pl.col("result") == "win").sum().alias("came_back_to_win"))
-        .with_columns((pl.col("came_back_to_win") / pl.col("trailing_players")).round(3).alias("comeback_rate"))
-        .sort("turning_point")
-        .rename({"turning_point": "trailing_after_tp"})
-    )
+    wide = after_each_turning_point(league)
+    other = wide.select("game_id", pl.col("player").alias("opponent"), pl.col("tp2").alias("opponent_tp2"), pl.col("tp3").alias("opponent_tp3"))
+    rows = wide.join(other, on="game_id").filter(pl.col("player") != pl.col("opponent"))
+    won = pl.col("result") == "win"
+    return pl.DataFrame(
+        [
+            (n, rows.filter(pl.col(f"tp{n}") < pl.col(f"opponent_tp{n}")).height, rows.filter(pl.col(f"tp{n}") < pl.col(f"opponent_tp{n}"), won).height)
+            for n in (2, 3)
+        ],
+        schema={"trailing_after_tp": pl.Int64, "trailing_players": pl.UInt32, "came_back_to_win": pl.UInt32},
+        orient="row",
+    ).with_columns((pl.col("came_back_to_win") / pl.col("trailing_players")).round(3).alias("comeback_rate"))
