@@ -33,19 +33,26 @@ def _columns(struct: type) -> dict[str, type]:
     return {"game_id": str, **{f: _sql_type(hints[f]) for f in struct.__struct_fields__}}
 
 
-TABLES: dict[str, dict[str, type]] = {table: _columns(struct) for table, (_, struct) in LOGS.items()}
-TABLES["game_results"] = {
+COLUMNS: dict[str, dict[str, type]] = {table: _columns(struct) for table, (_, struct) in LOGS.items()}
+COLUMNS["game_results"] = {
     "game_id": str, "seq": int, "player": str, "kill_team": str, "opponents": str, "result": str,
     "ended_by": str, "vp_total": int, "vp_crit": int, "vp_kill": int, "vp_tac": int, "vp_primary": int,
     "kill_grade": int, "cp_left": int, "ruleset": str, "date": str, "league": str, "season": str,
     "round": str, "table_label": str, "crit_op": str, "killzone": str,
 }
+"""Projection table -> the columns derived from the game's state (what `rows_since` gives)."""
+
+GAME_KEY = "game_key"
+"""Every projection row also carries its game's integer key (the games table's rowid), which the
+analytics read and join on: a tenth of the cost of the 36-character game id."""
+
+TABLES: dict[str, dict[str, type]] = {table: {**columns, GAME_KEY: int} for table, columns in COLUMNS.items()}
 """Projection table -> column types (the current schema; ktlog/store.py migrates to it)."""
 
 
 def rows_since(game_id: str, state: GameState, after_seq: int) -> dict[str, list[tuple]]:
     """The projection rows produced by events after `after_seq` (0: all of them), as tuples
-    in the column order of TABLES."""
+    in the column order of COLUMNS."""
     out: dict[str, list[tuple]] = {}
     for table, (log, _) in LOGS.items():
         entries = getattr(state, log)
@@ -54,7 +61,7 @@ def rows_since(game_id: str, state: GameState, after_seq: int) -> dict[str, list
             first -= 1
         out[table] = [(game_id, *astuple(e)) for e in entries[first:]]
     ended = state.result is not None and state.result.seq > after_seq
-    out["game_results"] = [tuple(r[c] for c in TABLES["game_results"]) for r in results_rows(game_id, state)] if ended else []
+    out["game_results"] = [tuple(r[c] for c in COLUMNS["game_results"]) for r in results_rows(game_id, state)] if ended else []
     return out
 
 

@@ -29,7 +29,7 @@ from .reducer import apply_in_place, effective, fold_with_snapshots, resume
 from .state import GameState, copy_state, decode_state, encode_state
 
 APPLICATION_ID = 0x6B746C67  # "ktlg"
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 """Bumped with each migration; a database with a higher one needs a newer ktlog."""
 SCHEMA_NEEDS_KTLOG = "0.1.0"
 """The first ktlog version that reads this schema (recorded in the database's meta table)."""
@@ -117,6 +117,14 @@ def m003_verifications(db: sqlite_utils.Database) -> None:
 def m004_meta(db: sqlite_utils.Database) -> None:
     """Schema 4: which ktlog wrote the database and which it needs, for older ktlogs to say."""
     db["meta"].create({"key": str, "value": str}, pk="key")
+
+
+@migrations()
+def m005_game_keys(db: sqlite_utils.Database) -> None:
+    """Schema 5: every projection row carries its game's integer key (the analytics join on it)."""
+    for table in ("vp_changes", "cp_changes", "attacks", "incapacitations", "turning_points", "game_results"):
+        db[table].add_column("game_key", int)
+        db.execute(f"UPDATE {table} SET game_key = (SELECT rowid FROM games WHERE games.id = {table}.game_id)")
 
 
 def default_db_path() -> Path:
@@ -454,11 +462,14 @@ class Store:
     # --- projections ------------------------------------------------------------------------
 
     def _write_projections(self, game_id: str, state: GameState, after_seq: int) -> None:
+        key = self.conn.execute("SELECT rowid FROM games WHERE id = ?", (game_id,)).fetchone()[0]
         for table, rows in projections.rows_since(game_id, state, after_seq).items():
             if rows:
                 columns = projections.TABLES[table]
                 try:
-                    self.conn.executemany(f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})", rows)
+                    self.conn.executemany(
+                        f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})", [(*row, key) for row in rows]
+                    )
                 except OverflowError as exc:
                     raise _too_large(table, rows) from exc
 

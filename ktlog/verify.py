@@ -81,8 +81,10 @@ def _derived_mismatch(store: Store, game_id: str, state: GameState, snapshots: l
     if edited:
         return None, f"the game's row does not match its events ({', '.join(edited)}): it was edited behind ktlog's back {REBUILD}"
     found = []
+    key = conn.execute("SELECT rowid FROM games WHERE id = ?", (game_id,)).fetchone()
     for table, expected in projections.rows_since(game_id, state, 0).items():
         names = projections.TABLES[table]
+        expected = [(*row, key[0] if key else None) for row in expected]
         rows = conn.execute(f"SELECT {', '.join(names)} FROM {table} WHERE game_id = ?", (game_id,)).fetchall()
         odd = (Counter(rows) - Counter(expected)) + (Counter(expected) - Counter(rows))
         if odd:

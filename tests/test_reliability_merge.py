@@ -57,14 +57,14 @@ def tables(tmp_path_factory) -> dict:
 
 def league_content(db: Path) -> dict:
     """Per game: its events (seq, event id, hash) and its rows in every projection table; the
-    order games arrived in (their rows' positions) left out."""
+    order games arrived in (their rows' positions and their games' integer keys) left out."""
     with contextlib.closing(sqlite3.connect(db)) as conn:
         games = [g for (g,) in conn.execute("SELECT id FROM games ORDER BY id")]
         return {
             g: {
                 "events": conn.execute("SELECT seq, event_id, hash FROM events WHERE game_id = ? ORDER BY seq", (g,)).fetchall(),
                 "head": conn.execute("SELECT head_seq, head_hash, status, result FROM games WHERE id = ?", (g,)).fetchone(),
-                **{t: sorted(map(repr, conn.execute(f"SELECT * FROM {t} WHERE game_id = ?", (g,)))) for t in projections.TABLES},
+                **{t: sorted(map(repr, conn.execute(f"SELECT {', '.join(c)} FROM {t} WHERE game_id = ?", (g,)))) for t, c in projections.COLUMNS.items()},
             }
             for g in games
         }

@@ -12,8 +12,9 @@ TURNING_POINTS = (1, 2, 3, 4)
 def game_curve(league: League, game_id: str) -> pl.DataFrame:
     """One game's VP after each event that changed it (a step function): seq, turning point,
     each player's VP, and the difference (first player minus second)."""
-    changes = league.vp_changes.filter(pl.col("game_id") == game_id)
-    players = league.results.filter(pl.col("game_id") == game_id).get_column("player").to_list()
+    players_rows = league.results.filter(pl.col("game_id") == game_id)
+    players = players_rows.get_column("player").to_list()
+    changes = league.vp_changes.filter(pl.col("game_key") == players_rows.get_column("game_key").first())
     if not players:
         players = changes.get_column("player").unique(maintain_order=True).to_list()
     steps = (
@@ -33,13 +34,13 @@ def after_each_turning_point(league: League) -> pl.DataFrame:
     """Every player of every finished game, with the result and their VP after each turning
     point (columns tp1 ... tp4, cumulative)."""
     tp = pl.col("turning_point")
-    scored = league.vp_changes.group_by("game_id", "player").agg(
+    scored = league.vp_changes.group_by("game_key", "player").agg(
         *(pl.col("vp").filter(tp == n).sum().alias(f"tp{n}") for n in TURNING_POINTS)
     )
     columns = [f"tp{n}" for n in TURNING_POINTS]
     return (
-        league.results.select("game_id", "player", "result")
-        .join(scored, on=["game_id", "player"], how="left")
+        league.results.select("game_key", "game_id", "player", "result")
+        .join(scored, on=["game_key", "player"], how="left")
         .with_columns(pl.col(columns).fill_null(0))
         .with_columns(pl.sum_horizontal(columns[:n]).alias(column) for n, column in enumerate(columns, 1))
     )
@@ -49,7 +50,7 @@ def by_turning_point(league: League) -> pl.DataFrame:
     """The same, one row per player per turning point: game, player, result, turning point, VP so far."""
     return (
         after_each_turning_point(league)
-        .unpivot(index=["game_id", "player", "result"], variable_name="turning_point", value_name="vp_so_far")
+        .unpivot(index=["game_key", "game_id", "player", "result"], variable_name="turning_point", value_name="vp_so_far")
         .with_columns(pl.col("turning_point").str.slice(2).cast(pl.Int64))
         .sort("game_id", "player", "turning_point")
     )
@@ -70,8 +71,8 @@ def average_curves(league: League) -> pl.DataFrame:
 def comebacks(league: League) -> pl.DataFrame:
     """How often a player trailing after TP2 or TP3 came back to win (two-player games)."""
     wide = after_each_turning_point(league)
-    other = wide.select("game_id", pl.col("player").alias("opponent"), pl.col("tp2").alias("opponent_tp2"), pl.col("tp3").alias("opponent_tp3"))
-    rows = wide.join(other, on="game_id").filter(pl.col("player") != pl.col("opponent"))
+    other = wide.select("game_key", pl.col("player").alias("opponent"), pl.col("tp2").alias("opponent_tp2"), pl.col("tp3").alias("opponent_tp3"))
+    rows = wide.join(other, on="game_key").filter(pl.col("player") != pl.col("opponent"))
     won = pl.col("result") == "win"
     return pl.DataFrame(
         [

@@ -76,7 +76,7 @@ class League:
     def games(self) -> pl.DataFrame:
         """Every game passing the filters (finished or not): id, date, labels, status."""
         columns = ("game_id", "created_at", "ruleset", "killzone", "date", "league", "season", "round", "table_label", "status", "players", "kill_teams", "result")
-        games = read_table(self.db, "SELECT id AS " + ", ".join(columns) + " FROM games", dict.fromkeys(columns, str))
+        games = read_table(self.db, "SELECT rowid AS game_key, id AS " + ", ".join(columns) + " FROM games", {"game_key": int, **dict.fromkeys(columns, str)})
         f = self.filters
         conditions = [pl.col(c) == v for c, v in (("league", f.league), ("season", f.season), ("round", f.round), ("ruleset", f.ruleset)) if v is not None]
         if f.since:
@@ -109,7 +109,7 @@ class League:
 
     @cached_property
     def finished_ids(self) -> pl.DataFrame:
-        ids = self.games.filter(pl.col("status") == "finished").select("game_id")
+        ids = self.games.filter(pl.col("status") == "finished").select("game_key", "game_id")
         if ids.is_empty():
             why = "the database has no games" if self.games.is_empty() and self.filters == Filters() else (
                 f"no finished game matches ({self.filters.describe()})")
@@ -118,34 +118,36 @@ class League:
         return ids
 
     def table(self, name: str, columns: str = "*") -> pl.DataFrame:
-        """A projection table's rows for the finished games passing the filters."""
+        """A projection table's rows for the finished games passing the filters (read the
+        integer `game_key` to join on, not the game id, where a table is long)."""
         frame = read_table(self.db, f"SELECT {columns} FROM {name}", _projection_types(name))
-        return frame.join(self.finished_ids, on="game_id", how="semi")
+        key = "game_key" if "game_key" in frame.columns else "game_id"
+        return frame.join(self.finished_ids.select(key), on=key, how="semi")
 
     @cached_property
     def results(self) -> pl.DataFrame:
         """One row per player per finished game, with the game's date and start time to order by."""
-        order = self.games.select("game_id", "created_at")
-        columns = "game_id, player, kill_team, result, vp_total, vp_crit, vp_kill, vp_tac, vp_primary, kill_grade, crit_op, killzone, date"
-        return self.table("game_results", columns).join(order, on="game_id", how="left")
+        order = self.games.select("game_key", "created_at")
+        columns = "game_key, game_id, player, kill_team, result, vp_total, vp_crit, vp_kill, vp_tac, vp_primary, kill_grade, crit_op, killzone, date"
+        return self.table("game_results", columns).join(order, on="game_key", how="left")
 
     @cached_property
     def vp_changes(self) -> pl.DataFrame:
         """Every VP scored in the finished games: game, seq, turning point, player, VP."""
-        return self.table("vp_changes", "game_id, seq, turning_point, player, vp")
+        return self.table("vp_changes", "game_key, seq, turning_point, player, vp")
 
     @cached_property
     def cp_changes(self) -> pl.DataFrame:
         """Every CP gained or spent: game, player, delta, kind (income, ploy, gambit ...), source."""
-        return self.table("cp_changes", "game_id, player, delta, kind, source")
+        return self.table("cp_changes", "game_key, player, delta, kind, source")
 
     @cached_property
     def with_opponents(self) -> pl.DataFrame:
         """Results with the opponent's name, kill team and VP beside each row (two-player games)."""
         r = self.results
-        other = r.select("game_id", pl.col("player").alias("opponent"), pl.col("kill_team").alias("opponent_team"),
+        other = r.select("game_key", pl.col("player").alias("opponent"), pl.col("kill_team").alias("opponent_team"),
                          pl.col("vp_total").alias("vp_against"))
-        return r.join(other, on="game_id").filter(pl.col("player") != pl.col("opponent"))
+        return r.join(other, on="game_key").filter(pl.col("player") != pl.col("opponent"))
 
     def entity_rows(self, frame: pl.DataFrame, by: str) -> pl.DataFrame:
         """Narrow per-player rows to the --player or --team asked for (their opponents stay in the games)."""

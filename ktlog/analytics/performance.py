@@ -23,21 +23,21 @@ def wilson(points: pl.Expr, n: pl.Expr, z: float = Z95) -> tuple[pl.Expr, pl.Exp
 def per_game(league: League) -> pl.DataFrame:
     """One row per player per finished game, with what they did in it."""
     rows = league.with_opponents
-    kills = league.table("incapacitations", "game_id, player AS victim")
+    kills = league.table("incapacitations", "game_key, player AS victim")
     killed = (
-        rows.select("game_id", "player").join(kills, on="game_id")
-        .group_by("game_id", "player")
+        rows.select("game_key", "player").join(kills, on="game_key")
+        .group_by("game_key", "player")
         .agg((pl.col("victim") != pl.col("player")).sum().alias("enemies_incapacitated"), (pl.col("victim") == pl.col("player")).sum().alias("operatives_lost"))
     )
     cp = (
         league.cp_changes
-        .group_by("game_id", "player")
+        .group_by("game_key", "player")
         .agg(pl.col("delta").clip(lower_bound=0).sum().alias("cp_gained"), (-pl.col("delta").clip(upper_bound=0)).sum().alias("cp_spent"))
     )
-    tps = league.table("turning_points", "game_id, turning_point, initiative")
+    tps = league.table("turning_points", "game_key, turning_point, initiative")
     initiative = (
-        rows.select("game_id", "player").join(tps, on="game_id")
-        .group_by("game_id", "player")
+        rows.select("game_key", "player").join(tps, on="game_key")
+        .group_by("game_key", "player")
         .agg(
             pl.len().alias("turning_points"),
             (pl.col("initiative") == pl.col("player")).sum().alias("turning_points_with_initiative"),
@@ -45,9 +45,9 @@ def per_game(league: League) -> pl.DataFrame:
         )
     )
     return (
-        rows.join(killed, on=["game_id", "player"], how="left")
-        .join(cp, on=["game_id", "player"], how="left")
-        .join(initiative, on=["game_id", "player"], how="left")
+        rows.join(killed, on=["game_key", "player"], how="left")
+        .join(cp, on=["game_key", "player"], how="left")
+        .join(initiative, on=["game_key", "player"], how="left")
         .with_columns(pl.col("enemies_incapacitated", "operatives_lost", "cp_gained", "cp_spent", "turning_points", "turning_points_with_initiative").fill_null(0),
                       score=pl.col("result").replace_strict({"win": 1.0, "draw": 0.5, "loss": 0.0}))
     )
@@ -56,9 +56,9 @@ def per_game(league: League) -> pl.DataFrame:
 def most_used_ploys(league: League, by: str) -> pl.DataFrame:
     """The ploys and gambits each player or kill team used most, as "name (uses)" text."""
     ploys = league.cp_changes.filter(pl.col("kind").is_in(["gambit", "ploy", "reroll"]))
-    owners = league.results.select("game_id", "player", "kill_team")
+    owners = league.results.select("game_key", "player", "kill_team")
     return (
-        ploys.join(owners, on=["game_id", "player"])
+        ploys.join(owners, on=["game_key", "player"])
         .group_by(by, "source").agg(pl.len().alias("uses"))
         .sort([by, "uses", "source"], descending=[False, True, False])
         .group_by(by, maintain_order=True)
