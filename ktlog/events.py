@@ -22,6 +22,8 @@ class Event(msgspec.Struct, frozen=True, kw_only=True, tag=True, forbid_unknown_
     version: ClassVar[int] = 1
     meta: ClassVar[bool] = False
     """Meta events (undo, annotation) talk about other events rather than the game."""
+    secret: ClassVar[bool] = False
+    """A secret choice: a spectator does not see it until its reveal event."""
 
     override: str | None = None
 
@@ -41,7 +43,10 @@ class Weapon(Part):
     normal_dmg: int
     crit_dmg: int
     rules: tuple[str, ...] = ()
-    """Weapon rules as printed, e.g. "Lethal 5+", "Piercing 1", "Range 8\"" (pg 111)."""
+    """Weapon rules as printed, e.g. "Lethal 5+", "Piercing 1", "Range 8\"" (pg 111); KT21
+    special rules, e.g. "AP1", "Balanced"."""
+    critical_rules: tuple[str, ...] = ()
+    """KT21 critical hit rules (!), e.g. "MW3", "P1"."""
 
 
 class UniqueAction(Part):
@@ -62,6 +67,10 @@ class Datacard(Part):
     rules: tuple[str, ...] = ()
     unique_actions: tuple[UniqueAction, ...] = ()
     base_mm: int | None = None
+    group_activation: int = 1
+    """KT21 GA: operatives of this type activated one after another as a group."""
+    defence: int = 3
+    """KT21 DF: defence dice (KT24 operatives always collect three)."""
 
 
 # --- dice ------------------------------------------------------------------------------------
@@ -130,14 +139,21 @@ class GameCreated(Event):
 
 
 class PlayerJoined(Event):
+    """Version 2 added `npo`: the non-player operatives' side of a Joint Ops game."""
+
+    version = 2
     player: str
     kill_team: str
     faction: str | None = None
     archetypes: tuple[str, ...] = ()
+    npo: bool = False
 
 
 class OperativeAdded(Event):
-    """An operative selected for the battle, with its datacard."""
+    """An operative selected for the battle, with its datacard. Version 2 datacards may carry
+    KT21's GA and DF and weapons' critical hit rules."""
+
+    version = 2
 
     player: str
     operative: str
@@ -145,7 +161,9 @@ class OperativeAdded(Event):
 
 
 class RolledOff(Event):
-    """A roll-off (pg 55). `purpose`: set-up initiative, or the turning point's initiative."""
+    """A roll-off (pg 55). `purpose`: set-up initiative, or the turning point's initiative.
+    In Multiplayer Ops it establishes player order instead (pg 99): the tied players roll
+    again in a further RolledOff of the same purpose, with only their rolls."""
 
     purpose: Literal["setup", "initiative"]
     rolls: dict[str, int]
@@ -399,6 +417,108 @@ class GameConceded(Event):
     player: str
 
 
+# --- KT24 Approved Ops (002) -----------------------------------------------------------------
+
+
+class TacOpSelected(Event):
+    """A player's secret tac op, from one of their kill team's archetypes (hidden until revealed)."""
+
+    secret: ClassVar[bool] = True
+    player: str
+    tac_op: str
+    archetype: str
+
+
+class TacOpRevealed(Event):
+    player: str
+
+
+class TacOpScored(Event):
+    """Tac op VP, as the players work them out from the card (the cards are not in the sources)."""
+
+    player: str
+    vp: int
+    reason: str
+
+
+class ScoutingSelected(Event):
+    """A player's secret scouting option (hidden until ScoutingRevealed)."""
+
+    secret: ClassVar[bool] = True
+    player: str
+    option: Literal["equip", "ploy", "reposition"]
+
+
+class ScoutingRevealed(Event):
+    """Both scouting options are revealed together; they decide TP1 initiative."""
+
+
+class PrimaryOpSelected(Event):
+    """A player's secret primary op, chosen as a STRATEGIC GAMBIT in TP1 (hidden until revealed)."""
+
+    secret: ClassVar[bool] = True
+    player: str
+    op: Literal["crit", "kill", "tac"]
+
+
+class PrimaryOpRevealed(Event):
+    player: str
+
+
+# --- KT24 Joint Ops (pg 87-95) ---------------------------------------------------------------
+
+
+class ReinforcementsArrived(Event):
+    """NPOs incapacitated earlier return, as the NPOs' STRATEGIC GAMBIT (pg 92, pg 94)."""
+
+    operatives: tuple[str, ...]
+
+
+class MarkerSabotaged(Action):
+    """The Sabotage mission action (Joint Ops 02, pg 92)."""
+
+    name = "Sabotage"
+    mission = True
+    marker: str
+
+
+class OperativeEscaped(Event):
+    """A player operative moved wholly over the NPOs' killzone edge (Joint Ops 03, pg 94)."""
+
+    operative: str
+
+
+# --- KT21 (001, 004) -------------------------------------------------------------------------
+
+
+class NormalMoved(Action):
+    name = "Normal Move"
+    moves = True
+
+
+class Passed(Action):
+    """Pass (1AP): an operative does nothing; it may pass more than once."""
+
+    name = "Pass"
+
+
+class OverwatchFired(Shot):
+    """Overwatch (0AP): a shooting attack with BS worsened by 1, by an Engage operative when its
+    player has no ready operatives left and the opponent has (001)."""
+
+    name = "Overwatch"
+    cost = 0
+
+
+class MissionVPScored(Event):
+    """KT21 VP as the players work them out from the mission and tac op cards, by category."""
+
+    player: str
+    vp: int
+    category: Literal["mission", "tac"]
+    reason: str
+
+
 # --- meta ------------------------------------------------------------------------------------
 
 
@@ -455,6 +575,20 @@ AnyEvent = Union[
     ObjectivesControlled,
     TurningPointEnded,
     GameConceded,
+    TacOpSelected,
+    TacOpRevealed,
+    TacOpScored,
+    ScoutingSelected,
+    ScoutingRevealed,
+    PrimaryOpSelected,
+    PrimaryOpRevealed,
+    ReinforcementsArrived,
+    MarkerSabotaged,
+    OperativeEscaped,
+    NormalMoved,
+    Passed,
+    OverwatchFired,
+    MissionVPScored,
     EventVoided,
     Annotation,
 ]
@@ -501,7 +635,16 @@ def _game_created_v1_v2(payload: dict) -> dict:
     return {**payload, "dataslate": None}
 
 
-UPCASTERS: dict[tuple[str, int], Upcaster] = {("GameCreated", 1): _game_created_v1_v2}
+def _unchanged(payload: dict) -> dict:
+    """A version that only added fields with defaults: the old payload reads as it is."""
+    return payload
+
+
+UPCASTERS: dict[tuple[str, int], Upcaster] = {
+    ("GameCreated", 1): _game_created_v1_v2,
+    ("PlayerJoined", 1): _unchanged,
+    ("OperativeAdded", 1): _unchanged,
+}
 """(type name, from version) -> function turning that payload dict into the next version's."""
 
 

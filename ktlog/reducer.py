@@ -37,6 +37,8 @@ def apply_in_place(state: GameState, event: Event, seq: int) -> None:
             ruleset = None
         else:
             ruleset = get_ruleset(state.ruleset)
+            if type(event) not in ruleset.events and not event.meta:
+                raise InvalidEvent(f"{type(event).__name__} is not part of {ruleset.title}; this game is played under it", ruleset.source)
             if state.phase == "over" and not event.meta:
                 raise InvalidEvent(f"the game is over ({describe_result(state)}); only annotations and undo are accepted", "pg 110")
         HANDLERS[type(event)](Ctx(state, event, seq, ruleset), event)

@@ -14,7 +14,7 @@ from .events import Datacard, Order
 
 Phase = Literal["setup", "strategy", "firefight", "between", "over"]
 """between: a turning point has ended and the next has not started; over: the battle is over."""
-Status = Literal["selected", "ready", "expended", "incapacitated"]
+Status = Literal["selected", "ready", "expended", "incapacitated", "escaped"]
 Op = Literal["kill", "crit"]
 
 
@@ -59,6 +59,11 @@ class OperativeState(S):
         return self.status == "incapacitated"
 
     @property
+    def in_killzone(self) -> bool:
+        """Set up, and neither incapacitated nor escaped (Joint Ops 03)."""
+        return self.set_up and self.status not in ("incapacitated", "escaped")
+
+    @property
     def apl(self) -> int:
         """APL with its changes, never more than 1 above or below the datacard (pg 48)."""
         if not self.apl_changes:
@@ -86,6 +91,16 @@ class PlayerState(S):
     used_this_tp: list[str] = []
     """Ploys and gambits used this turning point (each once, Command Re-roll excepted, pg 54)."""
     loot_vp_this_tp: int = 0
+    npo: bool = False
+    """The non-player operatives' side (Joint Ops)."""
+    eliminations_this_tp: int = 0
+    """Multiplayer elimination op: enemies this player's operatives incapacitated this TP (pg 102)."""
+    tac_op: str | None = None
+    tac_op_archetype: str | None = None
+    tac_op_revealed: bool = False
+    scouting: str | None = None
+    primary_op: str | None = None
+    primary_op_revealed: bool = False
 
     @property
     def total_vp(self) -> int:
@@ -98,6 +113,7 @@ class MarkerState(S):
     secured_by: str | None = None
     looted_tp: int = 0
     transmitting: bool = False
+    sabotaged: bool = False
     carried_by: str | None = None
     controlled_by: str | None = None
     """As last recorded by ObjectivesControlled."""
@@ -206,11 +222,15 @@ class TurningPointRecord(S):
 
 class Result(S):
     winner: str | None
+    """The winner, or None for a draw or a shared win."""
     draw: bool
+    """Several players share the most VP (two players: a draw)."""
     ended_by: Literal["battle", "concession"]
     conceded_by: str | None = None
     seq: int = 0
     """The event that ended the battle."""
+    winners: list[str] = []
+    """Every player sharing the win (the winner alone, or the tied leaders)."""
 
 
 class GameState(S):
@@ -226,6 +246,12 @@ class GameState(S):
     turning_point: int = 0
     setup_initiative: str | None = None
     initiative: str | None = None
+    order: list[str] = []
+    """Player order: who acts first, second ... (the initiative player first; pg 37, pg 99)."""
+    activations_in_a_row: int = 0
+    """KT21: consecutive activations by the same player (at most two, Balance Dataslate Q1 2023)."""
+    group_left: int = 0
+    """KT21 group activation: operatives of the active group still to activate."""
     turning_points: list[TurningPointRecord] = []
     decider: str | None = None
     """Who decides initiative after the latest roll-off (None: nobody yet, or a re-roll is due)."""
@@ -258,6 +284,11 @@ class GameState(S):
     def opponent(self, player: str) -> str:
         """The other player of a two-player game."""
         return next(p for p in self.players if p != player)
+
+    def next_in_order(self, player: str) -> str:
+        """The player after `player` in player order (round again after the last)."""
+        order = self.order or list(self.players)
+        return order[(order.index(player) + 1) % len(order)]
 
     def operatives_of(self, player: str) -> list[OperativeState]:
         return [o for o in self.operatives.values() if o.player == player]

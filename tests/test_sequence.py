@@ -55,7 +55,7 @@ def test_markers_drop_zones_and_setup_order_pg81_pg110():
     with pytest.raises(RuleViolation, match="Bob places objective marker 1"):
         g.add(ObjectiveMarkerSetUp(marker="m1", player="Alice"))
     g.add(ObjectiveMarkerSetUp(marker="m1", player="Bob"), ObjectiveMarkerSetUp(marker="m2", player="Alice"), ObjectiveMarkerSetUp(marker="m3", player="Bob"))
-    with pytest.raises(RuleViolation, match="Alice has initiative and chooses a drop zone first"):
+    with pytest.raises(RuleViolation, match="Alice chooses a drop zone first \\(drop zones are chosen in player order, initiative first\\)"):
         g.add(DropZoneChosen(player="Bob", drop_zone="south"))
     g.add(DropZoneChosen(player="Alice", drop_zone="north"))
     with pytest.raises(RuleViolation, match="taken"):
@@ -216,3 +216,11 @@ def test_undo_rewinds_one_event_at_a_time():
     assert g.state.activation.actions == []
     g.add(ActivationEnded(operative="a1"))
     assert g.state.operatives["a1"].status == wounds_before == "expended"
+
+
+def test_an_event_of_another_ruleset_is_refused():
+    from ktlog.events import TacOpSelected
+
+    g = game(2, 2, to="setup")
+    with pytest.raises(InvalidEvent, match="TacOpSelected is not part of KT24 Preliminary Ops"):
+        g.add(TacOpSelected(player="Alice", tac_op="Recon Sweep", archetype="Recon"))

@@ -60,15 +60,10 @@ def ready_step(ctx: Ctx) -> None:
     for name in s.players:
         ctx.change_cp(name, ctx.ruleset.ready_cp(s, name), "income", f"turning point {s.turning_point}")
     for op in s.operatives.values():
-        if not op.incapacitated:
+        if op.in_killzone:
             op.status = "ready"
-    s.gambit_turn = s.initiative
+    s.gambit_turn = s.order[0]
     s.passes_in_a_row = 0
-
-
-def _next_in_turn(s: GameState, player: str) -> str:
-    names = list(s.players)
-    return names[(names.index(player) + 1) % len(names)]
 
 
 def _gambit_step(ctx: Ctx, player: str) -> None:
@@ -96,7 +91,7 @@ def strategic_gambit_used(ctx: Ctx, e: StrategicGambitUsed) -> None:
     ctx.change_cp(e.player, -e.cp, "gambit", e.gambit)
     s = ctx.state
     s.passes_in_a_row = 0
-    s.gambit_turn = _next_in_turn(s, e.player)
+    s.gambit_turn = s.next_in_order(e.player)
 
 
 @handles(GambitPassed)
@@ -104,12 +99,12 @@ def gambit_passed(ctx: Ctx, e: GambitPassed) -> None:
     _gambit_step(ctx, e.player)
     s = ctx.state
     s.passes_in_a_row += 1
-    s.gambit_turn = _next_in_turn(s, e.player)
+    s.gambit_turn = s.next_in_order(e.player)
     if s.passes_in_a_row == len(s.players):
         # Every player passed in succession: the Firefight phase begins (pg 37-38).
         s.phase = "firefight"
         s.gambit_turn = None
-        s.next_player = s.initiative
+        s.next_player = s.order[0]
 
 
 @handles(FirefightPloyUsed)
@@ -147,9 +142,15 @@ def _firefight(ctx: Ctx, what: str) -> None:
         ctx.invalid(f"{active.operative if active else ''} is still active; end its activation first", "pg 38")
 
 
-def _may_skip_turn(s: GameState, player: str) -> bool:
-    """A player whose turn it is but who has no ready operatives can only counteract or pass."""
-    return not s.ready_operatives(player)
+def due_to_activate(s: GameState) -> str | None:
+    """The player who activates next: the one whose turn it is, or, when they have no ready
+    operatives (they may only counteract or pass), the next in player order who has (pg 38)."""
+    player = s.next_player
+    for _ in s.players:
+        if s.ready_operatives(player):
+            return player
+        player = s.next_in_order(player)
+    return None
 
 
 @handles(OperativeActivated)
@@ -159,8 +160,8 @@ def operative_activated(ctx: Ctx, e: OperativeActivated) -> None:
     op = ctx.living(e.operative)
     if op.status != "ready":
         ctx.broke(f"operative {op.id!r} is expended and cannot be activated again this turning point", "pg 38")
-    turn = s.next_player
-    if op.player != turn and not _may_skip_turn(s, turn):
+    turn = due_to_activate(s)
+    if op.player != turn:
         ctx.broke(f"it is {turn}'s turn to activate an operative; players alternate activations", "pg 38")
     op.order = e.order
     for change in op.apl_changes:
@@ -177,7 +178,7 @@ def counteract_started(ctx: Ctx, e: CounteractStarted) -> None:
     if s.ready_operatives(op.player):
         ctx.broke(f"{op.player} still has ready operatives; counteract only when all yours are expended", "pg 39")
     if not opponent_ready:
-        ctx.broke("the opponent has no ready operatives left, so there is nothing to counteract between", "pg 39")
+        ctx.broke("no other player has ready operatives left, so there is nothing to counteract between", "pg 39")
     if s.next_player != op.player:
         ctx.broke(f"it is not {op.player}'s turn to counteract", "pg 39")
     if op.order != "engage":
@@ -208,7 +209,7 @@ def end_activation(ctx: Ctx) -> None:
             op.status = "expended"
         op.apl_changes = [c for c in op.apl_changes if not c.started]
     s.activation = None
-    s.next_player = _next_in_turn(s, op.player)
+    s.next_player = s.next_in_order(op.player)
 
 
 @handles(AplModified)

@@ -1,14 +1,50 @@
-"""The KT24 two-player sequence shared by the PvP mission packs (pg 36-39, pg 110)."""
+"""The KT24 sequence shared by the mission packs (pg 36-39, pg 110), and its two-player form."""
 
 from __future__ import annotations
 
+from .. import events as ev
 from ..state import GameState, Result
 from .ruleset import Ruleset
 
+KT24_EVENTS = frozenset({
+    ev.GameCreated, ev.PlayerJoined, ev.OperativeAdded, ev.RolledOff, ev.InitiativeDecided, ev.ObjectiveMarkerSetUp,
+    ev.CritOpRolled, ev.DropZoneChosen, ev.EquipmentSelected, ev.OperativeSetUp, ev.TurningPointStarted,
+    ev.StrategicGambitUsed, ev.GambitPassed, ev.FirefightPloyUsed, ev.CommandPointsAdjusted, ev.OperativeActivated,
+    ev.ActivationEnded, ev.CounteractStarted, ev.AplModified, ev.Repositioned, ev.Dashed, ev.FellBack, ev.Charged,
+    ev.MarkerPickedUp, ev.MarkerPlaced, ev.Shot, ev.Fought, ev.MarkerSecured, ev.MarkerLooted, ev.TransmissionInitiated,
+    ev.KillzoneActionPerformed, ev.UniqueActionPerformed, ev.DamageInflicted, ev.WoundsRegained, ev.ObjectivesControlled,
+    ev.TurningPointEnded, ev.GameConceded,
+})
+"""The events of every KT24 mission pack (pg 36-55, pg 110)."""
 
-class Kt24TwoPlayer(Ruleset):
-    players = (2, 2)
+
+class Kt24(Ruleset):
+    events = KT24_EVENTS
     turning_points = 4
+
+    def order_from(self, state: GameState, first: str) -> list[str]:
+        """Player order with `first` at its head (the player with initiative)."""
+        names = list(state.players)
+        i = names.index(first)
+        return names[i:] + names[:i]
+
+
+class Kt24TwoPlayer(Kt24):
+    players = (2, 2)
+
+    def rolled_off(self, ctx, e: ev.RolledOff) -> None:
+        """The winner decides who has initiative (InitiativeDecided follows). Set-up: a tie is
+        rolled again (pg 55); a turning point: a tie is decided by the tie rule (pg 37, pg 110)."""
+        s = ctx.state
+        if set(e.rolls) != set(s.players):
+            ctx.invalid(f"a roll-off needs one D6 for each player ({', '.join(s.players)})", "roll-off, pg 55")
+        best = max(e.rolls.values())
+        leaders = [p for p, v in e.rolls.items() if v == best]
+        if len(leaders) == 1:
+            s.decider = leaders[0]
+        else:
+            s.decider = None if e.purpose == "setup" else self.tie_decider(s)
+        s.rolloff = e.purpose
 
     def ready_cp(self, state: GameState, player: str) -> int:
         """1CP each; from TP2 the player without initiative gains 2CP instead (pg 37)."""
@@ -21,8 +57,19 @@ class Kt24TwoPlayer(Ruleset):
             return state.opponent(state.setup_initiative)
         return state.opponent(state.initiative_in(state.turning_point - 1))
 
+    def marker_placer(self, state: GameState, index: int) -> str | None:
+        """pg 81: the player without initiative places the centreline marker, then each player
+        one, initiative first."""
+        without = state.opponent(state.setup_initiative)
+        return [without, state.setup_initiative, without][index] if index < 3 else None
+
     def result(self, state: GameState) -> Result:
         """Most VP wins; equal VP is a draw (pg 110)."""
-        totals = sorted(((p.total_vp, name) for name, p in state.players.items()), reverse=True)
-        (best, leader), (second, _) = totals[0], totals[1]
-        return Result(winner=None if best == second else leader, draw=best == second, ended_by="battle")
+        return most_vp(state)
+
+
+def most_vp(state: GameState) -> Result:
+    """The player with the most VP wins; players tied for the most share the win (a draw)."""
+    best = max(p.total_vp for p in state.players.values())
+    winners = [n for n, p in state.players.items() if p.total_vp == best]
+    return Result(winner=winners[0] if len(winners) == 1 else None, draw=len(winners) > 1, ended_by="battle", winners=winners)

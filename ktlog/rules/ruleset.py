@@ -14,11 +14,14 @@ if TYPE_CHECKING:
 class Ruleset:
     """The hooks the shared machinery (sequence, actions, attacks) asks a ruleset about."""
 
+    events: ClassVar[frozenset[type]] = frozenset()
+    """The event types a game of this ruleset accepts (meta events always)."""
     name: ClassVar[str]
     title: ClassVar[str]
     source: ClassVar[str]
     players: ClassVar[tuple[int, int]] = (2, 2)
-    turning_points: ClassVar[int] = 4
+    turning_points: ClassVar[int | None] = 4
+    """None: the mission's victory or defeat ends the battle (Joint Ops)."""
     objective_markers: ClassVar[int] = 3
     ops: ClassVar[tuple[str, ...]] = ()
     """The ops VP are scored in, in display order."""

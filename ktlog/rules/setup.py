@@ -102,26 +102,19 @@ def operative_added(ctx: Ctx, e: OperativeAdded) -> None:
 @handles(RolledOff)
 def rolled_off(ctx: Ctx, e: RolledOff) -> None:
     s = ctx.state
-    if set(e.rolls) != set(s.players):
-        ctx.invalid(f"a roll-off needs one D6 for each player ({', '.join(s.players)})", "roll-off, pg 55")
     for player, value in e.rolls.items():
+        ctx.player(player)
         if not 1 <= value <= 6:
             ctx.invalid(f"{player}'s roll-off die {value} is not a D6 result", "pg 50")
-    best = max(e.rolls.values())
-    leaders = [p for p, v in e.rolls.items() if v == best]
     if e.purpose == "setup":
         _in_setup(ctx, "the set-up roll-off")
-        if len(s.players) != ctx.ruleset.players[0]:
-            ctx.invalid(f"all {ctx.ruleset.players[0]} players join before the roll-off", "pg 110")
+        if len(s.players) < ctx.ruleset.players[0]:
+            ctx.invalid(f"at least {ctx.ruleset.players[0]} players join before the roll-off", "pg 110")
         if s.setup_initiative is not None:
             ctx.invalid("set-up initiative is already decided", "pg 110")
-        # A generic roll-off is re-rolled on a tie (pg 55): nobody decides until someone wins.
-        s.decider = leaders[0] if len(leaders) == 1 else None
-    else:
-        if s.phase != "strategy" or s.initiative is not None:
-            ctx.invalid("the initiative roll-off comes at the start of a turning point, before initiative is decided", "pg 37")
-        s.decider = leaders[0] if len(leaders) == 1 else ctx.ruleset.tie_decider(s)
-    s.rolloff = e.purpose
+    elif s.phase != "strategy" or s.initiative is not None:
+        ctx.invalid("the initiative roll-off comes at the start of a turning point, before initiative is decided", "pg 37")
+    ctx.ruleset.rolled_off(ctx, e)
 
 
 @handles(InitiativeDecided)
@@ -133,6 +126,7 @@ def initiative_decided(ctx: Ctx, e: InitiativeDecided) -> None:
     if s.decider is None:
         ctx.invalid("the roll-off was a tie; roll off again (pg 55)", "roll-off, pg 55")
     purpose, s.rolloff = s.rolloff, None
+    s.order = ctx.ruleset.order_from(s, e.player)
     if purpose == "setup":
         s.setup_initiative = e.player
         return
@@ -153,10 +147,7 @@ def objective_marker_set_up(ctx: Ctx, e: ObjectiveMarkerSetUp) -> None:
     wanted = ctx.ruleset.objective_markers
     if len(s.markers) >= wanted:
         ctx.broke(f"{ctx.ruleset.title} uses {wanted} objective markers", "pg 81")
-    # pg 81: the player without initiative places the centreline marker, then each player one,
-    # initiative first.
-    without = s.opponent(s.setup_initiative)
-    expected = [without, s.setup_initiative, without][len(s.markers)] if len(s.markers) < 3 else e.player
+    expected = ctx.ruleset.marker_placer(s, len(s.markers)) or e.player
     if e.player != expected:
         ctx.broke(f"{expected} places objective marker {len(s.markers) + 1}, not {e.player}", "pg 81")
     s.markers[e.marker] = MarkerState(id=e.marker, placed_by=e.player)
@@ -184,9 +175,10 @@ def drop_zone_chosen(ctx: Ctx, e: DropZoneChosen) -> None:
         ctx.invalid("drop zones are chosen after set-up initiative is decided", "pg 110")
     if player.drop_zone is not None:
         ctx.invalid(f"{e.player} already chose drop zone {player.drop_zone!r}", "pg 110")
-    first = s.players[s.setup_initiative]
-    if e.player != first.name and first.drop_zone is None:
-        ctx.broke(f"{first.name} has initiative and chooses a drop zone first", "pg 110")
+    before = s.order[: s.order.index(e.player)]
+    waiting = [p for p in before if s.players[p].drop_zone is None]
+    if waiting:
+        ctx.broke(f"{waiting[0]} chooses a drop zone first (drop zones are chosen in player order, initiative first)", "pg 110")
     taken = {p.drop_zone for p in s.players.values()}
     if e.drop_zone in taken:
         ctx.broke(f"drop zone {e.drop_zone!r} is taken; each player selects a different one", "pg 110")
@@ -205,7 +197,7 @@ def equipment_selected(ctx: Ctx, e: EquipmentSelected) -> None:
     if len(set(e.equipment)) != len(e.equipment):
         ctx.broke("each equipment option can be selected once", "pg 50")
     player.equipment = list(e.equipment)
-    if all(p.equipment is not None for p in s.players.values()) and len(s.players) == ctx.ruleset.players[0]:
+    if all(p.equipment is not None for p in s.players.values()) and len(s.players) >= ctx.ruleset.players[0]:
         # pg 110 step 2: once operatives and equipment are selected, each player gains 2CP.
         for name in s.players:
             ctx.change_cp(name, SETUP_CP, "income", "set-up")
@@ -213,8 +205,9 @@ def equipment_selected(ctx: Ctx, e: EquipmentSelected) -> None:
 
 
 def next_to_set_up(s) -> str | None:
-    """Who sets up next: alternating thirds of each kill team, rounding up, initiative first (pg 110)."""
-    order = [s.setup_initiative, s.opponent(s.setup_initiative)]
+    """Who sets up next: a third of each kill team (rounding up) in turn, in player order,
+    initiative first (pg 110)."""
+    order = s.order
     size = dict.fromkeys(order, 0)
     done = dict.fromkeys(order, 0)
     for o in s.operatives.values():
@@ -223,7 +216,7 @@ def next_to_set_up(s) -> str | None:
     placed = dict.fromkeys(order, 0)
     turn = 0
     while any(placed[p] < size[p] for p in order):
-        p = order[turn % 2]
+        p = order[turn % len(order)]
         if placed[p] < size[p]:
             placed[p] = min(size[p], placed[p] + ceil(size[p] / 3))
             if done[p] < placed[p]:
