@@ -22,7 +22,7 @@ from ktlog.gamelog import import_file, make_header, write_game_log, _encoder
 from ktlog.reducer import effective, fold
 from ktlog.replay import Replay
 from ktlog.rosters import Roster, RosterOperative
-from ktlog import simulate
+from ktlog.simulate import kt24 as simulate
 from ktlog.simulate import Simulator, load_sim_rosters, simulate_games
 from ktlog.store import Store
 

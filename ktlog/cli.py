@@ -468,13 +468,14 @@ def rebuild(ctx) -> None:
 @click.option("--games", "count", type=click.IntRange(1), default=10, show_default=True, help="How many games to play.")
 @click.option("--seed", type=int, default=1, show_default=True, help="Random seed (the same seed plays the same games).")
 @click.option("--league", default="Simulated League", show_default=True, help="League label of the games.")
+@click.option("--ruleset", default="kt24-preliminary", show_default=True, help="The ruleset of the games (those with a simulator).")
 @click.pass_context
-def simulate(ctx, count, seed, league) -> None:
-    """Play random legal Preliminary Ops games through the rules and store them."""
+def simulate(ctx, count, seed, league, ruleset) -> None:
+    """Play random legal games through the rules and store them."""
     from .simulate import simulate_into
 
     store = _store(ctx)
-    ids = simulate_into(store, count, seed, league=league)
+    ids = simulate_into(store, count, seed, league=league, ruleset=ruleset)
     click.echo(f"simulated {len(ids)} games into {store.path or ':memory:'}")
 
 

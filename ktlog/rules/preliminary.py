@@ -102,3 +102,6 @@ class PreliminaryOps(Kt24TwoPlayer):
                 counts[m.controlled_by] += 1
         return counts
 
+
+
+RULESET = PreliminaryOps()

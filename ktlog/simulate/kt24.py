@@ -1,4 +1,4 @@
-"""Random legal Preliminary Ops games, played through the reducer (tests, benchmarks, demo data).
+"""Random legal KT24 Preliminary Ops games, played through the reducer.
 
 The simulator chooses plausible moves that obey the rules it can see (orders, control range,
 AP, action restrictions, CP); the reducer checks every event it makes, so a simulated game
@@ -7,14 +7,12 @@ that breaks a rule fails loudly instead of being stored.
 
 from __future__ import annotations
 
-import datetime as dt
 import random
-import uuid
 from pathlib import Path
 
-from . import builder as b
-from .builder import GameBuilder
-from .events import (
+from .. import builder as b
+from ..builder import GameBuilder
+from ..events import (
     CounteractStarted,
     FirefightPloyUsed,
     GambitPassed,
@@ -25,15 +23,14 @@ from .events import (
     ActivationEnded,
     TurningPointEnded,
 )
-from .errors import KtlogError
-from .rosters import Roster, load_roster
-from .rules.dice import attack_successes
-from .rules.shooting import defence_dice_collected
-from .rules.attacks import killzone_profile
-from .state import GameState, OperativeState
-from .store import Store
+from ..errors import KtlogError
+from ..rosters import Roster, load_roster
+from ..rules.dice import attack_successes
+from ..rules.shooting import defence_dice_collected
+from ..rules.attacks import killzone_profile
+from ..state import GameState, OperativeState
 
-ROSTERS = Path(__file__).resolve().parent.parent / "sample_games" / "rosters"
+ROSTERS = Path(__file__).resolve().parent.parent.parent / "sample_games" / "rosters"
 PLAYERS = ["Ana", "Ben", "Cleo", "Dev", "Eli", "Fay", "Gus", "Hana", "Ivo", "Jun", "Kai", "Lea", "Max", "Nia", "Oto", "Pia"]
 STRATEGY_PLOYS = ["Seize Ground", "Bolster", "Combat Doctrine", "Overwhelm"]
 FIREFIGHT_PLOYS = ["Heroic Stand", "Quick Reflexes", "Adrenaline Surge"]
@@ -225,24 +222,3 @@ class Simulator:
         if s.crit_op == "Transmission" and "Initiate Transmission" not in done:
             return b.transmit(marker.id)
         return None
-
-
-def simulate_games(count: int, seed: int, league: str = "Simulated League", rosters: list[Roster] | None = None):
-    """Yield (game_id, builder) for `count` random legal games; the same seed plays the same games."""
-    rng = random.Random(seed)
-    sim = Simulator(rng, rosters or load_sim_rosters())
-    start = dt.date(2026, 1, 5)
-    for i in range(count):
-        date = (start + dt.timedelta(days=i // 4)).isoformat()
-        game_id = str(uuid.UUID(int=rng.getrandbits(128), version=4))
-        yield game_id, sim.play(date, league=league, season="1", round=str(i // 8 + 1), table=str(i % 8 + 1))
-
-
-def simulate_into(store: Store, count: int, seed: int, league: str = "Simulated League") -> list[str]:
-    ids = []
-    with store.batch():
-        for game_id, g in simulate_games(count, seed, league):
-            store.import_envelopes(game_id, g.sealed(game_id, g.state.date + "T18:00:00+00:00"))
-            ids.append(game_id)
-    return ids
-
