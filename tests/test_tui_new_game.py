@@ -1,0 +1,86 @@
+"""The new game and set-up screens: players, kill teams from roster files, the set-up on one form."""
+
+from __future__ import annotations
+
+from textual.widgets import Input, Label
+from tui_support import BROKEN, TINY, press, tui_test
+
+from ktlog import events as ev
+from tui.app import make_app
+
+
+async def type_into(pilot, selector: str, text: str) -> None:
+    field = pilot.app.screen.query_one(selector, Input)
+    field.focus()
+    field.value = ""
+    await press(pilot, *text)
+
+
+async def paste_into(pilot, selector: str, text: str) -> None:
+    """A long path is pasted rather than typed (a keystroke each would only slow the test)."""
+    field = pilot.app.screen.query_one(selector, Input)
+    field.focus()
+    field.value = text
+    await pilot.pause()
+
+
+def label(pilot, selector: str) -> str:
+    return str(pilot.app.screen.query_one(selector, Label).render())
+
+
+@tui_test
+async def test_a_new_game_from_roster_files_then_the_quick_set_up(store):
+    async with make_app(store, screen="new").run_test(size=(80, 24)) as pilot:
+        await paste_into(pilot, "#file-1", str(TINY))
+        await press(pilot, "enter")
+        await type_into(pilot, "#name-2", "Bea")
+        await paste_into(pilot, "#file-2", str(TINY))
+        await press(pilot, "enter", "ctrl+s")
+        assert type(pilot.app.screen).__name__ == "SetUpScreen"
+        await press(pilot, "6", "2", "ctrl+s")  # the roll-off dice; every other field has its default
+        assert type(pilot.app.screen).__name__ == "RecordScreen"
+        assert pilot.app.screen.steps.legal("start_tp")
+    (game,) = store.games()
+    assert game.players == ["Alice", "Bea"] and game.kill_teams == ["Tiny Team", "Tiny Team"]
+    state = store.state(game.id)
+    assert sorted(state.operatives) == ["bea-trooper-1", "bea-trooper-2", "trooper-1", "trooper-2"]  # a mirror match
+    assert state.setup_initiative == "Alice" and state.crit_op == "Secure" and len(state.markers) == 3
+    assert all(o.set_up for o in state.operatives.values())
+
+
+@tui_test
+async def test_a_roster_file_with_an_error_is_shown_inline_and_nothing_is_created(store):
+    async with make_app(store, screen="new").run_test(size=(80, 24)) as pilot:
+        await paste_into(pilot, "#file-1", str(BROKEN))
+        await press(pilot, "enter")
+        assert "save '9+' is not like 3+" in label(pilot, "#error-1") and "Fix the file" in label(pilot, "#error-1")
+        await press(pilot, "ctrl+s")
+        assert "Not created" in label(pilot, "#problem")
+        assert store.games() == []
+        await paste_into(pilot, "#file-1", str(TINY))  # fixed: the right file
+        await press(pilot, "enter", "ctrl+s")
+        assert type(pilot.app.screen).__name__ == "SetUpScreen"
+    assert len(store.games()) == 1
+
+
+@tui_test
+async def test_a_bad_date_is_refused_with_the_field_named(store):
+    async with make_app(store, screen="new").run_test(size=(80, 24)) as pilot:
+        await type_into(pilot, "#date", "2026-13-01")
+        await press(pilot, "ctrl+s")
+        assert "date '2026-13-01' is not a date" in label(pilot, "#problem")
+    assert store.games() == []
+
+
+@tui_test
+async def test_a_tied_set_up_roll_off_is_recorded_then_rolled_again(store):
+    async with make_app(store, screen="new").run_test(size=(80, 24)) as pilot:
+        await press(pilot, "ctrl+s")  # the sample kill teams, as offered
+        await press(pilot, "3", "3", "ctrl+s")
+        assert "A tie (3 each) is recorded" in label(pilot, "#problem")
+        await press(pilot, "2", "5", "ctrl+s")  # Bob wins: the initiative default follows
+        assert type(pilot.app.screen).__name__ == "RecordScreen"
+    (game,) = store.games()
+    rolls = [e.payload for e in store.events(game.id) if isinstance(e.payload, ev.RolledOff)]
+    assert [r.rolls for r in rolls] == [{"Alice": 3, "Bob": 3}, {"Alice": 2, "Bob": 5}]
+    assert store.state(game.id).setup_initiative == "Bob"

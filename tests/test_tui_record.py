@@ -1,0 +1,257 @@
+"""The record screen driven by keys: each step lands in the database at once, and bad input gets
+a message that says what to do, with nothing lost."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+from tui_support import message, press, tiny_game, tui_test
+
+from ktlog import events as ev
+from ktlog.reducer import effective
+from ktlog.store import Store
+from tui.app import make_app
+
+
+def payloads(store: Store, game_id: str) -> list[ev.Event]:
+    return [e.payload for e in store.events(game_id)]
+
+
+def effective_payloads(store: Store, game_id: str) -> list[ev.Event]:
+    return [e for _, e in effective([(x.seq, x.payload) for x in store.events(game_id)])]
+
+
+@tui_test
+async def test_a_shooting_attack_with_dice_in_four_keys(store):
+    gid = tiny_game(store)
+    async with make_app(store, screen="record", game_id=gid).run_test(size=(80, 24)) as pilot:
+        await press(pilot, "a", "1", "e")  # activate trooper-1 with an Engage order
+        assert "trooper-1 activates (engage)" in message(pilot.app)
+        dice = [*"642", *"312"]
+        keys = ["s", "1", *dice, "enter"]  # shoot, target, the dice, confirm
+        await press(pilot, *keys)
+        assert len(keys) - len(dice) <= 4
+        assert "shoots Rifle at bob-trooper-1" in message(pilot.app)
+    shot = payloads(store, gid)[-1]
+    assert isinstance(shot, ev.Shot) and shot.attacks[0].attack_dice.rolls == (6, 4, 2)
+    assert store.state(gid).operatives["bob-trooper-1"].wounds == 1  # 3 crit + 2 normal, no saves
+
+
+@tui_test
+async def test_an_activation_with_two_actions_in_eight_keys(store):
+    gid = tiny_game(store)
+    dice = [*"555", *"444"]
+    keys = ["a", "1", "e", "r", "s", "2", *dice, "enter", "e"]  # activate, order, reposition, shoot, end
+    async with make_app(store, screen="record", game_id=gid).run_test(size=(80, 24)) as pilot:
+        await press(pilot, *keys)
+    assert len(keys) - len(dice) <= 8
+    recorded = payloads(store, gid)[-4:]
+    assert [type(e).__name__ for e in recorded] == ["OperativeActivated", "Repositioned", "Shot", "ActivationEnded"]
+    assert recorded[2].attacks[0].target == "bob-trooper-2"
+
+
+@tui_test
+async def test_keys_typed_ahead_reach_the_next_dialog(store):
+    """A fast typist does not wait for each dialog: the keys are kept for it."""
+    from textual import events
+
+    gid = tiny_game(store)
+    async with make_app(store, screen="record", game_id=gid).run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        for key in ["a", "1", "e", "s", "1", *"642", *"312", "enter", "e"]:
+            pilot.app.post_message(events.Key(key, key if len(key) == 1 else None))
+        for _ in range(20):
+            await pilot.pause(0.05)
+    types = [type(e).__name__ for e in payloads(store, gid)[-3:]]
+    assert types == ["OperativeActivated", "Shot", "ActivationEnded"]
+
+
+@tui_test
+async def test_a_whole_short_game_recorded_by_keys_then_replayed(store):
+    gid = tiny_game(store, to="battle")
+    app = make_app(store, screen="record", game_id=gid)
+    async with app.run_test(size=(80, 24)) as pilot:
+        # TP1: Alice shoots twice and takes bob-trooper-1 out; Bob fights back with quick mode.
+        await press(pilot, "t", "5", "2", "enter", "1", "p", "p")
+        assert "Bob passes" in message(app)
+        await press(pilot, "a", "1", "e", "s", "1", *"66", "6", *"111", "enter")  # 9 damage: incapacitated
+        assert "bob-trooper-1 incapacitated" in message(app) and "Alice scores" in message(app)
+        await press(pilot, "e")
+        await press(pilot, "a", "e", "s", "1", "q", "3", "enter", "e")  # Bob's only ready operative: quick mode, 3 damage
+        await press(pilot, "a", "c", "e")  # Alice's last ready operative, Conceal, nothing done
+        await press(pilot, "t")
+        assert "turning point 1 ends" in message(app)
+        # TP2-TP4: Alice secures the centre marker each turning point; every operative activates.
+        for tp in (2, 3, 4):
+            await press(pilot, "t", "4", "3", "enter", "1", "p", "p")
+            await press(pilot, "a", "1", "c", "m", "1", "e")  # trooper-1: Secure the first marker
+            await press(pilot, "a", "c", "e")
+            await press(pilot, "a", "c", "e")
+            await press(pilot, "t")
+            assert f"turning point {tp} ends" in message(app)
+        assert "battle over: Alice wins" in message(app)
+    row = store.game(gid)
+    assert row.status == "finished" and row.result["winner"] == "Alice"
+    final = store.state(gid)
+    assert final.players["Alice"].vp["crit"] == 6 and final.players["Alice"].vp["kill"] >= 1 and final.players["Bob"].total_vp == 0
+    assert final.operatives["trooper-1"].wounds == 3
+
+    async with make_app(store, screen="replay", game_id=gid).run_test(size=(80, 24)) as pilot:
+        screen = pilot.app.screen
+        assert screen.replay.seq == screen.replay.turning_point_start(1)
+        await press(pilot, "right_square_bracket")
+        assert isinstance(screen.replay.records[screen.replay.seq - 1][1], ev.OperativeActivated)
+        await press(pilot, "right")
+        assert "trooper-1 shoots Rifle" in str(screen.query_one("#moment").render())
+        assert screen.replay.state.operatives["bob-trooper-1"].incapacitated
+        await press(pilot, "end")
+        assert screen.replay.seq == screen.replay.head
+        assert f"VP {final.players['Alice'].total_vp} " in str(screen.query_one("ScoreBoard").render())
+
+
+@tui_test
+async def test_set_up_step_by_step_on_the_record_screen(store):
+    gid = tiny_game(store, to="setup")
+    async with make_app(store, screen="record", game_id=gid).run_test(size=(80, 24)) as pilot:
+        await press(pilot, "o", "6", "1", "enter", "1")  # roll-off: Alice wins, keeps initiative
+        assert "Alice has initiative" in message(pilot.app)
+        await press(pilot, "m", "enter", "m", "enter", "m", "enter")  # three markers, default names
+        await press(pilot, "k", "2")  # crit op: Loot
+        await press(pilot, "z", "enter", "z", "enter")  # drop zones A then B
+        await press(pilot, "q", "1", *"Ladders", "enter", "q", "enter")  # equipment
+        await press(pilot, "U")  # every operative set up in the rulebook's order
+        assert pilot.app.screen.steps.legal("start_tp")
+    state = store.state(gid)
+    assert state.crit_op == "Loot" and len(state.markers) == 3 and state.players["Alice"].equipment == ["Ladders"]
+    assert all(o.set_up for o in state.operatives.values())
+
+
+@tui_test
+async def test_fight_after_a_charge_with_both_sides_dice(store):
+    gid = tiny_game(store)
+    async with make_app(store, screen="record", game_id=gid).run_test(size=(80, 24)) as pilot:
+        await press(pilot, "a", "1", "e", "c", "1")  # charge bob-trooper-1
+        assert "charges bob-trooper-1" in message(pilot.app)
+        await press(pilot, "f", *"664", *"111", "enter")  # the only enemy in control range: no pick
+        assert "fights bob-trooper-1" in message(pilot.app)
+    fought = payloads(store, gid)[-1]
+    assert isinstance(fought, ev.Fought) and fought.attack_dice.rolls == (6, 6, 4) and fought.target_dice.rolls == (1, 1, 1)
+    assert store.state(gid).operatives["bob-trooper-1"].incapacitated  # 3 + 3 + 2 damage, nothing back
+
+
+@tui_test
+async def test_undo_is_one_key_and_notes_attach_to_events(store):
+    gid = tiny_game(store)
+    async with make_app(store, screen="record", game_id=gid).run_test(size=(80, 24)) as pilot:
+        await press(pilot, "a", "1", "e", "r")
+        head = store.game(gid).head_seq
+        await press(pilot, "ctrl+z")
+        assert "undid seq" in message(pilot.app)
+        await press(pilot, "n", *"good move", "enter")
+    events = payloads(store, gid)
+    assert isinstance(events[head], ev.EventVoided) and events[head].target == head
+    note = events[-1]
+    assert isinstance(note, ev.Annotation) and note.text == "good move" and note.target == head - 1
+    assert not any(isinstance(e, ev.Repositioned) for e in effective_payloads(store, gid))
+
+
+# --- bad input ---------------------------------------------------------------------------------
+
+
+@tui_test
+async def test_dice_that_are_not_d6_results_and_the_wrong_number_of_dice(store):
+    gid = tiny_game(store)
+    head = None
+    async with make_app(store, screen="record", game_id=gid).run_test(size=(80, 24)) as pilot:
+        await press(pilot, "a", "1", "e", "s", "1")
+        head = store.game(gid).head_seq
+        dialog = pilot.app.screen
+        await press(pilot, "9")
+        assert "9 is not a D6 result" in str(dialog.query_one("#preview").render())
+        await press(pilot, *"642", *"31", "enter")  # two defence dice where three are rolled
+        assert "rolls 3 defence dice" in str(dialog.query_one("#preview").render())
+        assert pilot.app.screen is dialog  # Enter does nothing until the dice are right
+        await press(pilot, "escape")
+        assert "nothing recorded" in message(pilot.app)
+    assert store.game(gid).head_seq == head
+
+
+@tui_test
+async def test_an_illegal_step_says_which_rule_and_can_be_overridden(store):
+    gid = tiny_game(store)
+    async with make_app(store, screen="record", game_id=gid).run_test(size=(80, 24)) as pilot:
+        await press(pilot, "d")
+        assert "Dash is not a step of this moment" in message(pilot.app)
+        await press(pilot, "a", "1", "c", "c")  # a Conceal order cannot Charge
+        assert "Conceal order and cannot Charge (pg 41)" in message(pilot.app)
+        await press(pilot, "e", "t")  # end the turning point with operatives still ready
+        assert "still ready" in message(pilot.app) and "press ! to record it anyway" in message(pilot.app)
+        await press(pilot, "exclamation_mark", *"Kill team rule", "enter")
+        assert "turning point 1 ends" in message(pilot.app)
+    assert store.state(gid).warnings[-1].reason == "Kill team rule"
+
+
+@tui_test
+async def test_a_locked_database_keeps_the_event_until_it_can_be_stored(store, tmp_path):
+    gid = tiny_game(store)
+    store.conn.execute("PRAGMA busy_timeout = 50")
+    other = sqlite3.connect(store.path, isolation_level=None)
+    async with make_app(store, screen="record", game_id=gid).run_test(size=(80, 24)) as pilot:
+        await press(pilot, "a", "1", "e")
+        head = store.game(gid).head_seq
+        other.execute("BEGIN IMMEDIATE")  # another recorder is writing
+        await press(pilot, "r")
+        assert "locked by another ktlog" in message(pilot.app) and "ctrl+r" in message(pilot.app)
+        assert store.game(gid).head_seq == head
+        other.execute("ROLLBACK")
+        await press(pilot, "ctrl+r")
+        assert "Reposition" in message(pilot.app)
+    assert isinstance(payloads(store, gid)[-1], ev.Repositioned)
+    other.close()
+
+
+@tui_test
+async def test_another_recorder_on_the_same_game_is_a_clear_conflict(store):
+    gid = tiny_game(store)
+    async with make_app(store, screen="record", game_id=gid).run_test(size=(80, 24)) as pilot:
+        await press(pilot, "a", "1", "e")
+        with Store(store.path) as elsewhere:
+            elsewhere.append(gid, ev.Repositioned(operative="trooper-1"))  # the other laptop
+        await press(pilot, "d")
+        assert "another writer already stored" in message(pilot.app) and "ctrl+r" in message(pilot.app)
+        assert pilot.app.screen.recorder.seq == store.game(gid).head_seq  # reloaded
+        await press(pilot, "ctrl+r")  # the Dash, entered again on the reloaded game
+        assert "Dash" in message(pilot.app)
+    assert [type(e).__name__ for e in payloads(store, gid)[-2:]] == ["Repositioned", "Dashed"]
+
+
+@pytest.mark.parametrize("size", [(80, 24), (140, 40)])
+@tui_test
+async def test_the_screen_fits_80x24_and_uses_a_larger_one(store, size):
+    gid = tiny_game(store)
+    async with make_app(store, screen="record", game_id=gid).run_test(size=size) as pilot:
+        await pilot.pause()
+        screen = pilot.app.screen
+        log = screen.query_one("EventLog")
+        assert screen.has_class("-wide") == (size[0] >= 120)
+        assert log.region.height >= (20 if size[0] >= 120 else 5)
+        assert screen.query_one("ActionBar").region.bottom <= size[1]
+
+
+@tui_test
+async def test_objective_control_ploys_and_the_more_menu(store):
+    gid = tiny_game(store)
+    async with make_app(store, screen="record", game_id=gid).run_test(size=(80, 24)) as pilot:
+        await press(pilot, "o", "1", "enter")  # the first marker: nobody -> Alice
+        assert "objective control" in message(pilot.app)
+        await press(pilot, "y", "1", *"Heroic Stand, 1", "enter")
+        assert "uses Heroic Stand (1CP)" in message(pilot.app)
+        await press(pilot, "full_stop", "1", "1", *"2 mine", "enter")  # damage from a mine to the first operative
+        assert "takes 2 damage (mine)" in message(pilot.app)
+        await press(pilot, "full_stop", "1", "1", *"lots", "enter")
+        assert "does not start with a number" in message(pilot.app)
+    events = payloads(store, gid)
+    assert isinstance(events[-3], ev.ObjectivesControlled) and list(events[-3].control.values()).count("Alice") == 1
+    assert events[-2] == ev.FirefightPloyUsed(player="Alice", ploy="Heroic Stand", cp=1)
+    assert events[-1] == ev.DamageInflicted(operative="trooper-1", damage=2, source="mine")

@@ -1,0 +1,157 @@
+"""Run the real `ktlog` in tmux, press keys like a person, and check what is on the screen.
+
+    .venv/bin/python tests/tmux_check.py [--keep]
+
+A throw-away database in a temporary folder; a 100x30 tmux pane. Each check waits (a few
+seconds at most) for the text a person would look for, prints PASS or FAIL with the screen
+when it fails, and the script exits with status 1 if anything was missing. `--keep` leaves
+the tmux session running at the end, to look at it (`tmux attach -t NAME`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+KEY_DELAY = 0.15
+"""Seconds between keys: a quick typist."""
+
+
+class Pane:
+    def __init__(self, name: str, db: Path):
+        self.name, self.db = name, db
+        self.failures = 0
+
+    def start(self, *args: str) -> None:
+        ktlog = Path(sys.executable).with_name("ktlog")
+        command = " ".join(shlex.quote(a) for a in [str(ktlog if ktlog.exists() else "ktlog"), *args])
+        env = f"KTLOG_DB={shlex.quote(str(self.db))} TERM=xterm-256color"
+        self.tmux("new-session", "-d", "-x", "100", "-y", "30", "-s", self.name, f"cd {shlex.quote(str(ROOT))} && {env} {command}; sleep 600")
+
+    def tmux(self, *args: str) -> str:
+        return subprocess.run(["tmux", *args], capture_output=True, text=True, check=True).stdout
+
+    def screen(self) -> str:
+        return self.tmux("capture-pane", "-p", "-t", self.name)
+
+    def keys(self, *keys: str) -> None:
+        for key in keys:
+            self.tmux("send-keys", "-t", self.name, key)
+            time.sleep(KEY_DELAY)
+
+    def type(self, text: str) -> None:
+        self.tmux("send-keys", "-t", self.name, "-l", text)
+        time.sleep(KEY_DELAY)
+
+    def sees(self, what: str, *texts: str, timeout: float = 8.0) -> bool:
+        """PASS when every text is on the screen within `timeout` seconds."""
+        deadline = time.monotonic() + timeout
+        while True:
+            screen = self.screen()
+            missing = [t for t in texts if t not in screen]
+            if not missing:
+                print(f"PASS  {what}")
+                return True
+            if time.monotonic() > deadline:
+                self.failures += 1
+                print(f"FAIL  {what}: not on the screen: {missing}\n{screen}")
+                return False
+            time.sleep(0.2)
+
+    def stop(self) -> None:
+        subprocess.run(["tmux", "kill-session", "-t", self.name], capture_output=True, check=False)
+
+
+def sample_game_id(prefix: str) -> str:
+    path = next((ROOT / "sample_games").glob(f"{prefix}*.jsonl"))
+    with open(path) as f:
+        return json.loads(f.readline())["game_id"]
+
+
+def record_a_game(pane: Pane) -> None:
+    """`ktlog` with no arguments: the start screen, a new game set up and recorded by keys."""
+    pane.start()
+    pane.sees("start screen lists the sample games", "games in", "Alice vs Bob", "New game")
+    pane.keys("n")
+    pane.sees("new game screen", "New game", "Player 1", "Player 2")
+    pane.keys("C-s")
+    pane.sees("set-up screen after creating the game", "Set-up", "Objective markers", "Start the battle")
+    pane.keys("6", "2", "C-s")
+    pane.sees("record screen, every operative set up", "Set-up", "Start turning point", "set up")
+    pane.keys("d")
+    pane.sees("an illegal key is explained", "Dash is not a step of this moment")
+    pane.keys("t")
+    pane.sees("roll-off dialog", "Roll-off for initiative")
+    pane.keys("5", "2")
+    pane.sees("the rules say who decides", "Alice decides who has initiative")
+    pane.keys("Enter", "1")
+    pane.sees("initiative recorded", "Alice has initiative", "Gambit", "Pass")
+    pane.keys("p", "p")
+    pane.sees("firefight: the action bar offers activations", "Activate", "Bob passes")
+    pane.keys("a")
+    pane.sees("activation picker", "Activate", "1 ")
+    pane.keys("1", "e")
+    pane.sees("operative active with an Engage order", "activates (engage)", "ACTIVE", "End activation")
+    pane.keys("s")
+    pane.sees("shooting: a target or the dice dialog", "shoot")
+    if "shoots" not in pane.screen():
+        pane.keys("1")  # more than one target: the first
+    pane.keys("9")
+    pane.sees("a die that is not a D6 result is refused", "9 is not a D6 result")
+    pane.keys("q", "3")
+    pane.sees("quick mode shows the damage before recording", "3 damage", "Enter records it")
+    pane.keys("Enter")
+    pane.sees("the attack is recorded", "shoots")
+    pane.keys("C-z")
+    pane.sees("undo is one key", "undid seq")
+    pane.keys("Escape")
+    pane.sees("back on the start screen, the new game unfinished", "1 unfinished", "Alice vs Bob")
+    pane.keys("C-q")
+
+
+def replay_a_game(pane: Pane) -> None:
+    """`ktlog replay GAME`: step, jump to a turning point, the VP curve and the scrubber."""
+    game = sample_game_id("01")
+    pane.start("replay", game[:8])
+    pane.sees("replay opens at the start of the battle", "turning point 1 begins", "VP", "Events")
+    pane.keys("Right", "]")
+    pane.sees("stepping forward to an activation", "activates")
+    pane.keys("t", "3")
+    pane.sees("jump to turning point 3", "TP3", "turning point 3 begins")
+    pane.keys("End")
+    pane.sees("the end of the battle", "Battle over", "Alice won", "266/266")
+    pane.keys("C-q")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--keep", action="store_true", help="leave the last tmux session running")
+    args = parser.parse_args()
+    if shutil.which("tmux") is None:
+        print("tmux is not installed: install it (apt-get install tmux) to run this check")
+        return 2
+    failures = 0
+    with tempfile.TemporaryDirectory() as folder:
+        for check in (record_a_game, replay_a_game):
+            pane = Pane(f"ktlog-check-{os.getpid()}-{check.__name__}", Path(folder) / "ktlog.db")
+            try:
+                check(pane)
+            finally:
+                failures += pane.failures
+                if not args.keep:
+                    pane.stop()
+    print(f"\n{'all checks passed' if not failures else f'{failures} check(s) failed'}")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,58 @@
+"""Helpers for the terminal UI tests: small games in a database, and keys pressed one by one."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+from pathlib import Path
+
+from conftest import ROOT
+
+from ktlog.builder import GameBuilder
+from ktlog.rosters import load_roster
+from ktlog.store import Store
+
+TINY = ROOT / "tests" / "fixtures" / "tui_tiny_team.toml"
+BROKEN = ROOT / "tests" / "fixtures" / "tui_broken_team.toml"
+GAME_ID = "77777777-7777-4777-8777-777777777777"
+
+
+def tui_test(fn):
+    """Run an async test (with `App.run_test()`) in its own event loop."""
+
+    @functools.wraps(fn)
+    def run(*args, **kwargs):
+        return asyncio.run(fn(*args, **kwargs))
+
+    return run
+
+
+def tiny_game(store: Store, to: str = "firefight") -> str:
+    """Alice and Bob with two troopers each (Bob's are bob-trooper-1, bob-trooper-2), stored
+    up to: "setup" (players only), "battle" (set up) or "firefight" (TP1, Alice to activate)."""
+    g = GameBuilder(killzone="volkus", date="2026-11-21")
+    roster = load_roster(TINY)
+    g.player("Alice", roster)
+    g.player("Bob", roster)
+    if to != "setup":
+        g.setup(rolloff={"Alice": 6, "Bob": 1}, initiative="Alice", crit_op=1)
+    if to == "firefight":
+        g.turning_point(1, {"Alice": 5, "Bob": 2}, "Alice")
+    return store.new_game(g.events[0], g.events[1:], game_id=GAME_ID)
+
+
+def message(app) -> str:
+    """The record screen's message line, as plain text."""
+    return str(app.screen.query_one("#message").render())
+
+
+async def press(pilot, *keys: str) -> None:
+    """Press keys one at a time, as a person does (each is handled before the next; keys that
+    reach a dialog before it opens are kept for it), then let the screen settle."""
+    for key in keys:
+        await pilot.press(key)
+    await pilot.pause()
+
+
+def sample(name: str) -> Path:
+    return next((ROOT / "sample_games").glob(f"{name}*.jsonl"))

@@ -1,0 +1,1 @@
+"""Screens of the ktlog terminal UI, one per module."""

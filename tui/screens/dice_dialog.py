@@ -1,0 +1,138 @@
+"""The base of the dice dialogs: dice typed as digits, the result worked out by the rules as
+they are typed (the event is tried on a copy of the state), Enter records it."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.widgets import Label, Static
+
+from ktlog import events as ev
+from ktlog.errors import KtlogError
+from ktlog.state import GameState, OperativeState
+
+from ..steps import Trial, refusal_text
+from ..widgets.dice_entry import DiceEntry, Group
+from ..widgets.key_footer import KeyFooter
+from .modal import Modal
+
+
+def wounds_text(op: OperativeState) -> str:
+    fate = " [b red]incapacitated[/]" if op.incapacitated else (" [yellow]injured[/]" if op.injured else "")
+    return f"{max(op.wounds, 0)}/{op.datacard.wounds}{fate}"
+
+
+class DiceDialog(Modal):
+    DEFAULT_CSS = """
+    DiceDialog > Vertical { width: 90; }
+    DiceDialog #entries { height: auto; }
+    DiceDialog #options { color: $text-muted; }
+    DiceDialog #preview { min-height: 2; margin-top: 1; }
+    """
+    BINDINGS = [Binding("enter", "confirm", "Record")]
+    HINT = "type the dice as digits; Backspace corrects; Enter records; Esc cancels"
+
+    def __init__(self, title: str, trial: Trial):
+        super().__init__()
+        self.title_text = title
+        self.trial = trial
+        self.ready: ev.Event | None = None
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Label(f"[b]{self.title_text}[/]")
+            with Vertical(id="entries"):
+                yield from self.entries()
+            yield Static(id="options")
+            yield Static(id="preview")
+            yield Label(self.HINT, classes="hint")
+        yield KeyFooter()
+
+    # --- what a dialog defines --------------------------------------------------------------
+
+    def entries(self) -> ComposeResult:
+        raise NotImplementedError
+
+    def build(self) -> ev.Event | None:
+        """The event as typed so far, or None while dice are missing."""
+        raise NotImplementedError
+
+    def summary(self, new: GameState) -> str:
+        raise NotImplementedError
+
+    def options_text(self) -> str:
+        return ""
+
+    def waiting_text(self) -> str:
+        return "waiting for the dice"
+
+    # --- the preview ------------------------------------------------------------------------
+
+    def on_mount(self) -> None:
+        self.update_preview()
+
+    def on_dice_entry_changed(self, message: DiceEntry.Changed) -> None:
+        self.update_preview()
+
+    def on_dice_entry_refused(self, message: DiceEntry.Refused) -> None:
+        self.query_one("#preview", Static).update(f"[red]{message.text}[/]")
+
+    def update_preview(self) -> None:
+        self.query_one("#options", Static).update(self.options_text())
+        preview = self.query_one("#preview", Static)
+        self.ready = None
+        try:
+            event = self.build()
+            if event is None:
+                preview.update(f"[dim]{self.waiting_text()}[/]")
+                return
+            new = self.trial.result(event)
+        except KtlogError as exc:
+            preview.update(f"[red]{refusal_text(exc)}[/]")
+            return
+        self.ready = event
+        preview.update(self.summary(new) + "\n[green]Enter records it[/]")
+
+    async def feed(self, key: str, character: str | None) -> None:
+        entry = self.focused if isinstance(self.focused, DiceEntry) else self.query(DiceEntry).first()
+        if entry.type(key, character):
+            self.update_preview()  # at once: an Enter typed ahead must find the event ready
+        else:
+            await super().feed(key, character)
+
+    def effects(self, new: GameState) -> list[str]:
+        """CP spent and VP scored by the event."""
+        lines = [f"{c.player} {c.delta:+d}CP ({c.source})" for c in new.cp_log]
+        lines += [f"[b]{v.player} scores {v.vp}VP[/] ({v.reason})" for v in new.vp_log]
+        return lines
+
+    def action_confirm(self) -> None:
+        if self.ready is None:
+            self.app.bell()
+            return
+        self.dismiss(self.ready)
+
+
+class RollOffDialog(DiceDialog):
+    """A roll-off: one D6 per player (pg 55)."""
+
+    def __init__(self, trial: Trial, purpose: str):
+        what = "set-up initiative" if purpose == "setup" else f"initiative in turning point {trial.state.turning_point}"
+        super().__init__(f"Roll-off for {what}: each player's D6", trial)
+        self.purpose = purpose
+        self.players = list(trial.state.players)
+
+    def entries(self) -> ComposeResult:
+        yield DiceEntry([Group(p, 1) for p in self.players])
+
+    def build(self) -> ev.Event | None:
+        entry = self.query_one(DiceEntry)
+        if not entry.complete:
+            return None
+        return ev.RolledOff(purpose=self.purpose, rolls={p: int(d) for p, d in zip(self.players, entry.parts())})
+
+    def summary(self, new: GameState) -> str:
+        if new.decider is None:
+            return "a tie: roll off again (pg 55)"
+        return f"[b]{new.decider}[/] decides who has initiative"

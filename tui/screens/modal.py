@@ -1,0 +1,43 @@
+"""The base of the small dialogs: a centred box, Esc cancels, and keys typed ahead are taken.
+
+A fast typist at the table presses the next keys before the next dialog is on screen. The
+record screen keeps those keys (`KtlogApp.typeahead`); each dialog takes them in order as it
+opens, as if they were typed into it, and hands back whatever is left once it closes, for the
+dialog after it. So "a 1 e" activates the first operative with Engage however fast it is typed.
+"""
+
+from __future__ import annotations
+
+from textual.binding import Binding
+from textual.screen import ModalScreen
+
+
+class Modal(ModalScreen):
+    DEFAULT_CSS = """
+    Modal { align: center middle; background: transparent; }
+    Modal > Vertical { width: 76; max-width: 100%; height: auto; max-height: 100%; border: thick $accent; background: $surface; padding: 0 1; }
+    Modal .hint { color: $text-muted; }
+    """
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    closed = False
+
+    async def _on_mount(self) -> None:
+        keys = self.app.take_typeahead() if hasattr(self.app, "take_typeahead") else []
+        while keys and not self.closed:
+            await self.feed(*keys.pop(0))
+        if keys:
+            self.app.typeahead[:0] = keys
+
+    async def feed(self, key: str, character: str | None) -> None:
+        """Take one key typed ahead (by default: run the dialog's binding for it, if any)."""
+        for binding in self._bindings.key_to_bindings.get(key, ()):
+            await self.run_action(binding.action)
+            return
+
+    def dismiss(self, result=None):
+        self.closed = True
+        return super().dismiss(result)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

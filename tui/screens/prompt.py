@@ -1,0 +1,40 @@
+"""A modal one-line text prompt: Enter accepts, Esc cancels."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.widgets import Input, Label
+
+from ..widgets.key_footer import KeyFooter
+from .modal import Modal
+
+
+class TextPrompt(Modal):
+
+    def __init__(self, title: str, default: str = "", hint: str = ""):
+        super().__init__()
+        self.title_text, self.default, self.hint = title, default, hint
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Label(f"[b]{self.title_text}[/]")
+            yield Input(value=self.default, select_on_focus=True)
+            yield Label((self.hint + "  " if self.hint else "") + "Enter accepts, Esc cancels", classes="hint")
+        yield KeyFooter()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.dismiss(event.value)
+
+    async def feed(self, key: str, character: str | None) -> None:
+        field = self.query_one(Input)
+        if key == "enter":
+            self.dismiss(field.value)
+        elif key == "backspace":
+            field.action_delete_left()
+        elif character and character.isprintable():
+            if field.selection.start != field.selection.end:
+                field.value = ""  # typing replaces the proposed text, as it does when typed live
+            field.insert_text_at_cursor(character)
+        else:
+            await super().feed(key, character)

@@ -1,0 +1,1 @@
+"""Widgets of the ktlog terminal UI, one per module."""

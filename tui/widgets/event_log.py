@@ -1,0 +1,160 @@
+"""The game's events in order: undone ones struck through, notes in their place.
+
+The log shows the window of rows around the selected event, so adding an event redraws one
+widget and never re-lays out the screen, however long the game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from rich.text import Text
+from textual import events
+from textual.binding import Binding
+from textual.message import Message
+from textual.reactive import reactive
+from textual.strip import Strip
+from textual.widget import Widget
+
+from ktlog import events as ev
+from ktlog.events import Envelope
+from ktlog.reducer import effective
+from ktlog.views import describe
+
+from .lines import LineCache
+
+
+def _text(event: ev.Event) -> Text:
+    if isinstance(event, ev.Annotation):
+        return Text(f"✎ on {event.target}: {event.text}", style="italic cyan")
+    if isinstance(event, ev.EventVoided):
+        return Text(f"↶ undo seq {event.target}", style="magenta")
+    return Text(describe(event) + (f"  [override: {event.override}]" if event.override else ""))
+
+
+class EventLog(Widget, can_focus=True):
+    """One row per event: row i holds seq i + 1 (seqs are gapless). The selected row is the
+    event a note attaches to (record) or the moment shown (replay)."""
+
+    DEFAULT_CSS = """
+    EventLog { border: round $primary-darken-2; height: 1fr; text-wrap: nowrap; text-overflow: ellipsis; }
+    EventLog:focus { border: round $accent; }
+    """
+    BINDINGS = [
+        Binding("up", "move(-1)", "Earlier", show=False),
+        Binding("down", "move(1)", "Later", show=False),
+        Binding("pageup", "move(-10)", show=False),
+        Binding("pagedown", "move(10)", show=False),
+        Binding("enter", "choose", "Choose", show=False),
+    ]
+
+    @dataclass
+    class Chosen(Message):
+        """A row was clicked or Enter pressed on it."""
+
+        seq: int
+
+    selected: reactive[int] = reactive(0, layout=False)
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.border_title = "Events"
+        self.rows: list[Text] = []
+        self._targets: dict[int, int] = {}
+        """The event each undo and note row talks about."""
+        self._top = 0
+        self.lines = LineCache(self)
+        self._versions: dict[int, int] = {}
+        """Rows restyled since they were first drawn (an undo strikes its target through)."""
+
+    @property
+    def last_seq(self) -> int:
+        return len(self.rows)
+
+    @property
+    def selected_seq(self) -> int | None:
+        return self.selected or None
+
+    def load(self, envelopes: list[Envelope]) -> None:
+        """Show a whole log (the undone events found once, from the end)."""
+        kept = {seq for seq, _ in effective([(e.seq, e.payload) for e in envelopes])}
+        self.rows, self._targets, self._versions = [], {}, {}
+        self.lines.clear()
+        for e in envelopes:
+            self._remember(e)
+            text = _text(e.payload)
+            if e.seq not in kept and not e.payload.meta:
+                text.stylize("dim strike")
+            self.rows.append(text)
+        self.show_seq(self.last_seq)
+
+    def extend(self, envelopes: Iterable[Envelope]) -> None:
+        """Add events recorded since the log was shown; an undo strikes its target through."""
+        for e in envelopes:
+            self._remember(e)
+            self.rows.append(_text(e.payload))
+            if isinstance(e.payload, ev.EventVoided):
+                row = e.payload.target - 1
+                self.rows[row].stylize("dim strike")
+                self._versions[row] = self._versions.get(row, 0) + 1
+        self.show_seq(self.last_seq)
+
+    def show_seq(self, seq: int) -> None:
+        self.selected = max(0, min(seq, self.last_seq))
+        self.refresh()
+
+    def note_target(self) -> int | None:
+        """The event a note would be about: the selected one (for an undo's or a note's row,
+        the event it talks about)."""
+        seq = self.selected_seq
+        return self._targets.get(seq, seq) if seq else None
+
+    def _remember(self, e: Envelope) -> None:
+        if e.payload.meta:
+            self._targets[e.seq] = e.payload.target
+
+    # --- drawing and moving -----------------------------------------------------------------
+
+    def _window(self) -> int:
+        """The first row shown: the selected row stays in view."""
+        height = max(1, self.content_size.height)
+        at = self.selected - 1
+        if at < self._top:
+            self._top = max(0, at)
+        elif at >= self._top + height:
+            self._top = at - height + 1
+        self._top = max(0, min(self._top, len(self.rows) - height))
+        return self._top
+
+    def render_line(self, y: int) -> Strip:
+        if y == 0:
+            self._window()
+        i = self._top + y
+        if i >= len(self.rows):
+            return self.lines.strip("blank", Text("no events yet" if not self.rows and y == 0 else "", style="dim"))
+        selected = i == self.selected - 1
+        line = Text(f"{i + 1:>5} ", style="dim").append_text(self.rows[i])
+        if selected:
+            line.stylize("reverse")
+        return self.lines.strip((i, selected, self._versions.get(i, 0)), line)
+
+    def action_move(self, n: int) -> None:
+        if self.rows:
+            self.show_seq(max(1, self.selected + n))
+
+    def action_choose(self) -> None:
+        if self.selected:
+            self.post_message(self.Chosen(self.selected))
+
+    def on_click(self, event: events.Click) -> None:
+        row = self._top + event.y - self.gutter.top
+        if 0 <= row < len(self.rows):
+            self.show_seq(row + 1)
+            self.post_message(self.Chosen(row + 1))
+
+    def on_mouse_scroll_down(self, event: events.MouseScrollDown) -> None:
+        self.action_move(3)
+
+    def on_mouse_scroll_up(self, event: events.MouseScrollUp) -> None:
+        self.action_move(-3)
