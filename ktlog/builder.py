@@ -37,14 +37,19 @@ from .events import (
     MarkerLooted,
     MarkerPickedUp,
     MarkerPlaced,
+    MarkerSabotaged,
     MarkerSecured,
+    NormalMoved,
     ObjectiveMarkerSetUp,
     ObjectivesControlled,
     OperativeActivated,
     ActivationEnded,
     CounteractStarted,
     OperativeAdded,
+    OperativeEscaped,
     OperativeSetUp,
+    OverwatchFired,
+    Passed,
     PlayerJoined,
     Repositioned,
     RolledOff,
@@ -130,12 +135,14 @@ class GameBuilder:
         self,
         rolloff: dict[str, int] | list[dict[str, int]],
         initiative: str,
-        crit_op: int,
+        crit_op: int | None = None,
         markers: Iterable[tuple[str, str]] | None = None,
         drop_zones: dict[str, str] | None = None,
         equipment: dict[str, Iterable[str]] | None = None,
+        before_set_up: Iterable[Event] = (),
     ) -> GameBuilder:
-        """The whole set-up in the rulebook's order; operatives are set up in alternating thirds."""
+        """The whole set-up in the rulebook's order; operatives are set up in alternating thirds.
+        `before_set_up`: events between equipment and operatives (Approved Ops: tac ops)."""
         for rolls in rolloff if isinstance(rolloff, list) else [rolloff]:
             self.add(RolledOff(purpose="setup", rolls=rolls))
         self.add(InitiativeDecided(player=initiative))
@@ -143,27 +150,87 @@ class GameBuilder:
         other = next(p for p in players if p != initiative)
         for marker, placer in markers or [("centre", other), (f"{initiative}-marker", initiative), (f"{other}-marker", other)]:
             self.add(ObjectiveMarkerSetUp(marker=marker, player=placer))
-        self.add(CritOpRolled(roll=crit_op))
+        if crit_op is not None:  # KT21 and Joint Ops roll no crit op
+            self.add(CritOpRolled(roll=crit_op))
         zones = drop_zones or {initiative: "A", other: "B"}
         for p in (initiative, other):
             self.add(DropZoneChosen(player=p, drop_zone=zones[p]))
-        for p in players:
+        return self.equipment_and_operatives(equipment, before_set_up)
+
+    def setup_multiplayer(
+        self,
+        rolloff: dict[str, int] | list[dict[str, int]],
+        crit_op: int,
+        markers: Iterable[tuple[str, str]] | int | None = None,
+        drop_zones: dict[str, str] | None = None,
+        equipment: dict[str, Iterable[str]] | None = None,
+    ) -> GameBuilder:
+        """Multiplayer Ops set-up (pg 99, pg 110): roll-offs until player order is established,
+        objective markers (by default one each, "<player>-marker"; a number: "marker-1" ...,
+        set up round player order: ruling 9), the crit op, drop zones in player order (by
+        default A, B, C, D), equipment, operatives."""
+        self.player_order("setup", rolloff)
+        order = self.state.order
+        if markers is None:
+            markers = [(f"{p}-marker", p) for p in order]
+        elif isinstance(markers, int):
+            markers = [(f"marker-{i + 1}", order[i % len(order)]) for i in range(markers)]
+        for marker, placer in markers:
+            self.add(ObjectiveMarkerSetUp(marker=marker, player=placer))
+        self.add(CritOpRolled(roll=crit_op))
+        for i, p in enumerate(order):
+            self.add(DropZoneChosen(player=p, drop_zone=(drop_zones or {}).get(p, "ABCD"[i])))
+        return self.equipment_and_operatives(equipment)
+
+    def equipment_and_operatives(self, equipment: dict[str, Iterable[str]] | None, before_set_up: Iterable[Event] = ()) -> GameBuilder:
+        """Equipment selected by each player, then the operatives set up in thirds (pg 110)."""
+        for p in self.state.players:
             self.add(EquipmentSelected(player=p, equipment=tuple((equipment or {}).get(p, ()))))
+        self.add(*before_set_up)
         while (who := next_to_set_up(self.state)) is not None:
             first = next(o for o in self.state.operatives_of(who) if not o.set_up)
             self.add(OperativeSetUp(operative=first.id))
         return self
 
+    def player_order(self, purpose: str, rolls: dict[str, int] | list[dict[str, int]]) -> GameBuilder:
+        """Multiplayer Ops player order (pg 99): every player's D6, then a roll-off of each group
+        still tied, with only their rolls."""
+        for round_ in rolls if isinstance(rolls, list) else [rolls]:
+            self.add(RolledOff(purpose=purpose, rolls=round_))
+        return self
+
     # --- battle -----------------------------------------------------------------------------
 
-    def turning_point(self, tp: int, rolls: dict[str, int], initiative: str, gambits: Iterable[tuple[str, str, int] | tuple[str, str]] = ()) -> GameBuilder:
-        """Start a turning point: roll-off, initiative, gambits in turn, then passes until all pass."""
-        self.add(TurningPointStarted(turning_point=tp), RolledOff(purpose="initiative", rolls=rolls), InitiativeDecided(player=initiative))
+    def turning_point(self, tp: int, rolls: dict[str, int] | None, initiative: str,
+                      gambits: Iterable[tuple[str, str, int] | tuple[str, str] | Event] = ()) -> GameBuilder:
+        """Start a turning point: roll-off (None: no roll-off, as in Approved Ops TP1), initiative,
+        gambits in turn (a strategy ploy as (player, ploy[, cp]), or any event with a `player` that
+        takes a gambit turn), then passes until all pass."""
+        self.add(TurningPointStarted(turning_point=tp))
+        if rolls is not None:
+            self.add(RolledOff(purpose="initiative", rolls=rolls))
+        self.add(InitiativeDecided(player=initiative))
+        return self.gambit_step(gambits)
+
+    def turning_point_order(self, tp: int, rolls: dict[str, int] | list[dict[str, int]],
+                            gambits: Iterable[tuple[str, str, int] | tuple[str, str] | Event] = ()) -> GameBuilder:
+        """Multiplayer Ops: start a turning point, establish player order by roll-offs (pg 99),
+        then the gambit step as in `turning_point`."""
+        self.add(TurningPointStarted(turning_point=tp))
+        return self.player_order("initiative", rolls).gambit_step(gambits)
+
+    def gambit_step(self, gambits: Iterable[tuple[str, str, int] | tuple[str, str] | Event] = ()) -> GameBuilder:
+        """Gambits in turn (a strategy ploy as (player, ploy[, cp]), or any event with a `player`
+        that takes a gambit turn), passing for the players in between, then passes until all pass."""
         for gambit in gambits:
-            player, name, *cp = gambit
+            if isinstance(gambit, Event):
+                player, event = gambit.player, gambit
+            else:
+                player, name, *cp = gambit
+                event = StrategicGambitUsed(player=player, gambit=name, cp=cp[0] if cp else 1)
             while self.state.gambit_turn != player:
                 self.add(GambitPassed(player=self.state.gambit_turn))
-            self.add(StrategicGambitUsed(player=player, gambit=name, cp=cp[0] if cp else 1))
+            self.add(event)
         while self.state.phase == "strategy":
             self.add(GambitPassed(player=self.state.gambit_turn))
         return self
@@ -181,6 +248,12 @@ class GameBuilder:
         if action is None:
             return self.add(ActivationEnded(operative=operative))
         return self.add(action(operative))
+
+    def overwatch(self, operative: str, weapon: str, target: str | ShootingAttack, dice: str | None = None,
+                  saves: str | None = None, **attack_kw) -> GameBuilder:
+        """KT21 Overwatch (001): one shooting attack between activations, BS worsened by 1."""
+        first = target if isinstance(target, ShootingAttack) else attack(target, dice, saves, **attack_kw)
+        return self.add(OverwatchFired(operative=operative, weapon=weapon, attacks=(first,)))
 
     def end_turning_point(self, control: dict[str, str | None] | None = None) -> GameBuilder:
         if control is not None:
@@ -224,6 +297,16 @@ def dash(**kw) -> ActionMaker:
     return lambda op: Dashed(operative=op, **kw)
 
 
+def normal_move(**kw) -> ActionMaker:
+    """KT21's Normal Move (001)."""
+    return lambda op: NormalMoved(operative=op, **kw)
+
+
+def pass_action(**kw) -> ActionMaker:
+    """KT21's Pass (001): no effect, as often as the operative's AP allow."""
+    return lambda op: Passed(operative=op, **kw)
+
+
 def fall_back(**kw) -> ActionMaker:
     return lambda op: FellBack(operative=op, **kw)
 
@@ -250,6 +333,16 @@ def loot(marker: str, **kw) -> ActionMaker:
 
 def transmit(marker: str, **kw) -> ActionMaker:
     return lambda op: TransmissionInitiated(operative=op, marker=marker, **kw)
+
+
+def sabotage(marker: str, **kw) -> ActionMaker:
+    """Joint Ops 02 Sabotage (pg 92)."""
+    return lambda op: MarkerSabotaged(operative=op, marker=marker, **kw)
+
+
+def escape(**kw) -> Callable[[str], OperativeEscaped]:
+    """Joint Ops 03 Escape (pg 94): after its move, the active operative leaves over the NPOs' edge."""
+    return lambda op: OperativeEscaped(operative=op, **kw)
 
 
 def unique(name: str, **kw) -> ActionMaker:

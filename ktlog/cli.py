@@ -22,8 +22,8 @@ from .reducer import effective
 from .replay import Replay
 from .rosters import game_id_for, load_roster
 from .rules import RULESETS
-from .store import Store, default_db_path
-from .views import describe, render_score, render_state, score_view, state_view
+from .store import BUSY_TIMEOUT_MS, UI_BUSY_TIMEOUT_MS, Store, default_db_path
+from .views import changes, describe, game_result, render_score, render_state, score_view, state_view
 
 SAMPLE_GAMES = Path(__file__).resolve().parent.parent / "sample_games"
 
@@ -51,10 +51,10 @@ def _fail(message: str) -> typing.NoReturn:
     sys.exit(1)
 
 
-def _store(ctx: click.Context) -> Store:
+def _store(ctx: click.Context, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> Store:
     obj = ctx.find_root().obj
     if obj.get("store") is None:
-        obj["store"] = Store(obj["db"])
+        obj["store"] = Store(obj["db"], busy_timeout_ms=busy_timeout_ms)
     return obj["store"]
 
 
@@ -77,7 +77,7 @@ def cli(ctx: click.Context, db: Path | None) -> None:
     if ctx.invoked_subcommand is None:
         from tui.app import make_app  # the core never imports Textual; only the UI commands do
 
-        store = _store(ctx)
+        store = _store(ctx, UI_BUSY_TIMEOUT_MS)
         _, results = _load_samples(store, SAMPLE_GAMES)
         make_app(store, screen="start").run()
         for problem in (r for r in results if isinstance(r, KtlogError)):
@@ -107,35 +107,43 @@ def _parse_player(spec: str) -> tuple[str, Path, list[str] | None]:
 @click.option("--table", help="Table label.")
 @click.option("--player", "players", multiple=True, required=True, metavar="NAME=ROSTER[:OP,OP]",
               help="A player and the roster file of their kill team, optionally the operatives selected for this battle. Once per player.")
+@click.option("--npo", "npos", multiple=True, metavar="NAME=ROSTER[:OP,OP]",
+              help="Joint Ops: the non-player operatives' side and its roster (e.g. sample_games/rosters/npo.toml); an OP named "
+                   "several times is selected that many times (ids OP-1, OP-2 ...).")
 @click.option("--json", "as_json", is_flag=True, help="Print the new game as JSON.")
 @click.pass_context
-def new(ctx, ruleset, killzone, date, dataslate, mission, league, season, round_, table, players, as_json) -> None:
+def new(ctx, ruleset, killzone, date, dataslate, mission, league, season, round_, table, players, npos, as_json) -> None:
     """Create a game from flags and roster files; prints its id."""
     created = ev.GameCreated(ruleset=ruleset, killzone=killzone, date=date, dataslate=dataslate, mission=mission, league=league,
                              season=season, round=round_, table=table)
     setup: list[ev.Event] = []
     taken: set[str] = set()
-    for spec in players:
+    for spec, npo in [(p, False) for p in players] + [(p, True) for p in npos]:
         name, path, select = _parse_player(spec)
         roster = load_roster(path)
-        setup.append(ev.PlayerJoined(player=name, kill_team=roster.name, faction=roster.faction, archetypes=roster.archetypes))
+        setup.append(ev.PlayerJoined(player=name, kill_team=roster.name, faction=roster.faction, archetypes=roster.archetypes, npo=npo))
+        repeated = {i for i in select or () if select.count(i) > 1}
+        seen: dict[str, int] = {}
         for op in roster.select(select):
-            op_id = game_id_for(op.id, name, taken)
+            seen[op.id] = seen.get(op.id, 0) + 1
+            op_id = game_id_for(f"{op.id}-{seen[op.id]}" if op.id in repeated else op.id, name, taken)
             taken.add(op_id)
             setup.append(ev.OperativeAdded(player=name, operative=op_id, datacard=op.datacard))
     store = _store(ctx)
     game_id = store.new_game(created, setup)
     if as_json:
-        _json({"id": game_id, "players": [p.partition("=")[0] for p in players], "events": len(setup) + 1})
+        _json({"id": game_id, "players": [p.partition("=")[0] for p in players + npos], "events": len(setup) + 1})
         return
     click.echo(game_id)
     click.echo(f"created {RULESETS[ruleset].title} game {game_id[:8]} with {len(setup) + 1} events; next: the set-up roll-off, e.g.", err=True)
-    names = [p.partition("=")[0] for p in players]
+    names = [p.partition("=")[0] for p in players + npos]
     click.echo(f"  ktlog event {game_id[:8]} RolledOff purpose=setup rolls={','.join(f'{n}:4' for n in names)}", err=True)
 
 
 def _field_types(cls: type[ev.Event]) -> dict[str, typing.Any]:
-    return typing.get_type_hints(cls)
+    """The event's fields and their types (class variables such as `secret` are not fields)."""
+    hints = typing.get_type_hints(cls)
+    return {f: hints[f] for f in cls.__struct_fields__}
 
 
 def _convert_value(field: str, raw: str, annotation: typing.Any):
@@ -178,7 +186,7 @@ def build_event(type_name: str, assignments: list[str], override: str | None) ->
         field, sep, raw = item.partition("=")
         if not sep:
             raise KtlogError(f"{item!r} is not FIELD=VALUE")
-        if cls is ev.Shot and field in SHOT_SHORTHAND:
+        if issubclass(cls, ev.Shot) and field in SHOT_SHORTHAND:  # KT21 Overwatch too
             shot[field] = raw
             continue
         if field not in hints or field in ("version", "meta"):
@@ -196,6 +204,9 @@ def build_event(type_name: str, assignments: list[str], override: str | None) ->
     except msgspec.ValidationError as exc:
         message, _, path = str(exc).partition(" - at `$")
         where = path.rstrip("`").lstrip(".")
+        choices = typing.get_args(hints[where]) if typing.get_origin(hints.get(where)) is typing.Literal else ()
+        if choices:
+            message += f"; {where} is one of {', '.join(choices)}"
         raise KtlogError(f"{cls.__name__}: {message}" + (f" (field {where})" if where else "")) from None
 
 
@@ -248,25 +259,8 @@ def event_cmd(ctx, game, type_name, fields, override, expect_seq, list_types) ->
     envelope = store.append(game_id, event, expected_seq=expect_seq)
     after = store.state(game_id)
     click.echo(f"seq {envelope.seq}: {describe(event)}")
-    for line in _changes(before, after):
+    for line in changes(before, after):
         click.echo(f"  {line}")
-
-
-def _changes(before, after) -> list[str]:
-    """What an event changed that a player cares about: VP, CP, wounds, phase, warnings."""
-    out = [f"{v.player} scores {v.vp}VP ({v.op}: {v.reason})" for v in after.vp_log[len(before.vp_log):]]
-    out += [f"{c.player} CP {c.delta:+d} ({c.source}) -> {after.players[c.player].cp}CP" for c in after.cp_log[len(before.cp_log):]]
-    for op_id, op in after.operatives.items():
-        old = before.operatives.get(op_id)
-        if old and old.wounds != op.wounds:
-            state = "incapacitated" if op.incapacitated else ("injured" if op.injured else "")
-            out.append(f"{op_id}: {max(op.wounds, 0)}/{op.datacard.wounds} wounds {state}".rstrip())
-    out += [f"warning: {w.message} ({w.rule}); reason: {w.reason}" for w in after.warnings[len(before.warnings):]]
-    if (before.phase, before.turning_point) != (after.phase, after.turning_point):
-        out.append(f"now: turning point {after.turning_point}, {after.phase}")
-    if after.result and not before.result:
-        out.append("result: " + ("draw" if after.result.draw else f"{after.result.winner} wins"))
-    return out
 
 
 @cli.command()
@@ -316,12 +310,7 @@ def games(ctx, as_json) -> None:
         return
     for g in rows:
         who = " vs ".join(f"{p} ({t})" for p, t in zip(g.players, g.kill_teams))
-        if g.result:
-            score = "-".join(str(v) for v in g.result["score"].values())
-            outcome = "draw" if g.result["draw"] else f"{g.result['winner']} won"
-            result = f"{outcome} {score}"
-        else:
-            result = g.status
+        result = game_result(g) if g.result else g.status
         click.echo(f"{g.id[:8]}  {g.date}  {g.ruleset:<17} {who}  [{result}]  {g.head_seq} events")
 
 
@@ -341,31 +330,37 @@ def _state_for(store: Store, game_id: str, at: int | None, tp: int | None):
 @click.option("--at", type=int, help="The state just after this seq.")
 @click.option("--tp", type=int, help="The state at the end of this turning point.")
 @click.option("--json", "as_json", is_flag=True, help="Print the state as JSON.")
+@click.option("--spectator", is_flag=True, help="Hide secret choices (tac op, scouting, primary op) not yet revealed.")
 @click.pass_context
-def show(ctx, game, at, tp, as_json) -> None:
+def show(ctx, game, at, tp, as_json, spectator) -> None:
     """The state of a game at a moment (default: now)."""
     store = _store(ctx)
     game_id = store.resolve(game)
     state = _state_for(store, game_id, at, tp)
     if as_json:
-        _json(state_view(game_id, state))
+        _json(state_view(game_id, state, spectator=spectator))
     else:
-        click.echo(render_state(game_id, state))
+        click.echo(render_state(game_id, state, spectator=spectator))
 
 
 @cli.command()
 @click.argument("game")
 @click.option("--json", "as_json", is_flag=True, help="Print the events as JSON envelopes.")
+@click.option("--spectator", is_flag=True, help="Hide secret choices not yet revealed (JSON: their payload keeps only type and player).")
 @click.pass_context
-def log(ctx, game, as_json) -> None:
+def log(ctx, game, as_json, spectator) -> None:
     """The events of a game in order; undone ones are marked, notes shown under their event."""
     store = _store(ctx)
-    envelopes = store.events(store.resolve(game))
+    game_id = store.resolve(game)
+    envelopes = store.events(game_id)
+    state = store.state(game_id)
     records = [(e.seq, e.payload) for e in envelopes]
     kept = {seq for seq, _ in effective(records)}
     voided_by = {e.payload.target: e.seq for e in envelopes if isinstance(e.payload, ev.EventVoided)}
     if as_json:
-        click.echo("[" + ",\n".join(msgspec.json.encode(e).decode() for e in envelopes) + "]")
+        hidden = RULESETS[state.ruleset].hidden if spectator else lambda state, event: False
+        shown = (_redacted(e) if hidden(state, e.payload) else e for e in envelopes)
+        click.echo("[" + ",\n".join(msgspec.json.encode(x).decode() for x in shown) + "]")
         return
     notes: dict[int, list[str]] = {}
     for e in envelopes:
@@ -376,9 +371,16 @@ def log(ctx, game, as_json) -> None:
             continue
         mark = f"  [undone by seq {voided_by[e.seq]}]" if e.seq not in kept and e.seq in voided_by else ""
         override = f"  [override: {e.payload.override}]" if e.payload.override else ""
-        click.echo(f"{e.seq:>5}  {describe(e.payload)}{override}{mark}")
+        click.echo(f"{e.seq:>5}  {describe(e.payload, spectator, state)}{override}{mark}")
         for text in notes.get(e.seq, []):
             click.echo(f"         # {text}")
+
+
+def _redacted(envelope: ev.Envelope) -> dict:
+    """An envelope whose secret payload a spectator may not see yet: type and player only."""
+    data = msgspec.to_builtins(envelope)
+    data["payload"] = {"type": envelope.type, "player": getattr(envelope.payload, "player", None), "hidden": True}
+    return data
 
 
 @cli.command()
@@ -509,7 +511,7 @@ def record(ctx, game) -> None:
     """Record a game live in the terminal UI: a new one, or resume GAME."""
     from tui.app import make_app  # the core never imports Textual; only these commands do
 
-    store = _store(ctx)
+    store = _store(ctx, UI_BUSY_TIMEOUT_MS)
     make_app(store, screen="record" if game else "new", game_id=store.resolve(game) if game else None).run()
 
 
@@ -521,7 +523,7 @@ def replay(ctx, game, spectator) -> None:
     """Replay a game step by step in the terminal UI."""
     from tui.app import make_app
 
-    store = _store(ctx)
+    store = _store(ctx, UI_BUSY_TIMEOUT_MS)
     make_app(store, screen="replay", game_id=store.resolve(game), spectator=spectator).run()
 
 

@@ -17,7 +17,7 @@ from . import __version__
 from .errors import GameLogError, KtlogError
 from .events import Envelope
 from .records import GENESIS, canonical, canonical_raw, chain_hash, decode_payload
-from .reducer import describe_result
+from .reducer import describe_result, shared_win
 from .state import GameState
 from .store import Store
 
@@ -30,13 +30,15 @@ class HeaderPlayer(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     kill_team: str
 
 
-class HeaderResult(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """The final result: winner (None for a draw), and each player's VP by op with `total`."""
+class HeaderResult(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
+    """The final result: winner (None for a draw or a shared win), each player's VP by op with
+    `total`, and the players sharing the win (Multiplayer Ops, ruling 5; absent otherwise)."""
 
     winner: str | None
     draw: bool
     ended_by: Literal["battle", "concession"]
     score: dict[str, dict[str, int]]
+    winners: tuple[str, ...] = ()
 
 
 class Header(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
@@ -85,7 +87,7 @@ def header_result(state: GameState) -> HeaderResult | None:
     if r is None:
         return None
     score = {n: {**p.vp, "total": p.total_vp} for n, p in state.players.items()}
-    return HeaderResult(winner=r.winner, draw=r.draw, ended_by=r.ended_by, score=score)
+    return HeaderResult(winner=r.winner, draw=r.draw, ended_by=r.ended_by, score=score, winners=tuple(shared_win(state)))
 
 
 def make_header(game_id: str, state: GameState, events: int, description: str | None = None) -> Header:

@@ -66,13 +66,14 @@ def rows_since(game_id: str, state: GameState, after_seq: int) -> dict[str, list
 
 
 def results_rows(game_id: str, state: GameState) -> list[dict[str, Any]]:
-    """One row per player once the battle is over: the result from that player's side."""
+    """One row per player once the battle is over: the result from that player's side. Players
+    sharing the win (ruling 5) each have a draw, the others a loss."""
     r = state.result
     if r is None:
         return []
     rows = []
     for name, p in state.players.items():
-        outcome = "draw" if r.draw else ("win" if r.winner == name else "loss")
+        outcome = "win" if r.winner == name else "draw" if r.draw and (name in r.winners or not r.winners) else "loss"
         rows.append(
             {
                 "game_id": game_id,

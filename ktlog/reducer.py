@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable
 
 from .errors import InvalidEvent, RuleViolation
 from .events import Envelope, Event, EventVoided, GameCreated
-from .rules import actions, attacks, battle, damage, get_ruleset, setup  # noqa: F401  (handlers register)
+from .rules import RULESETS, actions, attacks, battle, damage, get_ruleset, setup  # noqa: F401  (handlers register)
 from .rules.context import HANDLERS, Ctx
 from .state import GameState, copy_state, decode_state, encode_state
 
@@ -30,22 +30,42 @@ def apply(state: GameState, event: Event, seq: int | None = None) -> GameState:
 
 def apply_in_place(state: GameState, event: Event, seq: int) -> None:
     """Apply one event to a state the caller owns (fold and the store use it; it is not pure)."""
+    ruleset = None
     try:
         if state.ruleset == "":
             if not isinstance(event, GameCreated):
                 raise InvalidEvent(f"a game starts with GameCreated, not {type(event).__name__}", "event")
-            ruleset = None
+            ruleset = RULESETS.get(event.ruleset)  # an unknown ruleset is refused by the handler
         else:
             ruleset = get_ruleset(state.ruleset)
             if type(event) not in ruleset.events and not event.meta:
                 raise InvalidEvent(f"{type(event).__name__} is not part of {ruleset.title}; this game is played under it", ruleset.source)
             if state.phase == "over" and not event.meta:
                 raise InvalidEvent(f"the game is over ({describe_result(state)}); only annotations and undo are accepted", "pg 110")
-        HANDLERS[type(event)](Ctx(state, event, seq, ruleset), event)
+        ctx = Ctx(state, event, seq, ruleset)
+        if ruleset is not None:
+            ruleset.check_event(ctx, event)
+        HANDLERS[type(event)](ctx, event)
     except RuleViolation as exc:
         exc.seq = seq
+        if ruleset is not None:
+            exc.rule, exc.message = ruleset.cite(exc.rule), ruleset.cite(exc.message)  # the shared machinery cites KT24 pages
         raise
     state.seq = seq
+
+
+def shared_win(state: GameState) -> list[str]:
+    """The players sharing the win (ruling 5: tied leaders in Multiplayer Ops); [] when one
+    player wins or every player draws."""
+    r = state.result
+    return list(r.winners) if r and r.draw and 0 < len(r.winners) < len(state.players) else []
+
+
+def outcome_text(winner: str | None, draw: bool, shared: list[str] | tuple[str, ...] = ()) -> str:
+    """"Ana won", "a draw", or "Pia and Quinn share the win"."""
+    if shared:
+        return f"{', '.join(shared[:-1])} and {shared[-1]} share the win"
+    return "a draw" if draw else f"{winner} won"
 
 
 def describe_result(state: GameState) -> str:
@@ -54,7 +74,7 @@ def describe_result(state: GameState) -> str:
         return "in progress"
     if r.ended_by == "concession":
         return f"{r.conceded_by} conceded" + (f", {r.winner} wins" if r.winner else "")
-    return "a draw" if r.draw else f"{r.winner} won"
+    return outcome_text(r.winner, r.draw, shared_win(state))
 
 
 def numbered(events: Iterable[Event | Record | Envelope], first: int = 1) -> list[Record]:

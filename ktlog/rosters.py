@@ -18,6 +18,9 @@
       { name = "Gun butt", kind = "melee", atk = 3, hit = "4+", dmg = "2/3" },
     ]
     unique_actions = [{ name = "Tactical Command", ap = 1 }]
+
+A KT21 datacard adds `ga` (group activation, default 1) and `df` (defence dice, default 3), and
+its weapons `critical_rules` (!), e.g. `rules = ["AP1"], critical_rules = ["MW2"]` (001).
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ class _Weapon(msgspec.Struct, forbid_unknown_fields=True):
     hit: int | str
     dmg: str
     rules: list[str] = []
+    critical_rules: list[str] = []
 
 
 class _Operative(msgspec.Struct, forbid_unknown_fields=True):
@@ -56,6 +60,8 @@ class _Operative(msgspec.Struct, forbid_unknown_fields=True):
     rules: list[str] = []
     unique_actions: list[UniqueAction] = []
     base_mm: int | None = None
+    ga: int = 1
+    df: int = 3
 
 
 class _Roster(msgspec.Struct, forbid_unknown_fields=True):
@@ -164,11 +170,13 @@ def _datacard(op: _Operative) -> Datacard:
             raise ValueError(f"weapon {w.name!r}: kind {w.kind!r} is neither ranged nor melee")
         normal, crit = _damage(w.dmg, w.name)
         weapons.append(
-            Weapon(name=w.name, kind=w.kind, atk=w.atk, hit=_stat(w.hit, f"weapon {w.name!r}: hit"), normal_dmg=normal, crit_dmg=crit, rules=tuple(w.rules))
+            Weapon(name=w.name, kind=w.kind, atk=w.atk, hit=_stat(w.hit, f"weapon {w.name!r}: hit"), normal_dmg=normal, crit_dmg=crit, rules=tuple(w.rules),
+                   critical_rules=tuple(w.critical_rules))
         )
     if op.count < 1:
         raise ValueError(f"count {op.count} is below 1")
     return Datacard(
         name=op.name, apl=op.apl, move=op.move, save=_stat(op.save, "save"), wounds=op.wounds, weapons=tuple(weapons),
         keywords=tuple(op.keywords), rules=tuple(op.rules), unique_actions=tuple(op.unique_actions), base_mm=op.base_mm,
+        group_activation=op.ga, defence=op.df,
     )

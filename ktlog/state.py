@@ -95,10 +95,15 @@ class PlayerState(S):
     """The non-player operatives' side (Joint Ops)."""
     eliminations_this_tp: int = 0
     """Multiplayer elimination op: enemies this player's operatives incapacitated this TP (pg 102)."""
+    archetypes: list[str] = []
+    """The kill team's archetypes (Approved Ops tac ops are chosen from them)."""
     tac_op: str | None = None
     tac_op_archetype: str | None = None
     tac_op_revealed: bool = False
     scouting: str | None = None
+    scouting_revealed: bool = False
+    scouting_used: str | None = None
+    """What the Equip or Ploy scouting option was spent on (each once)."""
     primary_op: str | None = None
     primary_op_revealed: bool = False
 
@@ -252,11 +257,16 @@ class GameState(S):
     """KT21: consecutive activations by the same player (at most two, Balance Dataslate Q1 2023)."""
     group_left: int = 0
     """KT21 group activation: operatives of the active group still to activate."""
+    group_type: str | None = None
+    """KT21 group activation: the operative type (datacard name) the active group is of."""
     turning_points: list[TurningPointRecord] = []
     decider: str | None = None
     """Who decides initiative after the latest roll-off (None: nobody yet, or a re-roll is due)."""
     rolloff: str | None = None
     """The purpose of the roll-off awaiting its decision."""
+    order_ties: list[list[str]] = []
+    """Multiplayer Ops player order being established (pg 99): the players in rank order, grouped
+    where still tied; empty once the order is established."""
     crit_op: str | None = None
     cp_setup_given: bool = False
     gambit_turn: str | None = None

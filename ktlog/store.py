@@ -25,7 +25,7 @@ from . import __version__, projections
 from .errors import ConcurrencyConflict, GameNotFound, InvalidEvent, StoreError
 from .events import Annotation, Envelope, Event, EventVoided, GameCreated
 from .records import GENESIS, decode_payload, now, seal
-from .reducer import apply_in_place, effective, fold_with_snapshots, resume
+from .reducer import apply_in_place, effective, fold_with_snapshots, resume, shared_win
 from .state import GameState, copy_state, decode_state, encode_state
 
 APPLICATION_ID = 0x6B746C67  # "ktlg"
@@ -36,6 +36,9 @@ SCHEMA_NEEDS_KTLOG = "0.1.0"
 SNAPSHOT_EVERY = 100
 """A snapshot of the state is kept every this many seqs, so a seek applies fewer events."""
 BUSY_TIMEOUT_MS = 5000
+UI_BUSY_TIMEOUT_MS = 1000
+"""The terminal UI waits at most this long for another writer's lock; then it keeps the event for
+ctrl+r, so the screen never freezes for the full BUSY_TIMEOUT_MS."""
 LABEL_COLUMNS = {"mission": "mission", "league": "league", "season": "season", "round": "round", "table": "table_label"}
 """A game's label -> its column in the games table."""
 
@@ -168,7 +171,8 @@ def derived_game_columns(state: GameState) -> dict[str, str | None]:
     if state.result:
         r = state.result
         result = json.dumps({"winner": r.winner, "draw": r.draw, "ended_by": r.ended_by, "conceded_by": r.conceded_by,
-                             "score": {n: p.total_vp for n, p in state.players.items()}})
+                             "score": {n: p.total_vp for n, p in state.players.items()},
+                             **({"winners": shared_win(state)} if shared_win(state) else {})})
     return {
         "killzone": state.killzone, "date": state.date,
         **{column: state.labels.get(label) for label, column in LABEL_COLUMNS.items()},
@@ -180,9 +184,10 @@ def derived_game_columns(state: GameState) -> dict[str, str | None]:
 class Store:
     """A ktlog database. Open it with `Store(path)`; `Store(":memory:")` for tests."""
 
-    def __init__(self, path: str | Path | None = None, *, create: bool = True):
+    def __init__(self, path: str | Path | None = None, *, create: bool = True, busy_timeout_ms: int = BUSY_TIMEOUT_MS):
         self.path = Path(path) if path not in (None, ":memory:") else (default_db_path() if path is None else None)
         self._cache: dict[str, GameState] = {}
+        self.busy_timeout_ms = busy_timeout_ms
         self.conn = self._connect(create)
         self.db = sqlite_utils.Database(self.conn)
         self._migrate()
@@ -208,8 +213,8 @@ class Store:
             except OSError as exc:
                 raise StoreError(f"cannot create the folder for {where}: {exc.strerror}; choose another place with --db or KTLOG_DB") from exc
         try:
-            conn = sqlite3.connect(where, isolation_level=None, check_same_thread=False, timeout=BUSY_TIMEOUT_MS / 1000)
-            conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            conn = sqlite3.connect(where, isolation_level=None, check_same_thread=False, timeout=self.busy_timeout_ms / 1000)
+            conn.execute(f"PRAGMA busy_timeout = {self.busy_timeout_ms}")
             conn.execute("PRAGMA foreign_keys = ON")
             if _another_programs(conn):
                 return conn  # `_migrate` refuses it, left exactly as it was (not even switched to WAL mode)
@@ -407,12 +412,16 @@ class Store:
         latest = self.latest_effective(game_id)
         return self.append(game_id, EventVoided(target=latest), expected_seq=expected_seq)
 
-    def annotate(self, game_id: str, target: int, text: str) -> Envelope:
-        return self.append(game_id, Annotation(target=target, text=text))
+    def annotate(self, game_id: str, target: int, text: str, *, expected_seq: int | None = None) -> Envelope:
+        return self.append(game_id, Annotation(target=target, text=text), expected_seq=expected_seq)
 
     def latest_effective(self, game_id: str) -> int:
-        records = [(e.seq, e.payload) for e in self.events(game_id)]
-        remaining = effective(records)
+        """The seq an undo would void: the latest event not undone (read from seqs and undo
+        targets only, without decoding the game's payloads)."""
+        seqs = [seq for (seq,) in self.conn.execute("SELECT seq FROM events WHERE game_id = ? ORDER BY seq", (game_id,))]
+        voids = {seq: json.loads(p)["target"] for seq, p in self.conn.execute(
+            "SELECT seq, payload FROM events WHERE game_id = ? AND type = 'EventVoided'", (game_id,))}
+        remaining = effective([(seq, EventVoided(target=voids[seq]) if seq in voids else None) for seq in seqs])
         if len(remaining) <= 1:
             raise InvalidEvent("there is nothing to undo: only the game's creation is left", "EventVoided")
         return remaining[-1][0]
@@ -448,7 +457,9 @@ class Store:
         return row
 
     def _write_head(self, game_id: str, state: GameState, head_hash: str) -> None:
-        columns = {**derived_game_columns(state), "updated_at": now(), "head_seq": state.seq, "head_hash": head_hash}
+        self._update_game(game_id, {**derived_game_columns(state), "updated_at": now(), "head_seq": state.seq, "head_hash": head_hash})
+
+    def _update_game(self, game_id: str, columns: dict) -> None:
         self.conn.execute(f"UPDATE games SET {', '.join(f'{c}=?' for c in columns)} WHERE id=?", (*columns.values(), game_id))
 
     def record_verdicts(self, verdicts) -> None:
@@ -478,7 +489,7 @@ class Store:
             self.conn.execute(f"DELETE FROM {table} WHERE game_id = ?", (game_id,))
 
     def rebuild(self) -> int:
-        """Rebuild every projection and snapshot from the event log. Returns the games rebuilt."""
+        """Rebuild every projection, snapshot and game row column from the event log. Returns the games rebuilt."""
         ids = [g.id for g in self.games()]
         with self._write():
             for table in (*projections.TABLES, "snapshots"):
@@ -488,6 +499,7 @@ class Store:
                 state, snapshots = fold_with_snapshots(records, SNAPSHOT_EVERY)
                 self.conn.executemany("INSERT INTO snapshots (game_id, seq, state) VALUES (?,?,?)", [(game_id, q, b) for q, b in snapshots])
                 self._write_projections(game_id, state, 0)
+                self._update_game(game_id, derived_game_columns(state))
         self._cache.clear()
         return len(ids)
 

@@ -6,9 +6,23 @@ from typing import Any
 
 from . import events as ev
 from .notation import format_dice, format_steps
-from .reducer import describe_result
-from .rules import get_ruleset
+from .reducer import describe_result, outcome_text, shared_win
+from .rules import RULESETS, get_ruleset
 from .state import GameState
+from .store import GameRow
+
+
+def game_result(g: GameRow) -> str:
+    """A finished game's result in a line, from its row in the games table: "Ana won 8-7",
+    "a draw 7-7", "Pia and Quinn share the win 9-9-5-5", "Hugo won" (Joint Ops: no VP)."""
+    r = g.result
+    outcome = outcome_text(r["winner"], r["draw"], r.get("winners", ()))
+    if r.get("conceded_by"):
+        outcome += f" ({r['conceded_by']} conceded)"
+    ruleset = RULESETS.get(g.ruleset)
+    if ruleset is not None and not ruleset.ops:
+        return outcome
+    return f"{outcome} " + "-".join(str(v) for v in r["score"].values())
 
 
 def score_view(game_id: str, state: GameState) -> dict[str, Any]:
@@ -29,8 +43,9 @@ def score_view(game_id: str, state: GameState) -> dict[str, Any]:
         "draw": bool(r and r.draw),
         "ended_by": r.ended_by if r else None,
         "conceded_by": r.conceded_by if r else None,
+        "winners": shared_win(state),
     }
-    return {
+    view = {
         "game": game_id,
         "ruleset": state.ruleset,
         "status": {"setup": "setup", "over": "finished"}.get(state.phase, "in progress"),
@@ -38,10 +53,15 @@ def score_view(game_id: str, state: GameState) -> dict[str, Any]:
         "players": players,
         "result": result,
     }
+    progress = ruleset.progress(state)
+    if progress:
+        view["progress"] = progress
+    return view
 
 
-def state_view(game_id: str, state: GameState) -> dict[str, Any]:
-    """`ktlog show --json`: the whole state at one moment, with derived figures spelled out."""
+def state_view(game_id: str, state: GameState, spectator: bool = False) -> dict[str, Any]:
+    """`ktlog show --json`: the whole state at one moment, with derived figures spelled out.
+    A spectator sees each secret choice not yet revealed as "hidden" (and no reason naming it)."""
     operatives = []
     for o in state.operatives.values():
         operatives.append(
@@ -58,6 +78,17 @@ def state_view(game_id: str, state: GameState) -> dict[str, Any]:
         for m in state.markers.values()
     ]
     view = score_view(game_id, state)
+    ruleset = get_ruleset(state.ruleset)
+    for player in view["players"]:
+        secrets = ruleset.secrets(state, player["name"])
+        if secrets:
+            player["secrets"] = {
+                key: {"choice": _secret(choice, revealed, spectator), "revealed": revealed} for key, (choice, revealed) in secrets.items()
+            }
+        if spectator:
+            for scored, v in zip(player["scored"], (v for v in state.vp_log if v.player == player["name"])):
+                if ruleset.hidden_score(state, v):
+                    scored["reason"] = "hidden"
     view.update(
         {
             "seq": state.seq, "phase": state.phase, "killzone": state.killzone, "date": state.date, "labels": state.labels,
@@ -71,25 +102,46 @@ def state_view(game_id: str, state: GameState) -> dict[str, Any]:
     return view
 
 
+def _secret(choice: str | None, revealed: bool, spectator: bool) -> str | None:
+    """A secret choice as shown: None before it is made, "hidden" from a spectator until revealed."""
+    return "hidden" if spectator and choice is not None and not revealed else choice
+
+
 # --- text ------------------------------------------------------------------------------------
+
+
+def _secret_text(choice: str | None, revealed: bool, spectator: bool) -> str:
+    if choice is None:
+        return "not chosen"
+    if revealed:
+        return choice
+    return "hidden" if spectator else f"{choice} (secret)"
 
 
 def render_score(game_id: str, state: GameState) -> str:
     ruleset = get_ruleset(state.ruleset)
     lines = [f"Game {game_id[:8]}  {ruleset.title}  {state.killzone}  {state.date}  (turning point {state.turning_point}, {describe_result(state)})"]
+    progress = ruleset.progress(state)
+    if progress:
+        lines.append("  " + ", ".join(f"{key.replace('_', ' ')} {value}" for key, value in progress.items()))
     for name, p in state.players.items():
+        if not ruleset.ops:
+            lines.append(f"  {name} ({p.kill_team})")
+            continue
         ops = ", ".join(f"{op} {p.vp.get(op, 0)}" for op in ruleset.ops)
-        lines.append(f"  {name} ({p.kill_team}): {p.total_vp} VP  [{ops}]  kill grade {p.kill_grade}")
+        grade = f"  kill grade {p.kill_grade}" if "kill" in ruleset.ops else ""
+        lines.append(f"  {name} ({p.kill_team}): {p.total_vp} VP  [{ops}]{grade}")
         for v in state.vp_log:
             if v.player == name:
                 lines.append(f"      TP{v.turning_point}  seq {v.seq:<4} +{v.vp} {v.op:<5} {v.reason}")
     r = state.result
     if r:
-        lines.append("Result: " + ("draw" if r.draw else f"{r.winner} wins") + (f" ({r.conceded_by} conceded)" if r.conceded_by else ""))
+        lines.append("Result: " + outcome_text(r.winner, r.draw, shared_win(state)) + (f" ({r.conceded_by} conceded)" if r.conceded_by else ""))
     return "\n".join(lines)
 
 
-def render_state(game_id: str, state: GameState) -> str:
+def render_state(game_id: str, state: GameState, spectator: bool = False) -> str:
+    """The state as text; a spectator sees each secret choice not yet revealed as "hidden"."""
     ruleset = get_ruleset(state.ruleset)
     labels = "  ".join(f"{k} {v}" for k, v in state.labels.items())
     lines = [
@@ -99,7 +151,11 @@ def render_state(game_id: str, state: GameState) -> str:
     for name, p in state.players.items():
         ops = ", ".join(f"{op} {p.vp.get(op, 0)}" for op in ruleset.ops)
         lines.append("")
-        lines.append(f"{name} ({p.kill_team})  CP {p.cp}  VP {p.total_vp} [{ops}]  kill grade {p.kill_grade}")
+        grade = f"  kill grade {p.kill_grade}" if "kill" in ruleset.ops else ""
+        lines.append(f"{name} ({p.kill_team})  CP {p.cp}  VP {p.total_vp} [{ops}]{grade}")
+        secrets = ruleset.secrets(state, name)
+        if secrets:
+            lines.append("  " + "; ".join(f"{key.replace('_', ' ')} {_secret_text(*secret, spectator)}" for key, secret in secrets.items()))
         lines.append(f"  {'operative':<22}{'wounds':<9}{'order':<9}{'state':<15}notes")
         for o in state.operatives_of(name):
             notes = []
@@ -128,16 +184,20 @@ def render_state(game_id: str, state: GameState) -> str:
 
 
 def _phase_line(state: GameState) -> str:
+    ties = "; ".join(" and ".join(g) for g in state.order_ties if len(g) > 1)
     if state.phase == "setup":
-        return "setting up the battle" + (f"; set-up initiative {state.setup_initiative}" if state.setup_initiative else "")
+        return "setting up the battle" + (f"; set-up initiative {state.setup_initiative}" if state.setup_initiative else "") + (
+            f"; to roll again for player order: {ties}" if ties else "")
     if state.phase == "over":
         return f"battle over: {describe_result(state)}"
     text = f"turning point {state.turning_point}, {state.phase} phase"
     if state.phase == "between":
         text = f"turning point {state.turning_point} ended"
-    parts = [text, f"crit op {state.crit_op}"]
+    parts = [text] + ([f"crit op {state.crit_op}"] if state.crit_op else [])
     if state.initiative:
-        parts.append(f"initiative {state.initiative}")
+        parts.append(f"initiative {state.initiative}" if len(state.order) < 3 else f"player order {', '.join(state.order)}")
+    if ties:
+        parts.append(f"to roll again for player order: {ties}")
     if state.phase == "strategy" and state.gambit_turn:
         parts.append(f"gambit step: {state.gambit_turn} to use a gambit or pass")
     if state.phase == "firefight":
@@ -166,9 +226,12 @@ def _marker(m, state: GameState) -> str:
     return m.id + (f" ({', '.join(bits)})" if bits else "")
 
 
-def describe(event: ev.Event) -> str:
-    """A one-line summary of an event, as a person would say it."""
+def describe(event: ev.Event, spectator: bool = False, state: GameState | None = None) -> str:
+    """A one-line summary of an event, as a person would say it. A spectator does not see what
+    a secret choice was until it is revealed in `state`, the moment being viewed (without a
+    state nothing is revealed); reveals name the choice when `state` is given."""
     e = event
+    hide = spectator and (e.secret if state is None else get_ruleset(state.ruleset).hidden(state, e))
     match e:
         case ev.GameCreated():
             return f"game created: {e.ruleset} on {e.killzone}, {e.date}"
@@ -208,6 +271,8 @@ def describe(event: ev.Event) -> str:
             return f"{e.operative} counteracts"
         case ev.AplModified():
             return f"{e.operative} APL {e.delta:+d}: {e.reason}"
+        case ev.OverwatchFired():
+            return f"{e.operative} performs Overwatch with {e.weapon} at " + "; ".join(_shot(a) for a in e.attacks)
         case ev.Shot():
             return f"{e.operative} shoots {e.weapon} at " + "; ".join(_shot(a) for a in e.attacks) + (f"; Hot roll {e.hot_roll}" if e.hot_roll else "")
         case ev.Fought():
@@ -222,10 +287,14 @@ def describe(event: ev.Event) -> str:
             return f"{e.operative} performs {e.action}"
         case ev.KillzoneActionPerformed():
             return f"{e.operative} performs {e.action}"
-        case ev.MarkerPickedUp() | ev.MarkerPlaced() | ev.MarkerSecured() | ev.MarkerLooted() | ev.TransmissionInitiated():
+        case ev.MarkerPickedUp() | ev.MarkerPlaced() | ev.MarkerSecured() | ev.MarkerLooted() | ev.TransmissionInitiated() | ev.MarkerSabotaged():
             return f"{e.operative}: {e.name} on {e.marker}"
         case ev.Action():
             return f"{e.operative}: {e.name}"
+        case ev.ReinforcementsArrived():
+            return f"reinforcements: {', '.join(e.operatives)} return"
+        case ev.OperativeEscaped():
+            return f"{e.operative} escapes over the NPOs' killzone edge"
         case ev.WoundsRegained():
             return f"{e.operative} regains {e.wounds} wounds ({e.reason})"
         case ev.DamageInflicted():
@@ -236,6 +305,25 @@ def describe(event: ev.Event) -> str:
             return f"turning point {e.turning_point} ends"
         case ev.GameConceded():
             return f"{e.player} concedes"
+        case ev.TacOpSelected():
+            return f"{e.player} selects a tac op" + (" (hidden)" if hide else f": {e.tac_op} ({e.archetype})")
+        case ev.TacOpRevealed():
+            p = state.players.get(e.player) if state and not hide else None
+            return f"{e.player} reveals their tac op" + (f": {p.tac_op} ({p.tac_op_archetype})" if p and p.tac_op else "")
+        case ev.MissionVPScored():
+            return f"{e.player} scores {e.vp}VP ({e.category}): {e.reason}"
+        case ev.TacOpScored():
+            return f"{e.player} scores {e.vp}VP on their tac op" + (" (reason hidden)" if hide else f": {e.reason}")
+        case ev.ScoutingSelected():
+            return f"{e.player} picks a scouting option" + (" (hidden)" if hide else f": {e.option}")
+        case ev.ScoutingRevealed():
+            picks = [f"{n} {p.scouting}" for n, p in state.players.items() if p.scouting] if state and not hide else []
+            return "scouting options revealed" + (": " + ", ".join(picks) if picks else "")
+        case ev.PrimaryOpSelected():
+            return f"{e.player} selects a primary op" + (" (hidden)" if hide else f": {e.op}")
+        case ev.PrimaryOpRevealed():
+            p = state.players.get(e.player) if state and not hide else None
+            return f"{e.player} reveals their primary op" + (f": {p.primary_op}" if p and p.primary_op else "")
         case ev.EventVoided():
             return f"undo seq {e.target}"
         case ev.Annotation():
@@ -271,3 +359,20 @@ def render_replay_summary(game_id: str, replay) -> str:
                 lines.append(f"       note on seq {note.target}: {note.text}")
     lines.append(f"  Result: {describe_result(final)}")
     return "\n".join(lines)
+
+
+def changes(before: GameState, after: GameState) -> list[str]:
+    """What an event changed that a player cares about: VP, CP, wounds, warnings, phase, result."""
+    out = [f"{v.player} scores {v.vp}VP ({v.op}: {v.reason})" for v in after.vp_log[len(before.vp_log):]]
+    out += [f"{c.player} CP {c.delta:+d} ({c.source}) -> {after.players[c.player].cp}CP" for c in after.cp_log[len(before.cp_log):]]
+    for op_id, op in after.operatives.items():
+        old = before.operatives.get(op_id)
+        if old and old.wounds != op.wounds:
+            state = "incapacitated" if op.incapacitated else ("injured" if op.injured else "")
+            out.append(f"{op_id}: {max(op.wounds, 0)}/{op.datacard.wounds} wounds {state}".rstrip())
+    out += [f"warning: {w.message} ({w.rule}); reason: {w.reason}" for w in after.warnings[len(before.warnings):]]
+    if (before.phase, before.turning_point) != (after.phase, after.turning_point):
+        out.append(f"now: turning point {after.turning_point}, {after.phase}")
+    if after.result and not before.result:
+        out.append("result: " + describe_result(after))
+    return out

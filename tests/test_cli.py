@@ -79,7 +79,7 @@ def test_record_a_game_by_commands(run, new_game):
     assert score["game"] == gid and score["ruleset"] == "kt24-preliminary"
     assert [p["name"] for p in score["players"]] == ["Alice", "Bob"]
     assert set(score["players"][0]["vp"]) == {"crit", "kill", "total"}
-    assert score["result"] == {"winner": None, "draw": False, "ended_by": None, "conceded_by": None}
+    assert score["result"] == {"winner": None, "draw": False, "ended_by": None, "conceded_by": None, "winners": []}
 
 
 def test_illegal_event_exits_1_with_the_rule_and_no_traceback(run, new_game):

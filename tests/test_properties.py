@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
+from folding import states_after_each_event
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ktlog.reducer import apply_in_place, fold
+from ktlog.reducer import fold
 from ktlog.replay import Replay
 from ktlog.rules.rulings import allocate_saves
 from ktlog.simulate import load_sim_rosters, simulate_games
-from ktlog.state import GameState
 
 ROSTERS = load_sim_rosters()
 
@@ -40,12 +40,7 @@ def test_folding_from_a_snapshot_equals_folding_from_the_start(seed, data):
 @given(seed=st.integers(0, 2**32 - 1))
 def test_invariants_hold_after_every_event(seed):
     _, g = play(seed)
-    state = GameState()
-    for seq, event in enumerate(g.events, 1):
-        if type(event).__name__ == "EventVoided":
-            state = fold(g.events[:seq])
-        else:
-            apply_in_place(state, event, seq)
+    for state in states_after_each_event(g.events):
         for p in state.players.values():
             assert p.cp >= 0
             assert p.vp.get("crit", 0) <= 6 and p.vp.get("kill", 0) <= 6

@@ -42,7 +42,7 @@ def test_file_is_up_to_date_with_its_script(path):
 def test_the_set_covers_what_the_issue_asks_for():
     games = {p.stem: load(p) for p in FILES}
     assert len(games) >= 6
-    assert {state.crit_op for _, _, state in games.values()} == {"Secure", "Loot", "Transmission"}
+    assert {state.crit_op for _, _, state in games.values() if state.crit_op} == {"Secure", "Loot", "Transmission"}
     rows = {state.starting_operatives(p) for _, _, state in games.values() for p in state.players}
     assert len(rows) >= 3, rows  # several kill grade table rows
     assert any(state.result.draw for _, _, state in games.values())

@@ -71,6 +71,23 @@ def test_a_second_writer_at_the_same_seq_gets_a_conflict(tmp_path):
     assert first.state(gid).activation.actions == ["Dash"]
 
 
+def test_a_locked_database_refuses_the_event_and_keeps_nothing_half_written(tmp_path):
+    """The terminal UI opens the store with a short busy timeout: a writer holding the lock makes
+    its append fail after that timeout (the recorder keeps the event for ctrl+r), not hang."""
+    path = tmp_path / "locked.db"
+    g = game(2, 2)
+    gid = recorded(Store(path), g)
+    ui = Store(path, busy_timeout_ms=100)
+    assert ui.conn.execute("PRAGMA busy_timeout").fetchone() == (100,)
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    with pytest.raises((StoreError, sqlite3.OperationalError), match="locked"):
+        ui.append(gid, OperativeActivated(operative="a1", order="engage"))
+    holder.execute("ROLLBACK")
+    ui.append(gid, OperativeActivated(operative="a1", order="engage"))
+    assert len(Store(path).events(gid)) == len(g.events) + 1
+
+
 def test_unique_seq_is_enforced_by_the_database(store):
     gid = recorded(store, game(2, 2))
     row = store.conn.execute("SELECT * FROM events WHERE game_id = ? AND seq = 1", (gid,)).fetchone()

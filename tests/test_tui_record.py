@@ -76,7 +76,7 @@ async def test_a_whole_short_game_recorded_by_keys_then_replayed(store):
         await press(pilot, "t", "5", "2", "enter", "1", "p", "p")
         assert "Bob passes" in message(app)
         await press(pilot, "a", "1", "e", "s", "1", *"66", "6", *"111", "enter")  # 9 damage: incapacitated
-        assert "bob-trooper-1 incapacitated" in message(app) and "Alice scores" in message(app)
+        assert "bob-trooper-1: 0/6 wounds incapacitated" in message(app) and "Alice scores" in message(app)
         await press(pilot, "e")
         await press(pilot, "a", "e", "s", "1", "q", "3", "enter", "e")  # Bob's only ready operative: quick mode, 3 damage
         await press(pilot, "a", "c", "e")  # Alice's last ready operative, Conceal, nothing done
@@ -90,7 +90,7 @@ async def test_a_whole_short_game_recorded_by_keys_then_replayed(store):
             await press(pilot, "a", "c", "e")
             await press(pilot, "t")
             assert f"turning point {tp} ends" in message(app)
-        assert "battle over: Alice wins" in message(app)
+        assert "result: Alice won" in message(app)
     row = store.game(gid)
     assert row.status == "finished" and row.result["winner"] == "Alice"
     final = store.state(gid)

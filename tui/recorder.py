@@ -18,7 +18,7 @@ from ktlog.errors import ConcurrencyConflict, KtlogError, RuleViolation
 from ktlog.reducer import effective
 from ktlog.state import GameState
 from ktlog.store import Store
-from ktlog.views import describe
+from ktlog.views import changes, describe
 
 from .steps import Steps, refusal_text
 
@@ -113,14 +113,3 @@ class Recorder:
 
 def _with_override(event: ev.Event, reason: str) -> ev.Event:
     return msgspec.structs.replace(event, override=reason)
-
-
-def changes(before: GameState, after: GameState) -> list[str]:
-    """What an event changed that the table cares about: VP scored, operatives falling, the result."""
-    out = [f"{v.player} scores {v.vp}VP ({v.reason})" for v in after.vp_log[len(before.vp_log):]]
-    out += [f"{i.operative} incapacitated" for i in after.incapacitations[len(before.incapacitations):]]
-    out += [f"warning: {w.message}" for w in after.warnings[len(before.warnings):]]
-    if after.result and not before.result:
-        r = after.result
-        out.append("battle over: " + ("a draw" if r.draw else f"{r.winner} wins"))
-    return out

@@ -41,6 +41,10 @@ class Filters:
 
 POLARS_TYPE = {int: pl.Int64, float: pl.Float64, str: pl.String}
 
+PVE_RULESETS = ("kt24-joint",)
+"""Rulesets played against non-player operatives: left out of the league (no opponent to rank
+or rate) unless `--ruleset` asks for one of them."""
+
 
 def read_table(db: Path, query: str, schema: dict[str, type]) -> pl.DataFrame:
     """One query's rows as a frame, through the ADBC SQLite driver (Arrow, no Python object
@@ -79,6 +83,8 @@ class League:
         games = read_table(self.db, "SELECT rowid AS game_key, id AS " + ", ".join(columns) + " FROM games", {"game_key": int, **dict.fromkeys(columns, str)})
         f = self.filters
         conditions = [pl.col(c) == v for c, v in (("league", f.league), ("season", f.season), ("round", f.round), ("ruleset", f.ruleset)) if v is not None]
+        if f.ruleset is None:
+            conditions.append(~pl.col("ruleset").is_in(PVE_RULESETS))
         if f.since:
             conditions.append(pl.col("date") >= f.since.isoformat())
         if f.until:
@@ -111,11 +117,17 @@ class League:
     def finished_ids(self) -> pl.DataFrame:
         ids = self.games.filter(pl.col("status") == "finished").select("game_key", "game_id")
         if ids.is_empty():
-            why = "the database has no games" if self.games.is_empty() and self.filters == Filters() else (
+            why = self._nothing_at_all() if self.games.is_empty() and self.filters == Filters() else (
                 f"no finished game matches ({self.filters.describe()})")
             progress = f"; {self.in_progress.height} game(s) still in progress" if self.in_progress.height else ""
             raise NothingToCompute(f"nothing to compute: {why}{progress}. Record or import games, or widen the filters")
         return ids
+
+    def _nothing_at_all(self) -> str:
+        """Why an unfiltered league is empty: no games, or only PvE games, which it leaves out."""
+        rulesets = read_table(self.db, "SELECT DISTINCT ruleset FROM games", {"ruleset": str}).get_column("ruleset").to_list()
+        pve = [r for r in rulesets if r in PVE_RULESETS]
+        return f"the database has only games of {', '.join(pve)}, which the league leaves out (--ruleset asks for them)" if pve else "the database has no games"
 
     def table(self, name: str, columns: str = "*") -> pl.DataFrame:
         """A projection table's rows for the finished games passing the filters (read the
@@ -142,12 +154,26 @@ class League:
         return self.table("cp_changes", "game_key, player, delta, kind, source")
 
     @cached_property
-    def with_opponents(self) -> pl.DataFrame:
-        """Results with the opponent's name, kill team and VP beside each row (two-player games)."""
+    def pairings(self) -> pl.DataFrame:
+        """Results with one opponent's name, kill team and VP beside each row: a row for each
+        opponent (one per player in a two-player game, two or three in Multiplayer Ops)."""
         r = self.results
         other = r.select("game_key", pl.col("player").alias("opponent"), pl.col("kill_team").alias("opponent_team"),
                          pl.col("vp_total").alias("vp_against"))
         return r.join(other, on="game_key").filter(pl.col("player") != pl.col("opponent"))
+
+    @cached_property
+    def with_opponents(self) -> pl.DataFrame:
+        """Results with the opponents beside each row, one row per player per game: in a
+        two-player game the opponent's name, kill team and VP; with three or four players the
+        opponents' names and kill teams joined with ", " and VP against the mean of their VP."""
+        pairs = self.pairings
+        if pairs.height == self.results.height:  # two-player games only: one opponent each
+            return pairs
+        opponents = pairs.group_by("game_key", "player").agg(
+            pl.col("opponent").sort().str.join(", "), pl.col("opponent_team").sort_by("opponent").str.join(", "), pl.col("vp_against").mean()
+        )
+        return self.results.join(opponents, on=["game_key", "player"], how="left")
 
     def entity_rows(self, frame: pl.DataFrame, by: str) -> pl.DataFrame:
         """Narrow per-player rows to the --player or --team asked for (their opponents stay in the games)."""

@@ -11,8 +11,10 @@ def matchups(league: League) -> pl.DataFrame:
     """One row per pairing of kill teams: games and the first team's record against the second.
 
     A mirror match is one game with both its results in the pairing (a win and a loss, or two draws).
+    A Multiplayer Ops game counts in the pairing of each kill team with each opponent's, with
+    the game's result for the first (two losers both have a loss).
     """
-    rows = league.with_opponents.with_columns(score=pl.col("result").replace_strict({"win": 1.0, "draw": 0.5, "loss": 0.0}))
+    rows = league.pairings.with_columns(score=pl.col("result").replace_strict({"win": 1.0, "draw": 0.5, "loss": 0.0}))
     table = (
         rows.group_by("kill_team", "opponent_team")
         .agg(

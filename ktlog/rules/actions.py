@@ -59,7 +59,7 @@ def begin_action(ctx: Ctx, e: Action) -> OperativeState:
         return op
     if act.ap_spent + cost > op.apl:
         ctx.broke(f"operative {op.id!r} has APL {op.apl} and has spent {act.ap_spent}AP; {e.counts_as} costs {cost}AP more", "pg 39")
-    if e.counts_as in act.actions:
+    if e.counts_as in act.actions and act.actions.count(e.counts_as) >= ctx.ruleset.repeats(op, e.counts_as):
         ctx.broke(f"operative {op.id!r} already performed {e.counts_as} this activation", "action restrictions, pg 39")
     act.ap_spent += cost
     return op
@@ -67,6 +67,7 @@ def begin_action(ctx: Ctx, e: Action) -> OperativeState:
 
 def finish_action(ctx: Ctx, e: Action, op: OperativeState) -> None:
     """Remember the action; a counteract, or an activation whose operative fell, ends now."""
+    ctx.ruleset.after_action(ctx, e, op)
     act = ctx.state.activation
     if act is None or act.operative != op.id:
         return

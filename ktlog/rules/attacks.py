@@ -24,7 +24,7 @@ def find_weapon(ctx: Ctx, op: OperativeState, name: str, kind: str) -> Weapon:
         if w.name.casefold() == name.casefold():
             if w.kind != kind:
                 ctx.invalid(f"{op.id!r}'s {w.name} is a {w.kind} weapon, not a {kind} one", "datacards, pg 48")
-            return w
+            return ctx.ruleset.weapon_as_played(w)
     names = [w.name for w in op.datacard.weapons if w.kind == kind]
     ctx.invalid(f"{op.id!r} has no {kind} weapon {name!r} (its {kind} weapons: {', '.join(names) or 'none'})", "datacards, pg 48")
 
@@ -87,6 +87,13 @@ def _record(ctx: Ctx, kind: str, retaliation: bool, mode: str, op: OperativeStat
 @handles(Shot)
 def shot(ctx: Ctx, e: Shot) -> None:
     op = begin_action(ctx, e)
+    shooting_attacks(ctx, e, op)
+    finish_action(ctx, e, op)
+
+
+def shooting_attacks(ctx: Ctx, e: Shot, op: OperativeState, worsen: int = 0) -> None:
+    """The Shoot action's checks and shooting sequences, Hot and Limited. `worsen`: the Hit stat
+    worsened further (KT21 Overwatch, 001)."""
     s = ctx.state
     weapon = find_weapon(ctx, op, e.weapon, "ranged")
     profile = killzone_profile(s.killzone, weapon)
@@ -110,7 +117,7 @@ def shot(ctx: Ctx, e: Shot) -> None:
     targets = [a.target for a in e.attacks]
     if len(set(targets)) != len(targets):
         ctx.invalid("each target is shot once per action", "pg 111")
-    hit = hit_stat(op, weapon)
+    hit = hit_stat(op, weapon) + worsen
     for i, attack in enumerate(e.attacks):
         target = ctx.living(attack.target, "target")
         if not target.set_up:
@@ -127,7 +134,7 @@ def shot(ctx: Ctx, e: Shot) -> None:
         if dice_mode == (attack.damage is not None):
             ctx.invalid(f"attack on {target.id!r}: give the dice, or in quick mode the damage only", "Shoot, pg 42")
         if dice_mode:
-            result = resolve_shooting(weapon, attack, hit=hit, save=target.datacard.save, profile=profile)
+            result = resolve_shooting(weapon, attack, hit=hit, save=target.datacard.save, profile=profile, defence=target.datacard.defence)
             _pay_rerolls(ctx, op.player, result.command_rerolls_attacker, result.other_rerolls)
             _pay_rerolls(ctx, target.player, result.command_rerolls_defender, 0)
             inflict(ctx, target, result.damage, op, "shoot")
@@ -155,7 +162,6 @@ def shot(ctx: Ctx, e: Shot) -> None:
             ctx.broke(f"{weapon.name} is Hot: record the D6 rolled after shooting (hot_roll)", "Hot, pg 111")
     if profile.limited:
         op.weapon_uses[weapon.name] = op.weapon_uses.get(weapon.name, 0) + 1
-    finish_action(ctx, e, op)
 
 
 @handles(Fought)

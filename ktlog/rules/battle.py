@@ -17,8 +17,7 @@ from ..events import (
     TurningPointEnded,
     TurningPointStarted,
 )
-from ..state import Activation, AplChange, GameState, Note, Result, RuleWarning
-from . import rulings
+from ..state import Activation, AplChange, GameState, Note, RuleWarning, TurningPointRecord
 from .context import Ctx, handles
 
 COMMAND_REROLL = "Command Re-roll"
@@ -30,7 +29,7 @@ def turning_point_started(ctx: Ctx, e: TurningPointStarted) -> None:
     tp = s.turning_point + 1
     if e.turning_point != tp:
         ctx.invalid(f"the next turning point is {tp}, not {e.turning_point}", "pg 36")
-    if tp > ctx.ruleset.turning_points:
+    if ctx.ruleset.turning_points is not None and tp > ctx.ruleset.turning_points:
         ctx.invalid(f"the battle ends after {ctx.ruleset.turning_points} turning points", ctx.ruleset.source)
     if tp == 1:
         if s.phase != "setup":
@@ -54,6 +53,19 @@ def turning_point_started(ctx: Ctx, e: TurningPointStarted) -> None:
         ctx.ruleset.on_battle_start(ctx)
 
 
+def order_established(ctx: Ctx, purpose: str, order: list[str]) -> None:
+    """Initiative (or Multiplayer Ops player order, pg 99) is settled: in set-up it is the set-up
+    initiative; in a turning point the ready step follows (pg 37)."""
+    s = ctx.state
+    s.order = order
+    if purpose == "setup":
+        s.setup_initiative = order[0]
+        return
+    s.initiative = order[0]
+    s.turning_points.append(TurningPointRecord(seq=ctx.seq, turning_point=s.turning_point, initiative=order[0]))
+    ready_step(ctx)
+
+
 def ready_step(ctx: Ctx) -> None:
     """Ready step (pg 37): CP income, every operative ready; then the gambit step begins."""
     s = ctx.state
@@ -66,7 +78,8 @@ def ready_step(ctx: Ctx) -> None:
     s.passes_in_a_row = 0
 
 
-def _gambit_step(ctx: Ctx, player: str) -> None:
+def check_gambit_turn(ctx: Ctx, player: str) -> None:
+    """Refuse a gambit-step event outside the gambit step or out of turn (pg 37)."""
     s = ctx.state
     ctx.player(player)
     if s.phase != "strategy" or s.gambit_turn is None:
@@ -84,7 +97,7 @@ def _once_per_tp(ctx: Ctx, player: str, name: str, what: str) -> None:
 
 @handles(StrategicGambitUsed)
 def strategic_gambit_used(ctx: Ctx, e: StrategicGambitUsed) -> None:
-    _gambit_step(ctx, e.player)
+    check_gambit_turn(ctx, e.player)
     if e.cp < 0:
         ctx.invalid("a gambit's CP cost cannot be negative", "cp")
     _once_per_tp(ctx, e.player, e.gambit, "the gambit")
@@ -96,7 +109,7 @@ def strategic_gambit_used(ctx: Ctx, e: StrategicGambitUsed) -> None:
 
 @handles(GambitPassed)
 def gambit_passed(ctx: Ctx, e: GambitPassed) -> None:
-    _gambit_step(ctx, e.player)
+    check_gambit_turn(ctx, e.player)
     s = ctx.state
     s.passes_in_a_row += 1
     s.gambit_turn = s.next_in_order(e.player)
@@ -209,7 +222,7 @@ def end_activation(ctx: Ctx) -> None:
             op.status = "expended"
         op.apl_changes = [c for c in op.apl_changes if not c.started]
     s.activation = None
-    s.next_player = s.next_in_order(op.player)
+    ctx.ruleset.after_activation(ctx, op)
 
 
 @handles(AplModified)
@@ -267,10 +280,10 @@ def turning_point_ended(ctx: Ctx, e: TurningPointEnded) -> None:
 def game_conceded(ctx: Ctx, e: GameConceded) -> None:
     s = ctx.state
     ctx.player(e.player)
-    winner = rulings.concession_result(list(s.players), e.player)
     s.activation = None
     s.phase = "over"
-    s.result = Result(seq=ctx.seq, winner=winner, draw=False, ended_by="concession", conceded_by=e.player)
+    s.result = ctx.ruleset.concession(s, e.player)
+    s.result.seq = ctx.seq
 
 
 @handles(Annotation)

@@ -49,6 +49,8 @@ class Ctx:
         when a rule is broken (folding a log checks tens of rules per event).
         """
         if self.event.override:
+            if self.ruleset is not None:  # the shared machinery cites KT24 pages
+                rule, message = self.ruleset.cite(rule), self.ruleset.cite(message)
             self.state.warnings.append(RuleWarning(seq=self.seq, rule=rule, message=message, reason=self.event.override))
             return
         raise RuleViolation(message, rule)
@@ -76,6 +78,8 @@ class Ctx:
         op = self.operative(op_id)
         if op.incapacitated:
             self.invalid(f"{role} {op_id!r} is incapacitated and can neither act nor be targeted", "pg 47")
+        if op.status == "escaped":
+            self.invalid(f"{role} {op_id!r} has escaped the killzone and can neither act nor be targeted", "Escape, pg 94")
         return op
 
     # --- effects ----------------------------------------------------------------------------

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from ..events import Action, MarkerLooted, MarkerSecured, TransmissionInitiated
+from ..events import Action, MarkerLooted
 from ..state import OperativeState, RuleWarning
 from . import rulings
 from .context import Ctx
+from .critop import CRIT_OPS, crit_op_action, markers_held
 from .killop import kill_grade
 from .kt24 import Kt24TwoPlayer
 
-MISSION_ACTION_OF = {"Secure": MarkerSecured, "Loot": MarkerLooted, "Transmission": TransmissionInitiated}
 LOOT_VP_PER_TP = 2
 
 
@@ -20,7 +20,7 @@ class PreliminaryOps(Kt24TwoPlayer):
     objective_markers = 3
     ops = ("crit", "kill")
     max_vp = {"crit": 6, "kill": 6}
-    crit_ops = {1: "Secure", 2: "Loot", 3: "Transmission"}
+    crit_ops = CRIT_OPS
 
     def on_battle_start(self, ctx: Ctx) -> None:
         """Flag kill grade rows outside the table (ruling 1)."""
@@ -44,27 +44,12 @@ class PreliminaryOps(Kt24TwoPlayer):
     # --- crit op (pg 84-85) -----------------------------------------------------------------
 
     def mission_action(self, ctx: Ctx, event: Action, operative: OperativeState) -> None:
-        state = ctx.state
-        wanted = MISSION_ACTION_OF.get(state.crit_op or "")
-        if wanted is None or not isinstance(event, wanted):
-            ctx.broke(f"{event.name} is not an action of this game's crit op ({state.crit_op})", "pg 84-85")
-        if state.turning_point <= 1:
-            ctx.broke(f"{event.name} cannot be performed during the first turning point", "pg 85")
-        marker = state.markers.get(event.marker)
-        if marker is None:
-            ctx.invalid(f"no objective marker {event.marker!r} (markers: {', '.join(state.markers)})", "marker")
-        if isinstance(event, MarkerSecured):
-            marker.secured_by = operative.player
-        elif isinstance(event, MarkerLooted):
-            if marker.looted_tp == state.turning_point:
-                ctx.broke(f"marker {marker.id!r} was already looted this turning point", "Loot, pg 85")
-            marker.looted_tp = state.turning_point
-            player = state.players[operative.player]
+        marker = crit_op_action(ctx, event, operative, "pg 84-85")
+        if isinstance(event, MarkerLooted):
+            player = ctx.state.players[operative.player]
             if player.loot_vp_this_tp < LOOT_VP_PER_TP:
                 player.loot_vp_this_tp += 1
                 ctx.score(player.name, "crit", 1, f"looted {marker.id}")
-        elif isinstance(event, TransmissionInitiated):
-            marker.transmitting = True
 
     def on_turning_point_end(self, ctx: Ctx) -> None:
         state = ctx.state
@@ -85,22 +70,7 @@ class PreliminaryOps(Kt24TwoPlayer):
 
     def _crit_op_counts(self, ctx: Ctx) -> dict[str, int]:
         """Markers secured by each kill team (Secure), or transmitting ones each controls."""
-        state = ctx.state
-        counts = dict.fromkeys(state.players, 0)
-        if state.crit_op == "Secure":
-            for m in state.markers.values():
-                if m.secured_by:
-                    counts[m.secured_by] += 1
-            return counts
-        transmitting = [m for m in state.markers.values() if m.transmitting]
-        if transmitting:
-            if state.control_recorded_tp != state.turning_point:
-                ctx.invalid("record who controls each objective marker (ObjectivesControlled) before ending the turning point: "
-                "Transmission scores the transmitting markers each side controls", "Transmission, pg 85")
-        for m in transmitting:
-            if m.controlled_by:
-                counts[m.controlled_by] += 1
-        return counts
+        return markers_held(ctx, "pg 85")
 
 
 

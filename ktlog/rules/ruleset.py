@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
-from ..state import GameState, OperativeState, Result
+from ..state import GameState, OperativeState, Result, VPScored
+from . import rulings
 
 if TYPE_CHECKING:
-    from ..events import Action
+    from ..events import Action, EquipmentSelected, Event, Weapon
     from .context import Ctx
 
 
@@ -23,6 +24,8 @@ class Ruleset:
     turning_points: ClassVar[int | None] = 4
     """None: the mission's victory or defeat ends the battle (Joint Ops)."""
     objective_markers: ClassVar[int] = 3
+    marker_rule: ClassVar[str] = "pg 81"
+    """Where the number and placing of the objective markers is written."""
     ops: ClassVar[tuple[str, ...]] = ()
     """The ops VP are scored in, in display order."""
     max_vp: ClassVar[dict[str, int]] = {}
@@ -56,3 +59,66 @@ class Ruleset:
     def result(self, state: GameState) -> Result:
         """The result once the battle is over."""
         raise NotImplementedError
+
+    def concession(self, state: GameState, player: str) -> Result:
+        """The result when a player concedes (ruling 8: they lose; the only other player wins)."""
+        winner = rulings.concession_result(list(state.players), player)
+        return Result(winner=winner, draw=False, ended_by="concession", conceded_by=player, winners=[winner] if winner else [])
+
+    # --- hooks whose defaults keep the two-player behaviour (Joint Ops needs them) -----------
+
+    def check_event(self, ctx: Ctx, event: Event) -> None:
+        """This ruleset's own checks on an event, made before the shared handler applies it."""
+
+    def marker_count(self, state: GameState) -> tuple[int, int | None]:
+        """Objective markers: how many are set up before the operatives, and at most how many
+        (None: as many as the mission map shows)."""
+        return self.objective_markers, self.objective_markers
+
+    def gains_cp(self, state: GameState, player: str) -> bool:
+        """Whether a player gains the set-up CP (pg 110)."""
+        return True
+
+    def repeats(self, operative: OperativeState, action: str) -> int:
+        """How many times the operative may perform an action in one activation (pg 39: once)."""
+        return 1
+
+    def progress(self, state: GameState) -> dict[str, str | int]:
+        """What `ktlog score` shows besides VP: the mission's progress (none for VP missions)."""
+        return {}
+
+    # --- hooks for secret choices and later equipment (Approved Ops needs them) --------------
+
+    def extra_equipment(self, ctx: Ctx, event: EquipmentSelected) -> None:
+        """A player's second EquipmentSelected (Approved Ops: the Equip scouting option)."""
+        ctx.invalid(f"{event.player} already selected equipment", "pg 110")
+
+    def secrets(self, state: GameState, player: str) -> dict[str, tuple[str | None, bool]]:
+        """A player's secret choices: name -> (the choice, or None before it is made; revealed yet)."""
+        return {}
+
+    def hidden(self, state: GameState | None, event: Event) -> bool:
+        """Whether a spectator must not yet see what the event says, at the moment `state`
+        (None: no moment given, so nothing is revealed)."""
+        return event.secret
+
+    def hidden_score(self, state: GameState, scored: VPScored) -> bool:
+        """Whether a spectator must not yet see why VP were scored (the reason names a secret)."""
+        return False
+
+    # --- hooks for another edition's sequence and datacards (KT21 needs them) ----------------
+
+    def weapon_as_played(self, weapon: Weapon) -> Weapon:
+        """The weapon with its rules in the shared vocabulary of pg 111 (KT21: AP1 is Piercing 1)."""
+        return weapon
+
+    def after_action(self, ctx: Ctx, event: Action, operative: OperativeState) -> None:
+        """What an action does after the shared handler resolved it, before the activation goes on."""
+
+    def after_activation(self, ctx: Ctx, operative: OperativeState) -> None:
+        """Who is to activate next once an activation (or counteract) ends: the next player (pg 38)."""
+        ctx.state.next_player = ctx.state.next_in_order(operative.player)
+
+    def cite(self, rule: str) -> str:
+        """Where this ruleset writes a rule the shared machinery cites by KT24 page ("pg 38")."""
+        return rule

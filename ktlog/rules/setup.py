@@ -18,9 +18,9 @@ from ..events import (
     PlayerJoined,
     RolledOff,
 )
-from ..state import MarkerState, OperativeState, PlayerState, TurningPointRecord
+from ..state import MarkerState, OperativeState, PlayerState
 from . import get_ruleset
-from .battle import ready_step
+from .battle import order_established
 from .context import Ctx, handles
 
 MAX_EQUIPMENT = 4
@@ -59,7 +59,8 @@ def player_joined(ctx: Ctx, e: PlayerJoined) -> None:
     most = ctx.ruleset.players[1]
     if len(s.players) >= most:
         ctx.invalid(f"{ctx.ruleset.title} is for {most} players; {e.player!r} would be one more", ctx.ruleset.source)
-    s.players[e.player] = PlayerState(name=e.player, kill_team=e.kill_team, faction=e.faction, vp=dict.fromkeys(ctx.ruleset.ops, 0))
+    s.players[e.player] = PlayerState(name=e.player, kill_team=e.kill_team, faction=e.faction, vp=dict.fromkeys(ctx.ruleset.ops, 0), npo=e.npo,
+                                    archetypes=list(e.archetypes))
 
 
 def check_datacard(card: Datacard) -> list[str]:
@@ -73,6 +74,8 @@ def check_datacard(card: Datacard) -> list[str]:
         problems.append(f"Save {card.save}+ is not between 2+ and 6+")
     if card.move < 1:
         problems.append(f"Move {card.move}\" is below 1\"")
+    if card.group_activation < 1 or card.defence < 0:
+        problems.append(f"GA {card.group_activation} and DF {card.defence}: GA is at least 1 and DF at least 0 (001)")
     names = [w.name for w in card.weapons]
     if len(set(names)) != len(names):
         problems.append("two weapons have the same name")
@@ -126,13 +129,7 @@ def initiative_decided(ctx: Ctx, e: InitiativeDecided) -> None:
     if s.decider is None:
         ctx.invalid("the roll-off was a tie; roll off again (pg 55)", "roll-off, pg 55")
     purpose, s.rolloff = s.rolloff, None
-    s.order = ctx.ruleset.order_from(s, e.player)
-    if purpose == "setup":
-        s.setup_initiative = e.player
-        return
-    s.initiative = e.player
-    s.turning_points.append(TurningPointRecord(seq=ctx.seq, turning_point=s.turning_point, initiative=e.player))
-    ready_step(ctx)  # the ready step follows initiative (pg 37)
+    order_established(ctx, purpose, ctx.ruleset.order_from(s, e.player))
 
 
 @handles(ObjectiveMarkerSetUp)
@@ -144,12 +141,12 @@ def objective_marker_set_up(ctx: Ctx, e: ObjectiveMarkerSetUp) -> None:
         ctx.invalid("objective markers are set up after set-up initiative is decided", "pg 81")
     if e.marker in s.markers:
         ctx.invalid(f"marker {e.marker!r} is already set up", "marker")
-    wanted = ctx.ruleset.objective_markers
-    if len(s.markers) >= wanted:
-        ctx.broke(f"{ctx.ruleset.title} uses {wanted} objective markers", "pg 81")
+    _, wanted = ctx.ruleset.marker_count(s)
+    if wanted is not None and len(s.markers) >= wanted:
+        ctx.broke(f"{ctx.ruleset.title} uses {wanted} objective markers", ctx.ruleset.marker_rule)
     expected = ctx.ruleset.marker_placer(s, len(s.markers)) or e.player
     if e.player != expected:
-        ctx.broke(f"{expected} places objective marker {len(s.markers) + 1}, not {e.player}", "pg 81")
+        ctx.broke(f"{expected} places objective marker {len(s.markers) + 1}, not {e.player}", ctx.ruleset.marker_rule)
     s.markers[e.marker] = MarkerState(id=e.marker, placed_by=e.player)
 
 
@@ -191,7 +188,8 @@ def equipment_selected(ctx: Ctx, e: EquipmentSelected) -> None:
     s = ctx.state
     player = ctx.player(e.player)
     if player.equipment is not None:
-        ctx.invalid(f"{e.player} already selected equipment", "pg 110")
+        ctx.ruleset.extra_equipment(ctx, e)
+        return
     if len(e.equipment) > MAX_EQUIPMENT:
         ctx.broke(f"{e.player} selected {len(e.equipment)} equipment options; at most {MAX_EQUIPMENT}", "pg 110")
     if len(set(e.equipment)) != len(e.equipment):
@@ -200,7 +198,8 @@ def equipment_selected(ctx: Ctx, e: EquipmentSelected) -> None:
     if all(p.equipment is not None for p in s.players.values()) and len(s.players) >= ctx.ruleset.players[0]:
         # pg 110 step 2: once operatives and equipment are selected, each player gains 2CP.
         for name in s.players:
-            ctx.change_cp(name, SETUP_CP, "income", "set-up")
+            if ctx.ruleset.gains_cp(s, name):
+                ctx.change_cp(name, SETUP_CP, "income", "set-up")
         s.cp_setup_given = True
 
 
@@ -235,7 +234,7 @@ def operative_set_up(ctx: Ctx, e: OperativeSetUp) -> None:
     missing = []
     if s.setup_initiative is None:
         missing.append("set-up initiative")
-    if len(s.markers) < ctx.ruleset.objective_markers:
+    if len(s.markers) < ctx.ruleset.marker_count(s)[0]:
         missing.append("objective markers")
     if ctx.ruleset.crit_ops and s.crit_op is None:
         missing.append("the crit op")

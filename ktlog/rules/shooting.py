@@ -13,7 +13,7 @@ from .dice import Rolled, Successes, apply_rerolls, attack_successes, die_outcom
 from .weapons import WeaponProfile, weapon_profile
 
 DEFENCE_DICE = 3
-"""The defender collects three defence dice (pg 43)."""
+"""The defender collects three defence dice (pg 43); a KT21 datacard says how many (DF, 001)."""
 
 
 @dataclass(frozen=True)
@@ -53,10 +53,11 @@ class ShootingResult:
         return self.attack_rolled + self.accurate
 
 
-def defence_dice_collected(profile: WeaponProfile, critical_retained: bool) -> int:
-    """Three dice, less Piercing x, less Piercing Crits x when a critical was retained (pg 111)."""
+def defence_dice_collected(profile: WeaponProfile, critical_retained: bool, defence: int = DEFENCE_DICE) -> int:
+    """Three dice (KT21: the DF stat), less Piercing x, less Piercing Crits x when a critical was
+    retained (pg 111)."""
     piercing = max(profile.piercing, profile.piercing_crits if critical_retained else 0)
-    return max(0, DEFENCE_DICE - piercing)
+    return max(0, defence - piercing)
 
 
 def expected_attack_dice(weapon: Weapon, accurate: int) -> int:
@@ -64,15 +65,16 @@ def expected_attack_dice(weapon: Weapon, accurate: int) -> int:
 
 
 def resolve_shooting(
-    weapon: Weapon, attack: ShootingAttack, *, hit: int, save: int, profile: WeaponProfile | None = None
+    weapon: Weapon, attack: ShootingAttack, *, hit: int, save: int, profile: WeaponProfile | None = None,
+    defence: int = DEFENCE_DICE,
 ) -> ShootingResult:
     """Resolve one shooting sequence from the dice recorded in `attack`.
 
-    `hit` is the weapon's Hit stat as modified (e.g. worsened when the shooter is injured) and
-    `save` the target's Save stat. Rerolls are checked against the weapon's rules. A cover
-    save is one normal save retained without rolling (not against Saturate). Saves are
-    allocated to block the most damage (ruling 4). `profile` replaces the weapon's own rules
-    when the killzone adds one.
+    `hit` is the weapon's Hit stat as modified (e.g. worsened when the shooter is injured),
+    `save` the target's Save stat and `defence` its defence dice (KT21 DF). Rerolls are checked
+    against the weapon's rules. A cover save is one normal save retained without rolling (not
+    against Saturate). Saves are allocated to block the most damage (ruling 4). `profile`
+    replaces the weapon's own rules when the killzone adds one.
     """
     profile = profile or weapon_profile(weapon.rules)
     if attack.accurate > profile.accurate:
@@ -94,17 +96,17 @@ def resolve_shooting(
         rolled.results, hit, profile, accurate=attack.accurate, obscured=attack.obscured
     )
 
-    collected = defence_dice_collected(profile, hits.critical_retained)
+    collected = defence_dice_collected(profile, hits.critical_retained, defence)
     cover_save = 1 if attack.cover and not profile.saturate and collected > 0 else 0
     to_roll = collected - cover_save
-    defence = attack.defence_dice
+    saves_rolled = attack.defence_dice
     defence_rolled = (
-        apply_rerolls(defence, f"defence dice against {weapon.name}", None) if defence else Rolled((), 0, 0)
+        apply_rerolls(saves_rolled, f"defence dice against {weapon.name}", None) if saves_rolled else Rolled((), 0, 0)
     )
     if len(defence_rolled.results) != to_roll:
-        why = [f"{DEFENCE_DICE} dice"]
-        if collected < DEFENCE_DICE:
-            why.append(f"less {DEFENCE_DICE - collected} for Piercing")
+        why = [f"{defence} dice"]
+        if collected < defence:
+            why.append(f"less {defence - collected} for Piercing")
         if cover_save:
             why.append("less 1 retained as a cover save")
         raise RuleViolation(
@@ -121,7 +123,7 @@ def resolve_shooting(
         normal_saves=normal_saves + cover_save,
         critical_saves=critical_saves,
         damage=_damage(weapon, profile, hits.normal, hits.critical, normal_saves + cover_save, critical_saves),
-        expected_damage=expected_damage(weapon, profile, hit, save, attack.accurate, attack.cover, attack.obscured),
+        expected_damage=expected_damage(weapon, profile, hit, save, attack.accurate, attack.cover, attack.obscured, defence),
         command_rerolls_attacker=rolled.command_rerolls,
         command_rerolls_defender=defence_rolled.command_rerolls,
         other_rerolls=rolled.other_rerolls + defence_rolled.other_rerolls,
@@ -153,17 +155,18 @@ def _chances(outcome_of) -> dict[str, float]:
 
 
 @lru_cache(maxsize=8192)
-def expected_damage(weapon: Weapon, profile: WeaponProfile, hit: int, save: int, accurate: int, cover: bool, obscured: bool) -> float:
+def expected_damage(weapon: Weapon, profile: WeaponProfile, hit: int, save: int, accurate: int, cover: bool, obscured: bool,
+                    defence: int = DEFENCE_DICE) -> float:
     """The average damage of one shooting sequence (the same rules as `resolve_shooting`,
     over every way the dice can fall; re-rolls are not modelled)."""
     attack = _chances(lambda r: die_outcome(r, hit, profile.lethal))
-    defence = _chances(lambda r: "critical" if r == 6 else ("normal" if r != 1 and r >= save else "fail"))
+    saving = _chances(lambda r: "critical" if r == 6 else ("normal" if r != 1 and r >= save else "fail"))
     total = 0.0
     for p_attack, fails, normal, critical in _outcomes(weapon.atk - accurate, attack):
         hits = retain(fails, normal, critical, profile, accurate=accurate, obscured=obscured)
-        collected = defence_dice_collected(profile, hits.critical_retained)
+        collected = defence_dice_collected(profile, hits.critical_retained, defence)
         cover_save = 1 if cover and not profile.saturate and collected > 0 else 0
-        for p_defence, _, saves, critical_saves in _outcomes(collected - cover_save, defence):
+        for p_defence, _, saves, critical_saves in _outcomes(collected - cover_save, saving):
             total += p_attack * p_defence * _damage(weapon, profile, hits.normal, hits.critical, saves + cover_save, critical_saves)
     return total
 

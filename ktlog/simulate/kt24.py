@@ -37,7 +37,7 @@ FIREFIGHT_PLOYS = ["Heroic Stand", "Quick Reflexes", "Adrenaline Surge"]
 
 
 def load_sim_rosters(folder: Path = ROSTERS) -> list[Roster]:
-    rosters = [load_roster(p) for p in sorted(folder.glob("*.toml")) if p.stem != "npo"]
+    rosters = [load_roster(p) for p in sorted(folder.glob("*.toml")) if p.stem != "npo" and not p.stem.startswith("kt21_")]
     if len(rosters) < 2:
         raise KtlogError(f"the simulator needs at least two kill-team rosters in {folder}")
     return rosters
@@ -48,6 +48,8 @@ def d6(rng: random.Random, n: int) -> str:
 
 
 class Simulator:
+    ruleset = "kt24-preliminary"
+
     def __init__(self, rng: random.Random, rosters: list[Roster]):
         self.rng = rng
         self.rosters = rosters
@@ -55,7 +57,7 @@ class Simulator:
     def play(self, date: str, **labels: str) -> GameBuilder:
         rng = self.rng
         a, b_ = rng.sample(PLAYERS, 2)
-        g = GameBuilder(killzone=rng.choice(["volkus", "gallowdark", "bheta-decima"]), date=date, **labels)
+        g = GameBuilder(ruleset=self.ruleset, killzone=rng.choice(["volkus", "gallowdark", "bheta-decima"]), date=date, **labels)
         g.player(a, rng.choice(self.rosters))
         g.player(b_, rng.choice(self.rosters))
         rolls = [{a: rng.randint(1, 6), b_: rng.randint(1, 6)}]
@@ -63,7 +65,7 @@ class Simulator:
             rolls.append({a: rng.randint(1, 6), b_: rng.randint(1, 6)})
         winner = max(rolls[-1], key=rolls[-1].get)
         initiative = winner if rng.random() < 0.8 else (a if winner == b_ else b_)
-        g.setup(rolloff=rolls, initiative=initiative, crit_op=rng.randint(1, 3))
+        self.setup(g, rolls, initiative)
         for tp in range(1, 5):
             if tp > 1 and rng.random() < 0.01:
                 trailing = min(g.state.players.values(), key=lambda p: p.total_vp).name
@@ -72,12 +74,22 @@ class Simulator:
             self.turning_point(g, tp)
         return g
 
+    def setup(self, g: GameBuilder, rolls: list[dict[str, int]], initiative: str) -> None:
+        g.setup(rolloff=rolls, initiative=initiative, crit_op=self.rng.randint(1, 3))
+
     def turning_point(self, g: GameBuilder, tp: int) -> None:
-        rng, s = self.rng, g.state
-        names = list(s.players)
+        self.strategy_phase(g, tp)
+        self.firefight_phase(g)
+        self.end_turning_point(g, tp)
+
+    def strategy_phase(self, g: GameBuilder, tp: int) -> None:
+        rng, names = self.rng, list(g.state.players)
         rolls = {n: rng.randint(1, 6) for n in names}
         g.turning_point(tp, rolls, rng.choice(names) if rng.random() < 0.3 else max(rolls, key=rolls.get))
         self.gambits(g)
+
+    def firefight_phase(self, g: GameBuilder) -> None:
+        rng, names = self.rng, list(g.state.players)
         while True:
             s = g.state
             if s.activation is None and not any(o.status == "ready" for o in s.operatives.values()):
@@ -88,8 +100,11 @@ class Simulator:
             elif not self.counteract(g, player):
                 other = next(n for n in names if n != player)
                 self.activation(g, rng.choice(s.ready_operatives(other)))
+
+    def end_turning_point(self, g: GameBuilder, tp: int) -> None:
+        s = g.state
         if s.crit_op == "Transmission":
-            control = {m: rng.choice([*names, None]) for m in s.markers}
+            control = {m: self.rng.choice([*s.players, None]) for m in s.markers}
             g.add(ObjectivesControlled(control=control))
         g.add(TurningPointEnded(turning_point=tp))
 
@@ -150,7 +165,7 @@ class Simulator:
         rng, s = self.rng, g.state
         if left < 1 or (not counteract and rng.random() < 0.1):
             return None
-        enemies = [o for o in s.operatives.values() if o.player != op.player and not o.incapacitated]
+        enemies = [o for o in s.operatives.values() if o.player != op.player and o.in_killzone]
         options = []
         moved = any(a in ("Reposition", "Dash", "Fall Back", "Charge") for a in done)
         act = s.activation

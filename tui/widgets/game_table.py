@@ -6,18 +6,13 @@ from rich.text import Text
 from textual.widgets import DataTable
 
 from ktlog.store import GameRow
+from ktlog.views import game_result
 
 
 def result_text(g: GameRow) -> Text:
     if not g.result:
         return Text(g.status, style="yellow" if g.status == "in progress" else "dim")
-    r = g.result
-    score = "-".join(str(v) for v in r["score"].values())
-    outcome = "draw" if r["draw"] else f"{r['winner']} won"
-    if r.get("conceded_by"):
-        outcome += " (concession)"
-    return Text(f"{outcome} {score}", style="green")
-
+    return Text(game_result(g), style="green")
 
 class GameTable(DataTable):
     """One row per game, keyed by its id."""

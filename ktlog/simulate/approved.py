@@ -1,0 +1,98 @@
+"""Random legal KT24 Approved Ops games: the Preliminary Ops player, plus secret tac ops, the
+scouting step, primary ops chosen as TP1 gambits, tac op VP and the reveals (002)."""
+
+from __future__ import annotations
+
+from ..builder import GameBuilder
+from ..events import (
+    EquipmentSelected,
+    GambitPassed,
+    InitiativeDecided,
+    PrimaryOpRevealed,
+    PrimaryOpSelected,
+    RolledOff,
+    ScoutingRevealed,
+    ScoutingSelected,
+    StrategicGambitUsed,
+    TacOpRevealed,
+    TacOpScored,
+    TacOpSelected,
+    TurningPointStarted,
+)
+from ..rules.approved import BEATS, OP_CAP, PRIMARY_OPS, RULESET, scouting_winner
+from . import kt24
+from .kt24 import STRATEGY_PLOYS
+
+UNIVERSAL_EQUIPMENT = ("Ammo Cache", "Comms Device", "Heavy Barricade", "Ladders", "Light Barricades", "Mines", "Portable Barricade",
+                       "Razor Wire", "Utility Grenades", "Explosive Grenades")
+"""The universal equipment of 002."""
+TAC_OPS = {
+    "Infiltration": ("Implant", "Surveil", "Wiretap"),
+    "Recon": ("Flank", "Retrieval", "Scout Enemy Movement"),
+    "Security": ("Contain", "Secure Centre", "Take Ground"),
+    "Seek & Destroy": ("Champion", "Overrun", "Storm Objectives"),
+}
+"""Tac op names as players might record them (the cards are not in the sources)."""
+
+
+class Simulator(kt24.Simulator):
+    ruleset = "kt24-approved"
+
+    def setup(self, g: GameBuilder, rolls: list[dict[str, int]], initiative: str) -> None:
+        rng, players = self.rng, list(g.state.players.values())
+        equipment = {p.name: rng.sample(UNIVERSAL_EQUIPMENT, rng.randint(0, 4)) for p in players}
+        tac_ops = []
+        for p in players:
+            archetype = rng.choice(p.archetypes)
+            tac_ops.append(TacOpSelected(player=p.name, tac_op=rng.choice(TAC_OPS[archetype]), archetype=archetype))
+        g.setup(rolloff=rolls, initiative=initiative, crit_op=rng.randint(1, 3), equipment=equipment, before_set_up=tac_ops)
+        for p in players:
+            g.add(ScoutingSelected(player=p.name, option=rng.choice(list(BEATS))))
+        g.add(ScoutingRevealed())
+        for p in g.state.players.values():
+            if p.scouting == "equip":
+                g.add(EquipmentSelected(player=p.name, equipment=(rng.choice([e for e in UNIVERSAL_EQUIPMENT if e not in p.equipment]),)))
+
+    def strategy_phase(self, g: GameBuilder, tp: int) -> None:
+        """TP1: the scouting options decide initiative; later: a roll-off (002 step 5)."""
+        rng, s = self.rng, g.state
+        g.add(TurningPointStarted(turning_point=tp))
+        if tp == 1:
+            initiative = scouting_winner(s) or rng.choice(list(s.players))
+        else:
+            rolls = {n: rng.randint(1, 6) for n in s.players}
+            g.add(RolledOff(purpose="initiative", rolls=rolls))
+            initiative = rng.choice(list(rolls)) if rng.random() < 0.3 else max(rolls, key=rolls.get)
+        g.add(InitiativeDecided(player=initiative))
+        self.gambits(g)
+
+    def gambits(self, g: GameBuilder) -> None:
+        """Strategy ploys at random; in TP1 each player's primary op, and the Ploy scouting
+        option's free ploy."""
+        rng, s = self.rng, g.state
+        while s.phase == "strategy":
+            player = s.players[s.gambit_turn]
+            unused = [x for x in STRATEGY_PLOYS if x.casefold() not in player.used_this_tp]
+            free = s.turning_point == 1 and player.scouting == "ploy" and player.scouting_used is None
+            if unused and (free or player.cp >= 1) and rng.random() < 0.35:
+                g.add(StrategicGambitUsed(player=player.name, gambit=rng.choice(unused), cp=0 if free else 1))
+            elif s.turning_point == 1 and player.primary_op is None:
+                g.add(PrimaryOpSelected(player=player.name, op=rng.choice(PRIMARY_OPS)))
+            else:
+                g.add(GambitPassed(player=player.name))
+            s = g.state
+
+    def end_turning_point(self, g: GameBuilder, tp: int) -> None:
+        """Tac op VP and reveals as the players record them; the primary ops at the end (002 step 7)."""
+        rng = self.rng
+        for p in list(g.state.players.values()):
+            if not p.tac_op_revealed and rng.random() < 0.4:
+                g.add(TacOpRevealed(player=p.name))
+            room = OP_CAP - g.state.players[p.name].vp["tac"]
+            vp = min(room, rng.choice([0, 0, 1, 1, 2]))
+            if vp:
+                g.add(TacOpScored(player=p.name, vp=vp, reason=f"{p.tac_op}: condition met in turning point {tp}"))
+        if tp == RULESET.turning_points:
+            for p in list(g.state.players.values()):
+                g.add(PrimaryOpRevealed(player=p.name))
+        super().end_turning_point(g, tp)

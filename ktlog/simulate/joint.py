@@ -1,0 +1,189 @@
+"""Random legal KT24 Joint Ops games (pg 87-95): one kill team against NPOs, a random mission.
+
+The players' side and the NPOs act like the Preliminary Ops simulator's players (kt24.py); on top
+of that the NPOs pass in the gambit step or call in reinforcements when they are due, the players
+sabotage markers (02 Sabotage) or escape after a move (03 Escape, more often as the battle goes
+on). The rules have no turning point limit; the simulator has one: a battle still undecided after
+MAX_TURNING_POINTS ends with the players' side conceding.
+"""
+
+from __future__ import annotations
+
+import random
+
+import msgspec
+
+from .. import builder as b
+from ..builder import GameBuilder
+from ..events import (
+    Datacard,
+    DropZoneChosen,
+    EquipmentSelected,
+    GambitPassed,
+    GameConceded,
+    InitiativeDecided,
+    ObjectiveMarkerSetUp,
+    OperativeAdded,
+    OperativeSetUp,
+    PlayerJoined,
+    ReinforcementsArrived,
+    RolledOff,
+    StrategicGambitUsed,
+    TurningPointEnded,
+    TurningPointStarted,
+)
+from ..rosters import Roster, load_roster, slug
+from ..rules.joint import (
+    MISSIONS,
+    SPECIAL_WEAPON,
+    TROOPER_MARKSMAN,
+    is_heavy,
+    mission,
+    reinforcements_due,
+)
+from ..rules.setup import next_to_set_up
+from ..state import GameState, OperativeState
+from . import kt24
+from .kt24 import PLAYERS, ROSTERS, STRATEGY_PLOYS
+
+MAX_TURNING_POINTS = 8
+NPO_SIDE = "NPOs"
+EQUIPMENT = ["Frag grenades", "Ladders", "Portable barricade", "Ammo cache", "Comms device"]
+
+
+def npo_force(cards: list[Datacard], budget: int, rng: random.Random) -> list[tuple[str, Datacard]]:
+    """NPOs picked at random until the next would pass the mission's combined Wounds (pg 90-94),
+    with ids like trooper-marksman-2."""
+    force: list[tuple[str, Datacard]] = []
+    total = 0
+    while True:
+        fits = [c for c in cards if total + c.wounds <= budget]
+        if not fits:
+            return force
+        card = rng.choice(fits)
+        total += card.wounds
+        force.append((f"{slug(card.name)}-{sum(c.name == card.name for _, c in force) + 1}", card))
+
+
+class Simulator(kt24.Simulator):
+    def __init__(self, rng: random.Random, rosters: list[Roster]):
+        super().__init__(rng, rosters)
+        self.npo_cards = [o.datacard for o in load_roster(ROSTERS / "npo.toml").operatives]
+
+    def play(self, date: str, **labels: str) -> GameBuilder:
+        rng = self.rng
+        name = rng.choice(PLAYERS)
+        key = rng.choice(list(MISSIONS))
+        g = GameBuilder(ruleset="kt24-joint", killzone=rng.choice(["volkus", "gallowdark", "bheta-decima"]), date=date, mission=key, **labels)
+        g.player(name, rng.choice(self.rosters))
+        g.add(PlayerJoined(player=NPO_SIDE, kill_team="Non-player operatives", faction="NPO", npo=True))
+        for op_id, card in npo_force(self.npo_cards, MISSIONS[key].npo_wounds, rng):
+            g.add(OperativeAdded(player=NPO_SIDE, operative=op_id, datacard=card))
+        self.set_up(g, name, markers=rng.randint(1, 3) if key == "sabotage" else rng.randint(0, 2))
+        for tp in range(1, MAX_TURNING_POINTS + 1):
+            self.turning_point(g, tp)
+            if g.state.phase == "over":
+                return g
+        return g.add(GameConceded(player=name))
+
+    def set_up(self, g: GameBuilder, name: str, markers: int) -> None:
+        """pg 110 with the Joint Ops rulings: the players set up the map's markers."""
+        rng = self.rng
+        rolls = self.rolls(g)
+        g.add(RolledOff(purpose="setup", rolls=rolls))
+        g.add(InitiativeDecided(player=self.initiative(g, rolls)))
+        for i in range(1, markers + 1):
+            g.add(ObjectiveMarkerSetUp(marker=f"objective-{i}", player=name))
+        for player in g.state.order:
+            g.add(DropZoneChosen(player=player, drop_zone="NPO drop zone" if player == NPO_SIDE else "players' drop zone"))
+        g.add(EquipmentSelected(player=name, equipment=tuple(rng.sample(EQUIPMENT, rng.randint(0, 4)))))
+        g.add(EquipmentSelected(player=NPO_SIDE, equipment=()))
+        while (who := next_to_set_up(g.state)) is not None:
+            g.add(OperativeSetUp(operative=next(o for o in g.state.operatives_of(who) if not o.set_up).id))
+
+    def rolls(self, g: GameBuilder) -> dict[str, int]:
+        """A roll-off with a winner (the tie rules are tested by hand, not simulated)."""
+        rng = self.rng
+        while True:
+            rolls = {n: rng.randint(1, 6) for n in g.state.players}
+            if len(set(rolls.values())) == 2:
+                return rolls
+
+    def initiative(self, g: GameBuilder, rolls: dict[str, int]) -> str:
+        """The NPOs always take initiative when they win the roll-off (pg 87); the players choose."""
+        winner = max(rolls, key=rolls.get)
+        if winner == NPO_SIDE or self.rng.random() < 0.8:
+            return winner
+        return NPO_SIDE
+
+    def turning_point(self, g: GameBuilder, tp: int) -> None:
+        rolls = self.rolls(g)
+        g.add(TurningPointStarted(turning_point=tp), RolledOff(purpose="initiative", rolls=rolls),
+              InitiativeDecided(player=self.initiative(g, rolls)))
+        self.gambits(g)
+        while g.state.phase == "firefight":
+            s = g.state
+            if s.activation is None and not any(o.status == "ready" for o in s.operatives.values()):
+                g.add(TurningPointEnded(turning_point=tp))
+                return
+            player = s.next_player
+            if s.ready_operatives(player):
+                self.activation(g, self.rng.choice(s.ready_operatives(player)))
+            elif not self.counteract(g, player):
+                other = s.next_in_order(player)
+                self.activation(g, self.rng.choice(s.ready_operatives(other)))
+
+    def gambits(self, g: GameBuilder) -> None:
+        """The NPOs pass, or call in reinforcements when they are due (pg 88, 92, 94)."""
+        s = g.state
+        while s.phase == "strategy":
+            player = s.players[s.gambit_turn]
+            if player.npo:
+                if reinforcements_due(s, player.name):
+                    g.add(ReinforcementsArrived(operatives=self.reinforcements(s, player.name)))
+                else:
+                    g.add(GambitPassed(player=player.name))
+                continue
+            unused = [p for p in STRATEGY_PLOYS if p.casefold() not in player.used_this_tp]
+            if player.cp >= 1 and unused and self.rng.random() < 0.35:
+                g.add(StrategicGambitUsed(player=player.name, gambit=self.rng.choice(unused)))
+            else:
+                g.add(GambitPassed(player=player.name))
+
+    def reinforcements(self, s: GameState, npo: str) -> tuple[str, ...]:
+        """Chosen at random: one incapacitated Heavy NPO, or two that are not Heavy (pg 92)."""
+        down = [o for o in s.operatives_of(npo) if o.incapacitated]
+        heavy = [o.id for o in down if is_heavy(o)]
+        others = [o.id for o in down if not is_heavy(o)]
+        if heavy and (not others or self.rng.random() < 0.3):
+            return (self.rng.choice(heavy),)
+        return tuple(self.rng.sample(others, min(2, len(others))))
+
+    # --- what a Joint Ops operative may do besides the Preliminary Ops actions ----------------
+
+    def choose(self, g: GameBuilder, op: OperativeState, done: list[str], left: int, counteract: bool = False):
+        s = g.state
+        moved = any(a in ("Reposition", "Dash", "Fall Back", "Charge") for a in done)
+        if mission(s).escape and moved and not s.players[op.player].npo and self.rng.random() < 0.15 * s.turning_point:
+            return b.escape()
+        return super().choose(g, op, done, left, counteract)
+
+    def shoot_action(self, s: GameState, op: OperativeState, enemies: list[OperativeState], moved: bool):
+        """Only the Trooper (Marksman) carrying the special weapon may shoot it (pg 89: 1 in 3)."""
+        if op.datacard.name.casefold() == TROOPER_MARKSMAN and not self.carries_special_weapon(s, op):
+            weapons = tuple(w for w in op.datacard.weapons if w.name.casefold() != SPECIAL_WEAPON)
+            op = msgspec.structs.replace(op, datacard=msgspec.structs.replace(op.datacard, weapons=weapons))
+        return super().shoot_action(s, op, enemies, moved)
+
+    @staticmethod
+    def carries_special_weapon(s: GameState, op: OperativeState) -> bool:
+        troopers = sum(o.datacard.name.casefold() == TROOPER_MARKSMAN for o in s.operatives_of(op.player))
+        carriers = {a.operative for a in s.attacks if a.player == op.player and a.weapon.casefold() == SPECIAL_WEAPON}
+        return op.id in carriers or len(carriers) < troopers // 3
+
+    def mission_action(self, s: GameState, op: OperativeState, done: list[str]):
+        """Sabotage (pg 92): a player's operative, after TP1, on a marker not yet sabotaged."""
+        if not mission(s).sabotage or s.turning_point < 2 or s.players[op.player].npo or "Sabotage" in done:
+            return None
+        left = [m.id for m in s.markers.values() if not m.sabotaged]
+        return b.sabotage(self.rng.choice(left)) if left and self.rng.random() < 0.5 else None

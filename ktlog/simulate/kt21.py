@@ -1,0 +1,236 @@
+"""Random legal KT21 games (001, 004), played through the reducer: the KT21 datacards of
+sample_games/rosters/kt21_*.toml, group activations, Overwatch, Pass, the dataslate in about half
+of the games, and mission and tac op VP within the caps. The reducer checks every event."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from .. import builder as b
+from ..builder import GameBuilder
+from ..events import (
+    ActivationEnded,
+    FirefightPloyUsed,
+    GambitPassed,
+    GameConceded,
+    InitiativeDecided,
+    MissionVPScored,
+    OperativeActivated,
+    OverwatchFired,
+    RolledOff,
+    StrategicGambitUsed,
+    TurningPointEnded,
+    TurningPointStarted,
+    Weapon,
+)
+from ..rosters import Roster, load_roster
+from ..rules.dice import attack_successes
+from ..rules.kt21 import as_played, vp_caps
+from ..rules.shooting import defence_dice_collected
+from ..rules.weapons import WeaponProfile, weapon_profile
+from ..state import GameState, OperativeState
+from .kt24 import PLAYERS, ROSTERS, d6
+
+SLATE = "Balance Dataslate Q1 2023"
+KILLZONES = ["octarius", "chalnath", "moroch", "into the dark"]
+STRATEGIC_PLOYS = ["Take Aim", "Overwhelm", "Clear the Line", "Stalk"]
+TACTICAL_PLOYS = ["Fire on my Target", "Just a Scratch", "Bring It Down"]
+MISSION_REASONS = ["controls more objective markers", "holds the central marker", "performed the mission action"]
+MOVES = ("Normal Move", "Dash", "Fall Back", "Charge")
+
+
+def kt21_rosters(rosters: list[Roster], folder: Path = ROSTERS) -> list[Roster]:
+    """The KT21 rosters among those given (named kt21_*), or the sample ones."""
+    mine = [r for r in rosters if Path(r.path).stem.startswith("kt21_")]
+    return mine or [load_roster(p) for p in sorted(folder.glob("kt21_*.toml"))]
+
+
+def profile(weapon: Weapon) -> WeaponProfile:
+    return weapon_profile(as_played(weapon).rules)
+
+
+class Simulator:
+    def __init__(self, rng: random.Random, rosters: list[Roster]):
+        self.rng = rng
+        self.rosters = kt21_rosters(rosters)
+
+    def play(self, date: str, **labels: str) -> GameBuilder:
+        rng = self.rng
+        a, b_ = rng.sample(PLAYERS, 2)
+        slate = {"dataslate": SLATE} if rng.random() < 0.5 else {}
+        g = GameBuilder(ruleset="kt21", killzone=rng.choice(KILLZONES), date=date, **slate, **labels)
+        g.player(a, rng.choice(self.rosters))
+        g.player(b_, rng.choice(self.rosters))
+        rolls = self.roll_off([a, b_])
+        winner = max(rolls[-1], key=rolls[-1].get)
+        markers = [(f"objective-{i}", rng.choice([a, b_])) for i in range(1, rng.randint(3, 6))]
+        g.setup(rolloff=rolls, initiative=winner if rng.random() < 0.8 else (a if winner == b_ else b_), markers=markers)
+        for tp in range(1, 5):
+            if tp > 1 and rng.random() < 0.01:
+                trailing = min(g.state.players.values(), key=lambda p: p.total_vp).name
+                return g.add(GameConceded(player=trailing))
+            self.turning_point(g, tp)
+        return g
+
+    def roll_off(self, names: list[str]) -> list[dict[str, int]]:
+        """Roll-offs until one is not a tie (001 Dice)."""
+        rolls = [{n: self.rng.randint(1, 6) for n in names}]
+        while len(set(rolls[-1].values())) == 1:
+            rolls.append({n: self.rng.randint(1, 6) for n in names})
+        return rolls
+
+    # --- a turning point (001) --------------------------------------------------------------
+
+    def turning_point(self, g: GameBuilder, tp: int) -> None:
+        rng, names = self.rng, list(g.state.players)
+        g.add(TurningPointStarted(turning_point=tp))
+        for rolls in self.roll_off(names) if tp == 1 else [{n: rng.randint(1, 6) for n in names}]:
+            g.add(RolledOff(purpose="initiative", rolls=rolls))
+        s = g.state
+        if s.initiative is None:  # not a tie after TP1: the winner decides, usually keeping it
+            initiative = s.decider if rng.random() < 0.8 else s.opponent(s.decider)
+        else:
+            initiative = s.initiative
+        g.add(InitiativeDecided(player=initiative))
+        self.strategic_ploys(g)
+        self.firefight(g)
+        self.score(g)
+        g.add(TurningPointEnded(turning_point=tp))
+
+    def strategic_ploys(self, g: GameBuilder) -> None:
+        s = g.state
+        while s.phase == "strategy":
+            player = s.players[s.gambit_turn]
+            unused = [p for p in STRATEGIC_PLOYS if p.casefold() not in player.used_this_tp]
+            if player.cp >= 1 and unused and self.rng.random() < 0.3:
+                g.add(StrategicGambitUsed(player=player.name, gambit=self.rng.choice(unused)))
+            else:
+                g.add(GambitPassed(player=player.name))
+
+    def firefight(self, g: GameBuilder) -> None:
+        while True:
+            s = g.state
+            if not any(o.status == "ready" for o in s.operatives.values()):
+                return
+            player = s.next_player
+            if not s.ready_operatives(player):
+                if self.overwatch(g, player):
+                    continue
+                player = s.opponent(player)
+            ready = s.ready_operatives(player)
+            group = [o for o in ready if o.datacard.name == s.group_type] if s.group_left and player == s.next_player else []
+            self.activation(g, self.rng.choice(group or ready))
+
+    def score(self, g: GameBuilder) -> None:
+        """Mission and tac op VP as the players read them from their cards, within the caps (004)."""
+        rng, s = self.rng, g.state
+        mission_cap, total_cap = vp_caps(s)
+        for name, p in s.players.items():
+            vp = min(rng.randint(0, 4), mission_cap - p.vp["mission"], total_cap - p.total_vp)
+            if vp > 0:
+                g.add(MissionVPScored(player=name, vp=vp, category="mission", reason=rng.choice(MISSION_REASONS)))
+            vp = min(rng.choice([0, 0, 1, 2]), total_cap - p.total_vp)
+            if vp > 0:
+                g.add(MissionVPScored(player=name, vp=vp, category="tac", reason="tac op condition met"))
+
+    # --- activations and Overwatch ----------------------------------------------------------
+
+    def activation(self, g: GameBuilder, op: OperativeState) -> None:
+        rng = self.rng
+        g.add(OperativeActivated(operative=op.id, order="engage" if rng.random() < 0.7 else "conceal"))
+        while (act := g.state.activation) is not None:
+            me = g.state.operatives[op.id]
+            action = self.choose(g.state, me, act.actions, me.apl - act.ap_spent)
+            if action is None:
+                break
+            g.add(action(op.id))
+            if rng.random() < 0.01 and g.state.activation is not None:
+                g.undo()  # a mistake noticed at once
+                break
+        if g.state.activation is not None:
+            p = g.state.players[op.player]
+            unused = [x for x in TACTICAL_PLOYS if x.casefold() not in p.used_this_tp]
+            if p.cp >= 1 and unused and rng.random() < 0.05:
+                g.add(FirefightPloyUsed(player=op.player, ploy=rng.choice(unused)))
+            g.add(ActivationEnded(operative=op.id))
+
+    def overwatch(self, g: GameBuilder, player: str) -> bool:
+        """Overwatch with an expended Engage operative, BS worsened by 1 (001), now and then."""
+        s = g.state
+        if not s.ready_operatives(s.opponent(player)) or self.rng.random() < 0.5:
+            return False
+        eligible = [o for o in s.operatives_of(player) if o.status == "expended" and o.order == "engage" and not o.engaged_with
+                    and o.counteracted_tp != s.turning_point]
+        for op in self.rng.sample(eligible, len(eligible)):
+            shot = self.shot(s, op, worsen=1, overwatch=True)
+            if shot is not None:
+                weapon, attack = shot
+                g.add(OverwatchFired(operative=op.id, weapon=weapon, attacks=(attack,)))
+                return True
+        return False
+
+    def choose(self, s: GameState, op: OperativeState, done: list[str], left: int):
+        """A random action the operative may take now (001 Actions), or None to end."""
+        rng = self.rng
+        if left < 1 or rng.random() < 0.08:
+            return None
+        act = s.activation
+        heavy = act is not None and act.used_heavy
+        options = [b.pass_action()]
+        if op.engaged_with:
+            if "Fight" not in done:
+                options += [self.fight(s, op)] * 4
+            if left >= 2 and not heavy and not {"Normal Move", "Charge", "Fall Back"} & set(done):
+                options.append(b.fall_back())
+        else:
+            if not heavy and not {"Normal Move", "Fall Back", "Charge"} & set(done):
+                options += [b.normal_move()] * 2
+            if "Dash" not in done and "Charge" not in done:
+                options.append(b.dash())
+            enemies = [o for o in s.operatives.values() if o.player != op.player and o.in_killzone]
+            if op.order == "engage" and enemies and not heavy and not set(MOVES) & set(done) and rng.random() < 0.3:
+                options.append(b.charge(rng.choice(enemies).id))
+            if "Shoot" not in done:
+                shot = self.shot(s, op, moved=[m for m in done if m in MOVES])
+                if shot is not None:
+                    weapon, attack = shot
+                    options += [b.shoot(weapon, attack)] * 4
+        return rng.choice(options)
+
+    def shot(self, s: GameState, op: OperativeState, *, worsen: int = 0, moved: list[str] = (), overwatch: bool = False):
+        """(weapon, ShootingAttack) at a valid target with dice, or None."""
+        rng = self.rng
+        weapons = []
+        for w in op.datacard.weapons:
+            p = profile(w)
+            if w.kind != "ranged" or (op.order == "conceal" and not p.silent) or (overwatch and p.blast):
+                continue
+            if (p.heavy and set(moved) - {"Dash"}) or (p.limited and op.weapon_uses.get(w.name, 0) >= p.limited):
+                continue
+            weapons.append((w, p))
+        targets = [e for e in s.operatives.values() if e.player != op.player and e.in_killzone
+                   and not any(s.operatives[x].player == op.player for x in e.engaged_with)]
+        if not weapons or not targets:
+            return None
+        (weapon, p), target = rng.choice(weapons), rng.choice(targets)
+        if rng.random() < 0.15:
+            return weapon.name, b.attack(target.id, damage=rng.choice([0, weapon.normal_dmg, weapon.crit_dmg]))
+        cover = target.order == "engage" and rng.random() < 0.4
+        dice = d6(rng, weapon.atk)
+        hit = weapon.hit + (1 if op.injured else 0) + worsen
+        crits = attack_successes(tuple(map(int, dice)), hit, p).critical_retained
+        saves = defence_dice_collected(p, crits, target.datacard.defence) - (1 if cover else 0)
+        return weapon.name, b.attack(target.id, dice, d6(rng, max(0, saves)), cover=cover)
+
+    def fight(self, s: GameState, op: OperativeState):
+        rng = self.rng
+        target = s.operatives[rng.choice(op.engaged_with)]
+        weapon = rng.choice([w for w in op.datacard.weapons if w.kind == "melee"])
+        theirs = [w for w in target.datacard.weapons if w.kind == "melee"]
+        target_weapon = rng.choice(theirs) if theirs else None
+        if rng.random() < 0.15:
+            return b.fight(weapon.name, target.id, target_weapon.name if target_weapon else None,
+                           damage=rng.randint(0, 8), damage_taken=rng.randint(0, 6))
+        return b.fight(weapon.name, target.id, target_weapon.name if target_weapon else None, d6(rng, weapon.atk),
+                       d6(rng, target_weapon.atk) if target_weapon else None)

@@ -1,0 +1,57 @@
+"""Random legal KT24 Multiplayer Ops games (pg 98-103): three or four players, player order by
+roll-offs, activations round the order, elimination op and crit op.
+
+The Preliminary Ops player (kt24.py) chooses the actions; this one seats more players,
+establishes player order instead of initiative and lets whoever is due activate or counteract.
+"""
+
+from __future__ import annotations
+
+from ..builder import GameBuilder
+from ..events import TurningPointStarted
+from ..rules.battle import due_to_activate
+from ..rules.multiplayer import split_by_roll
+from . import kt24
+from .kt24 import PLAYERS
+
+
+class Simulator(kt24.Simulator):
+    ruleset = "kt24-multiplayer"
+
+    def play(self, date: str, **labels: str) -> GameBuilder:
+        rng = self.rng
+        names = rng.sample(PLAYERS, rng.choice((3, 4)))
+        g = GameBuilder(ruleset=self.ruleset, killzone=rng.choice(["volkus", "gallowdark", "bheta-decima"]), date=date, **labels)
+        for name in names:
+            g.player(name, rng.choice(self.rosters))  # a kill team may be chosen twice (a mirror)
+        g.setup_multiplayer(self.order_rolls(names), crit_op=rng.randint(1, 3), markers=len(names) + rng.choice((0, 1)))
+        for tp in range(1, 5):
+            self.turning_point(g, tp)
+        return g
+
+    def order_rolls(self, names: list[str]) -> list[dict[str, int]]:
+        """Every player's D6, then each group still tied rolls again, until the order is settled (pg 99)."""
+        rounds, groups = [], [names]
+        while tied := next((g for g in groups if len(g) > 1), None):
+            rolls = {p: self.rng.randint(1, 6) for p in tied}
+            rounds.append(rolls)
+            i = groups.index(tied)
+            groups = groups[:i] + split_by_roll(tied, rolls) + groups[i + 1:]
+        return rounds
+
+    def strategy_phase(self, g: GameBuilder, tp: int) -> None:
+        g.add(TurningPointStarted(turning_point=tp))
+        g.player_order("initiative", self.order_rolls(list(g.state.players)))
+        self.gambits(g)
+
+    def firefight_phase(self, g: GameBuilder) -> None:
+        """Activations round player order; a player with none ready may counteract when due."""
+        while True:
+            s = g.state
+            if s.activation is None and not any(o.status == "ready" for o in s.operatives.values()):
+                return
+            player = s.next_player
+            if s.ready_operatives(player):
+                self.activation(g, self.rng.choice(s.ready_operatives(player)))
+            elif not self.counteract(g, player):
+                self.activation(g, self.rng.choice(s.ready_operatives(due_to_activate(s))))
