@@ -156,6 +156,23 @@ def test_standings_vp_for_is_the_sum_of_the_scores(samples):
     assert {r["player"]: r["vp_against"] for r in rows} == pytest.approx(vp_against, abs=1e-3)
 
 
+def test_comebacks_agree_with_the_scores_of_every_sample_game(samples):
+    """Trailing = behind the game's leader after the turning point (with 3-4 players too); a
+    comeback is an outright win. Worked out from each game's `ktlog score` VP log."""
+    db, scores = samples
+    expected = {2: [0, 0], 3: [0, 0]}
+    for score in scores.values():
+        for n in (2, 3):
+            after = {p["name"]: sum(s["vp"] for s in p["scored"] if s["turning_point"] <= n) for p in score["players"]}
+            for name, vp in after.items():
+                if vp < max(after.values()):
+                    expected[n][0] += 1
+                    expected[n][1] += score["result"]["winner"] == name
+    rows = json.loads(ktlog(db, "stats", "curves", "--comebacks", "--format", "json").stdout)
+    assert {r["trailing_after_tp"]: [r["trailing_players"], r["came_back_to_win"]] for r in rows} == expected
+    assert expected[2][0] > 0 and expected[2][1] + expected[3][1] > 0  # the samples hold trailing players and a comeback
+
+
 def test_a_mirror_match_is_one_game(samples):
     db, scores = samples
     mirrors = sum(1 for s in scores.values() if s["players"][0]["kill_team"] == s["players"][1]["kill_team"] == "Kasrkin")

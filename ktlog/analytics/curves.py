@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import re
+
 import polars as pl
 
-from .league import League
+from ..errors import KtlogError
+from .league import League, read_table
 
 TURNING_POINTS = (1, 2, 3, 4)
 
@@ -28,6 +31,30 @@ def game_curve(league: League, game_id: str) -> pl.DataFrame:
     if len(players) == 2:
         steps = steps.with_columns((pl.col(players[0]) - pl.col(players[1])).alias("difference"))
     return steps.select("seq", "turning_point", *players, *(["difference"] if len(players) == 2 else []))
+
+
+def game_race(league: League, game_id: str) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """One game's VP race to draw, from seq 0 to its last event: `game_curve` without the
+    difference, opened by a row of zeros at seq 0 and closed by the final VP at the last seq;
+    and its turning point boundaries (seq, label "TP1" ...)."""
+    steps = game_curve(league, game_id)
+    columns = ["seq", "turning_point", *(c for c in steps.columns if c not in ("seq", "turning_point", "difference"))]
+    quoted = _quoted(game_id)
+    last = read_table(league.db, f"SELECT MAX(seq) AS seq FROM events WHERE game_id = {quoted}", {"seq": int}).item()
+    start = pl.DataFrame({c: [0] for c in columns}, schema=dict.fromkeys(columns, pl.Int64))
+    end = (steps.tail(1) if steps.height else start).with_columns(pl.lit(last, dtype=pl.Int64).alias("seq"))
+    race = pl.concat([start, steps.select(columns), end.select(columns)])
+    boundaries = read_table(
+        league.db, f"SELECT seq, payload FROM events WHERE game_id = {quoted} AND type = 'TurningPointStarted'", {"seq": int, "payload": str}
+    ).select("seq", pl.format("TP{}", pl.col("payload").str.json_path_match("$.turning_point")).alias("label"))
+    return race, boundaries
+
+
+def _quoted(game_id: str) -> str:
+    """A game id as an SQL literal; ids come from the database, and are checked to be ids."""
+    if not re.fullmatch(r"[0-9a-f-]{1,64}", game_id):
+        raise KtlogError(f"{game_id!r} is not a game id")
+    return f"'{game_id}'"
 
 
 def after_each_turning_point(league: League) -> pl.DataFrame:
@@ -69,16 +96,18 @@ def average_curves(league: League) -> pl.DataFrame:
 
 
 def comebacks(league: League) -> pl.DataFrame:
-    """How often a player trailing after TP2 or TP3 came back to win (two-player games)."""
+    """How often a player trailing after TP2 or TP3 (behind the leader of their game: the
+    opponent with two players) came back to win outright (a draw or shared win is no win)."""
     wide = after_each_turning_point(league)
-    other = wide.select("game_key", pl.col("player").alias("opponent"), pl.col("tp2").alias("opponent_tp2"), pl.col("tp3").alias("opponent_tp3"))
-    rows = wide.join(other, on="game_key").filter(pl.col("player") != pl.col("opponent"))
-    won = pl.col("result") == "win"
-    return pl.DataFrame(
-        [
-            (n, rows.filter(pl.col(f"tp{n}") < pl.col(f"opponent_tp{n}")).height, rows.filter(pl.col(f"tp{n}") < pl.col(f"opponent_tp{n}"), won).height)
-            for n in (2, 3)
-        ],
-        schema={"trailing_after_tp": pl.Int64, "trailing_players": pl.UInt32, "came_back_to_win": pl.UInt32},
-        orient="row",
-    ).with_columns((pl.col("came_back_to_win") / pl.col("trailing_players")).round(3).alias("comeback_rate"))
+    trailing = pl.concat(
+        wide.filter(pl.col(f"tp{n}") < pl.col(f"tp{n}").max().over("game_key"))
+        .select(pl.lit(n, pl.Int64).alias("trailing_after_tp"), (pl.col("result") == "win").alias("won"))
+        for n in (2, 3)
+    )
+    counts = trailing.group_by("trailing_after_tp").agg(pl.len().alias("trailing_players"), pl.col("won").sum().cast(pl.UInt32).alias("came_back_to_win"))
+    return (
+        pl.DataFrame({"trailing_after_tp": [2, 3]})
+        .join(counts, on="trailing_after_tp", how="left")
+        .with_columns(pl.col("trailing_players", "came_back_to_win").fill_null(0))
+        .with_columns((pl.col("came_back_to_win") / pl.col("trailing_players")).round(3).alias("comeback_rate"))
+    )

@@ -17,12 +17,13 @@ TIE_BREAKS = ("points", "vp_diff", "vp_for", "elo")
 Elo, then name."""
 
 
-def elo_history(results: pl.DataFrame) -> pl.DataFrame:
-    """Each player's rating after every game: a pure function of the results in date order
-    (date, then the game's start time, then its id).
+def _rate(results: pl.DataFrame, history: list[tuple] | None = None) -> dict[str, float]:
+    """Every player's rating after the last game: a pure function of the results in date order
+    (date, then the game's start time, then its id). With `history`, also appends (game, date,
+    player, rating before, rating after) for each player of each game.
 
     Elo is a recurrence over games in order, so this walks the games once in Python (about
-    20 ms for 10,000 games); the grouping and ordering around it are Polars. Several players:
+    0.15 s for 10,000 games); the grouping and ordering around it are Polars. Several players:
     each is scored against every other, averaged.
     """
     games = (
@@ -31,29 +32,39 @@ def elo_history(results: pl.DataFrame) -> pl.DataFrame:
         .group_by("game_id", "date", "created_at", maintain_order=True)
         .agg("player", "score")
     )
+    columns = ("game_id", "date", "player", "score") if history is not None else ("player", "score")
     ratings: dict[str, float] = {}
-    rows: list[tuple] = []
-    for game_id, date, players, scores in zip(*(games.get_column(c).to_list() for c in ("game_id", "date", "player", "score"))):
-        if len(players) == 2:  # the common case, spelled out: a tenth of the time of the general one
-            (a, b), (sa, sb) = players, scores
-            ra, rb = ratings.get(a, ELO_START), ratings.get(b, ELO_START)
-            change = ELO_K * ((1.0 if sa > sb else 0.5 if sa == sb else 0.0) - 1 / (1 + 10 ** ((rb - ra) / 400)))
-            ratings[a], ratings[b] = ra + change, rb - change
-            rows.append((game_id, date, a, ra, ra + change))
-            rows.append((game_id, date, b, rb, rb - change))
-            continue
+    for *game, players, scores in zip(*(games.get_column(c).to_list() for c in columns)):
         before = [ratings.get(p, ELO_START) for p in players]
-        for i, player in enumerate(players):
-            pairs = [(r, s) for j, (r, s) in enumerate(zip(before, scores)) if j != i] or [(before[i], scores[i])]
-            expected = sum(1 / (1 + 10 ** ((r - before[i]) / 400)) for r, _ in pairs) / len(pairs)
-            actual = sum(1.0 if scores[i] > s else 0.5 if scores[i] == s else 0.0 for _, s in pairs) / len(pairs)
-            ratings[player] = before[i] + ELO_K * (actual - expected)
-            rows.append((game_id, date, player, before[i], ratings[player]))
-    return pl.DataFrame(rows, schema={"game_id": pl.String, "date": pl.String, "player": pl.String, "elo_before": pl.Float64, "elo": pl.Float64}, orient="row")
+        if len(players) == 2:  # the common case, spelled out: a tenth of the time of the general one
+            (ra, rb), (sa, sb) = before, scores
+            change = ELO_K * ((1.0 if sa > sb else 0.5 if sa == sb else 0.0) - 1 / (1 + 10 ** ((rb - ra) / 400)))
+            after = [ra + change, rb - change]
+        else:
+            after = []
+            for i, mine in enumerate(scores):
+                pairs = [(r, s) for j, (r, s) in enumerate(zip(before, scores)) if j != i] or [(before[i], mine)]
+                expected = sum(1 / (1 + 10 ** ((r - before[i]) / 400)) for r, _ in pairs) / len(pairs)
+                actual = sum(1.0 if mine > s else 0.5 if mine == s else 0.0 for _, s in pairs) / len(pairs)
+                after.append(before[i] + ELO_K * (actual - expected))
+        ratings.update(zip(players, after))
+        if history is not None:
+            history.extend((*game, p, b, a) for p, b, a in zip(players, before, after))
+    return ratings
+
+
+def elo_history(results: pl.DataFrame) -> pl.DataFrame:
+    """Each player's rating after every game (`ktlog stats elo`, the Elo chart)."""
+    history: list[tuple] = []
+    _rate(results, history)
+    schema = {"game_id": pl.String, "date": pl.String, "player": pl.String, "elo_before": pl.Float64, "elo": pl.Float64}
+    return pl.DataFrame(history, schema=schema, orient="row")
 
 
 def current_elo(results: pl.DataFrame) -> pl.DataFrame:
-    return elo_history(results).group_by("player").agg(pl.col("elo").last())
+    """Each player's rating after their last game (the standings' Elo column)."""
+    ratings = _rate(results)
+    return pl.DataFrame({"player": list(ratings), "elo": list(ratings.values())}, schema={"player": pl.String, "elo": pl.Float64})
 
 
 def standings(league: League) -> pl.DataFrame:
