@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import altair as alt
@@ -10,7 +9,7 @@ import polars as pl
 
 from ..errors import KtlogError
 from . import curves
-from .league import League, read_table
+from .league import League
 from .performance import entity_stats
 from .standings import elo_history
 
@@ -18,24 +17,10 @@ WIDTH, HEIGHT = 640, 320
 alt.data_transformers.disable_max_rows()  # charts are rendered here, not sent to a browser
 
 
-def _quoted(game_id: str) -> str:
-    """A game id as an SQL literal; ids come from the database, and are checked to be ids."""
-    if not re.fullmatch(r"[0-9a-f-]{1,64}", game_id):
-        raise KtlogError(f"{game_id!r} is not a game id")
-    return f"'{game_id}'"
-
-
 def game_vp_chart(league: League, game_id: str) -> alt.LayerChart:
     """Both players' VP by event (a step line), with the turning point boundaries marked."""
-    steps = curves.game_curve(league, game_id)
-    players = [c for c in steps.columns if c not in ("seq", "turning_point", "difference")]
-    last = read_table(league.db, f"SELECT MAX(seq) AS seq FROM events WHERE game_id = {_quoted(game_id)}", {"seq": int}).item()
-    start = pl.DataFrame({"seq": [0], "turning_point": [0], **{p: [0] for p in players}}, schema={c: pl.Int64 for c in ["seq", "turning_point", *players]})
-    end = (steps.tail(1) if steps.height else start).with_columns(pl.lit(last, dtype=pl.Int64).alias("seq"))
-    long = pl.concat([start, steps.select(start.columns), end.select(start.columns)]).unpivot(index=["seq", "turning_point"], on=players, variable_name="player", value_name="VP")
-    boundaries = read_table(
-        league.db, f"SELECT seq, payload FROM events WHERE game_id = {_quoted(game_id)} AND type = 'TurningPointStarted'", {"seq": int, "payload": str}
-    ).with_columns(pl.format("TP{}", pl.col("payload").str.json_path_match("$.turning_point")).alias("label"))
+    race, boundaries = curves.game_race(league, game_id)
+    long = race.unpivot(index=["seq", "turning_point"], variable_name="player", value_name="VP")
     lines = alt.Chart(long).mark_line(interpolate="step-after", strokeWidth=2.5).encode(
         x=alt.X("seq:Q", title="event (seq)"), y=alt.Y("VP:Q", title="VP", scale=alt.Scale(domainMin=0)), color=alt.Color("player:N", title=None)
     )

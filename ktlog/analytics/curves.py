@@ -37,7 +37,7 @@ def game_race(league: League, game_id: str) -> tuple[pl.DataFrame, pl.DataFrame]
     """One game's VP race to draw, from seq 0 to its last event: `game_curve` without the
     difference, opened by a row of zeros at seq 0 and closed by the final VP at the last seq;
     and its turning point boundaries (seq, label "TP1" ...)."""
-    steps = game_curve(league, game_id)
+    steps = game_curve(league, game_id).cast(pl.Int64)  # a game with no VP scored has its zeros as Int32
     columns = ["seq", "turning_point", *(c for c in steps.columns if c not in ("seq", "turning_point", "difference"))]
     quoted = _quoted(game_id)
     last = read_table(league.db, f"SELECT MAX(seq) AS seq FROM events WHERE game_id = {quoted}", {"seq": int}).item()
@@ -60,6 +60,7 @@ def _quoted(game_id: str) -> str:
 def after_each_turning_point(league: League) -> pl.DataFrame:
     """Every player of every finished game, with the result and their VP after each turning
     point (columns tp1 ... tp4, cumulative)."""
+    league.read_ahead("game_results", "vp_changes")
     tp = pl.col("turning_point")
     scored = league.vp_changes.group_by("game_key", "player").agg(
         *(pl.col("vp").filter(tp == n).sum().alias(f"tp{n}") for n in TURNING_POINTS)
