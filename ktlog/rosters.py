@@ -33,7 +33,7 @@ from pathlib import Path
 import msgspec
 
 from .errors import RosterError
-from .events import Datacard, UniqueAction, Weapon
+from .events import Datacard, Event, OperativeAdded, PlayerJoined, UniqueAction, Weapon
 from .rules.setup import check_datacard
 
 
@@ -103,6 +103,21 @@ def game_id_for(operative_id: str, player: str, taken: set[str]) -> str:
     if operative_id not in taken:
         return operative_id
     return f"{slug(player)}-{operative_id}"
+
+
+def joining(player: str, roster: Roster, select: list[str] | None, taken: set[str], *, npo: bool = False) -> list[Event]:
+    """A player's PlayerJoined, then an OperativeAdded for each operative selected (all of them
+    when `select` is None). An operative named several times is selected that many times (ids
+    OP-1, OP-2 ...); `taken` holds the ids already in the game and gets these added."""
+    out: list[Event] = [PlayerJoined(player=player, kill_team=roster.name, faction=roster.faction, archetypes=roster.archetypes, npo=npo)]
+    repeated = {i for i in select or () if select.count(i) > 1}
+    seen: dict[str, int] = {}
+    for op in roster.select(select):
+        seen[op.id] = seen.get(op.id, 0) + 1
+        op_id = game_id_for(f"{op.id}-{seen[op.id]}" if op.id in repeated else op.id, player, taken)
+        taken.add(op_id)
+        out.append(OperativeAdded(player=player, operative=op_id, datacard=op.datacard))
+    return out
 
 
 def slug(text: str) -> str:

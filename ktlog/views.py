@@ -110,7 +110,9 @@ def _secret(choice: str | None, revealed: bool, spectator: bool) -> str | None:
 # --- text ------------------------------------------------------------------------------------
 
 
-def _secret_text(choice: str | None, revealed: bool, spectator: bool) -> str:
+def secret_text(choice: str | None, revealed: bool, spectator: bool) -> str:
+    """A secret choice in words: "not chosen", the choice once revealed, else "hidden" from a
+    spectator and "CHOICE (secret)" for the players."""
     if choice is None:
         return "not chosen"
     if revealed:
@@ -155,7 +157,7 @@ def render_state(game_id: str, state: GameState, spectator: bool = False) -> str
         lines.append(f"{name} ({p.kill_team})  CP {p.cp}  VP {p.total_vp} [{ops}]{grade}")
         secrets = ruleset.secrets(state, name)
         if secrets:
-            lines.append("  " + "; ".join(f"{key.replace('_', ' ')} {_secret_text(*secret, spectator)}" for key, secret in secrets.items()))
+            lines.append("  " + "; ".join(f"{key.replace('_', ' ')} {secret_text(*secret, spectator)}" for key, secret in secrets.items()))
         lines.append(f"  {'operative':<22}{'wounds':<9}{'order':<9}{'state':<15}notes")
         for o in state.operatives_of(name):
             notes = []

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from textual.widgets import Input, Label
+from textual.widgets import Input, Label, Select
 from tui_support import BROKEN, TINY, press, tui_test
 
 from ktlog import events as ev
@@ -84,3 +84,52 @@ async def test_a_tied_set_up_roll_off_is_recorded_then_rolled_again(store):
     rolls = [e.payload for e in store.events(game.id) if isinstance(e.payload, ev.RolledOff)]
     assert [r.rolls for r in rolls] == [{"Alice": 3, "Bob": 3}, {"Alice": 2, "Bob": 5}]
     assert store.state(game.id).setup_initiative == "Bob"
+
+
+async def choose(pilot, selector: str, value) -> None:
+    pilot.app.screen.query_one(selector, Select).value = value
+    await pilot.pause()
+
+
+@tui_test
+async def test_multiplayer_ops_takes_three_or_four_players(store):
+    async with make_app(store, screen="new").run_test(size=(100, 30)) as pilot:
+        await choose(pilot, "#ruleset", "kt24-multiplayer")
+        await choose(pilot, "#player-count", 4)
+        await press(pilot, "ctrl+s")
+        assert type(pilot.app.screen).__name__ == "RecordScreen"  # the set-up step by step: roll-offs for player order
+        assert pilot.app.screen.steps.legal("roll_off")
+    (game,) = store.games()
+    assert game.ruleset == "kt24-multiplayer" and game.players == ["Alice", "Bob", "Carol", "Dave"]
+
+
+@tui_test
+async def test_joint_ops_takes_the_players_side_and_the_npos_within_the_mission_budget(store):
+    async with make_app(store, screen="new").run_test(size=(100, 30)) as pilot:
+        await choose(pilot, "#ruleset", "kt24-joint")
+        assert "combined Wounds 45 of 01 Breach's 90" in label(pilot, "#npo-wounds")
+        await paste_into(pilot, "#ops-npo", "heavy-brawler, " * 7)
+        await press(pilot, "ctrl+s")
+        assert "over 01 Breach's 90" in label(pilot, "#problem") and store.games() == []
+        await paste_into(pilot, "#ops-npo", "heavy-brawler, trooper-marksman, trooper-marksman")
+        await type_into(pilot, "#mission", "escape")
+        assert "combined Wounds 28 of 03 Escape's 77" in label(pilot, "#npo-wounds")
+        await press(pilot, "ctrl+s")
+        assert type(pilot.app.screen).__name__ == "RecordScreen"
+    (game,) = store.games()
+    state = store.state(game.id)
+    assert state.labels["mission"] == "escape" and [p.npo for p in state.players.values()] == [False, True]
+    assert [o.id for o in state.operatives_of("NPOs")] == ["heavy-brawler", "trooper-marksman-1", "trooper-marksman-2"]
+
+
+@tui_test
+async def test_kt21_offers_kt21_datacards_and_a_dataslate(store):
+    async with make_app(store, screen="new").run_test(size=(100, 30)) as pilot:
+        await choose(pilot, "#ruleset", "kt21")
+        await paste_into(pilot, "#dataslate", "Balance Dataslate Q1 2023")
+        await press(pilot, "ctrl+s")
+        assert type(pilot.app.screen).__name__ == "RecordScreen"
+    (game,) = store.games()
+    assert game.ruleset == "kt21" and store.state(game.id).labels["dataslate"] == "Balance Dataslate Q1 2023"
+    assert all(o.datacard.defence for o in store.state(game.id).operatives.values())
+    assert set(game.kill_teams) <= {"Chaos Cultists", "Kommandos", "Veteran Guardsmen"}

@@ -80,7 +80,7 @@ async def test_the_scrubber_and_the_log_take_the_mouse(store, notes_game):
 async def test_the_vp_curve_follows_the_moment(store, notes_game):
     async with make_app(store, screen="replay", game_id=notes_game, spectator=True).run_test(size=(120, 36)) as pilot:
         screen = pilot.app.screen
-        assert "spectator" in screen.sub_title  # the flag reaches the screen (nothing is secret in this ruleset)
+        assert "spectator mode (no secret choices in this ruleset)" in screen.sub_title  # the flag reaches the screen
         curve = screen.query_one("VPCurve")
         await press(pilot, "end")
         assert {p: ys[-1] for p, (_, ys) in curve.drawn.items()} == {"Ivy": 8, "Jack": 7}
@@ -88,3 +88,54 @@ async def test_the_vp_curve_follows_the_moment(store, notes_game):
         at_tp3 = screen.replay.state
         assert {p: ys[-1] for p, (_, ys) in curve.drawn.items()} == {p: at_tp3.players[p].total_vp for p in at_tp3.players}
         assert all(x <= at_tp3.seq for xs, _ in curve.drawn.values() for x in xs)
+
+
+SECRETS_GAME = "5d0c2a52-8f3e-4a57-9a77-0b1a6f1e0808"
+"""Sample 08 (Approved Ops): tac ops selected at seqs 30 (Hana) and 31 (Ivo), Hana's revealed at
+185 and scored at 186, Ivo's revealed at 229 and scored at 230."""
+
+
+@pytest.mark.parametrize("spectator", [True, False])
+@tui_test
+async def test_a_spectator_sees_a_secret_choice_once_it_is_revealed(store, spectator):
+    import_file(store, sample("08"))
+    async with make_app(store, screen="replay", game_id=SECRETS_GAME, spectator=spectator).run_test(size=(100, 30)) as pilot:
+        screen = pilot.app.screen
+        rows = screen.query_one("EventLog").rows
+
+        def board() -> str:
+            return str(screen.query_one("ScoreBoard").render())
+
+        await press(pilot, "g", "ctrl+u", *"30", "enter")
+        hana_selects, ivo_selects, ivo_scores = rows[29].plain, rows[30].plain, rows[229].plain
+        if not spectator:  # the players' view: every secret, marked as one until revealed
+            assert "Hana selects a tac op: Flank (Recon)" in moment(pilot) and "tac op Flank (Recon) (secret)" in board()
+            assert "Overrun" in ivo_selects and "spectator" not in screen.sub_title
+            return
+        assert "secret choices hidden until revealed" in screen.sub_title
+        assert "Hana selects a tac op (hidden)" in moment(pilot) and "Flank" not in board() and "tac op hidden" in board()
+        assert hana_selects.endswith("(hidden)") and ivo_selects.endswith("(hidden)") and "(reason hidden)" in ivo_scores
+        await press(pilot, "g", "ctrl+u", *"186", "enter")  # Hana's tac op is revealed, Ivo's is not
+        assert "Hana scores 1VP on their tac op: Flank: the sergeant" in moment(pilot)
+        assert "tac op Flank (Recon) ·" in board() and "tac op hidden" in board()
+        assert "Flank (Recon)" in rows[29].plain and rows[30].plain.endswith("(hidden)") and "(reason hidden)" in rows[229].plain
+        await press(pilot, "end")
+        assert "Overrun" in rows[30].plain and "three enemy operatives" in rows[229].plain
+
+
+FOUR_PLAYERS = "a3c6f1e2-4d7b-4f0e-9b8a-6c2d1e0f7b11"  # sample 11: Multiplayer Ops, four players
+
+
+@tui_test
+async def test_four_players_tables_stand_in_two_columns(store):
+    import_file(store, sample("11"))
+    async with make_app(store, screen="replay", game_id=FOUR_PLAYERS).run_test(size=(120, 40)) as pilot:
+        screen = pilot.app.screen
+        await press(pilot, "t", "2", "right_square_bracket")
+        tables = list(screen.query("OperativeTable"))
+        assert [t.player for t in tables] == ["Pia", "Quinn", "Rosa", "Sam"]
+        assert len({t.region.x for t in tables}) == 2 and len({t.region.y for t in tables}) == 2
+        assert all(t.region.height >= 5 for t in tables)
+        assert "order Pia › Sam › Rosa › Quinn · active: chosen (Pia" in str(screen.query_one("GameHeader").render())
+        board = str(screen.query_one("ScoreBoard").render()).splitlines()
+        assert len(board) == 4 and all("(elimination " in line and "kill grade" not in line for line in board)

@@ -55,3 +55,22 @@ def test_record_screen_shoot_dialog(snap_compare, store, mid_game):
 @pytest.mark.parametrize("size", [(80, 24), (130, 36)])
 def test_replay_screen_at_turning_point_2(snap_compare, store, whole_game, size):
     assert snap_compare(make_app(store, screen="replay", game_id=whole_game), terminal_size=size, press=["t", "2", "right_square_bracket", "right"])
+
+
+def imported(store, name: str) -> str:
+    header, sealed = read_game_log(sample(name))
+    store.import_envelopes(header.game_id, sealed)
+    return header.game_id
+
+
+def test_replay_of_four_players(snap_compare, store):
+    """Multiplayer Ops (sample 11): four tables in two columns, the player order in the header."""
+    app = make_app(store, screen="replay", game_id=imported(store, "11"))
+    assert snap_compare(app, terminal_size=(120, 40), press=["t", "2", "right_square_bracket", "right"])
+
+
+def test_spectator_replay_of_approved_ops(snap_compare, store):
+    """Approved Ops (sample 08) in TP3, seen by a spectator: Hana's tac op is revealed, Ivo's and
+    both primary ops are hidden, in the score, the moment line and the event log."""
+    app = make_app(store, screen="replay", game_id=imported(store, "08"), spectator=True)
+    assert snap_compare(app, terminal_size=(80, 24), press=["g", "ctrl+u", "1", "8", "6", "enter"])

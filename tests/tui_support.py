@@ -56,3 +56,13 @@ async def press(pilot, *keys: str) -> None:
 
 def sample(name: str) -> Path:
     return next((ROOT / "sample_games").glob(f"{name}*.jsonl"))
+
+
+async def answer(pilot, text: str) -> None:
+    """Answer the open text prompt: the text is pasted (a keystroke each would only slow the
+    test), then Enter."""
+    from textual.widgets import Input
+
+    await pilot.pause()
+    pilot.app.screen.query_one(Input).value = text
+    await press(pilot, "enter")

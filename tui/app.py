@@ -24,7 +24,7 @@ class KtlogApp(App):
         self.first_screen = screen
         self.game_id = game_id
         self.spectator = spectator
-        """Spectator replays hide secret choices until revealed (the Preliminary Ops ruleset has none yet)."""
+        """Spectator replays hide secret choices (Approved Ops) until they are revealed."""
         self.typeahead: list[tuple[str, str | None]] = []
         """Keys typed while a step waits for its next dialog (see `screens.modal`)."""
 

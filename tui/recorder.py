@@ -74,7 +74,7 @@ class Recorder:
         self.pending = self.refused = None
         self.records.append((envelope.seq, event))
         self._refresh()
-        news = [describe(event), *changes(before, self.state)]
+        news = [describe(event, spectator=event.secret), *changes(before, self.state)]  # a secret choice is not echoed
         return Outcome(True, f"seq {envelope.seq}: " + " · ".join(news), envelope.seq)
 
     def retry(self) -> Outcome:

@@ -19,6 +19,8 @@ from ktlog.reducer import apply_in_place
 from ktlog.rosters import slug
 from ktlog.rules import get_ruleset
 from ktlog.rules.actions import KILLZONE_OF_ACTION
+from ktlog.rules.approved import ARCHETYPES
+from ktlog.rules.joint import is_heavy, npo_side
 from ktlog.state import GameState, OperativeState, decode_state, encode_state
 
 LOGS = ("vp_log", "cp_log", "attacks", "incapacitations", "warnings", "notes")
@@ -89,8 +91,14 @@ def turn_order(s: GameState) -> list[str]:
 
 
 def marker_name(s: GameState, player: str) -> str:
-    """A default name for the next objective marker: the centre one first, then one per player."""
-    return "centre" if not s.markers else f"{slug(player)}-marker"
+    """A default name for the next objective marker: the centre one first, then the player's
+    (numbered from their second: Multiplayer and Joint Ops maps have more)."""
+    base = name = "centre" if not s.markers else f"{slug(player)}-marker"
+    n = 1
+    while name in s.markers:
+        n += 1
+        name = f"{base}-{n}"
+    return name
 
 
 def drop_zone_name(s: GameState) -> str:
@@ -103,8 +111,12 @@ def drop_zone_name(s: GameState) -> str:
 Candidates = Callable[[GameState], Iterator[ev.Event]]
 
 
-def _setup(fn: Candidates) -> Candidates:
-    return lambda s: fn(s) if s.phase == "setup" else iter(())
+def _during(*phases: str) -> Callable[[Candidates], Candidates]:
+    """Candidates only in these phases."""
+    return lambda fn: lambda s: fn(s) if s.phase in phases else iter(())
+
+
+_setup, _strategy, _battle = _during("setup"), _during("strategy"), _during("strategy", "firefight")
 
 
 def _activation(fn: Callable[[GameState, OperativeState], Iterator[ev.Event]]) -> Candidates:
@@ -112,9 +124,11 @@ def _activation(fn: Callable[[GameState, OperativeState], Iterator[ev.Event]]) -
 
 
 def _rolloff(s: GameState) -> Iterator[ev.Event]:
+    """Every player's D6; in Multiplayer Ops, once players tie for a place, only the first tied
+    group rolls again (pg 99)."""
     if s.phase in ("setup", "strategy") and len(s.players) >= 2:
-        names = list(s.players)
-        yield ev.RolledOff(purpose="setup" if s.phase == "setup" else "initiative", rolls={p: 2 if i == 0 else 1 for i, p in enumerate(names)})
+        names = next((g for g in s.order_ties if len(g) > 1), list(s.players))
+        yield ev.RolledOff(purpose="setup" if s.phase == "setup" else "initiative", rolls={p: len(names) - i for i, p in enumerate(names)})
 
 
 def _activate(s: GameState) -> Iterator[ev.Event]:
@@ -132,14 +146,28 @@ def _counteract(s: GameState) -> Iterator[ev.Event]:
                     yield ev.CounteractStarted(operative=op.id)
 
 
-def shot_probe(op: OperativeState, weapon: ev.Weapon, target: str) -> ev.Shot:
-    return ev.Shot(operative=op.id, weapon=weapon.name, attacks=(ev.ShootingAttack(target=target, damage=0),))
+SHOOTING = {"shoot": ev.Shot, "overwatch": ev.OverwatchFired}
+"""The steps that are shooting attacks, and their events (KT21 Overwatch is a Shot too)."""
 
 
-def _shoot(s: GameState, op: OperativeState) -> Iterator[ev.Event]:
+def shot_probe(op: OperativeState, weapon: ev.Weapon, target: str, action: str = "shoot") -> ev.Shot:
+    return SHOOTING[action](operative=op.id, weapon=weapon.name, attacks=(ev.ShootingAttack(target=target, damage=0),))
+
+
+def _shots(s: GameState, op: OperativeState, action: str = "shoot") -> Iterator[ev.Event]:
     for target in enemies(s, op):
         for weapon in ranged(op):
-            yield shot_probe(op, weapon, target.id)
+            yield shot_probe(op, weapon, target.id, action)
+
+
+def _overwatch(s: GameState) -> Iterator[ev.Event]:
+    """KT21 Overwatch: between activations, by an expended operative of the player whose turn it
+    is once they have no ready operative left (001 Overwatch)."""
+    player = s.next_player
+    if s.phase == "firefight" and not s.activation and player and not s.ready_operatives(player):
+        for op in s.operatives_of(player):
+            if op.status == "expended":
+                yield from _shots(s, op, "overwatch")
 
 
 def _fight(s: GameState, op: OperativeState) -> Iterator[ev.Event]:
@@ -154,7 +182,7 @@ def _fight(s: GameState, op: OperativeState) -> Iterator[ev.Event]:
 
 
 def _mission(s: GameState, op: OperativeState) -> Iterator[ev.Event]:
-    for cls in (ev.MarkerSecured, ev.MarkerLooted, ev.TransmissionInitiated):
+    for cls in (ev.MarkerSecured, ev.MarkerLooted, ev.TransmissionInitiated, ev.MarkerSabotaged):
         for marker in s.markers:
             yield cls(operative=op.id, marker=marker)
 
@@ -165,12 +193,54 @@ def _killzone(s: GameState, op: OperativeState) -> Iterator[ev.Event]:
             yield ev.KillzoneActionPerformed(operative=op.id, action=action)
 
 
-def _battle(fn: Candidates) -> Candidates:
-    return lambda s: fn(s) if s.phase in ("strategy", "firefight") else iter(())
-
-
 def _living(s: GameState) -> Iterator[OperativeState]:
     return (o for o in s.operatives.values() if not o.incapacitated and o.set_up)
+
+
+def _action(cls: type[ev.Event]) -> Candidates:
+    """An action of the active operative that needs nothing more (Dash, Normal Move ...)."""
+    return _activation(lambda s, op: iter([cls(operative=op.id)]))
+
+
+def _each_player(make: Callable[[str], ev.Event]) -> Candidates:
+    return lambda s: (make(p) for p in turn_order(s))
+
+
+# --- Approved Ops' secret choices (002 steps 2-5); the flows ask what was chosen ---------------
+
+
+def _tac_op(s: GameState) -> Iterator[ev.Event]:
+    for p in turn_order(s):
+        yield ev.TacOpSelected(player=p, tac_op="a tac op", archetype=(s.players[p].archetypes or ARCHETYPES)[0])
+
+
+def _mission_vp(s: GameState) -> Iterator[ev.Event]:
+    """KT21: VP from the mission or a tac op card (001), which the players work out."""
+    for p in turn_order(s):
+        for category in ("mission", "tac"):
+            yield ev.MissionVPScored(player=p, vp=1, category=category, reason="the card")
+
+
+def _reveal(s: GameState) -> Iterator[ev.Event]:
+    yield ev.ScoutingRevealed()
+    for p in turn_order(s):
+        yield ev.TacOpRevealed(player=p)
+        yield ev.PrimaryOpRevealed(player=p)
+
+
+# --- Joint Ops: the NPOs' reinforcements (pg 92, 94) --------------------------------------------
+
+
+def _reinforcements(s: GameState) -> Iterator[ev.Event]:
+    """One Heavy NPO, or two that are not Heavy, of those incapacitated (the flow asks which)."""
+    npo = npo_side(s)
+    down = [o for o in s.operatives_of(npo) if o.incapacitated] if npo and s.phase == "strategy" else []
+    heavy = [o.id for o in down if is_heavy(o)]
+    light = [o.id for o in down if not is_heavy(o)]
+    if heavy:
+        yield ev.ReinforcementsArrived(operatives=(heavy[0],))
+    if light:
+        yield ev.ReinforcementsArrived(operatives=tuple(light[:2]))
 
 
 @dataclass(frozen=True)
@@ -186,6 +256,9 @@ class StepKind:
     exact: bool = False
     """The probe is the very event entered (no choices to make), so a refused one can be
     recorded with an override."""
+    needs: tuple[type[ev.Event], ...] = ()
+    """The events of a ruleset's own step (empty: a step of every ruleset); a game whose ruleset
+    has none of them does not offer it."""
 
 
 KINDS: tuple[StepKind, ...] = (
@@ -197,28 +270,40 @@ KINDS: tuple[StepKind, ...] = (
     StepKind("drop_zone", "z", "Drop zone", _setup(lambda s: (ev.DropZoneChosen(player=p, drop_zone=drop_zone_name(s)) for p in s.players))),
     StepKind("equipment", "q", "Equipment", _setup(lambda s: (ev.EquipmentSelected(player=p) for p in s.players))),
     StepKind("set_up", "u", "Set up operative", _setup(lambda s: (ev.OperativeSetUp(operative=o.id) for o in s.operatives.values() if not o.set_up))),
+    StepKind("tac_op", "T", "Tac op", _setup(_tac_op), needs=(ev.TacOpSelected,)),
+    StepKind("scouting", "S", "Scouting", _setup(_each_player(lambda p: ev.ScoutingSelected(player=p, option="equip"))), needs=(ev.ScoutingSelected,)),
+    StepKind("reveal", "R", "Reveal", _reveal, needs=(ev.ScoutingRevealed,)),
     # turning points and the strategy phase (pg 36-37)
     StepKind("start_tp", "t", "Start turning point", lambda s: iter([ev.TurningPointStarted(turning_point=s.turning_point + 1)] if s.phase in ("setup", "between") else [])),
-    StepKind("gambit", "g", "Gambit", lambda s: (ev.StrategicGambitUsed(player=p, gambit="a gambit", cp=0) for p in turn_order(s)) if s.phase == "strategy" else iter(())),
-    StepKind("pass", "p", "Pass", lambda s: (ev.GambitPassed(player=p) for p in turn_order(s)) if s.phase == "strategy" else iter(())),
+    StepKind("gambit", "g", "Gambit", _strategy(_each_player(lambda p: ev.StrategicGambitUsed(player=p, gambit="a gambit", cp=0)))),
+    StepKind("pass", "p", "Pass", _strategy(_each_player(lambda p: ev.GambitPassed(player=p)))),
+    StepKind("primary_op", "G", "Primary op", _strategy(_each_player(lambda p: ev.PrimaryOpSelected(player=p, op="crit"))), needs=(ev.PrimaryOpSelected,)),
+    StepKind("reinforcements", "G", "Reinforcements", _reinforcements, needs=(ev.ReinforcementsArrived,)),
     # the firefight phase (pg 38-39)
     StepKind("activate", "a", "Activate", _activate),
     StepKind("counteract", "x", "Counteract", _counteract),
-    StepKind("reposition", "r", "Reposition", _activation(lambda s, op: iter([ev.Repositioned(operative=op.id)])), exact=True),
-    StepKind("dash", "d", "Dash", _activation(lambda s, op: iter([ev.Dashed(operative=op.id)])), exact=True),
-    StepKind("fall_back", "b", "Fall Back", _activation(lambda s, op: iter([ev.FellBack(operative=op.id)])), exact=True),
+    StepKind("overwatch", "O", "Overwatch", _overwatch, needs=(ev.OverwatchFired,)),
+    StepKind("reposition", "r", "Reposition", _action(ev.Repositioned), exact=True),
+    StepKind("normal_move", "v", "Normal Move", _action(ev.NormalMoved), exact=True, needs=(ev.NormalMoved,)),
+    StepKind("dash", "d", "Dash", _action(ev.Dashed), exact=True),
+    StepKind("fall_back", "b", "Fall Back", _action(ev.FellBack), exact=True),
     StepKind("charge", "c", "Charge", _activation(lambda s, op: (ev.Charged(operative=op.id, targets=(t.id,)) for t in enemies(s, op)))),
-    StepKind("shoot", "s", "Shoot", _activation(_shoot)),
+    StepKind("shoot", "s", "Shoot", _activation(_shots)),
     StepKind("fight", "f", "Fight", _activation(_fight)),
     StepKind("mission", "m", "Mission action", _activation(_mission)),
     StepKind("pick_up", "p", "Pick up marker", _activation(lambda s, op: (ev.MarkerPickedUp(operative=op.id, marker=m) for m in s.markers))),
     StepKind("place", "P", "Place marker", _activation(lambda s, op: (ev.MarkerPlaced(operative=op.id, marker=m) for m in s.markers))),
     StepKind("unique", "u", "Unique action", _activation(lambda s, op: (ev.UniqueActionPerformed(operative=op.id, action=a.name) for a in op.datacard.unique_actions))),
     StepKind("killzone", "k", "Killzone action", _activation(_killzone)),
-    StepKind("end_activation", "e", "End activation", _activation(lambda s, op: iter([ev.ActivationEnded(operative=op.id)])), exact=True),
+    StepKind("pass_action", "w", "Pass action", _action(ev.Passed), exact=True, needs=(ev.Passed,)),
+    StepKind("escape", "E", "Escape", _action(ev.OperativeEscaped), exact=True, needs=(ev.OperativeEscaped,)),
+    StepKind("end_activation", "e", "End activation", _action(ev.ActivationEnded), exact=True),
     StepKind("ploy", "y", "Ploy", lambda s: (ev.FirefightPloyUsed(player=p, ploy="a ploy", cp=0) for p in turn_order(s)) if s.phase == "firefight" else iter(())),
     StepKind("control", "o", "Objectives", lambda s: iter([ev.ObjectivesControlled(control=dict.fromkeys(s.markers))] if s.phase == "firefight" and s.markers else [])),
     StepKind("end_tp", "t", "End turning point", lambda s: iter([ev.TurningPointEnded(turning_point=s.turning_point)] if s.phase == "firefight" else []), exact=True),
+    # VP the players work out from cards that are not in the sources (the flows ask how many and why)
+    StepKind("tac_op_vp", "V", "Tac op VP", _battle(_each_player(lambda p: ev.TacOpScored(player=p, vp=1, reason="the card"))), needs=(ev.TacOpScored,)),
+    StepKind("mission_vp", "V", "VP", _battle(_mission_vp), needs=(ev.MissionVPScored,)),
     # rare steps, from the "more" menu
     StepKind("damage", "1", "Damage from outside an attack", _battle(lambda s: (ev.DamageInflicted(operative=o.id, damage=0, source="other") for o in _living(s))), more=True),
     StepKind("regain", "2", "Wounds regained", _battle(lambda s: (ev.WoundsRegained(operative=o.id, wounds=1, reason="a rule") for o in _living(s) if o.wounded)), more=True),
@@ -235,6 +320,9 @@ class Steps:
     def __init__(self, state: GameState):
         self.state = state
         self.trial = Trial(state)
+        self.ruleset = get_ruleset(state.ruleset)
+        self._foreign: set[str] = set()
+        """Kinds with candidates this ruleset has no such event for (Counteract in KT21)."""
         self._legal: dict[str, bool] = {}
         self._options: dict[str, list[ev.Event]] = {}
         self._refusals: dict[str, KtlogError] = {}
@@ -246,25 +334,38 @@ class Steps:
             if action in self._options:
                 self._legal[action] = bool(self._options[action])
             else:
-                self._legal[action] = any(self._accepts(action, e) for e in KIND[action].candidates(self.state))
+                self._legal[action] = any(self._accepts(action, e) for e in self._candidates(action))
         return self._legal[action]
 
     def options(self, action: str) -> list[ev.Event]:
         """Every legal step of this kind, in the order they are offered."""
         if action not in self._options:
-            self._options[action] = [e for e in KIND[action].candidates(self.state) if self._accepts(action, e)]
+            self._options[action] = [e for e in self._candidates(action) if self._accepts(action, e)]
         return self._options[action]
 
-    def shot_targets(self) -> list[str]:
-        """The enemies the active operative may shoot with one of its weapons. Each is tried
-        with the first weapon first, so a target usually costs one trial, not one per weapon."""
-        op = active(self.state)
-        return [t.id for t in enemies(self.state, op) if any(self._accepts("shoot", shot_probe(op, w, t.id)) for w in ranged(op))]
+    def part_of(self, action: str) -> bool:
+        """Whether the game's ruleset has this kind of step at all."""
+        needs = KIND[action].needs
+        return not needs or any(e in self.ruleset.events for e in needs)
 
-    def shot_weapons(self, target: str) -> list[ev.Weapon]:
-        """The active operative's weapons that may shoot `target`."""
-        op = active(self.state)
-        return [w for w in ranged(op) if self._accepts("shoot", shot_probe(op, w, target))]
+    def _candidates(self, action: str) -> Iterator[ev.Event]:
+        """The kind's candidates that are events of this ruleset (the others are not tried)."""
+        if not self.part_of(action):
+            return
+        for event in KIND[action].candidates(self.state):
+            if type(event) in self.ruleset.events:
+                yield event
+            else:
+                self._foreign.add(action)
+
+    def shot_targets(self, op: OperativeState, action: str = "shoot") -> list[str]:
+        """The enemies `op` may shoot (Shoot, or Overwatch) with one of its weapons. Each is tried
+        with the first weapon first, so a target usually costs one trial, not one per weapon."""
+        return [t.id for t in enemies(self.state, op) if any(self._accepts(action, shot_probe(op, w, t.id, action)) for w in ranged(op))]
+
+    def shot_weapons(self, op: OperativeState, target: str, action: str = "shoot") -> list[ev.Weapon]:
+        """The weapons of `op` that may shoot `target`."""
+        return [w for w in ranged(op) if self._accepts(action, shot_probe(op, w, target, action))]
 
     def why_not(self, action: str) -> str:
         """Why no step of this kind is legal now, in the rules' words when they said no."""
@@ -272,6 +373,8 @@ class Steps:
             return ""
         label = KIND[action].label
         refusal = self._refusals.get(action)
+        if refusal is None and (action in self._foreign or not self.part_of(action)):
+            return f"{label} is not part of {self.ruleset.title}"
         if refusal is None:
             return f"{label} is not a step of this moment ({moment(self.state)})"
         return f"{label}: {refusal_text(refusal)}"

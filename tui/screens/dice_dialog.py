@@ -10,6 +10,7 @@ from textual.widgets import Label, Static
 
 from ktlog import events as ev
 from ktlog.errors import KtlogError
+from ktlog.rules.multiplayer import listing
 from ktlog.state import GameState, OperativeState
 
 from ..steps import Trial, refusal_text
@@ -115,13 +116,19 @@ class DiceDialog(Modal):
 
 
 class RollOffDialog(DiceDialog):
-    """A roll-off: one D6 per player (pg 55)."""
+    """A roll-off: one D6 per player (pg 55); in Multiplayer Ops, then one per player of each
+    group still tied (pg 99)."""
 
-    def __init__(self, trial: Trial, purpose: str):
-        what = "set-up initiative" if purpose == "setup" else f"initiative in turning point {trial.state.turning_point}"
-        super().__init__(f"Roll-off for {what}: each player's D6", trial)
-        self.purpose = purpose
-        self.players = list(trial.state.players)
+    def __init__(self, trial: Trial, probe: ev.RolledOff):
+        """The roll-off of the players (and purpose) of `probe`, the legal roll-off proposed."""
+        s = trial.state
+        what = "set-up initiative" if probe.purpose == "setup" else f"initiative in turning point {s.turning_point}"
+        if len(s.players) > 2:
+            what = f"player order{' (set-up)' if probe.purpose == 'setup' else ''}"
+        again = f", again for {listing(list(probe.rolls))}" if s.order_ties else ""
+        super().__init__(f"Roll-off for {what}{again}: each player's D6", trial)
+        self.purpose = probe.purpose
+        self.players = list(probe.rolls)
 
     def entries(self) -> ComposeResult:
         yield DiceEntry([Group(p, 1) for p in self.players])
@@ -133,6 +140,11 @@ class RollOffDialog(DiceDialog):
         return ev.RolledOff(purpose=self.purpose, rolls={p: int(d) for p, d in zip(self.players, entry.parts())})
 
     def summary(self, new: GameState) -> str:
-        if new.decider is None:
-            return "a tie: roll off again (pg 55)"
-        return f"[b]{new.decider}[/] decides who has initiative"
+        tied = [g for g in new.order_ties if len(g) > 1]
+        if tied:
+            return "tied: " + "; ".join(listing(g) for g in tied) + " roll off again (pg 99)"
+        if new.decider is not None:
+            return f"[b]{new.decider}[/] decides who has initiative"
+        if new.rolloff is None:
+            return "player order: [b]" + ", ".join(new.order) + "[/]"
+        return "a tie: roll off again (pg 55)"

@@ -1,126 +1,33 @@
-"""The new game screen: the game, its two players, their kill teams from roster files and the
-operatives selected for this battle. Creating it records those events in one transaction and
-goes on to the set-up screen."""
+"""The new game screen: the game, its ruleset and players, their kill teams from roster files
+and the operatives selected for this battle. Multiplayer Ops takes three or four players, Joint
+Ops one players' side and the NPOs (its mission names their Wounds budget), KT21 a dataslate and
+KT21 datacards. Creating it records those events in one transaction and goes on to the set-up."""
 
 from __future__ import annotations
 
 import datetime as dt
-from pathlib import Path
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.suggester import SuggestFromList
-from textual.widgets import Button, Header, Input, Label, Select, SelectionList, Static
+from textual.widgets import Button, Header, Input, Label, Select, Static
 
 from ktlog import events as ev
 from ktlog.errors import KtlogError
 from ktlog.reducer import fold
-from ktlog.rosters import Roster, game_id_for, load_roster
-from ktlog.rules import RULESETS
-from ktlog.simulate import ROSTERS
+from ktlog.rules import RULESETS, joint, kt21
+from ktlog.rules.ruleset import Ruleset
 from ktlog.store import Store
 
 from ..widgets.key_footer import KeyFooter
+from .player_form import NpoForm, PlayerForm, kt21_roster, sample_rosters
 
 KILLZONES = ["volkus", "gallowdark", "bheta-decima"]
 LABELS = ("league", "round", "table", "mission")
-
-
-def sample_rosters(folder: Path = ROSTERS) -> dict[str, Roster]:
-    """The sample rosters, by path, offered by default (the NPO datacards are for Joint Ops)."""
-    rosters = {}
-    for path in sorted(folder.glob("*.toml")):
-        if path.stem != "npo":
-            rosters[str(path)] = load_roster(path)
-    return rosters
-
-
-class PlayerForm(Vertical):
-    """One player: name, kill team (a sample roster or a file), the operatives selected."""
-
-    DEFAULT_CSS = """
-    PlayerForm { height: auto; border: round $primary-darken-2; padding: 0 1; margin-bottom: 1; }
-    PlayerForm Horizontal { height: 1; margin-bottom: 1; }
-    PlayerForm Input, PlayerForm Select { width: 1fr; height: 1; }
-    PlayerForm Horizontal > Label { width: auto; padding: 0 1 0 0; }
-    PlayerForm SelectionList { height: auto; max-height: 8; }
-    PlayerForm .error { color: $error; height: auto; }
-    """
-
-    def __init__(self, number: int, name: str, samples: dict[str, Roster], default: str):
-        super().__init__(id=f"player-{number}")
-        self.border_title = f"Player {number}"
-        self.number, self.default_name, self.samples, self.default = number, name, samples, default
-        self.roster: Roster | None = None
-
-    def compose(self) -> ComposeResult:
-        with Horizontal():
-            yield Label("Name")
-            yield Input(self.default_name, placeholder="name", compact=True, id=f"name-{self.number}")
-            yield Label(" Kill team")
-            yield Select([(r.name, path) for path, r in self.samples.items()], value=self.default, allow_blank=False, compact=True, id=f"team-{self.number}")
-        with Horizontal():
-            yield Label("or a roster file")
-            yield Input(placeholder="path of a roster file (TOML), then Enter", compact=True, id=f"file-{self.number}")
-        yield Label("", classes="error", id=f"error-{self.number}")
-        yield SelectionList(id=f"ops-{self.number}")
-
-    def on_mount(self) -> None:
-        self.use(self.samples[self.default])
-
-    def use(self, roster: Roster) -> None:
-        self.roster = roster
-        ops = self.query_one(SelectionList)
-        ops.clear_options()
-        ops.add_options([(f"{o.id} · {o.datacard.name}", o.id, True) for o in roster.operatives])
-        ops.border_title = f"{roster.name}: the operatives selected (Space toggles)"
-        self.error("")
-
-    def error(self, text: str) -> None:
-        label = self.query_one(".error", Label)
-        label.update(text)
-        label.display = bool(text)
-
-    def on_select_changed(self, event: Select.Changed) -> None:
-        if event.value in self.samples:
-            self.query_one(f"#file-{self.number}", Input).value = ""
-            self.use(self.samples[event.value])
-
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        if event.input.id == f"file-{self.number}" and event.value.strip():
-            event.stop()
-            self.load_file(event.value.strip())
-
-    def load_file(self, path: str) -> bool:
-        try:
-            self.use(load_roster(Path(path).expanduser()))
-        except KtlogError as exc:
-            self.roster = None
-            self.query_one(SelectionList).clear_options()
-            self.error(f"{exc}. Fix the file and press Enter in the path again, or pick a sample kill team")
-            return False
-        return True
-
-    def events(self, taken: set[str]) -> list[ev.Event]:
-        """This player's PlayerJoined and OperativeAdded events."""
-        name = self.query_one(f"#name-{self.number}", Input).value.strip()
-        path = self.query_one(f"#file-{self.number}", Input).value.strip()
-        if path and (self.roster is None or self.roster.path != str(Path(path).expanduser())) and not self.load_file(path):
-            raise KtlogError(f"player {self.number}: the roster file has an error (shown above)")
-        if self.roster is None:
-            raise KtlogError(f"player {self.number}: choose a kill team")
-        selected = self.query_one(SelectionList).selected
-        if not selected:
-            raise KtlogError(f"player {self.number}: select at least one operative")
-        roster = self.roster
-        out: list[ev.Event] = [ev.PlayerJoined(player=name, kill_team=roster.name, faction=roster.faction, archetypes=roster.archetypes)]
-        for op in roster.select(list(selected)):
-            op_id = game_id_for(op.id, name, taken)
-            taken.add(op_id)
-            out.append(ev.OperativeAdded(player=name, operative=op_id, datacard=op.datacard))
-        return out
+NAMES = ("Alice", "Bob", "Carol", "Dave")
+MISSIONS = list(joint.MISSIONS)
 
 
 class NewGameScreen(Screen):
@@ -142,7 +49,8 @@ class NewGameScreen(Screen):
 
     def compose(self) -> ComposeResult:
         yield Header()
-        paths = list(self.samples)
+        samples = self.offered("kt24-preliminary")
+        paths = list(samples)
         with VerticalScroll():
             yield Static("[b]New game[/]: the players and their kill teams; the set-up comes next. Tab moves between fields.", classes="row")
             with Horizontal(classes="row"):
@@ -155,12 +63,86 @@ class NewGameScreen(Screen):
             with Horizontal(classes="row"):
                 for label in LABELS:
                     yield Label(label.title())
-                    yield Input(placeholder="optional", compact=True, id=label)
-            yield PlayerForm(1, "Alice", self.samples, paths[0])
-            yield PlayerForm(2, "Bob", self.samples, paths[min(1, len(paths) - 1)])
+                    yield Input(placeholder="optional", suggester=SuggestFromList(MISSIONS) if label == "mission" else None, compact=True, id=label)
+            with Horizontal(classes="row", id="options"):
+                yield Label("Players", id="player-count-label")
+                yield Select([("3", 3), ("4", 4)], value=3, allow_blank=False, compact=True, id="player-count")
+                yield Label("Dataslate", id="dataslate-label")
+                yield Input(placeholder="e.g. Balance Dataslate Q1 2023 (empty: the core book)", compact=True, id="dataslate")
+            for i in range(2):
+                yield PlayerForm(i + 1, NAMES[i], samples, paths[i])
             yield Label("", id="problem")
             yield Button("Create game (ctrl+s)", variant="primary", id="create")
         yield KeyFooter()
+
+    async def on_mount(self) -> None:
+        await self.fit()
+
+    # --- what the ruleset asks for --------------------------------------------------------------
+
+    @property
+    def ruleset(self) -> Ruleset:
+        return RULESETS[self.query_one("#ruleset", Select).value]
+
+    def offered(self, name: str) -> dict:
+        """The sample kill teams for a ruleset: KT21 datacards for KT21, KT24 ones otherwise."""
+        return {p: r for p, r in self.samples.items() if kt21_roster(p) == (name == kt21.RULESET.name)}
+
+    def players(self) -> list[PlayerForm]:
+        """The player forms the ruleset takes (Joint Ops: one players' side)."""
+        return list(self.query(PlayerForm))[:self.player_count()]
+
+    def player_count(self) -> int:
+        low, high = self.ruleset.players
+        return 1 if self.ruleset is joint.RULESET else (self.query_one("#player-count", Select).value if high > 2 else low)
+
+    async def fit(self) -> None:
+        """Show the fields and forms of the chosen ruleset (mounting those it is the first to need)."""
+        ruleset = self.ruleset
+        many, kt21_game, npos = ruleset.players[1] > 2, ruleset is kt21.RULESET, ruleset is joint.RULESET
+        for field, shown in (("player-count", many), ("dataslate", kt21_game)):
+            self.query_one(f"#{field}").display = self.query_one(f"#{field}-label").display = shown
+        self.query_one("#options").display = many or kt21_game
+        forms = list(self.query(PlayerForm))
+        samples = forms[0].samples
+        more = [PlayerForm(i + 1, NAMES[i], samples, list(samples)[i % len(samples)]) for i in range(len(forms), self.player_count())]
+        if npos and not self.query(NpoForm):
+            more.append(NpoForm())
+        if more:
+            await self.query_one(VerticalScroll).mount_all(more, before="#problem")
+        shown = self.players()
+        for form in self.query(PlayerForm):
+            form.display = form in shown
+        shown[0].border_title = "The players' side (solo, or co-op as one player, pg 87)" if npos else "Player 1"
+        for form in self.query(NpoForm):
+            form.display = npos
+        mission = self.query_one("#mission", Input)
+        mission.placeholder = "breach, sabotage or escape" if npos else "optional"
+        if npos and not mission.value:
+            mission.value = MISSIONS[0]
+        self.tally()
+
+    def offer_kill_teams(self) -> None:
+        samples = self.offered(self.ruleset.name)
+        if set(samples) != set(self.query(PlayerForm).first().samples):
+            for i, form in enumerate(self.query(PlayerForm)):
+                form.offer(samples, list(samples)[i % len(samples)])
+
+    def tally(self) -> None:
+        for form in self.query(NpoForm):
+            form.tally(joint.mission_of(self.value("mission")))
+
+    async def on_select_changed(self, event: Select.Changed) -> None:
+        if event.select.id == "ruleset":
+            self.offer_kill_teams()
+        if event.select.id in ("ruleset", "player-count"):
+            await self.fit()
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        if event.input.id in ("mission", "ops-npo"):
+            self.tally()
+
+    # --- creating -------------------------------------------------------------------------------
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.action_create()
@@ -170,13 +152,16 @@ class NewGameScreen(Screen):
 
     def action_create(self) -> None:
         problem = self.query_one("#problem", Label)
+        ruleset = self.ruleset
         try:
             created = ev.GameCreated(
-                ruleset=self.query_one("#ruleset", Select).value, killzone=self.value("killzone"), date=self.value("date"),
+                ruleset=ruleset.name, killzone=self.value("killzone"), date=self.value("date"),
+                dataslate=(self.value("dataslate") or None) if ruleset is kt21.RULESET else None,
                 **{label: self.value(label) or None for label in LABELS},
             )
             taken: set[str] = set()
-            players = [e for form in self.query(PlayerForm) for e in form.events(taken)]
+            sides = self.players() + ([self.query_one(NpoForm)] if ruleset is joint.RULESET else [])
+            players = [e for form in sides for e in form.events(taken)]
             fold([created, *players])  # the rules check every field before anything is stored
             game_id = self.store.new_game(created, players)
         except KtlogError as exc:
@@ -184,4 +169,7 @@ class NewGameScreen(Screen):
             return
         from .set_up import SetUpScreen
 
-        self.app.switch_screen(SetUpScreen(self.store, game_id))
+        if SetUpScreen.covers(ruleset):
+            self.app.switch_screen(SetUpScreen(self.store, game_id))
+        else:  # the set-up step by step on the record screen
+            self.app.open_record(game_id, replace=True)

@@ -16,7 +16,10 @@ from textual.containers import Vertical
 from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
+from ktlog.state import OperativeState
+
 from ..widgets.key_footer import KeyFooter
+from .dice_dialog import wounds_text
 from .modal import Modal
 
 KEYS = "123456789abcdefghijklmnopqrstuvwxyz"
@@ -40,6 +43,16 @@ class Question:
 
 FollowUp = Callable[[Any], Question | None]
 """Given the answer so far, the next question (or None: done)."""
+
+
+def operative_label(op: OperativeState) -> str:
+    """An operative as a choice: id, datacard, wounds, order."""
+    return f"{op.id} · {op.datacard.name} · {wounds_text(op)} · {op.order}"
+
+
+def distinct(values) -> list:
+    """The values in order, each once (the choices several candidate events share)."""
+    return list(dict.fromkeys(values))
 
 
 class PickScreen(Modal):

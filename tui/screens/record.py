@@ -18,6 +18,8 @@ from textual.containers import Vertical
 from textual.screen import Screen
 
 from ktlog import events as ev
+from ktlog.errors import KtlogError
+from ktlog.event_text import parse_event
 from ktlog.rules import get_ruleset
 from ktlog.state import OperativeState
 from ktlog.store import Store
@@ -25,26 +27,23 @@ from ktlog.views import describe
 
 from ..markup import escape
 from ..recorder import Outcome, Recorder
-from ..steps import KIND, KINDS, StepKind
+from ..steps import KIND, KINDS, StepKind, active
 from ..widgets.action_bar import ActionBar
 from ..widgets.event_log import EventLog
 from ..widgets.key_footer import KeyFooter
 from ..widgets.state_panel import StatePanel
 from ..widgets.text_line import TextLine
 from .control import ControlDialog
-from .dice_dialog import RollOffDialog, wounds_text
+from .dice_dialog import RollOffDialog
 from .fight import FightDialog
-from .pick import Choice, PickScreen, Question
+from .pick import Choice, PickScreen, Question, distinct, operative_label
 from .prompt import TextPrompt
+from .ruleset_flows import RulesetFlows
 from .shoot import ShootDialog
 
 FLOWS = {"n": "note", ".": "more", "!": "override", "U": "set_up_all"}
 """Keys of the steps that are not kinds of event."""
 AMOUNT_AND_TEXT = re.compile(r"^\s*([+-]?\d+)\s*(.*)$")
-
-
-def operative_label(op: OperativeState) -> str:
-    return f"{op.id} · {op.datacard.name} · {wounds_text(op)} · {op.order}"
 
 
 def name_and_cp(text: str) -> tuple[str, int]:
@@ -55,11 +54,7 @@ def name_and_cp(text: str) -> tuple[str, int]:
     return text.strip(), 1
 
 
-def distinct(values):
-    return list(dict.fromkeys(values))
-
-
-class RecordScreen(Screen):
+class RecordScreen(RulesetFlows, Screen):
     DEFAULT_CSS = """
     RecordScreen #main { height: 1fr; }
     RecordScreen #left { height: 1fr; }
@@ -91,7 +86,7 @@ class RecordScreen(Screen):
     def compose(self) -> ComposeResult:
         with Vertical(id="main"):
             with Vertical(id="left"):
-                yield StatePanel()
+                yield StatePanel(len(self.recorder.state.players))
                 yield ActionBar()
                 yield TextLine(id="message")
             yield EventLog()
@@ -160,7 +155,7 @@ class RecordScreen(Screen):
 
     def explain(self, key: str | None) -> None:
         """A step key with no legal step now: say why, in the rules' words."""
-        kinds = [k for k in KINDS if k.key == key and not k.more]
+        kinds = [k for k in KINDS if k.key == key and not k.more and self.steps.part_of(k.action)]
         if not kinds:
             return
         for kind in kinds:
@@ -260,6 +255,10 @@ class RecordScreen(Screen):
             return choices[0].value
         return await self.pick(title, choices)
 
+    async def pick_player(self, action: str, title: str) -> str | None:
+        """The player of a step, among those it is legal for."""
+        return await self.pick_one(title, [Choice(p, p) for p in distinct(e.player for e in self.steps.options(action))])
+
     # --- steps ------------------------------------------------------------------------------
 
     async def pick_and_record(self, action: str) -> None:
@@ -272,14 +271,23 @@ class RecordScreen(Screen):
         self.record(event)
 
     async def flow_start_tp(self) -> None:
-        if self.record(self.steps.options("start_tp")[0]):
+        if not self.record(self.steps.options("start_tp")[0]):
+            return
+        if self.steps.legal("roll_off"):
             await self.flow_roll_off()
+        elif self.steps.legal("initiative"):  # Approved Ops TP1: the scouting options decide (002 step 5)
+            await self.flow_initiative()
 
     async def flow_roll_off(self) -> None:
-        purpose = self.steps.options("roll_off")[0].purpose
-        event = await self.app.push_screen_wait(RollOffDialog(self.steps.trial, purpose))
-        if self.record(event) and self.recorder.state.decider is not None:
-            await self.flow_initiative()
+        """The roll-off, each roll-off again its ties call for, then who decides initiative picks."""
+        while True:
+            event = await self.app.push_screen_wait(RollOffDialog(self.steps.trial, self.steps.options("roll_off")[0]))
+            if not self.record(event):
+                return
+            if self.recorder.state.decider is not None:
+                return await self.flow_initiative()
+            if not self.steps.legal("roll_off"):  # Multiplayer Ops: the player order is settled
+                return
 
     async def flow_initiative(self) -> None:
         decider = self.recorder.state.decider
@@ -307,7 +315,7 @@ class RecordScreen(Screen):
         self.record(msgspec.structs.replace(probe, drop_zone=zone.strip()) if zone else None)
 
     async def flow_equipment(self) -> None:
-        player = await self.pick_one("Equipment of", [Choice(e.player, e.player) for e in self.steps.options("equipment")])
+        player = await self.pick_player("equipment", "Equipment of")
         if player is None:
             return self.record(None)
         text = await self.prompt(f"Equipment selected by {player}", hint="options separated by commas; empty: none")
@@ -334,7 +342,7 @@ class RecordScreen(Screen):
             self.record(ev.StrategicGambitUsed(player=player, gambit=name, cp=cp))
 
     async def flow_ploy(self) -> None:
-        player = await self.pick_one("Firefight ploy used by", [Choice(e.player, e.player) for e in self.steps.options("ploy")])
+        player = await self.pick_player("ploy", "Firefight ploy used by")
         if player is None:
             return
         text = await self.prompt(f"Firefight ploy used by {player}", hint="its name, then a comma and the CP if not 1 (Command Re-roll: with the dice)")
@@ -367,12 +375,15 @@ class RecordScreen(Screen):
         self.record(await self.app.push_screen_wait(ControlDialog(self.recorder.state)))
 
     async def flow_shoot(self) -> None:
+        await self.shoot(active(self.recorder.state))
+
+    async def shoot(self, op: OperativeState, action: str = "shoot") -> None:
         s = self.recorder.state
-        targets = self.steps.shot_targets()
+        targets = self.steps.shot_targets(op, action)
         target = await self.pick_one("Shoot at", [Choice(operative_label(s.operatives[t]), t) for t in targets])
         if target is None:
             return self.record(None)
-        self.record(await self.app.push_screen_wait(ShootDialog(self.steps, target)))
+        self.record(await self.app.push_screen_wait(ShootDialog(self.steps, target, op, action)))
 
     async def flow_fight(self) -> None:
         s = self.recorder.state
@@ -388,22 +399,32 @@ class RecordScreen(Screen):
     # --- the "more" menu --------------------------------------------------------------------
 
     async def flow_more(self) -> None:
-        kinds = self.steps.available(more=True)
-        if not kinds:
-            self.say("Nothing more to record now", ok=False)
-            return
-        action = await self.pick("More", [Choice(k.label, k.action, k.key) for k in kinds])
+        choices = [Choice(k.label, k.action, k.key) for k in self.steps.available(more=True)]
+        choices.append(Choice("Type an event, as `ktlog event` takes it", "typed", "e"))
+        action = await self.pick("More", choices)
         if action:
             await getattr(self, f"flow_{action}")()
 
+    async def flow_typed(self) -> None:
+        """Any event, typed in the CLI's syntax: a way to record what no step offers."""
+        hint = 'TYPE FIELD=VALUE ..., e.g. TacOpScored player=Ana vp=2 reason="Flank"; override=REASON sets a rule aside'
+        text = await self.prompt("An event, as `ktlog event` takes it", hint=hint)
+        if not text:
+            return self.record(None)
+        try:
+            event = parse_event(text)
+        except KtlogError as exc:
+            self.say(f"Not recorded: {exc}", ok=False)
+            return
+        self.record(event)
+
     async def _amount_for(self, action: str, title: str, hint: str, who: str = "operative"):
         """Pick the operative (or player) of a rare step, then its amount and reason."""
-        options = self.steps.options(action)
         s = self.recorder.state
         if who == "operative":
-            subject = await self.pick_one(title, [Choice(operative_label(s.operatives[e.operative]), e.operative) for e in options])
+            subject = await self.pick_one(title, [Choice(operative_label(s.operatives[e.operative]), e.operative) for e in self.steps.options(action)])
         else:
-            subject = await self.pick_one(title, [Choice(e.player, e.player) for e in options])
+            subject = await self.pick_player(action, title)
         if subject is None:
             return None, None, None
         text = await self.prompt(f"{title}: {subject}", hint=hint)

@@ -1,7 +1,9 @@
 """The replay screen: step through a battle moment by moment, read-only.
 
 The state panel is the record screen's; the replay cursor (`ktlog.replay.Replay`) gives the
-state at any seq from its snapshots, so a jump costs about as much as a step.
+state at any seq from its snapshots, so a jump costs about as much as a step. A spectator sees
+each secret choice (Approved Ops) only from the moment it is revealed: in the state panel, the
+moment line and the event log.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from textual.screen import Screen
 from ktlog.events import EventVoided, TurningPointStarted
 from ktlog.reducer import effective
 from ktlog.replay import Replay
+from ktlog.rules import get_ruleset
 from ktlog.store import Store
 from ktlog.views import describe
 
@@ -58,9 +61,12 @@ class ReplayScreen(Screen):
         super().__init__()
         self.game_id = game_id
         self.spectator = spectator
-        """Hide secret choices until they are revealed; the Preliminary Ops ruleset has none yet."""
+        """Hide secret choices until they are revealed."""
         self.replay = Replay.open(store, game_id)
         final = self.replay.final
+        self.ruleset = get_ruleset(final.ruleset)
+        self.secrets = any(self.ruleset.secrets(final, p) for p in final.players)
+        """Whether the ruleset has secret choices at all."""
         self.kept = {seq for seq, _ in effective(self.replay.records)}
         self.tp_starts = {seq: f"TP{e.turning_point}" for seq, e in self.replay.records if isinstance(e, TurningPointStarted) and seq in self.kept}
         self.notes = {}
@@ -71,17 +77,20 @@ class ReplayScreen(Screen):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="main"):
-            yield StatePanel()
+            yield StatePanel(len(self.replay.final.players), spectator=self.spectator)
             with Horizontal(id="side"):
-                yield VPCurve(self.replay.head, self.top_vp, self.tp_starts)
-                yield EventLog()
+                if self.ruleset.ops:  # Joint Ops scores no VP
+                    yield VPCurve(self.replay.head, self.top_vp, self.tp_starts)
+                yield EventLog(spectator=self.spectator)
         yield TextLine(id="moment")
         yield Scrubber(self.replay.head, {seq: "┼" for seq in self.tp_starts})
         yield KeyFooter()
 
     def on_mount(self) -> None:
-        self.query_one(EventLog).load(self.replay.envelopes)
-        mode = " · spectator mode (no secret choices in this ruleset)" if self.spectator else ""
+        self.query_one(EventLog).load(self.replay.envelopes, self.replay.final)
+        mode = ""
+        if self.spectator:
+            mode = " · spectator mode: secret choices hidden until revealed" if self.secrets else " · spectator mode (no secret choices in this ruleset)"
         self.sub_title = f"replay {self.game_id[:8]}{mode}"
         self.replay.seek(min(self.tp_starts, default=0))  # from the start of the battle
         self.show()
@@ -92,16 +101,19 @@ class ReplayScreen(Screen):
         r = self.replay
         state = r.state
         self.query_one(StatePanel).show(state)
-        self.query_one(VPCurve).show(state)
+        for curve in self.query(VPCurve):
+            curve.show(state)
         self.query_one(Scrubber).position = r.seq
-        self.query_one(EventLog).show_seq(r.seq)
+        log = self.query_one(EventLog)
+        log.show_moment(state)
+        log.show_seq(r.seq)
         self.query_one("#moment", TextLine).set(self.moment_text(r.seq))
 
     def moment_text(self, seq: int) -> str:
         if seq == 0:
             return "[dim]before the first event · → steps forward, ] next activation, PgDn next turning point[/]"
         event = self.replay.records[seq - 1][1]
-        text = f"[b]seq {seq}[/] {escape(describe(event))}"
+        text = f"[b]seq {seq}[/] {escape(describe(event, self.spectator, self.replay.state))}"
         if seq not in self.kept and not event.meta:
             text += f" [magenta](undone at seq {self.voided_by.get(seq, '?')})[/]"
         for note in self.notes.get(seq, []):

@@ -1,6 +1,7 @@
 """The set-up of a new game on one form (pg 110, pg 81): the set-up roll-off and initiative,
 objective markers, crit op (or roll it), drop zones, equipment, and the operatives set up in the
-rulebook's order. Defaults make it quick; the record screen can do the same step by step."""
+rulebook's order. Defaults make it quick; the record screen can do the same step by step, and
+does it for the rulesets whose set-up is not this one (`SetUpScreen.covers`)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from ktlog.errors import KtlogError
 from ktlog.reducer import apply
 from ktlog.rosters import slug
 from ktlog.rules import get_ruleset
+from ktlog.rules.ruleset import Ruleset
 from ktlog.rules.setup import next_to_set_up
 from ktlog.store import Store
 
@@ -38,6 +40,12 @@ class SetUpScreen(Screen):
         Binding("ctrl+t", "step_by_step", "Set up step by step"),
         Binding("escape", "step_by_step", "Back"),
     ]
+
+    @staticmethod
+    def covers(ruleset: Ruleset) -> bool:
+        """Whether the form fits the ruleset's set-up: two players, three markers and a crit op
+        (Preliminary and Approved Ops; Approved Ops' tac ops and scouting follow on the record screen)."""
+        return ruleset.players == (2, 2) and bool(ruleset.crit_ops)
 
     def __init__(self, store: Store, game_id: str):
         super().__init__()
@@ -166,7 +174,7 @@ class SetUpScreen(Screen):
                 return
         if not self.commit(events):
             return
-        if self.query_one("#all", Checkbox).value:
+        if self.query_one("#all", Checkbox).value and self.recorder.steps.legal("set_up"):  # Approved Ops: tac ops first
             while (player := next_to_set_up(self.recorder.state)) is not None:
                 op = next(o for o in self.recorder.state.operatives_of(player) if not o.set_up)
                 if not self.commit([("operative set-up", ev.OperativeSetUp(operative=op.id))]):

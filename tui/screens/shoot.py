@@ -13,9 +13,9 @@ from ktlog import events as ev
 from ktlog.notation import NotationError, parse_rerolls
 from ktlog.rules.shooting import expected_attack_dice
 from ktlog.rules.weapons import weapon_profile
-from ktlog.state import GameState
+from ktlog.state import GameState, OperativeState
 
-from ..steps import Steps, active
+from ..steps import SHOOTING, Steps, active
 from ..widgets.dice_entry import DiceEntry, Group
 from .dice_dialog import DiceDialog, wounds_text
 from .pick import Choice, PickScreen
@@ -48,12 +48,13 @@ class ShootDialog(DiceDialog):
     ]
     HINT = "type the attack dice, then the defence dice; Enter records, Esc cancels"
 
-    def __init__(self, steps: Steps, target: str):
-        """A shot of the active operative at `target` (one of `steps.shot_targets()`)."""
-        op = active(steps.state)
-        super().__init__(f"{op.id} shoots", steps.trial)
-        self.steps, self.operative = steps, op.id
-        self.weapons = steps.shot_weapons(target)
+    def __init__(self, steps: Steps, target: str, shooter: OperativeState | None = None, action: str = "shoot"):
+        """A shot at `target` (one of `steps.shot_targets()`): by the active operative, or with
+        `action` "overwatch", by `shooter` performing KT21 Overwatch."""
+        op = shooter or active(steps.state)
+        super().__init__(f"{op.id} {'performs Overwatch' if action == 'overwatch' else 'shoots'}", steps.trial)
+        self.steps, self.shooter, self.action = steps, op, action
+        self.weapons = steps.shot_weapons(op, target, action)
         self.weapon = self.weapons[0]
         self.quick = False
         self.sequences = [Sequence(target)]
@@ -68,11 +69,12 @@ class ShootDialog(DiceDialog):
 
     @property
     def profile(self):
-        return weapon_profile(self.weapon.rules)
+        """The weapon's rules as this ruleset plays them (KT21's Hot takes no Hot roll)."""
+        return weapon_profile(self.steps.ruleset.weapon_as_played(self.weapon).rules)
 
     def targets(self) -> list[str]:
         """The targets the weapon may shoot (for Blast and Torrent's extra targets)."""
-        return [t for t in self.steps.shot_targets() if self.weapon in self.steps.shot_weapons(t)]
+        return [t for t in self.steps.shot_targets(self.shooter, self.action) if self.weapon in self.steps.shot_weapons(self.shooter, t, self.action)]
 
     # --- entries ----------------------------------------------------------------------------
 
@@ -207,7 +209,7 @@ class ShootDialog(DiceDialog):
                 attack_dice=ev.Dice(rolls=tuple(map(int, parts[0])), rerolls=seq.rerolls),
                 defence_dice=ev.Dice(rolls=tuple(map(int, parts[1])), rerolls=seq.save_rerolls),
             ))
-        return ev.Shot(operative=self.operative, weapon=self.weapon.name, attacks=tuple(attacks), hot_roll=hot)
+        return SHOOTING[self.action](operative=self.shooter.id, weapon=self.weapon.name, attacks=tuple(attacks), hot_roll=hot)
 
     def summary(self, new: GameState) -> str:
         lines = []
@@ -220,7 +222,7 @@ class ShootDialog(DiceDialog):
                 )
             else:
                 lines.append(f"{rec.target}: [b]{rec.damage} damage[/] → {wounds_text(target)}")
-        before, after = self.trial.state.operatives[self.operative], new.operatives[self.operative]
+        before, after = self.shooter, new.operatives[self.shooter.id]
         if after.wounds != before.wounds:
-            lines.append(f"Hot: {self.operative} takes {before.wounds - after.wounds} → {wounds_text(after)}")
+            lines.append(f"Hot: {self.shooter.id} takes {before.wounds - after.wounds} → {wounds_text(after)}")
         return "\n".join(lines + self.effects(new))

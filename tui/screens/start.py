@@ -13,6 +13,9 @@ from ktlog.store import Store
 from ..widgets.game_table import GameTable
 from ..widgets.key_footer import KeyFooter
 
+RECENT = 100
+"""The newest games listed: a table of thousands takes seconds to lay out."""
+
 
 class StartScreen(Screen):
     DEFAULT_CSS = """
@@ -46,11 +49,12 @@ class StartScreen(Screen):
     def load(self) -> None:
         games = list(reversed(self.store.games()))  # the newest first
         table = self.query_one(GameTable)
-        table.show(games)
+        table.show(games[:RECENT])
         table.focus()
         unfinished = sum(g.status != "finished" for g in games)
         self.query_one("#hint", Static).update(
             f"{len(games)} games in {self.store.path or 'memory'}" + (f", {unfinished} unfinished" if unfinished else "")
+            + (f" (the newest {RECENT} listed; l for the league view)" if len(games) > RECENT else "")
             + ". Enter resumes an unfinished game or replays a finished one; n starts a new game."
             if games else "No games yet: press n to set up a new game."
         )

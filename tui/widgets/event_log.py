@@ -1,7 +1,8 @@
 """The game's events in order: undone ones struck through, notes in their place.
 
 The log shows the window of rows around the selected event, so adding an event redraws one
-widget and never re-lays out the screen, however long the game.
+widget and never re-lays out the screen, however long the game. A spectator's log hides each
+secret choice until the moment viewed reveals it.
 """
 
 from __future__ import annotations
@@ -19,18 +20,19 @@ from textual.widget import Widget
 
 from ktlog import events as ev
 from ktlog.events import Envelope
-from ktlog.reducer import effective
+from ktlog.reducer import effective, fold
+from ktlog.state import GameState
 from ktlog.views import describe
 
 from .lines import LineCache
 
 
-def _text(event: ev.Event) -> Text:
+def _text(event: ev.Event, spectator: bool = False, state: GameState | None = None) -> Text:
     if isinstance(event, ev.Annotation):
         return Text(f"✎ on {event.target}: {event.text}", style="italic cyan")
     if isinstance(event, ev.EventVoided):
         return Text(f"↶ undo seq {event.target}", style="magenta")
-    return Text(describe(event) + (f"  [override: {event.override}]" if event.override else ""))
+    return Text(describe(event, spectator, state) + (f"  [override: {event.override}]" if event.override else ""))
 
 
 class EventLog(Widget, can_focus=True):
@@ -57,10 +59,14 @@ class EventLog(Widget, can_focus=True):
 
     selected: reactive[int] = reactive(0, layout=False)
 
-    def __init__(self, **kwargs):
+    def __init__(self, *, spectator: bool = False, **kwargs):
         super().__init__(**kwargs)
         self.border_title = "Events"
+        self.spectator = spectator
         self.rows: list[Text] = []
+        self._secrets: dict[int, ev.Event] = {}
+        """A spectator's rows whose text depends on the moment viewed (a secret, a reveal)."""
+        self._undone: set[int] = set()
         self._targets: dict[int, int] = {}
         """The event each undo and note row talks about."""
         self._top = 0
@@ -76,18 +82,36 @@ class EventLog(Widget, can_focus=True):
     def selected_seq(self) -> int | None:
         return self.selected or None
 
-    def load(self, envelopes: list[Envelope]) -> None:
-        """Show a whole log (the undone events found once, from the end)."""
+    def load(self, envelopes: list[Envelope], final: GameState | None = None) -> None:
+        """Show a whole log (the undone events found once, from the end). A spectator's log
+        starts with every secret hidden (as at the game's creation); `final`, the game's last
+        state, tells which rows a later moment may reveal (see `show_moment`)."""
         kept = {seq for seq, _ in effective([(e.seq, e.payload) for e in envelopes])}
-        self.rows, self._targets, self._versions = [], {}, {}
+        self.rows, self._targets, self._versions, self._secrets = [], {}, {}, {}
+        self._undone = {e.seq - 1 for e in envelopes if e.seq not in kept and not e.payload.meta}
         self.lines.clear()
-        for e in envelopes:
+        blind = fold(envelopes[:1]) if self.spectator and envelopes else None
+        for row, e in enumerate(envelopes):
             self._remember(e)
-            text = _text(e.payload)
-            if e.seq not in kept and not e.payload.meta:
-                text.stylize("dim strike")
-            self.rows.append(text)
+            self.rows.append(self._row(row, e.payload, blind))
+            if blind is not None and final is not None and self.rows[row].plain != _text(e.payload, True, final).plain:
+                self._secrets[row] = e.payload
         self.show_seq(self.last_seq)
+
+    def show_moment(self, state: GameState) -> None:
+        """A spectator's rows that hold a secret, as the moment `state` shows them."""
+        for row, event in self._secrets.items():
+            text = self._row(row, event, state)
+            if text.plain != self.rows[row].plain:
+                self.rows[row] = text
+                self._versions[row] = self._versions.get(row, 0) + 1
+                self.refresh()
+
+    def _row(self, row: int, event: ev.Event, state: GameState | None) -> Text:
+        text = _text(event, self.spectator, state)
+        if row in self._undone:
+            text.stylize("dim strike")
+        return text
 
     def extend(self, envelopes: Iterable[Envelope]) -> None:
         """Add events recorded since the log was shown; an undo strikes its target through."""

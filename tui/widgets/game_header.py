@@ -3,38 +3,58 @@
 from __future__ import annotations
 
 from ktlog.reducer import describe_result
+from ktlog.rules import get_ruleset
+from ktlog.rules.multiplayer import listing
 from ktlog.state import GameState
 
+from ..markup import escape
 from .text_line import TextLine
 
 
 def standing(s: GameState) -> str:
-    """Turning point, phase, initiative and whose activation it is, as markup."""
+    """Turning point, phase, initiative (player order with three or four players) and whose
+    activation it is; the crit op or the Joint Ops mission; as markup."""
+    ruleset = get_ruleset(s.ruleset) if s.ruleset else None
+    mission = ruleset.progress(s).get("mission") if ruleset else None
     if s.phase == "setup":
-        parts = ["[b]Set-up[/]"]
-        if s.setup_initiative:
-            parts.append(f"set-up initiative [b]{s.setup_initiative}[/]")
+        parts = ["[b]Set-up[/]", *order(s, s.setup_initiative, "set-up initiative")]
         if s.crit_op:
             parts.append(f"crit op [b]{s.crit_op}[/]")
-        return " · ".join(parts)
+        return " · ".join(parts + ([f"mission [b]{mission}[/]"] if mission else []))
     if s.phase == "over":
-        return f"[b]Battle over[/] · {describe_result(s)} · " + " - ".join(f"{n} {p.total_vp}" for n, p in s.players.items())
+        score = [" - ".join(f"{escape(n)} {p.total_vp}" for n, p in s.players.items())] if ruleset and ruleset.ops else []
+        return " · ".join(["[b]Battle over[/]", escape(describe_result(s)), *score, *([f"mission {mission}"] if mission else [])])
     parts = [f"[b]TP{s.turning_point}[/]", {"strategy": "Strategy", "firefight": "Firefight", "between": "TP ended"}[s.phase]]
-    if s.initiative:
-        parts.append(f"initiative [b]{s.initiative}[/]")
+    parts += order(s, s.initiative, "initiative")
     if s.phase == "strategy" and s.gambit_turn:
-        parts.append(f"gambit step: [b]{s.gambit_turn}[/]")
+        parts.append(f"gambit step: [b]{escape(s.gambit_turn)}[/]")
     if s.phase == "firefight":
         act = s.activation
         if act:
             op = s.operatives[act.operative]
             verb = "counteracting" if act.counteract else "active"
-            parts.append(f"{verb}: [b]{op.id}[/] ({op.player}, {act.ap_spent}/{op.apl} AP)")
+            parts.append(f"{verb}: [b]{op.id}[/] ({escape(op.player)}, {act.ap_spent}/{op.apl} AP)")
         elif s.next_player:
-            parts.append(f"[b]{s.next_player}[/] to activate")
+            parts.append(f"[b]{escape(s.next_player)}[/] to activate")
     if s.crit_op:
         parts.append(f"crit op {s.crit_op}")
+    if mission:
+        parts.append(f"mission {mission}")
     return " · ".join(parts)
+
+
+def order(s: GameState, first: str | None, label: str) -> list[str]:
+    """Who has initiative; with three or four players the player order instead, and the
+    players still to roll off again for their places (pg 99)."""
+    parts = []
+    if first and len(s.players) > 2:
+        parts.append(f"{label.replace('initiative', 'order')} [b]{escape(' › '.join(s.order))}[/]")
+    elif first:
+        parts.append(f"{label} [b]{escape(first)}[/]")
+    tied = [listing(g) for g in s.order_ties if len(g) > 1]
+    if tied:
+        parts.append(f"to roll again: [b]{escape('; '.join(tied))}[/]")
+    return parts
 
 
 class GameHeader(TextLine):

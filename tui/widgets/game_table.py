@@ -17,7 +17,8 @@ def result_text(g: GameRow) -> Text:
 class GameTable(DataTable):
     """One row per game, keyed by its id."""
 
-    COLUMNS: tuple[tuple[str, str], ...] = (("date", "date"), ("players", "players"), ("kill teams", "teams"), ("result", "result"), ("events", "events"), ("id", "id"))
+    COLUMNS: tuple[tuple[str, str], ...] = (("date", "date"), ("players", "players"), ("result", "result"), ("kill teams", "teams"), ("events", "events"), ("id", "id"))
+    """The result before the kill teams: three or four of them (Multiplayer Ops) would push it off an 80-100 column screen."""
 
     def __init__(self, **kwargs):
         super().__init__(cursor_type="row", zebra_stripes=True, **kwargs)

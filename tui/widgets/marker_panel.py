@@ -13,6 +13,8 @@ def marker_text(m: MarkerState, s: GameState) -> str:
         bits.append(f"secured {m.secured_by}")
     if m.transmitting:
         bits.append("transmitting")
+    if m.sabotaged:
+        bits.append("sabotaged")
     if m.looted_tp == s.turning_point and s.turning_point:
         bits.append("looted")
     if m.carried_by:

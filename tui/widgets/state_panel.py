@@ -1,6 +1,8 @@
-"""The state of a game at one moment: header, score, both sides' operatives, objective markers.
+"""The state of a game at one moment: header, score, each side's operatives, objective markers.
 
-The record screen and the replay screen show the same panel; it only reads the state.
+The record screen and the replay screen show the same panel; it only reads the state. Two
+players' tables stand side by side; three or four players' (Multiplayer Ops) in a grid of two
+columns.
 """
 
 from __future__ import annotations
@@ -20,14 +22,20 @@ class StatePanel(Vertical):
     DEFAULT_CSS = """
     StatePanel { height: 1fr; }
     StatePanel > Horizontal { height: 1fr; }
+    StatePanel > Horizontal.-grid { layout: grid; grid-size: 2; }
     """
+
+    def __init__(self, players: int = 2, *, spectator: bool = False, **kwargs):
+        """A table for each of `players`; a spectator sees secret choices only once revealed."""
+        super().__init__(**kwargs)
+        self.players, self.spectator = max(2, players), spectator
 
     def compose(self) -> ComposeResult:
         yield GameHeader()
-        yield ScoreBoard()
-        with Horizontal():
-            yield OperativeTable(0, id="side-0")
-            yield OperativeTable(1, id="side-1")
+        yield ScoreBoard(spectator=self.spectator)
+        with Horizontal(classes="-grid" if self.players > 2 else ""):
+            for i in range(self.players):
+                yield OperativeTable(i, id=f"side-{i}")
         yield MarkerPanel()
 
     def show(self, state: GameState) -> None:

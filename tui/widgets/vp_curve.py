@@ -39,12 +39,16 @@ class VPCurve(PlotextPlot):
         if key == self._shown:
             return
         self._shown = key
+        self.draw({player: vp_steps(state, player, state.seq) for player in state.players})
+
+    def draw(self, curves: dict[str, tuple[list[int], list[int]]]) -> None:
+        """Each player's step curve (seqs, VP totals), on axes to `head` and `top`, with the
+        turning points marked."""
         plt = self.plt
         plt.clear_data()
         plt.clear_figure()
-        end = state.seq
-        self.drawn = {player: vp_steps(state, player, end) for player in state.players}
-        for player, (xs, ys) in self.drawn.items():
+        self.drawn = curves
+        for player, (xs, ys) in curves.items():
             plt.plot(xs, ys, label=f"{player} {ys[-1]}")
         plt.xlim(0, self.head)
         plt.ylim(0, self.top)
