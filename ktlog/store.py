@@ -17,20 +17,17 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-import platformdirs
 import sqlite_utils
 from sqlite_utils import Migrations
 
 from . import __version__, projections
+from .dbfile import APPLICATION_ID, SCHEMA_VERSION, default_db_path
 from .errors import ConcurrencyConflict, GameNotFound, InvalidEvent, StoreError
 from .events import Annotation, Envelope, Event, EventVoided, GameCreated
 from .records import GENESIS, decode_payload, now, seal
 from .reducer import apply_in_place, effective, fold_with_snapshots, resume, shared_win
 from .state import GameState, copy_state, decode_state, encode_state
 
-APPLICATION_ID = 0x6B746C67  # "ktlg"
-SCHEMA_VERSION = 5
-"""Bumped with each migration; a database with a higher one needs a newer ktlog."""
 SCHEMA_NEEDS_KTLOG = "0.1.0"
 """The first ktlog version that reads this schema (recorded in the database's meta table)."""
 SNAPSHOT_EVERY = 100
@@ -128,12 +125,6 @@ def m005_game_keys(db: sqlite_utils.Database) -> None:
     for table in ("vp_changes", "cp_changes", "attacks", "incapacitations", "turning_points", "game_results"):
         db[table].add_column("game_key", int)
         db.execute(f"UPDATE {table} SET game_key = (SELECT rowid FROM games WHERE games.id = {table}.game_id)")
-
-
-def default_db_path() -> Path:
-    """`KTLOG_DB`, else ktlog.db in the user's data directory."""
-    env = os.environ.get("KTLOG_DB")
-    return Path(env) if env else platformdirs.user_data_path("ktlog") / "ktlog.db"
 
 
 @dataclass(frozen=True)

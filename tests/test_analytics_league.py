@@ -37,7 +37,7 @@ from league import IN_PROGRESS, game_id, league_fixture  # noqa: F401 (the `leag
 from ktlog.analytics import curves
 from ktlog.analytics.dice import dice
 from ktlog.analytics.integrity import suspicious_games
-from ktlog.analytics.league import Filters, League
+from ktlog.analytics.league import Filters, League, filter_choices
 from ktlog.analytics.matchups import matchups, matrix
 from ktlog.analytics.ops import ops
 from ktlog.analytics.performance import entity_stats
@@ -76,12 +76,13 @@ def test_the_league_is_as_written(league, all_games):
     assert all_games.games.sort("game_id").get_column("status").to_list() == ["finished"] * 12 + ["in progress"]
     results = {(gid[:2], p): r for gid, p, r in all_games.results.select("game_id", "player", "result").rows()}
     assert (results[("03", "Erin")], results[("03", "Alice")]) == ("draw", "draw")
-    ended_by = dict(all_games.table("game_results", "game_id, ended_by").unique().rows())
+    db = sqlite3.connect(league.db)
+    ended_by = dict(db.execute("SELECT DISTINCT game_id, ended_by FROM game_results").fetchall())
     assert ended_by.pop(G[6]) == "concession" and set(ended_by.values()) == {"battle"}
     # G05: all five of Erin's operatives incapacitated, the last in TP3.
-    erin = all_games.table("incapacitations", "game_id, seq, turning_point, player").filter(game_id=G[5], player="Erin")
-    assert erin.height == 5 and erin.get_column("turning_point").max() == 3
-    assert erin.get_column("seq").max() == league.marks[G[5]]["wiped out"]
+    erin = db.execute("SELECT seq, turning_point FROM incapacitations WHERE game_id = ? AND player = 'Erin'", (G[5],)).fetchall()
+    assert len(erin) == 5 and max(tp for _, tp in erin) == 3
+    assert max(seq for seq, _ in erin) == league.marks[G[5]]["wiped out"]
 
 
 # --- standings and Elo -----------------------------------------------------------------------
@@ -338,6 +339,25 @@ def test_the_curve_of_a_game_in_progress_is_refused(league):
     result = stats(league.db, "curves", "--game", G[13][:2], ok=False)
     assert result.exit_code == 1
     assert "in progress" in result.stderr and G[13][:8] in result.stderr
+
+
+def test_one_games_race_to_draw(league, all_games):
+    """G01 as the charts and the TUI draw it: from zeros at seq 0 to the final VP at the last
+    event, with a boundary where each turning point starts."""
+    race, boundaries = curves.game_race(all_games, G[1])
+    assert race.columns == ["seq", "turning_point", "Alice", "Bob"]
+    assert race.row(0) == (0, 0, 0, 0)
+    assert race.slice(1, race.height - 2).rows() == curves.game_curve(all_games, G[1]).drop("difference").rows()
+    last = sqlite3.connect(league.db).execute("SELECT MAX(seq) FROM events WHERE game_id = ?", (G[1],)).fetchone()[0]
+    assert race.row(-1) == (last, 4, 4, 1)
+    assert boundaries.get_column("label").to_list() == ["TP1", "TP2", "TP3", "TP4"]
+    assert boundaries.get_column("seq").is_sorted() and boundaries.get_column("seq").max() < league.marks[G[1]]["end"]
+
+
+def test_the_filters_to_pick_from(league):
+    assert filter_choices(league.db) == {
+        "league": ["Autumn League", "Winter League"], "season": ["2026", "2027"], "round": ["1", "2"], "ruleset": ["kt24-preliminary"],
+    }
 
 
 # --- ops -------------------------------------------------------------------------------------

@@ -7,6 +7,7 @@ import re
 import subprocess
 import sys
 
+import click
 import pytest
 from click.testing import CliRunner
 from conftest import ROOT, ROSTERS
@@ -137,11 +138,27 @@ def test_simulate_stores_legal_games(run):
     assert "all 3 games verified" in run("verify").stdout
 
 
-def test_every_command_has_help_and_is_in_the_readme():
+def test_every_command_loads_has_help_and_is_in_the_readme():
     readme = (ROOT / "README.md").read_text()
-    for name, command in cli.commands.items():
-        assert command.help, name
+    ctx = click.Context(cli)
+    names = cli.list_commands(ctx)
+    assert {"new", "event", "show", "score", "import", "verify", "record", "replay", "stats", "chart", "report"} <= set(names)
+    for name in names:
+        command = cli.get_command(ctx, name)
+        assert command.name == name and command.help, name
         assert f"ktlog {name}" in readme, f"`ktlog {name}` is not documented in README.md"
+    assert cli.get_command(ctx, "scores") is None
+    assert "No such command 'scores'" in CliRunner().invoke(cli, ["scores"]).output
+
+
+def test_demo_loads_the_samples_and_summarises_one(run):
+    out = run("demo").stdout
+    samples = sorted((ROOT / "sample_games").glob("*.jsonl"))
+    assert out.count("imported game") == len(samples) == 15
+    first = json.loads(samples[0].read_text().splitlines()[0])["game_id"]
+    assert "Database: " in out and "(15 games)" in out and f"show {first[:8]} --tp 2" in out
+    assert "Alice (Kasrkin): 8 VP" in out and "Result: Alice won" in out  # the first sample: Alice beat Bob 8-7
+    assert run("demo").stdout.count("is already in the database; nothing to") == 15  # importing twice changes nothing
 
 
 def test_the_real_command_prints_no_traceback(tmp_path):

@@ -546,7 +546,7 @@ def test_random_kt21_groups_are_of_one_type_and_players_alternate(seed):
 
 
 def test_the_cli_writes_overwatch_like_a_shot():
-    from ktlog.cli import build_event
+    from ktlog.event_text import build_event
 
     e = build_event("OverwatchFired", ["operative=a1", "weapon=Gun", "target=b2", "dice=5444", "saves=111"], None)
     assert e.attacks[0].attack_dice.rolls == (5, 4, 4, 4)

@@ -17,11 +17,14 @@ if TYPE_CHECKING:  # Polars loads with the first statistic, not with every ktlog
 
 
 def _league(ctx: click.Context, kw: dict) -> League:
-    from ..store import Store
+    from ..dbfile import is_current
     from .league import Filters, League
 
     db = Path(ctx.find_root().obj["db"])
-    Store(db, create=False).close()  # a missing, wrong or newer file gets the store's clear message; an older one is migrated
+    if not is_current(db):  # a missing, wrong or newer file gets the store's clear message; an older one is migrated
+        from ..store import Store
+
+        Store(db, create=False).close()
     filters = Filters(**{k: kw.pop(k) for k in ("league", "season", "round", "since", "until", "ruleset", "player", "team")})
     return League(db, filters)
 

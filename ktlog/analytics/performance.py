@@ -23,7 +23,7 @@ def wilson(points: pl.Expr, n: pl.Expr, z: float = Z95) -> tuple[pl.Expr, pl.Exp
 def per_game(league: League) -> pl.DataFrame:
     """One row per player per finished game, with what they did in it."""
     rows = league.with_opponents
-    kills = league.table("incapacitations", "game_key, player AS victim")
+    kills = league.table("incapacitations").rename({"player": "victim"})
     killed = (
         rows.select("game_key", "player").join(kills, on="game_key")
         .group_by("game_key", "player")
@@ -34,7 +34,7 @@ def per_game(league: League) -> pl.DataFrame:
         .group_by("game_key", "player")
         .agg(pl.col("delta").clip(lower_bound=0).sum().alias("cp_gained"), (-pl.col("delta").clip(upper_bound=0)).sum().alias("cp_spent"))
     )
-    tps = league.table("turning_points", "game_key, turning_point, initiative")
+    tps = league.table("turning_points")
     initiative = (
         rows.select("game_key", "player").join(tps, on="game_key")
         .group_by("game_key", "player")
@@ -72,6 +72,7 @@ def entity_stats(league: League, by: str) -> pl.DataFrame:
     Kill team figures leave mirror matches out (a kill team against itself always wins half);
     `mirror_games` counts them.
     """
+    league.read_ahead("game_results", "cp_changes", "incapacitations", "turning_points")
     games = per_game(league)
     mirrors = None
     if by == "kill_team":

@@ -69,6 +69,7 @@ def current_elo(results: pl.DataFrame) -> pl.DataFrame:
 
 def standings(league: League) -> pl.DataFrame:
     """Per player: games, wins, draws, losses, win rate (a draw half a win), VP for and against, VP difference, Elo."""
+    league.read_ahead("game_results")
     rows = league.with_opponents
     table = (
         rows.group_by("player")

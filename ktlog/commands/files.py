@@ -1,0 +1,98 @@
+"""`ktlog import`, `export` and `demo`: games in and out of the database as game-log files."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+from pathlib import Path
+
+import click
+
+from ..cli import open_store
+from ..errors import KtlogError
+from ..gamelog import export_lines, import_file
+from ..replay import Replay
+from ..store import Store
+from ..views import render_replay_summary, render_score
+
+SAMPLE_GAMES = Path(__file__).resolve().parent.parent.parent / "sample_games"
+
+
+@click.command("import")
+@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.pass_context
+def import_cmd(ctx, files) -> None:
+    """Import game-log files (each whole or not at all; importing twice changes nothing)."""
+    store = open_store(ctx)
+    failed = 0
+    with store.batch():
+        for path in files:
+            try:
+                click.echo(import_file(store, path).describe())
+            except KtlogError as exc:
+                failed += 1
+                click.echo(f"error: {exc}", err=True)
+    if failed:
+        sys.exit(1)
+
+
+@click.command()
+@click.argument("game")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write to this file instead of standard output.")
+@click.pass_context
+def export(ctx, game, output) -> None:
+    """Write a game's game-log file (JSON Lines: a header, then one event per line)."""
+    store = open_store(ctx)
+    data = b"\n".join(export_lines(store, store.resolve(game))) + b"\n"
+    if output:
+        try:
+            output.write_bytes(data)
+        except OSError as exc:
+            raise KtlogError(f"cannot write {output}: {exc.strerror}") from exc
+        click.echo(f"wrote {output}", err=True)
+    else:
+        click.echo(data.decode(), nl=False)
+
+
+
+@click.command()
+@click.option("--samples", type=click.Path(file_okay=False, path_type=Path), default=SAMPLE_GAMES, show_default=True, help="Folder of game-log files.")
+@click.pass_context
+def demo(ctx, samples) -> None:
+    """Load the sample games into the database and summarise one's replay and score: the text
+    version of `ktlog` alone."""
+    store = open_store(ctx)
+    files, results = load_samples(store, samples)
+    for result in results:
+        if isinstance(result, KtlogError):
+            raise result
+        click.echo(result.describe())
+    games_by_id = {g.id: g for g in store.games()}
+    first = _header_game_id(files[0])
+    click.echo("")
+    click.echo(render_replay_summary(first, Replay.open(store, first)))
+    click.echo("")
+    click.echo(render_score(first, store.state(first)))
+    me = "ktlog" if shutil.which("ktlog") else sys.argv[0]
+    click.echo(f"\nDatabase: {store.path}  ({len(games_by_id)} games). Try: {me} games, {me} show {first[:8]} --tp 2, {me} log {first[:8]}")
+
+def load_samples(store: Store, samples: Path):
+    """Import the sample game-log files (again: importing twice changes nothing). Returns the
+    files and, for each, its import report or the error that kept it out."""
+    files = sorted(Path(samples).glob("*.jsonl"))
+    if not files:
+        raise KtlogError(f"no sample games (*.jsonl) in {samples}; pass --samples DIR")
+    results = []
+    with store.batch():
+        for path in files:
+            try:
+                results.append(import_file(store, path))
+            except KtlogError as exc:
+                results.append(exc)
+    return files, results
+
+
+def _header_game_id(path: Path) -> str:
+    with open(path, "rb") as f:
+        return json.loads(f.readline())["game_id"]

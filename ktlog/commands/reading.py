@@ -1,0 +1,121 @@
+"""`ktlog games`, `show`, `log` and `score`: a game's state, events and result, as text or JSON."""
+
+from __future__ import annotations
+
+import click
+import msgspec
+
+from .. import events as ev
+from ..cli import echo_json, open_store
+from ..errors import KtlogError
+from ..reducer import effective
+from ..replay import Replay
+from ..rules import RULESETS
+from ..store import Store
+from ..views import describe, game_result, render_score, render_state, score_view, state_view
+
+
+@click.command()
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON list (id, status, players, result, ...).")
+@click.pass_context
+def games(ctx, as_json) -> None:
+    """List the games in the database."""
+    rows = open_store(ctx).games()
+    if as_json:
+        echo_json([
+            {"id": g.id, "status": g.status, "ruleset": g.ruleset, "killzone": g.killzone, "date": g.date, "labels": g.labels,
+             "players": g.players, "kill_teams": g.kill_teams, "result": g.result, "events": g.head_seq}
+            for g in rows
+        ])
+        return
+    if not rows:
+        click.echo("no games yet: `ktlog new` records one, `ktlog import FILE` loads one")
+        return
+    for g in rows:
+        who = " vs ".join(f"{p} ({t})" for p, t in zip(g.players, g.kill_teams))
+        result = game_result(g) if g.result else g.status
+        click.echo(f"{g.id[:8]}  {g.date}  {g.ruleset:<17} {who}  [{result}]  {g.head_seq} events")
+
+
+def _state_for(store: Store, game_id: str, at: int | None, tp: int | None):
+    if at is not None and tp is not None:
+        raise KtlogError("give --at SEQ or --tp N, not both")
+    if tp is not None:
+        replay = Replay.open(store, game_id)
+        return replay.seek(replay.turning_point_end(tp))
+    if at is not None and at < 0:
+        raise KtlogError("--at takes a seq of 0 or more")
+    return store.state(game_id, at)
+
+
+@click.command()
+@click.argument("game")
+@click.option("--at", type=int, help="The state just after this seq.")
+@click.option("--tp", type=int, help="The state at the end of this turning point.")
+@click.option("--json", "as_json", is_flag=True, help="Print the state as JSON.")
+@click.option("--spectator", is_flag=True, help="Hide secret choices (tac op, scouting, primary op) not yet revealed.")
+@click.pass_context
+def show(ctx, game, at, tp, as_json, spectator) -> None:
+    """The state of a game at a moment (default: now)."""
+    store = open_store(ctx)
+    game_id = store.resolve(game)
+    state = _state_for(store, game_id, at, tp)
+    if as_json:
+        echo_json(state_view(game_id, state, spectator=spectator))
+    else:
+        click.echo(render_state(game_id, state, spectator=spectator))
+
+
+@click.command()
+@click.argument("game")
+@click.option("--json", "as_json", is_flag=True, help="Print the events as JSON envelopes.")
+@click.option("--spectator", is_flag=True, help="Hide secret choices not yet revealed (JSON: their payload keeps only type and player).")
+@click.pass_context
+def log(ctx, game, as_json, spectator) -> None:
+    """The events of a game in order; undone ones are marked, notes shown under their event."""
+    store = open_store(ctx)
+    game_id = store.resolve(game)
+    envelopes = store.events(game_id)
+    state = store.state(game_id)
+    records = [(e.seq, e.payload) for e in envelopes]
+    kept = {seq for seq, _ in effective(records)}
+    voided_by = {e.payload.target: e.seq for e in envelopes if isinstance(e.payload, ev.EventVoided)}
+    if as_json:
+        hidden = RULESETS[state.ruleset].hidden if spectator else lambda state, event: False
+        shown = (_redacted(e) if hidden(state, e.payload) else e for e in envelopes)
+        click.echo("[" + ",\n".join(msgspec.json.encode(x).decode() for x in shown) + "]")
+        return
+    notes: dict[int, list[str]] = {}
+    for e in envelopes:
+        if isinstance(e.payload, ev.Annotation) and e.seq in kept:
+            notes.setdefault(e.payload.target, []).append(e.payload.text)
+    for e in envelopes:
+        if isinstance(e.payload, ev.Annotation):
+            continue
+        mark = f"  [undone by seq {voided_by[e.seq]}]" if e.seq not in kept and e.seq in voided_by else ""
+        override = f"  [override: {e.payload.override}]" if e.payload.override else ""
+        click.echo(f"{e.seq:>5}  {describe(e.payload, spectator, state)}{override}{mark}")
+        for text in notes.get(e.seq, []):
+            click.echo(f"         # {text}")
+
+
+def _redacted(envelope: ev.Envelope) -> dict:
+    """An envelope whose secret payload a spectator may not see yet: type and player only."""
+    data = msgspec.to_builtins(envelope)
+    data["payload"] = {"type": envelope.type, "player": getattr(envelope.payload, "player", None), "hidden": True}
+    return data
+
+
+@click.command()
+@click.argument("game")
+@click.option("--json", "as_json", is_flag=True, help="Print the score as JSON (format in the README).")
+@click.pass_context
+def score(ctx, game, as_json) -> None:
+    """VP by op and in total, kill grade, and the winner or a draw."""
+    store = open_store(ctx)
+    game_id = store.resolve(game)
+    state = store.state(game_id)
+    if as_json:
+        echo_json(score_view(game_id, state))
+    else:
+        click.echo(render_score(game_id, state))

@@ -1,0 +1,116 @@
+"""`ktlog new`, `event`, `undo` and `annotate`: a game recorded from the command line."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+import click
+
+from .. import events as ev
+from ..cli import echo_json, open_store
+from ..errors import RosterError
+from ..event_text import build_event, types_help
+from ..rosters import joining, load_roster
+from ..rules import RULESETS
+from ..views import changes, describe
+
+
+def _parse_player(spec: str) -> tuple[str, Path, list[str] | None]:
+    name, sep, rest = spec.partition("=")
+    if not sep or not name.strip() or not rest:
+        raise RosterError(f"--player {spec!r}: write NAME=ROSTER.toml or NAME=ROSTER.toml:op1,op2")
+    path, _, ops = rest.partition(":")
+    return name.strip(), Path(path), [o.strip() for o in ops.split(",") if o.strip()] or None
+
+
+@click.command()
+@click.option("--ruleset", type=click.Choice(sorted(RULESETS)), default="kt24-preliminary", show_default=True, help="The ruleset the game is played under.")
+@click.option("--killzone", required=True, help="volkus, gallowdark, bheta-decima, or another killzone's name.")
+@click.option("--date", default=lambda: dt.date.today().isoformat(), help="The day of the game (YYYY-MM-DD); default today.")
+@click.option("--dataslate", help="The balance dataslate or errata the game is played under.")
+@click.option("--mission", help="Mission or map label.")
+@click.option("--league", help="League label.")
+@click.option("--season", help="Season label.")
+@click.option("--round", "round_", help="Round label.")
+@click.option("--table", help="Table label.")
+@click.option("--player", "players", multiple=True, required=True, metavar="NAME=ROSTER[:OP,OP]",
+              help="A player and the roster file of their kill team, optionally the operatives selected for this battle. Once per player.")
+@click.option("--npo", "npos", multiple=True, metavar="NAME=ROSTER[:OP,OP]",
+              help="Joint Ops: the non-player operatives' side and its roster (e.g. sample_games/rosters/npo.toml); an OP named "
+                   "several times is selected that many times (ids OP-1, OP-2 ...).")
+@click.option("--json", "as_json", is_flag=True, help="Print the new game as JSON.")
+@click.pass_context
+def new(ctx, ruleset, killzone, date, dataslate, mission, league, season, round_, table, players, npos, as_json) -> None:
+    """Create a game from flags and roster files; prints its id."""
+    created = ev.GameCreated(ruleset=ruleset, killzone=killzone, date=date, dataslate=dataslate, mission=mission, league=league,
+                             season=season, round=round_, table=table)
+    setup: list[ev.Event] = []
+    taken: set[str] = set()
+    for spec, npo in [(p, False) for p in players] + [(p, True) for p in npos]:
+        name, path, select = _parse_player(spec)
+        setup += joining(name, load_roster(path), select, taken, npo=npo)
+    store = open_store(ctx)
+    game_id = store.new_game(created, setup)
+    if as_json:
+        echo_json({"id": game_id, "players": [p.partition("=")[0] for p in players + npos], "events": len(setup) + 1})
+        return
+    click.echo(game_id)
+    click.echo(f"created {RULESETS[ruleset].title} game {game_id[:8]} with {len(setup) + 1} events; next: the set-up roll-off, e.g.", err=True)
+    names = [p.partition("=")[0] for p in players + npos]
+    click.echo(f"  ktlog event {game_id[:8]} RolledOff purpose=setup rolls={','.join(f'{n}:4' for n in names)}", err=True)
+
+
+@click.command("event")
+@click.argument("game", required=False)
+@click.argument("type_name", metavar="TYPE", required=False)
+@click.argument("fields", nargs=-1, metavar="[FIELD=VALUE]...")
+@click.option("--override", help="Record it although a rule check fails, with this reason (a kill team rule, pg 55).")
+@click.option("--expect-seq", type=int, help="Refuse if the event would not get this seq (another writer got there first).")
+@click.option("--types", "list_types", is_flag=True, help="List the event types and their fields.")
+@click.pass_context
+def event_cmd(ctx, game, type_name, fields, override, expect_seq, list_types) -> None:
+    """Record one event: ktlog event GAME TYPE FIELD=VALUE ...
+
+    Dice are digits (dice=6542), lists are comma separated (targets=gunner,sergeant), roll-offs
+    are NAME:ROLL pairs (rolls=Alice:4,Bob:2), fight steps are like "sc bnn sn", anything else
+    is JSON or text. A Shot at one target can use target=, dice=, saves=, cover=, obscured=.
+    """
+    if list_types or not type_name:
+        click.echo("Event types and their fields:\n" + types_help())
+        return
+    store = open_store(ctx)
+    game_id = store.resolve(game)
+    event = build_event(type_name, list(fields), override)
+    before = store.state(game_id)
+    envelope = store.append(game_id, event, expected_seq=expect_seq)
+    after = store.state(game_id)
+    click.echo(f"seq {envelope.seq}: {describe(event)}")
+    for line in changes(before, after):
+        click.echo(f"  {line}")
+
+
+@click.command()
+@click.argument("game")
+@click.option("--expect-seq", type=int, help="Refuse if another writer appended first.")
+@click.pass_context
+def undo(ctx, game, expect_seq) -> None:
+    """Void the latest effective event (undo). Nothing is deleted: the undo is an event too."""
+    store = open_store(ctx)
+    game_id = store.resolve(game)
+    target = store.latest_effective(game_id)
+    target_event = store.events(game_id, upto=target, after=target - 1)[0]
+    envelope = store.undo(game_id, expected_seq=expect_seq)
+    click.echo(f"seq {envelope.seq}: undid seq {target} ({describe(target_event.payload)})")
+
+
+@click.command()
+@click.argument("game")
+@click.argument("seq", type=int)
+@click.argument("text")
+@click.pass_context
+def annotate(ctx, game, seq, text) -> None:
+    """Attach a comment to the event at SEQ."""
+    store = open_store(ctx)
+    envelope = store.annotate(store.resolve(game), seq, text)
+    click.echo(f"seq {envelope.seq}: note on seq {seq}")

@@ -1,0 +1,50 @@
+"""`ktlog verify`, `rebuild` and `simulate`: checking a database, rebuilding what derives from the log, filling one with random games."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from ..cli import open_store
+
+
+@click.command("verify")
+@click.argument("game", required=False)
+@click.pass_context
+def verify_cmd(ctx, game) -> None:
+    """Re-check every game (or one): hash chain, event schemas, and the rules by re-folding."""
+    from ..verify import verify
+
+    store = open_store(ctx)
+    verdicts = verify(store, [store.resolve(game)] if game else None)
+    for v in verdicts:
+        click.echo(v.describe())
+    bad = [v for v in verdicts if not v.ok]
+    if bad:
+        click.echo(f"{len(bad)} of {len(verdicts)} games failed verification", err=True)
+        sys.exit(1)
+    click.echo(f"all {len(verdicts)} games verified")
+
+
+@click.command()
+@click.pass_context
+def rebuild(ctx) -> None:
+    """Rebuild the projection tables and snapshots from the event log."""
+    count = open_store(ctx).rebuild()
+    click.echo(f"rebuilt projections and snapshots of {count} games")
+
+
+@click.command()
+@click.option("--games", "count", type=click.IntRange(1), default=10, show_default=True, help="How many games to play.")
+@click.option("--seed", type=int, default=1, show_default=True, help="Random seed (the same seed plays the same games).")
+@click.option("--league", default="Simulated League", show_default=True, help="League label of the games.")
+@click.option("--ruleset", default="kt24-preliminary", show_default=True, help="The ruleset of the games (those with a simulator).")
+@click.pass_context
+def simulate(ctx, count, seed, league, ruleset) -> None:
+    """Play random legal games through the rules and store them."""
+    from ..simulate import simulate_into
+
+    store = open_store(ctx)
+    ids = simulate_into(store, count, seed, league=league, ruleset=ruleset)
+    click.echo(f"simulated {len(ids)} games into {store.path or ':memory:'}")
