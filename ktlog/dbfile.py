@@ -12,7 +12,7 @@ from pathlib import Path
 import platformdirs
 
 APPLICATION_ID = 0x6B746C67  # "ktlg"
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 """Bumped with each migration; a database with a higher one needs a newer ktlog."""
 
 

@@ -36,11 +36,15 @@ def _columns(struct: type) -> dict[str, type]:
 COLUMNS: dict[str, dict[str, type]] = {table: _columns(struct) for table, (_, struct) in LOGS.items()}
 COLUMNS["game_results"] = {
     "game_id": str, "seq": int, "player": str, "kill_team": str, "opponents": str, "result": str,
-    "ended_by": str, "vp_total": int, "vp_crit": int, "vp_kill": int, "vp_tac": int, "vp_primary": int,
+    "ended_by": str, "vp_total": int, **{f"vp_{op}": int for op in ("crit", "kill", "tac", "primary")},
     "kill_grade": int, "cp_left": int, "ruleset": str, "date": str, "league": str, "season": str,
-    "round": str, "table_label": str, "crit_op": str, "killzone": str,
+    "round": str, "table_label": str, "crit_op": str, "killzone": str, "vp_elimination": int, "vp_mission": int,
 }
 """Projection table -> the columns derived from the game's state (what `rows_since` gives)."""
+
+OPS = ("crit", "kill", "tac", "primary", "elimination", "mission")
+"""The ops whose VP each game result row holds (vp_crit ...): KT24's four, Multiplayer Ops'
+elimination op and KT21's mission VP; a ruleset without one scores 0 there."""
 
 GAME_KEY = "game_key"
 """Every projection row also carries its game's integer key (the games table's rowid), which the
@@ -84,7 +88,7 @@ def results_rows(game_id: str, state: GameState) -> list[dict[str, Any]]:
                 "result": outcome,
                 "ended_by": r.ended_by,
                 "vp_total": p.total_vp,
-                **{f"vp_{op}": p.vp.get(op, 0) for op in ("crit", "kill", "tac", "primary")},
+                **{f"vp_{op}": p.vp.get(op, 0) for op in OPS},
                 "kill_grade": p.kill_grade,
                 "cp_left": p.cp,
                 "ruleset": state.ruleset,

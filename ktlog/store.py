@@ -40,7 +40,7 @@ LABEL_COLUMNS = {"mission": "mission", "league": "league", "season": "season", "
 """A game's label -> its column in the games table."""
 
 migrations = Migrations("ktlog")
-REBUILDING_MIGRATIONS = {"m002_dice_figures_and_crit_op"}
+REBUILDING_MIGRATIONS = {"m002_dice_figures_and_crit_op", "m006_elimination_and_mission_vp"}
 """Migrations that change projection tables: a database they upgrade is rebuilt from its log."""
 
 
@@ -125,6 +125,14 @@ def m005_game_keys(db: sqlite_utils.Database) -> None:
     for table in ("vp_changes", "cp_changes", "attacks", "incapacitations", "turning_points", "game_results"):
         db[table].add_column("game_key", int)
         db.execute(f"UPDATE {table} SET game_key = (SELECT rowid FROM games WHERE games.id = {table}.game_id)")
+
+
+@migrations()
+def m006_elimination_and_mission_vp(db: sqlite_utils.Database) -> None:
+    """Schema 6: game results carry Multiplayer Ops' elimination VP and KT21's mission VP (they
+    were in vp_total only). Projections are rebuilt after migrating (Store._migrate)."""
+    for column in ("vp_elimination", "vp_mission"):
+        db["game_results"].add_column(column, int)
 
 
 @dataclass(frozen=True)

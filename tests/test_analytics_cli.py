@@ -19,6 +19,7 @@ from ktlog.analytics.league import PVE_RULESETS, League
 from ktlog.analytics.performance import entity_stats
 from ktlog.cli import cli
 from ktlog.events import Annotation
+from ktlog.projections import OPS
 from ktlog.store import Store
 from ktlog.views import describe
 
@@ -122,8 +123,9 @@ def test_results_agree_with_score(samples):
     for gid, score in scores.items():
         totals = {p["name"]: p["vp"]["total"] for p in score["players"]}
         assert dict(results.filter(game_id=gid).select("player", "vp_total").rows()) == totals
-        by_op = {p["name"]: (p["vp"].get("crit", 0), p["vp"].get("kill", 0)) for p in score["players"]}
-        assert {r[0]: r[1:] for r in results.filter(game_id=gid).select("player", "vp_crit", "vp_kill").rows()} == by_op
+        by_op = {p["name"]: tuple(p["vp"].get(op, 0) for op in OPS) for p in score["players"]}
+        assert {r[0]: r[1:] for r in results.filter(game_id=gid).select("player", *(f"vp_{op}" for op in OPS)).rows()} == by_op
+        assert all(sum(vp) == totals[name] for name, vp in by_op.items())  # every op's VP has its column
         # A draw for the players sharing the most VP (all of them in a two-player draw; ruling 5), a loss for the others.
         best = max(totals.values())
         outcome = {p: "win" if p == score["result"]["winner"] else "draw" if score["result"]["draw"] and totals[p] == best else "loss"

@@ -21,6 +21,8 @@ def ops(league: League) -> pl.DataFrame:
             pl.col("vp_crit").quantile(0.75).alias("crit_vp_p75"),
             pl.col("vp_crit").max().alias("crit_vp_max"),
             pl.col("vp_kill").mean().round(3).alias("kill_vp_mean"),
+            pl.col("vp_elimination").mean().round(3).alias("elimination_vp_mean"),
+            pl.col("vp_mission").mean().round(3).alias("mission_vp_mean"),
             pl.col("vp_total").mean().round(3).alias("total_vp_mean"),
             margin.filter(pl.col("result") == "win").mean().round(3).alias("winning_margin_mean"),
             ((pl.col("result") == "draw").sum() / pl.len()).round(3).alias("draw_rate"),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import polars as pl
 
+from ..projections import OPS
 from .league import League
 
 Z95 = 1.959964
@@ -88,7 +89,7 @@ def entity_stats(league: League, by: str) -> pl.DataFrame:
             (pl.col("score").sum() / n).alias("win_rate"),
             low.alias("win_rate_low"),
             high.alias("win_rate_high"),
-            *(pl.col(f"vp_{op}").mean().alias(f"avg_vp_{op}") for op in ("crit", "kill", "tac", "primary", "total")),
+            *(pl.col(f"vp_{op}").mean().alias(f"avg_vp_{op}") for op in (*OPS, "total")),
             pl.col("kill_grade").mean().alias("avg_kill_grade"),
             pl.col("enemies_incapacitated").mean().alias("incapacitated_per_game"),
             pl.col("operatives_lost").mean().alias("lost_per_game"),
