@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from textual import events
 from textual.widgets import Input, Label, Select
 from tui_support import BROKEN, TINY, press, tui_test
 
@@ -46,6 +47,25 @@ async def test_a_new_game_from_roster_files_then_the_quick_set_up(store):
     assert sorted(state.operatives) == ["bea-trooper-1", "bea-trooper-2", "trooper-1", "trooper-2"]  # a mirror match
     assert state.setup_initiative == "Alice" and state.crit_op == "Secure" and len(state.markers) == 3
     assert all(o.set_up for o in state.operatives.values())
+
+
+@tui_test
+async def test_roll_off_dice_typed_faster_than_the_focus_moves_both_count(store):
+    """Both digits reach the first die's field before the screen moves the focus on (as in tmux
+    at a quick typist's pace); the second goes to the second die, not nowhere."""
+    async with make_app(store, screen="new").run_test(size=(80, 24)) as pilot:
+        await paste_into(pilot, "#file-1", str(TINY))
+        await press(pilot, "enter")
+        await paste_into(pilot, "#file-2", str(TINY))
+        await press(pilot, "enter", "ctrl+s")
+        first = pilot.app.screen.query_one("#roll-0", Input)
+        for digit in "62":  # straight to the field, with no message handled in between
+            await first._on_key(events.Key(digit, digit))
+        await pilot.pause()
+        assert [pilot.app.screen.query_one(f"#roll-{i}", Input).value for i in (0, 1)] == ["6", "2"]
+        assert pilot.app.screen.query_one("#initiative", Select).value == "Alice"
+        await press(pilot, "ctrl+s")
+        assert type(pilot.app.screen).__name__ == "RecordScreen"
 
 
 @tui_test

@@ -26,6 +26,23 @@ from ..recorder import Recorder
 from ..widgets.key_footer import KeyFooter
 
 
+
+class DieInput(Input):
+    """One player's D6 in the set-up roll-off. The screen moves on after one digit; a digit that
+    reaches a field already holding one (typed before the focus moved) goes to the next die."""
+
+    def __init__(self, player: str, index: int):
+        super().__init__(placeholder=f"{player}'s die", max_length=1, restrict="[1-6]*", compact=True, id=f"roll-{index}")
+
+    def insert_text_at_cursor(self, text: str) -> None:
+        dice = list(self.screen.query(DieInput))
+        later = dice[dice.index(self) + 1:]
+        if self.value and later:
+            later[0].focus()
+            later[0].insert_text_at_cursor(text)
+        else:
+            super().insert_text_at_cursor(text)
+
 class SetUpScreen(Screen):
     DEFAULT_CSS = """
     SetUpScreen VerticalScroll { padding: 0 1; }
@@ -62,7 +79,7 @@ class SetUpScreen(Screen):
             with Horizontal(classes="row"):
                 yield Label("Set-up roll-off (D6)")
                 for i, p in enumerate(self.players):
-                    yield Input(placeholder=f"{p}'s die", max_length=1, restrict="[1-6]*", compact=True, id=f"roll-{i}")
+                    yield DieInput(p, i)
             with Horizontal(classes="row"):
                 yield Label("Initiative")
                 yield Select([(p, p) for p in self.players], value=first, allow_blank=False, compact=True, id="initiative")
