@@ -235,3 +235,16 @@ def test_the_report_of_a_conceded_game(league, tmp_path):
     path = tmp_path / "g06.html"
     ktlog(league.db, "report", game_id(6)[:2], "-o", path)
     assert "<p class='result'>Carol conceded, Alice wins</p>" in path.read_text(encoding="utf-8")
+
+
+def test_a_game_the_league_leaves_out_is_named_with_why(samples):
+    db, scores = samples
+    joint = next(path for path in SAMPLES if "joint" in path.name)
+    game = json.loads(joint.read_text().splitlines()[0])["game_id"][:8]
+    left_out = ktlog(db, "chart", "vp", game, "-o", db.parent / "race.svg", code=1)
+    assert f"game {game} is a kt24-joint game, which league statistics leave out" in left_out.stderr
+    assert "--ruleset kt24-joint" in left_out.stderr and "Traceback" not in left_out.stderr
+    first = next(iter(scores))[:8]
+    filtered = ktlog(db, "stats", "curves", "--game", first, "--league", "No Such League", code=1)
+    assert f"game {first} is left out by the filters (league No Such League)" in filtered.stderr
+

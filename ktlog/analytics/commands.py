@@ -167,12 +167,28 @@ def _game_id(league: League, prefix: str) -> str:
     from .league import NothingToCompute
 
     games = league.games.filter(league.games.get_column("game_id").str.starts_with(prefix.lower()))
+    if games.height == 0:
+        _left_out(league, prefix.lower())
     if games.height != 1:
         raise KtlogError(f"{games.height} games start with {prefix!r}; give more of the id (`ktlog games` lists them)")
     game_id, status = games.row(0, named=True)["game_id"], games.row(0, named=True)["status"]
     if status != "finished":
         raise NothingToCompute(f"game {game_id[:8]} is still in progress and statistics count finished games; `ktlog score {game_id[:8]}` shows its VP so far")
     return game_id
+
+
+def _left_out(league: League, prefix: str) -> None:
+    """Explain a game that is in the database but not in the league (a Joint Ops game, or one
+    the filters leave out)."""
+    from .league import PVE_RULESETS, NothingToCompute, read_table
+
+    every = read_table(league.db, "SELECT id AS game_id, ruleset FROM games", {"game_id": str, "ruleset": str})
+    matches = every.filter(every.get_column("game_id").str.starts_with(prefix))
+    if matches.height == 1:
+        game_id, ruleset = matches.row(0)
+        if ruleset in PVE_RULESETS and league.filters.ruleset is None:
+            raise NothingToCompute(f"game {game_id[:8]} is a {ruleset} game, which league statistics leave out (`ktlog stats ... --ruleset {ruleset}` takes them in)")
+        raise NothingToCompute(f"game {game_id[:8]} is left out by the filters ({league.filters.describe()}); drop a filter to include it")
 
 
 CHARTS = ("vp", "curves", "teams", "elo")
