@@ -75,6 +75,9 @@ def results_rows(game_id: str, state: GameState) -> list[dict[str, Any]]:
     r = state.result
     if r is None:
         return []
+    from .rules import get_ruleset  # here, not at the top: the analytics read this module's columns without the rules
+
+    kill_op = "kill" in get_ruleset(state.ruleset).ops
     rows = []
     for name, p in state.players.items():
         outcome = "win" if r.winner == name else "draw" if r.draw and (name in r.winners or not r.winners) else "loss"
@@ -89,7 +92,7 @@ def results_rows(game_id: str, state: GameState) -> list[dict[str, Any]]:
                 "ended_by": r.ended_by,
                 "vp_total": p.total_vp,
                 **{f"vp_{op}": p.vp.get(op, 0) for op in OPS},
-                "kill_grade": p.kill_grade,
+                "kill_grade": p.kill_grade if kill_op else None,  # KT21, Multiplayer and Joint Ops have no kill op
                 "cp_left": p.cp,
                 "ruleset": state.ruleset,
                 "date": state.date,

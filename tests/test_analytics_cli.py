@@ -126,6 +126,8 @@ def test_results_agree_with_score(samples):
         by_op = {p["name"]: tuple(p["vp"].get(op, 0) for op in OPS) for p in score["players"]}
         assert {r[0]: r[1:] for r in results.filter(game_id=gid).select("player", *(f"vp_{op}" for op in OPS)).rows()} == by_op
         assert all(sum(vp) == totals[name] for name, vp in by_op.items())  # every op's VP has its column
+        grades = {p["name"]: p["kill_grade"] if "kill" in p["vp"] else None for p in score["players"]}  # no kill op (KT21, Multiplayer): no grade
+        assert dict(results.filter(game_id=gid).select("player", "kill_grade").rows()) == grades
         # A draw for the players sharing the most VP (all of them in a two-player draw; ruling 5), a loss for the others.
         best = max(totals.values())
         outcome = {p: "win" if p == score["result"]["winner"] else "draw" if score["result"]["draw"] and totals[p] == best else "loss"
