@@ -354,11 +354,11 @@ def killzone_action(name: str, **kw) -> ActionMaker:
 
 
 def attack(target: str, dice: str | None = None, saves: str | None = None, *, rerolls: str = "", save_rerolls: str = "",
-           cover: bool = False, obscured: bool = False, accurate: int = 0, damage: int | None = None) -> ShootingAttack:
+           cover: bool = False, obscured: bool = False, invulnerable: bool = False, accurate: int = 0, damage: int | None = None) -> ShootingAttack:
     """One shooting sequence: dice as digits ('6542'), or `damage` alone in quick mode."""
     return ShootingAttack(
         target=target, attack_dice=_dice(dice, rerolls), defence_dice=_dice(saves, save_rerolls) if dice is not None else None,
-        accurate=accurate, cover=cover, obscured=obscured, damage=damage,
+        accurate=accurate, cover=cover, obscured=obscured, invulnerable=invulnerable, damage=damage,
     )
 
 

@@ -18,7 +18,7 @@ from . import events as ev
 from .errors import KtlogError
 from .notation import parse_dice, parse_rerolls, parse_steps
 
-SHOT_SHORTHAND = ("target", "dice", "saves", "cover", "obscured", "accurate", "damage", "rerolls", "save_rerolls")
+SHOT_SHORTHAND = ("target", "dice", "saves", "cover", "obscured", "invulnerable", "accurate", "damage", "rerolls", "save_rerolls")
 
 
 def parse_event(line: str) -> ev.Event:
@@ -35,7 +35,7 @@ def parse_event(line: str) -> ev.Event:
 
 def build_event(type_name: str, assignments: list[str], override: str | None) -> ev.Event:
     """An event from `TYPE FIELD=VALUE ...`. A Shot at one target may use the flat fields
-    target, dice, saves, cover, obscured, accurate, damage, rerolls, save_rerolls."""
+    target, dice, saves, cover, obscured, invulnerable, accurate, damage, rerolls, save_rerolls."""
     try:
         cls = ev.event_type(type_name)
     except KeyError:
@@ -114,7 +114,7 @@ def _shot_attack(shot: dict[str, str]) -> dict:
     if "dice" in shot:
         attack["attack_dice"] = {"rolls": list(parse_dice(shot["dice"], "dice")), "rerolls": [msgspec.to_builtins(r) for r in parse_rerolls(shot.get("rerolls", ""))]}
         attack["defence_dice"] = {"rolls": list(parse_dice(shot.get("saves", ""), "saves")), "rerolls": [msgspec.to_builtins(r) for r in parse_rerolls(shot.get("save_rerolls", ""))]}
-    for flag in ("cover", "obscured"):
+    for flag in ("cover", "obscured", "invulnerable"):
         if flag in shot:
             attack[flag] = shot[flag].lower() in ("1", "true", "yes", "y")
     for number in ("accurate", "damage"):

@@ -71,6 +71,9 @@ class Datacard(Part):
     """KT21 GA: operatives of this type activated one after another as a group."""
     defence: int = 3
     """KT21 DF: defence dice (KT24 operatives always collect three)."""
+    invulnerable_save: int | None = None
+    """KT21 Invulnerable Save x+ (004): used instead of Save when the defender chooses, never
+    modified and not affected by APx."""
 
 
 # --- dice ------------------------------------------------------------------------------------
@@ -117,6 +120,8 @@ class ShootingAttack(Part):
     """Attack dice retained as normal successes without rolling (Accurate x)."""
     cover: bool = False
     obscured: bool = False
+    invulnerable: bool = False
+    """The defender used the target's invulnerable save instead of its Save (KT21, 004)."""
     damage: int | None = None
 
 

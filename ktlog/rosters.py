@@ -19,8 +19,9 @@
     ]
     unique_actions = [{ name = "Tactical Command", ap = 1 }]
 
-A KT21 datacard adds `ga` (group activation, default 1) and `df` (defence dice, default 3), and
-its weapons `critical_rules` (!), e.g. `rules = ["AP1"], critical_rules = ["MW2"]` (001).
+A KT21 datacard adds `ga` (group activation, default 1), `df` (defence dice, default 3),
+optionally `invulnerable_save = "4+"` (004), and its weapons `critical_rules` (!), e.g.
+`rules = ["AP1"], critical_rules = ["MW2"]` (001).
 """
 
 from __future__ import annotations
@@ -62,6 +63,7 @@ class _Operative(msgspec.Struct, forbid_unknown_fields=True):
     base_mm: int | None = None
     ga: int = 1
     df: int = 3
+    invulnerable_save: int | str | None = None
 
 
 class _Roster(msgspec.Struct, forbid_unknown_fields=True):
@@ -194,4 +196,5 @@ def _datacard(op: _Operative) -> Datacard:
         name=op.name, apl=op.apl, move=op.move, save=_stat(op.save, "save"), wounds=op.wounds, weapons=tuple(weapons),
         keywords=tuple(op.keywords), rules=tuple(op.rules), unique_actions=tuple(op.unique_actions), base_mm=op.base_mm,
         group_activation=op.ga, defence=op.df,
+        invulnerable_save=None if op.invulnerable_save is None else _stat(op.invulnerable_save, "invulnerable_save"),
     )

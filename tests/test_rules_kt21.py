@@ -49,9 +49,10 @@ from ktlog.views import score_view
 SLATE = "Balance Dataslate Q1 2023"
 
 
-def card(name: str = "Trooper", *, ga: int = 1, df: int = 3, save: int = 4, wounds: int = 10, weapons=None) -> Datacard:
+def card(name: str = "Trooper", *, ga: int = 1, df: int = 3, save: int = 4, wounds: int = 10, weapons=None,
+         invulnerable: int | None = None) -> Datacard:
     return Datacard(name=name, apl=2, move=6, save=save, wounds=wounds, weapons=weapons or (gun(), blade()),
-                    group_activation=ga, defence=df)
+                    group_activation=ga, defence=df, invulnerable_save=invulnerable)
 
 
 def kt21(alice: dict[str, Datacard] | int = 3, bob: dict[str, Datacard] | int = 3, *, dataslate: str | None = SLATE,
@@ -374,6 +375,53 @@ def test_special_and_critical_hit_rules(rules, critical_rules, dice, saves, dama
     g = kt21({"a1": card(weapons=(weapon, blade()))}, {"b1": card(wounds=20)})
     g.activate("a1", "engage", shoot("Gun", "b1", dice, saves))
     assert 20 - g.state.operatives["b1"].wounds == damage
+
+
+@pytest.mark.parametrize(("invulnerable", "saves", "damage"), [
+    # Invulnerable Save x+ (004): "used like a normal Save characteristic, except that it cannot be
+    # modified in any way, and is not affected by any APx special rules (meaning the defender would
+    # use their normal Defence characteristic)". An AP2 gun (Atk 4, BS 4+, 3/4) at Save 5+,
+    # invulnerable 4+: 6 5 4 1 -> 1 critical, 2 normal hits.
+    # With the Save: DF 3 - AP2 = 1 die; a 4 fails against 5+ -> 4 + 3 + 3 = 10.
+    (False, "4", 10),
+    # With the invulnerable save: all 3 dice (AP ignored), 4+: 4 4 1 -> two normal saves. They
+    # discard the two normal hits (6) rather than the critical (4) (ruling 4: the most damage),
+    # so the critical's 4 gets through.
+    (True, "441", 4),
+])
+def test_an_invulnerable_save_ignores_ap(invulnerable, saves, damage):
+    weapon = gun("Gun", 4, 4, (3, 4), "AP2")
+    g = kt21({"a1": card(weapons=(weapon, blade()))}, {"b1": card(save=5, invulnerable=4, wounds=20)})
+    g.activate("a1", "engage", shoot("Gun", "b1", "6541", saves, invulnerable=invulnerable))
+    assert 20 - g.state.operatives["b1"].wounds == damage
+    (record,) = g.state.attacks
+    assert (record.save, record.defence_dice) == ((4, 3) if invulnerable else (5, 1))
+
+
+def test_an_invulnerable_save_needs_one_on_the_datacard():
+    g = kt21(3, {"b1": card(save=5)})
+    with pytest.raises(RuleViolation, match=r"'b1' has no invulnerable save on its datacard.*\(Invulnerable Save, 004\)"):
+        g.activate("a1", "engage", shoot("Gun", "b1", "6541", "441", invulnerable=True))
+
+
+def test_a_roster_gives_an_invulnerable_save(tmp_path):
+    path = tmp_path / "shields.toml"
+    path.write_text('''name = "Shields"
+[[operatives]]
+name = "Shield Bearer"
+apl = 2
+move = 6
+save = "3+"
+invulnerable_save = "4+"
+wounds = 12
+df = 3
+weapons = [{ name = "Blade", kind = "melee", atk = 3, hit = "3+", dmg = "3/4" }]
+''')
+    (op,) = load_roster(path).select(None)
+    assert (op.datacard.save, op.datacard.invulnerable_save) == (3, 4)
+    path.write_text(path.read_text().replace('invulnerable_save = "4+"', "invulnerable_save = 7"))
+    with pytest.raises(Exception, match=r"Invulnerable Save 7\+ is not between 2\+ and 6\+"):
+        load_roster(path)
 
 
 def test_kt21_weapon_rules_are_played_as_the_shared_rules():

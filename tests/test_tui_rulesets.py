@@ -4,7 +4,8 @@ Overwatch and VP, and any event typed as `ktlog event` takes it."""
 
 from __future__ import annotations
 
-from conftest import card, expend_all
+import msgspec
+from conftest import blade, card, expend_all, gun
 from tui_support import answer, message, press, tui_test
 
 from ktlog import events as ev
@@ -167,6 +168,26 @@ async def test_kt21_normal_move_pass_overwatch_and_vp(store):
     assert isinstance(overwatch, ev.OverwatchFired) and overwatch.attacks[0].attack_dice.rolls == (5, 4, 4, 4)
     assert store.state(gid).operatives["b2"].wounds == 7  # BS 5+: one hit of 3 damage (001 Overwatch)
     assert scored == ev.MissionVPScored(player="Alice", vp=3, category="mission", reason="controls two markers")
+
+
+@tui_test
+async def test_kt21_shot_against_an_invulnerable_save(store):
+    """`i` in the shoot dialog: the defender uses its invulnerable save, so AP2 takes no dice
+    away (004): all three are typed, and 4 4 1 against 4+ leaves the critical's 4 damage."""
+    g = GameBuilder(ruleset="kt21", killzone="octarius")
+    g.add(ev.PlayerJoined(player="Alice", kill_team="Alice's team"), ev.PlayerJoined(player="Bob", kill_team="Bob's team"))
+    g.add(ev.OperativeAdded(player="Alice", operative="a1", datacard=card(weapons=(gun("Gun", 4, 4, (3, 4), "AP2"), blade()))),
+          ev.OperativeAdded(player="Bob", operative="b1", datacard=msgspec.structs.replace(card(save=5, wounds=20), invulnerable_save=4)))
+    g.setup(rolloff={"Alice": 6, "Bob": 1}, initiative="Alice", markers=[("m1", "Bob")])
+    gid = stored(store, g.turning_point(1, {"Alice": 5, "Bob": 2}, "Alice"))
+    async with make_app(store, screen="record", game_id=gid).run_test(size=(100, 30)) as pilot:
+        await press(pilot, "a", "e", "s")
+        assert "invulnerable 4+" in str(pilot.app.screen.query_one("#target-0").render())
+        assert "i invulnerable save" in str(pilot.app.screen.query_one("#options").render())
+        await press(pilot, "i", *"6541", *"441", "enter")
+    (shot,) = recorded(store, gid, 1)
+    assert shot.attacks[0].invulnerable and shot.attacks[0].defence_dice.rolls == (4, 4, 1)
+    assert store.state(gid).operatives["b1"].wounds == 16
 
 
 @tui_test

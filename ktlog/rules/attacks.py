@@ -133,17 +133,23 @@ def shooting_attacks(ctx: Ctx, e: Shot, op: OperativeState, worsen: int = 0) -> 
         dice_mode = attack.attack_dice is not None
         if dice_mode == (attack.damage is not None):
             ctx.invalid(f"attack on {target.id!r}: give the dice, or in quick mode the damage only", "Shoot, pg 42")
+        save, against = target.datacard.save, profile
+        if attack.invulnerable:
+            if target.datacard.invulnerable_save is None:
+                ctx.broke(f"{target.id!r} has no invulnerable save on its datacard; record the attack against its Save", "Invulnerable Save, 004")
+            else:  # used like Save, but never modified and not affected by APx (004)
+                save, against = target.datacard.invulnerable_save, dataclasses.replace(profile, piercing=0, piercing_crits=0)
         if dice_mode:
-            result = resolve_shooting(weapon, attack, hit=hit, save=target.datacard.save, profile=profile, defence=target.datacard.defence)
+            result = resolve_shooting(weapon, attack, hit=hit, save=save, profile=against, defence=target.datacard.defence)
             _pay_rerolls(ctx, op.player, result.command_rerolls_attacker, result.other_rerolls)
             _pay_rerolls(ctx, target.player, result.command_rerolls_defender, 0)
             inflict(ctx, target, result.damage, op, "shoot")
             if result.critical_retained and profile.stun and not target.incapacitated:
                 _stun(target)
-            saves, critical_saves = save_successes(result.defence_rolled, target.datacard.save)
+            saves, critical_saves = save_successes(result.defence_rolled, save)
             _record(
                 ctx, "shoot", False, "dice", op, weapon, target, **_dice_figures(result.attack_rolled, hit, profile, result.hits),
-                defence_dice=len(result.defence_rolled), save=target.datacard.save, rolled_saves=saves, rolled_critical_saves=critical_saves,
+                defence_dice=len(result.defence_rolled), save=save, rolled_saves=saves, rolled_critical_saves=critical_saves,
                 normal_saves=result.normal_saves, critical_saves=result.critical_saves, damage=result.damage,
                 expected_damage=result.expected_damage,
             )
@@ -151,7 +157,7 @@ def shooting_attacks(ctx: Ctx, e: Shot, op: OperativeState, worsen: int = 0) -> 
             if attack.damage < 0:
                 ctx.invalid("damage cannot be negative", "damage")
             inflict(ctx, target, attack.damage, op, "shoot")
-            _record(ctx, "shoot", False, "quick", op, weapon, target, damage=attack.damage, hit=hit, save=target.datacard.save)
+            _record(ctx, "shoot", False, "quick", op, weapon, target, damage=attack.damage, hit=hit, save=save)
     if e.hot_roll is not None:
         if not profile.hot:
             ctx.invalid(f"{weapon.name} is not Hot; leave hot_roll out", "Hot, pg 111")

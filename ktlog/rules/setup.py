@@ -74,6 +74,8 @@ def check_datacard(card: Datacard) -> list[str]:
         problems.append(f"Save {card.save}+ is not between 2+ and 6+")
     if card.move < 1:
         problems.append(f"Move {card.move}\" is below 1\"")
+    if card.invulnerable_save is not None and not 2 <= card.invulnerable_save <= 6:
+        problems.append(f"Invulnerable Save {card.invulnerable_save}+ is not between 2+ and 6+ (004)")
     if card.group_activation < 1 or card.defence < 0:
         problems.append(f"GA {card.group_activation} and DF {card.defence}: GA is at least 1 and DF at least 0 (001)")
     names = [w.name for w in card.weapons]

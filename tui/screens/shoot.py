@@ -29,6 +29,7 @@ class Sequence:
     target: str
     cover: bool = False
     obscured: bool = False
+    invulnerable: bool = False
     accurate: int = 0
     rerolls: tuple[ev.Reroll, ...] = ()
     save_rerolls: tuple[ev.Reroll, ...] = ()
@@ -39,6 +40,7 @@ class ShootDialog(DiceDialog):
     BINDINGS = [
         Binding("c", "toggle('cover')", "Cover"),
         Binding("o", "toggle('obscured')", "Obscured"),
+        Binding("i", "toggle('invulnerable')", "Invulnerable save", show=False),  # offered in the options line when the target has one (KT21)
         Binding("a", "accurate", "Accurate"),
         Binding("q", "quick", "Quick mode"),
         Binding("r", "rerolls('rerolls')", "Re-rolls"),
@@ -100,14 +102,15 @@ class ShootDialog(DiceDialog):
 
     def _target_line(self, seq: Sequence) -> str:
         target = self.trial.state.operatives[seq.target]
-        flags = [f for f, on in (("cover", seq.cover), ("obscured", seq.obscured)) if on]
+        flags = [f for f, on in (("cover", seq.cover), ("obscured", seq.obscured), ("invulnerable save", seq.invulnerable)) if on]
         if seq.accurate:
             flags.append(f"Accurate {seq.accurate}")
         if seq.rerolls:
             flags.append("re-rolls " + " ".join(f"{r.die}={r.result}" for r in seq.rerolls))
         if seq.save_rerolls:
             flags.append("save re-rolls " + " ".join(f"{r.die}={r.result}" for r in seq.save_rerolls))
-        return f"→ [b]{target.id}[/] (Save {target.datacard.save}+, {wounds_text(target)})" + (f"  [i]{', '.join(flags)}[/]" if flags else "")
+        invulnerable = f", invulnerable {target.datacard.invulnerable_save}+" if target.datacard.invulnerable_save else ""
+        return f"→ [b]{target.id}[/] (Save {target.datacard.save}+{invulnerable}, {wounds_text(target)})" + (f"  [i]{', '.join(flags)}[/]" if flags else "")
 
     async def _rebuild(self) -> None:
         for i, seq in enumerate(self.sequences):
@@ -186,6 +189,8 @@ class ShootDialog(DiceDialog):
 
     def options_text(self) -> str:
         keys = "c cover · o obscured · q quick mode" + (" · a Accurate" if self.profile.accurate else "")
+        if any(self.trial.state.operatives[seq.target].datacard.invulnerable_save for seq in self.sequences):
+            keys += " · i invulnerable save"
         keys += " · r/R re-rolls" + (" · + another target" if self.profile.blast or self.profile.torrent else "")
         return ("[b]quick mode[/]: type the damage · " if self.quick else "") + keys
 
@@ -200,12 +205,12 @@ class ShootDialog(DiceDialog):
                 return None
             parts = entry.parts()
             if self.quick:
-                attacks.append(ev.ShootingAttack(target=seq.target, damage=int(parts[0]), cover=seq.cover, obscured=seq.obscured))
+                attacks.append(ev.ShootingAttack(target=seq.target, damage=int(parts[0]), cover=seq.cover, obscured=seq.obscured, invulnerable=seq.invulnerable))
                 continue
             if len(parts) > 2:
                 hot = int(parts[2])
             attacks.append(ev.ShootingAttack(
-                target=seq.target, accurate=seq.accurate, cover=seq.cover, obscured=seq.obscured,
+                target=seq.target, accurate=seq.accurate, cover=seq.cover, obscured=seq.obscured, invulnerable=seq.invulnerable,
                 attack_dice=ev.Dice(rolls=tuple(map(int, parts[0])), rerolls=seq.rerolls),
                 defence_dice=ev.Dice(rolls=tuple(map(int, parts[1])), rerolls=seq.save_rerolls),
             ))
