@@ -33,18 +33,18 @@ def _columns(struct: type) -> dict[str, type]:
     return {"game_id": str, **{f: _sql_type(hints[f]) for f in struct.__struct_fields__}}
 
 
-COLUMNS: dict[str, dict[str, type]] = {table: _columns(struct) for table, (_, struct) in LOGS.items()}
-COLUMNS["game_results"] = {
-    "game_id": str, "seq": int, "player": str, "kill_team": str, "opponents": str, "result": str,
-    "ended_by": str, "vp_total": int, **{f"vp_{op}": int for op in ("crit", "kill", "tac", "primary")},
-    "kill_grade": int, "cp_left": int, "ruleset": str, "date": str, "league": str, "season": str,
-    "round": str, "table_label": str, "crit_op": str, "killzone": str, "vp_elimination": int, "vp_mission": int,
-}
-"""Projection table -> the columns derived from the game's state (what `rows_since` gives)."""
-
 OPS = ("crit", "kill", "tac", "primary", "elimination", "mission")
 """The ops whose VP each game result row holds (vp_crit ...): KT24's four, Multiplayer Ops'
 elimination op and KT21's mission VP; a ruleset without one scores 0 there."""
+
+COLUMNS: dict[str, dict[str, type]] = {table: _columns(struct) for table, (_, struct) in LOGS.items()}
+COLUMNS["game_results"] = {
+    "game_id": str, "seq": int, "player": str, "kill_team": str, "opponents": str, "result": str,
+    "ended_by": str, "vp_total": int, **{f"vp_{op}": int for op in OPS},
+    "kill_grade": int, "cp_left": int, "ruleset": str, "date": str, "league": str, "season": str,
+    "round": str, "table_label": str, "crit_op": str, "killzone": str,
+}
+"""Projection table -> the columns derived from the game's state (what `rows_since` gives)."""
 
 GAME_KEY = "game_key"
 """Every projection row also carries its game's integer key (the games table's rowid), which the
@@ -77,7 +77,7 @@ def results_rows(game_id: str, state: GameState) -> list[dict[str, Any]]:
         return []
     from .rules import get_ruleset  # here, not at the top: the analytics read this module's columns without the rules
 
-    kill_op = "kill" in get_ruleset(state.ruleset).ops
+    kill_op = get_ruleset(state.ruleset).kill_op
     rows = []
     for name, p in state.players.items():
         outcome = "win" if r.winner == name else "draw" if r.draw and (name in r.winners or not r.winners) else "loss"

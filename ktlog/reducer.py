@@ -14,6 +14,7 @@ from .errors import InvalidEvent, RuleViolation
 from .events import Envelope, Event, EventVoided, GameCreated
 from .rules import RULESETS, actions, attacks, battle, damage, get_ruleset, setup  # noqa: F401  (handlers register)
 from .rules.context import HANDLERS, Ctx
+from .rules.multiplayer import listing
 from .state import GameState, copy_state, decode_state, encode_state
 
 Record = tuple[int, Event]
@@ -64,7 +65,7 @@ def shared_win(state: GameState) -> list[str]:
 def outcome_text(winner: str | None, draw: bool, shared: list[str] | tuple[str, ...] = ()) -> str:
     """"Ana won", "a draw", or "Pia and Quinn share the win"."""
     if shared:
-        return f"{', '.join(shared[:-1])} and {shared[-1]} share the win"
+        return f"{listing(list(shared))} share the win"
     return "a draw" if draw else f"{winner} won"
 
 

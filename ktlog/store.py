@@ -310,8 +310,16 @@ class Store:
 
     # --- games ------------------------------------------------------------------------------
 
-    def games(self) -> list[GameRow]:
-        return [GameRow.from_row(r) for r in self.db.query("SELECT * FROM games ORDER BY date, created_at")]
+    def games(self, newest: int | None = None) -> list[GameRow]:
+        """Every game, oldest first; or only the `newest` games, newest first."""
+        if newest is None:
+            return [GameRow.from_row(r) for r in self.db.query("SELECT * FROM games ORDER BY date, created_at")]
+        return [GameRow.from_row(r) for r in self.db.query("SELECT * FROM games ORDER BY date DESC, created_at DESC LIMIT ?", [newest])]
+
+    def count_games(self) -> tuple[int, int]:
+        """How many games there are, and how many of them are unfinished."""
+        total, unfinished = self.conn.execute("SELECT count(*), coalesce(sum(status != 'finished'), 0) FROM games").fetchone()
+        return total, unfinished
 
     def game(self, game_id: str) -> GameRow:
         rows = list(self.db.query("SELECT * FROM games WHERE id = ?", [game_id]))
@@ -472,9 +480,10 @@ class Store:
     # --- projections ------------------------------------------------------------------------
 
     def _write_projections(self, game_id: str, state: GameState, after_seq: int) -> None:
-        key = self.conn.execute("SELECT rowid FROM games WHERE id = ?", (game_id,)).fetchone()[0]
+        key = None  # the game's rowid, read only when some row is written (most events write none)
         for table, rows in projections.rows_since(game_id, state, after_seq).items():
             if rows:
+                key = key or self.conn.execute("SELECT rowid FROM games WHERE id = ?", (game_id,)).fetchone()[0]
                 columns = projections.TABLES[table]
                 try:
                     self.conn.executemany(

@@ -131,7 +131,7 @@ def render_score(game_id: str, state: GameState) -> str:
             lines.append(f"  {name} ({p.kill_team})")
             continue
         ops = ", ".join(f"{op} {p.vp.get(op, 0)}" for op in ruleset.ops)
-        grade = f"  kill grade {p.kill_grade}" if "kill" in ruleset.ops else ""
+        grade = f"  kill grade {p.kill_grade}" if ruleset.kill_op else ""
         lines.append(f"  {name} ({p.kill_team}): {p.total_vp} VP  [{ops}]{grade}")
         for v in state.vp_log:
             if v.player == name:
@@ -153,7 +153,7 @@ def render_state(game_id: str, state: GameState, spectator: bool = False) -> str
     for name, p in state.players.items():
         ops = ", ".join(f"{op} {p.vp.get(op, 0)}" for op in ruleset.ops)
         lines.append("")
-        grade = f"  kill grade {p.kill_grade}" if "kill" in ruleset.ops else ""
+        grade = f"  kill grade {p.kill_grade}" if ruleset.kill_op else ""
         lines.append(f"{name} ({p.kill_team})  CP {p.cp}  VP {p.total_vp} [{ops}]{grade}")
         secrets = ruleset.secrets(state, name)
         if secrets:

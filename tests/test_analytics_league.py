@@ -559,6 +559,15 @@ def test_a_result_edited_in_place_is_named(tampered):
     assert f"warning: game {G[7][:8]} failed verification: {problem}" in result.stderr
 
 
+def test_a_player_name_with_a_colon_and_digits_is_no_warning(tampered):
+    """The recorded score is read as JSON values, not every ":3" in the text ("Bob:3" is a name)."""
+    with sqlite3.connect(tampered) as db:
+        db.execute("UPDATE game_results SET player = 'Bob:3' WHERE game_id = ? AND player = 'Bob'", (G[7],))
+        db.execute("UPDATE games SET result = replace(result, '\"Bob\"', '\"Bob:3\"') WHERE id = ?", (G[7],))
+        assert '"Bob:3":' in db.execute("SELECT result FROM games WHERE id = ?", (G[7],)).fetchone()[0]
+    assert suspicious_games(League(tampered)) == []
+
+
 def test_a_failed_verify_verdict_is_named(tampered):
     with sqlite3.connect(tampered) as db:
         seq = db.execute("SELECT seq FROM events WHERE game_id = ? AND type = 'DamageInflicted' ORDER BY seq LIMIT 1", (G[5],)).fetchone()[0]

@@ -358,10 +358,11 @@ class Steps:
             else:
                 self._foreign.add(action)
 
-    def shot_targets(self, op: OperativeState, action: str = "shoot") -> list[str]:
-        """The enemies `op` may shoot (Shoot, or Overwatch) with one of its weapons. Each is tried
-        with the first weapon first, so a target usually costs one trial, not one per weapon."""
-        return [t.id for t in enemies(self.state, op) if any(self._accepts(action, shot_probe(op, w, t.id, action)) for w in ranged(op))]
+    def shot_targets(self, op: OperativeState, action: str = "shoot", weapon: ev.Weapon | None = None) -> list[str]:
+        """The enemies `op` may shoot (Shoot, or Overwatch) with `weapon`, or with one of its
+        weapons: each is tried with the first weapon first, so a target usually costs one trial."""
+        weapons = [weapon] if weapon else ranged(op)
+        return [t.id for t in enemies(self.state, op) if any(self._accepts(action, shot_probe(op, w, t.id, action)) for w in weapons)]
 
     def shot_weapons(self, op: OperativeState, target: str, action: str = "shoot") -> list[ev.Weapon]:
         """The weapons of `op` that may shoot `target`."""

@@ -18,8 +18,6 @@ def game_curve(league: League, game_id: str) -> pl.DataFrame:
     players_rows = league.results.filter(pl.col("game_id") == game_id)
     players = players_rows.get_column("player").to_list()
     changes = league.vp_changes.filter(pl.col("game_key").is_in(players_rows.get_column("game_key").implode()))
-    if not players:
-        players = changes.get_column("player").unique(maintain_order=True).to_list()
     steps = (
         changes.group_by("seq", "turning_point", "player").agg(pl.col("vp").sum())
         .pivot(on="player", index=["seq", "turning_point"], values="vp").sort("seq")

@@ -25,7 +25,8 @@ def suspicious_games(league: League) -> list[tuple[str, str]]:
         recorded = league.games.filter(pl.col("result").is_not_null()).select(
             "game_id",
             pl.col("result").str.json_path_match("$.winner").alias("recorded_winner"),
-            pl.col("result").str.json_path_match("$.score").str.extract_all(r":-?\d+").list.eval(pl.element().str.slice(1).cast(pl.Int64)).list.sum().alias("recorded_total"),
+            pl.col("result").str.json_path_match("$.score").str.extract_all(r'(?:^|[^\\])"\s*:\s*-?\d+')  # a value follows a name's closing quote (a name may hold "A:3")
+            .list.eval(pl.element().str.extract(r"(-?\d+)$").cast(pl.Int64)).list.sum().alias("recorded_total"),
         )
         results = league.results.group_by("game_id").agg(
             pl.col("vp_total").sum().alias("total"), pl.col("player").filter(pl.col("result") == "win").first().alias("winner")

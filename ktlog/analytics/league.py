@@ -18,6 +18,7 @@ from pathlib import Path
 import polars as pl
 
 from ..errors import KtlogError
+from ..projections import OPS
 
 
 class NothingToCompute(KtlogError):
@@ -87,7 +88,7 @@ GAME_COLUMNS = ("game_id", "created_at", "ruleset", "killzone", "date", "league"
 """The columns of the games table the statistics read (besides its rowid, the `game_key`)."""
 
 COLUMNS = {
-    "game_results": "game_key, game_id, player, kill_team, result, vp_total, vp_crit, vp_kill, vp_tac, vp_primary, vp_elimination, vp_mission, kill_grade, crit_op, killzone, date",
+    "game_results": f"game_key, game_id, player, kill_team, result, vp_total, {', '.join(f'vp_{op}' for op in OPS)}, kill_grade, crit_op, killzone, date",
     "vp_changes": "game_key, seq, turning_point, player, vp",
     "cp_changes": "game_key, player, delta, kind, source",
     "incapacitations": "game_key, player",

@@ -34,7 +34,6 @@ def game_report(store: Store, league: League, game_id: str) -> str:
     esc = html.escape
     who = " vs ".join(f"{esc(n)} ({esc(p.kill_team)})" for n, p in state.players.items())
     labels = ", ".join(f"{esc(k)} {esc(v)}" for k, v in state.labels.items())
-    kill_op = "kill" in ruleset.ops
     parts = [
         "<!doctype html><html><head><meta charset='utf-8'>",
         f"<title>{who}</title><style>{STYLE}</style></head><body>",
@@ -42,11 +41,11 @@ def game_report(store: Store, league: League, game_id: str) -> str:
         f"<p class='sub'>{esc(ruleset.title)} &middot; {esc(state.killzone)} &middot; {esc(state.date)}"
         + (f" &middot; crit op {esc(state.crit_op)}" if state.crit_op else "") + (f" &middot; {labels}" if labels else "") + "</p>",
         f"<p class='result'>{esc(describe_result(state)[0].upper() + describe_result(state)[1:])}</p>",
-        "<table><tr><th>player</th><th>kill team</th>" + "".join(f"<th>{op} VP</th>" for op in ruleset.ops) + "<th>total</th>" + ("<th>kill grade</th>" if kill_op else "") + "</tr>",
+        "<table><tr><th>player</th><th>kill team</th>" + "".join(f"<th>{op} VP</th>" for op in ruleset.ops) + "<th>total</th>" + ("<th>kill grade</th>" if ruleset.kill_op else "") + "</tr>",
     ]
     for name, p in state.players.items():
         cells = "".join(f"<td class='n'>{p.vp.get(op, 0)}</td>" for op in ruleset.ops)
-        parts.append(f"<tr><td>{esc(name)}</td><td>{esc(p.kill_team)}</td>{cells}<td class='n'><b>{p.total_vp}</b></td>" + (f"<td class='n'>{p.kill_grade}</td>" if kill_op else "") + "</tr>")
+        parts.append(f"<tr><td>{esc(name)}</td><td>{esc(p.kill_team)}</td>{cells}<td class='n'><b>{p.total_vp}</b></td>" + (f"<td class='n'>{p.kill_grade}</td>" if ruleset.kill_op else "") + "</tr>")
     parts.append("</table>")
     if state.result is not None:
         parts.append(svg(game_vp_chart(league, game_id)))

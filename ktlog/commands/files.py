@@ -68,14 +68,14 @@ def demo(ctx, samples) -> None:
         if isinstance(result, KtlogError):
             raise result
         click.echo(result.describe())
-    games_by_id = {g.id: g for g in store.games()}
+    total, _ = store.count_games()
     first = _header_game_id(files[0])
     click.echo("")
     click.echo(render_replay_summary(first, Replay.open(store, first)))
     click.echo("")
     click.echo(render_score(first, store.state(first)))
     me = "ktlog" if shutil.which("ktlog") else sys.argv[0]
-    click.echo(f"\nDatabase: {store.path}  ({len(games_by_id)} games). Try: {me} games, {me} show {first[:8]} --tp 2, {me} log {first[:8]}")
+    click.echo(f"\nDatabase: {store.path}  ({total} games). Try: {me} games, {me} show {first[:8]} --tp 2, {me} log {first[:8]}")
 
 def load_samples(store: Store, samples: Path):
     """Import the sample game-log files (again: importing twice changes nothing). Returns the

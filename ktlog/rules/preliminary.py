@@ -17,7 +17,6 @@ class PreliminaryOps(Kt24TwoPlayer):
     name = "kt24-preliminary"
     title = "KT24 Preliminary Ops"
     source = "pg 81-85"
-    objective_markers = 3
     ops = ("crit", "kill")
     max_vp = {"crit": 6, "kill": 6}
     crit_ops = CRIT_OPS
@@ -55,7 +54,7 @@ class PreliminaryOps(Kt24TwoPlayer):
         state = ctx.state
         tp = state.turning_point
         if tp > 1 and state.crit_op in ("Secure", "Transmission"):
-            counts = self._crit_op_counts(ctx)
+            counts = markers_held(ctx, "pg 85")  # markers secured by each kill team (Secure), or transmitting ones each controls
             for player in state.players:
                 mine, theirs = counts[player], counts[state.opponent(player)]
                 what = "secured" if state.crit_op == "Secure" else "transmitting, controlled"
@@ -67,11 +66,6 @@ class PreliminaryOps(Kt24TwoPlayer):
             for player, p in state.players.items():
                 if p.kill_grade > state.players[state.opponent(player)].kill_grade:
                     ctx.score(player, "kill", 1, "higher kill grade at the end of the battle")
-
-    def _crit_op_counts(self, ctx: Ctx) -> dict[str, int]:
-        """Markers secured by each kill team (Secure), or transmitting ones each controls."""
-        return markers_held(ctx, "pg 85")
-
 
 
 RULESET = PreliminaryOps()

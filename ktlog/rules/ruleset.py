@@ -28,6 +28,11 @@ class Ruleset:
     """Where the number and placing of the objective markers is written."""
     ops: ClassVar[tuple[str, ...]] = ()
     """The ops VP are scored in, in display order."""
+
+    @property
+    def kill_op(self) -> bool:
+        """Whether a kill op scores, so a kill grade means something (not in KT21, Multiplayer or Joint Ops)."""
+        return "kill" in self.ops
     max_vp: ClassVar[dict[str, int]] = {}
     crit_ops: ClassVar[dict[int, str]] = {}
     """Crit op by the initiative player's D3."""

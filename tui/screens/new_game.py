@@ -16,7 +16,6 @@ from textual.widgets import Button, Header, Input, Label, Select, Static
 
 from ktlog import events as ev
 from ktlog.errors import KtlogError
-from ktlog.reducer import fold
 from ktlog.rules import RULESETS, joint, kt21
 from ktlog.rules.ruleset import Ruleset
 from ktlog.store import Store
@@ -162,8 +161,7 @@ class NewGameScreen(Screen):
             taken: set[str] = set()
             sides = self.players() + ([self.query_one(NpoForm)] if ruleset is joint.RULESET else [])
             players = [e for form in sides for e in form.events(taken)]
-            fold([created, *players])  # the rules check every field before anything is stored
-            game_id = self.store.new_game(created, players)
+            game_id = self.store.new_game(created, players)  # the rules check every event; a refusal stores nothing
         except KtlogError as exc:
             problem.update(f"Not created: {exc}")
             return

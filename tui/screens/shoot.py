@@ -76,7 +76,7 @@ class ShootDialog(DiceDialog):
 
     def targets(self) -> list[str]:
         """The targets the weapon may shoot (for Blast and Torrent's extra targets)."""
-        return [t for t in self.steps.shot_targets(self.shooter, self.action) if self.weapon in self.steps.shot_weapons(self.shooter, t, self.action)]
+        return self.steps.shot_targets(self.shooter, self.action, self.weapon)
 
     # --- entries ----------------------------------------------------------------------------
 

@@ -47,16 +47,15 @@ class StartScreen(Screen):
         self.load()
 
     def load(self) -> None:
-        games = list(reversed(self.store.games()))  # the newest first
         table = self.query_one(GameTable)
-        table.show(games[:RECENT])
+        table.show(self.store.games(newest=RECENT))
         table.focus()
-        unfinished = sum(g.status != "finished" for g in games)
+        total, unfinished = self.store.count_games()  # not every game read: a league holds thousands
         self.query_one("#hint", Static).update(
-            f"{len(games)} games in {self.store.path or 'memory'}" + (f", {unfinished} unfinished" if unfinished else "")
-            + (f" (the newest {RECENT} listed; l for the league view)" if len(games) > RECENT else "")
+            f"{total} games in {self.store.path or 'memory'}" + (f", {unfinished} unfinished" if unfinished else "")
+            + (f" (the newest {RECENT} listed; l for the league view)" if total > RECENT else "")
             + ". Enter resumes an unfinished game or replays a finished one; n starts a new game."
-            if games else "No games yet: press n to set up a new game."
+            if total else "No games yet: press n to set up a new game."
         )
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:

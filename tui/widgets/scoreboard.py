@@ -25,7 +25,7 @@ def score_lines(state: GameState, spectator: bool = False) -> list[str]:
         line = f"[b]{escape(name):<{width}}[/] {escape(p.kill_team[:teams]):<{teams}} CP [b]{p.cp}[/]"
         if ruleset.ops:
             line += f"  VP [b]{p.total_vp}[/] (" + "  ".join(f"{op} {p.vp.get(op, 0)}" for op in ruleset.ops) + ")"
-        grade = [f"kill grade {p.kill_grade}"] if "kill" in ruleset.ops else []
+        grade = [f"kill grade {p.kill_grade}"] if ruleset.kill_op else []
         secrets = [f"[dim]{key.replace('_', ' ')}[/] {escape(secret_text(*secret, spectator))}" for key, secret in ruleset.secrets(state, name).items()]
         lines.append("  ".join([line, *grade]))
         if secrets:
