@@ -32,6 +32,8 @@ SCHEMA_NEEDS_KTLOG = "0.1.0"
 """The first ktlog version that reads this schema (recorded in the database's meta table)."""
 SNAPSHOT_EVERY = 100
 """A snapshot of the state is kept every this many seqs, so a seek applies fewer events."""
+UNDOABLE = 20
+"""How many of its latest appends a store can undo without folding (the states before them)."""
 BUSY_TIMEOUT_MS = 5000
 UI_BUSY_TIMEOUT_MS = 1000
 """The terminal UI waits at most this long for another writer's lock; then it keeps the event for
@@ -186,6 +188,9 @@ class Store:
     def __init__(self, path: str | Path | None = None, *, create: bool = True, busy_timeout_ms: int = BUSY_TIMEOUT_MS):
         self.path = Path(path) if path not in (None, ":memory:") else (default_db_path() if path is None else None)
         self._cache: dict[str, GameState] = {}
+        self._undoable: dict[str, list[tuple[int, GameState]]] = {}
+        """Per game, (seq, the state before it) of the latest events this store appended, newest
+        last: an undo takes its state from here instead of folding from a snapshot."""
         self.busy_timeout_ms = busy_timeout_ms
         self.conn = self._connect(create)
         self.db = sqlite_utils.Database(self.conn)
@@ -383,6 +388,7 @@ class Store:
             self._write_projections(game_id, state, 0)
             self._write_head(game_id, state, sealed[-1][0].hash)
         self._cache[game_id] = state
+        self._undoable.pop(game_id, None)
         return state
 
     # --- appending --------------------------------------------------------------------------
@@ -394,11 +400,13 @@ class Store:
             if expected_seq is not None and expected_seq != head_seq + 1:
                 raise ConcurrencyConflict(game_id, expected_seq, head_seq)
             seq = head_seq + 1
+            before = self._state_at_head(game_id, head_seq)
             if isinstance(event, EventVoided):
-                state = self._state_from_snapshot(game_id, seq, then=(seq, event))
+                state = self._state_before(game_id, event) or self._state_from_snapshot(game_id, seq, then=(seq, event))
+                state.seq = seq
                 rewrite = True
             else:
-                state = copy_state(self._state_at_head(game_id, head_seq))
+                state = copy_state(before)
                 apply_in_place(state, event, seq)
                 rewrite = False
             envelope, payload = seal(game_id, seq, event, head_hash)
@@ -412,7 +420,21 @@ class Store:
                 self.db["snapshots"].insert({"game_id": game_id, "seq": seq, "state": encode_state(state)}, replace=True)
             self._write_head(game_id, state, envelope.hash)
         self._cache[game_id] = state
+        undoable = self._undoable.setdefault(game_id, [])
+        if rewrite:
+            del undoable[-1:]
+        else:
+            undoable.append((seq, before))  # `before` is never changed: the cache holds a new state now
+            del undoable[:-UNDOABLE]
         return envelope
+
+    def _state_before(self, game_id: str, void: EventVoided) -> GameState | None:
+        """The state before the event `void` undoes, if this store appended that event and
+        still holds the state before it."""
+        undoable = self._undoable.get(game_id)
+        if undoable and undoable[-1][0] == void.target:
+            return copy_state(undoable[-1][1])
+        return None
 
     def undo(self, game_id: str, *, expected_seq: int | None = None) -> Envelope:
         """Void the latest effective event (never deletes: the void is an event too)."""
@@ -509,6 +531,7 @@ class Store:
                 self._write_projections(game_id, state, 0)
                 self._update_game(game_id, derived_game_columns(state))
         self._cache.clear()
+        self._undoable.clear()
         return len(ids)
 
     # --- reading ----------------------------------------------------------------------------
@@ -532,6 +555,7 @@ class Store:
         if cached is None or cached.seq != head_seq:
             cached = self._state_from_snapshot(game_id, head_seq)
             self._cache[game_id] = cached
+            self._undoable.pop(game_id, None)  # another writer's events came in between
         return cached
 
     def _state_from_snapshot(self, game_id: str, at: int, then: tuple[int, EventVoided] | None = None) -> GameState:

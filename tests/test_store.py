@@ -126,6 +126,46 @@ def test_undo_rewrites_projections(store):
     assert len(store.events(gid)) == len(g.events) + 2  # nothing deleted
 
 
+def test_undoing_this_stores_latest_events_needs_no_fold_and_agrees_with_one(tmp_path, monkeypatch):
+    """An undo of an event this store appended takes the state kept from before it; it is the
+    state a fresh store folds from the log, and the projections are the same."""
+    g = game(6, 6)
+    for op in ("a1", "b1", "a2"):
+        g.activate(op, "engage", dash())
+    db = tmp_path / "undo.db"
+    store = Store(db)
+    gid = store.new_game(g.events[0], g.events[1:4])
+    for event in g.events[4:]:
+        store.append(gid, event)
+    folds = []
+    monkeypatch.setattr(Store, "_state_from_snapshot", lambda self, *a, **k: folds.append(a) or pytest.fail("folded"))
+    for _ in range(5):  # back to before a2's activation: every undo from the kept states
+        store.undo(gid)
+        monkeypatch.undo()
+        fresh = Store(db)
+        assert store.state(gid) == fresh.state(gid) == fold(store.events(gid))
+        assert [store.db[t].count for t in ("vp_changes", "cp_changes")] == [fresh.db[t].count for t in ("vp_changes", "cp_changes")]
+        fresh.close()
+        monkeypatch.setattr(Store, "_state_from_snapshot", lambda self, *a, **k: folds.append(a) or pytest.fail("folded"))
+    assert folds == []
+    monkeypatch.undo()
+    store.append(gid, g.events[len(g.events) - 5])  # recorded again after the undos
+    assert store.state(gid) == fold(store.events(gid))
+
+
+def test_an_undo_after_another_writer_folds_from_the_log(tmp_path):
+    g = game(6, 6)
+    g.activate("a1", "engage", dash())
+    db = tmp_path / "two.db"
+    mine, theirs = Store(db), Store(db)
+    gid = mine.new_game(g.events[0], g.events[1:-1])
+    mine.append(gid, g.events[-1])
+    theirs.undo(gid)  # the other writer undoes my last event ...
+    theirs.append(gid, g.events[-1])  # ... and records it again
+    mine.undo(gid)  # my kept state would be right by luck; the store must not rely on it
+    assert mine.state(gid) == fold(mine.events(gid)) == theirs.state(gid)
+
+
 def test_undo_refuses_to_undo_the_game_creation(store):
     gid = store.new_game(GameCreated(ruleset="kt24-preliminary", killzone="volkus", date="2026-11-21"))
     with pytest.raises(InvalidEvent, match="nothing to undo"):

@@ -37,6 +37,15 @@ def printed_cost(op: OperativeState, e: Action) -> int:
 
 def begin_action(ctx: Ctx, e: Action) -> OperativeState:
     """Checks every action shares: who may act, AP within APL, once per activation (pg 39)."""
+    op, cost = check_action(ctx, e)
+    if cost:
+        ctx.state.activation.ap_spent += cost
+    return op
+
+
+def check_action(ctx: Ctx, e: Action) -> tuple[OperativeState, int]:
+    """The checks of `begin_action`, changing nothing: the operative, and the AP the action adds
+    to its activation (0 in a counteract, or for an operative that is not active)."""
     s = ctx.state
     if s.phase != "firefight":
         ctx.invalid(f"actions are performed in the Firefight phase (now: {s.phase})", "pg 38")
@@ -52,17 +61,16 @@ def begin_action(ctx: Ctx, e: Action) -> OperativeState:
     if cost != printed:
         ctx.broke(f"{e.counts_as} costs {printed}AP, not {cost}AP", "pg 40")
     if not active:
-        return op
+        return op, 0
     if act.counteract:
         if printed != 1:
             ctx.broke(f"a counteract performs a 1AP action; {e.counts_as} costs {printed}AP", "pg 39")
-        return op
+        return op, 0
     if act.ap_spent + cost > op.apl:
         ctx.broke(f"operative {op.id!r} has APL {op.apl} and has spent {act.ap_spent}AP; {e.counts_as} costs {cost}AP more", "pg 39")
     if e.counts_as in act.actions and act.actions.count(e.counts_as) >= ctx.ruleset.repeats(op, e.counts_as):
         ctx.broke(f"operative {op.id!r} already performed {e.counts_as} this activation", "action restrictions, pg 39")
-    act.ap_spent += cost
-    return op
+    return op, cost
 
 
 def finish_action(ctx: Ctx, e: Action, op: OperativeState) -> None:
