@@ -18,7 +18,8 @@ from ktlog.errors import KtlogError, RuleViolation
 from ktlog.reducer import apply_in_place
 from ktlog.rosters import slug
 from ktlog.rules import get_ruleset
-from ktlog.rules.actions import KILLZONE_OF_ACTION
+from ktlog.rules.actions import KILLZONE_OF_ACTION, check_action, printed_cost
+from ktlog.rules.context import Ctx
 from ktlog.rules.approved import ARCHETYPES
 from ktlog.rules.joint import is_heavy, npo_side
 from ktlog.state import GameState, OperativeState, decode_state, encode_state
@@ -327,6 +328,9 @@ class Steps:
         self._options: dict[str, list[ev.Event]] = {}
         self._refusals: dict[str, KtlogError] = {}
         self._refused: dict[str, ev.Event] = {}
+        self._refused_actions: set[tuple] = set()
+        """Actions the active operative cannot take at all now (AP, once per activation...): every
+        candidate of one is refused alike, so only the first is tried."""
 
     def legal(self, action: str) -> bool:
         """Whether any step of this kind is legal now (stops at the first that is)."""
@@ -389,10 +393,30 @@ class Steps:
         return [k for k in KINDS if k.more == more and self.legal(k.action)]
 
     def _accepts(self, action: str, event: ev.Event) -> bool:
+        shared = self._action_key(event)
+        if shared in self._refused_actions:
+            return False
         refusal = self.trial.refusal(event)
-        if refusal is not None and action not in self._refusals:
-            self._refusals[action], self._refused[action] = refusal, event
+        if refusal is not None:
+            if action not in self._refusals:
+                self._refusals[action], self._refused[action] = refusal, event
+            if shared and self._fails_shared_checks(event):
+                self._refused_actions.add(shared)
         return refusal is None
+
+    def _action_key(self, event: ev.Event) -> tuple | None:
+        """What the checks every action shares depend on (`check_action`): two candidates with
+        the same key, a shot at each enemy say, pass or fail them alike."""
+        if not isinstance(event, ev.Action) or event.operative not in self.state.operatives:
+            return None
+        return (event.operative, event.counts_as, printed_cost(self.state.operatives[event.operative], event), event.ap)
+
+    def _fails_shared_checks(self, event: ev.Action) -> bool:
+        try:
+            check_action(Ctx(self.state, event, self.state.seq + 1, self.ruleset), event)
+        except KtlogError:
+            return True
+        return False
 
 
 def moment(s: GameState) -> str:

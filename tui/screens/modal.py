@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from textual.binding import Binding
 from textual.screen import ModalScreen
+from textual.strip import Strip
 
 
 class Modal(ModalScreen):
@@ -21,6 +22,15 @@ class Modal(ModalScreen):
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
     closed = False
+    _under: list[Strip] | None = None
+
+    def render_line(self, y: int) -> Strip:
+        """The screen under the dialog, as last drawn, its clicks taken out. (Textual's own way
+        passes that whole screen through Rich again: over 100 ms for each dialog opened.)"""
+        if self._under is None or len(self._under) != self.size.height:
+            below = self.app.screen_stack[-2]
+            self._under = [strip.discard_meta() for strip in below._compositor.render_strips(self.size)]
+        return self._under[y] if y < len(self._under) else Strip.blank(self.size.width)
 
     async def _on_mount(self) -> None:
         keys = self.app.take_typeahead() if hasattr(self.app, "take_typeahead") else []

@@ -16,7 +16,7 @@ class KeyFooter(TextLine):
     """
 
     def on_mount(self) -> None:
-        self.screen.bindings_updated_signal.subscribe(self, lambda screen: self.call_after_refresh(self.show))
+        self.screen.bindings_updated_signal.subscribe(self, lambda screen: self.call_later(self.show))
         self.call_after_refresh(self.show)
 
     def show(self) -> None:

@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
+from textual.content import Content
 from textual.widgets import Static
+
+parsed = lru_cache(maxsize=1024)(Content.from_markup)
+"""Markup parsed once: the footer and the action bar cycle through a few texts, and parsing
+their click actions costs milliseconds each time."""
 
 
 class TextLine(Static):
@@ -13,4 +20,4 @@ class TextLine(Static):
     def set(self, text: str) -> None:
         if text != self._text:
             self._text = text
-            self.update(text, layout=False)
+            self.update(parsed(text), layout=False)

@@ -1,0 +1,91 @@
+"""The legal next steps (tui/steps.py): an action the active operative cannot take at all is
+refused after one trial, and the steps found are those every candidate tried would give."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import ROOT
+from tui_support import tiny_game
+
+from ktlog import events as ev
+from ktlog.errors import RuleViolation
+from ktlog.gamelog import read_game_log
+from ktlog.replay import Replay
+from ktlog.rules.actions import check_action
+from ktlog.rules.context import Ctx
+from ktlog.rules import get_ruleset
+from ktlog.state import encode_state
+from tui.steps import KINDS, Steps, Trial
+
+
+def counted(monkeypatch) -> list[ev.Event]:
+    """The events Trial.refusal is asked about from now on."""
+    tried: list[ev.Event] = []
+    original = Trial.refusal
+
+    def refusal(self, event):
+        tried.append(event)
+        return original(self, event)
+
+    monkeypatch.setattr(Trial, "refusal", refusal)
+    return tried
+
+
+def shot_once(store) -> Steps:
+    """Alice's first trooper has shot Bob's first trooper (quick mode) and has AP left."""
+    game_id = tiny_game(store)
+    for event in (
+        ev.OperativeActivated(operative="trooper-1", order="engage"),
+        ev.Shot(operative="trooper-1", weapon="Rifle", attacks=(ev.ShootingAttack(target="bob-trooper-1", damage=0),)),
+    ):
+        store.append(game_id, event)
+    return Steps(store.state(game_id))
+
+
+def test_an_action_already_taken_is_refused_after_one_trial(store, monkeypatch):
+    steps = shot_once(store)
+    tried = counted(monkeypatch)
+    assert not steps.legal("shoot")
+    assert [type(e) for e in tried] == [ev.Shot]  # two enemies to shoot at; the second is not tried
+    assert "already performed Shoot this activation" in steps.why_not("shoot")
+    assert steps.shot_targets(steps.state.operatives["trooper-1"]) == []
+    assert len(tried) == 1
+
+
+def test_an_action_still_open_is_tried_target_by_target(store, monkeypatch):
+    steps = shot_once(store)
+    tried = counted(monkeypatch)
+    assert steps.legal("charge")  # Charge is still open: its first candidate is accepted
+    assert [e.targets for e in steps.options("charge")] == [("bob-trooper-1",), ("bob-trooper-2",)]
+    assert len(tried) == 3
+
+
+def test_the_shared_checks_change_nothing(store):
+    steps = shot_once(store)
+    state, ruleset = steps.state, get_ruleset(steps.state.ruleset)
+    before = encode_state(state)
+    again = ev.Shot(operative="trooper-1", weapon="Rifle", attacks=(ev.ShootingAttack(target="bob-trooper-2", damage=0),))
+    with pytest.raises(RuleViolation, match="already performed Shoot"):
+        check_action(Ctx(state, again, state.seq + 1, ruleset), again)
+    dash = ev.Dashed(operative="trooper-1")
+    op, cost = check_action(Ctx(state, dash, state.seq + 1, ruleset), dash)
+    assert (op.id, cost, state.activation.ap_spent) == ("trooper-1", 1, 1)
+    assert encode_state(state) == before
+
+
+def every_candidate(state) -> dict[str, bool]:
+    """Each kind's legality, found by trying every candidate (no short cut)."""
+    trial, plain = Trial(state), Steps(state)
+    return {k.action: any(trial.refusal(e) is None for e in plain._candidates(k.action)) for k in KINDS}
+
+
+@pytest.mark.parametrize("name", ["01", "10", "14"])
+def test_the_steps_found_are_those_every_candidate_gives(name):
+    _, sealed = read_game_log(next((ROOT / "sample_games").glob(f"{name}_*.jsonl")))
+    replay = Replay([e for e, _ in sealed])
+    for seq in range(1, replay.head + 1, 3):
+        state = replay.seek(seq)
+        steps = Steps(state)
+        assert {k.action: steps.legal(k.action) for k in KINDS} == every_candidate(state), f"seq {seq}"
+
+
