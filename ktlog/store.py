@@ -401,19 +401,17 @@ class Store:
                 raise ConcurrencyConflict(game_id, expected_seq, head_seq)
             seq = head_seq + 1
             before = self._state_at_head(game_id, head_seq)
-            if isinstance(event, EventVoided):
+            undo = isinstance(event, EventVoided)
+            if undo:
                 state = self._state_before(game_id, event) or self._state_from_snapshot(game_id, seq, then=(seq, event))
                 state.seq = seq
-                rewrite = True
             else:
                 state = copy_state(before)
                 apply_in_place(state, event, seq)
-                rewrite = False
             envelope, payload = seal(game_id, seq, event, head_hash)
             self._insert_event(envelope, payload)
-            if rewrite:
-                self._delete_projections(game_id)
-                self._write_projections(game_id, state, 0)
+            if undo:  # the undone event's rows go; the rows before it are the state's as they were
+                self._delete_projections(game_id, since=event.target)
             else:
                 self._write_projections(game_id, state, seq - 1)
             if seq % SNAPSHOT_EVERY == 0:
@@ -421,7 +419,7 @@ class Store:
             self._write_head(game_id, state, envelope.hash)
         self._cache[game_id] = state
         undoable = self._undoable.setdefault(game_id, [])
-        if rewrite:
+        if undo:
             del undoable[-1:]
         else:
             undoable.append((seq, before))  # `before` is never changed: the cache holds a new state now
@@ -514,9 +512,10 @@ class Store:
                 except OverflowError as exc:
                     raise _too_large(table, rows) from exc
 
-    def _delete_projections(self, game_id: str) -> None:
+    def _delete_projections(self, game_id: str, since: int = 0) -> None:
+        """The game's projection rows from events at `since` or later (all of them by default)."""
         for table in projections.TABLES:
-            self.conn.execute(f"DELETE FROM {table} WHERE game_id = ?", (game_id,))
+            self.conn.execute(f"DELETE FROM {table} WHERE game_id = ? AND seq >= ?", (game_id, since))
 
     def rebuild(self) -> int:
         """Rebuild every projection, snapshot and game row column from the event log. Returns the games rebuilt."""
