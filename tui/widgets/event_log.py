@@ -14,8 +14,8 @@ from rich.text import Text
 from textual import events
 from textual.binding import Binding
 from textual.message import Message
-from textual.reactive import reactive
 from textual.strip import Strip
+from textual.geometry import Region
 from textual.widget import Widget
 
 from ktlog import events as ev
@@ -57,8 +57,6 @@ class EventLog(Widget, can_focus=True):
 
         seq: int
 
-    selected: reactive[int] = reactive(0, layout=False)
-
     def __init__(self, *, spectator: bool = False, **kwargs):
         super().__init__(**kwargs)
         self.border_title = "Events"
@@ -69,7 +67,12 @@ class EventLog(Widget, can_focus=True):
         self._undone: set[int] = set()
         self._targets: dict[int, int] = {}
         """The event each undo and note row talks about."""
+        self.selected = 0
         self._top = 0
+        self._placed_for = 0
+        """The height the window was placed for."""
+        self._changed: set[int] = set()
+        """Rows added or restyled since the log was last drawn."""
         self.lines = LineCache(self)
         self._versions: dict[int, int] = {}
         """Rows restyled since they were first drawn (an undo strikes its target through)."""
@@ -96,7 +99,7 @@ class EventLog(Widget, can_focus=True):
             self.rows.append(self._row(row, e.payload, blind))
             if blind is not None and final is not None and self.rows[row].plain != _text(e.payload, True, final).plain:
                 self._secrets[row] = e.payload
-        self.show_seq(self.last_seq)
+        self.show_seq(self.last_seq, place=True)
 
     def show_moment(self, state: GameState) -> None:
         """A spectator's rows that hold a secret, as the moment `state` shows them."""
@@ -105,7 +108,8 @@ class EventLog(Widget, can_focus=True):
             if text.plain != self.rows[row].plain:
                 self.rows[row] = text
                 self._versions[row] = self._versions.get(row, 0) + 1
-                self.refresh()
+                self._changed.add(row)
+        self.show_seq(self.selected)
 
     def _row(self, row: int, event: ev.Event, state: GameState | None) -> Text:
         text = _text(event, self.spectator, state)
@@ -117,16 +121,28 @@ class EventLog(Widget, can_focus=True):
         """Add events recorded since the log was shown; an undo strikes its target through."""
         for e in envelopes:
             self._remember(e)
+            self._changed.add(len(self.rows))
             self.rows.append(_text(e.payload))
             if isinstance(e.payload, ev.EventVoided):
                 row = e.payload.target - 1
                 self.rows[row].stylize("dim strike")
                 self._versions[row] = self._versions.get(row, 0) + 1
+                self._changed.add(row)
         self.show_seq(self.last_seq)
 
-    def show_seq(self, seq: int) -> None:
+    def show_seq(self, seq: int, place: bool = False) -> None:
+        """Select the row of `seq` and bring it into view. Only the lines that change are drawn
+        again: a window that must move jumps by half its height, so recording an event usually
+        redraws two lines of the log, not all of them."""
+        before, top = self.selected, self._top
         self.selected = max(0, min(seq, self.last_seq))
-        self.refresh()
+        if self._window(place) != top or not self.size.height:
+            self.refresh()
+        else:
+            for row in {before - 1, self.selected - 1, *self._changed}:
+                if top <= row < top + self.content_size.height:
+                    self.refresh(Region(0, row - top, self.content_size.width, 1))
+        self._changed.clear()
 
     def note_target(self) -> int | None:
         """The event a note would be about: the selected one (for an undo's or a note's row,
@@ -140,20 +156,24 @@ class EventLog(Widget, can_focus=True):
 
     # --- drawing and moving -----------------------------------------------------------------
 
-    def _window(self) -> int:
-        """The first row shown: the selected row stays in view."""
+    def _window(self, place: bool = False) -> int:
+        """The first row shown. The selected row stays in view: one step past an edge moves the
+        window by half its height, so recording an event redraws a few lines of the log, not all
+        of them; a jump (or `place`) puts the row in the middle, or at the bottom near the end."""
         height = max(1, self.content_size.height)
-        at = self.selected - 1
-        if at < self._top:
-            self._top = max(0, at)
-        elif at >= self._top + height:
-            self._top = at - height + 1
-        self._top = max(0, min(self._top, len(self.rows) - height))
+        at, half = self.selected - 1, max(1, height // 2)
+        if not place and at == self._top + height:
+            self._top += half
+        elif not place and at == self._top - 1:
+            self._top = max(0, self._top - half)
+        elif place or not self._top <= at < self._top + height:
+            self._top = max(0, min(at - height // 2, len(self.rows) - height))
         return self._top
 
     def render_line(self, y: int) -> Strip:
-        if y == 0:
-            self._window()
+        if y == 0 and self._placed_for != self.content_size.height:  # first drawn, or resized
+            self._placed_for = self.content_size.height
+            self._window(place=True)
         i = self._top + y
         if i >= len(self.rows):
             return self.lines.strip("blank", Text("no events yet" if not self.rows and y == 0 else "", style="dim"))
