@@ -239,6 +239,25 @@ async def test_the_screen_fits_80x24_and_uses_a_larger_one(store, size):
         assert screen.query_one("ActionBar").region.bottom <= size[1]
 
 
+def screen_text(app) -> str:
+    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+
+
+@tui_test
+async def test_a_dialog_shows_the_record_screen_under_it_and_follows_a_resize(store):
+    gid = tiny_game(store)
+    async with make_app(store, screen="record", game_id=gid).run_test(size=(80, 24)) as pilot:
+        await press(pilot, "a")  # the activation dialog, over the record screen
+        text = screen_text(pilot.app)
+        assert "Activate" in text and "TP1" in text.splitlines()[0]
+        await pilot.resize_terminal(120, 40)
+        await pilot.pause()
+        lines = screen_text(pilot.app).splitlines()
+        assert len(lines) == 40 and "TP1" in lines[0] and any("Activate" in line for line in lines)
+        await press(pilot, "1", "e")  # the dialog answered, it closes
+        assert "trooper-1 activates (engage)" in message(pilot.app)
+
+
 @tui_test
 async def test_objective_control_ploys_and_the_more_menu(store):
     gid = tiny_game(store)

@@ -28,7 +28,10 @@ class Modal(ModalScreen):
         """The screen under the dialog, as last drawn, its clicks taken out. (Textual's own way
         passes that whole screen through Rich again: over 100 ms for each dialog opened.)"""
         if self._under is None or len(self._under) != self.size.height:
-            below = self.app.screen_stack[-2]
+            stack = self.app.screen_stack
+            if self not in stack[1:]:  # closing: nothing under it to show
+                return Strip.blank(self.size.width)
+            below = stack[stack.index(self) - 1]
             self._under = [strip.discard_meta() for strip in below._compositor.render_strips(self.size)]
         return self._under[y] if y < len(self._under) else Strip.blank(self.size.width)
 
