@@ -65,9 +65,12 @@ class GameLogError(KtlogError):
     """A game-log file is malformed; the message names the line and the field."""
 
     def __init__(self, path: str, line: int | None, message: str):
-        self.path, self.line = path, line
+        self.path, self.line, self.detail = path, line, message
         where = f"{path}, line {line}" if line else path
         super().__init__(f"{where}: {message}. Nothing from this file was imported")
+
+    def __reduce__(self):  # an import's worker process hands it back
+        return type(self), (self.path, self.line, self.detail)
 
 
 class RosterError(KtlogError):

@@ -362,34 +362,41 @@ class Store:
         """Validate sealed events and write them with their projections and snapshots, in one
         transaction: a new game (`already` 0) or the rest of a game whose first `already`
         events are stored. Raises on the first illegal event; then nothing is written."""
+        if not already:
+            state, snapshots = fold_with_snapshots([(e.seq, e.payload) for e, _ in sealed], SNAPSHOT_EVERY)
+            return self.import_folded(game_id, event_rows(sealed), state, snapshots)
         new = sealed[already:]
         with self._write():
-            if already:
-                records = [(e.seq, e.payload) for e in self.events(game_id)] + [(e.seq, e.payload) for e, _ in new]
-            else:
-                records = [(e.seq, e.payload) for e, _ in sealed]
-                self.conn.execute(
-                    "INSERT INTO games (id, created_at, ruleset, status, head_seq, head_hash) VALUES (?,?,?,?,?,?)",
-                    (game_id, sealed[0][0].recorded_at, sealed[0][0].payload.ruleset, "setup", 0, GENESIS),
-                )
+            records = [(e.seq, e.payload) for e in self.events(game_id)] + [(e.seq, e.payload) for e, _ in new]
             state, snapshots = fold_with_snapshots(records, SNAPSHOT_EVERY)
-            try:
-                self.conn.executemany(
-                    "INSERT INTO events (game_id, seq, event_id, type, version, recorded_at, payload, prev_hash, hash) VALUES (?,?,?,?,?,?,?,?,?)",
-                    [(e.game_id, e.seq, e.event_id, e.type, e.version, e.recorded_at, p.decode(), e.prev_hash, e.hash) for e, p in new],
-                )
-            except sqlite3.IntegrityError as exc:
-                raise self._taken_event_id(game_id, new) from exc
-            self.conn.executemany(
-                "INSERT OR REPLACE INTO snapshots (game_id, seq, state) VALUES (?,?,?)",
-                [(game_id, seq, blob) for seq, blob in snapshots if seq > already],
-            )
-            self._delete_projections(game_id)
-            self._write_projections(game_id, state, 0)
-            self._write_head(game_id, state, sealed[-1][0].hash)
+            self._write_folded(game_id, event_rows(new), state, [(seq, blob) for seq, blob in snapshots if seq > already])
         self._cache[game_id] = state
         self._undoable.pop(game_id, None)
         return state
+
+    def import_folded(self, game_id: str, rows: list[tuple], state: GameState, snapshots: list[tuple[int, bytes]]) -> GameState:
+        """Write a new game whose events are checked and folded already (`event_rows` and
+        `fold_with_snapshots` of them, perhaps by another process), in one transaction."""
+        with self._write():
+            self.conn.execute(
+                "INSERT INTO games (id, created_at, ruleset, status, head_seq, head_hash) VALUES (?,?,?,?,?,?)",
+                (game_id, rows[0][5], state.ruleset, "setup", 0, GENESIS),
+            )
+            self._write_folded(game_id, rows, state, snapshots)
+        self._cache[game_id] = state
+        self._undoable.pop(game_id, None)
+        return state
+
+    def _write_folded(self, game_id: str, rows: list[tuple], state: GameState, snapshots: list[tuple[int, bytes]]) -> None:
+        """Events (as `event_rows`), their snapshots, the game's projections and head."""
+        try:
+            self.conn.executemany(INSERT_EVENT, rows)
+        except sqlite3.IntegrityError as exc:
+            raise self._taken_event_id(game_id, rows) from exc
+        self.conn.executemany("INSERT OR REPLACE INTO snapshots (game_id, seq, state) VALUES (?,?,?)", [(game_id, seq, blob) for seq, blob in snapshots])
+        self._delete_projections(game_id)
+        self._write_projections(game_id, state, 0)
+        self._write_head(game_id, state, rows[-1][-1])
 
     # --- appending --------------------------------------------------------------------------
 
@@ -455,25 +462,22 @@ class Store:
 
     def _insert_event(self, envelope: Envelope, payload: bytes) -> None:
         try:
-            self.conn.execute(
-                "INSERT INTO events (game_id, seq, event_id, type, version, recorded_at, payload, prev_hash, hash) VALUES (?,?,?,?,?,?,?,?,?)",
-                (envelope.game_id, envelope.seq, envelope.event_id, envelope.type, envelope.version, envelope.recorded_at, payload.decode(), envelope.prev_hash, envelope.hash),
-            )
+            self.conn.execute(INSERT_EVENT, event_rows([(envelope, payload)])[0])
         except sqlite3.IntegrityError as exc:
             if "event_id" in str(exc):
                 raise InvalidEvent(f"event id {envelope.event_id} is already stored", "event_id") from exc
             head, _ = self._head(envelope.game_id)
             raise ConcurrencyConflict(envelope.game_id, envelope.seq, head) from exc
 
-    def _taken_event_id(self, game_id: str, sealed: list[tuple[Envelope, bytes]]) -> InvalidEvent:
-        """The error for the first of these events whose id an event of another game has."""
-        for envelope, _ in sealed:
-            row = self.conn.execute("SELECT game_id, seq FROM events WHERE event_id = ? AND game_id != ?", (envelope.event_id, game_id)).fetchone()
+    def _taken_event_id(self, game_id: str, rows: list[tuple]) -> InvalidEvent:
+        """The error for the first of these events (`event_rows`) whose id an event of another game has."""
+        for _, seq, event_id, *_ in rows:
+            row = self.conn.execute("SELECT game_id, seq FROM events WHERE event_id = ? AND game_id != ?", (event_id, game_id)).fetchone()
             if row:
                 error = InvalidEvent(
-                    f"event id {envelope.event_id} is already the id of seq {row[1]} of game {row[0][:8]}; "
+                    f"event id {event_id} is already the id of seq {row[1]} of game {row[0][:8]}; "
                     "each event has its own id, so these events were copied from another game", "event_id")
-                error.seq = envelope.seq
+                error.seq = seq
                 return error
         return InvalidEvent("an event id of this game is already stored in another game", "event_id")
 
@@ -573,6 +577,14 @@ class Store:
 
         seqs = [r[0] for r in self.conn.execute("SELECT seq FROM snapshots WHERE game_id = ? AND seq <= ?", (game_id, at))]
         return resume(at, seqs, voids, load, records_after)[0]
+
+
+INSERT_EVENT = "INSERT INTO events (game_id, seq, event_id, type, version, recorded_at, payload, prev_hash, hash) VALUES (?,?,?,?,?,?,?,?,?)"
+
+
+def event_rows(sealed: list[tuple[Envelope, bytes]]) -> list[tuple]:
+    """Sealed events as rows of the events table, in INSERT_EVENT's column order."""
+    return [(e.game_id, e.seq, e.event_id, e.type, e.version, e.recorded_at, p.decode(), e.prev_hash, e.hash) for e, p in sealed]
 
 
 def row_envelope(row: dict) -> Envelope:

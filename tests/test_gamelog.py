@@ -10,7 +10,7 @@ from conftest import game
 
 from ktlog.builder import shoot
 from ktlog.errors import GameLogError
-from ktlog.gamelog import export_lines, import_file, write_game_log
+from ktlog.gamelog import _checked, export_lines, import_file, write_game_log
 from ktlog.store import Store
 
 
@@ -176,3 +176,91 @@ def test_an_older_event_version_is_upcast_on_read_and_keeps_its_hash(monkeypatch
     from ktlog.verify import verify_game
 
     assert verify_game(other, gid).ok
+
+
+def projection_rows(store):
+    from ktlog import projections
+
+    return {t: sorted(tuple(r[c] for c in cols if c != "game_key") for r in store.db[t].rows) for t, cols in projections.TABLES.items()}
+
+
+def same_tables(a: Store, b: Store) -> None:
+    assert snapshot(a) == snapshot(b) and projection_rows(a) == projection_rows(b)
+    assert list(a.conn.execute("SELECT * FROM snapshots ORDER BY game_id, seq")) == list(b.conn.execute("SELECT * FROM snapshots ORDER BY game_id, seq"))
+    assert [(g.id, g.status, g.result, g.head_seq) for g in a.games()] == [(g.id, g.status, g.result, g.head_seq) for g in b.games()]
+
+
+def test_ktlog_import_checks_in_a_second_process_and_stores_what_one_by_one_does(tmp_path):
+    """`ktlog import` (a fresh process, which can fork its checker) against `import_file`."""
+    import subprocess
+    import sys
+
+    from conftest import ROOT
+
+    samples = sorted((ROOT / "sample_games").glob("*.jsonl"))
+    one = Store(tmp_path / "one.db")
+    for path in samples:
+        import_file(one, path)
+    out = subprocess.run([sys.executable, "-m", "ktlog", "--db", str(tmp_path / "many.db"), "import", *map(str, samples)],
+                         capture_output=True, text=True, check=True).stdout
+    assert out.count(": imported game") == len(samples)
+    same_tables(Store(tmp_path / "many.db"), one)
+
+
+def dies_at_the_second_sample(path):
+    """A checking process that dies (is killed) at the second sample game."""
+    import os
+
+    if path.name.startswith("02_"):
+        os._exit(1)
+    return _checked(path)
+
+
+def test_without_a_checking_process_one_process_imports_the_rest(tmp_path, monkeypatch):
+    """The checker dies at the second file (or cannot be forked at all): the rest is imported
+    here, each file once, in order."""
+    from conftest import ROOT
+
+    from ktlog import gamelog
+
+    samples = sorted((ROOT / "sample_games").glob("*.jsonl"))[:4]
+    monkeypatch.setattr(gamelog, "_checked", dies_at_the_second_sample)
+    one, many = Store(tmp_path / "one.db"), Store(tmp_path / "many.db")
+    reports = [import_file(one, path) for path in samples]
+    assert [(r.path, r.status) for r in gamelog.import_files(many, samples)] == [(r.path, r.status) for r in reports]
+    same_tables(many, one)
+
+
+def test_many_files_each_whole_or_not_at_all_in_order(store, other, tmp_path, exported):
+    from ktlog.events import OperativeActivated
+    from ktlog.gamelog import import_files
+
+    gid, path, g = exported
+    import_file(other, path)  # this game is stored already ...
+    store.append(gid, OperativeActivated(operative="b2", order="conceal"))
+    longer = tmp_path / "longer.jsonl"
+    write_game_log(longer, export_lines(store, gid))  # ... and this file has one more event
+    truncated = tmp_path / "truncated.jsonl"
+    truncated.write_bytes(b"\n".join(path.read_bytes().splitlines()[:-3]) + b"\n")
+    fresh = tmp_path / "fresh.jsonl"
+    fresh_id = store.new_game(g.events[0], g.events[1:5])
+    write_game_log(fresh, export_lines(store, fresh_id))
+    results = list(import_files(other, [path, truncated, longer, fresh]))
+    assert [r.status for r in (results[0], results[2], results[3])] == ["unchanged", "extended", "imported"]
+    assert isinstance(results[1], GameLogError) and "truncated" in str(results[1]) and "Nothing from this file was imported" in str(results[1])
+    assert other.state(gid) == store.state(gid) and other.state(fresh_id) == store.state(fresh_id)
+
+
+def test_an_illegal_event_found_by_the_checking_process_names_its_line(store, other, tmp_path, exported):
+    from ktlog.builder import GameBuilder
+    from ktlog.events import OperativeActivated
+    from ktlog.gamelog import _encoder, import_files, make_header
+
+    g = game(3, 3)
+    events = g.events + [OperativeActivated(operative="b1", order="engage")]  # it is Alice's turn
+    sealed = GameBuilder.sealed(type("G", (), {"events": events})(), "11111111-1111-4111-8111-111111111111", "2026-11-21T10:00:00+00:00")
+    bad = tmp_path / "bad.jsonl"
+    write_game_log(bad, [_encoder.encode(make_header("11111111-1111-4111-8111-111111111111", g.state, len(sealed)))] + [_encoder.encode(e) for e, _ in sealed])
+    error, report = import_files(other, [bad, exported[1]])
+    assert isinstance(error, GameLogError) and error.line == len(events) + 1 and "it is Alice's turn" in str(error)
+    assert report.status == "imported" and [gid for gid, *_ in snapshot(other)] == [exported[0]] * report.events_added

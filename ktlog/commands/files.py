@@ -11,7 +11,7 @@ import click
 
 from ..cli import open_store
 from ..errors import KtlogError
-from ..gamelog import ImportReport, export_lines, import_file
+from ..gamelog import ImportReport, export_lines, import_file, import_files
 from ..replay import Replay
 from ..store import Store
 from ..views import render_replay_summary, render_score
@@ -27,12 +27,12 @@ def import_cmd(ctx, files) -> None:
     store = open_store(ctx)
     failed = 0
     with store.batch():
-        for path in files:
-            try:
-                click.echo(import_file(store, path).describe())
-            except KtlogError as exc:
+        for result in import_files(store, list(files)):
+            if isinstance(result, KtlogError):
                 failed += 1
-                click.echo(f"error: {exc}", err=True)
+                click.echo(f"error: {result}", err=True)
+            else:
+                click.echo(result.describe())
     if failed:
         sys.exit(1)
 
@@ -55,7 +55,6 @@ def export(ctx, game, output) -> None:
         click.echo(data.decode(), nl=False)
 
 
-
 @click.command()
 @click.option("--samples", type=click.Path(file_okay=False, path_type=Path), default=SAMPLE_GAMES, show_default=True, help="Folder of game-log files.")
 @click.pass_context
@@ -76,6 +75,7 @@ def demo(ctx, samples) -> None:
     click.echo(render_score(first, store.state(first)))
     me = "ktlog" if shutil.which("ktlog") else sys.argv[0]
     click.echo(f"\nDatabase: {store.path}  ({total} games). Try: {me} games, {me} show {first[:8]} --tp 2, {me} log {first[:8]}")
+
 
 def load_samples(store: Store, samples: Path):
     """Import the sample game-log files (again: importing twice changes nothing). Returns the
