@@ -295,7 +295,7 @@ def import_file(store: Store, path: Path) -> ImportReport:
     return _report(where, header, state, "extended" if stored else "imported", len(sealed) - len(stored))
 
 
-def import_files(store: Store, paths: list[Path]) -> Iterator[ImportReport | GameLogError]:
+def import_files(store: Store, paths: list[Path]) -> Iterator[ImportReport | KtlogError]:
     """Import game-log files in order, each as `import_file` does, yielding each file's report
     or the error that kept it out. With several files a second process reads and checks the
     next files while this one writes (about 1.5x the events a second of one process; see the
@@ -356,10 +356,11 @@ def _import_checked(store: Store, checked: _Checked) -> ImportReport:
     return _report(checked.path, checked.header, state, "imported", len(checked.rows))
 
 
-def _either(importer, store: Store, source) -> ImportReport | GameLogError:
+def _either(importer, store: Store, source) -> ImportReport | KtlogError:
+    """The report, or the error (a bad file, a locked database...) that kept the file out."""
     try:
         return importer(store, source)
-    except GameLogError as exc:
+    except KtlogError as exc:
         return exc
 
 

@@ -264,3 +264,20 @@ def test_an_illegal_event_found_by_the_checking_process_names_its_line(store, ot
     error, report = import_files(other, [bad, exported[1]])
     assert isinstance(error, GameLogError) and error.line == len(events) + 1 and "it is Alice's turn" in str(error)
     assert report.status == "imported" and [gid for gid, *_ in snapshot(other)] == [exported[0]] * report.events_added
+
+
+def test_a_locked_database_refuses_each_file_and_says_so(tmp_path, exported):
+    import sqlite3
+
+    from ktlog.errors import KtlogError
+    from ktlog.gamelog import import_files
+
+    db = tmp_path / "locked.db"
+    Store(db).close()
+    other_writer = sqlite3.connect(db)
+    other_writer.execute("BEGIN IMMEDIATE")
+    store = Store(db, busy_timeout_ms=50)
+    results = list(import_files(store, [exported[1], exported[1]]))
+    assert len(results) == 2 and all(isinstance(r, KtlogError) and "is locked by another ktlog" in str(r) and "try again" in str(r) for r in results)
+    other_writer.rollback()
+    assert [r.status for r in import_files(store, [exported[1], exported[1]])] == ["imported", "unchanged"]
