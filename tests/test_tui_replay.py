@@ -139,3 +139,29 @@ async def test_four_players_tables_stand_in_two_columns(store):
         assert "order Pia › Sam › Rosa › Quinn · active: chosen (Pia" in str(screen.query_one("GameHeader").render())
         board = str(screen.query_one("ScoreBoard").render()).splitlines()
         assert len(board) == 4 and all("(elimination " in line and "kill grade" not in line for line in board)
+
+
+def highlighted_log_rows(app) -> list[str]:
+    """The event log's rows drawn in reverse (the selected event), as the screen shows them."""
+    log = app.screen.query_one("EventLog")
+    strips = app.screen._compositor.render_strips()
+    region = log.content_region
+    rows = []
+    for y in range(region.y, region.bottom):
+        cells = strips[y].crop(region.x, region.right)
+        if any(segment.style and segment.style.reverse and segment.text.strip() for segment in cells):
+            rows.append(cells.text.strip())
+    return rows
+
+
+@tui_test
+async def test_the_log_highlights_one_row_however_it_moves(store, notes_game):
+    """The log redraws only the lines that change: stepping back and forth, past the window's
+    edges and by jumps, one row is highlighted, the moment shown."""
+    async with make_app(store, screen="replay", game_id=notes_game).run_test(size=(80, 24)) as pilot:
+        screen = pilot.app.screen
+        for keys in (["right"] * 12, ["left"] * 5, ["pagedown"], ["right"] * 3, ["end"], ["left"] * 9, ["home"], ["right"]):
+            await press(pilot, *keys)
+            shown = highlighted_log_rows(pilot.app)
+            seq = screen.replay.seq
+            assert [row.split()[0] for row in shown] == ([str(seq)] if seq else []), (keys, shown)  # Home: before the first event
