@@ -15,10 +15,9 @@ import sqlite3
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
-
-import sqlite_utils
-from sqlite_utils import Migrations
+from typing import TYPE_CHECKING
 
 from . import __version__, projections
 from .dbfile import APPLICATION_ID, SCHEMA_VERSION, default_db_path
@@ -27,6 +26,9 @@ from .events import Annotation, Envelope, Event, EventVoided, GameCreated
 from .records import GENESIS, decode_payload, now, seal
 from .reducer import apply_in_place, effective, fold_with_snapshots, resume, shared_win
 from .state import GameState, copy_state, decode_state, encode_state
+
+if TYPE_CHECKING:
+    import sqlite_utils
 
 SCHEMA_NEEDS_KTLOG = "0.1.0"
 """The first ktlog version that reads this schema (recorded in the database's meta table)."""
@@ -40,102 +42,6 @@ UI_BUSY_TIMEOUT_MS = 1000
 ctrl+r, so the screen never freezes for the full BUSY_TIMEOUT_MS."""
 LABEL_COLUMNS = {"mission": "mission", "league": "league", "season": "season", "round": "round", "table": "table_label"}
 """A game's label -> its column in the games table."""
-
-migrations = Migrations("ktlog")
-REBUILDING_MIGRATIONS = {"m002_dice_figures_and_crit_op", "m006_elimination_and_mission_vp"}
-"""Migrations that change projection tables: a database they upgrade is rebuilt from its log."""
-
-
-@migrations()
-def m001_initial(db: sqlite_utils.Database) -> None:
-    db["games"].create(
-        {
-            "id": str, "created_at": str, "updated_at": str, "ruleset": str, "killzone": str, "date": str,
-            "mission": str, "league": str, "season": str, "round": str, "table_label": str,
-            "players": str, "kill_teams": str, "status": str, "result": str, "head_seq": int, "head_hash": str,
-        },
-        pk="id",
-        not_null={"ruleset", "status", "head_seq", "head_hash"},
-    )
-    db["events"].create(
-        {
-            "position": int, "game_id": str, "seq": int, "event_id": str, "type": str, "version": int,
-            "recorded_at": str, "payload": str, "prev_hash": str, "hash": str,
-        },
-        pk="position",
-        not_null={"game_id", "seq", "event_id", "type", "version", "recorded_at", "payload", "prev_hash", "hash"},
-        foreign_keys=[("game_id", "games", "id")],
-    )
-    db["events"].create_index(["game_id", "seq"], unique=True)
-    db["events"].create_index(["event_id"], unique=True)
-    # Undos are found often (to pick a usable snapshot) and are few: a partial index holds only them.
-    db.execute("CREATE INDEX idx_events_voids ON events (game_id, seq) WHERE type = 'EventVoided'")
-    for op in ("UPDATE", "DELETE"):
-        db.execute(
-            f"CREATE TRIGGER events_no_{op.lower()} BEFORE {op} ON events "
-            f"BEGIN SELECT RAISE(ABORT, 'events are append-only: record a correction (undo) instead'); END"
-        )
-    db["snapshots"].create({"game_id": str, "seq": int, "state": bytes}, pk=("game_id", "seq"))
-    projection_v1 = {
-        "vp_changes": "turning_point player op vp:int reason",
-        "cp_changes": "turning_point player delta:int kind source",
-        "attacks": "turning_point kind retaliation:int mode player operative weapon target_player target attack_dice:int "
-                   "hit:int normal_hits:int critical_hits:int defence_dice:int save:int normal_saves:int critical_saves:int "
-                   "damage:int incapacitated:int",
-        "incapacitations": "turning_point player operative by_player by_operative source",
-        "turning_points": "turning_point initiative",
-        "game_results": "player kill_team opponents result ended_by vp_total:int vp_crit:int vp_kill:int vp_tac:int "
-                        "vp_primary:int kill_grade:int cp_left:int ruleset date league season round table_label",
-    }
-    for table, spec in projection_v1.items():
-        columns = {"game_id": str, "seq": int}
-        for column in spec.split():
-            name, _, kind = column.partition(":")
-            columns[name] = int if kind == "int" or name == "turning_point" else str
-        db[table].create(columns)
-        db[table].create_index(["game_id", "seq"])
-
-
-@migrations()
-def m002_dice_figures_and_crit_op(db: sqlite_utils.Database) -> None:
-    """Schema 2: raw dice and expected damage on attacks (the luck index), crit op and
-    killzone on game results. Projections are rebuilt after migrating (Store._migrate)."""
-    for column, kind in (("crit_on", int), ("rolled_successes", int), ("rolled_criticals", int), ("rolled_saves", int),
-                         ("rolled_critical_saves", int), ("expected_damage", float)):
-        db["attacks"].add_column(column, kind)
-    db["game_results"].add_column("crit_op", str)
-    db["game_results"].add_column("killzone", str)
-
-
-@migrations()
-def m003_verifications(db: sqlite_utils.Database) -> None:
-    """Schema 3: the latest `ktlog verify` verdict of each game, for statistics to warn about."""
-    db["verifications"].create(
-        {"game_id": str, "checked_at": str, "head_seq": int, "ok": int, "bad_seq": int, "problem": str}, pk="game_id"
-    )
-
-
-@migrations()
-def m004_meta(db: sqlite_utils.Database) -> None:
-    """Schema 4: which ktlog wrote the database and which it needs, for older ktlogs to say."""
-    db["meta"].create({"key": str, "value": str}, pk="key")
-
-
-@migrations()
-def m005_game_keys(db: sqlite_utils.Database) -> None:
-    """Schema 5: every projection row carries its game's integer key (the analytics join on it)."""
-    for table in ("vp_changes", "cp_changes", "attacks", "incapacitations", "turning_points", "game_results"):
-        db[table].add_column("game_key", int)
-        db.execute(f"UPDATE {table} SET game_key = (SELECT rowid FROM games WHERE games.id = {table}.game_id)")
-
-
-@migrations()
-def m006_elimination_and_mission_vp(db: sqlite_utils.Database) -> None:
-    """Schema 6: game results carry Multiplayer Ops' elimination VP and KT21's mission VP (they
-    were in vp_total only). Projections are rebuilt after migrating (Store._migrate)."""
-    for column in ("vp_elimination", "vp_mission"):
-        db["game_results"].add_column(column, int)
-
 
 @dataclass(frozen=True)
 class GameRow:
@@ -193,7 +99,6 @@ class Store:
         last: an undo takes its state from here instead of folding from a snapshot."""
         self.busy_timeout_ms = busy_timeout_ms
         self.conn = self._connect(create)
-        self.db = sqlite_utils.Database(self.conn, execute_plugins=False)  # ktlog uses no plugins: no scan of installed packages (35 ms)
         self._migrate()
 
     # --- opening ----------------------------------------------------------------------------
@@ -242,12 +147,24 @@ class Store:
             raise StoreError(f"{where}: cannot switch to WAL mode ({mode}); is the folder writable?")
         return conn
 
+    @cached_property
+    def db(self) -> sqlite_utils.Database:
+        """The database through sqlite-utils (imported at first use: reads go through `_rows`)."""
+        import sqlite_utils
+
+        return sqlite_utils.Database(self.conn, execute_plugins=False)  # ktlog uses no plugins: no scan of installed packages
+
+    def _rows(self, sql: str, args: tuple | list = ()) -> list[dict]:
+        cursor = self.conn.execute(sql, args)
+        names = [d[0] for d in cursor.description]
+        return [dict(zip(names, row)) for row in cursor]
+
     def _migrate(self) -> None:
         conn, where = self.conn, self.path or ":memory:"
         try:
             app_id = conn.execute("PRAGMA application_id").fetchone()[0]
             version = conn.execute("PRAGMA user_version").fetchone()[0]
-            tables = set(self.db.table_names())
+            tables = {name for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"{where} is not a usable SQLite database ({exc}); choose another file with --db") from exc
         if app_id != APPLICATION_ID and tables:
@@ -261,6 +178,8 @@ class Store:
             )
         if version == SCHEMA_VERSION:
             return
+        from .migrations import REBUILDING_MIGRATIONS, migrations
+
         pending = {m.name for m in migrations.pending(self.db)}
         try:
             with self._write():
@@ -318,8 +237,8 @@ class Store:
     def games(self, newest: int | None = None) -> list[GameRow]:
         """Every game, oldest first; or only the `newest` games, newest first."""
         if newest is None:
-            return [GameRow.from_row(r) for r in self.db.query("SELECT * FROM games ORDER BY date, created_at")]
-        return [GameRow.from_row(r) for r in self.db.query("SELECT * FROM games ORDER BY date DESC, created_at DESC LIMIT ?", [newest])]
+            return [GameRow.from_row(r) for r in self._rows("SELECT * FROM games ORDER BY date, created_at")]
+        return [GameRow.from_row(r) for r in self._rows("SELECT * FROM games ORDER BY date DESC, created_at DESC LIMIT ?", [newest])]
 
     def count_games(self) -> tuple[int, int]:
         """How many games there are, and how many of them are unfinished."""
@@ -327,7 +246,7 @@ class Store:
         return total, unfinished
 
     def game(self, game_id: str) -> GameRow:
-        rows = list(self.db.query("SELECT * FROM games WHERE id = ?", [game_id]))
+        rows = self._rows("SELECT * FROM games WHERE id = ?", [game_id])
         if not rows:
             raise GameNotFound(f"no game {game_id!r} in {self.path or ':memory:'}; `ktlog games` lists them")
         return GameRow.from_row(rows[0])
@@ -337,7 +256,7 @@ class Store:
         prefix = prefix.strip().lower()
         if not prefix:
             raise GameNotFound("give a game id (or the start of one); `ktlog games` lists them")
-        ids = [r["id"] for r in self.db.query("SELECT id FROM games WHERE id LIKE ? ORDER BY id", [prefix.replace("%", "") + "%"])]
+        ids = [r["id"] for r in self._rows("SELECT id FROM games WHERE id LIKE ? ORDER BY id", [prefix.replace("%", "") + "%"])]
         if not ids:
             raise GameNotFound(f"no game id starts with {prefix!r}; `ktlog games` lists them")
         if len(ids) > 1:
@@ -543,7 +462,7 @@ class Store:
         """The game's stored events in seq order (after `after`, up to `upto`)."""
         sql = "SELECT * FROM events WHERE game_id = ? AND seq > ?" + (" AND seq <= ?" if upto is not None else "") + " ORDER BY seq"
         args = [game_id, after] + ([upto] if upto is not None else [])
-        return [row_envelope(r) for r in self.db.query(sql, args)]
+        return [row_envelope(r) for r in self._rows(sql, args)]
 
     def state(self, game_id: str, at: int | None = None) -> GameState:
         """The state after seq `at` (default: the latest), from the nearest usable snapshot."""
