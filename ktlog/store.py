@@ -288,10 +288,9 @@ class Store:
         with self._write():
             records = [(e.seq, e.payload) for e in self.events(game_id)] + [(e.seq, e.payload) for e, _ in new]
             state, snapshots = fold_with_snapshots(records, SNAPSHOT_EVERY)
+            self._delete_projections(game_id)  # the new events may undo stored ones: every row is written again
             self._write_folded(game_id, event_rows(new), state, [(seq, blob) for seq, blob in snapshots if seq > already])
-        self._cache[game_id] = state
-        self._undoable.pop(game_id, None)
-        return state
+        return self._new_head(game_id, state)
 
     def import_folded(self, game_id: str, rows: list[tuple], state: GameState, snapshots: list[tuple[int, bytes]]) -> GameState:
         """Write a new game whose events are checked and folded already (`event_rows` and
@@ -302,18 +301,22 @@ class Store:
                 (game_id, rows[0][5], state.ruleset, "setup", 0, GENESIS),
             )
             self._write_folded(game_id, rows, state, snapshots)
+        return self._new_head(game_id, state)
+
+    def _new_head(self, game_id: str, state: GameState) -> GameState:
+        """Remember the state of a game whose events came in whole (the states before them are not kept)."""
         self._cache[game_id] = state
         self._undoable.pop(game_id, None)
         return state
 
     def _write_folded(self, game_id: str, rows: list[tuple], state: GameState, snapshots: list[tuple[int, bytes]]) -> None:
-        """Events (as `event_rows`), their snapshots, the game's projections and head."""
+        """Events (as `event_rows`), their snapshots, the game's projections (it has none
+        stored) and head."""
         try:
             self.conn.executemany(INSERT_EVENT, rows)
         except sqlite3.IntegrityError as exc:
             raise self._taken_event_id(game_id, rows) from exc
         self.conn.executemany("INSERT OR REPLACE INTO snapshots (game_id, seq, state) VALUES (?,?,?)", [(game_id, seq, blob) for seq, blob in snapshots])
-        self._delete_projections(game_id)
         self._write_projections(game_id, state, 0)
         self._write_head(game_id, state, rows[-1][-1])
 

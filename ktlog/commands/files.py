@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-import json
 import shutil
 import sys
 from pathlib import Path
 
 import click
+import msgspec
 
 from ..cli import open_store
-from ..errors import KtlogError
-from ..gamelog import ImportReport, export_lines, import_file, import_files
+from ..errors import GameNotFound, KtlogError
+from ..gamelog import Header, ImportReport, export_lines, import_file, import_files
 from ..replay import Replay
 from ..store import Store
 from ..views import render_replay_summary, render_score
@@ -98,18 +98,16 @@ def _stored_already(store: Store, path: Path) -> ImportReport | None:
     its header alone (`ktlog` opens faster for not parsing every sample again); else None."""
     try:
         header = _header(path)
-        game_id, events = header["game_id"], header["events"]
-    except (OSError, ValueError, TypeError, KeyError):
-        return None  # import_file says what is wrong with the file
-    if isinstance(game_id, str) and isinstance(events, int) and store.has_game(game_id) and store.game(game_id).head_seq >= events:
-        return ImportReport(str(path), game_id, "unchanged", 0)
-    return None
+        stored = store.game(header.game_id).head_seq
+    except (OSError, msgspec.DecodeError, GameNotFound):
+        return None  # not stored yet, or import_file says what is wrong with the file
+    return ImportReport(str(path), header.game_id, "unchanged", 0) if stored >= header.events else None
 
 
-def _header(path: Path) -> dict:
+def _header(path: Path) -> Header:
     with open(path, "rb") as f:
-        return json.loads(f.readline())
+        return msgspec.json.decode(f.readline(), type=Header)
 
 
 def _header_game_id(path: Path) -> str:
-    return _header(path)["game_id"]
+    return _header(path).game_id

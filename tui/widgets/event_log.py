@@ -14,8 +14,8 @@ from rich.text import Text
 from textual import events
 from textual.binding import Binding
 from textual.message import Message
-from textual.strip import Strip
 from textual.geometry import Region
+from textual.strip import Strip
 from textual.widget import Widget
 
 from ktlog import events as ev
