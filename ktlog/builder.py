@@ -64,7 +64,7 @@ from .events import (
 )
 from .errors import RuleViolation
 from .notation import parse_dice, parse_rerolls, parse_steps
-from .records import GENESIS, seal
+from .records import GENESIS, event_uuid, seal
 from .reducer import apply_in_place, effective, fold, resume
 from .rosters import Roster, game_id_for
 from .rules.setup import next_to_set_up
@@ -266,15 +266,13 @@ class GameBuilder:
     # --- sealing, for files -----------------------------------------------------------------
 
     def sealed(self, game_id: str, start: str) -> list[tuple[Envelope, bytes]]:
-        """Envelopes with ids and times derived from the game id, so files are reproducible."""
+        """Envelopes with ids and times derived from the game id and seq, so files are reproducible."""
         t0 = dt.datetime.fromisoformat(start)
         out, prev = [], GENESIS
         for seq, event in enumerate(self.events, 1):
-            envelope, payload = seal(
-                game_id, seq, event, prev,
-                event_id=str(uuid.uuid5(uuid.UUID(game_id), str(seq))),
-                recorded_at=(t0 + dt.timedelta(seconds=20 * seq)).isoformat(),
-            )
+            recorded_at = (t0 + dt.timedelta(seconds=20 * seq)).isoformat()
+            event_id = event_uuid(recorded_at, uuid.uuid5(uuid.UUID(game_id), str(seq)).int)
+            envelope, payload = seal(game_id, seq, event, prev, event_id=event_id, recorded_at=recorded_at)
             out.append((envelope, payload))
             prev = envelope.hash
         return out

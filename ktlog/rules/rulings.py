@@ -23,6 +23,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 CP_CAP: int | None = None
 """Ruling 3: the sources give no CP cap."""
 
@@ -40,6 +42,7 @@ def kill_grade_row(starting_enemies: int) -> tuple[int, str | None]:
     return starting_enemies, None
 
 
+@lru_cache(maxsize=4096)
 def allocate_saves(
     normal_hits: int, critical_hits: int, normal_saves: int, critical_saves: int, normal_dmg: int, crit_dmg: int
 ) -> tuple[int, int]:
