@@ -14,11 +14,13 @@ import statistics
 import sys
 import tempfile
 import time
+import uuid
 from pathlib import Path
 
 from ktlog.builder import GameBuilder
-from ktlog.events import Annotation, EventVoided
+from ktlog.events import Annotation, Envelope, EventVoided
 from ktlog.gamelog import _encoder, import_file, import_files, make_header, write_game_log
+from ktlog.records import GENESIS, seal
 from ktlog.reducer import effective, fold
 from ktlog.replay import Replay
 from ktlog.rosters import Roster, RosterOperative
@@ -51,18 +53,28 @@ def bench_append(tmp: Path, games: int) -> dict:
 
 def bench_import(tmp: Path, games: int) -> dict:
     """Import game-log files of simulated games into fresh databases as `ktlog import` does
-    (`import_files`: a second process reads and checks while this one writes; each file
-    atomic, one fsync at the end), and in one process (`import_file` file by file), same run."""
-    folder = tmp / "logs"
-    folder.mkdir()
+    (`import_files`: a second process shares the reading and checking while this one writes;
+    each file atomic, one fsync at the end), and in one process (`import_file` file by file),
+    same run. Then the same games with random event ids, as ktlog wrote them before its ids
+    were time-ordered (UUID version 7)."""
+    ordered, random_ids = tmp / "logs", tmp / "logs with random ids"
+    ordered.mkdir()
+    random_ids.mkdir()
     total = 0
     for game_id, g in simulate_games(games, seed=23):
         sealed = g.sealed(game_id, g.state.date + "T18:00:00+00:00")
-        write_game_log(folder / f"{game_id}.jsonl", [_encoder.encode(make_header(game_id, g.state, len(sealed)))] + [_encoder.encode(e) for e, _ in sealed])
+        header = _encoder.encode(make_header(game_id, g.state, len(sealed)))
+        write_game_log(ordered / f"{game_id}.jsonl", [header] + [_encoder.encode(e) for e, _ in sealed])
+        write_game_log(random_ids / f"{game_id}.jsonl", [header] + [_encoder.encode(e) for e in resealed_with_random_ids(sealed)])
         total += len(sealed)
-    paths = sorted(folder.glob("*.jsonl"))
+    paths = sorted(ordered.glob("*.jsonl"))
+    ways = {
+        "two processes": lambda store: list(import_files(store, paths)),
+        "one process": lambda store: [import_file(store, p) for p in paths],
+        "random ids": lambda store: list(import_files(store, sorted(random_ids.glob("*.jsonl")))),
+    }
     seconds = {}
-    for way, run in (("two processes", lambda store: list(import_files(store, paths))), ("one process", lambda store: [import_file(store, p) for p in paths])):
+    for way, run in ways.items():
         store = Store(tmp / f"import {way}.db")
         t = time.perf_counter()
         with store.batch():
@@ -70,6 +82,15 @@ def bench_import(tmp: Path, games: int) -> dict:
         seconds[way] = time.perf_counter() - t
         store.close()
     return {"games": games, "events": total, **{way: total / s for way, s in seconds.items()}, "seconds": seconds["two processes"]}
+
+
+def resealed_with_random_ids(sealed: list[tuple[Envelope, bytes]]) -> list[Envelope]:
+    out, prev = [], GENESIS
+    for envelope, _ in sealed:
+        envelope, _ = seal(envelope.game_id, envelope.seq, envelope.payload, prev, event_id=str(uuid.uuid4()), recorded_at=envelope.recorded_at)
+        out.append(envelope)
+        prev = envelope.hash
+    return out
 
 
 class ChattyBuilder(GameBuilder):
@@ -167,6 +188,7 @@ def main() -> int:
     print(f"| append one event (validate, commit, projections), file DB, WAL, synchronous=FULL | median {append['median_ms']:.2f} ms, p95 {append['p95_ms']:.2f} ms over {append['appends']} appends | median <= 2 ms |")
     print(f"| import game-log files ({imported['games']} games, {imported['events']} events), as `ktlog import` does | {imported['two processes']:,.0f} events/s ({imported['seconds']:.2f} s) | >= 50,000 events/s |")
     print(f"| the same in one process, same run | {imported['one process']:,.0f} events/s (two processes: {imported['two processes'] / imported['one process']:.1f}x as fast) | |")
+    print(f"| the same games with random event ids (version 4, as files recorded before this change have), two processes | {imported['random ids']:,.0f} events/s (time-ordered ids: {imported['two processes'] / imported['random ids']:.1f}x as fast) | |")
     c = seek["composition"]
     print(f"| state at a random seq of a {seek['events']}-event game ({c['game events']} game events, {c['notes']} notes, {c['undos']} undos), from the database with snapshots every 100 | median {seek['store_median_ms']:.2f} ms, p95 {seek['store_p95_ms']:.2f} ms | <= 5 ms |")
     print(f"| the same with the in-memory replay cursor (snapshots every 50) | median {seek['replay_median_ms']:.2f} ms, p95 {seek['replay_p95_ms']:.2f} ms | |")
