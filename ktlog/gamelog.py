@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import multiprocessing
 import queue
+import signal
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -319,8 +320,8 @@ def _checked_in_order(paths: list[Path]) -> Iterator[_Checked | GameLogError]:
         yield from map(_checked, paths)
         return
     fork = multiprocessing.get_context("fork")
-    unclaimed, results = fork.Value("q", 0), fork.Queue()
-    checker = fork.Process(target=_check_claimed, args=(paths, unclaimed, results), daemon=True)
+    unclaimed, results, unread = fork.Value("q", 0), fork.Queue(), fork.BoundedSemaphore(CHECKED_AHEAD)
+    checker = fork.Process(target=_check_claimed, args=(paths, unclaimed, results, unread), daemon=True)
     try:
         checker.start()
     except OSError:
@@ -333,6 +334,7 @@ def _checked_in_order(paths: list[Path]) -> Iterator[_Checked | GameLogError]:
                 if not results.empty():
                     k, result = results.get()
                     ready[k] = result
+                    unread.release()
                 elif (k := _claim(unclaimed)) < len(paths):
                     ready[k] = _checked(paths[k])
                 elif checker.exitcode is not None and results.empty():  # it died with file i claimed
@@ -341,10 +343,16 @@ def _checked_in_order(paths: list[Path]) -> Iterator[_Checked | GameLogError]:
                     with contextlib.suppress(queue.Empty):  # file i is being checked there
                         k, result = results.get(timeout=0.1)
                         ready[k] = result
+                        unread.release()
             yield ready.pop(i)
     finally:
         checker.kill()
         checker.join()
+
+
+CHECKED_AHEAD = 32
+"""At most this many files checked and not yet read by the writing process (bounds the memory
+when writing is the slower part)."""
 
 
 def _claim(unclaimed) -> int:
@@ -354,10 +362,15 @@ def _claim(unclaimed) -> int:
         return unclaimed.value - 1
 
 
-def _check_claimed(paths: list[Path], unclaimed, results) -> None:
-    """The checking process: check files as it claims them, sending each (index, result)."""
-    while (k := _claim(unclaimed)) < len(paths):
-        results.put((k, _checked(paths[k])))
+def _check_claimed(paths: list[Path], unclaimed, results, unread) -> None:
+    """The checking process: check files as it claims them, sending each (index, result), at
+    most CHECKED_AHEAD of them unread. It leaves ctrl+c to the importing process, and stops
+    quietly on anything unexpected: that process then checks the file itself and reports what
+    went wrong."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    with contextlib.suppress(Exception):
+        while unread.acquire() and (k := _claim(unclaimed)) < len(paths):
+            results.put((k, _checked(paths[k])))
     results.close()
     results.join_thread()
 
