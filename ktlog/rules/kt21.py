@@ -185,12 +185,9 @@ class Kt21(Ruleset):
         """The winner decides (001 Determine Initiative). A tie is rolled again (001 Dice), except
         a turning point's after the first: the player who did not have initiative has it."""
         s = ctx.state
-        if set(e.rolls) != set(s.players):
-            ctx.invalid(f"a roll-off needs one D6 for each player ({', '.join(s.players)})", "001 Dice")
-        best = max(e.rolls.values())
-        leaders = [p for p, v in e.rolls.items() if v == best]
-        if len(leaders) == 1:
-            s.decider = leaders[0]
+        winner = self.roll_off_winner(ctx, e, "001 Dice")
+        if winner is not None:
+            s.decider = winner
         elif e.purpose == "setup" or s.turning_point == 1:
             s.decider = None
         else:

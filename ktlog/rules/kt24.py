@@ -36,12 +36,9 @@ class Kt24TwoPlayer(Kt24):
         """The winner decides who has initiative (InitiativeDecided follows). Set-up: a tie is
         rolled again (pg 55); a turning point: a tie is decided by the tie rule (pg 37, pg 110)."""
         s = ctx.state
-        if set(e.rolls) != set(s.players):
-            ctx.invalid(f"a roll-off needs one D6 for each player ({', '.join(s.players)})", "roll-off, pg 55")
-        best = max(e.rolls.values())
-        leaders = [p for p, v in e.rolls.items() if v == best]
-        if len(leaders) == 1:
-            s.decider = leaders[0]
+        winner = self.roll_off_winner(ctx, e, "roll-off, pg 55")
+        if winner is not None:
+            s.decider = winner
         else:
             s.decider = None if e.purpose == "setup" else self.tie_decider(s)
         s.rolloff = e.purpose

@@ -8,7 +8,7 @@ from ..state import GameState, OperativeState, Result, VPScored
 from . import rulings
 
 if TYPE_CHECKING:
-    from ..events import Action, EquipmentSelected, Event, Weapon
+    from ..events import Action, EquipmentSelected, Event, RolledOff, Weapon
     from .context import Ctx
 
 
@@ -44,6 +44,17 @@ class Ruleset:
     def tie_decider(self, state: GameState) -> str:
         """Who decides initiative when the turning point's roll-off is a tie."""
         raise NotImplementedError
+
+    @staticmethod
+    def roll_off_winner(ctx: Ctx, e: RolledOff, rule: str) -> str | None:
+        """The one player with the highest of a two-player roll-off's D6s (one for each player,
+        `rule` says where), or None on a tie."""
+        s = ctx.state
+        if set(e.rolls) != set(s.players):
+            ctx.invalid(f"a roll-off needs one D6 for each player ({', '.join(s.players)})", rule)
+        best = max(e.rolls.values())
+        leaders = [p for p, v in e.rolls.items() if v == best]
+        return leaders[0] if len(leaders) == 1 else None
 
     def on_battle_start(self, ctx: Ctx) -> None:
         """Anything to note when the first turning point starts."""
