@@ -327,27 +327,38 @@ def _checked_in_order(paths: list[Path]) -> Iterator[_Checked | GameLogError]:
     except OSError:
         yield from map(_checked, paths)
         return
+    results._writer.close()  # (the queue's private end) so the pipe ends when the checker does, even mid-message
     ready: dict[int, _Checked | GameLogError] = {}
+    sending = True
     try:
         for i in range(len(paths)):
             while i not in ready:
-                if not results.empty():
-                    k, result = results.get()
-                    ready[k] = result
-                    unread.release()
+                if sending and not results.empty():
+                    sending = _receive(results, ready, unread)
                 elif (k := _claim(unclaimed)) < len(paths):
                     ready[k] = _checked(paths[k])
-                elif checker.exitcode is not None and results.empty():  # it died with file i claimed
+                elif sending:  # file i is being checked there
+                    sending = _receive(results, ready, unread, timeout=0.1)
+                else:  # the checker died with file i claimed
                     ready[i] = _checked(paths[i])
-                else:
-                    with contextlib.suppress(queue.Empty):  # file i is being checked there
-                        k, result = results.get(timeout=0.1)
-                        ready[k] = result
-                        unread.release()
             yield ready.pop(i)
     finally:
         checker.kill()
         checker.join()
+
+
+def _receive(results, ready: dict, unread, timeout: float | None = None) -> bool:
+    """Read the checker's next (index, result) into `ready`, waiting at most `timeout`. False
+    once it will send no more: it has finished, or died (perhaps in the middle of a result)."""
+    try:
+        k, result = results.get(timeout=timeout)
+    except queue.Empty:
+        return True
+    except (EOFError, OSError):  # OSError: "got end of file during message"
+        return False
+    ready[k] = result
+    unread.release()
+    return True
 
 
 CHECKED_AHEAD = 32

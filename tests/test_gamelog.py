@@ -230,6 +230,42 @@ def test_without_a_checking_process_one_process_imports_the_rest(tmp_path, monke
     same_tables(many, one)
 
 
+DIES_MID_RESULT = """
+import os, struct, sys
+from pathlib import Path
+from ktlog import gamelog
+from ktlog.store import Store
+
+def dies_in_the_middle_of_a_result(paths, unclaimed, results, unread):
+    unread.acquire()
+    gamelog._claim(unclaimed)
+    os.write(results._writer.fileno(), struct.pack("!i", 100000) + b"half a result")
+    os._exit(1)
+
+gamelog._check_claimed = dies_in_the_middle_of_a_result
+print(",".join(r.status for r in gamelog.import_files(Store(sys.argv[1]), [Path(p) for p in sys.argv[2:]])))
+"""
+
+
+def test_a_checker_dying_in_the_middle_of_a_result_loses_nothing(tmp_path):
+    """In a fresh process (this one may be too big to fork): the checker claims a file, writes
+    half its result and dies. The importer neither hangs nor fails: it checks that file and
+    the rest itself, each once, in order."""
+    import subprocess
+    import sys
+
+    from conftest import ROOT
+
+    samples = sorted((ROOT / "sample_games").glob("*.jsonl"))[:4]
+    out = subprocess.run([sys.executable, "-c", DIES_MID_RESULT, str(tmp_path / "many.db"), *map(str, samples)],
+                         capture_output=True, text=True, timeout=60, check=True).stdout
+    assert out.split() == [",".join(["imported"] * len(samples))]
+    one = Store(tmp_path / "one.db")
+    for path in samples:
+        import_file(one, path)
+    same_tables(Store(tmp_path / "many.db"), one)
+
+
 def test_many_files_each_whole_or_not_at_all_in_order(store, other, tmp_path, exported):
     from ktlog.events import OperativeActivated
     from ktlog.gamelog import import_files
