@@ -121,17 +121,9 @@ class Simulator(kt24.Simulator):
         g.add(TurningPointStarted(turning_point=tp), RolledOff(purpose="initiative", rolls=rolls),
               InitiativeDecided(player=self.initiative(g, rolls)))
         self.gambits(g)
-        while g.state.phase == "firefight":
-            s = g.state
-            if s.activation is None and not any(o.status == "ready" for o in s.operatives.values()):
-                g.add(TurningPointEnded(turning_point=tp))
-                return
-            player = s.next_player
-            if s.ready_operatives(player):
-                self.activation(g, self.rng.choice(s.ready_operatives(player)))
-            elif not self.counteract(g, player):
-                other = s.next_in_order(player)
-                self.activation(g, self.rng.choice(s.ready_operatives(other)))
+        self.firefight_phase(g)
+        if g.state.phase == "firefight":  # not ended by the mission's victory or defeat
+            g.add(TurningPointEnded(turning_point=tp))
 
     def gambits(self, g: GameBuilder) -> None:
         """The NPOs pass, or call in reinforcements when they are due (pg 88, 92, 94)."""

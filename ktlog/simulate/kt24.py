@@ -28,6 +28,7 @@ from ..rosters import Roster, load_roster
 from ..rules.dice import attack_successes
 from ..rules.shooting import defence_dice_collected
 from ..rules.attacks import killzone_profile
+from ..rules.battle import due_to_activate
 from ..state import GameState, OperativeState
 
 ROSTERS = Path(__file__).resolve().parent.parent.parent / "sample_games" / "rosters"
@@ -89,17 +90,18 @@ class Simulator:
         self.gambits(g)
 
     def firefight_phase(self, g: GameBuilder) -> None:
-        rng, names = self.rng, list(g.state.players)
-        while True:
+        """Activations in turn until none is ready (or the battle ends, as a Joint Ops mission
+        can); a player with none ready may counteract when due, else the next who has one
+        activates (pg 38)."""
+        while g.state.phase == "firefight":
             s = g.state
             if s.activation is None and not any(o.status == "ready" for o in s.operatives.values()):
-                break
+                return
             player = s.next_player
             if s.ready_operatives(player):
-                self.activation(g, rng.choice(s.ready_operatives(player)))
+                self.activation(g, self.rng.choice(s.ready_operatives(player)))
             elif not self.counteract(g, player):
-                other = next(n for n in names if n != player)
-                self.activation(g, rng.choice(s.ready_operatives(other)))
+                self.activation(g, self.rng.choice(s.ready_operatives(due_to_activate(s))))
 
     def end_turning_point(self, g: GameBuilder, tp: int) -> None:
         s = g.state

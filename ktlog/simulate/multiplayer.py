@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from ..builder import GameBuilder
 from ..events import TurningPointStarted
-from ..rules.battle import due_to_activate
 from ..rules.multiplayer import split_by_roll
 from . import kt24
 from .kt24 import PLAYERS
@@ -44,14 +43,3 @@ class Simulator(kt24.Simulator):
         g.player_order("initiative", self.order_rolls(list(g.state.players)))
         self.gambits(g)
 
-    def firefight_phase(self, g: GameBuilder) -> None:
-        """Activations round player order; a player with none ready may counteract when due."""
-        while True:
-            s = g.state
-            if s.activation is None and not any(o.status == "ready" for o in s.operatives.values()):
-                return
-            player = s.next_player
-            if s.ready_operatives(player):
-                self.activation(g, self.rng.choice(s.ready_operatives(player)))
-            elif not self.counteract(g, player):
-                self.activation(g, self.rng.choice(s.ready_operatives(due_to_activate(s))))
