@@ -28,7 +28,6 @@ from ..events import (
     PlayerJoined,
     ReinforcementsArrived,
     RolledOff,
-    StrategicGambitUsed,
     TurningPointEnded,
     TurningPointStarted,
 )
@@ -44,7 +43,7 @@ from ..rules.joint import (
 from ..rules.setup import next_to_set_up
 from ..state import GameState, OperativeState
 from . import kt24
-from .kt24 import PLAYERS, ROSTERS, STRATEGY_PLOYS
+from .kt24 import PLAYERS, ROSTERS, STRATEGY_PLOYS, ploy_or_pass
 
 MAX_TURNING_POINTS = 8
 NPO_SIDE = "NPOs"
@@ -136,11 +135,7 @@ class Simulator(kt24.Simulator):
                 else:
                     g.add(GambitPassed(player=player.name))
                 continue
-            unused = [p for p in STRATEGY_PLOYS if p.casefold() not in player.used_this_tp]
-            if player.cp >= 1 and unused and self.rng.random() < 0.35:
-                g.add(StrategicGambitUsed(player=player.name, gambit=self.rng.choice(unused)))
-            else:
-                g.add(GambitPassed(player=player.name))
+            ploy_or_pass(g, self.rng, player, STRATEGY_PLOYS, 0.35)
 
     def reinforcements(self, s: GameState, npo: str) -> tuple[str, ...]:
         """Chosen at random: one incapacitated Heavy NPO, or two that are not Heavy (pg 92)."""

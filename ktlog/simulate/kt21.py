@@ -12,14 +12,12 @@ from ..builder import GameBuilder
 from ..events import (
     ActivationEnded,
     FirefightPloyUsed,
-    GambitPassed,
     GameConceded,
     InitiativeDecided,
     MissionVPScored,
     OperativeActivated,
     OverwatchFired,
     RolledOff,
-    StrategicGambitUsed,
     TurningPointEnded,
     TurningPointStarted,
     Weapon,
@@ -30,7 +28,7 @@ from ..rules.kt21 import as_played, vp_caps
 from ..rules.shooting import defence_dice_collected
 from ..rules.weapons import WeaponProfile, weapon_profile
 from ..state import GameState, OperativeState
-from .kt24 import PLAYERS, ROSTERS, d6
+from .kt24 import PLAYERS, ROSTERS, d6, ploy_or_pass
 
 SLATE = "Balance Dataslate Q1 2023"
 KILLZONES = ["octarius", "chalnath", "moroch", "into the dark"]
@@ -101,12 +99,7 @@ class Simulator:
     def strategic_ploys(self, g: GameBuilder) -> None:
         s = g.state
         while s.phase == "strategy":
-            player = s.players[s.gambit_turn]
-            unused = [p for p in STRATEGIC_PLOYS if p.casefold() not in player.used_this_tp]
-            if player.cp >= 1 and unused and self.rng.random() < 0.3:
-                g.add(StrategicGambitUsed(player=player.name, gambit=self.rng.choice(unused)))
-            else:
-                g.add(GambitPassed(player=player.name))
+            ploy_or_pass(g, self.rng, s.players[s.gambit_turn], STRATEGIC_PLOYS, 0.3)
 
     def firefight(self, g: GameBuilder) -> None:
         while True:

@@ -12,24 +12,24 @@ from pathlib import Path
 
 from .. import builder as b
 from ..builder import GameBuilder
+from ..errors import KtlogError
 from ..events import (
+    ActivationEnded,
     CounteractStarted,
     FirefightPloyUsed,
     GambitPassed,
-    StrategicGambitUsed,
     GameConceded,
     ObjectivesControlled,
     OperativeActivated,
-    ActivationEnded,
+    StrategicGambitUsed,
     TurningPointEnded,
 )
-from ..errors import KtlogError
 from ..rosters import Roster, load_roster
-from ..rules.dice import attack_successes
-from ..rules.shooting import defence_dice_collected
 from ..rules.attacks import killzone_profile
 from ..rules.battle import due_to_activate
-from ..state import GameState, OperativeState
+from ..rules.dice import attack_successes
+from ..rules.shooting import defence_dice_collected
+from ..state import GameState, OperativeState, PlayerState
 
 ROSTERS = Path(__file__).resolve().parent.parent.parent / "sample_games" / "rosters"
 PLAYERS = ["Ana", "Ben", "Cleo", "Dev", "Eli", "Fay", "Gus", "Hana", "Ivo", "Jun", "Kai", "Lea", "Max", "Nia", "Oto", "Pia"]
@@ -46,6 +46,16 @@ def load_sim_rosters(folder: Path = ROSTERS) -> list[Roster]:
 
 def d6(rng: random.Random, n: int) -> str:
     return "".join(str(rng.randint(1, 6)) for _ in range(n))
+
+
+def ploy_or_pass(g: GameBuilder, rng: random.Random, player: PlayerState, ploys: list[str], chance: float) -> None:
+    """A strategy ploy the player has not used this turning point, at random (with `chance`,
+    when they have 1CP), else a pass."""
+    unused = [p for p in ploys if p.casefold() not in player.used_this_tp]
+    if player.cp >= 1 and unused and rng.random() < chance:
+        g.add(StrategicGambitUsed(player=player.name, gambit=rng.choice(unused)))
+    else:
+        g.add(GambitPassed(player=player.name))
 
 
 class Simulator:
@@ -113,12 +123,7 @@ class Simulator:
     def gambits(self, g: GameBuilder) -> None:
         s = g.state
         while s.phase == "strategy":
-            player = s.players[s.gambit_turn]
-            unused = [p for p in STRATEGY_PLOYS if p.casefold() not in player.used_this_tp]
-            if player.cp >= 1 and unused and self.rng.random() < 0.35:
-                g.add(StrategicGambitUsed(player=player.name, gambit=self.rng.choice(unused)))
-            else:
-                g.add(GambitPassed(player=player.name))
+            ploy_or_pass(g, self.rng, s.players[s.gambit_turn], STRATEGY_PLOYS, 0.35)
 
     # --- one activation ---------------------------------------------------------------------
 
