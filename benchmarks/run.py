@@ -85,6 +85,7 @@ def bench_import(tmp: Path, games: int) -> dict:
 
 
 def resealed_with_random_ids(sealed: list[tuple[Envelope, bytes]]) -> list[Envelope]:
+    """The same events sealed again with random (version 4) event ids: a new hash chain."""
     out, prev = [], GENESIS
     for envelope, _ in sealed:
         envelope, _ = seal(envelope.game_id, envelope.seq, envelope.payload, prev, event_id=str(uuid.uuid4()), recorded_at=envelope.recorded_at)
