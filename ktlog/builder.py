@@ -45,12 +45,10 @@ from .events import (
     OperativeActivated,
     ActivationEnded,
     CounteractStarted,
-    OperativeAdded,
     OperativeEscaped,
     OperativeSetUp,
     OverwatchFired,
     Passed,
-    PlayerJoined,
     Repositioned,
     RolledOff,
     ShootingAttack,
@@ -66,7 +64,7 @@ from .errors import RuleViolation
 from .notation import parse_dice, parse_rerolls, parse_steps
 from .records import GENESIS, event_uuid, seal
 from .reducer import apply_in_place, effective, fold, resume
-from .rosters import Roster, game_id_for
+from .rosters import Roster, joining
 from .rules.setup import next_to_set_up
 from .state import GameState, decode_state, encode_state
 
@@ -124,12 +122,10 @@ class GameBuilder:
 
     # --- set-up -----------------------------------------------------------------------------
 
-    def player(self, name: str, roster: Roster, select: list[str] | None = None, kill_team: str | None = None) -> GameBuilder:
-        self.add(PlayerJoined(player=name, kill_team=kill_team or roster.name, faction=roster.faction, archetypes=roster.archetypes))
-        for op in roster.select(select):
-            op_id = game_id_for(op.id, name, set(self.state.operatives))
-            self.add(OperativeAdded(player=name, operative=op_id, datacard=op.datacard))
-        return self
+    def player(self, name: str, roster: Roster, select: list[str] | None = None) -> GameBuilder:
+        """A player joins with the operatives `select`ed from `roster` (all of them when None),
+        as the recorder adds them (`rosters.joining`)."""
+        return self.add(*joining(name, roster, select, set(self.state.operatives)))
 
     def setup(
         self,
