@@ -6,7 +6,7 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.widgets import Label, Static
+from textual.widgets import Label
 
 from ktlog import events as ev
 from ktlog.errors import KtlogError
@@ -16,6 +16,7 @@ from ktlog.state import GameState, OperativeState
 from ..steps import Trial, refusal_text
 from ..widgets.dice_entry import DiceEntry, Group
 from ..widgets.key_footer import KeyFooter
+from ..widgets.text_line import TextBlock
 from .modal import Modal
 
 
@@ -45,8 +46,8 @@ class DiceDialog(Modal):
             yield Label(f"[b]{self.title_text}[/]")
             with Vertical(id="entries"):
                 yield from self.entries()
-            yield Static(id="options")
-            yield Static(id="preview")
+            yield TextBlock(id="options")
+            yield TextBlock(id="preview")
             yield Label(self.HINT, classes="hint")
         yield KeyFooter()
 
@@ -77,23 +78,23 @@ class DiceDialog(Modal):
         self.update_preview()
 
     def on_dice_entry_refused(self, message: DiceEntry.Refused) -> None:
-        self.query_one("#preview", Static).update(f"[red]{message.text}[/]")
+        self.query_one("#preview", TextBlock).set(f"[red]{message.text}[/]")
 
     def update_preview(self) -> None:
-        self.query_one("#options", Static).update(self.options_text())
-        preview = self.query_one("#preview", Static)
+        self.query_one("#options", TextBlock).set(self.options_text())
+        preview = self.query_one("#preview", TextBlock)
         self.ready = None
         try:
             event = self.build()
             if event is None:
-                preview.update(f"[dim]{self.waiting_text()}[/]")
+                preview.set(f"[dim]{self.waiting_text()}[/]")
                 return
             new = self.trial.result(event)
         except KtlogError as exc:
-            preview.update(f"[red]{refusal_text(exc)}[/]")
+            preview.set(f"[red]{refusal_text(exc)}[/]")
             return
         self.ready = event
-        preview.update(self.summary(new) + "\n[green]Enter records it[/]")
+        preview.set(self.summary(new) + "\n[green]Enter records it[/]")
 
     async def feed(self, key: str, character: str | None) -> None:
         entry = self.focused if isinstance(self.focused, DiceEntry) else self.query(DiceEntry).first()

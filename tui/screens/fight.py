@@ -13,6 +13,7 @@ from ktlog.state import GameState
 
 from ..steps import Trial, melee
 from ..widgets.dice_entry import DiceEntry, Group
+from ..widgets.text_line import TextBlock
 from .dice_dialog import DiceDialog, wounds_text
 from .prompt import TextPrompt
 
@@ -94,7 +95,7 @@ class FightDialog(DiceDialog):
             try:
                 self.steps = parse_steps(text) if text.strip() else None
             except NotationError as exc:  # shown, nothing changed
-                self.query_one("#preview").update(f"[red]{exc}[/]")
+                self.query_one("#preview", TextBlock).set(f"[red]{exc}[/]")
                 return
             self.update_preview()
 

@@ -17,6 +17,7 @@ from ktlog.state import GameState, OperativeState
 
 from ..steps import SHOOTING, Steps, active
 from ..widgets.dice_entry import DiceEntry, Group
+from ..widgets.text_line import TextBlock
 from .dice_dialog import DiceDialog, wounds_text
 from .pick import Choice, PickScreen
 from .prompt import TextPrompt
@@ -164,7 +165,7 @@ class ShootDialog(DiceDialog):
             try:
                 setattr(seq, field, parse_rerolls(text))
             except NotationError as exc:  # shown, nothing changed
-                self.query_one("#preview").update(f"[red]{exc}[/]")
+                self.query_one("#preview", TextBlock).set(f"[red]{exc}[/]")
                 return
             await self._rebuild()
 
@@ -172,7 +173,7 @@ class ShootDialog(DiceDialog):
 
     def action_add_target(self) -> None:
         if not (self.profile.blast or self.profile.torrent):
-            self.query_one("#preview").update(f"[red]{self.weapon.name} has neither Blast nor Torrent: it shoots one target (pg 111)[/]")
+            self.query_one("#preview", TextBlock).set(f"[red]{self.weapon.name} has neither Blast nor Torrent: it shoots one target (pg 111)[/]")
             return
         chosen = {s.target for s in self.sequences}
         choices = [Choice(t, t) for t in self.targets() if t not in chosen]

@@ -1,4 +1,5 @@
-"""A fixed-size line (or few) of text that is redrawn only when its text changes."""
+"""Text redrawn only when it changes: a fixed-size line (or few), or a block whose height
+follows its text."""
 
 from __future__ import annotations
 
@@ -15,9 +16,17 @@ their click actions costs milliseconds each time."""
 class TextLine(Static):
     """Its size never depends on its text, so an update never re-lays out the screen."""
 
+    SIZE_FOLLOWS_TEXT = False
     _text: str | None = None
 
     def set(self, text: str) -> None:
         if text != self._text:
             self._text = text
-            self.update(parsed(text), layout=False)
+            self.update(parsed(text), layout=self.SIZE_FOLLOWS_TEXT)
+
+
+class TextBlock(TextLine):
+    """Its height follows its text, so an update re-lays out the screen: only when the text
+    changes (a dice dialog's preview stays "waiting for the dice" over most digits)."""
+
+    SIZE_FOLLOWS_TEXT = True
