@@ -35,6 +35,12 @@ class Modal(ModalScreen):
             self._under = [strip.discard_meta() for strip in below._compositor.render_strips(self.size)]
         return self._under[y] if y < len(self._under) else Strip.blank(self.size.width)
 
+    def _screen_resized(self, size) -> None:
+        """Textual sends every new screen a resize just after its first layout; lay out again
+        only if the size really changed (6-18 ms a dialog)."""
+        if size != self._size:
+            super()._screen_resized(size)
+
     async def _on_mount(self) -> None:
         keys = self.app.take_typeahead() if hasattr(self.app, "take_typeahead") else []
         while keys and not self.closed:
