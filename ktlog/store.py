@@ -210,8 +210,7 @@ class Store:
         except sqlite3.OperationalError as exc:
             raise _store_error(exc, self.path) from exc
         try:
-            with self.db.atomic():
-                yield
+            yield
             self.conn.execute("COMMIT")
         except BaseException as exc:
             if self.conn.in_transaction:
@@ -280,16 +279,14 @@ class Store:
     def import_envelopes(self, game_id: str, sealed: list[tuple[Envelope, bytes]], *, already: int = 0) -> GameState:
         """Validate sealed events and write them with their projections and snapshots, in one
         transaction: a new game (`already` 0) or the rest of a game whose first `already`
-        events are stored. Raises on the first illegal event; then nothing is written."""
+        events are stored (the caller has checked they are these, by hash). Raises on the first
+        illegal event; then nothing is written."""
+        state, snapshots = fold_with_snapshots([(e.seq, e.payload) for e, _ in sealed], SNAPSHOT_EVERY)
         if not already:
-            state, snapshots = fold_with_snapshots([(e.seq, e.payload) for e, _ in sealed], SNAPSHOT_EVERY)
             return self.import_folded(game_id, event_rows(sealed), state, snapshots)
-        new = sealed[already:]
         with self._write():
-            records = [(e.seq, e.payload) for e in self.events(game_id)] + [(e.seq, e.payload) for e, _ in new]
-            state, snapshots = fold_with_snapshots(records, SNAPSHOT_EVERY)
             self._delete_projections(game_id)  # the new events may undo stored ones: every row is written again
-            self._write_folded(game_id, event_rows(new), state, [(seq, blob) for seq, blob in snapshots if seq > already])
+            self._write_folded(game_id, event_rows(sealed[already:]), state, [(seq, blob) for seq, blob in snapshots if seq > already])
         return self._new_head(game_id, state)
 
     def import_folded(self, game_id: str, rows: list[tuple], state: GameState, snapshots: list[tuple[int, bytes]]) -> GameState:
@@ -316,7 +313,7 @@ class Store:
             self.conn.executemany(INSERT_EVENT, rows)
         except sqlite3.IntegrityError as exc:
             raise self._taken_event_id(game_id, rows) from exc
-        self.conn.executemany("INSERT OR REPLACE INTO snapshots (game_id, seq, state) VALUES (?,?,?)", [(game_id, seq, blob) for seq, blob in snapshots])
+        self._write_snapshots(game_id, snapshots)
         self._write_projections(game_id, state, 0)
         self._write_head(game_id, state, rows[-1][-1])
 
@@ -344,7 +341,7 @@ class Store:
             else:
                 self._write_projections(game_id, state, seq - 1)
             if seq % SNAPSHOT_EVERY == 0:
-                self.db["snapshots"].insert({"game_id": game_id, "seq": seq, "state": encode_state(state)}, replace=True)
+                self._write_snapshots(game_id, [(seq, encode_state(state))])
             self._write_head(game_id, state, envelope.hash)
         self._cache[game_id] = state
         undoable = self._undoable.setdefault(game_id, [])
@@ -425,6 +422,10 @@ class Store:
 
     # --- projections ------------------------------------------------------------------------
 
+    def _write_snapshots(self, game_id: str, snapshots: list[tuple[int, bytes]]) -> None:
+        """(seq, encoded state) snapshots of a game, replacing any at those seqs."""
+        self.conn.executemany("INSERT OR REPLACE INTO snapshots (game_id, seq, state) VALUES (?,?,?)", [(game_id, seq, blob) for seq, blob in snapshots])
+
     def _write_projections(self, game_id: str, state: GameState, after_seq: int) -> None:
         key = None  # the game's rowid, read only when some row is written (most events write none)
         for table, rows in projections.rows_since(game_id, state, after_seq).items():
@@ -452,7 +453,7 @@ class Store:
             for game_id in ids:
                 records = [(e.seq, e.payload) for e in self.events(game_id)]
                 state, snapshots = fold_with_snapshots(records, SNAPSHOT_EVERY)
-                self.conn.executemany("INSERT INTO snapshots (game_id, seq, state) VALUES (?,?,?)", [(game_id, q, b) for q, b in snapshots])
+                self._write_snapshots(game_id, snapshots)
                 self._write_projections(game_id, state, 0)
                 self._update_game(game_id, derived_game_columns(state))
         self._cache.clear()
