@@ -24,11 +24,11 @@ bench-analytics: $(STAMP)  ## issue 5's league benchmark (builds a 10,000-game l
 	test -x .venv-bench/bin/python || ($(PYTHON) -m venv .venv-bench && .venv-bench/bin/pip install --quiet pandas)
 	$(BIN)/python benchmarks/analytics.py
 
-schemas: $(STAMP)  ## regenerate schemas/ from ktlog/events.py
+schemas: $(STAMP)  ## regenerate ktlog/data/schemas/ from ktlog/events.py
 	$(BIN)/python -m ktlog.schemas
 
-samples: $(STAMP)  ## regenerate sample_games/*.jsonl from sample_games/scripts/
-	$(BIN)/python sample_games/build.py
+samples: $(STAMP)  ## regenerate ktlog/data/samples/*.jsonl from tools/sample_games/scripts/
+	$(BIN)/python tools/sample_games/build.py
 
 clean:
 	rm -rf $(VENV) .venv-bench .pytest_cache .hypothesis

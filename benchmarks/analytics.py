@@ -64,7 +64,7 @@ def polars_in_process(db: Path) -> float:
 def naive(db: Path) -> float:
     """Fold every game and compute standings, per-team figures and average curves in Python."""
     from ktlog.reducer import fold
-    from ktlog.store import Store
+    from ktlog.storage.store import Store
 
     t = time.perf_counter()
     store = Store(db)

@@ -26,7 +26,7 @@ from ktlog.replay import Replay
 from ktlog.rosters import Roster, RosterOperative
 from ktlog.simulate import kt24 as simulate
 from ktlog.simulate import Simulator, load_sim_rosters, simulate_games
-from ktlog.store import Store
+from ktlog.storage.store import Store
 
 
 def median_ms(samples: list[float]) -> float:

@@ -35,13 +35,14 @@ import msgspec
 from run import long_game
 
 from ktlog import events as ev
+from ktlog.data import SAMPLE_GAMES
 from ktlog.gamelog import read_game_log
 from ktlog.replay import Replay
-from ktlog.store import Store
-from tui.steps import Steps
+from ktlog.storage.store import Store
+from ktlog.tui.steps import Steps
 
 START = "2026-06-01T18:00:00+00:00"
-SAMPLES = Path(__file__).resolve().parent.parent / "sample_games"
+SAMPLES = SAMPLE_GAMES
 
 
 def activation_keys(state) -> list[str] | None:
@@ -243,7 +244,7 @@ def main() -> int:
         return floor()
     target, rounds = (500, 3) if args.quick else (2000, 10)
     with tempfile.TemporaryDirectory() as folder:
-        db = Path(folder) / "tui.db"
+        db = Path(folder) / "ktlog.tui.db"
         store = Store(db)
         long, real = recording_game(store, target), sample_game(store)
         store.close()

@@ -61,7 +61,7 @@ from .events import (
     Envelope,
 )
 from .errors import RuleViolation
-from .notation import parse_dice, parse_rerolls, parse_steps
+from .text.notation import parse_dice, parse_rerolls, parse_steps
 from .records import GENESIS, event_uuid, seal
 from .reducer import apply_in_place, effective, fold, resume
 from .rosters import Roster, joining

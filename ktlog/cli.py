@@ -8,21 +8,16 @@ machinery and `ktlog score` never loads Polars.
 from __future__ import annotations
 
 import importlib
-import json
 import os
 import sqlite3
-import sys
-import typing
 from pathlib import Path
 
 import click
 
 from . import __version__
-from .dbfile import default_db_path
+from .storage.dbfile import default_db_path
+from .commands.context import fail
 from .errors import KtlogError
-
-if typing.TYPE_CHECKING:
-    from .store import Store
 
 COMMANDS = {
     "new": "ktlog.commands.recording:new",
@@ -41,9 +36,9 @@ COMMANDS = {
     "simulate": "ktlog.commands.upkeep:simulate",
     "record": "ktlog.commands.terminal:record",
     "replay": "ktlog.commands.terminal:replay",
-    "stats": "ktlog.analytics.commands:stats",
-    "chart": "ktlog.analytics.commands:chart",
-    "report": "ktlog.analytics.commands:report",
+    "stats": "ktlog.commands.stats:stats",
+    "chart": "ktlog.commands.stats:chart",
+    "report": "ktlog.commands.stats:report",
 }
 """Each subcommand's name -> "module:attribute" of its click command."""
 
@@ -65,35 +60,15 @@ class KtlogGroup(click.Group):
         try:
             return super().invoke(ctx)
         except KtlogError as exc:
-            _fail(str(exc))
+            fail(str(exc))
         except sqlite3.Error as exc:
-            _fail(f"database problem: {exc}. Nothing was recorded; check the file given with --db (or KTLOG_DB)")
+            fail(f"database problem: {exc}. Nothing was recorded; check the file given with --db (or KTLOG_DB)")
         except (click.exceptions.Exit, click.ClickException, click.Abort):
             raise
         except Exception as exc:  # a bug: say so plainly, keep the traceback for KTLOG_DEBUG=1
             if os.environ.get("KTLOG_DEBUG"):
                 raise
-            _fail(f"unexpected {type(exc).__name__}: {exc}. This is a bug in ktlog; nothing was changed. Run again with KTLOG_DEBUG=1 and report it")
-
-
-def _fail(message: str) -> typing.NoReturn:
-    click.echo(f"error: {message}", err=True)
-    sys.exit(1)
-
-
-def open_store(ctx: click.Context, *, ui: bool = False) -> Store:
-    """The database given with --db (or KTLOG_DB, or the default), opened once per command;
-    `ui`: the terminal UI's short wait for another writer's lock."""
-    from .store import BUSY_TIMEOUT_MS, UI_BUSY_TIMEOUT_MS, Store
-
-    obj = ctx.find_root().obj
-    if obj.get("store") is None:
-        obj["store"] = Store(obj["db"], busy_timeout_ms=UI_BUSY_TIMEOUT_MS if ui else BUSY_TIMEOUT_MS)
-    return obj["store"]
-
-
-def echo_json(data) -> None:
-    click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+            fail(f"unexpected {type(exc).__name__}: {exc}. This is a bug in ktlog; nothing was changed. Run again with KTLOG_DEBUG=1 and report it")
 
 
 @click.group(cls=KtlogGroup, invoke_without_command=True)

@@ -12,7 +12,7 @@ from .errors import KtlogError
 from .events import Envelope, Event, EventVoided, OperativeActivated, TurningPointEnded, TurningPointStarted
 from .reducer import effective, fold_with_snapshots, resume
 from .state import GameState, decode_state
-from .store import Store
+from .storage.store import Store
 
 SNAPSHOT_EVERY = 50
 

@@ -7,13 +7,15 @@ from pathlib import Path
 
 import pytest
 
+from ktlog.data import SAMPLE_GAMES, SAMPLE_ROSTERS
 from ktlog.builder import GameBuilder
 from ktlog.events import ActivationEnded, Datacard, OperativeAdded, PlayerJoined, UniqueAction, Weapon
 from ktlog.rosters import load_roster
-from ktlog.store import Store
+from ktlog.storage.store import Store
 
 ROOT = Path(__file__).resolve().parent.parent
-ROSTERS = ROOT / "sample_games" / "rosters"
+SAMPLES = SAMPLE_GAMES
+ROSTERS = SAMPLE_ROSTERS
 
 
 def gun(name: str = "Gun", atk: int = 4, hit: int = 4, dmg: tuple[int, int] = (3, 4), *rules: str) -> Weapon:

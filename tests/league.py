@@ -38,7 +38,7 @@ from ktlog.events import (
     OperativeAdded,
     PlayerJoined,
 )
-from ktlog.store import Store
+from ktlog.storage.store import Store
 
 PISTOL = gun("Pistol", 1, 4, (2, 3))
 """Atk 1, Hit 4+, Dmg 2/3. Against Save 4+ (three defence dice: 6 critical, 4-5 normal, 1-3 fail):

@@ -11,19 +11,19 @@ from collections import defaultdict
 import polars as pl
 import pytest
 from click.testing import CliRunner
-from conftest import ROOT
 from league import IN_PROGRESS, g13, game_id, league_fixture  # noqa: F401 (the `league` fixture)
 from polars.testing import assert_frame_equal
 
+from ktlog.data import SAMPLE_GAMES
 from ktlog.analytics.league import PVE_RULESETS, League
 from ktlog.analytics.performance import entity_stats
 from ktlog.cli import cli
 from ktlog.events import Annotation
-from ktlog.projections import OPS
-from ktlog.store import Store
-from ktlog.views import describe
+from ktlog.storage.projections import OPS
+from ktlog.storage.store import Store
+from ktlog.text.views import describe
 
-SAMPLES = sorted((ROOT / "sample_games").glob("*.jsonl"))
+SAMPLES = sorted(SAMPLE_GAMES.glob("*.jsonl"))
 
 
 def ktlog(db, *args, code: int = 0):

@@ -12,6 +12,7 @@ import pytest
 from click.testing import CliRunner
 from conftest import ROOT, ROSTERS
 
+from ktlog.data import SAMPLE_GAMES
 from ktlog.cli import cli
 
 
@@ -153,7 +154,7 @@ def test_every_command_loads_has_help_and_is_in_the_readme():
 
 def test_demo_loads_the_samples_and_summarises_one(run):
     out = run("demo").stdout
-    samples = sorted((ROOT / "sample_games").glob("*.jsonl"))
+    samples = sorted(SAMPLE_GAMES.glob("*.jsonl"))
     assert out.count("imported game") == len(samples) == 15
     first = json.loads(samples[0].read_text().splitlines()[0])["game_id"]
     assert "Database: " in out and "(15 games)" in out and f"show {first[:8]} --tp 2" in out

@@ -7,7 +7,7 @@ from conftest import blade
 
 from ktlog.errors import RuleViolation
 from ktlog.events import Dice, FightStep
-from ktlog.notation import parse_dice, parse_steps
+from ktlog.text.notation import parse_dice, parse_steps
 from ktlog.rules.fighting import Fighter, resolve_fight
 
 

@@ -9,10 +9,11 @@ import re
 import pytest
 from conftest import game
 
+from ktlog.data import SAMPLE_GAMES
 from ktlog.builder import shoot
 from ktlog.errors import GameLogError
 from ktlog.gamelog import _checked, export_lines, import_file, write_game_log
-from ktlog.store import Store
+from ktlog.storage.store import Store
 
 
 @pytest.fixture
@@ -180,7 +181,7 @@ def test_an_older_event_version_is_upcast_on_read_and_keeps_its_hash(monkeypatch
 
 
 def projection_rows(store):
-    from ktlog import projections
+    from ktlog.storage import projections
 
     return {t: sorted(tuple(r[c] for c in cols if c != "game_key") for r in store.db[t].rows) for t, cols in projections.TABLES.items()}
 
@@ -196,9 +197,8 @@ def test_ktlog_import_checks_in_a_second_process_and_stores_what_one_by_one_does
     import subprocess
     import sys
 
-    from conftest import ROOT
 
-    samples = sorted((ROOT / "sample_games").glob("*.jsonl"))
+    samples = sorted(SAMPLE_GAMES.glob("*.jsonl"))
     one = Store(tmp_path / "one.db")
     for path in samples:
         import_file(one, path)
@@ -218,11 +218,10 @@ def dies_at_the_second_sample(path, tests_process=os.getpid()):
 def test_without_a_checking_process_one_process_imports_the_rest(tmp_path, monkeypatch):
     """The checker dies at the second file (or cannot be forked at all): the rest is imported
     here, each file once, in order."""
-    from conftest import ROOT
 
     from ktlog import gamelog
 
-    samples = sorted((ROOT / "sample_games").glob("*.jsonl"))[:4]
+    samples = sorted(SAMPLE_GAMES.glob("*.jsonl"))[:4]
     monkeypatch.setattr(gamelog, "_checked", dies_at_the_second_sample)
     one, many = Store(tmp_path / "one.db"), Store(tmp_path / "many.db")
     reports = [import_file(one, path) for path in samples]
@@ -234,7 +233,7 @@ DIES_MID_RESULT = """
 import os, struct, sys
 from pathlib import Path
 from ktlog import gamelog
-from ktlog.store import Store
+from ktlog.storage.store import Store
 
 def dies_in_the_middle_of_a_result(paths, unclaimed, results, unread):
     unread.acquire()
@@ -254,9 +253,8 @@ def test_a_checker_dying_in_the_middle_of_a_result_loses_nothing(tmp_path):
     import subprocess
     import sys
 
-    from conftest import ROOT
 
-    samples = sorted((ROOT / "sample_games").glob("*.jsonl"))[:4]
+    samples = sorted(SAMPLE_GAMES.glob("*.jsonl"))[:4]
     out = subprocess.run([sys.executable, "-c", DIES_MID_RESULT, str(tmp_path / "many.db"), *map(str, samples)],
                          capture_output=True, text=True, timeout=60, check=True).stdout
     assert out.split() == [",".join(["imported"] * len(samples))]

@@ -13,7 +13,7 @@ from conftest import ROOT, game
 from ktlog.events import Annotation
 from ktlog.records import canonical
 from ktlog.simulate import simulate_games
-from ktlog.store import Store
+from ktlog.storage.store import Store
 from ktlog.verify import verify
 
 WRITERS = 4

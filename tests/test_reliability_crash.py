@@ -26,7 +26,7 @@ from conftest import ROOT
 from writers import after_the_battle
 
 from ktlog.records import canonical
-from ktlog.store import Store
+from ktlog.storage.store import Store
 from ktlog.verify import verify_game
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="the recorders are forked (POSIX only)")

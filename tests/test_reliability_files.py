@@ -23,7 +23,7 @@ from ktlog.errors import StoreError
 from ktlog.gamelog import export_lines, write_game_log
 from ktlog.reducer import fold
 from ktlog.simulate import simulate_games
-from ktlog.store import Store
+from ktlog.storage.store import Store
 from ktlog.verify import verify
 
 

@@ -32,7 +32,7 @@ from ktlog.errors import RuleViolation
 from ktlog.events import EVENT_TYPES, ActivationEnded, GameCreated, OperativeActivated, OperativeAdded, PlayerJoined, TurningPointStarted
 from ktlog.gamelog import make_header
 from ktlog.records import GENESIS, canonical, canonical_raw, chain_hash
-from ktlog.store import Store
+from ktlog.storage.store import Store
 from ktlog.verify import verify_game
 
 GAME_ID = "0f0f0f0f-1111-4111-8111-111111111111"

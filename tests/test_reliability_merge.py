@@ -12,12 +12,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from ktlog import projections
+from ktlog.storage import projections
 from ktlog.cli import cli
 from ktlog.events import Annotation
 from ktlog.records import canonical
 from ktlog.simulate import simulate_games
-from ktlog.store import Store
+from ktlog.storage.store import Store
 from ktlog.verify import verify
 
 PARTIAL = 120

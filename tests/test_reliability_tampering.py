@@ -20,7 +20,7 @@ from ktlog.cli import cli
 from ktlog.gamelog import export_lines, write_game_log
 from ktlog.records import chain_hash
 from ktlog.simulate import simulate_games
-from ktlog.store import SNAPSHOT_EVERY, Store
+from ktlog.storage.store import SNAPSHOT_EVERY, Store
 
 Tamper = Callable[[sqlite3.Connection, "Game"], int | None]
 

@@ -10,12 +10,13 @@ import json
 
 import pytest
 from click.testing import CliRunner
-from conftest import ROOT, card, expend_all, next_turning_point
+from conftest import card, expend_all, next_turning_point
 from conftest import ROSTERS as ROSTER_FILES
 from folding import states_after_each_event
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from ktlog.data import SAMPLE_GAMES
 from ktlog.builder import GameBuilder
 from ktlog.cli import cli
 from ktlog.errors import RuleViolation
@@ -45,8 +46,8 @@ from ktlog.reducer import fold
 from ktlog.rules import get_ruleset
 from ktlog.rules.setup import next_to_set_up
 from ktlog.simulate import load_sim_rosters, simulate_games
-from ktlog.store import Store
-from ktlog.views import describe, render_state, state_view
+from ktlog.storage.store import Store
+from ktlog.text.views import describe, render_state, state_view
 
 GAME = "0a0a0a0a-0000-4000-8000-000000000003"
 ARCHETYPES = {"Alice": ("Security", "Recon"), "Bob": ("Seek & Destroy", "Security")}
@@ -343,7 +344,7 @@ def test_before_the_scouting_reveal_a_spectator_sees_no_scouting_option():
 
 def test_cli_show_and_log_with_spectator(tmp_path):
     db = tmp_path / "spectator.db"
-    sample = ROOT / "sample_games" / "08_approved_ops_kasrkin_vs_legionaries.jsonl"
+    sample = SAMPLE_GAMES / "08_approved_ops_kasrkin_vs_legionaries.jsonl"
 
     def run(*args):
         result = CliRunner().invoke(cli, ["--db", str(db), *map(str, args)], catch_exceptions=False)

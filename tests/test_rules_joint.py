@@ -9,6 +9,7 @@ from functools import partial
 
 import pytest
 from click.testing import CliRunner
+from ktlog.data import SAMPLE_GAMES
 from conftest import ROSTERS, card
 from folding import states_after_each_event
 
@@ -52,8 +53,8 @@ from ktlog.rules.joint import MISSIONS, mission_of
 from ktlog.rules.setup import next_to_set_up
 from ktlog.simulate import simulate_games
 from ktlog.state import GameState
-from ktlog.store import Store
-from ktlog.views import render_score, score_view
+from ktlog.storage.store import Store
+from ktlog.text.views import render_score, score_view
 
 NPO = {o.id: o.datacard for o in load_roster(ROSTERS / "npo.toml").operatives}
 FOUR_NPOS = ("trooper-marksman", "trooper-marksman", "trooper-marksman", "heavy-brawler")
@@ -140,7 +141,7 @@ def test_a_replay_seeks_a_joint_ops_game_as_a_fold():
     from ktlog.gamelog import read_game_log
     from ktlog.replay import Replay
 
-    _, sealed = read_game_log(ROSTERS.parent / "13_joint_ops_escape_kasrkin_coop.jsonl")
+    _, sealed = read_game_log(SAMPLE_GAMES / "13_joint_ops_escape_kasrkin_coop.jsonl")
     envelopes = [e for e, _ in sealed]
     replay = Replay(envelopes, every=25)
     for seq in (1, 60, 157, 158, 170, len(envelopes)):
@@ -541,7 +542,7 @@ def test_ktlog_new_with_an_npo_side_and_a_budget_refused(tmp_path):
 def test_the_league_leaves_joint_ops_out_unless_asked(tmp_path):
     db = tmp_path / "mixed.db"
     with Store(db) as store:
-        for path in sorted(ROSTERS.parent.glob("1[23]_joint_ops_*.jsonl")) + sorted(ROSTERS.parent.glob("01_*.jsonl")):
+        for path in sorted(SAMPLE_GAMES.glob("1[23]_joint_ops_*.jsonl")) + sorted(SAMPLE_GAMES.glob("01_*.jsonl")):
             import_file(store, path)
     run = partial(ktlog, db)
     standings = json.loads(run("stats", "standings", "--format", "json").stdout)

@@ -44,7 +44,7 @@ from ktlog.events import (
 )
 from ktlog.rosters import load_roster
 from ktlog.rules.kt21 import as_played, under_dataslate, vp_caps
-from ktlog.views import score_view
+from ktlog.text.views import score_view
 
 SLATE = "Balance Dataslate Q1 2023"
 
@@ -594,7 +594,7 @@ def test_random_kt21_groups_are_of_one_type_and_players_alternate(seed):
 
 
 def test_the_cli_writes_overwatch_like_a_shot():
-    from ktlog.event_text import build_event
+    from ktlog.text.event_text import build_event
 
     e = build_event("OverwatchFired", ["operative=a1", "weapon=Gun", "target=b2", "dice=5444", "saves=111"], None)
     assert e.attacks[0].attack_dice.rolls == (5, 4, 4, 4)

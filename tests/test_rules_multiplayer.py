@@ -38,7 +38,7 @@ from ktlog.events import (
     TurningPointEnded,
     TurningPointStarted,
 )
-from ktlog.projections import results_rows
+from ktlog.storage.projections import results_rows
 from ktlog.reducer import describe_result, fold
 from ktlog.rules.multiplayer import ranks
 from ktlog.simulate import load_sim_rosters, simulate_games

@@ -6,13 +6,14 @@ import importlib.util
 from pathlib import Path
 
 import pytest
+from ktlog.data import SAMPLE_GAMES
 from conftest import ROOT
 
 from ktlog.events import Annotation, EventVoided, Fought, Shot
 from ktlog.gamelog import header_result, read_game_log
 from ktlog.reducer import effective, fold
 
-SAMPLES = ROOT / "sample_games"
+SAMPLES = SAMPLE_GAMES
 FILES = sorted(SAMPLES.glob("*.jsonl"))
 
 
@@ -31,10 +32,10 @@ def test_header_result_is_what_the_events_give(path):
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
 def test_file_is_up_to_date_with_its_script(path):
-    spec = importlib.util.spec_from_file_location("build", SAMPLES / "build.py")
+    spec = importlib.util.spec_from_file_location("build", ROOT / "tools" / "sample_games" / "build.py")
     build = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(build)
-    lines, expected, computed = build.game_log_lines(SAMPLES / "scripts" / f"{path.stem}.py")
+    lines, expected, computed = build.game_log_lines(ROOT / "tools" / "sample_games" / "scripts" / f"{path.stem}.py")
     assert expected == computed
     assert path.read_bytes() == b"\n".join(lines) + b"\n", "run `make samples`"
 

@@ -9,10 +9,11 @@ import sqlite3
 import pytest
 from conftest import ROOT
 
+from ktlog.data import SAMPLE_GAMES
 from ktlog.errors import StoreError
 from ktlog.gamelog import header_result, import_file, read_game_log
 from ktlog.replay import Replay
-from ktlog.store import SCHEMA_VERSION, Store
+from ktlog.storage.store import SCHEMA_VERSION, Store
 from ktlog.verify import verify
 
 FIXTURES = ROOT / "tests" / "fixtures"
@@ -28,7 +29,7 @@ def test_a_schema_1_database_is_migrated_and_its_games_replay(tmp_path):
         assert store.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
         assert [v.ok for v in verify(store)] == [True, True]  # stored rows untouched: hashes hold
         for game in store.games():
-            header, _ = read_game_log(next(ROOT.glob(f"sample_games/*{_stem(game.id)}*.jsonl")))
+            header, _ = read_game_log(next(SAMPLE_GAMES.glob(f"*{_stem(game.id)}*.jsonl")))
             state = Replay.open(store, game.id).end()
             assert header_result(state) == header.result
         # The projections gained the schema 2 columns, filled in from the log.

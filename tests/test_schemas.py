@@ -6,8 +6,9 @@ import json
 
 import jsonschema
 import pytest
-from conftest import ROOT, game
+from conftest import game
 
+from ktlog.data import SAMPLE_GAMES
 from ktlog.builder import shoot
 from ktlog.events import EVENT_TYPES
 from ktlog.schemas import SCHEMAS, drift, generate
@@ -32,7 +33,7 @@ def test_a_changed_event_class_is_detected_as_drift(tmp_path):
     assert drift(tmp_path) == ["events/Shot.json"]
 
 
-@pytest.mark.parametrize("path", sorted((ROOT / "sample_games").glob("*.jsonl")), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", sorted(SAMPLE_GAMES.glob("*.jsonl")), ids=lambda p: p.name)
 def test_sample_game_files_match_the_game_log_schema(path):
     schema = json.loads((SCHEMAS / "game-log.json").read_text())
     lines = [json.loads(line) for line in path.read_text().splitlines()]

@@ -7,12 +7,12 @@ import sqlite3
 import pytest
 from conftest import game
 
-from ktlog import projections
+from ktlog.storage import projections
 from ktlog.builder import dash, shoot
 from ktlog.errors import ConcurrencyConflict, InvalidEvent, RuleViolation, StoreError
 from ktlog.events import ActivationEnded, GameCreated, OperativeActivated
 from ktlog.reducer import fold
-from ktlog.store import SNAPSHOT_EVERY, Store, default_db_path
+from ktlog.storage.store import SNAPSHOT_EVERY, Store, default_db_path
 
 
 def recorded(store, g):
@@ -283,7 +283,7 @@ def test_a_cached_state_is_not_changed_by_callers(store):
 
 
 def test_migrated_tables_have_the_projection_columns(store):
-    from ktlog import projections
+    from ktlog.storage import projections
 
     for table, columns in projections.TABLES.items():
         assert {c.name for c in store.db[table].columns} == set(columns), table

@@ -9,17 +9,17 @@ import shutil
 import polars as pl
 import pytest
 from click.testing import CliRunner
-from conftest import ROOT
 from polars.testing import assert_frame_equal
 from textual.widgets import Select
 from tui_support import press, tiny_game, tui_test
 
+from ktlog.data import SAMPLE_GAMES
 from ktlog.cli import cli
 from ktlog.gamelog import import_file
-from ktlog.store import Store
-from tui.app import make_app
+from ktlog.storage.store import Store
+from ktlog.tui.app import make_app
 
-SAMPLES = sorted((ROOT / "sample_games").glob("*.jsonl"))
+SAMPLES = sorted(SAMPLE_GAMES.glob("*.jsonl"))
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,7 @@ from textual.widgets import Input, Label, Select
 from tui_support import BROKEN, TINY, press, tui_test
 
 from ktlog import events as ev
-from tui.app import make_app
+from ktlog.tui.app import make_app
 
 
 async def type_into(pilot, selector: str, text: str) -> None:

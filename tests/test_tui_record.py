@@ -10,8 +10,8 @@ from tui_support import message, press, tiny_game, tui_test
 
 from ktlog import events as ev
 from ktlog.reducer import effective
-from ktlog.store import Store
-from tui.app import make_app
+from ktlog.storage.store import Store
+from ktlog.tui.app import make_app
 
 
 def payloads(store: Store, game_id: str) -> list[ev.Event]:

@@ -10,8 +10,8 @@ from tui_support import answer, message, press, tui_test
 
 from ktlog import events as ev
 from ktlog.builder import GameBuilder
-from ktlog.store import Store
-from tui.app import make_app
+from ktlog.storage.store import Store
+from ktlog.tui.app import make_app
 
 
 def stored(store: Store, g: GameBuilder) -> str:
@@ -204,14 +204,14 @@ async def test_any_event_typed_as_the_cli_takes_it(store):
 
 
 def test_the_cli_and_the_record_screen_read_an_event_alike():
-    from ktlog.event_text import parse_event
+    from ktlog.text.event_text import parse_event
 
     assert parse_event('TacOpScored player=Ana vp=2 reason="Flank: both flanks held"') == ev.TacOpScored(player="Ana", vp=2, reason="Flank: both flanks held")
     assert parse_event("Charged operative=a1 targets=b1,b2 override=\"Kill team rule\"").override == "Kill team rule"
 
 
 def test_a_step_of_another_ruleset_says_so():
-    from tui.steps import Steps
+    from ktlog.tui.steps import Steps
 
     steps = Steps(kt21_overwatch_next().add(ev.OperativeActivated(operative="b2", order="engage")).state)
     assert steps.legal("normal_move") and not steps.legal("reposition")

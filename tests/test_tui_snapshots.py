@@ -11,7 +11,7 @@ from tui_support import sample
 
 from ktlog.gamelog import read_game_log
 from ktlog.replay import Replay
-from tui.app import make_app
+from ktlog.tui.app import make_app
 
 
 @pytest.fixture

@@ -5,7 +5,7 @@ from __future__ import annotations
 from tui_support import press, sample, tiny_game, tui_test
 
 from ktlog.gamelog import import_file
-from tui.app import make_app
+from ktlog.tui.app import make_app
 
 
 @tui_test

@@ -4,9 +4,9 @@ refused after one trial, and the steps found are those every candidate tried wou
 from __future__ import annotations
 
 import pytest
-from conftest import ROOT
 from tui_support import tiny_game
 
+from ktlog.data import SAMPLE_GAMES
 from ktlog import events as ev
 from ktlog.errors import RuleViolation
 from ktlog.gamelog import read_game_log
@@ -15,7 +15,7 @@ from ktlog.rules.actions import check_action
 from ktlog.rules.context import Ctx
 from ktlog.rules import get_ruleset
 from ktlog.state import encode_state
-from tui.steps import KINDS, Steps, Trial
+from ktlog.tui.steps import KINDS, Steps, Trial
 
 
 def counted(monkeypatch) -> list[ev.Event]:
@@ -81,7 +81,7 @@ def every_candidate(state) -> dict[str, bool]:
 
 @pytest.mark.parametrize("name", ["01", "10", "14"])
 def test_the_steps_found_are_those_every_candidate_gives(name):
-    _, sealed = read_game_log(next((ROOT / "sample_games").glob(f"{name}_*.jsonl")))
+    _, sealed = read_game_log(next(SAMPLE_GAMES.glob(f"{name}_*.jsonl")))
     replay = Replay([e for e, _ in sealed])
     for seq in range(1, replay.head + 1, 3):
         state = replay.seek(seq)

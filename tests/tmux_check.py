@@ -22,6 +22,8 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+from ktlog.data import SAMPLE_GAMES  # noqa: E402
 KEY_DELAY = 0.15
 """Seconds between keys: a quick typist."""
 
@@ -72,7 +74,7 @@ class Pane:
 
 
 def sample_game_id(prefix: str) -> str:
-    path = next((ROOT / "sample_games").glob(f"{prefix}*.jsonl"))
+    path = next(SAMPLE_GAMES.glob(f"{prefix}*.jsonl"))
     with open(path) as f:
         return json.loads(f.readline())["game_id"]
 

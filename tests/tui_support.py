@@ -8,9 +8,10 @@ from pathlib import Path
 
 from conftest import ROOT
 
+from ktlog.data import SAMPLE_GAMES
 from ktlog.builder import GameBuilder
 from ktlog.rosters import load_roster
-from ktlog.store import Store
+from ktlog.storage.store import Store
 
 TINY = ROOT / "tests" / "fixtures" / "tui_tiny_team.toml"
 BROKEN = ROOT / "tests" / "fixtures" / "tui_broken_team.toml"
@@ -55,7 +56,7 @@ async def press(pilot, *keys: str) -> None:
 
 
 def sample(name: str) -> Path:
-    return next((ROOT / "sample_games").glob(f"{name}*.jsonl"))
+    return next(SAMPLE_GAMES.glob(f"{name}*.jsonl"))
 
 
 async def answer(pilot, text: str) -> None:

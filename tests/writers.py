@@ -22,7 +22,7 @@ from ktlog.errors import ConcurrencyConflict
 from ktlog.events import Annotation
 from ktlog.records import canonical
 from ktlog.simulate import simulate_games
-from ktlog.store import Store
+from ktlog.storage.store import Store
 
 CONFLICT = re.compile(
     r"game (\w{8}) changed while you were recording: you appended at seq (\d+) "

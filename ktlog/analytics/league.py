@@ -18,7 +18,7 @@ from pathlib import Path
 import polars as pl
 
 from ..errors import KtlogError
-from ..projections import OPS
+from ..storage.projections import OPS
 
 
 class NothingToCompute(KtlogError):
@@ -102,7 +102,7 @@ KEPT_AS = {"games": "games", "game_results": "results", "vp_changes": "vp_change
 
 
 def _projection_types(table: str) -> dict[str, type]:
-    from .. import projections
+    from ..storage import projections
 
     return dict(projections.TABLES[table])
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from ..projections import OPS
+from ..storage.projections import OPS
 from .league import League
 
 Z95 = 1.959964

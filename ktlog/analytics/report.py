@@ -7,8 +7,8 @@ import html
 from ..events import Annotation, EventVoided
 from ..reducer import describe_result, effective
 from ..rules import get_ruleset
-from ..store import Store
-from ..views import describe
+from ..storage.store import Store
+from ..text.views import describe
 from .charts import game_vp_chart, svg
 from .league import League
 

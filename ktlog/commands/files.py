@@ -9,14 +9,13 @@ from pathlib import Path
 import click
 import msgspec
 
-from ..cli import open_store
+from .context import open_store
+from ..data import SAMPLE_GAMES
 from ..errors import GameNotFound, KtlogError
 from ..gamelog import Header, ImportReport, export_lines, import_file, import_files
 from ..replay import Replay
-from ..store import Store
-from ..views import render_replay_summary, render_score
-
-SAMPLE_GAMES = Path(__file__).resolve().parent.parent.parent / "sample_games"
+from ..storage.store import Store
+from ..text.views import render_replay_summary, render_score
 
 
 @click.command("import")

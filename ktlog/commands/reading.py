@@ -6,13 +6,13 @@ import click
 import msgspec
 
 from .. import events as ev
-from ..cli import echo_json, open_store
+from .context import echo_json, open_store
 from ..errors import KtlogError
 from ..reducer import effective
 from ..replay import Replay
 from ..rules import RULESETS
-from ..store import Store
-from ..views import describe, game_result, render_score, render_state, score_view, state_view
+from ..storage.store import Store
+from ..text.views import describe, game_result, render_score, render_state, score_view, state_view
 
 
 @click.command()

@@ -8,12 +8,12 @@ from pathlib import Path
 import click
 
 from .. import events as ev
-from ..cli import echo_json, open_store
+from .context import echo_json, open_store
 from ..errors import RosterError
-from ..event_text import build_event, types_help
+from ..text.event_text import build_event, types_help
 from ..rosters import joining, load_roster
 from ..rules import RULESETS
-from ..views import changes, describe
+from ..text.views import changes, describe
 
 
 def _parse_player(spec: str) -> tuple[str, Path, list[str] | None]:
@@ -37,7 +37,7 @@ def _parse_player(spec: str) -> tuple[str, Path, list[str] | None]:
 @click.option("--player", "players", multiple=True, required=True, metavar="NAME=ROSTER[:OP,OP]",
               help="A player and the roster file of their kill team, optionally the operatives selected for this battle. Once per player.")
 @click.option("--npo", "npos", multiple=True, metavar="NAME=ROSTER[:OP,OP]",
-              help="Joint Ops: the non-player operatives' side and its roster (e.g. sample_games/rosters/npo.toml); an OP named "
+              help="Joint Ops: the non-player operatives' side and its roster (e.g. ktlog/data/rosters/npo.toml); an OP named "
                    "several times is selected that many times (ids OP-1, OP-2 ...).")
 @click.option("--json", "as_json", is_flag=True, help="Print the new game as JSON.")
 @click.pass_context

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from ..cli import open_store
+from .context import open_store
 
 
 @click.command()
@@ -12,7 +12,7 @@ from ..cli import open_store
 @click.pass_context
 def record(ctx, game) -> None:
     """Record a game live in the terminal UI: a new one, or resume GAME."""
-    from tui.app import make_app  # the core never imports Textual; only these commands do
+    from ktlog.tui.app import make_app  # the core never imports Textual; only these commands do
 
     store = open_store(ctx, ui=True)
     make_app(store, screen="record" if game else "new", game_id=store.resolve(game) if game else None).run()
@@ -24,7 +24,7 @@ def record(ctx, game) -> None:
 @click.pass_context
 def replay(ctx, game, spectator) -> None:
     """Replay a game step by step in the terminal UI."""
-    from tui.app import make_app
+    from ktlog.tui.app import make_app
 
     store = open_store(ctx, ui=True)
     make_app(store, screen="replay", game_id=store.resolve(game), spectator=spectator).run()
@@ -33,10 +33,11 @@ def replay(ctx, game, spectator) -> None:
 def start(ctx: click.Context) -> None:
     """`ktlog` alone: load the sample games (again: importing twice changes nothing), then open
     the start screen."""
-    from tui.app import make_app
+    from ktlog.tui.app import make_app
 
     from ..errors import KtlogError
-    from .files import SAMPLE_GAMES, load_samples
+    from ..data import SAMPLE_GAMES
+    from .files import load_samples
 
     store = open_store(ctx, ui=True)
     _, results = load_samples(store, SAMPLE_GAMES)

@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from ..cli import open_store
+from .context import open_store
 
 
 @click.command("verify")

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from ..builder import GameBuilder
 from ..errors import KtlogError
 from ..rosters import Roster
-from ..store import Store
+from ..storage.store import Store
 from .kt24 import ROSTERS, Simulator, load_sim_rosters
 
 SIMULATORS = {"kt24-preliminary": "kt24", "kt24-approved": "approved", "kt24-multiplayer": "multiplayer", "kt24-joint": "joint", "kt21": "kt21"}

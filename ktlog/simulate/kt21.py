@@ -1,5 +1,5 @@
 """Random legal KT21 games (001, 004), played through the reducer: the KT21 datacards of
-sample_games/rosters/kt21_*.toml, group activations, Overwatch, Pass, the dataslate in about half
+ktlog/data/rosters/kt21_*.toml, group activations, Overwatch, Pass, the dataslate in about half
 of the games, and mission and tac op VP within the caps. The reducer checks every event."""
 
 from __future__ import annotations

@@ -24,6 +24,7 @@ from ..events import (
     StrategicGambitUsed,
     TurningPointEnded,
 )
+from ..data import SAMPLE_ROSTERS
 from ..rosters import Roster, load_roster
 from ..rules.attacks import killzone_profile
 from ..rules.battle import due_to_activate
@@ -31,7 +32,7 @@ from ..rules.dice import attack_successes
 from ..rules.shooting import defence_dice_collected
 from ..state import GameState, OperativeState, PlayerState
 
-ROSTERS = Path(__file__).resolve().parent.parent.parent / "sample_games" / "rosters"
+ROSTERS = SAMPLE_ROSTERS
 PLAYERS = ["Ana", "Ben", "Cleo", "Dev", "Eli", "Fay", "Gus", "Hana", "Ivo", "Jun", "Kai", "Lea", "Max", "Nia", "Oto", "Pia"]
 STRATEGY_PLOYS = ["Seize Ground", "Bolster", "Combat Doctrine", "Overwhelm"]
 FIREFIGHT_PLOYS = ["Heroic Stand", "Quick Reflexes", "Adrenaline Surge"]

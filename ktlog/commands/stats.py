@@ -1,0 +1,237 @@
+"""`ktlog stats ...`, `ktlog chart ...` and `ktlog report GAME`: the league read through Polars."""
+
+from __future__ import annotations
+
+import datetime as dt
+import functools
+from pathlib import Path
+
+from typing import TYPE_CHECKING
+
+import click
+
+from ..errors import KtlogError
+
+if TYPE_CHECKING:  # Polars loads with the first statistic, not with every ktlog command
+    from ..analytics.league import League
+
+
+def _league(ctx: click.Context, kw: dict) -> League:
+    from ..storage.dbfile import is_current
+    from ..analytics.league import Filters, League
+
+    db = Path(ctx.find_root().obj["db"])
+    if not is_current(db):  # a missing, wrong or newer file gets the store's clear message; an older one is migrated
+        from ..storage.store import Store
+
+        Store(db, create=False).close()
+    filters = Filters(**{k: kw.pop(k) for k in ("league", "season", "round", "since", "until", "ruleset", "player", "team")})
+    return League(db, filters)
+
+
+def filtered(command):
+    """The filters and output options every statistic takes."""
+    options = [
+        click.option("--league", help="Only games of this league label."),
+        click.option("--season", help="Only games of this season label."),
+        click.option("--round", help="Only games of this round label."),
+        click.option("--since", type=click.DateTime(["%Y-%m-%d"]), callback=_day, help="Only games on or after this day (YYYY-MM-DD)."),
+        click.option("--until", type=click.DateTime(["%Y-%m-%d"]), callback=_day, help="Only games on or before this day."),
+        click.option("--ruleset", help="Only games of this ruleset (e.g. kt24-preliminary)."),
+        click.option("--player", help="Only games this player played (and their rows)."),
+        click.option("--team", help="Only games this kill team played (and its rows)."),
+        click.option("--format", "fmt", type=click.Choice(["table", "csv", "json", "parquet"]), default="table", show_default=True, help="Output format."),
+        click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write to this file instead of standard output."),
+    ]
+    for option in reversed(options):
+        command = option(command)
+
+    @functools.wraps(command)
+    @click.pass_context
+    def run(ctx, **kw):
+        from ..analytics.output import write
+
+        fmt, output = kw.pop("fmt"), kw.pop("output")
+        league = _league(ctx, kw)
+        frame = command(league, **kw)
+        write(frame, fmt, output)
+        _report_left_out(league)
+
+    return run
+
+
+def _day(ctx, param, value: dt.datetime | None) -> dt.date | None:
+    return value.date() if value else None
+
+
+def _report_left_out(league: League) -> None:
+    """Say on stderr what the figures leave out: games in progress, games failing the checks."""
+    from ..analytics.integrity import suspicious_games
+
+    if league.in_progress.height:
+        ids = ", ".join(league.in_progress.get_column("game_id").str.slice(0, 8).to_list()[:5])
+        click.echo(f"note: {league.in_progress.height} game(s) in progress are not counted ({ids}{'...' if league.in_progress.height > 5 else ''})", err=True)
+    for game_id, problem in suspicious_games(league):
+        click.echo(f"warning: game {game_id[:8]} failed verification: {problem}. Its figures may be wrong; run `ktlog verify {game_id[:8]}`", err=True)
+
+
+@click.group()
+def stats() -> None:
+    """League statistics: standings, players, teams, matchups, curves, ops, dice, elo."""
+
+
+@stats.command()
+@filtered
+def standings(league: League):
+    """The league table: games, wins, draws, losses, win rate, VP for and against, Elo."""
+    from ..analytics.standings import standings as table
+
+    return table(league)
+
+
+@stats.command()
+@filtered
+def players(league: League):
+    """Per player: win rate with a 95% interval, VP by op, kills, CP, ploys, initiative."""
+    from ..analytics.performance import entity_stats
+
+    return entity_stats(league, "player")
+
+
+@stats.command()
+@filtered
+def teams(league: League):
+    """Per kill team: the same figures as `players`."""
+    from ..analytics.performance import entity_stats
+
+    return entity_stats(league, "kill_team")
+
+
+@stats.command()
+@click.option("--long", "long_form", is_flag=True, help="One row per pairing instead of a matrix.")
+@filtered
+def matchups(league: League, long_form: bool):
+    """Kill team against kill team: win rate (games), as a matrix."""
+    from ..analytics.matchups import matchups as pairs, matrix
+
+    table = pairs(league)
+    return table if long_form else matrix(table)
+
+
+@stats.command()
+@click.option("--game", help="One game's VP after every event that changed it (a game id or its start).")
+@click.option("--comebacks", is_flag=True, help="How often a player trailing after TP2 or TP3 came back to win.")
+@filtered
+def curves(league: League, game: str | None, comebacks: bool):
+    """VP curves: the average VP of winners and losers after each turning point."""
+    from ..analytics import curves as c
+
+    if game:
+        return c.game_curve(league, _game_id(league, game))
+    return c.comebacks(league) if comebacks else c.average_curves(league)
+
+
+@stats.command()
+@filtered
+def ops(league: League):
+    """Per crit op and killzone: crit op VP distribution, total VP, margins, draws."""
+    from ..analytics.ops import ops as table
+
+    return table(league)
+
+
+@stats.command()
+@click.option("--by", type=click.Choice(["player", "weapon"]), default="player", show_default=True, help="Group by player or by weapon.")
+@filtered
+def dice(league: League, by: str):
+    """Dice against expectation: hit, critical and save rates, and the luck index."""
+    from ..analytics.dice import dice as table
+
+    return table(league, by)
+
+
+@stats.command()
+@filtered
+def elo(league: League):
+    """Each player's Elo rating after every game (start 1500, K 32; --player shows a player's
+    games with their league ratings)."""
+    import polars as pl
+
+    from ..analytics.standings import elo_history
+
+    return league.entity_rows(elo_history(league.scope.results), "player").with_columns(pl.col("elo_before", "elo").round(1))
+
+
+def _game_id(league: League, prefix: str) -> str:
+    """A finished game of the league by its id or the start of it."""
+    from ..analytics.league import NothingToCompute
+
+    games = league.games.filter(league.games.get_column("game_id").str.starts_with(prefix.lower()))
+    if games.height == 0:
+        _left_out(league, prefix.lower())
+    if games.height != 1:
+        raise KtlogError(f"{games.height} games start with {prefix!r}; give more of the id (`ktlog games` lists them)")
+    game_id, status = games.row(0, named=True)["game_id"], games.row(0, named=True)["status"]
+    if status != "finished":
+        raise NothingToCompute(f"game {game_id[:8]} is still in progress and statistics count finished games; `ktlog score {game_id[:8]}` shows its VP so far")
+    return game_id
+
+
+def _left_out(league: League, prefix: str) -> None:
+    """Explain a game that is in the database but not in the league (a Joint Ops game, or one
+    the filters leave out)."""
+    from ..analytics.league import PVE_RULESETS, NothingToCompute, read_table
+
+    every = read_table(league.db, "SELECT id AS game_id, ruleset FROM games", {"game_id": str, "ruleset": str})
+    matches = every.filter(every.get_column("game_id").str.starts_with(prefix))
+    if matches.height == 1:
+        game_id, ruleset = matches.row(0)
+        if ruleset in PVE_RULESETS and league.filters.ruleset is None:
+            raise NothingToCompute(f"game {game_id[:8]} is a {ruleset} game, which league statistics leave out (`ktlog stats ... --ruleset {ruleset}` takes them in)")
+        raise NothingToCompute(f"game {game_id[:8]} is left out by the filters ({league.filters.describe()}); drop a filter to include it")
+
+
+CHARTS = ("vp", "curves", "teams", "elo")
+
+
+@click.command()
+@click.argument("kind", type=click.Choice(CHARTS))
+@click.argument("game", required=False)
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), required=True, help="The chart file: .png or .svg.")
+@click.pass_context
+def chart(ctx, kind, game, output) -> None:
+    """Draw a chart to PNG or SVG: vp GAME (one game's VP race), curves (winners and losers),
+    teams (win rate per kill team with its interval), elo (ratings over time)."""
+    from ..analytics import charts
+
+    league = _league(ctx, {k: None for k in ("league", "season", "round", "since", "until", "ruleset", "player", "team")})
+    if kind == "vp":
+        if not game:
+            raise KtlogError("`ktlog chart vp` needs a game: ktlog chart vp GAME -o race.png")
+        drawing = charts.game_vp_chart(league, _game_id(league, game))
+    else:
+        drawing = {"curves": charts.average_curves_chart, "teams": charts.team_win_rates_chart, "elo": charts.elo_chart}[kind](league)
+    charts.save(drawing, output)
+    click.echo(f"wrote {output}", err=True)
+
+
+@click.command()
+@click.argument("game")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="The HTML file (default: the game's id).html).")
+@click.pass_context
+def report(ctx, game, output) -> None:
+    """Write one game as a single HTML file: result, VP curve, events and notes (opens offline)."""
+    from ..storage.store import Store
+    from ..analytics.league import Filters, League
+    from ..analytics.report import game_report
+
+    db = Path(ctx.find_root().obj["db"])
+    with Store(db, create=False) as store:
+        game_id = store.resolve(game)
+        text = game_report(store, League(db, Filters()), game_id)
+    output = output or Path(f"{game_id[:8]}.html")
+    try:
+        output.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise KtlogError(f"cannot write {output}: {exc.strerror}") from exc
+    click.echo(f"wrote {output}", err=True)

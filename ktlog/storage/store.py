@@ -1,0 +1,547 @@
+"""The SQLite event store (sqlite-utils): append-only events, hash chain, snapshots, projections.
+
+Appending validates the event with the reducer, then writes the event, the projection rows
+and the game's head in one transaction, so a crash leaves every committed event intact and
+no half-written one. `UNIQUE(game_id, seq)` turns a race between two writers into a
+`ConcurrencyConflict` instead of a duplicate.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import sqlite3
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from .. import __version__
+from . import projections
+from .dbfile import APPLICATION_ID, SCHEMA_VERSION, default_db_path
+from ..errors import ConcurrencyConflict, GameNotFound, InvalidEvent, StoreError
+from ..events import Annotation, Envelope, Event, EventVoided, GameCreated
+from ..records import GENESIS, decode_payload, now, seal
+from ..reducer import apply_in_place, effective, fold_with_snapshots, resume, shared_win
+from ..state import GameState, copy_state, decode_state, encode_state
+
+if TYPE_CHECKING:
+    import sqlite_utils
+
+SCHEMA_NEEDS_KTLOG = "0.1.0"
+"""The first ktlog version that reads this schema (recorded in the database's meta table)."""
+SNAPSHOT_EVERY = 100
+"""A snapshot of the state is kept every this many seqs, so a seek applies fewer events."""
+UNDOABLE = 20
+"""How many of its latest appends a store can undo without folding (the states before them)."""
+BUSY_TIMEOUT_MS = 5000
+UI_BUSY_TIMEOUT_MS = 1000
+"""The terminal UI waits at most this long for another writer's lock; then it keeps the event for
+ctrl+r, so the screen never freezes for the full BUSY_TIMEOUT_MS."""
+LABEL_COLUMNS = {"mission": "mission", "league": "league", "season": "season", "round": "round", "table": "table_label"}
+"""A game's label -> its column in the games table."""
+
+@dataclass(frozen=True)
+class GameRow:
+    id: str
+    created_at: str
+    ruleset: str
+    killzone: str
+    date: str
+    labels: dict[str, str]
+    players: list[str]
+    kill_teams: list[str]
+    status: str
+    result: dict | None
+    head_seq: int
+
+    @classmethod
+    def from_row(cls, row: dict) -> GameRow:
+        return cls(
+            id=row["id"], created_at=row["created_at"], ruleset=row["ruleset"], killzone=row["killzone"],
+            date=row["date"], head_seq=row["head_seq"], status=row["status"],
+            labels={k: row[c] for k, c in LABEL_COLUMNS.items() if row[c]},
+            players=json.loads(row["players"] or "[]"), kill_teams=json.loads(row["kill_teams"] or "[]"),
+            result=json.loads(row["result"]) if row["result"] else None,
+        )
+
+
+def game_status(state: GameState) -> str:
+    return {"setup": "setup", "over": "finished"}.get(state.phase, "in progress")
+
+
+def derived_game_columns(state: GameState) -> dict[str, str | None]:
+    """The columns of a game's row that follow from its state (`ktlog verify` checks them)."""
+    result = None
+    if state.result:
+        r = state.result
+        result = json.dumps({"winner": r.winner, "draw": r.draw, "ended_by": r.ended_by, "conceded_by": r.conceded_by,
+                             "score": {n: p.total_vp for n, p in state.players.items()},
+                             **({"winners": shared_win(state)} if shared_win(state) else {})})
+    return {
+        "killzone": state.killzone, "date": state.date,
+        **{column: state.labels.get(label) for label, column in LABEL_COLUMNS.items()},
+        "players": json.dumps(list(state.players)), "kill_teams": json.dumps([p.kill_team for p in state.players.values()]),
+        "status": game_status(state), "result": result,
+    }
+
+
+class Store:
+    """A ktlog database. Open it with `Store(path)`; `Store(":memory:")` for tests."""
+
+    def __init__(self, path: str | Path | None = None, *, create: bool = True, busy_timeout_ms: int = BUSY_TIMEOUT_MS):
+        self.path = Path(path) if path not in (None, ":memory:") else (default_db_path() if path is None else None)
+        self._cache: dict[str, GameState] = {}
+        self._undoable: dict[str, list[tuple[int, GameState]]] = {}
+        """Per game, (seq, the state before it) of the latest events this store appended, newest
+        last: an undo takes its state from here instead of folding from a snapshot."""
+        self.busy_timeout_ms = busy_timeout_ms
+        self.conn = self._connect(create)
+        self._migrate()
+
+    # --- opening ----------------------------------------------------------------------------
+
+    def _connect(self, create: bool) -> sqlite3.Connection:
+        if self.path is None:
+            return sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+        where = str(self.path)
+        if self.path.exists():
+            if self.path.is_dir():
+                raise StoreError(f"{where} is a directory, not a database file; give the path of a .db file with --db")
+            with open(self.path, "rb") as f:
+                head = f.read(16)
+            if head and head != b"SQLite format 3\x00":
+                raise StoreError(f"{where} is not a SQLite database (it may be a game-log file: use `ktlog import`); choose another file with --db")
+        elif not create:
+            raise StoreError(f"no database at {where}; record or import a game first, or choose one with --db")
+        else:
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise StoreError(f"cannot create the folder for {where}: {exc.strerror}; choose another place with --db or KTLOG_DB") from exc
+        try:
+            conn = sqlite3.connect(where, isolation_level=None, check_same_thread=False, timeout=self.busy_timeout_ms / 1000)
+            conn.execute(f"PRAGMA busy_timeout = {self.busy_timeout_ms}")
+            conn.execute("PRAGMA foreign_keys = ON")
+            if _another_programs(conn):
+                return conn  # `_migrate` refuses it, left exactly as it was (not even switched to WAL mode)
+            mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+            conn.execute("PRAGMA synchronous = FULL")
+        except sqlite3.DatabaseError as exc:
+            folder = self.path.parent
+            if not os.access(folder, os.W_OK):
+                raise StoreError(
+                    f"cannot open {where}: its folder {folder} is read-only, and SQLite writes {self.path.name}-wal and "
+                    f"{self.path.name}-shm beside a database (and creates a new one there); make the folder writable, "
+                    "or copy the database to a writable folder and give that path with --db"
+                ) from exc
+            if "malformed" in str(exc) or "not a database" in str(exc):
+                raise StoreError(
+                    f"cannot open {where}: the file is damaged ({exc}); it may have been cut short while being copied. "
+                    "Restore it from a backup, or import the games' exported files into a new database"
+                ) from exc
+            raise StoreError(f"cannot open {where} as a database: {exc}; choose another file with --db") from exc
+        if mode.lower() != "wal" and os.access(where, os.W_OK):
+            raise StoreError(f"{where}: cannot switch to WAL mode ({mode}); is the folder writable?")
+        return conn
+
+    @cached_property
+    def db(self) -> sqlite_utils.Database:
+        """The database through sqlite-utils (imported at first use: reads go through `_rows`)."""
+        import sqlite_utils
+
+        return sqlite_utils.Database(self.conn, execute_plugins=False)  # ktlog uses no plugins: no scan of installed packages
+
+    def _rows(self, sql: str, args: tuple | list = ()) -> list[dict]:
+        cursor = self.conn.execute(sql, args)
+        names = [d[0] for d in cursor.description]
+        return [dict(zip(names, row)) for row in cursor]
+
+    def _migrate(self) -> None:
+        conn, where = self.conn, self.path or ":memory:"
+        try:
+            app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            tables = {name for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"{where} is not a usable SQLite database ({exc}); choose another file with --db") from exc
+        if app_id != APPLICATION_ID and tables:
+            raise StoreError(f"{where} is a SQLite database but not a ktlog one (it has tables {', '.join(sorted(tables)[:5])}); choose another file with --db")
+        if version > SCHEMA_VERSION:
+            meta = dict(conn.execute("SELECT key, value FROM meta").fetchall()) if "meta" in tables else {}
+            needs = f"ktlog {meta['needs_ktlog']} or newer" if "needs_ktlog" in meta else "a newer ktlog"
+            raise StoreError(
+                f"{where} was written by a newer ktlog (database schema {version}; this is ktlog {__version__}, which reads up to "
+                f"schema {SCHEMA_VERSION}); install {needs} to open it"
+            )
+        if version == SCHEMA_VERSION:
+            return
+        from .migrations import REBUILDING_MIGRATIONS, migrations
+
+        pending = {m.name for m in migrations.pending(self.db)}
+        try:
+            with self._write():
+                conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+                migrations.apply(self.db)
+                conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+                conn.executemany("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
+                                 [("written_by", __version__), ("needs_ktlog", SCHEMA_NEEDS_KTLOG)])
+        except sqlite3.OperationalError as exc:
+            raise StoreError(f"cannot set up the ktlog tables in {where}: {exc}; is the file read-only?") from exc
+        if version and pending & REBUILDING_MIGRATIONS and self.db["games"].count:
+            self.rebuild()  # derived tables of an older schema are filled in from the log
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    @contextlib.contextmanager
+    def _write(self) -> Iterator[None]:
+        """One write transaction, taking the write lock at once (no deadlock between writers)."""
+        try:
+            self.conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as exc:
+            raise _store_error(exc, self.path) from exc
+        try:
+            yield
+            self.conn.execute("COMMIT")
+        except BaseException as exc:
+            if self.conn.in_transaction:
+                self.conn.execute("ROLLBACK")
+            if isinstance(exc, sqlite3.OperationalError):
+                raise _store_error(exc, self.path) from exc
+            raise
+
+    @contextlib.contextmanager
+    def batch(self) -> Iterator[None]:
+        """Many write transactions made durable together: each stays atomic, but only the last
+        waits for the disk (one fsync for a whole import instead of one per file)."""
+        self.conn.execute("PRAGMA synchronous = NORMAL")
+        try:
+            yield
+        finally:
+            self.conn.execute("PRAGMA synchronous = FULL")
+            if not self.conn.in_transaction:
+                self.conn.execute("PRAGMA wal_checkpoint(FULL)")
+
+    # --- games ------------------------------------------------------------------------------
+
+    def games(self, newest: int | None = None) -> list[GameRow]:
+        """Every game, oldest first; or only the `newest` games, newest first."""
+        if newest is None:
+            return [GameRow.from_row(r) for r in self._rows("SELECT * FROM games ORDER BY date, created_at")]
+        return [GameRow.from_row(r) for r in self._rows("SELECT * FROM games ORDER BY date DESC, created_at DESC LIMIT ?", [newest])]
+
+    def count_games(self) -> tuple[int, int]:
+        """How many games there are, and how many of them are unfinished."""
+        total, unfinished = self.conn.execute("SELECT count(*), coalesce(sum(status != 'finished'), 0) FROM games").fetchone()
+        return total, unfinished
+
+    def game(self, game_id: str) -> GameRow:
+        rows = self._rows("SELECT * FROM games WHERE id = ?", [game_id])
+        if not rows:
+            raise GameNotFound(f"no game {game_id!r} in {self.path or ':memory:'}; `ktlog games` lists them")
+        return GameRow.from_row(rows[0])
+
+    def resolve(self, prefix: str) -> str:
+        """The id of the game whose id is `prefix` or starts with it."""
+        prefix = prefix.strip().lower()
+        if not prefix:
+            raise GameNotFound("give a game id (or the start of one); `ktlog games` lists them")
+        ids = [r["id"] for r in self._rows("SELECT id FROM games WHERE id LIKE ? ORDER BY id", [prefix.replace("%", "") + "%"])]
+        if not ids:
+            raise GameNotFound(f"no game id starts with {prefix!r}; `ktlog games` lists them")
+        if len(ids) > 1:
+            raise GameNotFound(f"{len(ids)} games start with {prefix!r} ({', '.join(i[:12] for i in ids[:4])}...); type more of the id")
+        return ids[0]
+
+    def has_game(self, game_id: str) -> bool:
+        return self.conn.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is not None
+
+    def new_game(self, created: GameCreated, events: list[Event] = (), *, game_id: str | None = None) -> str:
+        """Create a game and record its first events in one transaction. Returns its id."""
+        game_id = game_id or str(uuid.uuid4())
+        sealed, prev = [], GENESIS
+        for seq, event in enumerate([created, *events], 1):
+            envelope, payload = seal(game_id, seq, event, prev)
+            sealed.append((envelope, payload))
+            prev = envelope.hash
+        self.import_envelopes(game_id, sealed)
+        return game_id
+
+    def import_envelopes(self, game_id: str, sealed: list[tuple[Envelope, bytes]], *, already: int = 0) -> GameState:
+        """Validate sealed events and write them with their projections and snapshots, in one
+        transaction: a new game (`already` 0) or the rest of a game whose first `already`
+        events are stored (the caller has checked they are these, by hash). Raises on the first
+        illegal event; then nothing is written."""
+        state, snapshots = fold_with_snapshots([(e.seq, e.payload) for e, _ in sealed], SNAPSHOT_EVERY)
+        if not already:
+            return self.import_folded(game_id, event_rows(sealed), state, snapshots)
+        with self._write():
+            self._delete_projections(game_id)  # the new events may undo stored ones: every row is written again
+            self._write_folded(game_id, event_rows(sealed[already:]), state, [(seq, blob) for seq, blob in snapshots if seq > already])
+        return self._new_head(game_id, state)
+
+    def import_folded(self, game_id: str, rows: list[tuple], state: GameState, snapshots: list[tuple[int, bytes]]) -> GameState:
+        """Write a new game whose events are checked and folded already (`event_rows` and
+        `fold_with_snapshots` of them, perhaps by another process), in one transaction."""
+        with self._write():
+            self.conn.execute(
+                "INSERT INTO games (id, created_at, ruleset, status, head_seq, head_hash) VALUES (?,?,?,?,?,?)",
+                (game_id, rows[0][5], state.ruleset, "setup", 0, GENESIS),
+            )
+            self._write_folded(game_id, rows, state, snapshots)
+        return self._new_head(game_id, state)
+
+    def _new_head(self, game_id: str, state: GameState) -> GameState:
+        """Remember the state of a game whose events came in whole (the states before them are not kept)."""
+        self._cache[game_id] = state
+        self._undoable.pop(game_id, None)
+        return state
+
+    def _write_folded(self, game_id: str, rows: list[tuple], state: GameState, snapshots: list[tuple[int, bytes]]) -> None:
+        """Events (as `event_rows`), their snapshots, the game's projections (it has none
+        stored) and head."""
+        try:
+            self.conn.executemany(INSERT_EVENT, rows)
+        except sqlite3.IntegrityError as exc:
+            raise self._taken_event_id(game_id, rows) from exc
+        self._write_snapshots(game_id, snapshots)
+        self._write_projections(game_id, state, 0)
+        self._write_head(game_id, state, rows[-1][-1])
+
+    # --- appending --------------------------------------------------------------------------
+
+    def append(self, game_id: str, event: Event, *, expected_seq: int | None = None) -> Envelope:
+        """Validate and record one event. `expected_seq` is the seq the caller believes comes next."""
+        with self._write():
+            head_seq, head_hash = self._head(game_id)
+            if expected_seq is not None and expected_seq != head_seq + 1:
+                raise ConcurrencyConflict(game_id, expected_seq, head_seq)
+            seq = head_seq + 1
+            before = self._state_at_head(game_id, head_seq)
+            undo = isinstance(event, EventVoided)
+            if undo:
+                state = self._state_before(game_id, event) or self._state_from_snapshot(game_id, seq, then=(seq, event))
+                state.seq = seq
+            else:
+                state = copy_state(before)
+                apply_in_place(state, event, seq)
+            envelope, payload = seal(game_id, seq, event, head_hash)
+            self._insert_event(envelope, payload)
+            if undo:  # the undone event's rows go; the rows before it are the state's as they were
+                self._delete_projections(game_id, since=event.target)
+            else:
+                self._write_projections(game_id, state, seq - 1)
+            if seq % SNAPSHOT_EVERY == 0:
+                self._write_snapshots(game_id, [(seq, encode_state(state))])
+            self._write_head(game_id, state, envelope.hash)
+        self._cache[game_id] = state
+        undoable = self._undoable.setdefault(game_id, [])
+        if undo:
+            del undoable[-1:]
+        else:
+            undoable.append((seq, before))  # `before` is never changed: the cache holds a new state now
+            del undoable[:-UNDOABLE]
+        return envelope
+
+    def _state_before(self, game_id: str, void: EventVoided) -> GameState | None:
+        """The state before the event `void` undoes, if this store appended that event and
+        still holds the state before it."""
+        undoable = self._undoable.get(game_id)
+        if undoable and undoable[-1][0] == void.target:
+            return copy_state(undoable[-1][1])
+        return None
+
+    def undo(self, game_id: str, *, expected_seq: int | None = None) -> Envelope:
+        """Void the latest effective event (never deletes: the void is an event too)."""
+        latest = self.latest_effective(game_id)
+        return self.append(game_id, EventVoided(target=latest), expected_seq=expected_seq)
+
+    def annotate(self, game_id: str, target: int, text: str, *, expected_seq: int | None = None) -> Envelope:
+        return self.append(game_id, Annotation(target=target, text=text), expected_seq=expected_seq)
+
+    def latest_effective(self, game_id: str) -> int:
+        """The seq an undo would void: the latest event not undone (read from seqs and undo
+        targets only, without decoding the game's payloads)."""
+        seqs = [seq for (seq,) in self.conn.execute("SELECT seq FROM events WHERE game_id = ? ORDER BY seq", (game_id,))]
+        voids = {seq: json.loads(p)["target"] for seq, p in self.conn.execute(
+            "SELECT seq, payload FROM events WHERE game_id = ? AND type = 'EventVoided'", (game_id,))}
+        remaining = effective([(seq, EventVoided(target=voids[seq]) if seq in voids else None) for seq in seqs])
+        if len(remaining) <= 1:
+            raise InvalidEvent("there is nothing to undo: only the game's creation is left", "EventVoided")
+        return remaining[-1][0]
+
+    def _insert_event(self, envelope: Envelope, payload: bytes) -> None:
+        try:
+            self.conn.execute(INSERT_EVENT, event_rows([(envelope, payload)])[0])
+        except sqlite3.IntegrityError as exc:
+            if "event_id" in str(exc):
+                raise InvalidEvent(f"event id {envelope.event_id} is already stored", "event_id") from exc
+            head, _ = self._head(envelope.game_id)
+            raise ConcurrencyConflict(envelope.game_id, envelope.seq, head) from exc
+
+    def _taken_event_id(self, game_id: str, rows: list[tuple]) -> InvalidEvent:
+        """The error for the first of these events (`event_rows`) whose id an event of another game has."""
+        for _, seq, event_id, *_ in rows:
+            row = self.conn.execute("SELECT game_id, seq FROM events WHERE event_id = ? AND game_id != ?", (event_id, game_id)).fetchone()
+            if row:
+                error = InvalidEvent(
+                    f"event id {event_id} is already the id of seq {row[1]} of game {row[0][:8]}; "
+                    "each event has its own id, so these events were copied from another game", "event_id")
+                error.seq = seq
+                return error
+        return InvalidEvent("an event id of this game is already stored in another game", "event_id")
+
+    def _head(self, game_id: str) -> tuple[int, str]:
+        row = self.conn.execute("SELECT head_seq, head_hash FROM games WHERE id = ?", (game_id,)).fetchone()
+        if row is None:
+            raise GameNotFound(f"no game {game_id!r}; `ktlog games` lists them")
+        return row
+
+    def _write_head(self, game_id: str, state: GameState, head_hash: str) -> None:
+        self._update_game(game_id, {**derived_game_columns(state), "updated_at": now(), "head_seq": state.seq, "head_hash": head_hash})
+
+    def _update_game(self, game_id: str, columns: dict) -> None:
+        self.conn.execute(f"UPDATE games SET {', '.join(f'{c}=?' for c in columns)} WHERE id=?", (*columns.values(), game_id))
+
+    def record_verdicts(self, verdicts) -> None:
+        """Keep the latest `ktlog verify` verdict of each game (not part of the log)."""
+        with self._write():
+            self.conn.executemany(
+                "INSERT OR REPLACE INTO verifications (game_id, checked_at, head_seq, ok, bad_seq, problem) VALUES (?,?,?,?,?,?)",
+                [(v.game_id, now(), v.events, int(v.ok), v.bad_seq, v.problem) for v in verdicts],
+            )
+
+    # --- projections ------------------------------------------------------------------------
+
+    def _write_snapshots(self, game_id: str, snapshots: list[tuple[int, bytes]]) -> None:
+        """(seq, encoded state) snapshots of a game, replacing any at those seqs."""
+        self.conn.executemany("INSERT OR REPLACE INTO snapshots (game_id, seq, state) VALUES (?,?,?)", [(game_id, seq, blob) for seq, blob in snapshots])
+
+    def _write_projections(self, game_id: str, state: GameState, after_seq: int) -> None:
+        key = None  # the game's rowid, read only when some row is written (most events write none)
+        for table, rows in projections.rows_since(game_id, state, after_seq).items():
+            if rows:
+                key = key or self.conn.execute("SELECT rowid FROM games WHERE id = ?", (game_id,)).fetchone()[0]
+                columns = projections.TABLES[table]
+                try:
+                    self.conn.executemany(
+                        f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})", [(*row, key) for row in rows]
+                    )
+                except OverflowError as exc:
+                    raise _too_large(table, rows) from exc
+
+    def _delete_projections(self, game_id: str, since: int = 0) -> None:
+        """The game's projection rows from events at `since` or later (all of them by default)."""
+        for table in projections.TABLES:
+            self.conn.execute(f"DELETE FROM {table} WHERE game_id = ? AND seq >= ?", (game_id, since))
+
+    def rebuild(self) -> int:
+        """Rebuild every projection, snapshot and game row column from the event log. Returns the games rebuilt."""
+        ids = [g.id for g in self.games()]
+        with self._write():
+            for table in (*projections.TABLES, "snapshots"):
+                self.conn.execute(f"DELETE FROM {table}")
+            for game_id in ids:
+                records = [(e.seq, e.payload) for e in self.events(game_id)]
+                state, snapshots = fold_with_snapshots(records, SNAPSHOT_EVERY)
+                self._write_snapshots(game_id, snapshots)
+                self._write_projections(game_id, state, 0)
+                self._update_game(game_id, derived_game_columns(state))
+        self._cache.clear()
+        self._undoable.clear()
+        return len(ids)
+
+    # --- reading ----------------------------------------------------------------------------
+
+    def events(self, game_id: str, *, upto: int | None = None, after: int = 0) -> list[Envelope]:
+        """The game's stored events in seq order (after `after`, up to `upto`)."""
+        sql = "SELECT * FROM events WHERE game_id = ? AND seq > ?" + (" AND seq <= ?" if upto is not None else "") + " ORDER BY seq"
+        args = [game_id, after] + ([upto] if upto is not None else [])
+        return [row_envelope(r) for r in self._rows(sql, args)]
+
+    def state(self, game_id: str, at: int | None = None) -> GameState:
+        """The state after seq `at` (default: the latest), from the nearest usable snapshot."""
+        head_seq, _ = self._head(game_id)
+        at = head_seq if at is None or at > head_seq else at
+        if at == head_seq:
+            return copy_state(self._state_at_head(game_id, head_seq))
+        return self._state_from_snapshot(game_id, at)
+
+    def _state_at_head(self, game_id: str, head_seq: int) -> GameState:
+        cached = self._cache.get(game_id)
+        if cached is None or cached.seq != head_seq:
+            cached = self._state_from_snapshot(game_id, head_seq)
+            self._cache[game_id] = cached
+            self._undoable.pop(game_id, None)  # another writer's events came in between
+        return cached
+
+    def _state_from_snapshot(self, game_id: str, at: int, then: tuple[int, EventVoided] | None = None) -> GameState:
+        """The state after seq `at` from stored snapshots and events; `then` is an undo about
+        to be appended at seq `at` (checked and applied, not stored)."""
+        voids = [(seq, json.loads(p)["target"]) for seq, p in self.conn.execute(
+            "SELECT seq, payload FROM events WHERE game_id = ? AND type = 'EventVoided' AND seq <= ?", (game_id, at))]
+        if then:
+            voids.append((then[0], then[1].target))
+
+        def load(seq: int) -> GameState:
+            return decode_state(self.conn.execute("SELECT state FROM snapshots WHERE game_id = ? AND seq = ?", (game_id, seq)).fetchone()[0])
+
+        def records_after(start: int) -> list[tuple[int, Event]]:
+            return [(e.seq, e.payload) for e in self.events(game_id, upto=at, after=start)] + ([then] if then else [])
+
+        seqs = [r[0] for r in self.conn.execute("SELECT seq FROM snapshots WHERE game_id = ? AND seq <= ?", (game_id, at))]
+        return resume(at, seqs, voids, load, records_after)[0]
+
+
+INSERT_EVENT = "INSERT INTO events (game_id, seq, event_id, type, version, recorded_at, payload, prev_hash, hash) VALUES (?,?,?,?,?,?,?,?,?)"
+
+
+def event_rows(sealed: list[tuple[Envelope, bytes]]) -> list[tuple]:
+    """Sealed events as rows of the events table, in INSERT_EVENT's column order."""
+    return [(e.game_id, e.seq, e.event_id, e.type, e.version, e.recorded_at, p.decode(), e.prev_hash, e.hash) for e, p in sealed]
+
+
+def row_envelope(row: dict) -> Envelope:
+    return Envelope(
+        game_id=row["game_id"], seq=row["seq"], event_id=row["event_id"], version=row["version"],
+        recorded_at=row["recorded_at"], payload=decode_payload(row["type"], row["version"], row["payload"]),
+        prev_hash=row["prev_hash"], hash=row["hash"],
+    )
+
+
+def _another_programs(conn: sqlite3.Connection) -> bool:
+    """Whether a database has tables but not ktlog's application id."""
+    app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+    return app_id != APPLICATION_ID and conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table'").fetchone() is not None
+
+
+def _too_large(table: str, rows: list[tuple]) -> InvalidEvent:
+    """The error for an event whose numbers, or numbers the rules derive from them, do not fit
+    SQLite's 64-bit integers (rows carry their event's seq second)."""
+    error = InvalidEvent(
+        f"a number this event gives ({table}) is too large to store; ktlog keeps whole numbers "
+        "between -2^63 and 2^63-1: check the values entered", "event")
+    error.seq = next((r[1] for r in rows if any(isinstance(v, int) and not -(2**63) <= v < 2**63 for v in r)), None)
+    return error
+
+
+def _store_error(exc: sqlite3.OperationalError, path: Path | None) -> StoreError:
+    text = str(exc)
+    where = path or ":memory:"
+    if "locked" in text or "busy" in text:
+        return StoreError(f"{where} is locked by another ktlog writing to it; wait a moment and try again")
+    if "readonly" in text or "read-only" in text:
+        return StoreError(f"{where} is read-only; nothing was recorded. Make the file writable or choose another with --db")
+    if "full" in text or "disk" in text:
+        return StoreError(f"the disk holding {where} is full; nothing was recorded. Free some space and try again")
+    return StoreError(f"{where}: {text}")

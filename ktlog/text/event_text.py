@@ -1,0 +1,123 @@
+"""An event as a person types it: `TYPE FIELD=VALUE ...`, the syntax of `ktlog event` (and of
+the record screen's "type an event").
+
+Dice are digits (dice=6542), lists are comma separated (targets=gunner,sergeant), roll-offs are
+NAME:ROLL pairs (rolls=Alice:4,Bob:2), fight steps are like "sc bnn sn", anything else is JSON
+or text. A Shot at one target can use target=, dice=, saves=, cover=, obscured=.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+import typing
+
+import msgspec
+
+from .. import events as ev
+from ..errors import KtlogError
+from .notation import parse_dice, parse_rerolls, parse_steps
+
+SHOT_SHORTHAND = ("target", "dice", "saves", "cover", "obscured", "invulnerable", "accurate", "damage", "rerolls", "save_rerolls")
+
+
+def parse_event(line: str) -> ev.Event:
+    """An event from one line, `TYPE FIELD=VALUE ...` (quote a value with spaces:
+    reason="both flanks held"); an override is the field override=REASON."""
+    try:
+        words = shlex.split(line)
+    except ValueError as exc:
+        raise KtlogError(f"{exc}: close the quotes around a value with spaces") from None
+    if not words:
+        raise KtlogError("type an event: TYPE FIELD=VALUE ..., e.g. TacOpScored player=Ana vp=2 reason=\"Flank\"")
+    return build_event(words[0], words[1:], None)
+
+
+def build_event(type_name: str, assignments: list[str], override: str | None) -> ev.Event:
+    """An event from `TYPE FIELD=VALUE ...`. A Shot at one target may use the flat fields
+    target, dice, saves, cover, obscured, invulnerable, accurate, damage, rerolls, save_rerolls."""
+    try:
+        cls = ev.event_type(type_name)
+    except KeyError:
+        raise KtlogError(f"unknown event type {type_name!r}; `ktlog event --types` lists them") from None
+    hints = _field_types(cls)
+    payload: dict[str, typing.Any] = {}
+    shot: dict[str, typing.Any] = {}
+    for item in assignments:
+        field, sep, raw = item.partition("=")
+        if not sep:
+            raise KtlogError(f"{item!r} is not FIELD=VALUE")
+        if issubclass(cls, ev.Shot) and field in SHOT_SHORTHAND:  # KT21 Overwatch too
+            shot[field] = raw
+            continue
+        if field not in hints or field in ("version", "meta"):
+            raise KtlogError(f"{cls.__name__} has no field {field!r}; its fields: {', '.join(f for f in hints if f not in ('version', 'meta', 'name', 'cost', 'moves', 'mission'))}")
+        try:
+            payload[field] = _convert_value(field, raw, hints[field])
+        except ValueError as exc:
+            raise KtlogError(f"{field}={raw!r}: {exc}; see `ktlog event --help` for how to write values") from None
+    if shot:
+        payload["attacks"] = [_shot_attack(shot)]
+    if override:
+        payload["override"] = override
+    try:
+        return msgspec.convert(payload, cls)
+    except msgspec.ValidationError as exc:
+        message, _, path = str(exc).partition(" - at `$")
+        where = path.rstrip("`").lstrip(".")
+        choices = typing.get_args(hints[where]) if typing.get_origin(hints.get(where)) is typing.Literal else ()
+        if choices:
+            message += f"; {where} is one of {', '.join(choices)}"
+        raise KtlogError(f"{cls.__name__}: {message}" + (f" (field {where})" if where else "")) from None
+
+
+def types_help() -> str:
+    """Each event type and its fields, a line each."""
+    lines = []
+    for name, cls in ev.EVENT_TYPES.items():
+        fields = [f for f in cls.__struct_fields__ if f != "override"]
+        lines.append(f"  {name:<26} {' '.join(fields)}")
+    return "\n".join(lines)
+
+
+def _field_types(cls: type[ev.Event]) -> dict[str, typing.Any]:
+    """The event's fields and their types (class variables such as `secret` are not fields)."""
+    hints = typing.get_type_hints(cls)
+    return {f: hints[f] for f in cls.__struct_fields__}
+
+
+def _convert_value(field: str, raw: str, annotation: typing.Any):
+    """FIELD=VALUE as typed at the prompt: dice as digits, lists with commas, else JSON or text."""
+    text = str(annotation)
+    if "Dice" in text and raw.replace(" ", "").isdigit():
+        return {"rolls": list(parse_dice(raw, field))}
+    if "FightStep" in text and not raw.lstrip().startswith("["):
+        return [msgspec.to_builtins(s) for s in parse_steps(raw)]
+    if text.startswith("dict[str, int]") and not raw.lstrip().startswith("{"):
+        pairs = [p.split(":", 1) for p in raw.split(",") if p]
+        if any(len(p) != 2 or not p[1].strip().isdigit() for p in pairs):
+            raise ValueError("write NAME:NUMBER pairs separated by commas, e.g. Alice:4,Bob:2")
+        return {k.strip(): int(v) for k, v in pairs}
+    if text.startswith("dict[str") and not raw.lstrip().startswith("{"):
+        pairs = [p.split(":", 1) for p in raw.split(",") if p]
+        return {k.strip(): (v.strip() or None) for k, v in pairs}
+    if text.startswith("tuple[str") and not raw.lstrip().startswith("["):
+        return [x.strip() for x in raw.split(",") if x.strip()]
+    try:
+        return json.loads(raw)
+    except json.JSONDecodeError:
+        return raw
+
+
+def _shot_attack(shot: dict[str, str]) -> dict:
+    attack: dict[str, typing.Any] = {"target": shot.get("target", "")}
+    if "dice" in shot:
+        attack["attack_dice"] = {"rolls": list(parse_dice(shot["dice"], "dice")), "rerolls": [msgspec.to_builtins(r) for r in parse_rerolls(shot.get("rerolls", ""))]}
+        attack["defence_dice"] = {"rolls": list(parse_dice(shot.get("saves", ""), "saves")), "rerolls": [msgspec.to_builtins(r) for r in parse_rerolls(shot.get("save_rerolls", ""))]}
+    for flag in ("cover", "obscured", "invulnerable"):
+        if flag in shot:
+            attack[flag] = shot[flag].lower() in ("1", "true", "yes", "y")
+    for number in ("accurate", "damage"):
+        if number in shot:
+            attack[number] = int(shot[number])
+    return attack

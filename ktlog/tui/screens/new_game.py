@@ -1,0 +1,173 @@
+"""The new game screen: the game, its ruleset and players, their kill teams from roster files
+and the operatives selected for this battle. Multiplayer Ops takes three or four players, Joint
+Ops one players' side and the NPOs (its mission names their Wounds budget), KT21 a dataslate and
+KT21 datacards. Creating it records those events in one transaction and goes on to the set-up."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.screen import Screen
+from textual.suggester import SuggestFromList
+from textual.widgets import Button, Header, Input, Label, Select, Static
+
+from ktlog import events as ev
+from ktlog.errors import KtlogError
+from ktlog.rules import RULESETS, joint, kt21
+from ktlog.rules.ruleset import Ruleset
+from ktlog.storage.store import Store
+
+from ..widgets.key_footer import KeyFooter
+from .player_form import NpoForm, PlayerForm, kt21_roster, sample_rosters
+
+KILLZONES = ["volkus", "gallowdark", "bheta-decima"]
+LABELS = ("league", "round", "table", "mission")
+NAMES = ("Alice", "Bob", "Carol", "Dave")
+MISSIONS = list(joint.MISSIONS)
+
+
+class NewGameScreen(Screen):
+    DEFAULT_CSS = """
+    NewGameScreen VerticalScroll { padding: 0 1; }
+    NewGameScreen .row { height: auto; margin-bottom: 1; }
+    NewGameScreen .row > Input, NewGameScreen .row > Select { width: 1fr; height: 1; }
+    NewGameScreen #ruleset { width: 2fr; }
+    NewGameScreen .row > Label { width: auto; padding: 0 1; }
+    NewGameScreen #problem { color: $error; height: auto; }
+    NewGameScreen #create { margin: 0 0 1 0; }
+    """
+    BINDINGS = [Binding("ctrl+s", "create", "Create game"), Binding("escape", "app.pop_screen", "Back")]
+
+    def __init__(self, store: Store):
+        super().__init__()
+        self.store = store
+        self.samples = sample_rosters()
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        samples = self.offered("kt24-preliminary")
+        paths = list(samples)
+        with VerticalScroll():
+            yield Static("[b]New game[/]: the players and their kill teams; the set-up comes next. Tab moves between fields.", classes="row")
+            with Horizontal(classes="row"):
+                yield Label("Date")
+                yield Input(dt.date.today().isoformat(), placeholder="YYYY-MM-DD", compact=True, id="date")
+                yield Label("Killzone")
+                yield Input("volkus", placeholder="killzone", suggester=SuggestFromList(KILLZONES), compact=True, id="killzone")
+                yield Label("Ruleset")
+                yield Select([(r.title, name) for name, r in RULESETS.items()], value="kt24-preliminary", allow_blank=False, compact=True, id="ruleset")
+            with Horizontal(classes="row"):
+                for label in LABELS:
+                    yield Label(label.title())
+                    yield Input(placeholder="optional", suggester=SuggestFromList(MISSIONS) if label == "mission" else None, compact=True, id=label)
+            with Horizontal(classes="row", id="options"):
+                yield Label("Players", id="player-count-label")
+                yield Select([("3", 3), ("4", 4)], value=3, allow_blank=False, compact=True, id="player-count")
+                yield Label("Dataslate", id="dataslate-label")
+                yield Input(placeholder="e.g. Balance Dataslate Q1 2023 (empty: the core book)", compact=True, id="dataslate")
+            for i in range(2):
+                yield PlayerForm(i + 1, NAMES[i], samples, paths[i])
+            yield Label("", id="problem")
+            yield Button("Create game (ctrl+s)", variant="primary", id="create")
+        yield KeyFooter()
+
+    async def on_mount(self) -> None:
+        await self.fit()
+
+    # --- what the ruleset asks for --------------------------------------------------------------
+
+    @property
+    def ruleset(self) -> Ruleset:
+        return RULESETS[self.query_one("#ruleset", Select).value]
+
+    def offered(self, name: str) -> dict:
+        """The sample kill teams for a ruleset: KT21 datacards for KT21, KT24 ones otherwise."""
+        return {p: r for p, r in self.samples.items() if kt21_roster(p) == (name == kt21.RULESET.name)}
+
+    def players(self) -> list[PlayerForm]:
+        """The player forms the ruleset takes (Joint Ops: one players' side)."""
+        return list(self.query(PlayerForm))[:self.player_count()]
+
+    def player_count(self) -> int:
+        low, high = self.ruleset.players
+        return 1 if self.ruleset is joint.RULESET else (self.query_one("#player-count", Select).value if high > 2 else low)
+
+    async def fit(self) -> None:
+        """Show the fields and forms of the chosen ruleset (mounting those it is the first to need)."""
+        ruleset = self.ruleset
+        many, kt21_game, npos = ruleset.players[1] > 2, ruleset is kt21.RULESET, ruleset is joint.RULESET
+        for field, shown in (("player-count", many), ("dataslate", kt21_game)):
+            self.query_one(f"#{field}").display = self.query_one(f"#{field}-label").display = shown
+        self.query_one("#options").display = many or kt21_game
+        forms = list(self.query(PlayerForm))
+        samples = forms[0].samples
+        more = [PlayerForm(i + 1, NAMES[i], samples, list(samples)[i % len(samples)]) for i in range(len(forms), self.player_count())]
+        if npos and not self.query(NpoForm):
+            more.append(NpoForm())
+        if more:
+            await self.query_one(VerticalScroll).mount_all(more, before="#problem")
+        shown = self.players()
+        for form in self.query(PlayerForm):
+            form.display = form in shown
+        shown[0].border_title = "The players' side (solo, or co-op as one player, pg 87)" if npos else "Player 1"
+        for form in self.query(NpoForm):
+            form.display = npos
+        mission = self.query_one("#mission", Input)
+        mission.placeholder = "breach, sabotage or escape" if npos else "optional"
+        if npos and not mission.value:
+            mission.value = MISSIONS[0]
+        self.tally()
+
+    def offer_kill_teams(self) -> None:
+        samples = self.offered(self.ruleset.name)
+        if set(samples) != set(self.query(PlayerForm).first().samples):
+            for i, form in enumerate(self.query(PlayerForm)):
+                form.offer(samples, list(samples)[i % len(samples)])
+
+    def tally(self) -> None:
+        for form in self.query(NpoForm):
+            form.tally(joint.mission_of(self.value("mission")))
+
+    async def on_select_changed(self, event: Select.Changed) -> None:
+        if event.select.id == "ruleset":
+            self.offer_kill_teams()
+        if event.select.id in ("ruleset", "player-count"):
+            await self.fit()
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        if event.input.id in ("mission", "ops-npo"):
+            self.tally()
+
+    # --- creating -------------------------------------------------------------------------------
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.action_create()
+
+    def value(self, field: str) -> str:
+        return self.query_one(f"#{field}", Input).value.strip()
+
+    def action_create(self) -> None:
+        problem = self.query_one("#problem", Label)
+        ruleset = self.ruleset
+        try:
+            created = ev.GameCreated(
+                ruleset=ruleset.name, killzone=self.value("killzone"), date=self.value("date"),
+                dataslate=(self.value("dataslate") or None) if ruleset is kt21.RULESET else None,
+                **{label: self.value(label) or None for label in LABELS},
+            )
+            taken: set[str] = set()
+            sides = self.players() + ([self.query_one(NpoForm)] if ruleset is joint.RULESET else [])
+            players = [e for form in sides for e in form.events(taken)]
+            game_id = self.store.new_game(created, players)  # the rules check every event; a refusal stores nothing
+        except KtlogError as exc:
+            problem.update(f"Not created: {exc}")
+            return
+        from .set_up import SetUpScreen
+
+        if SetUpScreen.covers(ruleset):
+            self.app.switch_screen(SetUpScreen(self.store, game_id))
+        else:  # the set-up step by step on the record screen
+            self.app.open_record(game_id, replace=True)

@@ -1,0 +1,189 @@
+"""The sides of a new game: a player with a kill team from a roster file and the operatives
+selected for this battle; in Joint Ops, the NPO side with its operatives counted out."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Input, Label, Select, SelectionList
+
+from ktlog import events as ev
+from ktlog.errors import KtlogError
+from ktlog.rosters import Roster, joining, load_roster
+from ktlog.rules.joint import Mission
+from ktlog.simulate import ROSTERS
+
+NPO_ROSTER = ROSTERS / "npo.toml"
+NPO_SELECTION = "heavy-brawler, tough-brawler, trooper-marksman, trooper-marksman, trooper-marksman"
+"""The NPOs offered: those of the README's Joint Ops example (45 Wounds)."""
+
+
+def sample_rosters(folder: Path = ROSTERS) -> dict[str, Roster]:
+    """The sample rosters, by path (the NPO datacards are the Joint Ops NPO side's)."""
+    return {str(path): load_roster(path) for path in sorted(folder.glob("*.toml")) if path.stem != NPO_ROSTER.stem}
+
+
+def kt21_roster(path: str) -> bool:
+    """Whether a sample roster holds KT21 datacards (ktlog/data/rosters/kt21_*.toml)."""
+    return Path(path).stem.startswith("kt21_")
+
+
+class SideForm(Vertical):
+    """One side of the game: its name, a roster file (Enter loads it) and where its errors show."""
+
+    DEFAULT_CSS = """
+    SideForm { height: auto; border: round $primary-darken-2; padding: 0 1; margin-bottom: 1; }
+    SideForm Horizontal { height: 1; margin-bottom: 1; }
+    SideForm Input, SideForm Select { width: 1fr; height: 1; }
+    SideForm Horizontal > Label { width: auto; padding: 0 1 0 0; }
+    SideForm SelectionList { height: auto; max-height: 8; }
+    SideForm .error { color: $error; height: auto; }
+    SideForm #npo-wounds { width: 1fr; }
+    """
+
+    FIX = "Fix the file and press Enter in the path again"
+
+    def __init__(self, key: str, title: str, name: str):
+        super().__init__(id=f"player-{key}")
+        self.key, self.default_name = key, name
+        self.border_title = title
+        self.roster: Roster | None = None
+
+    def name_field(self) -> ComposeResult:
+        yield Label("Name")
+        yield Input(self.default_name, placeholder="name", compact=True, id=f"name-{self.key}")
+
+    def file_field(self, value: str = "") -> ComposeResult:
+        with Horizontal():
+            yield Label("or a roster file" if not value else "Roster file")
+            yield Input(value, placeholder="path of a roster file (TOML), then Enter", compact=True, id=f"file-{self.key}")
+        yield Label("", classes="error", id=f"error-{self.key}")
+
+    def use(self, roster: Roster) -> None:
+        self.roster = roster
+        self.error("")
+
+    def error(self, text: str) -> None:
+        label = self.query_one(".error", Label)
+        label.update(text)
+        label.display = bool(text)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        if event.input.id == f"file-{self.key}" and event.value.strip():
+            event.stop()
+            self.load_file(event.value.strip())
+
+    def load_file(self, path: str) -> bool:
+        try:
+            self.use(load_roster(Path(path).expanduser()))
+        except KtlogError as exc:
+            self.roster = None
+            self.error(f"{exc}. {self.FIX}")
+            return False
+        return True
+
+    @property
+    def player(self) -> str:
+        return self.query_one(f"#name-{self.key}", Input).value.strip()
+
+    def roster_for_game(self) -> Roster:
+        """The roster as the form stands (a path typed but not yet loaded is loaded now)."""
+        path = self.query_one(f"#file-{self.key}", Input).value.strip()
+        if path and (self.roster is None or self.roster.path != str(Path(path).expanduser())) and not self.load_file(path):
+            raise KtlogError(f"{self.border_title}: the roster file has an error (shown above)")
+        if self.roster is None:
+            raise KtlogError(f"{self.border_title}: choose a kill team")
+        return self.roster
+
+
+class PlayerForm(SideForm):
+    """A player: name, kill team (a sample roster or a file), the operatives selected."""
+
+    FIX = "Fix the file and press Enter in the path again, or pick a sample kill team"
+
+    def __init__(self, number: int, name: str, samples: dict[str, Roster], default: str):
+        super().__init__(str(number), f"Player {number}", name)
+        self.samples, self.default = samples, default
+
+    def compose(self) -> ComposeResult:
+        with Horizontal():
+            yield from self.name_field()
+            yield Label(" Kill team")
+            yield Select(self.choices(), value=self.default, allow_blank=False, compact=True, id=f"team-{self.key}")
+        yield from self.file_field()
+        yield SelectionList(id=f"ops-{self.key}")
+
+    def choices(self) -> list[tuple[str, str]]:
+        return [(r.name, path) for path, r in self.samples.items()]
+
+    def on_mount(self) -> None:
+        self.use(self.samples[self.default])
+
+    def offer(self, samples: dict[str, Roster], default: str) -> None:
+        """Offer these sample kill teams instead (another edition's datacards)."""
+        self.samples, self.default = samples, default
+        self.query_one(Select).set_options(self.choices())
+        self.query_one(Select).value = default
+
+    def use(self, roster: Roster) -> None:
+        super().use(roster)
+        ops = self.query_one(SelectionList)
+        ops.clear_options()
+        ops.add_options([(f"{o.id} · {o.datacard.name}", o.id, True) for o in roster.operatives])
+        ops.border_title = f"{roster.name}: the operatives selected (Space toggles)"
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        if event.value in self.samples:
+            self.query_one(f"#file-{self.key}", Input).value = ""
+            self.use(self.samples[event.value])
+
+    def load_file(self, path: str) -> bool:
+        if not super().load_file(path):
+            self.query_one(SelectionList).clear_options()
+            return False
+        return True
+
+    def events(self, taken: set[str]) -> list[ev.Event]:
+        """This player's PlayerJoined and OperativeAdded events."""
+        roster = self.roster_for_game()
+        selected = self.query_one(SelectionList).selected
+        if not selected:
+            raise KtlogError(f"player {self.key}: select at least one operative")
+        return joining(self.player, roster, list(selected), taken)
+
+
+class NpoForm(SideForm):
+    """Joint Ops' non-player operatives: an NPO roster and the operatives selected, each named as
+    often as it is selected (pg 89), against the mission's combined Wounds (pg 90-94)."""
+
+    def __init__(self):
+        super().__init__("npo", "The NPOs (non-player operatives, pg 89)", "NPOs")
+
+    def compose(self) -> ComposeResult:
+        with Horizontal():
+            yield from self.name_field()
+        yield from self.file_field(str(NPO_ROSTER))
+        with Horizontal():
+            yield Label("Selected")
+            yield Input(NPO_SELECTION, placeholder="operative ids, comma separated; repeat an id to select it again", compact=True, id="ops-npo")
+        yield Label(id="npo-wounds")
+
+    def on_mount(self) -> None:
+        self.load_file(str(NPO_ROSTER))
+
+    def selection(self) -> list[str]:
+        return [i.strip() for i in self.query_one("#ops-npo", Input).value.split(",") if i.strip()]
+
+    def tally(self, mission: Mission | None) -> None:
+        """The combined Wounds selected, against the mission's (the ids the roster has)."""
+        cards = {o.id: o.datacard for o in self.roster.operatives} if self.roster else {}
+        wounds = sum(cards[i].wounds for i in self.selection() if i in cards)
+        most = f" of {mission.title}'s {mission.npo_wounds}" if mission else ""
+        self.query_one("#npo-wounds", Label).update(f"combined Wounds {wounds}{most}; the roster has: {', '.join(cards)}")
+
+    def events(self, taken: set[str]) -> list[ev.Event]:
+        if not self.selection():
+            raise KtlogError("the NPOs: select at least one operative")
+        return joining(self.player, self.roster_for_game(), self.selection(), taken, npo=True)

@@ -1,0 +1,463 @@
+"""The record screen: the live game, an action bar of the legal next steps, the event log.
+
+Each step is one key (shown in the footer and the action bar; a click works too); a step that
+needs more (an operative, a target, dice) asks for it in a small dialog whose choices are keys
+as well. Every entered event is committed at once through the `Recorder`.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+
+import msgspec
+from textual import events, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import Screen
+
+from ktlog import events as ev
+from ktlog.errors import KtlogError
+from ktlog.text.event_text import parse_event
+from ktlog.rules import get_ruleset
+from ktlog.state import OperativeState
+from ktlog.storage.store import Store
+from ktlog.text.views import describe
+
+from ..markup import escape
+from ..recorder import Outcome, Recorder
+from ..steps import KIND, KINDS, StepKind, active
+from ..widgets.action_bar import ActionBar
+from ..widgets.event_log import EventLog
+from ..widgets.key_footer import KeyFooter
+from ..widgets.state_panel import StatePanel
+from ..widgets.text_line import TextLine
+from .control import ControlDialog
+from .dice_dialog import RollOffDialog
+from .fight import FightDialog
+from .pick import Choice, PickScreen, Question, distinct, operative_label
+from .prompt import TextPrompt
+from .ruleset_flows import RulesetFlows
+from .shoot import ShootDialog
+
+FLOWS = {"n": "note", ".": "more", "!": "override", "U": "set_up_all"}
+"""Keys of the steps that are not kinds of event."""
+AMOUNT_AND_TEXT = re.compile(r"^\s*([+-]?\d+)\s*(.*)$")
+
+
+def name_and_cp(text: str) -> tuple[str, int]:
+    """'Seize Ground, 2' -> ('Seize Ground', 2); the CP defaults to 1."""
+    name, _, cp = text.rpartition(",")
+    if name and cp.strip().isdigit():
+        return name.strip(), int(cp)
+    return text.strip(), 1
+
+
+class RecordScreen(RulesetFlows, Screen):
+    DEFAULT_CSS = """
+    RecordScreen #main { height: 1fr; }
+    RecordScreen #left { height: 1fr; }
+    RecordScreen EventLog { height: 7; }
+    RecordScreen #message { height: 2; padding: 0 1; }
+    RecordScreen.-wide #main { layout: horizontal; }
+    RecordScreen.-wide #left { width: 1fr; }
+    RecordScreen.-wide EventLog { width: 40%; height: 1fr; }
+    """
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide")]
+    BINDINGS = [
+        *(Binding(k.key, f"step('{k.action}')", k.label) for k in KINDS if not k.more),
+        Binding("U", "set_up_all", "Set up all"),
+        Binding("ctrl+z", "undo", "Undo"),
+        Binding("n", "note", "Note"),
+        Binding("full_stop", "more", "More"),
+        Binding("exclamation_mark", "override", "Override"),
+        Binding("ctrl+r", "retry", "Retry"),
+        Binding("escape", "back", "Back"),
+    ]
+
+    def __init__(self, store: Store, game_id: str):
+        super().__init__()
+        self.store = store
+        self.recorder = Recorder(store, game_id)
+        self.busy = False
+        """A step is under way (between its dialogs)."""
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="main"):
+            with Vertical(id="left"):
+                yield StatePanel(len(self.recorder.state.players))
+                yield ActionBar()
+                yield TextLine(id="message")
+            yield EventLog()
+        yield KeyFooter()
+
+    def on_mount(self) -> None:
+        self.query_one(EventLog).load(self.store.events(self.recorder.game_id))
+        self.query_one(EventLog).show_seq(self.recorder.seq)
+        self.refresh_view()
+        self.say("Keys for the legal next steps are in the bar above the log; Esc goes back", ok=None)
+
+    # --- showing ----------------------------------------------------------------------------
+
+    @property
+    def steps(self):
+        return self.recorder.steps
+
+    def refresh_view(self) -> None:
+        state = self.recorder.state
+        self.query_one(StatePanel).show(state)
+        self.query_one(ActionBar).show(self.steps.available())
+        log = self.query_one(EventLog)
+        if log.last_seq < state.seq:
+            log.extend(self.store.events(self.recorder.game_id, after=log.last_seq))
+        self.refresh_bindings()
+
+    def say(self, text: str, ok: bool | None = True) -> None:
+        style = {True: "green", False: "bold red", None: "dim"}[ok]
+        self.query_one("#message", TextLine).set(f"[{style}]{escape(text)}[/]")
+
+    def show_outcome(self, outcome: Outcome) -> None:
+        self.say(outcome.message, outcome.ok)
+        self.refresh_view()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if self.busy and action in ("undo", "retry", "back"):
+            return False
+        if action == "step":
+            return self.steps.legal(str(parameters[0]))
+        if action == "set_up_all":
+            return self.steps.legal("set_up")
+        if action == "retry":
+            return self.recorder.pending is not None
+        if action == "override":
+            return self.recorder.refused is not None
+        return True
+
+    def on_key(self, event: events.Key) -> None:
+        """Steps start here rather than from their bindings (which show them in the footer and
+        take clicks): a step marks the screen busy at once, so keys typed before its dialog is
+        on screen are kept for the dialog (`screens.modal`) instead of being taken as steps."""
+        if self.busy:
+            self.app.typeahead.append((event.key, event.character))
+        elif event.character in FLOWS and self.check_action(FLOWS[event.character], ()):
+            self.start(getattr(self, f"flow_{FLOWS[event.character]}"))
+        elif (kind := self.legal_kind(event.character)) is not None:
+            self.action_step(kind.action)
+        else:
+            self.explain(event.character)
+            return
+        event.stop()
+        event.prevent_default()
+
+    def legal_kind(self, key: str | None) -> StepKind | None:
+        return next((k for k in KINDS if k.key == key and not k.more and self.steps.legal(k.action)), None)
+
+    def explain(self, key: str | None) -> None:
+        """A step key with no legal step now: say why, in the rules' words."""
+        kinds = [k for k in KINDS if k.key == key and not k.more and self.steps.part_of(k.action)]
+        if not kinds:
+            return
+        for kind in kinds:
+            refused = self.steps.refused_event(kind.action)
+            if kind.exact and refused is not None:
+                self.recorder.refused = refused
+                self.refresh_bindings()
+                self.say(self.steps.why_not(kind.action) + "; press ! to record it anyway with the reason", ok=False)
+                return
+        self.say("; ".join(self.steps.why_not(k.action) for k in kinds), ok=False)
+
+    # --- committing -------------------------------------------------------------------------
+
+    def record(self, event: ev.Event | None) -> bool:
+        if event is None:
+            self.say("Cancelled; nothing recorded", ok=None)
+            return False
+        outcome = self.recorder.commit(event)
+        self.show_outcome(outcome)
+        return outcome.ok
+
+    def action_undo(self) -> None:
+        self.show_outcome(self.recorder.undo())
+
+    def action_retry(self) -> None:
+        self.show_outcome(self.recorder.retry())
+
+    def action_override(self) -> None:
+        self.start(self.flow_override)
+
+    def action_note(self) -> None:
+        self.start(self.flow_note)
+
+    def action_more(self) -> None:
+        self.start(self.flow_more)
+
+    def action_set_up_all(self) -> None:
+        self.start(self.flow_set_up_all)
+
+    def action_step(self, action: str) -> None:
+        self.start(getattr(self, f"flow_{action}", None) or (lambda: self.pick_and_record(action)))
+
+    def start(self, flow) -> None:
+        """Take one step, asking what it needs; keys typed from now on go to its dialogs."""
+        self.busy = True
+        self.run_flow(flow)
+
+    @work(exclusive=True, group="step")
+    async def run_flow(self, flow) -> None:
+        try:
+            await flow()
+        except Exception as exc:  # a bug: say so on screen; every event entered is stored already  # noqa: BLE001
+            self.say(f"Unexpected {type(exc).__name__}: {exc}. This is a bug in ktlog; the events entered are stored. Please report it", ok=False)
+        finally:
+            self.busy = False
+            for key, character in self.app.take_typeahead():
+                self.app.post_message(events.Key(key, character))
+
+    async def flow_override(self) -> None:
+        refused = self.recorder.refused
+        if refused is None:
+            return
+        reason = await self.prompt(f"Record anyway: {describe(refused)}", hint="the kill team rule that allows it (precedence, pg 55)")
+        if reason is not None:
+            self.show_outcome(self.recorder.override(reason))
+
+    async def flow_note(self) -> None:
+        """A note on the event under the log's cursor; on the last row, on the latest event that
+        counts (not on an undo)."""
+        log = self.query_one(EventLog)
+        if log.selected_seq == log.last_seq:
+            latest = self.recorder.latest_effective()
+            target = latest[0] if latest else None
+        else:
+            target = log.note_target()
+        if target is None:
+            self.say("No event to annotate yet", ok=False)
+            return
+        text = await self.prompt(f"Note on seq {target}", hint="a comment kept with the event, shown in replays")
+        if text is not None:
+            self.show_outcome(self.recorder.annotate(target, text))
+
+    def action_back(self) -> None:
+        self.app.pop_screen()
+
+    # --- asking -----------------------------------------------------------------------------
+
+    async def pick(self, title: str, choices: list[Choice], hint: str = ""):
+        return await self.app.push_screen_wait(PickScreen(title, choices, hint))
+
+    async def prompt(self, title: str, default: str = "", hint: str = "") -> str | None:
+        return await self.app.push_screen_wait(TextPrompt(title, default, hint))
+
+    async def pick_one(self, title: str, choices: list[Choice]):
+        """The only choice without asking, else a pick."""
+        if len(choices) == 1:
+            return choices[0].value
+        return await self.pick(title, choices)
+
+    async def pick_player(self, action: str, title: str) -> str | None:
+        """The player of a step, among those it is legal for."""
+        return await self.pick_one(title, [Choice(p, p) for p in distinct(e.player for e in self.steps.options(action))])
+
+    # --- steps ------------------------------------------------------------------------------
+
+    async def pick_and_record(self, action: str) -> None:
+        """A step whose only question is which of its legal events."""
+        options = self.steps.options(action)
+        if not options:
+            self.say(self.steps.why_not(action), ok=False)
+            return
+        event = await self.pick_one(KIND[action].label, [Choice(describe(e), e) for e in options])
+        self.record(event)
+
+    async def flow_start_tp(self) -> None:
+        if not self.record(self.steps.options("start_tp")[0]):
+            return
+        if self.steps.legal("roll_off"):
+            await self.flow_roll_off()
+        elif self.steps.legal("initiative"):  # Approved Ops TP1: the scouting options decide (002 step 5)
+            await self.flow_initiative()
+
+    async def flow_roll_off(self) -> None:
+        """The roll-off, each roll-off again its ties call for, then who decides initiative picks."""
+        while True:
+            event = await self.app.push_screen_wait(RollOffDialog(self.steps.trial, self.steps.options("roll_off")[0]))
+            if not self.record(event):
+                return
+            if self.recorder.state.decider is not None:
+                return await self.flow_initiative()
+            if not self.steps.legal("roll_off"):  # Multiplayer Ops: the player order is settled
+                return
+
+    async def flow_initiative(self) -> None:
+        decider = self.recorder.state.decider
+        options = sorted(self.steps.options("initiative"), key=lambda e: e.player != decider)
+        choices = [Choice(e.player, e) for e in options]
+        self.record(await self.pick(f"{decider} gives initiative to", choices))
+
+    async def flow_marker(self) -> None:
+        probe = self.steps.options("marker")[0]
+        name = await self.prompt(f"Objective marker {len(self.recorder.state.markers) + 1}, set up by {probe.player}: its name", probe.marker)
+        self.record(msgspec.structs.replace(probe, marker=name.strip()) if name else None)
+
+    async def flow_crit_op(self) -> None:
+        crit_ops = get_ruleset(self.recorder.state.ruleset).crit_ops
+        choices = [Choice(f"{name} (D3 roll {roll})", roll) for roll, name in crit_ops.items()]
+        choices.append(Choice("roll the D3 for me", "roll", "r"))
+        roll = await self.pick("Crit op: the initiative player's D3 (pg 84)", choices)
+        if roll == "roll":
+            roll = random.randint(1, 3)
+        self.record(ev.CritOpRolled(roll=roll) if roll else None)
+
+    async def flow_drop_zone(self) -> None:
+        probe = self.steps.options("drop_zone")[0]
+        zone = await self.prompt(f"Drop zone chosen by {probe.player}", probe.drop_zone)
+        self.record(msgspec.structs.replace(probe, drop_zone=zone.strip()) if zone else None)
+
+    async def flow_equipment(self) -> None:
+        player = await self.pick_player("equipment", "Equipment of")
+        if player is None:
+            return self.record(None)
+        text = await self.prompt(f"Equipment selected by {player}", hint="options separated by commas; empty: none")
+        if text is not None:
+            self.record(ev.EquipmentSelected(player=player, equipment=tuple(x.strip() for x in text.split(",") if x.strip())))
+
+    async def flow_set_up(self) -> None:
+        options = self.steps.options("set_up")
+        player = self.recorder.state.operatives[options[0].operative].player
+        ops = [self.recorder.state.operatives[e.operative] for e in options]
+        self.record(await self.pick_one(f"{player} sets up", [Choice(operative_label(o), ev.OperativeSetUp(operative=o.id)) for o in ops]))
+
+    async def flow_set_up_all(self) -> None:
+        """Set up every remaining operative in the rulebook's order (alternating thirds)."""
+        while self.steps.legal("set_up"):
+            if not self.record(self.steps.options("set_up")[0]):
+                return
+
+    async def flow_gambit(self) -> None:
+        player = self.steps.options("gambit")[0].player
+        text = await self.prompt(f"Strategic gambit used by {player}", hint="its name, then a comma and the CP if not 1")
+        if text:
+            name, cp = name_and_cp(text)
+            self.record(ev.StrategicGambitUsed(player=player, gambit=name, cp=cp))
+
+    async def flow_ploy(self) -> None:
+        player = await self.pick_player("ploy", "Firefight ploy used by")
+        if player is None:
+            return
+        text = await self.prompt(f"Firefight ploy used by {player}", hint="its name, then a comma and the CP if not 1 (Command Re-roll: with the dice)")
+        if text:
+            name, cp = name_and_cp(text)
+            active = self.recorder.state.activation
+            self.record(ev.FirefightPloyUsed(player=player, ploy=name, cp=cp, operative=active.operative if active else None))
+
+    async def flow_activate(self) -> None:
+        """The operative, then its order, in one dialog (the only operative: its order at once)."""
+        s = self.recorder.state
+        ops = [s.operatives[e.operative] for e in self.steps.options("activate")]
+
+        def order(answers: tuple) -> Question | None:
+            if len(answers) > 1:
+                return None
+            op = answers[0]
+            orders = sorted([Choice("Engage", "engage", "e"), Choice("Conceal", "conceal", "c")], key=lambda c: c.value != op.order)
+            return Question(f"Order for {op.id}", orders, "e engage, c conceal (Enter keeps its order)")
+
+        if len(ops) == 1:
+            first = order((ops[0],))
+            answer = await self.pick(first.title, first.choices, first.hint)
+            answers = (ops[0], answer) if answer else None
+        else:
+            answers = await self.app.push_screen_wait(PickScreen("Activate", [Choice(operative_label(o), o) for o in ops], then=order))
+        self.record(ev.OperativeActivated(operative=answers[0].id, order=answers[1]) if answers else None)
+
+    async def flow_control(self) -> None:
+        self.record(await self.app.push_screen_wait(ControlDialog(self.recorder.state)))
+
+    async def flow_shoot(self) -> None:
+        await self.shoot(active(self.recorder.state))
+
+    async def shoot(self, op: OperativeState, action: str = "shoot") -> None:
+        s = self.recorder.state
+        targets = self.steps.shot_targets(op, action)
+        target = await self.pick_one("Shoot at", [Choice(operative_label(s.operatives[t]), t) for t in targets])
+        if target is None:
+            return self.record(None)
+        self.record(await self.app.push_screen_wait(ShootDialog(self.steps, target, op, action)))
+
+    async def flow_fight(self) -> None:
+        s = self.recorder.state
+        options = self.steps.options("fight")
+        targets = distinct((e.action, e.target) for e in options)
+        choices = [Choice(operative_label(s.operatives[t]) + ("" if a == "Fight" else f" ({a})"), (a, t)) for a, t in targets]
+        chosen = await self.pick_one("Fight", choices)
+        if chosen is None:
+            return self.record(None)
+        probes = [e for e in options if (e.action, e.target) == chosen]
+        self.record(await self.app.push_screen_wait(FightDialog(self.steps.trial, probes)))
+
+    # --- the "more" menu --------------------------------------------------------------------
+
+    async def flow_more(self) -> None:
+        choices = [Choice(k.label, k.action, k.key) for k in self.steps.available(more=True)]
+        choices.append(Choice("Type an event, as `ktlog event` takes it", "typed", "e"))
+        action = await self.pick("More", choices)
+        if action:
+            await getattr(self, f"flow_{action}")()
+
+    async def flow_typed(self) -> None:
+        """Any event, typed in the CLI's syntax: a way to record what no step offers."""
+        hint = 'TYPE FIELD=VALUE ..., e.g. TacOpScored player=Ana vp=2 reason="Flank"; override=REASON sets a rule aside'
+        text = await self.prompt("An event, as `ktlog event` takes it", hint=hint)
+        if not text:
+            return self.record(None)
+        try:
+            event = parse_event(text)
+        except KtlogError as exc:
+            self.say(f"Not recorded: {exc}", ok=False)
+            return
+        self.record(event)
+
+    async def _amount_for(self, action: str, title: str, hint: str, who: str = "operative"):
+        """Pick the operative (or player) of a rare step, then its amount and reason."""
+        s = self.recorder.state
+        if who == "operative":
+            subject = await self.pick_one(title, [Choice(operative_label(s.operatives[e.operative]), e.operative) for e in self.steps.options(action)])
+        else:
+            subject = await self.pick_player(action, title)
+        if subject is None:
+            return None, None, None
+        text = await self.prompt(f"{title}: {subject}", hint=hint)
+        match = AMOUNT_AND_TEXT.match(text or "")
+        if match is None:
+            self.say("Nothing recorded" + (f": {text!r} does not start with a number ({hint})" if text else ""), ok=False)
+            return None, None, None
+        return subject, int(match[1]), match[2].strip()
+
+    async def flow_damage(self) -> None:
+        op, amount, source = await self._amount_for("damage", "Damage from outside an attack", "damage, then mine, devastating, hot or other; e.g. 3 mine")
+        if op is not None:
+            source = source if source in ("mine", "devastating", "hot", "other") else "other"
+            self.record(ev.DamageInflicted(operative=op, damage=amount, source=source))
+
+    async def flow_regain(self) -> None:
+        op, amount, reason = await self._amount_for("regain", "Wounds regained", "wounds, then the rule; e.g. 2 Medic!")
+        if op is not None:
+            self.record(ev.WoundsRegained(operative=op, wounds=amount, reason=reason))
+
+    async def flow_apl(self) -> None:
+        op, amount, reason = await self._amount_for("apl", "APL change", "+1 or -1, then the rule; e.g. -1 Stun")
+        if op is not None:
+            self.record(ev.AplModified(operative=op, delta=amount, reason=reason))
+
+    async def flow_cp(self) -> None:
+        player, amount, reason = await self._amount_for("cp", "CP adjustment", "+1 or -1, then the rule; e.g. +1 Strategic Mastery", who="player")
+        if player is not None:
+            self.record(ev.CommandPointsAdjusted(player=player, delta=amount, reason=reason))
+
+    async def flow_concede(self) -> None:
+        player = await self.pick("Who concedes?", [Choice(e.player, e.player) for e in self.steps.options("concede")])
+        if player is None:
+            return
+        sure = await self.pick(f"{player} concedes the game: sure?", [Choice("yes, record the concession", True, "y"), Choice("no", False, "n")])
+        self.record(ev.GameConceded(player=player) if sure else None)

@@ -1,0 +1,172 @@
+"""The replay screen: step through a battle moment by moment, read-only.
+
+The state panel is the record screen's; the replay cursor (`ktlog.replay.Replay`) gives the
+state at any seq from its snapshots, so a jump costs about as much as a step. A spectator sees
+each secret choice (Approved Ops) only from the moment it is revealed: in the state panel, the
+moment line and the event log.
+"""
+
+from __future__ import annotations
+
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+
+from ktlog.events import EventVoided, TurningPointStarted
+from ktlog.reducer import effective
+from ktlog.replay import Replay
+from ktlog.rules import get_ruleset
+from ktlog.storage.store import Store
+from ktlog.text.views import describe
+
+from ..markup import escape
+from ..widgets.event_log import EventLog
+from ..widgets.key_footer import KeyFooter
+from ..widgets.scrubber import Scrubber
+from ..widgets.state_panel import StatePanel
+from ..widgets.text_line import TextLine
+from ..widgets.vp_curve import VPCurve
+from .pick import Choice, PickScreen
+from .prompt import TextPrompt
+
+
+class ReplayScreen(Screen):
+    DEFAULT_CSS = """
+    ReplayScreen #main { height: 1fr; }
+    ReplayScreen #side { height: 9; }
+    ReplayScreen #side > * { width: 1fr; }
+    ReplayScreen #moment { height: 2; padding: 0 1; }
+    ReplayScreen.-wide #main { layout: horizontal; }
+    ReplayScreen.-wide #side { layout: vertical; width: 40%; height: 1fr; }
+    ReplayScreen.-wide #side > * { width: 1fr; height: 1fr; }
+    """
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide")]
+    BINDINGS = [
+        Binding("right", "step(1)", "Step", priority=True),
+        Binding("left", "step(-1)", "Back", priority=True),
+        Binding("right_square_bracket", "activation(1)", "Next activation", priority=True),
+        Binding("left_square_bracket", "activation(-1)", "Prev activation", priority=True),
+        Binding("pagedown", "turning_point(1)", "Next TP", priority=True),
+        Binding("pageup", "turning_point(-1)", "Prev TP", priority=True),
+        Binding("home", "seek(0)", "Start", priority=True),
+        Binding("end", "seek(-1)", "End", priority=True),
+        Binding("g", "go_to_event", "Go to event"),
+        Binding("t", "go_to_turning_point", "Go to TP"),
+        Binding("escape", "app.pop_screen", "Back"),
+    ]
+
+    def __init__(self, store: Store, game_id: str, *, spectator: bool = False):
+        super().__init__()
+        self.game_id = game_id
+        self.spectator = spectator
+        """Hide secret choices until they are revealed."""
+        self.replay = Replay.open(store, game_id)
+        final = self.replay.final
+        self.ruleset = get_ruleset(final.ruleset)
+        self.secrets = any(self.ruleset.secrets(final, p) for p in final.players)
+        """Whether the ruleset has secret choices at all."""
+        self.kept = {seq for seq, _ in effective(self.replay.records)}
+        self.tp_starts = {seq: f"TP{e.turning_point}" for seq, e in self.replay.records if isinstance(e, TurningPointStarted) and seq in self.kept}
+        self.notes = {}
+        for note in final.notes:
+            self.notes.setdefault(note.target, []).append(note.text)
+        self.top_vp = max((p.total_vp for p in final.players.values()), default=0) + 1
+        self.voided_by = {e.target: seq for seq, e in self.replay.records if isinstance(e, EventVoided)}
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="main"):
+            yield StatePanel(len(self.replay.final.players), spectator=self.spectator)
+            with Horizontal(id="side"):
+                if self.ruleset.ops:  # Joint Ops scores no VP
+                    yield VPCurve(self.replay.head, self.top_vp, self.tp_starts)
+                yield EventLog(spectator=self.spectator)
+        yield TextLine(id="moment")
+        yield Scrubber(self.replay.head, {seq: "┼" for seq in self.tp_starts})
+        yield KeyFooter()
+
+    def on_mount(self) -> None:
+        self.query_one(EventLog).load(self.replay.envelopes, self.replay.final)
+        mode = ""
+        if self.spectator:
+            mode = " · spectator mode: secret choices hidden until revealed" if self.secrets else " · spectator mode (no secret choices in this ruleset)"
+        self.sub_title = f"replay {self.game_id[:8]}{mode}"
+        self.replay.seek(min(self.tp_starts, default=0))  # from the start of the battle
+        self.show()
+
+    # --- showing ----------------------------------------------------------------------------
+
+    def show(self) -> None:
+        r = self.replay
+        state = r.state
+        self.query_one(StatePanel).show(state)
+        for curve in self.query(VPCurve):
+            curve.show(state)
+        self.query_one(Scrubber).position = r.seq
+        log = self.query_one(EventLog)
+        log.show_moment(state)
+        log.show_seq(r.seq)
+        self.query_one("#moment", TextLine).set(self.moment_text(r.seq))
+
+    def moment_text(self, seq: int) -> str:
+        if seq == 0:
+            return "[dim]before the first event · → steps forward, ] next activation, PgDn next turning point[/]"
+        event = self.replay.records[seq - 1][1]
+        text = f"[b]seq {seq}[/] {escape(describe(event, self.spectator, self.replay.state))}"
+        if seq not in self.kept and not event.meta:
+            text += f" [magenta](undone at seq {self.voided_by.get(seq, '?')})[/]"
+        for note in self.notes.get(seq, []):
+            text += f"\n[i cyan]✎ {escape(note)}[/]"
+        return text
+
+    # --- moving -----------------------------------------------------------------------------
+
+    def action_seek(self, seq: int) -> None:
+        self.replay.seek(self.replay.head if seq < 0 else seq)
+        self.show()
+
+    def action_step(self, n: int) -> None:
+        self.action_seek(max(0, self.replay.seq + n))
+
+    def action_activation(self, direction: int) -> None:
+        if direction > 0:
+            self.replay.next_activation()
+        else:
+            self.replay.previous_activation()
+        self.show()
+
+    def action_turning_point(self, direction: int) -> None:
+        seqs = sorted(self.tp_starts)
+        at = self.replay.seq
+        later = [s for s in seqs if s > at]
+        earlier = [s for s in seqs if s < at]
+        if direction > 0:
+            self.action_seek(later[0] if later else self.replay.head)
+        else:
+            self.action_seek(earlier[-1] if earlier else 0)
+
+    @work(exclusive=True)
+    async def action_go_to_event(self) -> None:
+        text = await self.app.push_screen_wait(TextPrompt(f"Go to event (seq 0 to {self.replay.head})", str(self.replay.seq)))
+        if text is None:
+            return
+        if not text.strip().isdigit():
+            self.query_one("#moment", TextLine).set(f"[red]{escape(text)!r} is not a seq: type a number from 0 to {self.replay.head}[/]")
+            return
+        self.action_seek(int(text))
+
+    @work(exclusive=True)
+    async def action_go_to_turning_point(self) -> None:
+        choices = [Choice("the set-up (before turning point 1)", 0, "0")]
+        choices += [Choice(f"start of {label} (seq {seq})", seq, label[2:]) for seq, label in sorted(self.tp_starts.items())]
+        choices.append(Choice(f"the end (seq {self.replay.head})", self.replay.head, "e"))
+        seq = await self.app.push_screen_wait(PickScreen("Go to turning point", choices))
+        if seq is not None:
+            self.action_seek(seq)
+
+    def on_scrubber_seek(self, message: Scrubber.Seek) -> None:
+        self.action_seek(message.seq)
+
+    def on_event_log_chosen(self, message: EventLog.Chosen) -> None:
+        self.action_seek(message.seq)
