@@ -25,7 +25,7 @@ bench-analytics: $(STAMP)  ## issue 5's league benchmark (builds a 10,000-game l
 	$(BIN)/python benchmarks/analytics.py
 
 schemas: $(STAMP)  ## regenerate ktlog/data/schemas/ from ktlog/events.py
-	$(BIN)/python -m ktlog.schemas
+	$(BIN)/python -m ktlog.files.schemas
 
 samples: $(STAMP)  ## regenerate ktlog/data/samples/*.jsonl from tools/sample_games/scripts/
 	$(BIN)/python tools/sample_games/build.py

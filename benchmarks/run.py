@@ -17,13 +17,13 @@ import time
 import uuid
 from pathlib import Path
 
-from ktlog.builder import GameBuilder
+from ktlog.play.builder import GameBuilder
 from ktlog.events import Annotation, Envelope, EventVoided
-from ktlog.gamelog import _encoder, import_file, import_files, make_header, write_game_log
+from ktlog.files.gamelog import _encoder, import_file, import_files, make_header, write_game_log
 from ktlog.records import GENESIS, seal
 from ktlog.reducer import effective, fold
-from ktlog.replay import Replay
-from ktlog.rosters import Roster, RosterOperative
+from ktlog.play.replay import Replay
+from ktlog.files.rosters import Roster, RosterOperative
 from ktlog.simulate import kt24 as simulate
 from ktlog.simulate import Simulator, load_sim_rosters, simulate_games
 from ktlog.storage.store import Store

@@ -36,8 +36,8 @@ from run import long_game
 
 from ktlog import events as ev
 from ktlog.data import SAMPLE_GAMES
-from ktlog.gamelog import read_game_log
-from ktlog.replay import Replay
+from ktlog.files.gamelog import read_game_log
+from ktlog.play.replay import Replay
 from ktlog.storage.store import Store
 from ktlog.tui.steps import Steps
 

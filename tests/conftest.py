@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from ktlog.data import SAMPLE_GAMES, SAMPLE_ROSTERS
-from ktlog.builder import GameBuilder
+from ktlog.play.builder import GameBuilder
 from ktlog.events import ActivationEnded, Datacard, OperativeAdded, PlayerJoined, UniqueAction, Weapon
-from ktlog.rosters import load_roster
+from ktlog.files.rosters import load_roster
 from ktlog.storage.store import Store
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -30,7 +30,7 @@ from pathlib import Path
 import pytest
 from conftest import blade, card, expend_all, gun
 
-from ktlog.builder import GameBuilder, loot, secure, shoot
+from ktlog.play.builder import GameBuilder, loot, secure, shoot
 from ktlog.events import (
     ActivationEnded,
     DamageInflicted,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from conftest import blade, card, game, gun
 
-from ktlog.builder import charge, dash, fall_back, fight, killzone_action, pick_up, reposition, shoot, unique
+from ktlog.play.builder import charge, dash, fall_back, fight, killzone_action, pick_up, reposition, shoot, unique
 from ktlog.errors import InvalidEvent, RuleViolation
 from ktlog.events import (
     ActivationEnded,

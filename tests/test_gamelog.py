@@ -10,9 +10,9 @@ import pytest
 from conftest import game
 
 from ktlog.data import SAMPLE_GAMES
-from ktlog.builder import shoot
+from ktlog.play.builder import shoot
 from ktlog.errors import GameLogError
-from ktlog.gamelog import _checked, export_lines, import_file, write_game_log
+from ktlog.files.gamelog import _checked, export_lines, import_file, write_game_log
 from ktlog.storage.store import Store
 
 
@@ -120,13 +120,13 @@ def test_malformed_files_are_refused_whole_naming_the_line(exported, other, mang
 
 def test_an_illegal_event_in_the_middle_refuses_the_file(store, other, tmp_path):
     # A well-formed, correctly hashed file whose 40th event breaks a rule.
-    from ktlog.builder import GameBuilder
+    from ktlog.play.builder import GameBuilder
     from ktlog.events import OperativeActivated
 
     g = game(3, 3)
     events = g.events + [OperativeActivated(operative="b1", order="engage")]  # it is Alice's turn
     sealed = GameBuilder.sealed(type("G", (), {"events": events})(), "11111111-1111-4111-8111-111111111111", "2026-11-21T10:00:00+00:00")
-    from ktlog.gamelog import _encoder, make_header
+    from ktlog.files.gamelog import _encoder, make_header
 
     path = tmp_path / "bad.jsonl"
     header = make_header("11111111-1111-4111-8111-111111111111", g.state, len(sealed))
@@ -150,7 +150,7 @@ def test_a_header_result_that_disagrees_is_reported(exported, other):
 def test_an_older_event_version_is_upcast_on_read_and_keeps_its_hash(monkeypatch, tmp_path, other):
     """Pretend GambitPassed is now version 2 (its player field was called `who` in version 1)."""
     from ktlog import events
-    from ktlog.gamelog import Header, _encoder
+    from ktlog.files.gamelog import Header, _encoder
     from ktlog.records import GENESIS, canonical_raw, chain_hash
 
     g = game(2, 2)
@@ -175,7 +175,7 @@ def test_an_older_event_version_is_upcast_on_read_and_keeps_its_hash(monkeypatch
     assert other.state(gid) == g.state
     stored = other.conn.execute("SELECT version, payload FROM events WHERE type = 'GambitPassed' LIMIT 1").fetchone()
     assert stored[0] == 1 and '"who"' in stored[1]  # kept as recorded, upcast on read
-    from ktlog.verify import verify_game
+    from ktlog.play.verify import verify_game
 
     assert verify_game(other, gid).ok
 
@@ -219,7 +219,7 @@ def test_without_a_checking_process_one_process_imports_the_rest(tmp_path, monke
     """The checker dies at the second file (or cannot be forked at all): the rest is imported
     here, each file once, in order."""
 
-    from ktlog import gamelog
+    from ktlog.files import gamelog
 
     samples = sorted(SAMPLE_GAMES.glob("*.jsonl"))[:4]
     monkeypatch.setattr(gamelog, "_checked", dies_at_the_second_sample)
@@ -232,7 +232,7 @@ def test_without_a_checking_process_one_process_imports_the_rest(tmp_path, monke
 DIES_MID_RESULT = """
 import os, struct, sys
 from pathlib import Path
-from ktlog import gamelog
+from ktlog.files import gamelog
 from ktlog.storage.store import Store
 
 def dies_in_the_middle_of_a_result(paths, unclaimed, results, unread):
@@ -266,7 +266,7 @@ def test_a_checker_dying_in_the_middle_of_a_result_loses_nothing(tmp_path):
 
 def test_many_files_each_whole_or_not_at_all_in_order(store, other, tmp_path, exported):
     from ktlog.events import OperativeActivated
-    from ktlog.gamelog import import_files
+    from ktlog.files.gamelog import import_files
 
     gid, path, g = exported
     import_file(other, path)  # this game is stored already ...
@@ -285,9 +285,9 @@ def test_many_files_each_whole_or_not_at_all_in_order(store, other, tmp_path, ex
 
 
 def test_an_illegal_event_found_by_the_checking_process_names_its_line(store, other, tmp_path, exported):
-    from ktlog.builder import GameBuilder
+    from ktlog.play.builder import GameBuilder
     from ktlog.events import OperativeActivated
-    from ktlog.gamelog import _encoder, import_files, make_header
+    from ktlog.files.gamelog import _encoder, import_files, make_header
 
     g = game(3, 3)
     events = g.events + [OperativeActivated(operative="b1", order="engage")]  # it is Alice's turn
@@ -303,7 +303,7 @@ def test_a_locked_database_refuses_each_file_and_says_so(tmp_path, exported):
     import sqlite3
 
     from ktlog.errors import KtlogError
-    from ktlog.gamelog import import_files
+    from ktlog.files.gamelog import import_files
 
     db = tmp_path / "locked.db"
     Store(db).close()

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ktlog.reducer import fold
-from ktlog.replay import Replay
+from ktlog.play.replay import Replay
 from ktlog.rules.rulings import allocate_saves
 from ktlog.simulate import load_sim_rosters, simulate_games
 
@@ -80,7 +80,7 @@ def test_save_allocation_is_the_least_damage_ruling_4(nh, ch, ns, cs, nd, cd):
 def test_better_saves_never_mean_more_damage(attack_dice, saves, save_stat):
     from conftest import gun
 
-    from ktlog.builder import attack
+    from ktlog.play.builder import attack
     from ktlog.rules.shooting import resolve_shooting
 
     weapon = gun("G", 4, 4, (3, 4), "Lethal 5+")

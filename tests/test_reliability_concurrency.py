@@ -14,7 +14,7 @@ from ktlog.events import Annotation
 from ktlog.records import canonical
 from ktlog.simulate import simulate_games
 from ktlog.storage.store import Store
-from ktlog.verify import verify
+from ktlog.play.verify import verify
 
 WRITERS = 4
 NOTES = 60

@@ -27,7 +27,7 @@ from writers import after_the_battle
 
 from ktlog.records import canonical
 from ktlog.storage.store import Store
-from ktlog.verify import verify_game
+from ktlog.play.verify import verify_game
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="the recorders are forked (POSIX only)")
 

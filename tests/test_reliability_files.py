@@ -17,14 +17,14 @@ import pytest
 from click.testing import CliRunner
 from conftest import ROOT, game
 
-from ktlog.builder import shoot
+from ktlog.play.builder import shoot
 from ktlog.cli import cli
 from ktlog.errors import StoreError
-from ktlog.gamelog import export_lines, write_game_log
+from ktlog.files.gamelog import export_lines, write_game_log
 from ktlog.reducer import fold
 from ktlog.simulate import simulate_games
 from ktlog.storage.store import Store
-from ktlog.verify import verify
+from ktlog.play.verify import verify
 
 
 def ktlog(db: Path, *args):

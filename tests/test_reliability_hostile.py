@@ -26,14 +26,14 @@ from conftest import card, game
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from ktlog.builder import GameBuilder, shoot
+from ktlog.play.builder import GameBuilder, shoot
 from ktlog.cli import cli
 from ktlog.errors import RuleViolation
 from ktlog.events import EVENT_TYPES, ActivationEnded, GameCreated, OperativeActivated, OperativeAdded, PlayerJoined, TurningPointStarted
-from ktlog.gamelog import make_header
+from ktlog.files.gamelog import make_header
 from ktlog.records import GENESIS, canonical, canonical_raw, chain_hash
 from ktlog.storage.store import Store
-from ktlog.verify import verify_game
+from ktlog.play.verify import verify_game
 
 GAME_ID = "0f0f0f0f-1111-4111-8111-111111111111"
 SCRATCH = "/dev/shm" if os.access("/dev/shm", os.W_OK) else None

@@ -18,7 +18,7 @@ from ktlog.events import Annotation
 from ktlog.records import canonical
 from ktlog.simulate import simulate_games
 from ktlog.storage.store import Store
-from ktlog.verify import verify
+from ktlog.play.verify import verify
 
 PARTIAL = 120
 """Events of game A copied to table 2 in mid-game (a laptop swap, say)."""

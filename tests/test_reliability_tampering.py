@@ -15,9 +15,9 @@ import pytest
 from click.testing import CliRunner
 from conftest import game
 
-from ktlog.builder import shoot
+from ktlog.play.builder import shoot
 from ktlog.cli import cli
-from ktlog.gamelog import export_lines, write_game_log
+from ktlog.files.gamelog import export_lines, write_game_log
 from ktlog.records import chain_hash
 from ktlog.simulate import simulate_games
 from ktlog.storage.store import SNAPSHOT_EVERY, Store

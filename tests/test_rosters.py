@@ -6,7 +6,7 @@ import pytest
 from conftest import ROSTERS
 
 from ktlog.errors import RosterError
-from ktlog.rosters import game_id_for, load_roster
+from ktlog.files.rosters import game_id_for, load_roster
 
 
 def test_sample_rosters_load_with_their_sizes():

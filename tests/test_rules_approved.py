@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ktlog.data import SAMPLE_GAMES
-from ktlog.builder import GameBuilder
+from ktlog.play.builder import GameBuilder
 from ktlog.cli import cli
 from ktlog.errors import RuleViolation
 from ktlog.events import (

@@ -13,7 +13,7 @@ from ktlog.data import SAMPLE_GAMES
 from conftest import ROSTERS, card
 from folding import states_after_each_event
 
-from ktlog.builder import (
+from ktlog.play.builder import (
     GameBuilder,
     charge,
     dash,
@@ -46,9 +46,9 @@ from ktlog.events import (
     TurningPointEnded,
     TurningPointStarted,
 )
-from ktlog.gamelog import import_file
+from ktlog.files.gamelog import import_file
 from ktlog.reducer import fold
-from ktlog.rosters import load_roster
+from ktlog.files.rosters import load_roster
 from ktlog.rules.joint import MISSIONS, mission_of
 from ktlog.rules.setup import next_to_set_up
 from ktlog.simulate import simulate_games
@@ -138,8 +138,8 @@ def test_a_game_without_a_mission_is_refused_pg87(label):
 
 
 def test_a_replay_seeks_a_joint_ops_game_as_a_fold():
-    from ktlog.gamelog import read_game_log
-    from ktlog.replay import Replay
+    from ktlog.files.gamelog import read_game_log
+    from ktlog.play.replay import Replay
 
     _, sealed = read_game_log(SAMPLE_GAMES / "13_joint_ops_escape_kasrkin_coop.jsonl")
     envelopes = [e for e, _ in sealed]

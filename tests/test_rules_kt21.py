@@ -12,7 +12,7 @@ from folding import states_after_each_event
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ktlog.builder import (
+from ktlog.play.builder import (
     GameBuilder,
     charge,
     dash,
@@ -42,7 +42,7 @@ from ktlog.events import (
     TurningPointEnded,
     TurningPointStarted,
 )
-from ktlog.rosters import load_roster
+from ktlog.files.rosters import load_roster
 from ktlog.rules.kt21 import as_played, under_dataslate, vp_caps
 from ktlog.text.views import score_view
 
@@ -454,7 +454,7 @@ def test_an_obscured_operative_is_not_a_valid_target_001_line_of_sight():
 
 
 def test_blast_secondary_targets_cannot_be_in_cover_004_errata():
-    from ktlog.builder import attack
+    from ktlog.play.builder import attack
 
     frag = gun("Frag", 4, 4, (2, 4), 'Blast 2"')
     g = kt21({"a1": card(weapons=(frag, blade()))}, 3)

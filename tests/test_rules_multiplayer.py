@@ -9,7 +9,7 @@ from folding import states_after_each_event
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ktlog.builder import (
+from ktlog.play.builder import (
     GameBuilder,
     charge,
     dash,

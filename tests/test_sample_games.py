@@ -10,7 +10,7 @@ from ktlog.data import SAMPLE_GAMES
 from conftest import ROOT
 
 from ktlog.events import Annotation, EventVoided, Fought, Shot
-from ktlog.gamelog import header_result, read_game_log
+from ktlog.files.gamelog import header_result, read_game_log
 from ktlog.reducer import effective, fold
 
 SAMPLES = SAMPLE_GAMES

@@ -11,10 +11,10 @@ from conftest import ROOT
 
 from ktlog.data import SAMPLE_GAMES
 from ktlog.errors import StoreError
-from ktlog.gamelog import header_result, import_file, read_game_log
-from ktlog.replay import Replay
+from ktlog.files.gamelog import header_result, import_file, read_game_log
+from ktlog.play.replay import Replay
 from ktlog.storage.store import SCHEMA_VERSION, Store
-from ktlog.verify import verify
+from ktlog.play.verify import verify
 
 FIXTURES = ROOT / "tests" / "fixtures"
 

@@ -9,13 +9,13 @@ import pytest
 from conftest import game
 
 from ktlog.data import SAMPLE_GAMES
-from ktlog.builder import shoot
+from ktlog.play.builder import shoot
 from ktlog.events import EVENT_TYPES
-from ktlog.schemas import SCHEMAS, drift, generate
+from ktlog.files.schemas import SCHEMAS, drift, generate
 
 
 def test_schemas_folder_matches_the_code():
-    assert drift() == [], "schemas/ is out of date: run `python -m ktlog.schemas`"
+    assert drift() == [], "schemas/ is out of date: run `python -m ktlog.files.schemas`"
 
 
 def test_every_event_type_has_a_versioned_schema():

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from conftest import card, expend_all, game, gun, next_turning_point, play_out
 
-from ktlog.builder import dash, loot, secure, shoot, transmit
+from ktlog.play.builder import dash, loot, secure, shoot, transmit
 from ktlog.errors import RuleViolation
 from ktlog.events import ActivationEnded, DamageInflicted, GameConceded, OperativeActivated
 from ktlog.rules.killop import KILL_GRADE_TABLE, kill_grade
@@ -72,7 +72,7 @@ def test_crossing_two_grades_in_one_action_scores_2vp():
     # Row 5: every kill is a grade. A Blast shot incapacitating two scores 2VP at one seq.
     blast = gun("Frag", 4, 4, (9, 9), 'Blast 2"')
     g = game({"a1": card(weapons=(blast,))}, {"b1": card(save=6), "b2": card(save=6), "b3": card(), "b4": card(), "b5": card()})
-    from ktlog.builder import attack
+    from ktlog.play.builder import attack
 
     g.activate("a1", "engage", shoot("Frag", "b1", "4411", "111", extra=[attack("b2", "4411", "111")]))
     p = g.state.players["Alice"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from conftest import expend_all, game, next_turning_point, play_out
 
-from ktlog.builder import dash
+from ktlog.play.builder import dash
 from ktlog.errors import InvalidEvent, RuleViolation
 from ktlog.events import (
     ActivationEnded,
@@ -178,7 +178,7 @@ def test_a_conceal_operative_cannot_counteract():
 
 
 def test_counteract_is_one_1ap_action_for_free():
-    from ktlog.builder import fall_back
+    from ktlog.play.builder import fall_back
 
     g = game(1, 2)
     g.activate("a1", "engage").activate("b1", "engage")

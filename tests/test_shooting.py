@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from conftest import gun
 
-from ktlog.builder import attack
+from ktlog.play.builder import attack
 from ktlog.errors import RuleViolation
 from ktlog.rules.rulings import allocate_saves
 from ktlog.rules.shooting import hot_damage, resolve_shooting

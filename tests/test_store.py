@@ -8,7 +8,7 @@ import pytest
 from conftest import game
 
 from ktlog.storage import projections
-from ktlog.builder import dash, shoot
+from ktlog.play.builder import dash, shoot
 from ktlog.errors import ConcurrencyConflict, InvalidEvent, RuleViolation, StoreError
 from ktlog.events import ActivationEnded, GameCreated, OperativeActivated
 from ktlog.reducer import fold

@@ -9,7 +9,7 @@ from conftest import blade, card, expend_all, gun
 from tui_support import answer, message, press, tui_test
 
 from ktlog import events as ev
-from ktlog.builder import GameBuilder
+from ktlog.play.builder import GameBuilder
 from ktlog.storage.store import Store
 from ktlog.tui.app import make_app
 

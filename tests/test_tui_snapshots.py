@@ -9,8 +9,8 @@ from __future__ import annotations
 import pytest
 from tui_support import sample
 
-from ktlog.gamelog import read_game_log
-from ktlog.replay import Replay
+from ktlog.files.gamelog import read_game_log
+from ktlog.play.replay import Replay
 from ktlog.tui.app import make_app
 
 

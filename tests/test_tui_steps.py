@@ -9,8 +9,8 @@ from tui_support import tiny_game
 from ktlog.data import SAMPLE_GAMES
 from ktlog import events as ev
 from ktlog.errors import RuleViolation
-from ktlog.gamelog import read_game_log
-from ktlog.replay import Replay
+from ktlog.files.gamelog import read_game_log
+from ktlog.play.replay import Replay
 from ktlog.rules.actions import check_action
 from ktlog.rules.context import Ctx
 from ktlog.rules import get_ruleset

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from conftest import game
 
-from ktlog.builder import shoot
-from ktlog.verify import verify, verify_game
+from ktlog.play.builder import shoot
+from ktlog.play.verify import verify, verify_game
 
 
 @pytest.fixture

@@ -12,8 +12,8 @@ import msgspec
 from .context import open_store
 from ..data import SAMPLE_GAMES
 from ..errors import GameNotFound, KtlogError
-from ..gamelog import Header, ImportReport, export_lines, import_file, import_files
-from ..replay import Replay
+from ..files.gamelog import Header, ImportReport, export_lines, import_file, import_files
+from ..play.replay import Replay
 from ..storage.store import Store
 from ..text.views import render_replay_summary, render_score
 

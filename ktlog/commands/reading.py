@@ -9,7 +9,7 @@ from .. import events as ev
 from .context import echo_json, open_store
 from ..errors import KtlogError
 from ..reducer import effective
-from ..replay import Replay
+from ..play.replay import Replay
 from ..rules import RULESETS
 from ..storage.store import Store
 from ..text.views import describe, game_result, render_score, render_state, score_view, state_view

@@ -11,7 +11,7 @@ from .. import events as ev
 from .context import echo_json, open_store
 from ..errors import RosterError
 from ..text.event_text import build_event, types_help
-from ..rosters import joining, load_roster
+from ..files.rosters import joining, load_roster
 from ..rules import RULESETS
 from ..text.views import changes, describe
 

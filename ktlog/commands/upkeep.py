@@ -14,7 +14,7 @@ from .context import open_store
 @click.pass_context
 def verify_cmd(ctx, game) -> None:
     """Re-check every game (or one): hash chain, event schemas, and the rules by re-folding."""
-    from ..verify import verify
+    from ..play.verify import verify
 
     store = open_store(ctx)
     verdicts = verify(store, [store.resolve(game)] if game else None)

@@ -12,9 +12,9 @@ import random
 import uuid
 from collections.abc import Iterator
 
-from ..builder import GameBuilder
+from ..play.builder import GameBuilder
 from ..errors import KtlogError
-from ..rosters import Roster
+from ..files.rosters import Roster
 from ..storage.store import Store
 from .kt24 import ROSTERS, Simulator, load_sim_rosters
 

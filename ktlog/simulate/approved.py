@@ -3,7 +3,7 @@ scouting step, primary ops chosen as TP1 gambits, tac op VP and the reveals (002
 
 from __future__ import annotations
 
-from ..builder import GameBuilder
+from ..play.builder import GameBuilder
 from ..events import (
     EquipmentSelected,
     GambitPassed,

@@ -13,8 +13,8 @@ import random
 
 import msgspec
 
-from .. import builder as b
-from ..builder import GameBuilder
+from ..play import builder as b
+from ..play.builder import GameBuilder
 from ..events import (
     Datacard,
     DropZoneChosen,
@@ -31,7 +31,7 @@ from ..events import (
     TurningPointEnded,
     TurningPointStarted,
 )
-from ..rosters import Roster, load_roster, slug
+from ..files.rosters import Roster, load_roster, slug
 from ..rules.joint import (
     MISSIONS,
     SPECIAL_WEAPON,

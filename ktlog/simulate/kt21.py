@@ -7,8 +7,8 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from .. import builder as b
-from ..builder import GameBuilder
+from ..play import builder as b
+from ..play.builder import GameBuilder
 from ..events import (
     ActivationEnded,
     FirefightPloyUsed,
@@ -22,7 +22,7 @@ from ..events import (
     TurningPointStarted,
     Weapon,
 )
-from ..rosters import Roster, load_roster
+from ..files.rosters import Roster, load_roster
 from ..rules.dice import attack_successes
 from ..rules.kt21 import as_played, vp_caps
 from ..rules.shooting import defence_dice_collected

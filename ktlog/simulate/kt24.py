@@ -10,8 +10,8 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from .. import builder as b
-from ..builder import GameBuilder
+from ..play import builder as b
+from ..play.builder import GameBuilder
 from ..errors import KtlogError
 from ..events import (
     ActivationEnded,
@@ -25,7 +25,7 @@ from ..events import (
     TurningPointEnded,
 )
 from ..data import SAMPLE_ROSTERS
-from ..rosters import Roster, load_roster
+from ..files.rosters import Roster, load_roster
 from ..rules.attacks import killzone_profile
 from ..rules.battle import due_to_activate
 from ..rules.dice import attack_successes

@@ -7,7 +7,7 @@ establishes player order instead of initiative and lets whoever is due activate 
 
 from __future__ import annotations
 
-from ..builder import GameBuilder
+from ..play.builder import GameBuilder
 from ..events import TurningPointStarted
 from ..rules.multiplayer import split_by_roll
 from . import kt24

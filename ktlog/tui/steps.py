@@ -16,7 +16,7 @@ import msgspec
 from ktlog import events as ev
 from ktlog.errors import KtlogError, RuleViolation
 from ktlog.reducer import apply_in_place
-from ktlog.rosters import slug
+from ktlog.files.rosters import slug
 from ktlog.rules import get_ruleset
 from ktlog.rules.actions import KILLZONE_OF_ACTION, check_action, printed_cost
 from ktlog.rules.context import Ctx

@@ -1,6 +1,6 @@
 """Regenerate the sample game-log files (ktlog/data/samples/) from the scripts in tools/sample_games/scripts/.
 
-Each script plays one game with `ktlog.builder.GameBuilder` and states the final result worked
+Each script plays one game with `ktlog.play.builder.GameBuilder` and states the final result worked
 out by hand (`EXPECTED`). This refuses to write a file whose events do not give that result.
 
     python tools/sample_games/build.py
@@ -14,7 +14,7 @@ from pathlib import Path
 
 import msgspec
 
-from ktlog.gamelog import HeaderResult, header_result, make_header
+from ktlog.files.gamelog import HeaderResult, header_result, make_header
 
 from ktlog.data import SAMPLE_GAMES
 

@@ -11,7 +11,7 @@ from textual.widgets import Input, Label, Select, SelectionList
 
 from ktlog import events as ev
 from ktlog.errors import KtlogError
-from ktlog.rosters import Roster, joining, load_roster
+from ktlog.files.rosters import Roster, joining, load_roster
 from ktlog.rules.joint import Mission
 from ktlog.simulate import ROSTERS
 

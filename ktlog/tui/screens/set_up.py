@@ -16,7 +16,7 @@ from textual.widgets import Button, Checkbox, Header, Input, Label, Select, Stat
 from ktlog import events as ev
 from ktlog.errors import KtlogError
 from ktlog.reducer import apply
-from ktlog.rosters import slug
+from ktlog.files.rosters import slug
 from ktlog.rules import get_ruleset
 from ktlog.rules.ruleset import Ruleset
 from ktlog.rules.setup import next_to_set_up

@@ -9,9 +9,9 @@ again: Alice wins 8-7.
 """
 
 
-from ktlog.builder import GameBuilder, charge, dash, fight, reposition, secure, shoot, unique
+from ktlog.play.builder import GameBuilder, charge, dash, fight, reposition, secure, shoot, unique
 from ktlog.data import SAMPLE_ROSTERS
-from ktlog.rosters import load_roster
+from ktlog.files.rosters import load_roster
 
 ROSTERS = SAMPLE_ROSTERS
 GAME_ID = "334f68f6-0dcb-4490-9503-74563ac46dc6"

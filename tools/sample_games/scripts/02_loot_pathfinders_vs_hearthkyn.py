@@ -7,9 +7,9 @@ against Carol's 2 decided it: Dan wins 9-6.
 """
 
 
-from ktlog.builder import GameBuilder, charge, dash, fight, loot, reposition, shoot, unique
+from ktlog.play.builder import GameBuilder, charge, dash, fight, loot, reposition, shoot, unique
 from ktlog.data import SAMPLE_ROSTERS
-from ktlog.rosters import load_roster
+from ktlog.files.rosters import load_roster
 
 ROSTERS = SAMPLE_ROSTERS
 GAME_ID = "99caf245-2cb8-4f96-9142-366188449165"

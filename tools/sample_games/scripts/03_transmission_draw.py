@@ -8,7 +8,7 @@ kill grade 3 and the match ended level: a 7-7 draw.
 """
 
 
-from ktlog.builder import (
+from ktlog.play.builder import (
     GameBuilder,
     attack,
     charge,
@@ -21,7 +21,7 @@ from ktlog.builder import (
     unique,
 )
 from ktlog.data import SAMPLE_ROSTERS
-from ktlog.rosters import load_roster
+from ktlog.files.rosters import load_roster
 
 ROSTERS = SAMPLE_ROSTERS
 GAME_ID = "c29f2a0a-5c57-4991-9c40-1054269744c1"

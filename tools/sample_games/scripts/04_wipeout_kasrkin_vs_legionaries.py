@@ -8,9 +8,9 @@ markers and took the end-of-battle kill grade bonus. Grace won 11 to 5.
 """
 
 
-from ktlog.builder import GameBuilder, attack, charge, dash, fight, loot, reposition, shoot, unique
+from ktlog.play.builder import GameBuilder, attack, charge, dash, fight, loot, reposition, shoot, unique
 from ktlog.data import SAMPLE_ROSTERS
-from ktlog.rosters import load_roster
+from ktlog.files.rosters import load_roster
 
 ROSTERS = SAMPLE_ROSTERS
 GAME_ID = "c8ee7e48-c811-49ce-ae51-1c7f20858516"

@@ -10,12 +10,12 @@ corrected event, and comments on the key moments.
 """
 
 
-from ktlog.builder import (GameBuilder, attack, charge, dash, fight, killzone_action, reposition, shoot, transmit,
+from ktlog.play.builder import (GameBuilder, attack, charge, dash, fight, killzone_action, reposition, shoot, transmit,
                            unique)
 from ktlog.events import ActivationEnded, Fought, OperativeActivated, Shot
 from ktlog.reducer import effective
 from ktlog.data import SAMPLE_ROSTERS
-from ktlog.rosters import load_roster
+from ktlog.files.rosters import load_roster
 
 ROSTERS = SAMPLE_ROSTERS
 GAME_ID = "89e3b1dc-8eb1-4eb8-9694-f4e44041fbe4"

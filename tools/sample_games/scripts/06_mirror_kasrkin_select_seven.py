@@ -8,9 +8,9 @@ Command Re-roll), reaching kill grade 4 against Lou's 3 for the end-of-battle bo
 """
 
 
-from ktlog.builder import GameBuilder, charge, dash, fight, loot, reposition, shoot, unique
+from ktlog.play.builder import GameBuilder, charge, dash, fight, loot, reposition, shoot, unique
 from ktlog.data import SAMPLE_ROSTERS
-from ktlog.rosters import load_roster
+from ktlog.files.rosters import load_roster
 
 ROSTERS = SAMPLE_ROSTERS
 GAME_ID = "edfa402a-d04d-4de7-a186-8848d6373f8a"

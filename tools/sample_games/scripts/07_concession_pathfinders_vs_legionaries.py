@@ -7,9 +7,9 @@ his Aspiring Champion left, Ned conceded during TP3. Mia wins by concession, 6 t
 """
 
 
-from ktlog.builder import GameBuilder, charge, dash, fight, reposition, secure, shoot, unique
+from ktlog.play.builder import GameBuilder, charge, dash, fight, reposition, secure, shoot, unique
 from ktlog.data import SAMPLE_ROSTERS
-from ktlog.rosters import load_roster
+from ktlog.files.rosters import load_roster
 
 ROSTERS = SAMPLE_ROSTERS
 GAME_ID = "3a38aa09-5bf7-412f-afc1-c02b19e62aa5"

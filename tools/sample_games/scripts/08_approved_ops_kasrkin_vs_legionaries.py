@@ -7,7 +7,7 @@ Ivo's 3 on his kill op kept her a point ahead. Hana wins 16-15.
 """
 
 
-from ktlog.builder import (
+from ktlog.play.builder import (
     GameBuilder,
     charge,
     dash,
@@ -28,7 +28,7 @@ from ktlog.events import (
     TacOpSelected,
 )
 from ktlog.data import SAMPLE_ROSTERS
-from ktlog.rosters import load_roster
+from ktlog.files.rosters import load_roster
 
 ROSTERS = SAMPLE_ROSTERS
 GAME_ID = "5d0c2a52-8f3e-4a57-9a77-0b1a6f1e0808"

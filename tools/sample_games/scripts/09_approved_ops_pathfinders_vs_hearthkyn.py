@@ -8,7 +8,7 @@ primary crit op (3VP: +2). Jun wins 15-14.
 """
 
 
-from ktlog.builder import (
+from ktlog.play.builder import (
     GameBuilder,
     charge,
     dash,
@@ -28,7 +28,7 @@ from ktlog.events import (
     TacOpSelected,
 )
 from ktlog.data import SAMPLE_ROSTERS
-from ktlog.rosters import load_roster
+from ktlog.files.rosters import load_roster
 
 ROSTERS = SAMPLE_ROSTERS
 GAME_ID = "a3e1f0b7-6c2d-4e9a-8f15-2b7c9d0e0909"

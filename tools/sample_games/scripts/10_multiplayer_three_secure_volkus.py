@@ -10,9 +10,9 @@ won with 10VP to Oona's 8 and Mara's 4.
 """
 
 
-from ktlog.builder import GameBuilder, charge, dash, fight, reposition, secure, shoot, unique
+from ktlog.play.builder import GameBuilder, charge, dash, fight, reposition, secure, shoot, unique
 from ktlog.data import SAMPLE_ROSTERS
-from ktlog.rosters import load_roster
+from ktlog.files.rosters import load_roster
 
 ROSTERS = SAMPLE_ROSTERS
 GAME_ID = "5b0e6a51-93c4-4c55-a3d2-2f1f0e1f6a10"

@@ -10,9 +10,9 @@ finished level on 9VP and share the win (ruling 5); Rosa and Sam 5 each.
 """
 
 
-from ktlog.builder import GameBuilder, charge, dash, fight, loot, reposition, shoot, unique
+from ktlog.play.builder import GameBuilder, charge, dash, fight, loot, reposition, shoot, unique
 from ktlog.data import SAMPLE_ROSTERS
-from ktlog.rosters import load_roster
+from ktlog.files.rosters import load_roster
 
 ROSTERS = SAMPLE_ROSTERS
 GAME_ID = "a3c6f1e2-4d7b-4f0e-9b8a-6c2d1e0f7b11"

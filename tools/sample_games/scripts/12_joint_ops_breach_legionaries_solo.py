@@ -10,10 +10,10 @@ incapacitated, the battle ends at once and Hugo wins.
 """
 
 
-from ktlog.builder import GameBuilder, charge, dash, fight, reposition, shoot, unique
+from ktlog.play.builder import GameBuilder, charge, dash, fight, reposition, shoot, unique
 from ktlog.events import OperativeAdded, PlayerJoined
 from ktlog.data import SAMPLE_ROSTERS
-from ktlog.rosters import load_roster
+from ktlog.files.rosters import load_roster
 
 ROSTERS = SAMPLE_ROSTERS
 GAME_ID = "5b0e8f0c-6a3e-4a0f-9d51-2f1c0b7e9a12"

@@ -9,7 +9,7 @@ Kasrkin left in the killzone the battle ends, and 3 of 7 escaped is not more tha
 """
 
 
-from ktlog.builder import (
+from ktlog.play.builder import (
     GameBuilder,
     charge,
     dash,
@@ -34,7 +34,7 @@ from ktlog.events import (
     TurningPointStarted,
 )
 from ktlog.data import SAMPLE_ROSTERS
-from ktlog.rosters import load_roster
+from ktlog.files.rosters import load_roster
 from ktlog.rules.setup import next_to_set_up
 
 ROSTERS = SAMPLE_ROSTERS

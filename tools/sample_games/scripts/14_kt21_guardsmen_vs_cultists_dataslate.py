@@ -11,7 +11,7 @@ Ines scored 13 mission VP, beyond the 12 of the core book but within the datasla
 """
 
 
-from ktlog.builder import (
+from ktlog.play.builder import (
     GameBuilder,
     attack,
     charge,
@@ -28,7 +28,7 @@ from ktlog.events import (
     WoundsRegained,
 )
 from ktlog.data import SAMPLE_ROSTERS
-from ktlog.rosters import load_roster
+from ktlog.files.rosters import load_roster
 
 ROSTERS = SAMPLE_ROSTERS
 GAME_ID = "3f0c8f5e-7a61-4c1e-9b7d-21a4c6e0d914"

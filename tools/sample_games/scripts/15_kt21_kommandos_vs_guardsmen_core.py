@@ -10,7 +10,7 @@ marker scores 3 where it would have scored 4. Kasia wins 16-6.
 """
 
 
-from ktlog.builder import (
+from ktlog.play.builder import (
     GameBuilder,
     attack,
     charge,
@@ -31,7 +31,7 @@ from ktlog.events import (
     WoundsRegained,
 )
 from ktlog.data import SAMPLE_ROSTERS
-from ktlog.rosters import load_roster
+from ktlog.files.rosters import load_roster
 
 ROSTERS = SAMPLE_ROSTERS
 GAME_ID = "8d2b6a43-0f5e-4d8a-a6c9-5e17b3f2c0a8"

@@ -6,12 +6,12 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from .storage import projections
-from .errors import StoreError, KtlogError
-from .records import GENESIS, chain_hash, decode_payload
-from .reducer import fold_with_snapshots
-from .state import GameState, decode_state
-from .storage.store import SNAPSHOT_EVERY, Store, derived_game_columns
+from ..storage import projections
+from ..errors import StoreError, KtlogError
+from ..records import GENESIS, chain_hash, decode_payload
+from ..reducer import fold_with_snapshots
+from ..state import GameState, decode_state
+from ..storage.store import SNAPSHOT_EVERY, Store, derived_game_columns
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ import datetime as dt
 import uuid
 from collections.abc import Callable, Iterable
 
-from .events import (
+from ..events import (
     Action,
     Annotation,
     Charged,
@@ -60,13 +60,13 @@ from .events import (
     UniqueActionPerformed,
     Envelope,
 )
-from .errors import RuleViolation
-from .text.notation import parse_dice, parse_rerolls, parse_steps
-from .records import GENESIS, event_uuid, seal
-from .reducer import apply_in_place, effective, fold, resume
-from .rosters import Roster, joining
-from .rules.setup import next_to_set_up
-from .state import GameState, decode_state, encode_state
+from ..errors import RuleViolation
+from ..text.notation import parse_dice, parse_rerolls, parse_steps
+from ..records import GENESIS, event_uuid, seal
+from ..reducer import apply_in_place, effective, fold, resume
+from ..files.rosters import Roster, joining
+from ..rules.setup import next_to_set_up
+from ..state import GameState, decode_state, encode_state
 
 ActionMaker = Callable[[str], Action]
 

@@ -1,7 +1,7 @@
 """JSON Schema of every event type, the envelope, and the game-log file, generated from the code.
 
-    python -m ktlog.schemas            # write ktlog/data/schemas/
-    python -m ktlog.schemas --check    # exit 1 if ktlog/data/schemas/ has drifted from the code
+    python -m ktlog.files.schemas            # write ktlog/data/schemas/
+    python -m ktlog.files.schemas --check    # exit 1 if ktlog/data/schemas/ has drifted from the code
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from pathlib import Path
 
 import msgspec
 
-from .data import SCHEMAS
-from .events import EVENT_TYPES, Envelope
+from ..data import SCHEMAS
+from ..events import EVENT_TYPES, Envelope
 from .gamelog import FORMAT_VERSION, Header
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"

@@ -33,9 +33,9 @@ from pathlib import Path
 
 import msgspec
 
-from .errors import RosterError
-from .events import Datacard, Event, OperativeAdded, PlayerJoined, UniqueAction, Weapon
-from .rules.setup import check_datacard
+from ..errors import RosterError
+from ..events import Datacard, Event, OperativeAdded, PlayerJoined, UniqueAction, Weapon
+from ..rules.setup import check_datacard
 
 
 class _Weapon(msgspec.Struct, forbid_unknown_fields=True):

@@ -17,13 +17,13 @@ from typing import Literal
 
 import msgspec
 
-from . import __version__
-from .errors import GameLogError, KtlogError
-from .events import Envelope
-from .records import GENESIS, canonical, canonical_raw, chain_hash, decode_payload
-from .reducer import describe_result, fold_with_snapshots, shared_win
-from .state import GameState, decode_state, encode_state
-from .storage.store import SNAPSHOT_EVERY, Store, event_rows
+from .. import __version__
+from ..errors import GameLogError, KtlogError
+from ..events import Envelope
+from ..records import GENESIS, canonical, canonical_raw, chain_hash, decode_payload
+from ..reducer import describe_result, fold_with_snapshots, shared_win
+from ..state import GameState, decode_state, encode_state
+from ..storage.store import SNAPSHOT_EVERY, Store, event_rows
 
 FORMAT = "ktlog-game"
 FORMAT_VERSION = 1

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .errors import KtlogError
-from .events import Envelope, Event, EventVoided, OperativeActivated, TurningPointEnded, TurningPointStarted
-from .reducer import effective, fold_with_snapshots, resume
-from .state import GameState, decode_state
-from .storage.store import Store
+from ..errors import KtlogError
+from ..events import Envelope, Event, EventVoided, OperativeActivated, TurningPointEnded, TurningPointStarted
+from ..reducer import effective, fold_with_snapshots, resume
+from ..state import GameState, decode_state
+from ..storage.store import Store
 
 SNAPSHOT_EVERY = 50
 
