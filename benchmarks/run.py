@@ -24,8 +24,8 @@ from ktlog.records import GENESIS, seal
 from ktlog.reducer import effective, fold
 from ktlog.play.replay import Replay
 from ktlog.files.rosters import Roster, RosterOperative
-from ktlog.simulate import kt24 as simulate
-from ktlog.simulate import Simulator, load_sim_rosters, simulate_games
+from ktlog.rulesets.kt24 import simulator as simulate
+from ktlog.play.simulate import Simulator, load_sim_rosters, simulate_games
 from ktlog.storage.store import Store
 
 

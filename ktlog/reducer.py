@@ -12,9 +12,10 @@ from collections.abc import Callable, Iterable
 
 from .errors import InvalidEvent, RuleViolation
 from .events import Envelope, Event, EventVoided, GameCreated
-from .rules import RULESETS, actions, attacks, battle, damage, get_ruleset, setup  # noqa: F401  (handlers register)
+from .rules import actions, attacks, battle, damage, setup  # noqa: F401  (handlers register)
+from .rulesets import get_ruleset
 from .rules.context import HANDLERS, Ctx
-from .rules.multiplayer import listing
+from .rulesets.multiplayer.rules import listing
 from .state import GameState, copy_state, decode_state, encode_state
 
 Record = tuple[int, Event]
@@ -36,7 +37,7 @@ def apply_in_place(state: GameState, event: Event, seq: int) -> None:
         if state.ruleset == "":
             if not isinstance(event, GameCreated):
                 raise InvalidEvent(f"a game starts with GameCreated, not {type(event).__name__}", "event")
-            ruleset = RULESETS.get(event.ruleset)  # an unknown ruleset is refused by the handler
+            ruleset = get_ruleset(event.ruleset)
         else:
             ruleset = get_ruleset(state.ruleset)
             if type(event) not in ruleset.events and not event.meta:

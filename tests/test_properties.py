@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from ktlog.reducer import fold
 from ktlog.play.replay import Replay
 from ktlog.rules.rulings import allocate_saves
-from ktlog.simulate import load_sim_rosters, simulate_games
+from ktlog.play.simulate import load_sim_rosters, simulate_games
 
 ROSTERS = load_sim_rosters()
 

@@ -12,7 +12,7 @@ from conftest import ROOT, game
 
 from ktlog.events import Annotation
 from ktlog.records import canonical
-from ktlog.simulate import simulate_games
+from ktlog.play.simulate import simulate_games
 from ktlog.storage.store import Store
 from ktlog.play.verify import verify
 

@@ -22,7 +22,7 @@ from ktlog.cli import cli
 from ktlog.errors import StoreError
 from ktlog.files.gamelog import export_lines, write_game_log
 from ktlog.reducer import fold
-from ktlog.simulate import simulate_games
+from ktlog.play.simulate import simulate_games
 from ktlog.storage.store import Store
 from ktlog.play.verify import verify
 

@@ -16,7 +16,7 @@ from ktlog.storage import projections
 from ktlog.cli import cli
 from ktlog.events import Annotation
 from ktlog.records import canonical
-from ktlog.simulate import simulate_games
+from ktlog.play.simulate import simulate_games
 from ktlog.storage.store import Store
 from ktlog.play.verify import verify
 

@@ -19,7 +19,7 @@ from ktlog.play.builder import shoot
 from ktlog.cli import cli
 from ktlog.files.gamelog import export_lines, write_game_log
 from ktlog.records import chain_hash
-from ktlog.simulate import simulate_games
+from ktlog.play.simulate import simulate_games
 from ktlog.storage.store import SNAPSHOT_EVERY, Store
 
 Tamper = Callable[[sqlite3.Connection, "Game"], int | None]

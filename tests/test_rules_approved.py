@@ -43,9 +43,9 @@ from ktlog.events import (
     TurningPointStarted,
 )
 from ktlog.reducer import fold
-from ktlog.rules import get_ruleset
+from ktlog.rulesets import get_ruleset
 from ktlog.rules.setup import next_to_set_up
-from ktlog.simulate import load_sim_rosters, simulate_games
+from ktlog.play.simulate import load_sim_rosters, simulate_games
 from ktlog.storage.store import Store
 from ktlog.text.views import describe, render_state, state_view
 

@@ -49,9 +49,9 @@ from ktlog.events import (
 from ktlog.files.gamelog import import_file
 from ktlog.reducer import fold
 from ktlog.files.rosters import load_roster
-from ktlog.rules.joint import MISSIONS, mission_of
+from ktlog.rulesets.joint.rules import MISSIONS, mission_of
 from ktlog.rules.setup import next_to_set_up
-from ktlog.simulate import simulate_games
+from ktlog.play.simulate import simulate_games
 from ktlog.state import GameState
 from ktlog.storage.store import Store
 from ktlog.text.views import render_score, score_view

@@ -43,7 +43,7 @@ from ktlog.events import (
     TurningPointStarted,
 )
 from ktlog.files.rosters import load_roster
-from ktlog.rules.kt21 import as_played, under_dataslate, vp_caps
+from ktlog.rulesets.kt21.rules import as_played, under_dataslate, vp_caps
 from ktlog.text.views import score_view
 
 SLATE = "Balance Dataslate Q1 2023"
@@ -539,7 +539,7 @@ def test_a_datacard_with_ga_0_is_refused():
 
 
 def simulated(seed: int):
-    from ktlog.simulate import simulate_games
+    from ktlog.play.simulate import simulate_games
 
     (_, g), = simulate_games(1, seed, ruleset="kt21")
     return g

@@ -40,8 +40,8 @@ from ktlog.events import (
 )
 from ktlog.storage.projections import results_rows
 from ktlog.reducer import describe_result, fold
-from ktlog.rules.multiplayer import ranks
-from ktlog.simulate import load_sim_rosters, simulate_games
+from ktlog.rulesets.multiplayer.rules import ranks
+from ktlog.play.simulate import load_sim_rosters, simulate_games
 
 PLAYERS = ("Ana", "Ben", "Cleo", "Dev")
 BIG = card("Legionary", apl=3, save=3, wounds=14)

@@ -13,7 +13,7 @@ from ktlog.files.gamelog import read_game_log
 from ktlog.play.replay import Replay
 from ktlog.rules.actions import check_action
 from ktlog.rules.context import Ctx
-from ktlog.rules import get_ruleset
+from ktlog.rulesets import get_ruleset
 from ktlog.state import encode_state
 from ktlog.tui.steps import KINDS, Steps, Trial
 

@@ -21,7 +21,7 @@ from pathlib import Path
 from ktlog.errors import ConcurrencyConflict
 from ktlog.events import Annotation
 from ktlog.records import canonical
-from ktlog.simulate import simulate_games
+from ktlog.play.simulate import simulate_games
 from ktlog.storage.store import Store
 
 CONFLICT = re.compile(

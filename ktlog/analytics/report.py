@@ -6,7 +6,7 @@ import html
 
 from ..events import Annotation, EventVoided
 from ..reducer import describe_result, effective
-from ..rules import get_ruleset
+from ..rulesets import get_ruleset
 from ..storage.store import Store
 from ..text.views import describe
 from .charts import game_vp_chart, svg

@@ -10,7 +10,7 @@ from .context import echo_json, open_store
 from ..errors import KtlogError
 from ..reducer import effective
 from ..play.replay import Replay
-from ..rules import RULESETS
+from ..rulesets import RULESETS
 from ..storage.store import Store
 from ..text.views import describe, game_result, render_score, render_state, score_view, state_view
 

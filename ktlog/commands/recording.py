@@ -12,7 +12,7 @@ from .context import echo_json, open_store
 from ..errors import RosterError
 from ..text.event_text import build_event, types_help
 from ..files.rosters import joining, load_roster
-from ..rules import RULESETS
+from ..rulesets import RULESETS
 from ..text.views import changes, describe
 
 

@@ -43,7 +43,7 @@ def rebuild(ctx) -> None:
 @click.pass_context
 def simulate(ctx, count, seed, league, ruleset) -> None:
     """Play random legal games through the rules and store them."""
-    from ..simulate import simulate_into
+    from ..play.simulate import simulate_into
 
     store = open_store(ctx)
     ids = simulate_into(store, count, seed, league=league, ruleset=ruleset)

@@ -19,7 +19,6 @@ from ..events import (
     RolledOff,
 )
 from ..state import MarkerState, OperativeState, PlayerState
-from . import get_ruleset
 from .battle import order_established
 from .context import Ctx, handles
 
@@ -31,7 +30,6 @@ SETUP_CP = 2
 def game_created(ctx: Ctx, e: GameCreated) -> None:
     if ctx.state.ruleset != "":
         ctx.invalid("the game is already created; GameCreated comes first and once", "event")
-    get_ruleset(e.ruleset)
     try:
         dt.date.fromisoformat(e.date)
     except ValueError:

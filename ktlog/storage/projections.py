@@ -75,7 +75,7 @@ def results_rows(game_id: str, state: GameState) -> list[dict[str, Any]]:
     r = state.result
     if r is None:
         return []
-    from ..rules import get_ruleset  # here, not at the top: the analytics read this module's columns without the rules
+    from ..rulesets import get_ruleset  # here, not at the top: the analytics read this module's columns without the rules
 
     kill_op = get_ruleset(state.ruleset).kill_op
     rows = []

@@ -7,7 +7,7 @@ from typing import Any
 from .. import events as ev
 from .notation import format_dice, format_steps
 from ..reducer import describe_result, outcome_text, shared_win
-from ..rules import RULESETS, get_ruleset
+from ..rulesets import RULESETS, get_ruleset
 from ..state import GameState
 from ..storage.store import GameRow
 

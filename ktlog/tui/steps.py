@@ -17,11 +17,11 @@ from ktlog import events as ev
 from ktlog.errors import KtlogError, RuleViolation
 from ktlog.reducer import apply_in_place
 from ktlog.files.rosters import slug
-from ktlog.rules import get_ruleset
+from ktlog.rulesets import get_ruleset
 from ktlog.rules.actions import KILLZONE_OF_ACTION, check_action, printed_cost
 from ktlog.rules.context import Ctx
-from ktlog.rules.approved import ARCHETYPES
-from ktlog.rules.joint import is_heavy, npo_side
+from ktlog.rulesets.approved.rules import ARCHETYPES
+from ktlog.rulesets.joint.rules import is_heavy, npo_side
 from ktlog.state import GameState, OperativeState, decode_state, encode_state
 
 LOGS = ("vp_log", "cp_log", "attacks", "incapacitations", "warnings", "notes")

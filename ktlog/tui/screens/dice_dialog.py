@@ -10,7 +10,7 @@ from textual.widgets import Label
 
 from ktlog import events as ev
 from ktlog.errors import KtlogError
-from ktlog.rules.multiplayer import listing
+from ktlog.rulesets.multiplayer.rules import listing
 from ktlog.state import GameState, OperativeState
 
 from ..steps import Trial, refusal_text

@@ -16,7 +16,9 @@ from textual.widgets import Button, Header, Input, Label, Select, Static
 
 from ktlog import events as ev
 from ktlog.errors import KtlogError
-from ktlog.rules import RULESETS, joint, kt21
+from ktlog.rulesets import RULESETS
+from ktlog.rulesets.joint import rules as joint
+from ktlog.rulesets.kt21 import rules as kt21
 from ktlog.rules.ruleset import Ruleset
 from ktlog.storage.store import Store
 

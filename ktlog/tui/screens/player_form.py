@@ -12,8 +12,8 @@ from textual.widgets import Input, Label, Select, SelectionList
 from ktlog import events as ev
 from ktlog.errors import KtlogError
 from ktlog.files.rosters import Roster, joining, load_roster
-from ktlog.rules.joint import Mission
-from ktlog.simulate import ROSTERS
+from ktlog.rulesets.joint.rules import Mission
+from ktlog.play.simulate import ROSTERS
 
 NPO_ROSTER = ROSTERS / "npo.toml"
 NPO_SELECTION = "heavy-brawler, tough-brawler, trooper-marksman, trooper-marksman, trooper-marksman"

@@ -20,7 +20,7 @@ from textual.screen import Screen
 from ktlog import events as ev
 from ktlog.errors import KtlogError
 from ktlog.text.event_text import parse_event
-from ktlog.rules import get_ruleset
+from ktlog.rulesets import get_ruleset
 from ktlog.state import OperativeState
 from ktlog.storage.store import Store
 from ktlog.text.views import describe

@@ -17,7 +17,7 @@ from textual.screen import Screen
 from ktlog.events import EventVoided, TurningPointStarted
 from ktlog.reducer import effective
 from ktlog.play.replay import Replay
-from ktlog.rules import get_ruleset
+from ktlog.rulesets import get_ruleset
 from ktlog.storage.store import Store
 from ktlog.text.views import describe
 

@@ -5,8 +5,8 @@ dialogs (`pick`, `prompt`), `shoot` and `record` they use."""
 from __future__ import annotations
 
 from ktlog import events as ev
-from ktlog.rules.approved import ARCHETYPES, BEATS, PRIMARY_OPS
-from ktlog.rules.joint import is_heavy, npo_side
+from ktlog.rulesets.approved.rules import ARCHETYPES, BEATS, PRIMARY_OPS
+from ktlog.rulesets.joint.rules import is_heavy, npo_side
 
 from .pick import Choice, PickScreen, Question, distinct, operative_label
 

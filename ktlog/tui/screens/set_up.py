@@ -17,7 +17,7 @@ from ktlog import events as ev
 from ktlog.errors import KtlogError
 from ktlog.reducer import apply
 from ktlog.files.rosters import slug
-from ktlog.rules import get_ruleset
+from ktlog.rulesets import get_ruleset
 from ktlog.rules.ruleset import Ruleset
 from ktlog.rules.setup import next_to_set_up
 from ktlog.storage.store import Store

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from ktlog.reducer import describe_result
-from ktlog.rules import get_ruleset
-from ktlog.rules.multiplayer import listing
+from ktlog.rulesets import get_ruleset
+from ktlog.rulesets.multiplayer.rules import listing
 from ktlog.state import GameState
 
 from ..markup import escape

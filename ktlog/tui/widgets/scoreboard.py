@@ -3,7 +3,7 @@ their secret choices (Approved Ops), and how the mission stands (Joint Ops has n
 
 from __future__ import annotations
 
-from ktlog.rules import get_ruleset
+from ktlog.rulesets import get_ruleset
 from ktlog.state import GameState
 from ktlog.text.views import secret_text
 

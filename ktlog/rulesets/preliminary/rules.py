@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from ..events import Action, MarkerLooted
-from ..state import OperativeState, RuleWarning
-from . import rulings
-from .context import Ctx
-from .critop import CRIT_OPS, crit_op_action, markers_held
-from .killop import kill_grade
-from .kt24 import Kt24TwoPlayer
+from ...events import Action, MarkerLooted
+from ...state import OperativeState, RuleWarning
+from ...rules import rulings
+from ...rules.context import Ctx
+from ...rules.critop import CRIT_OPS, crit_op_action, markers_held
+from ...rules.killop import kill_grade
+from ..kt24.rules import Kt24TwoPlayer
 
 LOOT_VP_PER_TP = 2
 

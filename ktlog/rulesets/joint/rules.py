@@ -29,12 +29,12 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .. import events as ev
-from ..state import GameState, OperativeState, Result
-from .actions import begin_action, disengage, finish_action, not_engaged
-from .battle import check_gambit_turn, end_activation
-from .context import Ctx, handles
-from .kt24 import KT24_EVENTS, Kt24TwoPlayer
+from ... import events as ev
+from ...state import GameState, OperativeState, Result
+from ...rules.actions import begin_action, disengage, finish_action, not_engaged
+from ...rules.battle import check_gambit_turn, end_activation
+from ...rules.context import Ctx, handles
+from ..kt24.rules import KT24_EVENTS, Kt24TwoPlayer
 
 
 @dataclass(frozen=True)

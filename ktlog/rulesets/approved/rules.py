@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from math import ceil
 
-from ..events import (
+from ...events import (
     EquipmentSelected,
     Event,
     GambitPassed,
@@ -31,10 +31,10 @@ from ..events import (
     TacOpSelected,
     TurningPointStarted,
 )
-from ..state import GameState, PlayerState, VPScored
-from .battle import check_gambit_turn
-from .context import Ctx, handles
-from .preliminary import PreliminaryOps
+from ...state import GameState, PlayerState, VPScored
+from ...rules.battle import check_gambit_turn
+from ...rules.context import Ctx, handles
+from ..preliminary.rules import PreliminaryOps
 
 ARCHETYPES = ("Infiltration", "Recon", "Security", "Seek & Destroy")
 """The kill team archetypes tac ops come from (002 step 2; RULES.md section 2)."""

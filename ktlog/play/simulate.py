@@ -12,23 +12,23 @@ import random
 import uuid
 from collections.abc import Iterator
 
-from ..play.builder import GameBuilder
 from ..errors import KtlogError
 from ..files.rosters import Roster
+from ..rulesets.kt24.simulator import ROSTERS, Simulator, load_sim_rosters
 from ..storage.store import Store
-from .kt24 import ROSTERS, Simulator, load_sim_rosters
+from .builder import GameBuilder
 
 SIMULATORS = {"kt24-preliminary": "kt24", "kt24-approved": "approved", "kt24-multiplayer": "multiplayer", "kt24-joint": "joint", "kt21": "kt21"}
-"""Ruleset name -> its simulator module in ktlog/simulate/ (whose `Simulator` class is
-constructed with a Random and the rosters)."""
+"""Ruleset name -> the package in ktlog/rulesets/ whose `simulator` module has its `Simulator`
+class (constructed with a Random and the rosters)."""
 
 
 def simulator_for(ruleset: str):
     module = SIMULATORS.get(ruleset)
     try:
-        return importlib.import_module(f"{__name__}.{module}").Simulator if module else None
+        return importlib.import_module(f"ktlog.rulesets.{module}.simulator").Simulator if module else None
     except ModuleNotFoundError as exc:
-        if exc.name != f"{__name__}.{module}":
+        if exc.name != f"ktlog.rulesets.{module}.simulator":
             raise
         return None
 

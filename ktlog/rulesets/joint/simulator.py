@@ -13,9 +13,9 @@ import random
 
 import msgspec
 
-from ..play import builder as b
-from ..play.builder import GameBuilder
-from ..events import (
+from ...play import builder as b
+from ...play.builder import GameBuilder
+from ...events import (
     Datacard,
     DropZoneChosen,
     EquipmentSelected,
@@ -31,8 +31,8 @@ from ..events import (
     TurningPointEnded,
     TurningPointStarted,
 )
-from ..files.rosters import Roster, load_roster, slug
-from ..rules.joint import (
+from ...files.rosters import Roster, load_roster, slug
+from .rules import (
     MISSIONS,
     SPECIAL_WEAPON,
     TROOPER_MARKSMAN,
@@ -40,10 +40,10 @@ from ..rules.joint import (
     mission,
     reinforcements_due,
 )
-from ..rules.setup import next_to_set_up
-from ..state import GameState, OperativeState
-from . import kt24
-from .kt24 import PLAYERS, ROSTERS, STRATEGY_PLOYS, ploy_or_pass
+from ...rules.setup import next_to_set_up
+from ...state import GameState, OperativeState
+from ..kt24 import simulator as kt24
+from ..kt24.simulator import PLAYERS, ROSTERS, STRATEGY_PLOYS, ploy_or_pass
 
 MAX_TURNING_POINTS = 8
 NPO_SIDE = "NPOs"

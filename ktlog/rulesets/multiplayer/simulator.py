@@ -7,11 +7,11 @@ establishes player order instead of initiative and lets whoever is due activate 
 
 from __future__ import annotations
 
-from ..play.builder import GameBuilder
-from ..events import TurningPointStarted
-from ..rules.multiplayer import split_by_roll
-from . import kt24
-from .kt24 import PLAYERS
+from ...play.builder import GameBuilder
+from ...events import TurningPointStarted
+from .rules import split_by_roll
+from ..kt24 import simulator as kt24
+from ..kt24.simulator import PLAYERS
 
 
 class Simulator(kt24.Simulator):

@@ -9,13 +9,13 @@ zones, set-up thirds, gambits and activations go round `state.order`).
 
 from __future__ import annotations
 
-from ..events import Action, Event, InitiativeDecided, MarkerLooted, PlayerJoined, RolledOff
-from ..state import GameState, OperativeState, Result, RuleWarning
-from . import rulings
-from .battle import order_established
-from .context import Ctx
-from .critop import CRIT_OPS, crit_op_action, markers_held
-from .kt24 import KT24_EVENTS, Kt24, most_vp
+from ...events import Action, Event, InitiativeDecided, MarkerLooted, PlayerJoined, RolledOff
+from ...state import GameState, OperativeState, Result, RuleWarning
+from ...rules import rulings
+from ...rules.battle import order_established
+from ...rules.context import Ctx
+from ...rules.critop import CRIT_OPS, crit_op_action, markers_held
+from ..kt24.rules import KT24_EVENTS, Kt24, most_vp
 
 PLAYER_ORDER = "player order, pg 99"
 CRIT_OP_VP_PER_TP = 3

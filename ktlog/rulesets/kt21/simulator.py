@@ -7,9 +7,9 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from ..play import builder as b
-from ..play.builder import GameBuilder
-from ..events import (
+from ...play import builder as b
+from ...play.builder import GameBuilder
+from ...events import (
     ActivationEnded,
     FirefightPloyUsed,
     GameConceded,
@@ -22,13 +22,13 @@ from ..events import (
     TurningPointStarted,
     Weapon,
 )
-from ..files.rosters import Roster, load_roster
-from ..rules.dice import attack_successes
-from ..rules.kt21 import as_played, vp_caps
-from ..rules.shooting import defence_dice_collected
-from ..rules.weapons import WeaponProfile, weapon_profile
-from ..state import GameState, OperativeState
-from .kt24 import PLAYERS, ROSTERS, d6, ploy_or_pass
+from ...files.rosters import Roster, load_roster
+from ...rules.dice import attack_successes
+from .rules import as_played, vp_caps
+from ...rules.shooting import defence_dice_collected
+from ...rules.weapons import WeaponProfile, weapon_profile
+from ...state import GameState, OperativeState
+from ..kt24.simulator import PLAYERS, ROSTERS, d6, ploy_or_pass
 
 SLATE = "Balance Dataslate Q1 2023"
 KILLZONES = ["octarius", "chalnath", "moroch", "into the dark"]

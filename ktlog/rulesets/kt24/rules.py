@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from .. import events as ev
-from ..state import GameState, Result
-from .ruleset import Ruleset
+from ... import events as ev
+from ...state import GameState, Result
+from ...rules.ruleset import Ruleset
 
 KT24_EVENTS = frozenset({
     ev.GameCreated, ev.PlayerJoined, ev.OperativeAdded, ev.RolledOff, ev.InitiativeDecided, ev.ObjectiveMarkerSetUp,

@@ -10,10 +10,10 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from ..play import builder as b
-from ..play.builder import GameBuilder
-from ..errors import KtlogError
-from ..events import (
+from ...play import builder as b
+from ...play.builder import GameBuilder
+from ...errors import KtlogError
+from ...events import (
     ActivationEnded,
     CounteractStarted,
     FirefightPloyUsed,
@@ -24,13 +24,13 @@ from ..events import (
     StrategicGambitUsed,
     TurningPointEnded,
 )
-from ..data import SAMPLE_ROSTERS
-from ..files.rosters import Roster, load_roster
-from ..rules.attacks import killzone_profile
-from ..rules.battle import due_to_activate
-from ..rules.dice import attack_successes
-from ..rules.shooting import defence_dice_collected
-from ..state import GameState, OperativeState, PlayerState
+from ...data import SAMPLE_ROSTERS
+from ...files.rosters import Roster, load_roster
+from ...rules.attacks import killzone_profile
+from ...rules.battle import due_to_activate
+from ...rules.dice import attack_successes
+from ...rules.shooting import defence_dice_collected
+from ...state import GameState, OperativeState, PlayerState
 
 ROSTERS = SAMPLE_ROSTERS
 PLAYERS = ["Ana", "Ben", "Cleo", "Dev", "Eli", "Fay", "Gus", "Hana", "Ivo", "Jun", "Kai", "Lea", "Max", "Nia", "Oto", "Pia"]

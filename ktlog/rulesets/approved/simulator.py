@@ -3,8 +3,8 @@ scouting step, primary ops chosen as TP1 gambits, tac op VP and the reveals (002
 
 from __future__ import annotations
 
-from ..play.builder import GameBuilder
-from ..events import (
+from ...play.builder import GameBuilder
+from ...events import (
     EquipmentSelected,
     GambitPassed,
     InitiativeDecided,
@@ -19,9 +19,9 @@ from ..events import (
     TacOpSelected,
     TurningPointStarted,
 )
-from ..rules.approved import BEATS, OP_CAP, PRIMARY_OPS, RULESET, scouting_winner
-from . import kt24
-from .kt24 import STRATEGY_PLOYS
+from .rules import BEATS, OP_CAP, PRIMARY_OPS, RULESET, scouting_winner
+from ..kt24 import simulator as kt24
+from ..kt24.simulator import STRATEGY_PLOYS
 
 UNIVERSAL_EQUIPMENT = ("Ammo Cache", "Comms Device", "Heavy Barricade", "Ladders", "Light Barricades", "Mines", "Portable Barricade",
                        "Razor Wire", "Utility Grenades", "Explosive Grenades")

@@ -47,16 +47,16 @@ from functools import lru_cache
 
 import msgspec
 
-from .. import events as ev
-from ..errors import RuleViolation
-from ..state import GameState, OperativeState, Result
-from .actions import begin_action, finish_action, not_engaged, performed
-from .attacks import find_weapon, shooting_attacks
-from .context import Ctx, handles
-from .damage import inflict
-from .kt24 import Kt24, most_vp
-from .ruleset import Ruleset
-from .weapons import weapon_profile
+from ... import events as ev
+from ...errors import RuleViolation
+from ...state import GameState, OperativeState, Result
+from ...rules.actions import begin_action, finish_action, not_engaged, performed
+from ...rules.attacks import find_weapon, shooting_attacks
+from ...rules.context import Ctx, handles
+from ...rules.damage import inflict
+from ..kt24.rules import Kt24, most_vp
+from ...rules.ruleset import Ruleset
+from ...rules.weapons import weapon_profile
 
 KT21_EVENTS = frozenset({
     ev.GameCreated, ev.PlayerJoined, ev.OperativeAdded, ev.RolledOff, ev.InitiativeDecided, ev.ObjectiveMarkerSetUp,

@@ -1,0 +1,1 @@
+"""Approved Ops (KT24): tac ops, scouting, primary op."""

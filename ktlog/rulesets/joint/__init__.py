@@ -1,0 +1,1 @@
+"""Joint Ops (KT24, against non-player operatives)."""

@@ -1,0 +1,1 @@
+"""Kill Team 2021, with its dataslates."""

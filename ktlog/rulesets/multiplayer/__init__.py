@@ -1,0 +1,1 @@
+"""Multiplayer Ops (KT24, 3-4 players)."""

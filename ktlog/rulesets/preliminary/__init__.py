@@ -1,0 +1,1 @@
+"""Preliminary Ops (KT24)."""
