@@ -25,7 +25,7 @@ from ktlog.reducer import effective, fold
 from ktlog.play.replay import Replay
 from ktlog.files.rosters import Roster, RosterOperative
 from ktlog.rulesets.kt24 import simulator as simulate
-from ktlog.play.simulate import Simulator, load_sim_rosters, simulate_games
+from ktlog.play.simulate import load_sim_rosters, simulate_games
 from ktlog.storage.store import Store
 
 
@@ -123,7 +123,7 @@ def long_game(target: int) -> tuple[str, GameBuilder]:
     while True:
         ops = tuple(RosterOperative(f"{o.id}-{i}", o.datacard) for i in range(size) for o in base.operatives[i % len(base.operatives):][:1])
         team = Roster(base.name, base.faction, base.archetypes, ops, base.path)
-        sim = Simulator(random.Random(seed), [team])
+        sim = simulate.Simulator(random.Random(seed), [team])
         original = simulate.GameBuilder
         simulate.GameBuilder = ChattyBuilder
         try:

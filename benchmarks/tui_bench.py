@@ -39,7 +39,7 @@ from ktlog.data import SAMPLE_GAMES
 from ktlog.files.gamelog import read_game_log
 from ktlog.play.replay import Replay
 from ktlog.storage.store import Store
-from ktlog.tui.steps import Steps
+from ktlog.play.moves import Moves
 
 START = "2026-06-01T18:00:00+00:00"
 SAMPLES = SAMPLE_GAMES
@@ -51,10 +51,10 @@ def activation_keys(state) -> list[str] | None:
     plain), ends its activation; then the three events are undone. None if no operative can."""
     if state.phase != "firefight" or state.activation is not None:
         return None
-    steps = Steps(state)
+    steps = Moves(state)
     ops = [e.operative for e in steps.options("activate")]
     for i, op in enumerate(ops[:9]):
-        activated = Steps(steps.trial.result(ev.OperativeActivated(operative=op, order="engage")))
+        activated = Moves(steps.trial.result(ev.OperativeActivated(operative=op, order="engage")))
         shots = activated.options("shoot")
         if not shots:
             continue

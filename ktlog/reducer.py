@@ -51,7 +51,7 @@ def apply_in_place(state: GameState, event: Event, seq: int) -> None:
     except RuleViolation as exc:
         exc.seq = seq
         if ruleset is not None:
-            exc.rule, exc.message = ruleset.cite(exc.rule), ruleset.cite(exc.message)  # the shared machinery cites KT24 pages
+            exc.rule = ruleset.cite(exc.rule)  # the shared machinery cites KT24 pages
         raise
     state.seq = seq
 

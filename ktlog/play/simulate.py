@@ -1,7 +1,7 @@
 """Random legal games, played through the reducer: for property tests, benchmarks and demo data.
 
-Each ruleset has its own simulator module (a `Simulator` class whose `play(date, **labels)`
-returns a finished GameBuilder); `SIMULATORS` maps ruleset names to them.
+Each ruleset names its simulator module (`Ruleset.simulator`): a `Simulator` class, constructed
+with a Random and the rosters, whose `play(date, **labels)` returns a finished GameBuilder.
 """
 
 from __future__ import annotations
@@ -11,37 +11,37 @@ import importlib
 import random
 import uuid
 from collections.abc import Iterator
+from pathlib import Path
 
+from ..data import SAMPLE_ROSTERS
 from ..errors import KtlogError
-from ..files.rosters import Roster
-from ..rulesets.kt24.simulator import ROSTERS, Simulator, load_sim_rosters
+from ..files.rosters import Roster, load_roster
+from ..rulesets import RULESETS
 from ..storage.store import Store
 from .builder import GameBuilder
 
-SIMULATORS = {"kt24-preliminary": "kt24", "kt24-approved": "approved", "kt24-multiplayer": "multiplayer", "kt24-joint": "joint", "kt21": "kt21"}
-"""Ruleset name -> the package in ktlog/rulesets/ whose `simulator` module has its `Simulator`
-class (constructed with a Random and the rosters)."""
+
+def load_sim_rosters(folder: Path = SAMPLE_ROSTERS) -> list[Roster]:
+    """The KT24 kill teams of a folder of rosters (not the NPOs, not KT21 datacards)."""
+    rosters = [load_roster(p) for p in sorted(folder.glob("*.toml")) if p.stem != "npo" and not p.stem.startswith("kt21_")]
+    if len(rosters) < 2:
+        raise KtlogError(f"the simulator needs at least two kill-team rosters in {folder}")
+    return rosters
 
 
-def simulator_for(ruleset: str):
-    module = SIMULATORS.get(ruleset)
-    try:
-        return importlib.import_module(f"ktlog.rulesets.{module}.simulator").Simulator if module else None
-    except ModuleNotFoundError as exc:
-        if exc.name != f"ktlog.rulesets.{module}.simulator":
-            raise
-        return None
-
-__all__ = ["ROSTERS", "SIMULATORS", "Simulator", "load_sim_rosters", "simulate_games", "simulate_into", "simulator_for"]
+def simulator_for(ruleset: str) -> type:
+    """The `Simulator` class of a ruleset, loaded now."""
+    module = RULESETS[ruleset].simulator if ruleset in RULESETS else None
+    if module is None:
+        have = ", ".join(name for name, r in RULESETS.items() if r.simulator)
+        raise KtlogError(f"no simulator for ruleset {ruleset!r}; simulators: {have}")
+    return importlib.import_module(module).Simulator
 
 
 def simulate_games(count: int, seed: int, league: str = "Simulated League", rosters: list[Roster] | None = None,
                    ruleset: str = "kt24-preliminary") -> Iterator[tuple[str, GameBuilder]]:
     """Yield (game_id, builder) for `count` random legal games; the same seed plays the same games."""
     simulator = simulator_for(ruleset)
-    if simulator is None:
-        have = ", ".join(r for r in SIMULATORS if simulator_for(r))
-        raise KtlogError(f"no simulator for ruleset {ruleset!r}; simulators: {have}")
     rng = random.Random(seed)
     sim = simulator(rng, rosters or load_sim_rosters())
     start = dt.date(2026, 1, 5)

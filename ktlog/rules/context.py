@@ -34,7 +34,7 @@ class Ctx:
 
     __slots__ = ("state", "event", "seq", "ruleset")
 
-    def __init__(self, state: GameState, event: Event, seq: int, ruleset: Ruleset | None):
+    def __init__(self, state: GameState, event: Event, seq: int, ruleset: Ruleset):
         self.state = state
         self.event = event
         self.seq = seq
@@ -48,10 +48,8 @@ class Ctx:
         Handlers call it as `if <rule broken>: ctx.broke(...)`, so messages are only built
         when a rule is broken (folding a log checks tens of rules per event).
         """
-        if self.event.override:
-            if self.ruleset is not None:  # the shared machinery cites KT24 pages
-                rule, message = self.ruleset.cite(rule), self.ruleset.cite(message)
-            self.state.warnings.append(RuleWarning(seq=self.seq, rule=rule, message=message, reason=self.event.override))
+        if self.event.override:  # in the ruleset's words (the reducer cites a raised rule alike)
+            self.state.warnings.append(RuleWarning(seq=self.seq, rule=self.ruleset.cite(rule), message=message, reason=self.event.override))
             return
         raise RuleViolation(message, rule)
 

@@ -1,25 +1,31 @@
-"""What a ruleset decides; each ruleset is a small subclass with its data (issue 3 adds more)."""
+"""The ruleset protocol: everything the shared machinery, the legal moves, the simulator and the
+faces ask a ruleset. Each ruleset is a package in ktlog/rulesets/ whose `rules` module defines a
+subclass and names its instance `RULESET`; the abstract hooks are those every ruleset supplies."""
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from typing import TYPE_CHECKING, ClassVar
 
 from ..state import GameState, OperativeState, Result, VPScored
 from . import rulings
+from .context import Ctx
 
 if TYPE_CHECKING:
     from ..events import Action, EquipmentSelected, Event, RolledOff, Weapon
-    from .context import Ctx
 
+class Ruleset(ABC):
+    """The hooks the shared machinery (sequence, actions, attacks) and the layers above ask a ruleset about."""
 
-class Ruleset:
-    """The hooks the shared machinery (sequence, actions, attacks) asks a ruleset about."""
+    # --- what the ruleset is ----------------------------------------------------------------
 
-    events: ClassVar[frozenset[type]] = frozenset()
-    """The event types a game of this ruleset accepts (meta events always)."""
     name: ClassVar[str]
     title: ClassVar[str]
     source: ClassVar[str]
+    events: ClassVar[frozenset[type]] = frozenset()
+    """The event types a game of this ruleset accepts (meta events always)."""
+    simulator: ClassVar[str | None] = None
+    """The module whose `Simulator` class plays random games of it (loaded only when asked for)."""
     players: ClassVar[tuple[int, int]] = (2, 2)
     turning_points: ClassVar[int | None] = 4
     """None: the mission's victory or defeat ends the battle (Joint Ops)."""
@@ -27,23 +33,61 @@ class Ruleset:
     marker_rule: ClassVar[str] = "pg 81"
     """Where the number and placing of the objective markers is written."""
     ops: ClassVar[tuple[str, ...]] = ()
-    """The ops VP are scored in, in display order."""
+    """The ops VP are scored in, in display order (each is shown by its name)."""
+    max_vp: ClassVar[dict[str, int]] = {}
+    crit_ops: ClassVar[dict[int, str]] = {}
+    """Crit op by the initiative player's D3."""
+    pve: ClassVar[bool] = False
+    """Played against non-player operatives: no opponent to rank, so left out of the league
+    unless asked for by name."""
+    citations: ClassVar[dict[str, str]] = {}
+    """Where this ruleset writes the rules the shared machinery cites by KT24 page: "pg 38" ->
+    "001 Firefight phase". Empty: the KT24 pages are its own."""
+    moves: ClassVar[str | None] = None
+    """The module whose MOVES has the kinds of move only this ruleset has (tac op, Overwatch ...),
+    by name, with their candidates (ktlog.play.moves adds them to the shared kinds)."""
+
+    # --- what a new game asks for it ---------------------------------------------------------
+
+    datacards: ClassVar[str] = "kt24"
+    """The edition of the datacards its kill teams use (sample rosters named kt21_* are KT21's)."""
+    labels: ClassVar[tuple[str, ...]] = ()
+    """GameCreated labels a new game of it asks for besides the usual ones (KT21: the dataslate)."""
+    missions: ClassVar[tuple[str, ...]] = ()
+    """The missions a new game chooses from (the first by default); empty: any, or none."""
+    npos: ClassVar[bool] = False
+    """Whether one side is the non-player operatives (Joint Ops: the players' side is one player)."""
+
+    def npo_budget(self, mission: str | None) -> tuple[str, int] | None:
+        """The mission's title and the NPOs' combined Wounds at most, when `npos`."""
+        return None
 
     @property
     def kill_op(self) -> bool:
         """Whether a kill op scores, so a kill grade means something (not in KT21, Multiplayer or Joint Ops)."""
         return "kill" in self.ops
-    max_vp: ClassVar[dict[str, int]] = {}
-    crit_ops: ClassVar[dict[int, str]] = {}
-    """Crit op by the initiative player's D3."""
 
+    # --- set-up and the turning point (every ruleset supplies these) --------------------------
+
+    @abstractmethod
+    def rolled_off(self, ctx: Ctx, e: RolledOff) -> None:
+        """Who decides after a roll-off (state.decider), and what a tie means."""
+
+    @abstractmethod
+    def order_from(self, state: GameState, first: str) -> list[str]:
+        """The player order once `first` has initiative."""
+
+    @abstractmethod
+    def marker_placer(self, state: GameState, index: int) -> str | None:
+        """Who places the objective marker at `index` (None: any player)."""
+
+    @abstractmethod
     def ready_cp(self, state: GameState, player: str) -> int:
         """CP a player gains in the ready step of the current turning point."""
-        raise NotImplementedError
 
-    def tie_decider(self, state: GameState) -> str:
-        """Who decides initiative when the turning point's roll-off is a tie."""
-        raise NotImplementedError
+    @abstractmethod
+    def result(self, state: GameState) -> Result:
+        """The result once the battle is over."""
 
     @staticmethod
     def roll_off_winner(ctx: Ctx, e: RolledOff, rule: str) -> str | None:
@@ -55,6 +99,8 @@ class Ruleset:
         best = max(e.rolls.values())
         leaders = [p for p, v in e.rolls.items() if v == best]
         return leaders[0] if len(leaders) == 1 else None
+
+    # --- hooks with the two-player KT24 behaviour by default ----------------------------------
 
     def on_battle_start(self, ctx: Ctx) -> None:
         """Anything to note when the first turning point starts."""
@@ -72,16 +118,10 @@ class Ruleset:
     def can_pick_up(self, state: GameState, marker: str) -> bool:
         return False
 
-    def result(self, state: GameState) -> Result:
-        """The result once the battle is over."""
-        raise NotImplementedError
-
     def concession(self, state: GameState, player: str) -> Result:
         """The result when a player concedes (ruling 8: they lose; the only other player wins)."""
         winner = rulings.concession_result(list(state.players), player)
         return Result(winner=winner, draw=False, ended_by="concession", conceded_by=player, winners=[winner] if winner else [])
-
-    # --- hooks whose defaults keep the two-player behaviour (Joint Ops needs them) -----------
 
     def check_event(self, ctx: Ctx, event: Event) -> None:
         """This ruleset's own checks on an event, made before the shared handler applies it."""
@@ -103,7 +143,7 @@ class Ruleset:
         """What `ktlog score` shows besides VP: the mission's progress (none for VP missions)."""
         return {}
 
-    # --- hooks for secret choices and later equipment (Approved Ops needs them) --------------
+    # --- secret choices and later equipment (Approved Ops) ------------------------------------
 
     def extra_equipment(self, ctx: Ctx, event: EquipmentSelected) -> None:
         """A player's second EquipmentSelected (Approved Ops: the Equip scouting option)."""
@@ -122,7 +162,7 @@ class Ruleset:
         """Whether a spectator must not yet see why VP were scored (the reason names a secret)."""
         return False
 
-    # --- hooks for another edition's sequence and datacards (KT21 needs them) ----------------
+    # --- another edition's sequence and datacards (KT21) --------------------------------------
 
     def weapon_as_played(self, weapon: Weapon) -> Weapon:
         """The weapon with its rules in the shared vocabulary of pg 111 (KT21: AP1 is Piercing 1)."""
@@ -136,5 +176,10 @@ class Ruleset:
         ctx.state.next_player = ctx.state.next_in_order(operative.player)
 
     def cite(self, rule: str) -> str:
-        """Where this ruleset writes a rule the shared machinery cites by KT24 page ("pg 38")."""
-        return rule
+        """Where this ruleset writes a rule the shared machinery cites by KT24 page: each part of
+        the citation ("Fight, pg 45") found in `citations` is replaced, any other KT24 page is
+        named as KT24's; a ruleset without citations keeps the KT24 pages as they are."""
+        if not self.citations:
+            return rule
+        parts = (self.citations.get(part, f"KT24 {part}" if part.startswith("pg ") else part) for part in rule.split(", "))
+        return ", ".join(parts)

@@ -95,7 +95,7 @@ def operative_added(ctx: Ctx, e: OperativeAdded) -> None:
     if e.operative in s.operatives:
         ctx.invalid(f"operative {e.operative!r} is already in the game; give each operative its own id", "operative")
     if any(o.set_up for o in s.operatives_of(e.player)):
-        ctx.invalid(f"{e.player} has begun setting up operatives; operatives are selected before (pg 110 step 2)", "pg 110")
+        ctx.invalid(f"{e.player} has begun setting up operatives; operatives are selected before ({ctx.ruleset.cite('pg 110')} step 2)", "pg 110")
     problems = check_datacard(e.datacard)
     if problems:
         ctx.invalid(f"datacard of {e.operative!r}: " + "; ".join(problems), "datacard, pg 48")
@@ -127,7 +127,7 @@ def initiative_decided(ctx: Ctx, e: InitiativeDecided) -> None:
     if s.rolloff is None:
         ctx.invalid("initiative is decided after a roll-off; record the roll-off first", "pg 37")
     if s.decider is None:
-        ctx.invalid("the roll-off was a tie; roll off again (pg 55)", "roll-off, pg 55")
+        ctx.invalid(f"the roll-off was a tie; roll off again ({ctx.ruleset.cite('pg 55')})", "roll-off, pg 55")
     purpose, s.rolloff = s.rolloff, None
     order_established(ctx, purpose, ctx.ruleset.order_from(s, e.player))
 

@@ -1,7 +1,8 @@
-"""The rulesets: one package each (its rules, its simulator), and the registry.
+"""The rulesets: one package each, and the registry.
 
-A ruleset package's `rules` module defines a `Ruleset` subclass and names its instance
-`RULESET`; listing the package in RULESET_MODULES is all it takes to offer it.
+A ruleset package holds its `rules` module (a `Ruleset` subclass, its instance named `RULESET`),
+its `simulator` and its `moves`. Listing the package in PACKAGES is all it takes to offer it; a
+package that cannot be loaded is an error at import, never a ruleset silently missing.
 """
 
 from __future__ import annotations
@@ -11,28 +12,42 @@ import importlib
 from ..errors import InvalidEvent
 from ..rules.ruleset import Ruleset
 
-RULESET_MODULES = {
-    "kt24-preliminary": "preliminary",
-    "kt24-approved": "approved",
-    "kt24-multiplayer": "multiplayer",
-    "kt24-joint": "joint",
-    "kt21": "kt21",
-}
-"""Ruleset name -> its package in ktlog/rulesets/."""
+PACKAGES = ("preliminary", "approved", "multiplayer", "joint", "kt21")
+"""The packages in ktlog/rulesets/ that offer a ruleset, in the order they are offered."""
 
 
-def _load() -> dict[str, Ruleset]:
-    found = {}
-    for name, module in RULESET_MODULES.items():
-        try:
-            found[name] = importlib.import_module(f"{__name__}.{module}.rules").RULESET
-        except ModuleNotFoundError as exc:
-            if exc.name != f"{__name__}.{module}.rules":
-                raise
-    return found
+class RegistryError(RuntimeError):
+    """A ruleset the registry was given cannot be offered (a programming error, not a user's)."""
 
 
-RULESETS: dict[str, Ruleset] = _load()
+RULESETS: dict[str, Ruleset] = {}
+"""Every ruleset offered, by name."""
+
+
+def load(module: str) -> Ruleset:
+    """The `RULESET` of a rules module (e.g. "ktlog.rulesets.kt21.rules")."""
+    try:
+        found = importlib.import_module(module)
+    except ModuleNotFoundError as exc:
+        raise RegistryError(f"ruleset module {module!r} cannot be imported: {exc}") from exc
+    ruleset = getattr(found, "RULESET", None)
+    if not isinstance(ruleset, Ruleset):
+        raise RegistryError(f"ruleset module {module!r} names no Ruleset instance RULESET")
+    return ruleset
+
+
+def register(ruleset: Ruleset) -> Ruleset:
+    """Offer a ruleset under its name (once)."""
+    if not isinstance(ruleset, Ruleset):
+        raise RegistryError(f"{ruleset!r} is not a Ruleset")
+    if ruleset.name in RULESETS:
+        raise RegistryError(f"two rulesets are called {ruleset.name!r}")
+    RULESETS[ruleset.name] = ruleset
+    return ruleset
+
+
+for _package in PACKAGES:
+    register(load(f"{__name__}.{_package}.rules"))
 
 
 def get_ruleset(name: str) -> Ruleset:

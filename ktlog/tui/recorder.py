@@ -15,12 +15,13 @@ import msgspec
 
 from ktlog import events as ev
 from ktlog.errors import ConcurrencyConflict, KtlogError, RuleViolation
+from ktlog.play.moves import refusal_text
 from ktlog.reducer import effective
 from ktlog.state import GameState
 from ktlog.storage.store import Store
 from ktlog.text.views import changes, describe
 
-from .steps import Steps, refusal_text
+from .steps import Steps
 
 
 @dataclass(frozen=True)

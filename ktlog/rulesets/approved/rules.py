@@ -50,6 +50,8 @@ class ApprovedOps(PreliminaryOps):
     name = "kt24-approved"
     title = "KT24 Approved Ops"
     source = "002"
+    simulator = "ktlog.rulesets.approved.simulator"
+    moves = "ktlog.rulesets.approved.moves"
     events = PreliminaryOps.events | {
         TacOpSelected, TacOpRevealed, TacOpScored, ScoutingSelected, ScoutingRevealed, PrimaryOpSelected, PrimaryOpRevealed,
     }

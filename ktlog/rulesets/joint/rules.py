@@ -116,6 +116,11 @@ class JointOps(Kt24TwoPlayer):
     name = "kt24-joint"
     title = "KT24 Joint Ops"
     source = "pg 87-95"
+    simulator = "ktlog.rulesets.joint.simulator"
+    moves = "ktlog.rulesets.joint.moves"
+    pve = True
+    npos = True
+    missions = tuple(MISSIONS)
     events = (KT24_EVENTS - {ev.CritOpRolled, ev.MarkerSecured, ev.MarkerLooted, ev.TransmissionInitiated}) | {
         ev.ReinforcementsArrived, ev.MarkerSabotaged, ev.OperativeEscaped,
     }
@@ -126,6 +131,10 @@ class JointOps(Kt24TwoPlayer):
         check = CHECKS.get(type(event))
         if check is not None:
             check(ctx, event)
+
+    def npo_budget(self, mission: str | None) -> tuple[str, int] | None:
+        found = mission_of(mission)
+        return (found.title, found.npo_wounds) if found else None
 
     # --- set-up and CP ----------------------------------------------------------------------
 

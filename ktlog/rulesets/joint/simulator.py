@@ -31,6 +31,7 @@ from ...events import (
     TurningPointEnded,
     TurningPointStarted,
 )
+from ...data import SAMPLE_ROSTERS
 from ...files.rosters import Roster, load_roster, slug
 from .rules import (
     MISSIONS,
@@ -43,7 +44,7 @@ from .rules import (
 from ...rules.setup import next_to_set_up
 from ...state import GameState, OperativeState
 from ..kt24 import simulator as kt24
-from ..kt24.simulator import PLAYERS, ROSTERS, STRATEGY_PLOYS, ploy_or_pass
+from ..kt24.simulator import PLAYERS, STRATEGY_PLOYS, ploy_or_pass
 
 MAX_TURNING_POINTS = 8
 NPO_SIDE = "NPOs"
@@ -67,7 +68,7 @@ def npo_force(cards: list[Datacard], budget: int, rng: random.Random) -> list[tu
 class Simulator(kt24.Simulator):
     def __init__(self, rng: random.Random, rosters: list[Roster]):
         super().__init__(rng, rosters)
-        self.npo_cards = [o.datacard for o in load_roster(ROSTERS / "npo.toml").operatives]
+        self.npo_cards = [o.datacard for o in load_roster(SAMPLE_ROSTERS / "npo.toml").operatives]
 
     def play(self, date: str, **labels: str) -> GameBuilder:
         rng = self.rng

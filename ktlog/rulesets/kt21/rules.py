@@ -76,15 +76,14 @@ HOT_MORTAL_WOUNDS = 3
 CAPS = {True: (16, 24), False: (12, 20)}
 """(mission, total) VP caps with and without the dataslate's Critical Operations 2022 (004)."""
 DATASLATE = re.compile(r"q([1-4])\s*(\d{4})", re.IGNORECASE)
-PAGES = {
-    36: "001 Turning Point", 37: "001 Initiative and Strategy phases", 38: "001 Firefight phase",
-    39: "001 Perform Actions", 40: "001 Actions", 41: "001 Actions", 42: "001 Shoot", 43: "001 Shoot",
-    44: "001 Fight", 45: "001 Fight", 47: "001 Wounds", 48: "001 Datacards", 50: "001 Dice",
-    54: "001 Command Points", 55: "001 Dice", 110: "the mission sequence, as KT24 pg 110",
-    111: "004 special rules",
+CITATIONS = {
+    "pg 36": "001 Turning Point", "pg 37": "001 Initiative and Strategy phases", "pg 38": "001 Firefight phase",
+    "pg 39": "001 Perform Actions", "pg 40": "001 Actions", "pg 41": "001 Actions", "pg 42": "001 Shoot", "pg 43": "001 Shoot",
+    "pg 44": "001 Fight", "pg 45": "001 Fight", "pg 47": "001 Wounds", "pg 48": "001 Datacards", "pg 50": "001 Dice",
+    "pg 54": "001 Command Points", "pg 55": "001 Dice", "pg 110": "the mission sequence, as KT24 pg 110",
+    "pg 111": "004 special rules",
 }
 """Where 001 and 004 write the rules the shared machinery cites by KT24 page."""
-_PAGE = re.compile(r"pg (\d+)")
 
 
 def under_dataslate(state: GameState) -> bool:
@@ -165,9 +164,14 @@ class Kt21(Ruleset):
     name = "kt21"
     title = "KT21"
     source = "001, 004"
+    simulator = "ktlog.rulesets.kt21.simulator"
+    moves = "ktlog.rulesets.kt21.moves"
+    datacards = "kt21"
+    labels = ("dataslate",)
     events = KT21_EVENTS
     turning_points = 4
     ops = ("mission", "tac")
+    citations = CITATIONS
 
     # --- set-up and initiative --------------------------------------------------------------
 
@@ -237,9 +241,6 @@ class Kt21(Ruleset):
     def on_turning_point_end(self, ctx: Ctx) -> None:
         s = ctx.state
         s.activations_in_a_row, s.group_left, s.group_type = 0, 0, None
-
-    def cite(self, rule: str) -> str:
-        return _PAGE.sub(lambda m: PAGES.get(int(m[1]), f"KT24 {m[0]}"), rule)
 
     def result(self, state: GameState) -> Result:
         """Most VP wins; equal VP is a draw."""

@@ -22,13 +22,14 @@ from ...events import (
     TurningPointStarted,
     Weapon,
 )
+from ...data import SAMPLE_ROSTERS
 from ...files.rosters import Roster, load_roster
 from ...rules.dice import attack_successes
 from .rules import as_played, vp_caps
 from ...rules.shooting import defence_dice_collected
 from ...rules.weapons import WeaponProfile, weapon_profile
 from ...state import GameState, OperativeState
-from ..kt24.simulator import PLAYERS, ROSTERS, d6, ploy_or_pass
+from ..kt24.simulator import PLAYERS, d6, fight_action, ploy_or_pass
 
 SLATE = "Balance Dataslate Q1 2023"
 KILLZONES = ["octarius", "chalnath", "moroch", "into the dark"]
@@ -38,7 +39,7 @@ MISSION_REASONS = ["controls more objective markers", "holds the central marker"
 MOVES = ("Normal Move", "Dash", "Fall Back", "Charge")
 
 
-def kt21_rosters(rosters: list[Roster], folder: Path = ROSTERS) -> list[Roster]:
+def kt21_rosters(rosters: list[Roster], folder: Path = SAMPLE_ROSTERS) -> list[Roster]:
     """The KT21 rosters among those given (named kt21_*), or the sample ones."""
     mine = [r for r in rosters if Path(r.path).stem.startswith("kt21_")]
     return mine or [load_roster(p) for p in sorted(folder.glob("kt21_*.toml"))]
@@ -173,7 +174,7 @@ class Simulator:
         options = [b.pass_action()]
         if op.engaged_with:
             if "Fight" not in done:
-                options += [self.fight(s, op)] * 4
+                options += [fight_action(rng, s, op, quick=0.15)] * 4
             if left >= 2 and not heavy and not {"Normal Move", "Charge", "Fall Back"} & set(done):
                 options.append(b.fall_back())
         else:
@@ -215,15 +216,3 @@ class Simulator:
         crits = attack_successes(tuple(map(int, dice)), hit, p).critical_retained
         saves = defence_dice_collected(p, crits, target.datacard.defence) - (1 if cover else 0)
         return weapon.name, b.attack(target.id, dice, d6(rng, max(0, saves)), cover=cover)
-
-    def fight(self, s: GameState, op: OperativeState):
-        rng = self.rng
-        target = s.operatives[rng.choice(op.engaged_with)]
-        weapon = rng.choice([w for w in op.datacard.weapons if w.kind == "melee"])
-        theirs = [w for w in target.datacard.weapons if w.kind == "melee"]
-        target_weapon = rng.choice(theirs) if theirs else None
-        if rng.random() < 0.15:
-            return b.fight(weapon.name, target.id, target_weapon.name if target_weapon else None,
-                           damage=rng.randint(0, 8), damage_taken=rng.randint(0, 6))
-        return b.fight(weapon.name, target.id, target_weapon.name if target_weapon else None, d6(rng, weapon.atk),
-                       d6(rng, target_weapon.atk) if target_weapon else None)

@@ -8,11 +8,9 @@ that breaks a rule fails loudly instead of being stored.
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 from ...play import builder as b
 from ...play.builder import GameBuilder
-from ...errors import KtlogError
 from ...events import (
     ActivationEnded,
     CounteractStarted,
@@ -24,25 +22,16 @@ from ...events import (
     StrategicGambitUsed,
     TurningPointEnded,
 )
-from ...data import SAMPLE_ROSTERS
-from ...files.rosters import Roster, load_roster
+from ...files.rosters import Roster
 from ...rules.attacks import killzone_profile
 from ...rules.battle import due_to_activate
 from ...rules.dice import attack_successes
 from ...rules.shooting import defence_dice_collected
 from ...state import GameState, OperativeState, PlayerState
 
-ROSTERS = SAMPLE_ROSTERS
 PLAYERS = ["Ana", "Ben", "Cleo", "Dev", "Eli", "Fay", "Gus", "Hana", "Ivo", "Jun", "Kai", "Lea", "Max", "Nia", "Oto", "Pia"]
 STRATEGY_PLOYS = ["Seize Ground", "Bolster", "Combat Doctrine", "Overwhelm"]
 FIREFIGHT_PLOYS = ["Heroic Stand", "Quick Reflexes", "Adrenaline Surge"]
-
-
-def load_sim_rosters(folder: Path = ROSTERS) -> list[Roster]:
-    rosters = [load_roster(p) for p in sorted(folder.glob("*.toml")) if p.stem != "npo" and not p.stem.startswith("kt21_")]
-    if len(rosters) < 2:
-        raise KtlogError(f"the simulator needs at least two kill-team rosters in {folder}")
-    return rosters
 
 
 def d6(rng: random.Random, n: int) -> str:
@@ -57,6 +46,19 @@ def ploy_or_pass(g: GameBuilder, rng: random.Random, player: PlayerState, ploys:
         g.add(StrategicGambitUsed(player=player.name, gambit=rng.choice(unused)))
     else:
         g.add(GambitPassed(player=player.name))
+
+
+def fight_action(rng: random.Random, s: GameState, op: OperativeState, quick: float):
+    """A Fight against an enemy in control range with both sides' dice, or (with chance `quick`)
+    in quick mode: the damage dealt and taken."""
+    target = s.operatives[rng.choice(op.engaged_with)]
+    weapon = rng.choice([w for w in op.datacard.weapons if w.kind == "melee"])
+    theirs = [w for w in target.datacard.weapons if w.kind == "melee"]
+    target_weapon = rng.choice(theirs) if theirs else None
+    if rng.random() < quick:
+        return b.fight(weapon.name, target.id, target_weapon.name if target_weapon else None, damage=rng.randint(0, 8), damage_taken=rng.randint(0, 6))
+    return b.fight(weapon.name, target.id, target_weapon.name if target_weapon else None, d6(rng, weapon.atk),
+                   d6(rng, target_weapon.atk) if target_weapon else None)
 
 
 class Simulator:
@@ -180,7 +182,7 @@ class Simulator:
         may_move = {"Reposition", "Dash", "Fall Back", "Charge"} if not (act and act.used_heavy) else {act.heavy_only}
         if op.engaged_with:
             if "Fight" not in done:
-                options += [self.fight_action(s, op)] * 3
+                options += [fight_action(rng, s, op, quick=0.2)] * 3
             if left >= 2 and not counteract and "Fall Back" in may_move and not {"Reposition", "Charge", "Fall Back"} & set(done):
                 options.append(b.fall_back())
         else:
@@ -222,17 +224,6 @@ class Simulator:
         saves = defence_dice_collected(profile, crits) - (1 if cover and not profile.saturate else 0)
         hot = rng.randint(1, 6) if profile.hot else None
         return b.shoot(weapon.name, target.id, dice, d6(rng, max(0, saves)), cover=cover, hot=hot)
-
-    def fight_action(self, s: GameState, op: OperativeState):
-        rng = self.rng
-        target = s.operatives[rng.choice(op.engaged_with)]
-        weapon = rng.choice([w for w in op.datacard.weapons if w.kind == "melee"])
-        theirs = [w for w in target.datacard.weapons if w.kind == "melee"]
-        target_weapon = rng.choice(theirs) if theirs else None
-        if rng.random() < 0.2:
-            return b.fight(weapon.name, target.id, target_weapon.name if target_weapon else None, damage=rng.randint(0, 8), damage_taken=rng.randint(0, 6))
-        return b.fight(weapon.name, target.id, target_weapon.name if target_weapon else None, d6(rng, weapon.atk),
-                       d6(rng, target_weapon.atk) if target_weapon else None)
 
     def mission_action(self, s: GameState, op: OperativeState, done: list[str]):
         if s.turning_point < 2 or not s.markers:

@@ -10,10 +10,10 @@ from textual.widgets import Label
 
 from ktlog import events as ev
 from ktlog.errors import KtlogError
+from ktlog.play.moves import Trial, refusal_text
 from ktlog.rulesets.multiplayer.rules import listing
 from ktlog.state import GameState, OperativeState
 
-from ..steps import Trial, refusal_text
 from ..widgets.dice_entry import DiceEntry, Group
 from ..widgets.key_footer import KeyFooter
 from ..widgets.text_line import TextBlock

@@ -8,10 +8,11 @@ from textual.binding import Binding
 from textual.widgets import Label
 
 from ktlog import events as ev
+from ktlog.play.moves import Trial
+from ktlog.rules.candidates import melee
 from ktlog.text.notation import NotationError, parse_steps
 from ktlog.state import GameState
 
-from ..steps import Trial, melee
 from ..widgets.dice_entry import DiceEntry, Group
 from ..widgets.text_line import TextBlock
 from .dice_dialog import DiceDialog, wounds_text

@@ -13,7 +13,7 @@ from ktlog import events as ev
 from ktlog.errors import KtlogError
 from ktlog.files.rosters import Roster, joining, load_roster
 from ktlog.rulesets.joint.rules import Mission
-from ktlog.play.simulate import ROSTERS
+from ktlog.data import SAMPLE_ROSTERS as ROSTERS
 
 NPO_ROSTER = ROSTERS / "npo.toml"
 NPO_SELECTION = "heavy-brawler, tough-brawler, trooper-marksman, trooper-marksman, trooper-marksman"

@@ -19,6 +19,7 @@ from textual.screen import Screen
 
 from ktlog import events as ev
 from ktlog.errors import KtlogError
+from ktlog.rules.candidates import active
 from ktlog.text.event_text import parse_event
 from ktlog.rulesets import get_ruleset
 from ktlog.state import OperativeState
@@ -27,7 +28,7 @@ from ktlog.text.views import describe
 
 from ..markup import escape
 from ..recorder import Outcome, Recorder
-from ..steps import KIND, KINDS, StepKind, active
+from ..steps import KIND, KINDS, StepKind
 from ..widgets.action_bar import ActionBar
 from ..widgets.event_log import EventLog
 from ..widgets.key_footer import KeyFooter

@@ -10,12 +10,14 @@ from textual.binding import Binding
 from textual.widgets import Label
 
 from ktlog import events as ev
+from ktlog.play.moves import SHOOTING
+from ktlog.rules.candidates import active
 from ktlog.text.notation import NotationError, parse_rerolls
 from ktlog.rules.shooting import expected_attack_dice
 from ktlog.rules.weapons import weapon_profile
 from ktlog.state import GameState, OperativeState
 
-from ..steps import SHOOTING, Steps, active
+from ..steps import Steps
 from ..widgets.dice_entry import DiceEntry, Group
 from ..widgets.text_line import TextBlock
 from .dice_dialog import DiceDialog, wounds_text

@@ -1,0 +1,294 @@
+"""The legal moves from a state, found by trying candidate events on the reducer (as python-chess's
+`Board.legal_moves`).
+
+Each kind of move proposes the events a person might enter next (ktlog.rules.candidates); the
+moves are those the reducer accepts. Attacks are probed in quick mode (0 damage), so no dice are
+needed to know that Shoot or Fight is possible. The shared kinds are here; a ruleset adds its own
+(`Ruleset.moves`).
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Iterator
+from functools import cache
+
+import msgspec
+
+from .. import events as ev
+from ..errors import KtlogError, RuleViolation
+from ..files.rosters import slug
+from ..reducer import apply_in_place
+from ..rules.actions import KILLZONE_OF_ACTION, check_action, printed_cost
+from ..rules.candidates import (
+    Candidates,
+    action,
+    each_player,
+    enemies,
+    in_battle,
+    in_setup,
+    in_strategy,
+    living,
+    melee,
+    of_active,
+    ranged,
+    shot_probe,
+    shots,
+    turn_order,
+)
+from ..rules.context import Ctx
+from ..rules.ruleset import Ruleset
+from ..rulesets import get_ruleset
+from ..state import GameState, OperativeState, decode_state, encode_state
+
+LOGS = ("vp_log", "cp_log", "attacks", "incapacitations", "warnings", "notes")
+"""State fields the rules only append to: trial copies leave them out."""
+_STUB = ev.Datacard(name="", apl=1, move=1, save=6, wounds=1)
+
+
+class Trial:
+    """Applies events to private copies of one state.
+
+    A copy leaves out what the rules never change in place: the logs they only append to (VP
+    and CP changes, attacks, notes...) and the datacards, which are frozen and shared with the
+    original. That makes a copy many times cheaper in a long game, and a trial's logs hold
+    exactly what the event added (the resolved attack is `attacks[-1]`).
+    """
+
+    def __init__(self, state: GameState):
+        self.state = state
+        self._cards = {op_id: op.datacard for op_id, op in state.operatives.items()}
+        operatives = {op_id: msgspec.structs.replace(op, datacard=_STUB) for op_id, op in state.operatives.items()}
+        self._lean = encode_state(msgspec.structs.replace(state, operatives=operatives, **{name: [] for name in LOGS}))
+
+    def result(self, event: ev.Event) -> GameState:
+        """The state after `event`, its logs holding only what it added. Raises RuleViolation."""
+        new = decode_state(self._lean)
+        for op_id, op in new.operatives.items():
+            op.datacard = self._cards[op_id]
+        apply_in_place(new, event, self.state.seq + 1)
+        return new
+
+    def refusal(self, event: ev.Event) -> KtlogError | None:
+        """Why the reducer refuses `event`, or None when it accepts it."""
+        try:
+            self.result(event)
+        except KtlogError as exc:
+            return exc
+        return None
+
+
+def refusal_text(exc: KtlogError) -> str:
+    """A refusal in a line: the rule's message and page, without the CLI's override advice."""
+    return f"{exc.message} ({exc.rule})" if isinstance(exc, RuleViolation) else str(exc)
+
+
+# --- the shared kinds of move ------------------------------------------------------------------
+
+
+def marker_name(s: GameState, player: str) -> str:
+    """A default name for the next objective marker: the centre one first, then the player's
+    (numbered from their second: Multiplayer and Joint Ops maps have more)."""
+    base = name = "centre" if not s.markers else f"{slug(player)}-marker"
+    n = 1
+    while name in s.markers:
+        n += 1
+        name = f"{base}-{n}"
+    return name
+
+
+def drop_zone_name(s: GameState) -> str:
+    taken = {p.drop_zone for p in s.players.values()}
+    return next(z for z in ("A", "B", "C", "D") if z not in taken)
+
+
+def _rolloff(s: GameState) -> Iterator[ev.Event]:
+    """Every player's D6; in Multiplayer Ops, once players tie for a place, only the first tied
+    group rolls again (pg 99)."""
+    if s.phase in ("setup", "strategy") and len(s.players) >= 2:
+        names = next((g for g in s.order_ties if len(g) > 1), list(s.players))
+        yield ev.RolledOff(purpose="setup" if s.phase == "setup" else "initiative", rolls={p: len(names) - i for i, p in enumerate(names)})
+
+
+def _activate(s: GameState) -> Iterator[ev.Event]:
+    if s.phase == "firefight" and not s.activation:
+        for player in turn_order(s):
+            for op in s.ready_operatives(player):
+                yield ev.OperativeActivated(operative=op.id, order=op.order)
+
+
+def _counteract(s: GameState) -> Iterator[ev.Event]:
+    if s.phase == "firefight" and not s.activation:
+        for player in turn_order(s):
+            for op in s.operatives_of(player):
+                if op.status == "expended":
+                    yield ev.CounteractStarted(operative=op.id)
+
+
+def _fight(s: GameState, op: OperativeState) -> Iterator[ev.Event]:
+    actions = ["Fight"] + [a for a, zone in KILLZONE_OF_ACTION.items() if a.endswith("Fight") and zone in s.killzone.casefold()]
+    for name in actions:
+        targets = [s.operatives[t] for t in op.engaged_with] if name == "Fight" else enemies(s, op)
+        for weapon in melee(op):
+            for target in targets:
+                theirs = melee(target)
+                yield ev.Fought(operative=op.id, action=name, target=target.id, weapon=weapon.name,
+                                target_weapon=theirs[0].name if theirs else None, damage=0, damage_taken=0)
+
+
+def _mission(s: GameState, op: OperativeState) -> Iterator[ev.Event]:
+    for cls in (ev.MarkerSecured, ev.MarkerLooted, ev.TransmissionInitiated, ev.MarkerSabotaged):
+        for marker in s.markers:
+            yield cls(operative=op.id, marker=marker)
+
+
+def _killzone(s: GameState, op: OperativeState) -> Iterator[ev.Event]:
+    for name in ("Operate Hatch", "Guard"):
+        if KILLZONE_OF_ACTION[name] in s.killzone.casefold():
+            yield ev.KillzoneActionPerformed(operative=op.id, action=name)
+
+
+MOVES: dict[str, Candidates] = {
+    # set-up (pg 110, pg 81)
+    "roll_off": _rolloff,
+    "initiative": lambda s: (ev.InitiativeDecided(player=p) for p in turn_order(s)),
+    "marker": in_setup(lambda s: (ev.ObjectiveMarkerSetUp(marker=marker_name(s, p), player=p) for p in s.players)),
+    "crit_op": in_setup(lambda s: (ev.CritOpRolled(roll=r) for r in get_ruleset(s.ruleset).crit_ops)),
+    "drop_zone": in_setup(lambda s: (ev.DropZoneChosen(player=p, drop_zone=drop_zone_name(s)) for p in s.players)),
+    "equipment": in_setup(lambda s: (ev.EquipmentSelected(player=p) for p in s.players)),
+    "set_up": in_setup(lambda s: (ev.OperativeSetUp(operative=o.id) for o in s.operatives.values() if not o.set_up)),
+    # turning points and the strategy phase (pg 36-37)
+    "start_tp": lambda s: iter([ev.TurningPointStarted(turning_point=s.turning_point + 1)] if s.phase in ("setup", "between") else []),
+    "gambit": in_strategy(each_player(lambda p: ev.StrategicGambitUsed(player=p, gambit="a gambit", cp=0))),
+    "pass": in_strategy(each_player(lambda p: ev.GambitPassed(player=p))),
+    # the firefight phase (pg 38-39)
+    "activate": _activate,
+    "counteract": _counteract,
+    "reposition": action(ev.Repositioned),
+    "dash": action(ev.Dashed),
+    "fall_back": action(ev.FellBack),
+    "charge": of_active(lambda s, op: (ev.Charged(operative=op.id, targets=(t.id,)) for t in enemies(s, op))),
+    "shoot": of_active(shots),
+    "fight": of_active(_fight),
+    "mission": of_active(_mission),
+    "pick_up": of_active(lambda s, op: (ev.MarkerPickedUp(operative=op.id, marker=m) for m in s.markers)),
+    "place": of_active(lambda s, op: (ev.MarkerPlaced(operative=op.id, marker=m) for m in s.markers)),
+    "unique": of_active(lambda s, op: (ev.UniqueActionPerformed(operative=op.id, action=a.name) for a in op.datacard.unique_actions)),
+    "killzone": of_active(_killzone),
+    "end_activation": action(ev.ActivationEnded),
+    "ploy": lambda s: (ev.FirefightPloyUsed(player=p, ploy="a ploy", cp=0) for p in turn_order(s)) if s.phase == "firefight" else iter(()),
+    "control": lambda s: iter([ev.ObjectivesControlled(control=dict.fromkeys(s.markers))] if s.phase == "firefight" and s.markers else []),
+    "end_tp": lambda s: iter([ev.TurningPointEnded(turning_point=s.turning_point)] if s.phase == "firefight" else []),
+    # what happens outside the sequence
+    "damage": in_battle(lambda s: (ev.DamageInflicted(operative=o.id, damage=0, source="other") for o in living(s))),
+    "regain": in_battle(lambda s: (ev.WoundsRegained(operative=o.id, wounds=1, reason="a rule") for o in living(s) if o.wounded)),
+    "apl": in_battle(lambda s: (ev.AplModified(operative=o.id, delta=1, reason="a rule") for o in living(s))),
+    "cp": lambda s: (ev.CommandPointsAdjusted(player=p, delta=1, reason="a rule") for p in turn_order(s)) if s.phase != "over" else iter(()),
+    "concede": lambda s: (ev.GameConceded(player=p) for p in turn_order(s)) if s.phase != "over" else iter(()),
+}
+"""The kinds of move every ruleset has, by name, with their candidates."""
+
+SHOOTING = {"shoot": ev.Shot, "overwatch": ev.OverwatchFired}
+"""The kinds of move that are shooting attacks, and their events (KT21 Overwatch is a Shot too)."""
+
+
+@cache
+def ruleset_moves(ruleset: Ruleset) -> dict[str, Candidates]:
+    """The kinds of move only this ruleset has (its `moves` module's MOVES)."""
+    return importlib.import_module(ruleset.moves).MOVES if ruleset.moves else {}
+
+
+class Moves:
+    """The legal moves from one state, worked out as they are asked for and kept."""
+
+    def __init__(self, state: GameState):
+        self.state = state
+        self.trial = Trial(state)
+        self.ruleset = get_ruleset(state.ruleset)
+        self._foreign: set[str] = set()
+        """Kinds with candidates this ruleset has no such event for (Counteract in KT21)."""
+        self._legal: dict[str, bool] = {}
+        self._options: dict[str, list[ev.Event]] = {}
+        self._refusals: dict[str, KtlogError] = {}
+        self._refused: dict[str, ev.Event] = {}
+        self._refused_actions: set[tuple] = set()
+        """Actions the active operative cannot take at all now (AP, once per activation...): every
+        candidate of one is refused alike, so only the first is tried."""
+
+    def legal(self, kind: str) -> bool:
+        """Whether any move of this kind is legal now (stops at the first that is)."""
+        if kind not in self._legal:
+            if kind in self._options:
+                self._legal[kind] = bool(self._options[kind])
+            else:
+                self._legal[kind] = any(self._accepts(kind, e) for e in self.candidates(kind))
+        return self._legal[kind]
+
+    def options(self, kind: str) -> list[ev.Event]:
+        """Every legal move of this kind, in the order they are offered."""
+        if kind not in self._options:
+            self._options[kind] = [e for e in self.candidates(kind) if self._accepts(kind, e)]
+        return self._options[kind]
+
+    def part_of(self, kind: str) -> bool:
+        """Whether the game's ruleset has this kind of move at all."""
+        return kind in MOVES or kind in ruleset_moves(self.ruleset)
+
+    def candidates(self, kind: str) -> Iterator[ev.Event]:
+        """The kind's candidates that are events of this ruleset (the others are not tried)."""
+        if not self.part_of(kind):
+            return
+        for event in (MOVES.get(kind) or ruleset_moves(self.ruleset)[kind])(self.state):
+            if type(event) in self.ruleset.events:
+                yield event
+            else:
+                self._foreign.add(kind)
+
+    def foreign(self, kind: str) -> bool:
+        """Whether the kind is no part of this ruleset (checked once its candidates were tried)."""
+        return kind in self._foreign or not self.part_of(kind)
+
+    def refusal(self, kind: str) -> KtlogError | None:
+        """Why the rules refused the kind's first candidate, if they did (None when it is legal)."""
+        return None if self.legal(kind) else self._refusals.get(kind)
+
+    def refused_event(self, kind: str) -> ev.Event | None:
+        """The first candidate the rules refused, if any."""
+        self.legal(kind)
+        return self._refused.get(kind)
+
+    def shot_targets(self, op: OperativeState, kind: str = "shoot", weapon: ev.Weapon | None = None) -> list[str]:
+        """The enemies `op` may shoot (Shoot, or Overwatch) with `weapon`, or with one of its
+        weapons: each is tried with the first weapon first, so a target usually costs one trial."""
+        weapons = [weapon] if weapon else ranged(op)
+        return [t.id for t in enemies(self.state, op) if any(self._accepts(kind, shot_probe(op, w, t.id, SHOOTING[kind])) for w in weapons)]
+
+    def shot_weapons(self, op: OperativeState, target: str, kind: str = "shoot") -> list[ev.Weapon]:
+        """The weapons of `op` that may shoot `target`."""
+        return [w for w in ranged(op) if self._accepts(kind, shot_probe(op, w, target, SHOOTING[kind]))]
+
+    def _accepts(self, kind: str, event: ev.Event) -> bool:
+        shared = self._action_key(event)
+        if shared in self._refused_actions:
+            return False
+        refusal = self.trial.refusal(event)
+        if refusal is not None:
+            if kind not in self._refusals:
+                self._refusals[kind], self._refused[kind] = refusal, event
+            if shared and self._fails_shared_checks(event):
+                self._refused_actions.add(shared)
+        return refusal is None
+
+    def _action_key(self, event: ev.Event) -> tuple | None:
+        """What the checks every action shares depend on (`check_action`): two candidates with
+        the same key, a shot at each enemy say, pass or fail them alike."""
+        if not isinstance(event, ev.Action) or event.operative not in self.state.operatives:
+            return None
+        return (event.operative, event.counts_as, printed_cost(self.state.operatives[event.operative], event), event.ap)
+
+    def _fails_shared_checks(self, event: ev.Action) -> bool:
+        try:
+            check_action(Ctx(self.state, event, self.state.seq + 1, self.ruleset), event)
+        except KtlogError:
+            return True
+        return False

@@ -1,0 +1,35 @@
+"""KT21's own kinds of move (001): Overwatch, Normal Move, Pass, and the VP the players work out
+from the mission and tac op cards."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ... import events as ev
+from ...rules.candidates import Candidates, action, in_battle, shots, turn_order
+from ...state import GameState
+
+
+def _overwatch(s: GameState) -> Iterator[ev.Event]:
+    """Between activations, by an expended operative of the player whose turn it is once they
+    have no ready operative left (001 Overwatch)."""
+    player = s.next_player
+    if s.phase == "firefight" and not s.activation and player and not s.ready_operatives(player):
+        for op in s.operatives_of(player):
+            if op.status == "expended":
+                yield from shots(s, op, ev.OverwatchFired)
+
+
+def _mission_vp(s: GameState) -> Iterator[ev.Event]:
+    """VP from the mission or a tac op card (001), which the players work out."""
+    for p in turn_order(s):
+        for category in ("mission", "tac"):
+            yield ev.MissionVPScored(player=p, vp=1, category=category, reason="the card")
+
+
+MOVES: dict[str, Candidates] = {
+    "overwatch": _overwatch,
+    "normal_move": action(ev.NormalMoved),
+    "pass_action": action(ev.Passed),
+    "mission_vp": in_battle(_mission_vp),
+}
