@@ -1,5 +1,6 @@
-"""The legal next steps (tui/steps.py): an action the active operative cannot take at all is
-refused after one trial, and the steps found are those every candidate tried would give."""
+"""The legal moves (ktlog/play/moves.py) and the record screen's steps (tui/steps.py): an action
+the active operative cannot take at all is refused after one trial, the moves found are those
+every candidate tried would give, and every kind of move has a key."""
 
 from __future__ import annotations
 
@@ -15,7 +16,9 @@ from ktlog.rules.actions import check_action
 from ktlog.rules.context import Ctx
 from ktlog.rulesets import get_ruleset
 from ktlog.state import encode_state
-from ktlog.tui.steps import KINDS, Steps, Trial
+from ktlog.play.moves import MOVES, Moves, Trial, ruleset_moves
+from ktlog.rulesets import RULESETS
+from ktlog.tui.steps import KIND, Steps
 
 
 def counted(monkeypatch) -> list[ev.Event]:
@@ -31,7 +34,7 @@ def counted(monkeypatch) -> list[ev.Event]:
     return tried
 
 
-def shot_once(store) -> Steps:
+def shot_once(store) -> Moves:
     """Alice's first trooper has shot Bob's first trooper (quick mode) and has AP left."""
     game_id = tiny_game(store)
     for event in (
@@ -39,7 +42,7 @@ def shot_once(store) -> Steps:
         ev.Shot(operative="trooper-1", weapon="Rifle", attacks=(ev.ShootingAttack(target="bob-trooper-1", damage=0),)),
     ):
         store.append(game_id, event)
-    return Steps(store.state(game_id))
+    return Moves(store.state(game_id))
 
 
 def test_an_action_already_taken_is_refused_after_one_trial(store, monkeypatch):
@@ -47,7 +50,7 @@ def test_an_action_already_taken_is_refused_after_one_trial(store, monkeypatch):
     tried = counted(monkeypatch)
     assert not steps.legal("shoot")
     assert [type(e) for e in tried] == [ev.Shot]  # two enemies to shoot at; the second is not tried
-    assert "already performed Shoot this activation" in steps.why_not("shoot")
+    assert "already performed Shoot this activation" in str(steps.refusal("shoot"))
     assert steps.shot_targets(steps.state.operatives["trooper-1"]) == []
     assert len(tried) == 1
 
@@ -73,10 +76,14 @@ def test_the_shared_checks_change_nothing(store):
     assert encode_state(state) == before
 
 
+def kinds(state) -> list[str]:
+    return [*MOVES, *ruleset_moves(RULESETS[state.ruleset])]
+
+
 def every_candidate(state) -> dict[str, bool]:
     """Each kind's legality, found by trying every candidate (no short cut)."""
-    trial, plain = Trial(state), Steps(state)
-    return {k.action: any(trial.refusal(e) is None for e in plain._candidates(k.action)) for k in KINDS}
+    trial, plain = Trial(state), Moves(state)
+    return {k: any(trial.refusal(e) is None for e in plain.candidates(k)) for k in kinds(state)}
 
 
 @pytest.mark.parametrize("name", ["01", "10", "14"])
@@ -85,7 +92,17 @@ def test_the_steps_found_are_those_every_candidate_gives(name):
     replay = Replay([e for e, _ in sealed])
     for seq in range(1, replay.head + 1, 3):
         state = replay.seek(seq)
-        steps = Steps(state)
-        assert {k.action: steps.legal(k.action) for k in KINDS} == every_candidate(state), f"seq {seq}"
+        moves = Moves(state)
+        assert {k: moves.legal(k) for k in kinds(state)} == every_candidate(state), f"seq {seq}"
+
+
+def test_every_kind_of_move_has_a_key():
+    every = {*MOVES, *(kind for r in RULESETS.values() for kind in ruleset_moves(r))}
+    assert every == set(KIND)
+
+
+def test_a_step_no_ruleset_of_the_game_has_says_so(store):
+    steps = Steps(store.state(tiny_game(store)))
+    assert not steps.part_of("overwatch") and steps.why_not("overwatch") == "Overwatch is not part of KT24 Preliminary Ops"
 
 

@@ -43,9 +43,12 @@ class Filters:
 
 POLARS_TYPE = {int: pl.Int64, float: pl.Float64, str: pl.String}
 
-PVE_RULESETS = ("kt24-joint",)
-"""Rulesets played against non-player operatives: left out of the league (no opponent to rank
-or rate) unless `--ruleset` asks for one of them."""
+def pve_rulesets() -> list[str]:
+    """Rulesets played against non-player operatives (`Ruleset.pve`): left out of the league (no
+    opponent to rank or rate) unless `--ruleset` asks for one of them."""
+    from ..rulesets import RULESETS  # here: the rules are loaded only when a league is read
+
+    return [name for name, ruleset in RULESETS.items() if ruleset.pve]
 
 
 READ_BUSY_TIMEOUT_MS = 5000
@@ -144,7 +147,7 @@ class League:
         f = self.filters
         conditions = [pl.col(c) == v for c, v in (("league", f.league), ("season", f.season), ("round", f.round), ("ruleset", f.ruleset)) if v is not None]
         if f.ruleset is None:
-            conditions.append(~pl.col("ruleset").is_in(PVE_RULESETS))
+            conditions.append(~pl.col("ruleset").is_in(pve_rulesets()))
         if f.since:
             conditions.append(pl.col("date") >= f.since.isoformat())
         if f.until:
@@ -186,7 +189,7 @@ class League:
     def _nothing_at_all(self) -> str:
         """Why an unfiltered league is empty: no games, or only PvE games, which it leaves out."""
         rulesets = read_table(self.db, "SELECT DISTINCT ruleset FROM games", {"ruleset": str}).get_column("ruleset").to_list()
-        pve = [r for r in rulesets if r in PVE_RULESETS]
+        pve = [r for r in rulesets if r in pve_rulesets()]
         return f"the database has only games of {', '.join(pve)}, which the league leaves out (--ruleset asks for them)" if pve else "the database has no games"
 
     def table(self, name: str) -> pl.DataFrame:

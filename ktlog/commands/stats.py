@@ -180,13 +180,13 @@ def _game_id(league: League, prefix: str) -> str:
 def _left_out(league: League, prefix: str) -> None:
     """Explain a game that is in the database but not in the league (a Joint Ops game, or one
     the filters leave out)."""
-    from ..analytics.league import PVE_RULESETS, NothingToCompute, read_table
+    from ..analytics.league import NothingToCompute, pve_rulesets, read_table
 
     every = read_table(league.db, "SELECT id AS game_id, ruleset FROM games", {"game_id": str, "ruleset": str})
     matches = every.filter(every.get_column("game_id").str.starts_with(prefix))
     if matches.height == 1:
         game_id, ruleset = matches.row(0)
-        if ruleset in PVE_RULESETS and league.filters.ruleset is None:
+        if ruleset in pve_rulesets() and league.filters.ruleset is None:
             raise NothingToCompute(f"game {game_id[:8]} is a {ruleset} game, which league statistics leave out (`ktlog stats ... --ruleset {ruleset}` takes them in)")
         raise NothingToCompute(f"game {game_id[:8]} is left out by the filters ({league.filters.describe()}); drop a filter to include it")
 

@@ -1,5 +1,6 @@
 """The new game screen: the game, its ruleset and players, their kill teams from roster files
-and the operatives selected for this battle. Multiplayer Ops takes three or four players, Joint
+and the operatives selected for this battle. The ruleset says what else it asks for (`Ruleset`:
+players, datacards, labels, missions, npos): Multiplayer Ops takes three or four players, Joint
 Ops one players' side and the NPOs (its mission names their Wounds budget), KT21 a dataslate and
 KT21 datacards. Creating it records those events in one transaction and goes on to the set-up."""
 
@@ -16,19 +17,19 @@ from textual.widgets import Button, Header, Input, Label, Select, Static
 
 from ktlog import events as ev
 from ktlog.errors import KtlogError
-from ktlog.rulesets import RULESETS
-from ktlog.rulesets.joint import rules as joint
-from ktlog.rulesets.kt21 import rules as kt21
 from ktlog.rules.ruleset import Ruleset
+from ktlog.rulesets import RULESETS
 from ktlog.storage.store import Store
 
 from ..widgets.key_footer import KeyFooter
-from .player_form import NpoForm, PlayerForm, kt21_roster, sample_rosters
+from .player_form import NpoForm, PlayerForm, datacards_of, sample_rosters
 
 KILLZONES = ["volkus", "gallowdark", "bheta-decima"]
 LABELS = ("league", "round", "table", "mission")
 NAMES = ("Alice", "Bob", "Carol", "Dave")
-MISSIONS = list(joint.MISSIONS)
+MISSIONS = [m for r in RULESETS.values() for m in r.missions]
+EXTRA_LABELS = {"dataslate": ("Dataslate", "e.g. Balance Dataslate Q1 2023 (empty: the core book)")}
+"""The labels a ruleset may ask for besides LABELS (`Ruleset.labels`): title and placeholder."""
 
 
 class NewGameScreen(Screen):
@@ -68,8 +69,9 @@ class NewGameScreen(Screen):
             with Horizontal(classes="row", id="options"):
                 yield Label("Players", id="player-count-label")
                 yield Select([("3", 3), ("4", 4)], value=3, allow_blank=False, compact=True, id="player-count")
-                yield Label("Dataslate", id="dataslate-label")
-                yield Input(placeholder="e.g. Balance Dataslate Q1 2023 (empty: the core book)", compact=True, id="dataslate")
+                for label, (title, placeholder) in EXTRA_LABELS.items():
+                    yield Label(title, id=f"{label}-label")
+                    yield Input(placeholder=placeholder, compact=True, id=label)
             for i in range(2):
                 yield PlayerForm(i + 1, NAMES[i], samples, paths[i])
             yield Label("", id="problem")
@@ -86,8 +88,8 @@ class NewGameScreen(Screen):
         return RULESETS[self.query_one("#ruleset", Select).value]
 
     def offered(self, name: str) -> dict:
-        """The sample kill teams for a ruleset: KT21 datacards for KT21, KT24 ones otherwise."""
-        return {p: r for p, r in self.samples.items() if kt21_roster(p) == (name == kt21.RULESET.name)}
+        """The sample kill teams with the ruleset's datacards (KT21 ones for KT21)."""
+        return {p: r for p, r in self.samples.items() if datacards_of(p) == RULESETS[name].datacards}
 
     def players(self) -> list[PlayerForm]:
         """The player forms the ruleset takes (Joint Ops: one players' side)."""
@@ -95,15 +97,17 @@ class NewGameScreen(Screen):
 
     def player_count(self) -> int:
         low, high = self.ruleset.players
-        return 1 if self.ruleset is joint.RULESET else (self.query_one("#player-count", Select).value if high > 2 else low)
+        if self.ruleset.npos:
+            return low - 1
+        return self.query_one("#player-count", Select).value if high > 2 else low
 
     async def fit(self) -> None:
         """Show the fields and forms of the chosen ruleset (mounting those it is the first to need)."""
         ruleset = self.ruleset
-        many, kt21_game, npos = ruleset.players[1] > 2, ruleset is kt21.RULESET, ruleset is joint.RULESET
-        for field, shown in (("player-count", many), ("dataslate", kt21_game)):
+        many, npos = ruleset.players[1] > 2 and not ruleset.npos, ruleset.npos
+        for field, shown in (("player-count", many), *((label, label in ruleset.labels) for label in EXTRA_LABELS)):
             self.query_one(f"#{field}").display = self.query_one(f"#{field}-label").display = shown
-        self.query_one("#options").display = many or kt21_game
+        self.query_one("#options").display = many or bool(ruleset.labels)
         forms = list(self.query(PlayerForm))
         samples = forms[0].samples
         more = [PlayerForm(i + 1, NAMES[i], samples, list(samples)[i % len(samples)]) for i in range(len(forms), self.player_count())]
@@ -118,9 +122,10 @@ class NewGameScreen(Screen):
         for form in self.query(NpoForm):
             form.display = npos
         mission = self.query_one("#mission", Input)
-        mission.placeholder = "breach, sabotage or escape" if npos else "optional"
-        if npos and not mission.value:
-            mission.value = MISSIONS[0]
+        missions = ruleset.missions
+        mission.placeholder = f"{', '.join(missions[:-1])} or {missions[-1]}" if missions else "optional"
+        if missions and not mission.value:
+            mission.value = missions[0]
         self.tally()
 
     def offer_kill_teams(self) -> None:
@@ -131,7 +136,7 @@ class NewGameScreen(Screen):
 
     def tally(self) -> None:
         for form in self.query(NpoForm):
-            form.tally(joint.mission_of(self.value("mission")))
+            form.tally(self.ruleset.npo_budget(self.value("mission")))
 
     async def on_select_changed(self, event: Select.Changed) -> None:
         if event.select.id == "ruleset":
@@ -157,11 +162,10 @@ class NewGameScreen(Screen):
         try:
             created = ev.GameCreated(
                 ruleset=ruleset.name, killzone=self.value("killzone"), date=self.value("date"),
-                dataslate=(self.value("dataslate") or None) if ruleset is kt21.RULESET else None,
-                **{label: self.value(label) or None for label in LABELS},
+                **{label: self.value(label) or None for label in (*LABELS, *ruleset.labels)},
             )
             taken: set[str] = set()
-            sides = self.players() + ([self.query_one(NpoForm)] if ruleset is joint.RULESET else [])
+            sides = self.players() + ([self.query_one(NpoForm)] if ruleset.npos else [])
             players = [e for form in sides for e in form.events(taken)]
             game_id = self.store.new_game(created, players)  # the rules check every event; a refusal stores nothing
         except KtlogError as exc:

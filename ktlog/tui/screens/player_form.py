@@ -11,23 +11,23 @@ from textual.widgets import Input, Label, Select, SelectionList
 
 from ktlog import events as ev
 from ktlog.errors import KtlogError
+from ktlog.data import SAMPLE_ROSTERS
 from ktlog.files.rosters import Roster, joining, load_roster
-from ktlog.rulesets.joint.rules import Mission
-from ktlog.data import SAMPLE_ROSTERS as ROSTERS
 
-NPO_ROSTER = ROSTERS / "npo.toml"
+NPO_ROSTER = SAMPLE_ROSTERS / "npo.toml"
 NPO_SELECTION = "heavy-brawler, tough-brawler, trooper-marksman, trooper-marksman, trooper-marksman"
 """The NPOs offered: those of the README's Joint Ops example (45 Wounds)."""
 
 
-def sample_rosters(folder: Path = ROSTERS) -> dict[str, Roster]:
+def sample_rosters(folder: Path = SAMPLE_ROSTERS) -> dict[str, Roster]:
     """The sample rosters, by path (the NPO datacards are the Joint Ops NPO side's)."""
     return {str(path): load_roster(path) for path in sorted(folder.glob("*.toml")) if path.stem != NPO_ROSTER.stem}
 
 
-def kt21_roster(path: str) -> bool:
-    """Whether a sample roster holds KT21 datacards (ktlog/data/rosters/kt21_*.toml)."""
-    return Path(path).stem.startswith("kt21_")
+def datacards_of(path: str) -> str:
+    """The edition of a sample roster's datacards (`Ruleset.datacards`): ktlog/data/rosters/kt21_*.toml
+    are KT21's."""
+    return "kt21" if Path(path).stem.startswith("kt21_") else "kt24"
 
 
 class SideForm(Vertical):
@@ -176,11 +176,12 @@ class NpoForm(SideForm):
     def selection(self) -> list[str]:
         return [i.strip() for i in self.query_one("#ops-npo", Input).value.split(",") if i.strip()]
 
-    def tally(self, mission: Mission | None) -> None:
-        """The combined Wounds selected, against the mission's (the ids the roster has)."""
+    def tally(self, budget: tuple[str, int] | None) -> None:
+        """The combined Wounds selected, against the mission's budget (title, Wounds), and the
+        ids the roster has."""
         cards = {o.id: o.datacard for o in self.roster.operatives} if self.roster else {}
         wounds = sum(cards[i].wounds for i in self.selection() if i in cards)
-        most = f" of {mission.title}'s {mission.npo_wounds}" if mission else ""
+        most = f" of {budget[0]}'s {budget[1]}" if budget else ""
         self.query_one("#npo-wounds", Label).update(f"combined Wounds {wounds}{most}; the roster has: {', '.join(cards)}")
 
     def events(self, taken: set[str]) -> list[ev.Event]:
