@@ -56,7 +56,7 @@ def read_catalogue(path: Path, system: System, library: dict[str, Element] | Non
     missing = [link.get("name", "") for link in root.iterfind("catalogueLinks/catalogueLink") if not library or link.get("targetId") not in library]
     entries = []
     for element in _operative_entries(root, index):
-        entry = _entry(element, index, f"{path.name}: entry {element.get('name', '')!r}")
+        entry = _entry(element, index, f"{path}: entry {element.get('name', '')!r}")
         if missing:
             entry.notes.append(f"linked catalogues not found beside it: {', '.join(missing)}")
         entries.append(entry)

@@ -31,7 +31,7 @@ def read_roster(path: Path) -> Team:
     entries: list[Entry] = []
     for force in forces:
         for selection in force.iterfind("selections/selection"):
-            _collect(selection, f"{path.name}: force {force.get('catalogueName', '')!r}", entries)
+            _collect(selection, f"{path}: force {force.get('catalogueName', '')!r}", entries)
     first = forces[0]
     return Team(name=first.get("catalogueName") or root.get("name") or path.stem, edition=edition, source=path.name,
                 revision=first.get("catalogueRevision"), entries=entries, title=root.get("name"))
