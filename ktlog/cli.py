@@ -39,6 +39,7 @@ COMMANDS = {
     "stats": "ktlog.commands.stats:stats",
     "chart": "ktlog.commands.stats:chart",
     "report": "ktlog.commands.stats:report",
+    "roster": "ktlog.commands.roster:roster",
 }
 """Each subcommand's name -> "module:attribute" of its click command."""
 

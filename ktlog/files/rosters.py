@@ -19,6 +19,9 @@
     ]
     unique_actions = [{ name = "Tactical Command", ap = 1 }]
 
+An imported roster also names the file it came from and the catalogue's revision:
+`source = "team.ros"`, `revision = "8"` (ktlog roster import).
+
 A KT21 datacard adds `ga` (group activation, default 1), `df` (defence dice, default 3),
 optionally `invulnerable_save = "4+"` (004), and its weapons `critical_rules` (!), e.g.
 `rules = ["AP1"], critical_rules = ["MW2"]` (001).
@@ -26,13 +29,16 @@ optionally `invulnerable_save = "4+"` (004), and its weapons `critical_rules` (!
 
 from __future__ import annotations
 
+import os
 import re
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
 import msgspec
+import platformdirs
 
+from ..data import SAMPLE_ROSTERS
 from ..errors import RosterError
 from ..events import Datacard, Event, OperativeAdded, PlayerJoined, UniqueAction, Weapon
 from ..rules.setup import check_datacard
@@ -72,6 +78,8 @@ class _Roster(msgspec.Struct, forbid_unknown_fields=True):
     faction: str | None = None
     archetypes: list[str] = []
     notes: str | None = None
+    source: str | None = None
+    revision: str | None = None
 
 
 @dataclass(frozen=True)
@@ -87,6 +95,10 @@ class Roster:
     archetypes: tuple[str, ...]
     operatives: tuple[RosterOperative, ...]
     path: str
+    source: str | None = None
+    """The file it was imported from, if it was (a BattleScribe roster, a catalogue)."""
+    revision: str | None = None
+    """That file's catalogue revision."""
 
     def select(self, ids: list[str] | None) -> list[RosterOperative]:
         """The operatives chosen for a battle (all of them when `ids` is None)."""
@@ -177,7 +189,28 @@ def load_roster(path: str | Path) -> Roster:
         seen.add(op.id)
     if not operatives:
         raise RosterError(f"{where}: the roster has no operatives")
-    return Roster(name=spec.name, faction=spec.faction, archetypes=tuple(spec.archetypes), operatives=tuple(operatives), path=where)
+    return Roster(name=spec.name, faction=spec.faction, archetypes=tuple(spec.archetypes), operatives=tuple(operatives), path=where,
+                  source=spec.source, revision=spec.revision)
+
+
+def user_roster_folder() -> Path:
+    """`KTLOG_ROSTERS`, else rosters/ in the user's data directory (beside the default database)."""
+    env = os.environ.get("KTLOG_ROSTERS")
+    return Path(env) if env else platformdirs.user_data_path("ktlog") / "rosters"
+
+
+def find_roster(name: str) -> Path:
+    """A roster file by path, or by name in the user's roster folder, then among the samples
+    (`kasrkin`, `My Kasrkin` and `my-kasrkin.toml` all name my-kasrkin.toml)."""
+    path = Path(name)
+    if path.is_file():
+        return path
+    stem = slug(path.stem if path.suffix == ".toml" else name)
+    for folder in (user_roster_folder(), SAMPLE_ROSTERS):
+        for candidate in (folder / f"{path.stem}.toml", folder / f"{stem}.toml"):
+            if candidate.is_file():
+                return candidate
+    raise RosterError(f"no roster {name!r}: not a file, and not in {user_roster_folder()} or the samples; ktlog roster list shows them")
 
 
 def _datacard(op: _Operative) -> Datacard:

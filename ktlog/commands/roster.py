@@ -1,0 +1,194 @@
+"""`ktlog roster`: import a kill team from BattleScribe, New Recruit or a BSData catalogue, list
+the rosters at hand, show one's datacards, check a hand-written roster file."""
+
+from __future__ import annotations
+
+import json
+import re
+import tempfile
+from pathlib import Path
+
+import click
+
+from ..errors import RosterError
+from ..events import Datacard
+from ..files.rosters import Roster, find_roster, load_roster, slug, user_roster_folder
+from .context import fail
+
+_CATALOGUES = (".cat", ".catz")
+
+
+@click.group()
+def roster() -> None:
+    """Rosters: import your kill team, list the rosters, show one, check a roster file."""
+
+
+@roster.command("import")
+@click.argument("file", type=click.Path(exists=True, path_type=Path))
+@click.option("--system", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="The game system file (.gst or .gstz) a catalogue belongs to.")
+@click.option("--archetypes", help="The kill team's archetypes, comma separated (BSData has none), e.g. Security,Recon.")
+@click.option("--out", type=click.Path(path_type=Path), help="Where to write (a file; a folder for a data folder). Default: your roster folder.")
+@click.option("--dry-run", is_flag=True, help="Show what would be imported; write nothing.")
+@click.option("--force", is_flag=True, help="Replace a roster file that is already there.")
+def import_cmd(file: Path, system: Path | None, archetypes: str | None, out: Path | None, dry_run: bool, force: bool) -> None:
+    """Import a kill team: a BattleScribe roster (.ros, .rosz), a New Recruit export (.json), a
+    BSData catalogue (.cat, .catz, with --system), or a whole BSData folder."""
+    from ..files.bsdata.mapping import MissingCharacteristic, map_team
+
+    chosen = [a.strip() for a in archetypes.split(",") if a.strip()] if archetypes else []
+    try:
+        if file.is_dir():
+            _import_folder(file, chosen, out, dry_run, force)
+            return
+        team = map_team(_read(file, system), chosen)
+    except MissingCharacteristic as exc:
+        raise RosterError(str(exc)) from exc
+    if not team.operatives:
+        raise RosterError(f"{file}: no operative could be mapped ({'; '.join(team.left_out) or 'the file has none'}); nothing written")
+    target = out or user_roster_folder() / f"{slug(team.name)}.toml"
+    loaded = _written(team, None if dry_run else target, force)
+    click.echo(f"{loaded.name}: {len(loaded.operatives)} operatives from {team.source}"
+               + (f" (catalogue revision {team.revision})" if team.revision else ""))
+    for card, count in _cards(loaded):
+        click.echo("\n".join(_datacard_lines(card, count)))
+    for operative in team.operatives:
+        for note in operative.notes:
+            click.echo(f"note: {operative.fields['name']}: {note}")
+    for text in team.left_out:
+        click.echo(f"left out: {text}")
+    if not chosen:
+        click.echo("archetypes: BSData has none; give them with --archetypes A,B, or add archetypes = [...] to the roster file")
+    click.echo("dry run: nothing written" if dry_run else f"wrote {target}\nuse it: ktlog new --player NAME={target} ...")
+
+
+def _read(file: Path, system: Path | None):
+    from ..files.bsdata.catalogues import read_catalogue, read_system
+    from ..files.bsdata.rosters import read_roster
+
+    if file.suffix.lower() in _CATALOGUES:
+        if system is None:
+            raise RosterError(f"{file}: a catalogue needs its game system: add --system with the .gst file from the same data folder")
+        return read_catalogue(file, read_system(system))
+    return read_roster(file)
+
+
+def _written(team, target: Path | None, force: bool) -> Roster:
+    """Write the team's roster file (or, for a dry run, a temporary one) and load it back."""
+    from ..files.bsdata.toml_out import render, write_roster
+
+    text = render(team)
+    if target is not None:
+        return write_roster(text, target, force=force)
+    with tempfile.TemporaryDirectory() as folder:
+        return write_roster(text, Path(folder) / "roster.toml")
+
+
+def _import_folder(folder: Path, archetypes: list[str], out: Path | None, dry_run: bool, force: bool) -> None:
+    from ..files.bsdata.catalogues import read_folder
+    from ..files.bsdata.mapping import MissingCharacteristic, map_team
+
+    rows = [("kill team", "operatives", "weapons", "could not map")]
+    written = 0
+    for path, team in read_folder(folder):
+        try:
+            if isinstance(team, RosterError):
+                raise team
+            mapped = map_team(team, archetypes)
+            if not mapped.operatives:
+                raise RosterError(f"no operative could be mapped: {'; '.join(mapped.left_out)}")
+            _written(mapped, None if dry_run else (out or user_roster_folder()) / f"{slug(mapped.name)}.toml", force)
+            written += not dry_run
+            rows.append((mapped.name, str(len(mapped.operatives)), str(mapped.weapons), "; ".join(mapped.left_out) or "-"))
+        except (RosterError, MissingCharacteristic) as exc:
+            rows.append((path.stem, "-", "-", str(exc)))
+    widths = [max(len(r[i]) for r in rows) for i in range(3)]
+    for row in rows:
+        click.echo("  ".join(cell.ljust(widths[i]) if i < 3 else cell for i, cell in enumerate(row)))
+    click.echo("dry run: nothing written" if dry_run else f"wrote {written} rosters to {out or user_roster_folder()}")
+
+
+@roster.command("list")
+def list_cmd() -> None:
+    """The rosters at hand: your own (imported or written) and the samples ktlog ships."""
+    from ..data import SAMPLE_ROSTERS
+
+    for title, folder in (("yours", user_roster_folder()), ("samples", SAMPLE_ROSTERS)):
+        paths = sorted(folder.glob("*.toml")) if folder.is_dir() else []
+        click.echo(f"{title} ({folder}):" + ("" if paths else " none"))
+        for path in paths:
+            try:
+                loaded = load_roster(path)
+                click.echo(f"  {path.stem:<24} {loaded.name} ({len(loaded.operatives)} operatives)")
+            except RosterError as exc:
+                click.echo(f"  {path.stem:<24} cannot be used: {exc}")
+
+
+@roster.command("show")
+@click.argument("name")
+def show(name: str) -> None:
+    """One roster's datacards, by name (in your roster folder or the samples) or path."""
+    loaded = load_roster(find_roster(name))
+    origin = f", from {loaded.source}" + (f" revision {loaded.revision}" if loaded.revision else "") if loaded.source else ""
+    click.echo(f"{loaded.name} ({loaded.path}{origin})")
+    click.echo(f"archetypes: {', '.join(loaded.archetypes) or 'none given'}")
+    for card, count in _cards(loaded):
+        click.echo("\n".join(_datacard_lines(card, count)))
+
+
+@roster.command("check")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+def check(file: Path) -> None:
+    """Check a roster file: the line and field of a problem, or a summary when it is fine."""
+    try:
+        loaded = load_roster(file)
+    except RosterError as exc:
+        line = _line_of(file, str(exc))
+        fail(f"{file}:{line}: {exc}" if line else str(exc))
+    click.echo(f"{file}: fine: {loaded.name}, {len(loaded.operatives)} operatives"
+               + ("" if loaded.archetypes else "; no archetypes (add archetypes = [...] for the game's records)"))
+
+
+def _cards(loaded: Roster) -> list[tuple[Datacard, int]]:
+    """Each datacard once, with how many operatives have it."""
+    counted: dict[Datacard, int] = {}
+    for operative in loaded.operatives:
+        counted[operative.datacard] = counted.get(operative.datacard, 0) + 1
+    return list(counted.items())
+
+
+def _datacard_lines(card: Datacard, count: int) -> list[str]:
+    times = f"{count}x " if count > 1 else ""
+    kt21 = f"  GA {card.group_activation}  DF {card.defence}" if card.group_activation != 1 or card.defence != 3 else ""
+    lines = [f"{times}{card.name}: APL {card.apl}  Move {card.move}\"  Save {card.save}+  Wounds {card.wounds}{kt21}"
+             + (f"  [{', '.join(card.keywords)}]" if card.keywords else "")]
+    for w in card.weapons:
+        rules = ", ".join((*w.rules, *(f"!{r}" for r in w.critical_rules)))
+        lines.append(f"    {w.kind:<6}  {w.name:<32} {w.atk}  {w.hit}+  {w.normal_dmg}/{w.crit_dmg}  {rules}".rstrip())
+    lines += [f"    unique action: {a.name} ({a.ap}AP)" for a in card.unique_actions]
+    lines += [f"    rules: {', '.join(card.rules)}"] if card.rules else []
+    return lines
+
+
+def _line_of(file: Path, message: str) -> int | None:
+    """The line of the roster file a load_roster message points at: the TOML error's line, the
+    field at `operatives[i]...`, or the operative it names."""
+    if found := re.search(r"at line (\d+)", message):
+        return int(found[1])
+    lines = file.read_text(encoding="utf-8").splitlines()
+    if found := re.search(r"\(at operatives\[(\d+)\](?:\.weapons\[(\d+)\])?(?:\.(\w+))?", message):
+        headers = [i for i, text in enumerate(lines) if text.strip() == "[[operatives]]"]
+        index = int(found[1])
+        if index >= len(headers):
+            return None
+        start, end = headers[index], (headers[index + 1] if index + 1 < len(headers) else len(lines))
+        block = range(start, end)
+        if found[2] is not None:
+            weapons = [i for i in block if lines[i].lstrip().startswith("{")]
+            return weapons[int(found[2])] + 1 if int(found[2]) < len(weapons) else start + 1
+        field = found[3]
+        return next((i + 1 for i in block if field and re.match(rf"\s*{field}\s*=", lines[i])), start + 1)
+    if found := re.search(r"operative '([^']*)'", message):
+        wanted = f"name = {json.dumps(found[1], ensure_ascii=False)}"
+        return next((i + 1 for i, text in enumerate(lines) if text.strip() == wanted), None)
+    return None

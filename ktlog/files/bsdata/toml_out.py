@@ -1,0 +1,71 @@
+"""A mapped team -> a TOML roster file in the shape ktlog.files.rosters reads, written
+atomically (a temporary file in the same folder, checked with load_roster, then renamed)."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+
+from ...errors import RosterError
+from ..rosters import Roster, load_roster
+from .mapping import MappedTeam
+
+_ORDER = ("name", "id", "count", "apl", "move", "ga", "df", "save", "wounds", "keywords", "rules")
+
+
+def render(team: MappedTeam) -> str:
+    title = f', roster "{team.title}"' if team.title else ""
+    lines = [f"# {team.name}: imported by ktlog from {team.source}{title}.",
+             "# Check every datacard against your own rules before a game; the data is the community's, not ktlog's."]
+    lines += [f"# left out: {text}" for text in team.left_out]
+    lines += [f"name = {_text(team.name)}", f"archetypes = {_value(team.archetypes)}" if team.archetypes else
+              '# archetypes = ["...", "..."]  # BSData has no archetypes: add your kill team\'s two here',
+              f"source = {_text(team.source)}"]
+    if team.revision:
+        lines.append(f"revision = {_text(team.revision)}")
+    for operative in team.operatives:
+        fields = operative.fields
+        lines += ["", *(f"# note: {n}" for n in operative.notes), "[[operatives]]"]
+        lines += [f"{key} = {_value(fields[key])}" for key in _ORDER if key in fields and fields[key] != [] and (key, fields[key]) != ("count", 1)]
+        lines += ["weapons = ["] + [f"  {_value(w)}," for w in fields["weapons"]] + ["]"]
+        if fields["unique_actions"]:
+            lines.append(f"unique_actions = {_value(fields['unique_actions'])}")
+    return "\n".join(lines) + "\n"
+
+
+def write_roster(text: str, path: Path, *, force: bool = False) -> Roster:
+    """Write the roster file, refusing to replace one without `force`; the file is loaded back
+    before it takes the name, so a file ktlog cannot read is never left there."""
+    if path.exists() and not force:
+        raise RosterError(f"{path}: a roster file is already there; give --force to replace it, or --out another path")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}-", suffix=".toml")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        roster = load_roster(temporary)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+    return roster
+
+
+def _text(value: str) -> str:
+    return json.dumps(value, ensure_ascii=False)  # a JSON string is a TOML basic string
+
+
+def _value(value) -> str:
+    if isinstance(value, str):
+        return _text(value)
+    if isinstance(value, bool) or value is None:
+        raise TypeError(value)
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, list):
+        return "[" + ", ".join(_value(v) for v in value) + "]"
+    return "{ " + ", ".join(f"{k} = {_value(v)}" for k, v in value.items()) + " }"
