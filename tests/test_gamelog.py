@@ -181,9 +181,9 @@ def test_an_older_event_version_is_upcast_on_read_and_keeps_its_hash(monkeypatch
 
 
 def projection_rows(store):
-    from ktlog.storage import projections
+    from ktlog.storage.catalog import PROJECTIONS
 
-    return {t: sorted(tuple(r[c] for c in cols if c != "game_key") for r in store.db[t].rows) for t, cols in projections.TABLES.items()}
+    return {t: sorted(tuple(r[c] for c in cols if c != "game_key") for r in store.db[t].rows) for t, cols in PROJECTIONS.items()}
 
 
 def same_tables(a: Store, b: Store) -> None:
