@@ -12,7 +12,8 @@ from conftest import ROOT
 
 from ktlog.data import SAMPLE_GAMES
 from ktlog.errors import StoreError
-from ktlog.files.gamelog import header_result, import_file, read_game_log
+from ktlog.files.gamelog import header_result, read_game_log
+from ktlog.play.importer import import_file
 from ktlog.play.replay import Replay
 from ktlog.storage.catalog import TABLES
 from ktlog.storage.dbfile import SCHEMA_VERSION

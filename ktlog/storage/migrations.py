@@ -66,7 +66,7 @@ def m001_initial(db: sqlite_utils.Database) -> None:
 @migrations()
 def m002_dice_figures_and_crit_op(db: sqlite_utils.Database) -> None:
     """Schema 2: raw dice and expected damage on attacks (the luck index), crit op and
-    killzone on game results. Projections are rebuilt after migrating (Store._migrate)."""
+    killzone on game results. Projections are rebuilt after migrating (`dbfile.open_database`)."""
     for column, kind in (("crit_on", int), ("rolled_successes", int), ("rolled_criticals", int), ("rolled_saves", int),
                          ("rolled_critical_saves", int), ("expected_damage", float)):
         db["attacks"].add_column(column, kind)
@@ -99,7 +99,7 @@ def m005_game_keys(db: sqlite_utils.Database) -> None:
 @migrations()
 def m006_elimination_and_mission_vp(db: sqlite_utils.Database) -> None:
     """Schema 6: game results carry Multiplayer Ops' elimination VP and KT21's mission VP (they
-    were in vp_total only). Projections are rebuilt after migrating (Store._migrate)."""
+    were in vp_total only). Projections are rebuilt after migrating (`dbfile.open_database`)."""
     for column in ("vp_elimination", "vp_mission"):
         db["game_results"].add_column(column, int)
 
