@@ -17,6 +17,7 @@ import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
+from multiprocessing.synchronize import BoundedSemaphore
 from pathlib import Path
 from typing import Literal
 
@@ -138,7 +139,7 @@ class _Checker:
 
     results: Connection
     sentinel: int
-    unread: threading.Semaphore
+    unread: BoundedSemaphore
     """Released for each result read: the checker may check one more file ahead."""
     sending: bool = True
     """False once the checker will send no more: it has finished, or died."""

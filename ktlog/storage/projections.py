@@ -29,9 +29,10 @@ def rows_since(game_id: str, state: GameState, after_seq: int) -> dict[str, list
         while first and entries[first - 1].seq > after_seq:
             first -= 1
         out[table] = [(game_id, *astuple(e)) for e in entries[first:]]
-    ended = state.result is not None and state.result.seq > after_seq
-    out["game_results"] = [tuple(r[c] for c in DERIVED["game_results"]) for r in results_rows(game_id, state)] if ended else []
-    out["vp_by_op"] = [(game_id, state.result.seq, name, op, vp) for name, p in state.players.items() for op, vp in p.vp.items()] if ended else []
+    r = state.result
+    ended = r is not None and r.seq > after_seq
+    out["game_results"] = [tuple(row[c] for c in DERIVED["game_results"]) for row in results_rows(game_id, state)] if ended else []
+    out["vp_by_op"] = [(game_id, r.seq, name, op, vp) for name, p in state.players.items() for op, vp in p.vp.items()] if r and ended else []
     return out
 
 
