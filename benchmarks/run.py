@@ -19,7 +19,8 @@ from pathlib import Path
 
 from ktlog.play.builder import GameBuilder
 from ktlog.events import Annotation, Envelope, EventVoided
-from ktlog.files.gamelog import _encoder, import_file, import_files, make_header, write_game_log
+from ktlog.files.gamelog import _encoder, make_header, write_game_log
+from ktlog.play.importer import import_file, import_files
 from ktlog.records import GENESIS, seal
 from ktlog.reducer import effective, fold
 from ktlog.play.replay import Replay

@@ -238,6 +238,17 @@ class Result(S):
     """Every player sharing the win (the winner alone, or the tied leaders)."""
 
 
+LOGS: dict[str, type[S]] = {
+    "vp_log": VPScored, "cp_log": CPChanged, "attacks": AttackRecord, "incapacitations": Incapacitation,
+    "turning_points": TurningPointRecord, "warnings": RuleWarning, "notes": Note,
+}
+"""The state's logs: fields the rules only append to (never change an entry in place), each
+with its entry struct; every entry carries the seq of the event that added it."""
+UNREAD_LOGS = tuple(name for name in LOGS if name != "turning_points")
+"""The logs the rules never read back (`turning_points` they do: who had initiative when), so a
+trial copy of a state may leave them out."""
+
+
 class GameState(S):
     seq: int = 0
     ruleset: str = ""

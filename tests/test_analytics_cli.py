@@ -19,7 +19,7 @@ from ktlog.analytics.league import League, pve_rulesets
 from ktlog.analytics.performance import entity_stats
 from ktlog.cli import cli
 from ktlog.events import Annotation
-from ktlog.storage.projections import OPS
+from ktlog.storage.catalog import OPS
 from ktlog.storage.store import Store
 from ktlog.text.views import describe
 

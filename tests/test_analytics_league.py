@@ -559,13 +559,24 @@ def test_a_result_edited_in_place_is_named(tampered):
     assert f"warning: game {G[7][:8]} failed verification: {problem}" in result.stderr
 
 
-def test_a_player_name_with_a_colon_and_digits_is_no_warning(tampered):
-    """The recorded score is read as JSON values, not every ":3" in the text ("Bob:3" is a name)."""
+def test_a_result_row_renamed_in_place_is_named_and_a_name_of_any_characters_is_not(tampered):
+    """The recorded score is compared as typed columns (the VP by op recorded with the game, the
+    game's winner), never read out of text: a result row renamed alone no longer matches; a
+    player whose name holds a colon and digits ("Bob:3") is no warning."""
+    problem = "its result rows do not match the score recorded with the game"
     with sqlite3.connect(tampered) as db:
         db.execute("UPDATE game_results SET player = 'Bob:3' WHERE game_id = ? AND player = 'Bob'", (G[7],))
-        db.execute("UPDATE games SET result = replace(result, '\"Bob\"', '\"Bob:3\"') WHERE id = ?", (G[7],))
-        assert '"Bob:3":' in db.execute("SELECT result FROM games WHERE id = ?", (G[7],)).fetchone()[0]
+    assert suspicious_games(League(tampered)) == [(G[7], problem)]
+    with sqlite3.connect(tampered) as db:
+        db.execute("UPDATE vp_by_op SET player = 'Bob:3' WHERE game_id = ? AND player = 'Bob'", (G[7],))
+        db.execute("UPDATE games SET winner = 'Bob:3' WHERE id = ? AND winner = 'Bob'", (G[7],))
     assert suspicious_games(League(tampered)) == []
+
+
+def test_a_winner_edited_in_place_is_named(tampered):
+    with sqlite3.connect(tampered) as db:
+        db.execute("UPDATE game_results SET result = 'win' WHERE game_id = ? AND result = 'loss'", (G[7],))
+    assert suspicious_games(League(tampered)) == [(G[7], "its result rows do not match the score recorded with the game")]
 
 
 def test_a_failed_verify_verdict_is_named(tampered):

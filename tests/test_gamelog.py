@@ -12,7 +12,8 @@ from conftest import game
 from ktlog.data import SAMPLE_GAMES
 from ktlog.play.builder import shoot
 from ktlog.errors import GameLogError
-from ktlog.files.gamelog import _checked, export_lines, import_file, write_game_log
+from ktlog.files.gamelog import export_lines, write_game_log
+from ktlog.play.importer import _checked, import_file
 from ktlog.storage.store import Store
 
 
@@ -181,9 +182,9 @@ def test_an_older_event_version_is_upcast_on_read_and_keeps_its_hash(monkeypatch
 
 
 def projection_rows(store):
-    from ktlog.storage import projections
+    from ktlog.storage.catalog import PROJECTIONS
 
-    return {t: sorted(tuple(r[c] for c in cols if c != "game_key") for r in store.db[t].rows) for t, cols in projections.TABLES.items()}
+    return {t: sorted(tuple(r[c] for c in cols if c != "game_key") for r in store.db[t].rows) for t, cols in PROJECTIONS.items()}
 
 
 def same_tables(a: Store, b: Store) -> None:
@@ -219,30 +220,30 @@ def test_without_a_checking_process_one_process_imports_the_rest(tmp_path, monke
     """The checker dies at the second file (or cannot be forked at all): the rest is imported
     here, each file once, in order."""
 
-    from ktlog.files import gamelog
+    from ktlog.play import importer
 
     samples = sorted(SAMPLE_GAMES.glob("*.jsonl"))[:4]
-    monkeypatch.setattr(gamelog, "_checked", dies_at_the_second_sample)
+    monkeypatch.setattr(importer, "_checked", dies_at_the_second_sample)
     one, many = Store(tmp_path / "one.db"), Store(tmp_path / "many.db")
     reports = [import_file(one, path) for path in samples]
-    assert [(r.path, r.status) for r in gamelog.import_files(many, samples)] == [(r.path, r.status) for r in reports]
+    assert [(r.path, r.status) for r in importer.import_files(many, samples)] == [(r.path, r.status) for r in reports]
     same_tables(many, one)
 
 
 DIES_MID_RESULT = """
 import os, struct, sys
 from pathlib import Path
-from ktlog.files import gamelog
+from ktlog.play import importer
 from ktlog.storage.store import Store
 
-def dies_in_the_middle_of_a_result(paths, unclaimed, results, unread):
+def dies_in_the_middle_of_a_result(paths, unclaimed, sender, unread):
     unread.acquire()
-    gamelog._claim(unclaimed)
-    os.write(results._writer.fileno(), struct.pack("!i", 100000) + b"half a result")
+    importer._claim(unclaimed)
+    os.write(sender.fileno(), struct.pack("!i", 100000) + b"half a result")
     os._exit(1)
 
-gamelog._check_claimed = dies_in_the_middle_of_a_result
-print(",".join(r.status for r in gamelog.import_files(Store(sys.argv[1]), [Path(p) for p in sys.argv[2:]])))
+importer._check_claimed = dies_in_the_middle_of_a_result
+print(",".join(r.status for r in importer.import_files(Store(sys.argv[1]), [Path(p) for p in sys.argv[2:]])))
 """
 
 
@@ -266,7 +267,7 @@ def test_a_checker_dying_in_the_middle_of_a_result_loses_nothing(tmp_path):
 
 def test_many_files_each_whole_or_not_at_all_in_order(store, other, tmp_path, exported):
     from ktlog.events import OperativeActivated
-    from ktlog.files.gamelog import import_files
+    from ktlog.play.importer import import_files
 
     gid, path, g = exported
     import_file(other, path)  # this game is stored already ...
@@ -287,7 +288,8 @@ def test_many_files_each_whole_or_not_at_all_in_order(store, other, tmp_path, ex
 def test_an_illegal_event_found_by_the_checking_process_names_its_line(store, other, tmp_path, exported):
     from ktlog.play.builder import GameBuilder
     from ktlog.events import OperativeActivated
-    from ktlog.files.gamelog import _encoder, import_files, make_header
+    from ktlog.files.gamelog import _encoder, make_header
+    from ktlog.play.importer import import_files
 
     g = game(3, 3)
     events = g.events + [OperativeActivated(operative="b1", order="engage")]  # it is Alice's turn
@@ -303,7 +305,7 @@ def test_a_locked_database_refuses_each_file_and_says_so(tmp_path, exported):
     import sqlite3
 
     from ktlog.errors import KtlogError
-    from ktlog.files.gamelog import import_files
+    from ktlog.play.importer import import_files
 
     db = tmp_path / "locked.db"
     Store(db).close()
@@ -314,3 +316,25 @@ def test_a_locked_database_refuses_each_file_and_says_so(tmp_path, exported):
     assert len(results) == 2 and all(isinstance(r, KtlogError) and "is locked by another ktlog" in str(r) and "try again" in str(r) for r in results)
     other_writer.rollback()
     assert [r.status for r in import_files(store, [exported[1], exported[1]])] == ["imported", "unchanged"]
+
+
+def test_a_game_log_is_written_whole_or_not_at_all(tmp_path, monkeypatch, exported):
+    """One writer of game-log files (`ktlog export -o`, the sample games): a failure while
+    writing (here: a full disk) leaves the old file as it was and no temporary file beside it."""
+    import errno
+
+    from ktlog.files import gamelog
+
+    _, path, _ = exported
+    before = path.read_bytes()
+
+    def full_disk(fd):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(gamelog.os, "fsync", full_disk)
+    with pytest.raises(OSError, match="No space left"):
+        write_game_log(path, [b'{"half": "a file"}'])
+    assert path.read_bytes() == before and sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".")) == []
+    monkeypatch.undo()
+    write_game_log(path, [b"{}"])
+    assert path.read_bytes() == b"{}\n" and [p.name for p in tmp_path.iterdir() if p.suffix == ".tmp"] == []

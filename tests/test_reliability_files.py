@@ -23,6 +23,7 @@ from ktlog.errors import StoreError
 from ktlog.files.gamelog import export_lines, write_game_log
 from ktlog.reducer import fold
 from ktlog.play.simulate import simulate_games
+from ktlog.storage import dbfile
 from ktlog.storage.store import Store
 from ktlog.play.verify import verify
 
@@ -228,14 +229,14 @@ def test_importing_onto_a_full_disk_is_refused_whole(tmp_path, monkeypatch, figu
     with contextlib.closing(sqlite3.connect(db)) as conn:
         before = list(conn.iterdump())
 
-    connect = Store._connect
+    connect = dbfile._connect
 
-    def nearly_full(self, create):
-        conn = connect(self, create)
+    def nearly_full(*args):
+        conn = connect(*args)
         limit_size(conn, 2)
         return conn
 
-    monkeypatch.setattr(Store, "_connect", nearly_full)
+    monkeypatch.setattr(dbfile, "_connect", nearly_full)
     result = ktlog(db, "import", big)
     assert result.exit_code == 1
     assert f"{big}: the disk holding {db} is full; nothing was recorded. Free some space and try again. Nothing from this file was imported" in result.stderr

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from ktlog.storage import projections
+from ktlog.storage.catalog import DERIVED
 from ktlog.cli import cli
 from ktlog.events import Annotation
 from ktlog.records import canonical
@@ -64,7 +64,7 @@ def league_content(db: Path) -> dict:
             g: {
                 "events": conn.execute("SELECT seq, event_id, hash FROM events WHERE game_id = ? ORDER BY seq", (g,)).fetchall(),
                 "head": conn.execute("SELECT head_seq, head_hash, status, result FROM games WHERE id = ?", (g,)).fetchone(),
-                **{t: sorted(map(repr, conn.execute(f"SELECT {', '.join(c)} FROM {t} WHERE game_id = ?", (g,)))) for t, c in projections.COLUMNS.items()},
+                **{t: sorted(map(repr, conn.execute(f"SELECT {', '.join(c)} FROM {t} WHERE game_id = ?", (g,)))) for t, c in DERIVED.items()},
             }
             for g in games
         }

@@ -20,7 +20,8 @@ from ktlog.cli import cli
 from ktlog.files.gamelog import export_lines, write_game_log
 from ktlog.records import chain_hash
 from ktlog.play.simulate import simulate_games
-from ktlog.storage.store import SNAPSHOT_EVERY, Store
+from ktlog.storage.snapshots import SNAPSHOT_EVERY
+from ktlog.storage.store import Store
 
 Tamper = Callable[[sqlite3.Connection, "Game"], int | None]
 

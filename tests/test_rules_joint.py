@@ -46,7 +46,7 @@ from ktlog.events import (
     TurningPointEnded,
     TurningPointStarted,
 )
-from ktlog.files.gamelog import import_file
+from ktlog.play.importer import import_file
 from ktlog.reducer import fold
 from ktlog.files.rosters import load_roster
 from ktlog.rulesets.joint.rules import MISSIONS, mission_of

@@ -3,6 +3,7 @@ a database from a newer ktlog is refused naming the version needed."""
 
 from __future__ import annotations
 
+import json
 import shutil
 import sqlite3
 
@@ -11,9 +12,12 @@ from conftest import ROOT
 
 from ktlog.data import SAMPLE_GAMES
 from ktlog.errors import StoreError
-from ktlog.files.gamelog import header_result, import_file, read_game_log
+from ktlog.files.gamelog import header_result, read_game_log
+from ktlog.play.importer import import_file
 from ktlog.play.replay import Replay
-from ktlog.storage.store import SCHEMA_VERSION, Store
+from ktlog.storage.catalog import TABLES
+from ktlog.storage.dbfile import SCHEMA_VERSION
+from ktlog.storage.store import Store
 from ktlog.play.verify import verify
 
 FIXTURES = ROOT / "tests" / "fixtures"
@@ -38,6 +42,43 @@ def test_a_schema_1_database_is_migrated_and_its_games_replay(tmp_path):
         assert store.conn.execute("SELECT COUNT(DISTINCT crit_op) FROM game_results").fetchone()[0] == 2
         version = store.conn.execute("SELECT DISTINCT version FROM events WHERE type = 'GameCreated'").fetchall()
         assert version == [(1,)]  # kept as recorded, upcast when read
+        assert_current_schema(store)
+        assert store.conn.execute("SELECT COUNT(DISTINCT game_id) FROM vp_by_op").fetchone()[0] == 2
+
+
+def assert_current_schema(store: Store) -> None:
+    """Exactly the catalog's tables and columns, and every game's derived rows as a rebuild from its log writes them."""
+    assert set(store.db.table_names()) - {"_sqlite_migrations"} == set(TABLES)
+    for table, columns in TABLES.items():
+        assert {c.name for c in store.db[table].columns} == set(columns), table
+    assert all(v.ok for v in verify(store))  # the games rows and projections agree with the log
+
+
+def test_a_schema_6_database_gets_vp_by_op_rows_and_typed_results(tmp_path):
+    # tests/fixtures/schema6.db was written by ktlog at database schema 6 (commit b7c16e9): sample
+    # games 07 (a concession), 10 (Multiplayer Ops, elimination VP) and 15 (KT21, mission VP),
+    # with a vp_<op> column per op in game_results.
+    path = tmp_path / "six.db"
+    shutil.copy(FIXTURES / "schema6.db", path)
+    old = sqlite3.connect(path)
+    assert old.execute("PRAGMA user_version").fetchone()[0] == 6
+    ops = ("crit", "kill", "tac", "primary", "elimination", "mission")
+    by_column = {(g, p, op): vp for g, p, *vps in old.execute(f"SELECT game_id, player, {', '.join(f'vp_{op}' for op in ops)} FROM game_results")
+                 for op, vp in zip(ops, vps) if vp}
+    results = {g: r for g, r in old.execute("SELECT id, result FROM games")}
+    old.close()
+    with Store(path) as store:
+        assert store.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+        assert_current_schema(store)
+        by_row = {(g, p, op): vp for g, p, op, vp in store.conn.execute("SELECT game_id, player, op, vp FROM vp_by_op WHERE vp != 0")}
+        assert by_row == by_column and {op for _, _, op in by_row} == {"crit", "kill", "tac", "elimination", "mission"}
+        typed = store.conn.execute("SELECT id, result, winner, draw, ended_by, conceded_by FROM games").fetchall()
+        for game_id, result, *columns in typed:
+            assert result == results[game_id]  # the JSON is as it was; its parts are typed columns beside it
+            recorded = json.loads(result)
+            assert columns == [recorded["winner"], int(recorded["draw"]), recorded["ended_by"], recorded["conceded_by"]]
+        assert sorted((g[:8], winner, ended_by, conceded_by) for g, _, winner, _, ended_by, conceded_by in typed) == [
+            ("3a38aa09", "Mia", "concession", "Ned"), ("5b0e6a51", "Nico", "battle", None), ("8d2b6a43", "Kasia", "battle", None)]
 
 
 def _stem(game_id: str) -> str:

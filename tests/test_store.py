@@ -7,12 +7,14 @@ import sqlite3
 import pytest
 from conftest import game
 
-from ktlog.storage import projections
 from ktlog.play.builder import dash, shoot
 from ktlog.errors import ConcurrencyConflict, InvalidEvent, RuleViolation, StoreError
 from ktlog.events import ActivationEnded, GameCreated, OperativeActivated
 from ktlog.reducer import fold
-from ktlog.storage.store import SNAPSHOT_EVERY, Store, default_db_path
+from ktlog.storage.catalog import PROJECTIONS, TABLES
+from ktlog.storage.dbfile import default_db_path
+from ktlog.storage.snapshots import SNAPSHOT_EVERY
+from ktlog.storage.store import Store
 
 
 def recorded(store, g):
@@ -128,7 +130,7 @@ def test_undo_rewrites_projections(store):
 
 
 def projection_rows(store: Store) -> dict[str, list[tuple]]:
-    return {t: sorted(tuple(r.values()) for r in store.db[t].rows) for t in projections.TABLES}
+    return {t: sorted(tuple(r.values()) for r in store.db[t].rows) for t in PROJECTIONS}
 
 
 def rebuilt(db, copy) -> Store:
@@ -191,7 +193,7 @@ def test_projections_rebuild_to_the_same_rows(store):
     g.activate("a1", "engage", shoot("Gun", "b1", "6666", "111"))
     gid = recorded(store, g)
     store.annotate(gid, 3, "a note")
-    tables = ["vp_changes", "cp_changes", "attacks", "incapacitations", "turning_points", "game_results"]
+    tables = list(PROJECTIONS)
     before = {t: list(store.db.query(f"SELECT * FROM {t} ORDER BY seq, rowid")) for t in tables}
     store.rebuild()
     after = {t: list(store.db.query(f"SELECT * FROM {t} ORDER BY seq, rowid")) for t in tables}
@@ -282,8 +284,7 @@ def test_a_cached_state_is_not_changed_by_callers(store):
     assert store.state(gid).players["Alice"].cp == 3
 
 
-def test_migrated_tables_have_the_projection_columns(store):
-    from ktlog.storage import projections
-
-    for table, columns in projections.TABLES.items():
+def test_a_new_database_has_the_catalogs_tables_and_columns(store):
+    assert set(store.db.table_names()) - {"_sqlite_migrations"} == set(TABLES)
+    for table, columns in TABLES.items():
         assert {c.name for c in store.db[table].columns} == set(columns), table

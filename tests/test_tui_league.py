@@ -15,7 +15,7 @@ from tui_support import press, tiny_game, tui_test
 
 from ktlog.data import SAMPLE_GAMES
 from ktlog.cli import cli
-from ktlog.files.gamelog import import_file
+from ktlog.play.importer import import_file
 from ktlog.storage.store import Store
 from ktlog.tui.app import make_app
 

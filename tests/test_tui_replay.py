@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from tui_support import press, sample, tui_test
 
-from ktlog.files.gamelog import import_file
+from ktlog.play.importer import import_file
 from ktlog.tui.app import make_app
 
 NOTES_GAME = "89e3b1dc-8eb1-4eb8-9694-f4e44041fbe4"  # sample 05: undos and notes

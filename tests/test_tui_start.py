@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tui_support import press, sample, tiny_game, tui_test
 
-from ktlog.files.gamelog import import_file
+from ktlog.play.importer import import_file
 from ktlog.tui.app import make_app
 
 

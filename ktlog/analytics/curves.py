@@ -7,6 +7,7 @@ import re
 import polars as pl
 
 from ..errors import KtlogError
+from ..storage.catalog import EVENTS, select
 from .league import League, read_table
 
 TURNING_POINTS = (1, 2, 3, 4)
@@ -38,13 +39,14 @@ def game_race(league: League, game_id: str) -> tuple[pl.DataFrame, pl.DataFrame]
     steps = game_curve(league, game_id).cast(pl.Int64)  # a game with no VP scored has its zeros as Int32
     columns = ["seq", "turning_point", *(c for c in steps.columns if c not in ("seq", "turning_point", "difference"))]
     quoted = _quoted(game_id)
-    last = read_table(league.db, f"SELECT MAX(seq) AS seq FROM events WHERE game_id = {quoted}", {"seq": int}).item()
+    last = read_table(league.db, f"SELECT MAX(seq) AS seq FROM events WHERE game_id = {quoted}", {"seq": EVENTS["seq"]}).item()
     start = pl.DataFrame({c: [0] for c in columns}, schema=dict.fromkeys(columns, pl.Int64))
     end = (steps.tail(1) if steps.height else start).with_columns(pl.lit(last, dtype=pl.Int64).alias("seq"))
     race = pl.concat([start, steps.select(columns), end.select(columns)])
-    boundaries = read_table(
-        league.db, f"SELECT seq, payload FROM events WHERE game_id = {quoted} AND type = 'TurningPointStarted'", {"seq": int, "payload": str}
-    ).select("seq", pl.format("TP{}", pl.col("payload").str.json_path_match("$.turning_point")).alias("label"))
+    query, types = select("events", ("seq", "payload"))
+    boundaries = read_table(league.db, f"{query} WHERE game_id = {quoted} AND type = 'TurningPointStarted'", types).select(
+        "seq", pl.format("TP{}", pl.col("payload").str.json_path_match("$.turning_point")).alias("label")
+    )
     return race, boundaries
 
 

@@ -1,7 +1,7 @@
 """A league: the projection tables of a ktlog database as Polars frames, narrowed by filters.
 
 Frames are read through ADBC (Arrow, no Python objects per row) and only when a statistic
-needs them. Every statistic works on finished games; games still in progress are listed
+needs them, with the columns and types of the schema catalog (`ktlog.storage.catalog`). Every statistic works on finished games; games still in progress are listed
 separately so the reports can show them.
 """
 
@@ -18,7 +18,7 @@ from pathlib import Path
 import polars as pl
 
 from ..errors import KtlogError
-from ..storage.projections import OPS
+from ..storage import catalog
 
 
 class NothingToCompute(KtlogError):
@@ -78,7 +78,8 @@ FILTER_LABELS = ("league", "season", "round", "ruleset")
 def filter_choices(db: Path) -> dict[str, list[str]]:
     """The leagues, seasons, rounds and rulesets of the games in the database, to filter by:
     each in order, rounds by number where they are numbers."""
-    games = read_table(db, f"SELECT DISTINCT {', '.join(FILTER_LABELS)} FROM games", dict.fromkeys(FILTER_LABELS, str))
+    query, types = catalog.select("games", FILTER_LABELS)
+    games = read_table(db, query.replace("SELECT", "SELECT DISTINCT", 1), types)
     return {
         label: games.select(pl.col(label).filter(pl.col(label) != "").unique())
         .sort(pl.col(label).str.to_integer(strict=False), label, nulls_last=True)
@@ -87,27 +88,26 @@ def filter_choices(db: Path) -> dict[str, list[str]]:
     }
 
 
-GAME_COLUMNS = ("game_id", "created_at", "ruleset", "killzone", "date", "league", "season", "round", "table_label", "status", "players", "kill_teams", "result")
-"""The columns of the games table the statistics read (besides its rowid, the `game_key`)."""
+GAME_COLUMNS = ("created_at", "ruleset", "killzone", "date", "league", "season", "round", "table_label", "status", "players", "kill_teams", "winner")
+"""The columns of the games table the statistics read (besides its id and rowid, as `game_id`
+and `game_key`)."""
 
-COLUMNS = {
-    "game_results": f"game_key, game_id, player, kill_team, result, vp_total, {', '.join(f'vp_{op}' for op in OPS)}, kill_grade, crit_op, killzone, date",
-    "vp_changes": "game_key, seq, turning_point, player, vp",
-    "cp_changes": "game_key, player, delta, kind, source",
-    "incapacitations": "game_key, player",
-    "turning_points": "game_key, turning_point, initiative",
-    "attacks": "*",
+COLUMNS: dict[str, tuple[str, ...] | None] = {
+    "game_results": ("game_key", "game_id", "player", "kill_team", "result", "vp_total", "kill_grade", "crit_op", "killzone", "date"),
+    "vp_by_op": ("game_key", "player", "op", "vp"),
+    "vp_changes": ("game_key", "seq", "turning_point", "player", "vp"),
+    "cp_changes": ("game_key", "player", "delta", "kind", "source"),
+    "incapacitations": ("game_key", "player"),
+    "turning_points": ("game_key", "turning_point", "initiative"),
+    "attacks": None,
 }
-"""The columns of each projection table the statistics read."""
+"""The columns of each projection table the statistics read (None: all of them)."""
 
-KEPT_AS = {"games": "games", "game_results": "results", "vp_changes": "vp_changes", "cp_changes": "cp_changes"}
+READ_WITH = {"game_results": ("vp_by_op",)}
+"""Tables read with another: the results carry each player's VP by op."""
+
+KEPT_AS = {"games": "games", "game_results": "results", "vp_by_op": "results", "vp_changes": "vp_changes", "cp_changes": "cp_changes"}
 """The tables a `League` keeps once read, and the property that keeps each."""
-
-
-def _projection_types(table: str) -> dict[str, type]:
-    from ..storage import projections
-
-    return dict(projections.TABLES[table])
 
 
 @dataclass
@@ -124,7 +124,7 @@ class League:
         while the caller goes on. The reads are most of a statistic's time, and SQLite and Arrow
         release the GIL, so two cores share them (1.8x faster on a 10,000-game league)."""
         pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="ktlog-read")
-        for name in ("games", *tables):
+        for name in ("games", *tables, *(also for t in tables for also in READ_WITH.get(t, ()))):
             if name not in self._reading and KEPT_AS.get(name) not in self.__dict__:
                 self._reading[name] = pool.submit(self._query, name)
         pool.shutdown(wait=False)  # the reads go on; `_read` waits for each when it is needed
@@ -137,8 +137,9 @@ class League:
     def _query(self, name: str) -> pl.DataFrame:
         """A table's `COLUMNS` (the games: `GAME_COLUMNS` and their `game_key`), nothing filtered."""
         if name == "games":
-            return read_table(self.db, f"SELECT rowid AS game_key, id AS {', '.join(GAME_COLUMNS)} FROM games", {"game_key": int, **dict.fromkeys(GAME_COLUMNS, str)})
-        return read_table(self.db, f"SELECT {COLUMNS[name]} FROM {name}", _projection_types(name))
+            types = {"game_key": int, "game_id": str, **{c: catalog.GAMES[c] for c in GAME_COLUMNS}}
+            return read_table(self.db, f"SELECT rowid AS game_key, id AS game_id, {', '.join(GAME_COLUMNS)} FROM games", types)
+        return read_table(self.db, *catalog.select(name, COLUMNS[name]))
 
     @cached_property
     def games(self) -> pl.DataFrame:
@@ -200,9 +201,27 @@ class League:
 
     @cached_property
     def results(self) -> pl.DataFrame:
-        """One row per player per finished game, with the game's date and start time to order by."""
+        """One row per player per finished game, with their VP by op (`vp_ops`) after the
+        total, and the game's date and start time to order by."""
+        results = self.table("game_results")
+        by_op = self.table("vp_by_op")
+        ops = [*catalog.OPS, *sorted(set(by_op.get_column("op").unique()) - set(catalog.OPS))]
+        wide = by_op.pivot(on="op", index=["game_key", "player"], values="vp", aggregate_function="sum")
+        wide = wide.select("game_key", "player", *(pl.col(op) if op in wide.columns else pl.lit(None, pl.Int64).alias(op) for op in ops))
+        columns = [f"vp_{op}" for op in ops]
+        at = results.columns.index("vp_total") + 1
         order = self.games.select("game_key", "created_at")
-        return self.table("game_results").join(order, on="game_key", how="left")
+        return (
+            results.join(wide.rename({op: f"vp_{op}" for op in ops}), on=["game_key", "player"], how="left")
+            .with_columns(pl.col(columns).fill_null(0).cast(pl.Int64))
+            .select(*results.columns[:at], *columns, *results.columns[at:])
+            .join(order, on="game_key", how="left")
+        )
+
+    @property
+    def vp_ops(self) -> list[str]:
+        """The results' VP-by-op columns (vp_crit ...): `catalog.OPS`, then any other op scored."""
+        return [c for c in self.results.columns if c.startswith("vp_") and c != "vp_total"]
 
     @cached_property
     def vp_changes(self) -> pl.DataFrame:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import polars as pl
 
-from ..storage.projections import OPS
 from .league import League
 
 Z95 = 1.959964
@@ -89,7 +88,7 @@ def entity_stats(league: League, by: str) -> pl.DataFrame:
             (pl.col("score").sum() / n).alias("win_rate"),
             low.alias("win_rate_low"),
             high.alias("win_rate_high"),
-            *(pl.col(f"vp_{op}").mean().alias(f"avg_vp_{op}") for op in (*OPS, "total")),
+            *(pl.col(vp).mean().alias(f"avg_{vp}") for vp in (*league.vp_ops, "vp_total")),
             pl.col("kill_grade").mean().alias("avg_kill_grade"),
             pl.col("enemies_incapacitated").mean().alias("incapacitated_per_game"),
             pl.col("operatives_lost").mean().alias("lost_per_game"),

@@ -20,7 +20,8 @@ def fail(message: str) -> typing.NoReturn:
 def open_store(ctx: click.Context, *, ui: bool = False) -> Store:
     """The database given with --db (or KTLOG_DB, or the default), opened once per command;
     `ui`: the terminal UI's short wait for another writer's lock."""
-    from ..storage.store import BUSY_TIMEOUT_MS, UI_BUSY_TIMEOUT_MS, Store
+    from ..storage.dbfile import BUSY_TIMEOUT_MS, UI_BUSY_TIMEOUT_MS
+    from ..storage.store import Store
 
     obj = ctx.find_root().obj
     if obj.get("store") is None:

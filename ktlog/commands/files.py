@@ -12,7 +12,8 @@ import msgspec
 from .context import open_store
 from ..data import SAMPLE_GAMES
 from ..errors import GameNotFound, KtlogError
-from ..files.gamelog import Header, ImportReport, export_lines, import_file, import_files
+from ..files.gamelog import Header, export_lines, write_game_log
+from ..play.importer import ImportReport, import_file, import_files
 from ..play.replay import Replay
 from ..storage.store import Store
 from ..text.views import render_replay_summary, render_score
@@ -43,15 +44,15 @@ def import_cmd(ctx, files) -> None:
 def export(ctx, game, output) -> None:
     """Write a game's game-log file (JSON Lines: a header, then one event per line)."""
     store = open_store(ctx)
-    data = b"\n".join(export_lines(store, store.resolve(game))) + b"\n"
+    lines = export_lines(store, store.resolve(game))
     if output:
         try:
-            output.write_bytes(data)
+            write_game_log(output, lines)
         except OSError as exc:
             raise KtlogError(f"cannot write {output}: {exc.strerror}") from exc
         click.echo(f"wrote {output}", err=True)
     else:
-        click.echo(data.decode(), nl=False)
+        click.echo((b"\n".join(lines) + b"\n").decode(), nl=False)
 
 
 @click.command()

@@ -1,19 +1,16 @@
 """Game-log files: JSON Lines, a header line with the game's metadata, then one envelope a line.
 
-Import is all-or-nothing per file, idempotent (by event id and hash), and reports the line and
-the field of any error. Merging the databases of several tables is importing their exports.
+Reading checks a file whole and names the line and the field of any error; writing replaces a
+file whole (a temporary file beside it, then renamed). Importing files into a database is
+`ktlog.play.importer`.
 """
 
 from __future__ import annotations
 
-import contextlib
-import multiprocessing
-import queue
-import signal
-from collections.abc import Iterator
-from dataclasses import dataclass, field
+import os
+import secrets
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import msgspec
 
@@ -21,9 +18,11 @@ from .. import __version__
 from ..errors import GameLogError, KtlogError
 from ..events import Envelope
 from ..records import GENESIS, canonical, canonical_raw, chain_hash, decode_payload
-from ..reducer import describe_result, fold_with_snapshots, shared_win
-from ..state import GameState, decode_state, encode_state
-from ..storage.store import SNAPSHOT_EVERY, Store, event_rows
+from ..reducer import shared_win
+from ..state import GameState
+
+if TYPE_CHECKING:
+    from ..storage.store import Store
 
 FORMAT = "ktlog-game"
 FORMAT_VERSION = 1
@@ -112,7 +111,20 @@ def export_lines(store: Store, game_id: str, description: str | None = None) -> 
 
 
 def write_game_log(path: Path, lines: list[bytes]) -> None:
-    path.write_bytes(b"\n".join(lines) + b"\n")
+    """Write a game-log file whole or not at all: into a temporary file in the same folder,
+    flushed to the disk, then renamed over `path` (a crash or a full disk leaves any old file
+    as it was, never half a new one)."""
+    temporary = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
+    try:
+        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        with open(fd, "wb") as f:
+            f.write(b"\n".join(lines) + b"\n")
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
 
 
 # --- reading ---------------------------------------------------------------------------------
@@ -251,189 +263,3 @@ def _read_line_slowly(where: str, number: int, raw_line: bytes) -> tuple[Envelop
         recorded_at=line.recorded_at, payload=event, prev_hash=line.prev_hash, hash=line.hash,
     )
     return envelope, canonical_raw(line.payload)
-
-
-@dataclass
-class ImportReport:
-    path: str
-    game_id: str
-    status: Literal["imported", "extended", "unchanged"]
-    events_added: int
-    warnings: list[str] = field(default_factory=list)
-
-    def describe(self) -> str:
-        gid = self.game_id[:8]
-        text = {
-            "imported": f"{self.path}: imported game {gid} ({self.events_added} events)",
-            "extended": f"{self.path}: added {self.events_added} new events to game {gid}",
-            "unchanged": f"{self.path}: game {gid} is already in the database; nothing to import",
-        }[self.status]
-        return "\n".join([text, *(f"  warning: {w}" for w in self.warnings)])
-
-
-def import_file(store: Store, path: Path) -> ImportReport:
-    """Import one game-log file whole, or refuse it whole (GameLogError) leaving the database unchanged."""
-    where = str(path)
-    header, sealed = read_game_log(path)
-    game_id = header.game_id
-    stored = {e.seq: e for e in store.events(game_id)} if store.has_game(game_id) else {}
-    if stored:
-        for envelope, _ in sealed[: len(stored)]:
-            mine = stored[envelope.seq]
-            if mine.hash != envelope.hash:
-                db = store.path or "the database"
-                raise GameLogError(
-                    where, envelope.seq + 1,
-                    f"game {game_id[:8]} is already in {db} with different events from seq {envelope.seq}: "
-                    f"{db} has {mine.type} recorded at {mine.recorded_at} (event id {mine.event_id}); "
-                    f"{where} has {envelope.type} recorded at {envelope.recorded_at} (event id {envelope.event_id}). "
-                    f"They are two recordings of one game: compare them (`ktlog export {game_id[:8]}` writes the stored one) "
-                    "and import only the right one",
-                )
-        if len(sealed) <= len(stored):
-            return ImportReport(where, game_id, "unchanged", 0)
-    with _named_line(where):
-        state = store.import_envelopes(game_id, sealed, already=len(stored))
-    return _report(where, header, state, "extended" if stored else "imported", len(sealed) - len(stored))
-
-
-def import_files(store: Store, paths: list[Path]) -> Iterator[ImportReport | KtlogError]:
-    """Import game-log files in order, each as `import_file` does, yielding each file's report
-    or the error that kept it out. With several files a second process reads and checks files
-    while this one writes (see `_checked_in_order`)."""
-    for path, checked in zip(paths, _checked_in_order(paths)):
-        if isinstance(checked, GameLogError):
-            yield checked
-        elif store.has_game(checked.header.game_id):  # unchanged, extended or conflicting: compared with the stored events
-            yield _either(import_file, store, path)
-        else:
-            yield _either(_import_checked, store, checked)
-
-
-def _checked_in_order(paths: list[Path]) -> Iterator[_Checked | GameLogError]:
-    """Each file read and folded, in order. A forked process and this one take turns claiming
-    the next file to check: that process whenever it is free, this one whenever the file it
-    must write next is not ready. So the two share the work whatever writing costs here
-    (see the README's benchmarks). Without fork (or memory for it) this process checks every
-    file; if the checker dies, this process checks what it had claimed."""
-    if len(paths) < 2 or "fork" not in multiprocessing.get_all_start_methods():
-        yield from map(_checked, paths)
-        return
-    fork = multiprocessing.get_context("fork")
-    unclaimed, results, unread = fork.Value("q", 0), fork.Queue(), fork.BoundedSemaphore(CHECKED_AHEAD)
-    checker = fork.Process(target=_check_claimed, args=(paths, unclaimed, results, unread), daemon=True)
-    try:
-        checker.start()
-    except OSError:
-        yield from map(_checked, paths)
-        return
-    results._writer.close()  # (the queue's private end) so the pipe ends when the checker does, even mid-message
-    ready: dict[int, _Checked | GameLogError] = {}
-    sending = True
-    try:
-        for i in range(len(paths)):
-            while i not in ready:
-                if sending and not results.empty():
-                    sending = _receive(results, ready, unread)
-                elif (k := _claim(unclaimed)) < len(paths):
-                    ready[k] = _checked(paths[k])
-                elif sending:  # file i is being checked there
-                    sending = _receive(results, ready, unread, timeout=0.1)
-                else:  # the checker died with file i claimed
-                    ready[i] = _checked(paths[i])
-            yield ready.pop(i)
-    finally:
-        checker.kill()
-        checker.join()
-
-
-def _receive(results, ready: dict, unread, timeout: float | None = None) -> bool:
-    """Read the checker's next (index, result) into `ready`, waiting at most `timeout`. False
-    once it will send no more: it has finished, or died (perhaps in the middle of a result)."""
-    try:
-        k, result = results.get(timeout=timeout)
-    except queue.Empty:
-        return True
-    except (EOFError, OSError):  # OSError: "got end of file during message"
-        return False
-    ready[k] = result
-    unread.release()
-    return True
-
-
-CHECKED_AHEAD = 32
-"""At most this many files checked and not yet read by the writing process (bounds the memory
-when writing is the slower part)."""
-
-
-def _claim(unclaimed) -> int:
-    """The index of the next file no process has claimed, claimed."""
-    with unclaimed.get_lock():
-        unclaimed.value += 1
-        return unclaimed.value - 1
-
-
-def _check_claimed(paths: list[Path], unclaimed, results, unread) -> None:
-    """The checking process: check files as it claims them, sending each (index, result), at
-    most CHECKED_AHEAD of them unread. It leaves ctrl+c to the importing process, and stops
-    quietly on anything unexpected: that process then checks the file itself and reports what
-    went wrong."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    with contextlib.suppress(Exception):
-        while unread.acquire() and (k := _claim(unclaimed)) < len(paths):
-            results.put((k, _checked(paths[k])))
-    results.close()
-    results.join_thread()
-
-
-@dataclass
-class _Checked:
-    """A game-log file read and its events folded (by the checking process), ready to write."""
-
-    path: str
-    header: Header
-    rows: list[tuple]
-    state: bytes
-    snapshots: list[tuple[int, bytes]]
-
-
-def _checked(path: Path) -> _Checked | GameLogError:
-    """Read a file and fold its events (in the checking process): what the store writes."""
-    try:
-        header, sealed = read_game_log(path)
-        with _named_line(str(path)):
-            state, snapshots = fold_with_snapshots([(e.seq, e.payload) for e, _ in sealed], SNAPSHOT_EVERY)
-    except GameLogError as exc:
-        return exc
-    return _Checked(str(path), header, event_rows(sealed), encode_state(state), snapshots)
-
-
-def _import_checked(store: Store, checked: _Checked) -> ImportReport:
-    with _named_line(checked.path):
-        state = store.import_folded(checked.header.game_id, checked.rows, decode_state(checked.state), checked.snapshots)
-    return _report(checked.path, checked.header, state, "imported", len(checked.rows))
-
-
-def _either(importer, store: Store, source) -> ImportReport | KtlogError:
-    """The report, or the error (a bad file, a locked database...) that kept the file out."""
-    try:
-        return importer(store, source)
-    except KtlogError as exc:
-        return exc
-
-
-@contextlib.contextmanager
-def _named_line(where: str) -> Iterator[None]:
-    """An illegal event, or an event id taken, as an error of the file's line."""
-    try:
-        yield
-    except KtlogError as exc:
-        seq = getattr(exc, "seq", None)
-        raise GameLogError(where, seq + 1 if seq else None, str(exc)) from exc
-
-
-def _report(where: str, header: Header, state: GameState, status: Literal["imported", "extended"], added: int) -> ImportReport:
-    report = ImportReport(where, header.game_id, status, added)
-    if header.result is not None and header.result != header_result(state):
-        report.warnings.append(f"the header's result differs from what the events give ({describe_result(state)})")
-    return report

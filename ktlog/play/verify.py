@@ -6,12 +6,14 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from ..storage import projections
-from ..errors import StoreError, KtlogError
+from ..errors import KtlogError, StoreError
 from ..records import GENESIS, chain_hash, decode_payload
 from ..reducer import fold_with_snapshots
 from ..state import GameState, decode_state
-from ..storage.store import SNAPSHOT_EVERY, Store, derived_game_columns
+from ..storage import projections
+from ..storage.catalog import PROJECTIONS
+from ..storage.snapshots import SNAPSHOT_EVERY
+from ..storage.store import Store
 
 
 @dataclass(frozen=True)
@@ -75,7 +77,7 @@ def _derived_mismatch(store: Store, game_id: str, state: GameState, snapshots: l
     """The first place where the game's row, a projection table or a snapshot disagrees with
     the events, as (seq, problem); None when they all agree."""
     conn = store.conn
-    columns = derived_game_columns(state)
+    columns = projections.game_columns(state)
     stored = conn.execute(f"SELECT {', '.join(columns)} FROM games WHERE id = ?", (game_id,)).fetchone()
     edited = [c for c, value in zip(columns, stored) if value != columns[c]]
     if edited:
@@ -83,7 +85,7 @@ def _derived_mismatch(store: Store, game_id: str, state: GameState, snapshots: l
     found = []
     key = conn.execute("SELECT rowid FROM games WHERE id = ?", (game_id,)).fetchone()
     for table, expected in projections.rows_since(game_id, state, 0).items():
-        names = projections.TABLES[table]
+        names = PROJECTIONS[table]
         expected = [(*row, key[0] if key else None) for row in expected]
         rows = conn.execute(f"SELECT {', '.join(names)} FROM {table} WHERE game_id = ?", (game_id,)).fetchall()
         odd = (Counter(rows) - Counter(expected)) + (Counter(expected) - Counter(rows))

@@ -1,19 +1,35 @@
-"""What makes a file a current ktlog database, known without opening it as a `Store` (which
-loads sqlite-utils and the rules): its SQLite application id and schema version, and where the
-database is by default. Read-only commands check a file with `is_current` first and open a
-`Store` (which explains, migrates or refuses) only when the file is anything else."""
+"""The database file: what makes a file a current ktlog database (its SQLite application id
+and schema version), where it is by default, and opening one: pragmas, busy timeout, migrating
+an older schema, write transactions, and what to tell the user about a wrong, damaged, locked
+or read-only file.
+
+Read-only commands check a file with `is_current` first, without loading the store or the rules,
+and open a `Store` (which explains, migrates or refuses) only when the file is anything else.
+"""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sqlite3
+from collections.abc import Iterator
 from pathlib import Path
 
 import platformdirs
 
+from .. import __version__
+from ..errors import StoreError
+
 APPLICATION_ID = 0x6B746C67  # "ktlg"
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 """Bumped with each migration; a database with a higher one needs a newer ktlog."""
+SCHEMA_NEEDS_KTLOG = "0.1.0"
+"""The first ktlog version that reads this schema (recorded in the database's meta table)."""
+BUSY_TIMEOUT_MS = 5000
+"""How long a write waits for another writer's lock before it fails."""
+UI_BUSY_TIMEOUT_MS = 1000
+"""The terminal UI waits at most this long for another writer's lock; then it keeps the event for
+ctrl+r, so the screen never freezes for the full BUSY_TIMEOUT_MS."""
 
 
 def default_db_path() -> Path:
@@ -35,3 +51,149 @@ def is_current(path: Path) -> bool:
             conn.close()
     except (OSError, sqlite3.Error):
         return False
+
+
+def open_database(path: Path | None, *, create: bool = True, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> tuple[sqlite3.Connection, bool]:
+    """Connect to the database at `path` (None: in memory) and bring it to the current schema.
+    Returns the connection (autocommit: see `transaction`) and whether a migration changed the
+    derived tables of stored games, which must then be rebuilt from the log."""
+    conn = _connect(path, create, busy_timeout_ms)
+    try:
+        return conn, _migrate(conn, path)
+    except BaseException:
+        conn.close()
+        raise
+
+
+def _connect(path: Path | None, create: bool, busy_timeout_ms: int) -> sqlite3.Connection:
+    if path is None:
+        return sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+    where = str(path)
+    if path.exists():
+        if path.is_dir():
+            raise StoreError(f"{where} is a directory, not a database file; give the path of a .db file with --db")
+        with open(path, "rb") as f:
+            head = f.read(16)
+        if head and head != b"SQLite format 3\x00":
+            raise StoreError(f"{where} is not a SQLite database (it may be a game-log file: use `ktlog import`); choose another file with --db")
+    elif not create:
+        raise StoreError(f"no database at {where}; record or import a game first, or choose one with --db")
+    else:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreError(f"cannot create the folder for {where}: {exc.strerror}; choose another place with --db or KTLOG_DB") from exc
+    try:
+        conn = sqlite3.connect(where, isolation_level=None, check_same_thread=False, timeout=busy_timeout_ms / 1000)
+        conn.execute(f"PRAGMA busy_timeout = {busy_timeout_ms}")
+        conn.execute("PRAGMA foreign_keys = ON")
+        if _another_programs(conn):
+            return conn  # `_migrate` refuses it, left exactly as it was (not even switched to WAL mode)
+        mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+        conn.execute("PRAGMA synchronous = FULL")
+    except sqlite3.DatabaseError as exc:
+        folder = path.parent
+        if not os.access(folder, os.W_OK):
+            raise StoreError(
+                f"cannot open {where}: its folder {folder} is read-only, and SQLite writes {path.name}-wal and "
+                f"{path.name}-shm beside a database (and creates a new one there); make the folder writable, "
+                "or copy the database to a writable folder and give that path with --db"
+            ) from exc
+        if "malformed" in str(exc) or "not a database" in str(exc):
+            raise StoreError(
+                f"cannot open {where}: the file is damaged ({exc}); it may have been cut short while being copied. "
+                "Restore it from a backup, or import the games' exported files into a new database"
+            ) from exc
+        raise StoreError(f"cannot open {where} as a database: {exc}; choose another file with --db") from exc
+    if mode.lower() != "wal" and os.access(where, os.W_OK):
+        raise StoreError(f"{where}: cannot switch to WAL mode ({mode}); is the folder writable?")
+    return conn
+
+
+def _another_programs(conn: sqlite3.Connection) -> bool:
+    """Whether a database has tables but not ktlog's application id."""
+    app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+    return app_id != APPLICATION_ID and conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table'").fetchone() is not None
+
+
+def _migrate(conn: sqlite3.Connection, path: Path | None) -> bool:
+    """Refuse another program's database or a newer ktlog's; create or migrate ktlog's tables.
+    Returns whether the derived tables of stored games must be rebuilt."""
+    where = path or ":memory:"
+    try:
+        app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        tables = {name for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    except sqlite3.DatabaseError as exc:
+        raise StoreError(f"{where} is not a usable SQLite database ({exc}); choose another file with --db") from exc
+    if app_id != APPLICATION_ID and tables:
+        raise StoreError(f"{where} is a SQLite database but not a ktlog one (it has tables {', '.join(sorted(tables)[:5])}); choose another file with --db")
+    if version > SCHEMA_VERSION:
+        meta = dict(conn.execute("SELECT key, value FROM meta").fetchall()) if "meta" in tables else {}
+        needs = f"ktlog {meta['needs_ktlog']} or newer" if "needs_ktlog" in meta else "a newer ktlog"
+        raise StoreError(
+            f"{where} was written by a newer ktlog (database schema {version}; this is ktlog {__version__}, which reads up to "
+            f"schema {SCHEMA_VERSION}); install {needs} to open it"
+        )
+    if version == SCHEMA_VERSION:
+        return False
+    import sqlite_utils
+
+    from .migrations import REBUILDING_MIGRATIONS, migrations
+
+    db = sqlite_utils.Database(conn, execute_plugins=False)
+    pending = {m.name for m in migrations.pending(db)}
+    try:
+        with transaction(conn, path):
+            conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+            migrations.apply(db)
+            conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            conn.executemany("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
+                             [("written_by", __version__), ("needs_ktlog", SCHEMA_NEEDS_KTLOG)])
+    except sqlite3.OperationalError as exc:
+        raise StoreError(f"cannot set up the ktlog tables in {where}: {exc}; is the file read-only?") from exc
+    return bool(version and pending & REBUILDING_MIGRATIONS and conn.execute("SELECT 1 FROM games").fetchone())
+
+
+@contextlib.contextmanager
+def transaction(conn: sqlite3.Connection, path: Path | None) -> Iterator[None]:
+    """One write transaction, taking the write lock at once (no deadlock between writers)."""
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+    except sqlite3.OperationalError as exc:
+        raise store_error(exc, path) from exc
+    try:
+        yield
+        conn.execute("COMMIT")
+    except BaseException as exc:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        if isinstance(exc, sqlite3.OperationalError):
+            raise store_error(exc, path) from exc
+        raise
+
+
+@contextlib.contextmanager
+def durable_once(conn: sqlite3.Connection) -> Iterator[None]:
+    """Many write transactions made durable together: each stays atomic, but only the last
+    waits for the disk (one fsync for a whole import instead of one per file)."""
+    conn.execute("PRAGMA synchronous = NORMAL")
+    try:
+        yield
+    finally:
+        conn.execute("PRAGMA synchronous = FULL")
+        if not conn.in_transaction:
+            conn.execute("PRAGMA wal_checkpoint(FULL)")
+
+
+def store_error(exc: sqlite3.OperationalError, path: Path | None) -> StoreError:
+    """What a failed write means to the user: a lock, a read-only file, a full disk."""
+    text = str(exc)
+    where = path or ":memory:"
+    if "locked" in text or "busy" in text:
+        return StoreError(f"{where} is locked by another ktlog writing to it; wait a moment and try again")
+    if "readonly" in text or "read-only" in text:
+        return StoreError(f"{where} is read-only; nothing was recorded. Make the file writable or choose another with --db")
+    if "full" in text or "disk" in text:
+        return StoreError(f"the disk holding {where} is full; nothing was recorded. Free some space and try again")
+    return StoreError(f"{where}: {text}")

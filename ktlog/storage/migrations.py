@@ -1,6 +1,7 @@
-"""The ktlog database schema and its migrations (sqlite-utils), applied by `Store` when it opens
-a database of an older schema. Loaded only then: a current database opens without sqlite-utils'
-import time (about 0.18 s of the TUI's start-up)."""
+"""How the ktlog database schema came to be: its migrations (sqlite-utils), applied when a
+database of an older schema is opened (`dbfile.open_database`). Each describes the schema at its
+time; the current schema is `catalog.py`. Loaded only for a migration: a current database opens
+without sqlite-utils' import time (about 0.18 s of the TUI's start-up)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import sqlite_utils
 from sqlite_utils import Migrations
 
 migrations = Migrations("ktlog")
-REBUILDING_MIGRATIONS = {"m002_dice_figures_and_crit_op", "m006_elimination_and_mission_vp"}
+REBUILDING_MIGRATIONS = {"m002_dice_figures_and_crit_op", "m006_elimination_and_mission_vp", "m007_vp_by_op_and_typed_results"}
 """Migrations that change projection tables: a database they upgrade is rebuilt from its log."""
 
 
@@ -65,7 +66,7 @@ def m001_initial(db: sqlite_utils.Database) -> None:
 @migrations()
 def m002_dice_figures_and_crit_op(db: sqlite_utils.Database) -> None:
     """Schema 2: raw dice and expected damage on attacks (the luck index), crit op and
-    killzone on game results. Projections are rebuilt after migrating (Store._migrate)."""
+    killzone on game results. Projections are rebuilt after migrating (`dbfile.open_database`)."""
     for column, kind in (("crit_on", int), ("rolled_successes", int), ("rolled_criticals", int), ("rolled_saves", int),
                          ("rolled_critical_saves", int), ("expected_damage", float)):
         db["attacks"].add_column(column, kind)
@@ -98,6 +99,20 @@ def m005_game_keys(db: sqlite_utils.Database) -> None:
 @migrations()
 def m006_elimination_and_mission_vp(db: sqlite_utils.Database) -> None:
     """Schema 6: game results carry Multiplayer Ops' elimination VP and KT21's mission VP (they
-    were in vp_total only). Projections are rebuilt after migrating (Store._migrate)."""
+    were in vp_total only). Projections are rebuilt after migrating (`dbfile.open_database`)."""
     for column in ("vp_elimination", "vp_mission"):
         db["game_results"].add_column(column, int)
+
+
+@migrations()
+def m007_vp_by_op_and_typed_results(db: sqlite_utils.Database) -> None:
+    """Schema 7: VP by op in long form, a `vp_by_op` row per player and op (a new scoring op
+    needs no new column), instead of game_results' vp_crit, vp_kill, vp_tac, vp_primary,
+    vp_elimination and vp_mission; and the games row's result as typed columns (winner, draw,
+    ended_by, conceded_by) beside its JSON. Both are filled in from the log: the projections
+    and games rows are rebuilt after migrating."""
+    db["vp_by_op"].create({"game_id": str, "seq": int, "player": str, "op": str, "vp": int, "game_key": int})
+    db["vp_by_op"].create_index(["game_id", "seq"])
+    db["game_results"].transform(drop={f"vp_{op}" for op in ("crit", "kill", "tac", "primary", "elimination", "mission")})
+    for column, kind in (("winner", str), ("draw", int), ("ended_by", str), ("conceded_by", str)):
+        db["games"].add_column(column, kind)

@@ -1,71 +1,38 @@
-"""Derived tables for analytics, taken from the reducer's state; rebuildable from the log.
+"""Derived tables for analytics and listing, taken from the reducer's state; rebuildable from the log.
 
-Each row carries the `seq` of the event that produced it, so an append writes the rows of
-its own seq and an undo rewrites the game's rows from the state after it.
+Each projection row carries the `seq` of the event that produced it, so an append writes the
+rows of its own seq and an undo deletes the rows from its target on. The columns are the
+catalog's (`catalog.DERIVED`); the games row's derived columns are `game_columns`.
 """
 
 from __future__ import annotations
 
-from typing import Any, get_args, get_type_hints
+import json
+import sqlite3
+from typing import Any
 
 from msgspec.structs import astuple
 
-from ..state import AttackRecord, CPChanged, GameState, Incapacitation, TurningPointRecord, VPScored
-
-LOGS: dict[str, tuple[str, type]] = {
-    "vp_changes": ("vp_log", VPScored),
-    "cp_changes": ("cp_log", CPChanged),
-    "attacks": ("attacks", AttackRecord),
-    "incapacitations": ("incapacitations", Incapacitation),
-    "turning_points": ("turning_points", TurningPointRecord),
-}
-"""Projection table -> the state log its rows come from, and that log's entry struct."""
-
-
-def _sql_type(annotation) -> type:
-    """The column type for a state field: int (bools too), float, or text."""
-    names = {getattr(a, "__name__", str(a)) for a in (get_args(annotation) or (annotation,))}
-    return float if "float" in names else int if names & {"int", "bool"} else str
-
-
-def _columns(struct: type) -> dict[str, type]:
-    hints = get_type_hints(struct)
-    return {"game_id": str, **{f: _sql_type(hints[f]) for f in struct.__struct_fields__}}
-
-
-OPS = ("crit", "kill", "tac", "primary", "elimination", "mission")
-"""The ops whose VP each game result row holds (vp_crit ...): KT24's four, Multiplayer Ops'
-elimination op and KT21's mission VP; a ruleset without one scores 0 there."""
-
-COLUMNS: dict[str, dict[str, type]] = {table: _columns(struct) for table, (_, struct) in LOGS.items()}
-COLUMNS["game_results"] = {
-    "game_id": str, "seq": int, "player": str, "kill_team": str, "opponents": str, "result": str,
-    "ended_by": str, "vp_total": int, **{f"vp_{op}": int for op in OPS},
-    "kill_grade": int, "cp_left": int, "ruleset": str, "date": str, "league": str, "season": str,
-    "round": str, "table_label": str, "crit_op": str, "killzone": str,
-}
-"""Projection table -> the columns derived from the game's state (what `rows_since` gives)."""
-
-GAME_KEY = "game_key"
-"""Every projection row also carries its game's integer key (the games table's rowid), which the
-analytics read and join on: a tenth of the cost of the 36-character game id."""
-
-TABLES: dict[str, dict[str, type]] = {table: {**columns, GAME_KEY: int} for table, columns in COLUMNS.items()}
-"""Projection table -> column types (the current schema; ktlog/store.py migrates to it)."""
+from ..errors import InvalidEvent
+from ..reducer import shared_win
+from ..state import GameState
+from .catalog import DERIVED, LABEL_COLUMNS, PROJECTION_LOGS, PROJECTIONS
 
 
 def rows_since(game_id: str, state: GameState, after_seq: int) -> dict[str, list[tuple]]:
     """The projection rows produced by events after `after_seq` (0: all of them), as tuples
-    in the column order of COLUMNS."""
+    in the column order of `catalog.DERIVED`."""
     out: dict[str, list[tuple]] = {}
-    for table, (log, _) in LOGS.items():
+    for table, log in PROJECTION_LOGS.items():
         entries = getattr(state, log)
         first = len(entries)
         while first and entries[first - 1].seq > after_seq:
             first -= 1
         out[table] = [(game_id, *astuple(e)) for e in entries[first:]]
-    ended = state.result is not None and state.result.seq > after_seq
-    out["game_results"] = [tuple(r[c] for c in COLUMNS["game_results"]) for r in results_rows(game_id, state)] if ended else []
+    r = state.result
+    ended = r is not None and r.seq > after_seq
+    out["game_results"] = [tuple(row[c] for c in DERIVED["game_results"]) for row in results_rows(game_id, state)] if ended else []
+    out["vp_by_op"] = [(game_id, r.seq, name, op, vp) for name, p in state.players.items() for op, vp in p.vp.items()] if r and ended else []
     return out
 
 
@@ -75,7 +42,7 @@ def results_rows(game_id: str, state: GameState) -> list[dict[str, Any]]:
     r = state.result
     if r is None:
         return []
-    from ..rulesets import get_ruleset  # here, not at the top: the analytics read this module's columns without the rules
+    from ..rulesets import get_ruleset  # here, not at the top: the analytics read the catalog without the rules
 
     kill_op = get_ruleset(state.ruleset).kill_op
     rows = []
@@ -91,7 +58,6 @@ def results_rows(game_id: str, state: GameState) -> list[dict[str, Any]]:
                 "result": outcome,
                 "ended_by": r.ended_by,
                 "vp_total": p.total_vp,
-                **{f"vp_{op}": p.vp.get(op, 0) for op in OPS},
                 "kill_grade": p.kill_grade if kill_op else None,  # KT21, Multiplayer and Joint Ops have no kill op
                 "cp_left": p.cp,
                 "ruleset": state.ruleset,
@@ -105,3 +71,54 @@ def results_rows(game_id: str, state: GameState) -> list[dict[str, Any]]:
             }
         )
     return rows
+
+
+def game_status(state: GameState) -> str:
+    return {"setup": "setup", "over": "finished"}.get(state.phase, "in progress")
+
+
+def game_columns(state: GameState) -> dict[str, Any]:
+    """The columns of a game's row that follow from its state (`ktlog verify` checks them)."""
+    r = state.result
+    result = None
+    if r:
+        result = json.dumps({"winner": r.winner, "draw": r.draw, "ended_by": r.ended_by, "conceded_by": r.conceded_by,
+                             "score": {n: p.total_vp for n, p in state.players.items()},
+                             **({"winners": shared_win(state)} if shared_win(state) else {})})
+    return {
+        "killzone": state.killzone, "date": state.date,
+        **{column: state.labels.get(label) for label, column in LABEL_COLUMNS.items()},
+        "players": json.dumps(list(state.players)), "kill_teams": json.dumps([p.kill_team for p in state.players.values()]),
+        "status": game_status(state), "result": result,
+        **({"winner": r.winner, "draw": int(r.draw), "ended_by": r.ended_by, "conceded_by": r.conceded_by} if r
+           else dict.fromkeys(("winner", "draw", "ended_by", "conceded_by"))),
+    }
+
+
+def write(conn: sqlite3.Connection, game_id: str, state: GameState, after_seq: int) -> None:
+    """Insert the game's projection rows of the events after `after_seq`."""
+    key = None  # the game's rowid, read only when some row is written (most events write none)
+    for table, rows in rows_since(game_id, state, after_seq).items():
+        if rows:
+            key = key or conn.execute("SELECT rowid FROM games WHERE id = ?", (game_id,)).fetchone()[0]
+            columns = PROJECTIONS[table]
+            try:
+                conn.executemany(f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})", [(*row, key) for row in rows])
+            except OverflowError as exc:
+                raise _too_large(table, rows) from exc
+
+
+def delete(conn: sqlite3.Connection, game_id: str, since: int = 0) -> None:
+    """The game's projection rows from events at `since` or later (all of them by default)."""
+    for table in PROJECTIONS:
+        conn.execute(f"DELETE FROM {table} WHERE game_id = ? AND seq >= ?", (game_id, since))
+
+
+def _too_large(table: str, rows: list[tuple]) -> InvalidEvent:
+    """The error for an event whose numbers, or numbers the rules derive from them, do not fit
+    SQLite's 64-bit integers (rows carry their event's seq second)."""
+    error = InvalidEvent(
+        f"a number this event gives ({table}) is too large to store; ktlog keeps whole numbers "
+        "between -2^63 and 2^63-1: check the values entered", "event")
+    error.seq = next((r[1] for r in rows if any(isinstance(v, int) and not -(2**63) <= v < 2**63 for v in r)), None)
+    return error

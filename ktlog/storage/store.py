@@ -1,51 +1,46 @@
-"""The SQLite event store (sqlite-utils): append-only events, hash chain, snapshots, projections.
+"""The event store: a game's append-only events with their hash chain, appended one at a time
+or imported whole, undone by a void, read back as events or as the state at any seq.
 
 Appending validates the event with the reducer, then writes the event, the projection rows
 and the game's head in one transaction, so a crash leaves every committed event intact and
 no half-written one. `UNIQUE(game_id, seq)` turns a race between two writers into a
-`ConcurrencyConflict` instead of a duplicate.
+`ConcurrencyConflict` instead of a duplicate. Opening the file is `dbfile`, the derived tables
+`projections` and `snapshots`, the schema `catalog`.
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
 import sqlite3
 import uuid
-from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .. import __version__
 from . import projections
-from .dbfile import APPLICATION_ID, SCHEMA_VERSION, default_db_path
-from ..errors import ConcurrencyConflict, GameNotFound, InvalidEvent, StoreError
+from .catalog import EVENTS, LABEL_COLUMNS, PROJECTIONS
+from .dbfile import BUSY_TIMEOUT_MS, default_db_path, durable_once, open_database, transaction
+from .snapshots import SNAPSHOT_EVERY, state_at, write_snapshots
+from ..errors import ConcurrencyConflict, GameNotFound, InvalidEvent
 from ..events import Annotation, Envelope, Event, EventVoided, GameCreated
 from ..records import GENESIS, decode_payload, now, seal
-from ..reducer import apply_in_place, effective, fold_with_snapshots, resume, shared_win
-from ..state import GameState, copy_state, decode_state, encode_state
+from ..reducer import apply_in_place, effective, fold_with_snapshots
+from ..state import GameState, copy_state, encode_state
 
 if TYPE_CHECKING:
+    import contextlib
+
     import sqlite_utils
 
-SCHEMA_NEEDS_KTLOG = "0.1.0"
-"""The first ktlog version that reads this schema (recorded in the database's meta table)."""
-SNAPSHOT_EVERY = 100
-"""A snapshot of the state is kept every this many seqs, so a seek applies fewer events."""
 UNDOABLE = 20
 """How many of its latest appends a store can undo without folding (the states before them)."""
-BUSY_TIMEOUT_MS = 5000
-UI_BUSY_TIMEOUT_MS = 1000
-"""The terminal UI waits at most this long for another writer's lock; then it keeps the event for
-ctrl+r, so the screen never freezes for the full BUSY_TIMEOUT_MS."""
-LABEL_COLUMNS = {"mission": "mission", "league": "league", "season": "season", "round": "round", "table": "table_label"}
-"""A game's label -> its column in the games table."""
+
 
 @dataclass(frozen=True)
 class GameRow:
+    """A game as the games table lists it."""
+
     id: str
     created_at: str
     ruleset: str
@@ -69,26 +64,6 @@ class GameRow:
         )
 
 
-def game_status(state: GameState) -> str:
-    return {"setup": "setup", "over": "finished"}.get(state.phase, "in progress")
-
-
-def derived_game_columns(state: GameState) -> dict[str, str | None]:
-    """The columns of a game's row that follow from its state (`ktlog verify` checks them)."""
-    result = None
-    if state.result:
-        r = state.result
-        result = json.dumps({"winner": r.winner, "draw": r.draw, "ended_by": r.ended_by, "conceded_by": r.conceded_by,
-                             "score": {n: p.total_vp for n, p in state.players.items()},
-                             **({"winners": shared_win(state)} if shared_win(state) else {})})
-    return {
-        "killzone": state.killzone, "date": state.date,
-        **{column: state.labels.get(label) for label, column in LABEL_COLUMNS.items()},
-        "players": json.dumps(list(state.players)), "kill_teams": json.dumps([p.kill_team for p in state.players.values()]),
-        "status": game_status(state), "result": result,
-    }
-
-
 class Store:
     """A ktlog database. Open it with `Store(path)`; `Store(":memory:")` for tests."""
 
@@ -99,58 +74,14 @@ class Store:
         """Per game, (seq, the state before it) of the latest events this store appended, newest
         last: an undo takes its state from here instead of folding from a snapshot."""
         self.busy_timeout_ms = busy_timeout_ms
-        self.conn = self._connect(create)
-        self._migrate()
-
-    # --- opening ----------------------------------------------------------------------------
-
-    def _connect(self, create: bool) -> sqlite3.Connection:
-        if self.path is None:
-            return sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
-        where = str(self.path)
-        if self.path.exists():
-            if self.path.is_dir():
-                raise StoreError(f"{where} is a directory, not a database file; give the path of a .db file with --db")
-            with open(self.path, "rb") as f:
-                head = f.read(16)
-            if head and head != b"SQLite format 3\x00":
-                raise StoreError(f"{where} is not a SQLite database (it may be a game-log file: use `ktlog import`); choose another file with --db")
-        elif not create:
-            raise StoreError(f"no database at {where}; record or import a game first, or choose one with --db")
-        else:
-            try:
-                self.path.parent.mkdir(parents=True, exist_ok=True)
-            except OSError as exc:
-                raise StoreError(f"cannot create the folder for {where}: {exc.strerror}; choose another place with --db or KTLOG_DB") from exc
-        try:
-            conn = sqlite3.connect(where, isolation_level=None, check_same_thread=False, timeout=self.busy_timeout_ms / 1000)
-            conn.execute(f"PRAGMA busy_timeout = {self.busy_timeout_ms}")
-            conn.execute("PRAGMA foreign_keys = ON")
-            if _another_programs(conn):
-                return conn  # `_migrate` refuses it, left exactly as it was (not even switched to WAL mode)
-            mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
-            conn.execute("PRAGMA synchronous = FULL")
-        except sqlite3.DatabaseError as exc:
-            folder = self.path.parent
-            if not os.access(folder, os.W_OK):
-                raise StoreError(
-                    f"cannot open {where}: its folder {folder} is read-only, and SQLite writes {self.path.name}-wal and "
-                    f"{self.path.name}-shm beside a database (and creates a new one there); make the folder writable, "
-                    "or copy the database to a writable folder and give that path with --db"
-                ) from exc
-            if "malformed" in str(exc) or "not a database" in str(exc):
-                raise StoreError(
-                    f"cannot open {where}: the file is damaged ({exc}); it may have been cut short while being copied. "
-                    "Restore it from a backup, or import the games' exported files into a new database"
-                ) from exc
-            raise StoreError(f"cannot open {where} as a database: {exc}; choose another file with --db") from exc
-        if mode.lower() != "wal" and os.access(where, os.W_OK):
-            raise StoreError(f"{where}: cannot switch to WAL mode ({mode}); is the folder writable?")
-        return conn
+        self.conn, stale = open_database(self.path, create=create, busy_timeout_ms=busy_timeout_ms)
+        if stale:
+            self.rebuild()  # derived tables of an older schema are filled in from the log
 
     @cached_property
     def db(self) -> sqlite_utils.Database:
-        """The database through sqlite-utils (imported at first use: reads go through `_rows`)."""
+        """The database through sqlite-utils, for tests and tools (imported at first use: the
+        store reads through `_rows`)."""
         import sqlite_utils
 
         return sqlite_utils.Database(self.conn, execute_plugins=False)  # ktlog uses no plugins: no scan of installed packages
@@ -159,40 +90,6 @@ class Store:
         cursor = self.conn.execute(sql, args)
         names = [d[0] for d in cursor.description]
         return [dict(zip(names, row)) for row in cursor]
-
-    def _migrate(self) -> None:
-        conn, where = self.conn, self.path or ":memory:"
-        try:
-            app_id = conn.execute("PRAGMA application_id").fetchone()[0]
-            version = conn.execute("PRAGMA user_version").fetchone()[0]
-            tables = {name for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-        except sqlite3.DatabaseError as exc:
-            raise StoreError(f"{where} is not a usable SQLite database ({exc}); choose another file with --db") from exc
-        if app_id != APPLICATION_ID and tables:
-            raise StoreError(f"{where} is a SQLite database but not a ktlog one (it has tables {', '.join(sorted(tables)[:5])}); choose another file with --db")
-        if version > SCHEMA_VERSION:
-            meta = dict(conn.execute("SELECT key, value FROM meta").fetchall()) if "meta" in tables else {}
-            needs = f"ktlog {meta['needs_ktlog']} or newer" if "needs_ktlog" in meta else "a newer ktlog"
-            raise StoreError(
-                f"{where} was written by a newer ktlog (database schema {version}; this is ktlog {__version__}, which reads up to "
-                f"schema {SCHEMA_VERSION}); install {needs} to open it"
-            )
-        if version == SCHEMA_VERSION:
-            return
-        from .migrations import REBUILDING_MIGRATIONS, migrations
-
-        pending = {m.name for m in migrations.pending(self.db)}
-        try:
-            with self._write():
-                conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-                migrations.apply(self.db)
-                conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-                conn.executemany("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
-                                 [("written_by", __version__), ("needs_ktlog", SCHEMA_NEEDS_KTLOG)])
-        except sqlite3.OperationalError as exc:
-            raise StoreError(f"cannot set up the ktlog tables in {where}: {exc}; is the file read-only?") from exc
-        if version and pending & REBUILDING_MIGRATIONS and self.db["games"].count:
-            self.rebuild()  # derived tables of an older schema are filled in from the log
 
     def close(self) -> None:
         self.conn.close()
@@ -203,34 +100,12 @@ class Store:
     def __exit__(self, *exc) -> None:
         self.close()
 
-    @contextlib.contextmanager
-    def _write(self) -> Iterator[None]:
-        """One write transaction, taking the write lock at once (no deadlock between writers)."""
-        try:
-            self.conn.execute("BEGIN IMMEDIATE")
-        except sqlite3.OperationalError as exc:
-            raise _store_error(exc, self.path) from exc
-        try:
-            yield
-            self.conn.execute("COMMIT")
-        except BaseException as exc:
-            if self.conn.in_transaction:
-                self.conn.execute("ROLLBACK")
-            if isinstance(exc, sqlite3.OperationalError):
-                raise _store_error(exc, self.path) from exc
-            raise
+    def _write(self) -> contextlib.AbstractContextManager[None]:
+        return transaction(self.conn, self.path)
 
-    @contextlib.contextmanager
-    def batch(self) -> Iterator[None]:
-        """Many write transactions made durable together: each stays atomic, but only the last
-        waits for the disk (one fsync for a whole import instead of one per file)."""
-        self.conn.execute("PRAGMA synchronous = NORMAL")
-        try:
-            yield
-        finally:
-            self.conn.execute("PRAGMA synchronous = FULL")
-            if not self.conn.in_transaction:
-                self.conn.execute("PRAGMA wal_checkpoint(FULL)")
+    def batch(self) -> contextlib.AbstractContextManager[None]:
+        """Many write transactions made durable together (one fsync for a whole import)."""
+        return durable_once(self.conn)
 
     # --- games ------------------------------------------------------------------------------
 
@@ -286,7 +161,7 @@ class Store:
         if not already:
             return self.import_folded(game_id, event_rows(sealed), state, snapshots)
         with self._write():
-            self._delete_projections(game_id)  # the new events may undo stored ones: every row is written again
+            projections.delete(self.conn, game_id)  # the new events may undo stored ones: every row is written again
             self._write_folded(game_id, event_rows(sealed[already:]), state, [(seq, blob) for seq, blob in snapshots if seq > already])
         return self._new_head(game_id, state)
 
@@ -314,8 +189,8 @@ class Store:
             self.conn.executemany(INSERT_EVENT, rows)
         except sqlite3.IntegrityError as exc:
             raise self._taken_event_id(game_id, rows) from exc
-        self._write_snapshots(game_id, snapshots)
-        self._write_projections(game_id, state, 0)
+        write_snapshots(self.conn, game_id, snapshots)
+        projections.write(self.conn, game_id, state, 0)
         self._write_head(game_id, state, rows[-1][-1])
 
     # --- appending --------------------------------------------------------------------------
@@ -338,11 +213,11 @@ class Store:
             envelope, payload = seal(game_id, seq, event, head_hash)
             self._insert_event(envelope, payload)
             if undo:  # the undone event's rows go; the rows before it are the state's as they were
-                self._delete_projections(game_id, since=event.target)
+                projections.delete(self.conn, game_id, since=event.target)
             else:
-                self._write_projections(game_id, state, seq - 1)
+                projections.write(self.conn, game_id, state, seq - 1)
             if seq % SNAPSHOT_EVERY == 0:
-                self._write_snapshots(game_id, [(seq, encode_state(state))])
+                write_snapshots(self.conn, game_id, [(seq, encode_state(state))])
             self._write_head(game_id, state, envelope.hash)
         self._cache[game_id] = state
         undoable = self._undoable.setdefault(game_id, [])
@@ -408,7 +283,7 @@ class Store:
         return row
 
     def _write_head(self, game_id: str, state: GameState, head_hash: str) -> None:
-        self._update_game(game_id, {**derived_game_columns(state), "updated_at": now(), "head_seq": state.seq, "head_hash": head_hash})
+        self._update_game(game_id, {**projections.game_columns(state), "updated_at": now(), "head_seq": state.seq, "head_hash": head_hash})
 
     def _update_game(self, game_id: str, columns: dict) -> None:
         self.conn.execute(f"UPDATE games SET {', '.join(f'{c}=?' for c in columns)} WHERE id=?", (*columns.values(), game_id))
@@ -421,42 +296,20 @@ class Store:
                 [(v.game_id, now(), v.events, int(v.ok), v.bad_seq, v.problem) for v in verdicts],
             )
 
-    # --- projections ------------------------------------------------------------------------
-
-    def _write_snapshots(self, game_id: str, snapshots: list[tuple[int, bytes]]) -> None:
-        """(seq, encoded state) snapshots of a game, replacing any at those seqs."""
-        self.conn.executemany("INSERT OR REPLACE INTO snapshots (game_id, seq, state) VALUES (?,?,?)", [(game_id, seq, blob) for seq, blob in snapshots])
-
-    def _write_projections(self, game_id: str, state: GameState, after_seq: int) -> None:
-        key = None  # the game's rowid, read only when some row is written (most events write none)
-        for table, rows in projections.rows_since(game_id, state, after_seq).items():
-            if rows:
-                key = key or self.conn.execute("SELECT rowid FROM games WHERE id = ?", (game_id,)).fetchone()[0]
-                columns = projections.TABLES[table]
-                try:
-                    self.conn.executemany(
-                        f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})", [(*row, key) for row in rows]
-                    )
-                except OverflowError as exc:
-                    raise _too_large(table, rows) from exc
-
-    def _delete_projections(self, game_id: str, since: int = 0) -> None:
-        """The game's projection rows from events at `since` or later (all of them by default)."""
-        for table in projections.TABLES:
-            self.conn.execute(f"DELETE FROM {table} WHERE game_id = ? AND seq >= ?", (game_id, since))
+    # --- derived tables -------------------------------------------------------------------
 
     def rebuild(self) -> int:
         """Rebuild every projection, snapshot and game row column from the event log. Returns the games rebuilt."""
         ids = [g.id for g in self.games()]
         with self._write():
-            for table in (*projections.TABLES, "snapshots"):
+            for table in (*PROJECTIONS, "snapshots"):
                 self.conn.execute(f"DELETE FROM {table}")
             for game_id in ids:
                 records = [(e.seq, e.payload) for e in self.events(game_id)]
                 state, snapshots = fold_with_snapshots(records, SNAPSHOT_EVERY)
-                self._write_snapshots(game_id, snapshots)
-                self._write_projections(game_id, state, 0)
-                self._update_game(game_id, derived_game_columns(state))
+                write_snapshots(self.conn, game_id, snapshots)
+                projections.write(self.conn, game_id, state, 0)
+                self._update_game(game_id, projections.game_columns(state))
         self._cache.clear()
         self._undoable.clear()
         return len(ids)
@@ -486,24 +339,10 @@ class Store:
         return cached
 
     def _state_from_snapshot(self, game_id: str, at: int, then: tuple[int, EventVoided] | None = None) -> GameState:
-        """The state after seq `at` from stored snapshots and events; `then` is an undo about
-        to be appended at seq `at` (checked and applied, not stored)."""
-        voids = [(seq, json.loads(p)["target"]) for seq, p in self.conn.execute(
-            "SELECT seq, payload FROM events WHERE game_id = ? AND type = 'EventVoided' AND seq <= ?", (game_id, at))]
-        if then:
-            voids.append((then[0], then[1].target))
-
-        def load(seq: int) -> GameState:
-            return decode_state(self.conn.execute("SELECT state FROM snapshots WHERE game_id = ? AND seq = ?", (game_id, seq)).fetchone()[0])
-
-        def records_after(start: int) -> list[tuple[int, Event]]:
-            return [(e.seq, e.payload) for e in self.events(game_id, upto=at, after=start)] + ([then] if then else [])
-
-        seqs = [r[0] for r in self.conn.execute("SELECT seq FROM snapshots WHERE game_id = ? AND seq <= ?", (game_id, at))]
-        return resume(at, seqs, voids, load, records_after)[0]
+        return state_at(self.conn, game_id, at, lambda after, upto: self.events(game_id, upto=upto, after=after), then)
 
 
-INSERT_EVENT = "INSERT INTO events (game_id, seq, event_id, type, version, recorded_at, payload, prev_hash, hash) VALUES (?,?,?,?,?,?,?,?,?)"
+INSERT_EVENT = f"INSERT INTO events ({', '.join(EVENTS)}) VALUES ({', '.join('?' * len(EVENTS))})"
 
 
 def event_rows(sealed: list[tuple[Envelope, bytes]]) -> list[tuple]:
@@ -517,31 +356,3 @@ def row_envelope(row: dict) -> Envelope:
         recorded_at=row["recorded_at"], payload=decode_payload(row["type"], row["version"], row["payload"]),
         prev_hash=row["prev_hash"], hash=row["hash"],
     )
-
-
-def _another_programs(conn: sqlite3.Connection) -> bool:
-    """Whether a database has tables but not ktlog's application id."""
-    app_id = conn.execute("PRAGMA application_id").fetchone()[0]
-    return app_id != APPLICATION_ID and conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table'").fetchone() is not None
-
-
-def _too_large(table: str, rows: list[tuple]) -> InvalidEvent:
-    """The error for an event whose numbers, or numbers the rules derive from them, do not fit
-    SQLite's 64-bit integers (rows carry their event's seq second)."""
-    error = InvalidEvent(
-        f"a number this event gives ({table}) is too large to store; ktlog keeps whole numbers "
-        "between -2^63 and 2^63-1: check the values entered", "event")
-    error.seq = next((r[1] for r in rows if any(isinstance(v, int) and not -(2**63) <= v < 2**63 for v in r)), None)
-    return error
-
-
-def _store_error(exc: sqlite3.OperationalError, path: Path | None) -> StoreError:
-    text = str(exc)
-    where = path or ":memory:"
-    if "locked" in text or "busy" in text:
-        return StoreError(f"{where} is locked by another ktlog writing to it; wait a moment and try again")
-    if "readonly" in text or "read-only" in text:
-        return StoreError(f"{where} is read-only; nothing was recorded. Make the file writable or choose another with --db")
-    if "full" in text or "disk" in text:
-        return StoreError(f"the disk holding {where} is full; nothing was recorded. Free some space and try again")
-    return StoreError(f"{where}: {text}")

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import msgspec
 
-from ktlog.files.gamelog import HeaderResult, header_result, make_header
+from ktlog.files.gamelog import HeaderResult, header_result, make_header, write_game_log
 
 from ktlog.data import SAMPLE_GAMES
 
@@ -50,7 +50,7 @@ def main() -> int:
             failed += 1
             continue
         out = SAMPLE_GAMES / f"{path.stem}.jsonl"
-        out.write_bytes(b"\n".join(lines) + b"\n")
+        write_game_log(out, lines)
         print(f"wrote {out.name} ({len(lines) - 1} events)")
     return 1 if failed else 0
 

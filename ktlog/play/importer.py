@@ -1,0 +1,245 @@
+"""Importing game-log files into a database: each file whole or not at all, idempotent (by
+event id and hash), errors naming the file's line. Merging the databases of several tables is
+importing their exports.
+
+With several files a forked process reads and checks files while this one writes them (see
+`_checked_in_order`); its results come through a pipe this module owns, ended by the checker's
+exit whatever it was doing.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+import queue
+import signal
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection, wait
+from multiprocessing.synchronize import BoundedSemaphore
+from pathlib import Path
+from typing import Literal
+
+from ..errors import GameLogError, KtlogError
+from ..files.gamelog import Header, header_result, read_game_log
+from ..reducer import describe_result, fold_with_snapshots
+from ..state import GameState, decode_state, encode_state
+from ..storage.snapshots import SNAPSHOT_EVERY
+from ..storage.store import Store, event_rows
+
+
+@dataclass
+class ImportReport:
+    path: str
+    game_id: str
+    status: Literal["imported", "extended", "unchanged"]
+    events_added: int
+    warnings: list[str] = field(default_factory=list)
+
+    def describe(self) -> str:
+        gid = self.game_id[:8]
+        text = {
+            "imported": f"{self.path}: imported game {gid} ({self.events_added} events)",
+            "extended": f"{self.path}: added {self.events_added} new events to game {gid}",
+            "unchanged": f"{self.path}: game {gid} is already in the database; nothing to import",
+        }[self.status]
+        return "\n".join([text, *(f"  warning: {w}" for w in self.warnings)])
+
+
+def import_file(store: Store, path: Path) -> ImportReport:
+    """Import one game-log file whole, or refuse it whole (GameLogError) leaving the database unchanged."""
+    where = str(path)
+    header, sealed = read_game_log(path)
+    game_id = header.game_id
+    stored = {e.seq: e for e in store.events(game_id)} if store.has_game(game_id) else {}
+    if stored:
+        for envelope, _ in sealed[: len(stored)]:
+            mine = stored[envelope.seq]
+            if mine.hash != envelope.hash:
+                db = store.path or "the database"
+                raise GameLogError(
+                    where, envelope.seq + 1,
+                    f"game {game_id[:8]} is already in {db} with different events from seq {envelope.seq}: "
+                    f"{db} has {mine.type} recorded at {mine.recorded_at} (event id {mine.event_id}); "
+                    f"{where} has {envelope.type} recorded at {envelope.recorded_at} (event id {envelope.event_id}). "
+                    f"They are two recordings of one game: compare them (`ktlog export {game_id[:8]}` writes the stored one) "
+                    "and import only the right one",
+                )
+        if len(sealed) <= len(stored):
+            return ImportReport(where, game_id, "unchanged", 0)
+    with _named_line(where):
+        state = store.import_envelopes(game_id, sealed, already=len(stored))
+    return _report(where, header, state, "extended" if stored else "imported", len(sealed) - len(stored))
+
+
+def import_files(store: Store, paths: list[Path]) -> Iterator[ImportReport | KtlogError]:
+    """Import game-log files in order, each as `import_file` does, yielding each file's report
+    or the error that kept it out. With several files a second process reads and checks files
+    while this one writes (see `_checked_in_order`)."""
+    for path, checked in zip(paths, _checked_in_order(paths)):
+        if isinstance(checked, GameLogError):
+            yield checked
+        elif store.has_game(checked.header.game_id):  # unchanged, extended or conflicting: compared with the stored events
+            yield _either(import_file, store, path)
+        else:
+            yield _either(_import_checked, store, checked)
+
+
+CHECKED_AHEAD = 32
+"""At most this many files checked and not yet read by the writing process (bounds the memory
+when writing is the slower part)."""
+
+
+def _checked_in_order(paths: list[Path]) -> Iterator[_Checked | GameLogError]:
+    """Each file read and folded, in order. A forked process and this one take turns claiming
+    the next file to check: that process whenever it is free, this one whenever the file it
+    must write next is not ready. So the two share the work whatever writing costs here
+    (see the README's benchmarks). Without fork (or memory for it) this process checks every
+    file; if the checker dies, this process checks what it had claimed."""
+    if len(paths) < 2 or "fork" not in multiprocessing.get_all_start_methods():
+        yield from map(_checked, paths)
+        return
+    fork = multiprocessing.get_context("fork")
+    unclaimed, unread = fork.Value("q", 0), fork.BoundedSemaphore(CHECKED_AHEAD)
+    results, sender = fork.Pipe(duplex=False)
+    checker = fork.Process(target=_check_claimed, args=(paths, unclaimed, sender, unread), daemon=True)
+    try:
+        checker.start()
+    except OSError:
+        results.close()
+        sender.close()
+        yield from map(_checked, paths)
+        return
+    sender.close()  # the checker's copy is the only one left: its exit ends the pipe, even mid-message
+    checking = _Checker(results, checker.sentinel, unread)
+    ready: dict[int, _Checked | GameLogError] = {}
+    try:
+        for i in range(len(paths)):
+            while i not in ready:
+                if checking.sending and checking.receive(ready, timeout=0):
+                    pass
+                elif (k := _claim(unclaimed)) < len(paths):
+                    ready[k] = _checked(paths[k])
+                elif checking.sending:  # file i is being checked there
+                    checking.receive(ready, timeout=0.1)
+                else:  # the checker ended with file i claimed
+                    ready[i] = _checked(paths[i])
+            yield ready.pop(i)
+    finally:
+        checker.kill()
+        checker.join()
+        results.close()
+
+
+@dataclass
+class _Checker:
+    """The importing process's end of the checker's pipe, with the checker's sentinel (ready
+    once it has ended)."""
+
+    results: Connection
+    sentinel: int
+    unread: BoundedSemaphore
+    """Released for each result read: the checker may check one more file ahead."""
+    sending: bool = True
+    """False once the checker will send no more: it has finished, or died."""
+
+    def receive(self, ready: dict, timeout: float) -> bool:
+        """Read the checker's next (index, result) into `ready`, waiting at most `timeout`.
+        Whether one came."""
+        if not wait([self.results, self.sentinel], timeout):
+            return False
+        if not self.results.poll():  # ended, and everything it sent is read
+            self.sending = False
+            return False
+        try:
+            k, result = self.results.recv()
+        except (EOFError, OSError):  # it ended, perhaps in the middle of a result ("got end of file during message")
+            self.sending = False
+            return False
+        ready[k] = result
+        self.unread.release()
+        return True
+
+
+def _claim(unclaimed) -> int:
+    """The index of the next file no process has claimed, claimed."""
+    with unclaimed.get_lock():
+        unclaimed.value += 1
+        return unclaimed.value - 1
+
+
+def _check_claimed(paths: list[Path], unclaimed, sender: Connection, unread) -> None:
+    """The checking process: check files as it claims them, sending each (index, result), at
+    most CHECKED_AHEAD of them unread. A thread sends while the next file is checked (a send
+    waits for the importing process to read). It leaves ctrl+c to the importing process, and
+    stops quietly on anything unexpected: that process then checks the file itself and reports
+    what went wrong."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    outbox: queue.SimpleQueue = queue.SimpleQueue()
+    feeder = threading.Thread(target=_send_all, args=(outbox, sender), daemon=True)
+    feeder.start()
+    with contextlib.suppress(Exception):
+        while unread.acquire() and (k := _claim(unclaimed)) < len(paths):
+            outbox.put((k, _checked(paths[k])))
+    outbox.put(None)
+    feeder.join()
+
+
+def _send_all(outbox: queue.SimpleQueue, sender: Connection) -> None:
+    with contextlib.suppress(OSError), sender:
+        while (item := outbox.get()) is not None:
+            sender.send(item)
+
+
+@dataclass
+class _Checked:
+    """A game-log file read and its events folded (by the checking process), ready to write."""
+
+    path: str
+    header: Header
+    rows: list[tuple]
+    state: bytes
+    snapshots: list[tuple[int, bytes]]
+
+
+def _checked(path: Path) -> _Checked | GameLogError:
+    """Read a file and fold its events (in the checking process): what the store writes."""
+    try:
+        header, sealed = read_game_log(path)
+        with _named_line(str(path)):
+            state, snapshots = fold_with_snapshots([(e.seq, e.payload) for e, _ in sealed], SNAPSHOT_EVERY)
+    except GameLogError as exc:
+        return exc
+    return _Checked(str(path), header, event_rows(sealed), encode_state(state), snapshots)
+
+
+def _import_checked(store: Store, checked: _Checked) -> ImportReport:
+    with _named_line(checked.path):
+        state = store.import_folded(checked.header.game_id, checked.rows, decode_state(checked.state), checked.snapshots)
+    return _report(checked.path, checked.header, state, "imported", len(checked.rows))
+
+
+def _either(importer, store: Store, source) -> ImportReport | KtlogError:
+    """The report, or the error (a bad file, a locked database...) that kept the file out."""
+    try:
+        return importer(store, source)
+    except KtlogError as exc:
+        return exc
+
+
+@contextlib.contextmanager
+def _named_line(where: str) -> Iterator[None]:
+    """An illegal event, or an event id taken, as an error of the file's line."""
+    try:
+        yield
+    except KtlogError as exc:
+        seq = getattr(exc, "seq", None)
+        raise GameLogError(where, seq + 1 if seq else None, str(exc)) from exc
+
+
+def _report(where: str, header: Header, state: GameState, status: Literal["imported", "extended"], added: int) -> ImportReport:
+    report = ImportReport(where, header.game_id, status, added)
+    if header.result is not None and header.result != header_result(state):
+        report.warnings.append(f"the header's result differs from what the events give ({describe_result(state)})")
+    return report

@@ -1,0 +1,98 @@
+"""The current schema of a ktlog database, in one place: every table, its columns and their
+types (int, float, str or bytes). The store, the projections, `ktlog verify` and the
+statistics take their columns from here; `migrations.py` records how older schemas got here
+(a test checks that migrating any of them, or creating a database, gives exactly these tables).
+
+Loaded without sqlite-utils or the rules: the statistics read it to type their frames.
+"""
+
+from __future__ import annotations
+
+from typing import get_args, get_type_hints
+
+from ..state import LOGS
+
+GAMES: dict[str, type] = {
+    "id": str, "created_at": str, "updated_at": str, "ruleset": str, "killzone": str, "date": str,
+    "mission": str, "league": str, "season": str, "round": str, "table_label": str,
+    "players": str, "kill_teams": str, "status": str, "result": str, "head_seq": int, "head_hash": str,
+    "winner": str, "draw": int, "ended_by": str, "conceded_by": str,
+}
+"""One row per game (its rowid is the `game_key` of its projection rows). `players`,
+`kill_teams` and `result` are JSON for listing games (`ktlog games --json` shows `result` as it
+is); the result's parts a program compares are typed columns: `winner` (None for a draw or a
+shared win), `draw` (0 or 1), `ended_by`, `conceded_by`, and each player's VP in `game_results`
+and `vp_by_op`."""
+
+LABEL_COLUMNS = {"mission": "mission", "league": "league", "season": "season", "round": "round", "table": "table_label"}
+"""A game's label -> its column in the games table."""
+
+EVENTS: dict[str, type] = {
+    "game_id": str, "seq": int, "event_id": str, "type": str, "version": int, "recorded_at": str,
+    "payload": str, "prev_hash": str, "hash": str,
+}
+"""The append-only log (besides `position`, its primary key: the order events were stored in)."""
+
+SNAPSHOTS: dict[str, type] = {"game_id": str, "seq": int, "state": bytes}
+VERIFICATIONS: dict[str, type] = {"game_id": str, "checked_at": str, "head_seq": int, "ok": int, "bad_seq": int, "problem": str}
+"""The latest `ktlog verify` verdict of each game."""
+META: dict[str, type] = {"key": str, "value": str}
+"""Which ktlog wrote the database and which it needs."""
+
+GAME_KEY = "game_key"
+"""Every projection row also carries its game's integer key (the games table's rowid), which the
+analytics read and join on: a tenth of the cost of the 36-character game id."""
+
+PROJECTION_LOGS = {
+    "vp_changes": "vp_log", "cp_changes": "cp_log", "attacks": "attacks",
+    "incapacitations": "incapacitations", "turning_points": "turning_points",
+}
+"""Projection table -> the state log (`ktlog.state.LOGS`) whose entries are its rows."""
+
+
+def _sql_type(annotation) -> type:
+    """The column type for a state field: int (bools too), float, or text."""
+    names = {getattr(a, "__name__", str(a)) for a in (get_args(annotation) or (annotation,))}
+    return float if "float" in names else int if names & {"int", "bool"} else str
+
+
+def _log_columns(log: str) -> dict[str, type]:
+    struct = LOGS[log]
+    hints = get_type_hints(struct)
+    return {"game_id": str, **{f: _sql_type(hints[f]) for f in struct.__struct_fields__}}
+
+
+DERIVED: dict[str, dict[str, type]] = {table: _log_columns(log) for table, log in PROJECTION_LOGS.items()}
+DERIVED["game_results"] = {
+    "game_id": str, "seq": int, "player": str, "kill_team": str, "opponents": str, "result": str,
+    "ended_by": str, "vp_total": int, "kill_grade": int, "cp_left": int, "ruleset": str, "date": str,
+    "league": str, "season": str, "round": str, "table_label": str, "crit_op": str, "killzone": str,
+}
+DERIVED["vp_by_op"] = {"game_id": str, "seq": int, "player": str, "op": str, "vp": int}
+"""Projection table -> the columns derived from the game's state (what `projections.rows_since`
+gives, in this order). `game_results`: one row per player of a finished game; `vp_by_op`: the
+VP each of them scored by op, one row per op (a new op needs no new column)."""
+
+PROJECTIONS: dict[str, dict[str, type]] = {table: {**columns, GAME_KEY: int} for table, columns in DERIVED.items()}
+"""Projection table -> its columns as stored (the derived ones and the game's key)."""
+
+TABLES: dict[str, dict[str, type]] = {
+    "games": GAMES, "events": {"position": int, **EVENTS}, "snapshots": SNAPSHOTS,
+    "verifications": VERIFICATIONS, "meta": META, **PROJECTIONS,
+}
+"""Every table of a current database -> its columns."""
+
+OPS = ("crit", "kill", "tac", "primary", "elimination", "mission")
+"""The ops the statistics give a VP column each (vp_crit ... in this order, 0 where a ruleset
+has no such op): KT24's four, Multiplayer Ops' elimination op and KT21's mission VP. An op
+found in `vp_by_op` and not here gets its column after these."""
+
+
+def select(table: str, columns: tuple[str, ...] | None = None) -> tuple[str, dict[str, type]]:
+    """A query reading `columns` of `table` (all of them by default), and their types."""
+    known = TABLES[table]
+    columns = tuple(known) if columns is None else columns
+    unknown = [c for c in columns if c not in known]
+    if unknown:
+        raise KeyError(f"{table} has no column {', '.join(unknown)}")
+    return f"SELECT {', '.join(columns)} FROM {table}", {c: known[c] for c in columns}
