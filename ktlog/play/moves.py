@@ -39,10 +39,8 @@ from ..rules.candidates import (
 from ..rules.context import Ctx
 from ..rules.ruleset import Ruleset
 from ..rulesets import get_ruleset
-from ..state import GameState, OperativeState, decode_state, encode_state
+from ..state import UNREAD_LOGS, GameState, OperativeState, decode_state, encode_state
 
-LOGS = ("vp_log", "cp_log", "attacks", "incapacitations", "warnings", "notes")
-"""State fields the rules only append to: trial copies leave them out."""
 _STUB = ev.Datacard(name="", apl=1, move=1, save=6, wounds=1)
 
 
@@ -59,7 +57,7 @@ class Trial:
         self.state = state
         self._cards = {op_id: op.datacard for op_id, op in state.operatives.items()}
         operatives = {op_id: msgspec.structs.replace(op, datacard=_STUB) for op_id, op in state.operatives.items()}
-        self._lean = encode_state(msgspec.structs.replace(state, operatives=operatives, **{name: [] for name in LOGS}))
+        self._lean = encode_state(msgspec.structs.replace(state, operatives=operatives, **{name: [] for name in UNREAD_LOGS}))
 
     def result(self, event: ev.Event) -> GameState:
         """The state after `event`, its logs holding only what it added. Raises RuleViolation."""
