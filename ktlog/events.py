@@ -12,6 +12,8 @@ from typing import Any, ClassVar, Literal, Union
 
 import msgspec
 
+from .wording import fields_from_wording
+
 Order = Literal["engage", "conceal"]
 RerollSource = Literal["balanced", "ceaseless", "relentless", "command", "other"]
 
@@ -47,6 +49,9 @@ class Weapon(Part):
     special rules, e.g. "AP1", "Balanced"."""
     critical_rules: tuple[str, ...] = ()
     """KT21 critical hit rules (!), e.g. "MW3", "P1"."""
+    one_in: int | None = None
+    """Only 1 in this many of a player's operatives with this weapon on their datacard can have
+    it (rounded down): the NPO special weapon, 1 in 3 (pg 89)."""
 
 
 class UniqueAction(Part):
@@ -74,6 +79,11 @@ class Datacard(Part):
     invulnerable_save: int | None = None
     """KT21 Invulnerable Save x+ (004): used instead of Save when the defender chooses, never
     modified and not affected by APx."""
+    heavy: bool = False
+    """A Heavy NPO (pg 89): reinforcements bring back one Heavy NPO or two that are not (pg 92, 94)."""
+    double_action: tuple[str, ...] = ()
+    """Actions this operative can perform twice during its activation, e.g. ("Shoot",): a datacard
+    rule that takes precedence over the action restrictions (pg 39; the Heavy NPOs, pg 89)."""
 
 
 # --- dice ------------------------------------------------------------------------------------
@@ -156,9 +166,10 @@ class PlayerJoined(Event):
 
 class OperativeAdded(Event):
     """An operative selected for the battle, with its datacard. Version 2 datacards may carry
-    KT21's GA and DF and weapons' critical hit rules."""
+    KT21's GA and DF and weapons' critical hit rules; version 3 the special rules ktlog applies
+    as fields (heavy, double_action, a weapon's one_in) instead of reading them from the wording."""
 
-    version = 2
+    version = 3
 
     player: str
     operative: str
@@ -645,10 +656,17 @@ def _unchanged(payload: dict) -> dict:
     return payload
 
 
+def _operative_added_v2_v3(payload: dict) -> dict:
+    """Version 2 datacards had their special rules read from the wording: the same wording is
+    read into the fields once, so an older game keeps the rules it was recorded under."""
+    return {**payload, "datacard": fields_from_wording(payload["datacard"])}
+
+
 UPCASTERS: dict[tuple[str, int], Upcaster] = {
     ("GameCreated", 1): _game_created_v1_v2,
     ("PlayerJoined", 1): _unchanged,
     ("OperativeAdded", 1): _unchanged,
+    ("OperativeAdded", 2): _operative_added_v2_v3,
 }
 """(type name, from version) -> function turning that payload dict into the next version's."""
 

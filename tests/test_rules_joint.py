@@ -200,7 +200,7 @@ def test_only_one_in_three_trooper_marksmen_shoots_the_special_weapon_pg89():
     g.activate("a1", "engage")
     g.activate("trooper-marksman-1", "engage", shoot("Special weapon", "a1", damage=0))
     g.activate("a2", "engage")
-    with pytest.raises(RuleViolation, match="only 1 in 3 Trooper \\(Marksman\\) can have the special weapon: 3 allow 1, and "
+    with pytest.raises(RuleViolation, match="only 1 in 3 of the operatives with .Special weapon. can have it: 3 allow 1, and "
                                             "trooper-marksman-1 already has it.*pg 89"):
         g.activate("trooper-marksman-2", "engage", shoot("Special weapon", "a1", damage=0))
     g.add(shoot("Firearm", "a1", damage=0)("trooper-marksman-2"), ActivationEnded(operative="trooper-marksman-2"))

@@ -25,6 +25,12 @@ An imported roster also names the file it came from and the catalogue's revision
 A KT21 datacard adds `ga` (group activation, default 1), `df` (defence dice, default 3),
 optionally `invulnerable_save = "4+"` (004), and its weapons `critical_rules` (!), e.g.
 `rules = ["AP1"], critical_rules = ["MW2"]` (001).
+
+The special rules ktlog applies are fields, never read from names or rule text
+(docs/roster-format.md): `heavy = true` (a Heavy NPO, pg 89), `double_action = ["Shoot"]`
+(actions it can perform twice in an activation, pg 39), and a weapon's `one_in = 3` (only 1 in 3
+of the operatives with it can have it, pg 89). An older roster relying on the wording of pg 89
+is read as before, with a warning naming the field to write (ktlog.wording).
 """
 
 from __future__ import annotations
@@ -34,52 +40,72 @@ import re
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Annotated
 
 import msgspec
 import platformdirs
 
 from ..data import SAMPLE_ROSTERS
 from ..errors import RosterError
-from ..events import Datacard, Event, OperativeAdded, PlayerJoined, UniqueAction, Weapon
+from ..events import EVENT_TYPES, Action, Datacard, Event, OperativeAdded, PlayerJoined, UniqueAction, Weapon
 from ..rules.setup import check_datacard
+from ..wording import read_wording
+
+ACTIONS = {cls.name for cls in EVENT_TYPES.values() if issubclass(cls, Action)} - {"Killzone action", "Unique action"}
+"""The actions a datacard's double_action may name, besides its own unique actions (pg 40-45)."""
 
 
-class _Weapon(msgspec.Struct, forbid_unknown_fields=True):
+class WeaponEntry(msgspec.Struct, forbid_unknown_fields=True):
+    """A weapon line of a datacard (pg 48): its name is free text."""
+
     name: str
-    kind: str
+    kind: Annotated[str, msgspec.Meta(description='"ranged" or "melee"')]
     atk: int
-    hit: int | str
-    dmg: str
-    rules: list[str] = []
-    critical_rules: list[str] = []
+    hit: Annotated[int | str, msgspec.Meta(description='Hit, like "3+" or 3')]
+    dmg: Annotated[str, msgspec.Meta(description='normal/critical damage, like "3/4"')]
+    rules: Annotated[list[str], msgspec.Meta(description='Weapon rules as printed (pg 111), e.g. "Piercing 1"; KT21: "AP1"')] = []
+    critical_rules: Annotated[list[str], msgspec.Meta(description='KT21 critical hit rules (!), e.g. "MW2"')] = []
+    one_in: Annotated[int | None, msgspec.Meta(
+        description="Only 1 in this many of a player's operatives with this weapon on their datacard can have it (rounded "
+        "down; the NPO special weapon is 1 in 3, pg 89): 2 or more. Joint Ops checks it on every Shot.")] = None
 
 
-class _Operative(msgspec.Struct, forbid_unknown_fields=True):
+class OperativeEntry(msgspec.Struct, forbid_unknown_fields=True):
+    """An operative's datacard (pg 48); its name, keywords and rules are free text."""
+
     name: str
     apl: int
-    move: int
-    save: int | str
+    move: Annotated[int, msgspec.Meta(description="Move in inches")]
+    save: Annotated[int | str, msgspec.Meta(description='Save, like "4+" or 4')]
     wounds: int
-    weapons: list[_Weapon]
-    id: str | None = None
-    count: int = 1
+    weapons: list[WeaponEntry]
+    id: Annotated[str | None, msgspec.Meta(description="How the log names it (default: from the name)")] = None
+    count: Annotated[int, msgspec.Meta(ge=1, description="Several identical operatives, ids id-1, id-2 ...")] = 1
     keywords: list[str] = []
-    rules: list[str] = []
+    rules: Annotated[list[str], msgspec.Meta(description="Rule texts as printed, for people: ktlog applies none of them; "
+                                                         "the rules it applies are fields (heavy, double_action, one_in)")] = []
     unique_actions: list[UniqueAction] = []
     base_mm: int | None = None
-    ga: int = 1
-    df: int = 3
-    invulnerable_save: int | str | None = None
+    ga: Annotated[int, msgspec.Meta(description="KT21 group activation")] = 1
+    df: Annotated[int, msgspec.Meta(description="KT21 defence dice")] = 3
+    invulnerable_save: Annotated[int | str | None, msgspec.Meta(description='KT21 invulnerable save, like "4+" (004)')] = None
+    heavy: Annotated[bool, msgspec.Meta(
+        description="A Heavy NPO (pg 89): Joint Ops reinforcements bring back one Heavy NPO or two that are not (pg 92, 94)")] = False
+    double_action: Annotated[list[str], msgspec.Meta(
+        description='Actions this operative can perform twice during its activation, e.g. ["Shoot"] (precedence, pg 39; the '
+        "Heavy NPOs, pg 89): an action's name or one of the datacard's unique actions")] = []
 
 
-class _Roster(msgspec.Struct, forbid_unknown_fields=True):
+class RosterFile(msgspec.Struct, forbid_unknown_fields=True):
+    """A roster file (TOML): a kill team's operatives with full datacards (docs/roster-format.md)."""
+
     name: str
-    operatives: list[_Operative]
-    faction: str | None = None
+    operatives: list[OperativeEntry]
+    faction: Annotated[str | None, msgspec.Meta(description='"NPO" for non-player operatives (Joint Ops, pg 89)')] = None
     archetypes: list[str] = []
     notes: str | None = None
-    source: str | None = None
-    revision: str | None = None
+    source: Annotated[str | None, msgspec.Meta(description="The file it was imported from (ktlog roster import)")] = None
+    revision: Annotated[str | None, msgspec.Meta(description="That file's catalogue revision")] = None
 
 
 @dataclass(frozen=True)
@@ -99,6 +125,8 @@ class Roster:
     """The file it was imported from, if it was (a BattleScribe roster, a catalogue)."""
     revision: str | None = None
     """That file's catalogue revision."""
+    warnings: tuple[str, ...] = ()
+    """Older wording read as a field (ktlog.wording): each names the field to write instead."""
 
     def select(self, ids: list[str] | None) -> list[RosterOperative]:
         """The operatives chosen for a battle (all of them when `ids` is None)."""
@@ -165,8 +193,9 @@ def load_roster(path: str | Path) -> Roster:
         raise RosterError(f"{where}: cannot read the roster file: {exc.strerror}") from exc
     except tomllib.TOMLDecodeError as exc:
         raise RosterError(f"{where}: not valid TOML: {exc}. Fix that line of the roster file") from exc
+    raw, warnings = _read_older_wording(raw)
     try:
-        spec = msgspec.convert(raw, _Roster)
+        spec = msgspec.convert(raw, RosterFile)
     except msgspec.ValidationError as exc:
         text, _, at = str(exc).partition(" - at `$")
         raise RosterError(f"{where}: {text}" + (f" (at {at.rstrip('`').lstrip('.')})" if at else "") + "; fix the roster file") from exc
@@ -190,7 +219,32 @@ def load_roster(path: str | Path) -> Roster:
     if not operatives:
         raise RosterError(f"{where}: the roster has no operatives")
     return Roster(name=spec.name, faction=spec.faction, archetypes=tuple(spec.archetypes), operatives=tuple(operatives), path=where,
-                  source=spec.source, revision=spec.revision)
+                  source=spec.source, revision=spec.revision, warnings=tuple(f"{where}: {w}" for w in warnings))
+
+
+def is_npo(faction: object, keywords: object) -> bool:
+    """Non-player operatives (pg 89): the roster's faction is NPO, or the datacard has the keyword."""
+    words = keywords if isinstance(keywords, list) else []
+    return str(faction).casefold() == "npo" or any(isinstance(k, str) and k.strip().upper() == "NPO" for k in words)
+
+
+def _read_older_wording(raw: dict) -> tuple[dict, list[str]]:
+    """The roster file's data with the older wording of pg 89 read into fields (ktlog.wording),
+    and a warning for each; Heavy by keyword or name only on NPO datacards."""
+    operatives = raw.get("operatives")
+    if not isinstance(operatives, list):
+        return raw, []
+    read: list[object] = []
+    warnings: list[str] = []
+    for op in operatives:
+        if not isinstance(op, dict):
+            read.append(op)
+            continue
+        card, notes = read_wording(op, heavy=is_npo(raw.get("faction"), op.get("keywords")))
+        read.append(card)
+        warnings += [f"operative {card.get('name')!r}: {note}; write that field in the roster file instead of relying on the wording"
+                     for note in notes]
+    return {**raw, "operatives": read}, warnings
 
 
 def user_roster_folder() -> Path:
@@ -213,21 +267,32 @@ def find_roster(name: str) -> Path:
     raise RosterError(f"no roster {name!r}: not a file, and not in {user_roster_folder()} or the samples; ktlog roster list shows them")
 
 
-def _datacard(op: _Operative) -> Datacard:
+def _datacard(op: OperativeEntry) -> Datacard:
     weapons = []
     for w in op.weapons:
         if w.kind not in ("ranged", "melee"):
             raise ValueError(f"weapon {w.name!r}: kind {w.kind!r} is neither ranged nor melee")
         normal, crit = _damage(w.dmg, w.name)
+        if w.one_in is not None and w.one_in < 2:
+            raise ValueError(f"weapon {w.name!r}: one_in {w.one_in} is below 2 (1 in 1 is every operative: leave one_in out)")
         weapons.append(
             Weapon(name=w.name, kind=w.kind, atk=w.atk, hit=_stat(w.hit, f"weapon {w.name!r}: hit"), normal_dmg=normal, crit_dmg=crit, rules=tuple(w.rules),
-                   critical_rules=tuple(w.critical_rules))
+                   critical_rules=tuple(w.critical_rules), one_in=w.one_in)
         )
-    if op.count < 1:
-        raise ValueError(f"count {op.count} is below 1")
     return Datacard(
         name=op.name, apl=op.apl, move=op.move, save=_stat(op.save, "save"), wounds=op.wounds, weapons=tuple(weapons),
         keywords=tuple(op.keywords), rules=tuple(op.rules), unique_actions=tuple(op.unique_actions), base_mm=op.base_mm,
         group_activation=op.ga, defence=op.df,
         invulnerable_save=None if op.invulnerable_save is None else _stat(op.invulnerable_save, "invulnerable_save"),
+        heavy=op.heavy, double_action=_double_action(op),
     )
+
+
+def _double_action(op: OperativeEntry) -> tuple[str, ...]:
+    """double_action as the actions' own names; each an action or one of the card's unique actions."""
+    known = {a.casefold(): a for a in (*sorted(ACTIONS), *(u.name for u in op.unique_actions))}
+    unknown = [a for a in op.double_action if a.strip().casefold() not in known]
+    if unknown:
+        raise ValueError(f"double_action {', '.join(map(repr, unknown))}: not an action; name actions as printed, e.g. "
+                         f"double_action = [\"Shoot\"] ({', '.join(sorted(ACTIONS))}, or a unique action of the datacard)")
+    return tuple(dict.fromkeys(known[a.strip().casefold()] for a in op.double_action))

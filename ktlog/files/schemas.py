@@ -1,4 +1,5 @@
-"""JSON Schema of every event type, the envelope, and the game-log file, generated from the code.
+"""JSON Schema of every event type, the envelope, the game-log file and the roster file, generated
+from the code.
 
     python -m ktlog.files.schemas            # write ktlog/data/schemas/
     python -m ktlog.files.schemas --check    # exit 1 if ktlog/data/schemas/ has drifted from the code
@@ -15,6 +16,7 @@ import msgspec
 from ..data import SCHEMAS
 from ..events import EVENT_TYPES, Envelope
 from .gamelog import FORMAT_VERSION, Header
+from .rosters import RosterFile
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
@@ -51,6 +53,11 @@ def generate() -> dict[str, dict]:
         "minItems": 2,
         "$defs": defs,
     }
+    files["roster.json"] = _with_meta(
+        msgspec.json.schema(RosterFile), "Roster file",
+        description="A roster file (TOML) read as data: docs/roster-format.md. Names and rule texts are free text; the special "
+        "rules ktlog applies are the fields heavy, double_action and a weapon's one_in.",
+    )
     return files
 
 

@@ -136,8 +136,9 @@ class Ruleset(ABC):
         return True
 
     def repeats(self, operative: OperativeState, action: str) -> int:
-        """How many times the operative may perform an action in one activation (pg 39: once)."""
-        return 1
+        """How many times the operative may perform an action in one activation (pg 39: once),
+        twice when its datacard says so (double_action; precedence, pg 39; the Heavy NPOs, pg 89)."""
+        return 2 if action in operative.datacard.double_action else 1
 
     def progress(self, state: GameState) -> dict[str, str | int]:
         """What `ktlog score` shows besides VP: the mission's progress (none for VP missions)."""

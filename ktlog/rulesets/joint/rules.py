@@ -8,7 +8,8 @@ they did and checks what the sources make checkable:
 - the NPO budget of the mission: their combined Wounds stat (pg 90, 92, 94);
 - the NPOs take initiative whenever they decide it (pg 87) and always pass in the gambit step
   (pg 88), except for reinforcements, their STRATEGIC GAMBIT in Sabotage and Escape (pg 92, 94);
-- only 1 in 3 Trooper (Marksman) has the special weapon (pg 89); Heavy NPOs Fight or Shoot twice;
+- only 1 in 3 Trooper (Marksman) has the special weapon (pg 89); Heavy NPOs Fight or Shoot twice
+  (the datacard fields one_in, heavy and double_action: never names or wording);
 - the Sabotage action (pg 92) and escapes over the NPOs' killzone edge (pg 94).
 
 Rulings (where the sources are silent):
@@ -18,14 +19,14 @@ Rulings (where the sources are silent):
 - NPOs gain no CP: they use no ploys (pg 88-89 give them none, and they pass in the gambit step).
 - When a tie lets the NPOs decide initiative (pg 37, pg 110), they take it, as when they win (pg 87).
 - "1 in 3" Trooper (Marksman): at most a third of them, rounding down, use the special weapon;
-  the ones that first shoot it are the ones carrying it.
+  the ones that first shoot it are the ones carrying it. "Them" are the player's operatives with
+  that weapon (one_in) on their datacard.
 - "Half the NPOs": at least half of the NPOs selected. When fewer than two NPOs that are not Heavy
   are incapacitated (and no Heavy one), the one there is returns.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -61,10 +62,6 @@ MISSIONS = {
 """The three missions (pg 90-95); the D3 of pg 87 picks them in this order."""
 
 REINFORCEMENTS = "Reinforcements"
-SPECIAL_WEAPON = "special weapon"
-TROOPER_MARKSMAN = "trooper (marksman)"
-TWICE = re.compile(r"can perform two (\w+) actions during its activation", re.IGNORECASE)
-"""A datacard rule letting an operative repeat an action (the Heavy NPOs, pg 89)."""
 
 
 def mission_of(label: str | None) -> Mission | None:
@@ -91,7 +88,27 @@ def players_side(state: GameState) -> str | None:
 
 
 def is_heavy(op: OperativeState) -> bool:
-    return "HEAVY" in (k.upper() for k in op.datacard.keywords) or op.datacard.name.casefold().startswith("heavy")
+    """A Heavy NPO (pg 89): its datacard's `heavy` field."""
+    return op.datacard.heavy
+
+
+def limited_weapon(op: OperativeState, name: str) -> ev.Weapon | None:
+    """The operative's weapon of that name if only 1 in x can have it (`one_in`, pg 89)."""
+    return next((w for w in op.datacard.weapons if w.one_in and w.name.casefold() == name.casefold()), None)
+
+
+def carriers(state: GameState, op: OperativeState, weapon: ev.Weapon) -> tuple[int, list[str]]:
+    """A weapon only 1 in x can have (pg 89): how many of the player's operatives have it on their
+    datacard, and the ones carrying it (ruling: those that shot it)."""
+    holders = {o.id for o in state.operatives_of(op.player) if weapon in o.datacard.weapons}
+    shot = sorted({a.operative for a in state.attacks if a.operative in holders and a.weapon.casefold() == weapon.name.casefold()})
+    return len(holders), shot
+
+
+def may_carry(state: GameState, op: OperativeState, weapon: ev.Weapon) -> bool:
+    """Whether the operative carries the weapon, or may (1 in x of them, rounded down, pg 89)."""
+    holders, carrying = carriers(state, op, weapon)
+    return op.id in carrying or len(carrying) < holders // (weapon.one_in or 1)
 
 
 def objective_achieved(state: GameState, m: Mission, npo: str) -> bool:
@@ -152,14 +169,6 @@ class JointOps(Kt24TwoPlayer):
 
     def ready_cp(self, state: GameState, player: str) -> int:
         return super().ready_cp(state, player) if self.gains_cp(state, player) else 0
-
-    def repeats(self, operative: OperativeState, action: str) -> int:
-        """Heavy NPOs: "This operative can perform two Fight (Shoot) actions during its activation" (pg 89)."""
-        for rule in operative.datacard.rules:
-            found = TWICE.search(rule)
-            if found and found[1].casefold() == action.casefold():
-                return 2
-        return 1
 
     # --- the missions -----------------------------------------------------------------------
 
@@ -288,17 +297,16 @@ def _ploy_used(ctx: Ctx, e: ev.FirefightPloyUsed) -> None:
 
 
 def _shot(ctx: Ctx, e: ev.Shot) -> None:
-    """Only 1 in 3 Trooper (Marksman) can have the special weapon (pg 89)."""
+    """Only 1 in 3 Trooper (Marksman) can have the special weapon (pg 89): a weapon's one_in."""
     s = ctx.state
     op = s.operatives.get(e.operative)
-    if op is None or op.datacard.name.casefold() != TROOPER_MARKSMAN or e.weapon.casefold() != SPECIAL_WEAPON:
+    weapon = limited_weapon(op, e.weapon) if op is not None else None
+    if op is None or weapon is None or may_carry(s, op, weapon):
         return
-    troopers = sum(o.datacard.name.casefold() == TROOPER_MARKSMAN for o in s.operatives_of(op.player))
-    carriers = sorted({a.operative for a in s.attacks if a.player == op.player and a.weapon.casefold() == SPECIAL_WEAPON})
-    if op.id not in carriers and len(carriers) >= troopers // 3:
-        have = f"{', '.join(carriers)} already {'has' if len(carriers) == 1 else 'have'} it" if carriers else "so none may"
-        ctx.broke(f"only 1 in 3 Trooper (Marksman) can have the special weapon: {troopers} allow {troopers // 3}, and {have}; "
-                  f"{op.id!r} shoots its Firearm", "pg 89")
+    holders, carrying = carriers(s, op, weapon)
+    have = f"{', '.join(carrying)} already {'has' if len(carrying) == 1 else 'have'} it" if carrying else "so none may"
+    ctx.broke(f"only 1 in {weapon.one_in} of the operatives with {weapon.name!r} can have it: {holders} allow "
+              f"{holders // (weapon.one_in or 1)}, and {have}; {op.id!r} shoots another weapon", "pg 89")
 
 
 CHECKS: dict[type[ev.Event], Callable[[Ctx, ev.Event], None]] = {

@@ -35,9 +35,8 @@ from ...data import SAMPLE_ROSTERS
 from ...files.rosters import Roster, load_roster, slug
 from .rules import (
     MISSIONS,
-    SPECIAL_WEAPON,
-    TROOPER_MARKSMAN,
     is_heavy,
+    may_carry,
     mission,
     reinforcements_due,
 )
@@ -157,17 +156,11 @@ class Simulator(kt24.Simulator):
         return super().choose(g, op, done, left, counteract)
 
     def shoot_action(self, s: GameState, op: OperativeState, enemies: list[OperativeState], moved: bool):
-        """Only the Trooper (Marksman) carrying the special weapon may shoot it (pg 89: 1 in 3)."""
-        if op.datacard.name.casefold() == TROOPER_MARKSMAN and not self.carries_special_weapon(s, op):
-            weapons = tuple(w for w in op.datacard.weapons if w.name.casefold() != SPECIAL_WEAPON)
+        """A weapon only 1 in x can have (pg 89: the special weapon) is shot by those carrying it."""
+        weapons = tuple(w for w in op.datacard.weapons if not w.one_in or may_carry(s, op, w))
+        if weapons != op.datacard.weapons:
             op = msgspec.structs.replace(op, datacard=msgspec.structs.replace(op.datacard, weapons=weapons))
         return super().shoot_action(s, op, enemies, moved)
-
-    @staticmethod
-    def carries_special_weapon(s: GameState, op: OperativeState) -> bool:
-        troopers = sum(o.datacard.name.casefold() == TROOPER_MARKSMAN for o in s.operatives_of(op.player))
-        carriers = {a.operative for a in s.attacks if a.player == op.player and a.weapon.casefold() == SPECIAL_WEAPON}
-        return op.id in carriers or len(carriers) < troopers // 3
 
     def mission_action(self, s: GameState, op: OperativeState, done: list[str]):
         """Sabotage (pg 92): a player's operative, after TP1, on a marker not yet sabotaged."""

@@ -218,7 +218,7 @@ class Kt21(Ruleset):
 
     def repeats(self, operative: OperativeState, action: str) -> int:
         """Pass can be performed more than once in an activation, as often as AP allow (001 Pass)."""
-        return operative.apl if action == "Pass" else 1
+        return operative.apl if action == "Pass" else super().repeats(operative, action)
 
     def weapon_as_played(self, weapon: ev.Weapon) -> ev.Weapon:
         return as_played(weapon)
