@@ -34,10 +34,10 @@ def read_wording(card: dict[str, Any], *, heavy: bool = True) -> tuple[dict[str,
     card = dict(card)
     notes: list[str] = []
     name = card.get("name") if isinstance(card.get("name"), str) else ""
-    keywords = [k for k in _strings(card.get("keywords")) if k.strip().upper() == "HEAVY"]
-    if heavy and card.get("heavy") is not True and (keywords or name.casefold().startswith("heavy")):
+    heavy_by = heavy_wording(name, _strings(card.get("keywords")))
+    if heavy and card.get("heavy") is not True and heavy_by:
         card["heavy"] = True
-        notes.append(f"heavy = true (read from {'the keyword ' + keywords[0] if keywords else 'the name ' + json.dumps(name)})")
+        notes.append(f"heavy = true (read from {heavy_by})")
     done = _strings(card.get("double_action"))
     twice = [(found[1].title(), rule) for rule in _strings(card.get("rules")) if (found := TWICE.search(rule))]
     added = [action for action, _ in twice if action.casefold() not in {d.casefold() for d in done}]
@@ -48,6 +48,15 @@ def read_wording(card: dict[str, Any], *, heavy: bool = True) -> tuple[dict[str,
     if name.casefold() == _TROOPER_MARKSMAN and isinstance(weapons, (list, tuple)):
         card["weapons"] = [_one_in(w, notes) for w in weapons]
     return card, notes
+
+
+def heavy_wording(name: str, keywords: list[str] | tuple[str, ...]) -> str | None:
+    """What makes a datacard read as a Heavy NPO by its older wording: the keyword HEAVY or a
+    name starting "Heavy" (None when neither)."""
+    keyword = next((k for k in keywords if k.strip().upper() == "HEAVY"), None)
+    if keyword is not None:
+        return f"the keyword {keyword}"
+    return f"the name {json.dumps(name)}" if name.casefold().startswith("heavy") else None
 
 
 def fields_from_wording(card: dict[str, Any]) -> dict[str, Any]:

@@ -153,7 +153,8 @@ def test_list_show_and_check(folder, tmp_path):
     assert shown.exit_code == 0 and "from test-troopers.ros revision 3" in shown.output and "2x Test Trooper" in shown.output
     assert "Hot-shot" in run("roster", "show", "kasrkin").output  # a shipped sample by name
     good = run("roster", "check", str(folder / "test-troopers.toml"))
-    assert good.exit_code == 0 and "fine: Test Troopers, 4 operatives; no archetypes" in good.output
+    assert good.exit_code == 0 and "usable, with 2 not applied (above): Test Troopers, 4 operatives; no archetypes" in good.output
+    assert "not applied: Trooper Gunner: weapon 'Marker launcher': 'Wobbly' is not a weapon rule ktlog knows" in good.output
     bad = tmp_path / "bad.toml"
     bad.write_text('name = "X"\n\n[[operatives]]\nname = "A"\napl = 2\nmove = 6\nsave = "4+"\nwounds = 8\nweapons = []\n\n'
                    '[[operatives]]\nname = "B"\napl = "two"\nmove = 6\nsave = "4+"\nwounds = 8\nweapons = []\n')

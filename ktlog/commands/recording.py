@@ -12,6 +12,7 @@ from .context import echo_json, open_store
 from ..errors import RosterError
 from ..text.event_text import build_event, types_help
 from ..files.rosters import joining, load_roster
+from ..rules.not_applied import not_applied_in_setup
 from ..rulesets import RULESETS
 from ..text.views import changes, describe
 
@@ -47,15 +48,22 @@ def new(ctx, ruleset, killzone, date, dataslate, mission, league, season, round_
                              season=season, round=round_, table=table)
     setup: list[ev.Event] = []
     taken: set[str] = set()
+    warnings: list[str] = []
     for spec, npo in [(p, False) for p in players] + [(p, True) for p in npos]:
         name, path, select = _parse_player(spec)
-        setup += joining(name, load_roster(path), select, taken, npo=npo)
+        loaded = load_roster(path)
+        warnings += loaded.warnings
+        setup += joining(name, loaded, select, taken, npo=npo)
     store = open_store(ctx)
     game_id = store.new_game(created, setup)
+    unapplied = not_applied_in_setup(setup, RULESETS[ruleset])
     if as_json:
-        echo_json({"id": game_id, "players": [p.partition("=")[0] for p in players + npos], "events": len(setup) + 1})
+        echo_json({"id": game_id, "players": [p.partition("=")[0] for p in players + npos], "events": len(setup) + 1,
+                   "warnings": warnings, "not_applied": unapplied})
         return
     click.echo(game_id)
+    for line in [f"warning: {w}" for w in warnings] + [f"not applied: {u}" for u in unapplied]:
+        click.echo(line, err=True)
     click.echo(f"created {RULESETS[ruleset].title} game {game_id[:8]} with {len(setup) + 1} events; next: the set-up roll-off, e.g.", err=True)
     names = [p.partition("=")[0] for p in players + npos]
     click.echo(f"  ktlog event {game_id[:8]} RolledOff purpose=setup rolls={','.join(f'{n}:4' for n in names)}", err=True)

@@ -12,7 +12,10 @@ import click
 
 from ..errors import RosterError
 from ..events import Datacard
-from ..files.rosters import Roster, find_roster, load_roster, slug, user_roster_folder
+from ..files.rosters import Roster, find_roster, is_npo, load_roster, slug, user_roster_folder
+from ..rules.not_applied import not_applied
+from ..rules.ruleset import Ruleset
+from ..rulesets import RULESETS
 from .context import fail
 
 _CATALOGUES = (".cat", ".catz")
@@ -138,15 +141,30 @@ def show(name: str) -> None:
 
 @roster.command("check")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-def check(file: Path) -> None:
-    """Check a roster file: the line and field of a problem, or a summary when it is fine."""
+@click.option("--ruleset", type=click.Choice(sorted(RULESETS)), default="kt24-preliminary", show_default=True,
+              help="The ruleset whose weapon rules the roster is checked against (kt21 for a KT21 roster).")
+def check(file: Path, ruleset: str) -> None:
+    """Check a roster file: the line and field of a problem; older wording read as a field and text
+    that reads like a rule ktlog does not apply ("not applied"); else a summary."""
     try:
         loaded = load_roster(file)
     except RosterError as exc:
         line = _line_of(file, str(exc))
         fail(f"{file}:{line}: {exc}" if line else str(exc))
-    click.echo(f"{file}: fine: {loaded.name}, {len(loaded.operatives)} operatives"
+    unapplied = roster_not_applied(loaded, RULESETS[ruleset])
+    for warning in loaded.warnings:
+        click.echo(f"warning: {warning}")
+    for text in unapplied:
+        click.echo(f"not applied: {text}")
+    found = [f"{n} {what}" for n, what in ((len(loaded.warnings), "warnings"), (len(unapplied), "not applied")) if n]
+    click.echo(f"{file}: {'usable, with ' + ' and '.join(found) + ' (above)' if found else 'fine'}: {loaded.name}, "
+               f"{len(loaded.operatives)} operatives"
                + ("" if loaded.archetypes else "; no archetypes (add archetypes = [...] for the game's records)"))
+
+
+def roster_not_applied(loaded: Roster, ruleset: Ruleset) -> list[str]:
+    """What each datacard of the roster has that reads like a rule but is not applied (ktlog.rules.not_applied)."""
+    return [text for card, _ in _cards(loaded) for text in not_applied(card, ruleset, npo=is_npo(loaded.faction, list(card.keywords)))]
 
 
 def _cards(loaded: Roster) -> list[tuple[Datacard, int]]:

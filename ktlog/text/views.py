@@ -60,8 +60,9 @@ def score_view(game_id: str, state: GameState) -> dict[str, Any]:
 
 
 def state_view(game_id: str, state: GameState, spectator: bool = False) -> dict[str, Any]:
-    """`ktlog show --json`: the whole state at one moment, with derived figures spelled out.
-    A spectator sees each secret choice not yet revealed as "hidden" (and no reason naming it)."""
+    """`ktlog show --json`: the whole state at one moment, with derived figures spelled out
+    (`order`: the player order the turning point's activations go by, initiative first; all
+    three or four players in Multiplayer Ops, pg 99). A spectator sees each secret choice not yet revealed as "hidden" (and no reason naming it)."""
     operatives = []
     for o in state.operatives.values():
         operatives.append(
@@ -92,7 +93,7 @@ def state_view(game_id: str, state: GameState, spectator: bool = False) -> dict[
     view.update(
         {
             "seq": state.seq, "phase": state.phase, "killzone": state.killzone, "date": state.date, "labels": state.labels,
-            "crit_op": state.crit_op, "initiative": state.initiative, "next_player": state.next_player,
+            "crit_op": state.crit_op, "initiative": state.initiative, "order": list(state.order), "next_player": state.next_player,
             "active_operative": state.activation.operative if state.activation else None,
             "operatives": operatives, "markers": markers,
             "warnings": [{"seq": w.seq, "rule": w.rule, "message": w.message, "reason": w.reason} for w in state.warnings],

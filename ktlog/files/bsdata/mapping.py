@@ -6,7 +6,9 @@ named like "Tactical Command (1AP)", Abilities. KT21 profiles: Operative (M, APL
 W; distances as circle symbols, 3⬤ is 6"), Weapons (A, WS/BS, D, SR, ! for critical hit rules).
 A weapon's kind is its name's symbol (⌖ ranged, ⚔ melee); without one, a weapon with a Range,
 Rng, Blast or Torrent rule is ranged and any other melee, and that is noted. Categories become
-keywords, except the structural ones. BSData has no archetypes: they are given, or left out.
+keywords, except the structural ones; abilities are kept by name, and an ability whose text says
+"can perform two Shoot actions during its activation" becomes double_action (noted). BSData has
+no archetypes: they are given, or left out.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from ...events import Datacard, Weapon
 from ...rules.setup import check_datacard
 from ...rules.weapons import weapon_profile
 from ...rulesets.kt21.rules import as_played
+from ...wording import TWICE
 from ..rosters import slug
 from .teams import Edition, Entry, Profile, Team
 
@@ -120,9 +123,10 @@ def _operative(entry: Entry, edition: Edition, left_out: list[str]) -> MappedOpe
             notes.append(f"two profiles named {weapon['name']!r} differ; the second is kept as {weapon['name']} (2)")
             weapon["name"] += " (2)"
         weapons.append(weapon)
+    abilities = [p for p in entry.profiles if p.kind == "Abilities"]
     fields = {"name": entry.name, "count": entry.number, "apl": apl, "move": move, "save": f"{save}+", "wounds": wounds, **extra,
               "keywords": [c.upper() for c in dict.fromkeys(entry.categories) if c and c.lower() not in STRUCTURAL],
-              "rules": [p.name for p in entry.profiles if p.kind == "Abilities"],
+              "rules": [p.name for p in abilities], "double_action": _double_action(abilities, notes),
               "weapons": weapons, "unique_actions": [_action(p, notes) for p in entry.profiles if p.kind == "Unique Actions"]}
     problems = check_datacard(_datacard(fields))
     if problems:
@@ -132,6 +136,13 @@ def _operative(entry: Entry, edition: Edition, left_out: list[str]) -> MappedOpe
     if not weapons:
         notes.append("no weapons")
     return MappedOperative(fields, notes)
+
+
+def _double_action(abilities: list[Profile], notes: list[str]) -> list[str]:
+    """The actions an ability's text lets the operative perform twice in an activation (pg 39)."""
+    found = [(m[1].title(), p.name) for p in abilities for text in p.values.values() if (m := TWICE.search(text))]
+    notes += [f'double_action = ["{action}"]: read from the ability {name!r}' for action, name in found]
+    return list(dict.fromkeys(action for action, _ in found))
 
 
 def _values(profile: Profile, names: tuple[str, ...]) -> dict[str, str]:

@@ -12,7 +12,7 @@ from ...errors import RosterError
 from ..rosters import Roster, load_roster
 from .mapping import MappedTeam
 
-_ORDER = ("name", "id", "count", "apl", "move", "ga", "df", "save", "wounds", "keywords", "rules")
+_ORDER = ("name", "id", "count", "apl", "move", "ga", "df", "save", "wounds", "keywords", "rules", "double_action")
 
 
 def render(team: MappedTeam) -> str:

@@ -17,6 +17,7 @@ from textual.widgets import Button, Header, Input, Label, Select, Static
 
 from ktlog import events as ev
 from ktlog.errors import KtlogError
+from ktlog.rules.not_applied import not_applied_in_setup
 from ktlog.rules.ruleset import Ruleset
 from ktlog.rulesets import RULESETS
 from ktlog.storage.store import Store
@@ -171,6 +172,10 @@ class NewGameScreen(Screen):
         except KtlogError as exc:
             problem.update(f"Not created: {exc}")
             return
+        reported = [*(f"warning: {w}" for form in sides if form.roster for w in form.roster.warnings),
+                    *(f"not applied: {text}" for text in not_applied_in_setup(players, ruleset))]
+        if reported:
+            self.app.notify("\n".join(reported), title="Roster rules", severity="warning", timeout=20, markup=False)
         from .set_up import SetUpScreen
 
         if SetUpScreen.covers(ruleset):
