@@ -28,22 +28,21 @@ _ONE_IN_THREE = 3
 
 def read_wording(card: dict[str, Any], *, heavy: bool = True) -> tuple[dict[str, Any], list[str]]:
     """The datacard with the fields its older wording stands for, and for each field read a note:
-    the field to write and the wording it was read from. Fields already there are kept; `heavy`
-    False leaves the HEAVY keyword and "Heavy ..." names alone (a kill team that is not NPOs).
-    Values of the wrong type are left as they are, for the caller's checks to report."""
+    the field to write and the wording it was read from. A field already written is kept, even
+    `heavy = false` or `double_action = []`; `heavy` False leaves the HEAVY keyword and "Heavy ..."
+    names alone (a kill team that is not NPOs). Values of the wrong type are left as they are, for
+    the caller's checks to report."""
     card = dict(card)
     notes: list[str] = []
-    name = card.get("name") if isinstance(card.get("name"), str) else ""
+    name = given if isinstance(given := card.get("name"), str) else ""
     heavy_by = heavy_wording(name, _strings(card.get("keywords")))
-    if heavy and card.get("heavy") is not True and heavy_by:
+    if heavy and "heavy" not in card and heavy_by:
         card["heavy"] = True
         notes.append(f"heavy = true (read from {heavy_by})")
-    done = _strings(card.get("double_action"))
     twice = [(found[1].title(), rule) for rule in _strings(card.get("rules")) if (found := TWICE.search(rule))]
-    added = [action for action, _ in twice if action.casefold() not in {d.casefold() for d in done}]
-    if added and isinstance(card.get("double_action", []), (list, tuple)):
-        card["double_action"] = [*done, *added]
-        notes += [f"double_action = [{json.dumps(action)}] (read from the rule {json.dumps(rule)})" for action, rule in twice if action in added]
+    if twice and "double_action" not in card:
+        card["double_action"] = list(dict.fromkeys(action for action, _ in twice))
+        notes += [f"double_action = [{json.dumps(action)}] (read from the rule {json.dumps(rule)})" for action, rule in twice]
     weapons = card.get("weapons")
     if name.casefold() == _TROOPER_MARKSMAN and isinstance(weapons, (list, tuple)):
         card["weapons"] = [_one_in(w, notes) for w in weapons]
@@ -65,7 +64,7 @@ def fields_from_wording(card: dict[str, Any]) -> dict[str, Any]:
 
 
 def _one_in(weapon: Any, notes: list[str]) -> Any:
-    if not isinstance(weapon, dict) or not isinstance(weapon.get("name"), str) or weapon.get("one_in") is not None:
+    if not isinstance(weapon, dict) or not isinstance(weapon.get("name"), str) or "one_in" in weapon:
         return weapon
     if weapon["name"].casefold() != _SPECIAL_WEAPON:
         return weapon
