@@ -11,8 +11,8 @@ import jsonschema
 import msgspec
 import pytest
 from click.testing import CliRunner
-from textual.widgets import Input
 from conftest import ROOT, ROSTERS
+from textual.widgets import Input
 from tui_support import TINY, press, tui_test
 
 from ktlog.cli import cli
