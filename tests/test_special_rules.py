@@ -318,3 +318,50 @@ def test_the_new_game_form_reports_what_is_not_applied(tmp_path, store, size):
     assert message == ("not applied: Gunner [red]: weapon 'Gewehr': 'Frobnicate [b]2' is not a weapon rule ktlog knows (pg 111): "
                        "its attacks are checked without it; note its effect when it is used")  # shown as text, not markup
     assert len(store.games()) == 1
+
+
+# --- docs/roster-format.md: its examples run ----------------------------------------------------
+
+DOC = (ROOT / "docs" / "roster-format.md").read_text(encoding="utf-8")
+DOC_FILES = {
+    "old-npo.toml": 'name = "Old NPOs"\nfaction = "NPO"\narchetypes = ["Security"]\n\n[[operatives]]\nname = "Heavy (Marksman)"\n'
+                    'apl = 3\nmove = 6\nsave = "3+"\nwounds = 14\nkeywords = ["HEAVY"]\nweapons = []\n',
+    "brute.toml": 'name = "Brutes"\narchetypes = ["Security"]\n\n[[operatives]]\nname = "Brute"\napl = 2\nmove = 6\nsave = "4+"\n'
+                  'wounds = 10\nrules = ["May perform 2 Fight actions"]\nweapons = [{ name = "Club", kind = "melee", atk = 4, hit = "4+", '
+                  'dmg = "3/4", rules = ["Frobnicate 2"] }]\n',
+}
+
+
+def test_the_roster_format_pages_example_roster_loads_with_its_fields(tmp_path):
+    block = DOC.split("```toml\n", 1)[1].split("```", 1)[0]
+    (tmp_path / "example.toml").write_text(block, encoding="utf-8")
+    roster = load_roster(tmp_path / "example.toml")
+    card = roster.operatives[0].datacard
+    assert roster.warnings == () and card.heavy and card.double_action == ("Shoot",)
+    assert [w.one_in for w in card.weapons] == [None, 3, None]
+    assert not_applied(card, RULESETS["kt24-joint"], npo=True) == []
+
+
+@pytest.mark.parametrize("name", sorted(DOC_FILES))
+def test_the_roster_format_pages_roster_check_examples_print_what_they_show(name, tmp_path, monkeypatch):
+    shown = DOC.split(f"    $ ktlog roster check {name}\n", 1)[1].split("\n\n", 1)[0]
+    expected = [line.removeprefix("    ") for line in shown.splitlines()]
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / name).write_text(DOC_FILES[name], encoding="utf-8")
+    result = run("roster", "check", name)
+    assert result.exit_code == 0 and result.output.splitlines()[: len(expected)] == expected
+
+
+def test_an_imported_ability_that_says_two_shoot_actions_becomes_double_action(tmp_path):
+    ros = (FIXTURES / "bsdata" / "test-troopers.ros").read_text(encoding="utf-8")
+    ability = '<characteristic name="Ability" typeId="3467">Illustrative text.'
+    assert ros.count(ability) == 1
+    source = tmp_path / "team.ros"
+    source.write_text(ros.replace(ability, ability.replace("Illustrative text.", "This operative can perform two Shoot actions during its "
+                                                           "activation.")), encoding="utf-8")
+    result = run("roster", "import", str(source), "--out", str(tmp_path / "team.toml"))
+    assert result.exit_code == 0, result.output
+    assert "double_action = [\"Shoot\"]: read from the ability 'Steady Hands'" in result.output
+    roster = load_roster(tmp_path / "team.toml")
+    assert [o.datacard.double_action for o in roster.operatives if "Steady Hands" in o.datacard.rules] == [("Shoot",)]
+    assert {o.datacard.double_action for o in roster.operatives if "Steady Hands" not in o.datacard.rules} == {()}
