@@ -94,6 +94,17 @@ def legionaries():
     return load_roster(ROSTERS / "legionaries.toml")
 
 
+LAYER_MARKERS = {"test_tui_": "tui", "test_reliability_": "reliability", "test_wheel": "slow", "test_docs": "slow"}
+"""A test file's name prefix -> the marker its tests get (`make test-fast` leaves these out)."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        for prefix, marker in LAYER_MARKERS.items():
+            if item.path.name.startswith(prefix):
+                item.add_marker(marker)
+
+
 FIGURES: Counter[str] = Counter()
 """What the reliability tests measured in this run (kills survived, conflicts raised ...)."""
 
@@ -106,6 +117,6 @@ def figures() -> Counter[str]:
 
 def pytest_terminal_summary(terminalreporter) -> None:
     if FIGURES:
-        terminalreporter.write_sep("-", "reliability figures (quoted in the README)")
+        terminalreporter.write_sep("-", "reliability figures (quoted in docs/reliability.md)")
         for name, value in sorted(FIGURES.items()):
             terminalreporter.write_line(f"{name}: {value:,}")
