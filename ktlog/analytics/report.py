@@ -5,10 +5,11 @@ from __future__ import annotations
 import html
 
 from ..events import Annotation, EventVoided
-from ..reducer import describe_result, effective
+from ..reducer import effective
+from ..text.results import describe_result
 from ..rulesets import get_ruleset
 from ..storage.store import Store
-from ..text.views import describe
+from ..text.describe import describe
 from .charts import game_vp_chart, svg
 from .league import League
 

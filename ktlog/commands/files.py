@@ -15,7 +15,7 @@ from ..errors import GameNotFound, KtlogError
 from ..files.gamelog import Header, ImportReport, export_lines, import_file, import_files
 from ..play.replay import Replay
 from ..storage.store import Store
-from ..text.views import render_replay_summary, render_score
+from ..text.render import render_replay_summary, render_score
 
 
 @click.command("import")

@@ -12,7 +12,10 @@ from ..reducer import effective
 from ..play.replay import Replay
 from ..rulesets import RULESETS
 from ..storage.store import Store
-from ..text.views import describe, game_result, render_score, render_state, score_view, state_view
+from ..text.describe import describe
+from ..text.results import game_result
+from ..text.render import render_score, render_state
+from ..text.json_views import score_view, state_view
 
 
 @click.command()

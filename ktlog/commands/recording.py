@@ -13,7 +13,8 @@ from ..errors import RosterError
 from ..text.event_text import build_event, types_help
 from ..files.rosters import joining, load_roster
 from ..rulesets import RULESETS
-from ..text.views import changes, describe
+from ..text.render import changes
+from ..text.describe import describe
 
 
 def _parse_player(spec: str) -> tuple[str, Path, list[str] | None]:

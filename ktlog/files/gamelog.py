@@ -21,7 +21,9 @@ from .. import __version__
 from ..errors import GameLogError, KtlogError
 from ..events import Envelope
 from ..records import GENESIS, canonical, canonical_raw, chain_hash, decode_payload
-from ..reducer import describe_result, fold_with_snapshots, shared_win
+from ..reducer import fold_with_snapshots
+from ..text.results import describe_result
+from ..rulesets.multiplayer.rules import shared_win
 from ..state import GameState, decode_state, encode_state
 from ..storage.store import SNAPSHOT_EVERY, Store, event_rows
 

@@ -25,7 +25,8 @@ from .dbfile import APPLICATION_ID, SCHEMA_VERSION, default_db_path
 from ..errors import ConcurrencyConflict, GameNotFound, InvalidEvent, StoreError
 from ..events import Annotation, Envelope, Event, EventVoided, GameCreated
 from ..records import GENESIS, decode_payload, now, seal
-from ..reducer import apply_in_place, effective, fold_with_snapshots, resume, shared_win
+from ..reducer import apply_in_place, effective, fold_with_snapshots, resume
+from ..rulesets.multiplayer.rules import shared_win
 from ..state import GameState, copy_state, decode_state, encode_state
 
 if TYPE_CHECKING:

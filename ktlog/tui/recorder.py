@@ -18,7 +18,8 @@ from ktlog.errors import ConcurrencyConflict, KtlogError, RuleViolation
 from ktlog.reducer import effective
 from ktlog.state import GameState
 from ktlog.storage.store import Store
-from ktlog.text.views import changes, describe
+from ktlog.text.render import changes
+from ktlog.text.describe import describe
 
 from .steps import Steps, refusal_text
 

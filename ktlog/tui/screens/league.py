@@ -22,7 +22,7 @@ from textual.worker import Worker, WorkerState, get_current_worker
 
 from ktlog.analytics.league import Filters, League
 from ktlog.storage.store import GameRow, Store
-from ktlog.text.views import game_result
+from ktlog.text.results import game_result
 
 from ..markup import escape
 from ..widgets.game_table import GameTable

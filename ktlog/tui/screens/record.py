@@ -23,7 +23,7 @@ from ktlog.text.event_text import parse_event
 from ktlog.rulesets import get_ruleset
 from ktlog.state import OperativeState
 from ktlog.storage.store import Store
-from ktlog.text.views import describe
+from ktlog.text.describe import describe
 
 from ..markup import escape
 from ..recorder import Outcome, Recorder

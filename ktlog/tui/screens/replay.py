@@ -19,7 +19,7 @@ from ktlog.reducer import effective
 from ktlog.play.replay import Replay
 from ktlog.rulesets import get_ruleset
 from ktlog.storage.store import Store
-from ktlog.text.views import describe
+from ktlog.text.describe import describe
 
 from ..markup import escape
 from ..widgets.event_log import EventLog

@@ -22,7 +22,7 @@ from ktlog import events as ev
 from ktlog.events import Envelope
 from ktlog.reducer import effective, fold
 from ktlog.state import GameState
-from ktlog.text.views import describe
+from ktlog.text.describe import describe
 
 from .lines import LineCache
 

@@ -6,7 +6,7 @@ from rich.text import Text
 from textual.widgets import DataTable
 
 from ktlog.storage.store import GameRow
-from ktlog.text.views import game_result
+from ktlog.text.results import game_result
 
 
 def result_text(g: GameRow) -> Text:
