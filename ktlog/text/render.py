@@ -137,8 +137,9 @@ def render_replay_summary(game_id: str, replay) -> str:
     lines = [f"Replay of {game_id[:8]}: " + " vs ".join(f"{n} ({p.kill_team})" for n, p in final.players.items())
              + f", {final.killzone}, crit op {final.crit_op}"]
     for tp in range(1, final.turning_point + 1):
-        state = replay.seek(replay.turning_point_end(tp))
-        activations = sum(1 for s in replay.activations() if replay.turning_point_start(tp) < s <= state.seq)
+        timeline = replay.timeline
+        state = replay.seek(timeline.turning_point_end(tp))
+        activations = sum(1 for s in timeline.activations() if timeline.turning_point_start(tp) < s <= state.seq)
         lines.append(f"  TP{tp}: initiative {state.initiative_in(tp)}, {activations} activations; "
                      + "  ".join(f"{n} {state.players[n].total_vp}VP" for n in names))
         for inc in state.incapacitations:
@@ -146,7 +147,7 @@ def render_replay_summary(game_id: str, replay) -> str:
                 by = f" by {inc.by_operative}" if inc.by_operative else f" ({inc.source})"
                 lines.append(f"       {inc.operative} ({inc.player}) incapacitated{by}")
         for note in state.notes:
-            if replay.turning_point_start(tp) <= note.target <= state.seq:
+            if timeline.turning_point_start(tp) <= note.target <= state.seq:
                 lines.append(f"       note on seq {note.target}: {note.text}")
     lines.append(f"  Result: {describe_result(final)}")
     return "\n".join(lines)
