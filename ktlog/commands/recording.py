@@ -14,6 +14,7 @@ from ..text.event_text import build_event, types_help
 from ..files.rosters import joining, load_roster
 from ..rulesets import RULESETS
 from ..play.session import RecordingSession
+from ..text.render import changes
 from ..text.describe import describe
 
 
@@ -83,7 +84,7 @@ def event_cmd(ctx, game, type_name, fields, override, expect_seq, list_types) ->
     event = build_event(type_name, list(fields), override)
     recorded = _session(ctx, game).record(event, expected_seq=expect_seq)
     click.echo(f"seq {recorded.seq}: {describe(event)}")
-    for line in recorded.changes:
+    for line in changes(recorded.before, recorded.after):
         click.echo(f"  {line}")
 
 

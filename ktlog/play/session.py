@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+import dataclasses
+from dataclasses import dataclass
 from functools import cached_property
 
 import msgspec
@@ -21,7 +22,6 @@ from ..errors import ConcurrencyConflict, KtlogError, RuleViolation
 from ..reducer import Record, apply
 from ..state import GameState
 from ..storage.store import Store
-from ..text.render import changes
 from .timeline import Timeline
 
 
@@ -31,11 +31,12 @@ class NothingToDo(KtlogError):
 
 @dataclass(frozen=True)
 class Recorded:
-    """An event stored, and what it changed that a player cares about (`text.render.changes`)."""
+    """An event stored, with the states before and after it (`text.render.changes` words the difference)."""
 
     seq: int
     event: ev.Event
-    changes: list[str] = field(default_factory=list)
+    before: GameState
+    after: GameState
     undone: Record | None = None
     """For an undo: the (seq, event) it voided."""
 
@@ -96,7 +97,7 @@ class RecordingSession:
         if "timeline" in self.__dict__:
             self.timeline.append(envelope)
         self.state = self.store.state(self.game_id)
-        return Recorded(envelope.seq, event, changes(before, self.state))
+        return Recorded(envelope.seq, event, before, self.state)
 
     def retry(self) -> Recorded:
         """Enter the pending event again."""
@@ -122,7 +123,7 @@ class RecordingSession:
         if latest is None:
             raise NothingToDo("There is nothing to undo: only the game's creation is left")
         recorded = self.record(ev.EventVoided(target=latest[0]), expected_seq=expected_seq)
-        return Recorded(recorded.seq, recorded.event, recorded.changes, undone=latest)
+        return dataclasses.replace(recorded, undone=latest)
 
     def annotate(self, target: int, text: str, *, expected_seq: int | None = None) -> Recorded:
         """A note on the event at seq `target`."""

@@ -18,6 +18,7 @@ from ktlog.play.session import NothingToDo, Recorded, RecordingSession
 from ktlog.state import GameState
 from ktlog.storage.store import Store
 from ktlog.text.describe import describe
+from ktlog.text.render import changes
 
 from .steps import Steps, refusal_text
 
@@ -86,4 +87,4 @@ class Recorder:
 
 def _news(r: Recorded) -> str:
     """The event (a secret choice is not echoed) and what it changed."""
-    return f"seq {r.seq}: " + " · ".join([describe(r.event, spectator=r.event.secret), *r.changes])
+    return f"seq {r.seq}: " + " · ".join([describe(r.event, spectator=r.event.secret), *changes(r.before, r.after)])
