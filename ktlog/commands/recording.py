@@ -14,7 +14,7 @@ from ..text.event_text import build_event, types_help
 from ..files.rosters import joining, load_roster
 from ..rulesets import RULESETS
 from ..play.session import RecordingSession
-from ..text.render import changes
+from ..text.render import changes, undo_text
 from ..text.describe import describe
 
 
@@ -95,8 +95,7 @@ def event_cmd(ctx, game, type_name, fields, override, expect_seq, list_types) ->
 def undo(ctx, game, expect_seq) -> None:
     """Void the latest effective event (undo). Nothing is deleted: the undo is an event too."""
     recorded = _session(ctx, game).undo(expected_seq=expect_seq)
-    target, undone = recorded.undone
-    click.echo(f"seq {recorded.seq}: undid seq {target} ({describe(undone)})")
+    click.echo(undo_text(recorded.seq, *recorded.undone))
 
 
 @click.command()

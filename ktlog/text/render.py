@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from ..events import Event
 from ..rulesets import get_ruleset
 from ..rulesets.multiplayer.rules import shared_win
 from ..state import GameState, MarkerState
+from .describe import describe
 from .results import describe_result, outcome_text
 
 
@@ -151,6 +153,11 @@ def render_replay_summary(game_id: str, replay) -> str:
                 lines.append(f"       note on seq {note.target}: {note.text}")
     lines.append(f"  Result: {describe_result(final)}")
     return "\n".join(lines)
+
+
+def undo_text(seq: int, target: int, undone: Event) -> str:
+    """"seq 31: undid seq 30 (a1 activates (engage))", as the record screen and `ktlog undo` say it."""
+    return f"seq {seq}: undid seq {target} ({describe(undone)})"
 
 
 def changes(before: GameState, after: GameState) -> list[str]:

@@ -18,7 +18,7 @@ from ktlog.play.session import NothingToDo, Recorded, RecordingSession
 from ktlog.state import GameState
 from ktlog.storage.store import Store
 from ktlog.text.describe import describe
-from ktlog.text.render import changes
+from ktlog.text.render import changes, undo_text
 
 from .steps import Steps, refusal_text
 
@@ -33,6 +33,8 @@ class Outcome:
 
 
 class Recorder:
+    """A recording session as the record and set-up screens use it: every action gives an `Outcome`."""
+
     def __init__(self, store: Store, game_id: str):
         self.session = RecordingSession(store, game_id)
         self.game_id = game_id
@@ -65,7 +67,7 @@ class Recorder:
         return self._attempt(lambda: self.session.override(reason), _news)
 
     def undo(self) -> Outcome:
-        return self._attempt(self.session.undo, lambda r: f"seq {r.seq}: undid seq {r.undone[0]} ({describe(r.undone[1])})")
+        return self._attempt(self.session.undo, lambda r: undo_text(r.seq, *r.undone))
 
     def annotate(self, target: int, text: str) -> Outcome:
         return self._attempt(lambda: self.session.annotate(target, text), _news)
