@@ -93,7 +93,7 @@ def sample_game(store: Store) -> tuple[str, int, list[str]]:
     """Sample game 01 (a real-sized game: 16 operatives) cut in turning point 2."""
     header, sealed = read_game_log(next(SAMPLES.glob("01*.jsonl")))
     replay = Replay([e for e, _ in sealed])
-    return (header.game_id, *cut_for_recording(store, header.game_id, sealed, replay.turning_point_start(3)))
+    return (header.game_id, *cut_for_recording(store, header.game_id, sealed, replay.timeline.turning_point_start(3)))
 
 
 QUIET_S = 0.25

@@ -336,3 +336,8 @@ def encode_state(state: GameState) -> bytes:
 
 def decode_state(data: bytes) -> GameState:
     return _decoder.decode(data)
+
+
+def game_status(state: GameState) -> str:
+    """How a game is listed: "setup", "in progress" or "finished"."""
+    return {"setup": "setup", "over": "finished"}.get(state.phase, "in progress")

@@ -21,7 +21,7 @@ from ktlog.cli import cli
 from ktlog.events import Annotation
 from ktlog.storage.catalog import OPS
 from ktlog.storage.store import Store
-from ktlog.text.views import describe
+from ktlog.text.describe import describe
 
 SAMPLES = sorted(SAMPLE_GAMES.glob("*.jsonl"))
 

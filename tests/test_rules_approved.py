@@ -47,7 +47,9 @@ from ktlog.rulesets import get_ruleset
 from ktlog.rules.setup import next_to_set_up
 from ktlog.play.simulate import load_sim_rosters, simulate_games
 from ktlog.storage.store import Store
-from ktlog.text.views import describe, render_state, state_view
+from ktlog.text.describe import describe
+from ktlog.text.render import render_state
+from ktlog.text.json_views import state_view
 
 GAME = "0a0a0a0a-0000-4000-8000-000000000003"
 ARCHETYPES = {"Alice": ("Security", "Recon"), "Bob": ("Seek & Destroy", "Security")}

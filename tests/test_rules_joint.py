@@ -54,7 +54,8 @@ from ktlog.rules.setup import next_to_set_up
 from ktlog.play.simulate import simulate_games
 from ktlog.state import GameState
 from ktlog.storage.store import Store
-from ktlog.text.views import render_score, score_view
+from ktlog.text.render import render_score
+from ktlog.text.json_views import score_view
 
 NPO = {o.id: o.datacard for o in load_roster(ROSTERS / "npo.toml").operatives}
 FOUR_NPOS = ("trooper-marksman", "trooper-marksman", "trooper-marksman", "heavy-brawler")

@@ -44,7 +44,7 @@ from ktlog.events import (
 )
 from ktlog.files.rosters import load_roster
 from ktlog.rulesets.kt21.rules import as_played, under_dataslate, vp_caps
-from ktlog.text.views import score_view
+from ktlog.text.json_views import score_view
 
 SLATE = "Balance Dataslate Q1 2023"
 

@@ -39,7 +39,8 @@ from ktlog.events import (
     TurningPointStarted,
 )
 from ktlog.storage.projections import results_rows
-from ktlog.reducer import describe_result, fold
+from ktlog.reducer import fold
+from ktlog.text.results import describe_result
 from ktlog.rulesets.multiplayer.rules import ranks
 from ktlog.play.simulate import load_sim_rosters, simulate_games
 

@@ -16,7 +16,7 @@ from ..files.gamelog import Header, export_lines, write_game_log
 from ..play.importer import ImportReport, import_file, import_files
 from ..play.replay import Replay
 from ..storage.store import Store
-from ..text.views import render_replay_summary, render_score
+from ..text.render import render_replay_summary, render_score
 
 
 @click.command("import")

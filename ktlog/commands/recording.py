@@ -13,7 +13,9 @@ from ..errors import RosterError
 from ..text.event_text import build_event, types_help
 from ..files.rosters import joining, load_roster
 from ..rulesets import RULESETS
-from ..text.views import changes, describe
+from ..play.session import RecordingSession
+from ..text.render import changes, undo_text
+from ..text.describe import describe
 
 
 def _parse_player(spec: str) -> tuple[str, Path, list[str] | None]:
@@ -79,14 +81,10 @@ def event_cmd(ctx, game, type_name, fields, override, expect_seq, list_types) ->
     if list_types or not type_name:
         click.echo("Event types and their fields:\n" + types_help())
         return
-    store = open_store(ctx)
-    game_id = store.resolve(game)
     event = build_event(type_name, list(fields), override)
-    before = store.state(game_id)
-    envelope = store.append(game_id, event, expected_seq=expect_seq)
-    after = store.state(game_id)
-    click.echo(f"seq {envelope.seq}: {describe(event)}")
-    for line in changes(before, after):
+    recorded = _session(ctx, game).record(event, expected_seq=expect_seq)
+    click.echo(f"seq {recorded.seq}: {describe(event)}")
+    for line in changes(recorded.before, recorded.after):
         click.echo(f"  {line}")
 
 
@@ -96,12 +94,8 @@ def event_cmd(ctx, game, type_name, fields, override, expect_seq, list_types) ->
 @click.pass_context
 def undo(ctx, game, expect_seq) -> None:
     """Void the latest effective event (undo). Nothing is deleted: the undo is an event too."""
-    store = open_store(ctx)
-    game_id = store.resolve(game)
-    target = store.latest_effective(game_id)
-    target_event = store.events(game_id, upto=target, after=target - 1)[0]
-    envelope = store.undo(game_id, expected_seq=expect_seq)
-    click.echo(f"seq {envelope.seq}: undid seq {target} ({describe(target_event.payload)})")
+    recorded = _session(ctx, game).undo(expected_seq=expect_seq)
+    click.echo(undo_text(recorded.seq, *recorded.undone))
 
 
 @click.command()
@@ -111,6 +105,10 @@ def undo(ctx, game, expect_seq) -> None:
 @click.pass_context
 def annotate(ctx, game, seq, text) -> None:
     """Attach a comment to the event at SEQ."""
+    recorded = _session(ctx, game).annotate(seq, text)
+    click.echo(f"seq {recorded.seq}: note on seq {seq}")
+
+
+def _session(ctx, game: str) -> RecordingSession:
     store = open_store(ctx)
-    envelope = store.annotate(store.resolve(game), seq, text)
-    click.echo(f"seq {envelope.seq}: note on seq {seq}")
+    return RecordingSession(store, store.resolve(game), expect_next=False)

@@ -18,7 +18,7 @@ from .. import __version__
 from ..errors import GameLogError, KtlogError
 from ..events import Envelope
 from ..records import GENESIS, canonical, canonical_raw, chain_hash, decode_payload
-from ..reducer import shared_win
+from ..rulesets.multiplayer.rules import shared_win
 from ..state import GameState
 
 if TYPE_CHECKING:

@@ -23,7 +23,8 @@ from typing import Literal
 
 from ..errors import GameLogError, KtlogError
 from ..files.gamelog import Header, header_result, read_game_log
-from ..reducer import describe_result, fold_with_snapshots
+from ..reducer import fold_with_snapshots
+from ..text.results import describe_result
 from ..state import GameState, decode_state, encode_state
 from ..storage.snapshots import SNAPSHOT_EVERY
 from ..storage.store import Store, event_rows

@@ -14,8 +14,8 @@ from typing import Any
 from msgspec.structs import astuple
 
 from ..errors import InvalidEvent
-from ..reducer import shared_win
-from ..state import GameState
+from ..rulesets.multiplayer.rules import shared_win
+from ..state import GameState, game_status
 from .catalog import DERIVED, LABEL_COLUMNS, PROJECTION_LOGS, PROJECTIONS
 
 
@@ -71,10 +71,6 @@ def results_rows(game_id: str, state: GameState) -> list[dict[str, Any]]:
             }
         )
     return rows
-
-
-def game_status(state: GameState) -> str:
-    return {"setup": "setup", "over": "finished"}.get(state.phase, "in progress")
 
 
 def game_columns(state: GameState) -> dict[str, Any]:

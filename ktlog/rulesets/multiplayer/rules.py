@@ -39,6 +39,13 @@ def ordinal(rank: int) -> str:
     return {1: "1st", 2: "2nd", 3: "3rd"}.get(rank, f"{rank}th")
 
 
+def shared_win(state: GameState) -> list[str]:
+    """The players sharing the win (ruling 5: tied leaders in Multiplayer Ops); [] when one
+    player wins or every player draws."""
+    r = state.result
+    return list(r.winners) if r and r.draw and 0 < len(r.winners) < len(state.players) else []
+
+
 def listing(names: list[str]) -> str:
     """Names as a person lists them: "Ana", "Ana and Ben", "Ana, Ben and Cleo"."""
     return " and ".join(names) if len(names) < 3 else f"{', '.join(names[:-1])} and {names[-1]}"

@@ -15,7 +15,6 @@ from textual.widgets import Button, Checkbox, Header, Input, Label, Select, Stat
 
 from ktlog import events as ev
 from ktlog.errors import KtlogError
-from ktlog.reducer import apply
 from ktlog.files.rosters import slug
 from ktlog.rulesets import get_ruleset
 from ktlog.rules.ruleset import Ruleset
@@ -185,7 +184,7 @@ class SetUpScreen(Screen):
         state = self.recorder.state
         for field, event in events:  # every field checked by the rules before anything is stored
             try:
-                state = apply(state, event)
+                state = self.recorder.session.check([event], start=state)
             except KtlogError as exc:
                 problem.update(f"{field}: {exc}")
                 return

@@ -6,13 +6,13 @@ from rich.text import Text
 from textual.widgets import DataTable
 
 from ktlog.storage.store import GameRow
-from ktlog.text.views import game_result
+from ktlog.text.results import game_result
 
 
 def result_text(g: GameRow) -> Text:
     if not g.result:
         return Text(g.status, style="yellow" if g.status == "in progress" else "dim")
-    return Text(game_result(g), style="green")
+    return Text(game_result(g.ruleset, g.result), style="green")
 
 class GameTable(DataTable):
     """One row per game, keyed by its id."""
