@@ -13,8 +13,8 @@ from collections.abc import Callable, Iterable
 from .errors import InvalidEvent, RuleViolation
 from .events import Envelope, Event, EventVoided, GameCreated
 from .rules import actions, attacks, battle, damage, setup  # noqa: F401  (handlers register)
-from .rulesets import get_ruleset
 from .rules.context import HANDLERS, Ctx
+from .rulesets import get_ruleset
 from .state import GameState, copy_state, decode_state, encode_state
 from .text.results import describe_result
 

@@ -239,8 +239,13 @@ class Result(S):
 
 
 LOGS: dict[str, type[S]] = {
-    "vp_log": VPScored, "cp_log": CPChanged, "attacks": AttackRecord, "incapacitations": Incapacitation,
-    "turning_points": TurningPointRecord, "warnings": RuleWarning, "notes": Note,
+    "vp_log": VPScored,
+    "cp_log": CPChanged,
+    "attacks": AttackRecord,
+    "incapacitations": Incapacitation,
+    "turning_points": TurningPointRecord,
+    "warnings": RuleWarning,
+    "notes": Note,
 }
 """The state's logs: fields the rules only append to (never change an entry in place), each
 with its entry struct; every entry carries the seq of the event that added it."""

@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 from conftest import game, next_turning_point
 
-from ktlog.play.builder import dash, shoot
 from ktlog.errors import KtlogError
 from ktlog.events import ActivationEnded
-from ktlog.reducer import fold
+from ktlog.play.builder import dash, shoot
 from ktlog.play.replay import Replay
+from ktlog.reducer import fold
 
 
 @pytest.fixture

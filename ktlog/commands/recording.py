@@ -8,14 +8,14 @@ from pathlib import Path
 import click
 
 from .. import events as ev
-from .context import echo_json, open_store
 from ..errors import RosterError
-from ..text.event_text import build_event, types_help
 from ..files.rosters import joining, load_roster
-from ..rulesets import RULESETS
 from ..play.session import RecordingSession
-from ..text.render import changes, undo_text
+from ..rulesets import RULESETS
 from ..text.describe import describe
+from ..text.event_text import build_event, types_help
+from ..text.render import changes, undo_text
+from .context import echo_json, open_store
 
 
 def _parse_player(spec: str) -> tuple[str, Path, list[str] | None]:
@@ -36,17 +36,29 @@ def _parse_player(spec: str) -> tuple[str, Path, list[str] | None]:
 @click.option("--season", help="Season label.")
 @click.option("--round", "round_", help="Round label.")
 @click.option("--table", help="Table label.")
-@click.option("--player", "players", multiple=True, required=True, metavar="NAME=ROSTER[:OP,OP]",
-              help="A player and the roster file of their kill team, optionally the operatives selected for this battle. Once per player.")
-@click.option("--npo", "npos", multiple=True, metavar="NAME=ROSTER[:OP,OP]",
-              help="Joint Ops: the non-player operatives' side and its roster (e.g. ktlog/data/rosters/npo.toml); an OP named "
-                   "several times is selected that many times (ids OP-1, OP-2 ...).")
+@click.option(
+    "--player",
+    "players",
+    multiple=True,
+    required=True,
+    metavar="NAME=ROSTER[:OP,OP]",
+    help="A player and the roster file of their kill team, optionally the operatives selected for this battle. Once per player.",
+)
+@click.option(
+    "--npo",
+    "npos",
+    multiple=True,
+    metavar="NAME=ROSTER[:OP,OP]",
+    help="Joint Ops: the non-player operatives' side and its roster (e.g. ktlog/data/rosters/npo.toml); an OP named "
+    "several times is selected that many times (ids OP-1, OP-2 ...).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the new game as JSON.")
 @click.pass_context
 def new(ctx, ruleset, killzone, date, dataslate, mission, league, season, round_, table, players, npos, as_json) -> None:
     """Create a game from flags and roster files; prints its id."""
-    created = ev.GameCreated(ruleset=ruleset, killzone=killzone, date=date, dataslate=dataslate, mission=mission, league=league,
-                             season=season, round=round_, table=table)
+    created = ev.GameCreated(
+        ruleset=ruleset, killzone=killzone, date=date, dataslate=dataslate, mission=mission, league=league, season=season, round=round_, table=table
+    )
     setup: list[ev.Event] = []
     taken: set[str] = set()
     for spec, npo in [(p, False) for p in players] + [(p, True) for p in npos]:

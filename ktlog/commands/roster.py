@@ -25,8 +25,7 @@ def roster() -> None:
 
 @roster.command("import")
 @click.argument("file", type=click.Path(exists=True, path_type=Path))
-@click.option("--system", type=click.Path(exists=True, dir_okay=False, path_type=Path),
-              help="The game system file (.gst or .gstz) a catalogue belongs to.")
+@click.option("--system", type=click.Path(exists=True, dir_okay=False, path_type=Path), help="The game system file (.gst or .gstz) a catalogue belongs to.")
 @click.option("--archetypes", help="The kill team's archetypes, comma separated (BSData has none), e.g. Security,Recon.")
 @click.option("--out", type=click.Path(path_type=Path), help="Where to write (a file; a folder for a data folder). Default: your roster folder.")
 @click.option("--dry-run", is_flag=True, help="Show what would be imported; write nothing.")
@@ -48,8 +47,7 @@ def import_cmd(file: Path, system: Path | None, archetypes: str | None, out: Pat
         raise RosterError(f"{file}: no operative could be mapped ({'; '.join(team.left_out) or 'the file has none'}); nothing written")
     target = out or user_roster_folder() / f"{slug(team.name)}.toml"
     loaded = _written(team, None if dry_run else target, force)
-    click.echo(f"{loaded.name}: {len(loaded.operatives)} operatives from {team.source}"
-               + (f" (catalogue revision {team.revision})" if team.revision else ""))
+    click.echo(f"{loaded.name}: {len(loaded.operatives)} operatives from {team.source}" + (f" (catalogue revision {team.revision})" if team.revision else ""))
     for card, count in _cards(loaded):
         click.echo("\n".join(_datacard_lines(card, count)))
     for operative in team.operatives:
@@ -145,8 +143,10 @@ def check(file: Path) -> None:
     except RosterError as exc:
         line = _line_of(file, str(exc))
         fail(f"{file}:{line}: {exc}" if line else str(exc))
-    click.echo(f"{file}: fine: {loaded.name}, {len(loaded.operatives)} operatives"
-               + ("" if loaded.archetypes else "; no archetypes (add archetypes = [...] for the game's records)"))
+    click.echo(
+        f"{file}: fine: {loaded.name}, {len(loaded.operatives)} operatives"
+        + ("" if loaded.archetypes else "; no archetypes (add archetypes = [...] for the game's records)")
+    )
 
 
 def _cards(loaded: Roster) -> list[tuple[Datacard, int]]:
@@ -160,8 +160,10 @@ def _cards(loaded: Roster) -> list[tuple[Datacard, int]]:
 def _datacard_lines(card: Datacard, count: int) -> list[str]:
     times = f"{count}x " if count > 1 else ""
     kt21 = f"  GA {card.group_activation}  DF {card.defence}" if card.group_activation != 1 or card.defence != 3 else ""
-    lines = [f"{times}{card.name}: APL {card.apl}  Move {card.move}\"  Save {card.save}+  Wounds {card.wounds}{kt21}"
-             + (f"  [{', '.join(card.keywords)}]" if card.keywords else "")]
+    lines = [
+        f'{times}{card.name}: APL {card.apl}  Move {card.move}"  Save {card.save}+  Wounds {card.wounds}{kt21}'
+        + (f"  [{', '.join(card.keywords)}]" if card.keywords else "")
+    ]
     for w in card.weapons:
         rules = ", ".join((*w.rules, *(f"!{r}" for r in w.critical_rules)))
         lines.append(f"    {w.kind:<6}  {w.name:<32} {w.atk}  {w.hit}+  {w.normal_dmg}/{w.crit_dmg}  {rules}".rstrip())

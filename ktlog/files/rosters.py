@@ -189,8 +189,15 @@ def load_roster(path: str | Path) -> Roster:
         seen.add(op.id)
     if not operatives:
         raise RosterError(f"{where}: the roster has no operatives")
-    return Roster(name=spec.name, faction=spec.faction, archetypes=tuple(spec.archetypes), operatives=tuple(operatives), path=where,
-                  source=spec.source, revision=spec.revision)
+    return Roster(
+        name=spec.name,
+        faction=spec.faction,
+        archetypes=tuple(spec.archetypes),
+        operatives=tuple(operatives),
+        path=where,
+        source=spec.source,
+        revision=spec.revision,
+    )
 
 
 def user_roster_folder() -> Path:
@@ -220,14 +227,31 @@ def _datacard(op: _Operative) -> Datacard:
             raise ValueError(f"weapon {w.name!r}: kind {w.kind!r} is neither ranged nor melee")
         normal, crit = _damage(w.dmg, w.name)
         weapons.append(
-            Weapon(name=w.name, kind=w.kind, atk=w.atk, hit=_stat(w.hit, f"weapon {w.name!r}: hit"), normal_dmg=normal, crit_dmg=crit, rules=tuple(w.rules),
-                   critical_rules=tuple(w.critical_rules))
+            Weapon(
+                name=w.name,
+                kind=w.kind,
+                atk=w.atk,
+                hit=_stat(w.hit, f"weapon {w.name!r}: hit"),
+                normal_dmg=normal,
+                crit_dmg=crit,
+                rules=tuple(w.rules),
+                critical_rules=tuple(w.critical_rules),
+            )
         )
     if op.count < 1:
         raise ValueError(f"count {op.count} is below 1")
     return Datacard(
-        name=op.name, apl=op.apl, move=op.move, save=_stat(op.save, "save"), wounds=op.wounds, weapons=tuple(weapons),
-        keywords=tuple(op.keywords), rules=tuple(op.rules), unique_actions=tuple(op.unique_actions), base_mm=op.base_mm,
-        group_activation=op.ga, defence=op.df,
+        name=op.name,
+        apl=op.apl,
+        move=op.move,
+        save=_stat(op.save, "save"),
+        wounds=op.wounds,
+        weapons=tuple(weapons),
+        keywords=tuple(op.keywords),
+        rules=tuple(op.rules),
+        unique_actions=tuple(op.unique_actions),
+        base_mm=op.base_mm,
+        group_activation=op.ga,
+        defence=op.df,
         invulnerable_save=None if op.invulnerable_save is None else _stat(op.invulnerable_save, "invulnerable_save"),
     )

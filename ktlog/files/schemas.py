@@ -1,7 +1,7 @@
 """JSON Schema of every event type, the envelope, and the game-log file, generated from the code.
 
-    python -m ktlog.files.schemas            # write ktlog/data/schemas/
-    python -m ktlog.files.schemas --check    # exit 1 if ktlog/data/schemas/ has drifted from the code
+python -m ktlog.files.schemas            # write ktlog/data/schemas/
+python -m ktlog.files.schemas --check    # exit 1 if ktlog/data/schemas/ has drifted from the code
 """
 
 from __future__ import annotations
@@ -29,7 +29,8 @@ def generate() -> dict[str, dict]:
     for name, cls in EVENT_TYPES.items():
         files[f"events/{name}.json"] = _with_meta(msgspec.json.schema(cls), name, **{"x-ktlog-version": cls.version})
     files["envelope.json"] = _with_meta(
-        msgspec.json.schema(Envelope), "Envelope",
+        msgspec.json.schema(Envelope),
+        "Envelope",
         description="A stored event: game_id, seq (1, 2, 3 ...), event_id, version of the payload's type, recorded_at (UTC), "
         "payload (tagged by its `type`), and the SHA-256 hash chain (prev_hash, hash).",
     )

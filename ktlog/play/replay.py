@@ -45,7 +45,10 @@ class Replay:
         """Move to the state after `seq` (clamped to 0..head)."""
         seq = max(0, min(seq, self.head))
         self.state, self.last_seek_cost = resume(
-            seq, self._snapshots, self._voids, lambda s: decode_state(self._snapshots[s]),
+            seq,
+            self._snapshots,
+            self._voids,
+            lambda s: decode_state(self._snapshots[s]),
             lambda start: self.timeline.records[start:seq],  # seqs run 1, 2, 3 ...: record i has seq i + 1
         )
         self.seq = seq

@@ -9,9 +9,9 @@ database) is kept as `pending` to be entered again, and the latest event a rule 
 
 from __future__ import annotations
 
+import dataclasses
 import sqlite3
 from collections.abc import Iterable
-import dataclasses
 from dataclasses import dataclass
 from functools import cached_property
 

@@ -16,10 +16,7 @@ def score_view(game_id: str, state: GameState) -> dict[str, Any]:
     for name, p in state.players.items():
         vp = {op: p.vp.get(op, 0) for op in ruleset.ops}
         vp["total"] = p.total_vp
-        scored = [
-            {"seq": v.seq, "turning_point": v.turning_point, "op": v.op, "vp": v.vp, "reason": v.reason}
-            for v in state.vp_log if v.player == name
-        ]
+        scored = [{"seq": v.seq, "turning_point": v.turning_point, "op": v.op, "vp": v.vp, "reason": v.reason} for v in state.vp_log if v.player == name]
         players.append({"name": name, "kill_team": p.kill_team, "vp": vp, "kill_grade": p.kill_grade, "cp": p.cp, "scored": scored})
     r = state.result
     result = {
@@ -50,15 +47,30 @@ def state_view(game_id: str, state: GameState, spectator: bool = False) -> dict[
     for o in state.operatives.values():
         operatives.append(
             {
-                "id": o.id, "player": o.player, "name": o.datacard.name, "wounds": o.wounds, "max_wounds": o.datacard.wounds,
-                "injured": o.injured, "status": o.status, "order": o.order, "apl": o.apl, "move": o.move,
-                "carrying": o.carrying, "within_control_range_of": list(o.engaged_with),
+                "id": o.id,
+                "player": o.player,
+                "name": o.datacard.name,
+                "wounds": o.wounds,
+                "max_wounds": o.datacard.wounds,
+                "injured": o.injured,
+                "status": o.status,
+                "order": o.order,
+                "apl": o.apl,
+                "move": o.move,
+                "carrying": o.carrying,
+                "within_control_range_of": list(o.engaged_with),
             }
         )
     markers = [
-        {"id": m.id, "placed_by": m.placed_by, "secured_by": m.secured_by, "transmitting": m.transmitting,
-         "looted_this_tp": m.looted_tp == state.turning_point and state.turning_point > 0, "carried_by": m.carried_by,
-         "controlled_by": m.controlled_by}
+        {
+            "id": m.id,
+            "placed_by": m.placed_by,
+            "secured_by": m.secured_by,
+            "transmitting": m.transmitting,
+            "looted_this_tp": m.looted_tp == state.turning_point and state.turning_point > 0,
+            "carried_by": m.carried_by,
+            "controlled_by": m.controlled_by,
+        }
         for m in state.markers.values()
     ]
     view = score_view(game_id, state)
@@ -66,19 +78,24 @@ def state_view(game_id: str, state: GameState, spectator: bool = False) -> dict[
     for player in view["players"]:
         secrets = ruleset.secrets(state, player["name"])
         if secrets:
-            player["secrets"] = {
-                key: {"choice": _secret(choice, revealed, spectator), "revealed": revealed} for key, (choice, revealed) in secrets.items()
-            }
+            player["secrets"] = {key: {"choice": _secret(choice, revealed, spectator), "revealed": revealed} for key, (choice, revealed) in secrets.items()}
         if spectator:
             for scored, v in zip(player["scored"], (v for v in state.vp_log if v.player == player["name"])):
                 if ruleset.hidden_score(state, v):
                     scored["reason"] = "hidden"
     view.update(
         {
-            "seq": state.seq, "phase": state.phase, "killzone": state.killzone, "date": state.date, "labels": state.labels,
-            "crit_op": state.crit_op, "initiative": state.initiative, "next_player": state.next_player,
+            "seq": state.seq,
+            "phase": state.phase,
+            "killzone": state.killzone,
+            "date": state.date,
+            "labels": state.labels,
+            "crit_op": state.crit_op,
+            "initiative": state.initiative,
+            "next_player": state.next_player,
             "active_operative": state.activation.operative if state.activation else None,
-            "operatives": operatives, "markers": markers,
+            "operatives": operatives,
+            "markers": markers,
             "warnings": [{"seq": w.seq, "rule": w.rule, "message": w.message, "reason": w.reason} for w in state.warnings],
             "notes": [{"seq": n.seq, "target": n.target, "text": n.text} for n in state.notes],
         }

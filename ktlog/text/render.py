@@ -88,8 +88,11 @@ def render_state(game_id: str, state: GameState, spectator: bool = False) -> str
 def _phase_line(state: GameState) -> str:
     ties = "; ".join(" and ".join(g) for g in state.order_ties if len(g) > 1)
     if state.phase == "setup":
-        return "setting up the battle" + (f"; set-up initiative {state.setup_initiative}" if state.setup_initiative else "") + (
-            f"; to roll again for player order: {ties}" if ties else "")
+        return (
+            "setting up the battle"
+            + (f"; set-up initiative {state.setup_initiative}" if state.setup_initiative else "")
+            + (f"; to roll again for player order: {ties}" if ties else "")
+        )
     if state.phase == "over":
         return f"battle over: {describe_result(state)}"
     text = f"turning point {state.turning_point}, {state.phase} phase"
@@ -136,14 +139,16 @@ def render_replay_summary(game_id: str, replay) -> str:
     """Turning point by turning point: initiative, what fell, the score at the end."""
     final = replay.final
     names = list(final.players)
-    lines = [f"Replay of {game_id[:8]}: " + " vs ".join(f"{n} ({p.kill_team})" for n, p in final.players.items())
-             + f", {final.killzone}, crit op {final.crit_op}"]
+    lines = [
+        f"Replay of {game_id[:8]}: " + " vs ".join(f"{n} ({p.kill_team})" for n, p in final.players.items()) + f", {final.killzone}, crit op {final.crit_op}"
+    ]
     for tp in range(1, final.turning_point + 1):
         timeline = replay.timeline
         state = replay.seek(timeline.turning_point_end(tp))
         activations = sum(1 for s in timeline.activations() if timeline.turning_point_start(tp) < s <= state.seq)
-        lines.append(f"  TP{tp}: initiative {state.initiative_in(tp)}, {activations} activations; "
-                     + "  ".join(f"{n} {state.players[n].total_vp}VP" for n in names))
+        lines.append(
+            f"  TP{tp}: initiative {state.initiative_in(tp)}, {activations} activations; " + "  ".join(f"{n} {state.players[n].total_vp}VP" for n in names)
+        )
         for inc in state.incapacitations:
             if inc.turning_point == tp:
                 by = f" by {inc.by_operative}" if inc.by_operative else f" ({inc.source})"
@@ -156,20 +161,20 @@ def render_replay_summary(game_id: str, replay) -> str:
 
 
 def undo_text(seq: int, target: int, undone: Event) -> str:
-    """"seq 31: undid seq 30 (a1 activates (engage))", as the record screen and `ktlog undo` say it."""
+    """ "seq 31: undid seq 30 (a1 activates (engage))", as the record screen and `ktlog undo` say it."""
     return f"seq {seq}: undid seq {target} ({describe(undone)})"
 
 
 def changes(before: GameState, after: GameState) -> list[str]:
     """What an event changed that a player cares about: VP, CP, wounds, warnings, phase, result."""
-    out = [f"{v.player} scores {v.vp}VP ({v.op}: {v.reason})" for v in after.vp_log[len(before.vp_log):]]
-    out += [f"{c.player} CP {c.delta:+d} ({c.source}) -> {after.players[c.player].cp}CP" for c in after.cp_log[len(before.cp_log):]]
+    out = [f"{v.player} scores {v.vp}VP ({v.op}: {v.reason})" for v in after.vp_log[len(before.vp_log) :]]
+    out += [f"{c.player} CP {c.delta:+d} ({c.source}) -> {after.players[c.player].cp}CP" for c in after.cp_log[len(before.cp_log) :]]
     for op_id, op in after.operatives.items():
         old = before.operatives.get(op_id)
         if old and old.wounds != op.wounds:
             state = "incapacitated" if op.incapacitated else ("injured" if op.injured else "")
             out.append(f"{op_id}: {max(op.wounds, 0)}/{op.datacard.wounds} wounds {state}".rstrip())
-    out += [f"warning: {w.message} ({w.rule}); reason: {w.reason}" for w in after.warnings[len(before.warnings):]]
+    out += [f"warning: {w.message} ({w.rule}); reason: {w.reason}" for w in after.warnings[len(before.warnings) :]]
     if (before.phase, before.turning_point) != (after.phase, after.turning_point):
         out.append(f"now: turning point {after.turning_point}, {after.phase}")
     if after.result and not before.result:

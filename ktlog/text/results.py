@@ -12,7 +12,7 @@ from ..state import GameState
 
 
 def outcome_text(winner: str | None, draw: bool, shared: list[str] | tuple[str, ...] = ()) -> str:
-    """"Ana won", "a draw", or "Pia and Quinn share the win"."""
+    """ "Ana won", "a draw", or "Pia and Quinn share the win"."""
     if shared:
         return f"{listing(list(shared))} share the win"
     return "a draw" if draw else f"{winner} won"

@@ -93,7 +93,7 @@ class NewGameScreen(Screen):
 
     def players(self) -> list[PlayerForm]:
         """The player forms the ruleset takes (Joint Ops: one players' side)."""
-        return list(self.query(PlayerForm))[:self.player_count()]
+        return list(self.query(PlayerForm))[: self.player_count()]
 
     def player_count(self) -> int:
         low, high = self.ruleset.players
@@ -161,7 +161,9 @@ class NewGameScreen(Screen):
         ruleset = self.ruleset
         try:
             created = ev.GameCreated(
-                ruleset=ruleset.name, killzone=self.value("killzone"), date=self.value("date"),
+                ruleset=ruleset.name,
+                killzone=self.value("killzone"),
+                date=self.value("date"),
                 **{label: self.value(label) or None for label in (*LABELS, *ruleset.labels)},
             )
             taken: set[str] = set()

@@ -20,11 +20,11 @@ from textual.screen import Screen
 from ktlog import events as ev
 from ktlog.errors import KtlogError
 from ktlog.rules.candidates import active
-from ktlog.text.event_text import parse_event
 from ktlog.rulesets import get_ruleset
 from ktlog.state import OperativeState
 from ktlog.storage.store import Store
 from ktlog.text.describe import describe
+from ktlog.text.event_text import parse_event
 
 from ..markup import escape
 from ..recorder import Outcome, Recorder
@@ -111,7 +111,7 @@ class RecordScreen(RulesetFlows, Screen):
         self.query_one(ActionBar).show(self.steps.available())
         log = self.query_one(EventLog)
         if log.last_seq < state.seq:
-            log.extend(self.recorder.session.timeline.envelopes[log.last_seq:])
+            log.extend(self.recorder.session.timeline.envelopes[log.last_seq :])
         self.refresh_bindings()
 
     def say(self, text: str, ok: bool | None = True) -> None:

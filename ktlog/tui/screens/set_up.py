@@ -16,14 +16,13 @@ from textual.widgets import Button, Checkbox, Header, Input, Label, Select, Stat
 from ktlog import events as ev
 from ktlog.errors import KtlogError
 from ktlog.files.rosters import slug
-from ktlog.rulesets import get_ruleset
 from ktlog.rules.ruleset import Ruleset
 from ktlog.rules.setup import next_to_set_up
+from ktlog.rulesets import get_ruleset
 from ktlog.storage.store import Store
 
 from ..recorder import Recorder
 from ..widgets.key_footer import KeyFooter
-
 
 
 class DieInput(Input):
@@ -35,12 +34,13 @@ class DieInput(Input):
 
     def insert_text_at_cursor(self, text: str) -> None:
         dice = list(self.screen.query(DieInput))
-        later = dice[dice.index(self) + 1:]
+        later = dice[dice.index(self) + 1 :]
         if self.value and later:
             later[0].focus()
             later[0].insert_text_at_cursor(text)
         else:
             super().insert_text_at_cursor(text)
+
 
 class SetUpScreen(Screen):
     DEFAULT_CSS = """

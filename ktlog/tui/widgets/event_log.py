@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from rich.text import Text
 from textual import events
 from textual.binding import Binding
-from textual.message import Message
 from textual.geometry import Region
+from textual.message import Message
 from textual.strip import Strip
 from textual.widget import Widget
 
