@@ -17,7 +17,6 @@ from ktlog import events as ev
 from ktlog.errors import KtlogError
 from ktlog.files.rosters import slug
 from ktlog.rules.ruleset import Ruleset
-from ktlog.rules.setup import next_to_set_up
 from ktlog.rulesets import get_ruleset
 from ktlog.storage.store import Store
 
@@ -191,9 +190,8 @@ class SetUpScreen(Screen):
         if not self.commit(events):
             return
         if self.query_one("#all", Checkbox).value and self.recorder.steps.legal("set_up"):  # Approved Ops: tac ops first
-            while (player := next_to_set_up(self.recorder.state)) is not None:
-                op = next(o for o in self.recorder.state.operatives_of(player) if not o.set_up)
-                if not self.commit([("operative set-up", ev.OperativeSetUp(operative=op.id))]):
+            while self.recorder.steps.legal("set_up"):  # the first operative of the player due (pg 110)
+                if not self.commit([("operative set-up", self.recorder.steps.options("set_up")[0])]):
                     return
         self.action_step_by_step()
 
