@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test bench bench-analytics schemas samples clean
+.PHONY: run test test-fast check bench bench-analytics schemas samples clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -17,7 +17,15 @@ run: $(STAMP)  ## set up, then run ktlog's main job on the default database
 test: $(STAMP)  ## set up, then run the whole test suite
 	$(BIN)/python -m pytest
 
-bench: $(STAMP)  ## the core benchmarks quoted in the README
+test-fast: $(STAMP)  ## the core tests only: no terminal UI, reliability trials or slow tests
+	$(BIN)/python -m pytest -m "not tui and not reliability and not slow"
+
+check: $(STAMP)  ## lint, format check and type check (configured in pyproject.toml)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy ktlog
+
+bench: $(STAMP)  ## the core benchmarks quoted in docs/performance.md
 	$(BIN)/python benchmarks/run.py
 
 bench-analytics: $(STAMP)  ## issue 5's league benchmark (builds a 10,000-game league once; pandas in .venv-bench)

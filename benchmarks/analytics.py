@@ -43,8 +43,9 @@ def timed_command(db: Path, stat: str) -> tuple[float, int]:
         "subprocess.run(sys.argv[1:], check=True, stdout=subprocess.DEVNULL); "
         "print(time.perf_counter() - t, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"
     )
-    out = subprocess.run([sys.executable, "-c", probe, *KTLOG, "--db", str(db), "stats", stat, "--format", "csv"],
-                         check=True, capture_output=True, text=True).stdout.split()
+    out = subprocess.run(
+        [sys.executable, "-c", probe, *KTLOG, "--db", str(db), "stats", stat, "--format", "csv"], check=True, capture_output=True, text=True
+    ).stdout.split()
     return float(out[0]), int(out[1])
 
 
@@ -127,7 +128,11 @@ def main() -> int:
         print(f"| `ktlog stats {stat}` (whole command, own process) | {cli[stat]:.2f} s | {memory[stat] / 1024:.0f} MiB |")
     print(f"| the three together (target <= 3 s) | {total:.2f} s | |")
     print(f"| the same three figures in one process with Polars (reading included, best of 3) | {polars_s:.2f} s | |")
-    print(f"| the same with pandas over the same tables (best of 3) | {pandas_s:.2f} s | |" if pandas_s else "| pandas | not run (make bench-analytics sets up .venv-bench) | |")
+    print(
+        f"| the same with pandas over the same tables (best of 3) | {pandas_s:.2f} s | |"
+        if pandas_s
+        else "| pandas | not run (make bench-analytics sets up .venv-bench) | |"
+    )
     print(f"| the same the naive way: fold every game with the reducer in Python | {naive_s:.1f} s | |")
     if pandas_s:
         print(f"| pandas / Polars, same run | {pandas_s / polars_s:.1f}x | |")

@@ -23,8 +23,14 @@ def main(db: str) -> None:
     rows = rows[rows.player != rows.opponent].copy()
     rows["score"] = rows.result.map({"win": 1.0, "draw": 0.5, "loss": 0.0})
     standings = rows.groupby("player").agg(
-        games=("game_id", "size"), wins=("result", lambda r: (r == "win").sum()), draws=("result", lambda r: (r == "draw").sum()),
-        losses=("result", lambda r: (r == "loss").sum()), vp_for=("vp_total", "sum"), vp_against=("vp_against", "sum"), points=("score", "sum"))
+        games=("game_id", "size"),
+        wins=("result", lambda r: (r == "win").sum()),
+        draws=("result", lambda r: (r == "draw").sum()),
+        losses=("result", lambda r: (r == "loss").sum()),
+        vp_for=("vp_total", "sum"),
+        vp_against=("vp_against", "sum"),
+        points=("score", "sum"),
+    )
     standings["vp_diff"] = standings.vp_for - standings.vp_against
     standings = standings.sort_values(["points", "vp_diff", "vp_for"], ascending=False)
 
@@ -41,11 +47,24 @@ def main(db: str) -> None:
     i = rows[["game_id", "player"]].merge(tps, on="game_id")
     i["had"] = i.initiative == i.player
     initiative = i.groupby(["game_id", "player"]).had.mean().reset_index()
-    per_game = rows.merge(killed, on=["game_id", "player"], how="left").merge(cp, on=["game_id", "player"], how="left").merge(initiative, on=["game_id", "player"], how="left")
+    per_game = (
+        rows.merge(killed, on=["game_id", "player"], how="left")
+        .merge(cp, on=["game_id", "player"], how="left")
+        .merge(initiative, on=["game_id", "player"], how="left")
+    )
     teams = per_game.groupby("kill_team").agg(
-        games=("game_id", "size"), win_rate=("score", "mean"), vp_crit=("vp_crit", "mean"), vp_kill=("vp_kill", "mean"),
-        vp_total=("vp_total", "mean"), kill_grade=("kill_grade", "mean"), enemies=("enemies", "mean"), lost=("lost", "mean"),
-        cp_gained=("gained", "mean"), cp_spent=("spent", "mean"), initiative=("had", "mean"))
+        games=("game_id", "size"),
+        win_rate=("score", "mean"),
+        vp_crit=("vp_crit", "mean"),
+        vp_kill=("vp_kill", "mean"),
+        vp_total=("vp_total", "mean"),
+        kill_grade=("kill_grade", "mean"),
+        enemies=("enemies", "mean"),
+        lost=("lost", "mean"),
+        cp_gained=("gained", "mean"),
+        cp_spent=("spent", "mean"),
+        initiative=("had", "mean"),
+    )
 
     vp = pd.read_sql("SELECT game_id, turning_point, player, vp FROM vp_changes", conn)
     grid = results[["game_id", "player", "result"]].merge(pd.DataFrame({"turning_point": [1, 2, 3, 4]}), how="cross")

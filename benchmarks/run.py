@@ -17,16 +17,16 @@ import time
 import uuid
 from pathlib import Path
 
-from ktlog.play.builder import GameBuilder
 from ktlog.events import Annotation, Envelope, EventVoided
 from ktlog.files.gamelog import _encoder, make_header, write_game_log
+from ktlog.files.rosters import Roster, RosterOperative
+from ktlog.play.builder import GameBuilder
 from ktlog.play.importer import import_file, import_files
+from ktlog.play.replay import Replay
+from ktlog.play.simulate import load_sim_rosters, simulate_games
 from ktlog.records import GENESIS, seal
 from ktlog.reducer import effective, fold
-from ktlog.play.replay import Replay
-from ktlog.files.rosters import Roster, RosterOperative
 from ktlog.rulesets.kt24 import simulator as simulate
-from ktlog.play.simulate import load_sim_rosters, simulate_games
 from ktlog.storage.store import Store
 
 
@@ -122,7 +122,7 @@ def long_game(target: int) -> tuple[str, GameBuilder]:
     base = next(r for r in load_sim_rosters() if r.name == "Legionaries")
     size, seed = 10, 0
     while True:
-        ops = tuple(RosterOperative(f"{o.id}-{i}", o.datacard) for i in range(size) for o in base.operatives[i % len(base.operatives):][:1])
+        ops = tuple(RosterOperative(f"{o.id}-{i}", o.datacard) for i in range(size) for o in base.operatives[i % len(base.operatives) :][:1])
         team = Roster(base.name, base.faction, base.archetypes, ops, base.path)
         sim = simulate.Simulator(random.Random(seed), [team])
         original = simulate.GameBuilder
@@ -165,13 +165,20 @@ def bench_state_at(tmp: Path, target: int, samples: int) -> dict:
     fold(records)
     full = time.perf_counter() - t
     store.close()
-    kinds = {"game events": len([r for r in effective(records) if not r[1].meta]),
-             "notes": sum(isinstance(e, Annotation) for _, e in records), "undos": sum(isinstance(e, EventVoided) for _, e in records)}
+    kinds = {
+        "game events": len([r for r in effective(records) if not r[1].meta]),
+        "notes": sum(isinstance(e, Annotation) for _, e in records),
+        "undos": sum(isinstance(e, EventVoided) for _, e in records),
+    }
     return {
-        "events": n, "composition": kinds,
-        "store_median_ms": median_ms(store_times), "store_p95_ms": p95_ms(store_times),
-        "replay_median_ms": median_ms(replay_times), "replay_p95_ms": p95_ms(replay_times),
-        "fold_to_seq_median_ms": median_ms(fold_times), "full_fold_ms": full * 1000,
+        "events": n,
+        "composition": kinds,
+        "store_median_ms": median_ms(store_times),
+        "store_p95_ms": p95_ms(store_times),
+        "replay_median_ms": median_ms(replay_times),
+        "replay_p95_ms": p95_ms(replay_times),
+        "fold_to_seq_median_ms": median_ms(fold_times),
+        "full_fold_ms": full * 1000,
     }
 
 
@@ -187,15 +194,29 @@ def main() -> int:
         seek = bench_state_at(tmp, 500 if quick else 2000, 50 if quick else 400)
     print("| benchmark | result | target |")
     print("|---|---|---|")
-    print(f"| append one event (validate, commit, projections), file DB, WAL, synchronous=FULL | median {append['median_ms']:.2f} ms, p95 {append['p95_ms']:.2f} ms over {append['appends']} appends | median <= 2 ms |")
-    print(f"| import game-log files ({imported['games']} games, {imported['events']} events), as `ktlog import` does | {imported['two processes']:,.0f} events/s ({imported['seconds']:.2f} s) | >= 50,000 events/s |")
-    print(f"| the same in one process, same run | {imported['one process']:,.0f} events/s (two processes: {imported['two processes'] / imported['one process']:.1f}x as fast) | |")
-    print(f"| the same games with random event ids (version 4, as files recorded before this change have), two processes | {imported['random ids']:,.0f} events/s (time-ordered ids: {imported['two processes'] / imported['random ids']:.1f}x as fast) | |")
+    print(
+        f"| append one event (validate, commit, projections), file DB, WAL, synchronous=FULL | median {append['median_ms']:.2f} ms, p95 {append['p95_ms']:.2f} ms over {append['appends']} appends | median <= 2 ms |"
+    )
+    print(
+        f"| import game-log files ({imported['games']} games, {imported['events']} events), as `ktlog import` does | {imported['two processes']:,.0f} events/s ({imported['seconds']:.2f} s) | >= 50,000 events/s |"
+    )
+    print(
+        f"| the same in one process, same run | {imported['one process']:,.0f} events/s (two processes: {imported['two processes'] / imported['one process']:.1f}x as fast) | |"
+    )
+    print(
+        f"| the same games with random event ids (version 4, as files recorded before this change have), two processes | {imported['random ids']:,.0f} events/s (time-ordered ids: {imported['two processes'] / imported['random ids']:.1f}x as fast) | |"
+    )
     c = seek["composition"]
-    print(f"| state at a random seq of a {seek['events']}-event game ({c['game events']} game events, {c['notes']} notes, {c['undos']} undos), from the database with snapshots every 100 | median {seek['store_median_ms']:.2f} ms, p95 {seek['store_p95_ms']:.2f} ms | <= 5 ms |")
-    print(f"| the same with the in-memory replay cursor (snapshots every 50) | median {seek['replay_median_ms']:.2f} ms, p95 {seek['replay_p95_ms']:.2f} ms | |")
+    print(
+        f"| state at a random seq of a {seek['events']}-event game ({c['game events']} game events, {c['notes']} notes, {c['undos']} undos), from the database with snapshots every 100 | median {seek['store_median_ms']:.2f} ms, p95 {seek['store_p95_ms']:.2f} ms | <= 5 ms |"
+    )
+    print(
+        f"| the same with the in-memory replay cursor (snapshots every 50) | median {seek['replay_median_ms']:.2f} ms, p95 {seek['replay_p95_ms']:.2f} ms | |"
+    )
     print(f"| the same by folding from the start (no snapshots) | median {seek['fold_to_seq_median_ms']:.2f} ms; whole game {seek['full_fold_ms']:.1f} ms | |")
-    print(f"| snapshot seek vs fold from the start | {seek['fold_to_seq_median_ms'] / seek['store_median_ms']:.1f}x faster (database), {seek['fold_to_seq_median_ms'] / seek['replay_median_ms']:.1f}x (replay cursor) | |")
+    print(
+        f"| snapshot seek vs fold from the start | {seek['fold_to_seq_median_ms'] / seek['store_median_ms']:.1f}x faster (database), {seek['fold_to_seq_median_ms'] / seek['replay_median_ms']:.1f}x (replay cursor) | |"
+    )
     return 0
 
 

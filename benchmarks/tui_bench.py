@@ -37,9 +37,9 @@ from run import long_game
 from ktlog import events as ev
 from ktlog.data import SAMPLE_GAMES
 from ktlog.files.gamelog import read_game_log
+from ktlog.play.moves import Moves
 from ktlog.play.replay import Replay
 from ktlog.storage.store import Store
-from ktlog.play.moves import Moves
 
 START = "2026-06-01T18:00:00+00:00"
 SAMPLES = SAMPLE_GAMES
@@ -93,14 +93,22 @@ def sample_game(store: Store) -> tuple[str, int, list[str]]:
     """Sample game 01 (a real-sized game: 16 operatives) cut in turning point 2."""
     header, sealed = read_game_log(next(SAMPLES.glob("01*.jsonl")))
     replay = Replay([e for e, _ in sealed])
-    return (header.game_id, *cut_for_recording(store, header.game_id, sealed, replay.turning_point_start(3)))
+    return (header.game_id, *cut_for_recording(store, header.game_id, sealed, replay.timeline.turning_point_start(3)))
 
 
 QUIET_S = 0.25
 """A screen is taken as updated once the program has written nothing for this long."""
 KEY_BYTES = {
-    "enter": b"\r", "ctrl+z": b"\x1a", "right": b"\x1b[C", "left": b"\x1b[D", "right_square_bracket": b"]",
-    "left_square_bracket": b"[", "pagedown": b"\x1b[6~", "pageup": b"\x1b[5~", "end": b"\x1b[F", "home": b"\x1b[H",
+    "enter": b"\r",
+    "ctrl+z": b"\x1a",
+    "right": b"\x1b[C",
+    "left": b"\x1b[D",
+    "right_square_bracket": b"]",
+    "left_square_bracket": b"[",
+    "pagedown": b"\x1b[6~",
+    "pageup": b"\x1b[5~",
+    "end": b"\x1b[F",
+    "home": b"\x1b[H",
 }
 """What a terminal sends for each key (xterm); other keys are their own character."""
 REPLAY_KEYS = ["right", "right_square_bracket", "pagedown", "left", "left_square_bracket", "pageup", "end", "home"]
@@ -218,7 +226,8 @@ def measure(db: Path, game: tuple[str, int, list[str]], rounds: int) -> dict:
     game_id, events, keys = game
     ktlog = [str(KTLOG), "--db", str(db)]
     return {
-        "events": events, "keys": keys,
+        "events": events,
+        "keys": keys,
         "recording": time_keys([*ktlog, "record", game_id], keys, rounds),
         "replay seeking": time_keys([*ktlog, "replay", game_id], REPLAY_KEYS, rounds),
     }
@@ -232,7 +241,9 @@ def print_rows(title: str, table: dict[str, list[tuple[float, float]]], detail: 
         for key, samples in table.items():
             print(f"| {title}: {key} | {median_ms([w for w, _ in samples]):.0f} ms | {cpu_ms(samples):.0f} ms | |")
     every = [s for samples in table.values() for s in samples]
-    print(f"| **{title}, every key** | **{median_ms([w for w, _ in every]):.0f} ms** (p90 {statistics.quantiles([w for w, _ in every], n=10)[-1] * 1000:.0f} ms) | **{cpu_ms(every):.0f} ms** | <= 50 ms |")
+    print(
+        f"| **{title}, every key** | **{median_ms([w for w, _ in every]):.0f} ms** (p90 {statistics.quantiles([w for w, _ in every], n=10)[-1] * 1000:.0f} ms) | **{cpu_ms(every):.0f} ms** | <= 50 ms |"
+    )
 
 
 def main() -> int:
@@ -262,8 +273,12 @@ def main() -> int:
     print(f"| *sample game 01 cut at seq {real['events']} (16 operatives)* | | | |")
     for title in ("recording", "replay seeking"):
         print_rows(title, real[title], detail=False)
-    print(f"| for reference: a trivial Textual app, one Static updated | {median_ms([w for w, _ in trivial]):.0f} ms | {statistics.mean(c for _, c in trivial) * 1000:.0f} ms | |")
-    print(f"| **start-up to the start screen** (`ktlog --db DB`, fresh process) | **{statistics.median(starts):.2f} s** (of {', '.join(f'{s:.2f}' for s in starts)}) | | <= 1 s |")
+    print(
+        f"| for reference: a trivial Textual app, one Static updated | {median_ms([w for w, _ in trivial]):.0f} ms | {statistics.mean(c for _, c in trivial) * 1000:.0f} ms | |"
+    )
+    print(
+        f"| **start-up to the start screen** (`ktlog --db DB`, fresh process) | **{statistics.median(starts):.2f} s** (of {', '.join(f'{s:.2f}' for s in starts)}) | | <= 1 s |"
+    )
     print(f"| the first start on the database, which also loads the 15 sample games | {first:.2f} s | | |")
     return 0
 

@@ -15,9 +15,9 @@ from pathlib import Path
 import click
 
 from . import __version__
-from .storage.dbfile import default_db_path
 from .commands.context import fail
 from .errors import KtlogError
+from .storage.dbfile import default_db_path
 
 COMMANDS = {
     "new": "ktlog.commands.recording:new",
@@ -73,8 +73,13 @@ class KtlogGroup(click.Group):
 
 
 @click.group(cls=KtlogGroup, invoke_without_command=True)
-@click.option("--db", type=click.Path(dir_okay=False, path_type=Path), envvar="KTLOG_DB", default=None,
-              help="The database file (default: KTLOG_DB, else ktlog.db in your user data folder).")
+@click.option(
+    "--db",
+    type=click.Path(dir_okay=False, path_type=Path),
+    envvar="KTLOG_DB",
+    default=None,
+    help="The database file (default: KTLOG_DB, else ktlog.db in your user data folder).",
+)
 @click.version_option(__version__, prog_name="ktlog")
 @click.pass_context
 def cli(ctx: click.Context, db: Path | None) -> None:

@@ -53,10 +53,6 @@ class GameNotFound(KtlogError):
     pass
 
 
-class GameEnded(KtlogError):
-    pass
-
-
 class StoreError(KtlogError):
     """The database file is missing, not a ktlog database, too new, read-only or full."""
 

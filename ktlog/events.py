@@ -553,7 +553,7 @@ class Annotation(Event):
     text: str
 
 
-AnyEvent = Union[
+AnyEvent = Union[  # noqa: UP007  (a typing.Union: msgspec decodes it as a tagged union, and EVENT_TYPES reads its __args__)
     GameCreated,
     PlayerJoined,
     OperativeAdded,
@@ -646,6 +646,8 @@ class Envelope(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
 # --- upcasting -------------------------------------------------------------------------------
 
 Upcaster = Any  # Callable[[dict], dict]: one version step of one event type's payload
+
+
 def _game_created_v1_v2(payload: dict) -> dict:
     """Version 1 had no dataslate field: those games named none."""
     return {**payload, "dataslate": None}

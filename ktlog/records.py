@@ -56,8 +56,14 @@ def seal(game_id: str, seq: int, event: Event, prev_hash: str, *, event_id: str 
     version = type(event).version
     digest = chain_hash(prev_hash, game_id, seq, event_id, version, recorded_at, payload)
     envelope = Envelope(
-        game_id=game_id, seq=seq, event_id=event_id, version=version, recorded_at=recorded_at,
-        payload=event, prev_hash=prev_hash, hash=digest,
+        game_id=game_id,
+        seq=seq,
+        event_id=event_id,
+        version=version,
+        recorded_at=recorded_at,
+        payload=event,
+        prev_hash=prev_hash,
+        hash=digest,
     )
     return envelope, payload
 

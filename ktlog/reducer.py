@@ -13,10 +13,10 @@ from collections.abc import Callable, Iterable
 from .errors import InvalidEvent, RuleViolation
 from .events import Envelope, Event, EventVoided, GameCreated
 from .rules import actions, attacks, battle, damage, setup  # noqa: F401  (handlers register)
-from .rulesets import get_ruleset
 from .rules.context import HANDLERS, Ctx
-from .rulesets.multiplayer.rules import listing
+from .rulesets import get_ruleset
 from .state import GameState, copy_state, decode_state, encode_state
+from .text.results import describe_result
 
 Record = tuple[int, Event]
 
@@ -54,29 +54,6 @@ def apply_in_place(state: GameState, event: Event, seq: int) -> None:
             exc.rule = ruleset.cite(exc.rule)  # the shared machinery cites KT24 pages
         raise
     state.seq = seq
-
-
-def shared_win(state: GameState) -> list[str]:
-    """The players sharing the win (ruling 5: tied leaders in Multiplayer Ops); [] when one
-    player wins or every player draws."""
-    r = state.result
-    return list(r.winners) if r and r.draw and 0 < len(r.winners) < len(state.players) else []
-
-
-def outcome_text(winner: str | None, draw: bool, shared: list[str] | tuple[str, ...] = ()) -> str:
-    """"Ana won", "a draw", or "Pia and Quinn share the win"."""
-    if shared:
-        return f"{listing(list(shared))} share the win"
-    return "a draw" if draw else f"{winner} won"
-
-
-def describe_result(state: GameState) -> str:
-    r = state.result
-    if r is None:
-        return "in progress"
-    if r.ended_by == "concession":
-        return f"{r.conceded_by} conceded" + (f", {r.winner} wins" if r.winner else "")
-    return outcome_text(r.winner, r.draw, shared_win(state))
 
 
 def numbered(events: Iterable[Event | Record | Envelope], first: int = 1) -> list[Record]:

@@ -239,8 +239,13 @@ class Result(S):
 
 
 LOGS: dict[str, type[S]] = {
-    "vp_log": VPScored, "cp_log": CPChanged, "attacks": AttackRecord, "incapacitations": Incapacitation,
-    "turning_points": TurningPointRecord, "warnings": RuleWarning, "notes": Note,
+    "vp_log": VPScored,
+    "cp_log": CPChanged,
+    "attacks": AttackRecord,
+    "incapacitations": Incapacitation,
+    "turning_points": TurningPointRecord,
+    "warnings": RuleWarning,
+    "notes": Note,
 }
 """The state's logs: fields the rules only append to (never change an entry in place), each
 with its entry struct; every entry carries the seq of the event that added it."""
@@ -336,3 +341,8 @@ def encode_state(state: GameState) -> bytes:
 
 def decode_state(data: bytes) -> GameState:
     return _decoder.decode(data)
+
+
+def game_status(state: GameState) -> str:
+    """How a game is listed: "setup", "in progress" or "finished"."""
+    return {"setup": "setup", "over": "finished"}.get(state.phase, "in progress")

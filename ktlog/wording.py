@@ -68,8 +68,7 @@ def _one_in(weapon: Any, notes: list[str]) -> Any:
         return weapon
     if weapon["name"].casefold() != _SPECIAL_WEAPON:
         return weapon
-    notes.append(f"one_in = {_ONE_IN_THREE} on the weapon {json.dumps(weapon['name'])} (read from the names Trooper (Marksman) "
-                 "and Special weapon)")
+    notes.append(f"one_in = {_ONE_IN_THREE} on the weapon {json.dumps(weapon['name'])} (read from the names Trooper (Marksman) and Special weapon)")
     return {**weapon, "one_in": _ONE_IN_THREE}
 
 

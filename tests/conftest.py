@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from ktlog.data import SAMPLE_GAMES, SAMPLE_ROSTERS
-from ktlog.play.builder import GameBuilder
 from ktlog.events import ActivationEnded, Datacard, OperativeAdded, PlayerJoined, UniqueAction, Weapon
 from ktlog.files.rosters import load_roster
+from ktlog.play.builder import GameBuilder
 from ktlog.storage.store import Store
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -26,13 +26,21 @@ def blade(name: str = "Blade", atk: int = 4, hit: int = 4, dmg: tuple[int, int] 
     return Weapon(name=name, kind="melee", atk=atk, hit=hit, normal_dmg=dmg[0], crit_dmg=dmg[1], rules=rules)
 
 
-def card(name: str = "Trooper", *, apl: int = 2, save: int = 4, wounds: int = 10, weapons: tuple[Weapon, ...] | None = None,
-         unique_actions: tuple[UniqueAction, ...] = ()) -> Datacard:
+def card(
+    name: str = "Trooper",
+    *,
+    apl: int = 2,
+    save: int = 4,
+    wounds: int = 10,
+    weapons: tuple[Weapon, ...] | None = None,
+    unique_actions: tuple[UniqueAction, ...] = (),
+) -> Datacard:
     return Datacard(name=name, apl=apl, move=6, save=save, wounds=wounds, weapons=weapons or (gun(), blade()), unique_actions=unique_actions)
 
 
-def game(alice: dict[str, Datacard] | int = 5, bob: dict[str, Datacard] | int = 5, *, crit_op: int = 1,
-         killzone: str = "volkus", to: str = "firefight") -> GameBuilder:
+def game(
+    alice: dict[str, Datacard] | int = 5, bob: dict[str, Datacard] | int = 5, *, crit_op: int = 1, killzone: str = "volkus", to: str = "firefight"
+) -> GameBuilder:
     """A Preliminary Ops game between Alice (a1, a2 ...) and Bob (b1, b2 ...), Alice with
     initiative in set-up and TP1. `to`: "setup" (players and operatives only), "battle" (set up,
     before TP1) or "firefight" (TP1, gambit step passed, Alice to activate)."""
@@ -94,6 +102,17 @@ def legionaries():
     return load_roster(ROSTERS / "legionaries.toml")
 
 
+LAYER_MARKERS = {"test_tui_": "tui", "test_reliability_": "reliability", "test_wheel": "slow", "test_docs": "slow"}
+"""A test file's name prefix -> the marker its tests get (`make test-fast` leaves these out)."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        for prefix, marker in LAYER_MARKERS.items():
+            if item.path.name.startswith(prefix):
+                item.add_marker(marker)
+
+
 FIGURES: Counter[str] = Counter()
 """What the reliability tests measured in this run (kills survived, conflicts raised ...)."""
 
@@ -106,6 +125,6 @@ def figures() -> Counter[str]:
 
 def pytest_terminal_summary(terminalreporter) -> None:
     if FIGURES:
-        terminalreporter.write_sep("-", "reliability figures (quoted in the README)")
+        terminalreporter.write_sep("-", "reliability figures (quoted in docs/reliability.md)")
         for name, value in sorted(FIGURES.items()):
             terminalreporter.write_line(f"{name}: {value:,}")

@@ -30,7 +30,6 @@ from pathlib import Path
 import pytest
 from conftest import blade, card, expend_all, gun
 
-from ktlog.play.builder import GameBuilder, loot, secure, shoot
 from ktlog.events import (
     ActivationEnded,
     DamageInflicted,
@@ -38,6 +37,7 @@ from ktlog.events import (
     OperativeAdded,
     PlayerJoined,
 )
+from ktlog.play.builder import GameBuilder, loot, secure, shoot
 from ktlog.storage.store import Store
 
 PISTOL = gun("Pistol", 1, 4, (2, 3))
@@ -51,6 +51,7 @@ SNIPER = gun("Sniper", 1, 3, (1, 2), "Lethal 5+")
 MELTA = gun("Melta", 2, 4, (3, 4), "Piercing 3")
 """Atk 2, Hit 4+, Dmg 3/4, Piercing 3: no defence dice, so 2 * (2/6 * 3 + 1/6 * 4) = 10/3."""
 TROOPER = card("Trooper", apl=2, save=4, wounds=10, weapons=(PISTOL, SNIPER, MELTA, blade()))
+
 
 def game_id(n: int) -> str:
     """G01 -> "01000000-0000-4000-8000-000000000000": the number is the id's first two digits."""
@@ -70,8 +71,20 @@ class Played:
         return self
 
 
-def new(p1: str, team1: str, p2: str, team2: str, *, date: str, league: str, season: str, round: str,
-        killzone: str = "volkus", crit_op: int = 2, start: str = "19:00") -> Played:
+def new(
+    p1: str,
+    team1: str,
+    p2: str,
+    team2: str,
+    *,
+    date: str,
+    league: str,
+    season: str,
+    round: str,
+    killzone: str = "volkus",
+    crit_op: int = 2,
+    start: str = "19:00",
+) -> Played:
     """Set up a game: five Troopers a side (ids alice1 ... alice5), p1 with set-up initiative."""
     g = GameBuilder(killzone=killzone, date=date, league=league, season=season, round=round)
     for player, team in ((p1, team1), (p2, team2)):

@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 from conftest import blade, card, game, gun
 
-from ktlog.play.builder import charge, dash, fall_back, fight, killzone_action, pick_up, reposition, shoot, unique
 from ktlog.errors import InvalidEvent, RuleViolation
 from ktlog.events import (
     ActivationEnded,
@@ -19,6 +18,7 @@ from ktlog.events import (
     Shot,
     UniqueAction,
 )
+from ktlog.play.builder import charge, dash, fall_back, fight, killzone_action, pick_up, reposition, shoot, unique
 
 
 def active(g, op_id, order="engage"):

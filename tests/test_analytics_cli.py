@@ -14,14 +14,14 @@ from click.testing import CliRunner
 from league import IN_PROGRESS, g13, game_id, league_fixture  # noqa: F401 (the `league` fixture)
 from polars.testing import assert_frame_equal
 
-from ktlog.data import SAMPLE_GAMES
 from ktlog.analytics.league import League, pve_rulesets
 from ktlog.analytics.performance import entity_stats
 from ktlog.cli import cli
+from ktlog.data import SAMPLE_GAMES
 from ktlog.events import Annotation
 from ktlog.storage.catalog import OPS
 from ktlog.storage.store import Store
-from ktlog.text.views import describe
+from ktlog.text.describe import describe
 
 SAMPLES = sorted(SAMPLE_GAMES.glob("*.jsonl"))
 
@@ -43,6 +43,7 @@ def refused(db, *args):
 
 # --- formats ---------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize(("fmt", "read"), [("csv", pl.read_csv), ("json", pl.read_json), ("parquet", pl.read_parquet)])
 def test_formats_written_with_o_read_back_as_the_table(league, tmp_path, fmt, read):
     path = tmp_path / f"players.{fmt}"
@@ -62,6 +63,7 @@ def test_the_table_format(league):
 
 
 # --- bad input -------------------------------------------------------------------------------
+
 
 def test_a_game_in_progress_is_named_and_not_counted(league):
     result = ktlog(league.db, "stats", "standings", "--format", "json")
@@ -84,18 +86,21 @@ def test_a_database_with_only_a_game_in_progress(tmp_path):
     assert "nothing to compute" in message and "1 game(s) still in progress" in message
 
 
-@pytest.mark.parametrize(("args", "says"), [
-    (["standings", "--league", "Spring League"], "no finished game matches (league Spring League)"),
-    (["teams", "--season", "2025"], "no finished game matches (season 2025)"),
-    (["players", "--since", "2027-02-01"], "no finished game matches (since 2027-02-01)"),
-    (["curves", "--ruleset", "kt21"], "no finished game matches (ruleset kt21)"),
-    (["dice", "--league", "Winter League", "--round", "3"], "no finished game matches (league Winter League, round 3)"),
-    (["standings", "--player", "Alise"], "no player called 'Alise'"),
-    (["standings", "--player", "Alise"], "did you mean 'Alice'?"),
-    (["teams", "--team", "Kasrkn"], "no kill team called 'Kasrkn'"),
-    (["teams", "--team", "Kasrkn"], "did you mean 'Kasrkin'?"),
-    (["matchups", "--team", "pathfinder"], "did you mean 'Pathfinders'?"),
-])
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["standings", "--league", "Spring League"], "no finished game matches (league Spring League)"),
+        (["teams", "--season", "2025"], "no finished game matches (season 2025)"),
+        (["players", "--since", "2027-02-01"], "no finished game matches (since 2027-02-01)"),
+        (["curves", "--ruleset", "kt21"], "no finished game matches (ruleset kt21)"),
+        (["dice", "--league", "Winter League", "--round", "3"], "no finished game matches (league Winter League, round 3)"),
+        (["standings", "--player", "Alise"], "no player called 'Alise'"),
+        (["standings", "--player", "Alise"], "did you mean 'Alice'?"),
+        (["teams", "--team", "Kasrkn"], "no kill team called 'Kasrkn'"),
+        (["teams", "--team", "Kasrkn"], "did you mean 'Kasrkin'?"),
+        (["matchups", "--team", "pathfinder"], "did you mean 'Pathfinders'?"),
+    ],
+)
 def test_filters_that_leave_nothing(league, args, says):
     assert says in refused(league.db, "stats", *args)
 
@@ -107,6 +112,7 @@ def test_a_missing_database(tmp_path):
 
 
 # --- the sample games agree with `ktlog score` -----------------------------------------------
+
 
 @pytest.fixture(scope="module")
 def samples(tmp_path_factory):
@@ -130,8 +136,7 @@ def test_results_agree_with_score(samples):
         assert dict(results.filter(game_id=gid).select("player", "kill_grade").rows()) == grades
         # A draw for the players sharing the most VP (all of them in a two-player draw; ruling 5), a loss for the others.
         best = max(totals.values())
-        outcome = {p: "win" if p == score["result"]["winner"] else "draw" if score["result"]["draw"] and totals[p] == best else "loss"
-                   for p in totals}
+        outcome = {p: "win" if p == score["result"]["winner"] else "draw" if score["result"]["draw"] and totals[p] == best else "loss" for p in totals}
         assert dict(results.filter(game_id=gid).select("player", "result").rows()) == outcome
 
 
@@ -188,13 +193,17 @@ def test_a_mirror_match_is_one_game(samples):
 
 # --- charts and the report -------------------------------------------------------------------
 
-@pytest.mark.parametrize(("args", "suffix", "start"), [
-    (["vp", game_id(2)[:2]], "png", b"\x89PNG\r\n\x1a\n"),
-    (["vp", game_id(6)[:2]], "svg", b"<svg"),
-    (["teams"], "svg", b"<svg"),
-    (["curves"], "png", b"\x89PNG\r\n\x1a\n"),
-    (["elo"], "svg", b"<svg"),
-])
+
+@pytest.mark.parametrize(
+    ("args", "suffix", "start"),
+    [
+        (["vp", game_id(2)[:2]], "png", b"\x89PNG\r\n\x1a\n"),
+        (["vp", game_id(6)[:2]], "svg", b"<svg"),
+        (["teams"], "svg", b"<svg"),
+        (["curves"], "png", b"\x89PNG\r\n\x1a\n"),
+        (["elo"], "svg", b"<svg"),
+    ],
+)
 def test_charts(league, tmp_path, args, suffix, start):
     path = tmp_path / f"chart.{suffix}"
     result = ktlog(league.db, "chart", *args, "-o", path)
@@ -249,4 +258,3 @@ def test_a_game_the_league_leaves_out_is_named_with_why(samples):
     first = next(iter(scores))[:8]
     filtered = ktlog(db, "stats", "curves", "--game", first, "--league", "No Such League", code=1)
     assert f"game {first} is left out by the filters (league No Such League)" in filtered.stderr
-

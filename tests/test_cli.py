@@ -12,8 +12,8 @@ import pytest
 from click.testing import CliRunner
 from conftest import ROOT, ROSTERS
 
-from ktlog.data import SAMPLE_GAMES
 from ktlog.cli import cli
+from ktlog.data import SAMPLE_GAMES
 
 
 @pytest.fixture
@@ -31,9 +31,19 @@ def run(tmp_path):
 
 @pytest.fixture
 def new_game(run):
-    out = run("new", "--killzone", "volkus", "--date", "2026-11-01", "--league", "Test League",
-              "--player", f"Alice={ROSTERS / 'kasrkin.toml'}:sergeant,medic,gunner-plasma,sharpshooter,vox-trooper",
-              "--player", f"Bob={ROSTERS / 'legionaries.toml'}")
+    out = run(
+        "new",
+        "--killzone",
+        "volkus",
+        "--date",
+        "2026-11-01",
+        "--league",
+        "Test League",
+        "--player",
+        f"Alice={ROSTERS / 'kasrkin.toml'}:sergeant,medic,gunner-plasma,sharpshooter,vox-trooper",
+        "--player",
+        f"Bob={ROSTERS / 'legionaries.toml'}",
+    )
     return out.stdout.strip().splitlines()[0]
 
 
@@ -55,8 +65,19 @@ def set_up(run, gid):
     for event in SETUP:
         run("event", gid[:8], *event)
     # thirds: Alice 5 -> 2, Bob 6 -> 2
-    order = ["sergeant", "medic", "aspiring-champion", "legionary-1", "gunner-plasma", "sharpshooter",
-             "legionary-2", "heavy-gunner", "vox-trooper", "icon-bearer", "chosen"]
+    order = [
+        "sergeant",
+        "medic",
+        "aspiring-champion",
+        "legionary-1",
+        "gunner-plasma",
+        "sharpshooter",
+        "legionary-2",
+        "heavy-gunner",
+        "vox-trooper",
+        "icon-bearer",
+        "chosen",
+    ]
     for op in order:
         run("event", gid[:8], "OperativeSetUp", f"operative={op}")
     run("event", gid[:8], "TurningPointStarted", "turning_point=1")
@@ -71,8 +92,9 @@ def test_record_a_game_by_commands(run, new_game):
     set_up(run, gid)
     out = run("event", gid[:8], "OperativeActivated", "operative=gunner-plasma", "order=engage").stdout
     assert out.startswith("seq ")
-    shot = run("event", gid[:8], "Shot", "operative=gunner-plasma", "weapon=Plasma gun (supercharge)", "target=legionary-1",
-               "dice=6511", "saves=31", "hot_roll=5").stdout
+    shot = run(
+        "event", gid[:8], "Shot", "operative=gunner-plasma", "weapon=Plasma gun (supercharge)", "target=legionary-1", "dice=6511", "saves=31", "hot_roll=5"
+    ).stdout
     # Lethal 5+: the 6 and the 5 are critical (6 damage each); Piercing 1 leaves 2 defence dice,
     # and one normal save (the 3) cannot block a critical: 12 damage of 14.
     assert "legionary-1: 2/14 wounds injured" in shot
@@ -139,15 +161,15 @@ def test_simulate_stores_legal_games(run):
     assert "all 3 games verified" in run("verify").stdout
 
 
-def test_every_command_loads_has_help_and_is_in_the_readme():
-    readme = (ROOT / "README.md").read_text()
+def test_every_command_loads_has_help_and_is_in_the_user_guide():
+    guide = (ROOT / "docs" / "user-guide.md").read_text()
     ctx = click.Context(cli)
     names = cli.list_commands(ctx)
     assert {"new", "event", "show", "score", "import", "verify", "record", "replay", "stats", "chart", "report"} <= set(names)
     for name in names:
         command = cli.get_command(ctx, name)
         assert command.name == name and command.help, name
-        assert f"ktlog {name}" in readme, f"`ktlog {name}` is not documented in README.md"
+        assert f"ktlog {name}" in guide, f"`ktlog {name}` is not documented in docs/user-guide.md"
     assert cli.get_command(ctx, "scores") is None
     assert "No such command 'scores'" in CliRunner().invoke(cli, ["scores"]).output
 

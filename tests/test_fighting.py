@@ -7,8 +7,8 @@ from conftest import blade
 
 from ktlog.errors import RuleViolation
 from ktlog.events import Dice, FightStep
-from ktlog.text.notation import parse_dice, parse_steps
 from ktlog.rules.fighting import Fighter, resolve_fight
+from ktlog.text.notation import parse_dice, parse_steps
 
 
 def fighter(weapon, dice, wounds=10, hit=None):

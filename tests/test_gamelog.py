@@ -10,9 +10,9 @@ import pytest
 from conftest import game
 
 from ktlog.data import SAMPLE_GAMES
-from ktlog.play.builder import shoot
 from ktlog.errors import GameLogError
 from ktlog.files.gamelog import export_lines, write_game_log
+from ktlog.play.builder import shoot
 from ktlog.play.importer import _checked, import_file
 from ktlog.storage.store import Store
 
@@ -103,13 +103,28 @@ def rewrite(path, lines):
         (lambda ls: ls[:2] + ls[3:], "line 3: field seq: expected 2, found 3"),
         (lambda ls: ls[:2] + [ls[2].replace('"type":"PlayerJoined"', '"type":"PlayerLeft"')] + ls[3:], "line 3: .*PlayerLeft"),
         (lambda ls: ls[:2] + [re.sub(r'"version":\d+', '"version":7', ls[2])] + ls[3:], "line 3: .*version 7 is newer than this ktlog understands"),
-        (lambda ls: ls[:2] + [ls[2].replace('"kill_team":"Alice\'s team"', '"kill_team":5')] + ls[3:], "line 3: field payload.kill_team: Expected `str`, got `int`"),
+        (
+            lambda ls: ls[:2] + [ls[2].replace('"kill_team":"Alice\'s team"', '"kill_team":5')] + ls[3:],
+            "line 3: field payload.kill_team: Expected `str`, got `int`",
+        ),
         (lambda ls: ls[:2] + [ls[2].replace("Alice's team", "Alice's team!")] + ls[3:], "line 3: field hash: does not match the event's content"),
         (lambda ls: [ls[0].replace('"format_version":1', '"format_version":9')] + ls[1:], "line 1: format version 9 is newer"),
         (lambda ls: ['{"hello": 1}'] + ls[1:], "line 1: not a ktlog game-log header"),
         (lambda ls: [], "the file is empty"),
     ],
-    ids=["no-events", "truncated", "broken-json", "missing-line", "unknown-type", "newer-version", "wrong-type", "edited", "newer-format", "not-a-header", "empty"],
+    ids=[
+        "no-events",
+        "truncated",
+        "broken-json",
+        "missing-line",
+        "unknown-type",
+        "newer-version",
+        "wrong-type",
+        "edited",
+        "newer-format",
+        "not-a-header",
+        "empty",
+    ],
 )
 def test_malformed_files_are_refused_whole_naming_the_line(exported, other, mangle, message):
     _, path, _ = exported
@@ -121,8 +136,8 @@ def test_malformed_files_are_refused_whole_naming_the_line(exported, other, mang
 
 def test_an_illegal_event_in_the_middle_refuses_the_file(store, other, tmp_path):
     # A well-formed, correctly hashed file whose 40th event breaks a rule.
-    from ktlog.play.builder import GameBuilder
     from ktlog.events import OperativeActivated
+    from ktlog.play.builder import GameBuilder
 
     g = game(3, 3)
     events = g.events + [OperativeActivated(operative="b1", order="engage")]  # it is Alice's turn
@@ -163,10 +178,24 @@ def test_an_older_event_version_is_upcast_on_read_and_keeps_its_hash(monkeypatch
             payload["who"] = payload.pop("player")  # as version 1 wrote it
         raw = canonical_raw(json.dumps(payload).encode())
         digest = chain_hash(prev, gid, seq, f"e{seq}", 1, "2026-11-21T10:00:00+00:00", raw)
-        lines.append(json.dumps({"game_id": gid, "seq": seq, "event_id": f"e{seq}", "version": 1, "recorded_at": "2026-11-21T10:00:00+00:00",
-                                 "payload": json.loads(raw), "prev_hash": prev, "hash": digest}))
+        lines.append(
+            json.dumps(
+                {
+                    "game_id": gid,
+                    "seq": seq,
+                    "event_id": f"e{seq}",
+                    "version": 1,
+                    "recorded_at": "2026-11-21T10:00:00+00:00",
+                    "payload": json.loads(raw),
+                    "prev_hash": prev,
+                    "hash": digest,
+                }
+            )
+        )
         prev = digest
-    header = Header(format="ktlog-game", format_version=1, game_id=gid, ruleset="kt24-preliminary", killzone="volkus", date="2026-11-21", players=(), events=len(lines))
+    header = Header(
+        format="ktlog-game", format_version=1, game_id=gid, ruleset="kt24-preliminary", killzone="volkus", date="2026-11-21", players=(), events=len(lines)
+    )
     path = tmp_path / "v1.jsonl"
     path.write_text("\n".join([_encoder.encode(header).decode(), *lines]) + "\n")
 
@@ -198,18 +227,18 @@ def test_ktlog_import_checks_in_a_second_process_and_stores_what_one_by_one_does
     import subprocess
     import sys
 
-
     samples = sorted(SAMPLE_GAMES.glob("*.jsonl"))
     one = Store(tmp_path / "one.db")
     for path in samples:
         import_file(one, path)
-    out = subprocess.run([sys.executable, "-m", "ktlog", "--db", str(tmp_path / "many.db"), "import", *map(str, samples)],
-                         capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(
+        [sys.executable, "-m", "ktlog", "--db", str(tmp_path / "many.db"), "import", *map(str, samples)], capture_output=True, text=True, check=True
+    ).stdout
     assert out.count(": imported game") == len(samples)
     same_tables(Store(tmp_path / "many.db"), one)
 
 
-def dies_at_the_second_sample(path, tests_process=os.getpid()):
+def dies_at_the_second_sample(path, tests_process=os.getpid()):  # noqa: B008  (the test process, fixed when the module loads)
     """A checking process that dies (is killed) at the second sample game."""
     if path.name.startswith("02_") and os.getpid() != tests_process:
         os._exit(1)
@@ -254,10 +283,10 @@ def test_a_checker_dying_in_the_middle_of_a_result_loses_nothing(tmp_path):
     import subprocess
     import sys
 
-
     samples = sorted(SAMPLE_GAMES.glob("*.jsonl"))[:4]
-    out = subprocess.run([sys.executable, "-c", DIES_MID_RESULT, str(tmp_path / "many.db"), *map(str, samples)],
-                         capture_output=True, text=True, timeout=60, check=True).stdout
+    out = subprocess.run(
+        [sys.executable, "-c", DIES_MID_RESULT, str(tmp_path / "many.db"), *map(str, samples)], capture_output=True, text=True, timeout=60, check=True
+    ).stdout
     assert out.split() == [",".join(["imported"] * len(samples))]
     one = Store(tmp_path / "one.db")
     for path in samples:
@@ -286,9 +315,9 @@ def test_many_files_each_whole_or_not_at_all_in_order(store, other, tmp_path, ex
 
 
 def test_an_illegal_event_found_by_the_checking_process_names_its_line(store, other, tmp_path, exported):
-    from ktlog.play.builder import GameBuilder
     from ktlog.events import OperativeActivated
     from ktlog.files.gamelog import _encoder, make_header
+    from ktlog.play.builder import GameBuilder
     from ktlog.play.importer import import_files
 
     g = game(3, 3)

@@ -6,16 +6,16 @@ from folding import states_after_each_event
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ktlog.reducer import fold
 from ktlog.play.replay import Replay
-from ktlog.rules.rulings import allocate_saves
 from ktlog.play.simulate import load_sim_rosters, simulate_games
+from ktlog.reducer import fold
+from ktlog.rules.rulings import allocate_saves
 
 ROSTERS = load_sim_rosters()
 
 
 def play(seed: int):
-    (game_id, g), = simulate_games(1, seed, rosters=ROSTERS)
+    ((game_id, g),) = simulate_games(1, seed, rosters=ROSTERS)
     return game_id, g
 
 

@@ -11,10 +11,10 @@ import sys
 from conftest import ROOT, game
 
 from ktlog.events import Annotation
-from ktlog.records import canonical
 from ktlog.play.simulate import simulate_games
-from ktlog.storage.store import Store
 from ktlog.play.verify import verify
+from ktlog.records import canonical
+from ktlog.storage.store import Store
 
 WRITERS = 4
 NOTES = 60
@@ -25,8 +25,14 @@ def run_writers(*commands: list[str]) -> list[dict]:
     """Start every writer, wait until each is ready, release them together, and return what
     each reports."""
     procs = [
-        subprocess.Popen([sys.executable, str(ROOT / "tests" / "writers.py"), *map(str, c)],
-                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+        subprocess.Popen(
+            [sys.executable, str(ROOT / "tests" / "writers.py"), *map(str, c)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=ROOT,
+        )
         for c in commands
     ]
     for p in procs:
@@ -87,4 +93,5 @@ def test_writers_recording_different_games_in_one_database_all_succeed(tmp_path,
         assert [v.ok for v in verify(store)] == [True] * tables
     figures["concurrency: appends by writers on different games"] += sum(r["events"] for r in reports)
     figures["concurrency: slowest append beside other writers (ms)"] = max(
-        figures["concurrency: slowest append beside other writers (ms)"], round(1000 * max(r["slowest_append_s"] for r in reports)))
+        figures["concurrency: slowest append beside other writers (ms)"], round(1000 * max(r["slowest_append_s"] for r in reports))
+    )

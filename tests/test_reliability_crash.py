@@ -25,9 +25,9 @@ import pytest
 from conftest import ROOT
 from writers import after_the_battle
 
+from ktlog.play.verify import verify_game
 from ktlog.records import canonical
 from ktlog.storage.store import Store
-from ktlog.play.verify import verify_game
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="the recorders are forked (POSIX only)")
 
@@ -48,7 +48,10 @@ class Server:
     def __init__(self, *args: str):
         self.proc = subprocess.Popen(
             [sys.executable, str(ROOT / "tests" / "writers.py"), "crash", *args],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=ROOT,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            cwd=ROOT,
         )
         self.lines: queue.Queue[str] = queue.Queue()
         self.child: int | None = None
@@ -120,8 +123,7 @@ def test_sigkill_at_random_moments_loses_nothing(tmp_path, figures):
                 confirmed = last_reported.get(game_id, heads.get(game_id, 0))
                 assert confirmed <= head <= confirmed + 1, f"kill {kill}: head {head}, last reported append {confirmed}"
                 figures["crash: kills between a commit and its report"] += head - confirmed
-                rows = conn.execute("SELECT seq, payload FROM events WHERE game_id = ? AND seq > ? ORDER BY seq",
-                                    (game_id, heads.get(game_id, 0))).fetchall()
+                rows = conn.execute("SELECT seq, payload FROM events WHERE game_id = ? AND seq > ? ORDER BY seq", (game_id, heads.get(game_id, 0))).fetchall()
                 assert [seq for seq, _ in rows] == list(range(heads.get(game_id, 0) + 1, head + 1))
                 for seq, payload in rows:
                     assert payload == expected_payload(expected[game_id], seq), f"kill {kill}: seq {seq} of {game_id[:8]} is not the event appended"

@@ -17,15 +17,15 @@ import pytest
 from click.testing import CliRunner
 from conftest import ROOT, game
 
-from ktlog.play.builder import shoot
 from ktlog.cli import cli
 from ktlog.errors import StoreError
 from ktlog.files.gamelog import export_lines, write_game_log
-from ktlog.reducer import fold
+from ktlog.play.builder import shoot
 from ktlog.play.simulate import simulate_games
+from ktlog.play.verify import verify
+from ktlog.reducer import fold
 from ktlog.storage import dbfile
 from ktlog.storage.store import Store
-from ktlog.play.verify import verify
 
 
 def ktlog(db: Path, *args):
@@ -141,8 +141,15 @@ def as_an_ordinary_user(*commands: list) -> list[tuple[int, str, str]]:
     root (which chmod does not stop): skip if that cannot be arranged."""
     root = os.geteuid() == 0
     try:
-        done = subprocess.run([sys.executable, "-c", RUN_COMMANDS, json.dumps([list(map(str, c)) for c in commands])],
-                              preexec_fn=without_root_powers if root else None, capture_output=True, text=True, cwd=ROOT, timeout=60, check=False)
+        done = subprocess.run(
+            [sys.executable, "-c", RUN_COMMANDS, json.dumps([list(map(str, c)) for c in commands])],
+            preexec_fn=without_root_powers if root else None,
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            timeout=60,
+            check=False,
+        )
     except (subprocess.SubprocessError, OSError) as exc:
         pytest.skip(f"running as root and cannot give up CAP_DAC_OVERRIDE ({exc}), so chmod cannot make a file read-only")
     assert done.returncode == 0, done.stderr
@@ -157,8 +164,12 @@ def test_a_read_only_database_is_read_and_never_written(tmp_path, figures):
     db.chmod(0o444)
     try:
         score, export, verified, annotate, undo, imported = as_an_ordinary_user(
-            ["--db", db, "score", game_id[:8]], ["--db", db, "export", game_id[:8]], ["--db", db, "verify"],
-            ["--db", db, "annotate", game_id[:8], 3, "a note"], ["--db", db, "undo", game_id[:8]], ["--db", db, "import", other],
+            ["--db", db, "score", game_id[:8]],
+            ["--db", db, "export", game_id[:8]],
+            ["--db", db, "verify"],
+            ["--db", db, "annotate", game_id[:8], 3, "a note"],
+            ["--db", db, "undo", game_id[:8]],
+            ["--db", db, "import", other],
         )
     finally:
         db.chmod(0o644)
@@ -200,7 +211,7 @@ def limit_size(conn: sqlite3.Connection, spare_pages: int) -> None:
 
 def test_recording_on_a_full_disk_loses_nothing_and_resumes_when_there_is_room(tmp_path, figures):
     db = tmp_path / "league.db"
-    (game_id, g), = simulate_games(1, 5)
+    ((game_id, g),) = simulate_games(1, 5)
     with Store(db) as store:
         store.new_game(g.events[0], g.events[1:40], game_id=game_id)
         limit_size(store.conn, 3)
@@ -222,7 +233,7 @@ def test_recording_on_a_full_disk_loses_nothing_and_resumes_when_there_is_room(t
 def test_importing_onto_a_full_disk_is_refused_whole(tmp_path, monkeypatch, figures):
     db, big = tmp_path / "league.db", tmp_path / "big.jsonl"
     game_id, g = recorded(db)
-    (other_id, other), = simulate_games(1, 6)
+    ((other_id, other),) = simulate_games(1, 6)
     with Store(tmp_path / "table.db") as table:
         table.new_game(other.events[0], other.events[1:], game_id=other_id)
         write_game_log(big, export_lines(table, other_id))

@@ -26,14 +26,14 @@ from conftest import card, game
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from ktlog.play.builder import GameBuilder, shoot
 from ktlog.cli import cli
 from ktlog.errors import RuleViolation
 from ktlog.events import EVENT_TYPES, ActivationEnded, GameCreated, OperativeActivated, OperativeAdded, PlayerJoined, TurningPointStarted
 from ktlog.files.gamelog import make_header
+from ktlog.play.builder import GameBuilder, shoot
+from ktlog.play.verify import verify_game
 from ktlog.records import GENESIS, canonical, canonical_raw, chain_hash
 from ktlog.storage.store import Store
-from ktlog.play.verify import verify_game
 
 GAME_ID = "0f0f0f0f-1111-4111-8111-111111111111"
 SCRATCH = "/dev/shm" if os.access("/dev/shm", os.W_OK) else None
@@ -57,11 +57,20 @@ huge = st.integers(min_value=2**63) | st.integers(max_value=-(2**63) - 1)
 def file_lines(g: GameBuilder, game_id: str = GAME_ID) -> list[dict]:
     """A game's game-log file as JSON objects: the header, then one envelope a line."""
     header = json.loads(msgspec.json.encode(make_header(game_id, g.state, len(g.events))))
-    return resealed([header] + [
-        {"game_id": game_id, "seq": seq, "event_id": f"{game_id}/{seq}", "version": type(event).version,
-         "recorded_at": "2026-11-21T10:00:00+00:00", "payload": json.loads(canonical(event))}
-        for seq, event in enumerate(g.events, 1)
-    ])
+    return resealed(
+        [header]
+        + [
+            {
+                "game_id": game_id,
+                "seq": seq,
+                "event_id": f"{game_id}/{seq}",
+                "version": type(event).version,
+                "recorded_at": "2026-11-21T10:00:00+00:00",
+                "payload": json.loads(canonical(event)),
+            }
+            for seq, event in enumerate(g.events, 1)
+        ]
+    )
 
 
 def resealed(lines: list[dict]) -> list[dict]:
@@ -210,7 +219,7 @@ def test_broken_json_and_truncated_lines(league, figures, data):
         text = b"\n".join(lines[:k] + [line[:at]])
     else:
         new = data.draw(st.binary(min_size=1, max_size=6), "bytes") if how in ("insert", "replace") else b""
-        text = b"\n".join(lines[:k] + [line[:at] + new + line[end:]] + lines[k + 1:]) + b"\n"
+        text = b"\n".join(lines[:k] + [line[:at] + new + line[end:]] + lines[k + 1 :]) + b"\n"
     named = import_into_copy(league, text, figures)
     if named is not None and k > 0:
         assert named in (k + 1, k + 2)  # the damaged line, or a line it was split into
@@ -225,7 +234,7 @@ def test_wrong_types_and_missing_fields(league, figures, data, reseal):
         line = edited(BASE[k], path, remove=True)
     else:
         line = edited(BASE[k], path, data.draw(json_values, "value"))
-    lines = BASE[:k] + [line] + BASE[k + 1:]
+    lines = BASE[:k] + [line] + BASE[k + 1 :]
     named = import_into_copy(league, encode(resealed(lines) if reseal and k else lines), figures)
     if named is not None and k > 0:
         assert named >= k + 1  # never before the changed line: the lines before it are sound
@@ -237,7 +246,7 @@ def test_huge_numbers(league, figures, data):
     k = data.draw(st.integers(1, len(BASE) - 1), "line index")
     numbers = [p for p in paths(BASE[k]) if type(edited_value(BASE[k], p)) is int]
     path = data.draw(st.sampled_from(numbers), "field")
-    lines = BASE[:k] + [edited(BASE[k], path, data.draw(huge, "number"))] + BASE[k + 1:]
+    lines = BASE[:k] + [edited(BASE[k], path, data.draw(huge, "number"))] + BASE[k + 1 :]
     assert import_into_copy(league, encode(resealed(lines)), figures) == k + 1
 
 
@@ -258,7 +267,7 @@ def test_deep_nesting(league, figures, data, depth, brackets):
 @given(data=st.data(), type_name=st.text(max_size=30).filter(lambda t: t not in EVENT_TYPES))
 def test_unknown_event_types(league, figures, data, type_name):
     k = data.draw(st.integers(1, len(BASE) - 1), "line index")
-    lines = resealed(BASE[:k] + [edited(BASE[k], ("payload", "type"), type_name)] + BASE[k + 1:])
+    lines = resealed(BASE[:k] + [edited(BASE[k], ("payload", "type"), type_name)] + BASE[k + 1 :])
     assert import_into_copy(league, encode(lines), figures) == k + 1
 
 
@@ -268,11 +277,11 @@ def test_duplicated_and_reordered_seqs(league, figures, data):
     k = data.draw(st.integers(2, len(BASE) - 1), "line index")
     how = data.draw(st.sampled_from(["repeat the line", "repeat the seq", "swap with the line before"]))
     if how == "repeat the line":
-        lines, bad = BASE[: k + 1] + [BASE[k]] + BASE[k + 1:], k + 2
+        lines, bad = BASE[: k + 1] + [BASE[k]] + BASE[k + 1 :], k + 2
     elif how == "repeat the seq":
-        lines, bad = resealed(BASE[:k] + [{**BASE[k], "seq": BASE[k - 1]["seq"]}] + BASE[k + 1:]), k + 1
+        lines, bad = resealed(BASE[:k] + [{**BASE[k], "seq": BASE[k - 1]["seq"]}] + BASE[k + 1 :]), k + 1
     else:
-        lines, bad = resealed(BASE[: k - 1] + [BASE[k], BASE[k - 1]] + BASE[k + 1:]), k
+        lines, bad = resealed(BASE[: k - 1] + [BASE[k], BASE[k - 1]] + BASE[k + 1 :]), k
     assert import_into_copy(league, encode(lines), figures) == bad
 
 
@@ -306,9 +315,14 @@ def moved_target(payload: dict, at: int) -> dict:
 
 
 @SETTINGS
-@given(players=st.lists(names, min_size=2, max_size=2, unique=True), teams=st.lists(names, min_size=2, max_size=2),
-       operatives=st.lists(names, min_size=4, max_size=4, unique=True), league_name=names, note=st.text(max_size=200),
-       game_id=st.one_of(st.uuids().map(str), st.sampled_from(SQL)))
+@given(
+    players=st.lists(names, min_size=2, max_size=2, unique=True),
+    teams=st.lists(names, min_size=2, max_size=2),
+    operatives=st.lists(names, min_size=4, max_size=4, unique=True),
+    league_name=names,
+    note=st.text(max_size=200),
+    game_id=st.one_of(st.uuids().map(str), st.sampled_from(SQL)),
+)
 def test_unicode_and_sql_looking_names_are_stored_as_written(league, figures, players, teams, operatives, league_name, note, game_id):
     try:
         g = GameBuilder(league=league_name)

@@ -12,13 +12,13 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from ktlog.storage.catalog import DERIVED
 from ktlog.cli import cli
 from ktlog.events import Annotation
-from ktlog.records import canonical
 from ktlog.play.simulate import simulate_games
-from ktlog.storage.store import Store
 from ktlog.play.verify import verify
+from ktlog.records import canonical
+from ktlog.storage.catalog import DERIVED
+from ktlog.storage.store import Store
 
 PARTIAL = 120
 """Events of game A copied to table 2 in mid-game (a laptop swap, say)."""

@@ -15,11 +15,11 @@ import pytest
 from click.testing import CliRunner
 from conftest import game
 
-from ktlog.play.builder import shoot
 from ktlog.cli import cli
 from ktlog.files.gamelog import export_lines, write_game_log
-from ktlog.records import chain_hash
+from ktlog.play.builder import shoot
 from ktlog.play.simulate import simulate_games
+from ktlog.records import chain_hash
 from ktlog.storage.snapshots import SNAPSHOT_EVERY
 from ktlog.storage.store import Store
 
@@ -65,8 +65,9 @@ def league(recorded, tmp_path):
 def resealed_from(conn: sqlite3.Connection, game_id: str, seq: int) -> None:
     """Recompute the hash chain from `seq` on, and the head, as an attacker who read the source would."""
     prev = conn.execute("SELECT hash FROM events WHERE game_id = ? AND seq = ?", (game_id, seq - 1)).fetchone()[0]
-    rows = conn.execute("SELECT position, seq, event_id, version, recorded_at, payload FROM events WHERE game_id = ? AND seq >= ? ORDER BY seq",
-                        (game_id, seq)).fetchall()
+    rows = conn.execute(
+        "SELECT position, seq, event_id, version, recorded_at, payload FROM events WHERE game_id = ? AND seq >= ? ORDER BY seq", (game_id, seq)
+    ).fetchall()
     for position, s, event_id, version, recorded_at, payload in rows:
         digest = chain_hash(prev, game_id, s, event_id, version, recorded_at, payload.encode())
         conn.execute("UPDATE events SET prev_hash = ?, hash = ? WHERE position = ?", (prev, digest, position))
@@ -123,8 +124,10 @@ def swap_two_rows(conn, g):
 
 def forge_an_event_at_the_end(conn, g):
     last = conn.execute("SELECT * FROM events WHERE game_id = ? AND seq = ?", (g.id, g.head)).fetchone()
-    conn.execute("INSERT INTO events (game_id, seq, event_id, type, version, recorded_at, payload, prev_hash, hash) VALUES (?,?,?,?,?,?,?,?,?)",
-                 (g.id, g.head + 1, "forged", "GameConceded", 1, last[6], '{"player":"Ana","type":"GameConceded"}', last[9], "0" * 64))
+    conn.execute(
+        "INSERT INTO events (game_id, seq, event_id, type, version, recorded_at, payload, prev_hash, hash) VALUES (?,?,?,?,?,?,?,?,?)",
+        (g.id, g.head + 1, "forged", "GameConceded", 1, last[6], '{"player":"Ana","type":"GameConceded"}', last[9], "0" * 64),
+    )
     return g.head + 1
 
 
@@ -180,7 +183,7 @@ def two_edits(conn, g):
 def reseal_an_illegal_edit(conn, g):
     """An attacker who recomputes the chain: the edited shot now comes from an operative of the
     other player, which the rules refuse."""
-    payload, = conn.execute("SELECT payload FROM events WHERE game_id = ? AND seq = ?", (g.id, g.shot)).fetchone()
+    (payload,) = conn.execute("SELECT payload FROM events WHERE game_id = ? AND seq = ?", (g.id, g.shot)).fetchone()
     target = json.loads(payload)["attacks"][0]["target"]
     conn.execute("UPDATE events SET payload = json_set(payload, '$.operative', ?) WHERE game_id = ? AND seq = ?", (target, g.id, g.shot))
     resealed_from(conn, g.id, g.shot)
@@ -188,9 +191,24 @@ def reseal_an_illegal_edit(conn, g):
 
 
 CASES: list[Tamper] = [
-    edit_payload, edit_payload_into_bytes, edit_type_column, edit_recorded_at, delete_an_event, delete_the_last_event,
-    swap_two_seqs, swap_two_rows, forge_an_event_at_the_end, edit_head_seq, edit_head_hash, edit_a_vp_row,
-    delete_an_attack_row, add_a_vp_row, edit_a_snapshot, edit_the_result, delete_the_games_row, two_edits,
+    edit_payload,
+    edit_payload_into_bytes,
+    edit_type_column,
+    edit_recorded_at,
+    delete_an_event,
+    delete_the_last_event,
+    swap_two_seqs,
+    swap_two_rows,
+    forge_an_event_at_the_end,
+    edit_head_seq,
+    edit_head_hash,
+    edit_a_vp_row,
+    delete_an_attack_row,
+    add_a_vp_row,
+    edit_a_snapshot,
+    edit_the_result,
+    delete_the_games_row,
+    two_edits,
     reseal_an_illegal_edit,
 ]
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 from conftest import game, next_turning_point
 
-from ktlog.play.builder import dash, shoot
 from ktlog.errors import KtlogError
 from ktlog.events import ActivationEnded
-from ktlog.reducer import fold
+from ktlog.play.builder import dash, shoot
 from ktlog.play.replay import Replay
+from ktlog.reducer import fold
 
 
 @pytest.fixture
@@ -47,13 +47,13 @@ def test_step_back_and_jump_to_turning_points(played):
     assert replay.seq == 3
     replay.back()
     assert replay.seq == 2
-    start = replay.turning_point_start(2)
+    start = replay.timeline.turning_point_start(2)
     assert replay.seek(start).turning_point == 2 and replay.state.phase == "strategy"
-    end = replay.turning_point_end(1)
+    end = replay.timeline.turning_point_end(1)
     assert replay.seek(end).phase == "between"
-    assert replay.turning_point_end(3) == replay.head  # TP3 is under way: its end is now
+    assert replay.timeline.turning_point_end(3) == replay.head  # TP3 is under way: its end is now
     with pytest.raises(KtlogError, match="turning point 4 was not played"):
-        replay.turning_point_start(4)
+        replay.timeline.turning_point_start(4)
 
 
 def test_stepping_by_activation_skips_undone_ones(played):

@@ -65,7 +65,7 @@ def test_weapon_kind_fallback_bad_damage_and_move_0_are_flagged_not_fatal(folder
     assert "Rifle stock: no ⌖/⚔ symbol; taken as melee" in result.output
     assert "Wobbly not a rule ktlog knows" in result.output and "Drill*" not in result.output.split("note:", 1)[1]
     assert "left out: Trooper Gunner: weapon 'Signal flare': Dmg '-'" in result.output
-    assert "left out: Training Beacon: Move 0\"" in result.output
+    assert 'left out: Training Beacon: Move 0"' in result.output
     assert "archetypes: BSData has none" in result.output
     assert "dry run: nothing written" in result.output and not folder.exists()
 
@@ -138,8 +138,17 @@ def test_refuses_to_overwrite_without_force(folder):
 def test_a_game_is_created_from_the_imported_roster(folder, tmp_path):
     imported(folder, str(ROS))
     db = tmp_path / "games.db"
-    result = run("--db", str(db), "new", "--killzone", "volkus", "--player", f"Alice={find_roster('Test Troopers')}",
-                 "--player", f"Bob={folder / 'test-troopers.toml'}:trooper-sergeant,test-trooper-1")
+    result = run(
+        "--db",
+        str(db),
+        "new",
+        "--killzone",
+        "volkus",
+        "--player",
+        f"Alice={find_roster('Test Troopers')}",
+        "--player",
+        f"Bob={folder / 'test-troopers.toml'}:trooper-sergeant,test-trooper-1",
+    )
     assert result.exit_code == 0, result.output
     shown = run("--db", str(db), "show", result.output.split()[0], "--json")
     assert shown.exit_code == 0 and "bob-trooper-sergeant" in shown.output
@@ -156,8 +165,10 @@ def test_list_show_and_check(folder, tmp_path):
     assert good.exit_code == 0 and "usable, with 2 not applied (above): Test Troopers, 4 operatives; no archetypes" in good.output
     assert "not applied: Trooper Gunner: weapon 'Marker launcher': 'Wobbly' is not a weapon rule ktlog knows" in good.output
     bad = tmp_path / "bad.toml"
-    bad.write_text('name = "X"\n\n[[operatives]]\nname = "A"\napl = 2\nmove = 6\nsave = "4+"\nwounds = 8\nweapons = []\n\n'
-                   '[[operatives]]\nname = "B"\napl = "two"\nmove = 6\nsave = "4+"\nwounds = 8\nweapons = []\n')
+    bad.write_text(
+        'name = "X"\n\n[[operatives]]\nname = "A"\napl = 2\nmove = 6\nsave = "4+"\nwounds = 8\nweapons = []\n\n'
+        '[[operatives]]\nname = "B"\napl = "two"\nmove = 6\nsave = "4+"\nwounds = 8\nweapons = []\n'
+    )
     result = run("roster", "check", str(bad))
     assert result.exit_code == 1 and f"{bad}:13:" in result.output and "apl" in result.output
     bad.write_text('name = "X"\n[[operatives]]\nname = "A"\napl = 2\nmove = 0\nsave = "4+"\nwounds = 8\nweapons = []\n')
@@ -184,19 +195,37 @@ def _zip(path: Path, **members: str) -> None:
             z.writestr(name.replace("_", "."), text)
 
 
-@pytest.mark.parametrize("name, content, message", [
-    ("team.ros", "this is not XML", "not a BattleScribe XML file (syntax error: line 1, column 0)"),
-    ("team.json", "{not json", "not a JSON file (line 1, column 2"),
-    ("team.json", '{"list": []}', 'not a New Recruit roster export: it has no "roster" object'),
-    ("team.rosz", "not a zip", "not a zip file"),
-    ("team.rosz", {"notes_txt": "hello", "other_txt": "x"}, "not a BattleScribe zip: it should hold one .ros, .cat or .gst file, and it holds notes.txt, other.txt"),
-    ("team.ros", BILLION_LAUGHS, "refused: the XML declares entities"),
-    ("team.ros", EXTERNAL_ENTITY, "refused: the XML declares entities"),
-    ("team.ros", ANOTHER_GAME, "made for the game system 'Warhammer 40,000 10th Edition', not Kill Team"),
-    ("team.ros", NO_WOUNDS, "selection 'Trooper Sergeant' > profile 'Trooper Sergeant' (Operative) has no Wounds characteristic"),
-    ("team.ros", CATALOGUE.read_text(), "not a roster: its top element is <catalogue>"),
-], ids=["not-xml", "not-json", "json-not-roster", "not-zip", "zip-not-battlescribe", "billion-laughs", "external-entity",
-        "another-game", "missing-characteristic", "catalogue-as-roster"])
+@pytest.mark.parametrize(
+    "name, content, message",
+    [
+        ("team.ros", "this is not XML", "not a BattleScribe XML file (syntax error: line 1, column 0)"),
+        ("team.json", "{not json", "not a JSON file (line 1, column 2"),
+        ("team.json", '{"list": []}', 'not a New Recruit roster export: it has no "roster" object'),
+        ("team.rosz", "not a zip", "not a zip file"),
+        (
+            "team.rosz",
+            {"notes_txt": "hello", "other_txt": "x"},
+            "not a BattleScribe zip: it should hold one .ros, .cat or .gst file, and it holds notes.txt, other.txt",
+        ),
+        ("team.ros", BILLION_LAUGHS, "refused: the XML declares entities"),
+        ("team.ros", EXTERNAL_ENTITY, "refused: the XML declares entities"),
+        ("team.ros", ANOTHER_GAME, "made for the game system 'Warhammer 40,000 10th Edition', not Kill Team"),
+        ("team.ros", NO_WOUNDS, "selection 'Trooper Sergeant' > profile 'Trooper Sergeant' (Operative) has no Wounds characteristic"),
+        ("team.ros", CATALOGUE.read_text(), "not a roster: its top element is <catalogue>"),
+    ],
+    ids=[
+        "not-xml",
+        "not-json",
+        "json-not-roster",
+        "not-zip",
+        "zip-not-battlescribe",
+        "billion-laughs",
+        "external-entity",
+        "another-game",
+        "missing-characteristic",
+        "catalogue-as-roster",
+    ],
+)
 def test_bad_input_is_refused_clearly(folder, tmp_path, name, content, message):
     path = tmp_path / name
     if isinstance(content, dict):
@@ -220,7 +249,10 @@ def test_a_huge_file_is_refused_before_it_is_read(folder, tmp_path):
 def test_a_catalogue_needs_its_own_game_system(folder, tmp_path):
     assert "needs its game system: add --system" in run("roster", "import", str(CATALOGUE)).output
     other = tmp_path / "other.gst"
-    other.write_text(SYSTEM.read_text().replace('id="c521-ad27-44df-f959" name="Warhammer 40,000: Kill Team (2024)"',
-                                                'id="3b7e-7dab-f79f-2e74" name="Warhammer 40,000: Kill Team (2021)"'))
+    other.write_text(
+        SYSTEM.read_text().replace(
+            'id="c521-ad27-44df-f959" name="Warhammer 40,000: Kill Team (2024)"', 'id="3b7e-7dab-f79f-2e74" name="Warhammer 40,000: Kill Team (2021)"'
+        )
+    )
     result = run("roster", "import", str(CATALOGUE), "--system", str(other))
     assert result.exit_code == 1 and "give the catalogue's own game system with --system" in result.output

@@ -11,8 +11,16 @@ from ktlog.files.rosters import game_id_for, load_roster
 
 def test_sample_rosters_load_with_their_sizes():
     sizes = {p.stem: len(load_roster(p).operatives) for p in ROSTERS.glob("*.toml")}
-    assert sizes == {"kasrkin": 10, "legionaries": 6, "pathfinders": 12, "hearthkyn": 10, "npo": 6,
-                     "kt21_veteran_guardsmen": 10, "kt21_kommandos": 10, "kt21_cultists": 11}
+    assert sizes == {
+        "kasrkin": 10,
+        "legionaries": 6,
+        "pathfinders": 12,
+        "hearthkyn": 10,
+        "npo": 6,
+        "kt21_veteran_guardsmen": 10,
+        "kt21_kommandos": 10,
+        "kt21_cultists": 11,
+    }
 
 
 # pg 89: name -> (APL, Save, Wounds, [(weapon, Atk, Hit, normal Dmg, critical Dmg, rules)])

@@ -10,15 +10,14 @@ import json
 
 import pytest
 from click.testing import CliRunner
-from conftest import card, expend_all, next_turning_point
 from conftest import ROSTERS as ROSTER_FILES
+from conftest import card, expend_all, next_turning_point
 from folding import states_after_each_event
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ktlog.data import SAMPLE_GAMES
-from ktlog.play.builder import GameBuilder
 from ktlog.cli import cli
+from ktlog.data import SAMPLE_GAMES
 from ktlog.errors import RuleViolation
 from ktlog.events import (
     CritOpRolled,
@@ -42,17 +41,22 @@ from ktlog.events import (
     TurningPointEnded,
     TurningPointStarted,
 )
-from ktlog.reducer import fold
-from ktlog.rulesets import get_ruleset
-from ktlog.rules.setup import next_to_set_up
+from ktlog.play.builder import GameBuilder
 from ktlog.play.simulate import load_sim_rosters, simulate_games
+from ktlog.reducer import fold
+from ktlog.rules.setup import next_to_set_up
+from ktlog.rulesets import get_ruleset
 from ktlog.storage.store import Store
-from ktlog.text.views import describe, render_state, state_view
+from ktlog.text.describe import describe
+from ktlog.text.json_views import state_view
+from ktlog.text.render import render_state
 
 GAME = "0a0a0a0a-0000-4000-8000-000000000003"
 ARCHETYPES = {"Alice": ("Security", "Recon"), "Bob": ("Seek & Destroy", "Security")}
-TAC_OPS = [TacOpSelected(player="Alice", tac_op="Secure Centre", archetype="Security"),
-           TacOpSelected(player="Bob", tac_op="Overrun", archetype="Seek & Destroy")]
+TAC_OPS = [
+    TacOpSelected(player="Alice", tac_op="Secure Centre", archetype="Security"),
+    TacOpSelected(player="Bob", tac_op="Overrun", archetype="Seek & Destroy"),
+]
 
 
 def approved(to: str = "battle", scouting: tuple[str, str] = ("equip", "ploy"), tac_ops=TAC_OPS, primary=("kill", "crit")) -> GameBuilder:
@@ -64,11 +68,18 @@ def approved(to: str = "battle", scouting: tuple[str, str] = ("equip", "ploy"), 
         g.add(PlayerJoined(player=player, kill_team=f"{player}'s team", archetypes=ARCHETYPES[player]))
         for i in range(1, 4):
             g.add(OperativeAdded(player=player, operative=f"{prefix}{i}", datacard=card()))
-    g.add(RolledOff(purpose="setup", rolls={"Alice": 6, "Bob": 1}), InitiativeDecided(player="Alice"),
-          ObjectiveMarkerSetUp(marker="centre", player="Bob"), ObjectiveMarkerSetUp(marker="north", player="Alice"),
-          ObjectiveMarkerSetUp(marker="south", player="Bob"), CritOpRolled(roll=1),
-          DropZoneChosen(player="Alice", drop_zone="A"), DropZoneChosen(player="Bob", drop_zone="B"),
-          EquipmentSelected(player="Alice"), EquipmentSelected(player="Bob"))
+    g.add(
+        RolledOff(purpose="setup", rolls={"Alice": 6, "Bob": 1}),
+        InitiativeDecided(player="Alice"),
+        ObjectiveMarkerSetUp(marker="centre", player="Bob"),
+        ObjectiveMarkerSetUp(marker="north", player="Alice"),
+        ObjectiveMarkerSetUp(marker="south", player="Bob"),
+        CritOpRolled(roll=1),
+        DropZoneChosen(player="Alice", drop_zone="A"),
+        DropZoneChosen(player="Bob", drop_zone="B"),
+        EquipmentSelected(player="Alice"),
+        EquipmentSelected(player="Bob"),
+    )
     if to == "selected":
         return g
     g.add(*tac_ops)
@@ -82,8 +93,7 @@ def approved(to: str = "battle", scouting: tuple[str, str] = ("equip", "ploy"), 
     first = "Alice" if scouting in (("equip", "ploy"), ("ploy", "reposition"), ("reposition", "equip")) else "Bob"
     second = "Bob" if first == "Alice" else "Alice"
     ops = dict(zip(("Alice", "Bob"), primary))
-    return g.turning_point(1, None, first, gambits=[PrimaryOpSelected(player=first, op=ops[first]),
-                                                   PrimaryOpSelected(player=second, op=ops[second])])
+    return g.turning_point(1, None, first, gambits=[PrimaryOpSelected(player=first, op=ops[first]), PrimaryOpSelected(player=second, op=ops[second])])
 
 
 def refused(g: GameBuilder, event, match: str) -> RuleViolation:
@@ -144,7 +154,9 @@ def test_tac_op_vp_are_recorded_with_a_reason_and_capped_at_6():
     g.add(TacOpScored(player="Alice", vp=3, reason="Secure Centre: centre held twice"))
     assert g.state.players["Alice"].vp["tac"] == 5
     # 002 step 5: max 6VP from each op; 2 more would make 7.
-    error = refused(g, TacOpScored(player="Alice", vp=2, reason="Secure Centre"), r"5VP from their tac op; 2VP more would pass its cap of 6VP \(at most 1VP more\)")
+    error = refused(
+        g, TacOpScored(player="Alice", vp=2, reason="Secure Centre"), r"5VP from their tac op; 2VP more would pass its cap of 6VP \(at most 1VP more\)"
+    )
     assert not error.overridable
     g.add(TacOpScored(player="Alice", vp=1, reason="Secure Centre"))
     assert g.state.players["Alice"].vp["tac"] == 6
@@ -182,11 +194,17 @@ def test_scouting_comes_after_set_up_and_is_revealed_once():
 
 
 # 002 step 5: 1 Equip beats 2 Ploy, 2 beats 3 Reposition, 3 beats 1.
-@pytest.mark.parametrize("alice, bob, initiative", [
-    ("equip", "ploy", "Alice"), ("ploy", "equip", "Bob"),
-    ("ploy", "reposition", "Alice"), ("reposition", "ploy", "Bob"),
-    ("reposition", "equip", "Alice"), ("equip", "reposition", "Bob"),
-])
+@pytest.mark.parametrize(
+    "alice, bob, initiative",
+    [
+        ("equip", "ploy", "Alice"),
+        ("ploy", "equip", "Bob"),
+        ("ploy", "reposition", "Alice"),
+        ("reposition", "ploy", "Bob"),
+        ("reposition", "equip", "Alice"),
+        ("equip", "reposition", "Bob"),
+    ],
+)
 def test_the_scouting_options_decide_tp1_initiative(alice, bob, initiative):
     g = approved(to="scouted", scouting=(alice, bob))
     g.add(TurningPointStarted(turning_point=1))
@@ -222,8 +240,9 @@ def test_equip_adds_one_more_equipment_option():
 def test_equip_makes_five_options():
     g = GameBuilder(ruleset="kt24-approved")
     for player, prefix in (("Alice", "a"), ("Bob", "b")):
-        g.add(PlayerJoined(player=player, kill_team="team", archetypes=ARCHETYPES[player]),
-              OperativeAdded(player=player, operative=f"{prefix}1", datacard=card()))
+        g.add(
+            PlayerJoined(player=player, kill_team="team", archetypes=ARCHETYPES[player]), OperativeAdded(player=player, operative=f"{prefix}1", datacard=card())
+        )
     four = ("Ammo Cache", "Comms Device", "Ladders", "Mines")
     g.setup(rolloff={"Alice": 6, "Bob": 1}, initiative="Alice", crit_op=1, equipment={"Alice": four}, before_set_up=TAC_OPS)
     g.add(ScoutingSelected(player="Alice", option="equip"), ScoutingSelected(player="Bob", option="equip"), ScoutingRevealed())
@@ -234,8 +253,12 @@ def test_equip_makes_five_options():
 
 def test_ploy_makes_one_strategy_ploy_free_in_tp1():
     g = approved(to="scouted", scouting=("equip", "ploy"))
-    g.add(TurningPointStarted(turning_point=1), InitiativeDecided(player="Alice"),
-          PrimaryOpSelected(player="Alice", op="kill"), StrategicGambitUsed(player="Bob", gambit="Dark Pact", cp=0))
+    g.add(
+        TurningPointStarted(turning_point=1),
+        InitiativeDecided(player="Alice"),
+        PrimaryOpSelected(player="Alice", op="kill"),
+        StrategicGambitUsed(player="Bob", gambit="Dark Pact", cp=0),
+    )
     assert g.state.players["Bob"].cp == 3  # 2 at set-up + 1 in TP1, nothing spent
     assert g.state.players["Bob"].scouting_used == "Dark Pact"
     g.add(GambitPassed(player="Alice"))
@@ -323,8 +346,11 @@ def test_state_view_and_render_state_hide_unrevealed_choices():
     g = approved()
     g.add(TacOpRevealed(player="Alice"))
     players = {p["name"]: p["secrets"] for p in state_view("g", g.state)["players"]}
-    assert players["Bob"] == {"tac_op": {"choice": "Overrun (Seek & Destroy)", "revealed": False},
-                              "scouting": {"choice": "ploy", "revealed": True}, "primary_op": {"choice": "crit", "revealed": False}}
+    assert players["Bob"] == {
+        "tac_op": {"choice": "Overrun (Seek & Destroy)", "revealed": False},
+        "scouting": {"choice": "ploy", "revealed": True},
+        "primary_op": {"choice": "crit", "revealed": False},
+    }
     seen = {p["name"]: p["secrets"] for p in state_view("g", g.state, spectator=True)["players"]}
     assert seen["Bob"]["tac_op"]["choice"] == seen["Bob"]["primary_op"]["choice"] == "hidden"
     assert seen["Alice"]["tac_op"]["choice"] == "Secure Centre (Security)"  # revealed
@@ -351,8 +377,17 @@ def test_cli_show_and_log_with_spectator(tmp_path):
         assert result.exit_code == 0, result.output
         return result.output
 
-    new = run("new", "--ruleset", "kt24-approved", "--killzone", "volkus", "--player", f"Ana={ROSTER_FILES / 'kasrkin.toml'}",
-              "--player", f"Ben={ROSTER_FILES / 'legionaries.toml'}")
+    new = run(
+        "new",
+        "--ruleset",
+        "kt24-approved",
+        "--killzone",
+        "volkus",
+        "--player",
+        f"Ana={ROSTER_FILES / 'kasrkin.toml'}",
+        "--player",
+        f"Ben={ROSTER_FILES / 'legionaries.toml'}",
+    )
     assert "[crit 0, kill 0, tac 0, primary 0]" in run("score", new.split()[0][:8])
     run("import", sample)
     game = "5d0c2a52"
@@ -380,7 +415,11 @@ def test_cli_log_with_spectator_during_the_battle(tmp_path):
     result = CliRunner().invoke(cli, ["--db", str(tmp_path / "live.db"), "log", GAME[:8], "--spectator", "--json"], catch_exceptions=False)
     hidden = [e for e in json.loads(result.output) if e["payload"].get("hidden")]
     assert [(e["payload"]["type"], e["payload"]["player"]) for e in hidden] == [
-        ("TacOpSelected", "Alice"), ("TacOpSelected", "Bob"), ("PrimaryOpSelected", "Alice"), ("PrimaryOpSelected", "Bob")]
+        ("TacOpSelected", "Alice"),
+        ("TacOpSelected", "Bob"),
+        ("PrimaryOpSelected", "Alice"),
+        ("PrimaryOpSelected", "Bob"),
+    ]
     assert "Overrun" not in result.output
 
 
@@ -390,7 +429,7 @@ ROSTERS = load_sim_rosters()
 
 
 def play(seed: int) -> GameBuilder:
-    (_, g), = simulate_games(1, seed, rosters=ROSTERS, ruleset="kt24-approved")
+    ((_, g),) = simulate_games(1, seed, rosters=ROSTERS, ruleset="kt24-approved")
     return g
 
 
@@ -417,8 +456,7 @@ def test_random_games_fold_and_stay_within_the_caps(seed):
 def test_the_simulator_plays_every_approved_ops_rule():
     games = [g for _, g in simulate_games(30, 3, rosters=ROSTERS, ruleset="kt24-approved")]
     events = [type(e).__name__ for g in games for e in g.events]
-    assert {"TacOpSelected", "TacOpRevealed", "TacOpScored", "ScoutingSelected", "ScoutingRevealed", "PrimaryOpSelected",
-            "PrimaryOpRevealed"} <= set(events)
+    assert {"TacOpSelected", "TacOpRevealed", "TacOpScored", "ScoutingSelected", "ScoutingRevealed", "PrimaryOpSelected", "PrimaryOpRevealed"} <= set(events)
     players = [p for g in games for p in g.state.players.values()]
     assert {p.scouting for p in players} == {"equip", "ploy", "reposition"}
     equipped = [p for p in players if p.scouting == "equip"]

@@ -9,21 +9,11 @@ from functools import partial
 
 import pytest
 from click.testing import CliRunner
-from ktlog.data import SAMPLE_GAMES
 from conftest import ROSTERS, card
 from folding import states_after_each_event
 
-from ktlog.play.builder import (
-    GameBuilder,
-    charge,
-    dash,
-    escape,
-    fight,
-    reposition,
-    sabotage,
-    shoot,
-)
 from ktlog.cli import cli
+from ktlog.data import SAMPLE_GAMES
 from ktlog.errors import InvalidEvent, RuleViolation
 from ktlog.events import (
     ActivationEnded,
@@ -46,15 +36,26 @@ from ktlog.events import (
     TurningPointEnded,
     TurningPointStarted,
 )
-from ktlog.play.importer import import_file
-from ktlog.reducer import fold
 from ktlog.files.rosters import load_roster
-from ktlog.rulesets.joint.rules import MISSIONS, mission_of
-from ktlog.rules.setup import next_to_set_up
+from ktlog.play.builder import (
+    GameBuilder,
+    charge,
+    dash,
+    escape,
+    fight,
+    reposition,
+    sabotage,
+    shoot,
+)
+from ktlog.play.importer import import_file
 from ktlog.play.simulate import simulate_games
+from ktlog.reducer import fold
+from ktlog.rules.setup import next_to_set_up
+from ktlog.rulesets.joint.rules import MISSIONS, mission_of
 from ktlog.state import GameState
 from ktlog.storage.store import Store
-from ktlog.text.views import render_score, score_view
+from ktlog.text.json_views import score_view
+from ktlog.text.render import render_score
 
 NPO = {o.id: o.datacard for o in load_roster(ROSTERS / "npo.toml").operatives}
 FOUR_NPOS = ("trooper-marksman", "trooper-marksman", "trooper-marksman", "heavy-brawler")
@@ -107,8 +108,9 @@ def start_tp(g: GameBuilder, initiative: str = "Alice") -> GameBuilder:
     """End the turning point and start the next; the gambit step is left to the test."""
     expend_all(g).add(TurningPointEnded(turning_point=g.state.turning_point))
     rolls = {"Alice": 5, "NPOs": 2} if initiative == "Alice" else {"Alice": 2, "NPOs": 5}
-    return g.add(TurningPointStarted(turning_point=g.state.turning_point + 1), RolledOff(purpose="initiative", rolls=rolls),
-                 InitiativeDecided(player=initiative))
+    return g.add(
+        TurningPointStarted(turning_point=g.state.turning_point + 1), RolledOff(purpose="initiative", rolls=rolls), InitiativeDecided(player=initiative)
+    )
 
 
 def pass_all(g: GameBuilder) -> GameBuilder:
@@ -120,8 +122,9 @@ def pass_all(g: GameBuilder) -> GameBuilder:
 # --- missions and sides (pg 87) --------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("label", "name"), [("breach", "Breach"), ("Sabotage", "Sabotage"), ("escape", "Escape"),
-                                             ("1", "Breach"), ("02", "Sabotage"), ("3", "Escape")])
+@pytest.mark.parametrize(
+    ("label", "name"), [("breach", "Breach"), ("Sabotage", "Sabotage"), ("escape", "Escape"), ("1", "Breach"), ("02", "Sabotage"), ("3", "Escape")]
+)
 def test_the_mission_by_name_or_by_the_d3_pg87(label, name):
     assert mission_of(label).name == name
 
@@ -200,8 +203,9 @@ def test_only_one_in_three_trooper_marksmen_shoots_the_special_weapon_pg89():
     g.activate("a1", "engage")
     g.activate("trooper-marksman-1", "engage", shoot("Special weapon", "a1", damage=0))
     g.activate("a2", "engage")
-    with pytest.raises(RuleViolation, match="only 1 in 3 of the operatives with .Special weapon. can have it: 3 allow 1, and "
-                                            "trooper-marksman-1 already has it.*pg 89"):
+    with pytest.raises(
+        RuleViolation, match="only 1 in 3 of the operatives with .Special weapon. can have it: 3 allow 1, and trooper-marksman-1 already has it.*pg 89"
+    ):
         g.activate("trooper-marksman-2", "engage", shoot("Special weapon", "a1", damage=0))
     g.add(shoot("Firearm", "a1", damage=0)("trooper-marksman-2"), ActivationEnded(operative="trooper-marksman-2"))
     g = start_tp(g)
@@ -240,8 +244,7 @@ def test_the_npos_always_take_initiative_when_they_win_the_rolloff_pg87():
 
 def test_a_tie_the_npos_decide_is_also_taken():
     g = joint()  # Alice had initiative in set-up and TP1
-    expend_all(g).add(TurningPointEnded(turning_point=1), TurningPointStarted(turning_point=2),
-                      RolledOff(purpose="initiative", rolls={"Alice": 4, "NPOs": 4}))
+    expend_all(g).add(TurningPointEnded(turning_point=1), TurningPointStarted(turning_point=2), RolledOff(purpose="initiative", rolls={"Alice": 4, "NPOs": 4}))
     assert g.state.decider == "NPOs"  # the player without initiative in TP1 decides (pg 37)
     with pytest.raises(RuleViolation, match="always take it"):
         g.add(InitiativeDecided(player="Alice"))
@@ -255,12 +258,10 @@ def test_the_players_decide_freely_when_they_win():
 
 def test_the_npos_always_pass_in_the_gambit_step_pg88():
     g = joint(to="battle")
-    g.add(TurningPointStarted(turning_point=1), RolledOff(purpose="initiative", rolls={"Alice": 1, "NPOs": 6}),
-          InitiativeDecided(player="NPOs"))
+    g.add(TurningPointStarted(turning_point=1), RolledOff(purpose="initiative", rolls={"Alice": 1, "NPOs": 6}), InitiativeDecided(player="NPOs"))
     with pytest.raises(RuleViolation, match="in the gambit step the NPOs always pass.*ReinforcementsArrived.*pg 88"):
         g.add(StrategicGambitUsed(player="NPOs", gambit="Ambush", cp=0))
-    g.add(GambitPassed(player="NPOs"), StrategicGambitUsed(player="Alice", gambit="Seize Ground"), GambitPassed(player="NPOs"),
-          GambitPassed(player="Alice"))
+    g.add(GambitPassed(player="NPOs"), StrategicGambitUsed(player="Alice", gambit="Seize Ground"), GambitPassed(player="NPOs"), GambitPassed(player="Alice"))
     assert g.state.phase == "firefight"
 
 
@@ -282,9 +283,14 @@ def test_the_players_set_up_the_markers_of_the_map():
 
 def test_sabotage_needs_an_objective_marker_before_operatives_are_set_up_pg92():
     g = joined("sabotage")
-    g.add(RolledOff(purpose="setup", rolls={"Alice": 6, "NPOs": 1}), InitiativeDecided(player="Alice"),
-          DropZoneChosen(player="Alice", drop_zone="south"), DropZoneChosen(player="NPOs", drop_zone="north"),
-          EquipmentSelected(player="Alice"), EquipmentSelected(player="NPOs"))
+    g.add(
+        RolledOff(purpose="setup", rolls={"Alice": 6, "NPOs": 1}),
+        InitiativeDecided(player="Alice"),
+        DropZoneChosen(player="Alice", drop_zone="south"),
+        DropZoneChosen(player="NPOs", drop_zone="north"),
+        EquipmentSelected(player="Alice"),
+        EquipmentSelected(player="NPOs"),
+    )
     with pytest.raises(InvalidEvent, match="operatives are set up after objective markers"):
         g.add(OperativeSetUp(operative="a1"))
     joint("breach", markers=0)  # Breach and Escape need none
@@ -379,8 +385,13 @@ def test_sabotage_not_in_tp1_not_twice_and_every_marker_wins():
     g.add(sabotage("m2")("a2"))
     assert g.state.result.winner == "Alice" and g.state.phase == "over"
     assert score_view("x", g.state)["progress"] == {
-        "mission": "02 Sabotage", "npos_in_killzone": 4, "npos_incapacitated": 0, "operatives_in_killzone": 3,
-        "operatives_incapacitated": 0, "markers_sabotaged": 2, "markers": 2,
+        "mission": "02 Sabotage",
+        "npos_in_killzone": 4,
+        "npos_incapacitated": 0,
+        "operatives_in_killzone": 3,
+        "operatives_incapacitated": 0,
+        "markers_sabotaged": 2,
+        "markers": 2,
     }
 
 
@@ -525,16 +536,42 @@ def test_ktlog_new_with_an_npo_side_and_a_budget_refused(tmp_path):
     db = tmp_path / "joint.db"
     run = partial(ktlog, db)
     npo = ROSTERS / "npo.toml"
-    ok = run("new", "--ruleset", "kt24-joint", "--mission", "breach", "--killzone", "volkus", "--json",
-             "--player", f"Alice={ROSTERS / 'kasrkin.toml'}:sergeant,medic",
-             "--npo", f"NPOs={npo}:trooper-marksman,trooper-marksman,trooper-marksman,heavy-brawler")
+    ok = run(
+        "new",
+        "--ruleset",
+        "kt24-joint",
+        "--mission",
+        "breach",
+        "--killzone",
+        "volkus",
+        "--json",
+        "--player",
+        f"Alice={ROSTERS / 'kasrkin.toml'}:sergeant,medic",
+        "--npo",
+        f"NPOs={npo}:trooper-marksman,trooper-marksman,trooper-marksman,heavy-brawler",
+    )
     assert ok.exit_code == 0, ok.output
     game = json.loads(ok.stdout)["id"]
     shown = json.loads(run("show", game, "--json").stdout)
     assert [o["id"] for o in shown["operatives"] if o["player"] == "NPOs"] == [
-        "trooper-marksman-1", "trooper-marksman-2", "trooper-marksman-3", "heavy-brawler"]
-    over = run("new", "--ruleset", "kt24-joint", "--mission", "escape", "--killzone", "volkus",
-               "--player", f"Alice={ROSTERS / 'kasrkin.toml'}", "--npo", f"NPOs={npo}:" + ",".join(["heavy-brawler"] * 6))
+        "trooper-marksman-1",
+        "trooper-marksman-2",
+        "trooper-marksman-3",
+        "heavy-brawler",
+    ]
+    over = run(
+        "new",
+        "--ruleset",
+        "kt24-joint",
+        "--mission",
+        "escape",
+        "--killzone",
+        "volkus",
+        "--player",
+        f"Alice={ROSTERS / 'kasrkin.toml'}",
+        "--npo",
+        f"NPOs={npo}:" + ",".join(["heavy-brawler"] * 6),
+    )
     assert over.exit_code == 1 and "would bring the NPOs' combined Wounds to 84, over 03 Escape's 77" in over.output
     assert "Traceback" not in over.output
 

@@ -12,16 +12,6 @@ from folding import states_after_each_event
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ktlog.play.builder import (
-    GameBuilder,
-    charge,
-    dash,
-    fall_back,
-    fight,
-    normal_move,
-    pass_action,
-    shoot,
-)
 from ktlog.errors import InvalidEvent, RuleViolation
 from ktlog.events import (
     ActivationEnded,
@@ -43,20 +33,29 @@ from ktlog.events import (
     TurningPointStarted,
 )
 from ktlog.files.rosters import load_roster
+from ktlog.play.builder import (
+    GameBuilder,
+    charge,
+    dash,
+    fall_back,
+    fight,
+    normal_move,
+    pass_action,
+    shoot,
+)
 from ktlog.rulesets.kt21.rules import as_played, under_dataslate, vp_caps
-from ktlog.text.views import score_view
+from ktlog.text.json_views import score_view
 
 SLATE = "Balance Dataslate Q1 2023"
 
 
-def card(name: str = "Trooper", *, ga: int = 1, df: int = 3, save: int = 4, wounds: int = 10, weapons=None,
-         invulnerable: int | None = None) -> Datacard:
-    return Datacard(name=name, apl=2, move=6, save=save, wounds=wounds, weapons=weapons or (gun(), blade()),
-                    group_activation=ga, defence=df, invulnerable_save=invulnerable)
+def card(name: str = "Trooper", *, ga: int = 1, df: int = 3, save: int = 4, wounds: int = 10, weapons=None, invulnerable: int | None = None) -> Datacard:
+    return Datacard(
+        name=name, apl=2, move=6, save=save, wounds=wounds, weapons=weapons or (gun(), blade()), group_activation=ga, defence=df, invulnerable_save=invulnerable
+    )
 
 
-def kt21(alice: dict[str, Datacard] | int = 3, bob: dict[str, Datacard] | int = 3, *, dataslate: str | None = SLATE,
-         to: str = "firefight") -> GameBuilder:
+def kt21(alice: dict[str, Datacard] | int = 3, bob: dict[str, Datacard] | int = 3, *, dataslate: str | None = SLATE, to: str = "firefight") -> GameBuilder:
     """A KT21 game between Alice (a1, a2 ...) and Bob (b1, b2 ...), Alice with initiative in the
     set-up and TP1; `to`: "battle" (set up) or "firefight" (TP1, Alice to activate)."""
     g = GameBuilder(ruleset="kt21", killzone="octarius", date="2026-11-21", **({"dataslate": dataslate} if dataslate else {}))
@@ -83,9 +82,16 @@ def expend_all(g: GameBuilder) -> GameBuilder:
 # --- the event set and the sources cited ----------------------------------------------------
 
 
-@pytest.mark.parametrize("event", [
-    Repositioned(operative="a1"), CounteractStarted(operative="a1"), MarkerSecured(operative="a1", marker="m1"), CritOpRolled(roll=1),
-], ids=lambda e: type(e).__name__)
+@pytest.mark.parametrize(
+    "event",
+    [
+        Repositioned(operative="a1"),
+        CounteractStarted(operative="a1"),
+        MarkerSecured(operative="a1", marker="m1"),
+        CritOpRolled(roll=1),
+    ],
+    ids=lambda e: type(e).__name__,
+)
 def test_kt24_events_are_not_part_of_a_kt21_game(event):
     # 001 Actions: KT21 has Normal Move (no Reposition), Overwatch (no counteract), no crit ops.
     with pytest.raises(InvalidEvent, match=f"{type(event).__name__} is not part of KT21; this game is played under it"):
@@ -145,8 +151,11 @@ def test_strategic_ploys_alternate_and_each_is_used_once_per_strategy_phase():
 
 def test_tactical_ploys_once_per_turning_point_command_reroll_excepted():
     g = kt21()
-    g.add(FirefightPloyUsed(player="Alice", ploy="Fire on my Target"), FirefightPloyUsed(player="Alice", ploy="Command Re-roll"),
-          FirefightPloyUsed(player="Alice", ploy="Command Re-roll"))
+    g.add(
+        FirefightPloyUsed(player="Alice", ploy="Fire on my Target"),
+        FirefightPloyUsed(player="Alice", ploy="Command Re-roll"),
+        FirefightPloyUsed(player="Alice", ploy="Command Re-roll"),
+    )
     with pytest.raises(RuleViolation, match="already used the ploy"):
         g.add(FirefightPloyUsed(player="Alice", ploy="Fire on my Target"))
     assert g.state.players["Alice"].cp == 0
@@ -356,20 +365,23 @@ def test_defence_dice_are_the_df_stat():
     assert g.state.operatives["b1"].wounds == 6
 
 
-@pytest.mark.parametrize(("rules", "critical_rules", "dice", "saves", "damage"), [
-    # AP1 (004): DF 3 - 1 = 2 dice. 5 4 normal, saves 4 1: one through -> 3.
-    (("AP1",), (), "5421", "41", 3),
-    # !P1: only with a critical retained: 6 3 3 1 -> 1 critical; 2 dice, 6 6: both blocked -> 0.
-    ((), ("P1",), "6331", "66", 0),
-    # !P1 without a critical: 5 3 3 1 -> one normal; 3 dice 4 1 1: blocked -> 0.
-    ((), ("P1",), "5331", "411", 0),
-    # !MW2: each retained critical inflicts 2 mortal wounds whatever the saves: 6 2 1 1; save 6 -> 2.
-    ((), ("MW2",), "6211", "611", 2),
-    # Lethal 5+: 5 5 4 1 -> 2 criticals, 1 normal; saves 1 1 1 -> 4 + 4 + 3 = 11.
-    (("Lethal 5+",), (), "5541", "111", 11),
-    # !Rending: with a critical retained one normal becomes critical: 6 4 2 1 -> 2 criticals -> 8.
-    ((), ("Rending",), "6421", "111", 8),
-])
+@pytest.mark.parametrize(
+    ("rules", "critical_rules", "dice", "saves", "damage"),
+    [
+        # AP1 (004): DF 3 - 1 = 2 dice. 5 4 normal, saves 4 1: one through -> 3.
+        (("AP1",), (), "5421", "41", 3),
+        # !P1: only with a critical retained: 6 3 3 1 -> 1 critical; 2 dice, 6 6: both blocked -> 0.
+        ((), ("P1",), "6331", "66", 0),
+        # !P1 without a critical: 5 3 3 1 -> one normal; 3 dice 4 1 1: blocked -> 0.
+        ((), ("P1",), "5331", "411", 0),
+        # !MW2: each retained critical inflicts 2 mortal wounds whatever the saves: 6 2 1 1; save 6 -> 2.
+        ((), ("MW2",), "6211", "611", 2),
+        # Lethal 5+: 5 5 4 1 -> 2 criticals, 1 normal; saves 1 1 1 -> 4 + 4 + 3 = 11.
+        (("Lethal 5+",), (), "5541", "111", 11),
+        # !Rending: with a critical retained one normal becomes critical: 6 4 2 1 -> 2 criticals -> 8.
+        ((), ("Rending",), "6421", "111", 8),
+    ],
+)
 def test_special_and_critical_hit_rules(rules, critical_rules, dice, saves, damage):
     weapon = msgspec.structs.replace(gun("Gun", 4, 4, (3, 4), *rules), critical_rules=critical_rules)
     g = kt21({"a1": card(weapons=(weapon, blade()))}, {"b1": card(wounds=20)})
@@ -377,18 +389,21 @@ def test_special_and_critical_hit_rules(rules, critical_rules, dice, saves, dama
     assert 20 - g.state.operatives["b1"].wounds == damage
 
 
-@pytest.mark.parametrize(("invulnerable", "saves", "damage"), [
-    # Invulnerable Save x+ (004): "used like a normal Save characteristic, except that it cannot be
-    # modified in any way, and is not affected by any APx special rules (meaning the defender would
-    # use their normal Defence characteristic)". An AP2 gun (Atk 4, BS 4+, 3/4) at Save 5+,
-    # invulnerable 4+: 6 5 4 1 -> 1 critical, 2 normal hits.
-    # With the Save: DF 3 - AP2 = 1 die; a 4 fails against 5+ -> 4 + 3 + 3 = 10.
-    (False, "4", 10),
-    # With the invulnerable save: all 3 dice (AP ignored), 4+: 4 4 1 -> two normal saves. They
-    # discard the two normal hits (6) rather than the critical (4) (ruling 4: the most damage),
-    # so the critical's 4 gets through.
-    (True, "441", 4),
-])
+@pytest.mark.parametrize(
+    ("invulnerable", "saves", "damage"),
+    [
+        # Invulnerable Save x+ (004): "used like a normal Save characteristic, except that it cannot be
+        # modified in any way, and is not affected by any APx special rules (meaning the defender would
+        # use their normal Defence characteristic)". An AP2 gun (Atk 4, BS 4+, 3/4) at Save 5+,
+        # invulnerable 4+: 6 5 4 1 -> 1 critical, 2 normal hits.
+        # With the Save: DF 3 - AP2 = 1 die; a 4 fails against 5+ -> 4 + 3 + 3 = 10.
+        (False, "4", 10),
+        # With the invulnerable save: all 3 dice (AP ignored), 4+: 4 4 1 -> two normal saves. They
+        # discard the two normal hits (6) rather than the critical (4) (ruling 4: the most damage),
+        # so the critical's 4 gets through.
+        (True, "441", 4),
+    ],
+)
 def test_an_invulnerable_save_ignores_ap(invulnerable, saves, damage):
     weapon = gun("Gun", 4, 4, (3, 4), "AP2")
     g = kt21({"a1": card(weapons=(weapon, blade()))}, {"b1": card(save=5, invulnerable=4, wounds=20)})
@@ -406,7 +421,7 @@ def test_an_invulnerable_save_needs_one_on_the_datacard():
 
 def test_a_roster_gives_an_invulnerable_save(tmp_path):
     path = tmp_path / "shields.toml"
-    path.write_text('''name = "Shields"
+    path.write_text("""name = "Shields"
 [[operatives]]
 name = "Shield Bearer"
 apl = 2
@@ -416,7 +431,7 @@ invulnerable_save = "4+"
 wounds = 12
 df = 3
 weapons = [{ name = "Blade", kind = "melee", atk = 3, hit = "3+", dmg = "3/4" }]
-''')
+""")
     (op,) = load_roster(path).select(None)
     assert (op.datacard.save, op.datacard.invulnerable_save) == (3, 4)
     path.write_text(path.read_text().replace('invulnerable_save = "4+"', "invulnerable_save = 7"))
@@ -541,7 +556,7 @@ def test_a_datacard_with_ga_0_is_refused():
 def simulated(seed: int):
     from ktlog.play.simulate import simulate_games
 
-    (_, g), = simulate_games(1, seed, ruleset="kt21")
+    ((_, g),) = simulate_games(1, seed, ruleset="kt21")
     return g
 
 

@@ -9,16 +9,6 @@ from folding import states_after_each_event
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ktlog.play.builder import (
-    GameBuilder,
-    charge,
-    dash,
-    fight,
-    loot,
-    secure,
-    shoot,
-    transmit,
-)
 from ktlog.errors import InvalidEvent, RuleViolation
 from ktlog.events import (
     ActivationEnded,
@@ -38,18 +28,28 @@ from ktlog.events import (
     TurningPointEnded,
     TurningPointStarted,
 )
-from ktlog.storage.projections import results_rows
-from ktlog.reducer import describe_result, fold
-from ktlog.rulesets.multiplayer.rules import ranks
+from ktlog.play.builder import (
+    GameBuilder,
+    charge,
+    dash,
+    fight,
+    loot,
+    secure,
+    shoot,
+    transmit,
+)
 from ktlog.play.simulate import load_sim_rosters, simulate_games
+from ktlog.reducer import fold
+from ktlog.rulesets.multiplayer.rules import ranks
+from ktlog.storage.projections import results_rows
+from ktlog.text.results import describe_result
 
 PLAYERS = ("Ana", "Ben", "Cleo", "Dev")
 BIG = card("Legionary", apl=3, save=3, wounds=14)
 """Wounds 14: counts as two for the elimination op (pg 102)."""
 
 
-def mp_game(players: int = 3, ops: int | dict[str, int] = 2, *, cards: dict[str, object] | None = None, crit_op: int = 1,
-            to: str = "firefight") -> GameBuilder:
+def mp_game(players: int = 3, ops: int | dict[str, int] = 2, *, cards: dict[str, object] | None = None, crit_op: int = 1, to: str = "firefight") -> GameBuilder:
     """A Multiplayer Ops game of Ana, Ben, Cleo (and Dev), operatives a1, a2 ..., b1 ...; player
     order Ana, Ben, Cleo, Dev in set-up and TP1. `to`: "setup" (players only), "battle" (set up),
     "firefight" (TP1, gambit step passed)."""
@@ -450,7 +450,7 @@ ROSTERS = load_sim_rosters()
 @settings(max_examples=10, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1))
 def test_random_games_fold_and_keep_the_rules(seed):
-    (_, g), = simulate_games(1, seed, rosters=ROSTERS, ruleset="kt24-multiplayer")
+    ((_, g),) = simulate_games(1, seed, rosters=ROSTERS, ruleset="kt24-multiplayer")
     by_tp: dict[tuple[str, int], dict[str, int]] = {}
     for state in states_after_each_event(g.events):
         for p in state.players.values():

@@ -17,7 +17,7 @@ from ktlog.reducer import fold
 from ktlog.rules.ruleset import Ruleset
 from ktlog.rulesets import RULESETS, RegistryError, get_ruleset, load, register
 
-RULES = '''
+RULES = """
 from ktlog import events as ev
 from ktlog.rulesets.preliminary.rules import PreliminaryOps
 
@@ -31,20 +31,20 @@ class DummyOps(PreliminaryOps):
 
 
 RULESET = DummyOps()
-'''
-SIMULATOR = '''
+"""
+SIMULATOR = """
 from ktlog.rulesets.kt24 import simulator
 
 
 class Simulator(simulator.Simulator):
     ruleset = "dummy-ops"
-'''
-MOVES = '''
+"""
+MOVES = """
 from ktlog import events as ev
 from ktlog.rules.candidates import each_player, in_strategy
 
 MOVES = {"concede_early": in_strategy(each_player(lambda p: ev.GameConceded(player=p)))}
-'''
+"""
 
 
 @pytest.fixture
@@ -75,7 +75,7 @@ def test_a_ruleset_package_registers_and_plays_through_the_simulator_and_the_red
 def test_a_ruleset_offers_its_own_kinds_of_move(dummy):
     _, g = next(simulate_games(1, 5, ruleset="dummy-ops"))
     strategy = next(i for i, e in enumerate(g.events) if isinstance(e, ev.TurningPointStarted))
-    state = fold(g.events[:strategy + 3])
+    state = fold(g.events[: strategy + 3])
     assert Moves(state).part_of("concede_early")
     assert Moves(state).options("concede_early")
 
@@ -98,13 +98,16 @@ def test_a_ruleset_that_misses_a_hook_cannot_be_made():
         Unfinished()
 
 
-@pytest.mark.parametrize(("rule", "cited"), [
-    ("pg 38", "001 Firefight phase"),
-    ("Fight, pg 45", "Fight, 001 Fight"),
-    ("pg 37, pg 54", "001 Initiative and Strategy phases, 001 Command Points"),
-    ("pg 84-85", "KT24 pg 84-85"),
-    ("001 Overwatch", "001 Overwatch"),
-])
+@pytest.mark.parametrize(
+    ("rule", "cited"),
+    [
+        ("pg 38", "001 Firefight phase"),
+        ("Fight, pg 45", "Fight, 001 Fight"),
+        ("pg 37, pg 54", "001 Initiative and Strategy phases, 001 Command Points"),
+        ("pg 84-85", "KT24 pg 84-85"),
+        ("001 Overwatch", "001 Overwatch"),
+    ],
+)
 def test_kt21_cites_the_shared_rules_in_its_own_sections(rule, cited):
     assert get_ruleset("kt21").cite(rule) == cited
     assert get_ruleset("kt24-preliminary").cite(rule) == rule

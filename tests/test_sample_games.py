@@ -6,9 +6,9 @@ import importlib.util
 from pathlib import Path
 
 import pytest
-from ktlog.data import SAMPLE_GAMES
 from conftest import ROOT
 
+from ktlog.data import SAMPLE_GAMES
 from ktlog.events import Annotation, EventVoided, Fought, Shot
 from ktlog.files.gamelog import header_result, read_game_log
 from ktlog.reducer import effective, fold
@@ -59,8 +59,7 @@ def test_the_set_covers_what_the_issue_asks_for():
 
     assert any(wiped_out_before_tp4(state) for _, _, state in games.values())
     assert any(
-        sum(isinstance(e, EventVoided) for _, e in records) >= 3 and sum(isinstance(e, Annotation) for _, e in records) >= 3
-        for _, records, _ in games.values()
+        sum(isinstance(e, EventVoided) for _, e in records) >= 3 and sum(isinstance(e, Annotation) for _, e in records) >= 3 for _, records, _ in games.values()
     )
 
     def dice_for_every_attack(records):

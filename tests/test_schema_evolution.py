@@ -15,10 +15,10 @@ from ktlog.errors import StoreError
 from ktlog.files.gamelog import header_result, read_game_log
 from ktlog.play.importer import import_file
 from ktlog.play.replay import Replay
+from ktlog.play.verify import verify
 from ktlog.storage.catalog import TABLES
 from ktlog.storage.dbfile import SCHEMA_VERSION
 from ktlog.storage.store import Store
-from ktlog.play.verify import verify
 
 FIXTURES = ROOT / "tests" / "fixtures"
 
@@ -63,8 +63,12 @@ def test_a_schema_6_database_gets_vp_by_op_rows_and_typed_results(tmp_path):
     old = sqlite3.connect(path)
     assert old.execute("PRAGMA user_version").fetchone()[0] == 6
     ops = ("crit", "kill", "tac", "primary", "elimination", "mission")
-    by_column = {(g, p, op): vp for g, p, *vps in old.execute(f"SELECT game_id, player, {', '.join(f'vp_{op}' for op in ops)} FROM game_results")
-                 for op, vp in zip(ops, vps) if vp}
+    by_column = {
+        (g, p, op): vp
+        for g, p, *vps in old.execute(f"SELECT game_id, player, {', '.join(f'vp_{op}' for op in ops)} FROM game_results")
+        for op, vp in zip(ops, vps)
+        if vp
+    }
     results = {g: r for g, r in old.execute("SELECT id, result FROM games")}
     old.close()
     with Store(path) as store:
@@ -78,7 +82,10 @@ def test_a_schema_6_database_gets_vp_by_op_rows_and_typed_results(tmp_path):
             recorded = json.loads(result)
             assert columns == [recorded["winner"], int(recorded["draw"]), recorded["ended_by"], recorded["conceded_by"]]
         assert sorted((g[:8], winner, ended_by, conceded_by) for g, _, winner, _, ended_by, conceded_by in typed) == [
-            ("3a38aa09", "Mia", "concession", "Ned"), ("5b0e6a51", "Nico", "battle", None), ("8d2b6a43", "Kasia", "battle", None)]
+            ("3a38aa09", "Mia", "concession", "Ned"),
+            ("5b0e6a51", "Nico", "battle", None),
+            ("8d2b6a43", "Kasia", "battle", None),
+        ]
 
 
 def _stem(game_id: str) -> str:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from conftest import card, expend_all, game, gun, next_turning_point, play_out
 
-from ktlog.play.builder import dash, loot, secure, shoot, transmit
 from ktlog.errors import RuleViolation
 from ktlog.events import ActivationEnded, DamageInflicted, GameConceded, OperativeActivated
+from ktlog.play.builder import dash, loot, secure, shoot, transmit
 from ktlog.rules.killop import KILL_GRADE_TABLE, kill_grade
 
 # pg 84, transcribed independently of ktlog/rules/killop.py: starting enemies -> grades 1..5.

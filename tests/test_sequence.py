@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 from conftest import expend_all, game, next_turning_point, play_out
 
-from ktlog.play.builder import dash
 from ktlog.errors import InvalidEvent, RuleViolation
 from ktlog.events import (
     ActivationEnded,
@@ -23,6 +22,7 @@ from ktlog.events import (
     TurningPointEnded,
     TurningPointStarted,
 )
+from ktlog.play.builder import dash
 from ktlog.reducer import apply
 
 

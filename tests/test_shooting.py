@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from conftest import gun
 
-from ktlog.play.builder import attack
 from ktlog.errors import RuleViolation
+from ktlog.play.builder import attack
 from ktlog.rules.rulings import allocate_saves
 from ktlog.rules.shooting import hot_damage, resolve_shooting
 from ktlog.rules.weapons import weapon_profile
@@ -172,14 +172,19 @@ def test_weapon_rule_text_is_parsed():
 
 @pytest.mark.parametrize(
     ("rules", "cover", "obscured"),
-    [((), False, False), (("Lethal 5+", "Piercing 1"), True, False), (("Rending", "Devastating 2"), False, True),
-     (("Severe", "Piercing Crits 1", "Punishing"), True, False), (("Saturate",), True, False)],
+    [
+        ((), False, False),
+        (("Lethal 5+", "Piercing 1"), True, False),
+        (("Rending", "Devastating 2"), False, True),
+        (("Severe", "Piercing Crits 1", "Punishing"), True, False),
+        (("Saturate",), True, False),
+    ],
 )
 def test_expected_damage_is_the_mean_over_every_way_the_dice_fall(rules, cover, obscured):
     from itertools import product
 
-    from ktlog.rules.shooting import defence_dice_collected, expected_damage
     from ktlog.rules.dice import attack_successes
+    from ktlog.rules.shooting import defence_dice_collected, expected_damage
 
     weapon = gun("W", 3, 4, (3, 5), *rules)
     profile = weapon_profile(weapon.rules)

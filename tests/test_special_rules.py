@@ -24,7 +24,7 @@ from ktlog.files.rosters import load_roster
 from ktlog.reducer import fold
 from ktlog.rules.not_applied import not_applied, not_applied_in_setup
 from ktlog.rulesets import RULESETS
-from ktlog.text.views import state_view
+from ktlog.text.json_views import state_view
 from ktlog.tui.app import make_app
 
 FIXTURES = ROOT / "tests" / "fixtures"
@@ -81,8 +81,9 @@ def test_renamed_npos_give_the_same_events_accepted_and_the_same_result(path):
     original, state = fold(events), fold(renamed(events))  # fold raises on the first event the rules refuse
     assert header_result(state) == header_result(original) == header.result
     assert state.warnings == original.warnings == []
-    assert sorted((o.player, o.status, o.wounds) for o in state.operatives.values()) == \
-        sorted((o.player, o.status, o.wounds) for o in original.operatives.values())
+    assert sorted((o.player, o.status, o.wounds) for o in state.operatives.values()) == sorted(
+        (o.player, o.status, o.wounds) for o in original.operatives.values()
+    )
 
 
 def test_without_the_fields_the_renamed_heavy_npo_may_not_shoot_twice():
@@ -110,8 +111,7 @@ def test_an_older_joint_ops_log_reads_its_rules_from_the_wording(name):
     assert any(c.heavy for c in npo_cards.values()) and "Trooper (Marksman)" in npo_cards
     for title, card in cards.items():
         assert card.heavy == title.startswith("Heavy") and card.double_action == twice.get(title, ())
-        assert [w.one_in for w in card.weapons] == [3 if (title, w.name) == ("Trooper (Marksman)", "Special weapon") else None
-                                                    for w in card.weapons]
+        assert [w.one_in for w in card.weapons] == [3 if (title, w.name) == ("Trooper (Marksman)", "Special weapon") else None for w in card.weapons]
     state = fold([envelope.payload for envelope, _ in sealed])
     assert header_result(state) == header.result == sample_events(SAMPLE_GAMES / f"{name}.jsonl")[0].result
 
@@ -135,8 +135,7 @@ weapons = [{{ name = "{weapon}", kind = "ranged", atk = 4, hit = "3+", dmg = "3/
 """
 
 
-def npo_roster(tmp_path, *, name="Schwerer Schütze", keywords='["NPO"]', rules="[]", fields="", weapon="Gewehr", weapon_fields="",
-               faction="NPO"):
+def npo_roster(tmp_path, *, name="Schwerer Schütze", keywords='["NPO"]', rules="[]", fields="", weapon="Gewehr", weapon_fields="", faction="NPO"):
     path = tmp_path / "npo.toml"
     text = NPO_CARD.format(name=name, keywords=keywords, rules=rules, fields=fields, weapon=weapon, weapon_fields=weapon_fields)
     path.write_text(text.replace('faction = "NPO"', f'faction = "{faction}"'), encoding="utf-8")
@@ -157,19 +156,25 @@ def test_a_translated_npo_roster_with_the_fields_loads_without_warnings(tmp_path
     assert card.heavy and card.double_action == ("Shoot",) and card.weapons[0].one_in == 3  # the action as printed
 
 
-@pytest.mark.parametrize("fields, read, field", [
-    ({"name": "Heavy (Marksman)"}, "name", 'heavy = true (read from the name "Heavy (Marksman)")'),
-    ({"keywords": '["NPO", "HEAVY"]'}, "keyword", "heavy = true (read from the keyword HEAVY)"),
-    ({"rules": '["This operative can perform two Shoot actions during its activation."]'}, "rule", 'double_action = ["Shoot"]'),
-    ({"name": "Trooper (Marksman)", "weapon": "Special weapon"}, "names", 'one_in = 3 on the weapon "Special weapon"'),
-])
+@pytest.mark.parametrize(
+    "fields, read, field",
+    [
+        ({"name": "Heavy (Marksman)"}, "name", 'heavy = true (read from the name "Heavy (Marksman)")'),
+        ({"keywords": '["NPO", "HEAVY"]'}, "keyword", "heavy = true (read from the keyword HEAVY)"),
+        ({"rules": '["This operative can perform two Shoot actions during its activation."]'}, "rule", 'double_action = ["Shoot"]'),
+        ({"name": "Trooper (Marksman)", "weapon": "Special weapon"}, "names", 'one_in = 3 on the weapon "Special weapon"'),
+    ],
+)
 def test_an_older_roster_relying_on_wording_loads_with_a_warning_naming_the_field(tmp_path, fields, read, field):
     roster = load_roster(npo_roster(tmp_path, **fields))
     (warning,) = roster.warnings
     assert field in warning and "write that field in the roster file" in warning and str(tmp_path) in warning
     card = roster.operatives[0].datacard
     assert (card.heavy, card.double_action, card.weapons[0].one_in) == (
-        field.startswith("heavy"), ("Shoot",) if "double" in field else (), 3 if "one_in" in field else None)
+        field.startswith("heavy"),
+        ("Shoot",) if "double" in field else (),
+        3 if "one_in" in field else None,
+    )
 
 
 def test_heavy_wording_is_read_only_on_npo_datacards(tmp_path):
@@ -178,11 +183,14 @@ def test_heavy_wording_is_read_only_on_npo_datacards(tmp_path):
     assert roster.warnings == () and not roster.operatives[0].datacard.heavy
 
 
-@pytest.mark.parametrize("fields, message", [
-    ({"fields": 'double_action = ["Shot"]'}, "double_action 'Shot': not an action; name actions as printed, e.g. double_action = [\"Shoot\"]"),
-    ({"weapon_fields": ", one_in = 1"}, "weapon 'Gewehr': one_in 1 is below 2"),
-    ({"fields": "heavy = 1"}, "Expected `bool`, got `int` (at operatives[0].heavy)"),
-])
+@pytest.mark.parametrize(
+    "fields, message",
+    [
+        ({"fields": 'double_action = ["Shot"]'}, "double_action 'Shot': not an action; name actions as printed, e.g. double_action = [\"Shoot\"]"),
+        ({"weapon_fields": ", one_in = 1"}, "weapon 'Gewehr': one_in 1 is below 2"),
+        ({"fields": "heavy = 1"}, "Expected `bool`, got `int` (at operatives[0].heavy)"),
+    ],
+)
 def test_bad_fields_are_refused_naming_the_field(tmp_path, fields, message):
     with pytest.raises(RosterError) as caught:
         load_roster(npo_roster(tmp_path, **fields))
@@ -211,25 +219,43 @@ def test_roster_json_schema_accepts_the_shipped_rosters_and_documents_the_fields
 
 # --- not applied: reported by roster check and at game creation ---------------------------------
 
+
 def test_not_applied_names_the_datacard_the_text_and_the_field_to_write(tmp_path):
     """Wording ktlog cannot read (German) is not guessed at; English that reads like a rule is named."""
     rules = '["Kann zwei Shoot-Aktionen ausführen", "Only one in three may carry the launcher"]'
     card = load_roster(npo_roster(tmp_path, rules=rules, weapon_fields=', rules = ["Piercing 1", "Frobnicate 2"]')).operatives[0].datacard
     assert not_applied(card, PRELIMINARY) == [
-        ("Schwerer Schütze: 'Only one in three may carry the launcher' reads like a weapon only 1 in x operatives can have, and no "
-         "weapon has one_in: write one_in = x on that weapon (pg 89)"),
-        ("Schwerer Schütze: weapon 'Gewehr': 'Frobnicate 2' is not a weapon rule ktlog knows (pg 111): its attacks are checked "
-         "without it; note its effect when it is used"),
+        (
+            "Schwerer Schütze: 'Only one in three may carry the launcher' reads like a weapon only 1 in x operatives can have, and no "
+            "weapon has one_in: write one_in = x on that weapon (pg 89)"
+        ),
+        (
+            "Schwerer Schütze: weapon 'Gewehr': 'Frobnicate 2' is not a weapon rule ktlog knows (pg 111): its attacks are checked "
+            "without it; note its effect when it is used"
+        ),
     ]
 
 
 def test_not_applied_finds_each_kind_of_unrecognised_rule(tmp_path):
     rules = '["This operative may perform 2 Fight actions per activation", "Only 1 in 3 can have this weapon"]'
-    card = load_roster(npo_roster(tmp_path, name="Brute", keywords='["NPO", "HEAVY"]', rules=rules, fields="heavy = false",
-                                  weapon_fields=', rules = ["Frobnicate 2"]', faction="Foes")).operatives[0].datacard
+    card = (
+        load_roster(
+            npo_roster(
+                tmp_path,
+                name="Brute",
+                keywords='["NPO", "HEAVY"]',
+                rules=rules,
+                fields="heavy = false",
+                weapon_fields=', rules = ["Frobnicate 2"]',
+                faction="Foes",
+            )
+        )
+        .operatives[0]
+        .datacard
+    )
     found = not_applied(card, PRELIMINARY, npo=True)
     assert len(found) == 4
-    assert 'reads like an action performed twice in an activation' in found[0] and 'write double_action = ["Fight"]' in found[0]
+    assert "reads like an action performed twice in an activation" in found[0] and 'write double_action = ["Fight"]' in found[0]
     assert "'Only 1 in 3 can have this weapon' reads like a weapon only 1 in x operatives can have" in found[1]
     assert "the keyword HEAVY reads like a Heavy NPO, and the datacard has no heavy = true" in found[2]
     assert "weapon 'Gewehr': 'Frobnicate 2' is not a weapon rule ktlog knows (pg 111)" in found[3]
@@ -251,8 +277,10 @@ def test_roster_check_reports_what_is_not_applied_and_the_older_wording(tmp_path
     assert lines[0].startswith(f"warning: {path}: operative 'Heavy Brute': heavy = true (read from the name \"Heavy Brute\")")
     assert lines[1].startswith("not applied: Heavy Brute: the rule 'Can perform two Shoot actions' reads like an action performed twice")
     assert lines[2].startswith("not applied: Heavy Brute: weapon 'Gewehr': 'Frobnicate 2' is not a weapon rule ktlog knows")
-    assert lines[3] == f"{path}: usable, with 1 warnings and 2 not applied (above): Garnison, 1 operatives; no archetypes (add " \
-                       "archetypes = [...] for the game's records)"
+    assert (
+        lines[3] == f"{path}: usable, with 1 warnings and 2 not applied (above): Garnison, 1 operatives; no archetypes (add "
+        "archetypes = [...] for the game's records)"
+    )
     fine = run("roster", "check", str(ROSTERS / "kt21_veteran_guardsmen.toml"), "--ruleset", "kt21")
     assert fine.exit_code == 0 and "fine: " in fine.output and "not applied" not in fine.output
     assert "not applied: " in run("roster", "check", str(ROSTERS / "kt21_veteran_guardsmen.toml")).output  # AP1 is KT21's
@@ -263,18 +291,60 @@ def test_ktlog_new_reports_what_is_not_applied_at_game_creation(tmp_path):
     the field) joined as the NPOs: the game is created, and what is not applied is said."""
     path = npo_roster(tmp_path, name="Brute", keywords='["HEAVY"]', faction="Foes", weapon_fields=', rules = ["Frobnicate 2"]')
     db = str(tmp_path / "games.db")
-    result = run("--db", db, "new", "--ruleset", "kt24-joint", "--mission", "breach", "--killzone", "volkus",
-                 "--player", f"Ann={ROSTERS / 'kasrkin.toml'}", "--npo", f"NPOs={path}")
+    result = run(
+        "--db",
+        db,
+        "new",
+        "--ruleset",
+        "kt24-joint",
+        "--mission",
+        "breach",
+        "--killzone",
+        "volkus",
+        "--player",
+        f"Ann={ROSTERS / 'kasrkin.toml'}",
+        "--npo",
+        f"NPOs={path}",
+    )
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
-    assert lines[1] == ("not applied: Brute: the keyword HEAVY reads like a Heavy NPO, and the datacard has no heavy = true: "
-                        "reinforcements count it as not Heavy (pg 92, 94); write heavy = true if it is one")
+    assert lines[1] == (
+        "not applied: Brute: the keyword HEAVY reads like a Heavy NPO, and the datacard has no heavy = true: "
+        "reinforcements count it as not Heavy (pg 92, 94); write heavy = true if it is one"
+    )
     assert lines[2].startswith("not applied: Brute: weapon 'Gewehr': 'Frobnicate 2' is not a weapon rule ktlog knows")
-    as_json = run("--db", db, "new", "--ruleset", "kt24-joint", "--mission", "breach", "--killzone", "volkus",
-                  "--player", f"Ann={ROSTERS / 'kasrkin.toml'}", "--npo", f"NPOs={path}", "--json")
+    as_json = run(
+        "--db",
+        db,
+        "new",
+        "--ruleset",
+        "kt24-joint",
+        "--mission",
+        "breach",
+        "--killzone",
+        "volkus",
+        "--player",
+        f"Ann={ROSTERS / 'kasrkin.toml'}",
+        "--npo",
+        f"NPOs={path}",
+        "--json",
+    )
     assert len(json.loads(as_json.stdout)["not_applied"]) == 2
-    clean = run("--db", db, "new", "--ruleset", "kt24-joint", "--mission", "breach", "--killzone", "volkus",
-                "--player", f"Ann={ROSTERS / 'kasrkin.toml'}", "--npo", f"NPOs={ROSTERS / 'npo.toml'}:heavy-brawler")
+    clean = run(
+        "--db",
+        db,
+        "new",
+        "--ruleset",
+        "kt24-joint",
+        "--mission",
+        "breach",
+        "--killzone",
+        "volkus",
+        "--player",
+        f"Ann={ROSTERS / 'kasrkin.toml'}",
+        "--npo",
+        f"NPOs={ROSTERS / 'npo.toml'}:heavy-brawler",
+    )
     assert clean.exit_code == 0 and "not applied" not in clean.output and "warning" not in clean.output
 
 
@@ -315,25 +385,27 @@ def test_the_new_game_form_reports_what_is_not_applied(tmp_path, store, size):
             return [n.message for n in pilot.app._notifications]
 
     (message,) = create()
-    assert message == ("not applied: Gunner [red]: weapon 'Gewehr': 'Frobnicate [b]2' is not a weapon rule ktlog knows (pg 111): "
-                       "its attacks are checked without it; note its effect when it is used")  # shown as text, not markup
+    assert message == (
+        "not applied: Gunner [red]: weapon 'Gewehr': 'Frobnicate [b]2' is not a weapon rule ktlog knows (pg 111): "
+        "its attacks are checked without it; note its effect when it is used"
+    )  # shown as text, not markup
     assert len(store.games()) == 1
 
 
-# --- docs/roster-format.md: its examples run ----------------------------------------------------
+# --- docs/file-formats.md, the roster file: its examples run -------------------------------------
 
-DOC = (ROOT / "docs" / "roster-format.md").read_text(encoding="utf-8")
+DOC = (ROOT / "docs" / "file-formats.md").read_text(encoding="utf-8")
 DOC_FILES = {
     "old-npo.toml": 'name = "Old NPOs"\nfaction = "NPO"\narchetypes = ["Security"]\n\n[[operatives]]\nname = "Heavy (Marksman)"\n'
-                    'apl = 3\nmove = 6\nsave = "3+"\nwounds = 14\nkeywords = ["HEAVY"]\nweapons = []\n',
+    'apl = 3\nmove = 6\nsave = "3+"\nwounds = 14\nkeywords = ["HEAVY"]\nweapons = []\n',
     "brute.toml": 'name = "Brutes"\narchetypes = ["Security"]\n\n[[operatives]]\nname = "Brute"\napl = 2\nmove = 6\nsave = "4+"\n'
-                  'wounds = 10\nrules = ["May perform 2 Fight actions"]\nweapons = [{ name = "Club", kind = "melee", atk = 4, hit = "4+", '
-                  'dmg = "3/4", rules = ["Frobnicate 2"] }]\n',
+    'wounds = 10\nrules = ["May perform 2 Fight actions"]\nweapons = [{ name = "Club", kind = "melee", atk = 4, hit = "4+", '
+    'dmg = "3/4", rules = ["Frobnicate 2"] }]\n',
 }
 
 
 def test_the_roster_format_pages_example_roster_loads_with_its_fields(tmp_path):
-    block = DOC.split("```toml\n", 1)[1].split("```", 1)[0]
+    block = next(b.split("```", 1)[0] for b in DOC.split("```toml\n")[1:] if "Schwerer Schütze" in b)
     (tmp_path / "example.toml").write_text(block, encoding="utf-8")
     roster = load_roster(tmp_path / "example.toml")
     card = roster.operatives[0].datacard
@@ -357,8 +429,9 @@ def test_an_imported_ability_that_says_two_shoot_actions_becomes_double_action(t
     ability = '<characteristic name="Ability" typeId="3467">Illustrative text.'
     assert ros.count(ability) == 1
     source = tmp_path / "team.ros"
-    source.write_text(ros.replace(ability, ability.replace("Illustrative text.", "This operative can perform two Shoot actions during its "
-                                                           "activation.")), encoding="utf-8")
+    source.write_text(
+        ros.replace(ability, ability.replace("Illustrative text.", "This operative can perform two Shoot actions during its activation.")), encoding="utf-8"
+    )
     result = run("roster", "import", str(source), "--out", str(tmp_path / "team.toml"))
     assert result.exit_code == 0, result.output
     assert "double_action = [\"Shoot\"]: read from the ability 'Steady Hands'" in result.output

@@ -7,9 +7,9 @@ import sqlite3
 import pytest
 from conftest import game
 
-from ktlog.play.builder import dash, shoot
 from ktlog.errors import ConcurrencyConflict, InvalidEvent, RuleViolation, StoreError
 from ktlog.events import ActivationEnded, GameCreated, OperativeActivated
+from ktlog.play.builder import dash, shoot
 from ktlog.reducer import fold
 from ktlog.storage.catalog import PROJECTIONS, TABLES
 from ktlog.storage.dbfile import default_db_path
@@ -95,8 +95,10 @@ def test_unique_seq_is_enforced_by_the_database(store):
     gid = recorded(store, game(2, 2))
     row = store.conn.execute("SELECT * FROM events WHERE game_id = ? AND seq = 1", (gid,)).fetchone()
     with pytest.raises(sqlite3.IntegrityError):
-        store.conn.execute("INSERT INTO events (game_id, seq, event_id, type, version, recorded_at, payload, prev_hash, hash) VALUES (?,?,?,?,?,?,?,?,?)",
-                           (gid, 1, "other-id", *row[4:]))
+        store.conn.execute(
+            "INSERT INTO events (game_id, seq, event_id, type, version, recorded_at, payload, prev_hash, hash) VALUES (?,?,?,?,?,?,?,?,?)",
+            (gid, 1, "other-id", *row[4:]),
+        )
 
 
 def test_snapshots_every_n_and_state_at_any_seq_equals_fold(store):

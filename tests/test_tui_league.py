@@ -13,8 +13,8 @@ from polars.testing import assert_frame_equal
 from textual.widgets import Select
 from tui_support import press, tiny_game, tui_test
 
-from ktlog.data import SAMPLE_GAMES
 from ktlog.cli import cli
+from ktlog.data import SAMPLE_GAMES
 from ktlog.play.importer import import_file
 from ktlog.storage.store import Store
 from ktlog.tui.app import make_app
@@ -54,8 +54,10 @@ async def settle(pilot) -> None:
         if settled(pilot.app.screen):
             return
     screen = pilot.app.screen
-    raise AssertionError(f"the league view never showed what it was asked for: {screen.shown} shown, {screen.query_one('LeagueFilters').filters} asked; "
-                         f"game {screen.query_one('LeagueTable').selected_game} under the cursor, {screen.query_one('RaceCurve').game_id} drawn; says {summary(screen)!r}")
+    raise AssertionError(
+        f"the league view never showed what it was asked for: {screen.shown} shown, {screen.query_one('LeagueFilters').filters} asked; "
+        f"game {screen.query_one('LeagueTable').selected_game} under the cursor, {screen.query_one('RaceCurve').game_id} drawn; says {summary(screen)!r}"
+    )
 
 
 def settled(screen) -> bool:
@@ -190,4 +192,3 @@ def test_league_view_snapshot(snap_compare, samples):
         await settle(pilot)
 
     assert snap_compare(make_app(samples), terminal_size=(120, 40), run_before=winter_games)
-

@@ -12,6 +12,7 @@ from ktlog import events as ev
 from ktlog.reducer import effective
 from ktlog.storage.store import Store
 from ktlog.tui.app import make_app
+from ktlog.tui.compat import screen_strips
 
 
 def payloads(store: Store, game_id: str) -> list[ev.Event]:
@@ -99,9 +100,9 @@ async def test_a_whole_short_game_recorded_by_keys_then_replayed(store):
 
     async with make_app(store, screen="replay", game_id=gid).run_test(size=(80, 24)) as pilot:
         screen = pilot.app.screen
-        assert screen.replay.seq == screen.replay.turning_point_start(1)
+        assert screen.replay.seq == screen.replay.timeline.turning_point_start(1)
         await press(pilot, "right_square_bracket")
-        assert isinstance(screen.replay.records[screen.replay.seq - 1][1], ev.OperativeActivated)
+        assert isinstance(screen.replay.timeline.event(screen.replay.seq), ev.OperativeActivated)
         await press(pilot, "right")
         assert "trooper-1 shoots Rifle" in str(screen.query_one("#moment").render())
         assert screen.replay.state.operatives["bob-trooper-1"].incapacitated
@@ -240,7 +241,7 @@ async def test_the_screen_fits_80x24_and_uses_a_larger_one(store, size):
 
 
 def screen_text(app) -> str:
-    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+    return "\n".join(strip.text for strip in screen_strips(app.screen))
 
 
 @tui_test

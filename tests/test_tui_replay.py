@@ -7,6 +7,7 @@ from tui_support import press, sample, tui_test
 
 from ktlog.play.importer import import_file
 from ktlog.tui.app import make_app
+from ktlog.tui.compat import screen_strips
 
 NOTES_GAME = "89e3b1dc-8eb1-4eb8-9694-f4e44041fbe4"  # sample 05: undos and notes
 
@@ -25,19 +26,19 @@ def moment(pilot) -> str:
 async def test_step_by_event_activation_and_turning_point(store, notes_game):
     async with make_app(store, screen="replay", game_id=notes_game).run_test(size=(80, 24)) as pilot:
         replay = pilot.app.screen.replay
-        tp1 = replay.turning_point_start(1)
+        tp1 = replay.timeline.turning_point_start(1)
         assert replay.seq == tp1 and "turning point 1 begins" in moment(pilot)
         await press(pilot, "right", "right")
         assert replay.seq == tp1 + 2
         await press(pilot, "left")
         assert replay.seq == tp1 + 1
         await press(pilot, "right_square_bracket")
-        first = replay.activations()[0]
+        first = replay.timeline.activations()[0]
         assert replay.seq == first and "activates" in moment(pilot)
         await press(pilot, "right_square_bracket", "left_square_bracket")
         assert replay.seq == first
         await press(pilot, "pagedown")
-        assert replay.seq == replay.turning_point_start(2)
+        assert replay.seq == replay.timeline.turning_point_start(2)
         await press(pilot, "pageup")
         assert replay.seq == tp1
         await press(pilot, "end")
@@ -57,9 +58,9 @@ async def test_jump_to_an_event_or_a_turning_point(store, notes_game):
         await press(pilot, "g", "ctrl+u", *"134", "enter")
         assert "(undone at seq 135)" in moment(pilot)
         await press(pilot, "t", "3")
-        assert replay.seq == replay.turning_point_start(3)
+        assert replay.seq == replay.timeline.turning_point_start(3)
         await press(pilot, "g", "ctrl+u", *"abc", "enter")
-        assert "is not a seq" in moment(pilot) and replay.seq == replay.turning_point_start(3)
+        assert "is not a seq" in moment(pilot) and replay.seq == replay.timeline.turning_point_start(3)
 
 
 @tui_test
@@ -144,7 +145,7 @@ async def test_four_players_tables_stand_in_two_columns(store):
 def highlighted_log_rows(app) -> list[str]:
     """The event log's rows drawn in reverse (the selected event), as the screen shows them."""
     log = app.screen.query_one("EventLog")
-    strips = app.screen._compositor.render_strips()
+    strips = screen_strips(app.screen)
     region = log.content_region
     rows = []
     for y in range(region.y, region.bottom):

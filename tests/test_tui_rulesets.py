@@ -36,12 +36,18 @@ def players(g: GameBuilder, ops: dict[str, int], **joined) -> GameBuilder:
 
 def approved_selected() -> GameBuilder:
     """Approved Ops, set up to the equipment: tac ops come next (002 step 2)."""
-    g = players(GameBuilder(ruleset="kt24-approved"), {"Alice": 2, "Bob": 2},
-                Alice={"archetypes": ("Security", "Recon")}, Bob={"archetypes": ("Seek & Destroy",)})
+    g = players(
+        GameBuilder(ruleset="kt24-approved"), {"Alice": 2, "Bob": 2}, Alice={"archetypes": ("Security", "Recon")}, Bob={"archetypes": ("Seek & Destroy",)}
+    )
     g.add(ev.RolledOff(purpose="setup", rolls={"Alice": 6, "Bob": 1}), ev.InitiativeDecided(player="Alice"))
     g.add(*(ev.ObjectiveMarkerSetUp(marker=m, player=p) for m, p in (("centre", "Bob"), ("north", "Alice"), ("south", "Bob"))))
-    return g.add(ev.CritOpRolled(roll=1), ev.DropZoneChosen(player="Alice", drop_zone="A"), ev.DropZoneChosen(player="Bob", drop_zone="B"),
-                 ev.EquipmentSelected(player="Alice"), ev.EquipmentSelected(player="Bob"))
+    return g.add(
+        ev.CritOpRolled(roll=1),
+        ev.DropZoneChosen(player="Alice", drop_zone="A"),
+        ev.DropZoneChosen(player="Bob", drop_zone="B"),
+        ev.EquipmentSelected(player="Alice"),
+        ev.EquipmentSelected(player="Bob"),
+    )
 
 
 @tui_test
@@ -63,13 +69,19 @@ async def test_approved_ops_tac_ops_scouting_primary_ops_and_tac_op_vp(store):
         await press(pilot, "V", "1")
         await answer(pilot, "2 Flank: both flanks held")
         assert "Alice scores 2VP" in message(app)
-    assert recorded(store, gid, 10)[:3] == [ev.ScoutingSelected(player="Alice", option="equip"), ev.ScoutingSelected(player="Bob", option="ploy"),
-                                            ev.ScoutingRevealed()]
+    assert recorded(store, gid, 10)[:3] == [
+        ev.ScoutingSelected(player="Alice", option="equip"),
+        ev.ScoutingSelected(player="Bob", option="ploy"),
+        ev.ScoutingRevealed(),
+    ]
     events = [e.payload for e in store.events(gid)]
     assert ev.TacOpSelected(player="Alice", tac_op="Flank", archetype="Recon") in events
     assert ev.TacOpSelected(player="Bob", tac_op="Overrun", archetype="Seek & Destroy") in events
-    assert events[-6:-3] == [ev.InitiativeDecided(player="Alice"), ev.PrimaryOpSelected(player="Alice", op="kill"),
-                             ev.PrimaryOpSelected(player="Bob", op="crit")]
+    assert events[-6:-3] == [
+        ev.InitiativeDecided(player="Alice"),
+        ev.PrimaryOpSelected(player="Alice", op="kill"),
+        ev.PrimaryOpSelected(player="Bob", op="crit"),
+    ]
     assert events[-1] == ev.TacOpScored(player="Alice", vp=2, reason="Flank: both flanks held")
 
 
@@ -99,8 +111,11 @@ def joint(mission: str) -> GameBuilder:
     g.add(ev.PlayerJoined(player="NPOs", kill_team="NPOs", npo=True))
     g.add(*(ev.OperativeAdded(player="NPOs", operative=f"n{i}", datacard=card(wounds=7)) for i in range(1, 5)))
     g.add(ev.RolledOff(purpose="setup", rolls={"Alice": 6, "NPOs": 1}), ev.InitiativeDecided(player="Alice"))
-    g.add(ev.ObjectiveMarkerSetUp(marker="m1", player="Alice"), ev.DropZoneChosen(player="Alice", drop_zone="south"),
-          ev.DropZoneChosen(player="NPOs", drop_zone="north"))
+    g.add(
+        ev.ObjectiveMarkerSetUp(marker="m1", player="Alice"),
+        ev.DropZoneChosen(player="Alice", drop_zone="south"),
+        ev.DropZoneChosen(player="NPOs", drop_zone="north"),
+    )
     return g.equipment_and_operatives(None).turning_point(1, {"Alice": 5, "NPOs": 2}, "Alice")
 
 
@@ -176,8 +191,10 @@ async def test_kt21_shot_against_an_invulnerable_save(store):
     away (004): all three are typed, and 4 4 1 against 4+ leaves the critical's 4 damage."""
     g = GameBuilder(ruleset="kt21", killzone="octarius")
     g.add(ev.PlayerJoined(player="Alice", kill_team="Alice's team"), ev.PlayerJoined(player="Bob", kill_team="Bob's team"))
-    g.add(ev.OperativeAdded(player="Alice", operative="a1", datacard=card(weapons=(gun("Gun", 4, 4, (3, 4), "AP2"), blade()))),
-          ev.OperativeAdded(player="Bob", operative="b1", datacard=msgspec.structs.replace(card(save=5, wounds=20), invulnerable_save=4)))
+    g.add(
+        ev.OperativeAdded(player="Alice", operative="a1", datacard=card(weapons=(gun("Gun", 4, 4, (3, 4), "AP2"), blade()))),
+        ev.OperativeAdded(player="Bob", operative="b1", datacard=msgspec.structs.replace(card(save=5, wounds=20), invulnerable_save=4)),
+    )
     g.setup(rolloff={"Alice": 6, "Bob": 1}, initiative="Alice", markers=[("m1", "Bob")])
     gid = stored(store, g.turning_point(1, {"Alice": 5, "Bob": 2}, "Alice"))
     async with make_app(store, screen="record", game_id=gid).run_test(size=(100, 30)) as pilot:
@@ -207,7 +224,7 @@ def test_the_cli_and_the_record_screen_read_an_event_alike():
     from ktlog.text.event_text import parse_event
 
     assert parse_event('TacOpScored player=Ana vp=2 reason="Flank: both flanks held"') == ev.TacOpScored(player="Ana", vp=2, reason="Flank: both flanks held")
-    assert parse_event("Charged operative=a1 targets=b1,b2 override=\"Kill team rule\"").override == "Kill team rule"
+    assert parse_event('Charged operative=a1 targets=b1,b2 override="Kill team rule"').override == "Kill team rule"
 
 
 def test_a_step_of_another_ruleset_says_so():

@@ -19,7 +19,7 @@ def mid_game(store):
     """Sample game 01 cut in turning point 2, an operative active after its first action."""
     header, sealed = read_game_log(sample("01"))
     replay = Replay([e for e, _ in sealed])
-    tp2 = replay.turning_point_start(2)
+    tp2 = replay.timeline.turning_point_start(2)
     cut = next(seq for seq in range(tp2, replay.head) if (s := replay.seek(seq)).activation and s.activation.ap_spent)
     store.import_envelopes(header.game_id, sealed[:cut])
     return header.game_id

@@ -7,17 +7,16 @@ from __future__ import annotations
 import pytest
 from tui_support import tiny_game
 
-from ktlog.data import SAMPLE_GAMES
 from ktlog import events as ev
+from ktlog.data import SAMPLE_GAMES
 from ktlog.errors import RuleViolation
 from ktlog.files.gamelog import read_game_log
+from ktlog.play.moves import MOVES, Moves, Trial, ruleset_moves
 from ktlog.play.replay import Replay
 from ktlog.rules.actions import check_action
 from ktlog.rules.context import Ctx
-from ktlog.rulesets import get_ruleset
+from ktlog.rulesets import RULESETS, get_ruleset
 from ktlog.state import encode_state
-from ktlog.play.moves import MOVES, Moves, Trial, ruleset_moves
-from ktlog.rulesets import RULESETS
 from ktlog.tui.steps import KIND, Steps
 
 
@@ -104,5 +103,3 @@ def test_every_kind_of_move_has_a_key():
 def test_a_step_no_ruleset_of_the_game_has_says_so(store):
     steps = Steps(store.state(tiny_game(store)))
     assert not steps.part_of("overwatch") and steps.why_not("overwatch") == "Overwatch is not part of KT24 Preliminary Ops"
-
-

@@ -44,4 +44,3 @@ def test_reordered_events_are_found(store, stored):
     store.conn.execute("UPDATE events SET seq = 7 WHERE game_id = ? AND seq = -6", (stored,))
     v = verify_game(store, stored)
     assert not v.ok and v.bad_seq == 6
-

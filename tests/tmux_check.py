@@ -24,6 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 from ktlog.data import SAMPLE_GAMES  # noqa: E402
+
 KEY_DELAY = 0.15
 """Seconds between keys: a quick typist."""
 

@@ -9,8 +9,8 @@ from pathlib import Path
 from conftest import ROOT
 
 from ktlog.data import SAMPLE_GAMES
-from ktlog.play.builder import GameBuilder
 from ktlog.files.rosters import load_roster
+from ktlog.play.builder import GameBuilder
 from ktlog.storage.store import Store
 
 TINY = ROOT / "tests" / "fixtures" / "tui_tiny_team.toml"

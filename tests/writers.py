@@ -20,8 +20,8 @@ from pathlib import Path
 
 from ktlog.errors import ConcurrencyConflict
 from ktlog.events import Annotation
-from ktlog.records import canonical
 from ktlog.play.simulate import simulate_games
+from ktlog.records import canonical
 from ktlog.storage.store import Store
 
 CONFLICT = re.compile(
@@ -75,7 +75,7 @@ def record_until_killed(db: str, games: list) -> None:
         if not store.has_game(game_id):
             store.new_game(events[0], game_id=game_id)
             say(f"seq {game_id} 1")
-        for event in events[store.game(game_id).head_seq:]:
+        for event in events[store.game(game_id).head_seq :]:
             say(f"seq {game_id} {store.append(game_id, event).seq}")
     game_id = games[-1][0]
     while True:

@@ -21,8 +21,10 @@ def game_vp_chart(league: League, game_id: str) -> alt.LayerChart:
     """Both players' VP by event (a step line), with the turning point boundaries marked."""
     race, boundaries = curves.game_race(league, game_id)
     long = race.unpivot(index=["seq", "turning_point"], variable_name="player", value_name="VP")
-    lines = alt.Chart(long).mark_line(interpolate="step-after", strokeWidth=2.5).encode(
-        x=alt.X("seq:Q", title="event (seq)"), y=alt.Y("VP:Q", title="VP", scale=alt.Scale(domainMin=0)), color=alt.Color("player:N", title=None)
+    lines = (
+        alt.Chart(long)
+        .mark_line(interpolate="step-after", strokeWidth=2.5)
+        .encode(x=alt.X("seq:Q", title="event (seq)"), y=alt.Y("VP:Q", title="VP", scale=alt.Scale(domainMin=0)), color=alt.Color("player:N", title=None))
     )
     rules = alt.Chart(boundaries).mark_rule(strokeDash=[4, 4], color="gray").encode(x="seq:Q")
     labels = alt.Chart(boundaries).mark_text(align="left", dx=3, dy=-6, color="gray").encode(x="seq:Q", y=alt.value(10), text=alt.Text("label:N"))
@@ -31,15 +33,20 @@ def game_vp_chart(league: League, game_id: str) -> alt.LayerChart:
 
 def average_curves_chart(league: League) -> alt.Chart:
     data = curves.average_curves(league)
-    return alt.Chart(data).mark_line(point=True).encode(
-        x=alt.X("turning_point:O", title="after turning point"), y=alt.Y("avg_vp:Q", title="average VP"), color=alt.Color("result:N", title=None)
-    ).properties(width=WIDTH, height=HEIGHT, title="Average VP of winners and losers")
+    return (
+        alt.Chart(data)
+        .mark_line(point=True)
+        .encode(x=alt.X("turning_point:O", title="after turning point"), y=alt.Y("avg_vp:Q", title="average VP"), color=alt.Color("result:N", title=None))
+        .properties(width=WIDTH, height=HEIGHT, title="Average VP of winners and losers")
+    )
 
 
 def team_win_rates_chart(league: League) -> alt.LayerChart:
     data = entity_stats(league, "kill_team")
     base = alt.Chart(data).encode(y=alt.Y("kill_team:N", sort="-x", title=None))
-    bars = base.mark_rule(strokeWidth=2).encode(x=alt.X("win_rate_low:Q", title="win rate (95% Wilson interval)", scale=alt.Scale(domain=[0, 1])), x2="win_rate_high:Q")
+    bars = base.mark_rule(strokeWidth=2).encode(
+        x=alt.X("win_rate_low:Q", title="win rate (95% Wilson interval)", scale=alt.Scale(domain=[0, 1])), x2="win_rate_high:Q"
+    )
     points = base.mark_point(filled=True, size=80).encode(x="win_rate:Q", tooltip=["kill_team", "games", "win_rate"])
     return (bars + points).properties(width=WIDTH, height=max(120, 40 * data.height), title="Win rate per kill team")
 
@@ -48,9 +55,12 @@ def elo_chart(league: League, top: int = 8) -> alt.Chart:
     history = elo_history(league.results)
     best = history.group_by("player").agg(pl.col("elo").last()).sort("elo", descending=True).head(top).get_column("player")
     data = history.filter(pl.col("player").is_in(best.implode())).with_columns(pl.int_range(pl.len()).over("player").alias("game"))
-    return alt.Chart(data).mark_line().encode(
-        x=alt.X("game:Q", title="games played"), y=alt.Y("elo:Q", title="Elo", scale=alt.Scale(zero=False)), color=alt.Color("player:N", title=None)
-    ).properties(width=WIDTH, height=HEIGHT, title=f"Elo over time (top {top})")
+    return (
+        alt.Chart(data)
+        .mark_line()
+        .encode(x=alt.X("game:Q", title="games played"), y=alt.Y("elo:Q", title="Elo", scale=alt.Scale(zero=False)), color=alt.Color("player:N", title=None))
+        .properties(width=WIDTH, height=HEIGHT, title=f"Elo over time (top {top})")
+    )
 
 
 def save(chart: alt.TopLevelMixin, path: Path) -> None:

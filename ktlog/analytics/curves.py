@@ -20,8 +20,7 @@ def game_curve(league: League, game_id: str) -> pl.DataFrame:
     players = players_rows.get_column("player").to_list()
     changes = league.vp_changes.filter(pl.col("game_key").is_in(players_rows.get_column("game_key").implode()))
     steps = (
-        changes.group_by("seq", "turning_point", "player").agg(pl.col("vp").sum())
-        .pivot(on="player", index=["seq", "turning_point"], values="vp").sort("seq")
+        changes.group_by("seq", "turning_point", "player").agg(pl.col("vp").sum()).pivot(on="player", index=["seq", "turning_point"], values="vp").sort("seq")
     )
     for p in players:
         if p not in steps.columns:
@@ -62,9 +61,7 @@ def after_each_turning_point(league: League) -> pl.DataFrame:
     point (columns tp1 ... tp4, cumulative)."""
     league.read_ahead("game_results", "vp_changes")
     tp = pl.col("turning_point")
-    scored = league.vp_changes.group_by("game_key", "player").agg(
-        *(pl.col("vp").filter(tp == n).sum().alias(f"tp{n}") for n in TURNING_POINTS)
-    )
+    scored = league.vp_changes.group_by("game_key", "player").agg(*(pl.col("vp").filter(tp == n).sum().alias(f"tp{n}") for n in TURNING_POINTS))
     columns = [f"tp{n}" for n in TURNING_POINTS]
     return (
         league.results.select("game_key", "game_id", "player", "result")
@@ -88,8 +85,10 @@ def average_curves(league: League) -> pl.DataFrame:
     """Average VP after each turning point of the winners and of the losers (draws left out)."""
     columns = [f"tp{n}" for n in TURNING_POINTS]
     return (
-        after_each_turning_point(league).filter(pl.col("result") != "draw")
-        .group_by("result").agg(*(pl.col(c).mean() for c in columns), pl.len().alias("players"))
+        after_each_turning_point(league)
+        .filter(pl.col("result") != "draw")
+        .group_by("result")
+        .agg(*(pl.col(c).mean() for c in columns), pl.len().alias("players"))
         .unpivot(index=["result", "players"], on=columns, variable_name="turning_point", value_name="avg_vp")
         .select("result", pl.col("turning_point").str.slice(2).cast(pl.Int64), pl.col("avg_vp").round(3), "players")
         .sort("result", "turning_point", descending=[True, False])
@@ -101,8 +100,9 @@ def comebacks(league: League) -> pl.DataFrame:
     opponent with two players) came back to win outright (a draw or shared win is no win)."""
     wide = after_each_turning_point(league)
     trailing = pl.concat(
-        wide.filter(pl.col(f"tp{n}") < pl.col(f"tp{n}").max().over("game_key"))
-        .select(pl.lit(n, pl.Int64).alias("trailing_after_tp"), (pl.col("result") == "win").alias("won"))
+        wide.filter(pl.col(f"tp{n}") < pl.col(f"tp{n}").max().over("game_key")).select(
+            pl.lit(n, pl.Int64).alias("trailing_after_tp"), (pl.col("result") == "win").alias("won")
+        )
         for n in (2, 3)
     )
     counts = trailing.group_by("trailing_after_tp").agg(pl.len().alias("trailing_players"), pl.col("won").sum().cast(pl.UInt32).alias("came_back_to_win"))

@@ -29,22 +29,31 @@ def dice(league: League, by: str = "player") -> pl.DataFrame:
     )
     key = "player" if by == "player" else "weapon"
     shooting = pl.col("kind") == "shoot"
-    table = attacks.group_by(key).agg(
-        pl.len().alias("attacks"),
-        pl.col("attack_dice").sum().alias("dice_rolled"),
-        (pl.col("rolled_successes").sum() / pl.col("attack_dice").sum()).alias("hit_rate"),
-        (pl.col("expected_successes").sum() / pl.col("attack_dice").sum()).alias("expected_hit_rate"),
-        (pl.col("rolled_criticals").sum() / pl.col("attack_dice").sum()).alias("crit_rate"),
-        (pl.col("expected_criticals").sum() / pl.col("attack_dice").sum()).alias("expected_crit_rate"),
-        pl.col("damage").filter(shooting).sum().alias("shooting_damage"),
-        pl.col("expected_damage").filter(shooting).sum().alias("expected_shooting_damage"),
-    ).with_columns(luck_index=pl.col("shooting_damage") - pl.col("expected_shooting_damage"))
+    table = (
+        attacks.group_by(key)
+        .agg(
+            pl.len().alias("attacks"),
+            pl.col("attack_dice").sum().alias("dice_rolled"),
+            (pl.col("rolled_successes").sum() / pl.col("attack_dice").sum()).alias("hit_rate"),
+            (pl.col("expected_successes").sum() / pl.col("attack_dice").sum()).alias("expected_hit_rate"),
+            (pl.col("rolled_criticals").sum() / pl.col("attack_dice").sum()).alias("crit_rate"),
+            (pl.col("expected_criticals").sum() / pl.col("attack_dice").sum()).alias("expected_crit_rate"),
+            pl.col("damage").filter(shooting).sum().alias("shooting_damage"),
+            pl.col("expected_damage").filter(shooting).sum().alias("expected_shooting_damage"),
+        )
+        .with_columns(luck_index=pl.col("shooting_damage") - pl.col("expected_shooting_damage"))
+    )
     if by == "player":
-        saves = attacks.filter(shooting).group_by(pl.col("target_player").alias("player")).agg(
-            pl.col("defence_dice").sum().alias("save_dice_rolled"),
-            (pl.col("rolled_saves").sum() + pl.col("rolled_critical_saves").sum()).alias("saves"),
-            pl.col("expected_saves").sum().alias("expected_saves"),
-        ).with_columns(save_rate=pl.col("saves") / pl.col("save_dice_rolled"), expected_save_rate=pl.col("expected_saves") / pl.col("save_dice_rolled"))
+        saves = (
+            attacks.filter(shooting)
+            .group_by(pl.col("target_player").alias("player"))
+            .agg(
+                pl.col("defence_dice").sum().alias("save_dice_rolled"),
+                (pl.col("rolled_saves").sum() + pl.col("rolled_critical_saves").sum()).alias("saves"),
+                pl.col("expected_saves").sum().alias("expected_saves"),
+            )
+            .with_columns(save_rate=pl.col("saves") / pl.col("save_dice_rolled"), expected_save_rate=pl.col("expected_saves") / pl.col("save_dice_rolled"))
+        )
         table = table.join(saves.drop("saves", "expected_saves"), on="player", how="full", coalesce=True)
         table = league.entity_rows(table, "player")
     numbers = [c for c, t in table.schema.items() if t == pl.Float64]

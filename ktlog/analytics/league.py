@@ -43,6 +43,7 @@ class Filters:
 
 POLARS_TYPE = {int: pl.Int64, float: pl.Float64, str: pl.String}
 
+
 def pve_rulesets() -> list[str]:
     """Rulesets played against non-player operatives (`Ruleset.pve`): left out of the league (no
     opponent to rank or rate) unless `--ruleset` asks for one of them."""
@@ -83,7 +84,8 @@ def filter_choices(db: Path) -> dict[str, list[str]]:
     return {
         label: games.select(pl.col(label).filter(pl.col(label) != "").unique())
         .sort(pl.col(label).str.to_integer(strict=False), label, nulls_last=True)
-        .get_column(label).to_list()
+        .get_column(label)
+        .to_list()
         for label in FILTER_LABELS
     }
 
@@ -181,8 +183,7 @@ class League:
     def finished_ids(self) -> pl.DataFrame:
         ids = self.games.filter(pl.col("status") == "finished").select("game_key", "game_id")
         if ids.is_empty():
-            why = self._nothing_at_all() if self.games.is_empty() and self.filters == Filters() else (
-                f"no finished game matches ({self.filters.describe()})")
+            why = self._nothing_at_all() if self.games.is_empty() and self.filters == Filters() else (f"no finished game matches ({self.filters.describe()})")
             progress = f"; {self.in_progress.height} game(s) still in progress" if self.in_progress.height else ""
             raise NothingToCompute(f"nothing to compute: {why}{progress}. Record or import games, or widen the filters")
         return ids
@@ -238,8 +239,7 @@ class League:
         """Results with one opponent's name, kill team and VP beside each row: a row for each
         opponent (one per player in a two-player game, two or three in Multiplayer Ops)."""
         r = self.results
-        other = r.select("game_key", pl.col("player").alias("opponent"), pl.col("kill_team").alias("opponent_team"),
-                         pl.col("vp_total").alias("vp_against"))
+        other = r.select("game_key", pl.col("player").alias("opponent"), pl.col("kill_team").alias("opponent_team"), pl.col("vp_total").alias("vp_against"))
         return r.join(other, on="game_key").filter(pl.col("player") != pl.col("opponent"))
 
     @cached_property

@@ -18,8 +18,14 @@ def render_table(frame: pl.DataFrame) -> str:
     """The whole frame as a plain table sized to the terminal."""
     width = max(80, shutil.get_terminal_size((120, 24)).columns)
     with pl.Config(
-        tbl_rows=-1, tbl_cols=-1, tbl_width_chars=width, fmt_str_lengths=60, tbl_hide_dataframe_shape=True,
-        tbl_hide_column_data_types=True, tbl_formatting="ASCII_MARKDOWN", float_precision=3,
+        tbl_rows=-1,
+        tbl_cols=-1,
+        tbl_width_chars=width,
+        fmt_str_lengths=60,
+        tbl_hide_dataframe_shape=True,
+        tbl_hide_column_data_types=True,
+        tbl_formatting="ASCII_MARKDOWN",
+        float_precision=3,
     ):
         return str(frame)
 

@@ -25,18 +25,18 @@ def per_game(league: League) -> pl.DataFrame:
     rows = league.with_opponents
     kills = league.table("incapacitations").rename({"player": "victim"})
     killed = (
-        rows.select("game_key", "player").join(kills, on="game_key")
+        rows.select("game_key", "player")
+        .join(kills, on="game_key")
         .group_by("game_key", "player")
         .agg((pl.col("victim") != pl.col("player")).sum().alias("enemies_incapacitated"), (pl.col("victim") == pl.col("player")).sum().alias("operatives_lost"))
     )
-    cp = (
-        league.cp_changes
-        .group_by("game_key", "player")
-        .agg(pl.col("delta").clip(lower_bound=0).sum().alias("cp_gained"), (-pl.col("delta").clip(upper_bound=0)).sum().alias("cp_spent"))
+    cp = league.cp_changes.group_by("game_key", "player").agg(
+        pl.col("delta").clip(lower_bound=0).sum().alias("cp_gained"), (-pl.col("delta").clip(upper_bound=0)).sum().alias("cp_spent")
     )
     tps = league.table("turning_points")
     initiative = (
-        rows.select("game_key", "player").join(tps, on="game_key")
+        rows.select("game_key", "player")
+        .join(tps, on="game_key")
         .group_by("game_key", "player")
         .agg(
             pl.len().alias("turning_points"),
@@ -48,8 +48,10 @@ def per_game(league: League) -> pl.DataFrame:
         rows.join(killed, on=["game_key", "player"], how="left")
         .join(cp, on=["game_key", "player"], how="left")
         .join(initiative, on=["game_key", "player"], how="left")
-        .with_columns(pl.col("enemies_incapacitated", "operatives_lost", "cp_gained", "cp_spent", "turning_points", "turning_points_with_initiative").fill_null(0),
-                      score=pl.col("result").replace_strict({"win": 1.0, "draw": 0.5, "loss": 0.0}))
+        .with_columns(
+            pl.col("enemies_incapacitated", "operatives_lost", "cp_gained", "cp_spent", "turning_points", "turning_points_with_initiative").fill_null(0),
+            score=pl.col("result").replace_strict({"win": 1.0, "draw": 0.5, "loss": 0.0}),
+        )
     )
 
 
@@ -59,7 +61,8 @@ def most_used_ploys(league: League, by: str) -> pl.DataFrame:
     owners = league.results.select("game_key", "player", "kill_team")
     return (
         ploys.join(owners, on=["game_key", "player"])
-        .group_by(by, "source").agg(pl.len().alias("uses"))
+        .group_by(by, "source")
+        .agg(pl.len().alias("uses"))
         .sort([by, "uses", "source"], descending=[False, True, False])
         .group_by(by, maintain_order=True)
         .agg(pl.format("{} ({})", "source", "uses").head(TOP_PLOYS).str.join(", ").alias("most_used_ploys"))

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import html
 
-from ..events import Annotation, EventVoided
-from ..reducer import describe_result, effective
+from ..events import Annotation
+from ..play.timeline import Timeline
 from ..rulesets import get_ruleset
 from ..storage.store import Store
-from ..text.views import describe
+from ..text.describe import describe
+from ..text.results import describe_result
 from .charts import game_vp_chart, svg
 from .league import League
 
@@ -24,13 +25,8 @@ tr.undone td { color: #999; text-decoration: line-through; } tr.tp td { font-wei
 
 def game_report(store: Store, league: League, game_id: str) -> str:
     state = store.state(game_id)
-    envelopes = store.events(game_id)
+    timeline = Timeline(store.events(game_id))
     ruleset = get_ruleset(state.ruleset)
-    kept = {seq for seq, _ in effective([(e.seq, e.payload) for e in envelopes])}
-    notes: dict[int, list[str]] = {}
-    for e in envelopes:
-        if isinstance(e.payload, Annotation) and e.seq in kept:
-            notes.setdefault(e.payload.target, []).append(e.payload.text)
     esc = html.escape
     who = " vs ".join(f"{esc(n)} ({esc(p.kill_team)})" for n, p in state.players.items())
     labels = ", ".join(f"{esc(k)} {esc(v)}" for k, v in state.labels.items())
@@ -39,24 +35,38 @@ def game_report(store: Store, league: League, game_id: str) -> str:
         f"<title>{who}</title><style>{STYLE}</style></head><body>",
         f"<h1>{who}</h1>",
         f"<p class='sub'>{esc(ruleset.title)} &middot; {esc(state.killzone)} &middot; {esc(state.date)}"
-        + (f" &middot; crit op {esc(state.crit_op)}" if state.crit_op else "") + (f" &middot; {labels}" if labels else "") + "</p>",
+        + (f" &middot; crit op {esc(state.crit_op)}" if state.crit_op else "")
+        + (f" &middot; {labels}" if labels else "")
+        + "</p>",
         f"<p class='result'>{esc(describe_result(state)[0].upper() + describe_result(state)[1:])}</p>",
-        "<table><tr><th>player</th><th>kill team</th>" + "".join(f"<th>{op} VP</th>" for op in ruleset.ops) + "<th>total</th>" + ("<th>kill grade</th>" if ruleset.kill_op else "") + "</tr>",
+        "<table><tr><th>player</th><th>kill team</th>"
+        + "".join(f"<th>{op} VP</th>" for op in ruleset.ops)
+        + "<th>total</th>"
+        + ("<th>kill grade</th>" if ruleset.kill_op else "")
+        + "</tr>",
     ]
     for name, p in state.players.items():
         cells = "".join(f"<td class='n'>{p.vp.get(op, 0)}</td>" for op in ruleset.ops)
-        parts.append(f"<tr><td>{esc(name)}</td><td>{esc(p.kill_team)}</td>{cells}<td class='n'><b>{p.total_vp}</b></td>" + (f"<td class='n'>{p.kill_grade}</td>" if ruleset.kill_op else "") + "</tr>")
+        parts.append(
+            f"<tr><td>{esc(name)}</td><td>{esc(p.kill_team)}</td>{cells}<td class='n'><b>{p.total_vp}</b></td>"
+            + (f"<td class='n'>{p.kill_grade}</td>" if ruleset.kill_op else "")
+            + "</tr>"
+        )
     parts.append("</table>")
     if state.result is not None:
         parts.append(svg(game_vp_chart(league, game_id)))
     if state.warnings:
-        parts.append("<h2>Warnings</h2><ul>" + "".join(f"<li class='warn'>seq {w.seq}: {esc(w.message)} ({esc(w.rule)}); {esc(w.reason)}</li>" for w in state.warnings) + "</ul>")
+        parts.append(
+            "<h2>Warnings</h2><ul>"
+            + "".join(f"<li class='warn'>seq {w.seq}: {esc(w.message)} ({esc(w.rule)}); {esc(w.reason)}</li>" for w in state.warnings)
+            + "</ul>"
+        )
     parts.append("<h2>Events</h2><table><tr><th>seq</th><th>event</th></tr>")
-    for e in envelopes:
+    for e in timeline.envelopes:
         if isinstance(e.payload, Annotation):
             continue
-        kind = "tp" if type(e.payload).__name__.startswith("TurningPoint") else ("undone" if e.seq not in kept and not isinstance(e.payload, EventVoided) else "")
-        text = esc(describe(e.payload)) + "".join(f"<div class='note'>{esc(t)}</div>" for t in notes.get(e.seq, []))
+        kind = "tp" if type(e.payload).__name__.startswith("TurningPoint") else ("undone" if e.seq in timeline.undone_by else "")
+        text = esc(describe(e.payload)) + "".join(f"<div class='note'>{esc(t)}</div>" for t in timeline.notes.get(e.seq, []))
         parts.append(f"<tr class='{kind}'><td class='n'>{e.seq}</td><td>{text}</td></tr>")
     parts.append("</table></body></html>")
     return "\n".join(parts)

@@ -9,14 +9,14 @@ from pathlib import Path
 import click
 import msgspec
 
-from .context import open_store
 from ..data import SAMPLE_GAMES
 from ..errors import GameNotFound, KtlogError
 from ..files.gamelog import Header, export_lines, write_game_log
 from ..play.importer import ImportReport, import_file, import_files
 from ..play.replay import Replay
 from ..storage.store import Store
-from ..text.views import render_replay_summary, render_score
+from ..text.render import render_replay_summary, render_score
+from .context import open_store
 
 
 @click.command("import")

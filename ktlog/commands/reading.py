@@ -6,13 +6,15 @@ import click
 import msgspec
 
 from .. import events as ev
-from .context import echo_json, open_store
 from ..errors import KtlogError
-from ..reducer import effective
 from ..play.replay import Replay
-from ..rulesets import RULESETS
+from ..play.timeline import Timeline
 from ..storage.store import Store
-from ..text.views import describe, game_result, render_score, render_state, score_view, state_view
+from ..text.describe import describe
+from ..text.json_views import score_view, state_view
+from ..text.render import render_score, render_state
+from ..text.results import game_result
+from .context import echo_json, open_store
 
 
 @click.command()
@@ -22,18 +24,30 @@ def games(ctx, as_json) -> None:
     """List the games in the database."""
     rows = open_store(ctx).games()
     if as_json:
-        echo_json([
-            {"id": g.id, "status": g.status, "ruleset": g.ruleset, "killzone": g.killzone, "date": g.date, "labels": g.labels,
-             "players": g.players, "kill_teams": g.kill_teams, "result": g.result, "events": g.head_seq}
-            for g in rows
-        ])
+        echo_json(
+            [
+                {
+                    "id": g.id,
+                    "status": g.status,
+                    "ruleset": g.ruleset,
+                    "killzone": g.killzone,
+                    "date": g.date,
+                    "labels": g.labels,
+                    "players": g.players,
+                    "kill_teams": g.kill_teams,
+                    "result": g.result,
+                    "events": g.head_seq,
+                }
+                for g in rows
+            ]
+        )
         return
     if not rows:
         click.echo("no games yet: `ktlog new` records one, `ktlog import FILE` loads one")
         return
     for g in rows:
         who = " vs ".join(f"{p} ({t})" for p, t in zip(g.players, g.kill_teams))
-        result = game_result(g) if g.result else g.status
+        result = game_result(g.ruleset, g.result) if g.result else g.status
         click.echo(f"{g.id[:8]}  {g.date}  {g.ruleset:<17} {who}  [{result}]  {g.head_seq} events")
 
 
@@ -42,7 +56,7 @@ def _state_for(store: Store, game_id: str, at: int | None, tp: int | None):
         raise KtlogError("give --at SEQ or --tp N, not both")
     if tp is not None:
         replay = Replay.open(store, game_id)
-        return replay.seek(replay.turning_point_end(tp))
+        return replay.seek(replay.timeline.turning_point_end(tp))
     if at is not None and at < 0:
         raise KtlogError("--at takes a seq of 0 or more")
     return store.state(game_id, at)
@@ -75,27 +89,19 @@ def log(ctx, game, as_json, spectator) -> None:
     """The events of a game in order; undone ones are marked, notes shown under their event."""
     store = open_store(ctx)
     game_id = store.resolve(game)
-    envelopes = store.events(game_id)
+    timeline = Timeline(store.events(game_id))
     state = store.state(game_id)
-    records = [(e.seq, e.payload) for e in envelopes]
-    kept = {seq for seq, _ in effective(records)}
-    voided_by = {e.payload.target: e.seq for e in envelopes if isinstance(e.payload, ev.EventVoided)}
     if as_json:
-        hidden = RULESETS[state.ruleset].hidden if spectator else lambda state, event: False
-        shown = (_redacted(e) if hidden(state, e.payload) else e for e in envelopes)
+        shown = (_redacted(e) if spectator and timeline.hidden(state, e.payload) else e for e in timeline.envelopes)
         click.echo("[" + ",\n".join(msgspec.json.encode(x).decode() for x in shown) + "]")
         return
-    notes: dict[int, list[str]] = {}
-    for e in envelopes:
-        if isinstance(e.payload, ev.Annotation) and e.seq in kept:
-            notes.setdefault(e.payload.target, []).append(e.payload.text)
-    for e in envelopes:
+    for e in timeline.envelopes:
         if isinstance(e.payload, ev.Annotation):
             continue
-        mark = f"  [undone by seq {voided_by[e.seq]}]" if e.seq not in kept and e.seq in voided_by else ""
+        mark = f"  [undone by seq {timeline.undone_by[e.seq]}]" if e.seq in timeline.undone_by else ""
         override = f"  [override: {e.payload.override}]" if e.payload.override else ""
         click.echo(f"{e.seq:>5}  {describe(e.payload, spectator, state)}{override}{mark}")
-        for text in notes.get(e.seq, []):
+        for text in timeline.notes.get(e.seq, []):
             click.echo(f"         # {text}")
 
 

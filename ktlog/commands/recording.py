@@ -8,13 +8,15 @@ from pathlib import Path
 import click
 
 from .. import events as ev
-from .context import echo_json, open_store
 from ..errors import RosterError
-from ..text.event_text import build_event, types_help
 from ..files.rosters import joining, load_roster
+from ..play.session import RecordingSession
 from ..rules.not_applied import not_applied_in_setup
 from ..rulesets import RULESETS
-from ..text.views import changes, describe
+from ..text.describe import describe
+from ..text.event_text import build_event, types_help
+from ..text.render import changes, undo_text
+from .context import echo_json, open_store
 
 
 def _parse_player(spec: str) -> tuple[str, Path, list[str] | None]:
@@ -35,17 +37,29 @@ def _parse_player(spec: str) -> tuple[str, Path, list[str] | None]:
 @click.option("--season", help="Season label.")
 @click.option("--round", "round_", help="Round label.")
 @click.option("--table", help="Table label.")
-@click.option("--player", "players", multiple=True, required=True, metavar="NAME=ROSTER[:OP,OP]",
-              help="A player and the roster file of their kill team, optionally the operatives selected for this battle. Once per player.")
-@click.option("--npo", "npos", multiple=True, metavar="NAME=ROSTER[:OP,OP]",
-              help="Joint Ops: the non-player operatives' side and its roster (e.g. ktlog/data/rosters/npo.toml); an OP named "
-                   "several times is selected that many times (ids OP-1, OP-2 ...).")
+@click.option(
+    "--player",
+    "players",
+    multiple=True,
+    required=True,
+    metavar="NAME=ROSTER[:OP,OP]",
+    help="A player and the roster file of their kill team, optionally the operatives selected for this battle. Once per player.",
+)
+@click.option(
+    "--npo",
+    "npos",
+    multiple=True,
+    metavar="NAME=ROSTER[:OP,OP]",
+    help="Joint Ops: the non-player operatives' side and its roster (e.g. ktlog/data/rosters/npo.toml); an OP named "
+    "several times is selected that many times (ids OP-1, OP-2 ...).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the new game as JSON.")
 @click.pass_context
 def new(ctx, ruleset, killzone, date, dataslate, mission, league, season, round_, table, players, npos, as_json) -> None:
     """Create a game from flags and roster files; prints its id."""
-    created = ev.GameCreated(ruleset=ruleset, killzone=killzone, date=date, dataslate=dataslate, mission=mission, league=league,
-                             season=season, round=round_, table=table)
+    created = ev.GameCreated(
+        ruleset=ruleset, killzone=killzone, date=date, dataslate=dataslate, mission=mission, league=league, season=season, round=round_, table=table
+    )
     setup: list[ev.Event] = []
     taken: set[str] = set()
     warnings: list[str] = []
@@ -58,8 +72,9 @@ def new(ctx, ruleset, killzone, date, dataslate, mission, league, season, round_
     game_id = store.new_game(created, setup)
     unapplied = not_applied_in_setup(setup, RULESETS[ruleset])
     if as_json:
-        echo_json({"id": game_id, "players": [p.partition("=")[0] for p in players + npos], "events": len(setup) + 1,
-                   "warnings": warnings, "not_applied": unapplied})
+        echo_json(
+            {"id": game_id, "players": [p.partition("=")[0] for p in players + npos], "events": len(setup) + 1, "warnings": warnings, "not_applied": unapplied}
+        )
         return
     click.echo(game_id)
     for line in [f"warning: {w}" for w in warnings] + [f"not applied: {u}" for u in unapplied]:
@@ -87,14 +102,10 @@ def event_cmd(ctx, game, type_name, fields, override, expect_seq, list_types) ->
     if list_types or not type_name:
         click.echo("Event types and their fields:\n" + types_help())
         return
-    store = open_store(ctx)
-    game_id = store.resolve(game)
     event = build_event(type_name, list(fields), override)
-    before = store.state(game_id)
-    envelope = store.append(game_id, event, expected_seq=expect_seq)
-    after = store.state(game_id)
-    click.echo(f"seq {envelope.seq}: {describe(event)}")
-    for line in changes(before, after):
+    recorded = _session(ctx, game).record(event, expected_seq=expect_seq)
+    click.echo(f"seq {recorded.seq}: {describe(event)}")
+    for line in changes(recorded.before, recorded.after):
         click.echo(f"  {line}")
 
 
@@ -104,12 +115,8 @@ def event_cmd(ctx, game, type_name, fields, override, expect_seq, list_types) ->
 @click.pass_context
 def undo(ctx, game, expect_seq) -> None:
     """Void the latest effective event (undo). Nothing is deleted: the undo is an event too."""
-    store = open_store(ctx)
-    game_id = store.resolve(game)
-    target = store.latest_effective(game_id)
-    target_event = store.events(game_id, upto=target, after=target - 1)[0]
-    envelope = store.undo(game_id, expected_seq=expect_seq)
-    click.echo(f"seq {envelope.seq}: undid seq {target} ({describe(target_event.payload)})")
+    recorded = _session(ctx, game).undo(expected_seq=expect_seq)
+    click.echo(undo_text(recorded.seq, *recorded.undone))
 
 
 @click.command()
@@ -119,6 +126,10 @@ def undo(ctx, game, expect_seq) -> None:
 @click.pass_context
 def annotate(ctx, game, seq, text) -> None:
     """Attach a comment to the event at SEQ."""
+    recorded = _session(ctx, game).annotate(seq, text)
+    click.echo(f"seq {recorded.seq}: note on seq {seq}")
+
+
+def _session(ctx, game: str) -> RecordingSession:
     store = open_store(ctx)
-    envelope = store.annotate(store.resolve(game), seq, text)
-    click.echo(f"seq {envelope.seq}: note on seq {seq}")
+    return RecordingSession(store, store.resolve(game), expect_next=False)

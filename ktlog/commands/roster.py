@@ -28,8 +28,7 @@ def roster() -> None:
 
 @roster.command("import")
 @click.argument("file", type=click.Path(exists=True, path_type=Path))
-@click.option("--system", type=click.Path(exists=True, dir_okay=False, path_type=Path),
-              help="The game system file (.gst or .gstz) a catalogue belongs to.")
+@click.option("--system", type=click.Path(exists=True, dir_okay=False, path_type=Path), help="The game system file (.gst or .gstz) a catalogue belongs to.")
 @click.option("--archetypes", help="The kill team's archetypes, comma separated (BSData has none), e.g. Security,Recon.")
 @click.option("--out", type=click.Path(path_type=Path), help="Where to write (a file; a folder for a data folder). Default: your roster folder.")
 @click.option("--dry-run", is_flag=True, help="Show what would be imported; write nothing.")
@@ -51,8 +50,7 @@ def import_cmd(file: Path, system: Path | None, archetypes: str | None, out: Pat
         raise RosterError(f"{file}: no operative could be mapped ({'; '.join(team.left_out) or 'the file has none'}); nothing written")
     target = out or user_roster_folder() / f"{slug(team.name)}.toml"
     loaded = _written(team, None if dry_run else target, force)
-    click.echo(f"{loaded.name}: {len(loaded.operatives)} operatives from {team.source}"
-               + (f" (catalogue revision {team.revision})" if team.revision else ""))
+    click.echo(f"{loaded.name}: {len(loaded.operatives)} operatives from {team.source}" + (f" (catalogue revision {team.revision})" if team.revision else ""))
     for card, count in _cards(loaded):
         click.echo("\n".join(_datacard_lines(card, count)))
     for operative in team.operatives:
@@ -141,8 +139,13 @@ def show(name: str) -> None:
 
 @roster.command("check")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option("--ruleset", type=click.Choice(sorted(RULESETS)), default="kt24-preliminary", show_default=True,
-              help="The ruleset whose weapon rules the roster is checked against (kt21 for a KT21 roster).")
+@click.option(
+    "--ruleset",
+    type=click.Choice(sorted(RULESETS)),
+    default="kt24-preliminary",
+    show_default=True,
+    help="The ruleset whose weapon rules the roster is checked against (kt21 for a KT21 roster).",
+)
 def check(file: Path, ruleset: str) -> None:
     """Check a roster file: the line and field of a problem; older wording read as a field and text
     that reads like a rule ktlog does not apply ("not applied"); else a summary."""
@@ -157,9 +160,10 @@ def check(file: Path, ruleset: str) -> None:
     for text in unapplied:
         click.echo(f"not applied: {text}")
     found = [f"{n} {what}" for n, what in ((len(loaded.warnings), "warnings"), (len(unapplied), "not applied")) if n]
-    click.echo(f"{file}: {'usable, with ' + ' and '.join(found) + ' (above)' if found else 'fine'}: {loaded.name}, "
-               f"{len(loaded.operatives)} operatives"
-               + ("" if loaded.archetypes else "; no archetypes (add archetypes = [...] for the game's records)"))
+    click.echo(
+        f"{file}: {'usable, with ' + ' and '.join(found) + ' (above)' if found else 'fine'}: {loaded.name}, "
+        f"{len(loaded.operatives)} operatives" + ("" if loaded.archetypes else "; no archetypes (add archetypes = [...] for the game's records)")
+    )
 
 
 def roster_not_applied(loaded: Roster, ruleset: Ruleset) -> list[str]:
@@ -178,8 +182,10 @@ def _cards(loaded: Roster) -> list[tuple[Datacard, int]]:
 def _datacard_lines(card: Datacard, count: int) -> list[str]:
     times = f"{count}x " if count > 1 else ""
     kt21 = f"  GA {card.group_activation}  DF {card.defence}" if card.group_activation != 1 or card.defence != 3 else ""
-    lines = [f"{times}{card.name}: APL {card.apl}  Move {card.move}\"  Save {card.save}+  Wounds {card.wounds}{kt21}"
-             + (f"  [{', '.join(card.keywords)}]" if card.keywords else "")]
+    lines = [
+        f'{times}{card.name}: APL {card.apl}  Move {card.move}"  Save {card.save}+  Wounds {card.wounds}{kt21}'
+        + (f"  [{', '.join(card.keywords)}]" if card.keywords else "")
+    ]
     for w in card.weapons:
         rules = ", ".join((*w.rules, *(f"!{r}" for r in w.critical_rules)))
         lines.append(f"    {w.kind:<6}  {w.name:<32} {w.atk}  {w.hit}+  {w.normal_dmg}/{w.crit_dmg}  {rules}".rstrip())

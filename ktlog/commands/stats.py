@@ -5,7 +5,6 @@ from __future__ import annotations
 import datetime as dt
 import functools
 from pathlib import Path
-
 from typing import TYPE_CHECKING
 
 import click
@@ -17,8 +16,8 @@ if TYPE_CHECKING:  # Polars loads with the first statistic, not with every ktlog
 
 
 def _league(ctx: click.Context, kw: dict) -> League:
-    from ..storage.dbfile import is_current
     from ..analytics.league import Filters, League
+    from ..storage.dbfile import is_current
 
     db = Path(ctx.find_root().obj["db"])
     if not is_current(db):  # a missing, wrong or newer file gets the store's clear message; an older one is migrated
@@ -112,7 +111,8 @@ def teams(league: League):
 @filtered
 def matchups(league: League, long_form: bool):
     """Kill team against kill team: win rate (games), as a matrix."""
-    from ..analytics.matchups import matchups as pairs, matrix
+    from ..analytics.matchups import matchups as pairs
+    from ..analytics.matchups import matrix
 
     table = pairs(league)
     return table if long_form else matrix(table)
@@ -187,7 +187,9 @@ def _left_out(league: League, prefix: str) -> None:
     if matches.height == 1:
         game_id, ruleset = matches.row(0)
         if ruleset in pve_rulesets() and league.filters.ruleset is None:
-            raise NothingToCompute(f"game {game_id[:8]} is a {ruleset} game, which league statistics leave out (`ktlog stats ... --ruleset {ruleset}` takes them in)")
+            raise NothingToCompute(
+                f"game {game_id[:8]} is a {ruleset} game, which league statistics leave out (`ktlog stats ... --ruleset {ruleset}` takes them in)"
+            )
         raise NothingToCompute(f"game {game_id[:8]} is left out by the filters ({league.filters.describe()}); drop a filter to include it")
 
 
@@ -221,9 +223,9 @@ def chart(ctx, kind, game, output) -> None:
 @click.pass_context
 def report(ctx, game, output) -> None:
     """Write one game as a single HTML file: result, VP curve, events and notes (opens offline)."""
-    from ..storage.store import Store
     from ..analytics.league import Filters, League
     from ..analytics.report import game_report
+    from ..storage.store import Store
 
     db = Path(ctx.find_root().obj["db"])
     with Store(db, create=False) as store:

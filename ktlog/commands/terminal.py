@@ -35,8 +35,8 @@ def start(ctx: click.Context) -> None:
     the start screen."""
     from ktlog.tui.app import make_app
 
-    from ..errors import KtlogError
     from ..data import SAMPLE_GAMES
+    from ..errors import KtlogError
     from .files import load_samples
 
     store = open_store(ctx, ui=True)

@@ -18,7 +18,7 @@ from .. import __version__
 from ..errors import GameLogError, KtlogError
 from ..events import Envelope
 from ..records import GENESIS, canonical, canonical_raw, chain_hash, decode_payload
-from ..reducer import shared_win
+from ..rulesets.multiplayer.rules import shared_win
 from ..state import GameState
 
 if TYPE_CHECKING:
@@ -95,10 +95,17 @@ def header_result(state: GameState) -> HeaderResult | None:
 
 def make_header(game_id: str, state: GameState, events: int, description: str | None = None) -> Header:
     return Header(
-        format=FORMAT, format_version=FORMAT_VERSION, game_id=game_id, ruleset=state.ruleset,
-        killzone=state.killzone, date=state.date, events=events,
+        format=FORMAT,
+        format_version=FORMAT_VERSION,
+        game_id=game_id,
+        ruleset=state.ruleset,
+        killzone=state.killzone,
+        date=state.date,
+        events=events,
         players=tuple(HeaderPlayer(n, p.kill_team) for n, p in state.players.items()),
-        result=header_result(state), description=description, ktlog_version=__version__,
+        result=header_result(state),
+        description=description,
+        ktlog_version=__version__,
         **{k: state.labels.get(k) for k in ("mission", "league", "season", "round", "table")},
     )
 
@@ -177,11 +184,14 @@ def read_game_log(path: Path) -> tuple[Header, list[tuple[Envelope, bytes]]]:
         raise GameLogError(where, 2, "the file has a header but no events; a game starts with its GameCreated event on line 2")
     if len(sealed) < header.events:
         raise GameLogError(
-            where, len(lines) + 1,
+            where,
+            len(lines) + 1,
             f"the header says {header.events} events but the file has {len(sealed)}: it is truncated here; export the game again",
         )
     if len(sealed) > header.events:
-        raise GameLogError(where, max(header.events, 0) + 2, f"the header says {header.events} events but the file goes on: a line was added after it was written")
+        raise GameLogError(
+            where, max(header.events, 0) + 2, f"the header says {header.events} events but the file goes on: a line was added after it was written"
+        )
     return header, sealed
 
 
@@ -259,7 +269,13 @@ def _read_line_slowly(where: str, number: int, raw_line: bytes) -> tuple[Envelop
     except KtlogError as exc:
         raise GameLogError(where, number, str(exc)) from exc
     envelope = Envelope(
-        game_id=line.game_id, seq=line.seq, event_id=line.event_id, version=line.version,
-        recorded_at=line.recorded_at, payload=event, prev_hash=line.prev_hash, hash=line.hash,
+        game_id=line.game_id,
+        seq=line.seq,
+        event_id=line.event_id,
+        version=line.version,
+        recorded_at=line.recorded_at,
+        payload=event,
+        prev_hash=line.prev_hash,
+        hash=line.hash,
     )
     return envelope, canonical_raw(line.payload)

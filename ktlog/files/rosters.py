@@ -27,7 +27,7 @@ optionally `invulnerable_save = "4+"` (004), and its weapons `critical_rules` (!
 `rules = ["AP1"], critical_rules = ["MW2"]` (001).
 
 The special rules ktlog applies are fields, never read from names or rule text
-(docs/roster-format.md): `heavy = true` (a Heavy NPO, pg 89), `double_action = ["Shoot"]`
+(docs/file-formats.md): `heavy = true` (a Heavy NPO, pg 89), `double_action = ["Shoot"]`
 (actions it can perform twice in an activation, pg 39), and a weapon's `one_in = 3` (only 1 in 3
 of the operatives with it can have it, pg 89). An older roster relying on the wording of pg 89
 is read as before, with a warning naming the field to write (ktlog.wording).
@@ -65,9 +65,13 @@ class WeaponEntry(msgspec.Struct, forbid_unknown_fields=True):
     dmg: Annotated[str, msgspec.Meta(description='normal/critical damage, like "3/4"')]
     rules: Annotated[list[str], msgspec.Meta(description='Weapon rules as printed (pg 111), e.g. "Piercing 1"; KT21: "AP1"')] = []
     critical_rules: Annotated[list[str], msgspec.Meta(description='KT21 critical hit rules (!), e.g. "MW2"')] = []
-    one_in: Annotated[int | None, msgspec.Meta(
-        description="Only 1 in this many of a player's operatives with this weapon on their datacard can have it (rounded "
-        "down; the NPO special weapon is 1 in 3, pg 89): 2 or more. Joint Ops checks it on every Shot.")] = None
+    one_in: Annotated[
+        int | None,
+        msgspec.Meta(
+            description="Only 1 in this many of a player's operatives with this weapon on their datacard can have it (rounded "
+            "down; the NPO special weapon is 1 in 3, pg 89): 2 or more. Joint Ops checks it on every Shot."
+        ),
+    ] = None
 
 
 class OperativeEntry(msgspec.Struct, forbid_unknown_fields=True):
@@ -82,22 +86,31 @@ class OperativeEntry(msgspec.Struct, forbid_unknown_fields=True):
     id: Annotated[str | None, msgspec.Meta(description="How the log names it (default: from the name)")] = None
     count: Annotated[int, msgspec.Meta(ge=1, description="Several identical operatives, ids id-1, id-2 ...")] = 1
     keywords: list[str] = []
-    rules: Annotated[list[str], msgspec.Meta(description="Rule texts as printed, for people: ktlog applies none of them; "
-                                                         "the rules it applies are fields (heavy, double_action, one_in)")] = []
+    rules: Annotated[
+        list[str],
+        msgspec.Meta(
+            description="Rule texts as printed, for people: ktlog applies none of them; the rules it applies are fields (heavy, double_action, one_in)"
+        ),
+    ] = []
     unique_actions: list[UniqueAction] = []
     base_mm: int | None = None
     ga: Annotated[int, msgspec.Meta(description="KT21 group activation")] = 1
     df: Annotated[int, msgspec.Meta(description="KT21 defence dice")] = 3
     invulnerable_save: Annotated[int | str | None, msgspec.Meta(description='KT21 invulnerable save, like "4+" (004)')] = None
-    heavy: Annotated[bool, msgspec.Meta(
-        description="A Heavy NPO (pg 89): Joint Ops reinforcements bring back one Heavy NPO or two that are not (pg 92, 94)")] = False
-    double_action: Annotated[list[str], msgspec.Meta(
-        description='Actions this operative can perform twice during its activation, e.g. ["Shoot"] (precedence, pg 39; the '
-        "Heavy NPOs, pg 89): an action's name or one of the datacard's unique actions")] = []
+    heavy: Annotated[
+        bool, msgspec.Meta(description="A Heavy NPO (pg 89): Joint Ops reinforcements bring back one Heavy NPO or two that are not (pg 92, 94)")
+    ] = False
+    double_action: Annotated[
+        list[str],
+        msgspec.Meta(
+            description='Actions this operative can perform twice during its activation, e.g. ["Shoot"] (precedence, pg 39; the '
+            "Heavy NPOs, pg 89): an action's name or one of the datacard's unique actions"
+        ),
+    ] = []
 
 
 class RosterFile(msgspec.Struct, forbid_unknown_fields=True):
-    """A roster file (TOML): a kill team's operatives with full datacards (docs/roster-format.md)."""
+    """A roster file (TOML): a kill team's operatives with full datacards (docs/file-formats.md)."""
 
     name: str
     operatives: list[OperativeEntry]
@@ -218,8 +231,16 @@ def load_roster(path: str | Path) -> Roster:
         seen.add(op.id)
     if not operatives:
         raise RosterError(f"{where}: the roster has no operatives")
-    return Roster(name=spec.name, faction=spec.faction, archetypes=tuple(spec.archetypes), operatives=tuple(operatives), path=where,
-                  source=spec.source, revision=spec.revision, warnings=tuple(f"{where}: {w}" for w in warnings))
+    return Roster(
+        name=spec.name,
+        faction=spec.faction,
+        archetypes=tuple(spec.archetypes),
+        operatives=tuple(operatives),
+        path=where,
+        source=spec.source,
+        revision=spec.revision,
+        warnings=tuple(f"{where}: {w}" for w in warnings),
+    )
 
 
 def is_npo(faction: object, keywords: object) -> bool:
@@ -242,8 +263,7 @@ def _read_older_wording(raw: dict) -> tuple[dict, list[str]]:
             continue
         card, notes = read_wording(op, heavy=is_npo(raw.get("faction"), op.get("keywords")))
         read.append(card)
-        warnings += [f"operative {card.get('name')!r}: {note}; write that field in the roster file instead of relying on the wording"
-                     for note in notes]
+        warnings += [f"operative {card.get('name')!r}: {note}; write that field in the roster file instead of relying on the wording" for note in notes]
     return {**raw, "operatives": read}, warnings
 
 
@@ -276,15 +296,34 @@ def _datacard(op: OperativeEntry) -> Datacard:
         if w.one_in is not None and w.one_in < 2:
             raise ValueError(f"weapon {w.name!r}: one_in {w.one_in} is below 2 (1 in 1 is every operative: leave one_in out)")
         weapons.append(
-            Weapon(name=w.name, kind=w.kind, atk=w.atk, hit=_stat(w.hit, f"weapon {w.name!r}: hit"), normal_dmg=normal, crit_dmg=crit, rules=tuple(w.rules),
-                   critical_rules=tuple(w.critical_rules), one_in=w.one_in)
+            Weapon(
+                name=w.name,
+                kind=w.kind,
+                atk=w.atk,
+                hit=_stat(w.hit, f"weapon {w.name!r}: hit"),
+                normal_dmg=normal,
+                crit_dmg=crit,
+                rules=tuple(w.rules),
+                critical_rules=tuple(w.critical_rules),
+                one_in=w.one_in,
+            )
         )
     return Datacard(
-        name=op.name, apl=op.apl, move=op.move, save=_stat(op.save, "save"), wounds=op.wounds, weapons=tuple(weapons),
-        keywords=tuple(op.keywords), rules=tuple(op.rules), unique_actions=tuple(op.unique_actions), base_mm=op.base_mm,
-        group_activation=op.ga, defence=op.df,
+        name=op.name,
+        apl=op.apl,
+        move=op.move,
+        save=_stat(op.save, "save"),
+        wounds=op.wounds,
+        weapons=tuple(weapons),
+        keywords=tuple(op.keywords),
+        rules=tuple(op.rules),
+        unique_actions=tuple(op.unique_actions),
+        base_mm=op.base_mm,
+        group_activation=op.ga,
+        defence=op.df,
         invulnerable_save=None if op.invulnerable_save is None else _stat(op.invulnerable_save, "invulnerable_save"),
-        heavy=op.heavy, double_action=_double_action(op),
+        heavy=op.heavy,
+        double_action=_double_action(op),
     )
 
 
@@ -293,6 +332,8 @@ def _double_action(op: OperativeEntry) -> tuple[str, ...]:
     known = {a.casefold(): a for a in (*sorted(ACTIONS), *(u.name for u in op.unique_actions))}
     unknown = [a for a in op.double_action if a.strip().casefold() not in known]
     if unknown:
-        raise ValueError(f"double_action {', '.join(map(repr, unknown))}: not an action; name actions as printed, e.g. "
-                         f"double_action = [\"Shoot\"] ({', '.join(sorted(ACTIONS))}, or a unique action of the datacard)")
+        raise ValueError(
+            f"double_action {', '.join(map(repr, unknown))}: not an action; name actions as printed, e.g. "
+            f'double_action = ["Shoot"] ({", ".join(sorted(ACTIONS))}, or a unique action of the datacard)'
+        )
     return tuple(dict.fromkeys(known[a.strip().casefold()] for a in op.double_action))

@@ -1,8 +1,8 @@
 """JSON Schema of every event type, the envelope, the game-log file and the roster file, generated
 from the code.
 
-    python -m ktlog.files.schemas            # write ktlog/data/schemas/
-    python -m ktlog.files.schemas --check    # exit 1 if ktlog/data/schemas/ has drifted from the code
+python -m ktlog.files.schemas            # write ktlog/data/schemas/
+python -m ktlog.files.schemas --check    # exit 1 if ktlog/data/schemas/ has drifted from the code
 """
 
 from __future__ import annotations
@@ -31,7 +31,8 @@ def generate() -> dict[str, dict]:
     for name, cls in EVENT_TYPES.items():
         files[f"events/{name}.json"] = _with_meta(msgspec.json.schema(cls), name, **{"x-ktlog-version": cls.version})
     files["envelope.json"] = _with_meta(
-        msgspec.json.schema(Envelope), "Envelope",
+        msgspec.json.schema(Envelope),
+        "Envelope",
         description="A stored event: game_id, seq (1, 2, 3 ...), event_id, version of the payload's type, recorded_at (UTC), "
         "payload (tagged by its `type`), and the SHA-256 hash chain (prev_hash, hash).",
     )
@@ -54,8 +55,9 @@ def generate() -> dict[str, dict]:
         "$defs": defs,
     }
     files["roster.json"] = _with_meta(
-        msgspec.json.schema(RosterFile), "Roster file",
-        description="A roster file (TOML) read as data: docs/roster-format.md. Names and rule texts are free text; the special "
+        msgspec.json.schema(RosterFile),
+        "Roster file",
+        description="A roster file (TOML) read as data: docs/file-formats.md. Names and rule texts are free text; the special "
         "rules ktlog applies are the fields heavy, double_action and a weapon's one_in.",
     )
     return files

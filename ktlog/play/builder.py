@@ -16,14 +16,18 @@ import datetime as dt
 import uuid
 from collections.abc import Callable, Iterable
 
+from ..errors import RuleViolation
 from ..events import (
     Action,
+    ActivationEnded,
     Annotation,
     Charged,
+    CounteractStarted,
     CritOpRolled,
     Dashed,
     Dice,
     DropZoneChosen,
+    Envelope,
     EquipmentSelected,
     Event,
     EventVoided,
@@ -43,8 +47,6 @@ from ..events import (
     ObjectiveMarkerSetUp,
     ObjectivesControlled,
     OperativeActivated,
-    ActivationEnded,
-    CounteractStarted,
     OperativeEscaped,
     OperativeSetUp,
     OverwatchFired,
@@ -58,15 +60,13 @@ from ..events import (
     TurningPointEnded,
     TurningPointStarted,
     UniqueActionPerformed,
-    Envelope,
 )
-from ..errors import RuleViolation
-from ..text.notation import parse_dice, parse_rerolls, parse_steps
+from ..files.rosters import Roster, joining
 from ..records import GENESIS, event_uuid, seal
 from ..reducer import apply_in_place, effective, fold, resume
-from ..files.rosters import Roster, joining
 from ..rules.setup import next_to_set_up
 from ..state import GameState, decode_state, encode_state
+from ..text.notation import parse_dice, parse_rerolls, parse_steps
 
 ActionMaker = Callable[[str], Action]
 
@@ -197,8 +197,9 @@ class GameBuilder:
 
     # --- battle -----------------------------------------------------------------------------
 
-    def turning_point(self, tp: int, rolls: dict[str, int] | None, initiative: str,
-                      gambits: Iterable[tuple[str, str, int] | tuple[str, str] | Event] = ()) -> GameBuilder:
+    def turning_point(
+        self, tp: int, rolls: dict[str, int] | None, initiative: str, gambits: Iterable[tuple[str, str, int] | tuple[str, str] | Event] = ()
+    ) -> GameBuilder:
         """Start a turning point: roll-off (None: no roll-off, as in Approved Ops TP1), initiative,
         gambits in turn (a strategy ploy as (player, ploy[, cp]), or any event with a `player` that
         takes a gambit turn), then passes until all pass."""
@@ -208,8 +209,9 @@ class GameBuilder:
         self.add(InitiativeDecided(player=initiative))
         return self.gambit_step(gambits)
 
-    def turning_point_order(self, tp: int, rolls: dict[str, int] | list[dict[str, int]],
-                            gambits: Iterable[tuple[str, str, int] | tuple[str, str] | Event] = ()) -> GameBuilder:
+    def turning_point_order(
+        self, tp: int, rolls: dict[str, int] | list[dict[str, int]], gambits: Iterable[tuple[str, str, int] | tuple[str, str] | Event] = ()
+    ) -> GameBuilder:
         """Multiplayer Ops: start a turning point, establish player order by roll-offs (pg 99),
         then the gambit step as in `turning_point`."""
         self.add(TurningPointStarted(turning_point=tp))
@@ -245,8 +247,9 @@ class GameBuilder:
             return self.add(ActivationEnded(operative=operative))
         return self.add(action(operative))
 
-    def overwatch(self, operative: str, weapon: str, target: str | ShootingAttack, dice: str | None = None,
-                  saves: str | None = None, **attack_kw) -> GameBuilder:
+    def overwatch(
+        self, operative: str, weapon: str, target: str | ShootingAttack, dice: str | None = None, saves: str | None = None, **attack_kw
+    ) -> GameBuilder:
         """KT21 Overwatch (001): one shooting attack between activations, BS worsened by 1."""
         first = target if isinstance(target, ShootingAttack) else attack(target, dice, saves, **attack_kw)
         return self.add(OverwatchFired(operative=operative, weapon=weapon, attacks=(first,)))
@@ -347,26 +350,76 @@ def killzone_action(name: str, **kw) -> ActionMaker:
     return lambda op: KillzoneActionPerformed(operative=op, action=name, **kw)
 
 
-def attack(target: str, dice: str | None = None, saves: str | None = None, *, rerolls: str = "", save_rerolls: str = "",
-           cover: bool = False, obscured: bool = False, invulnerable: bool = False, accurate: int = 0, damage: int | None = None) -> ShootingAttack:
+def attack(
+    target: str,
+    dice: str | None = None,
+    saves: str | None = None,
+    *,
+    rerolls: str = "",
+    save_rerolls: str = "",
+    cover: bool = False,
+    obscured: bool = False,
+    invulnerable: bool = False,
+    accurate: int = 0,
+    damage: int | None = None,
+) -> ShootingAttack:
     """One shooting sequence: dice as digits ('6542'), or `damage` alone in quick mode."""
     return ShootingAttack(
-        target=target, attack_dice=_dice(dice, rerolls), defence_dice=_dice(saves, save_rerolls) if dice is not None else None,
-        accurate=accurate, cover=cover, obscured=obscured, invulnerable=invulnerable, damage=damage,
+        target=target,
+        attack_dice=_dice(dice, rerolls),
+        defence_dice=_dice(saves, save_rerolls) if dice is not None else None,
+        accurate=accurate,
+        cover=cover,
+        obscured=obscured,
+        invulnerable=invulnerable,
+        damage=damage,
     )
 
 
-def shoot(weapon: str, target: str | ShootingAttack, dice: str | None = None, saves: str | None = None, *, hot: int | None = None,
-          extra: Iterable[ShootingAttack] = (), override: str | None = None, **attack_kw) -> ActionMaker:
+def shoot(
+    weapon: str,
+    target: str | ShootingAttack,
+    dice: str | None = None,
+    saves: str | None = None,
+    *,
+    hot: int | None = None,
+    extra: Iterable[ShootingAttack] = (),
+    override: str | None = None,
+    **attack_kw,
+) -> ActionMaker:
     first = target if isinstance(target, ShootingAttack) else attack(target, dice, saves, **attack_kw)
     return lambda op: Shot(operative=op, weapon=weapon, attacks=(first, *extra), hot_roll=hot, override=override)
 
 
-def fight(weapon: str, target: str, target_weapon: str | None = None, dice: str | None = None, target_dice: str | None = None, *,
-          steps: str | None = None, rerolls: str = "", target_rerolls: str = "", assists: int = 0, target_assists: int = 0,
-          damage: int | None = None, damage_taken: int | None = None, action: str = "Fight", override: str | None = None) -> ActionMaker:
+def fight(
+    weapon: str,
+    target: str,
+    target_weapon: str | None = None,
+    dice: str | None = None,
+    target_dice: str | None = None,
+    *,
+    steps: str | None = None,
+    rerolls: str = "",
+    target_rerolls: str = "",
+    assists: int = 0,
+    target_assists: int = 0,
+    damage: int | None = None,
+    damage_taken: int | None = None,
+    action: str = "Fight",
+    override: str | None = None,
+) -> ActionMaker:
     return lambda op: Fought(
-        operative=op, target=target, weapon=weapon, target_weapon=target_weapon, attack_dice=_dice(dice, rerolls),
-        target_dice=_dice(target_dice, target_rerolls), steps=parse_steps(steps) if steps is not None else None,
-        assists=assists, target_assists=target_assists, damage=damage, damage_taken=damage_taken, action=action, override=override,
+        operative=op,
+        target=target,
+        weapon=weapon,
+        target_weapon=target_weapon,
+        attack_dice=_dice(dice, rerolls),
+        target_dice=_dice(target_dice, target_rerolls),
+        steps=parse_steps(steps) if steps is not None else None,
+        assists=assists,
+        target_assists=target_assists,
+        damage=damage,
+        damage_taken=damage_taken,
+        action=action,
+        override=override,
     )

@@ -23,10 +23,11 @@ from typing import Literal
 
 from ..errors import GameLogError, KtlogError
 from ..files.gamelog import Header, header_result, read_game_log
-from ..reducer import describe_result, fold_with_snapshots
+from ..reducer import fold_with_snapshots
 from ..state import GameState, decode_state, encode_state
 from ..storage.snapshots import SNAPSHOT_EVERY
 from ..storage.store import Store, event_rows
+from ..text.results import describe_result
 
 
 @dataclass
@@ -59,7 +60,8 @@ def import_file(store: Store, path: Path) -> ImportReport:
             if mine.hash != envelope.hash:
                 db = store.path or "the database"
                 raise GameLogError(
-                    where, envelope.seq + 1,
+                    where,
+                    envelope.seq + 1,
                     f"game {game_id[:8]} is already in {db} with different events from seq {envelope.seq}: "
                     f"{db} has {mine.type} recorded at {mine.recorded_at} (event id {mine.event_id}); "
                     f"{where} has {envelope.type} recorded at {envelope.recorded_at} (event id {envelope.event_id}). "

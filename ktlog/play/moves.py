@@ -130,8 +130,15 @@ def _fight(s: GameState, op: OperativeState) -> Iterator[ev.Event]:
         for weapon in melee(op):
             for target in targets:
                 theirs = melee(target)
-                yield ev.Fought(operative=op.id, action=name, target=target.id, weapon=weapon.name,
-                                target_weapon=theirs[0].name if theirs else None, damage=0, damage_taken=0)
+                yield ev.Fought(
+                    operative=op.id,
+                    action=name,
+                    target=target.id,
+                    weapon=weapon.name,
+                    target_weapon=theirs[0].name if theirs else None,
+                    damage=0,
+                    damage_taken=0,
+                )
 
 
 def _mission(s: GameState, op: OperativeState) -> Iterator[ev.Event]:

@@ -38,8 +38,9 @@ def simulator_for(ruleset: str) -> type:
     return importlib.import_module(module).Simulator
 
 
-def simulate_games(count: int, seed: int, league: str = "Simulated League", rosters: list[Roster] | None = None,
-                   ruleset: str = "kt24-preliminary") -> Iterator[tuple[str, GameBuilder]]:
+def simulate_games(
+    count: int, seed: int, league: str = "Simulated League", rosters: list[Roster] | None = None, ruleset: str = "kt24-preliminary"
+) -> Iterator[tuple[str, GameBuilder]]:
     """Yield (game_id, builder) for `count` random legal games; the same seed plays the same games."""
     simulator = simulator_for(ruleset)
     rng = random.Random(seed)

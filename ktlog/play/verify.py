@@ -43,7 +43,9 @@ def verify_game(store: Store, game_id: str) -> Verdict:
     ).fetchall()
     head = store.conn.execute("SELECT head_seq, head_hash FROM games WHERE id = ?", (game_id,)).fetchone()
     if head is None:
-        return Verdict(game_id, len(rows), None, f"{len(rows)} events are stored but the game's row is missing from the games table: it was deleted behind ktlog's back")
+        return Verdict(
+            game_id, len(rows), None, f"{len(rows)} events are stored but the game's row is missing from the games table: it was deleted behind ktlog's back"
+        )
     head_seq, head_hash = head
     prev, records = GENESIS, []
     for expected, (seq, event_id, type_name, version, recorded_at, payload, prev_hash, digest) in enumerate(rows, 1):
@@ -59,9 +61,16 @@ def verify_game(store: Store, game_id: str) -> Verdict:
             return Verdict(game_id, len(rows), seq, f"the payload does not match the {type_name} schema: {exc}")
         prev = digest
     if len(rows) != head_seq:
-        return Verdict(game_id, len(rows), min(len(rows), head_seq) + 1, f"the game's head says {head_seq} events but {len(rows)} are stored: events were deleted or added behind ktlog's back")
+        return Verdict(
+            game_id,
+            len(rows),
+            min(len(rows), head_seq) + 1,
+            f"the game's head says {head_seq} events but {len(rows)} are stored: events were deleted or added behind ktlog's back",
+        )
     if prev != head_hash:
-        return Verdict(game_id, len(rows), head_seq, f"the game's head hash is not the hash of its last event (seq {head_seq}): the head was edited behind ktlog's back")
+        return Verdict(
+            game_id, len(rows), head_seq, f"the game's head hash is not the hash of its last event (seq {head_seq}): the head was edited behind ktlog's back"
+        )
     try:
         state, snapshots = fold_with_snapshots(records, SNAPSHOT_EVERY)
     except KtlogError as exc:

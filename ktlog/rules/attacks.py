@@ -54,9 +54,13 @@ def _pay_rerolls(ctx: Ctx, player: str, command: int, other: int) -> None:
 def _dice_figures(rolled: int, hit: int, profile: WeaponProfile, hits) -> dict:
     """The attack dice columns of an AttackRecord."""
     return {
-        "attack_dice": rolled, "hit": hit, "crit_on": min(profile.lethal or 6, 6),
-        "rolled_successes": hits.rolled_successes, "rolled_criticals": hits.rolled_criticals,
-        "normal_hits": hits.normal, "critical_hits": hits.critical,
+        "attack_dice": rolled,
+        "hit": hit,
+        "crit_on": min(profile.lethal or 6, 6),
+        "rolled_successes": hits.rolled_successes,
+        "rolled_criticals": hits.rolled_criticals,
+        "normal_hits": hits.normal,
+        "critical_hits": hits.critical,
     }
 
 
@@ -148,9 +152,21 @@ def shooting_attacks(ctx: Ctx, e: Shot, op: OperativeState, worsen: int = 0) -> 
                 _stun(target)
             saves, critical_saves = save_successes(result.defence_rolled, save)
             _record(
-                ctx, "shoot", False, "dice", op, weapon, target, **_dice_figures(result.attack_rolled, hit, profile, result.hits),
-                defence_dice=len(result.defence_rolled), save=save, rolled_saves=saves, rolled_critical_saves=critical_saves,
-                normal_saves=result.normal_saves, critical_saves=result.critical_saves, damage=result.damage,
+                ctx,
+                "shoot",
+                False,
+                "dice",
+                op,
+                weapon,
+                target,
+                **_dice_figures(result.attack_rolled, hit, profile, result.hits),
+                defence_dice=len(result.defence_rolled),
+                save=save,
+                rolled_saves=saves,
+                rolled_critical_saves=critical_saves,
+                normal_saves=result.normal_saves,
+                critical_saves=result.critical_saves,
+                damage=result.damage,
                 expected_damage=result.expected_damage,
             )
         else:
@@ -222,12 +238,26 @@ def fought(ctx: Ctx, e: Fought) -> None:
     if target_weapon and result.defender.critical_retained and weapon_profile(target_weapon.rules).stun and not op.incapacitated:
         _stun(op)
     _record(
-        ctx, "fight", False, "dice", op, weapon, target, damage=result.attacker.damage_dealt,
+        ctx,
+        "fight",
+        False,
+        "dice",
+        op,
+        weapon,
+        target,
+        damage=result.attacker.damage_dealt,
         **_dice_figures(result.attacker.attack_dice, hit, weapon_profile(weapon.rules), result.attacker.hits),
     )
     if target_weapon:
         _record(
-            ctx, "fight", True, "dice", target, target_weapon, op, damage=result.defender.damage_dealt,
+            ctx,
+            "fight",
+            True,
+            "dice",
+            target,
+            target_weapon,
+            op,
+            damage=result.defender.damage_dealt,
             **_dice_figures(result.defender.attack_dice, target_hit, weapon_profile(target_weapon.rules), result.defender.hits),
         )
     finish_action(ctx, e, op)

@@ -139,9 +139,7 @@ def command_points_adjusted(ctx: Ctx, e: CommandPointsAdjusted) -> None:
     if not e.reason.strip():
         ctx.invalid("say which rule changes the CP", "reason")
     ctx.change_cp(e.player, e.delta, "adjustment", e.reason)
-    ctx.state.warnings.append(
-        RuleWarning(seq=ctx.seq, rule="rule outside the core book", message=f"{e.player} CP {e.delta:+d}", reason=e.reason)
-    )
+    ctx.state.warnings.append(RuleWarning(seq=ctx.seq, rule="rule outside the core book", message=f"{e.player} CP {e.delta:+d}", reason=e.reason))
 
 
 # --- Firefight phase -------------------------------------------------------------------------

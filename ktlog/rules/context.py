@@ -88,9 +88,7 @@ class Ctx:
             return
         p = self.state.players[player]
         p.vp[op] = p.vp.get(op, 0) + vp
-        self.state.vp_log.append(
-            VPScored(seq=self.seq, turning_point=self.state.turning_point, player=player, op=op, vp=vp, reason=reason)
-        )
+        self.state.vp_log.append(VPScored(seq=self.seq, turning_point=self.state.turning_point, player=player, op=op, vp=vp, reason=reason))
 
     def change_cp(self, player: str, delta: int, kind: str, source: str) -> None:
         """Gain or spend CP; CP never goes below 0 (pg 54). Ploys and gambits are logged even
@@ -104,6 +102,4 @@ class Ctx:
             )
         if delta or kind in ("gambit", "ploy"):
             p.cp += delta
-            self.state.cp_log.append(
-                CPChanged(seq=self.seq, turning_point=self.state.turning_point, player=player, delta=delta, kind=kind, source=source)
-            )
+            self.state.cp_log.append(CPChanged(seq=self.seq, turning_point=self.state.turning_point, player=player, delta=delta, kind=kind, source=source))

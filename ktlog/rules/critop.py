@@ -49,8 +49,11 @@ def markers_held(ctx: Ctx, page: str) -> dict[str, int]:
         return counts
     transmitting = [m for m in state.markers.values() if m.transmitting]
     if transmitting and state.control_recorded_tp != state.turning_point:
-        ctx.invalid("record who controls each objective marker (ObjectivesControlled) before ending the turning point: "
-                    "Transmission scores the transmitting markers each side controls", f"Transmission, {page}")
+        ctx.invalid(
+            "record who controls each objective marker (ObjectivesControlled) before ending the turning point: "
+            "Transmission scores the transmitting markers each side controls",
+            f"Transmission, {page}",
+        )
     for m in transmitting:
         if m.controlled_by:
             counts[m.controlled_by] += 1

@@ -63,6 +63,4 @@ def wounds_regained(ctx: Ctx, e: WoundsRegained) -> None:
     op = ctx.living(e.operative)
     gained = min(e.wounds, op.datacard.wounds - op.wounds)  # never above its starting wounds (pg 47)
     op.wounds += gained
-    ctx.state.warnings.append(
-        RuleWarning(seq=ctx.seq, rule="rule outside the core book", message=f"{op.id} regains {gained} wounds", reason=e.reason)
-    )
+    ctx.state.warnings.append(RuleWarning(seq=ctx.seq, rule="rule outside the core book", message=f"{op.id} regains {gained} wounds", reason=e.reason))

@@ -9,11 +9,6 @@ from ..events import Dice
 from .weapons import WeaponProfile
 
 
-def d3(d6: int) -> int:
-    """A D3 is a D6 halved, rounding up (pg 50)."""
-    return (d6 + 1) // 2
-
-
 def check_die(value: int, what: str) -> None:
     if not isinstance(value, int) or not 1 <= value <= 6:
         raise InvalidEvent(f"{what}: {value!r} is not a D6 result; enter digits 1 to 6", "dice, pg 50")

@@ -123,9 +123,7 @@ def resolve_fight(attacker: Fighter, defender: Fighter, steps: Sequence[FightSte
         if any(pools[1 - turn].values()):
             turn = 1 - turn
     if recorded:
-        raise RuleViolation(
-            f"the fight ended after {len(resolved)} steps but {len(resolved) + len(recorded)} were entered", "Fight, pg 45"
-        )
+        raise RuleViolation(f"the fight ended after {len(resolved)} steps but {len(resolved) + len(recorded)} were entered", "Fight, pg 45")
     return FightResult(
         attacker=SideResult(len(a_roll.results), a_hits, dealt[0], a_roll.command_rerolls, a_roll.other_rerolls),
         defender=SideResult(len(d_roll.results), d_hits, dealt[1], d_roll.command_rerolls, d_roll.other_rerolls),

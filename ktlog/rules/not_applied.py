@@ -31,21 +31,28 @@ def not_applied(card: Datacard, ruleset: Ruleset, *, npo: bool = False) -> list[
         twice = _TWICE.search(rule)
         if twice and not _double(twice["action"], card):
             action = (twice["action"] or "ACTION").title()
-            found.append(f"{card.name}: the rule {rule!r} reads like an action performed twice in an activation, and the "
-                         f'datacard has no double_action for it: write double_action = ["{action}"] if it is one (pg 39)')
+            found.append(
+                f"{card.name}: the rule {rule!r} reads like an action performed twice in an activation, and the "
+                f'datacard has no double_action for it: write double_action = ["{action}"] if it is one (pg 39)'
+            )
     texts = (*card.rules, *(r for w in card.weapons for r in w.rules), *(w.name for w in card.weapons))
     limit = next((t for t in texts if _ONE_IN.search(t)), None)
     if limit is not None and not any(w.one_in for w in card.weapons):
-        found.append(f"{card.name}: {limit!r} reads like a weapon only 1 in x operatives can have, and no weapon has one_in: "
-                     "write one_in = x on that weapon (pg 89)")
+        found.append(
+            f"{card.name}: {limit!r} reads like a weapon only 1 in x operatives can have, and no weapon has one_in: write one_in = x on that weapon (pg 89)"
+        )
     heavy = heavy_wording(card.name, card.keywords)
     if npo and heavy and not card.heavy:
-        found.append(f"{card.name}: {heavy} reads like a Heavy NPO, and the datacard has no heavy = true: reinforcements "
-                     "count it as not Heavy (pg 92, 94); write heavy = true if it is one")
+        found.append(
+            f"{card.name}: {heavy} reads like a Heavy NPO, and the datacard has no heavy = true: reinforcements "
+            "count it as not Heavy (pg 92, 94); write heavy = true if it is one"
+        )
     for weapon in card.weapons:
         for rule in weapon_profile(ruleset.weapon_as_played(weapon).rules).other:
-            found.append(f"{card.name}: weapon {weapon.name!r}: {rule!r} is not a weapon rule ktlog knows (pg 111): its attacks "
-                         "are checked without it; note its effect when it is used")
+            found.append(
+                f"{card.name}: weapon {weapon.name!r}: {rule!r} is not a weapon rule ktlog knows (pg 111): its attacks "
+                "are checked without it; note its effect when it is used"
+            )
     return found
 
 

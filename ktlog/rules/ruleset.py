@@ -14,6 +14,7 @@ from .context import Ctx
 if TYPE_CHECKING:
     from ..events import Action, EquipmentSelected, Event, RolledOff, Weapon
 
+
 class Ruleset(ABC):
     """The hooks the shared machinery (sequence, actions, attacks) and the layers above ask a ruleset about."""
 

@@ -43,9 +43,7 @@ def kill_grade_row(starting_enemies: int) -> tuple[int, str | None]:
 
 
 @lru_cache(maxsize=4096)
-def allocate_saves(
-    normal_hits: int, critical_hits: int, normal_saves: int, critical_saves: int, normal_dmg: int, crit_dmg: int
-) -> tuple[int, int]:
+def allocate_saves(normal_hits: int, critical_hits: int, normal_saves: int, critical_saves: int, normal_dmg: int, crit_dmg: int) -> tuple[int, int]:
     """Ruling 4: block hits so that the least damage gets through (pg 43 step 5).
 
     A normal save blocks a normal hit, two normal saves block a critical hit, a critical save

@@ -57,8 +57,9 @@ def player_joined(ctx: Ctx, e: PlayerJoined) -> None:
     most = ctx.ruleset.players[1]
     if len(s.players) >= most:
         ctx.invalid(f"{ctx.ruleset.title} is for {most} players; {e.player!r} would be one more", ctx.ruleset.source)
-    s.players[e.player] = PlayerState(name=e.player, kill_team=e.kill_team, faction=e.faction, vp=dict.fromkeys(ctx.ruleset.ops, 0), npo=e.npo,
-                                    archetypes=list(e.archetypes))
+    s.players[e.player] = PlayerState(
+        name=e.player, kill_team=e.kill_team, faction=e.faction, vp=dict.fromkeys(ctx.ruleset.ops, 0), npo=e.npo, archetypes=list(e.archetypes)
+    )
 
 
 def check_datacard(card: Datacard) -> list[str]:
@@ -71,7 +72,7 @@ def check_datacard(card: Datacard) -> list[str]:
     if not 2 <= card.save <= 6:
         problems.append(f"Save {card.save}+ is not between 2+ and 6+")
     if card.move < 1:
-        problems.append(f"Move {card.move}\" is below 1\"")
+        problems.append(f'Move {card.move}" is below 1"')
     if card.invulnerable_save is not None and not 2 <= card.invulnerable_save <= 6:
         problems.append(f"Invulnerable Save {card.invulnerable_save}+ is not between 2+ and 6+ (004)")
     if card.group_activation < 1 or card.defence < 0:

@@ -65,7 +65,12 @@ def expected_attack_dice(weapon: Weapon, accurate: int) -> int:
 
 
 def resolve_shooting(
-    weapon: Weapon, attack: ShootingAttack, *, hit: int, save: int, profile: WeaponProfile | None = None,
+    weapon: Weapon,
+    attack: ShootingAttack,
+    *,
+    hit: int,
+    save: int,
+    profile: WeaponProfile | None = None,
     defence: int = DEFENCE_DICE,
 ) -> ShootingResult:
     """Resolve one shooting sequence from the dice recorded in `attack`.
@@ -92,17 +97,13 @@ def resolve_shooting(
             + f") but {len(rolled.results)} were entered",
             "Shoot, pg 42",
         )
-    hits = attack_successes(
-        rolled.results, hit, profile, accurate=attack.accurate, obscured=attack.obscured
-    )
+    hits = attack_successes(rolled.results, hit, profile, accurate=attack.accurate, obscured=attack.obscured)
 
     collected = defence_dice_collected(profile, hits.critical_retained, defence)
     cover_save = 1 if attack.cover and not profile.saturate and collected > 0 else 0
     to_roll = collected - cover_save
     saves_rolled = attack.defence_dice
-    defence_rolled = (
-        apply_rerolls(saves_rolled, f"defence dice against {weapon.name}", None) if saves_rolled else Rolled((), 0, 0)
-    )
+    defence_rolled = apply_rerolls(saves_rolled, f"defence dice against {weapon.name}", None) if saves_rolled else Rolled((), 0, 0)
     if len(defence_rolled.results) != to_roll:
         why = [f"{defence} dice"]
         if collected < defence:
@@ -155,8 +156,9 @@ def _chances(outcome_of) -> dict[str, float]:
 
 
 @lru_cache(maxsize=8192)
-def expected_damage(weapon: Weapon, profile: WeaponProfile, hit: int, save: int, accurate: int, cover: bool, obscured: bool,
-                    defence: int = DEFENCE_DICE) -> float:
+def expected_damage(
+    weapon: Weapon, profile: WeaponProfile, hit: int, save: int, accurate: int, cover: bool, obscured: bool, defence: int = DEFENCE_DICE
+) -> float:
     """The average damage of one shooting sequence (the same rules as `resolve_shooting`,
     over every way the dice can fall; re-rolls are not modelled)."""
     attack = _chances(lambda r: die_outcome(r, hit, profile.lethal))

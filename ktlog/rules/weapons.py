@@ -6,14 +6,24 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-
 _FLAGS = {
-    "balanced", "brutal", "ceaseless", "heavy", "hot", "punishing", "relentless", "rending",
-    "saturate", "seek", "seek light", "severe", "shock", "silent", "stun",
+    "balanced",
+    "brutal",
+    "ceaseless",
+    "heavy",
+    "hot",
+    "punishing",
+    "relentless",
+    "rending",
+    "saturate",
+    "seek",
+    "seek light",
+    "severe",
+    "shock",
+    "silent",
+    "stun",
 }
-_NUMBERED = re.compile(
-    r"^(?:(?P<splash>\d+)\"?\s+)?(?P<name>accurate|devastating|limited|piercing crits|piercing)\s+(?P<x>\d+)$"
-)
+_NUMBERED = re.compile(r"^(?:(?P<splash>\d+)\"?\s+)?(?P<name>accurate|devastating|limited|piercing crits|piercing)\s+(?P<x>\d+)$")
 _DISTANCE = re.compile(r"^(?P<name>range|blast|torrent)\s+(?P<x>\d+)\"?$")
 _LETHAL = re.compile(r"^lethal\s+(?P<x>[2-6])\+$")
 _HEAVY_ONLY = re.compile(r"^heavy\s*\((?P<move>[a-z ]+?) only\)$")
@@ -82,4 +92,3 @@ def weapon_profile(rules: tuple[str, ...]) -> WeaponProfile:
         else:
             other.append(raw)
     return WeaponProfile(**values, other=tuple(other))
-

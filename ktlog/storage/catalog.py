@@ -13,10 +13,27 @@ from typing import get_args, get_type_hints
 from ..state import LOGS
 
 GAMES: dict[str, type] = {
-    "id": str, "created_at": str, "updated_at": str, "ruleset": str, "killzone": str, "date": str,
-    "mission": str, "league": str, "season": str, "round": str, "table_label": str,
-    "players": str, "kill_teams": str, "status": str, "result": str, "head_seq": int, "head_hash": str,
-    "winner": str, "draw": int, "ended_by": str, "conceded_by": str,
+    "id": str,
+    "created_at": str,
+    "updated_at": str,
+    "ruleset": str,
+    "killzone": str,
+    "date": str,
+    "mission": str,
+    "league": str,
+    "season": str,
+    "round": str,
+    "table_label": str,
+    "players": str,
+    "kill_teams": str,
+    "status": str,
+    "result": str,
+    "head_seq": int,
+    "head_hash": str,
+    "winner": str,
+    "draw": int,
+    "ended_by": str,
+    "conceded_by": str,
 }
 """One row per game (its rowid is the `game_key` of its projection rows). `players`,
 `kill_teams` and `result` are JSON for listing games (`ktlog games --json` shows `result` as it
@@ -28,8 +45,15 @@ LABEL_COLUMNS = {"mission": "mission", "league": "league", "season": "season", "
 """A game's label -> its column in the games table."""
 
 EVENTS: dict[str, type] = {
-    "game_id": str, "seq": int, "event_id": str, "type": str, "version": int, "recorded_at": str,
-    "payload": str, "prev_hash": str, "hash": str,
+    "game_id": str,
+    "seq": int,
+    "event_id": str,
+    "type": str,
+    "version": int,
+    "recorded_at": str,
+    "payload": str,
+    "prev_hash": str,
+    "hash": str,
 }
 """The append-only log (besides `position`, its primary key: the order events were stored in)."""
 
@@ -44,8 +68,11 @@ GAME_KEY = "game_key"
 analytics read and join on: a tenth of the cost of the 36-character game id."""
 
 PROJECTION_LOGS = {
-    "vp_changes": "vp_log", "cp_changes": "cp_log", "attacks": "attacks",
-    "incapacitations": "incapacitations", "turning_points": "turning_points",
+    "vp_changes": "vp_log",
+    "cp_changes": "cp_log",
+    "attacks": "attacks",
+    "incapacitations": "incapacitations",
+    "turning_points": "turning_points",
 }
 """Projection table -> the state log (`ktlog.state.LOGS`) whose entries are its rows."""
 
@@ -64,9 +91,24 @@ def _log_columns(log: str) -> dict[str, type]:
 
 DERIVED: dict[str, dict[str, type]] = {table: _log_columns(log) for table, log in PROJECTION_LOGS.items()}
 DERIVED["game_results"] = {
-    "game_id": str, "seq": int, "player": str, "kill_team": str, "opponents": str, "result": str,
-    "ended_by": str, "vp_total": int, "kill_grade": int, "cp_left": int, "ruleset": str, "date": str,
-    "league": str, "season": str, "round": str, "table_label": str, "crit_op": str, "killzone": str,
+    "game_id": str,
+    "seq": int,
+    "player": str,
+    "kill_team": str,
+    "opponents": str,
+    "result": str,
+    "ended_by": str,
+    "vp_total": int,
+    "kill_grade": int,
+    "cp_left": int,
+    "ruleset": str,
+    "date": str,
+    "league": str,
+    "season": str,
+    "round": str,
+    "table_label": str,
+    "crit_op": str,
+    "killzone": str,
 }
 DERIVED["vp_by_op"] = {"game_id": str, "seq": int, "player": str, "op": str, "vp": int}
 """Projection table -> the columns derived from the game's state (what `projections.rows_since`
@@ -77,8 +119,12 @@ PROJECTIONS: dict[str, dict[str, type]] = {table: {**columns, GAME_KEY: int} for
 """Projection table -> its columns as stored (the derived ones and the game's key)."""
 
 TABLES: dict[str, dict[str, type]] = {
-    "games": GAMES, "events": {"position": int, **EVENTS}, "snapshots": SNAPSHOTS,
-    "verifications": VERIFICATIONS, "meta": META, **PROJECTIONS,
+    "games": GAMES,
+    "events": {"position": int, **EVENTS},
+    "snapshots": SNAPSHOTS,
+    "verifications": VERIFICATIONS,
+    "meta": META,
+    **PROJECTIONS,
 }
 """Every table of a current database -> its columns."""
 

@@ -148,8 +148,7 @@ def _migrate(conn: sqlite3.Connection, path: Path | None) -> bool:
             conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
             migrations.apply(db)
             conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-            conn.executemany("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
-                             [("written_by", __version__), ("needs_ktlog", SCHEMA_NEEDS_KTLOG)])
+            conn.executemany("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", [("written_by", __version__), ("needs_ktlog", SCHEMA_NEEDS_KTLOG)])
     except sqlite3.OperationalError as exc:
         raise StoreError(f"cannot set up the ktlog tables in {where}: {exc}; is the file read-only?") from exc
     return bool(version and pending & REBUILDING_MIGRATIONS and conn.execute("SELECT 1 FROM games").fetchone())

@@ -17,17 +17,39 @@ REBUILDING_MIGRATIONS = {"m002_dice_figures_and_crit_op", "m006_elimination_and_
 def m001_initial(db: sqlite_utils.Database) -> None:
     db["games"].create(
         {
-            "id": str, "created_at": str, "updated_at": str, "ruleset": str, "killzone": str, "date": str,
-            "mission": str, "league": str, "season": str, "round": str, "table_label": str,
-            "players": str, "kill_teams": str, "status": str, "result": str, "head_seq": int, "head_hash": str,
+            "id": str,
+            "created_at": str,
+            "updated_at": str,
+            "ruleset": str,
+            "killzone": str,
+            "date": str,
+            "mission": str,
+            "league": str,
+            "season": str,
+            "round": str,
+            "table_label": str,
+            "players": str,
+            "kill_teams": str,
+            "status": str,
+            "result": str,
+            "head_seq": int,
+            "head_hash": str,
         },
         pk="id",
         not_null={"ruleset", "status", "head_seq", "head_hash"},
     )
     db["events"].create(
         {
-            "position": int, "game_id": str, "seq": int, "event_id": str, "type": str, "version": int,
-            "recorded_at": str, "payload": str, "prev_hash": str, "hash": str,
+            "position": int,
+            "game_id": str,
+            "seq": int,
+            "event_id": str,
+            "type": str,
+            "version": int,
+            "recorded_at": str,
+            "payload": str,
+            "prev_hash": str,
+            "hash": str,
         },
         pk="position",
         not_null={"game_id", "seq", "event_id", "type", "version", "recorded_at", "payload", "prev_hash", "hash"},
@@ -47,12 +69,12 @@ def m001_initial(db: sqlite_utils.Database) -> None:
         "vp_changes": "turning_point player op vp:int reason",
         "cp_changes": "turning_point player delta:int kind source",
         "attacks": "turning_point kind retaliation:int mode player operative weapon target_player target attack_dice:int "
-                   "hit:int normal_hits:int critical_hits:int defence_dice:int save:int normal_saves:int critical_saves:int "
-                   "damage:int incapacitated:int",
+        "hit:int normal_hits:int critical_hits:int defence_dice:int save:int normal_saves:int critical_saves:int "
+        "damage:int incapacitated:int",
         "incapacitations": "turning_point player operative by_player by_operative source",
         "turning_points": "turning_point initiative",
         "game_results": "player kill_team opponents result ended_by vp_total:int vp_crit:int vp_kill:int vp_tac:int "
-                        "vp_primary:int kill_grade:int cp_left:int ruleset date league season round table_label",
+        "vp_primary:int kill_grade:int cp_left:int ruleset date league season round table_label",
     }
     for table, spec in projection_v1.items():
         columns = {"game_id": str, "seq": int}
@@ -67,8 +89,14 @@ def m001_initial(db: sqlite_utils.Database) -> None:
 def m002_dice_figures_and_crit_op(db: sqlite_utils.Database) -> None:
     """Schema 2: raw dice and expected damage on attacks (the luck index), crit op and
     killzone on game results. Projections are rebuilt after migrating (`dbfile.open_database`)."""
-    for column, kind in (("crit_on", int), ("rolled_successes", int), ("rolled_criticals", int), ("rolled_saves", int),
-                         ("rolled_critical_saves", int), ("expected_damage", float)):
+    for column, kind in (
+        ("crit_on", int),
+        ("rolled_successes", int),
+        ("rolled_criticals", int),
+        ("rolled_saves", int),
+        ("rolled_critical_saves", int),
+        ("expected_damage", float),
+    ):
         db["attacks"].add_column(column, kind)
     db["game_results"].add_column("crit_op", str)
     db["game_results"].add_column("killzone", str)
@@ -77,9 +105,7 @@ def m002_dice_figures_and_crit_op(db: sqlite_utils.Database) -> None:
 @migrations()
 def m003_verifications(db: sqlite_utils.Database) -> None:
     """Schema 3: the latest `ktlog verify` verdict of each game, for statistics to warn about."""
-    db["verifications"].create(
-        {"game_id": str, "checked_at": str, "head_seq": int, "ok": int, "bad_seq": int, "problem": str}, pk="game_id"
-    )
+    db["verifications"].create({"game_id": str, "checked_at": str, "head_seq": int, "ok": int, "bad_seq": int, "problem": str}, pk="game_id")
 
 
 @migrations()

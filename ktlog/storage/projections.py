@@ -14,8 +14,8 @@ from typing import Any
 from msgspec.structs import astuple
 
 from ..errors import InvalidEvent
-from ..reducer import shared_win
-from ..state import GameState
+from ..rulesets.multiplayer.rules import shared_win
+from ..state import GameState, game_status
 from .catalog import DERIVED, LABEL_COLUMNS, PROJECTION_LOGS, PROJECTIONS
 
 
@@ -73,25 +73,34 @@ def results_rows(game_id: str, state: GameState) -> list[dict[str, Any]]:
     return rows
 
 
-def game_status(state: GameState) -> str:
-    return {"setup": "setup", "over": "finished"}.get(state.phase, "in progress")
-
-
 def game_columns(state: GameState) -> dict[str, Any]:
     """The columns of a game's row that follow from its state (`ktlog verify` checks them)."""
     r = state.result
     result = None
     if r:
-        result = json.dumps({"winner": r.winner, "draw": r.draw, "ended_by": r.ended_by, "conceded_by": r.conceded_by,
-                             "score": {n: p.total_vp for n, p in state.players.items()},
-                             **({"winners": shared_win(state)} if shared_win(state) else {})})
+        result = json.dumps(
+            {
+                "winner": r.winner,
+                "draw": r.draw,
+                "ended_by": r.ended_by,
+                "conceded_by": r.conceded_by,
+                "score": {n: p.total_vp for n, p in state.players.items()},
+                **({"winners": shared_win(state)} if shared_win(state) else {}),
+            }
+        )
     return {
-        "killzone": state.killzone, "date": state.date,
+        "killzone": state.killzone,
+        "date": state.date,
         **{column: state.labels.get(label) for label, column in LABEL_COLUMNS.items()},
-        "players": json.dumps(list(state.players)), "kill_teams": json.dumps([p.kill_team for p in state.players.values()]),
-        "status": game_status(state), "result": result,
-        **({"winner": r.winner, "draw": int(r.draw), "ended_by": r.ended_by, "conceded_by": r.conceded_by} if r
-           else dict.fromkeys(("winner", "draw", "ended_by", "conceded_by"))),
+        "players": json.dumps(list(state.players)),
+        "kill_teams": json.dumps([p.kill_team for p in state.players.values()]),
+        "status": game_status(state),
+        "result": result,
+        **(
+            {"winner": r.winner, "draw": int(r.draw), "ended_by": r.ended_by, "conceded_by": r.conceded_by}
+            if r
+            else dict.fromkeys(("winner", "draw", "ended_by", "conceded_by"))
+        ),
     }
 
 
@@ -118,7 +127,7 @@ def _too_large(table: str, rows: list[tuple]) -> InvalidEvent:
     """The error for an event whose numbers, or numbers the rules derive from them, do not fit
     SQLite's 64-bit integers (rows carry their event's seq second)."""
     error = InvalidEvent(
-        f"a number this event gives ({table}) is too large to store; ktlog keeps whole numbers "
-        "between -2^63 and 2^63-1: check the values entered", "event")
+        f"a number this event gives ({table}) is too large to store; ktlog keeps whole numbers between -2^63 and 2^63-1: check the values entered", "event"
+    )
     error.seq = next((r[1] for r in rows if any(isinstance(v, int) and not -(2**63) <= v < 2**63 for v in r)), None)
     return error

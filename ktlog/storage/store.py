@@ -18,15 +18,15 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from . import projections
-from .catalog import EVENTS, LABEL_COLUMNS, PROJECTIONS
-from .dbfile import BUSY_TIMEOUT_MS, default_db_path, durable_once, open_database, transaction
-from .snapshots import SNAPSHOT_EVERY, state_at, write_snapshots
 from ..errors import ConcurrencyConflict, GameNotFound, InvalidEvent
 from ..events import Annotation, Envelope, Event, EventVoided, GameCreated
 from ..records import GENESIS, decode_payload, now, seal
 from ..reducer import apply_in_place, effective, fold_with_snapshots
 from ..state import GameState, copy_state, encode_state
+from . import projections
+from .catalog import EVENTS, LABEL_COLUMNS, PROJECTIONS
+from .dbfile import BUSY_TIMEOUT_MS, default_db_path, durable_once, open_database, transaction
+from .snapshots import SNAPSHOT_EVERY, state_at, write_snapshots
 
 if TYPE_CHECKING:
     import contextlib
@@ -56,10 +56,16 @@ class GameRow:
     @classmethod
     def from_row(cls, row: dict) -> GameRow:
         return cls(
-            id=row["id"], created_at=row["created_at"], ruleset=row["ruleset"], killzone=row["killzone"],
-            date=row["date"], head_seq=row["head_seq"], status=row["status"],
+            id=row["id"],
+            created_at=row["created_at"],
+            ruleset=row["ruleset"],
+            killzone=row["killzone"],
+            date=row["date"],
+            head_seq=row["head_seq"],
+            status=row["status"],
             labels={k: row[c] for k, c in LABEL_COLUMNS.items() if row[c]},
-            players=json.loads(row["players"] or "[]"), kill_teams=json.loads(row["kill_teams"] or "[]"),
+            players=json.loads(row["players"] or "[]"),
+            kill_teams=json.loads(row["kill_teams"] or "[]"),
             result=json.loads(row["result"]) if row["result"] else None,
         )
 
@@ -248,8 +254,10 @@ class Store:
         """The seq an undo would void: the latest event not undone (read from seqs and undo
         targets only, without decoding the game's payloads)."""
         seqs = [seq for (seq,) in self.conn.execute("SELECT seq FROM events WHERE game_id = ? ORDER BY seq", (game_id,))]
-        voids = {seq: json.loads(p)["target"] for seq, p in self.conn.execute(
-            "SELECT seq, payload FROM events WHERE game_id = ? AND type = 'EventVoided'", (game_id,))}
+        voids = {
+            seq: json.loads(p)["target"]
+            for seq, p in self.conn.execute("SELECT seq, payload FROM events WHERE game_id = ? AND type = 'EventVoided'", (game_id,))
+        }
         remaining = effective([(seq, EventVoided(target=voids[seq]) if seq in voids else None) for seq in seqs])
         if len(remaining) <= 1:
             raise InvalidEvent("there is nothing to undo: only the game's creation is left", "EventVoided")
@@ -271,7 +279,9 @@ class Store:
             if row:
                 error = InvalidEvent(
                     f"event id {event_id} is already the id of seq {row[1]} of game {row[0][:8]}; "
-                    "each event has its own id, so these events were copied from another game", "event_id")
+                    "each event has its own id, so these events were copied from another game",
+                    "event_id",
+                )
                 error.seq = seq
                 return error
         return InvalidEvent("an event id of this game is already stored in another game", "event_id")
@@ -352,7 +362,12 @@ def event_rows(sealed: list[tuple[Envelope, bytes]]) -> list[tuple]:
 
 def row_envelope(row: dict) -> Envelope:
     return Envelope(
-        game_id=row["game_id"], seq=row["seq"], event_id=row["event_id"], version=row["version"],
-        recorded_at=row["recorded_at"], payload=decode_payload(row["type"], row["version"], row["payload"]),
-        prev_hash=row["prev_hash"], hash=row["hash"],
+        game_id=row["game_id"],
+        seq=row["seq"],
+        event_id=row["event_id"],
+        version=row["version"],
+        recorded_at=row["recorded_at"],
+        payload=decode_payload(row["type"], row["version"], row["payload"]),
+        prev_hash=row["prev_hash"],
+        hash=row["hash"],
     )

@@ -29,7 +29,7 @@ def parse_event(line: str) -> ev.Event:
     except ValueError as exc:
         raise KtlogError(f"{exc}: close the quotes around a value with spaces") from None
     if not words:
-        raise KtlogError("type an event: TYPE FIELD=VALUE ..., e.g. TacOpScored player=Ana vp=2 reason=\"Flank\"")
+        raise KtlogError('type an event: TYPE FIELD=VALUE ..., e.g. TacOpScored player=Ana vp=2 reason="Flank"')
     return build_event(words[0], words[1:], None)
 
 
@@ -51,7 +51,9 @@ def build_event(type_name: str, assignments: list[str], override: str | None) ->
             shot[field] = raw
             continue
         if field not in hints or field in ("version", "meta"):
-            raise KtlogError(f"{cls.__name__} has no field {field!r}; its fields: {', '.join(f for f in hints if f not in ('version', 'meta', 'name', 'cost', 'moves', 'mission'))}")
+            raise KtlogError(
+                f"{cls.__name__} has no field {field!r}; its fields: {', '.join(f for f in hints if f not in ('version', 'meta', 'name', 'cost', 'moves', 'mission'))}"
+            )
         try:
             payload[field] = _convert_value(field, raw, hints[field])
         except ValueError as exc:
@@ -112,8 +114,14 @@ def _convert_value(field: str, raw: str, annotation: typing.Any):
 def _shot_attack(shot: dict[str, str]) -> dict:
     attack: dict[str, typing.Any] = {"target": shot.get("target", "")}
     if "dice" in shot:
-        attack["attack_dice"] = {"rolls": list(parse_dice(shot["dice"], "dice")), "rerolls": [msgspec.to_builtins(r) for r in parse_rerolls(shot.get("rerolls", ""))]}
-        attack["defence_dice"] = {"rolls": list(parse_dice(shot.get("saves", ""), "saves")), "rerolls": [msgspec.to_builtins(r) for r in parse_rerolls(shot.get("save_rerolls", ""))]}
+        attack["attack_dice"] = {
+            "rolls": list(parse_dice(shot["dice"], "dice")),
+            "rerolls": [msgspec.to_builtins(r) for r in parse_rerolls(shot.get("rerolls", ""))],
+        }
+        attack["defence_dice"] = {
+            "rolls": list(parse_dice(shot.get("saves", ""), "saves")),
+            "rerolls": [msgspec.to_builtins(r) for r in parse_rerolls(shot.get("save_rerolls", ""))],
+        }
     for flag in ("cover", "obscured", "invulnerable"):
         if flag in shot:
             attack[flag] = shot[flag].lower() in ("1", "true", "yes", "y")

@@ -65,10 +65,6 @@ def _source(word: str, token: str) -> str:
     return matches[0]
 
 
-def format_rerolls(rerolls: tuple[Reroll, ...]) -> str:
-    return " ".join(f"{r.die}={r.result}/{r.source}" for r in rerolls)
-
-
 def parse_steps(text: str) -> tuple[FightStep, ...]:
     out = []
     for token in text.lower().split():

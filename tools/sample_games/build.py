@@ -14,9 +14,8 @@ from pathlib import Path
 
 import msgspec
 
-from ktlog.files.gamelog import HeaderResult, header_result, make_header, write_game_log
-
 from ktlog.data import SAMPLE_GAMES
+from ktlog.files.gamelog import HeaderResult, header_result, make_header, write_game_log
 
 HERE = Path(__file__).resolve().parent
 _encoder = msgspec.json.Encoder()

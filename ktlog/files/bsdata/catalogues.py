@@ -47,8 +47,10 @@ def read_catalogue(path: Path, system: System, library: dict[str, Element] | Non
     """`library`: catalogues by id, for the ones this catalogue links to (default: those in its folder)."""
     root = _catalogue_root(path)
     if root.get("gameSystemId") != system.root.get("id"):
-        raise RosterError(f"{path}: the catalogue is for game system {root.get('gameSystemId')!r}, and {system.path.name} is "
-                          f"{system.root.get('id')!r} ({system.root.get('name')}); give the catalogue's own game system with --system")
+        raise RosterError(
+            f"{path}: the catalogue is for game system {root.get('gameSystemId')!r}, and {system.path.name} is "
+            f"{system.root.get('id')!r} ({system.root.get('name')}); give the catalogue's own game system with --system"
+        )
     linked = [link.get("targetId", "") for link in root.iterfind("catalogueLinks/catalogueLink")]
     if linked and library is None:
         library = read_library(path.parent, skip=path)
@@ -89,8 +91,9 @@ def read_folder(folder: Path) -> list[tuple[Path, Team | RosterError]]:
         systems[system.root.get("id", "")] = system
     if not systems:
         found = f" ({'; '.join(map(str, refused))})" if refused else ""
-        raise RosterError(f"{folder}: no Kill Team game system file (.gst or .gstz) in the folder{found}; give the BSData folder "
-                          "that holds the catalogues and their .gst")
+        raise RosterError(
+            f"{folder}: no Kill Team game system file (.gst or .gstz) in the folder{found}; give the BSData folder that holds the catalogues and their .gst"
+        )
     library = read_library(folder)
     results: list[tuple[Path, Team | RosterError]] = []
     for path in sorted(p for p in folder.iterdir() if p.suffix.lower() in _FILES):
@@ -165,8 +168,7 @@ def _profiles(element: Element, chain: list[str], index: _Index, where: str, not
         if option.get("hidden") == "true" or target.get("hidden") == "true" or target.get("type") == "model" or target.get("id") in seen:
             continue
         seen.add(target.get("id", ""))
-        yield from _profiles(target, [*chain, option.get("id", ""), target.get("id", "")], index,
-                             f"{where} > {target.get('name', '')!r}", notes, seen)
+        yield from _profiles(target, [*chain, option.get("id", ""), target.get("id", "")], index, f"{where} > {target.get('name', '')!r}", notes, seen)
 
 
 def _profile(element: Element, chain: list[str], where: str, notes: list[str]) -> Profile | None:
@@ -184,8 +186,10 @@ def _profile(element: Element, chain: list[str], where: str, notes: list[str]) -
             if applies and field in names:
                 profile.values[names[field]] = modifier.get("value", "")
         else:
-            notes.append(f"{profile.name!r}: a {modifier.get('type')} modifier of {names.get(field, field)} not applied "
-                         "(its condition is not one ktlog reads); check that value")
+            notes.append(
+                f"{profile.name!r}: a {modifier.get('type')} modifier of {names.get(field, field)} not applied "
+                "(its condition is not one ktlog reads); check that value"
+            )
     return profile
 
 

@@ -43,8 +43,9 @@ def _read_bytes(path: Path) -> bytes:
     try:
         size = path.stat().st_size
         if size > MAX_BYTES:
-            raise RosterError(f"{path}: {size / 2**20:.1f} MB is over the {MAX_BYTES // 2**20} MB limit for a roster or catalogue; "
-                              "check that it is the right file")
+            raise RosterError(
+                f"{path}: {size / 2**20:.1f} MB is over the {MAX_BYTES // 2**20} MB limit for a roster or catalogue; check that it is the right file"
+            )
         data = path.read_bytes()
     except OSError as exc:
         raise RosterError(f"{path}: cannot read it: {exc.strerror}") from exc
@@ -81,8 +82,9 @@ def _from_xml(data: bytes, path: Path) -> Element:
     try:
         return defusedxml.ElementTree.fromstring(data)
     except defusedxml.DefusedXmlException as exc:
-        raise RosterError(f"{path}: refused: the XML declares entities or external references ({exc}), which a BattleScribe "
-                          f"file never does; {_EXPORT}") from exc
+        raise RosterError(
+            f"{path}: refused: the XML declares entities or external references ({exc}), which a BattleScribe file never does; {_EXPORT}"
+        ) from exc
     except ParseError as exc:
         raise RosterError(f"{path}: not a BattleScribe XML file ({exc}); {_EXPORT}") from exc
 

@@ -79,8 +79,16 @@ def map_team(team: Team, archetypes: list[str]) -> MappedTeam:
         else:
             operatives.append(mapped)
     _give_ids(operatives)
-    return MappedTeam(name=team.name, edition=team.edition, source=team.source, revision=team.revision, archetypes=archetypes,
-                      operatives=operatives, left_out=left_out, title=team.title)
+    return MappedTeam(
+        name=team.name,
+        edition=team.edition,
+        source=team.source,
+        revision=team.revision,
+        archetypes=archetypes,
+        operatives=operatives,
+        left_out=left_out,
+        title=team.title,
+    )
 
 
 def _give_ids(operatives: list[MappedOperative]) -> None:
@@ -106,7 +114,12 @@ def _operative(entry: Entry, edition: Edition, left_out: list[str]) -> MappedOpe
     notes = list(entry.notes)
     try:
         if edition == "kt24":
-            apl, move, save, wounds = _number(values["APL"], "APL"), _distance(values["Move"], "Move"), _dice(values["Save"], "Save"), _number(values["Wounds"], "Wounds")
+            apl, move, save, wounds = (
+                _number(values["APL"], "APL"),
+                _distance(values["Move"], "Move"),
+                _dice(values["Save"], "Save"),
+                _number(values["Wounds"], "Wounds"),
+            )
             extra = {}
         else:
             apl, move, save, wounds = _number(values["APL"], "APL"), _distance(values["M"], "M"), _dice(values["SV"], "SV"), _number(values["W"], "W")
@@ -124,13 +137,23 @@ def _operative(entry: Entry, edition: Edition, left_out: list[str]) -> MappedOpe
             weapon["name"] += " (2)"
         weapons.append(weapon)
     abilities = [p for p in entry.profiles if p.kind == "Abilities"]
-    fields = {"name": entry.name, "count": entry.number, "apl": apl, "move": move, "save": f"{save}+", "wounds": wounds, **extra,
-              "keywords": [c.upper() for c in dict.fromkeys(entry.categories) if c and c.lower() not in STRUCTURAL],
-              "rules": [p.name for p in abilities], "double_action": _double_action(abilities, notes),
-              "weapons": weapons, "unique_actions": [_action(p, notes) for p in entry.profiles if p.kind == "Unique Actions"]}
+    fields = {
+        "name": entry.name,
+        "count": entry.number,
+        "apl": apl,
+        "move": move,
+        "save": f"{save}+",
+        "wounds": wounds,
+        **extra,
+        "keywords": [c.upper() for c in dict.fromkeys(entry.categories) if c and c.lower() not in STRUCTURAL],
+        "rules": [p.name for p in abilities],
+        "double_action": _double_action(abilities, notes),
+        "weapons": weapons,
+        "unique_actions": [_action(p, notes) for p in entry.profiles if p.kind == "Unique Actions"],
+    }
     problems = check_datacard(_datacard(fields))
     if problems:
-        hint = " (a marker-like operative such as a beacon: ktlog needs Move 1\" or more; note it in the game instead)" if move < 1 else ""
+        hint = ' (a marker-like operative such as a beacon: ktlog needs Move 1" or more; note it in the game instead)' if move < 1 else ""
         left_out.append(f"{entry.name}: {'; '.join(problems)}{hint}; left out")
         return None
     if not weapons:
@@ -148,8 +171,9 @@ def _double_action(abilities: list[Profile], notes: list[str]) -> list[str]:
 def _values(profile: Profile, names: tuple[str, ...]) -> dict[str, str]:
     missing = [n for n in names if n not in profile.values]
     if missing:
-        raise MissingCharacteristic(f"{profile.where} ({profile.kind}) has no {', '.join(missing)} characteristic; "
-                                    "fix or re-export the file (the roster app's data may be out of date)")
+        raise MissingCharacteristic(
+            f"{profile.where} ({profile.kind}) has no {', '.join(missing)} characteristic; fix or re-export the file (the roster app's data may be out of date)"
+        )
     return profile.values
 
 
@@ -193,8 +217,16 @@ def _rules(text: str, edition: Edition) -> list[str]:
 
 def _unknown_rules(weapon: dict, edition: Edition) -> list[str]:
     """Rules neither core nor marked * (a kill team's own rule, kept by name on purpose)."""
-    played = Weapon(name=weapon["name"], kind=weapon["kind"], atk=1, hit=4, normal_dmg=1, crit_dmg=1,
-                    rules=tuple(weapon.get("rules", ())), critical_rules=tuple(weapon.get("critical_rules", ())))
+    played = Weapon(
+        name=weapon["name"],
+        kind=weapon["kind"],
+        atk=1,
+        hit=4,
+        normal_dmg=1,
+        crit_dmg=1,
+        rules=tuple(weapon.get("rules", ())),
+        critical_rules=tuple(weapon.get("critical_rules", ())),
+    )
     if edition == "kt21":
         played = as_played(played)
     return [r for r in weapon_profile(played.rules).other if not r.endswith("*")]
@@ -230,7 +262,17 @@ def _distance(text: str, what: str) -> int:
 
 
 def _datacard(fields: dict) -> Datacard:
-    weapons = tuple(Weapon(name=w["name"], kind=w["kind"], atk=w["atk"], hit=int(w["hit"][0]), normal_dmg=int(w["dmg"].split("/")[0]),
-                           crit_dmg=int(w["dmg"].split("/")[1])) for w in fields["weapons"])
-    return Datacard(name=fields["name"], apl=fields["apl"], move=fields["move"], save=int(fields["save"][0]), wounds=fields["wounds"],
-                    weapons=weapons, group_activation=fields.get("ga", 1), defence=fields.get("df", 3))
+    weapons = tuple(
+        Weapon(name=w["name"], kind=w["kind"], atk=w["atk"], hit=int(w["hit"][0]), normal_dmg=int(w["dmg"].split("/")[0]), crit_dmg=int(w["dmg"].split("/")[1]))
+        for w in fields["weapons"]
+    )
+    return Datacard(
+        name=fields["name"],
+        apl=fields["apl"],
+        move=fields["move"],
+        save=int(fields["save"][0]),
+        wounds=fields["wounds"],
+        weapons=weapons,
+        group_activation=fields.get("ga", 1),
+        defence=fields.get("df", 3),
+    )

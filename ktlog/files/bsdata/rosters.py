@@ -33,8 +33,14 @@ def read_roster(path: Path) -> Team:
         for selection in force.iterfind("selections/selection"):
             _collect(selection, f"{path}: force {force.get('catalogueName', '')!r}", entries)
     first = forces[0]
-    return Team(name=first.get("catalogueName") or root.get("name") or path.stem, edition=edition, source=path.name,
-                revision=first.get("catalogueRevision"), entries=entries, title=root.get("name"))
+    return Team(
+        name=first.get("catalogueName") or root.get("name") or path.stem,
+        edition=edition,
+        source=path.name,
+        revision=first.get("catalogueRevision"),
+        entries=entries,
+        title=root.get("name"),
+    )
 
 
 def _collect(selection: Element, where: str, entries: list[Entry]) -> None:
@@ -50,5 +56,4 @@ def _collect(selection: Element, where: str, entries: list[Entry]) -> None:
         number = int(selection.get("number", "1"))
     except ValueError as exc:
         raise RosterError(f"{where}: number {selection.get('number')!r} is not a whole number; export the roster again") from exc
-    entries.append(Entry(name=selection.get("name", "").strip(), number=number,
-                         profiles=profiles, categories=categories, where=where))
+    entries.append(Entry(name=selection.get("name", "").strip(), number=number, profiles=profiles, categories=categories, where=where))

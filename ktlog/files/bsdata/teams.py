@@ -63,8 +63,10 @@ def edition_of(system_name: str | None, system_id: str | None, path: Path) -> Ed
                 return edition
     if system_id in _SYSTEM_IDS:
         return _SYSTEM_IDS[system_id]
-    raise RosterError(f"{path}: made for the game system {name or system_id or '(none named)'!r}, not Kill Team (2024) or "
-                      "Kill Team (2021); build the roster in a Kill Team game system and export it again")
+    raise RosterError(
+        f"{path}: made for the game system {name or system_id or '(none named)'!r}, not Kill Team (2024) or "
+        "Kill Team (2021); build the roster in a Kill Team game system and export it again"
+    )
 
 
 def profile_of(element: Element, where: str) -> Profile:

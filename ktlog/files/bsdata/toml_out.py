@@ -17,12 +17,18 @@ _ORDER = ("name", "id", "count", "apl", "move", "ga", "df", "save", "wounds", "k
 
 def render(team: MappedTeam) -> str:
     title = f', roster "{team.title}"' if team.title else ""
-    lines = [f"# {team.name}: imported by ktlog from {team.source}{title}.",
-             "# Check every datacard against your own rules before a game; the data is the community's, not ktlog's."]
+    lines = [
+        f"# {team.name}: imported by ktlog from {team.source}{title}.",
+        "# Check every datacard against your own rules before a game; the data is the community's, not ktlog's.",
+    ]
     lines += [f"# left out: {text}" for text in team.left_out]
-    lines += [f"name = {_text(team.name)}", f"archetypes = {_value(team.archetypes)}" if team.archetypes else
-              '# archetypes = ["...", "..."]  # BSData has no archetypes: add your kill team\'s two here',
-              f"source = {_text(team.source)}"]
+    lines += [
+        f"name = {_text(team.name)}",
+        f"archetypes = {_value(team.archetypes)}"
+        if team.archetypes
+        else '# archetypes = ["...", "..."]  # BSData has no archetypes: add your kill team\'s two here',
+        f"source = {_text(team.source)}",
+    ]
     if team.revision:
         lines.append(f"revision = {_text(team.revision)}")
     for operative in team.operatives:

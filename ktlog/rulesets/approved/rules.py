@@ -31,9 +31,9 @@ from ...events import (
     TacOpSelected,
     TurningPointStarted,
 )
-from ...state import GameState, PlayerState, VPScored
 from ...rules.battle import check_gambit_turn
 from ...rules.context import Ctx, handles
+from ...state import GameState, PlayerState, VPScored
 from ..preliminary.rules import PreliminaryOps
 
 ARCHETYPES = ("Infiltration", "Recon", "Security", "Seek & Destroy")
@@ -53,7 +53,13 @@ class ApprovedOps(PreliminaryOps):
     simulator = "ktlog.rulesets.approved.simulator"
     moves = "ktlog.rulesets.approved.moves"
     events = PreliminaryOps.events | {
-        TacOpSelected, TacOpRevealed, TacOpScored, ScoutingSelected, ScoutingRevealed, PrimaryOpSelected, PrimaryOpRevealed,
+        TacOpSelected,
+        TacOpRevealed,
+        TacOpScored,
+        ScoutingSelected,
+        ScoutingRevealed,
+        PrimaryOpSelected,
+        PrimaryOpRevealed,
     }
     ops = ("crit", "kill", "tac", "primary")
     max_vp = {"crit": OP_CAP, "kill": OP_CAP, "tac": OP_CAP, "primary": OP_CAP // 2}
@@ -66,22 +72,30 @@ class ApprovedOps(PreliminaryOps):
             case OperativeSetUp() if s.cp_setup_given:
                 waiting = [n for n, p in s.players.items() if p.tac_op is None]
                 if waiting:
-                    ctx.invalid(f"operatives are set up after each player has selected a tac op (TacOpSelected); still to select: "
-                                f"{', '.join(waiting)}", "002 step 2")
+                    ctx.invalid(
+                        f"operatives are set up after each player has selected a tac op (TacOpSelected); still to select: {', '.join(waiting)}", "002 step 2"
+                    )
             case TurningPointStarted(turning_point=1) if not all(p.scouting_revealed for p in s.players.values()):
-                ctx.invalid("the scouting step comes before the battle: each player selects a scouting option (ScoutingSelected), "
-                            "then they are revealed together (ScoutingRevealed)", "002 step 4")
+                ctx.invalid(
+                    "the scouting step comes before the battle: each player selects a scouting option (ScoutingSelected), "
+                    "then they are revealed together (ScoutingRevealed)",
+                    "002 step 4",
+                )
             case RolledOff(purpose="initiative") if s.turning_point == 1:
                 winner = scouting_winner(s)
                 who = f"{winner}, whose scouting option won" if winner else f"the player {s.decider} chooses (the same scouting option)"
-                ctx.invalid("the scouting options decide initiative in the first turning point, without a roll-off: record "
-                            f"InitiativeDecided for {who}", "002 step 5")
+                ctx.invalid(
+                    f"the scouting options decide initiative in the first turning point, without a roll-off: record InitiativeDecided for {who}", "002 step 5"
+                )
             case InitiativeDecided() if s.turning_point == 1 and s.phase == "strategy" and s.initiative is None:
                 winner = scouting_winner(s)
                 if winner is not None and event.player != winner:
                     loser = s.opponent(winner)
-                    ctx.broke(f"{winner}'s scouting option ({s.players[winner].scouting}) beats {loser}'s "
-                              f"({s.players[loser].scouting}), so {winner} has initiative in the first turning point", "002 step 5")
+                    ctx.broke(
+                        f"{winner}'s scouting option ({s.players[winner].scouting}) beats {loser}'s "
+                        f"({s.players[loser].scouting}), so {winner} has initiative in the first turning point",
+                        "002 step 5",
+                    )
             case StrategicGambitUsed(cp=0) if s.turning_point == 1:
                 player = s.players.get(event.player)
                 if player is not None and player.scouting == "ploy":
@@ -89,14 +103,20 @@ class ApprovedOps(PreliminaryOps):
             case GambitPassed() if s.turning_point == 1 and s.gambit_turn is not None:
                 player = s.players.get(event.player)
                 if player is not None and player.primary_op is None:
-                    ctx.broke(f"{player.name} has not selected a primary op: in the first turning point each player selects one "
-                              "(PrimaryOpSelected, a STRATEGIC GAMBIT) before passing", "002 step 5")
+                    ctx.broke(
+                        f"{player.name} has not selected a primary op: in the first turning point each player selects one "
+                        "(PrimaryOpSelected, a STRATEGIC GAMBIT) before passing",
+                        "002 step 5",
+                    )
 
     def _ploy_discount(self, ctx: Ctx, player: PlayerState, gambit: str) -> None:
         """Ploy: one strategy ploy costs 0CP in the first turning point (002 step 4)."""
         if player.scouting_used is not None:
-            ctx.broke(f"{player.name} already used the Ploy scouting option on {player.scouting_used}; it makes one strategy ploy "
-                      f"cost 0CP in the first turning point, so {gambit} costs its CP", "002 step 4")
+            ctx.broke(
+                f"{player.name} already used the Ploy scouting option on {player.scouting_used}; it makes one strategy ploy "
+                f"cost 0CP in the first turning point, so {gambit} costs its CP",
+                "002 step 4",
+            )
             return
         player.scouting_used = gambit
 
@@ -104,8 +124,7 @@ class ApprovedOps(PreliminaryOps):
         """Equip: select one new additional equipment option, after the scouting reveal (002 step 4)."""
         player = ctx.state.players[event.player]
         if not (player.scouting == "equip" and player.scouting_revealed):
-            ctx.broke(f"{event.player} already selected equipment; only the Equip scouting option, once revealed, adds one more "
-                      "option", "002 step 4")
+            ctx.broke(f"{event.player} already selected equipment; only the Equip scouting option, once revealed, adds one more option", "002 step 4")
         elif player.scouting_used is not None:
             ctx.invalid(f"{event.player} already took the Equip scouting option's extra equipment ({player.scouting_used})", "002 step 4")
         if len(event.equipment) != 1:
@@ -131,8 +150,7 @@ class ApprovedOps(PreliminaryOps):
         if last:
             hidden = [n for n, p in s.players.items() if p.primary_op and not p.primary_op_revealed]
             if hidden:
-                ctx.invalid(f"reveal each primary op (PrimaryOpRevealed) before the battle ends; still hidden: {', '.join(hidden)}",
-                            "002 step 7")
+                ctx.invalid(f"reveal each primary op (PrimaryOpRevealed) before the battle ends; still hidden: {', '.join(hidden)}", "002 step 7")
         super().on_turning_point_end(ctx)
         if last:
             for name, p in s.players.items():
@@ -188,8 +206,7 @@ def tac_op_selected(ctx: Ctx, e: TacOpSelected) -> None:
     s = ctx.state
     player = ctx.player(e.player)
     if s.phase != "setup" or any(o.set_up for o in s.operatives.values()):
-        ctx.invalid("tac ops are selected during the set-up, after operatives and equipment and before operatives are set up",
-                    "002 step 2")
+        ctx.invalid("tac ops are selected during the set-up, after operatives and equipment and before operatives are set up", "002 step 2")
     if not s.cp_setup_given:
         ctx.invalid("tac ops are selected after every player has selected operatives and equipment", "002 step 2")
     if player.tac_op is not None:
@@ -201,11 +218,17 @@ def tac_op_selected(ctx: Ctx, e: TacOpSelected) -> None:
         ctx.invalid(f"{e.archetype!r} is not an archetype; tac ops come from {', '.join(ARCHETYPES)}", "002 step 2")
     own = [a.casefold() for a in player.archetypes]
     if not own:
-        ctx.broke(f"{e.player}'s kill team has no archetypes recorded (PlayerJoined.archetypes, the roster's `archetypes`), so "
-                  "the tac op cannot be checked against them", "002 step 2")
+        ctx.broke(
+            f"{e.player}'s kill team has no archetypes recorded (PlayerJoined.archetypes, the roster's `archetypes`), so "
+            "the tac op cannot be checked against them",
+            "002 step 2",
+        )
     elif archetype.casefold() not in own:
-        ctx.broke(f"{player.kill_team} ({e.player}) has the archetypes {', '.join(player.archetypes)}, not {archetype}; a tac op "
-                  "is selected from one of the kill team's archetypes", "002 step 2")
+        ctx.broke(
+            f"{player.kill_team} ({e.player}) has the archetypes {', '.join(player.archetypes)}, not {archetype}; a tac op "
+            "is selected from one of the kill team's archetypes",
+            "002 step 2",
+        )
     player.tac_op, player.tac_op_archetype = e.tac_op.strip(), archetype
 
 
@@ -234,8 +257,7 @@ def tac_op_scored(ctx: Ctx, e: TacOpScored) -> None:
         ctx.invalid("say what on the tac op card scored the VP", "reason")
     have = player.vp.get("tac", 0)
     if have + e.vp > OP_CAP:
-        ctx.invalid(f"{e.player} has {have}VP from their tac op; {e.vp}VP more would pass its cap of {OP_CAP}VP "
-                    f"(at most {OP_CAP - have}VP more)", "002 step 5")
+        ctx.invalid(f"{e.player} has {have}VP from their tac op; {e.vp}VP more would pass its cap of {OP_CAP}VP (at most {OP_CAP - have}VP more)", "002 step 5")
     ctx.score(e.player, "tac", e.vp, e.reason.strip())
 
 
@@ -264,8 +286,7 @@ def scouting_revealed(ctx: Ctx, e: ScoutingRevealed) -> None:
         ctx.invalid("the scouting options were already revealed; they are revealed once, together", "002 step 4")
     waiting = [n for n, p in s.players.items() if p.scouting is None]
     if waiting:
-        ctx.invalid(f"the scouting options are revealed together once each player has selected one; still to select: "
-                    f"{', '.join(waiting)}", "002 step 4")
+        ctx.invalid(f"the scouting options are revealed together once each player has selected one; still to select: {', '.join(waiting)}", "002 step 4")
     for p in s.players.values():
         p.scouting_revealed = True
 
@@ -297,11 +318,11 @@ def primary_op_revealed(ctx: Ctx, e: PrimaryOpRevealed) -> None:
     s = ctx.state
     player = ctx.player(e.player)
     last = ctx.ruleset.turning_points
-    ended = s.turning_point == last and s.phase == "firefight" and s.activation is None and not any(
-        o.status == "ready" for o in s.operatives.values())
+    ended = s.turning_point == last and s.phase == "firefight" and s.activation is None and not any(o.status == "ready" for o in s.operatives.values())
     if not ended:
-        ctx.invalid(f"primary ops are revealed at the end of the battle: once every operative is expended in turning point {last}, "
-                    "before it ends", "002 step 7")
+        ctx.invalid(
+            f"primary ops are revealed at the end of the battle: once every operative is expended in turning point {last}, before it ends", "002 step 7"
+        )
     if player.primary_op is None:
         ctx.invalid(f"{e.player} has no primary op to reveal", "002 step 5")
     if player.primary_op_revealed:

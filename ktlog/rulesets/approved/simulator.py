@@ -3,7 +3,6 @@ scouting step, primary ops chosen as TP1 gambits, tac op VP and the reveals (002
 
 from __future__ import annotations
 
-from ...play.builder import GameBuilder
 from ...events import (
     EquipmentSelected,
     GambitPassed,
@@ -19,12 +18,23 @@ from ...events import (
     TacOpSelected,
     TurningPointStarted,
 )
-from .rules import BEATS, OP_CAP, PRIMARY_OPS, RULESET, scouting_winner
+from ...play.builder import GameBuilder
 from ..kt24 import simulator as kt24
 from ..kt24.simulator import STRATEGY_PLOYS
+from .rules import BEATS, OP_CAP, PRIMARY_OPS, RULESET, scouting_winner
 
-UNIVERSAL_EQUIPMENT = ("Ammo Cache", "Comms Device", "Heavy Barricade", "Ladders", "Light Barricades", "Mines", "Portable Barricade",
-                       "Razor Wire", "Utility Grenades", "Explosive Grenades")
+UNIVERSAL_EQUIPMENT = (
+    "Ammo Cache",
+    "Comms Device",
+    "Heavy Barricade",
+    "Ladders",
+    "Light Barricades",
+    "Mines",
+    "Portable Barricade",
+    "Razor Wire",
+    "Utility Grenades",
+    "Explosive Grenades",
+)
 """The universal equipment of 002."""
 TAC_OPS = {
     "Infiltration": ("Implant", "Surveil", "Wiretap"),

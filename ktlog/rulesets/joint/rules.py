@@ -31,10 +31,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ... import events as ev
-from ...state import GameState, OperativeState, Result
 from ...rules.actions import begin_action, disengage, finish_action, not_engaged
 from ...rules.battle import check_gambit_turn, end_activation
 from ...rules.context import Ctx, handles
+from ...state import GameState, OperativeState, Result
 from ..kt24.rules import KT24_EVENTS, Kt24TwoPlayer
 
 
@@ -125,8 +125,7 @@ def half_incapacitated(state: GameState, npo: str) -> bool:
 
 def reinforcements_due(state: GameState, npo: str) -> bool:
     """Sabotage and Escape: each strategy phase, once half the NPOs are incapacitated (pg 92, 94)."""
-    return (mission(state).reinforcements and REINFORCEMENTS.casefold() not in state.players[npo].used_this_tp
-            and half_incapacitated(state, npo))
+    return mission(state).reinforcements and REINFORCEMENTS.casefold() not in state.players[npo].used_this_tp and half_incapacitated(state, npo)
 
 
 class JointOps(Kt24TwoPlayer):
@@ -139,7 +138,9 @@ class JointOps(Kt24TwoPlayer):
     npos = True
     missions = tuple(MISSIONS)
     events = (KT24_EVENTS - {ev.CritOpRolled, ev.MarkerSecured, ev.MarkerLooted, ev.TransmissionInitiated}) | {
-        ev.ReinforcementsArrived, ev.MarkerSabotaged, ev.OperativeEscaped,
+        ev.ReinforcementsArrived,
+        ev.MarkerSabotaged,
+        ev.OperativeEscaped,
     }
     turning_points = None
     ops = ()
@@ -245,8 +246,11 @@ RULESET = JointOps()
 def _game_created(ctx: Ctx, e: ev.GameCreated) -> None:
     if mission_of(e.mission) is None:
         given = "no mission is given" if e.mission is None else f"{e.mission!r} is not one of its missions"
-        ctx.invalid(f"a Joint Ops game names its mission and {given}: give breach, sabotage or escape, or the D3 result 1-3 "
-                    "(GameCreated.mission; `ktlog new --mission breach`)", "pg 87")
+        ctx.invalid(
+            f"a Joint Ops game names its mission and {given}: give breach, sabotage or escape, or the D3 result 1-3 "
+            "(GameCreated.mission; `ktlog new --mission breach`)",
+            "pg 87",
+        )
 
 
 def _player_joined(ctx: Ctx, e: ev.PlayerJoined) -> None:
@@ -254,8 +258,11 @@ def _player_joined(ctx: Ctx, e: ev.PlayerJoined) -> None:
     if e.npo and npo_side(s) is not None:
         ctx.invalid(f"the NPOs are already {npo_side(s)!r}; a Joint Ops game has one NPO side", "pg 87")
     if not e.npo and players_side(s) is not None:
-        ctx.invalid(f"{players_side(s)!r} is already the players' side; co-op players are still one player with one CP pool and one "
-                    "equipment selection (pg 87): name them in PlayerJoined.faction or an annotation, or join the NPOs with npo=true", "pg 87")
+        ctx.invalid(
+            f"{players_side(s)!r} is already the players' side; co-op players are still one player with one CP pool and one "
+            "equipment selection (pg 87): name them in PlayerJoined.faction or an annotation, or join the NPOs with npo=true",
+            "pg 87",
+        )
 
 
 def _operative_added(ctx: Ctx, e: ev.OperativeAdded) -> None:
@@ -266,8 +273,11 @@ def _operative_added(ctx: Ctx, e: ev.OperativeAdded) -> None:
     m = mission(s)
     total = sum(o.datacard.wounds for o in s.operatives_of(e.player)) + e.datacard.wounds
     if total > m.npo_wounds:
-        ctx.broke(f"{e.operative!r} would bring the NPOs' combined Wounds to {total}, over {m.title}'s {m.npo_wounds}; select fewer "
-                  "NPOs, or record it with an override naming the difficulty you chose (pg 87)", m.page)
+        ctx.broke(
+            f"{e.operative!r} would bring the NPOs' combined Wounds to {total}, over {m.title}'s {m.npo_wounds}; select fewer "
+            "NPOs, or record it with an override naming the difficulty you chose (pg 87)",
+            m.page,
+        )
 
 
 def _initiative_decided(ctx: Ctx, e: ev.InitiativeDecided) -> None:
@@ -279,16 +289,21 @@ def _initiative_decided(ctx: Ctx, e: ev.InitiativeDecided) -> None:
 
 def _gambit_used(ctx: Ctx, e: ev.StrategicGambitUsed) -> None:
     if e.player in ctx.state.players and ctx.state.players[e.player].npo:
-        ctx.broke(f"in the gambit step the NPOs always pass (record GambitPassed player={e.player}); their reinforcements are "
-                  "recorded as ReinforcementsArrived", "pg 88")
+        ctx.broke(
+            f"in the gambit step the NPOs always pass (record GambitPassed player={e.player}); their reinforcements are recorded as ReinforcementsArrived",
+            "pg 88",
+        )
 
 
 def _gambit_passed(ctx: Ctx, e: ev.GambitPassed) -> None:
     s = ctx.state
     if s.phase == "strategy" and s.gambit_turn == e.player and s.players[e.player].npo and reinforcements_due(s, e.player):
         m = mission(s)
-        ctx.broke("half the NPOs are incapacitated, so they call in reinforcements as their STRATEGIC GAMBIT: record "
-                  "ReinforcementsArrived with the two NPOs (not Heavy) or the Heavy NPO that return", m.page)
+        ctx.broke(
+            "half the NPOs are incapacitated, so they call in reinforcements as their STRATEGIC GAMBIT: record "
+            "ReinforcementsArrived with the two NPOs (not Heavy) or the Heavy NPO that return",
+            m.page,
+        )
 
 
 def _ploy_used(ctx: Ctx, e: ev.FirefightPloyUsed) -> None:
@@ -305,8 +320,11 @@ def _shot(ctx: Ctx, e: ev.Shot) -> None:
         return
     holders, carrying = carriers(s, op, weapon)
     have = f"{', '.join(carrying)} already {'has' if len(carrying) == 1 else 'have'} it" if carrying else "so none may"
-    ctx.broke(f"only 1 in {weapon.one_in} of the operatives with {weapon.name!r} can have it: {holders} allow "
-              f"{holders // (weapon.one_in or 1)}, and {have}; {op.id!r} shoots another weapon", "pg 89")
+    ctx.broke(
+        f"only 1 in {weapon.one_in} of the operatives with {weapon.name!r} can have it: {holders} allow "
+        f"{holders // (weapon.one_in or 1)}, and {have}; {op.id!r} shoots another weapon",
+        "pg 89",
+    )
 
 
 CHECKS: dict[type[ev.Event], Callable[[Ctx, ev.Event], None]] = {
@@ -382,14 +400,18 @@ def operative_escaped(ctx: Ctx, e: ev.OperativeEscaped) -> None:
     op = ctx.living(e.operative)
     m = mission(s)
     if not m.escape:
-        ctx.broke(f"operatives leave the killzone only in 03 Escape (pg 94); this game's mission is {m.title}, where an operative "
-                  "cannot move over a killzone edge (pg 46)", m.page)
+        ctx.broke(
+            f"operatives leave the killzone only in 03 Escape (pg 94); this game's mission is {m.title}, where an operative "
+            "cannot move over a killzone edge (pg 46)",
+            m.page,
+        )
     if s.players[op.player].npo:
         ctx.broke("NPOs do not escape; the players' operatives do", "Escape, pg 94")
     act = s.activation
     if act is None or act.operative != op.id or not act.moved:
-        ctx.broke(f"{op.id!r} escapes by moving wholly over the NPOs' killzone edge: record the escape while it is active, after "
-                  "its move action", "Escape, pg 94")
+        ctx.broke(
+            f"{op.id!r} escapes by moving wholly over the NPOs' killzone edge: record the escape while it is active, after its move action", "Escape, pg 94"
+        )
     if op.carrying:
         s.markers[op.carrying].carried_by = None  # it leaves the marker where it crossed the edge
         op.carrying = None

@@ -13,8 +13,7 @@ import random
 
 import msgspec
 
-from ...play import builder as b
-from ...play.builder import GameBuilder
+from ...data import SAMPLE_ROSTERS
 from ...events import (
     Datacard,
     DropZoneChosen,
@@ -31,8 +30,13 @@ from ...events import (
     TurningPointEnded,
     TurningPointStarted,
 )
-from ...data import SAMPLE_ROSTERS
 from ...files.rosters import Roster, load_roster, slug
+from ...play import builder as b
+from ...play.builder import GameBuilder
+from ...rules.setup import next_to_set_up
+from ...state import GameState, OperativeState
+from ..kt24 import simulator as kt24
+from ..kt24.simulator import PLAYERS, STRATEGY_PLOYS, ploy_or_pass
 from .rules import (
     MISSIONS,
     is_heavy,
@@ -40,10 +44,6 @@ from .rules import (
     mission,
     reinforcements_due,
 )
-from ...rules.setup import next_to_set_up
-from ...state import GameState, OperativeState
-from ..kt24 import simulator as kt24
-from ..kt24.simulator import PLAYERS, STRATEGY_PLOYS, ploy_or_pass
 
 MAX_TURNING_POINTS = 8
 NPO_SIDE = "NPOs"
@@ -117,8 +117,7 @@ class Simulator(kt24.Simulator):
 
     def turning_point(self, g: GameBuilder, tp: int) -> None:
         rolls = self.rolls(g)
-        g.add(TurningPointStarted(turning_point=tp), RolledOff(purpose="initiative", rolls=rolls),
-              InitiativeDecided(player=self.initiative(g, rolls)))
+        g.add(TurningPointStarted(turning_point=tp), RolledOff(purpose="initiative", rolls=rolls), InitiativeDecided(player=self.initiative(g, rolls)))
         self.gambits(g)
         self.firefight_phase(g)
         if g.state.phase == "firefight":  # not ended by the mission's victory or defeat

@@ -49,23 +49,52 @@ import msgspec
 
 from ... import events as ev
 from ...errors import RuleViolation
-from ...state import GameState, OperativeState, Result
 from ...rules.actions import begin_action, finish_action, not_engaged, performed
 from ...rules.attacks import find_weapon, shooting_attacks
 from ...rules.context import Ctx, handles
 from ...rules.damage import inflict
-from ..kt24.rules import Kt24, most_vp
 from ...rules.ruleset import Ruleset
 from ...rules.weapons import weapon_profile
+from ...state import GameState, OperativeState, Result
+from ..kt24.rules import Kt24, most_vp
 
-KT21_EVENTS = frozenset({
-    ev.GameCreated, ev.PlayerJoined, ev.OperativeAdded, ev.RolledOff, ev.InitiativeDecided, ev.ObjectiveMarkerSetUp,
-    ev.DropZoneChosen, ev.EquipmentSelected, ev.OperativeSetUp, ev.TurningPointStarted, ev.StrategicGambitUsed,
-    ev.GambitPassed, ev.FirefightPloyUsed, ev.CommandPointsAdjusted, ev.OperativeActivated, ev.ActivationEnded,
-    ev.AplModified, ev.NormalMoved, ev.Dashed, ev.FellBack, ev.Charged, ev.MarkerPickedUp, ev.Shot, ev.Fought,
-    ev.UniqueActionPerformed, ev.Passed, ev.OverwatchFired, ev.DamageInflicted, ev.WoundsRegained,
-    ev.ObjectivesControlled, ev.MissionVPScored, ev.TurningPointEnded, ev.GameConceded,
-})
+KT21_EVENTS = frozenset(
+    {
+        ev.GameCreated,
+        ev.PlayerJoined,
+        ev.OperativeAdded,
+        ev.RolledOff,
+        ev.InitiativeDecided,
+        ev.ObjectiveMarkerSetUp,
+        ev.DropZoneChosen,
+        ev.EquipmentSelected,
+        ev.OperativeSetUp,
+        ev.TurningPointStarted,
+        ev.StrategicGambitUsed,
+        ev.GambitPassed,
+        ev.FirefightPloyUsed,
+        ev.CommandPointsAdjusted,
+        ev.OperativeActivated,
+        ev.ActivationEnded,
+        ev.AplModified,
+        ev.NormalMoved,
+        ev.Dashed,
+        ev.FellBack,
+        ev.Charged,
+        ev.MarkerPickedUp,
+        ev.Shot,
+        ev.Fought,
+        ev.UniqueActionPerformed,
+        ev.Passed,
+        ev.OverwatchFired,
+        ev.DamageInflicted,
+        ev.WoundsRegained,
+        ev.ObjectivesControlled,
+        ev.MissionVPScored,
+        ev.TurningPointEnded,
+        ev.GameConceded,
+    }
+)
 """The events of a KT21 game: no Reposition, counteract, crit op, mission actions of KT24's crit
 ops, Place Marker, killzone actions, or the other mission packs' events."""
 
@@ -77,10 +106,22 @@ CAPS = {True: (16, 24), False: (12, 20)}
 """(mission, total) VP caps with and without the dataslate's Critical Operations 2022 (004)."""
 DATASLATE = re.compile(r"q([1-4])\s*(\d{4})", re.IGNORECASE)
 CITATIONS = {
-    "pg 36": "001 Turning Point", "pg 37": "001 Initiative and Strategy phases", "pg 38": "001 Firefight phase",
-    "pg 39": "001 Perform Actions", "pg 40": "001 Actions", "pg 41": "001 Actions", "pg 42": "001 Shoot", "pg 43": "001 Shoot",
-    "pg 44": "001 Fight", "pg 45": "001 Fight", "pg 47": "001 Wounds", "pg 48": "001 Datacards", "pg 50": "001 Dice",
-    "pg 54": "001 Command Points", "pg 55": "001 Dice", "pg 110": "the mission sequence, as KT24 pg 110",
+    "pg 36": "001 Turning Point",
+    "pg 37": "001 Initiative and Strategy phases",
+    "pg 38": "001 Firefight phase",
+    "pg 39": "001 Perform Actions",
+    "pg 40": "001 Actions",
+    "pg 41": "001 Actions",
+    "pg 42": "001 Shoot",
+    "pg 43": "001 Shoot",
+    "pg 44": "001 Fight",
+    "pg 45": "001 Fight",
+    "pg 47": "001 Wounds",
+    "pg 48": "001 Datacards",
+    "pg 50": "001 Dice",
+    "pg 54": "001 Command Points",
+    "pg 55": "001 Dice",
+    "pg 110": "the mission sequence, as KT24 pg 110",
     "pg 111": "004 special rules",
 }
 """Where 001 and 004 write the rules the shared machinery cites by KT24 page."""
@@ -256,8 +297,11 @@ RULESET = Kt21()
 def _initiative_decided(ctx: Ctx, e: ev.InitiativeDecided) -> None:
     s = ctx.state
     if s.rolloff == "initiative" and s.initiative is not None and e.player != s.initiative:
-        ctx.broke(f"the roll-off was a tie, so {s.initiative}, who did not have initiative in turning point {s.turning_point - 1}, "
-                  f"has it: record InitiativeDecided player={s.initiative}", "001 Determine Initiative")
+        ctx.broke(
+            f"the roll-off was a tie, so {s.initiative}, who did not have initiative in turning point {s.turning_point - 1}, "
+            f"has it: record InitiativeDecided player={s.initiative}",
+            "001 Determine Initiative",
+        )
 
 
 def _operative_activated(ctx: Ctx, e: ev.OperativeActivated) -> None:
@@ -268,13 +312,18 @@ def _operative_activated(ctx: Ctx, e: ev.OperativeActivated) -> None:
         return  # the shared handler says what is wrong
     turn = s.next_player
     if s.group_left and op.player != turn:
-        ctx.broke(f"{turn} is activating a group of {s.group_type} operatives (group activation): {turn}'s next "
-                  f"{s.group_type} activates before {op.player} activates", "001 Perform Actions")
+        ctx.broke(
+            f"{turn} is activating a group of {s.group_type} operatives (group activation): {turn}'s next "
+            f"{s.group_type} activates before {op.player} activates",
+            "001 Perform Actions",
+        )
     continuing = bool(s.group_left) and op.player == turn
     if continuing and op.datacard.name != s.group_type:
         ready = [o.id for o in s.ready_operatives(op.player) if o.datacard.name == s.group_type]
-        ctx.broke(f"{op.player} is activating a group of {s.group_type} operatives (group activation): activate "
-                  f"{' or '.join(ready)} before {op.id!r}", "001 Perform Actions")
+        ctx.broke(
+            f"{op.player} is activating a group of {s.group_type} operatives (group activation): activate {' or '.join(ready)} before {op.id!r}",
+            "001 Perform Actions",
+        )
     if op.player == turn:
         in_a_row = s.activations_in_a_row + 1 if continuing else 1
     elif not s.ready_operatives(turn):
@@ -285,7 +334,8 @@ def _operative_activated(ctx: Ctx, e: ev.OperativeActivated) -> None:
         raise RuleViolation(
             f"{op.player} has activated {in_a_row - 1} operatives in a row: never more than {IN_A_ROW} before {s.opponent(op.player)} "
             f"has had a turn to activate or perform Overwatch, regardless of other rules; {s.opponent(op.player)} activates next",
-            "Balance Dataslate Q1 2023, 004", overridable=False,
+            "Balance Dataslate Q1 2023, 004",
+            overridable=False,
         )
     s.activations_in_a_row = in_a_row
     if continuing:
@@ -311,8 +361,7 @@ def _shot(ctx: Ctx, e: ev.Shot) -> None:
     if any(a.obscured for a in e.attacks):
         ctx.broke("an Obscured operative is not in the active operative's Line of Sight, so it is not a valid target", "001 Line of Sight")
     if has_rule(weapon, "heavy") and performed(s, "Normal Move") and not isinstance(e, ev.OverwatchFired):
-        ctx.broke(f"{weapon.name} is Heavy: no Shoot action with it in an activation with a Normal Move, Fall Back or Charge",
-                  "Heavy, 004 special rules")
+        ctx.broke(f"{weapon.name} is Heavy: no Shoot action with it in an activation with a Normal Move, Fall Back or Charge", "Heavy, 004 special rules")
     if any(a.cover for a in e.attacks[1:]) and weapon_profile(as_played(weapon).rules).blast:
         ctx.broke("each further target of a Blast weapon is a valid target and cannot be in Cover", "Blast, 004 errata")
     if any(has_rule(weapon, r) for r in ("indirect", "no cover")) and any(a.cover for a in e.attacks):
@@ -334,8 +383,7 @@ def _ceaseless(ctx: Ctx, weapon: ev.Weapon, *all_dice: ev.Dice | None) -> None:
     for dice in all_dice:
         for r in dice.rerolls if dice else ():
             if r.source == "ceaseless" and dice.rolls[r.die - 1] != 1:
-                ctx.broke(f"{weapon.name}: Ceaseless re-rolls attack dice results of 1, not a {dice.rolls[r.die - 1]}",
-                          "Ceaseless, 004 special rules")
+                ctx.broke(f"{weapon.name}: Ceaseless re-rolls attack dice results of 1, not a {dice.rolls[r.die - 1]}", "Ceaseless, 004 special rules")
 
 
 CHECKS: dict[type[ev.Event], Callable[[Ctx, ev.Event], None]] = {
@@ -383,14 +431,15 @@ def overwatch_fired(ctx: Ctx, e: ev.OverwatchFired) -> None:
     if s.phase != "firefight":
         ctx.invalid(f"Overwatch happens in the Firefight phase (now: {s.phase})", "001 Overwatch")
     if s.activation is not None:
-        ctx.invalid(f"{s.activation.operative} is active; Overwatch is performed between activations, on your turn to activate",
-                    "001 Overwatch")
+        ctx.invalid(f"{s.activation.operative} is active; Overwatch is performed between activations, on your turn to activate", "001 Overwatch")
     op = ctx.living(e.operative)
     player, opponent = op.player, s.opponent(op.player)
     ready = [o.id for o in s.ready_operatives(player)]
     if ready:
-        ctx.broke(f"{player} still has ready operatives ({', '.join(ready)}): Overwatch only when you have none left to activate; "
-                  f"activate one of them", "001 Overwatch")
+        ctx.broke(
+            f"{player} still has ready operatives ({', '.join(ready)}): Overwatch only when you have none left to activate; activate one of them",
+            "001 Overwatch",
+        )
     if not s.ready_operatives(opponent):
         ctx.broke(f"{opponent} has activated all their operatives, so the Firefight phase ends: no Overwatch", "001 Overwatch")
     if s.next_player != player:
@@ -429,9 +478,10 @@ def mission_vp_scored(ctx: Ctx, e: ev.MissionVPScored) -> None:
     which = "the Balance Dataslate Q1 2023's Critical Operations 2022" if under_dataslate(s) else "Critical Operations (no dataslate)"
     mission = p.vp.get("mission", 0)
     if e.category == "mission" and mission + e.vp > mission_cap:
-        ctx.invalid(f"{e.player} has {mission} mission VP; at most {mission_cap} from the mission objective under {which}, so at most "
-                    f"{mission_cap - mission} more", "004")
+        ctx.invalid(
+            f"{e.player} has {mission} mission VP; at most {mission_cap} from the mission objective under {which}, so at most {mission_cap - mission} more",
+            "004",
+        )
     if p.total_vp + e.vp > total_cap:
-        ctx.invalid(f"{e.player} has {p.total_vp}VP; at most {total_cap} from the game under {which}, so at most "
-                    f"{total_cap - p.total_vp} more", "004")
+        ctx.invalid(f"{e.player} has {p.total_vp}VP; at most {total_cap} from the game under {which}, so at most {total_cap - p.total_vp} more", "004")
     ctx.score(e.player, e.category, e.vp, e.reason)

@@ -7,8 +7,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from ...play import builder as b
-from ...play.builder import GameBuilder
+from ...data import SAMPLE_ROSTERS
 from ...events import (
     ActivationEnded,
     FirefightPloyUsed,
@@ -22,14 +21,15 @@ from ...events import (
     TurningPointStarted,
     Weapon,
 )
-from ...data import SAMPLE_ROSTERS
 from ...files.rosters import Roster, load_roster
+from ...play import builder as b
+from ...play.builder import GameBuilder
 from ...rules.dice import attack_successes
-from .rules import as_played, vp_caps
 from ...rules.shooting import defence_dice_collected
 from ...rules.weapons import WeaponProfile, weapon_profile
 from ...state import GameState, OperativeState
 from ..kt24.simulator import PLAYERS, d6, fight_action, ploy_or_pass
+from .rules import as_played, vp_caps
 
 SLATE = "Balance Dataslate Q1 2023"
 KILLZONES = ["octarius", "chalnath", "moroch", "into the dark"]
@@ -154,8 +154,9 @@ class Simulator:
         s = g.state
         if not s.ready_operatives(s.opponent(player)) or self.rng.random() < 0.5:
             return False
-        eligible = [o for o in s.operatives_of(player) if o.status == "expended" and o.order == "engage" and not o.engaged_with
-                    and o.counteracted_tp != s.turning_point]
+        eligible = [
+            o for o in s.operatives_of(player) if o.status == "expended" and o.order == "engage" and not o.engaged_with and o.counteracted_tp != s.turning_point
+        ]
         for op in self.rng.sample(eligible, len(eligible)):
             shot = self.shot(s, op, worsen=1, overwatch=True)
             if shot is not None:
@@ -203,8 +204,9 @@ class Simulator:
             if (p.heavy and set(moved) - {"Dash"}) or (p.limited and op.weapon_uses.get(w.name, 0) >= p.limited):
                 continue
             weapons.append((w, p))
-        targets = [e for e in s.operatives.values() if e.player != op.player and e.in_killzone
-                   and not any(s.operatives[x].player == op.player for x in e.engaged_with)]
+        targets = [
+            e for e in s.operatives.values() if e.player != op.player and e.in_killzone and not any(s.operatives[x].player == op.player for x in e.engaged_with)
+        ]
         if not weapons or not targets:
             return None
         (weapon, p), target = rng.choice(weapons), rng.choice(targets)

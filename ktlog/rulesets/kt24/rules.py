@@ -3,18 +3,50 @@
 from __future__ import annotations
 
 from ... import events as ev
-from ...state import GameState, Result
 from ...rules.ruleset import Ruleset
+from ...state import GameState, Result
 
-KT24_EVENTS = frozenset({
-    ev.GameCreated, ev.PlayerJoined, ev.OperativeAdded, ev.RolledOff, ev.InitiativeDecided, ev.ObjectiveMarkerSetUp,
-    ev.CritOpRolled, ev.DropZoneChosen, ev.EquipmentSelected, ev.OperativeSetUp, ev.TurningPointStarted,
-    ev.StrategicGambitUsed, ev.GambitPassed, ev.FirefightPloyUsed, ev.CommandPointsAdjusted, ev.OperativeActivated,
-    ev.ActivationEnded, ev.CounteractStarted, ev.AplModified, ev.Repositioned, ev.Dashed, ev.FellBack, ev.Charged,
-    ev.MarkerPickedUp, ev.MarkerPlaced, ev.Shot, ev.Fought, ev.MarkerSecured, ev.MarkerLooted, ev.TransmissionInitiated,
-    ev.KillzoneActionPerformed, ev.UniqueActionPerformed, ev.DamageInflicted, ev.WoundsRegained, ev.ObjectivesControlled,
-    ev.TurningPointEnded, ev.GameConceded,
-})
+KT24_EVENTS = frozenset(
+    {
+        ev.GameCreated,
+        ev.PlayerJoined,
+        ev.OperativeAdded,
+        ev.RolledOff,
+        ev.InitiativeDecided,
+        ev.ObjectiveMarkerSetUp,
+        ev.CritOpRolled,
+        ev.DropZoneChosen,
+        ev.EquipmentSelected,
+        ev.OperativeSetUp,
+        ev.TurningPointStarted,
+        ev.StrategicGambitUsed,
+        ev.GambitPassed,
+        ev.FirefightPloyUsed,
+        ev.CommandPointsAdjusted,
+        ev.OperativeActivated,
+        ev.ActivationEnded,
+        ev.CounteractStarted,
+        ev.AplModified,
+        ev.Repositioned,
+        ev.Dashed,
+        ev.FellBack,
+        ev.Charged,
+        ev.MarkerPickedUp,
+        ev.MarkerPlaced,
+        ev.Shot,
+        ev.Fought,
+        ev.MarkerSecured,
+        ev.MarkerLooted,
+        ev.TransmissionInitiated,
+        ev.KillzoneActionPerformed,
+        ev.UniqueActionPerformed,
+        ev.DamageInflicted,
+        ev.WoundsRegained,
+        ev.ObjectivesControlled,
+        ev.TurningPointEnded,
+        ev.GameConceded,
+    }
+)
 """The events of every KT24 mission pack (pg 36-55, pg 110)."""
 
 

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import random
 
-from ...play import builder as b
-from ...play.builder import GameBuilder
 from ...events import (
     ActivationEnded,
     CounteractStarted,
@@ -23,6 +21,8 @@ from ...events import (
     TurningPointEnded,
 )
 from ...files.rosters import Roster
+from ...play import builder as b
+from ...play.builder import GameBuilder
 from ...rules.attacks import killzone_profile
 from ...rules.battle import due_to_activate
 from ...rules.dice import attack_successes
@@ -57,8 +57,9 @@ def fight_action(rng: random.Random, s: GameState, op: OperativeState, quick: fl
     target_weapon = rng.choice(theirs) if theirs else None
     if rng.random() < quick:
         return b.fight(weapon.name, target.id, target_weapon.name if target_weapon else None, damage=rng.randint(0, 8), damage_taken=rng.randint(0, 6))
-    return b.fight(weapon.name, target.id, target_weapon.name if target_weapon else None, d6(rng, weapon.atk),
-                   d6(rng, target_weapon.atk) if target_weapon else None)
+    return b.fight(
+        weapon.name, target.id, target_weapon.name if target_weapon else None, d6(rng, weapon.atk), d6(rng, target_weapon.atk) if target_weapon else None
+    )
 
 
 class Simulator:
@@ -190,7 +191,13 @@ class Simulator:
                 options.append(b.reposition())
             if "Dash" in may_move and "Dash" not in done and "Charge" not in done:
                 options.append(b.dash())
-            if "Charge" in may_move and op.order == "engage" and enemies and not {"Reposition", "Dash", "Fall Back", "Charge"} & set(done) and rng.random() < 0.3:
+            if (
+                "Charge" in may_move
+                and op.order == "engage"
+                and enemies
+                and not {"Reposition", "Dash", "Fall Back", "Charge"} & set(done)
+                and rng.random() < 0.3
+            ):
                 options.append(b.charge(rng.choice(enemies).id))
             shot = self.shoot_action(s, op, enemies, moved) if "Shoot" not in done else None
             if shot:

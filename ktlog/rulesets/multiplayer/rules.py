@@ -10,11 +10,11 @@ zones, set-up thirds, gambits and activations go round `state.order`).
 from __future__ import annotations
 
 from ...events import Action, Event, InitiativeDecided, MarkerLooted, PlayerJoined, RolledOff
-from ...state import GameState, OperativeState, Result, RuleWarning
 from ...rules import rulings
 from ...rules.battle import order_established
 from ...rules.context import Ctx
 from ...rules.critop import CRIT_OPS, crit_op_action, markers_held
+from ...state import GameState, OperativeState, Result, RuleWarning
 from ..kt24.rules import KT24_EVENTS, Kt24, most_vp
 
 PLAYER_ORDER = "player order, pg 99"
@@ -37,6 +37,13 @@ def ranks(counts: dict[str, int]) -> dict[str, int]:
 
 def ordinal(rank: int) -> str:
     return {1: "1st", 2: "2nd", 3: "3rd"}.get(rank, f"{rank}th")
+
+
+def shared_win(state: GameState) -> list[str]:
+    """The players sharing the win (ruling 5: tied leaders in Multiplayer Ops); [] when one
+    player wins or every player draws."""
+    r = state.result
+    return list(r.winners) if r and r.draw and 0 < len(r.winners) < len(state.players) else []
 
 
 def listing(names: list[str]) -> str:
@@ -87,7 +94,7 @@ class MultiplayerOps(Kt24):
             if tied is None:
                 ctx.invalid(self._not_the_tied_players(groups, e.rolls), PLAYER_ORDER)
         i = groups.index(tied)
-        groups = groups[:i] + split_by_roll(tied, e.rolls) + groups[i + 1:]
+        groups = groups[:i] + split_by_roll(tied, e.rolls) + groups[i + 1 :]
         if any(len(g) > 1 for g in groups):
             s.order_ties, s.rolloff = groups, e.purpose
             return
@@ -131,8 +138,12 @@ class MultiplayerOps(Kt24):
         s = ctx.state
         counts = {name: p.eliminations_this_tp for name, p in s.players.items()}
         for player, rank in ranks(counts).items():
-            ctx.score(player, "elimination", ELIMINATION_VP.get(rank, 0),
-                      f"ranked {ordinal(rank)} with {counts[player]} enemy operative(s) incapacitated in TP{s.turning_point}")
+            ctx.score(
+                player,
+                "elimination",
+                ELIMINATION_VP.get(rank, 0),
+                f"ranked {ordinal(rank)} with {counts[player]} enemy operative(s) incapacitated in TP{s.turning_point}",
+            )
 
     # --- crit op (pg 103) -------------------------------------------------------------------
 
@@ -184,8 +195,7 @@ class MultiplayerOps(Kt24):
         ends as scored: the most VP among the others wins (tied: they share the win)."""
         others = {name: p.total_vp for name, p in state.players.items() if name != player}
         winners = [name for name, vp in others.items() if vp == max(others.values())]
-        return Result(winner=winners[0] if len(winners) == 1 else None, draw=len(winners) > 1, ended_by="concession",
-                      conceded_by=player, winners=winners)
+        return Result(winner=winners[0] if len(winners) == 1 else None, draw=len(winners) > 1, ended_by="concession", conceded_by=player, winners=winners)
 
 
 RULESET = MultiplayerOps()

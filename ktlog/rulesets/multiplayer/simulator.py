@@ -7,11 +7,11 @@ establishes player order instead of initiative and lets whoever is due activate 
 
 from __future__ import annotations
 
-from ...play.builder import GameBuilder
 from ...events import TurningPointStarted
-from .rules import split_by_roll
+from ...play.builder import GameBuilder
 from ..kt24 import simulator as kt24
 from ..kt24.simulator import PLAYERS
+from .rules import split_by_roll
 
 
 class Simulator(kt24.Simulator):
@@ -35,11 +35,10 @@ class Simulator(kt24.Simulator):
             rolls = {p: self.rng.randint(1, 6) for p in tied}
             rounds.append(rolls)
             i = groups.index(tied)
-            groups = groups[:i] + split_by_roll(tied, rolls) + groups[i + 1:]
+            groups = groups[:i] + split_by_roll(tied, rolls) + groups[i + 1 :]
         return rounds
 
     def strategy_phase(self, g: GameBuilder, tp: int) -> None:
         g.add(TurningPointStarted(turning_point=tp))
         g.player_order("initiative", self.order_rolls(list(g.state.players)))
         self.gambits(g)
-

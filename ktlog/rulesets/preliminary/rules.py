@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from ...events import Action, MarkerLooted
-from ...state import OperativeState, RuleWarning
 from ...rules import rulings
 from ...rules.context import Ctx
 from ...rules.critop import CRIT_OPS, crit_op_action, markers_held
 from ...rules.killop import kill_grade
+from ...state import OperativeState, RuleWarning
 from ..kt24.rules import Kt24TwoPlayer
 
 LOOT_VP_PER_TP = 2

@@ -10,8 +10,8 @@ from textual.widgets import Label
 from ktlog import events as ev
 from ktlog.play.moves import Trial
 from ktlog.rules.candidates import melee
-from ktlog.text.notation import NotationError, parse_steps
 from ktlog.state import GameState
+from ktlog.text.notation import NotationError, parse_steps
 
 from ..widgets.dice_entry import DiceEntry, Group
 from ..widgets.text_line import TextBlock
@@ -56,7 +56,10 @@ class FightDialog(DiceDialog):
 
     def entries(self) -> ComposeResult:
         yield Label(f"[b]{self.op.id}[/] {wounds_text(self.op)} with {_weapon(self.weapon)}" + (" [dim](w: another)[/]" if len(self.weapons) > 1 else ""))
-        yield Label(f"[b]{self.target.id}[/] {wounds_text(self.target)} with {_weapon(self.target_weapon)}" + (" [dim](W: another)[/]" if len(self.target_weapons) > 1 else ""))
+        yield Label(
+            f"[b]{self.target.id}[/] {wounds_text(self.target)} with {_weapon(self.target_weapon)}"
+            + (" [dim](W: another)[/]" if len(self.target_weapons) > 1 else "")
+        )
         if self.quick:
             yield DiceEntry([Group("damage dealt"), Group("damage taken")], numbers=True)
             return
@@ -100,7 +103,9 @@ class FightDialog(DiceDialog):
                 return
             self.update_preview()
 
-        self.app.push_screen(TextPrompt("Strikes and blocks in order, attacker first", hint="sc/sn strike, bcc/bcn/bnn block; empty: best strikes (ruling 7)"), done)
+        self.app.push_screen(
+            TextPrompt("Strikes and blocks in order, attacker first", hint="sc/sn strike, bcc/bcn/bnn block; empty: best strikes (ruling 7)"), done
+        )
 
     def options_text(self) -> str:
         bits = [f"assists {self.assists}/{self.target_assists}"]
@@ -114,9 +119,13 @@ class FightDialog(DiceDialog):
             return None
         parts = entry.parts()
         common = {
-            "operative": self.op.id, "action": self.probe.action, "target": self.target.id, "weapon": self.weapon.name,
+            "operative": self.op.id,
+            "action": self.probe.action,
+            "target": self.target.id,
+            "weapon": self.weapon.name,
             "target_weapon": self.target_weapon.name if self.target_weapon else None,
-            "assists": self.assists, "target_assists": self.target_assists,
+            "assists": self.assists,
+            "target_assists": self.target_assists,
         }
         if self.quick:
             return ev.Fought(**common, damage=int(parts[0]), damage_taken=int(parts[1]))

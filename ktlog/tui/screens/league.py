@@ -22,7 +22,7 @@ from textual.worker import Worker, WorkerState, get_current_worker
 
 from ktlog.analytics.league import Filters, League
 from ktlog.storage.store import GameRow, Store
-from ktlog.text.views import game_result
+from ktlog.text.results import game_result
 
 from ..markup import escape
 from ..widgets.game_table import GameTable
@@ -39,8 +39,17 @@ GAMES_SHOWN = 100
 class LeagueTable(GameTable):
     """The games of the league, the result before the kill teams (whose names can be long)."""
 
-    COLUMNS = (("league", "league"), ("round", "round"), ("table", "table"), ("date", "date"), ("players", "players"),
-               ("result", "result"), ("kill teams", "teams"), ("events", "events"), ("id", "id"))
+    COLUMNS = (
+        ("league", "league"),
+        ("round", "round"),
+        ("table", "table"),
+        ("date", "date"),
+        ("players", "players"),
+        ("result", "result"),
+        ("kill teams", "teams"),
+        ("events", "events"),
+        ("id", "id"),
+    )
 
 
 class LeagueScreen(Screen):
@@ -192,7 +201,7 @@ class LeagueScreen(Screen):
             caption.set(f"[b]{g.id[:8]}[/] {escape(' v '.join(g.players))}: [yellow]{g.status}[/], not counted in the league; Enter opens its replay")
             self.query_one(RaceCurve).hide()
             return
-        caption.set(f"[b]{g.id[:8]}[/] {escape(' v '.join(g.players))}: {escape(game_result(g))} · Enter: replay")
+        caption.set(f"[b]{g.id[:8]}[/] {escape(' v '.join(g.players))}: {escape(game_result(g.ruleset, g.result))} · Enter: replay")
         self.read_race(self.league, g.id)
 
     @work(thread=True, exclusive=True, group="race", exit_on_error=False)

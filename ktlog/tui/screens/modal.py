@@ -8,12 +8,15 @@ dialog after it. So "a 1 e" activates the first operative with Engage however fa
 
 from __future__ import annotations
 
+from textual import events, on
 from textual.binding import Binding
 from textual.screen import ModalScreen
 from textual.strip import Strip
 
+from ..compat import LayoutOnlyOnResize, bindings_for_key, screen_strips
 
-class Modal(ModalScreen):
+
+class Modal(LayoutOnlyOnResize, ModalScreen):
     DEFAULT_CSS = """
     Modal { align: center middle; background: transparent; }
     Modal > Vertical { width: 76; max-width: 100%; height: auto; max-height: 100%; border: thick $accent; background: $surface; padding: 0 1; }
@@ -32,16 +35,12 @@ class Modal(ModalScreen):
             if self not in stack[1:]:  # closing: nothing under it to show
                 return Strip.blank(self.size.width)
             below = stack[stack.index(self) - 1]
-            self._under = [strip.discard_meta() for strip in below._compositor.render_strips(self.size)]
+            self._under = [strip.discard_meta() for strip in screen_strips(below, self.size)]
         return self._under[y] if y < len(self._under) else Strip.blank(self.size.width)
 
-    def _screen_resized(self, size) -> None:
-        """Textual sends every new screen a resize just after its first layout; lay out again
-        only if the size really changed (6-18 ms a dialog)."""
-        if size != self._size:
-            super()._screen_resized(size)
-
-    async def _on_mount(self) -> None:
+    @on(events.Mount)
+    async def take_typeahead(self) -> None:
+        """Take the keys typed before the dialog opened (after a subclass's own `on_mount`)."""
         keys = self.app.take_typeahead() if hasattr(self.app, "take_typeahead") else []
         while keys and not self.closed:
             await self.feed(*keys.pop(0))
@@ -50,7 +49,7 @@ class Modal(ModalScreen):
 
     async def feed(self, key: str, character: str | None) -> None:
         """Take one key typed ahead (by default: run the dialog's binding for it, if any)."""
-        for binding in self._bindings.key_to_bindings.get(key, ()):
+        for binding in bindings_for_key(self, key):
             await self.run_action(binding.action)
             return
 

@@ -94,7 +94,7 @@ class NewGameScreen(Screen):
 
     def players(self) -> list[PlayerForm]:
         """The player forms the ruleset takes (Joint Ops: one players' side)."""
-        return list(self.query(PlayerForm))[:self.player_count()]
+        return list(self.query(PlayerForm))[: self.player_count()]
 
     def player_count(self) -> int:
         low, high = self.ruleset.players
@@ -162,7 +162,9 @@ class NewGameScreen(Screen):
         ruleset = self.ruleset
         try:
             created = ev.GameCreated(
-                ruleset=ruleset.name, killzone=self.value("killzone"), date=self.value("date"),
+                ruleset=ruleset.name,
+                killzone=self.value("killzone"),
+                date=self.value("date"),
                 **{label: self.value(label) or None for label in (*LABELS, *ruleset.labels)},
             )
             taken: set[str] = set()
@@ -172,8 +174,10 @@ class NewGameScreen(Screen):
         except KtlogError as exc:
             problem.update(f"Not created: {exc}")
             return
-        reported = [*(f"warning: {w}" for form in sides if form.roster for w in form.roster.warnings),
-                    *(f"not applied: {text}" for text in not_applied_in_setup(players, ruleset))]
+        reported = [
+            *(f"warning: {w}" for form in sides if form.roster for w in form.roster.warnings),
+            *(f"not applied: {text}" for text in not_applied_in_setup(players, ruleset)),
+        ]
         if reported:
             self.app.notify("\n".join(reported), title="Roster rules", severity="warning", timeout=20, markup=False)
         from .set_up import SetUpScreen

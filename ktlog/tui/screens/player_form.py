@@ -10,8 +10,8 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Input, Label, Select, SelectionList
 
 from ktlog import events as ev
-from ktlog.errors import KtlogError
 from ktlog.data import SAMPLE_ROSTERS
+from ktlog.errors import KtlogError
 from ktlog.files.rosters import Roster, joining, load_roster
 
 NPO_ROSTER = SAMPLE_ROSTERS / "npo.toml"

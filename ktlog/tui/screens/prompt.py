@@ -11,7 +11,6 @@ from .modal import Modal
 
 
 class TextPrompt(Modal):
-
     def __init__(self, title: str, default: str = "", hint: str = ""):
         super().__init__()
         self.title_text, self.default, self.hint = title, default, hint

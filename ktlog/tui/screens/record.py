@@ -2,7 +2,7 @@
 
 Each step is one key (shown in the footer and the action bar; a click works too); a step that
 needs more (an operative, a target, dice) asks for it in a small dialog whose choices are keys
-as well. Every entered event is committed at once through the `Recorder`.
+as well. Every entered event is committed at once through the `Recorder` (the recording session).
 """
 
 from __future__ import annotations
@@ -20,11 +20,11 @@ from textual.screen import Screen
 from ktlog import events as ev
 from ktlog.errors import KtlogError
 from ktlog.rules.candidates import active
-from ktlog.text.event_text import parse_event
 from ktlog.rulesets import get_ruleset
 from ktlog.state import OperativeState
 from ktlog.storage.store import Store
-from ktlog.text.views import describe
+from ktlog.text.describe import describe
+from ktlog.text.event_text import parse_event
 
 from ..markup import escape
 from ..recorder import Outcome, Recorder
@@ -94,7 +94,7 @@ class RecordScreen(RulesetFlows, Screen):
         yield KeyFooter()
 
     def on_mount(self) -> None:
-        self.query_one(EventLog).load(self.store.events(self.recorder.game_id))
+        self.query_one(EventLog).load(self.recorder.session.timeline)
         self.query_one(EventLog).show_seq(self.recorder.seq)
         self.refresh_view()
         self.say("Keys for the legal next steps are in the bar above the log; Esc goes back", ok=None)
@@ -111,7 +111,7 @@ class RecordScreen(RulesetFlows, Screen):
         self.query_one(ActionBar).show(self.steps.available())
         log = self.query_one(EventLog)
         if log.last_seq < state.seq:
-            log.extend(self.store.events(self.recorder.game_id, after=log.last_seq))
+            log.extend(self.recorder.session.timeline.envelopes[log.last_seq :])
         self.refresh_bindings()
 
     def say(self, text: str, ok: bool | None = True) -> None:
@@ -130,9 +130,9 @@ class RecordScreen(RulesetFlows, Screen):
         if action == "set_up_all":
             return self.steps.legal("set_up")
         if action == "retry":
-            return self.recorder.pending is not None
+            return self.recorder.session.pending is not None
         if action == "override":
-            return self.recorder.refused is not None
+            return self.recorder.session.refused is not None
         return True
 
     def on_key(self, event: events.Key) -> None:
@@ -162,7 +162,7 @@ class RecordScreen(RulesetFlows, Screen):
         for kind in kinds:
             refused = self.steps.refused_event(kind.action)
             if kind.exact and refused is not None:
-                self.recorder.refused = refused
+                self.recorder.session.refused = refused
                 self.refresh_bindings()
                 self.say(self.steps.why_not(kind.action) + "; press ! to record it anyway with the reason", ok=False)
                 return
@@ -216,7 +216,7 @@ class RecordScreen(RulesetFlows, Screen):
                 self.app.post_message(events.Key(key, character))
 
     async def flow_override(self) -> None:
-        refused = self.recorder.refused
+        refused = self.recorder.session.refused
         if refused is None:
             return
         reason = await self.prompt(f"Record anyway: {describe(refused)}", hint="the kill team rule that allows it (precedence, pg 55)")
@@ -228,7 +228,7 @@ class RecordScreen(RulesetFlows, Screen):
         counts (not on an undo)."""
         log = self.query_one(EventLog)
         if log.selected_seq == log.last_seq:
-            latest = self.recorder.latest_effective()
+            latest = self.recorder.session.latest()
             target = latest[0] if latest else None
         else:
             target = log.note_target()

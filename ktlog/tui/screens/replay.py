@@ -1,6 +1,6 @@
 """The replay screen: step through a battle moment by moment, read-only.
 
-The state panel is the record screen's; the replay cursor (`ktlog.replay.Replay`) gives the
+The state panel is the record screen's; the replay cursor (`ktlog.play.replay.Replay`) gives the
 state at any seq from its snapshots, so a jump costs about as much as a step. A spectator sees
 each secret choice (Approved Ops) only from the moment it is revealed: in the state panel, the
 moment line and the event log.
@@ -14,12 +14,10 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 
-from ktlog.events import EventVoided, TurningPointStarted
-from ktlog.reducer import effective
 from ktlog.play.replay import Replay
 from ktlog.rulesets import get_ruleset
 from ktlog.storage.store import Store
-from ktlog.text.views import describe
+from ktlog.text.describe import describe
 
 from ..markup import escape
 from ..widgets.event_log import EventLog
@@ -67,13 +65,9 @@ class ReplayScreen(Screen):
         self.ruleset = get_ruleset(final.ruleset)
         self.secrets = any(self.ruleset.secrets(final, p) for p in final.players)
         """Whether the ruleset has secret choices at all."""
-        self.kept = {seq for seq, _ in effective(self.replay.records)}
-        self.tp_starts = {seq: f"TP{e.turning_point}" for seq, e in self.replay.records if isinstance(e, TurningPointStarted) and seq in self.kept}
-        self.notes = {}
-        for note in final.notes:
-            self.notes.setdefault(note.target, []).append(note.text)
+        self.timeline = self.replay.timeline
+        self.tp_starts = {seq: f"TP{tp}" for seq, tp in self.timeline.turning_points.items()}
         self.top_vp = max((p.total_vp for p in final.players.values()), default=0) + 1
-        self.voided_by = {e.target: seq for seq, e in self.replay.records if isinstance(e, EventVoided)}
 
     def compose(self) -> ComposeResult:
         with Vertical(id="main"):
@@ -87,7 +81,7 @@ class ReplayScreen(Screen):
         yield KeyFooter()
 
     def on_mount(self) -> None:
-        self.query_one(EventLog).load(self.replay.envelopes, self.replay.final)
+        self.query_one(EventLog).load(self.timeline, self.replay.final)
         mode = ""
         if self.spectator:
             mode = " · spectator mode: secret choices hidden until revealed" if self.secrets else " · spectator mode (no secret choices in this ruleset)"
@@ -112,11 +106,11 @@ class ReplayScreen(Screen):
     def moment_text(self, seq: int) -> str:
         if seq == 0:
             return "[dim]before the first event · → steps forward, ] next activation, PgDn next turning point[/]"
-        event = self.replay.records[seq - 1][1]
+        event = self.timeline.event(seq)
         text = f"[b]seq {seq}[/] {escape(describe(event, self.spectator, self.replay.state))}"
-        if seq not in self.kept and not event.meta:
-            text += f" [magenta](undone at seq {self.voided_by.get(seq, '?')})[/]"
-        for note in self.notes.get(seq, []):
+        if seq in self.timeline.undone_by and not event.meta:
+            text += f" [magenta](undone at seq {self.timeline.undone_by[seq]})[/]"
+        for note in self.timeline.notes.get(seq, []):
             text += f"\n[i cyan]✎ {escape(note)}[/]"
         return text
 

@@ -42,7 +42,9 @@ class RulesetFlows:
     # --- VP the players work out from the cards -------------------------------------------------
 
     async def flow_tac_op_vp(self) -> None:
-        player, vp, reason = await self._amount_for("tac_op_vp", "Tac op VP", "VP, then what on the card scored them; e.g. 2 Flank: both flanks held", who="player")
+        player, vp, reason = await self._amount_for(
+            "tac_op_vp", "Tac op VP", "VP, then what on the card scored them; e.g. 2 Flank: both flanks held", who="player"
+        )
         if player is not None:
             self.record(ev.TacOpScored(player=player, vp=vp, reason=reason))
 
@@ -80,4 +82,3 @@ class RulesetFlows:
         if op is None:
             return self.record(None)
         await self.shoot(s.operatives[op], "overwatch")
-

@@ -15,16 +15,13 @@ from textual.widgets import Button, Checkbox, Header, Input, Label, Select, Stat
 
 from ktlog import events as ev
 from ktlog.errors import KtlogError
-from ktlog.reducer import apply
 from ktlog.files.rosters import slug
-from ktlog.rulesets import get_ruleset
 from ktlog.rules.ruleset import Ruleset
-from ktlog.rules.setup import next_to_set_up
+from ktlog.rulesets import get_ruleset
 from ktlog.storage.store import Store
 
 from ..recorder import Recorder
 from ..widgets.key_footer import KeyFooter
-
 
 
 class DieInput(Input):
@@ -36,12 +33,13 @@ class DieInput(Input):
 
     def insert_text_at_cursor(self, text: str) -> None:
         dice = list(self.screen.query(DieInput))
-        later = dice[dice.index(self) + 1:]
+        later = dice[dice.index(self) + 1 :]
         if self.value and later:
             later[0].focus()
             later[0].insert_text_at_cursor(text)
         else:
             super().insert_text_at_cursor(text)
+
 
 class SetUpScreen(Screen):
     DEFAULT_CSS = """
@@ -185,16 +183,15 @@ class SetUpScreen(Screen):
         state = self.recorder.state
         for field, event in events:  # every field checked by the rules before anything is stored
             try:
-                state = apply(state, event)
+                state = self.recorder.session.check([event], start=state)
             except KtlogError as exc:
                 problem.update(f"{field}: {exc}")
                 return
         if not self.commit(events):
             return
         if self.query_one("#all", Checkbox).value and self.recorder.steps.legal("set_up"):  # Approved Ops: tac ops first
-            while (player := next_to_set_up(self.recorder.state)) is not None:
-                op = next(o for o in self.recorder.state.operatives_of(player) if not o.set_up)
-                if not self.commit([("operative set-up", ev.OperativeSetUp(operative=op.id))]):
+            while self.recorder.steps.legal("set_up"):  # the first operative of the player due (pg 110)
+                if not self.commit([("operative set-up", self.recorder.steps.options("set_up")[0])]):
                     return
         self.action_step_by_step()
 

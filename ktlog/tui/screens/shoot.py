@@ -12,10 +12,10 @@ from textual.widgets import Label
 from ktlog import events as ev
 from ktlog.play.moves import SHOOTING
 from ktlog.rules.candidates import active
-from ktlog.text.notation import NotationError, parse_rerolls
 from ktlog.rules.shooting import expected_attack_dice
 from ktlog.rules.weapons import weapon_profile
 from ktlog.state import GameState, OperativeState
+from ktlog.text.notation import NotationError, parse_rerolls
 
 from ..steps import Steps
 from ..widgets.dice_entry import DiceEntry, Group
@@ -198,7 +198,11 @@ class ShootDialog(DiceDialog):
         return ("[b]quick mode[/]: type the damage · " if self.quick else "") + keys
 
     def waiting_text(self) -> str:
-        return "type the damage inflicted" if self.quick else f"type the {expected_attack_dice(self.weapon, self.sequences[0].accurate)} attack dice, then the defence dice"
+        return (
+            "type the damage inflicted"
+            if self.quick
+            else f"type the {expected_attack_dice(self.weapon, self.sequences[0].accurate)} attack dice, then the defence dice"
+        )
 
     def build(self) -> ev.Event | None:
         attacks, hot = [], None
@@ -208,15 +212,23 @@ class ShootDialog(DiceDialog):
                 return None
             parts = entry.parts()
             if self.quick:
-                attacks.append(ev.ShootingAttack(target=seq.target, damage=int(parts[0]), cover=seq.cover, obscured=seq.obscured, invulnerable=seq.invulnerable))
+                attacks.append(
+                    ev.ShootingAttack(target=seq.target, damage=int(parts[0]), cover=seq.cover, obscured=seq.obscured, invulnerable=seq.invulnerable)
+                )
                 continue
             if len(parts) > 2:
                 hot = int(parts[2])
-            attacks.append(ev.ShootingAttack(
-                target=seq.target, accurate=seq.accurate, cover=seq.cover, obscured=seq.obscured, invulnerable=seq.invulnerable,
-                attack_dice=ev.Dice(rolls=tuple(map(int, parts[0])), rerolls=seq.rerolls),
-                defence_dice=ev.Dice(rolls=tuple(map(int, parts[1])), rerolls=seq.save_rerolls),
-            ))
+            attacks.append(
+                ev.ShootingAttack(
+                    target=seq.target,
+                    accurate=seq.accurate,
+                    cover=seq.cover,
+                    obscured=seq.obscured,
+                    invulnerable=seq.invulnerable,
+                    attack_dice=ev.Dice(rolls=tuple(map(int, parts[0])), rerolls=seq.rerolls),
+                    defence_dice=ev.Dice(rolls=tuple(map(int, parts[1])), rerolls=seq.save_rerolls),
+                )
+            )
         return SHOOTING[self.action](operative=self.shooter.id, weapon=self.weapon.name, attacks=tuple(attacks), hot_roll=hot)
 
     def summary(self, new: GameState) -> str:

@@ -52,10 +52,12 @@ class StartScreen(Screen):
         table.focus()
         total, unfinished = self.store.count_games()  # not every game read: a league holds thousands
         self.query_one("#hint", Static).update(
-            f"{total} games in {self.store.path or 'memory'}" + (f", {unfinished} unfinished" if unfinished else "")
+            f"{total} games in {self.store.path or 'memory'}"
+            + (f", {unfinished} unfinished" if unfinished else "")
             + (f" (the newest {RECENT} listed; l for the league view)" if total > RECENT else "")
             + ". Enter resumes an unfinished game or replays a finished one; n starts a new game."
-            if total else "No games yet: press n to set up a new game."
+            if total
+            else "No games yet: press n to set up a new game."
         )
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:

@@ -28,14 +28,14 @@ def split(digits: str, groups: list[Group]) -> list[str]:
     open_at = next((i for i, g in enumerate(groups) if g.length is None), len(groups))
     rest = digits
     for i in range(open_at):
-        out[i], rest = rest[: groups[i].length], rest[groups[i].length:]
+        out[i], rest = rest[: groups[i].length], rest[groups[i].length :]
     if open_at == len(groups):
         return out
-    tail = sum(g.length for g in groups[open_at + 1:])
+    tail = sum(g.length for g in groups[open_at + 1 :])
     cut = max(0, len(rest) - tail)
     out[open_at], rest = rest[:cut], rest[cut:]
     for i in range(open_at + 1, len(groups)):
-        out[i], rest = rest[: groups[i].length], rest[groups[i].length:]
+        out[i], rest = rest[: groups[i].length], rest[groups[i].length :]
     return out
 
 

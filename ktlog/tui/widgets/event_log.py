@@ -13,16 +13,16 @@ from dataclasses import dataclass
 from rich.text import Text
 from textual import events
 from textual.binding import Binding
-from textual.message import Message
 from textual.geometry import Region
+from textual.message import Message
 from textual.strip import Strip
 from textual.widget import Widget
 
 from ktlog import events as ev
 from ktlog.events import Envelope
-from ktlog.reducer import effective, fold
+from ktlog.play.timeline import Timeline
 from ktlog.state import GameState
-from ktlog.text.views import describe
+from ktlog.text.describe import describe
 
 from .lines import LineCache
 
@@ -85,20 +85,19 @@ class EventLog(Widget, can_focus=True):
     def selected_seq(self) -> int | None:
         return self.selected or None
 
-    def load(self, envelopes: list[Envelope], final: GameState | None = None) -> None:
-        """Show a whole log (the undone events found once, from the end). A spectator's log
-        starts with every secret hidden (as at the game's creation); `final`, the game's last
-        state, tells which rows a later moment may reveal (see `show_moment`)."""
-        kept = {seq for seq, _ in effective([(e.seq, e.payload) for e in envelopes])}
-        self.rows, self._targets, self._versions, self._secrets = [], {}, {}, {}
-        self._undone = {e.seq - 1 for e in envelopes if e.seq not in kept and not e.payload.meta}
+    def load(self, timeline: Timeline, final: GameState | None = None) -> None:
+        """Show a whole log. A spectator's log starts with every secret hidden (as at the game's
+        creation); `final`, the game's last state, tells which rows a later moment reveals (the
+        ruleset says, see `Timeline.revealed_later`), and `show_moment` rewords them."""
+        envelopes = timeline.envelopes
+        self.rows, self._targets, self._versions = [], {}, {}
+        self._undone = {seq - 1 for seq in timeline.undone_by if not timeline.event(seq).meta}
         self.lines.clear()
-        blind = fold(envelopes[:1]) if self.spectator and envelopes else None
+        blind = timeline.created if self.spectator and envelopes else None
+        self._secrets = {seq - 1: timeline.event(seq) for seq in timeline.revealed_later(final)} if blind is not None and final is not None else {}
         for row, e in enumerate(envelopes):
             self._remember(e)
             self.rows.append(self._row(row, e.payload, blind))
-            if blind is not None and final is not None and self.rows[row].plain != _text(e.payload, True, final).plain:
-                self._secrets[row] = e.payload
         self.show_seq(self.last_seq, place=True)
 
     def show_moment(self, state: GameState) -> None:

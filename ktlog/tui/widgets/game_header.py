@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from ktlog.reducer import describe_result
 from ktlog.rulesets import get_ruleset
 from ktlog.rulesets.multiplayer.rules import listing
 from ktlog.state import GameState
+from ktlog.text.results import describe_result
 
 from ..markup import escape
 from .text_line import TextLine

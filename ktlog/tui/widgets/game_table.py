@@ -6,18 +6,26 @@ from rich.text import Text
 from textual.widgets import DataTable
 
 from ktlog.storage.store import GameRow
-from ktlog.text.views import game_result
+from ktlog.text.results import game_result
 
 
 def result_text(g: GameRow) -> Text:
     if not g.result:
         return Text(g.status, style="yellow" if g.status == "in progress" else "dim")
-    return Text(game_result(g), style="green")
+    return Text(game_result(g.ruleset, g.result), style="green")
+
 
 class GameTable(DataTable):
     """One row per game, keyed by its id."""
 
-    COLUMNS: tuple[tuple[str, str], ...] = (("date", "date"), ("players", "players"), ("result", "result"), ("kill teams", "teams"), ("events", "events"), ("id", "id"))
+    COLUMNS: tuple[tuple[str, str], ...] = (
+        ("date", "date"),
+        ("players", "players"),
+        ("result", "result"),
+        ("kill teams", "teams"),
+        ("events", "events"),
+        ("id", "id"),
+    )
     """The result before the kill teams: three or four of them (Multiplayer Ops) would push it off an 80-100 column screen."""
 
     def __init__(self, **kwargs):
@@ -29,9 +37,15 @@ class GameTable(DataTable):
 
     def cells(self, g: GameRow) -> dict[str, object]:
         return {
-            "date": g.date, "players": " vs ".join(g.players), "teams": " vs ".join(t[:14] for t in g.kill_teams),
-            "result": result_text(g), "events": Text(str(g.head_seq), justify="right"), "id": g.id[:8],
-            "league": g.labels.get("league", ""), "round": g.labels.get("round", ""), "table": g.labels.get("table", ""),
+            "date": g.date,
+            "players": " vs ".join(g.players),
+            "teams": " vs ".join(t[:14] for t in g.kill_teams),
+            "result": result_text(g),
+            "events": Text(str(g.head_seq), justify="right"),
+            "id": g.id[:8],
+            "league": g.labels.get("league", ""),
+            "round": g.labels.get("round", ""),
+            "table": g.labels.get("table", ""),
         }
 
     def show(self, games: list[GameRow]) -> None:

@@ -53,10 +53,18 @@ class StandingsTable(FrameTable):
     """`ktlog stats standings`: in league order (points, VP difference, VP scored, Elo, name)."""
 
     COLUMNS = (
-        ("#", whole("rank")), ("player", pl.col("player")), ("games", whole("games")),
-        ("W", whole("wins")), ("D", whole("draws")), ("L", whole("losses")), ("points", tenths("points")),
-        ("win rate", percent("win_rate")), ("VP for", whole("vp_for")), ("VP against", tenths("vp_against")),
-        ("VP diff", tenths("vp_diff")), ("Elo", whole("elo")),
+        ("#", whole("rank")),
+        ("player", pl.col("player")),
+        ("games", whole("games")),
+        ("W", whole("wins")),
+        ("D", whole("draws")),
+        ("L", whole("losses")),
+        ("points", tenths("points")),
+        ("win rate", percent("win_rate")),
+        ("VP for", whole("vp_for")),
+        ("VP against", tenths("vp_against")),
+        ("VP diff", tenths("vp_diff")),
+        ("Elo", whole("elo")),
     )
     TEXT = ("player",)
 
@@ -66,9 +74,14 @@ class TeamsTable(FrameTable):
     matches left out of the figures and counted apart."""
 
     COLUMNS = (
-        ("kill team", pl.col("kill_team")), ("games", whole("games")), ("win rate", percent("win_rate")),
-        ("95% interval", interval("win_rate_low", "win_rate_high")), ("avg VP", tenths("avg_vp_total")),
-        ("kill grade", tenths("avg_kill_grade")), ("incapacitated", tenths("incapacitated_per_game")),
-        ("lost", tenths("lost_per_game")), ("mirror games", whole("mirror_games")),
+        ("kill team", pl.col("kill_team")),
+        ("games", whole("games")),
+        ("win rate", percent("win_rate")),
+        ("95% interval", interval("win_rate_low", "win_rate_high")),
+        ("avg VP", tenths("avg_vp_total")),
+        ("kill grade", tenths("avg_kill_grade")),
+        ("incapacitated", tenths("incapacitated_per_game")),
+        ("lost", tenths("lost_per_game")),
+        ("mirror games", whole("mirror_games")),
     )
     TEXT = ("kill_team",)

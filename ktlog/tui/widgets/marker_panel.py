@@ -2,26 +2,10 @@
 
 from __future__ import annotations
 
-from ktlog.state import GameState, MarkerState
+from ktlog.state import GameState
+from ktlog.text.render import marker_text
 
 from .text_line import TextLine
-
-
-def marker_text(m: MarkerState, s: GameState) -> str:
-    bits = []
-    if m.secured_by:
-        bits.append(f"secured {m.secured_by}")
-    if m.transmitting:
-        bits.append("transmitting")
-    if m.sabotaged:
-        bits.append("sabotaged")
-    if m.looted_tp == s.turning_point and s.turning_point:
-        bits.append("looted")
-    if m.carried_by:
-        bits.append(f"carried by {m.carried_by}")
-    if m.controlled_by:
-        bits.append(f"held {m.controlled_by}")
-    return f"[b]{m.id}[/]" + (f" ({', '.join(bits)})" if bits else "")
 
 
 class MarkerPanel(TextLine):
@@ -33,4 +17,4 @@ class MarkerPanel(TextLine):
         if not state.markers:
             self.set("Objective markers: none yet")
             return
-        self.set("Markers: " + " · ".join(marker_text(m, state) for m in state.markers.values()))
+        self.set("Markers: " + " · ".join(marker_text(m, state, name=f"[b]{m.id}[/]") for m in state.markers.values()))

@@ -101,7 +101,9 @@ class OperativeTable(Widget):
 
     def _heading(self) -> Text:
         widths = self._widths
-        heading = Text.assemble((f"{self.player or 'waiting for a player':<{widths[0]}}", "bold"), *((f"  {h:<{w}}", "bold") for h, w in zip(HEADINGS, widths[1:])))
+        heading = Text.assemble(
+            (f"{self.player or 'waiting for a player':<{widths[0]}}", "bold"), *((f"  {h:<{w}}", "bold") for h, w in zip(HEADINGS, widths[1:]))
+        )
         if self._top:
             heading.append(f"  ↑{self._top}", style="dim")
         return heading

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ktlog.rulesets import get_ruleset
 from ktlog.state import GameState
-from ktlog.text.views import secret_text
+from ktlog.text.render import secret_text
 
 from ..markup import escape
 from .text_line import TextLine

@@ -40,7 +40,7 @@ class Scrubber(Widget):
             cells[min(width - 1, seq * (width - 1) // self.head)] = mark
         at = min(width - 1, self.position * (width - 1) // self.head)
         done = "".join(cells[:at])
-        return f"[b $accent]{done}[/]●{''.join(cells[at + 1:])}{self._label()}"
+        return f"[b $accent]{done}[/]●{''.join(cells[at + 1 :])}{self._label()}"
 
     def on_click(self, event: events.Click) -> None:
         x = event.x - self.styles.padding.left

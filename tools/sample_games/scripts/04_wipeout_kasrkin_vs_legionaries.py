@@ -7,17 +7,20 @@ every Legionary was incapacitated during TP3. The battle went on: Grace played T
 markers and took the end-of-battle kill grade bonus. Grace won 11 to 5.
 """
 
-
-from ktlog.play.builder import GameBuilder, attack, charge, dash, fight, loot, reposition, shoot, unique
 from ktlog.data import SAMPLE_ROSTERS
 from ktlog.files.rosters import load_roster
+from ktlog.play.builder import GameBuilder, attack, charge, dash, fight, loot, reposition, shoot, unique
 
 ROSTERS = SAMPLE_ROSTERS
 GAME_ID = "c8ee7e48-c811-49ce-ae51-1c7f20858516"
 STARTED_AT = "2026-10-11T18:30:00+00:00"
 DESCRIPTION = "Kasrkin vs Legionaries, Loot: every Legionary falls in TP3, Grace plays TP4 alone"
-EXPECTED = {"winner": "Grace", "draw": False, "ended_by": "battle",
-            "score": {"Grace": {"crit": 5, "kill": 6, "total": 11}, "Hugo": {"crit": 3, "kill": 2, "total": 5}}}
+EXPECTED = {
+    "winner": "Grace",
+    "draw": False,
+    "ended_by": "battle",
+    "score": {"Grace": {"crit": 5, "kill": 6, "total": 11}, "Hugo": {"crit": 3, "kill": 2, "total": 5}},
+}
 
 # Kill grade rows: Grace kills Legionaries (6 starting) -> row 6: 1,2,4,5,6.
 #                  Hugo kills Kasrkin (10 starting)   -> row 10: 2,4,6,8,10.
@@ -35,8 +38,7 @@ def build() -> GameBuilder:
 
     # ============================== TP1 ==============================
     # CP: Grace 2+1=3, Hugo 2+1=3; one gambit each -> Grace 2, Hugo 2.
-    g.turning_point(1, {"Grace": 4, "Hugo": 2}, initiative="Grace",
-                    gambits=[("Grace", "Forward Scouts"), ("Hugo", "Dark Pact")])
+    g.turning_point(1, {"Grace": 4, "Hugo": 2}, initiative="Grace", gambits=[("Grace", "Forward Scouts"), ("Hugo", "Dark Pact")])
     g.activate("recon-trooper", "conceal", reposition(), unique("Auspex Scan"))
     g.activate("legionary-1", "engage", reposition(), dash())
     g.activate("gunner-plasma", "engage", reposition(), dash())
@@ -76,8 +78,7 @@ def build() -> GameBuilder:
 
     # ============================== TP2 ==============================
     # CP: Hugo has initiative: Hugo 2+1=3, Grace 2+2=4; a gambit each -> Hugo 2, Grace 3.
-    g.turning_point(2, {"Grace": 3, "Hugo": 5}, initiative="Hugo",
-                    gambits=[("Hugo", "Malicious Volleys"), ("Grace", "Combined Arms")])
+    g.turning_point(2, {"Grace": 3, "Hugo": 5}, initiative="Hugo", gambits=[("Hugo", "Malicious Volleys"), ("Grace", "Combined Arms")])
     # Legionary-1 loots the centre (Hugo crit 1, TP2 loot 1) and shoots the grenadier (3W) in cover:
     # 5,4 normal, 6 crit; saves 2,3 fail (4+), cover save blocks a normal: 3 + 4 = 7.
     g.activate("legionary-1", "engage", reposition(), loot("centre"), shoot("Boltgun", "gunner-grenade", "5246", "23", cover=True))
@@ -110,8 +111,7 @@ def build() -> GameBuilder:
     # Aspiring Champion supercharges its plasma pistol at the sergeant in cover: 6 crit, 4,3 normal, 2 miss.
     # Piercing 1 and cover: 1 die, 4 saves -> 2 saves block the 2 normals; the crit does 5. Sergeant 8 -> 3.
     # Hot: rolls 5, not below Hit 3.
-    g.activate("aspiring-champion", "engage", reposition(),
-               shoot("Plasma pistol (supercharge)", "sergeant", "6243", "4", cover=True, hot=5), dash())
+    g.activate("aspiring-champion", "engage", reposition(), shoot("Plasma pistol (supercharge)", "sergeant", "6243", "4", cover=True, hot=5), dash())
     # Recon-trooper at the icon bearer (3W) in the open: 6 crit, 4,5 normal; Piercing Crits 1 -> 2 dice:
     # 3 saves, 2 fails -> one normal blocked: 4 + 3 = 7.
     g.activate("recon-trooper", "engage", reposition(), shoot("Hot-shot lasgun", "icon-bearer", "6425", "32"))
@@ -119,14 +119,12 @@ def build() -> GameBuilder:
     # Legionary-2 charges the recon-trooper: chainsword 5,3,1,6,2, Ceaseless re-rolls the 1 into a 4 ->
     # 6 crit, 5/3/4 normal; gun butt 4,2,5 -> 2 normal. Strikes: crit 5 (recon 8 -> 3), gun butt 2
     # (legionary-2 14 -> 12), chainsword normal 4 (recon 3 -> -1).
-    g.activate("legionary-2", "engage", charge("recon-trooper"),
-               fight("Chainsword", "recon-trooper", "Gun butt", "53162", "425", rerolls="3=4/ceaseless"))
+    g.activate("legionary-2", "engage", charge("recon-trooper"), fight("Chainsword", "recon-trooper", "Gun butt", "53162", "425", rerolls="3=4/ceaseless"))
     # RECON-TROOPER INCAPACITATED. Hugo: 4 kills -> kill grade 2 = 1VP (kill 2).
     # Hugo has no ready operatives. Flamer at legionary-2 (12W), Torrent 2" onto the Chosen (15W):
     # legionary-2: 3,5,2,6 all hit (2+), 6 crit -> saves 5,3 block two normals: 3 + 3 = 6 (12 -> 6).
     # Chosen: 4,2,3 hit, 1 miss -> saves 6 (crit), 4 -> one normal through: 3 (15 -> 12).
-    g.activate("gunner-flamer", "engage", reposition(),
-               shoot("Flamer", "legionary-2", "3526", "531", extra=[attack("chosen", "4213", "264")]))
+    g.activate("gunner-flamer", "engage", reposition(), shoot("Flamer", "legionary-2", "3526", "531", extra=[attack("chosen", "4213", "264")]))
     # Counteract: legionary-2 (6W, injured: Hit 4+) shoots the flamer: 6 crit, 4 normal, 3 and 2 miss;
     # one save (4) blocks the normal; the crit does 4. Flamer 8 -> 4.
     g.counteract("legionary-2", shoot("Boltgun", "gunner-flamer", "6342", "241"))
@@ -143,25 +141,22 @@ def build() -> GameBuilder:
 
     # ============================== TP3 ==============================
     # CP: Grace has initiative: Grace 3+1=4, Hugo 2+2=4; a gambit each -> Grace 3, Hugo 3.
-    g.turning_point(3, {"Grace": 6, "Hugo": 2}, initiative="Grace",
-                    gambits=[("Grace", "Forward Scouts"), ("Hugo", "Dark Pact")])
+    g.turning_point(3, {"Grace": 6, "Hugo": 2}, initiative="Grace", gambits=[("Grace", "Forward Scouts"), ("Hugo", "Dark Pact")])
     # Sharpshooter at the Aspiring Champion in cover: 6,5,4,1; Command Re-roll (1CP, Grace 3 -> 2) on the 1:
     # a 5. 6,5,5 crit (Lethal 5+), 4 normal. Devastating 3 x3 = 9. Saves 4,3 + cover = 3 block the normal and
     # one crit: 2 crits x3 = 6. 9 + 6 = 15.
-    g.activate("sharpshooter", "conceal",
-               shoot("Hot-shot marksman rifle (stationary)", "aspiring-champion", "6541", "43", cover=True, rerolls="4=5/command"))
+    g.activate("sharpshooter", "conceal", shoot("Hot-shot marksman rifle (stationary)", "aspiring-champion", "6541", "43", cover=True, rerolls="4=5/command"))
     # ASPIRING CHAMPION INCAPACITATED. Grace: 5 kills -> kill grade 4 = 1VP (kill 4).
     # The Chosen loots Hugo's marker (Hugo crit 3), charges the flamer (4W): Daemon blade 5 crit, 3,4 normal;
     # gun butt 5 normal. The Chosen's crit strike (6) kills it.
-    g.activate("chosen", "engage", loot("Hugo-marker"), charge("gunner-flamer"),
-               fight("Daemon blade", "gunner-flamer", "Gun butt", "53224", "135"))
+    g.activate("chosen", "engage", loot("Hugo-marker"), charge("gunner-flamer"), fight("Daemon blade", "gunner-flamer", "Gun butt", "53224", "135"))
     # FLAMER INCAPACITATED. Hugo: 5 kills -> kill grade 2 (row 10 needs 6 for grade 3).
     # Meltagun at the Chosen (12W) in the open: 6,6 crit, 4 normal. Devastating 4 x2 = 8. Piercing 2: 1 die,
     # 3 saves the normal; 2 crits x3 = 6. 8 + 6 = 14.
     g.activate("gunner-melta", "engage", reposition(), shoot("Meltagun", "chosen", "6634", "3"))
     # CHOSEN INCAPACITATED: every Legionary is down. Grace: 6 kills -> kill grade 5 = 1VP (kill 5).
     # Grace activates her remaining operatives in a row.
-    g.activate("medic", "engage", reposition(), loot("centre"))          # Grace crit 2 (TP3 loot 1)
+    g.activate("medic", "engage", reposition(), loot("centre"))  # Grace crit 2 (TP3 loot 1)
     g.activate("demo-trooper", "engage", reposition(), loot("Grace-marker"))  # Grace crit 3 (TP3 loot 2)
     g.activate("sergeant", "conceal", reposition(), unique("Tactical Command"))
     g.end_turning_point()
@@ -170,8 +165,8 @@ def build() -> GameBuilder:
     # ============================== TP4 ==============================
     # Hugo has no operatives left but the battle goes on. CP: Grace 2+1=3 -> gambit 2; Hugo 3+2=5.
     g.turning_point(4, {"Grace": 4, "Hugo": 1}, initiative="Grace", gambits=[("Grace", "Combined Arms")])
-    g.activate("medic", "engage", reposition(), loot("Hugo-marker"))     # Grace crit 4 (TP4 loot 1)
-    g.activate("demo-trooper", "engage", dash(), loot("centre"))         # Grace crit 5 (TP4 loot 2)
+    g.activate("medic", "engage", reposition(), loot("Hugo-marker"))  # Grace crit 4 (TP4 loot 1)
+    g.activate("demo-trooper", "engage", dash(), loot("centre"))  # Grace crit 5 (TP4 loot 2)
     g.activate("sergeant", "engage", reposition(), dash())
     g.activate("gunner-melta", "engage", reposition(), dash())
     g.activate("sharpshooter", "conceal", reposition(), dash())

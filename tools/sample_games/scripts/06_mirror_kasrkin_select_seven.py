@@ -7,17 +7,20 @@ the flamer; in TP4 her sergeant and recon-trooper cut down Lou's demo-trooper an
 Command Re-roll), reaching kill grade 4 against Lou's 3 for the end-of-battle bonus. Kim won 9 to 7.
 """
 
-
-from ktlog.play.builder import GameBuilder, charge, dash, fight, loot, reposition, shoot, unique
 from ktlog.data import SAMPLE_ROSTERS
 from ktlog.files.rosters import load_roster
+from ktlog.play.builder import GameBuilder, charge, dash, fight, loot, reposition, shoot, unique
 
 ROSTERS = SAMPLE_ROSTERS
 GAME_ID = "edfa402a-d04d-4de7-a186-8848d6373f8a"
 STARTED_AT = "2026-10-18T18:30:00+00:00"
 DESCRIPTION = "Kasrkin mirror, 7 operatives each, Loot: Kim edges it on the kill grade bonus"
-EXPECTED = {"winner": "Kim", "draw": False, "ended_by": "battle",
-            "score": {"Kim": {"crit": 4, "kill": 5, "total": 9}, "Lou": {"crit": 4, "kill": 3, "total": 7}}}
+EXPECTED = {
+    "winner": "Kim",
+    "draw": False,
+    "ended_by": "battle",
+    "score": {"Kim": {"crit": 4, "kill": 5, "total": 9}, "Lou": {"crit": 4, "kill": 3, "total": 7}},
+}
 
 KIM_SEVEN = ["sergeant", "medic", "gunner-plasma", "gunner-melta", "sharpshooter", "recon-trooper", "vox-trooper"]
 LOU_SEVEN = ["sergeant", "demo-trooper", "gunner-flamer", "gunner-grenade", "gunner-plasma", "sharpshooter", "vox-trooper"]
@@ -39,15 +42,13 @@ def build() -> GameBuilder:
 
     # ============================== TP1 ==============================
     # CP: 2+1 = 3 each; a gambit each -> Kim 2, Lou 2.
-    g.turning_point(1, {"Kim": 5, "Lou": 1}, initiative="Kim",
-                    gambits=[("Kim", "Forward Scouts"), ("Lou", "Combined Arms")])
+    g.turning_point(1, {"Kim": 5, "Lou": 1}, initiative="Kim", gambits=[("Kim", "Forward Scouts"), ("Lou", "Combined Arms")])
     g.activate("recon-trooper", "conceal", reposition(), unique("Auspex Scan"))
     g.activate("lou-vox-trooper", "engage", reposition(), dash())
     # Kim's sharpshooter (stationary) at Lou's vox-trooper in cover, obscured by the gantry: 6,5,3 succeed, 1
     # fails; obscured: one success discarded, the crits become normal (no Devastating) -> 2 normal.
     # Saves 2,3 fail; the cover save blocks one: 3 damage. Lou's vox 8 -> 5.
-    g.activate("sharpshooter", "conceal",
-               shoot("Hot-shot marksman rifle (stationary)", "lou-vox-trooper", "6531", "23", cover=True, obscured=True))
+    g.activate("sharpshooter", "conceal", shoot("Hot-shot marksman rifle (stationary)", "lou-vox-trooper", "6531", "23", cover=True, obscured=True))
     g.activate("lou-sharpshooter", "conceal", dash())
     g.activate("gunner-plasma", "engage", reposition(), dash())
     # Lou's grenadier (frag) at Kim's plasma gunner in cover: 5,4 normal, 6 crit; saves 5 + cover = 2.
@@ -69,12 +70,10 @@ def build() -> GameBuilder:
 
     # ============================== TP2 ==============================
     # CP: Lou has initiative: Lou 2+1 = 3, Kim 2+2 = 4; a gambit each -> Lou 2, Kim 3.
-    g.turning_point(2, {"Kim": 2, "Lou": 6}, initiative="Lou",
-                    gambits=[("Lou", "Combined Arms"), ("Kim", "Forward Scouts")])
+    g.turning_point(2, {"Kim": 2, "Lou": 6}, initiative="Lou", gambits=[("Lou", "Combined Arms"), ("Kim", "Forward Scouts")])
     # Lou's plasma gunner supercharges at Kim's (4W) in cover: only the 4 hits; Piercing 1 and cover: 1 die,
     # 3 fails; the cover save blocks it. Hot: rolls 1, below Hit 4: 2 damage to itself (8 -> 6).
-    g.activate("lou-gunner-plasma", "engage", reposition(),
-               shoot("Plasma gun (supercharge)", "gunner-plasma", "3214", "3", cover=True, hot=1))
+    g.activate("lou-gunner-plasma", "engage", reposition(), shoot("Plasma gun (supercharge)", "gunner-plasma", "3214", "3", cover=True, hot=1))
     # Kim's plasma gunner (standard) answers, Lou's in the open: 6 crit, 5,4 normal; Piercing 1: 2 dice, 4 saves:
     # one normal blocked: 6 + 4 = 10.
     g.activate("gunner-plasma", "engage", reposition(), shoot("Plasma gun (standard)", "lou-gunner-plasma", "6543", "42"))
@@ -91,8 +90,8 @@ def build() -> GameBuilder:
     # cover save blocks a normal: 3 + 3 + 3 = 9.
     g.activate("lou-sharpshooter", "conceal", shoot("Hot-shot marksman rifle (stationary)", "vox-trooper", "6241", "32", cover=True))
     # KIM'S VOX-TROOPER INCAPACITATED. Lou: 2 kills -> kill grade 1.
-    g.activate("recon-trooper", "engage", reposition(), loot("Kim-marker"))     # Kim crit 1
-    g.activate("lou-vox-trooper", "engage", reposition(), loot("Lou-marker"))   # Lou crit 2
+    g.activate("recon-trooper", "engage", reposition(), loot("Kim-marker"))  # Kim crit 1
+    g.activate("lou-vox-trooper", "engage", reposition(), loot("Lou-marker"))  # Lou crit 2
     # Kim's meltagun at Lou's vox (5W): only the 4 hits; Piercing 2: 1 die, 5 saves. 0 damage.
     g.activate("gunner-melta", "engage", reposition(), shoot("Meltagun", "lou-vox-trooper", "4231", "5"))
     # Lou's sergeant's laspistol at the melta gunner in the open: 5 crit (Lethal 5+), 3,4 normal; saves 4,4
@@ -115,8 +114,7 @@ def build() -> GameBuilder:
     # ============================== TP3 ==============================
     # Tied 4-4: Kim decides (she did not have initiative in TP2) and takes it.
     # CP: Kim 3+1 = 4, Lou 2+2 = 4; a gambit each -> Kim 3, Lou 3.
-    g.turning_point(3, {"Kim": 4, "Lou": 4}, initiative="Kim",
-                    gambits=[("Kim", "Combined Arms"), ("Lou", "Forward Scouts")])
+    g.turning_point(3, {"Kim": 4, "Lou": 4}, initiative="Kim", gambits=[("Kim", "Combined Arms"), ("Lou", "Forward Scouts")])
     # Kim's sharpshooter at Lou's vox (1W) in cover: 4,3,2,2 all hit (2+), no crit; saves 4,5 + cover = 3;
     # one normal through = 3.
     g.activate("sharpshooter", "conceal", shoot("Hot-shot marksman rifle (stationary)", "lou-vox-trooper", "4322", "45", cover=True))
@@ -128,12 +126,12 @@ def build() -> GameBuilder:
     # 4 saves the normal: 2 crits = 8.
     g.activate("recon-trooper", "engage", reposition(), shoot("Hot-shot lasgun", "gunner-flamer", "6641", "34"))
     # LOU'S FLAMER INCAPACITATED. Kim: 4 kills -> kill grade 3 = 1VP (kill 3).
-    g.activate("demo-trooper", "engage", reposition(), loot("Lou-marker"))   # Lou crit 3
-    g.activate("medic", "engage", reposition(), loot("centre"))              # Kim crit 2
+    g.activate("demo-trooper", "engage", reposition(), loot("Lou-marker"))  # Lou crit 3
+    g.activate("medic", "engage", reposition(), loot("centre"))  # Kim crit 2
     # Lou's sharpshooter at the medic on the centre, in the open: 5 crit, 2,3 normal -> Devastating 3;
     # saves 4,4 block the normals: crit 3 + 3 = 6. Medic 8 -> 2 (injured).
     g.activate("lou-sharpshooter", "conceal", shoot("Hot-shot marksman rifle (stationary)", "medic", "5231", "442"))
-    g.activate("sergeant", "engage", reposition(), loot("Kim-marker"))       # Kim crit 3
+    g.activate("sergeant", "engage", reposition(), loot("Kim-marker"))  # Kim crit 3
     # Lou's sergeant at Kim's sergeant in cover: 6 crit, 3 normal; saves 2,2 fail, the cover save blocks the
     # normal: crit 4. Kim's sergeant 8 -> 4.
     g.activate("lou-sergeant", "engage", reposition(), shoot("Hot-shot laspistol", "sergeant", "3126", "22", cover=True))
@@ -143,8 +141,7 @@ def build() -> GameBuilder:
 
     # ============================== TP4 ==============================
     # CP: Lou has initiative: Lou 3+1 = 4, Kim 3+2 = 5; a gambit each -> Lou 3, Kim 4.
-    g.turning_point(4, {"Kim": 3, "Lou": 5}, initiative="Lou",
-                    gambits=[("Lou", "Combined Arms"), ("Kim", "Forward Scouts")])
+    g.turning_point(4, {"Kim": 3, "Lou": 5}, initiative="Lou", gambits=[("Lou", "Combined Arms"), ("Kim", "Forward Scouts")])
     # The demo-trooper charges the medic (2W, injured: Hit 5+): gun butt 4,5 normal; medic's 6 crit.
     # The demo-trooper strikes first: 2 damage.
     g.activate("demo-trooper", "engage", charge("medic"), fight("Gun butt", "medic", "Gun butt", "435", "426"))
@@ -159,13 +156,12 @@ def build() -> GameBuilder:
     # Kim's recon-trooper at Lou's sergeant in cover: 6,4,5,3; Command Re-roll (1CP, Kim 4 -> 3) on the 3: a 4.
     # 6 crit, 4,5,4 normal; Piercing Crits 1 and cover: 1 die, 2 fails; the cover save blocks a normal:
     # 4 + 3 + 3 = 10.
-    g.activate("recon-trooper", "engage", reposition(),
-               shoot("Hot-shot lasgun", "lou-sergeant", "6453", "2", cover=True, rerolls="4=4/command"))
+    g.activate("recon-trooper", "engage", reposition(), shoot("Hot-shot lasgun", "lou-sergeant", "6453", "2", cover=True, rerolls="4=4/command"))
     # LOU'S SERGEANT INCAPACITATED. Kim: 6 kills -> kill grade 4 = 1VP (kill 4).
     # Lou's sharpshooter at the recon-trooper in cover: 6 crit, 4,2 normal, 1 miss -> Devastating 3; saves 5,4
     # + cover = 3 cancel the crit and a normal: 3 + 3 = 6. Recon 8 -> 2.
     g.activate("lou-sharpshooter", "conceal", shoot("Hot-shot marksman rifle (stationary)", "recon-trooper", "6412", "54", cover=True))
-    g.activate("sharpshooter", "engage", reposition(), loot("Kim-marker"))   # Kim crit 4
+    g.activate("sharpshooter", "engage", reposition(), loot("Kim-marker"))  # Kim crit 4
     g.end_turning_point()
     # End of the battle: Kim kill grade 4 beats Lou's 3 -> Kim +1 kill (kill 5).
     # Final: Kim crit 4 + kill 5 = 9; Lou crit 4 + kill 3 = 7. Kim wins.

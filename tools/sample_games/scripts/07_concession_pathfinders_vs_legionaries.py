@@ -6,17 +6,20 @@ the marksman finished the Chosen and a Command Re-rolled rail rifle shot dropped
 his Aspiring Champion left, Ned conceded during TP3. Mia wins by concession, 6 to 3 as scored at that moment.
 """
 
-
-from ktlog.play.builder import GameBuilder, charge, dash, fight, reposition, secure, shoot, unique
 from ktlog.data import SAMPLE_ROSTERS
 from ktlog.files.rosters import load_roster
+from ktlog.play.builder import GameBuilder, charge, dash, fight, reposition, secure, shoot, unique
 
 ROSTERS = SAMPLE_ROSTERS
 GAME_ID = "3a38aa09-5bf7-412f-afc1-c02b19e62aa5"
 STARTED_AT = "2026-10-25T18:30:00+00:00"
 DESCRIPTION = "Pathfinders vs Legionaries, Secure: Ned concedes in TP3 with one Legionary left"
-EXPECTED = {"winner": "Mia", "draw": False, "ended_by": "concession",
-            "score": {"Mia": {"crit": 2, "kill": 4, "total": 6}, "Ned": {"crit": 1, "kill": 2, "total": 3}}}
+EXPECTED = {
+    "winner": "Mia",
+    "draw": False,
+    "ended_by": "concession",
+    "score": {"Mia": {"crit": 2, "kill": 4, "total": 6}, "Ned": {"crit": 1, "kill": 2, "total": 3}},
+}
 
 # Kill grade rows: Mia kills Legionaries (6 starting) -> row 6: 1,2,4,5,6.
 #                  Ned kills Pathfinders (12 starting) -> row 12: 2,5,7,10,12.
@@ -35,8 +38,7 @@ def build() -> GameBuilder:
 
     # ============================== TP1 ==============================
     # CP: 2+1 = 3 each; a gambit each -> Ned 2, Mia 2.
-    g.turning_point(1, {"Mia": 3, "Ned": 5}, initiative="Ned",
-                    gambits=[("Ned", "Dark Pact"), ("Mia", "Recon Sweep")])
+    g.turning_point(1, {"Mia": 3, "Ned": 5}, initiative="Ned", gambits=[("Ned", "Dark Pact"), ("Mia", "Recon Sweep")])
     g.activate("legionary-1", "engage", reposition(), dash())
     g.activate("shasui", "engage", reposition(), unique("Markerlight"))
     # Heavy bolter (focused) at the Shas'ui in cover: 4,3 normal, no crit; saves 5 + cover = 2: 0 damage.
@@ -77,8 +79,7 @@ def build() -> GameBuilder:
     # ============================== TP2 ==============================
     # Tied 5-5: Mia decides (she did not have initiative in TP1) and takes it.
     # CP: Mia 2+1 = 3, Ned 2+2 = 4; a gambit each -> Mia 2, Ned 3.
-    g.turning_point(2, {"Mia": 5, "Ned": 5}, initiative="Mia",
-                    gambits=[("Mia", "Suppressive Fire"), ("Ned", "Malicious Volleys")])
+    g.turning_point(2, {"Mia": 5, "Ned": 5}, initiative="Mia", gambits=[("Mia", "Suppressive Fire"), ("Ned", "Malicious Volleys")])
     # Marksman at legionary-1 (8W) in cover: 5,5 crit, 2,3 normal -> Devastating 3 x2 = 6. Saves 3,4 + cover
     # = 3 cancel a crit and a normal: 3 + 3 = 6, + 6 = 12.
     g.activate("pathfinder-marksman", "conceal", shoot("Marksman rail rifle", "legionary-1", "5523", "34", cover=True))
@@ -107,8 +108,9 @@ def build() -> GameBuilder:
     g.activate("drone-controller", "engage", reposition(), shoot("Pulse carbine", "chosen", "5462", "351"))
     # The Aspiring Champion secures Ned's marker, then its plasma pistol at the drone controller in cover:
     # 5,3 normal; Piercing 1 and cover: 1 die, 4 fails (5+); the cover save blocks one: 3. Drone 7 -> 4.
-    g.activate("aspiring-champion", "engage", reposition(), secure("Ned-marker"),
-               shoot("Plasma pistol (standard)", "drone-controller", "5312", "4", cover=True))
+    g.activate(
+        "aspiring-champion", "engage", reposition(), secure("Ned-marker"), shoot("Plasma pistol (standard)", "drone-controller", "5312", "4", cover=True)
+    )
     g.activate("shasla-1", "engage", reposition(), secure("Mia-marker"))
     # Icon bearer at Shas'la 1 in cover: 6 crit, 3,4 normal; saves 1 (fail), 5 + cover = 2 block the normals:
     # crit 4. Shas'la 1 7 -> 3 (injured).
@@ -133,16 +135,14 @@ def build() -> GameBuilder:
 
     # ============================== TP3 ==============================
     # CP: Mia has initiative: Mia 2+1 = 3, Ned 3+2 = 5; a gambit each -> Mia 2, Ned 4.
-    g.turning_point(3, {"Mia": 6, "Ned": 1}, initiative="Mia",
-                    gambits=[("Mia", "Recon Sweep"), ("Ned", "Dark Pact")])
+    g.turning_point(3, {"Mia": 6, "Ned": 1}, initiative="Mia", gambits=[("Mia", "Recon Sweep"), ("Ned", "Dark Pact")])
     # Marksman at the Chosen (4W) in cover: 5 crit, 2,2,4 normal -> Devastating 3, enough alone.
     # (Saves 6,4 + cover cancel the crit and two normals; one normal 3: 6 in all.)
     g.activate("pathfinder-marksman", "conceal", shoot("Marksman rail rifle", "chosen", "5224", "64", cover=True))
     # CHOSEN INCAPACITATED. Mia: 4 kills -> kill grade 3 = 1VP (kill 3).
     # The icon bearer charges the drone controller (4W): chainsword 6 crit, 4,3 normal; gun butt 5 normal.
     # Chainsword crit first: 5. Then it secures the centre for Ned.
-    g.activate("icon-bearer", "engage", charge("drone-controller"), fight("Chainsword", "drone-controller", "Gun butt", "64322", "521"),
-               secure("centre"))
+    g.activate("icon-bearer", "engage", charge("drone-controller"), fight("Chainsword", "drone-controller", "Gun butt", "64322", "521"), secure("centre"))
     # DRONE CONTROLLER INCAPACITATED. Ned: 5 kills -> kill grade 2 = 1VP (kill 2).
     # Rail rifle at the icon bearer (14W) in the open: 6,5,2,2; Command Re-roll (1CP, Mia 2 -> 1) on a 2: a 6.
     # 6,5,6 crit -> Devastating 2 x3 = 6. Piercing 1: 2 dice, 3 saves, 1 fails: one normal save cannot cancel
@@ -151,11 +151,11 @@ def build() -> GameBuilder:
     # ICON BEARER INCAPACITATED. Mia: 5 kills -> kill grade 4 = 1VP (kill 4).
     # The Aspiring Champion supercharges at the rail expert (4W) in cover: 4,3 normal; Piercing 1 and cover:
     # 1 die, 5 saves; with the cover save both are blocked. Hot: rolls 3, not below Hit 3.
-    g.activate("aspiring-champion", "engage", reposition(),
-               shoot("Plasma pistol (supercharge)", "expert-rail", "4231", "5", cover=True, hot=3), dash())
+    g.activate("aspiring-champion", "engage", reposition(), shoot("Plasma pistol (supercharge)", "expert-rail", "4231", "5", cover=True, hot=3), dash())
     # Ned, down to his Aspiring Champion against eight Pathfinders, concedes.
     g.concede("Ned")
-    g.annotate("Ned concedes with one Legionary left against eight Pathfinders; the score stands as scored: "
-               "Mia 6 (kill grade 4, two secured markers in TP2), Ned 3.")
+    g.annotate(
+        "Ned concedes with one Legionary left against eight Pathfinders; the score stands as scored: Mia 6 (kill grade 4, two secured markers in TP2), Ned 3."
+    )
     # Result: Mia wins by concession. Mia crit 2 + kill 4 = 6; Ned crit 1 + kill 2 = 3.
     return g

@@ -9,10 +9,9 @@ after taking the grenadier with him, leaving Oona and Mara tied for second on el
 won with 10VP to Oona's 8 and Mara's 4.
 """
 
-
-from ktlog.play.builder import GameBuilder, charge, dash, fight, reposition, secure, shoot, unique
 from ktlog.data import SAMPLE_ROSTERS
 from ktlog.files.rosters import load_roster
+from ktlog.play.builder import GameBuilder, charge, dash, fight, reposition, secure, shoot, unique
 
 ROSTERS = SAMPLE_ROSTERS
 GAME_ID = "5b0e6a51-93c4-4c55-a3d2-2f1f0e1f6a10"
@@ -56,8 +55,9 @@ EXPECTED = {
 
 
 def build() -> GameBuilder:
-    g = GameBuilder(ruleset="kt24-multiplayer", killzone="volkus", date="2026-11-14", mission="3-player map 1",
-                    league="Winter League", season="2026", round="1", table="1")
+    g = GameBuilder(
+        ruleset="kt24-multiplayer", killzone="volkus", date="2026-11-14", mission="3-player map 1", league="Winter League", season="2026", round="1", table="1"
+    )
     g.player("Mara", load_roster(ROSTERS / "legionaries.toml"))
     g.player("Nico", load_roster(ROSTERS / "kasrkin.toml"))
     g.player("Oona", load_roster(ROSTERS / "hearthkyn.toml"))
@@ -78,8 +78,7 @@ def build() -> GameBuilder:
     # ============================== TURNING POINT 1 ==============================
     # Order: Nico 3, Mara 6, Oona 6; Mara and Oona roll again: 1 and 5 -> Oona, Mara, Nico.
     # CP +1 each -> 3 each; gambits: Oona 2, Mara 2, Nico 3.
-    g.turning_point_order(1, [{"Nico": 3, "Mara": 6, "Oona": 6}, {"Mara": 1, "Oona": 5}],
-                          gambits=[("Oona", "Ancestral Grudge"), ("Mara", "Dark Pact")])
+    g.turning_point_order(1, [{"Nico": 3, "Mara": 6, "Oona": 6}, {"Mara": 1, "Oona": 5}], gambits=[("Oona", "Ancestral Grudge"), ("Mara", "Dark Pact")])
     # HYLas at the recon-trooper in the open: 6 crit, 5 4 normal, 1 fails; Piercing 2 leaves one
     # defence die, a 3: 6 + 5 + 5 = 16. Recon down (Oona 1 in TP1: not ranked).
     g.activate("hearthkyn-gunner", "engage", shoot("HYLas beam cannon", "recon-trooper", "6541", "3"))
@@ -118,15 +117,12 @@ def build() -> GameBuilder:
     # ============================== TURNING POINT 2 ==============================
     # Order: Nico 6, Oona 4, Mara 2. CP: Nico +1 -> 4, Oona +2 -> 4, Mara +2 -> 4 (ruling 2);
     # a gambit each -> 3 each.
-    g.turning_point_order(2, {"Mara": 2, "Nico": 6, "Oona": 4},
-                          gambits=[("Nico", "Take Aim"), ("Oona", "Hearthkyn Resilience"), ("Mara", "Malicious Volleys")])
+    g.turning_point_order(2, {"Mara": 2, "Nico": 6, "Oona": 4}, gambits=[("Nico", "Take Aim"), ("Oona", "Hearthkyn Resilience"), ("Mara", "Malicious Volleys")])
     g.activate("sergeant", "engage", reposition(), secure("centre"))
     # The Theyn charges the sergeant: 8 dealt, 4 taken. Sergeant down (Oona 1); Theyn 11 -> 7.
-    g.activate("theyn", "engage", charge("sergeant"),
-               fight("Concussion gauntlet", "sergeant", "Power weapon", damage=8, damage_taken=4))
+    g.activate("theyn", "engage", charge("sergeant"), fight("Concussion gauntlet", "sergeant", "Power weapon", damage=8, damage_taken=4))
     # The Chosen charges the Theyn: 11 dealt, 4 taken. Theyn down (Mara 1); Chosen 15 -> 11.
-    g.activate("chosen", "engage", charge("theyn"),
-               fight("Daemon blade", "theyn", "Concussion gauntlet", damage=11, damage_taken=4))
+    g.activate("chosen", "engage", charge("theyn"), fight("Daemon blade", "theyn", "Concussion gauntlet", damage=11, damage_taken=4))
     # Meltagun at the Chosen: 6 crit, 4 5 normal, 2 fails. Devastating 4 at once; Piercing 2 leaves one
     # defence die, a 3: it saves one normal hit. 4 + 3 (critical Dmg) + 6 = 13. Chosen down (Nico 2).
     g.activate("gunner-melta", "engage", reposition(), shoot("Meltagun", "chosen", "6452", "3"))
@@ -136,8 +132,7 @@ def build() -> GameBuilder:
     # Plasma (standard) at legionary-1: one crit, 6. Legionary-1 5 -> down (Nico 4).
     g.activate("gunner-plasma", "engage", reposition(), shoot("Plasma gun (standard)", "legionary-1", damage=6))
     # The jump pack warrior charges the plasma gunner: 9 dealt, 2 taken. Plasma down (Oona 2); jump pack 10 -> 8.
-    g.activate("jump-pack", "engage", charge("gunner-plasma"),
-               fight("Plasma knife", "gunner-plasma", "Gun butt", damage=9, damage_taken=2))
+    g.activate("jump-pack", "engage", charge("gunner-plasma"), fight("Plasma knife", "gunner-plasma", "Gun butt", damage=9, damage_taken=2))
     # Heavy bolter at the jump pack: 8. Down (Mara 3).
     g.activate("heavy-gunner", "engage", shoot("Heavy bolter (focused)", "jump-pack", damage=8))
     # Sharpshooter at warrior-1 (6 wounds): 6. Down (Nico 5). East stays secured by Oona.
@@ -152,8 +147,7 @@ def build() -> GameBuilder:
     g.activate("icon-bearer", "engage", reposition(), shoot("Boltgun", "hearthkyn-gunner", damage=6))
     g.activate("medic", "conceal", reposition(), dash())
     # The Dozr charges the icon bearer: 5 dealt, 4 taken. Icon 14 -> 9; Dozr 10 -> 6.
-    g.activate("dozr", "engage", charge("icon-bearer"),
-               fight("Concussion maul", "icon-bearer", "Chainsword", damage=5, damage_taken=4))
+    g.activate("dozr", "engage", charge("icon-bearer"), fight("Concussion maul", "icon-bearer", "Chainsword", damage=5, damage_taken=4))
     # Legionary-2 at the grenadier: 3. Grenadier 10 -> 7. Mara's six have all acted (two are down).
     g.activate("legionary-2", "engage", reposition(), shoot("Boltgun", "grenadier", damage=3))
     # Flamer at the Dozr (within the icon bearer's control range, but no Kasrkin near it): 6. Down (Nico 6).
@@ -177,8 +171,7 @@ def build() -> GameBuilder:
     # ============================== TURNING POINT 3 ==============================
     # Order: Nico 2, Mara 4, Oona 4; Mara and Oona roll again: 6 and 3 -> Mara, Oona, Nico.
     # CP: Mara +1 -> 4, Oona +2 -> 5, Nico +2 -> 5; gambits: Mara 3, Nico 4.
-    g.turning_point_order(3, [{"Mara": 4, "Nico": 2, "Oona": 4}, {"Mara": 6, "Oona": 3}],
-                          gambits=[("Mara", "Dark Pact"), ("Nico", "Covering Fire")])
+    g.turning_point_order(3, [{"Mara": 4, "Nico": 2, "Oona": 4}, {"Mara": 6, "Oona": 3}], gambits=[("Mara", "Dark Pact"), ("Nico", "Covering Fire")])
     g.activate("legionary-2", "engage", reposition(), secure("centre"))
     # Warrior-2's ion blaster at legionary-2: 8. Legionary-2 14 -> 6.
     g.activate("hearthkyn-warrior-2", "engage", shoot("Ion blaster", "legionary-2", damage=8))
@@ -211,8 +204,7 @@ def build() -> GameBuilder:
     # ============================== TURNING POINT 4 ==============================
     # Order: Nico 5, Mara 1, Oona 5; Nico and Oona roll again: 2-2, and again: 6 and 1 -> Nico, Oona, Mara.
     # CP: Nico +1 -> 5, Oona +2 -> 7, Mara +2 -> 5; Oona's gambit -> 6.
-    g.turning_point_order(4, [{"Mara": 1, "Nico": 5, "Oona": 5}, {"Nico": 2, "Oona": 2}, {"Nico": 6, "Oona": 1}],
-                          gambits=[("Oona", "Ancestral Grudge")])
+    g.turning_point_order(4, [{"Mara": 1, "Nico": 5, "Oona": 5}, {"Nico": 2, "Oona": 2}, {"Nico": 6, "Oona": 1}], gambits=[("Oona", "Ancestral Grudge")])
     # Sharpshooter at warrior-2 (2 wounds): 3. Down (Nico 1).
     g.activate("sharpshooter", "conceal", shoot("Hot-shot marksman rifle (stationary)", "hearthkyn-warrior-2", damage=3))
     # Lokatr at the sharpshooter: 8. Down (Oona 1).

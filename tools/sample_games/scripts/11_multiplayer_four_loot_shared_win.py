@@ -9,10 +9,9 @@ point only to deny it to Rosa. In TP4 three players tied for 1st on eliminations
 finished level on 9VP and share the win (ruling 5); Rosa and Sam 5 each.
 """
 
-
-from ktlog.play.builder import GameBuilder, charge, dash, fight, loot, reposition, shoot, unique
 from ktlog.data import SAMPLE_ROSTERS
 from ktlog.files.rosters import load_roster
+from ktlog.play.builder import GameBuilder, charge, dash, fight, loot, reposition, shoot, unique
 
 ROSTERS = SAMPLE_ROSTERS
 GAME_ID = "a3c6f1e2-4d7b-4f0e-9b8a-6c2d1e0f7b11"
@@ -62,8 +61,16 @@ EXPECTED = {
 
 
 def build() -> GameBuilder:
-    g = GameBuilder(ruleset="kt24-multiplayer", killzone="bheta-decima", date="2026-11-14", mission="4-player map 2",
-                    league="Winter League", season="2026", round="1", table="2")
+    g = GameBuilder(
+        ruleset="kt24-multiplayer",
+        killzone="bheta-decima",
+        date="2026-11-14",
+        mission="4-player map 2",
+        league="Winter League",
+        season="2026",
+        round="1",
+        table="2",
+    )
     g.player("Pia", load_roster(ROSTERS / "legionaries.toml"))
     g.player("Quinn", load_roster(ROSTERS / "hearthkyn.toml"))
     g.player("Rosa", load_roster(ROSTERS / "legionaries.toml"))  # rosa-aspiring-champion, rosa-legionary-1 ...
@@ -84,8 +91,9 @@ def build() -> GameBuilder:
     # ============================== TURNING POINT 1 ==============================
     # Order: Pia 3, Quinn 5, Rosa 1, Sam 4 -> Quinn, Sam, Pia, Rosa. CP +1 each -> 3;
     # gambits: Quinn 2, Sam 2, Rosa 2 (Pia passes).
-    g.turning_point_order(1, {"Pia": 3, "Quinn": 5, "Rosa": 1, "Sam": 4},
-                          gambits=[("Quinn", "Ancestral Grudge"), ("Sam", "Covering Fire"), ("Rosa", "Dark Pact")])
+    g.turning_point_order(
+        1, {"Pia": 3, "Quinn": 5, "Rosa": 1, "Sam": 4}, gambits=[("Quinn", "Ancestral Grudge"), ("Sam", "Covering Fire"), ("Rosa", "Dark Pact")]
+    )
     # HYLas at Sam's plasma gunner in the open: 6 6 crit, 5 normal, 2 fails; Piercing 2 leaves one
     # defence die, a 2: 6 + 6 + 5 = 17. Down (Quinn 1, TP1: not ranked).
     g.activate("hearthkyn-gunner", "engage", shoot("HYLas beam cannon", "gunner-plasma", "6652", "2"))
@@ -131,8 +139,7 @@ def build() -> GameBuilder:
     # ============================== TURNING POINT 2 ==============================
     # Order: Pia 6, Quinn 1, Rosa 3, Sam 5 -> Pia, Sam, Rosa, Quinn. CP: Pia +1 -> 4, the others
     # +2 -> 4 (ruling 2); gambits: Pia 3, Quinn 3.
-    g.turning_point_order(2, {"Pia": 6, "Quinn": 1, "Rosa": 3, "Sam": 5},
-                          gambits=[("Pia", "Malicious Volleys"), ("Quinn", "Hearthkyn Resilience")])
+    g.turning_point_order(2, {"Pia": 6, "Quinn": 1, "Rosa": 3, "Sam": 5}, gambits=[("Pia", "Malicious Volleys"), ("Quinn", "Hearthkyn Resilience")])
     g.activate("chosen", "engage", reposition(), loot("north-west"))  # Pia loot 1
     # Sharpshooter at Pia's Chosen: 6. 15 -> 9.
     g.activate("sharpshooter", "conceal", shoot("Hot-shot marksman rifle (stationary)", "chosen", damage=6))
@@ -192,8 +199,11 @@ def build() -> GameBuilder:
     # Order: Pia 2, Quinn 4, Rosa 4, Sam 4; Quinn, Rosa and Sam roll again: 6, 3, 3; Rosa and Sam
     # again: 5, 2 -> Quinn, Rosa, Sam, Pia. CP: Quinn +1 -> 4, Rosa +2 -> 6, Sam +2 -> 6,
     # Pia +2 -> 5; gambits: Rosa 5, Sam 5.
-    g.turning_point_order(3, [{"Pia": 2, "Quinn": 4, "Rosa": 4, "Sam": 4}, {"Quinn": 6, "Rosa": 3, "Sam": 3}, {"Rosa": 5, "Sam": 2}],
-                          gambits=[("Rosa", "Malicious Volleys"), ("Sam", "Take Aim")])
+    g.turning_point_order(
+        3,
+        [{"Pia": 2, "Quinn": 4, "Rosa": 4, "Sam": 4}, {"Quinn": 6, "Rosa": 3, "Sam": 3}, {"Rosa": 5, "Sam": 2}],
+        gambits=[("Rosa", "Malicious Volleys"), ("Sam", "Take Aim")],
+    )
     g.activate("lokatr", "engage", reposition(), loot("centre"))  # Quinn loot 1
     # Rosa's heavy gunner at the Lokatr: 8. 10 -> 2.
     g.activate("rosa-heavy-gunner", "engage", shoot("Heavy bolter (focused)", "lokatr", damage=8))
@@ -216,8 +226,7 @@ def build() -> GameBuilder:
     # Pia's legionary-2 at the recon: 8. Down (Pia 1).
     g.activate("legionary-2", "engage", reposition(), shoot("Boltgun", "recon-trooper", damage=8))
     # The jump pack warrior (5 wounds) charges Rosa's icon bearer: 5 dealt, 4 taken. Icon 10 -> 5; jump pack 5 -> 1.
-    g.activate("jump-pack", "engage", charge("rosa-icon-bearer"),
-               fight("Plasma knife", "rosa-icon-bearer", "Chainsword", damage=5, damage_taken=4))
+    g.activate("jump-pack", "engage", charge("rosa-icon-bearer"), fight("Plasma knife", "rosa-icon-bearer", "Chainsword", damage=5, damage_taken=4))
     # Rosa's icon bearer fights back in its own activation: 4 dealt. Jump pack down (Rosa 1).
     g.activate("rosa-icon-bearer", "engage", fight("Chainsword", "jump-pack", "Plasma knife", damage=4, damage_taken=0))
     # Sam is done. Pia's icon bearer at the grenadier (4 wounds): 4. Down (Pia 2).

@@ -9,11 +9,10 @@ their last Trooper (Brawler) charged the Chosen and fell to its Daemon blade: ev
 incapacitated, the battle ends at once and Hugo wins.
 """
 
-
-from ktlog.play.builder import GameBuilder, charge, dash, fight, reposition, shoot, unique
-from ktlog.events import OperativeAdded, PlayerJoined
 from ktlog.data import SAMPLE_ROSTERS
+from ktlog.events import OperativeAdded, PlayerJoined
 from ktlog.files.rosters import load_roster
+from ktlog.play.builder import GameBuilder, charge, dash, fight, reposition, shoot, unique
 
 ROSTERS = SAMPLE_ROSTERS
 GAME_ID = "5b0e8f0c-6a3e-4a0f-9d51-2f1c0b7e9a12"
@@ -34,10 +33,16 @@ EXPECTED = {
 }
 
 NPOS = [
-    ("heavy-brawler", "heavy-brawler"), ("heavy-marksman", "heavy-marksman"), ("tough-brawler", "tough-brawler"),
-    ("warrior-marksman-1", "warrior-marksman"), ("warrior-marksman-2", "warrior-marksman"),
-    ("trooper-marksman-1", "trooper-marksman"), ("trooper-marksman-2", "trooper-marksman"), ("trooper-marksman-3", "trooper-marksman"),
-    ("trooper-brawler-1", "trooper-brawler"), ("trooper-brawler-2", "trooper-brawler"),
+    ("heavy-brawler", "heavy-brawler"),
+    ("heavy-marksman", "heavy-marksman"),
+    ("tough-brawler", "tough-brawler"),
+    ("warrior-marksman-1", "warrior-marksman"),
+    ("warrior-marksman-2", "warrior-marksman"),
+    ("trooper-marksman-1", "trooper-marksman"),
+    ("trooper-marksman-2", "trooper-marksman"),
+    ("trooper-marksman-3", "trooper-marksman"),
+    ("trooper-brawler-1", "trooper-brawler"),
+    ("trooper-brawler-2", "trooper-brawler"),
 ]
 
 
@@ -53,10 +58,13 @@ def build() -> GameBuilder:
     # objective markers (ktlog's ruling: the players place what the mission map shows), the NPOs
     # take their drop zone first. Hugo gains 2CP; the NPOs gain none (ruling: they use no ploys).
     # Operatives set up in thirds, NPOs first: 4, then Hugo 2, NPOs 4, Hugo 2, NPOs 2, Hugo 2.
-    g.setup(rolloff={"Hugo": 4, "NPOs": 6}, initiative="NPOs",
-            markers=[("west-objective", "Hugo"), ("east-objective", "Hugo")],
-            drop_zones={"NPOs": "north", "Hugo": "south"},
-            equipment={"Hugo": ["Frag grenades", "Ammo cache"], "NPOs": ["Light barricades"]})
+    g.setup(
+        rolloff={"Hugo": 4, "NPOs": 6},
+        initiative="NPOs",
+        markers=[("west-objective", "Hugo"), ("east-objective", "Hugo")],
+        drop_zones={"NPOs": "north", "Hugo": "south"},
+        equipment={"Hugo": ["Frag grenades", "Ammo cache"], "NPOs": ["Light barricades"]},
+    )
 
     # ============================== TP1 ==============================
     # NPOs win the roll-off and take initiative. Hugo 2+1 = 3CP, one gambit -> 2CP. NPOs 0CP.
@@ -64,8 +72,7 @@ def build() -> GameBuilder:
     # Heavy (Marksman) shoots twice (pg 89) at legionary-1 in the open. 1st: 6 crit, 4 and 3 normal
     # (Hit 3+), 2 miss; saves 5, 3 (3+), 1 -> two normal saves block the two normals: 4. Legionary-1
     # 14 -> 10. 2nd: 5, 5 normal; saves 4 normal, 6 critical: both blocked. Then it repositions.
-    g.activate("heavy-marksman", "engage", shoot("Firearm", "legionary-1", "6432", "531"), shoot("Firearm", "legionary-1", "5512", "426"),
-               reposition())
+    g.activate("heavy-marksman", "engage", shoot("Firearm", "legionary-1", "6432", "531"), shoot("Firearm", "legionary-1", "5512", "426"), reposition())
     # Heavy bolter (focused) at the Heavy (Marksman), Engage and in cover: 6 crit, 5/3/4 normal, 2 miss.
     # Piercing Crits 1 -> 2 dice, one the cover save: rolls 3 (3+) -> 2 normal saves block 2 normals;
     # 4 + 5 = 9. Heavy (Marksman) 14 -> 5. Then a Dash (Heavy (Dash only)).
@@ -119,15 +126,23 @@ def build() -> GameBuilder:
     # fail; Blades 4, 1, 1, 3 with Ceaseless re-rolling the 1s into 5 and 2 -> 4 and 5 normal.
     # Strikes, best first: Chosen crit 6 (tough 10 -> 4), tough 4 (Chosen 15 -> 11), Chosen crit 6.
     # TOUGH-BRAWLER INCAPACITATED (5 of 10).
-    g.activate("chosen", "engage", charge("tough-brawler"),
-               fight("Daemon blade", "tough-brawler", "Blades", "65321", "4113", target_rerolls="2=5/ceaseless 3=2/ceaseless"))
+    g.activate(
+        "chosen",
+        "engage",
+        charge("tough-brawler"),
+        fight("Daemon blade", "tough-brawler", "Blades", "65321", "4113", target_rerolls="2=5/ceaseless 3=2/ceaseless"),
+    )
     # The Heavy (Brawler) charges the Icon Bearer (10) and fights twice (pg 89). 1st: 6 crit, 5/3 normal;
     # chainsword 6 crit, 4 normal. Heavy crit 5 (icon 10 -> 5); icon crit 5 (heavy 14 -> 9), Shock
     # discards a heavy normal; heavy 4 (icon 5 -> 1); icon 4 (heavy 9 -> 5). 2nd, both injured now
     # (Hit 4+, pg 47): 4/5 normal against nothing: heavy 4. ICON BEARER INCAPACITATED.
-    g.activate("heavy-brawler", "engage", charge("icon-bearer"),
-               fight("Blades", "icon-bearer", "Chainsword", "65213", "42116"),
-               fight("Blades", "icon-bearer", "Chainsword", "34125", "22311"))
+    g.activate(
+        "heavy-brawler",
+        "engage",
+        charge("icon-bearer"),
+        fight("Blades", "icon-bearer", "Chainsword", "65213", "42116"),
+        fight("Blades", "icon-bearer", "Chainsword", "34125", "22311"),
+    )
     # Legionary-2's boltgun at the Heavy (Brawler) (5) in the open: 6 crit, 5/4 normal; saves 4, 1, 2
     # -> one normal blocked: 3 + 4 = 7. HEAVY-BRAWLER INCAPACITATED (6 of 10).
     g.activate("legionary-2", "engage", reposition(), shoot("Boltgun", "heavy-brawler", "5462", "412"))
@@ -137,8 +152,7 @@ def build() -> GameBuilder:
     # Aspiring Champion supercharges at warrior-marksman-2 in cover: 6, 5 crit (Lethal 5+), 3 normal;
     # Piercing 1: 2 dice, one the cover save: rolls 2 -> the cover save blocks the normal; 2 x 5 = 10.
     # WARRIOR-MARKSMAN-2 INCAPACITATED (7 of 10). Hot: rolls 4, not below Hit 3.
-    g.activate("aspiring-champion", "engage", shoot("Plasma pistol (supercharge)", "warrior-marksman-2", "6532", "2", cover=True, hot=4),
-               dash())
+    g.activate("aspiring-champion", "engage", shoot("Plasma pistol (supercharge)", "warrior-marksman-2", "6532", "2", cover=True, hot=4), dash())
     # Trooper (Marksman) 3 at legionary-2 (4): 4/4/5 normal; saves 3, 3, 2 -> two blocked: 2. 4 -> 2.
     g.activate("trooper-marksman-3", "engage", shoot("Firearm", "legionary-2", "4452", "332"), reposition())
     # Heavy bolter (focused) at trooper-marksman-3 in cover: 6 crit, 4/4/3 normal; Piercing Crits 1 ->
@@ -166,4 +180,3 @@ def build() -> GameBuilder:
     # TROOPER-BRAWLER-2 INCAPACITATED: every NPO is incapacitated, the battle ends (pg 90): Hugo wins.
     g.activate("trooper-brawler-2", "engage", charge("chosen"), fight("Blades", "chosen", "Daemon blade", "4426", "55312"))
     return g
-

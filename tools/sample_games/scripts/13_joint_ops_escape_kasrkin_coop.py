@@ -8,18 +8,7 @@ out over the NPOs' killzone edge in turning point 3, the sharpshooter in turning
 Kasrkin left in the killzone the battle ends, and 3 of 7 escaped is not more than 50%: the NPOs win.
 """
 
-
-from ktlog.play.builder import (
-    GameBuilder,
-    charge,
-    dash,
-    escape,
-    fall_back,
-    fight,
-    reposition,
-    shoot,
-    unique,
-)
+from ktlog.data import SAMPLE_ROSTERS
 from ktlog.events import (
     DropZoneChosen,
     EquipmentSelected,
@@ -33,8 +22,18 @@ from ktlog.events import (
     StrategicGambitUsed,
     TurningPointStarted,
 )
-from ktlog.data import SAMPLE_ROSTERS
 from ktlog.files.rosters import load_roster
+from ktlog.play.builder import (
+    GameBuilder,
+    charge,
+    dash,
+    escape,
+    fall_back,
+    fight,
+    reposition,
+    shoot,
+    unique,
+)
 from ktlog.rules.setup import next_to_set_up
 
 ROSTERS = SAMPLE_ROSTERS
@@ -45,10 +44,15 @@ DESCRIPTION = "Joint Ops 03 Escape, co-op: seven Kasrkin against 75 Wounds of NP
 PLAYERS = "Grace & Ivan"
 KASRKIN = ["sergeant", "medic", "gunner-plasma", "sharpshooter", "vox-trooper", "recon-trooper", "gunner-melta"]
 NPOS = [
-    ("heavy-marksman", "heavy-marksman"), ("tough-brawler", "tough-brawler"),
-    ("warrior-marksman-1", "warrior-marksman"), ("warrior-marksman-2", "warrior-marksman"),
-    ("trooper-marksman-1", "trooper-marksman"), ("trooper-marksman-2", "trooper-marksman"), ("trooper-marksman-3", "trooper-marksman"),
-    ("trooper-brawler-1", "trooper-brawler"), ("trooper-brawler-2", "trooper-brawler"),
+    ("heavy-marksman", "heavy-marksman"),
+    ("tough-brawler", "tough-brawler"),
+    ("warrior-marksman-1", "warrior-marksman"),
+    ("warrior-marksman-2", "warrior-marksman"),
+    ("trooper-marksman-1", "trooper-marksman"),
+    ("trooper-marksman-2", "trooper-marksman"),
+    ("trooper-marksman-3", "trooper-marksman"),
+    ("trooper-brawler-1", "trooper-brawler"),
+    ("trooper-brawler-2", "trooper-brawler"),
 ]
 
 # No VP in Joint Ops (pg 87). NPOs: 14 + 10 + 2 x 8 + 3 x 7 + 2 x 7 = 75 <= 77 (Escape, pg 94).
@@ -70,16 +74,18 @@ def build() -> GameBuilder:
     g.add(PlayerJoined(player="NPOs", kill_team="Ork mob", faction="NPO", npo=True))
     for op_id, card in NPOS:
         g.add(OperativeAdded(player="NPOs", operative=op_id, datacard=cards[card]))
-    g.annotate("Co-op: Grace runs the sergeant, medic, plasma gunner and sharpshooter, Ivan the vox-trooper, recon-trooper and "
-               "melta gunner; one player, one CP pool (pg 87)", target=2)
+    g.annotate(
+        "Co-op: Grace runs the sergeant, medic, plasma gunner and sharpshooter, Ivan the vox-trooper, recon-trooper and "
+        "melta gunner; one player, one CP pool (pg 87)",
+        target=2,
+    )
 
     # --- set-up (pg 110): the players win the roll-off and take initiative; no objective markers
     # on this map; drop zones in order; equipment (the NPOs' from the Equipment Pack, pg 88); the
     # players gain 2CP, the NPOs none; operatives in thirds: players 3, NPOs 3, 3, 3, 1, 3.
     g.add(RolledOff(purpose="setup", rolls={PLAYERS: 5, "NPOs": 3}), InitiativeDecided(player=PLAYERS))
     g.add(DropZoneChosen(player=PLAYERS, drop_zone="south"), DropZoneChosen(player="NPOs", drop_zone="north"))
-    g.add(EquipmentSelected(player=PLAYERS, equipment=("Frag grenades", "Breaching charges")),
-          EquipmentSelected(player="NPOs", equipment=("Ammo pile",)))
+    g.add(EquipmentSelected(player=PLAYERS, equipment=("Frag grenades", "Breaching charges")), EquipmentSelected(player="NPOs", equipment=("Ammo pile",)))
     while (who := next_to_set_up(g.state)) is not None:
         g.add(OperativeSetUp(operative=next(o for o in g.state.operatives_of(who) if not o.set_up).id))
 
@@ -90,8 +96,7 @@ def build() -> GameBuilder:
     # Heavy (Marksman) shoots twice (pg 89). At the vox-trooper in the open: 6 crit, 3/3/5 normal (3+);
     # saves 6 crit, 4 normal, 2 -> crit and one normal blocked: 2 x 3 = 6 (8 -> 2). Again: 4/3 normal;
     # saves 5, 1, 2 -> one blocked: 3. VOX-TROOPER INCAPACITATED.
-    g.activate("heavy-marksman", "engage", shoot("Firearm", "vox-trooper", "6335", "642"), shoot("Firearm", "vox-trooper", "2143", "512"),
-               reposition())
+    g.activate("heavy-marksman", "engage", shoot("Firearm", "vox-trooper", "6335", "642"), shoot("Firearm", "vox-trooper", "2143", "512"), reposition())
     # Sharpshooter (Conceal, Silent) at the Heavy (Marksman) in cover: 6, 5 crit (Lethal 5+), 2 normal;
     # Devastating 3 x 2 = 6. Rolls 4, 3 + cover save = 3 normal saves: two block a crit, one the normal;
     # the other crit 3. 6 + 3 = 9: 14 -> 5.
@@ -154,8 +159,12 @@ def build() -> GameBuilder:
     # Trooper (Brawler) 2 charges the recon-trooper: Blades 5, 3, 1, 1, Ceaseless re-rolls the 1s into 4
     # and 2 -> 5/4 normal; gun butt 4/4 normal. 3 (recon 8 -> 5), 2 (brawler 7 -> 5), 3 (recon 5 -> 2),
     # 2 (brawler 5 -> 3). Both still standing, within each other's control range.
-    g.activate("trooper-brawler-2", "engage", charge("recon-trooper"),
-               fight("Blades", "recon-trooper", "Gun butt", "5311", "443", rerolls="3=4/ceaseless 4=2/ceaseless"))
+    g.activate(
+        "trooper-brawler-2",
+        "engage",
+        charge("recon-trooper"),
+        fight("Blades", "recon-trooper", "Gun butt", "5311", "443", rerolls="3=4/ceaseless 4=2/ceaseless"),
+    )
     g.activate("gunner-melta", "engage", reposition(), dash())
     g.end_turning_point()
     # After TP2: Kasrkin sharpshooter 8, medic 8, recon-trooper 2, melta gunner 5 (4 of 7 left).
@@ -164,11 +173,9 @@ def build() -> GameBuilder:
     # ============================== TP3 ==============================
     # The NPOs win the roll-off and take it. Players 2 + 2 = 4CP. Half the NPOs are incapacitated:
     # in the gambit step they call in reinforcements (pg 94): two that are not Heavy.
-    g.add(TurningPointStarted(turning_point=3), RolledOff(purpose="initiative", rolls={PLAYERS: 2, "NPOs": 5}),
-          InitiativeDecided(player="NPOs"))
+    g.add(TurningPointStarted(turning_point=3), RolledOff(purpose="initiative", rolls={PLAYERS: 2, "NPOs": 5}), InitiativeDecided(player="NPOs"))
     g.add(ReinforcementsArrived(operatives=("tough-brawler", "warrior-marksman-1")))
-    g.annotate("Rolled for them: the Tough and Warrior 1 return, set up in the NPO drop zone within 6\" of an edge and more than 6\" "
-               "from the Kasrkin (pg 94)")
+    g.annotate('Rolled for them: the Tough and Warrior 1 return, set up in the NPO drop zone within 6" of an edge and more than 6" from the Kasrkin (pg 94)')
     g.add(GambitPassed(player=PLAYERS), GambitPassed(player="NPOs"))
     # Trooper (Brawler) 2 (3, injured: Hit 5+) fights the recon-trooper (2, injured): 5/5 normal against
     # a 6 crit. The brawler strikes first: 3. RECON-TROOPER INCAPACITATED: at most 3 of 7 can escape now.
@@ -177,8 +184,7 @@ def build() -> GameBuilder:
     g.activate("gunner-melta", "engage", reposition(), escape())
     # The Tough (Brawler), back at 10 wounds, charges the medic: Blades 4, 3, 1, 1, Ceaseless re-rolls
     # the 1s into 2 and 3 -> one 4 normal; gun butt 5/5 normal. 4 (medic 8 -> 4), 2 (tough 10 -> 8), 2 (8 -> 6).
-    g.activate("tough-brawler", "engage", charge("medic"),
-               fight("Blades", "medic", "Gun butt", "4311", "553", rerolls="3=2/ceaseless 4=3/ceaseless"))
+    g.activate("tough-brawler", "engage", charge("medic"), fight("Blades", "medic", "Gun butt", "4311", "553", rerolls="3=2/ceaseless 4=3/ceaseless"))
     # The medic falls back over the edge: ESCAPED (2).
     g.activate("medic", "conceal", fall_back(), escape())
     # Warrior (Marksman) 1 at the sharpshooter in the open: 6 crit, 5/4 normal; saves 5, 4 block two
@@ -191,10 +197,14 @@ def build() -> GameBuilder:
     # ============================== TP4 ==============================
     # The players win the roll-off and take initiative: 4 + 1 = 5CP, a gambit -> 4CP. The NPOs have 5 of 9
     # incapacitated again: reinforcements, this time the Heavy (Marksman) alone (pg 94).
-    g.add(TurningPointStarted(turning_point=4), RolledOff(purpose="initiative", rolls={PLAYERS: 5, "NPOs": 1}),
-          InitiativeDecided(player=PLAYERS))
-    g.add(GambitPassed(player=PLAYERS), ReinforcementsArrived(operatives=("heavy-marksman",)),
-          StrategicGambitUsed(player=PLAYERS, gambit="Forward Scouts"), GambitPassed(player="NPOs"), GambitPassed(player=PLAYERS))
+    g.add(TurningPointStarted(turning_point=4), RolledOff(purpose="initiative", rolls={PLAYERS: 5, "NPOs": 1}), InitiativeDecided(player=PLAYERS))
+    g.add(
+        GambitPassed(player=PLAYERS),
+        ReinforcementsArrived(operatives=("heavy-marksman",)),
+        StrategicGambitUsed(player=PLAYERS, gambit="Forward Scouts"),
+        GambitPassed(player="NPOs"),
+        GambitPassed(player=PLAYERS),
+    )
     # The sharpshooter runs for the edge: ESCAPED (3). No Kasrkin is left in the killzone: the battle
     # ends (pg 94); 3 of 7 is not more than 50%, so the players lose.
     g.activate("sharpshooter", "conceal", reposition(), dash(), escape())

@@ -10,7 +10,13 @@ Ines scored 13 mission VP, beyond the 12 of the core book but within the datasla
 5 tac op VP: Ines wins 18-9.
 """
 
-
+from ktlog.data import SAMPLE_ROSTERS
+from ktlog.events import (
+    FirefightPloyUsed,
+    MissionVPScored,
+    WoundsRegained,
+)
+from ktlog.files.rosters import load_roster
 from ktlog.play.builder import (
     GameBuilder,
     attack,
@@ -22,13 +28,6 @@ from ktlog.play.builder import (
     shoot,
     unique,
 )
-from ktlog.events import (
-    FirefightPloyUsed,
-    MissionVPScored,
-    WoundsRegained,
-)
-from ktlog.data import SAMPLE_ROSTERS
-from ktlog.files.rosters import load_roster
 
 ROSTERS = SAMPLE_ROSTERS
 GAME_ID = "3f0c8f5e-7a61-4c1e-9b7d-21a4c6e0d914"
@@ -56,21 +55,32 @@ def tac(player: str, vp: int, reason: str) -> MissionVPScored:
 
 
 def build() -> GameBuilder:
-    g = GameBuilder(ruleset="kt21", killzone="octarius", date="2026-11-07", dataslate="Balance Dataslate Q1 2023",
-                    mission="Loot and Salvage", league="Winter League", season="2026-27", round="1", table="1")
+    g = GameBuilder(
+        ruleset="kt21",
+        killzone="octarius",
+        date="2026-11-07",
+        dataslate="Balance Dataslate Q1 2023",
+        mission="Loot and Salvage",
+        league="Winter League",
+        season="2026-27",
+        round="1",
+        table="1",
+    )
     g.player("Ines", load_roster(ROSTERS / "kt21_veteran_guardsmen.toml"))
     g.player("Jonas", load_roster(ROSTERS / "kt21_cultists.toml"))
     # Ines wins the roll-off 5-2 and keeps the set-up initiative; the mission map's three markers.
-    g.setup(rolloff={"Ines": 5, "Jonas": 2}, initiative="Ines",
-            markers=[("centre", "Ines"), ("Ines-loot", "Ines"), ("Jonas-loot", "Jonas")],
-            equipment={"Ines": ["Frag grenade", "Mesh armour"], "Jonas": ["Icon of Chaos", "Brutal weapons"]})
+    g.setup(
+        rolloff={"Ines": 5, "Jonas": 2},
+        initiative="Ines",
+        markers=[("centre", "Ines"), ("Ines-loot", "Ines"), ("Jonas-loot", "Jonas")],
+        equipment={"Ines": ["Frag grenade", "Mesh armour"], "Jonas": ["Icon of Chaos", "Brutal weapons"]},
+    )
     # CP after set-up: 2 each. Guardsmen Sv 5+, W 7 (sergeant 8), injured at 3 or less.
     # Cultists Sv 6+ (only 6s save), W 7 (champion 8), injured at 3 or less. DF 3 everywhere.
 
     # ============================== TURNING POINT 1 ==============================
     # Ines wins 4-3. CP +1 each (001): I 3, J 3; strategic ploys -> I 2, J 2.
-    g.turning_point(1, {"Ines": 4, "Jonas": 3}, initiative="Ines",
-                    gambits=[("Ines", "Fire and Manoeuvre"), ("Jonas", "Blasphemous Zeal")])
+    g.turning_point(1, {"Ines": 4, "Jonas": 3}, initiative="Ines", gambits=[("Ines", "Fire and Manoeuvre"), ("Jonas", "Blasphemous Zeal")])
     # The sniper holds its firing position: two Passes (001: Pass can be performed more than once).
     g.activate("sniper", "conceal", pass_action(), pass_action())
     # Group activation (GA 2): fighter-1 then fighter-2, before Ines activates again.
@@ -89,8 +99,7 @@ def build() -> GameBuilder:
     # Frag grenade launcher (Blast 2") at fighter-1, caught in the open with fighter-2 beside it:
     # fighter-1: 6 critical, 4 normal; the 6 saves the critical: 2. Fighter-1 7 -> 5.
     # fighter-2 (a Blast target: never in cover, 004): 5 5 normal; the 6 saves one: 2. Fighter-2 7 -> 5.
-    g.activate("grenadier", "engage", normal_move(),
-               shoot("Grenade launcher (frag)", "fighter-1", "6431", "226", extra=[attack("fighter-2", "5521", "316")]))
+    g.activate("grenadier", "engage", normal_move(), shoot("Grenade launcher (frag)", "fighter-1", "6431", "226", extra=[attack("fighter-2", "5521", "316")]))
     g.activate("champion", "conceal", normal_move(), dash())
     g.activate("sergeant", "conceal", normal_move(), dash())
     g.activate("fighter-5", "conceal", normal_move(), pass_action())
@@ -121,14 +130,12 @@ def build() -> GameBuilder:
 
     # ============================== TURNING POINT 2 ==============================
     # Jonas wins 6-2. CP +1 each: I 3, J 3; ploys -> J 2, I 2.
-    g.turning_point(2, {"Ines": 2, "Jonas": 6}, initiative="Jonas",
-                    gambits=[("Jonas", "Blasphemous Zeal"), ("Ines", "Fire and Manoeuvre")])
+    g.turning_point(2, {"Ines": 2, "Jonas": 6}, initiative="Jonas", gambits=[("Jonas", "Blasphemous Zeal"), ("Ines", "Fire and Manoeuvre")])
     # The champion charges trooper-1. Chainaxe (WS 3+, !Rending): 6 critical, 5 3 normal, and Rending
     # makes a normal critical: 2 criticals, 1 normal. Bayonet: 5 4 normal.
     # Champion strikes (5: trooper 7 -> 2), the trooper parries the champion's normal, the champion
     # strikes again (5): trooper-1 incapacitated.
-    g.activate("champion", "engage", charge("trooper-1"),
-               fight("Chainaxe", "trooper-1", "Bayonet", "6531", "542", steps="sc bnn sc"))
+    g.activate("champion", "engage", charge("trooper-1"), fight("Chainaxe", "trooper-1", "Bayonet", "6531", "542", steps="sc bnn sc"))
     # Long-las (BS 2+, !MW3) at the champion: 6 critical (3 mortal wounds), 3 normal; the 6 saves one
     # hit: 3 + 3 = 6. Champion 8 -> 2 (injured). The sniper then passes (Heavy: no move).
     g.activate("sniper", "conceal", shoot("Long-las", "champion", "6311", "612"), pass_action())
@@ -144,8 +151,7 @@ def build() -> GameBuilder:
     g.add(FirefightPloyUsed(player="Jonas", ploy="Dark Devotion", operative="fighter-3"))
     # Fighter-3 charges the injured demolition veteran (bayonet WS 5+). Knife 5 4 normal; bayonet 5.
     # Strike (2: demolition 3 -> 1), strike (2: fighter-3 7 -> 5), strike: demolition incapacitated.
-    g.activate("fighter-3", "engage", charge("demolition"),
-               fight("Knife", "demolition", "Bayonet", "543", "531", steps="sn sn sn"))
+    g.activate("fighter-3", "engage", charge("demolition"), fight("Knife", "demolition", "Bayonet", "543", "531", steps="sn sn sn"))
     # Fighter-4 at the plasma gunner in cover: 6 6 critical; cover save + 5: two normal saves block
     # one critical: 3. Plasma gunner 5 -> 2 (injured).
     g.activate("fighter-4", "engage", normal_move(), shoot("Autogun", "plasma-gunner", "6622", "15", cover=True))
@@ -162,8 +168,7 @@ def build() -> GameBuilder:
     # Flamer (Torrent 2") at trooper-2 and trooper-3, both out of cover:
     # trooper-2: 5 3 2 hit (BS 2+); the 5 saves one: 4. Trooper-2 incapacitated.
     # trooper-3: 6 critical, 4 4 2 normal; 6 5 5 save three: 2. Trooper-3 7 -> 5.
-    g.activate("flamer", "engage", normal_move(),
-               shoot("Flamer", "trooper-2", "53211", "541", extra=[attack("trooper-3", "64421", "655")]))
+    g.activate("flamer", "engage", normal_move(), shoot("Flamer", "trooper-2", "53211", "541", extra=[attack("trooper-3", "64421", "655")]))
     # Bolt pistol at the flamer: 6 critical, 4 3 normal: 4 + 3 + 3 = 10. Flamer incapacitated.
     g.activate("sergeant", "engage", normal_move(), shoot("Bolt pistol", "flamer", "6431", "111"))
     # Fighter-7 at the sergeant: 5 4 normal; 5 and 6 save both.
@@ -182,8 +187,12 @@ def build() -> GameBuilder:
     g.overwatch("fighter-8", "Autogun", "medic", "6521", "34", cover=True)
     # Trooper-3 (healed to 7) at fighter-6: 4 4 normal: 4. Fighter-6 incapacitated.
     g.activate("trooper-3", "engage", normal_move(), shoot("Lasgun", "fighter-6", "4411", "223"))
-    g.add(mission("Ines", 3, "controls the centre and her loot marker"), tac("Ines", 2, "Headhunter: the champion incapacitated"),
-          mission("Jonas", 3, "controls both loot markers"), tac("Jonas", 1, "Rout: an enemy incapacitated in combat"))
+    g.add(
+        mission("Ines", 3, "controls the centre and her loot marker"),
+        tac("Ines", 2, "Headhunter: the champion incapacitated"),
+        mission("Jonas", 3, "controls both loot markers"),
+        tac("Jonas", 1, "Rout: an enemy incapacitated in combat"),
+    )
     g.end_turning_point()
     # Score: Ines 2 + 5 = 7, Jonas 1 + 4 = 5. CP: I 2, J 1.
     # Ines: sergeant 8, trooper-3 7, grenadier 5, sniper 7, medic 4, comms 5.
@@ -217,8 +226,12 @@ def build() -> GameBuilder:
     # fighter-5: 6 6 critical, 5 normal; cover save + 6: the critical save and the cover save block a
     #   critical and the normal: 4. Fighter-5 7 -> 3.
     # fighter-2 (Blast: not in cover): 4 normal, 2; no 6: fighter-2 incapacitated.
-    g.activate("grenadier", "engage", normal_move(),
-               shoot("Grenade launcher (frag)", "fighter-5", "6651", "26", cover=True, extra=[attack("fighter-2", "4311", "225")]))
+    g.activate(
+        "grenadier",
+        "engage",
+        normal_move(),
+        shoot("Grenade launcher (frag)", "fighter-5", "6651", "26", cover=True, extra=[attack("fighter-2", "4311", "225")]),
+    )
     # Fighter-8, a group of one (no other fighter is ready): 6 6 critical, 4 normal at the grenadier in
     # cover; cover save + 5 5: two normal saves block a critical, one the normal: 3. Grenadier 5 -> 2.
     g.activate("fighter-8", "engage", normal_move(), shoot("Autogun", "grenadier", "6641", "55", cover=True))
@@ -231,8 +244,12 @@ def build() -> GameBuilder:
     # Fighter-5 incapacitated. (Fighter-7 is within Engagement Range of the sergeant and fighter-8
     # already performed Overwatch: no Overwatch for Jonas.)
     g.activate("trooper-3", "engage", normal_move(), shoot("Lasgun", "fighter-5", "6542", "14", cover=True))
-    g.add(mission("Ines", 4, "controls all three markers"), tac("Ines", 1, "Seize Ground: the centre held"),
-          mission("Jonas", 2, "controls the centre at the end of an action"), tac("Jonas", 2, "Rout: two enemies incapacitated in combat"))
+    g.add(
+        mission("Ines", 4, "controls all three markers"),
+        tac("Ines", 1, "Seize Ground: the centre held"),
+        mission("Jonas", 2, "controls the centre at the end of an action"),
+        tac("Jonas", 2, "Rout: two enemies incapacitated in combat"),
+    )
     g.end_turning_point()
     # Score: Ines 7 + 5 = 12, Jonas 5 + 4 = 9. CP: I 3, J 1.
     # Ines: sergeant 3 (injured), trooper-3 7, grenadier 2, sniper 7, medic 4. Jonas: fighter-7 7, fighter-8 7.

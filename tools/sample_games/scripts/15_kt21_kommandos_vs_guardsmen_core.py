@@ -9,7 +9,17 @@ the sniper, in turning point 4. Kasia reached 12 mission VP, the core book's cap
 marker scores 3 where it would have scored 4. Kasia wins 16-6.
 """
 
-
+from ktlog.data import SAMPLE_ROSTERS
+from ktlog.events import (
+    GambitPassed,
+    InitiativeDecided,
+    MissionVPScored,
+    RolledOff,
+    StrategicGambitUsed,
+    TurningPointStarted,
+    WoundsRegained,
+)
+from ktlog.files.rosters import load_roster
 from ktlog.play.builder import (
     GameBuilder,
     attack,
@@ -21,17 +31,6 @@ from ktlog.play.builder import (
     shoot,
     unique,
 )
-from ktlog.events import (
-    GambitPassed,
-    InitiativeDecided,
-    MissionVPScored,
-    RolledOff,
-    StrategicGambitUsed,
-    TurningPointStarted,
-    WoundsRegained,
-)
-from ktlog.data import SAMPLE_ROSTERS
-from ktlog.files.rosters import load_roster
 
 ROSTERS = SAMPLE_ROSTERS
 GAME_ID = "8d2b6a43-0f5e-4d8a-a6c9-5e17b3f2c0a8"
@@ -59,24 +58,34 @@ def tac(player: str, vp: int, reason: str) -> MissionVPScored:
 
 
 def build() -> GameBuilder:
-    g = GameBuilder(ruleset="kt21", killzone="chalnath", date="2026-11-07", mission="Secure Archeotech",
-                    league="Winter League", season="2026-27", round="1", table="2")
+    g = GameBuilder(
+        ruleset="kt21", killzone="chalnath", date="2026-11-07", mission="Secure Archeotech", league="Winter League", season="2026-27", round="1", table="2"
+    )
     g.player("Kasia", load_roster(ROSTERS / "kt21_kommandos.toml"))
     g.player("Lars", load_roster(ROSTERS / "kt21_veteran_guardsmen.toml"))
     # Set-up roll-off 3-3: rolled again (001 Dice), Kasia 6-2.
-    g.setup(rolloff=[{"Kasia": 3, "Lars": 3}, {"Kasia": 6, "Lars": 2}], initiative="Kasia",
-            markers=[("centre", "Kasia"), ("north", "Lars"), ("south", "Kasia"), ("east", "Lars")],
-            equipment={"Kasia": ["Stikkbombs", "Choppa upgrade"], "Lars": ["Frag grenade", "Krak grenade"]})
+    g.setup(
+        rolloff=[{"Kasia": 3, "Lars": 3}, {"Kasia": 6, "Lars": 2}],
+        initiative="Kasia",
+        markers=[("centre", "Kasia"), ("north", "Lars"), ("south", "Kasia"), ("east", "Lars")],
+        equipment={"Kasia": ["Stikkbombs", "Choppa upgrade"], "Lars": ["Frag grenade", "Krak grenade"]},
+    )
     # CP after set-up: 2 each. Kommandos Sv 5+, W 10 (injured at 4 or less; the Nob 13, at 6 or less).
     # Guardsmen Sv 5+, W 7 (injured at 3 or less; the sergeant 8). DF 3 everywhere.
 
     # ============================== TURNING POINT 1 ==============================
     # The initiative roll-off ties 4-4 and is rolled again (001: TP1 as the mission sequence, a
     # roll-off): Lars 5-2, he takes it. CP +1 each: K 3, L 3; ploys -> L 2, K 2.
-    g.add(TurningPointStarted(turning_point=1), RolledOff(purpose="initiative", rolls={"Kasia": 4, "Lars": 4}),
-          RolledOff(purpose="initiative", rolls={"Kasia": 2, "Lars": 5}), InitiativeDecided(player="Lars"),
-          StrategicGambitUsed(player="Lars", gambit="Take Aim"), StrategicGambitUsed(player="Kasia", gambit="Sneaky Gitz"),
-          GambitPassed(player="Lars"), GambitPassed(player="Kasia"))
+    g.add(
+        TurningPointStarted(turning_point=1),
+        RolledOff(purpose="initiative", rolls={"Kasia": 4, "Lars": 4}),
+        RolledOff(purpose="initiative", rolls={"Kasia": 2, "Lars": 5}),
+        InitiativeDecided(player="Lars"),
+        StrategicGambitUsed(player="Lars", gambit="Take Aim"),
+        StrategicGambitUsed(player="Kasia", gambit="Sneaky Gitz"),
+        GambitPassed(player="Lars"),
+        GambitPassed(player="Kasia"),
+    )
     g.activate("sniper", "conceal", pass_action(), pass_action())
     g.activate("boy-1", "conceal", normal_move(), dash())
     # Lasgun at boy-1, caught in the open after its dash: 1 5 3 2, Lars re-rolls the 1 with a
@@ -93,15 +102,15 @@ def build() -> GameBuilder:
     # plasma gunner: 6 critical (2 mortal wounds); cover save + 5 5: two normal saves block the
     #   critical; the mortal wounds stay: 2. Plasma gunner 7 -> 5.
     # trooper-1 (a Blast target: not in cover): 5 4 normal; the 5 saves one: 5. Trooper-1 incapacitated.
-    g.activate("rokkit", "engage", normal_move(),
-               shoot("Rokkit launcha", "plasma-gunner", "6321", "55", cover=True, extra=[attack("trooper-1", "5411", "522")]))
+    g.activate(
+        "rokkit", "engage", normal_move(), shoot("Rokkit launcha", "plasma-gunner", "6321", "55", cover=True, extra=[attack("trooper-1", "5411", "522")])
+    )
     # Bolt pistol (BS 3+) at the Rokkit Boy: 4 4 3 3 normal; 6 5 6 save three: 3. Rokkit 10 -> 7.
     g.activate("sergeant", "engage", normal_move(), shoot("Bolt pistol", "rokkit", "4433", "656"))
     # Burna (Torrent 2", BS 2+) at the sergeant and the comms veteran beside it (Conceal, no cover):
     # sergeant: 6 2 2 hit; the 5 saves one: 4. Sergeant 8 -> 4.
     # comms: 5 4 3 2 hit; 6 and 5 save two: 4. Comms 7 -> 3 (injured).
-    g.activate("burna", "engage", normal_move(),
-               shoot("Burna", "sergeant", "62211", "531", extra=[attack("comms", "54321", "615")]))
+    g.activate("burna", "engage", normal_move(), shoot("Burna", "sergeant", "62211", "531", extra=[attack("comms", "54321", "615")]))
     # Comms (injured, BS 5+) at the burna: 5 5 normal: 4. Burna 10 -> 6.
     g.activate("comms", "engage", normal_move(), shoot("Lasgun", "burna", "5521", "111"))
     # Throwing knives (Silent: from Conceal) at the comms veteran in cover: 6 6 critical, 4 normal;
@@ -115,8 +124,7 @@ def build() -> GameBuilder:
     g.activate("nob", "conceal", normal_move(), dash())
     # Frag at the Nob in the open, the Breacha Boy within 2": Nob 5 4 normal, 5 5 save both;
     # Breacha (Blast: not in cover) 6 critical: 4. Breacha 10 -> 6.
-    g.activate("grenadier", "engage", normal_move(),
-               shoot("Grenade launcher (frag)", "nob", "5431", "155", extra=[attack("breacha", "6211", "111")]))
+    g.activate("grenadier", "engage", normal_move(), shoot("Grenade launcher (frag)", "nob", "5431", "155", extra=[attack("breacha", "6211", "111")]))
     # Scoped big shoota (Heavy, !MW2) at the grenadier in cover: 6 critical (2 mortal wounds), 4 4
     # normal; cover save + 6 5: three saves block all three hits; the mortal wounds stay: 2.
     # Grenadier 7 -> 5. The Snipa Boy passes.
@@ -158,9 +166,12 @@ def build() -> GameBuilder:
     # The Slasha Boy charges the demolition veteran: 2 2 1 1, Relentless re-rolls all four: 6 5 4 2;
     # bayonet 4 normal. Strike (5: demolition 7 -> 2), strike (2: slasha 10 -> 8), strike (4):
     # demolition incapacitated.
-    g.activate("slasha", "engage", charge("demolition"),
-               fight("Twin choppas", "demolition", "Bayonet", "2211", "431", steps="sc sn sn",
-                     rerolls="1=6/relentless 2=5/relentless 3=4/relentless 4=2/relentless"))
+    g.activate(
+        "slasha",
+        "engage",
+        charge("demolition"),
+        fight("Twin choppas", "demolition", "Bayonet", "2211", "431", steps="sc sn sn", rerolls="1=6/relentless 2=5/relentless 3=4/relentless 4=2/relentless"),
+    )
     g.activate("medic", "engage", normal_move(), unique("Medikit"))
     g.add(WoundsRegained(operative="trooper-3", wounds=2, reason="Medikit (Veteran Guardsman Medic)"))
     # Lars's operatives are all expended; Kasia has four left.
@@ -180,8 +191,12 @@ def build() -> GameBuilder:
     # Scoped big shoota at the medic in cover: 6 critical (2 mortal wounds), 5 4 normal; the cover
     # save blocks a normal: 2 + 3 + 3 = 8. Medic incapacitated.
     g.activate("snipa", "engage", shoot("Scoped big shoota", "medic", "65431", "42", cover=True), pass_action())
-    g.add(mission("Kasia", 3, "controls three markers"), tac("Kasia", 2, "Headhunter: the sergeant incapacitated"),
-          mission("Lars", 2, "controls the north marker and contests the centre"), tac("Lars", 1, "Rout: an enemy incapacitated in combat"))
+    g.add(
+        mission("Kasia", 3, "controls three markers"),
+        tac("Kasia", 2, "Headhunter: the sergeant incapacitated"),
+        mission("Lars", 2, "controls the north marker and contests the centre"),
+        tac("Lars", 1, "Rout: an enemy incapacitated in combat"),
+    )
     g.end_turning_point()
     # Score: Kasia 5 + 2 = 7, Lars 3 + 1 = 4. CP: K 2, L 2.
     # Lars: sniper 7, grenadier 5. Kasia: nob 1, boy-2 6, rokkit 2, burna 2, slasha 8, comms-boy 7,
@@ -196,8 +211,7 @@ def build() -> GameBuilder:
     g.activate("snipa", "engage", shoot("Scoped big shoota", "grenadier", "44311", "51", cover=True), pass_action())
     # Frag at the burna (2 wounds), the Rokkit Boy (2 wounds) beside it: burna 4 normal, no save: 2;
     # rokkit 5 4 normal, the 6 saves one: 2. Both incapacitated.
-    g.activate("grenadier", "engage", normal_move(),
-               shoot("Grenade launcher (frag)", "burna", "4321", "222", extra=[attack("rokkit", "5421", "611")]))
+    g.activate("grenadier", "engage", normal_move(), shoot("Grenade launcher (frag)", "burna", "4321", "222", extra=[attack("rokkit", "5421", "611")]))
     # Lars has nothing left to activate; Kasia activates the rest.
     # Boy-2 charges the grenadier: choppa 5 5 3 normal; gun butt 6 critical, 4 normal. Strike (4:
     # grenadier 5 -> 1), strike (3: boy 6 -> 3), strike (4): grenadier incapacitated.
@@ -205,8 +219,12 @@ def build() -> GameBuilder:
     g.activate("slasha", "engage", normal_move(), dash())
     g.activate("comms-boy", "engage", normal_move(), pass_action())
     g.activate("breacha", "engage", normal_move(), pass_action())
-    g.add(mission("Kasia", 4, "controls all four markers"), tac("Kasia", 1, "Seize Ground: the east marker taken"),
-          mission("Lars", 1, "the sniper contests the north marker"), tac("Lars", 1, "Sniper's Eye: the Nob incapacitated by a shooting attack"))
+    g.add(
+        mission("Kasia", 4, "controls all four markers"),
+        tac("Kasia", 1, "Seize Ground: the east marker taken"),
+        mission("Lars", 1, "the sniper contests the north marker"),
+        tac("Lars", 1, "Sniper's Eye: the Nob incapacitated by a shooting attack"),
+    )
     g.end_turning_point()
     # Score: Kasia 9 + 3 = 12, Lars 4 + 2 = 6. CP: K 3, L 2.
     # Lars: sniper 7. Kasia: boy-2 3, slasha 8, comms-boy 7, breacha 6, snipa 10.
