@@ -286,26 +286,18 @@ def test_roster_check_reports_what_is_not_applied_and_the_older_wording(tmp_path
     assert "not applied: " in run("roster", "check", str(ROSTERS / "kt21_veteran_guardsmen.toml")).output  # AP1 is KT21's
 
 
+def new_joint_ops(db: str, npo: str, *more: str):
+    """`ktlog new` of a Joint Ops Breach: Ann's Kasrkin against the NPOs of `npo` (ROSTER[:OP,OP])."""
+    return run("--db", db, "new", "--ruleset", "kt24-joint", "--mission", "breach", "--killzone", "volkus",
+               "--player", f"Ann={ROSTERS / 'kasrkin.toml'}", "--npo", f"NPOs={npo}", *more)  # fmt: skip
+
+
 def test_ktlog_new_reports_what_is_not_applied_at_game_creation(tmp_path):
     """A hand-written NPO roster (no NPO faction or keyword, so its HEAVY keyword is not read as
     the field) joined as the NPOs: the game is created, and what is not applied is said."""
     path = npo_roster(tmp_path, name="Brute", keywords='["HEAVY"]', faction="Foes", weapon_fields=', rules = ["Frobnicate 2"]')
     db = str(tmp_path / "games.db")
-    result = run(
-        "--db",
-        db,
-        "new",
-        "--ruleset",
-        "kt24-joint",
-        "--mission",
-        "breach",
-        "--killzone",
-        "volkus",
-        "--player",
-        f"Ann={ROSTERS / 'kasrkin.toml'}",
-        "--npo",
-        f"NPOs={path}",
-    )
+    result = new_joint_ops(db, str(path))
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     assert lines[1] == (
@@ -313,38 +305,8 @@ def test_ktlog_new_reports_what_is_not_applied_at_game_creation(tmp_path):
         "reinforcements count it as not Heavy (pg 92, 94); write heavy = true if it is one"
     )
     assert lines[2].startswith("not applied: Brute: weapon 'Gewehr': 'Frobnicate 2' is not a weapon rule ktlog knows")
-    as_json = run(
-        "--db",
-        db,
-        "new",
-        "--ruleset",
-        "kt24-joint",
-        "--mission",
-        "breach",
-        "--killzone",
-        "volkus",
-        "--player",
-        f"Ann={ROSTERS / 'kasrkin.toml'}",
-        "--npo",
-        f"NPOs={path}",
-        "--json",
-    )
-    assert len(json.loads(as_json.stdout)["not_applied"]) == 2
-    clean = run(
-        "--db",
-        db,
-        "new",
-        "--ruleset",
-        "kt24-joint",
-        "--mission",
-        "breach",
-        "--killzone",
-        "volkus",
-        "--player",
-        f"Ann={ROSTERS / 'kasrkin.toml'}",
-        "--npo",
-        f"NPOs={ROSTERS / 'npo.toml'}:heavy-brawler",
-    )
+    assert len(json.loads(new_joint_ops(db, str(path), "--json").stdout)["not_applied"]) == 2
+    clean = new_joint_ops(db, f"{ROSTERS / 'npo.toml'}:heavy-brawler")
     assert clean.exit_code == 0 and "not applied" not in clean.output and "warning" not in clean.output
 
 
