@@ -56,45 +56,21 @@ from ...rules.damage import inflict
 from ...rules.ruleset import Ruleset
 from ...rules.weapons import weapon_profile
 from ...state import GameState, OperativeState, Result
-from ..kt24.rules import Kt24, most_vp
+from ..kt24.rules import KT24_EVENTS, Kt24, most_vp
 
-KT21_EVENTS = frozenset(
-    {
-        ev.GameCreated,
-        ev.PlayerJoined,
-        ev.OperativeAdded,
-        ev.RolledOff,
-        ev.InitiativeDecided,
-        ev.ObjectiveMarkerSetUp,
-        ev.DropZoneChosen,
-        ev.EquipmentSelected,
-        ev.OperativeSetUp,
-        ev.TurningPointStarted,
-        ev.StrategicGambitUsed,
-        ev.GambitPassed,
-        ev.FirefightPloyUsed,
-        ev.CommandPointsAdjusted,
-        ev.OperativeActivated,
-        ev.ActivationEnded,
-        ev.AplModified,
-        ev.NormalMoved,
-        ev.Dashed,
-        ev.FellBack,
-        ev.Charged,
-        ev.MarkerPickedUp,
-        ev.Shot,
-        ev.Fought,
-        ev.UniqueActionPerformed,
-        ev.Passed,
-        ev.OverwatchFired,
-        ev.DamageInflicted,
-        ev.WoundsRegained,
-        ev.ObjectivesControlled,
-        ev.MissionVPScored,
-        ev.TurningPointEnded,
-        ev.GameConceded,
+KT21_EVENTS = (
+    KT24_EVENTS
+    - {
+        ev.CritOpRolled,
+        ev.CounteractStarted,
+        ev.Repositioned,
+        ev.MarkerPlaced,
+        ev.MarkerSecured,
+        ev.MarkerLooted,
+        ev.TransmissionInitiated,
+        ev.KillzoneActionPerformed,
     }
-)
+) | {ev.NormalMoved, ev.Passed, ev.OverwatchFired, ev.MissionVPScored}
 """The events of a KT21 game: no Reposition, counteract, crit op, mission actions of KT24's crit
 ops, Place Marker, killzone actions, or the other mission packs' events."""
 
