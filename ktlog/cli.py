@@ -37,6 +37,7 @@ COMMANDS = {
     "record": "ktlog.commands.terminal:record",
     "replay": "ktlog.commands.terminal:replay",
     "stats": "ktlog.commands.stats:stats",
+    "dataset": "ktlog.commands.dataset:dataset",
     "chart": "ktlog.commands.stats:chart",
     "report": "ktlog.commands.stats:report",
     "roster": "ktlog.commands.roster:roster",

@@ -265,7 +265,7 @@ from pathlib import Path
 from ktlog.play import importer
 from ktlog.storage.store import Store
 
-def dies_in_the_middle_of_a_result(paths, unclaimed, sender, unread):
+def dies_in_the_middle_of_a_result(paths, unclaimed, sender, unread, parent):
     unread.acquire()
     importer._claim(unclaimed)
     os.write(sender.fileno(), struct.pack("!i", 100000) + b"half a result")
@@ -348,11 +348,11 @@ def test_a_locked_database_refuses_each_file_and_says_so(tmp_path, exported):
 
 
 def test_a_game_log_is_written_whole_or_not_at_all(tmp_path, monkeypatch, exported):
-    """One writer of game-log files (`ktlog export -o`, the sample games): a failure while
+    """One writer of files (`ktlog export -o`, the sample games, statistics (`ktlog export -o`, the sample games): a failure while
     writing (here: a full disk) leaves the old file as it was and no temporary file beside it."""
     import errno
 
-    from ktlog.files import gamelog
+    from ktlog.files import atomic
 
     _, path, _ = exported
     before = path.read_bytes()
@@ -360,7 +360,7 @@ def test_a_game_log_is_written_whole_or_not_at_all(tmp_path, monkeypatch, export
     def full_disk(fd):
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(gamelog.os, "fsync", full_disk)
+    monkeypatch.setattr(atomic.os, "fsync", full_disk)
     with pytest.raises(OSError, match="No space left"):
         write_game_log(path, [b'{"half": "a file"}'])
     assert path.read_bytes() == before and sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".")) == []

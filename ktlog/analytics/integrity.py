@@ -11,14 +11,12 @@ from __future__ import annotations
 
 import polars as pl
 
-from ..storage import catalog
-from .league import League, read_table
+from .league import League
 
 
 def suspicious_games(league: League) -> list[tuple[str, str]]:
     """(game id, what is wrong) for every game of the league that fails a quick check."""
-    query, types = catalog.select("verifications", ("game_id", "problem", "bad_seq"))
-    verdicts = read_table(league.db, f"{query} WHERE ok = 0", types)
+    verdicts = league.read("verifications", ("game_id", "ok", "problem", "bad_seq")).filter(pl.col("ok") == 0)
     problems = [
         (row["game_id"], f"`ktlog verify` found {row['problem']}" + (f" at seq {row['bad_seq']}" if row["bad_seq"] else ""))
         for row in verdicts.join(league.games.select("game_id"), on="game_id", how="semi").iter_rows(named=True)

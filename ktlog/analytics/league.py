@@ -1,4 +1,5 @@
-"""A league: the projection tables of a ktlog database as Polars frames, narrowed by filters.
+"""A league: the projection tables of a ktlog database (or of its Parquet dataset, `dataset.py`)
+as Polars frames, narrowed by filters.
 
 Frames are read through ADBC (Arrow, no Python objects per row) and only when a statistic
 needs them, with the columns and types of the schema catalog (`ktlog.storage.catalog`). Every statistic works on finished games; games still in progress are listed
@@ -19,6 +20,7 @@ import polars as pl
 
 from ..errors import KtlogError
 from ..storage import catalog
+from .tables import POLARS_TYPE, is_dataset, read_dataset_table, table_query
 
 
 class NothingToCompute(KtlogError):
@@ -39,9 +41,6 @@ class Filters:
     def describe(self) -> str:
         parts = [f"{k} {v}" for k, v in vars(self).items() if v is not None]
         return ", ".join(parts) or "no filter"
-
-
-POLARS_TYPE = {int: pl.Int64, float: pl.Float64, str: pl.String}
 
 
 def pve_rulesets() -> list[str]:
@@ -90,14 +89,10 @@ def filter_choices(db: Path) -> dict[str, list[str]]:
     }
 
 
-GAME_COLUMNS = ("created_at", "ruleset", "killzone", "date", "league", "season", "round", "table_label", "status", "players", "kill_teams", "winner")
-"""The columns of the games table the statistics read (besides its id and rowid, as `game_id`
-and `game_key`)."""
-
 COLUMNS: dict[str, tuple[str, ...] | None] = {
     "game_results": ("game_key", "game_id", "player", "kill_team", "result", "vp_total", "kill_grade", "crit_op", "killzone", "date"),
     "vp_by_op": ("game_key", "player", "op", "vp"),
-    "vp_changes": ("game_key", "seq", "turning_point", "player", "vp"),
+    "vp_changes": ("game_key", "seq", "turning_point", "player", "op", "vp"),
     "cp_changes": ("game_key", "player", "delta", "kind", "source"),
     "incapacitations": ("game_key", "player"),
     "turning_points": ("game_key", "turning_point", "initiative"),
@@ -138,10 +133,17 @@ class League:
 
     def _query(self, name: str) -> pl.DataFrame:
         """A table's `COLUMNS` (the games: `GAME_COLUMNS` and their `game_key`), nothing filtered."""
+        return self.read(name, None if name == "games" else COLUMNS[name])
+
+    def read(self, name: str, columns: tuple[str, ...] | None = None) -> pl.DataFrame:
+        """A table of the source as it is (all its columns by default): from the database, or
+        from a Parquet dataset (`ktlog dataset export`) when `db` is its folder."""
+        if is_dataset(self.db):
+            return read_dataset_table(self.db, name, columns)
         if name == "games":
-            types = {"game_key": int, "game_id": str, **{c: catalog.GAMES[c] for c in GAME_COLUMNS}}
-            return read_table(self.db, f"SELECT rowid AS game_key, id AS game_id, {', '.join(GAME_COLUMNS)} FROM games", types)
-        return read_table(self.db, *catalog.select(name, COLUMNS[name]))
+            frame = read_table(self.db, *table_query(name))
+            return frame if columns is None else frame.select(columns)
+        return read_table(self.db, *catalog.select(name, columns))
 
     @cached_property
     def games(self) -> pl.DataFrame:
@@ -190,7 +192,7 @@ class League:
 
     def _nothing_at_all(self) -> str:
         """Why an unfiltered league is empty: no games, or only PvE games, which it leaves out."""
-        rulesets = read_table(self.db, "SELECT DISTINCT ruleset FROM games", {"ruleset": str}).get_column("ruleset").to_list()
+        rulesets = self.read("games").get_column("ruleset").unique().to_list()
         pve = [r for r in rulesets if r in pve_rulesets()]
         return f"the database has only games of {', '.join(pve)}, which the league leaves out (--ruleset asks for them)" if pve else "the database has no games"
 

@@ -10,6 +10,7 @@ from pathlib import Path
 import polars as pl
 
 from ..errors import KtlogError
+from ..files.atomic import write_atomically
 
 FORMATS = ("table", "csv", "json", "parquet")
 
@@ -31,6 +32,8 @@ def render_table(frame: pl.DataFrame) -> str:
 
 
 def write(frame: pl.DataFrame, fmt: str, output: Path | None) -> None:
+    """The frame in `fmt` on standard output, or written atomically to `output` (CSV: UTF-8
+    with a header row, no index column, ISO dates: what a spreadsheet opens as it is)."""
     if fmt == "parquet" and output is None:
         raise KtlogError("Parquet is binary: give a file with -o FILE.parquet")
     if fmt == "table":
@@ -42,13 +45,13 @@ def write(frame: pl.DataFrame, fmt: str, output: Path | None) -> None:
         frame.write_json(buffer)
         text = buffer.getvalue() + "\n"
     else:
-        text = None
+        text = ""
     try:
-        if text is None:
-            frame.write_parquet(output)
-        elif output is None:
+        if output is None:
             sys.stdout.write(text)
+        elif fmt == "parquet":
+            write_atomically(output, frame.write_parquet)
         else:
-            output.write_text(text)
+            write_atomically(output, lambda f: f.write(text.encode()))
     except OSError as exc:
         raise KtlogError(f"cannot write {output}: {exc.strerror}") from exc

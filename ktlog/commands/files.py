@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import shutil
+import signal
+import sqlite3
 import sys
+from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 
 import click
@@ -23,18 +28,50 @@ from .context import open_store
 @click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.pass_context
 def import_cmd(ctx, files) -> None:
-    """Import game-log files (each whole or not at all; importing twice changes nothing)."""
+    """Import game-log files (each whole or not at all; importing twice changes nothing), then
+    say how many were new, extended, unchanged and refused. SIGTERM and SIGHUP stop it as
+    ctrl+c does: the file being written is left out whole, the files before it stay imported."""
     store = open_store(ctx)
-    failed = 0
-    with store.batch():
-        for result in import_files(store, list(files)):
-            if isinstance(result, KtlogError):
-                failed += 1
-                click.echo(f"error: {result}", err=True)
-            else:
-                click.echo(result.describe())
-    if failed:
+    tally: Counter[str] = Counter()
+    try:
+        with _stopped_as_by_ctrl_c(), store.batch():
+            for result in import_files(store, list(files)):
+                if isinstance(result, KtlogError):
+                    tally["refused"] += 1
+                    click.echo(f"error: {result}", err=True)
+                else:
+                    tally[result.status] += 1
+                    click.echo(result.describe())
+    except (KeyboardInterrupt, KtlogError, sqlite3.Error):
+        click.echo(f"stopped: {_summary(tally, len(files))}", err=True)
+        raise
+    if len(files) > 1:
+        click.echo(_summary(tally, len(files)), err=True)
+    if tally["refused"]:
         sys.exit(1)
+
+
+def _summary(tally: Counter[str], files: int) -> str:
+    """One line: how many files were new games, extended, unchanged and refused (and not reached)."""
+    counts = {"new": tally["imported"], "extended": tally["extended"], "unchanged": tally["unchanged"], "refused": tally["refused"]}
+    text = f"{files} file{'s' * (files != 1)}: " + ", ".join(f"{n} {what}" for what, n in counts.items())
+    left = files - sum(counts.values())
+    return text + (f"; {left} not reached" if left else "")
+
+
+@contextlib.contextmanager
+def _stopped_as_by_ctrl_c() -> Iterator[None]:
+    """SIGTERM and SIGHUP (a `kill`, a closed terminal) raise KeyboardInterrupt, as ctrl+c does."""
+
+    def stop(signum, frame):
+        raise KeyboardInterrupt
+
+    before = {s: signal.signal(s, stop) for s in (signal.SIGTERM, signal.SIGHUP)}
+    try:
+        yield
+    finally:
+        for s, handler in before.items():
+            signal.signal(s, handler)
 
 
 @click.command()

@@ -16,20 +16,29 @@ if TYPE_CHECKING:  # Polars loads with the first statistic, not with every ktlog
 
 
 def _league(ctx: click.Context, kw: dict) -> League:
+    from ..analytics.tables import METADATA, is_dataset
     from ..analytics.league import Filters, League
     from ..storage.dbfile import is_current
 
+    filters = Filters(**{k: kw.pop(k) for k in FILTERS})
+    source = kw.pop("source", None)
+    if source is not None:
+        if not is_dataset(source):
+            raise KtlogError(f"{source} is not a ktlog dataset (it has no {METADATA}); write one with `ktlog dataset export {source}`")
+        return League(source, filters)
     db = Path(ctx.find_root().obj["db"])
     if not is_current(db):  # a missing, wrong or newer file gets the store's clear message; an older one is migrated
         from ..storage.store import Store
 
         Store(db, create=False).close()
-    filters = Filters(**{k: kw.pop(k) for k in ("league", "season", "round", "since", "until", "ruleset", "player", "team")})
     return League(db, filters)
 
 
-def filtered(command):
-    """The filters and output options every statistic takes."""
+FILTERS = ("league", "season", "round", "since", "until", "ruleset", "player", "team")
+
+
+def filter_options(command):
+    """The options narrowing the games (`analytics.league.Filters`)."""
     options = [
         click.option("--league", help="Only games of this league label."),
         click.option("--season", help="Only games of this season label."),
@@ -39,11 +48,26 @@ def filtered(command):
         click.option("--ruleset", help="Only games of this ruleset (e.g. kt24-preliminary)."),
         click.option("--player", help="Only games this player played (and their rows)."),
         click.option("--team", help="Only games this kill team played (and its rows)."),
+    ]
+    for option in reversed(options):
+        command = option(command)
+    return command
+
+
+def filtered(command):
+    """The filters and output options every statistic takes."""
+    options = [
+        click.option(
+            "--source",
+            type=click.Path(file_okay=False, exists=True, path_type=Path),
+            help="Compute from this Parquet dataset (`ktlog dataset export`) instead of the database.",
+        ),
         click.option("--format", "fmt", type=click.Choice(["table", "csv", "json", "parquet"]), default="table", show_default=True, help="Output format."),
         click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write to this file instead of standard output."),
     ]
     for option in reversed(options):
         command = option(command)
+    command = filter_options(command)
 
     @functools.wraps(command)
     @click.pass_context
@@ -76,7 +100,7 @@ def _report_left_out(league: League) -> None:
 
 @click.group()
 def stats() -> None:
-    """League statistics: standings, players, teams, matchups, curves, ops, dice, elo."""
+    """League statistics: standings, results, players, teams, matchups, curves, ops, dice, elo."""
 
 
 @stats.command()
@@ -84,6 +108,16 @@ def stats() -> None:
 def standings(league: League):
     """The league table: games, wins, draws, losses, win rate, VP for and against, Elo."""
     from ..analytics.standings import standings as table
+
+    return table(league)
+
+
+@stats.command()
+@filtered
+def results(league: League):
+    """One row per player per game, in league order: labels, opponents, W/D/L, VP by op and
+    against, kills, tac ops and the standings' tie-breakers (the league's results file)."""
+    from ..analytics.results import results as table
 
     return table(league)
 
@@ -180,9 +214,9 @@ def _game_id(league: League, prefix: str) -> str:
 def _left_out(league: League, prefix: str) -> None:
     """Explain a game that is in the database but not in the league (a Joint Ops game, or one
     the filters leave out)."""
-    from ..analytics.league import NothingToCompute, pve_rulesets, read_table
+    from ..analytics.league import NothingToCompute, pve_rulesets
 
-    every = read_table(league.db, "SELECT id AS game_id, ruleset FROM games", {"game_id": str, "ruleset": str})
+    every = league.read("games", ("game_id", "ruleset"))
     matches = every.filter(every.get_column("game_id").str.starts_with(prefix))
     if matches.height == 1:
         game_id, ruleset = matches.row(0)
@@ -206,7 +240,7 @@ def chart(ctx, kind, game, output) -> None:
     teams (win rate per kill team with its interval), elo (ratings over time)."""
     from ..analytics import charts
 
-    league = _league(ctx, {k: None for k in ("league", "season", "round", "since", "until", "ruleset", "player", "team")})
+    league = _league(ctx, dict.fromkeys(FILTERS))
     if kind == "vp":
         if not game:
             raise KtlogError("`ktlog chart vp` needs a game: ktlog chart vp GAME -o race.png")

@@ -7,8 +7,6 @@ file whole (a temporary file beside it, then renamed). Importing files into a da
 
 from __future__ import annotations
 
-import os
-import secrets
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
@@ -20,6 +18,7 @@ from ..events import Envelope
 from ..records import GENESIS, canonical, canonical_raw, chain_hash, decode_payload
 from ..rulesets.multiplayer.rules import shared_win
 from ..state import GameState
+from .atomic import write_atomically
 
 if TYPE_CHECKING:
     from ..storage.store import Store
@@ -118,20 +117,8 @@ def export_lines(store: Store, game_id: str, description: str | None = None) -> 
 
 
 def write_game_log(path: Path, lines: list[bytes]) -> None:
-    """Write a game-log file whole or not at all: into a temporary file in the same folder,
-    flushed to the disk, then renamed over `path` (a crash or a full disk leaves any old file
-    as it was, never half a new one)."""
-    temporary = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
-    try:
-        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-        with open(fd, "wb") as f:
-            f.write(b"\n".join(lines) + b"\n")
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        temporary.unlink(missing_ok=True)
-        raise
+    """Write a game-log file whole or not at all (`write_atomically`)."""
+    write_atomically(path, lambda f: f.write(b"\n".join(lines) + b"\n"))
 
 
 # --- reading ---------------------------------------------------------------------------------
@@ -158,7 +145,7 @@ def read_game_log(path: Path) -> tuple[Header, list[tuple[Envelope, bytes]]]:
     except OSError as exc:
         raise GameLogError(where, None, f"cannot read the file: {exc.strerror}") from exc
     lines = data.removeprefix(b"\xef\xbb\xbf").split(b"\n")  # a byte-order mark, as some editors write
-    if lines and lines[-1].strip() == b"":
+    while lines and not lines[-1].strip():  # blank lines at the end, as editors and copies leave them
         lines.pop()
     if not lines or not lines[0].strip():
         raise GameLogError(where, 1, "the file is empty; a game-log file starts with a header line")

@@ -10,23 +10,29 @@ exit whatever it was doing.
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import multiprocessing
+import os
 import queue
 import signal
+import sqlite3
 import threading
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from multiprocessing.synchronize import BoundedSemaphore
 from pathlib import Path
-from typing import Literal
+from typing import BinaryIO, Literal
+
+import msgspec
 
 from ..errors import GameLogError, KtlogError
 from ..files.gamelog import Header, header_result, read_game_log
 from ..reducer import fold_with_snapshots
 from ..state import GameState, decode_state, encode_state
 from ..storage.snapshots import SNAPSHOT_EVERY
-from ..storage.store import Store, event_rows
+from ..storage.store import Raced, Store, event_rows
 from ..text.results import describe_result
 
 
@@ -49,7 +55,22 @@ class ImportReport:
 
 
 def import_file(store: Store, path: Path) -> ImportReport:
-    """Import one game-log file whole, or refuse it whole (GameLogError) leaving the database unchanged."""
+    """Import one game-log file whole, or refuse it whole (GameLogError) leaving the database
+    unchanged. A file whose game is stored in full is recognised from its header and last line
+    (`stored_in_full`) without checking the rest."""
+    for _ in range(RACES):
+        try:
+            return stored_in_full(store, path) or _import_file(store, path)
+        except Raced:
+            continue  # another writer stored events of this game meanwhile: compare again
+    raise GameLogError(str(path), None, f"other writers kept adding to its game while it was imported ({RACES} tries); import it again when they are done")
+
+
+RACES = 5
+"""How often an import compares a file again with a game another writer keeps changing."""
+
+
+def _import_file(store: Store, path: Path) -> ImportReport:
     where = str(path)
     header, sealed = read_game_log(path)
     game_id = header.game_id
@@ -75,17 +96,75 @@ def import_file(store: Store, path: Path) -> ImportReport:
     return _report(where, header, state, "extended" if stored else "imported", len(sealed) - len(stored))
 
 
+def stored_in_full(store: Store, path: Path) -> ImportReport | None:
+    """The report for a file whose game is stored with exactly its events, or None. Only the
+    header and the last line are read: the header's event count and the last line's seq and
+    hash equal the stored head (a hash covers the chain before it: the rest is the stored
+    chain, checked when it was stored). Anything else (another head, a line that does not
+    parse) is left to the full check."""
+    try:
+        with open(path, "rb") as f:
+            if not os.path.isfile(f.name):
+                return None
+            header = _HEADER.decode(f.readline().removeprefix(b"\xef\xbb\xbf"))
+            last = _TAIL.decode(_last_line(f))
+        head = store.conn.execute("SELECT head_seq, head_hash FROM games WHERE id = ?", (header.game_id,)).fetchone()
+    except (OSError, ValueError, msgspec.DecodeError):
+        return None
+    if head is None or not (header.events == last.seq == head[0] and last.game_id == header.game_id and last.hash == head[1]):
+        return None
+    return ImportReport(str(path), header.game_id, "unchanged", 0)
+
+
+class _HeaderStart(msgspec.Struct):
+    game_id: str
+    events: int
+
+
+class _Tail(msgspec.Struct):
+    game_id: str
+    seq: int
+    hash: str
+
+
+_HEADER = msgspec.json.Decoder(_HeaderStart)
+_TAIL = msgspec.json.Decoder(_Tail)
+
+
+def _last_line(f: BinaryIO, chunk: int = 8192) -> bytes:
+    """The file's last line that is not blank, read from its end."""
+    end = f.seek(0, os.SEEK_END)
+    tail = b""
+    while end > 0:
+        start = max(0, end - chunk)
+        f.seek(start)
+        tail = f.read(end - start) + tail
+        end = start
+        stripped = tail.rstrip()
+        if b"\n" in stripped:
+            return stripped.rsplit(b"\n", 1)[1]
+    return tail.rstrip()
+
+
 def import_files(store: Store, paths: list[Path]) -> Iterator[ImportReport | KtlogError]:
     """Import game-log files in order, each as `import_file` does, yielding each file's report
-    or the error that kept it out. With several files a second process reads and checks files
-    while this one writes (see `_checked_in_order`)."""
-    for path, checked in zip(paths, _checked_in_order(paths)):
-        if isinstance(checked, GameLogError):
-            yield checked
-        elif store.has_game(checked.header.game_id):  # unchanged, extended or conflicting: compared with the stored events
+    or the error that kept it out. Files whose games are stored in full are recognised first;
+    with several others a second process reads and checks files while this one writes (see
+    `_checked_in_order`)."""
+    known = {i: report for i, path in enumerate(paths) if (report := stored_in_full(store, path))}
+    rest = [path for i, path in enumerate(paths) if i not in known]
+    checked = _checked_in_order(rest)
+    for i, path in enumerate(paths):
+        if i in known:
+            yield known[i]
+            continue
+        result = next(checked)
+        if isinstance(result, GameLogError):
+            yield result
+        elif store.has_game(result.header.game_id):  # unchanged, extended or conflicting: compared with the stored events
             yield _either(import_file, store, path)
         else:
-            yield _either(_import_checked, store, checked)
+            yield _either(_import_checked, store, result)
 
 
 CHECKED_AHEAD = 32
@@ -105,7 +184,7 @@ def _checked_in_order(paths: list[Path]) -> Iterator[_Checked | GameLogError]:
     fork = multiprocessing.get_context("fork")
     unclaimed, unread = fork.Value("q", 0), fork.BoundedSemaphore(CHECKED_AHEAD)
     results, sender = fork.Pipe(duplex=False)
-    checker = fork.Process(target=_check_claimed, args=(paths, unclaimed, sender, unread), daemon=True)
+    checker = fork.Process(target=_check_claimed, args=(paths, unclaimed, sender, unread, os.getpid()), daemon=True)
     try:
         checker.start()
     except OSError:
@@ -171,13 +250,16 @@ def _claim(unclaimed) -> int:
         return unclaimed.value - 1
 
 
-def _check_claimed(paths: list[Path], unclaimed, sender: Connection, unread) -> None:
+def _check_claimed(paths: list[Path], unclaimed, sender: Connection, unread, parent: int) -> None:
     """The checking process: check files as it claims them, sending each (index, result), at
     most CHECKED_AHEAD of them unread. A thread sends while the next file is checked (a send
     waits for the importing process to read). It leaves ctrl+c to the importing process, and
     stops quietly on anything unexpected: that process then checks the file itself and reports
     what went wrong."""
+    _die_with(parent)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for stop in (signal.SIGTERM, signal.SIGHUP):  # the importing process's handlers are not this one's
+        signal.signal(stop, signal.SIG_DFL)
     outbox: queue.SimpleQueue = queue.SimpleQueue()
     feeder = threading.Thread(target=_send_all, args=(outbox, sender), daemon=True)
     feeder.start()
@@ -186,6 +268,31 @@ def _check_claimed(paths: list[Path], unclaimed, sender: Connection, unread) -> 
             outbox.put((k, _checked(paths[k])))
     outbox.put(None)
     feeder.join()
+
+
+PR_SET_PDEATHSIG = 1
+"""Linux's prctl option: a signal the kernel sends this process when its parent ends."""
+
+
+def _die_with(parent: int) -> None:
+    """End the checking process when the importing one ends, however it ends (even SIGKILL),
+    so no checker is left holding the terminal or a pipe (`ktlog import ... | tee`): on Linux
+    the kernel kills it (PR_SET_PDEATHSIG); elsewhere a thread watches for the parent to go."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        armed = libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL) == 0
+    except (OSError, AttributeError):
+        armed = False
+    if not armed:
+        threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
+    if os.getppid() != parent:  # it ended before the kernel was asked to tell
+        os._exit(0)
+
+
+def _watch_parent(parent: int, every: float = 0.2) -> None:
+    while os.getppid() == parent:
+        time.sleep(every)
+    os._exit(0)
 
 
 def _send_all(outbox: queue.SimpleQueue, sender: Connection) -> None:
@@ -217,17 +324,23 @@ def _checked(path: Path) -> _Checked | GameLogError:
 
 
 def _import_checked(store: Store, checked: _Checked) -> ImportReport:
-    with _named_line(checked.path):
-        state = store.import_folded(checked.header.game_id, checked.rows, decode_state(checked.state), checked.snapshots)
+    try:
+        with _named_line(checked.path):
+            state = store.import_folded(checked.header.game_id, checked.rows, decode_state(checked.state), checked.snapshots)
+    except Raced:  # another import stored this game first: compare with what it stored
+        return import_file(store, Path(checked.path))
     return _report(checked.path, checked.header, state, "imported", len(checked.rows))
 
 
 def _either(importer, store: Store, source) -> ImportReport | KtlogError:
-    """The report, or the error (a bad file, a locked database...) that kept the file out."""
+    """The report, or the error (a bad file, a locked or full database...) that kept the file out."""
     try:
         return importer(store, source)
     except KtlogError as exc:
         return exc
+    except sqlite3.Error as exc:
+        path = getattr(source, "path", source)
+        return GameLogError(str(path), None, f"the database refused it ({exc})")
 
 
 @contextlib.contextmanager
@@ -235,6 +348,8 @@ def _named_line(where: str) -> Iterator[None]:
     """An illegal event, or an event id taken, as an error of the file's line."""
     try:
         yield
+    except Raced:
+        raise
     except KtlogError as exc:
         seq = getattr(exc, "seq", None)
         raise GameLogError(where, seq + 1 if seq else None, str(exc)) from exc

@@ -182,7 +182,13 @@ def durable_once(conn: sqlite3.Connection) -> Iterator[None]:
     finally:
         conn.execute("PRAGMA synchronous = FULL")
         if not conn.in_transaction:
-            conn.execute("PRAGMA wal_checkpoint(FULL)")
+            try:
+                conn.execute("PRAGMA wal_checkpoint(FULL)")
+            except sqlite3.OperationalError as exc:  # what was committed stays committed, in the write-ahead log
+                raise StoreError(
+                    f"what was written is recorded, but it could not be copied from the write-ahead log into the "
+                    f"database ({exc}); free some space: the next ktlog to open the database copies it"
+                ) from exc
 
 
 def store_error(exc: sqlite3.OperationalError, path: Path | None) -> StoreError:

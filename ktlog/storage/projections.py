@@ -114,7 +114,7 @@ def write(conn: sqlite3.Connection, game_id: str, state: GameState, after_seq: i
             try:
                 conn.executemany(f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})", [(*row, key) for row in rows])
             except OverflowError as exc:
-                raise _too_large(table, rows) from exc
+                raise _too_large(table, rows, state) from exc
 
 
 def delete(conn: sqlite3.Connection, game_id: str, since: int = 0) -> None:
@@ -123,11 +123,29 @@ def delete(conn: sqlite3.Connection, game_id: str, since: int = 0) -> None:
         conn.execute(f"DELETE FROM {table} WHERE game_id = ? AND seq >= ?", (game_id, since))
 
 
-def _too_large(table: str, rows: list[tuple]) -> InvalidEvent:
+INT64 = range(-(2**63), 2**63)
+
+
+def _too_large(table: str, rows: list[tuple], state: GameState) -> InvalidEvent:
     """The error for an event whose numbers, or numbers the rules derive from them, do not fit
-    SQLite's 64-bit integers (rows carry their event's seq second)."""
+    SQLite's 64-bit integers, naming that event's seq: the row holding the number (rows carry
+    their event's seq second) or, for a player's total (CP left, VP), the event whose change
+    took the running total out of range."""
     error = InvalidEvent(
         f"a number this event gives ({table}) is too large to store; ktlog keeps whole numbers between -2^63 and 2^63-1: check the values entered", "event"
     )
-    error.seq = next((r[1] for r in rows if any(isinstance(v, int) and not -(2**63) <= v < 2**63 for v in r)), None)
+    error.seq = _first_out_of_range(state) or next((r[1] for r in rows if any(isinstance(v, int) and v not in INT64 for v in r)), None)
     return error
+
+
+def _first_out_of_range(state: GameState) -> int | None:
+    """The seq of the first CP or VP change that takes a player's running total out of range."""
+    found = []
+    for log, field in (("cp_log", "delta"), ("vp_log", "vp")):
+        totals: dict[str, int] = {}
+        for entry in getattr(state, log):
+            totals[entry.player] = totals.get(entry.player, 0) + getattr(entry, field)
+            if totals[entry.player] not in INT64 or getattr(entry, field) not in INT64:
+                found.append(entry.seq)
+                break
+    return min(found, default=None)

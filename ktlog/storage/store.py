@@ -18,7 +18,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..errors import ConcurrencyConflict, GameNotFound, InvalidEvent
+from ..errors import ConcurrencyConflict, GameNotFound, InvalidEvent, KtlogError
 from ..events import Annotation, Envelope, Event, EventVoided, GameCreated
 from ..records import GENESIS, decode_payload, now, seal
 from ..reducer import apply_in_place, effective, fold_with_snapshots
@@ -35,6 +35,11 @@ if TYPE_CHECKING:
 
 UNDOABLE = 20
 """How many of its latest appends a store can undo without folding (the states before them)."""
+
+
+class Raced(KtlogError):
+    """Another writer stored this game, or more of its events, after an import compared its
+    file with the database (the importer compares again)."""
 
 
 @dataclass(frozen=True)
@@ -167,6 +172,8 @@ class Store:
         if not already:
             return self.import_folded(game_id, event_rows(sealed), state, snapshots)
         with self._write():
+            if self._head(game_id)[0] != already:
+                raise Raced(f"game {game_id[:8]} changed while it was being imported")
             projections.delete(self.conn, game_id)  # the new events may undo stored ones: every row is written again
             self._write_folded(game_id, event_rows(sealed[already:]), state, [(seq, blob) for seq, blob in snapshots if seq > already])
         return self._new_head(game_id, state)
@@ -175,6 +182,8 @@ class Store:
         """Write a new game whose events are checked and folded already (`event_rows` and
         `fold_with_snapshots` of them, perhaps by another process), in one transaction."""
         with self._write():
+            if self.has_game(game_id):
+                raise Raced(f"game {game_id[:8]} was stored by another writer while it was being imported")
             self.conn.execute(
                 "INSERT INTO games (id, created_at, ruleset, status, head_seq, head_hash) VALUES (?,?,?,?,?,?)",
                 (game_id, rows[0][5], state.ruleset, "setup", 0, GENESIS),

@@ -1,0 +1,59 @@
+"""The tables a league reads, from a ktlog database or from its Parquet dataset (`ktlog dataset
+export`): the columns and their Polars types, and reading a dataset's table."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import polars as pl
+
+from ..storage import catalog
+
+POLARS_TYPE = {int: pl.Int64, float: pl.Float64, str: pl.String}
+FORMAT = "ktlog-dataset"
+METADATA = "metadata.json"
+"""A dataset's folder holds this file (its format, schema version, source and last position)."""
+
+GAME_COLUMNS = (
+    "created_at",
+    "ruleset",
+    "killzone",
+    "date",
+    "league",
+    "season",
+    "round",
+    "table_label",
+    "status",
+    "players",
+    "kill_teams",
+    "winner",
+    "ended_by",
+)
+"""The columns of the games table the statistics read (besides its id and rowid, as `game_id`
+and `game_key`)."""
+
+
+def games_query() -> tuple[str, dict[str, type]]:
+    """The games as the statistics read them: the rowid as `game_key`, the id as `game_id`."""
+    types = {"game_key": int, "game_id": str, **{c: catalog.GAMES[c] for c in GAME_COLUMNS}}
+    return f"SELECT rowid AS game_key, id AS game_id, {', '.join(GAME_COLUMNS)} FROM games", types
+
+
+def table_query(name: str) -> tuple[str, dict[str, type]]:
+    """A table's every column (the games: `games_query`)."""
+    return games_query() if name == "games" else catalog.select(name)
+
+
+def is_dataset(path: Path) -> bool:
+    return (path / METADATA).is_file()
+
+
+def read_dataset_table(folder: Path, name: str, columns: tuple[str, ...] | None) -> pl.DataFrame:
+    """One table of a dataset (its `columns`, all by default), typed as the database's."""
+    _, types = table_query(name)
+    wanted = {c: types[c] for c in (columns or tuple(types))}
+    schema = pl.Schema({c: POLARS_TYPE[t] for c, t in wanted.items()})
+    files = sorted((folder / name).glob("*/*/*.parquet"))
+    if not files:
+        return pl.DataFrame(schema=schema)
+    return pl.scan_parquet(files, hive_partitioning=False).select(list(wanted)).cast(schema).collect()

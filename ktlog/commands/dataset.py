@@ -1,0 +1,33 @@
+"""`ktlog dataset export DIR`: the league as a Parquet dataset for other engines (and `ktlog
+stats --source DIR`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from .stats import FILTERS, filter_options
+
+
+@click.group()
+def dataset() -> None:
+    """The league as a Parquet dataset (Hive layout by season and league) that Polars, DuckDB
+    or Spark read without ktlog."""
+
+
+@dataset.command("export")
+@click.argument("folder", type=click.Path(file_okay=False, path_type=Path))
+@filter_options
+@click.pass_context
+def export_cmd(ctx, folder: Path, **kw) -> None:
+    """Export the games (games, results, VP by op and moment, attacks and dice, CP, kills) into
+    FOLDER; run again, it rewrites only the partitions with new events."""
+    from ..analytics.dataset import export
+    from ..analytics.league import Filters
+    from ..storage.store import Store
+
+    db = Path(ctx.find_root().obj["db"])
+    Store(db, create=False).close()  # a missing, wrong or newer file gets the store's clear message; an older one is migrated
+    report = export(db, folder, Filters(**{k: kw[k] for k in FILTERS}))
+    click.echo(report.describe(folder))
