@@ -16,8 +16,8 @@ if TYPE_CHECKING:  # Polars loads with the first statistic, not with every ktlog
 
 
 def _league(ctx: click.Context, kw: dict) -> League:
-    from ..analytics.tables import METADATA, is_dataset
     from ..analytics.league import Filters, League
+    from ..analytics.tables import METADATA, is_dataset
     from ..storage.dbfile import is_current
 
     filters = Filters(**{k: kw.pop(k) for k in FILTERS})
