@@ -1,0 +1,86 @@
+"""The database the server reads: opened once, reopened when the file is replaced, and every
+problem (missing, locked, replaced, not a ktlog file) turned into one sentence for the page."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+
+from ..errors import KtlogError, StoreError
+from ..storage.store import Store
+
+READ_BUSY_TIMEOUT_MS = 2000
+"""How long a page waits for another program's lock before it says the database is busy."""
+
+
+class Unavailable(KtlogError):
+    """The database cannot be read just now; the message says why and what to do."""
+
+
+class Source:
+    """One read-only view of a database file, used from the server's event-loop thread only."""
+
+    def __init__(self, path: Path):
+        self.path = Path(path)
+        self._store: Store | None = None
+        self._identity: tuple[int, int] | None = None
+        self.problem: str | None = None
+        """The latest problem in words, None while the file reads fine."""
+
+    def identity(self) -> tuple[int, int] | None:
+        """The file's device and inode (None when it is missing): a new pair means a new file."""
+        try:
+            st = os.stat(self.path)
+        except OSError:
+            return None
+        return st.st_dev, st.st_ino
+
+    def replaced(self) -> bool:
+        """Whether the file on disk is no longer the one the store has open (then it is closed)."""
+        if self._store is None or self.identity() == self._identity:
+            return False
+        self.close()
+        return True
+
+    def store(self) -> Store:
+        if self._store is None:
+            if self.identity() is None:
+                raise Unavailable(f"the database {self.path} is missing; start `ktlog serve --db FILE` with an existing database")
+            self._identity = self.identity()
+            self._store = Store(self.path, create=False, busy_timeout_ms=READ_BUSY_TIMEOUT_MS)
+        return self._store
+
+    @contextlib.contextmanager
+    def reading(self) -> Iterator[Store]:
+        """The store to read from; any database problem comes out as `Unavailable`."""
+        try:
+            if self.replaced():
+                self.problem = f"the database {self.path} was replaced while the server ran; now showing the new file"
+            yield self.store()
+        except sqlite3.Error as exc:
+            self.close()
+            raise Unavailable(self._word(exc)) from exc
+        except Unavailable as exc:
+            self.problem = str(exc)
+            raise
+        except StoreError as exc:  # not a ktlog file, a newer one ...
+            self.close()
+            self.problem = str(exc)
+            raise Unavailable(str(exc)) from exc
+
+    def _word(self, exc: sqlite3.Error) -> str:
+        text = str(exc)
+        if "locked" in text or "busy" in text:
+            self.problem = f"the database {self.path} is locked by another program; the page will catch up when it is released"
+        else:
+            self.problem = f"the database {self.path} cannot be read ({text}); the server keeps running and tries again"
+        return self.problem
+
+    def close(self) -> None:
+        if self._store is not None:
+            with contextlib.suppress(sqlite3.Error):
+                self._store.close()
+        self._store = None

@@ -1,0 +1,34 @@
+"""`ktlog serve`'s app run by uvicorn in a thread on a free port, for the tests and benchmarks
+that need a real HTTP server (event streams never end, so Starlette's TestClient cannot read them)."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import uvicorn
+
+from ktlog.web.app import make_app
+
+
+@contextmanager
+def running(db: Path, interval: float = 0.02) -> Iterator[str]:
+    """The server's base URL while the block runs."""
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(make_app(db, interval=interval), log_level="warning", timeout_graceful_shutdown=1))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    while not server.started:
+        time.sleep(0.01)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(5)
+        sock.close()
