@@ -204,7 +204,7 @@ def test_a_missing_replaced_or_foreign_database_is_a_clear_page_and_the_server_k
 def test_ktlog_serve_prints_its_address_and_warns_when_the_network_can_read(monkeypatch, game) -> None:
     db, _ = game
     calls = []
-    monkeypatch.setattr("uvicorn.run", lambda app, **kw: calls.append(kw))
+    monkeypatch.setattr("ktlog.web.app.Server.run", lambda server: calls.append({"host": server.config.host, "port": server.config.port}))
     out = CliRunner().invoke(cli, ["--db", str(db), "serve"])
     assert out.exit_code == 0 and "http://127.0.0.1:8787/" in out.output and "warning" not in out.output
     out = CliRunner().invoke(cli, ["--db", str(db), "serve", "--host", "0.0.0.0", "--port", "9000"])

@@ -3,6 +3,7 @@ that need a real HTTP server (event streams never end, so Starlette's TestClient
 
 from __future__ import annotations
 
+import signal
 import socket
 import threading
 import time
@@ -10,9 +11,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-import uvicorn
-
-from ktlog.web.app import make_app
+from ktlog.web.app import Server, make_app
 
 
 @contextmanager
@@ -21,7 +20,7 @@ def running(db: Path, interval: float = 0.02) -> Iterator[str]:
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(make_app(db, interval=interval), log_level="warning", timeout_graceful_shutdown=1))
+    server = Server(make_app(db, interval=interval), log_level="warning", timeout_graceful_shutdown=1)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     while not server.started:
@@ -29,6 +28,6 @@ def running(db: Path, interval: float = 0.02) -> Iterator[str]:
     try:
         yield f"http://127.0.0.1:{port}"
     finally:
-        server.should_exit = True
+        server.handle_exit(signal.SIGINT, None)
         thread.join(5)
         sock.close()

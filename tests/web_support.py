@@ -27,27 +27,28 @@ HOSTILE = {"Hana": "<script>window.pwned=1</script>", "Ivo": "Ivo \"the 'quoted'
 """Player names a page must show as text: markup, quotes, a bell and a terminal escape."""
 
 
-def hostile_events() -> list[Event]:
-    """The sample's events with its players renamed to the hostile names."""
-    _, sealed = read_game_log(SAMPLE)
+def sample_events(names: dict[str, str] = HOSTILE, sample: Path = SAMPLE) -> list[Event]:
+    """A sample's events with its players renamed (by default to the hostile names)."""
+    _, sealed = read_game_log(sample)
     events = []
     for envelope, _ in sealed:
         text = msgspec.json.encode(envelope.payload).decode()
-        for old, new in HOSTILE.items():
+        for old, new in names.items():
             text = text.replace(json.dumps(old), json.dumps(new))
         events.append(decode_payload(envelope.type, envelope.version, text))
     return events
 
 
-def store_part(db: Path, upto: int) -> tuple[str, list[Event]]:
-    """Store the hostile game's first `upto` events; returns its id and every event."""
-    events = hostile_events()
+def store_part(db: Path, upto: int, names: dict[str, str] = HOSTILE, sample: Path = SAMPLE) -> tuple[str, list[Event]]:
+    """Store a sample game's first `upto` events (by default the hostile game's); returns its id
+    and every event."""
+    events = sample_events(names, sample)
     with Store(db) as store:
         return store.new_game(events[0], events[1:upto]), events
 
 
 def append(db: str, game: str, first: int, count: int, delay: float) -> None:
-    events = hostile_events()
+    events = sample_events()
     with Store(db) as store:
         print("ready", flush=True)
         sys.stdin.readline()

@@ -17,9 +17,7 @@ LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
 @click.pass_context
 def serve(ctx: click.Context, host: str, port: int) -> None:
     """Serve a read-only web view: every table live, a game, a stream overlay, the replay and the league."""
-    import uvicorn
-
-    from ..web.app import make_app
+    from ..web.app import Server, make_app
 
     db = Path(ctx.find_root().obj["db"])
     if not db.exists():
@@ -29,6 +27,6 @@ def serve(ctx: click.Context, host: str, port: int) -> None:
     if host not in LOCAL_HOSTS:
         click.echo(f"warning: listening on {host}: anyone on your network can read every game in {db.name}", err=True)
     try:
-        uvicorn.run(make_app(db), host=host, port=port, log_level="warning", timeout_graceful_shutdown=2)
+        Server(make_app(db), host=host, port=port, log_level="warning", timeout_graceful_shutdown=2).run()
     except OSError as exc:
         raise KtlogError(f"cannot listen on {host}:{port}: {exc.strerror}; choose another --port") from exc

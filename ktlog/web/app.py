@@ -9,6 +9,7 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
+import uvicorn
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
@@ -78,6 +79,8 @@ def make_app(db: Path, *, interval: float = 0.02) -> Starlette:
         at, tp = _int(request, "at"), _int(request, "tp")
         if at is not None and tp is not None:
             raise BadRequest("give at=SEQ or tp=N, not both")
+        if at == 0:
+            raise BadRequest("at=0 is before the game was created; the first state is at=1")
         if tp is not None:
             replay = replay_of(store, game_id)
             return replay.seek(replay.timeline.turning_point_end(tp))
@@ -113,6 +116,8 @@ def make_app(db: Path, *, interval: float = 0.02) -> Starlette:
 
     async def league(request: Request) -> Response:
         filters = {k: request.query_params.get(k) or None for k in ("league", "season", "round", "ruleset", "player", "team")}
+        with source.reading():  # a missing or foreign file gets the same page as everywhere else
+            pass
         message, frames, choices = await run_in_threadpool(_league_tables, source.path, filters)
         return HTMLResponse(pages.league_page(filters, choices, frames, message))
 
@@ -201,12 +206,25 @@ def make_app(db: Path, *, interval: float = 0.02) -> Starlette:
         Route("/api/tables/events", api_tables_events),
         Mount("/static", StaticFiles(directory=Path(__file__).parent / "static"), name="static"),
     ]
-    handlers: dict[Any, Any] = {GameNotFound: not_found, Unavailable: unavailable, BadRequest: bad_request, HTTPException: http_error}
+    handlers: dict[Any, Any] = {GameNotFound: not_found, Unavailable: unavailable, KtlogError: bad_request, HTTPException: http_error}
     app = Starlette(routes=routes, exception_handlers=handlers, lifespan=lifespan)
     app.state.follower = follower
     app.state.source = source
     app.add_middleware(SecurityHeaders)
     return app
+
+
+class Server(uvicorn.Server):
+    """uvicorn's server, ending the event streams first when asked to stop (a stream never
+    ends by itself, and uvicorn waits for open responses before it stops)."""
+
+    def __init__(self, app: Starlette, **config: Any):
+        super().__init__(uvicorn.Config(app, **config))
+        self.follower: Follower = app.state.follower
+
+    def handle_exit(self, sig: int, frame: Any) -> None:
+        self.follower.end_streams()
+        super().handle_exit(sig, frame)
 
 
 def _stream(viewer: Viewer, leave) -> StreamingResponse:
@@ -240,16 +258,14 @@ def _labels(store: Store) -> dict[str, list[str]]:
 def _league_tables(db: Path, filters: dict[str, str | None]) -> tuple[str | None, list[tuple[str, list[str], list[tuple]]], dict[str, list[str]]]:
     """The standings and the kill-team table of `ktlog stats` (run in a worker thread: Polars
     reads the file through its own connection)."""
-    from ..analytics.league import Filters, League, NothingToCompute, filter_choices
+    from ..analytics.league import Filters, League, filter_choices
     from ..analytics.performance import entity_stats
     from ..analytics.standings import standings
 
+    choices = filter_choices(db)
     try:
-        choices = filter_choices(db)
         league = League(db, Filters(**filters))
         frames = [("Standings", standings(league)), ("Kill teams", entity_stats(league, "kill_team"))]
-    except NothingToCompute as exc:
-        return str(exc), [], {}
-    except KtlogError as exc:
-        return str(exc), [], {}
+    except KtlogError as exc:  # nothing to compute, an unknown player ...
+        return str(exc), [], choices
     return None, [(heading, frame.columns, frame.rows()) for heading, frame in frames], choices

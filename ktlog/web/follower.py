@@ -103,15 +103,25 @@ class Follower:
         self.version: int | None = None
         self.shown_problem: str | None = None
         self._task: asyncio.Task | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
 
     # --- running ----------------------------------------------------------------------------
 
     def start(self) -> None:
-        self._task = asyncio.get_running_loop().create_task(self._run())
+        self._loop = asyncio.get_running_loop()
+        self._task = self._loop.create_task(self._run())
 
-    async def stop(self) -> None:
+    def end_streams(self) -> None:
+        """End every open stream (from any thread): the server is stopping."""
+        if self._loop is not None and not self._loop.is_closed():
+            self._loop.call_soon_threadsafe(self._end_streams)
+
+    def _end_streams(self) -> None:
         for viewer in self._every_viewer():
             viewer.push(None)
+
+    async def stop(self) -> None:
+        self._end_streams()
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -142,8 +152,7 @@ class Follower:
         (browsers reconnect with their Last-Event-ID and are sent what the new file holds)."""
         self.source.problem = f"the database {self.source.path} was replaced while the server ran; reload the page to be sure of what it shows"
         self._broadcast(sse({"problem": self.source.problem}, kind="problem"))
-        for viewer in self._every_viewer():
-            viewer.push(None)
+        self._end_streams()
         self.games.clear()
         self.tables.clear()
         self.version = None

@@ -32,7 +32,7 @@ def page(title: str, body: str, *, kind: str, attrs: dict[str, str | int] | None
     nav = "" if kind == "overlay" else '<nav><a href="/">Tables</a> <a href="/league">League</a></nav>'
     return (
         "<!doctype html>\n<html lang='en'><head><meta charset='utf-8'>"
-        "<meta name='viewport' content='width=device-width, initial-scale=1'>"
+        "<meta name='viewport' content='width=device-width, initial-scale=1'><link rel='icon' href='data:,'>"
         f"<title>{escape(title)} · {TITLE}</title>"
         "<link rel='stylesheet' href='/static/ktlog.css'><script src='/static/ktlog.js' defer></script></head>"
         f"<body class='{kind}' data-page='{kind}'{data}>{nav}"
@@ -111,6 +111,10 @@ def _stream(game_id: str, state: dict) -> dict[str, str | int]:
 def _select(name: str, options: list[str], chosen: str | None) -> str:
     items = "".join(f"<option{' selected' if o == chosen else ''}>{escape(o)}</option>" for o in options)
     return f"<label>{name} <select name='{name}'><option value=''>all</option>{items}</select></label>"
+
+
+def _text(name: str, value: str | None) -> str:
+    return f"<label>{name} <input name='{name}' size='12' value='{escape(value or '')}'></label>"
 
 
 def _query(**values: str | None) -> str:

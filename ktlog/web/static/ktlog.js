@@ -6,14 +6,22 @@
   const body = document.body;
   const page = body.dataset.page;
 
+  // A control character is shown as its picture (a bell as \u2407), as the server's pages do.
+  const visible = (text) => String(text).replace(/[\x00-\x1f\x7f]/g, (c) => String.fromCharCode(c === "\x7f" ? 0x2421 : 0x2400 + c.charCodeAt(0)));
+
   function el(tag, className, ...children) {
     const node = document.createElement(tag);
     if (className) node.className = className;
     for (const child of children) {
       if (child === null || child === undefined) continue;
-      node.append(child instanceof Node ? child : String(child));
+      node.append(child instanceof Node ? child : visible(child));
     }
     return node;
+  }
+
+  function scrollTo(li) {
+    const log = li?.parentElement;
+    if (log) log.scrollTop = li.offsetTop - log.clientHeight / 2;
   }
 
   function data(id) {
@@ -113,13 +121,13 @@
     if (row.voids) logRow(row.voids)?.classList.add("undone");
     if (logRow(row.seq)) return;
     log.append(rowNode(row));
-    log.lastChild.scrollIntoView({ block: "nearest" });
+    scrollTo(log.lastChild);
   }
 
   function rewrite(texts) {
     for (const [seq, text] of Object.entries(texts || {})) {
       const text_node = logRow(seq)?.querySelector(".text");
-      if (text_node) text_node.textContent = text;
+      if (text_node) text_node.textContent = visible(text);
     }
   }
 
@@ -179,9 +187,10 @@
     async function seek(to) {
       seq = Math.max(0, Math.min(head, to));
       const mine = ++asked;
-      const state = await (await fetch(`/api/games/${encodeURIComponent(game)}?at=${seq}`)).json();
+      const at = Math.max(seq, 1); // seq 0 is before the game's creation: the board shows its first state
+      const state = await (await fetch(`/api/games/${encodeURIComponent(game)}?at=${at}`)).json();
       if (secrets) {
-        const worded = await (await fetch(`/api/games/${encodeURIComponent(game)}/log?at=${seq}`)).json();
+        const worded = await (await fetch(`/api/games/${encodeURIComponent(game)}/log?at=${at}`)).json();
         if (mine === asked) rewrite(Object.fromEntries(worded.map((r) => [r.seq, r.text])));
       }
       if (mine !== asked) return;
@@ -191,7 +200,7 @@
       document.querySelectorAll("#log li.here").forEach((li) => li.classList.remove("here"));
       const here = logRow(seq);
       here?.classList.add("here");
-      here?.scrollIntoView({ block: "nearest" });
+      scrollTo(here);
       document.getElementById("moment").textContent = seq === 0 ? "before the first event" : (here ? `seq ${seq}: ${here.querySelector(".text").textContent}` : `seq ${seq}`);
       const cursor = document.getElementById("cursor");
       if (cursor) cursor.setAttribute("x1", x(seq, head)), cursor.setAttribute("x2", x(seq, head));
