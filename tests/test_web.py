@@ -212,3 +212,28 @@ def test_ktlog_serve_prints_its_address_and_warns_when_the_network_can_read(monk
     assert [(c["host"], c["port"]) for c in calls] == [("127.0.0.1", 8787), ("0.0.0.0", 9000)]
     out = CliRunner().invoke(cli, ["--db", str(db.with_name("none.db")), "serve"])
     assert out.exit_code == 1 and "no database at" in out.output
+
+
+def test_the_tables_stream_sends_the_row_of_a_game_that_changed(tmp_path: Path) -> None:
+    db = tmp_path / "tables.db"
+    gid, events = store_part(db, 60)
+    with running(db) as base, httpx.Client(base_url=base, timeout=10) as http:
+        with http.stream("GET", "/api/tables/events") as stream:
+            with Store(db) as store:
+                store.append(gid, events[60])
+            (message,) = _messages(stream.iter_lines(), until=lambda m: len(m) == 1)
+        (row,) = message["data"]["games"]
+        assert (row["id"], row["events"], row["players"]) == (gid, 61, [HANA, IVO])
+        assert row == http.get("/api/games").json()[0]  # the same row as the list
+
+
+def test_the_league_page_gives_the_statistics_with_their_filters(tmp_path: Path) -> None:
+    db = tmp_path / "league.db"
+    assert CliRunner().invoke(cli, ["--db", str(db), "demo"]).exit_code == 0
+    store_part(db, 60)
+    with TestClient(make_app(db)) as client:
+        page = client.get("/league?league=Autumn+League").text
+        assert "<h2>Standings</h2>" in page and "<td>Grace</td>" in page and "<option selected>Autumn League</option>" in page
+        assert "<td>Hana</td>" not in page and "pwned" not in page  # the game in progress is not counted
+        empty = client.get("/league?player=%3Cb%3ENobody").text
+        assert "no player called &#x27;&lt;b&gt;Nobody&#x27;" in empty and "<h2>Standings</h2>" not in empty and "<b>Nobody" not in empty

@@ -6,6 +6,7 @@ screenshots (docs/img/web-*.png come from here)."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -14,10 +15,11 @@ from pathlib import Path
 
 import httpx
 import pytest
+from click.testing import CliRunner
 
 sys.path.insert(0, str(Path(__file__).parent))
 from web_server import running  # noqa: E402
-from web_support import HOSTILE, store_part  # noqa: E402
+from web_support import HOSTILE, SAMPLE, store_part  # noqa: E402
 
 pytestmark = pytest.mark.browser
 
@@ -147,4 +149,39 @@ def test_the_tables_page_updates_a_game_and_the_replay_steps(page, tmp_path: Pat
         wait_until(page, "document.getElementById('at').textContent === 'seq 0 of 102'")
         page.click("#tps button:first-child")
         wait_until(page, "document.querySelector('#log li.here .text')?.textContent === 'turning point 1 begins'")
+    assert not page.problems, page.problems
+
+
+def test_screenshots_of_the_pages_on_sample_games(page, tmp_path: Path) -> None:
+    """The docs' screenshots: the sample games, three of them still in progress. They are saved
+    to KTLOG_SCREENSHOTS (docs/img when refreshing the docs) or to the test's folder."""
+    from ktlog.cli import cli
+
+    folder = Path(os.environ.get("KTLOG_SCREENSHOTS") or tmp_path)
+    db = tmp_path / "samples.db"
+    assert CliRunner().invoke(cli, ["--db", str(db), "demo"]).exit_code == 0
+    samples = SAMPLE.parent
+    live, _ = store_part(db, 150, {}, samples / "01_secure_kasrkin_vs_legionaries.jsonl")
+    store_part(db, 120, {}, samples / "02_loot_pathfinders_vs_hearthkyn.jsonl")
+    secret, _ = store_part(db, 190, {}, SAMPLE)
+    with running(db) as base:
+        shots = {
+            "web-tables.png": "/",
+            "web-game.png": f"/games/{live[:8]}",
+            "web-replay.png": "/games/334f/replay",
+            "web-league.png": "/league?league=Autumn+League",
+        }
+        for name, url in shots.items():
+            page.goto(base + url)
+            if "replay" in url:
+                wait_until(page, "document.getElementById('at').textContent !== ''")
+                page.keyboard.press("PageDown")
+                page.keyboard.press("PageDown")
+                wait_until(page, "document.querySelector('#log li.here .text')?.textContent === 'turning point 3 begins'")
+            page.screenshot(path=str(folder / name))
+        page.set_viewport_size({"width": 820, "height": 260})
+        page.goto(f"{base}/games/{secret[:8]}/overlay")
+        assert page.text_content("#scoreboard .player.p1 .secret span.hidden") == "hidden"
+        page.screenshot(path=str(folder / "web-overlay.png"), omit_background=True)
+    assert all((folder / name).stat().st_size > 5000 for name in [*shots, "web-overlay.png"])
     assert not page.problems, page.problems

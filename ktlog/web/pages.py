@@ -73,8 +73,8 @@ def overlay_page(game_id: str, title: str, state: dict) -> str:
 def replay_page(game_id: str, title: str, state: dict, rows: list[dict]) -> str:
     body = (
         f"<h1>{escape(title)}</h1>"
-        "<div class='controls'><button id='start' title='start (Home)'>⏮</button><button id='back' title='back (←)'>◀</button>"
-        "<button id='step' title='step (→)'>▶</button><button id='end' title='end (End)'>⏭</button><span id='tps'></span>"
+        "<div class='controls'><button id='start' title='start (Home)'>Start</button><button id='back' title='back (←)'>◀</button>"
+        "<button id='step' title='step (→)'>▶</button><button id='end' title='end (End)'>End</button><span id='tps'></span>"
         f"<input id='scrubber' type='range' min='0' max='{state['seq']}' value='0'><output id='at'></output></div>"
         "<p id='moment' class='moment'></p><svg id='curve' class='curve' viewBox='0 0 600 160' preserveAspectRatio='none'></svg>"
         "<section id='scoreboard' class='scoreboard'></section>"
@@ -84,18 +84,14 @@ def replay_page(game_id: str, title: str, state: dict, rows: list[dict]) -> str:
 
 
 def league_page(filters: dict[str, str | None], choices: dict[str, list[str]], tables: list[tuple[str, list[str], list[tuple]]], message: str | None) -> str:
-    form = (
-        "<form class='filters' method='get' action='/league'>"
-        + "".join(_select(k, choices.get(k, []), v) for k, v in filters.items())
-        + "<button>Filter</button></form>"
-    )
-    parts = ["<h1>League</h1>", form]
+    fields = "".join(_select(k, choices[k], v) if k in choices else _text(k, v) for k, v in filters.items())
+    parts = ["<h1>League</h1>", f"<form class='filters' method='get' action='/league'>{fields}<button>Filter</button></form>"]
     if message:
         parts.append(f"<p class='notice'>{escape(message)}</p>")
     for heading, columns, rows in tables:
         head = "".join(f"<th>{escape(c.replace('_', ' '))}</th>" for c in columns)
         body = "".join("<tr>" + "".join(f"<td>{_cell(v)}</td>" for v in row) + "</tr>" for row in rows)
-        parts.append(f"<h2>{escape(heading)}</h2><table class='stats'><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>")
+        parts.append(f"<h2>{escape(heading)}</h2><div class='wide'><table class='stats'><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>")
     return page("League", "".join(parts), kind="league")
 
 

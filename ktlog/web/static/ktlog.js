@@ -79,7 +79,7 @@
     holder.replaceChildren(...[...byPlayer].map(([player, ops]) => el("table", "ops-table",
       el("caption", null, player),
       ...ops.map((o) => el("tr", `op ${o.status}` + (o.id === state.active_operative ? " active" : ""),
-        el("td", null, o.id), el("td", null, o.name), el("td", "n", `${o.wounds}/${o.max_wounds}`),
+        el("td", null, o.id), el("td", null, o.name), el("td", "n", `${Math.max(0, o.wounds)}/${o.max_wounds}`),
         el("td", null, o.status + (o.injured ? ", injured" : "")), el("td", null, o.order || ""))))));
     const markers = document.getElementById("markers");
     if (markers) {
@@ -261,7 +261,11 @@
   if (page === "game" || page === "overlay") {
     renderState(data("ktlog-state"));
     const rows = data("ktlog-rows");
-    if (rows) document.getElementById("log").replaceChildren(...rows.map(rowNode));
+    const log = document.getElementById("log");
+    if (rows) {
+      log.replaceChildren(...rows.map(rowNode));
+      scrollTo(log.lastChild);
+    }
     follow(body.dataset.stream, onGameMessage);
   } else if (page === "tables") {
     setTableRows(data("ktlog-games").reverse());
