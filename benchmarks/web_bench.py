@@ -14,7 +14,6 @@ import argparse
 import asyncio
 import json
 import os
-import shutil
 import socket
 import statistics
 import subprocess
@@ -27,6 +26,7 @@ import httpx
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
+from web_server import launch_chromium  # noqa: E402
 from web_support import sample_events  # noqa: E402
 
 from ktlog.data import SAMPLE_GAMES  # noqa: E402
@@ -34,16 +34,6 @@ from ktlog.storage.store import Store  # noqa: E402
 
 KTLOG = Path(sys.executable).with_name("ktlog")
 WRITER = ROOT / "tests" / "web_support.py"
-FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 
 
 def ms(seconds: float) -> str:
@@ -223,7 +213,6 @@ OBSERVE = """() => {
 def bench_dom(tmp: Path, appends: int, delay: float) -> list[str]:
     from playwright.sync_api import sync_playwright
 
-    chromium = shutil.which("chromium") or "/usr/bin/chromium"
     db = tmp / "dom.db"
     events = sample_events()
     with Store(db) as store:
@@ -231,7 +220,7 @@ def bench_dom(tmp: Path, appends: int, delay: float) -> list[str]:
     served = Served(db)
     try:
         with sync_playwright() as pw:
-            context = pw.chromium.launch_persistent_context(str(tmp / "profile"), executable_path=chromium, args=FLAGS, headless=True)
+            context = launch_chromium(pw, tmp / "profile")
             page = context.new_page()
             page.goto(f"{served.base}/games/{game}")
             page.evaluate(OBSERVE)

@@ -237,3 +237,22 @@ def test_the_league_page_gives_the_statistics_with_their_filters(tmp_path: Path)
         assert "<td>Hana</td>" not in page and "pwned" not in page  # the game in progress is not counted
         empty = client.get("/league?player=%3Cb%3ENobody").text
         assert "no player called &#x27;&lt;b&gt;Nobody&#x27;" in empty and "<h2>Standings</h2>" not in empty and "<b>Nobody" not in empty
+
+
+def test_a_replaced_database_ends_the_streams_with_a_message_and_is_followed_anew(game, tmp_path: Path) -> None:
+    db, gid = game
+    follower = Follower(Source(db))
+    follower.tick()
+    with follower.source.reading() as store:
+        viewer = follower.watch_game(store, gid, 60)
+    copy = tmp_path / "copy.db"
+    with Store(copy) as other:
+        other.new_game(Store(db).events(gid)[0].payload)
+    os.replace(copy, db)
+    follower.tick()
+    problem, end = viewer.queue.get_nowait(), viewer.queue.get_nowait()
+    assert b"event: problem" in problem and b"was replaced while the server ran" in problem and end is None
+    assert follower.games == {} and follower.source.replacements == 1
+    with follower.source.reading() as store:
+        assert len(store.games()) == 1 and store.games()[0].id != gid  # the new file is read
+    follower.source.close()

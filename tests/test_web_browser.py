@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 import time
@@ -18,23 +17,11 @@ import pytest
 from click.testing import CliRunner
 
 sys.path.insert(0, str(Path(__file__).parent))
-from web_server import running  # noqa: E402
+from web_server import CHROMIUM, launch_chromium, running  # noqa: E402
 from web_support import HOSTILE, SAMPLE, store_part  # noqa: E402
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or next((p for p in ("/usr/bin/chromium",) if Path(p).exists()), None)
-FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-SHOTS = Path(__file__).resolve().parent.parent / "docs" / "img"
 
 try:
     from playwright.sync_api import sync_playwright
@@ -51,9 +38,7 @@ if sync_playwright is None:
 def browser(tmp_path_factory):
     profile = tmp_path_factory.mktemp("chromium-profile")
     with sync_playwright() as pw:
-        context = pw.chromium.launch_persistent_context(
-            str(profile), executable_path=CHROMIUM, args=FLAGS, headless=True, viewport={"width": 1200, "height": 860}
-        )
+        context = launch_chromium(pw, profile, viewport={"width": 1200, "height": 860})
         yield context
         context.close()
 

@@ -1,8 +1,10 @@
 """`ktlog serve`'s app run by uvicorn in a thread on a free port, for the tests and benchmarks
-that need a real HTTP server (event streams never end, so Starlette's TestClient cannot read them)."""
+that need a real HTTP server (event streams never end, so Starlette's TestClient cannot read
+them); and the headless Chromium they drive."""
 
 from __future__ import annotations
 
+import shutil
 import signal
 import socket
 import threading
@@ -12,6 +14,24 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from ktlog.web.app import Server, make_app
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+"""Debian's Chromium (`apt-get install chromium`), or None."""
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def launch_chromium(playwright, profile: Path, **options):
+    """A headless Chromium with a new, empty profile (Playwright's browser context)."""
+    return playwright.chromium.launch_persistent_context(str(profile), executable_path=CHROMIUM, args=CHROMIUM_FLAGS, headless=True, **options)
 
 
 @contextmanager

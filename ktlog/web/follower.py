@@ -101,6 +101,7 @@ class Follower:
         self.tables: set[Viewer] = set()
         self.position = 0
         self.version: int | None = None
+        self.replacements = 0
         self.shown_problem: str | None = None
         self._task: asyncio.Task | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -136,9 +137,10 @@ class Follower:
         """Look once for new events and push them; a database problem is told to every viewer
         (and cleared when the file reads again), never raised."""
         try:
-            if self.source.replaced():
-                self._start_over()
             with self.source.reading() as store:
+                if self.source.replacements != self.replacements:
+                    self.replacements = self.source.replacements
+                    self._start_over()
                 self._follow(store)
             self.source.problem = None
         except Unavailable:
@@ -150,14 +152,12 @@ class Follower:
     def _start_over(self) -> None:
         """A new file under the same name: its seqs mean other events, so every stream ends
         (browsers reconnect with their Last-Event-ID and are sent what the new file holds)."""
-        self.source.problem = f"the database {self.source.path} was replaced while the server ran; reload the page to be sure of what it shows"
-        self._broadcast(sse({"problem": self.source.problem}, kind="problem"))
+        replaced = f"the database {self.source.path} was replaced while the server ran; reload the page to be sure of what it shows"
+        self._broadcast(sse({"problem": replaced}, kind="problem"))
         self._end_streams()
         self.games.clear()
         self.tables.clear()
         self.version = None
-        self.position = 0
-        self.shown_problem = self.source.problem
 
     def _follow(self, store: Store) -> None:
         version = store.conn.execute("PRAGMA data_version").fetchone()[0]

@@ -29,6 +29,8 @@ class Source:
         self._identity: tuple[int, int] | None = None
         self.problem: str | None = None
         """The latest problem in words, None while the file reads fine."""
+        self.replacements = 0
+        """How many times the file was found replaced by another (the follower starts over)."""
 
     def identity(self) -> tuple[int, int] | None:
         """The file's device and inode (None when it is missing): a new pair means a new file."""
@@ -38,18 +40,20 @@ class Source:
             return None
         return st.st_dev, st.st_ino
 
-    def replaced(self) -> bool:
-        """Whether the file on disk is no longer the one the store has open (then it is closed)."""
-        if self._store is None or self.identity() == self._identity:
-            return False
-        self.close()
-        return True
+    def replaced(self) -> None:
+        """Close the store if the file on disk is no longer the one it has open (the next read
+        opens the new one and counts the replacement)."""
+        if self._store is not None and self.identity() != self._identity:
+            self.close()
 
     def store(self) -> Store:
         if self._store is None:
-            if self.identity() is None:
+            identity = self.identity()
+            if identity is None:
                 raise Unavailable(f"the database {self.path} is missing; start `ktlog serve --db FILE` with an existing database")
-            self._identity = self.identity()
+            if self._identity is not None and identity != self._identity:
+                self.replacements += 1
+            self._identity = identity
             self._store = Store(self.path, create=False, busy_timeout_ms=READ_BUSY_TIMEOUT_MS)
         return self._store
 
@@ -57,8 +61,7 @@ class Source:
     def reading(self) -> Iterator[Store]:
         """The store to read from; any database problem comes out as `Unavailable`."""
         try:
-            if self.replaced():
-                self.problem = f"the database {self.path} was replaced while the server ran; now showing the new file"
+            self.replaced()
             yield self.store()
         except sqlite3.Error as exc:
             self.close()
