@@ -235,6 +235,8 @@ def test_the_league_page_gives_the_statistics_with_their_filters(tmp_path: Path)
         page = client.get("/league?league=Autumn+League").text
         assert "<h2>Standings</h2>" in page and "<td>Grace</td>" in page and "<option selected>Autumn League</option>" in page
         assert "<td>Hana</td>" not in page and "pwned" not in page  # the game in progress is not counted
+        assert "<td>Grace</td>" not in client.get("/league?league=Autumn+League&since=2026-10-12").text  # Grace played on 2026-10-11
+        assert client.get("/league?until=yesterday").status_code == 400
         empty = client.get("/league?player=%3Cb%3ENobody").text
         assert "no player called &#x27;&lt;b&gt;Nobody&#x27;" in empty and "<h2>Standings</h2>" not in empty and "<b>Nobody" not in empty
 

@@ -37,7 +37,13 @@ def score_view(game_id: str, state: GameState, spectator: bool = False) -> dict[
         vp = {op: p.vp.get(op, 0) for op in ruleset.ops}
         vp["total"] = p.total_vp
         scored = [
-            {"seq": v.seq, "turning_point": v.turning_point, "op": v.op, "vp": v.vp, "reason": "hidden" if spectator and ruleset.hidden_score(state, v) else v.reason}
+            {
+                "seq": v.seq,
+                "turning_point": v.turning_point,
+                "op": v.op,
+                "vp": v.vp,
+                "reason": "hidden" if spectator and ruleset.hidden_score(state, v) else v.reason,
+            }
             for v in state.vp_log
             if v.player == name
         ]

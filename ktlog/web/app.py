@@ -5,6 +5,7 @@ response carries a Content-Security-Policy that allows only the app's own files.
 from __future__ import annotations
 
 import contextlib
+import datetime as dt
 from collections import OrderedDict
 from pathlib import Path
 from typing import Any
@@ -115,7 +116,10 @@ def make_app(db: Path, *, interval: float = 0.02) -> Starlette:
             return HTMLResponse(pages.replay_page(game_id, title, state_view(game_id, cursor.final, spectator=True), rows))
 
     async def league(request: Request) -> Response:
-        filters = {k: request.query_params.get(k) or None for k in ("league", "season", "round", "ruleset", "player", "team")}
+        filters = {k: request.query_params.get(k) or None for k in ("league", "season", "round", "since", "until", "ruleset", "player", "team")}
+        for day in ("since", "until"):
+            if filters[day] and not _is_day(filters[day]):
+                raise BadRequest(f"{day} must be a day as YYYY-MM-DD, not {filters[day]!r}")
         with source.reading():  # a missing or foreign file gets the same page as everywhere else
             pass
         message, frames, choices = await run_in_threadpool(_league_tables, source.path, filters)
@@ -247,6 +251,14 @@ def _int(request: Request, name: str) -> int | None:
     return int(value)
 
 
+def _is_day(text: str) -> bool:
+    try:
+        dt.date.fromisoformat(text)
+    except ValueError:
+        return False
+    return len(text) == 10
+
+
 def _labels(store: Store) -> dict[str, list[str]]:
     """The leagues and rounds of the games, for the tables page's filter."""
     return {
@@ -263,8 +275,9 @@ def _league_tables(db: Path, filters: dict[str, str | None]) -> tuple[str | None
     from ..analytics.standings import standings
 
     choices = filter_choices(db)
+    days = {k: dt.date.fromisoformat(v) for k, v in filters.items() if k in ("since", "until") and v}
     try:
-        league = League(db, Filters(**filters))
+        league = League(db, Filters(**(filters | days)))
         frames = [("Standings", standings(league)), ("Kill teams", entity_stats(league, "kill_team"))]
     except KtlogError as exc:  # nothing to compute, an unknown player ...
         return str(exc), [], choices

@@ -110,7 +110,8 @@ def _select(name: str, options: list[str], chosen: str | None) -> str:
 
 
 def _text(name: str, value: str | None) -> str:
-    return f"<label>{name} <input name='{name}' size='12' value='{escape(value or '')}'></label>"
+    kind = "date" if name in ("since", "until") else "text"
+    return f"<label>{name} <input type='{kind}' name='{name}' size='12' value='{escape(value or '')}'></label>"
 
 
 def _query(**values: str | None) -> str:
