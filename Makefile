@@ -18,7 +18,7 @@ test: $(STAMP)  ## set up, then run the whole test suite
 	$(BIN)/python -m pytest
 
 test-fast: $(STAMP)  ## the core tests only: no terminal UI, reliability trials or slow tests
-	$(BIN)/python -m pytest -m "not tui and not reliability and not slow"
+	$(BIN)/python -m pytest -m "not tui and not reliability and not slow and not browser"
 
 check: $(STAMP)  ## lint, format check and type check (configured in pyproject.toml)
 	$(BIN)/ruff check .

@@ -41,6 +41,7 @@ COMMANDS = {
     "chart": "ktlog.commands.stats:chart",
     "report": "ktlog.commands.stats:report",
     "roster": "ktlog.commands.roster:roster",
+    "serve": "ktlog.commands.serve:serve",
 }
 """Each subcommand's name -> "module:attribute" of its click command."""
 

@@ -24,7 +24,7 @@ LAYERS = [
     ("storage and files", ("ktlog.storage", "ktlog.files")),
     ("play", ("ktlog.play",)),
     ("analytics", ("ktlog.analytics",)),
-    ("faces", ("ktlog.commands", "ktlog.tui", "ktlog.cli", "ktlog.__main__")),
+    ("faces", ("ktlog.commands", "ktlog.tui", "ktlog.web", "ktlog.cli", "ktlog.__main__")),
 ]
 """Bottom to top, as drawn in docs/architecture.md."""
 

@@ -11,7 +11,7 @@ from ..play.replay import Replay
 from ..play.timeline import Timeline
 from ..storage.store import Store
 from ..text.describe import describe
-from ..text.json_views import score_view, state_view
+from ..text.json_views import game_row, score_view, state_view
 from ..text.render import render_score, render_state
 from ..text.results import game_result
 from .context import echo_json, open_store
@@ -24,23 +24,7 @@ def games(ctx, as_json) -> None:
     """List the games in the database."""
     rows = open_store(ctx).games()
     if as_json:
-        echo_json(
-            [
-                {
-                    "id": g.id,
-                    "status": g.status,
-                    "ruleset": g.ruleset,
-                    "killzone": g.killzone,
-                    "date": g.date,
-                    "labels": g.labels,
-                    "players": g.players,
-                    "kill_teams": g.kill_teams,
-                    "result": g.result,
-                    "events": g.head_seq,
-                }
-                for g in rows
-            ]
-        )
+        echo_json([game_row(g) for g in rows])
         return
     if not rows:
         click.echo("no games yet: `ktlog new` records one, `ktlog import FILE` loads one")

@@ -2,21 +2,51 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..rulesets import get_ruleset
 from ..rulesets.multiplayer.rules import shared_win
 from ..state import GameState, game_status
 
+if TYPE_CHECKING:
+    from ..storage.store import GameRow
 
-def score_view(game_id: str, state: GameState) -> dict[str, Any]:
-    """`ktlog score --json`: documented in the README; keep the keys stable."""
+
+def game_row(g: GameRow) -> dict[str, Any]:
+    """One game of `ktlog games --json` (and the web's tables)."""
+    return {
+        "id": g.id,
+        "status": g.status,
+        "ruleset": g.ruleset,
+        "killzone": g.killzone,
+        "date": g.date,
+        "labels": g.labels,
+        "players": g.players,
+        "kill_teams": g.kill_teams,
+        "result": g.result,
+        "events": g.head_seq,
+    }
+
+
+def score_view(game_id: str, state: GameState, spectator: bool = False) -> dict[str, Any]:
+    """`ktlog score --json`: documented in the README; keep the keys stable. A spectator sees
+    "hidden" as the reason of VP scored on a secret not yet revealed."""
     ruleset = get_ruleset(state.ruleset)
     players = []
     for name, p in state.players.items():
         vp = {op: p.vp.get(op, 0) for op in ruleset.ops}
         vp["total"] = p.total_vp
-        scored = [{"seq": v.seq, "turning_point": v.turning_point, "op": v.op, "vp": v.vp, "reason": v.reason} for v in state.vp_log if v.player == name]
+        scored = [
+            {
+                "seq": v.seq,
+                "turning_point": v.turning_point,
+                "op": v.op,
+                "vp": v.vp,
+                "reason": "hidden" if spectator and ruleset.hidden_score(state, v) else v.reason,
+            }
+            for v in state.vp_log
+            if v.player == name
+        ]
         players.append({"name": name, "kill_team": p.kill_team, "vp": vp, "kill_grade": p.kill_grade, "cp": p.cp, "scored": scored})
     r = state.result
     result = {
@@ -74,16 +104,12 @@ def state_view(game_id: str, state: GameState, spectator: bool = False) -> dict[
         }
         for m in state.markers.values()
     ]
-    view = score_view(game_id, state)
+    view = score_view(game_id, state, spectator)
     ruleset = get_ruleset(state.ruleset)
     for player in view["players"]:
         secrets = ruleset.secrets(state, player["name"])
         if secrets:
             player["secrets"] = {key: {"choice": _secret(choice, revealed, spectator), "revealed": revealed} for key, (choice, revealed) in secrets.items()}
-        if spectator:
-            for scored, v in zip(player["scored"], (v for v in state.vp_log if v.player == player["name"])):
-                if ruleset.hidden_score(state, v):
-                    scored["reason"] = "hidden"
     view.update(
         {
             "seq": state.seq,

@@ -1,0 +1,125 @@
+"""The HTML pages: a skeleton each, with the figures as a JSON block the page's script
+(static/ktlog.js) renders and keeps up to date. Every text from a game is escaped here; the
+script writes text into the page only as text (never as HTML)."""
+
+from __future__ import annotations
+
+import html
+import json
+from typing import Any
+from urllib.parse import urlencode
+
+TITLE = "ktlog"
+CONTROL_PICTURES = {code: 0x2400 + code for code in range(0x20)} | {0x7F: 0x2421}
+"""Control characters shown as their pictures (a bell as ␇): visible, and never raw in a page."""
+
+
+def escape(text: str) -> str:
+    """Text from a game, safe in HTML text and in quoted attributes."""
+    return html.escape(text).translate(CONTROL_PICTURES)
+
+
+def data_block(name: str, data: Any) -> str:
+    """JSON the script reads, in a block the browser never runs (`<`, `>` and `&` escaped, so no
+    text from a game can end the block)."""
+    text = json.dumps(data, ensure_ascii=True).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    return f'<script type="application/json" id="{name}">{text}</script>'
+
+
+def page(title: str, body: str, *, kind: str, attrs: dict[str, str | int] | None = None) -> str:
+    """A whole page: the stylesheet and the script from /static, no inline script or style."""
+    data = "".join(f' data-{k}="{escape(str(v))}"' for k, v in (attrs or {}).items())
+    nav = "" if kind == "overlay" else '<nav><a href="/">Tables</a> <a href="/league">League</a></nav>'
+    return (
+        "<!doctype html>\n<html lang='en'><head><meta charset='utf-8'>"
+        "<meta name='viewport' content='width=device-width, initial-scale=1'><link rel='icon' href='data:,'>"
+        f"<title>{escape(title)} · {TITLE}</title>"
+        "<link rel='stylesheet' href='/static/ktlog.css'><script src='/static/ktlog.js' defer></script></head>"
+        f"<body class='{kind}' data-page='{kind}'{data}>{nav}"
+        "<p id='problem' class='problem' hidden></p>"
+        f"{body}<noscript><p>These figures update with JavaScript; the same data is at /api/games.</p></noscript></body></html>"
+    )
+
+
+def tables_page(rows: list[dict], league: str | None, round_: str | None, choices: dict[str, list[str]]) -> str:
+    form = (
+        "<form class='filters' method='get' action='/'>"
+        + _select("league", choices.get("league", []), league)
+        + _select("round", choices.get("round", []), round_)
+        + "<button>Filter</button></form>"
+    )
+    body = f"<h1>Tables</h1>{form}<table id='tables' class='tables'><thead><tr><th>table</th><th>players</th><th>TP</th><th>VP</th><th>CP</th><th>last event</th><th>status</th></tr></thead><tbody></tbody></table>"
+    stream = "/api/tables/events" + _query(league=league, round=round_)
+    return page("Tables", body + data_block("ktlog-games", rows), kind="tables", attrs={"stream": stream})
+
+
+def game_page(game_id: str, title: str, state: dict, rows: list[dict]) -> str:
+    body = (
+        f"<h1>{escape(title)}</h1><p class='sub' id='sub'></p>"
+        "<section id='scoreboard' class='scoreboard'></section>"
+        "<section class='columns'><div><h2>Operatives</h2><div id='operatives'></div><h2>Markers</h2><div id='markers'></div></div>"
+        "<div><h2>Events</h2><ol id='log' class='log'></ol></div></section>"
+        f"<p class='links'><a href='/games/{escape(game_id)}/overlay'>overlay</a> · <a href='/games/{escape(game_id)}/replay'>replay</a>"
+        f" · <a href='/api/games/{escape(game_id)}'>JSON</a></p>"
+    )
+    return page(title, body + data_block("ktlog-state", state) + data_block("ktlog-rows", rows), kind="game", attrs=_stream(game_id, state))
+
+
+def overlay_page(game_id: str, title: str, state: dict) -> str:
+    body = "<section id='scoreboard' class='scoreboard compact'></section>"
+    return page(title, body + data_block("ktlog-state", state), kind="overlay", attrs=_stream(game_id, state))
+
+
+def replay_page(game_id: str, title: str, state: dict, rows: list[dict]) -> str:
+    body = (
+        f"<h1>{escape(title)}</h1>"
+        "<div class='controls'><button id='start' title='start (Home)'>Start</button><button id='back' title='back (←)'>◀</button>"
+        "<button id='step' title='step (→)'>▶</button><button id='end' title='end (End)'>End</button><span id='tps'></span>"
+        f"<input id='scrubber' type='range' min='0' max='{state['seq']}' value='0'><output id='at'></output></div>"
+        "<p id='moment' class='moment'></p><svg id='curve' class='curve' viewBox='0 0 600 160' preserveAspectRatio='none'></svg>"
+        "<section id='scoreboard' class='scoreboard'></section>"
+        "<section class='columns'><div><h2>Operatives</h2><div id='operatives'></div></div><div><h2>Events</h2><ol id='log' class='log'></ol></div></section>"
+    )
+    return page(f"Replay: {title}", body + data_block("ktlog-state", state) + data_block("ktlog-rows", rows), kind="replay", attrs={"game": game_id})
+
+
+def league_page(filters: dict[str, str | None], choices: dict[str, list[str]], tables: list[tuple[str, list[str], list[tuple]]], message: str | None) -> str:
+    fields = "".join(_select(k, choices[k], v) if k in choices else _text(k, v) for k, v in filters.items())
+    parts = ["<h1>League</h1>", f"<form class='filters' method='get' action='/league'>{fields}<button>Filter</button></form>"]
+    if message:
+        parts.append(f"<p class='notice'>{escape(message)}</p>")
+    for heading, columns, rows in tables:
+        head = "".join(f"<th>{escape(c.replace('_', ' '))}</th>" for c in columns)
+        body = "".join("<tr>" + "".join(f"<td>{_cell(v)}</td>" for v in row) + "</tr>" for row in rows)
+        parts.append(f"<h2>{escape(heading)}</h2><div class='wide'><table class='stats'><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>")
+    return page("League", "".join(parts), kind="league")
+
+
+def message_page(heading: str, message: str) -> str:
+    """A page that says what went wrong (an unknown game, an unreadable database)."""
+    return page(heading, f"<h1>{escape(heading)}</h1><p class='notice'>{escape(message)}</p><p><a href='/'>All tables</a></p>", kind="message")
+
+
+def _stream(game_id: str, state: dict) -> dict[str, str | int]:
+    return {"game": game_id, "seq": state["seq"], "stream": f"/api/games/{game_id}/events?after={state['seq']}"}
+
+
+def _select(name: str, options: list[str], chosen: str | None) -> str:
+    items = "".join(f"<option{' selected' if o == chosen else ''}>{escape(o)}</option>" for o in options)
+    return f"<label>{name} <select name='{name}'><option value=''>all</option>{items}</select></label>"
+
+
+def _text(name: str, value: str | None) -> str:
+    kind = "date" if name in ("since", "until") else "text"
+    return f"<label>{name} <input type='{kind}' name='{name}' size='12' value='{escape(value or '')}'></label>"
+
+
+def _query(**values: str | None) -> str:
+    kept = {k: v for k, v in values.items() if v}
+    return "?" + urlencode(kept) if kept else ""
+
+
+def _cell(value: Any) -> str:
+    if isinstance(value, float):
+        return f"{value:.3f}".rstrip("0").rstrip(".")
+    return "" if value is None else escape(str(value))

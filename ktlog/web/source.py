@@ -1,0 +1,89 @@
+"""The database the server reads: opened once, reopened when the file is replaced, and every
+problem (missing, locked, replaced, not a ktlog file) turned into one sentence for the page."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+
+from ..errors import KtlogError, StoreError
+from ..storage.store import Store
+
+READ_BUSY_TIMEOUT_MS = 2000
+"""How long a page waits for another program's lock before it says the database is busy."""
+
+
+class Unavailable(KtlogError):
+    """The database cannot be read just now; the message says why and what to do."""
+
+
+class Source:
+    """One read-only view of a database file, used from the server's event-loop thread only."""
+
+    def __init__(self, path: Path):
+        self.path = Path(path)
+        self._store: Store | None = None
+        self._identity: tuple[int, int] | None = None
+        self.problem: str | None = None
+        """The latest problem in words, None while the file reads fine."""
+        self.replacements = 0
+        """How many times the file was found replaced by another (the follower starts over)."""
+
+    def identity(self) -> tuple[int, int] | None:
+        """The file's device and inode (None when it is missing): a new pair means a new file."""
+        try:
+            st = os.stat(self.path)
+        except OSError:
+            return None
+        return st.st_dev, st.st_ino
+
+    def replaced(self) -> None:
+        """Close the store if the file on disk is no longer the one it has open (the next read
+        opens the new one and counts the replacement)."""
+        if self._store is not None and self.identity() != self._identity:
+            self.close()
+
+    def store(self) -> Store:
+        if self._store is None:
+            identity = self.identity()
+            if identity is None:
+                raise Unavailable(f"the database {self.path} is missing; start `ktlog serve --db FILE` with an existing database")
+            if self._identity is not None and identity != self._identity:
+                self.replacements += 1
+            self._identity = identity
+            self._store = Store(self.path, create=False, busy_timeout_ms=READ_BUSY_TIMEOUT_MS)
+        return self._store
+
+    @contextlib.contextmanager
+    def reading(self) -> Iterator[Store]:
+        """The store to read from; any database problem comes out as `Unavailable`."""
+        try:
+            self.replaced()
+            yield self.store()
+        except sqlite3.Error as exc:
+            self.close()
+            raise Unavailable(self._word(exc)) from exc
+        except Unavailable as exc:
+            self.problem = str(exc)
+            raise
+        except StoreError as exc:  # not a ktlog file, a newer one ...
+            self.close()
+            self.problem = str(exc)
+            raise Unavailable(str(exc)) from exc
+
+    def _word(self, exc: sqlite3.Error) -> str:
+        text = str(exc)
+        if "locked" in text or "busy" in text:
+            self.problem = f"the database {self.path} is locked by another program; the page will catch up when it is released"
+        else:
+            self.problem = f"the database {self.path} cannot be read ({text}); the server keeps running and tries again"
+        return self.problem
+
+    def close(self) -> None:
+        if self._store is not None:
+            with contextlib.suppress(sqlite3.Error):
+                self._store.close()
+        self._store = None

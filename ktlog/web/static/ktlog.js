@@ -1,0 +1,276 @@
+// ktlog serve: renders the page's JSON and keeps it up to date from the server's event stream.
+// Text from a game is only ever written as text (textContent), never as HTML.
+"use strict";
+
+(() => {
+  const body = document.body;
+  const page = body.dataset.page;
+
+  // A control character is shown as its picture (a bell as \u2407), as the server's pages do.
+  const visible = (text) => String(text).replace(/[\x00-\x1f\x7f]/g, (c) => String.fromCharCode(c === "\x7f" ? 0x2421 : 0x2400 + c.charCodeAt(0)));
+
+  function el(tag, className, ...children) {
+    const node = document.createElement(tag);
+    if (className) node.className = className;
+    for (const child of children) {
+      if (child === null || child === undefined) continue;
+      node.append(child instanceof Node ? child : visible(child));
+    }
+    return node;
+  }
+
+  function scrollTo(li) {
+    const log = li?.parentElement;
+    if (log) log.scrollTop = li.offsetTop - log.clientHeight / 2;
+  }
+
+  function data(id) {
+    const node = document.getElementById(id);
+    return node ? JSON.parse(node.textContent) : null;
+  }
+
+  function showProblem(text) {
+    const banner = document.getElementById("problem");
+    banner.textContent = text || "";
+    banner.hidden = !text;
+  }
+
+  function follow(url, onMessage) {
+    const source = new EventSource(url);
+    source.onmessage = (e) => onMessage(JSON.parse(e.data));
+    source.addEventListener("problem", (e) => showProblem(JSON.parse(e.data).problem));
+    source.onopen = () => body.classList.add("live");
+    source.onerror = () => body.classList.remove("live");
+    return source;
+  }
+
+  // --- a game's state -------------------------------------------------------------------------
+
+  function resultText(state) {
+    const r = state.result;
+    if (r.winners && r.winners.length > 1) return `${r.winners.join(" & ")} won`;
+    if (r.winner) return `${r.winner} won` + (r.conceded_by ? ` (${r.conceded_by} conceded)` : "");
+    if (r.draw) return "a draw";
+    return state.status;
+  }
+
+  function renderScoreboard(state, compact) {
+    const board = document.getElementById("scoreboard");
+    const head = el("div", "moment-line", `TP ${state.turning_point}`, state.phase ? ` · ${state.phase}` : "", ` · ${resultText(state)}`);
+    const players = el("div", "players");
+    state.players.forEach((p, i) => {
+      const ops = Object.entries(p.vp).filter(([op]) => op !== "total").map(([op, vp]) => `${op} ${vp}`).join(" · ");
+      const secrets = Object.entries(p.secrets || {}).map(([key, s]) => el("div", "secret", `${key.replace(/_/g, " ")}: `, el("span", s.choice === "hidden" ? "hidden" : "", s.choice === null ? "not chosen" : s.choice)));
+      players.append(
+        el("div", `player p${i}` + (state.next_player === p.name ? " next" : ""),
+          el("div", "name", p.name), el("div", "team", p.kill_team),
+          el("div", "vp", el("span", "total", p.vp.total), el("span", "label", " VP")),
+          el("div", "ops", ops), el("div", "cp", `${p.cp} CP`),
+          compact ? null : el("div", "grade", `kill grade ${p.kill_grade}`), ...secrets));
+    });
+    board.replaceChildren(head, players);
+  }
+
+  function renderOperatives(state) {
+    const holder = document.getElementById("operatives");
+    if (!holder) return;
+    const byPlayer = new Map(state.players.map((p) => [p.name, []]));
+    for (const o of state.operatives) (byPlayer.get(o.player) || byPlayer.set(o.player, []).get(o.player)).push(o);
+    holder.replaceChildren(...[...byPlayer].map(([player, ops]) => el("table", "ops-table",
+      el("caption", null, player),
+      ...ops.map((o) => el("tr", `op ${o.status}` + (o.id === state.active_operative ? " active" : ""),
+        el("td", null, o.id), el("td", null, o.name), el("td", "n", `${Math.max(0, o.wounds)}/${o.max_wounds}`),
+        el("td", null, o.status + (o.injured ? ", injured" : "")), el("td", null, o.order || ""))))));
+    const markers = document.getElementById("markers");
+    if (markers) {
+      markers.replaceChildren(...state.markers.map((m) => el("div", "marker", `${m.id}`,
+        m.controlled_by ? ` controlled by ${m.controlled_by}` : "", m.carried_by ? ` carried by ${m.carried_by}` : "")));
+    }
+    const sub = document.getElementById("sub");
+    if (sub) sub.textContent = `${state.ruleset} · ${state.killzone} · ${state.date} · seq ${state.seq}`;
+  }
+
+  function renderState(state) {
+    renderScoreboard(state, page === "overlay");
+    renderOperatives(state);
+    body.dataset.seq = state.seq;
+  }
+
+  // --- the event log ----------------------------------------------------------------------------
+
+  function rowNode(row) {
+    const li = el("li", row.turning_point ? "tp" : "", el("span", "seq", row.seq), el("span", "text", row.text));
+    li.dataset.seq = row.seq;
+    if (row.override) li.append(el("span", "override", ` [override: ${row.override}]`));
+    for (const note of row.notes || []) li.append(el("div", "note", note));
+    if (row.undone_by) li.classList.add("undone");
+    return li;
+  }
+
+  function logRow(seq) {
+    return document.querySelector(`#log li[data-seq="${seq}"]`);
+  }
+
+  function addRow(row) {
+    const log = document.getElementById("log");
+    if (row.note) {
+      const target = logRow(row.note.target);
+      if (target) target.append(el("div", "note", row.note.text));
+      return;
+    }
+    if (row.voids) logRow(row.voids)?.classList.add("undone");
+    if (logRow(row.seq)) return;
+    log.append(rowNode(row));
+    scrollTo(log.lastChild);
+  }
+
+  function rewrite(texts) {
+    for (const [seq, text] of Object.entries(texts || {})) {
+      const text_node = logRow(seq)?.querySelector(".text");
+      if (text_node) text_node.textContent = visible(text);
+    }
+  }
+
+  function onGameMessage(message) {
+    if (message.event && document.getElementById("log")) addRow(message.event);
+    rewrite(message.rewrite);
+    if (message.state) renderState(message.state);
+    showProblem(null);
+  }
+
+  // --- the tables page --------------------------------------------------------------------------
+
+  function tableRow(g) {
+    const link = el("a", null, g.labels.table ? `table ${g.labels.table}` : g.id.slice(0, 8));
+    link.href = `/games/${encodeURIComponent(g.id)}`;
+    const players = g.players.map((p, i) => `${p} (${g.kill_teams[i] || "?"})`).join(" vs ");
+    const vp = g.players.map((p) => g.vp[p]).join("–");
+    const cp = g.players.map((p) => g.cp[p]).join("–");
+    const status = g.result ? (g.result.winner ? `${g.result.winner} won` : g.result.draw ? "a draw" : "finished") : g.status;
+    const tr = el("tr", g.status === "finished" ? "finished" : "", el("td", null, link), el("td", null, players),
+      el("td", "n", g.turning_point), el("td", "n", vp), el("td", "n", cp), el("td", "last", g.last_event), el("td", null, status));
+    tr.dataset.game = g.id;
+    return tr;
+  }
+
+  function setTableRows(games) {
+    const tbody = document.querySelector("#tables tbody");
+    for (const g of games) {
+      const row = tableRow(g);
+      const old = tbody.querySelector(`tr[data-game="${CSS.escape(g.id)}"]`);
+      if (old) old.replaceWith(row);
+      else tbody.prepend(row);
+    }
+  }
+
+  // --- the replay -----------------------------------------------------------------------------
+
+  function replay() {
+    const game = body.dataset.game;
+    const final = data("ktlog-state");
+    const rows = data("ktlog-rows");
+    const head = final.seq;
+    const scrubber = document.getElementById("scrubber");
+    const secrets = final.players.some((p) => p.secrets);
+    const tpStarts = rows.filter((r) => r.turning_point).map((r) => [r.seq, r.turning_point]);
+    let seq = tpStarts.length ? tpStarts[0][0] : 0;
+    let asked = 0;
+
+    document.getElementById("log").replaceChildren(...rows.map(rowNode));
+    document.getElementById("tps").replaceChildren(...tpStarts.map(([s, tp]) => {
+      const b = el("button", "tp", `TP${tp}`);
+      b.addEventListener("click", () => seek(s));
+      return b;
+    }));
+    drawCurve(final, head, tpStarts);
+
+    async function seek(to) {
+      seq = Math.max(0, Math.min(head, to));
+      const mine = ++asked;
+      const at = Math.max(seq, 1); // seq 0 is before the game's creation: the board shows its first state
+      const state = await (await fetch(`/api/games/${encodeURIComponent(game)}?at=${at}`)).json();
+      if (secrets) {
+        const worded = await (await fetch(`/api/games/${encodeURIComponent(game)}/log?at=${at}`)).json();
+        if (mine === asked) rewrite(Object.fromEntries(worded.map((r) => [r.seq, r.text])));
+      }
+      if (mine !== asked) return;
+      renderState(state);
+      scrubber.value = seq;
+      document.getElementById("at").textContent = `seq ${seq} of ${head}`;
+      document.querySelectorAll("#log li.here").forEach((li) => li.classList.remove("here"));
+      const here = logRow(seq);
+      here?.classList.add("here");
+      scrollTo(here);
+      document.getElementById("moment").textContent = seq === 0 ? "before the first event" : (here ? `seq ${seq}: ${here.querySelector(".text").textContent}` : `seq ${seq}`);
+      const cursor = document.getElementById("cursor");
+      if (cursor) cursor.setAttribute("x1", x(seq, head)), cursor.setAttribute("x2", x(seq, head));
+    }
+
+    const jumps = { ArrowRight: () => seq + 1, ArrowLeft: () => seq - 1, Home: () => 0, End: () => head,
+      PageDown: () => (tpStarts.find(([s]) => s > seq) || [head])[0], PageUp: () => ([...tpStarts].reverse().find(([s]) => s < seq) || [0])[0] };
+    document.addEventListener("keydown", (e) => {
+      if (jumps[e.key] && e.target !== scrubber) { e.preventDefault(); seek(jumps[e.key]()); }
+    });
+    scrubber.addEventListener("input", () => seek(Number(scrubber.value)));
+    document.getElementById("start").addEventListener("click", () => seek(0));
+    document.getElementById("back").addEventListener("click", () => seek(seq - 1));
+    document.getElementById("step").addEventListener("click", () => seek(seq + 1));
+    document.getElementById("end").addEventListener("click", () => seek(head));
+    document.getElementById("log").addEventListener("click", (e) => {
+      const li = e.target.closest("li");
+      if (li) seek(Number(li.dataset.seq));
+    });
+    seek(seq);
+  }
+
+  function x(seq, head) {
+    return head ? (600 * seq) / head : 0;
+  }
+
+  function drawCurve(final, head, tpStarts) {
+    const svg = document.getElementById("curve");
+    const ns = "http://www.w3.org/2000/svg";
+    const line = (cls, attrs) => {
+      const node = document.createElementNS(ns, attrs.points ? "polyline" : "line");
+      node.setAttribute("class", cls);
+      for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+      return node;
+    };
+    const top = Math.max(1, ...final.players.map((p) => p.vp.total));
+    const y = (vp) => 155 - (150 * vp) / top;
+    const parts = tpStarts.map(([s]) => line("tp-line", { x1: x(s, head), x2: x(s, head), y1: 0, y2: 160 }));
+    final.players.forEach((p, i) => {
+      let total = 0;
+      const points = [[0, y(0)]];
+      for (const v of [...p.scored].sort((a, b) => a.seq - b.seq)) {
+        points.push([x(v.seq, head), y(total)]);
+        total += v.vp;
+        points.push([x(v.seq, head), y(total)]);
+      }
+      points.push([600, y(total)]);
+      parts.push(line(`vp p${i}`, { points: points.map((pt) => pt.join(",")).join(" ") }));
+    });
+    const cursor = line("cursor", { x1: 0, x2: 0, y1: 0, y2: 160 });
+    cursor.id = "cursor";
+    parts.push(cursor);
+    svg.replaceChildren(...parts);
+  }
+
+  // --- start ------------------------------------------------------------------------------------
+
+  if (page === "game" || page === "overlay") {
+    renderState(data("ktlog-state"));
+    const rows = data("ktlog-rows");
+    const log = document.getElementById("log");
+    if (rows) {
+      log.replaceChildren(...rows.map(rowNode));
+      scrollTo(log.lastChild);
+    }
+    follow(body.dataset.stream, onGameMessage);
+  } else if (page === "tables") {
+    setTableRows(data("ktlog-games").reverse());
+    follow(body.dataset.stream, (message) => { setTableRows(message.games); showProblem(null); });
+  } else if (page === "replay") {
+    replay();
+  }
+})();

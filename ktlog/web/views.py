@@ -1,0 +1,58 @@
+"""The JSON objects of the web view that `ktlog show --json` has no twin for: an event as a row
+of the log, and a message of a game's event stream. Every text stays plain text here; the HTML
+pages and the browser escape it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..events import Annotation, Envelope, EventVoided, TurningPointStarted
+from ..play.timeline import Timeline
+from ..state import GameState
+from ..text.describe import describe
+from ..text.json_views import state_view
+
+
+def event_row(envelope: Envelope, state: GameState) -> dict[str, Any]:
+    """An event as a spectator sees it at the moment `state`: its seq, type and words; a note
+    names the event it is about, an undo the event it voids."""
+    e = envelope.payload
+    row: dict[str, Any] = {"seq": envelope.seq, "type": envelope.type, "recorded_at": envelope.recorded_at, "text": describe(e, True, state)}
+    if e.override:
+        row["override"] = e.override
+    if isinstance(e, Annotation):
+        row["note"] = {"target": e.target, "text": e.text}
+    elif isinstance(e, EventVoided):
+        row["voids"] = e.target
+    elif isinstance(e, TurningPointStarted):
+        row["turning_point"] = e.turning_point
+    return row
+
+
+def log_rows(timeline: Timeline, state: GameState) -> list[dict[str, Any]]:
+    """The game's log as the page first shows it: each event but the notes, with its notes and
+    the seq of the undo that voided it."""
+    rows = []
+    for envelope in timeline.envelopes:
+        if isinstance(envelope.payload, Annotation):
+            continue
+        row = event_row(envelope, state)
+        row["notes"] = timeline.notes.get(envelope.seq, [])
+        if envelope.seq in timeline.undone_by:
+            row["undone_by"] = timeline.undone_by[envelope.seq]
+        rows.append(row)
+    return rows
+
+
+def stream_messages(game_id: str, rows: list[dict[str, Any]], state: GameState, rewrite: dict[int, str]) -> list[tuple[int, dict[str, Any]]]:
+    """The stream messages of a batch of new events, as (seq, object): one per event, the last
+    also carrying the state after the batch (`ktlog show --json --spectator`) and the earlier
+    rows a reveal has re-worded."""
+    messages = [(row["seq"], {"game": game_id, "event": row}) for row in rows]
+    if not messages:
+        messages = [(state.seq, {"game": game_id})]
+    last = messages[-1][1]
+    last["state"] = state_view(game_id, state, spectator=True)
+    if rewrite:
+        last["rewrite"] = {str(seq): text for seq, text in rewrite.items()}
+    return messages

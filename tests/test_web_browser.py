@@ -1,0 +1,172 @@
+"""`ktlog serve` in a real browser: headless Chromium (Debian's `chromium`, driven through
+Playwright's Python package, no browser download) opens the game page, the overlay, the tables
+and the replay while another process appends events, checks what the page shows, and saves
+screenshots (docs/img/web-*.png come from here)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+from click.testing import CliRunner
+
+sys.path.insert(0, str(Path(__file__).parent))
+from web_server import CHROMIUM, launch_chromium, running  # noqa: E402
+from web_support import HOSTILE, SAMPLE, store_part  # noqa: E402
+
+pytestmark = pytest.mark.browser
+
+
+try:
+    from playwright.sync_api import sync_playwright
+except ImportError:  # pragma: no cover - the test extras install it
+    sync_playwright = None
+
+if CHROMIUM is None:
+    pytest.skip("no Chromium found (apt-get install chromium); the browser tests of ktlog serve are skipped", allow_module_level=True)
+if sync_playwright is None:
+    pytest.skip("the playwright package is not installed (pip install -e '.[test]'); the browser tests are skipped", allow_module_level=True)
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    profile = tmp_path_factory.mktemp("chromium-profile")
+    with sync_playwright() as pw:
+        context = launch_chromium(pw, profile, viewport={"width": 1200, "height": 860})
+        yield context
+        context.close()
+
+
+@pytest.fixture
+def page(browser):
+    page = browser.new_page()
+    page.problems = []
+    page.on("console", lambda m: page.problems.append(m.text) if m.type in ("error", "warning") else None)
+    page.on("pageerror", lambda e: page.problems.append(str(e)))
+    yield page
+    page.close()
+
+
+def wait_until(page, expression: str, timeout: float = 10.0) -> None:
+    """Wait for a JavaScript expression to hold (Playwright's wait_for_function evaluates a
+    string, which the pages' Content-Security-Policy rightly refuses)."""
+    deadline = time.monotonic() + timeout
+    while not page.evaluate(expression):
+        assert time.monotonic() < deadline, f"still false after {timeout} s: {expression}"
+        time.sleep(0.01)
+
+
+def writer(db: Path, game: str, first: int, count: int, delay: float = 0.05) -> subprocess.Popen:
+    """Another process appending the hostile game's events `first`.. to the database."""
+    proc = subprocess.Popen(
+        [sys.executable, str(Path(__file__).parent / "web_support.py"), "append", str(db), game, str(first), str(count), str(delay)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert proc.stdout.readline().strip() == "ready"
+    proc.stdin.write("go\n")
+    proc.stdin.flush()
+    return proc
+
+
+def test_the_game_page_follows_appends_and_reveals_a_secret_only_when_revealed(page, tmp_path: Path) -> None:
+    db = tmp_path / "live.db"
+    gid, _ = store_part(db, 180)
+    with running(db) as base:
+        page.goto(f"{base}/games/{gid[:8]}")
+        assert page.text_content("h1").startswith(HOSTILE["Hana"] + " (Kasrkin) vs Ivo")  # markup shown as text
+        assert page.evaluate("window.pwned") is None
+        assert page.text_content("#scoreboard .player.p0 .secret span.hidden") == "hidden"
+        assert "Flank" not in page.text_content("body")
+        assert "the 'quoted'\" \u2407\u241b[31m</td>" in page.text_content("#scoreboard .player.p1 .name")  # a bell and an escape as their pictures
+        proc = writer(db, gid, 180, 10)
+        wait_until(page, "document.body.dataset.seq === '190'")
+        proc.wait(10)
+        assert page.locator("#log li[data-seq='190']").count() == 1
+        assert "Flank (Recon)" in page.text_content("#log li[data-seq='30'] .text")  # revealed at seq 185: the old row is re-worded
+        assert "Flank (Recon)" in page.text_content("#scoreboard .player.p0")
+        assert page.text_content("#scoreboard .player.p1 .secret span.hidden") == "hidden"  # Ivo's tac op is still secret
+        page.screenshot(path=str(tmp_path / "game.png"))
+    assert not [p for p in page.problems if "Content Security Policy" in p or "Uncaught" in p], page.problems
+
+
+def test_the_overlay_hides_the_secret_until_it_is_revealed(page, tmp_path: Path) -> None:
+    db = tmp_path / "overlay.db"
+    gid, _ = store_part(db, 183)
+    with running(db) as base:
+        page.goto(f"{base}/games/{gid}/overlay")
+        assert [page.text_content(f"#scoreboard .player.p{i} .secret span.hidden") for i in (0, 1)] == ["hidden", "hidden"]
+        assert page.evaluate("getComputedStyle(document.body).backgroundColor") == "rgba(0, 0, 0, 0)"  # transparent for OBS
+        proc = writer(db, gid, 183, 3)
+        wait_until(page, "document.body.dataset.seq === '186'")
+        proc.wait(10)
+        assert "tac op: Flank (Recon)" in page.text_content("#scoreboard .player.p0")
+        assert page.text_content("#scoreboard .player.p1 .secret span.hidden") == "hidden"
+    assert not page.problems, page.problems
+
+
+def test_the_tables_page_updates_a_game_and_the_replay_steps(page, tmp_path: Path) -> None:
+    db = tmp_path / "tables.db"
+    gid, _ = store_part(db, 100)
+    with running(db) as base:
+        page.goto(base + "/")
+        row = f"#tables tr[data-game='{gid}']"
+        assert page.text_content(f"{row} td:nth-child(2)").startswith(HOSTILE["Hana"])
+        before = page.text_content(f"{row} td.last")
+        proc = writer(db, gid, 100, 2)
+        proc.wait(10)
+        latest = httpx.get(f"{base}/api/games").json()[0]["last_event"]
+        assert latest != before
+        wait_until(page, f'document.querySelector("{row} td.last").textContent === {json.dumps(latest)}')
+        assert page.locator("#tables tbody tr").count() == 1
+        page.goto(f"{base}/games/{gid}/replay")
+        wait_until(page, "document.getElementById('at').textContent !== ''")
+        page.keyboard.press("End")
+        wait_until(page, "document.getElementById('at').textContent === 'seq 102 of 102'")
+        page.keyboard.press("Home")
+        wait_until(page, "document.getElementById('at').textContent === 'seq 0 of 102'")
+        page.click("#tps button:first-child")
+        wait_until(page, "document.querySelector('#log li.here .text')?.textContent === 'turning point 1 begins'")
+    assert not page.problems, page.problems
+
+
+def test_screenshots_of_the_pages_on_sample_games(page, tmp_path: Path) -> None:
+    """The docs' screenshots: the sample games, three of them still in progress. They are saved
+    to KTLOG_SCREENSHOTS (docs/img when refreshing the docs) or to the test's folder."""
+    from ktlog.cli import cli
+
+    folder = Path(os.environ.get("KTLOG_SCREENSHOTS") or tmp_path)
+    db = tmp_path / "samples.db"
+    assert CliRunner().invoke(cli, ["--db", str(db), "demo"]).exit_code == 0
+    samples = SAMPLE.parent
+    live, _ = store_part(db, 150, {}, samples / "01_secure_kasrkin_vs_legionaries.jsonl")
+    store_part(db, 120, {}, samples / "02_loot_pathfinders_vs_hearthkyn.jsonl")
+    secret, _ = store_part(db, 190, {}, SAMPLE)
+    with running(db) as base:
+        shots = {
+            "web-tables.png": "/",
+            "web-game.png": f"/games/{live[:8]}",
+            "web-replay.png": "/games/334f/replay",
+            "web-league.png": "/league?league=Autumn+League",
+        }
+        for name, url in shots.items():
+            page.goto(base + url)
+            if "replay" in url:
+                wait_until(page, "document.getElementById('at').textContent !== ''")
+                page.keyboard.press("PageDown")
+                page.keyboard.press("PageDown")
+                wait_until(page, "document.querySelector('#log li.here .text')?.textContent === 'turning point 3 begins'")
+            page.screenshot(path=str(folder / name))
+        page.set_viewport_size({"width": 820, "height": 260})
+        page.goto(f"{base}/games/{secret[:8]}/overlay")
+        assert page.text_content("#scoreboard .player.p1 .secret span.hidden") == "hidden"
+        page.screenshot(path=str(folder / "web-overlay.png"), omit_background=True)
+    assert all((folder / name).stat().st_size > 5000 for name in [*shots, "web-overlay.png"])
+    assert not page.problems, page.problems
