@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import re
 import secrets
 import uuid
 
@@ -66,6 +67,65 @@ def seal(game_id: str, seq: int, event: Event, prev_hash: str, *, event_id: str 
         hash=digest,
     )
     return envelope, payload
+
+
+# --- the event boundary: values every writer checks before anything is written -------------
+
+NUMBER_LIMIT = 10**9
+"""Whole numbers in an event lie within +-NUMBER_LIMIT: far beyond any Kill Team number, and
+sums of many of them stay inside SQLite's 64-bit integers and JSON's exact range."""
+NAME_LIMIT = 200
+"""Characters at most in a name, id, label or other short text (players, operatives, teams ...)."""
+TEXT_LIMIT = 4000
+"""Characters at most in free text: a note, a reason, an override, a printed rule."""
+FREE_TEXT = frozenset({"text", "reason", "override", "rules", "critical_rules"})
+"""Fields holding free text: longer, and a tab is allowed in them."""
+_CONTROL = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+"""C0 controls but tab, DEL, C1 controls, and the bidirectional overrides and isolates."""
+_CONTROL_OR_TAB = re.compile("[\t" + _CONTROL.pattern[1:])
+
+
+def unsafe_character(text: str, *, tab: bool = False) -> str | None:
+    """The first control character or bidirectional override in `text`, as U+XXXX; None if clean."""
+    found = (_CONTROL if tab else _CONTROL_OR_TAB).search(text)
+    return f"U+{ord(found.group()):04X}" if found else None
+
+
+def check_event(event: Event) -> None:
+    """Refuse an event holding a value ktlog cannot store and show safely: a whole number outside
+    +-NUMBER_LIMIT, a text too long, or a control character (C0 and C1, a tab only in free text)
+    or a bidirectional override. Raises InvalidEvent naming the field; every writer calls it
+    (through `storage.store.event_rows`) before anything is written."""
+    problem = _bad_value(msgspec.to_builtins(event), type(event).__name__, "")
+    if problem:
+        raise InvalidEvent(problem, "limits of docs/file-formats.md")
+
+
+def _bad_value(value, field: str, path: str) -> str | None:
+    if isinstance(value, str):
+        free = field in FREE_TEXT
+        limit = TEXT_LIMIT if free else NAME_LIMIT
+        if len(value) > limit:
+            return f"field {path}: {len(value):,} characters is too long (at most {limit:,}); shorten it"
+        bad = unsafe_character(value, tab=free)
+        if bad:
+            return f"field {path}: holds the control character {bad}; names and notes are plain text (remove it)"
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | dict | list):
+        return None
+    if isinstance(value, int):
+        if -NUMBER_LIMIT <= value <= NUMBER_LIMIT:
+            return None
+        return f"field {path}: {value} is out of range; ktlog stores whole numbers from -{NUMBER_LIMIT:,} to {NUMBER_LIMIT:,}"
+    items = value.items() if isinstance(value, dict) else enumerate(value)
+    for key, item in items:
+        if isinstance(key, str):
+            problem = _bad_value(key, "", f"{path}.{key}".lstrip(".")) or _bad_value(item, key, f"{path}.{key}".lstrip("."))
+        else:
+            problem = _bad_value(item, field, f"{path}[{key}]")
+        if problem:
+            return problem
+    return None
 
 
 def decode_payload(type_name: str, version: int, payload: bytes | str) -> Event:

@@ -63,21 +63,16 @@ def elo_chart(league: League, top: int = 8) -> alt.Chart:
     )
 
 
-def save(chart: alt.TopLevelMixin, path: Path) -> None:
-    """PNG or SVG by the file's extension, rendered offline by vl-convert."""
+def render(chart: alt.TopLevelMixin, path: Path) -> bytes | str:
+    """The chart as PNG or SVG by the file's extension, rendered offline by vl-convert."""
     import vl_convert as vlc
 
-    spec = chart.to_json()
     suffix = path.suffix.lower()
-    try:
-        if suffix == ".png":
-            path.write_bytes(vlc.vegalite_to_png(spec, scale=2))
-        elif suffix == ".svg":
-            path.write_text(vlc.vegalite_to_svg(spec))
-        else:
-            raise KtlogError(f"{path}: charts are written as .png or .svg; name the file with one of those")
-    except OSError as exc:
-        raise KtlogError(f"cannot write {path}: {exc.strerror}") from exc
+    if suffix == ".png":
+        return vlc.vegalite_to_png(chart.to_json(), scale=2)
+    if suffix == ".svg":
+        return vlc.vegalite_to_svg(chart.to_json())
+    raise KtlogError(f"{path}: charts are written as .png or .svg; name the file with one of those")
 
 
 def svg(chart: alt.TopLevelMixin) -> str:

@@ -10,6 +10,7 @@ from pathlib import Path
 import polars as pl
 
 from ..errors import KtlogError
+from ..files.output import write_file
 
 FORMATS = ("table", "csv", "json", "parquet")
 
@@ -30,7 +31,8 @@ def render_table(frame: pl.DataFrame) -> str:
         return str(frame)
 
 
-def write(frame: pl.DataFrame, fmt: str, output: Path | None) -> None:
+def write(frame: pl.DataFrame, fmt: str, output: Path | None, *, database: Path | None = None) -> None:
+    """The frame in `fmt` to standard output, or atomically to `output` (never the `database`)."""
     if fmt == "parquet" and output is None:
         raise KtlogError("Parquet is binary: give a file with -o FILE.parquet")
     if fmt == "table":
@@ -43,12 +45,7 @@ def write(frame: pl.DataFrame, fmt: str, output: Path | None) -> None:
         text = buffer.getvalue() + "\n"
     else:
         text = None
-    try:
-        if text is None:
-            frame.write_parquet(output)
-        elif output is None:
-            sys.stdout.write(text)
-        else:
-            output.write_text(text)
-    except OSError as exc:
-        raise KtlogError(f"cannot write {output}: {exc.strerror}") from exc
+    if output is None:
+        sys.stdout.write(text or "")
+    else:
+        write_file(output, text if text is not None else frame.write_parquet, database=database)

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 import typing
+from collections.abc import Callable
+from pathlib import Path
 
 import click
 
@@ -17,6 +20,22 @@ def fail(message: str) -> typing.NoReturn:
     sys.exit(1)
 
 
+def what_was_changed(ctx: click.Context) -> str:
+    """After a failure: "nothing was changed" only when this command committed no write."""
+    store = (ctx.find_root().obj or {}).get("store")
+    if store is not None and store.commits:
+        return f"what was stored before the error is kept ({store.commits} write(s)); `ktlog verify` checks it"
+    return "nothing was changed"
+
+
+def quiet_broken_pipe() -> typing.NoReturn:
+    """The reader of standard output went away (`ktlog log G | head -1`): stop quietly with the
+    status a shell gives a process killed by SIGPIPE."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())  # Python's final flush must not fail again
+    sys.exit(128 + 13)
+
+
 def open_store(ctx: click.Context, *, ui: bool = False) -> Store:
     """The database given with --db (or KTLOG_DB, or the default), opened once per command;
     `ui`: the terminal UI's short wait for another writer's lock."""
@@ -27,6 +46,19 @@ def open_store(ctx: click.Context, *, ui: bool = False) -> Store:
     if obj.get("store") is None:
         obj["store"] = Store(obj["db"], busy_timeout_ms=UI_BUSY_TIMEOUT_MS if ui else BUSY_TIMEOUT_MS)
     return obj["store"]
+
+
+def database_path(ctx: click.Context) -> Path:
+    """The database this command opens (--db, KTLOG_DB or the default)."""
+    return Path(ctx.find_root().obj["db"])
+
+
+def write_output(ctx: click.Context, output: Path, content: bytes | str | Callable[[Path], None]) -> None:
+    """Write an `-o` file atomically, refusing the open database and its -wal/-shm; says "wrote"."""
+    from ..files.output import write_file
+
+    write_file(output, content, database=database_path(ctx))
+    click.echo(f"wrote {output}", err=True)
 
 
 def echo_json(data) -> None:

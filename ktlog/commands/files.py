@@ -11,12 +11,12 @@ import msgspec
 
 from ..data import SAMPLE_GAMES
 from ..errors import GameNotFound, KtlogError
-from ..files.gamelog import Header, export_lines, write_game_log
+from ..files.gamelog import Header, export_lines
 from ..play.importer import ImportReport, import_file, import_files
 from ..play.replay import Replay
 from ..storage.store import Store
 from ..text.render import render_replay_summary, render_score
-from .context import open_store
+from .context import open_store, write_output
 
 
 @click.command("import")
@@ -46,11 +46,7 @@ def export(ctx, game, output) -> None:
     store = open_store(ctx)
     lines = export_lines(store, store.resolve(game))
     if output:
-        try:
-            write_game_log(output, lines)
-        except OSError as exc:
-            raise KtlogError(f"cannot write {output}: {exc.strerror}") from exc
-        click.echo(f"wrote {output}", err=True)
+        write_output(ctx, output, b"\n".join(lines) + b"\n")
     else:
         click.echo((b"\n".join(lines) + b"\n").decode(), nl=False)
 

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 import click
 
 from ..errors import KtlogError
+from .context import database_path, write_output
 
 if TYPE_CHECKING:  # Polars loads with the first statistic, not with every ktlog command
     from ..analytics.league import League
@@ -53,7 +54,7 @@ def filtered(command):
         fmt, output = kw.pop("fmt"), kw.pop("output")
         league = _league(ctx, kw)
         frame = command(league, **kw)
-        write(frame, fmt, output)
+        write(frame, fmt, output, database=database_path(ctx))
         _report_left_out(league)
 
     return run
@@ -213,8 +214,7 @@ def chart(ctx, kind, game, output) -> None:
         drawing = charts.game_vp_chart(league, _game_id(league, game))
     else:
         drawing = {"curves": charts.average_curves_chart, "teams": charts.team_win_rates_chart, "elo": charts.elo_chart}[kind](league)
-    charts.save(drawing, output)
-    click.echo(f"wrote {output}", err=True)
+    write_output(ctx, output, charts.render(drawing, output))
 
 
 @click.command()
@@ -231,9 +231,4 @@ def report(ctx, game, output) -> None:
     with Store(db, create=False) as store:
         game_id = store.resolve(game)
         text = game_report(store, League(db, Filters()), game_id)
-    output = output or Path(f"{game_id[:8]}.html")
-    try:
-        output.write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise KtlogError(f"cannot write {output}: {exc.strerror}") from exc
-    click.echo(f"wrote {output}", err=True)
+    write_output(ctx, output or Path(f"{game_id[:8]}.html"), text)

@@ -7,8 +7,6 @@ file whole (a temporary file beside it, then renamed). Importing files into a da
 
 from __future__ import annotations
 
-import os
-import secrets
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
@@ -20,6 +18,7 @@ from ..events import Envelope
 from ..records import GENESIS, canonical, canonical_raw, chain_hash, decode_payload
 from ..rulesets.multiplayer.rules import shared_win
 from ..state import GameState
+from .output import write_file
 
 if TYPE_CHECKING:
     from ..storage.store import Store
@@ -121,17 +120,7 @@ def write_game_log(path: Path, lines: list[bytes]) -> None:
     """Write a game-log file whole or not at all: into a temporary file in the same folder,
     flushed to the disk, then renamed over `path` (a crash or a full disk leaves any old file
     as it was, never half a new one)."""
-    temporary = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
-    try:
-        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-        with open(fd, "wb") as f:
-            f.write(b"\n".join(lines) + b"\n")
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        temporary.unlink(missing_ok=True)
-        raise
+    write_file(path, b"\n".join(lines) + b"\n", database=None)
 
 
 # --- reading ---------------------------------------------------------------------------------

@@ -210,10 +210,11 @@ def _checked(path: Path) -> _Checked | GameLogError:
     try:
         header, sealed = read_game_log(path)
         with _named_line(str(path)):
+            rows = event_rows(sealed)  # every value checked before the rules see it
             state, snapshots = fold_with_snapshots([(e.seq, e.payload) for e, _ in sealed], SNAPSHOT_EVERY)
     except GameLogError as exc:
         return exc
-    return _Checked(str(path), header, event_rows(sealed), encode_state(state), snapshots)
+    return _Checked(str(path), header, rows, encode_state(state), snapshots)
 
 
 def _import_checked(store: Store, checked: _Checked) -> ImportReport:

@@ -13,6 +13,8 @@ from __future__ import annotations
 import json
 import sqlite3
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -20,7 +22,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import ConcurrencyConflict, GameNotFound, InvalidEvent
 from ..events import Annotation, Envelope, Event, EventVoided, GameCreated
-from ..records import GENESIS, decode_payload, now, seal
+from ..records import GENESIS, check_event, decode_payload, now, seal
 from ..reducer import apply_in_place, effective, fold_with_snapshots
 from ..state import GameState, copy_state, encode_state
 from . import projections
@@ -80,6 +82,8 @@ class Store:
         """Per game, (seq, the state before it) of the latest events this store appended, newest
         last: an undo takes its state from here instead of folding from a snapshot."""
         self.busy_timeout_ms = busy_timeout_ms
+        self.commits = 0
+        """Write transactions this store committed (an error after one must not say "nothing was changed")."""
         self.conn, stale = open_database(self.path, create=create, busy_timeout_ms=busy_timeout_ms)
         if stale:
             self.rebuild()  # derived tables of an older schema are filled in from the log
@@ -106,8 +110,11 @@ class Store:
     def __exit__(self, *exc) -> None:
         self.close()
 
-    def _write(self) -> contextlib.AbstractContextManager[None]:
-        return transaction(self.conn, self.path)
+    @contextmanager
+    def _write(self) -> Iterator[None]:
+        with transaction(self.conn, self.path):
+            yield
+        self.commits += 1
 
     def batch(self) -> contextlib.AbstractContextManager[None]:
         """Many write transactions made durable together (one fsync for a whole import)."""
@@ -163,12 +170,13 @@ class Store:
         transaction: a new game (`already` 0) or the rest of a game whose first `already`
         events are stored (the caller has checked they are these, by hash). Raises on the first
         illegal event; then nothing is written."""
+        rows = event_rows(sealed)
         state, snapshots = fold_with_snapshots([(e.seq, e.payload) for e, _ in sealed], SNAPSHOT_EVERY)
         if not already:
-            return self.import_folded(game_id, event_rows(sealed), state, snapshots)
+            return self.import_folded(game_id, rows, state, snapshots)
         with self._write():
             projections.delete(self.conn, game_id)  # the new events may undo stored ones: every row is written again
-            self._write_folded(game_id, event_rows(sealed[already:]), state, [(seq, blob) for seq, blob in snapshots if seq > already])
+            self._write_folded(game_id, rows[already:], state, [(seq, blob) for seq, blob in snapshots if seq > already])
         return self._new_head(game_id, state)
 
     def import_folded(self, game_id: str, rows: list[tuple], state: GameState, snapshots: list[tuple[int, bytes]]) -> GameState:
@@ -208,6 +216,8 @@ class Store:
             if expected_seq is not None and expected_seq != head_seq + 1:
                 raise ConcurrencyConflict(game_id, expected_seq, head_seq)
             seq = head_seq + 1
+            envelope, payload = seal(game_id, seq, event, head_hash)
+            row = event_rows([(envelope, payload)])[0]  # its values checked before the rules see them
             before = self._state_at_head(game_id, head_seq)
             undo = isinstance(event, EventVoided)
             if undo:
@@ -216,8 +226,7 @@ class Store:
             else:
                 state = copy_state(before)
                 apply_in_place(state, event, seq)
-            envelope, payload = seal(game_id, seq, event, head_hash)
-            self._insert_event(envelope, payload)
+            self._insert_event(envelope, row)
             if undo:  # the undone event's rows go; the rows before it are the state's as they were
                 projections.delete(self.conn, game_id, since=event.target)
             else:
@@ -263,9 +272,9 @@ class Store:
             raise InvalidEvent("there is nothing to undo: only the game's creation is left", "EventVoided")
         return remaining[-1][0]
 
-    def _insert_event(self, envelope: Envelope, payload: bytes) -> None:
+    def _insert_event(self, envelope: Envelope, row: tuple) -> None:
         try:
-            self.conn.execute(INSERT_EVENT, event_rows([(envelope, payload)])[0])
+            self.conn.execute(INSERT_EVENT, row)
         except sqlite3.IntegrityError as exc:
             if "event_id" in str(exc):
                 raise InvalidEvent(f"event id {envelope.event_id} is already stored", "event_id") from exc
@@ -356,7 +365,14 @@ INSERT_EVENT = f"INSERT INTO events ({', '.join(EVENTS)}) VALUES ({', '.join('?'
 
 
 def event_rows(sealed: list[tuple[Envelope, bytes]]) -> list[tuple]:
-    """Sealed events as rows of the events table, in INSERT_EVENT's column order."""
+    """Sealed events as rows of the events table, in INSERT_EVENT's column order: the one way into
+    the table, so every event's values are checked here (`records.check_event`) before a row is written."""
+    for envelope, _ in sealed:
+        try:
+            check_event(envelope.payload)
+        except InvalidEvent as exc:
+            exc.seq = envelope.seq
+            raise
     return [(e.game_id, e.seq, e.event_id, e.type, e.version, e.recorded_at, p.decode(), e.prev_hash, e.hash) for e, p in sealed]
 
 

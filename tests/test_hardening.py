@@ -1,0 +1,147 @@
+"""The independent attack of issue 17: each case as it was reported, refused or survived."""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+import subprocess
+import sys
+
+import pytest
+from click.testing import CliRunner
+from conftest import game
+
+from ktlog.cli import cli
+from ktlog.data import SAMPLE_GAMES
+from ktlog.errors import InvalidEvent
+from ktlog.events import AplModified, DamageInflicted, PlayerJoined, WoundsRegained
+from ktlog.storage.store import Store
+
+KTLOG = [sys.executable, "-m", "ktlog"]
+
+
+def digest(path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def table_rows(store: Store) -> dict[str, int]:
+    tables = [n for (n,) in store.conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'") if n != "verifications"]
+    return {t: store.conn.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in tables}
+
+
+@pytest.fixture
+def samples_db(tmp_path):
+    db = tmp_path / "league.db"
+    result = CliRunner().invoke(cli, ["--db", str(db), "import", *map(str, sorted(SAMPLE_GAMES.glob("*.jsonl")))])
+    assert result.exit_code == 0, result.output
+    return db
+
+
+def ktlog(db, *args, ok: bool | None = True):
+    result = CliRunner().invoke(cli, ["--db", str(db), *map(str, args)])
+    if ok is not None:
+        assert (result.exit_code == 0) == ok, result.output
+    return result
+
+
+# --- 1: a value the store cannot keep is refused before anything is written ---------------------
+
+
+@pytest.mark.parametrize(
+    "event",
+    [
+        AplModified(operative="a1", delta=10**20, reason="typo"),
+        DamageInflicted(operative="a1", damage=2**63, source="other"),
+        WoundsRegained(operative="a1", wounds=2**70, reason="typo"),
+    ],
+)
+def test_a_too_large_number_is_refused_with_its_field_and_nothing_is_stored(store, event):
+    g = game()
+    gid = store.new_game(g.events[0], g.events[1:])
+    before = table_rows(store)
+    with pytest.raises(InvalidEvent, match=r"field (delta|damage|wounds): -?\d+ is out of range"):
+        store.append(gid, event)
+    assert table_rows(store) == before
+    assert store.state(gid).seq == len(g.events)
+
+
+def test_ktlog_event_says_nothing_was_changed_only_when_true(tmp_path):
+    db = tmp_path / "g.db"
+    g = game()
+    with Store(db) as store:
+        gid = store.new_game(g.events[0], g.events[1:])
+        before = table_rows(store)
+    out = ktlog(db, "event", gid[:8], "AplModified", "operative=a1", "delta=100000000000000000000", "reason=typo", ok=False)
+    assert "field delta" in out.output and "unexpected" not in out.output and "bug" not in out.output
+    with Store(db) as store:
+        assert table_rows(store) == before
+    ktlog(db, "score", gid[:8])
+    ktlog(db, "export", gid[:8], "-o", tmp_path / "g.jsonl")
+    ktlog(tmp_path / "other.db", "import", tmp_path / "g.jsonl")
+
+
+# --- 2: an output over the database is refused; outputs are written whole --------------------------
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("export", "334f", "-o", "{db}"),
+        ("export", "334f", "-o", "{db}-wal"),
+        ("report", "334f", "-o", "{db}"),
+        ("stats", "standings", "-o", "{db}"),
+        ("stats", "standings", "--format", "parquet", "-o", "{db}"),
+        ("chart", "vp", "334f", "-o", "{link}"),
+    ],
+)
+def test_an_output_path_that_is_the_database_is_refused(samples_db, args):
+    link = samples_db.with_name("league-link.svg")
+    link.hardlink_to(samples_db)
+    before = digest(samples_db)
+    out = ktlog(samples_db, *[a.format(db=samples_db, link=link) for a in args], ok=False)
+    assert "it is the database" in out.output and "wrote" not in out.output
+    assert digest(samples_db) == before
+    with Store(samples_db) as store:
+        assert len(store.games()) == len(list(SAMPLE_GAMES.glob("*.jsonl")))
+
+
+def test_a_failed_output_leaves_the_previous_file_whole(samples_db, tmp_path, monkeypatch):
+    target = tmp_path / "standings.csv"
+    target.write_text("the previous standings\n")
+
+    def full_disk(fd, data):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr("ktlog.files.output.os.write", full_disk)
+    out = ktlog(samples_db, "stats", "standings", "--format", "csv", "-o", target, ok=False)
+    assert f"cannot write {target}: No space left on device" in out.output
+    assert target.read_text() == "the previous standings\n"
+    assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")] == []
+
+
+# --- 10: broken pipes and full devices ------------------------------------------------------------
+
+
+def test_a_closed_pipe_ends_quietly_with_the_sigpipe_status(samples_db):
+    proc = subprocess.Popen([*KTLOG, "--db", str(samples_db), "log", "99ca"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdout.read(10)
+    proc.stdout.close()
+    assert proc.wait(timeout=60) == 141
+    assert proc.stderr.read() == b""
+
+
+@pytest.mark.skipif(not shutil.os.path.exists("/dev/full"), reason="needs /dev/full")
+@pytest.mark.parametrize("args", [("log", "334f"), ("stats", "standings")])
+def test_a_full_output_device_is_named(samples_db, args):
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run([*KTLOG, "--db", str(samples_db), *args], stdout=full, stderr=subprocess.PIPE, timeout=60)
+    assert proc.returncode == 1
+    assert proc.stderr.decode().strip() == "error: cannot write to standard output: No space left on device; nothing was changed"
+
+
+def test_names_with_control_characters_are_refused_at_the_boundary(store):
+    g = game(to="setup")
+    for name, bad in [("Al\x1b[31mice", "U+001B"), ("Bob\x00", "U+0000"), ("Carol\u202e", "U+202E"), ("Dan\x9b", "U+009B"), ("E\tve", "U+0009")]:
+        with pytest.raises(InvalidEvent, match=f"field player: holds the control character U\\{bad[1:]}"):
+            store.new_game(g.events[0], [PlayerJoined(player=name, kill_team="x")])
+    assert store.games() == []
