@@ -80,9 +80,11 @@ TEXT_LIMIT = 4000
 """Characters at most in free text: a note, a reason, an override, a printed rule."""
 FREE_TEXT = frozenset({"text", "reason", "override", "rules", "critical_rules"})
 """Fields holding free text: longer, and a tab is allowed in them."""
+CONTROL_PATTERN = "[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]"
+"""C0 controls, DEL, C1 controls, and the bidirectional overrides and isolates."""
+_CONTROL_OR_TAB = re.compile(CONTROL_PATTERN)
 _CONTROL = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
-"""C0 controls but tab, DEL, C1 controls, and the bidirectional overrides and isolates."""
-_CONTROL_OR_TAB = re.compile("[\t" + _CONTROL.pattern[1:])
+"""The same but a tab, which free text may hold."""
 
 
 def unsafe_character(text: str, *, tab: bool = False) -> str | None:

@@ -11,6 +11,7 @@ import polars as pl
 
 from ..errors import KtlogError
 from ..files.output import write_file
+from ..text.safe import visible_output
 
 FORMATS = ("table", "csv", "json", "parquet")
 
@@ -45,6 +46,8 @@ def write(frame: pl.DataFrame, fmt: str, output: Path | None, *, database: Path 
         text = buffer.getvalue() + "\n"
     else:
         text = None
+    if text is not None:
+        text = visible_output(text)
     if output is None:
         sys.stdout.write(text or "")
     else:

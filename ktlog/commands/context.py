@@ -15,8 +15,15 @@ if typing.TYPE_CHECKING:
     from ..storage.store import Store
 
 
+def echo(text: str = "", **kwargs) -> None:
+    """`click.echo` of a command's text, any control character from a game shown as an escape."""
+    from ..text.safe import visible_output
+
+    click.echo(visible_output(text), **kwargs)
+
+
 def fail(message: str) -> typing.NoReturn:
-    click.echo(f"error: {message}", err=True)
+    echo(f"error: {message}", err=True)
     sys.exit(1)
 
 
@@ -58,8 +65,8 @@ def write_output(ctx: click.Context, output: Path, content: bytes | str | Callab
     from ..files.output import write_file
 
     write_file(output, content, database=database_path(ctx))
-    click.echo(f"wrote {output}", err=True)
+    echo(f"wrote {output}", err=True)
 
 
 def echo_json(data) -> None:
-    click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+    echo(json.dumps(data, indent=2, ensure_ascii=False))

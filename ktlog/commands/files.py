@@ -16,7 +16,7 @@ from ..play.importer import ImportReport, import_file, import_files
 from ..play.replay import Replay
 from ..storage.store import Store
 from ..text.render import render_replay_summary, render_score
-from .context import open_store, write_output
+from .context import echo, open_store, write_output
 
 
 @click.command("import")
@@ -30,9 +30,9 @@ def import_cmd(ctx, files) -> None:
         for result in import_files(store, list(files)):
             if isinstance(result, KtlogError):
                 failed += 1
-                click.echo(f"error: {result}", err=True)
+                echo(f"error: {result}", err=True)
             else:
-                click.echo(result.describe())
+                echo(result.describe())
     if failed:
         sys.exit(1)
 
@@ -48,7 +48,7 @@ def export(ctx, game, output) -> None:
     if output:
         write_output(ctx, output, b"\n".join(lines) + b"\n")
     else:
-        click.echo((b"\n".join(lines) + b"\n").decode(), nl=False)
+        echo((b"\n".join(lines) + b"\n").decode(), nl=False)
 
 
 @click.command()
@@ -62,15 +62,15 @@ def demo(ctx, samples) -> None:
     for result in results:
         if isinstance(result, KtlogError):
             raise result
-        click.echo(result.describe())
+        echo(result.describe())
     total, _ = store.count_games()
     first = _header_game_id(files[0])
-    click.echo("")
-    click.echo(render_replay_summary(first, Replay.open(store, first)))
-    click.echo("")
-    click.echo(render_score(first, store.state(first)))
+    echo("")
+    echo(render_replay_summary(first, Replay.open(store, first)))
+    echo("")
+    echo(render_score(first, store.state(first)))
     me = "ktlog" if shutil.which("ktlog") else sys.argv[0]
-    click.echo(f"\nDatabase: {store.path}  ({total} games). Try: {me} games, {me} show {first[:8]} --tp 2, {me} log {first[:8]}")
+    echo(f"\nDatabase: {store.path}  ({total} games). Try: {me} games, {me} show {first[:8]} --tp 2, {me} log {first[:8]}")
 
 
 def load_samples(store: Store, samples: Path):

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import click
 
 from ..errors import KtlogError
-from .context import database_path, write_output
+from .context import database_path, echo, write_output
 
 if TYPE_CHECKING:  # Polars loads with the first statistic, not with every ktlog command
     from ..analytics.league import League
@@ -70,9 +70,9 @@ def _report_left_out(league: League) -> None:
 
     if league.in_progress.height:
         ids = ", ".join(league.in_progress.get_column("game_id").str.slice(0, 8).to_list()[:5])
-        click.echo(f"note: {league.in_progress.height} game(s) in progress are not counted ({ids}{'...' if league.in_progress.height > 5 else ''})", err=True)
+        echo(f"note: {league.in_progress.height} game(s) in progress are not counted ({ids}{'...' if league.in_progress.height > 5 else ''})", err=True)
     for game_id, problem in suspicious_games(league):
-        click.echo(f"warning: game {game_id[:8]} failed verification: {problem}. Its figures may be wrong; run `ktlog verify {game_id[:8]}`", err=True)
+        echo(f"warning: game {game_id[:8]} failed verification: {problem}. Its figures may be wrong; run `ktlog verify {game_id[:8]}`", err=True)
 
 
 @click.group()

@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from .context import open_store
+from .context import echo, open_store
 
 
 @click.command("verify")
@@ -19,12 +19,12 @@ def verify_cmd(ctx, game) -> None:
     store = open_store(ctx)
     verdicts = verify(store, [store.resolve(game)] if game else None)
     for v in verdicts:
-        click.echo(v.describe())
+        echo(v.describe())
     bad = [v for v in verdicts if not v.ok]
     if bad:
-        click.echo(f"{len(bad)} of {len(verdicts)} games failed verification", err=True)
+        echo(f"{len(bad)} of {len(verdicts)} games failed verification", err=True)
         sys.exit(1)
-    click.echo(f"all {len(verdicts)} games verified")
+    echo(f"all {len(verdicts)} games verified")
 
 
 @click.command()
@@ -32,7 +32,7 @@ def verify_cmd(ctx, game) -> None:
 def rebuild(ctx) -> None:
     """Rebuild the projection tables and snapshots from the event log."""
     count = open_store(ctx).rebuild()
-    click.echo(f"rebuilt projections and snapshots of {count} games")
+    echo(f"rebuilt projections and snapshots of {count} games")
 
 
 @click.command()
@@ -47,4 +47,4 @@ def simulate(ctx, count, seed, league, ruleset) -> None:
 
     store = open_store(ctx)
     ids = simulate_into(store, count, seed, league=league, ruleset=ruleset)
-    click.echo(f"simulated {len(ids)} games into {store.path or ':memory:'}")
+    echo(f"simulated {len(ids)} games into {store.path or ':memory:'}")
