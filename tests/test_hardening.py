@@ -193,3 +193,74 @@ def test_player_names_that_are_column_names_draw_their_curves(odd_names_db, tmp_
     rows = json.loads(ktlog(db, "stats", "curves", "--game", gid[:8], "--format", "json").stdout)
     assert {r["player"] for r in rows} == {"seq", "VP\x1b[2J\x1b]0;pwned\x07"}
     assert rows[-1]["seq"] > 0
+
+
+# --- 6: verify names each damaged game and goes on; a damaged file refuses writes ---------------------
+
+
+def two_games(db):
+    g = game()
+    with Store(db) as store:
+        return [store.new_game(g.events[0], g.events[1:]) for _ in range(2)]
+
+
+def raw(db, sql, *args):
+    import sqlite3
+
+    conn = sqlite3.connect(db)
+    conn.execute("DROP TRIGGER IF EXISTS events_no_update")
+    conn.execute(sql, args)
+    conn.commit()
+    conn.close()
+
+
+@pytest.mark.parametrize(
+    "damage, problem",
+    [
+        ("UPDATE snapshots SET state = X'00FF13' WHERE game_id = ?", "snapshot of the state at seq"),
+        ("UPDATE events SET payload = CAST(X'7B2274797065223A22FF227D' AS TEXT) WHERE game_id = ? AND seq = 3", "FAILED at seq 3: the hash does not match"),
+        ("UPDATE games SET players = CAST(X'5B22FF225D' AS TEXT) WHERE id = ?", "the game's row does not match its events (players)"),
+    ],
+)
+def test_verify_names_the_damaged_game_and_verifies_the_others(tmp_path, damage, problem):
+    db = tmp_path / "v.db"
+    bad, good = two_games(db)
+    if "snapshots" in damage:
+        raw(db, "INSERT INTO snapshots (game_id, seq, state) VALUES (?, 10, X'00')", bad)
+    raw(db, damage, bad)
+    out = ktlog(db, "verify", ok=False)
+    assert f"{bad[:8]}  FAILED" in out.output and problem in out.output and f"{good[:8]}  ok" in out.output
+    assert "bug" not in out.output and "database problem" not in out.output
+
+
+def test_verify_finds_dropped_schema_objects_and_then_writes_are_refused(tmp_path):
+    db = tmp_path / "v.db"
+    gid, _ = two_games(db)
+    raw(db, "DROP INDEX idx_events_event_id")
+    out = ktlog(db, "verify", ok=False)
+    assert "the trigger events_no_update that keeps events append-only is missing" in out.output
+    assert "the unique index of events on (event_id) is missing" in out.output
+    with Store(db) as store:
+        before = table_rows(store)
+    out = ktlog(db, "annotate", gid[:8], "2", "a note", ok=False)
+    assert "failed `ktlog verify`" in out.output and "writes nothing more" in out.output
+    with Store(db) as store:
+        assert table_rows(store) == before
+
+
+def test_verify_runs_sqlites_integrity_check(tmp_path):
+    import sqlite3
+
+    db = tmp_path / "v.db"
+    gid, _ = two_games(db)
+    conn = sqlite3.connect(db)
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    page_size = conn.execute("PRAGMA page_size").fetchone()[0]
+    root = conn.execute("SELECT rootpage FROM sqlite_master WHERE name = 'idx_events_game_id_seq'").fetchone()[0]
+    conn.close()
+    with open(db, "r+b") as f:  # swap two cells' keys in the index's root page: the index now disagrees with its table
+        f.seek((root - 1) * page_size + page_size // 2)
+        f.write(b"\x00" * (page_size // 4))
+    out = ktlog(db, "verify", ok=False)
+    assert "the file  FAILED: SQLite's integrity check" in out.output
+    assert "failed `ktlog verify`" in ktlog(db, "annotate", gid[:8], "2", "a note", ok=False).output

@@ -167,7 +167,7 @@ def transaction(conn: sqlite3.Connection, path: Path | None) -> Iterator[None]:
     except BaseException as exc:
         if conn.in_transaction:
             conn.execute("ROLLBACK")
-        if isinstance(exc, sqlite3.OperationalError):
+        if isinstance(exc, sqlite3.OperationalError) or (isinstance(exc, sqlite3.DatabaseError) and "malformed" in str(exc)):
             raise store_error(exc, path) from exc
         raise
 
@@ -185,7 +185,7 @@ def durable_once(conn: sqlite3.Connection) -> Iterator[None]:
             conn.execute("PRAGMA wal_checkpoint(FULL)")
 
 
-def store_error(exc: sqlite3.OperationalError, path: Path | None) -> StoreError:
+def store_error(exc: sqlite3.DatabaseError, path: Path | None) -> StoreError:
     """What a failed write means to the user: a lock, a read-only file, a full disk."""
     text = str(exc)
     where = path or ":memory:"
@@ -193,6 +193,8 @@ def store_error(exc: sqlite3.OperationalError, path: Path | None) -> StoreError:
         return StoreError(f"{where} is locked by another ktlog writing to it; wait a moment and try again")
     if "readonly" in text or "read-only" in text:
         return StoreError(f"{where} is read-only; nothing was recorded. Make the file writable or choose another with --db")
+    if "malformed" in text:
+        return StoreError(f"{where} is damaged ({text}); nothing was recorded. `ktlog verify` says what is wrong; restore it from a backup")
     if "full" in text or "disk" in text:
         return StoreError(f"the disk holding {where} is full; nothing was recorded. Free some space and try again")
     return StoreError(f"{where}: {text}")

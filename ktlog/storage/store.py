@@ -20,7 +20,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..errors import ConcurrencyConflict, GameNotFound, InvalidEvent
+from ..errors import ConcurrencyConflict, GameNotFound, InvalidEvent, StoreError
 from ..events import Annotation, Envelope, Event, EventVoided, GameCreated
 from ..records import GENESIS, check_event, decode_payload, now, seal
 from ..reducer import apply_in_place, effective, fold_with_snapshots
@@ -35,6 +35,8 @@ if TYPE_CHECKING:
 
     import sqlite_utils
 
+DAMAGED = "damaged"
+"""The meta key holding what `ktlog verify` found wrong with the file (integrity check, schema)."""
 UNDOABLE = 20
 """How many of its latest appends a store can undo without folding (the states before them)."""
 
@@ -111,8 +113,15 @@ class Store:
         self.close()
 
     @contextmanager
-    def _write(self) -> Iterator[None]:
+    def _write(self, *, damaged_ok: bool = False) -> Iterator[None]:
+        """A write transaction; refused in a file `ktlog verify` found damaged (`record_file_check`)."""
         with transaction(self.conn, self.path):
+            damage = None if damaged_ok else self.conn.execute("SELECT value FROM meta WHERE key = ?", (DAMAGED,)).fetchone()
+            if damage:
+                raise StoreError(
+                    f"{self.path or ':memory:'} failed `ktlog verify` ({damage[0]}); ktlog writes nothing more to it. "
+                    "Restore it from a backup, or import the games' exported files into a new database"
+                )
             yield
         self.commits += 1
 
@@ -307,9 +316,17 @@ class Store:
     def _update_game(self, game_id: str, columns: dict) -> None:
         self.conn.execute(f"UPDATE games SET {', '.join(f'{c}=?' for c in columns)} WHERE id=?", (*columns.values(), game_id))
 
+    def record_file_check(self, problems: list[str]) -> None:
+        """Keep what `ktlog verify` found wrong with the file itself: while it stands, every write is refused."""
+        with self._write(damaged_ok=True):
+            if problems:
+                self.conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (DAMAGED, "; ".join(problems)))
+            else:
+                self.conn.execute("DELETE FROM meta WHERE key = ?", (DAMAGED,))
+
     def record_verdicts(self, verdicts) -> None:
         """Keep the latest `ktlog verify` verdict of each game (not part of the log)."""
-        with self._write():
+        with self._write(damaged_ok=True):
             self.conn.executemany(
                 "INSERT OR REPLACE INTO verifications (game_id, checked_at, head_seq, ok, bad_seq, problem) VALUES (?,?,?,?,?,?)",
                 [(v.game_id, now(), v.events, int(v.ok), v.bad_seq, v.problem) for v in verdicts],
