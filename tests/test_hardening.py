@@ -263,4 +263,48 @@ def test_verify_runs_sqlites_integrity_check(tmp_path):
         f.write(b"\x00" * (page_size // 4))
     out = ktlog(db, "verify", ok=False)
     assert "the file  FAILED: SQLite's integrity check" in out.output
-    assert "failed `ktlog verify`" in ktlog(db, "annotate", gid[:8], "2", "a note", ok=False).output
+    refusal = ktlog(db, "annotate", gid[:8], "2", "a note", ok=False).output
+    assert "failed `ktlog verify`" in refusal or "malformed" in refusal
+
+
+# --- 5: readers check what they read from the cached tables ---------------------------------------
+
+
+def test_an_edited_snapshot_is_passed_over_and_said(samples_db):
+    import sqlite3
+
+    true_score = ktlog(samples_db, "score", "99ca").stdout
+    conn = sqlite3.connect(samples_db)
+    gid = conn.execute("SELECT id FROM games WHERE id LIKE '99ca%'").fetchone()[0]
+    forged = conn.execute("SELECT state FROM snapshots WHERE game_id = ? AND seq = 100", (gid,)).fetchone()[0]
+    conn.execute("UPDATE snapshots SET state = ? WHERE game_id = ? AND seq = 300", (forged, gid))  # a valid state, from another seq
+    conn.commit()
+    conn.close()
+    for args in (("score", "99ca"), ("show", "99ca", "--at", "320")):
+        out = CliRunner().invoke(cli, ["--db", str(samples_db), *args])
+        assert out.exit_code == 0
+        assert f"the snapshot of game {gid[:8]} at seq 300 does not match its events" in out.stderr
+    assert CliRunner().invoke(cli, ["--db", str(samples_db), "score", "99ca"]).stdout == true_score
+
+
+def test_statistics_say_when_their_tables_disagree_with_the_events(samples_db):
+    import sqlite3
+
+    conn = sqlite3.connect(samples_db)
+    gone, short = [r[0] for r in conn.execute("SELECT id FROM games ORDER BY id LIMIT 2")]
+    conn.execute("PRAGMA foreign_keys = OFF")
+    for table in ("game_results", "vp_by_op", "vp_changes", "cp_changes", "attacks", "incapacitations", "turning_points", "snapshots", "verifications"):
+        conn.execute(f"DELETE FROM {table} WHERE game_id = ?", (gone,))
+    conn.execute("DELETE FROM games WHERE id = ?", (gone,))
+    conn.execute("UPDATE games SET head_seq = head_seq - 1 WHERE id = ?", (short,))
+    conn.commit()
+    conn.close()
+    def run(*args):  # each command in its own process, as a user runs them
+        return subprocess.run([*KTLOG, "--db", str(samples_db), *args], capture_output=True, text=True, timeout=120)
+
+    out = run("stats", "standings")
+    assert f"game {gone[:8]}" in out.stderr and "games row is missing" in out.stderr
+    assert f"game {short[:8]}" in out.stderr and "`ktlog rebuild`" in out.stderr
+    assert run("rebuild").returncode == 0
+    assert "warning" not in run("stats", "standings").stderr
+    assert run("verify").stdout.endswith(f"all {len(list(SAMPLE_GAMES.glob('*.jsonl')))} games verified\n")

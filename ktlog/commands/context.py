@@ -68,5 +68,15 @@ def write_output(ctx: click.Context, output: Path, content: bytes | str | Callab
     echo(f"wrote {output}", err=True)
 
 
+def warn_passed_over(store: Store) -> None:
+    """Say which snapshots a read passed over because their seal did not hold."""
+    for game_id, seq in store.distrusted:
+        echo(
+            f"warning: the snapshot of game {game_id[:8]} at seq {seq} does not match its events (edited or damaged), so the state "
+            "was folded from the events instead. `ktlog verify` checks the game; `ktlog rebuild` rewrites its snapshots",
+            err=True,
+        )
+
+
 def echo_json(data) -> None:
     echo(json.dumps(data, indent=2, ensure_ascii=False))

@@ -14,7 +14,7 @@ from ..text.describe import describe
 from ..text.json_views import score_view, state_view
 from ..text.render import render_score, render_state
 from ..text.results import game_result
-from .context import echo, echo_json, open_store
+from .context import echo, echo_json, open_store, warn_passed_over
 
 
 @click.command()
@@ -74,6 +74,7 @@ def show(ctx, game, at, tp, as_json, spectator) -> None:
     store = open_store(ctx)
     game_id = store.resolve(game)
     state = _state_for(store, game_id, at, tp)
+    warn_passed_over(store)
     if as_json:
         echo_json(state_view(game_id, state, spectator=spectator))
     else:
@@ -121,6 +122,7 @@ def score(ctx, game, as_json) -> None:
     store = open_store(ctx)
     game_id = store.resolve(game)
     state = store.state(game_id)
+    warn_passed_over(store)
     if as_json:
         echo_json(score_view(game_id, state))
     else:

@@ -57,7 +57,7 @@ EVENTS: dict[str, type] = {
 }
 """The append-only log (besides `position`, its primary key: the order events were stored in)."""
 
-SNAPSHOTS: dict[str, type] = {"game_id": str, "seq": int, "state": bytes}
+SNAPSHOTS: dict[str, type] = {"game_id": str, "seq": int, "state": bytes, "seal": str}
 VERIFICATIONS: dict[str, type] = {"game_id": str, "checked_at": str, "head_seq": int, "ok": int, "bad_seq": int, "problem": str}
 """The latest `ktlog verify` verdict of each game."""
 META: dict[str, type] = {"key": str, "value": str}

@@ -9,7 +9,12 @@ import sqlite_utils
 from sqlite_utils import Migrations
 
 migrations = Migrations("ktlog")
-REBUILDING_MIGRATIONS = {"m002_dice_figures_and_crit_op", "m006_elimination_and_mission_vp", "m007_vp_by_op_and_typed_results"}
+REBUILDING_MIGRATIONS = {
+    "m002_dice_figures_and_crit_op",
+    "m006_elimination_and_mission_vp",
+    "m007_vp_by_op_and_typed_results",
+    "m008_snapshot_seals",
+}
 """Migrations that change projection tables: a database they upgrade is rebuilt from its log."""
 
 
@@ -142,3 +147,11 @@ def m007_vp_by_op_and_typed_results(db: sqlite_utils.Database) -> None:
     db["game_results"].transform(drop={f"vp_{op}" for op in ("crit", "kill", "tac", "primary", "elimination", "mission")})
     for column, kind in (("winner", str), ("draw", int), ("ended_by", str), ("conceded_by", str)):
         db["games"].add_column(column, kind)
+
+
+@migrations()
+def m008_snapshot_seals(db: sqlite_utils.Database) -> None:
+    """Schema 8: each snapshot carries its seal, a hash of the hash of the event it was taken at
+    and of its bytes (`snapshots.seal`); a reader uses only a snapshot whose seal holds. The
+    snapshots are rewritten, sealed, after migrating."""
+    db["snapshots"].add_column("seal", str)

@@ -80,6 +80,8 @@ class Store:
     def __init__(self, path: str | Path | None = None, *, create: bool = True, busy_timeout_ms: int = BUSY_TIMEOUT_MS):
         self.path = Path(path) if path not in (None, ":memory:") else (default_db_path() if path is None else None)
         self._cache: dict[str, GameState] = {}
+        self.distrusted: list[tuple[str, int]] = []
+        """(game, seq) of each snapshot passed over because its seal did not hold (readers say so)."""
         self._undoable: dict[str, list[tuple[int, GameState]]] = {}
         """Per game, (seq, the state before it) of the latest events this store appended, newest
         last: an undo takes its state from here instead of folding from a snapshot."""
@@ -335,16 +337,23 @@ class Store:
     # --- derived tables -------------------------------------------------------------------
 
     def rebuild(self) -> int:
-        """Rebuild every projection, snapshot and game row column from the event log. Returns the games rebuilt."""
-        ids = [g.id for g in self.games()]
+        """Rebuild every projection, snapshot and game row (its head too) from the event log; a
+        game whose row was deleted gets it back. Returns the games rebuilt."""
         with self._write():
+            self.conn.execute(
+                "INSERT INTO games (id, created_at, ruleset, status, head_seq, head_hash) "
+                "SELECT game_id, recorded_at, '', 'setup', 0, ? FROM events WHERE seq = 1 AND game_id NOT IN (SELECT id FROM games)",
+                (GENESIS,),
+            )
+            ids = [g.id for g in self.games()]
             for table in (*PROJECTIONS, "snapshots"):
                 self.conn.execute(f"DELETE FROM {table}")
             for game_id in ids:
-                records = [(e.seq, e.payload) for e in self.events(game_id)]
-                state, snapshots = fold_with_snapshots(records, SNAPSHOT_EVERY)
+                envelopes = self.events(game_id)
+                state, snapshots = fold_with_snapshots([(e.seq, e.payload) for e in envelopes], SNAPSHOT_EVERY)
                 write_snapshots(self.conn, game_id, snapshots)
                 projections.write(self.conn, game_id, state, 0)
+                self._update_game(game_id, {"ruleset": state.ruleset, "head_seq": state.seq, "head_hash": envelopes[-1].hash})
                 self._update_game(game_id, projections.game_columns(state))
         self._cache.clear()
         self._undoable.clear()
@@ -375,7 +384,10 @@ class Store:
         return cached
 
     def _state_from_snapshot(self, game_id: str, at: int, then: tuple[int, EventVoided] | None = None) -> GameState:
-        return state_at(self.conn, game_id, at, lambda after, upto: self.events(game_id, upto=upto, after=after), then)
+        passed_over: list[int] = []
+        state = state_at(self.conn, game_id, at, lambda after, upto: self.events(game_id, upto=upto, after=after), then, passed_over)
+        self.distrusted += [(game_id, seq) for seq in passed_over]
+        return state
 
 
 INSERT_EVENT = f"INSERT INTO events ({', '.join(EVENTS)}) VALUES ({', '.join('?' * len(EVENTS))})"
