@@ -37,7 +37,7 @@ def suspicious_games(league: League) -> list[tuple[str, str]]:
     return sorted(set(problems + tables_behind_events(league)))
 
 
-TABLES_BEHIND = f"""
+TABLES_BEHIND = """
 SELECT e.game_id, count(*) AS events, max(e.seq) AS last_seq, g.head_seq,
        coalesce(g.head_hash = (SELECT h.hash FROM events h WHERE h.game_id = e.game_id AND h.seq = g.head_seq), 0) AS head_holds
 FROM events e LEFT JOIN games g ON g.id = e.game_id
