@@ -113,7 +113,7 @@ def _bad_value(value, field: str, path: str) -> str | None:
         if bad:
             return f"field {path}: holds the control character {bad}; names and notes are plain text (remove it)"
         return None
-    if isinstance(value, bool) or not isinstance(value, int | dict | list):
+    if isinstance(value, bool) or not isinstance(value, int | dict | list | tuple):
         return None
     if isinstance(value, int):
         if -NUMBER_LIMIT <= value <= NUMBER_LIMIT:
@@ -128,6 +128,29 @@ def _bad_value(value, field: str, path: str) -> str | None:
         if problem:
             return problem
     return None
+
+
+# --- game ids ---------------------------------------------------------------------------------
+
+_UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+
+
+def check_ids(game_id: str, event_id: str) -> None:
+    """Refuse an envelope whose game id is not a UUID as ktlog writes them (36 characters, lower
+    case: any other text could be unreachable, shadow another game's prefix, or name a file
+    outside the current folder), or whose event id is not a short plain text."""
+    if not _UUID.fullmatch(game_id):
+        hint = "; write it in lower case" if _UUID.fullmatch(game_id.lower()) else ""
+        raise InvalidEvent(f"field game_id: {game_id[:60]!r} is not a ktlog id (a UUID in lower case, e.g. 334f68f6-0dcb-4490-9503-74563ac46dc6){hint}", "game_id")
+    problem = _bad_value(event_id, "event_id", "event_id")
+    if problem:
+        raise InvalidEvent(problem, "event_id")
+
+
+def game_prefix(text: str) -> str:
+    """A game id or the start of one as typed (`334F`, ` 334f `): the one form every lookup
+    compares, exactly, with the start of a stored id (no wildcard)."""
+    return text.strip().lower()
 
 
 def decode_payload(type_name: str, version: int, payload: bytes | str) -> Event:

@@ -299,6 +299,7 @@ def test_statistics_say_when_their_tables_disagree_with_the_events(samples_db):
     conn.execute("UPDATE games SET head_seq = head_seq - 1 WHERE id = ?", (short,))
     conn.commit()
     conn.close()
+
     def run(*args):  # each command in its own process, as a user runs them
         return subprocess.run([*KTLOG, "--db", str(samples_db), *args], capture_output=True, text=True, timeout=120)
 
@@ -308,3 +309,14 @@ def test_statistics_say_when_their_tables_disagree_with_the_events(samples_db):
     assert run("rebuild").returncode == 0
     assert "warning" not in run("stats", "standings").stderr
     assert run("verify").stdout.endswith(f"all {len(list(SAMPLE_GAMES.glob('*.jsonl')))} games verified\n")
+
+
+# --- 8 and 9: game ids and prefixes --------------------------------------------------------------
+
+
+def test_a_prefix_is_matched_exactly(samples_db):
+    assert "no game id starts with '334f68f_'" in ktlog(samples_db, "score", "334f68f_", ok=False).output
+    assert "no game id starts with '%'" in ktlog(samples_db, "score", "%", ok=False).output
+    assert "Alice" in ktlog(samples_db, "score", " 334F68F6 ").output
+    assert "no game id starts with '334f68f_'" in ktlog(samples_db, "stats", "curves", "--game", "334f68f_", ok=False).output
+    assert ktlog(samples_db, "stats", "curves", "--game", "334F", "--format", "csv").output.startswith("seq,")

@@ -166,10 +166,13 @@ def elo(league: League):
 def _game_id(league: League, prefix: str) -> str:
     """A finished game of the league by its id or the start of it."""
     from ..analytics.league import NothingToCompute
+    from ..records import game_prefix
 
-    games = league.games.filter(league.games.get_column("game_id").str.starts_with(prefix.lower()))
+    prefix = game_prefix(prefix)
+    games = league.games.filter(league.games.get_column("game_id").str.starts_with(prefix))
     if games.height == 0:
-        _left_out(league, prefix.lower())
+        _left_out(league, prefix)
+        raise KtlogError(f"no game id starts with {prefix!r}; `ktlog games` lists them")
     if games.height != 1:
         raise KtlogError(f"{games.height} games start with {prefix!r}; give more of the id (`ktlog games` lists them)")
     game_id, status = games.row(0, named=True)["game_id"], games.row(0, named=True)["status"]
@@ -225,10 +228,11 @@ def report(ctx, game, output) -> None:
     """Write one game as a single HTML file: result, VP curve, events and notes (opens offline)."""
     from ..analytics.league import Filters, League
     from ..analytics.report import game_report
+    from ..files.output import default_name
     from ..storage.store import Store
 
     db = Path(ctx.find_root().obj["db"])
     with Store(db, create=False) as store:
         game_id = store.resolve(game)
         text = game_report(store, League(db, Filters()), game_id)
-    write_output(ctx, output or Path(f"{game_id[:8]}.html"), text)
+    write_output(ctx, output or default_name(game_id, ".html"), text)

@@ -6,6 +6,7 @@ flushed to the disk, then renamed over the target, so a full disk leaves any old
 from __future__ import annotations
 
 import os
+import re
 import secrets
 from collections.abc import Callable
 from pathlib import Path
@@ -14,6 +15,14 @@ from ..errors import KtlogError
 
 DATABASE_COMPANIONS = ("", "-wal", "-shm", "-journal")
 """Suffixes of the files SQLite keeps for a database: an output over any of them destroys it."""
+
+
+def default_name(game_id: str, suffix: str) -> Path:
+    """A file name in the current folder for a game's output: its id's first 8 characters, any
+    that is not a lower-case letter, digit or hyphen replaced (an id an older file brought in may
+    hold `../` or a slash)."""
+    stem = re.sub(r"[^0-9a-z-]", "_", game_id[:8]) or "game"
+    return Path(stem + suffix)
 
 
 def refuse_database(output: Path, database: Path | None) -> None:

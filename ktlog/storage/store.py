@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import ConcurrencyConflict, GameNotFound, InvalidEvent, StoreError
 from ..events import Annotation, Envelope, Event, EventVoided, GameCreated
-from ..records import GENESIS, check_event, decode_payload, now, seal
+from ..records import GENESIS, check_event, check_ids, decode_payload, game_prefix, now, seal
 from ..reducer import apply_in_place, effective, fold_with_snapshots
 from ..state import GameState, copy_state, encode_state
 from . import projections
@@ -152,10 +152,16 @@ class Store:
 
     def resolve(self, prefix: str) -> str:
         """The id of the game whose id is `prefix` or starts with it."""
-        prefix = prefix.strip().lower()
+        prefix = game_prefix(prefix)
         if not prefix:
             raise GameNotFound("give a game id (or the start of one); `ktlog games` lists them")
-        ids = [r["id"] for r in self._rows("SELECT id FROM games WHERE id LIKE ? ORDER BY id", [prefix.replace("%", "") + "%"])]
+        # The ids that start with `prefix` exactly (no LIKE wildcards), a range of the primary key.
+        ids = [
+            r["id"]
+            for r in self._rows(
+                "SELECT id FROM games WHERE id >= ? AND id < ? AND substr(id, 1, ?) = ? ORDER BY id", [prefix, prefix + "\uffff", len(prefix), prefix]
+            )
+        ]
         if not ids:
             raise GameNotFound(f"no game id starts with {prefix!r}; `ktlog games` lists them")
         if len(ids) > 1:
@@ -398,6 +404,7 @@ def event_rows(sealed: list[tuple[Envelope, bytes]]) -> list[tuple]:
     the table, so every event's values are checked here (`records.check_event`) before a row is written."""
     for envelope, _ in sealed:
         try:
+            check_ids(envelope.game_id, envelope.event_id)
             check_event(envelope.payload)
         except InvalidEvent as exc:
             exc.seq = envelope.seq
