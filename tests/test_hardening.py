@@ -320,3 +320,66 @@ def test_a_prefix_is_matched_exactly(samples_db):
     assert "Alice" in ktlog(samples_db, "score", " 334F68F6 ").output
     assert "no game id starts with '334f68f_'" in ktlog(samples_db, "stats", "curves", "--game", "334f68f_", ok=False).output
     assert ktlog(samples_db, "stats", "curves", "--game", "334F", "--format", "csv").output.startswith("seq,")
+
+
+# --- 12: unbounded inputs ----------------------------------------------------------------------------
+
+
+def test_a_pipe_or_a_device_is_refused_not_waited_on(tmp_path, samples_db):
+    import os
+
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    for args in (["--db", str(fifo), "games"], ["--db", str(fifo), "stats", "standings"], ["--db", str(samples_db), "import", str(fifo)]):
+        proc = subprocess.run([*KTLOG, *args], capture_output=True, text=True, timeout=60)
+        assert proc.returncode == 1 and "not a regular file" in proc.stderr, (args, proc.stderr)
+    proc = subprocess.run([*KTLOG, "--db", str(samples_db), "import", "/dev/zero"], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 1 and "/dev/zero is a device or socket, not a regular file" in proc.stderr
+
+
+def test_an_oversized_file_line_name_or_note_is_refused(tmp_path, store, monkeypatch):
+    from ktlog.events import Annotation
+    from ktlog.files import gamelog
+
+    g = game(to="setup")
+    with pytest.raises(InvalidEvent, match="field player: 1,000,000 characters is too long"):
+        store.new_game(g.events[0], [PlayerJoined(player="A" * 1_000_000, kill_team="x")])
+    gid = store.new_game(g.events[0], g.events[1:])
+    with pytest.raises(InvalidEvent, match="field text: 50,000,000 characters is too long"):
+        store.append(gid, Annotation(target=2, text="n" * 50_000_000))
+    big = tmp_path / "big.jsonl"
+    big.write_bytes(next(SAMPLE_GAMES.glob("01_*.jsonl")).read_bytes().split(b"\n")[0] + b"\n" + b"x" * (2**20 + 1) + b"\n")
+    assert "line 2: the line is 1,048,577 bytes long, more than the 1,048,576" in ktlog(tmp_path / "db", "import", big, ok=False).output
+    monkeypatch.setattr(gamelog, "GAME_LOG_LIMIT", 2**20)
+    assert "larger than 1 MB" in ktlog(tmp_path / "db", "import", big, ok=False).output
+
+
+# --- 13: small ones ------------------------------------------------------------------------------------
+
+
+def test_a_byte_that_is_not_utf8_is_counted_within_its_line(samples_db, tmp_path):
+    from ktlog.files.gamelog import export_lines, write_game_log
+
+    with Store(samples_db) as store:
+        lines = export_lines(store, store.resolve("99ca"))
+    broken = lines[3].replace(b'"type":"', b'"type":"\xff', 1)
+    path = tmp_path / "bad.jsonl"
+    write_game_log(path, [*lines[:3], broken, *lines[4:]])
+    out = ktlog(tmp_path / "new.db", "import", path, ok=False).output
+    offset = broken.index(b"\xff")
+    assert f"line 4: not valid JSON (byte {offset} is not UTF-8 text" in out
+
+
+def test_a_deeply_nested_argument_is_refused_plainly(tmp_path):
+    db = tmp_path / "g.db"
+    gid, _ = two_games(db)
+    out = ktlog(db, "event", gid[:8], "Annotation", "target=2", "text=" + "[" * 100_000 + "]" * 100_000, ok=False).output
+    assert "bug" not in out and "nothing was changed" in out
+
+
+def test_a_version_1_game_created_with_a_dataslate_is_refused():
+    from ktlog.records import decode_payload
+
+    with pytest.raises(InvalidEvent, match="GameCreated version 1 has no dataslate field"):
+        decode_payload("GameCreated", 1, b'{"type":"GameCreated","ruleset":"kt24-preliminary","killzone":"volkus","date":"2026-11-01","dataslate":"Q4"}')
+    assert decode_payload("GameCreated", 1, b'{"type":"GameCreated","ruleset":"kt24-preliminary","killzone":"volkus","date":"2026-11-01"}').dataslate is None

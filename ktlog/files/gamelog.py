@@ -18,6 +18,7 @@ from ..events import Envelope
 from ..records import GENESIS, canonical, canonical_raw, chain_hash, decode_payload
 from ..rulesets.multiplayer.rules import shared_win
 from ..state import GameState
+from .inputs import GAME_LOG_LIMIT, LINE_LIMIT, read_limited
 from .output import write_file
 
 if TYPE_CHECKING:
@@ -143,12 +144,17 @@ def read_game_log(path: Path) -> tuple[Header, list[tuple[Envelope, bytes]]]:
     """
     where = str(path)
     try:
-        data = path.read_bytes()
+        data = read_limited(path, "a game-log file", GAME_LOG_LIMIT)
     except OSError as exc:
         raise GameLogError(where, None, f"cannot read the file: {exc.strerror}") from exc
+    except KtlogError as exc:
+        raise GameLogError(where, None, str(exc)) from exc
     lines = data.removeprefix(b"\xef\xbb\xbf").split(b"\n")  # a byte-order mark, as some editors write
     if lines and lines[-1].strip() == b"":
         lines.pop()
+    long_line = next((number for number, line in enumerate(lines, 1) if len(line) > LINE_LIMIT), None)
+    if long_line:
+        raise GameLogError(where, long_line, f"the line is {len(lines[long_line - 1]):,} bytes long, more than the {LINE_LIMIT:,} a line may take")
     if not lines or not lines[0].strip():
         raise GameLogError(where, 1, "the file is empty; a game-log file starts with a header line")
     try:
@@ -240,6 +246,10 @@ def _read_line_slowly(where: str, number: int, raw_line: bytes) -> tuple[Envelop
 
     An older event keeps its payload as recorded (its hash covers that); it is upcast on read.
     """
+    try:
+        raw_line.decode()  # so that a byte that is not UTF-8 is counted within the line, not within its payload
+    except UnicodeDecodeError as exc:
+        raise GameLogError(where, number, f"not valid JSON ({_undecodable(exc)})") from exc
     try:
         line = msgspec.json.decode(raw_line, type=_Line)
     except msgspec.ValidationError as exc:

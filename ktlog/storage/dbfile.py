@@ -41,6 +41,8 @@ def default_db_path() -> Path:
 def is_current(path: Path) -> bool:
     """Whether `path` is a ktlog database of this schema version, ready to read as it is."""
     try:
+        if not path.is_file():
+            return False  # a pipe or device is never opened: reading it could wait forever
         with open(path, "rb") as f:
             if f.read(16) != b"SQLite format 3\x00":
                 return False
@@ -72,6 +74,8 @@ def _connect(path: Path | None, create: bool, busy_timeout_ms: int) -> sqlite3.C
     if path.exists():
         if path.is_dir():
             raise StoreError(f"{where} is a directory, not a database file; give the path of a .db file with --db")
+        if not path.is_file():
+            raise StoreError(f"{where} is not a regular file (a pipe or a device); give the path of a .db file with --db")
         with open(path, "rb") as f:
             head = f.read(16)
         if head and head != b"SQLite format 3\x00":
