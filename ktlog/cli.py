@@ -41,6 +41,7 @@ COMMANDS = {
     "chart": "ktlog.commands.stats:chart",
     "report": "ktlog.commands.stats:report",
     "roster": "ktlog.commands.roster:roster",
+    "key": "ktlog.commands.keys:key",
 }
 """Each subcommand's name -> "module:attribute" of its click command."""
 

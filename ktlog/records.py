@@ -141,7 +141,9 @@ def check_ids(game_id: str, event_id: str) -> None:
     outside the current folder), or whose event id is not a short plain text."""
     if not _UUID.fullmatch(game_id):
         hint = "; write it in lower case" if _UUID.fullmatch(game_id.lower()) else ""
-        raise InvalidEvent(f"field game_id: {game_id[:60]!r} is not a ktlog id (a UUID in lower case, e.g. 334f68f6-0dcb-4490-9503-74563ac46dc6){hint}", "game_id")
+        raise InvalidEvent(
+            f"field game_id: {game_id[:60]!r} is not a ktlog id (a UUID in lower case, e.g. 334f68f6-0dcb-4490-9503-74563ac46dc6){hint}", "game_id"
+        )
     problem = _bad_value(event_id, "event_id", "event_id")
     if problem:
         raise InvalidEvent(problem, "event_id")

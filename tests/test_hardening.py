@@ -383,3 +383,52 @@ def test_a_version_1_game_created_with_a_dataslate_is_refused():
     with pytest.raises(InvalidEvent, match="GameCreated version 1 has no dataslate field"):
         decode_payload("GameCreated", 1, b'{"type":"GameCreated","ruleset":"kt24-preliminary","killzone":"volkus","date":"2026-11-01","dataslate":"Q4"}')
     assert decode_payload("GameCreated", 1, b'{"type":"GameCreated","ruleset":"kt24-preliminary","killzone":"volkus","date":"2026-11-01"}').dataslate is None
+
+
+# --- signatures -------------------------------------------------------------------------------------
+
+
+def test_both_players_sign_a_game_and_a_recomputed_chain_loses_the_signatures(samples_db, tmp_path, monkeypatch):
+    alice_keys, bob_keys = tmp_path / "alice", tmp_path / "bob"
+    bob_db, league_db = tmp_path / "bob.db", tmp_path / "league.db"
+    monkeypatch.setenv("KTLOG_KEYS", str(alice_keys))
+    assert "made the signing key of Alice" in ktlog(samples_db, "key", "new", "Alice").output
+    assert "already holds a signing key" in ktlog(samples_db, "key", "new", "Mallory", ok=False).output
+    ktlog(samples_db, "export", "334f", "--sign", "-o", tmp_path / "alice.jsonl")
+    monkeypatch.setenv("KTLOG_KEYS", str(bob_keys))
+    ktlog(samples_db, "key", "new", "Bob")
+    out = ktlog(bob_db, "import", tmp_path / "alice.jsonl").output
+    assert "signed by Alice; not by Bob" in out
+    ktlog(bob_db, "export", "334f", "--sign", "-o", tmp_path / "both.jsonl")
+    out = ktlog(league_db, "import", tmp_path / "both.jsonl", *sorted(SAMPLE_GAMES.glob("0[2-4]_*.jsonl"))).output
+    assert "signed by Alice, Bob (every player)" in out
+    assert "334f68f6  ok (266 events); signed by Alice, Bob (every player)" in ktlog(league_db, "verify").output
+    standings = json.loads(ktlog(league_db, "stats", "standings", "--signed-by-both", "--format", "json").stdout)
+    assert sorted(r["player"] for r in standings) == ["Alice", "Bob"] and all(r["games"] == 1 for r in standings)
+
+    # An event edited and the chain recomputed (here its time): the file imports (a chain is
+    # integrity, not authenticity), but the signatures no longer hold: not counted as signed.
+    lines = (tmp_path / "both.jsonl").read_bytes().split(b"\n")[:-1]
+    edited = json.loads(lines[5])
+    lines[5] = json.dumps({**edited, "recorded_at": "2026-10-04T23:59:59+00:00"}).encode()
+    forged_db = tmp_path / "forged.db"
+    (tmp_path / "forged.jsonl").write_bytes(b"\n".join(rechained(lines)) + b"\n")
+    out = ktlog(forged_db, "import", tmp_path / "forged.jsonl", *sorted(SAMPLE_GAMES.glob("0[2-4]_*.jsonl"))).output
+    assert "no valid signature; the signature of Alice, Bob does NOT match the events" in out
+    assert "334f68f6  ok (266 events); not signed" in ktlog(forged_db, "verify").output  # what does not hold is not kept
+    out = CliRunner().invoke(cli, ["--db", str(forged_db), "stats", "standings", "--signed-by-both"])
+    assert out.exit_code == 1 and "Alice" not in out.stdout
+
+
+def rechained(lines: list[bytes]) -> list[bytes]:
+    """Game-log lines with their hash chain recomputed, as a forger would."""
+    from ktlog.records import GENESIS, canonical_raw, chain_hash
+
+    out, prev = [lines[0]], GENESIS
+    for line in lines[1:]:
+        e = json.loads(line)
+        payload = canonical_raw(json.dumps(e["payload"]).encode())
+        e = {**e, "prev_hash": prev}
+        e["hash"] = prev = chain_hash(prev, e["game_id"], e["seq"], e["event_id"], e["version"], e["recorded_at"], payload)
+        out.append(json.dumps(e).encode())
+    return out

@@ -33,18 +33,39 @@ def import_cmd(ctx, files) -> None:
                 echo(f"error: {result}", err=True)
             else:
                 echo(result.describe())
+                _report_signers(store, Path(result.path))
     if failed:
         sys.exit(1)
+
+
+def _report_signers(store: Store, path: Path) -> None:
+    """Keep the signatures an imported file carries, and say who signed the game."""
+    from ..play import signatures
+
+    header = signatures.file_header(path)
+    if header is not None:
+        echo(f"  game {header.game_id[:8]}: {signatures.keep_from_header(store, header).describe()}")
 
 
 @click.command()
 @click.argument("game")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write to this file instead of standard output.")
+@click.option("--sign", is_flag=True, help="Sign the game as it stands with your key (`ktlog key new NAME` makes one).")
 @click.pass_context
-def export(ctx, game, output) -> None:
-    """Write a game's game-log file (JSON Lines: a header, then one event per line)."""
+def export(ctx, game, output, sign) -> None:
+    """Write a game's game-log file (JSON Lines: a header, then one event per line), with the
+    signatures kept for it and, with --sign, yours."""
+    from ..play import signatures
+
     store = open_store(ctx)
-    lines = export_lines(store, store.resolve(game))
+    game_id = store.resolve(game)
+    lines = export_lines(store, game_id)
+    if sign:
+        mine = signatures.sign(store, game_id)
+        store.add_signatures(game_id, [(mine.head_seq, mine.signer, mine.public_key, mine.signature)])
+    kept = signatures.stored(store, game_id)
+    if kept:
+        lines[0] = signatures.signed_header(lines[0], kept)
     if output:
         write_output(ctx, output, b"\n".join(lines) + b"\n")
     else:

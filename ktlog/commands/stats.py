@@ -25,7 +25,7 @@ def _league(ctx: click.Context, kw: dict) -> League:
         from ..storage.store import Store
 
         Store(db, create=False).close()
-    filters = Filters(**{k: kw.pop(k) for k in ("league", "season", "round", "since", "until", "ruleset", "player", "team")})
+    filters = Filters(**{k: kw.pop(k, None) for k in ("league", "season", "round", "since", "until", "ruleset", "player", "team", "signed_by_both")})
     return League(db, filters)
 
 
@@ -40,6 +40,7 @@ def filtered(command):
         click.option("--ruleset", help="Only games of this ruleset (e.g. kt24-preliminary)."),
         click.option("--player", help="Only games this player played (and their rows)."),
         click.option("--team", help="Only games this kill team played (and its rows)."),
+        click.option("--signed-by-both", is_flag=True, default=None, help="Only games every player signed as they stand (each signature checked)."),
         click.option("--format", "fmt", type=click.Choice(["table", "csv", "json", "parquet"]), default="table", show_default=True, help="Output format."),
         click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write to this file instead of standard output."),
     ]

@@ -14,6 +14,7 @@ from .context import echo, open_store
 @click.pass_context
 def verify_cmd(ctx, game) -> None:
     """Re-check every game (or one): hash chain, event schemas, and the rules by re-folding."""
+    from ..play.signatures import signers
     from ..play.verify import verify, verify_file
 
     store = open_store(ctx)
@@ -22,7 +23,7 @@ def verify_cmd(ctx, game) -> None:
         echo(f"the file  FAILED: {problem}")
     verdicts = verify(store, [store.resolve(game)] if game else None)
     for v in verdicts:
-        echo(v.describe())
+        echo(f"{v.describe()}; {signers(store, v.game_id).describe()}" if v.ok else v.describe())
     bad = [v for v in verdicts if not v.ok]
     if damage:
         echo(f"the database file failed its checks; ktlog refuses to write to it. {len(bad)} of {len(verdicts)} games failed verification", err=True)

@@ -44,6 +44,16 @@ class HeaderResult(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit
     winners: tuple[str, ...] = ()
 
 
+class HeaderSignature(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A recorder's Ed25519 signature of the game as it stood at `head_seq` (`play.signatures`):
+    the signer's name as they gave it, their public key and the signature, both in hex."""
+
+    signer: str
+    public_key: str
+    head_seq: int
+    signature: str
+
+
 class Header(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
     """Line 1 of a game-log file, like PGN's tag roster."""
 
@@ -63,6 +73,7 @@ class Header(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defau
     result: HeaderResult | None = None
     description: str | None = None
     ktlog_version: str | None = None
+    signatures: tuple[HeaderSignature, ...] = ()
 
 
 class _Line(msgspec.Struct, frozen=True, forbid_unknown_fields=True):

@@ -153,5 +153,9 @@ def m007_vp_by_op_and_typed_results(db: sqlite_utils.Database) -> None:
 def m008_snapshot_seals(db: sqlite_utils.Database) -> None:
     """Schema 8: each snapshot carries its seal, a hash of the hash of the event it was taken at
     and of its bytes (`snapshots.seal`); a reader uses only a snapshot whose seal holds. The
-    snapshots are rewritten, sealed, after migrating."""
+    snapshots are rewritten, sealed, after migrating. And the recorders' signatures of games
+    (`play.signatures`), kept beside the log as the game-log files brought them."""
     db["snapshots"].add_column("seal", str)
+    db["signatures"].create(
+        {"game_id": str, "head_seq": int, "signer": str, "public_key": str, "signature": str, "recorded_at": str}, pk=("game_id", "head_seq", "public_key")
+    )

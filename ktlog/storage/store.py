@@ -324,6 +324,14 @@ class Store:
     def _update_game(self, game_id: str, columns: dict) -> None:
         self.conn.execute(f"UPDATE games SET {', '.join(f'{c}=?' for c in columns)} WHERE id=?", (*columns.values(), game_id))
 
+    def add_signatures(self, game_id: str, signatures: list[tuple[int, str, str, str]]) -> None:
+        """Keep checked signatures of a game: (head_seq, signer, public key, signature) each."""
+        with self._write():
+            self.conn.executemany(
+                "INSERT OR IGNORE INTO signatures (game_id, head_seq, signer, public_key, signature, recorded_at) VALUES (?,?,?,?,?,?)",
+                [(game_id, *s, now()) for s in signatures],
+            )
+
     def record_file_check(self, problems: list[str]) -> None:
         """Keep what `ktlog verify` found wrong with the file itself: while it stands, every write is refused."""
         with self._write(damaged_ok=True):
