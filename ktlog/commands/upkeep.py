@@ -18,15 +18,16 @@ def verify_cmd(ctx, game) -> None:
     from ..play.verify import verify, verify_file
 
     store = open_store(ctx)
-    damage = verify_file(store)
-    for problem in damage:
+    damage, missing = verify_file(store)
+    for problem in damage + missing:
         echo(f"the file  FAILED: {problem}")
     verdicts = verify(store, [store.resolve(game)] if game else None)
     for v in verdicts:
         echo(f"{v.describe()}; {signers(store, v.game_id).describe()}" if v.ok else v.describe())
     bad = [v for v in verdicts if not v.ok]
-    if damage:
-        echo(f"the database file failed its checks; ktlog refuses to write to it. {len(bad)} of {len(verdicts)} games failed verification", err=True)
+    if damage or missing:
+        refusal = "; ktlog refuses to write to it until it is restored" if damage else ""
+        echo(f"the database file failed its checks{refusal}. {len(bad)} of {len(verdicts)} games failed verification", err=True)
         sys.exit(1)
     if bad:
         echo(f"{len(bad)} of {len(verdicts)} games failed verification", err=True)

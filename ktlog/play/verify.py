@@ -41,11 +41,13 @@ UNIQUE_EVENT_KEYS = (("game_id", "seq"), ("event_id",))
 and the unique indexes that turn a race between writers into a conflict instead of a duplicate."""
 
 
-def check_file(store: Store) -> list[str]:
-    """What is wrong with the database file itself: SQLite's integrity check (damaged pages, an
-    index that disagrees with its table) and the schema objects the log relies on."""
+def check_file(store: Store) -> tuple[list[str], list[str]]:
+    """What is wrong with the database file itself: what SQLite's integrity check finds (damaged
+    pages, an index that disagrees with its table), and which schema objects the log relies on
+    are missing (`ktlog rebuild` makes them again)."""
     conn = store.conn
-    problems = [f"SQLite's integrity check: {row}" for (row,) in conn.execute("PRAGMA integrity_check") if row != "ok"]
+    damage = [f"SQLite's integrity check: {row}" for (row,) in conn.execute("PRAGMA integrity_check") if row != "ok"]
+    problems: list[str] = []
     triggers = dict(conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'events'").fetchall())
     for name in APPEND_ONLY_TRIGGERS:
         if "RAISE(ABORT" not in (triggers.get(name) or ""):
@@ -58,7 +60,7 @@ def check_file(store: Store) -> list[str]:
     for key in UNIQUE_EVENT_KEYS:
         if key not in unique:
             problems.append(f"the unique index of events on ({', '.join(key)}) is missing: two writers could store the same {key[-1]} twice")
-    return problems
+    return damage, [f"{p} (`ktlog rebuild` makes it again)" for p in problems]
 
 
 def verify_game(store: Store, game_id: str) -> Verdict:
@@ -160,14 +162,15 @@ def stored_game_ids(store: Store) -> list[str]:
     return listed + [game_id for (game_id,) in orphans]
 
 
-def verify_file(store: Store) -> list[str]:
-    """`check_file`, kept in the database (a damaged file then refuses every write)."""
-    problems = check_file(store)
+def verify_file(store: Store) -> tuple[list[str], list[str]]:
+    """`check_file`'s findings; the damage SQLite finds is kept in the database, and the file
+    then refuses every write."""
+    damage, missing = check_file(store)
     try:
-        store.record_file_check(problems)
+        store.record_file_check(damage)
     except (StoreError, sqlite3.Error):
-        pass  # read-only, or too damaged to write to: the problems are still reported
-    return problems
+        pass  # read-only, or too damaged to write to: the damage is still reported
+    return damage, missing
 
 
 def verify(store: Store, game_ids: list[str] | None = None) -> list[Verdict]:

@@ -18,6 +18,20 @@ REBUILDING_MIGRATIONS = {
 """Migrations that change projection tables: a database they upgrade is rebuilt from its log."""
 
 
+def restore_guards(conn) -> None:
+    """The schema objects the log's promises rest on, made (again) as they should be: the unique
+    indexes of events on (game_id, seq) and on event_id, and the triggers keeping events
+    append-only (`ktlog verify` reports them missing; `ktlog rebuild` calls this)."""
+    conn.execute("CREATE UNIQUE INDEX IF NOT EXISTS idx_events_game_id_seq ON events (game_id, seq)")
+    conn.execute("CREATE UNIQUE INDEX IF NOT EXISTS idx_events_event_id ON events (event_id)")
+    for op in ("UPDATE", "DELETE"):
+        conn.execute(f"DROP TRIGGER IF EXISTS events_no_{op.lower()}")
+        conn.execute(
+            f"CREATE TRIGGER events_no_{op.lower()} BEFORE {op} ON events "
+            f"BEGIN SELECT RAISE(ABORT, 'events are append-only: record a correction (undo) instead'); END"
+        )
+
+
 @migrations()
 def m001_initial(db: sqlite_utils.Database) -> None:
     db["games"].create(
@@ -60,15 +74,9 @@ def m001_initial(db: sqlite_utils.Database) -> None:
         not_null={"game_id", "seq", "event_id", "type", "version", "recorded_at", "payload", "prev_hash", "hash"},
         foreign_keys=[("game_id", "games", "id")],
     )
-    db["events"].create_index(["game_id", "seq"], unique=True)
-    db["events"].create_index(["event_id"], unique=True)
+    restore_guards(db.conn)
     # Undos are found often (to pick a usable snapshot) and are few: a partial index holds only them.
     db.execute("CREATE INDEX idx_events_voids ON events (game_id, seq) WHERE type = 'EventVoided'")
-    for op in ("UPDATE", "DELETE"):
-        db.execute(
-            f"CREATE TRIGGER events_no_{op.lower()} BEFORE {op} ON events "
-            f"BEGIN SELECT RAISE(ABORT, 'events are append-only: record a correction (undo) instead'); END"
-        )
     db["snapshots"].create({"game_id": str, "seq": int, "state": bytes}, pk=("game_id", "seq"))
     projection_v1 = {
         "vp_changes": "turning_point player op vp:int reason",

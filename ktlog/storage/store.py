@@ -352,8 +352,12 @@ class Store:
 
     def rebuild(self) -> int:
         """Rebuild every projection, snapshot and game row (its head too) from the event log; a
-        game whose row was deleted gets it back. Returns the games rebuilt."""
+        game whose row was deleted gets it back, and the append-only triggers and unique event
+        indexes are made again if they were dropped. Returns the games rebuilt."""
+        from .migrations import restore_guards
+
         with self._write():
+            restore_guards(self.conn)
             self.conn.execute(
                 "INSERT INTO games (id, created_at, ruleset, status, head_seq, head_hash) "
                 "SELECT game_id, recorded_at, '', 'setup', 0, ? FROM events WHERE seq = 1 AND game_id NOT IN (SELECT id FROM games)",
