@@ -8,9 +8,12 @@ import shutil
 import subprocess
 import sys
 
+import msgspec
 import pytest
 from click.testing import CliRunner
 from conftest import game
+from hypothesis import given
+from hypothesis import strategies as st
 
 from ktlog.cli import cli
 from ktlog.data import SAMPLE_GAMES
@@ -161,7 +164,7 @@ def odd_names_db(tmp_path, monkeypatch):
     from ktlog.files.gamelog import read_game_log
 
     db = tmp_path / "old.db"
-    monkeypatch.setattr("ktlog.storage.store.check_event", lambda event: None)
+    monkeypatch.setattr("ktlog.storage.store.check_event", lambda event, payload=None: None)
     renamed = {b'"Alice"': b'"seq"', b'"Bob"': msgspec.json.encode("VP\x1b[2J\x1b]0;pwned\x07")}
     events = []
     for envelope, _ in read_game_log(next(SAMPLE_GAMES.glob("01_*.jsonl")))[1]:
@@ -433,3 +436,12 @@ def rechained(lines: list[bytes]) -> list[bytes]:
         e["hash"] = prev = chain_hash(prev, e["game_id"], e["seq"], e["event_id"], e["version"], e["recorded_at"], payload)
         out.append(json.dumps(e).encode())
     return out
+
+
+@given(name=st.text(max_size=260), delta=st.integers())
+def test_the_byte_search_never_passes_what_the_walk_refuses(name, delta):
+    from ktlog.records import _bad_value, _plainly_within_limits, canonical
+
+    for event in (PlayerJoined(player=name, kill_team=name), AplModified(operative="a1", delta=delta, reason=name)):
+        if _plainly_within_limits(canonical(event)):
+            assert _bad_value(msgspec.to_builtins(event), type(event).__name__, "") is None

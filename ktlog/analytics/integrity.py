@@ -38,28 +38,32 @@ def suspicious_games(league: League) -> list[tuple[str, str]]:
 
 
 TABLES_BEHIND = """
-SELECT e.game_id, count(*) AS events, max(e.seq) AS last_seq, g.head_seq,
-       coalesce(g.head_hash = (SELECT h.hash FROM events h WHERE h.game_id = e.game_id AND h.seq = g.head_seq), 0) AS head_holds
-FROM events e LEFT JOIN games g ON g.id = e.game_id
-GROUP BY e.game_id
-HAVING g.head_seq IS NULL OR events != g.head_seq OR last_seq != g.head_seq OR NOT head_holds
+WITH RECURSIVE stored(game_id) AS (
+    SELECT min(game_id) FROM events
+    UNION ALL SELECT (SELECT min(game_id) FROM events WHERE game_id > stored.game_id) FROM stored WHERE stored.game_id IS NOT NULL
+)
+SELECT game_id, NULL AS head_seq FROM stored WHERE game_id IS NOT NULL AND game_id NOT IN (SELECT id FROM games)
 UNION ALL
-SELECT id, 0, 0, head_seq, 0 FROM games WHERE id NOT IN (SELECT game_id FROM events)
+SELECT id, head_seq FROM games
+WHERE coalesce((SELECT hash FROM events WHERE game_id = games.id AND seq = games.head_seq), '') != coalesce(head_hash, '')
+   OR EXISTS (SELECT 1 FROM events WHERE game_id = games.id AND seq = games.head_seq + 1)
 """
-"""Per game, the count and last position of its events against its games row (the row the
-statistics' tables are written with): a cheap check, one pass over the events' index."""
+"""Per game, its games row (the row the statistics' tables are written with) against its last
+events: the event at its head seq has its head hash and none comes after it; and every game that
+has events has a row. A cheap check: a few index lookups a game (the ids of the games with
+events are walked through the index, one lookup each), never a pass over every event."""
 
 
 def tables_behind_events(league: League) -> list[tuple[str, str]]:
     """(game id, what is wrong) for each game whose row disagrees with its stored events: a
     deleted games row (the game would vanish from the statistics), events added or removed
     behind ktlog's back, or a head edited."""
-    rows = read_table(league.db, TABLES_BEHIND, {"game_id": str, "events": int, "last_seq": int, "head_seq": int, "head_holds": int})
+    rows = read_table(league.db, TABLES_BEHIND, {"game_id": str, "head_seq": int})
     problems = []
     for row in rows.iter_rows(named=True):
         if row["head_seq"] is None:
-            what = f"its {row['events']} events are stored but its games row is missing, so the statistics leave it out"
+            what = "its events are stored but its games row is missing, so the statistics leave it out"
         else:
-            what = f"its games row says {row['head_seq']} events but {row['events']} are stored (the last at seq {row['last_seq']}) or its head hash differs"
+            what = f"its games row (head seq {row['head_seq']}) does not match its last stored events: they were changed behind ktlog's back"
         problems.append((row["game_id"], f"{what}; `ktlog rebuild` rewrites the tables from the events"))
     return problems

@@ -414,10 +414,10 @@ INSERT_EVENT = f"INSERT INTO events ({', '.join(EVENTS)}) VALUES ({', '.join('?'
 def event_rows(sealed: list[tuple[Envelope, bytes]]) -> list[tuple]:
     """Sealed events as rows of the events table, in INSERT_EVENT's column order: the one way into
     the table, so every event's values are checked here (`records.check_event`) before a row is written."""
-    for envelope, _ in sealed:
+    for envelope, payload in sealed:
         try:
             check_ids(envelope.game_id, envelope.event_id)
-            check_event(envelope.payload)
+            check_event(envelope.payload, payload)
         except InvalidEvent as exc:
             exc.seq = envelope.seq
             raise
