@@ -4,7 +4,7 @@ as a visible escape, never sent to the terminal raw (an ESC[2J name blanked the 
 from __future__ import annotations
 
 import pytest
-from test_hardening import odd_names_db  # noqa: F401  (the fixture)
+from test_reliability_attack import odd_names_db  # noqa: F401  (the fixture)
 from tui_support import tui_test
 
 from ktlog.storage.store import Store

@@ -1,4 +1,5 @@
-"""The independent attack of issue 17: each case as it was reported, refused or survived."""
+"""The independent attack of issue 17: each case as it was reported, refused or survived (the
+reliability figures count the control-character, path and damage cases)."""
 
 from __future__ import annotations
 
