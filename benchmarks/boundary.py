@@ -54,9 +54,7 @@ def unchecked():
 
 def row(name: str, with_checks: list[float], without: list[float], unit: str, scale: float) -> str:
     a, b = statistics.median(with_checks), statistics.median(without)
-    return (
-        f"| {name} | {min(with_checks) * scale:.2f} / {a * scale:.2f} {unit} | {min(without) * scale:.2f} / {b * scale:.2f} {unit} | {a / b:.3f} |"
-    )
+    return f"| {name} | {min(with_checks) * scale:.2f} / {a * scale:.2f} {unit} | {min(without) * scale:.2f} / {b * scale:.2f} {unit} | {a / b:.3f} |"
 
 
 def main() -> None:
@@ -106,7 +104,9 @@ def main() -> None:
         league_db = folder / "import-0.db"
         league = League(league_db, Filters())
         behind = timed(lambda: tables_behind_events(league), args.repeat)
-        print(f"| stats' tables-behind-events check ({len(paths)} games, {len(events):,} events) | {min(behind) * 1000:.1f} / {statistics.median(behind) * 1000:.1f} ms | - | - |")
+        print(
+            f"| stats' tables-behind-events check ({len(paths)} games, {len(events):,} events) | {min(behind) * 1000:.1f} / {statistics.median(behind) * 1000:.1f} ms | - | - |"
+        )
 
 
 if __name__ == "__main__":

@@ -378,4 +378,3 @@ def test_game_ids(league, figures, game_id):
     lines = [{**line, "game_id": game_id} for line in BASE]
     assert import_into_copy(league, encode(resealed(lines)), figures) == 2
     figures["hostile: malformed game ids refused (paths, wildcards, prefixes, case)"] += 1
-

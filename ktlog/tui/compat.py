@@ -63,4 +63,3 @@ def show_control_characters() -> None:
     shown = {ord(c): visible(c) for c in characters if visible(c) != c and c not in "\t\n"}
     for table in (textual.content._CONTROL_STRIP_TRANSLATE, rich.control._CONTROL_STRIP_TRANSLATE):
         table.update({cp: text for cp, text in shown.items() if cp not in table})
-
