@@ -10,12 +10,13 @@ from __future__ import annotations
 import importlib
 import os
 import sqlite3
+import sys
 from pathlib import Path
 
 import click
 
 from . import __version__
-from .commands.context import fail
+from .commands.context import fail, quiet_broken_pipe, what_was_changed
 from .errors import KtlogError
 from .storage.dbfile import default_db_path
 
@@ -42,6 +43,7 @@ COMMANDS = {
     "report": "ktlog.commands.stats:report",
     "roster": "ktlog.commands.roster:roster",
     "serve": "ktlog.commands.serve:serve",
+    "key": "ktlog.commands.keys:key",
 }
 """Each subcommand's name -> "module:attribute" of its click command."""
 
@@ -61,17 +63,25 @@ class KtlogGroup(click.Group):
 
     def invoke(self, ctx: click.Context):
         try:
-            return super().invoke(ctx)
+            result = super().invoke(ctx)
+            sys.stdout.flush()  # a write error of buffered output is this command's, said here
+            return result
+        except BrokenPipeError:
+            quiet_broken_pipe()
         except KtlogError as exc:
             fail(str(exc))
         except sqlite3.Error as exc:
-            fail(f"database problem: {exc}. Nothing was recorded; check the file given with --db (or KTLOG_DB)")
+            fail(f"database problem: {exc}; {what_was_changed(ctx)}. Check the file given with --db (or KTLOG_DB)")
         except (click.exceptions.Exit, click.ClickException, click.Abort):
             raise
+        except OSError as exc:  # writing standard output (a full device, a closed terminal)
+            fail(f"cannot write {exc.filename or 'to standard output'}: {exc.strerror or exc}; {what_was_changed(ctx)}")
+        except RecursionError:
+            fail(f"the input is nested too deeply to be a ktlog value; {what_was_changed(ctx)}")
         except Exception as exc:  # a bug: say so plainly, keep the traceback for KTLOG_DEBUG=1
             if os.environ.get("KTLOG_DEBUG"):
                 raise
-            fail(f"unexpected {type(exc).__name__}: {exc}. This is a bug in ktlog; nothing was changed. Run again with KTLOG_DEBUG=1 and report it")
+            fail(f"unexpected {type(exc).__name__}: {exc}. This is a bug in ktlog; {what_was_changed(ctx)}. Run again with KTLOG_DEBUG=1 and report it")
 
 
 @click.group(cls=KtlogGroup, invoke_without_command=True)

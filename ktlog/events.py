@@ -12,6 +12,7 @@ from typing import Any, ClassVar, Literal, Union
 
 import msgspec
 
+from .errors import InvalidEvent
 from .wording import fields_from_wording
 
 Order = Literal["engage", "conceal"]
@@ -649,7 +650,10 @@ Upcaster = Any  # Callable[[dict], dict]: one version step of one event type's p
 
 
 def _game_created_v1_v2(payload: dict) -> dict:
-    """Version 1 had no dataslate field: those games named none."""
+    """Version 1 had no dataslate field: those games named none (a version 1 payload that holds
+    one was not written by ktlog, and is refused rather than silently losing it)."""
+    if "dataslate" in payload:
+        raise InvalidEvent("GameCreated version 1 has no dataslate field (it came with version 2); give the event version 2", "dataslate")
     return {**payload, "dataslate": None}
 
 

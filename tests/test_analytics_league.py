@@ -535,9 +535,11 @@ def test_comebacks(all_games):
 )
 def test_one_games_vp_after_every_event(league, n, steps):
     rows = json_rows(stats(league.db, "curves", "--game", G[n][:2], "--format", "json"))
-    first, second = [p for p in rows[0] if p not in ("seq", "turning_point", "difference")]
+    first, second = rows[0]["player"], rows[1]["player"]
     marks = league.marks[G[n]]
-    assert [(r["seq"], r["turning_point"], r[first], r[second], r["difference"]) for r in rows] == [(marks[name], tp, a, b, a - b) for name, tp, a, b in steps]
+    assert [(r["seq"], r["turning_point"], r["player"], r["vp"]) for r in rows] == [
+        row for name, tp, a, b in steps for row in ((marks[name], tp, first, a), (marks[name], tp, second, b))
+    ]
 
 
 def test_the_curve_of_a_game_in_progress_is_refused(league):
@@ -550,11 +552,11 @@ def test_one_games_race_to_draw(league, all_games):
     """G01 as the charts and the TUI draw it: from zeros at seq 0 to the final VP at the last
     event, with a boundary where each turning point starts."""
     race, boundaries = curves.game_race(all_games, G[1])
-    assert race.columns == ["seq", "turning_point", "Alice", "Bob"]
-    assert race.row(0) == (0, 0, 0, 0)
-    assert race.slice(1, race.height - 2).rows() == curves.game_curve(all_games, G[1]).drop("difference").rows()
+    assert race.columns == ["seq", "turning_point", "player", "vp"]
+    assert race.head(2).rows() == [(0, 0, "Alice", 0), (0, 0, "Bob", 0)]
+    assert race.slice(2, race.height - 4).rows() == curves.game_curve(all_games, G[1]).rows()
     last = sqlite3.connect(league.db).execute("SELECT MAX(seq) FROM events WHERE game_id = ?", (G[1],)).fetchone()[0]
-    assert race.row(-1) == (last, 4, 4, 1)
+    assert race.tail(2).rows() == [(last, 4, "Alice", 4), (last, 4, "Bob", 1)]
     assert boundaries.get_column("label").to_list() == ["TP1", "TP2", "TP3", "TP4"]
     assert boundaries.get_column("seq").is_sorted() and boundaries.get_column("seq").max() < league.marks[G[1]]["end"]
 

@@ -13,6 +13,7 @@ from league import league_fixture  # noqa: F401 (the `league` fixture)
 
 from ktlog.cli import cli
 from ktlog.play.simulate import simulate_into
+from ktlog.storage.dbfile import SCHEMA_VERSION
 from ktlog.storage.store import Store
 
 STATISTICS = [
@@ -63,7 +64,7 @@ def test_filters_apply_to_the_dataset_alike(league, exported):
 
 def test_the_layout_and_metadata(league, exported):
     meta = json.loads((exported / "metadata.json").read_text())
-    assert meta["format"] == "ktlog-dataset" and meta["schema_version"] == 7 and meta["source_database"] == str(league.db.resolve())
+    assert meta["format"] == "ktlog-dataset" and meta["schema_version"] == SCHEMA_VERSION and meta["source_database"] == str(league.db.resolve())
     assert meta["last_position"] == Store(league.db).conn.execute("SELECT max(position) FROM events").fetchone()[0]
     assert sorted(str(p.parent.relative_to(exported)) for p in exported.glob("games/*/*/part-0.parquet")) == [
         "games/season=2026/league=Autumn League",

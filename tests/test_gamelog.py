@@ -10,7 +10,7 @@ import pytest
 from conftest import game
 
 from ktlog.data import SAMPLE_GAMES
-from ktlog.errors import GameLogError
+from ktlog.errors import GameLogError, KtlogError
 from ktlog.files.gamelog import export_lines, write_game_log
 from ktlog.play.builder import shoot
 from ktlog.play.importer import _checked, import_file
@@ -361,7 +361,7 @@ def test_a_game_log_is_written_whole_or_not_at_all(tmp_path, monkeypatch, export
         raise OSError(errno.ENOSPC, "No space left on device")
 
     monkeypatch.setattr(atomic.os, "fsync", full_disk)
-    with pytest.raises(OSError, match="No space left"):
+    with pytest.raises(KtlogError, match="No space left"):
         write_game_log(path, [b'{"half": "a file"}'])
     assert path.read_bytes() == before and sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".")) == []
     monkeypatch.undo()

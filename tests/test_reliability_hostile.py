@@ -42,7 +42,9 @@ waits for the disk (synchronous=FULL) and the suite must stay fast."""
 SETTINGS = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 
 SQL = ["'; DROP TABLE events; --", "Robert'); DELETE FROM games; --", '" OR 1=1 --', "%", "_%_", "x' UNION SELECT * FROM games --", "NULL", "\\x00"]
-names = st.one_of(st.sampled_from(SQL), st.text(min_size=1, max_size=24)).filter(str.strip)
+plain = st.characters(blacklist_categories=("Cc", "Cs"), blacklist_characters="\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+"""Any character but a control character or a bidirectional override (refused, `test_control_characters`)."""
+names = st.one_of(st.sampled_from(SQL), st.text(plain, min_size=1, max_size=24)).filter(str.strip)
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=12),
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
@@ -320,8 +322,8 @@ def moved_target(payload: dict, at: int) -> dict:
     teams=st.lists(names, min_size=2, max_size=2),
     operatives=st.lists(names, min_size=4, max_size=4, unique=True),
     league_name=names,
-    note=st.text(max_size=200),
-    game_id=st.one_of(st.uuids().map(str), st.sampled_from(SQL)),
+    note=st.text(plain, max_size=200),
+    game_id=st.uuids().map(str),
 )
 def test_unicode_and_sql_looking_names_are_stored_as_written(league, figures, players, teams, operatives, league_name, note, game_id):
     try:
@@ -346,3 +348,33 @@ def test_unicode_and_sql_looking_names_are_stored_as_written(league, figures, pl
             assert store.state(game_id) == g.state
 
     assert import_into_copy(league, encode(file_lines(g, game_id)), figures, then=stored_as_written) is None
+
+
+CONTROL = st.sampled_from(["\x00", "\x07", "\x08", "\x1b[2J", "\x1b]0;title\x07", "\r", "\n", "\x7f", "\x9b", "\u202e", "\u2066"])
+
+
+@SETTINGS
+@given(data=st.data(), control=CONTROL)
+def test_control_characters(league, figures, data, control):
+    """A control character or bidirectional override in any text of any line: refused at that line."""
+    k = data.draw(st.integers(1, len(BASE) - 1), "line index")
+    texts = [p for p in paths(BASE[k]) if p[0] == "payload" and type(edited_value(BASE[k], p)) is str and p[-1] != "type"]
+    assume(texts)
+    path = data.draw(st.sampled_from(texts), "field")
+    value = edited_value(BASE[k], path)
+    lines = BASE[:k] + [edited(BASE[k], path, value[:1] + control + value[1:])] + BASE[k + 1 :]
+    assert import_into_copy(league, encode(resealed(lines)), figures) == k + 1
+    figures["hostile: control characters refused at their line"] += 1
+
+
+BAD_GAME_IDS = ["", "%", "_", "Ä" * 8, "../pwned-0000", "/tmp/abs", "a" * 1_000_000, GAME_ID.upper(), GAME_ID[:8], GAME_ID + "\n", *SQL]
+
+
+@SETTINGS
+@given(game_id=st.one_of(st.sampled_from(BAD_GAME_IDS), st.text(max_size=40)))
+def test_game_ids(league, figures, game_id):
+    """A game id that is not a UUID in lower case (a path, a wildcard, another game's prefix, upper case): refused."""
+    assume(game_id != GAME_ID)
+    lines = [{**line, "game_id": game_id} for line in BASE]
+    assert import_into_copy(league, encode(resealed(lines)), figures) == 2
+    figures["hostile: malformed game ids refused (paths, wildcards, prefixes, case)"] += 1

@@ -98,3 +98,20 @@ async def test_a_screen_lays_out_again_only_when_its_size_changes():
         if Size(50, 8) not in screen.layouts:
             broken("App -> Screen._screen_resized", "is no longer how a resize reaches a screen")
         assert screen.mounted == ["child", "base"]  # a decorated Mount handler runs beside a subclass's on_mount
+
+
+def test_show_control_characters_updates_the_tables_content_and_text_are_made_through():
+    import rich.control
+    import textual.content
+    from rich.text import Text
+    from textual.content import Content
+
+    from ktlog.tui.compat import show_control_characters
+
+    for module in (textual.content, rich.control):
+        if not isinstance(getattr(module, "_CONTROL_STRIP_TRANSLATE", None), dict):
+            broken(f"{module.__name__}._CONTROL_STRIP_TRANSLATE", "is no longer a dict")
+    show_control_characters()
+    if Content("Al\x1b[2Jice").plain != "Al\\u001b[2Jice" or Text("Bob\x9b").plain != "Bob\\u009b":
+        broken("Content / Text", "no longer translate their text through _CONTROL_STRIP_TRANSLATE")
+    assert Content("tab\there\x07").plain == "tab\there"  # a tab stays; BEL stays deleted, as Textual does

@@ -8,6 +8,7 @@ import altair as alt
 import polars as pl
 
 from ..errors import KtlogError
+from ..text.safe import visible
 from . import curves
 from .league import League
 from .performance import entity_stats
@@ -17,12 +18,17 @@ WIDTH, HEIGHT = 640, 320
 alt.data_transformers.disable_max_rows()  # charts are rendered here, not sent to a browser
 
 
+def visible_frame(frame: pl.DataFrame) -> pl.DataFrame:
+    """The frame with any control character of its text shown as an escape (the chart renderer
+    aborts on some, and a name is drawn as it is)."""
+    return frame.with_columns(pl.col(c).map_elements(visible, return_dtype=pl.String) for c, t in frame.schema.items() if t == pl.String)
+
+
 def game_vp_chart(league: League, game_id: str) -> alt.LayerChart:
     """Both players' VP by event (a step line), with the turning point boundaries marked."""
     race, boundaries = curves.game_race(league, game_id)
-    long = race.unpivot(index=["seq", "turning_point"], variable_name="player", value_name="VP")
     lines = (
-        alt.Chart(long)
+        alt.Chart(visible_frame(race.rename({"vp": "VP"})))
         .mark_line(interpolate="step-after", strokeWidth=2.5)
         .encode(x=alt.X("seq:Q", title="event (seq)"), y=alt.Y("VP:Q", title="VP", scale=alt.Scale(domainMin=0)), color=alt.Color("player:N", title=None))
     )
@@ -43,7 +49,7 @@ def average_curves_chart(league: League) -> alt.Chart:
 
 def team_win_rates_chart(league: League) -> alt.LayerChart:
     data = entity_stats(league, "kill_team")
-    base = alt.Chart(data).encode(y=alt.Y("kill_team:N", sort="-x", title=None))
+    base = alt.Chart(visible_frame(data)).encode(y=alt.Y("kill_team:N", sort="-x", title=None))
     bars = base.mark_rule(strokeWidth=2).encode(
         x=alt.X("win_rate_low:Q", title="win rate (95% Wilson interval)", scale=alt.Scale(domain=[0, 1])), x2="win_rate_high:Q"
     )
@@ -56,28 +62,23 @@ def elo_chart(league: League, top: int = 8) -> alt.Chart:
     best = history.group_by("player").agg(pl.col("elo").last()).sort("elo", descending=True).head(top).get_column("player")
     data = history.filter(pl.col("player").is_in(best.implode())).with_columns(pl.int_range(pl.len()).over("player").alias("game"))
     return (
-        alt.Chart(data)
+        alt.Chart(visible_frame(data))
         .mark_line()
         .encode(x=alt.X("game:Q", title="games played"), y=alt.Y("elo:Q", title="Elo", scale=alt.Scale(zero=False)), color=alt.Color("player:N", title=None))
         .properties(width=WIDTH, height=HEIGHT, title=f"Elo over time (top {top})")
     )
 
 
-def save(chart: alt.TopLevelMixin, path: Path) -> None:
-    """PNG or SVG by the file's extension, rendered offline by vl-convert."""
+def render(chart: alt.TopLevelMixin, path: Path) -> bytes | str:
+    """The chart as PNG or SVG by the file's extension, rendered offline by vl-convert."""
     import vl_convert as vlc
 
-    spec = chart.to_json()
     suffix = path.suffix.lower()
-    try:
-        if suffix == ".png":
-            path.write_bytes(vlc.vegalite_to_png(spec, scale=2))
-        elif suffix == ".svg":
-            path.write_text(vlc.vegalite_to_svg(spec))
-        else:
-            raise KtlogError(f"{path}: charts are written as .png or .svg; name the file with one of those")
-    except OSError as exc:
-        raise KtlogError(f"cannot write {path}: {exc.strerror}") from exc
+    if suffix == ".png":
+        return vlc.vegalite_to_png(chart.to_json(), scale=2)
+    if suffix == ".svg":
+        return vlc.vegalite_to_svg(chart.to_json())
+    raise KtlogError(f"{path}: charts are written as .png or .svg; name the file with one of those")
 
 
 def svg(chart: alt.TopLevelMixin) -> str:

@@ -13,35 +13,41 @@ from .league import League, read_table
 TURNING_POINTS = (1, 2, 3, 4)
 
 
+CURVE = {"seq": pl.Int64, "turning_point": pl.Int64, "player": pl.String, "vp": pl.Int64}
+"""A VP curve in long form (a player's name is a value, never a column name: a player may be
+called `seq` or `VP`)."""
+
+
 def game_curve(league: League, game_id: str) -> pl.DataFrame:
-    """One game's VP after each event that changed it (a step function): seq, turning point,
-    each player's VP, and the difference (first player minus second)."""
+    """One game's VP after each event that changed it (a step function), in long form: seq,
+    turning point, player, VP so far (every player at every such seq, in the game's order)."""
     players_rows = league.results.filter(pl.col("game_id") == game_id)
-    players = players_rows.get_column("player").to_list()
+    players = pl.DataFrame({"player": players_rows.get_column("player"), "order": range(players_rows.height)})
     changes = league.vp_changes.filter(pl.col("game_key").is_in(players_rows.get_column("game_key").implode()))
-    steps = (
-        changes.group_by("seq", "turning_point", "player").agg(pl.col("vp").sum()).pivot(on="player", index=["seq", "turning_point"], values="vp").sort("seq")
+    moments = changes.select("seq", "turning_point").unique()
+    scored = changes.group_by("seq", "player").agg(pl.col("vp").sum())
+    return (
+        moments.join(players, how="cross")
+        .join(scored, on=["seq", "player"], how="left")
+        .sort("order", "seq")
+        .with_columns(pl.col("vp").fill_null(0).cum_sum().over("player"))
+        .sort("seq", "order")
+        .select(list(CURVE))
+        .cast(CURVE)
     )
-    for p in players:
-        if p not in steps.columns:
-            steps = steps.with_columns(pl.lit(0).alias(p))
-    steps = steps.with_columns(pl.col(players).fill_null(0).cum_sum())
-    if len(players) == 2:
-        steps = steps.with_columns((pl.col(players[0]) - pl.col(players[1])).alias("difference"))
-    return steps.select("seq", "turning_point", *players, *(["difference"] if len(players) == 2 else []))
 
 
 def game_race(league: League, game_id: str) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """One game's VP race to draw, from seq 0 to its last event: `game_curve` without the
-    difference, opened by a row of zeros at seq 0 and closed by the final VP at the last seq;
-    and its turning point boundaries (seq, label "TP1" ...)."""
-    steps = game_curve(league, game_id).cast(pl.Int64)  # a game with no VP scored has its zeros as Int32
-    columns = ["seq", "turning_point", *(c for c in steps.columns if c not in ("seq", "turning_point", "difference"))]
+    """One game's VP race to draw, from seq 0 to its last event: `game_curve` opened by zeros
+    at seq 0 and closed by the final VP at the last seq; and its turning point boundaries
+    (seq, label "TP1" ...)."""
+    steps = game_curve(league, game_id)
+    players = league.results.filter(pl.col("game_id") == game_id).get_column("player")
     quoted = _quoted(game_id)
     last = read_table(league.db, f"SELECT MAX(seq) AS seq FROM events WHERE game_id = {quoted}", {"seq": EVENTS["seq"]}).item()
-    start = pl.DataFrame({c: [0] for c in columns}, schema=dict.fromkeys(columns, pl.Int64))
-    end = (steps.tail(1) if steps.height else start).with_columns(pl.lit(last, dtype=pl.Int64).alias("seq"))
-    race = pl.concat([start, steps.select(columns), end.select(columns)])
+    start = pl.DataFrame({"seq": 0, "turning_point": 0, "player": players, "vp": 0}, schema=CURVE)
+    end = (steps.filter(pl.col("seq") == pl.col("seq").max()) if steps.height else start).with_columns(pl.lit(last, dtype=pl.Int64).alias("seq"))
+    race = pl.concat([start, steps, end])
     query, types = select("events", ("seq", "payload"))
     boundaries = read_table(league.db, f"{query} WHERE game_id = {quoted} AND type = 'TurningPointStarted'", types).select(
         "seq", pl.format("TP{}", pl.col("payload").str.json_path_match("$.turning_point")).alias("label")

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import polars as pl
 
-from .league import League
+from .league import League, read_table
+from .tables import is_dataset
 
 
 def suspicious_games(league: League) -> list[tuple[str, str]]:
@@ -32,4 +33,38 @@ def suspicious_games(league: League) -> list[tuple[str, str]]:
             pl.col("vp_differs") | (pl.col("wins") > 1) | (pl.col("winner").fill_null("") != pl.col("recorded_winner").fill_null(""))
         )
         problems += [(row["game_id"], "its result rows do not match the score recorded with the game") for row in mismatched.iter_rows(named=True)]
-    return sorted(set(problems))
+    return sorted(set(problems + tables_behind_events(league)))
+
+
+TABLES_BEHIND = """
+WITH RECURSIVE stored(game_id) AS (
+    SELECT min(game_id) FROM events
+    UNION ALL SELECT (SELECT min(game_id) FROM events WHERE game_id > stored.game_id) FROM stored WHERE stored.game_id IS NOT NULL
+)
+SELECT game_id, NULL AS head_seq FROM stored WHERE game_id IS NOT NULL AND game_id NOT IN (SELECT id FROM games)
+UNION ALL
+SELECT id, head_seq FROM games
+WHERE coalesce((SELECT hash FROM events WHERE game_id = games.id AND seq = games.head_seq), '') != coalesce(head_hash, '')
+   OR EXISTS (SELECT 1 FROM events WHERE game_id = games.id AND seq = games.head_seq + 1)
+"""
+"""Per game, its games row (the row the statistics' tables are written with) against its last
+events: the event at its head seq has its head hash and none comes after it; and every game that
+has events has a row. A cheap check: a few index lookups a game (the ids of the games with
+events are walked through the index, one lookup each), never a pass over every event."""
+
+
+def tables_behind_events(league: League) -> list[tuple[str, str]]:
+    """(game id, what is wrong) for each game whose row disagrees with its stored events: a
+    deleted games row (the game would vanish from the statistics), events added or removed
+    behind ktlog's back, or a head edited. A dataset has no events to compare: nothing to say."""
+    if is_dataset(league.db):
+        return []
+    rows = read_table(league.db, TABLES_BEHIND, {"game_id": str, "head_seq": int})
+    problems = []
+    for row in rows.iter_rows(named=True):
+        if row["head_seq"] is None:
+            what = "its events are stored but its games row is missing, so the statistics leave it out"
+        else:
+            what = f"its games row (head seq {row['head_seq']}) does not match its last stored events: they were changed behind ktlog's back"
+        problems.append((row["game_id"], f"{what}; `ktlog rebuild` rewrites the tables from the events"))
+    return problems

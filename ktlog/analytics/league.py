@@ -37,6 +37,8 @@ class Filters:
     ruleset: str | None = None
     player: str | None = None
     team: str | None = None
+    signed_by_both: bool | None = None
+    """Only games every player signed as they stand (`play.signatures`, each signature checked)."""
 
     def describe(self) -> str:
         parts = [f"{k} {v}" for k, v in vars(self).items() if v is not None]
@@ -161,7 +163,16 @@ class League:
             if name is not None:
                 self._check_name(games, column, name, what)
                 conditions.append(pl.col(column).str.json_decode(pl.List(pl.String)).list.contains(name))
+        if f.signed_by_both:
+            conditions.append(pl.col("game_id").is_in(sorted(self._signed_by_every_player())))
         return games.filter(*conditions) if conditions else games
+
+    def _signed_by_every_player(self) -> set[str]:
+        from ..play.signatures import signed_by_every_player
+        from ..storage.store import Store
+
+        with Store(self.db, create=False) as store:
+            return signed_by_every_player(store)
 
     def _check_name(self, games: pl.DataFrame, column: str, name: str, what: str) -> None:
         known = games.select(pl.col(column).str.json_decode(pl.List(pl.String)).explode().unique().drop_nulls()).to_series().to_list()

@@ -10,7 +10,8 @@ from pathlib import Path
 import polars as pl
 
 from ..errors import KtlogError
-from ..files.atomic import write_atomically
+from ..files.output import write_file
+from ..text.safe import visible_output
 
 FORMATS = ("table", "csv", "json", "parquet")
 
@@ -31,9 +32,10 @@ def render_table(frame: pl.DataFrame) -> str:
         return str(frame)
 
 
-def write(frame: pl.DataFrame, fmt: str, output: Path | None) -> None:
-    """The frame in `fmt` on standard output, or written atomically to `output` (CSV: UTF-8
-    with a header row, no index column, ISO dates: what a spreadsheet opens as it is)."""
+def write(frame: pl.DataFrame, fmt: str, output: Path | None, *, database: Path | None = None) -> None:
+    """The frame in `fmt` on standard output, or written atomically to `output`, never over the
+    `database` (CSV: UTF-8 with a header row, no index column, ISO dates: what a spreadsheet
+    opens as it is)."""
     if fmt == "parquet" and output is None:
         raise KtlogError("Parquet is binary: give a file with -o FILE.parquet")
     if fmt == "table":
@@ -45,13 +47,10 @@ def write(frame: pl.DataFrame, fmt: str, output: Path | None) -> None:
         frame.write_json(buffer)
         text = buffer.getvalue() + "\n"
     else:
-        text = ""
-    try:
-        if output is None:
-            sys.stdout.write(text)
-        elif fmt == "parquet":
-            write_atomically(output, frame.write_parquet)
-        else:
-            write_atomically(output, lambda f: f.write(text.encode()))
-    except OSError as exc:
-        raise KtlogError(f"cannot write {output}: {exc.strerror}") from exc
+        text = None
+    if text is not None:
+        text = visible_output(text)
+    if output is None:
+        sys.stdout.write(text or "")
+    else:
+        write_file(output, text if text is not None else frame.write_parquet, database=database)

@@ -10,6 +10,7 @@ from ..rulesets import get_ruleset
 from ..storage.store import Store
 from ..text.describe import describe
 from ..text.results import describe_result
+from ..text.safe import visible
 from .charts import game_vp_chart, svg
 from .league import League
 
@@ -27,7 +28,10 @@ def game_report(store: Store, league: League, game_id: str) -> str:
     state = store.state(game_id)
     timeline = Timeline(store.events(game_id))
     ruleset = get_ruleset(state.ruleset)
-    esc = html.escape
+
+    def esc(text: str) -> str:
+        return html.escape(visible(text))
+
     who = " vs ".join(f"{esc(n)} ({esc(p.kill_team)})" for n, p in state.players.items())
     labels = ", ".join(f"{esc(k)} {esc(v)}" for k, v in state.labels.items())
     parts = [

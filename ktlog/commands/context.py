@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 import typing
+from collections.abc import Callable
+from pathlib import Path
 
 import click
 
@@ -12,9 +15,32 @@ if typing.TYPE_CHECKING:
     from ..storage.store import Store
 
 
+def echo(text: str = "", **kwargs) -> None:
+    """`click.echo` of a command's text, any control character from a game shown as an escape."""
+    from ..text.safe import visible_output
+
+    click.echo(visible_output(text), **kwargs)
+
+
 def fail(message: str) -> typing.NoReturn:
-    click.echo(f"error: {message}", err=True)
+    echo(f"error: {message}", err=True)
     sys.exit(1)
+
+
+def what_was_changed(ctx: click.Context) -> str:
+    """After a failure: "nothing was changed" only when this command committed no write."""
+    store = (ctx.find_root().obj or {}).get("store")
+    if store is not None and store.commits:
+        return f"what was stored before the error is kept ({store.commits} write(s)); `ktlog verify` checks it"
+    return "nothing was changed"
+
+
+def quiet_broken_pipe() -> typing.NoReturn:
+    """The reader of standard output went away (`ktlog log G | head -1`): stop quietly with the
+    status a shell gives a process killed by SIGPIPE."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())  # Python's final flush must not fail again
+    sys.exit(128 + 13)
 
 
 def open_store(ctx: click.Context, *, ui: bool = False) -> Store:
@@ -29,5 +55,28 @@ def open_store(ctx: click.Context, *, ui: bool = False) -> Store:
     return obj["store"]
 
 
+def database_path(ctx: click.Context) -> Path:
+    """The database this command opens (--db, KTLOG_DB or the default)."""
+    return Path(ctx.find_root().obj["db"])
+
+
+def write_output(ctx: click.Context, output: Path, content: bytes | str | Callable[[Path], None]) -> None:
+    """Write an `-o` file atomically, refusing the open database and its -wal/-shm; says "wrote"."""
+    from ..files.output import write_file
+
+    write_file(output, content, database=database_path(ctx))
+    echo(f"wrote {output}", err=True)
+
+
+def warn_passed_over(store: Store) -> None:
+    """Say which snapshots a read passed over because their seal did not hold."""
+    for game_id, seq in store.distrusted:
+        echo(
+            f"warning: the snapshot of game {game_id[:8]} at seq {seq} does not match its events (edited or damaged), so the state "
+            "was folded from the events instead. `ktlog verify` checks the game; `ktlog rebuild` rewrites its snapshots",
+            err=True,
+        )
+
+
 def echo_json(data) -> None:
-    click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+    echo(json.dumps(data, indent=2, ensure_ascii=False))

@@ -16,12 +16,12 @@ import msgspec
 
 from ..data import SAMPLE_GAMES
 from ..errors import GameNotFound, KtlogError
-from ..files.gamelog import Header, export_lines, write_game_log
+from ..files.gamelog import Header, export_lines
 from ..play.importer import ImportReport, import_file, import_files
 from ..play.replay import Replay
 from ..storage.store import Store
 from ..text.render import render_replay_summary, render_score
-from .context import open_store
+from .context import echo, open_store, write_output
 
 
 @click.command("import")
@@ -38,15 +38,16 @@ def import_cmd(ctx, files) -> None:
             for result in import_files(store, list(files)):
                 if isinstance(result, KtlogError):
                     tally["refused"] += 1
-                    click.echo(f"error: {result}", err=True)
+                    echo(f"error: {result}", err=True)
                 else:
                     tally[result.status] += 1
-                    click.echo(result.describe())
+                    echo(result.describe())
+                    _report_signers(store, Path(result.path))
     except (KeyboardInterrupt, KtlogError, sqlite3.Error):
-        click.echo(f"stopped: {_summary(tally, len(files))}", err=True)
+        echo(f"stopped: {_summary(tally, len(files))}", err=True)
         raise
     if len(files) > 1:
-        click.echo(_summary(tally, len(files)), err=True)
+        echo(_summary(tally, len(files)), err=True)
     if tally["refused"]:
         sys.exit(1)
 
@@ -57,6 +58,15 @@ def _summary(tally: Counter[str], files: int) -> str:
     text = f"{files} file{'s' * (files != 1)}: " + ", ".join(f"{n} {what}" for what, n in counts.items())
     left = files - sum(counts.values())
     return text + (f"; {left} not reached" if left else "")
+
+
+def _report_signers(store: Store, path: Path) -> None:
+    """Keep the signatures an imported file carries, and say who signed the game."""
+    from ..play import signatures
+
+    header = signatures.file_header(path)
+    if header is not None:
+        echo(f"  game {header.game_id[:8]}: {signatures.keep_from_header(store, header).describe()}")
 
 
 @contextlib.contextmanager
@@ -77,19 +87,26 @@ def _stopped_as_by_ctrl_c() -> Iterator[None]:
 @click.command()
 @click.argument("game")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write to this file instead of standard output.")
+@click.option("--sign", is_flag=True, help="Sign the game as it stands with your key (`ktlog key new NAME` makes one).")
 @click.pass_context
-def export(ctx, game, output) -> None:
-    """Write a game's game-log file (JSON Lines: a header, then one event per line)."""
+def export(ctx, game, output, sign) -> None:
+    """Write a game's game-log file (JSON Lines: a header, then one event per line), with the
+    signatures kept for it and, with --sign, yours."""
+    from ..play import signatures
+
     store = open_store(ctx)
-    lines = export_lines(store, store.resolve(game))
+    game_id = store.resolve(game)
+    lines = export_lines(store, game_id)
+    if sign:
+        mine = signatures.sign(store, game_id)
+        store.add_signatures(game_id, [(mine.head_seq, mine.signer, mine.public_key, mine.signature)])
+    kept = signatures.stored(store, game_id)
+    if kept:
+        lines[0] = signatures.signed_header(lines[0], kept)
     if output:
-        try:
-            write_game_log(output, lines)
-        except OSError as exc:
-            raise KtlogError(f"cannot write {output}: {exc.strerror}") from exc
-        click.echo(f"wrote {output}", err=True)
+        write_output(ctx, output, b"\n".join(lines) + b"\n")
     else:
-        click.echo((b"\n".join(lines) + b"\n").decode(), nl=False)
+        echo((b"\n".join(lines) + b"\n").decode(), nl=False)
 
 
 @click.command()
@@ -103,15 +120,15 @@ def demo(ctx, samples) -> None:
     for result in results:
         if isinstance(result, KtlogError):
             raise result
-        click.echo(result.describe())
+        echo(result.describe())
     total, _ = store.count_games()
     first = _header_game_id(files[0])
-    click.echo("")
-    click.echo(render_replay_summary(first, Replay.open(store, first)))
-    click.echo("")
-    click.echo(render_score(first, store.state(first)))
+    echo("")
+    echo(render_replay_summary(first, Replay.open(store, first)))
+    echo("")
+    echo(render_score(first, store.state(first)))
     me = "ktlog" if shutil.which("ktlog") else sys.argv[0]
-    click.echo(f"\nDatabase: {store.path}  ({total} games). Try: {me} games, {me} show {first[:8]} --tp 2, {me} log {first[:8]}")
+    echo(f"\nDatabase: {store.path}  ({total} games). Try: {me} games, {me} show {first[:8]} --tp 2, {me} log {first[:8]}")
 
 
 def load_samples(store: Store, samples: Path):

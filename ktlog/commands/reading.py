@@ -14,7 +14,7 @@ from ..text.describe import describe
 from ..text.json_views import game_row, score_view, state_view
 from ..text.render import render_score, render_state
 from ..text.results import game_result
-from .context import echo_json, open_store
+from .context import echo, echo_json, open_store, warn_passed_over
 
 
 @click.command()
@@ -27,12 +27,12 @@ def games(ctx, as_json) -> None:
         echo_json([game_row(g) for g in rows])
         return
     if not rows:
-        click.echo("no games yet: `ktlog new` records one, `ktlog import FILE` loads one")
+        echo("no games yet: `ktlog new` records one, `ktlog import FILE` loads one")
         return
     for g in rows:
         who = " vs ".join(f"{p} ({t})" for p, t in zip(g.players, g.kill_teams))
         result = game_result(g.ruleset, g.result) if g.result else g.status
-        click.echo(f"{g.id[:8]}  {g.date}  {g.ruleset:<17} {who}  [{result}]  {g.head_seq} events")
+        echo(f"{g.id[:8]}  {g.date}  {g.ruleset:<17} {who}  [{result}]  {g.head_seq} events")
 
 
 def _state_for(store: Store, game_id: str, at: int | None, tp: int | None):
@@ -58,10 +58,11 @@ def show(ctx, game, at, tp, as_json, spectator) -> None:
     store = open_store(ctx)
     game_id = store.resolve(game)
     state = _state_for(store, game_id, at, tp)
+    warn_passed_over(store)
     if as_json:
         echo_json(state_view(game_id, state, spectator=spectator))
     else:
-        click.echo(render_state(game_id, state, spectator=spectator))
+        echo(render_state(game_id, state, spectator=spectator))
 
 
 @click.command()
@@ -77,16 +78,16 @@ def log(ctx, game, as_json, spectator) -> None:
     state = store.state(game_id)
     if as_json:
         shown = (_redacted(e) if spectator and timeline.hidden(state, e.payload) else e for e in timeline.envelopes)
-        click.echo("[" + ",\n".join(msgspec.json.encode(x).decode() for x in shown) + "]")
+        echo("[" + ",\n".join(msgspec.json.encode(x).decode() for x in shown) + "]")
         return
     for e in timeline.envelopes:
         if isinstance(e.payload, ev.Annotation):
             continue
         mark = f"  [undone by seq {timeline.undone_by[e.seq]}]" if e.seq in timeline.undone_by else ""
         override = f"  [override: {e.payload.override}]" if e.payload.override else ""
-        click.echo(f"{e.seq:>5}  {describe(e.payload, spectator, state)}{override}{mark}")
+        echo(f"{e.seq:>5}  {describe(e.payload, spectator, state)}{override}{mark}")
         for text in timeline.notes.get(e.seq, []):
-            click.echo(f"         # {text}")
+            echo(f"         # {text}")
 
 
 def _redacted(envelope: ev.Envelope) -> dict:
@@ -105,7 +106,8 @@ def score(ctx, game, as_json) -> None:
     store = open_store(ctx)
     game_id = store.resolve(game)
     state = store.state(game_id)
+    warn_passed_over(store)
     if as_json:
         echo_json(score_view(game_id, state))
     else:
-        click.echo(render_score(game_id, state))
+        echo(render_score(game_id, state))

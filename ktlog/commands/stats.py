@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 import click
 
 from ..errors import KtlogError
+from .context import database_path, echo, write_output
 
 if TYPE_CHECKING:  # Polars loads with the first statistic, not with every ktlog command
     from ..analytics.league import League
@@ -34,7 +35,7 @@ def _league(ctx: click.Context, kw: dict) -> League:
     return League(db, filters)
 
 
-FILTERS = ("league", "season", "round", "since", "until", "ruleset", "player", "team")
+FILTERS = ("league", "season", "round", "since", "until", "ruleset", "player", "team", "signed_by_both")
 
 
 def filter_options(command):
@@ -48,6 +49,7 @@ def filter_options(command):
         click.option("--ruleset", help="Only games of this ruleset (e.g. kt24-preliminary)."),
         click.option("--player", help="Only games this player played (and their rows)."),
         click.option("--team", help="Only games this kill team played (and its rows)."),
+        click.option("--signed-by-both", is_flag=True, default=None, help="Only games every player signed as they stand (each signature checked)."),
     ]
     for option in reversed(options):
         command = option(command)
@@ -77,7 +79,7 @@ def filtered(command):
         fmt, output = kw.pop("fmt"), kw.pop("output")
         league = _league(ctx, kw)
         frame = command(league, **kw)
-        write(frame, fmt, output)
+        write(frame, fmt, output, database=database_path(ctx))
         _report_left_out(league)
 
     return run
@@ -93,9 +95,9 @@ def _report_left_out(league: League) -> None:
 
     if league.in_progress.height:
         ids = ", ".join(league.in_progress.get_column("game_id").str.slice(0, 8).to_list()[:5])
-        click.echo(f"note: {league.in_progress.height} game(s) in progress are not counted ({ids}{'...' if league.in_progress.height > 5 else ''})", err=True)
+        echo(f"note: {league.in_progress.height} game(s) in progress are not counted ({ids}{'...' if league.in_progress.height > 5 else ''})", err=True)
     for game_id, problem in suspicious_games(league):
-        click.echo(f"warning: game {game_id[:8]} failed verification: {problem}. Its figures may be wrong; run `ktlog verify {game_id[:8]}`", err=True)
+        echo(f"warning: game {game_id[:8]} failed verification: {problem}. Its figures may be wrong; run `ktlog verify {game_id[:8]}`", err=True)
 
 
 @click.group()
@@ -199,10 +201,13 @@ def elo(league: League):
 def _game_id(league: League, prefix: str) -> str:
     """A finished game of the league by its id or the start of it."""
     from ..analytics.league import NothingToCompute
+    from ..records import game_prefix
 
-    games = league.games.filter(league.games.get_column("game_id").str.starts_with(prefix.lower()))
+    prefix = game_prefix(prefix)
+    games = league.games.filter(league.games.get_column("game_id").str.starts_with(prefix))
     if games.height == 0:
-        _left_out(league, prefix.lower())
+        _left_out(league, prefix)
+        raise KtlogError(f"no game id starts with {prefix!r}; `ktlog games` lists them")
     if games.height != 1:
         raise KtlogError(f"{games.height} games start with {prefix!r}; give more of the id (`ktlog games` lists them)")
     game_id, status = games.row(0, named=True)["game_id"], games.row(0, named=True)["status"]
@@ -247,8 +252,7 @@ def chart(ctx, kind, game, output) -> None:
         drawing = charts.game_vp_chart(league, _game_id(league, game))
     else:
         drawing = {"curves": charts.average_curves_chart, "teams": charts.team_win_rates_chart, "elo": charts.elo_chart}[kind](league)
-    charts.save(drawing, output)
-    click.echo(f"wrote {output}", err=True)
+    write_output(ctx, output, charts.render(drawing, output))
 
 
 @click.command()
@@ -259,15 +263,11 @@ def report(ctx, game, output) -> None:
     """Write one game as a single HTML file: result, VP curve, events and notes (opens offline)."""
     from ..analytics.league import Filters, League
     from ..analytics.report import game_report
+    from ..files.output import default_name
     from ..storage.store import Store
 
     db = Path(ctx.find_root().obj["db"])
     with Store(db, create=False) as store:
         game_id = store.resolve(game)
         text = game_report(store, League(db, Filters()), game_id)
-    output = output or Path(f"{game_id[:8]}.html")
-    try:
-        output.write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise KtlogError(f"cannot write {output}: {exc.strerror}") from exc
-    click.echo(f"wrote {output}", err=True)
+    write_output(ctx, output or default_name(game_id, ".html"), text)

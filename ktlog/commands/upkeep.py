@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from .context import open_store
+from .context import echo, open_store
 
 
 @click.command("verify")
@@ -14,17 +14,25 @@ from .context import open_store
 @click.pass_context
 def verify_cmd(ctx, game) -> None:
     """Re-check every game (or one): hash chain, event schemas, and the rules by re-folding."""
-    from ..play.verify import verify
+    from ..play.signatures import signers
+    from ..play.verify import verify, verify_file
 
     store = open_store(ctx)
+    damage, missing = verify_file(store)
+    for problem in damage + missing:
+        echo(f"the file  FAILED: {problem}")
     verdicts = verify(store, [store.resolve(game)] if game else None)
     for v in verdicts:
-        click.echo(v.describe())
+        echo(f"{v.describe()}; {signers(store, v.game_id).describe()}" if v.ok else v.describe())
     bad = [v for v in verdicts if not v.ok]
-    if bad:
-        click.echo(f"{len(bad)} of {len(verdicts)} games failed verification", err=True)
+    if damage or missing:
+        refusal = "; ktlog refuses to write to it until it is restored" if damage else ""
+        echo(f"the database file failed its checks{refusal}. {len(bad)} of {len(verdicts)} games failed verification", err=True)
         sys.exit(1)
-    click.echo(f"all {len(verdicts)} games verified")
+    if bad:
+        echo(f"{len(bad)} of {len(verdicts)} games failed verification", err=True)
+        sys.exit(1)
+    echo(f"all {len(verdicts)} games verified")
 
 
 @click.command()
@@ -32,7 +40,7 @@ def verify_cmd(ctx, game) -> None:
 def rebuild(ctx) -> None:
     """Rebuild the projection tables and snapshots from the event log."""
     count = open_store(ctx).rebuild()
-    click.echo(f"rebuilt projections and snapshots of {count} games")
+    echo(f"rebuilt projections and snapshots of {count} games")
 
 
 @click.command()
@@ -47,4 +55,4 @@ def simulate(ctx, count, seed, league, ruleset) -> None:
 
     store = open_store(ctx)
     ids = simulate_into(store, count, seed, league=league, ruleset=ruleset)
-    click.echo(f"simulated {len(ids)} games into {store.path or ':memory:'}")
+    echo(f"simulated {len(ids)} games into {store.path or ':memory:'}")

@@ -18,7 +18,8 @@ from ..events import Envelope
 from ..records import GENESIS, canonical, canonical_raw, chain_hash, decode_payload
 from ..rulesets.multiplayer.rules import shared_win
 from ..state import GameState
-from .atomic import write_atomically
+from .inputs import GAME_LOG_LIMIT, LINE_LIMIT, read_limited
+from .output import write_file
 
 if TYPE_CHECKING:
     from ..storage.store import Store
@@ -43,6 +44,16 @@ class HeaderResult(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit
     winners: tuple[str, ...] = ()
 
 
+class HeaderSignature(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A recorder's Ed25519 signature of the game as it stood at `head_seq` (`play.signatures`):
+    the signer's name as they gave it, their public key and the signature, both in hex."""
+
+    signer: str
+    public_key: str
+    head_seq: int
+    signature: str
+
+
 class Header(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
     """Line 1 of a game-log file, like PGN's tag roster."""
 
@@ -62,6 +73,7 @@ class Header(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defau
     result: HeaderResult | None = None
     description: str | None = None
     ktlog_version: str | None = None
+    signatures: tuple[HeaderSignature, ...] = ()
 
 
 class _Line(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -117,8 +129,8 @@ def export_lines(store: Store, game_id: str, description: str | None = None) -> 
 
 
 def write_game_log(path: Path, lines: list[bytes]) -> None:
-    """Write a game-log file whole or not at all (`write_atomically`)."""
-    write_atomically(path, lambda f: f.write(b"\n".join(lines) + b"\n"))
+    """Write a game-log file whole or not at all (`output.write_file`)."""
+    write_file(path, b"\n".join(lines) + b"\n", database=None)
 
 
 # --- reading ---------------------------------------------------------------------------------
@@ -141,12 +153,17 @@ def read_game_log(path: Path) -> tuple[Header, list[tuple[Envelope, bytes]]]:
     """
     where = str(path)
     try:
-        data = path.read_bytes()
+        data = read_limited(path, "a game-log file", GAME_LOG_LIMIT)
     except OSError as exc:
         raise GameLogError(where, None, f"cannot read the file: {exc.strerror}") from exc
+    except KtlogError as exc:
+        raise GameLogError(where, None, str(exc)) from exc
     lines = data.removeprefix(b"\xef\xbb\xbf").split(b"\n")  # a byte-order mark, as some editors write
     while lines and not lines[-1].strip():  # blank lines at the end, as editors and copies leave them
         lines.pop()
+    long_line = next((number for number, line in enumerate(lines, 1) if len(line) > LINE_LIMIT), None)
+    if long_line:
+        raise GameLogError(where, long_line, f"the line is {len(lines[long_line - 1]):,} bytes long, more than the {LINE_LIMIT:,} a line may take")
     if not lines or not lines[0].strip():
         raise GameLogError(where, 1, "the file is empty; a game-log file starts with a header line")
     try:
@@ -238,6 +255,10 @@ def _read_line_slowly(where: str, number: int, raw_line: bytes) -> tuple[Envelop
 
     An older event keeps its payload as recorded (its hash covers that); it is upcast on read.
     """
+    try:
+        raw_line.decode()  # so that a byte that is not UTF-8 is counted within the line, not within its payload
+    except UnicodeDecodeError as exc:
+        raise GameLogError(where, number, f"not valid JSON ({_undecodable(exc)})") from exc
     try:
         line = msgspec.json.decode(raw_line, type=_Line)
     except msgspec.ValidationError as exc:

@@ -102,10 +102,10 @@ def stored_in_full(store: Store, path: Path) -> ImportReport | None:
     hash equal the stored head (a hash covers the chain before it: the rest is the stored
     chain, checked when it was stored). Anything else (another head, a line that does not
     parse) is left to the full check."""
+    if not os.path.isfile(path):  # before opening: opening a FIFO waits for a writer
+        return None
     try:
         with open(path, "rb") as f:
-            if not os.path.isfile(f.name):
-                return None
             header = _HEADER.decode(f.readline().removeprefix(b"\xef\xbb\xbf"))
             last = _TAIL.decode(_last_line(f))
         head = store.conn.execute("SELECT head_seq, head_hash FROM games WHERE id = ?", (header.game_id,)).fetchone()
@@ -317,10 +317,11 @@ def _checked(path: Path) -> _Checked | GameLogError:
     try:
         header, sealed = read_game_log(path)
         with _named_line(str(path)):
+            rows = event_rows(sealed)  # every value checked before the rules see it
             state, snapshots = fold_with_snapshots([(e.seq, e.payload) for e, _ in sealed], SNAPSHOT_EVERY)
     except GameLogError as exc:
         return exc
-    return _Checked(str(path), header, event_rows(sealed), encode_state(state), snapshots)
+    return _Checked(str(path), header, rows, encode_state(state), snapshots)
 
 
 def _import_checked(store: Store, checked: _Checked) -> ImportReport:

@@ -3,6 +3,7 @@ and the tables derived from them."""
 
 from __future__ import annotations
 
+import sqlite3
 from collections import Counter
 from dataclasses import dataclass
 
@@ -34,7 +35,44 @@ class Verdict:
         return f"{self.game_id[:8]}  FAILED at {where}: {self.problem}"
 
 
+APPEND_ONLY_TRIGGERS = ("events_no_update", "events_no_delete")
+UNIQUE_EVENT_KEYS = (("game_id", "seq"), ("event_id",))
+"""The schema objects the log's promises rest on: triggers refusing to change or delete an event,
+and the unique indexes that turn a race between writers into a conflict instead of a duplicate."""
+
+
+def check_file(store: Store) -> tuple[list[str], list[str]]:
+    """What is wrong with the database file itself: what SQLite's integrity check finds (damaged
+    pages, an index that disagrees with its table), and which schema objects the log relies on
+    are missing (`ktlog rebuild` makes them again)."""
+    conn = store.conn
+    damage = [f"SQLite's integrity check: {row}" for (row,) in conn.execute("PRAGMA integrity_check") if row != "ok"]
+    problems: list[str] = []
+    triggers = dict(conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'events'").fetchall())
+    for name in APPEND_ONLY_TRIGGERS:
+        if "RAISE(ABORT" not in (triggers.get(name) or ""):
+            problems.append(f"the trigger {name} that keeps events append-only is missing or changed: events can be edited without a trace")
+    unique = {
+        tuple(column for _, _, column in conn.execute(f"PRAGMA index_info('{name}')"))
+        for _, name, is_unique, _, partial in conn.execute("PRAGMA index_list('events')")
+        if is_unique and not partial
+    }
+    for key in UNIQUE_EVENT_KEYS:
+        if key not in unique:
+            problems.append(f"the unique index of events on ({', '.join(key)}) is missing: two writers could store the same {key[-1]} twice")
+    return damage, [f"{p} (`ktlog rebuild` makes it again)" for p in problems]
+
+
 def verify_game(store: Store, game_id: str) -> Verdict:
+    """Check one game, whatever its rows hold: a problem no check foresaw is the game's verdict
+    too (`ktlog verify` goes on to the next game)."""
+    try:
+        return _verify_game(store, game_id)
+    except Exception as exc:  # bytes no decoder accepts, a damaged page under this game ...
+        return Verdict(game_id, 0, None, f"the game cannot be read ({type(exc).__name__}: {exc}); restore it from its exported file")
+
+
+def _verify_game(store: Store, game_id: str) -> Verdict:
     """Read the raw rows (not trusting triggers or the cache) and check them one by one, then
     check that what the store derives from them (the game's row, projections, snapshots) agrees."""
     rows = store.conn.execute(
@@ -103,10 +141,18 @@ def _derived_mismatch(store: Store, game_id: str, state: GameState, snapshots: l
             found.append((seq, f"the {table} row of seq {seq} does not match the events: the table was edited behind ktlog's back {REBUILD}"))
     kept = dict(snapshots)
     for seq, blob in conn.execute("SELECT seq, state FROM snapshots WHERE game_id = ? ORDER BY seq", (game_id,)):
-        if seq not in kept or decode_state(blob) != decode_state(kept[seq]):
+        if seq not in kept or not _same_state(blob, kept[seq]):
             found.append((seq, f"the snapshot of the state at seq {seq} does not match the events: it was edited behind ktlog's back {REBUILD}"))
             break
     return min(found, key=lambda f: f[0]) if found else None
+
+
+def _same_state(stored, expected: bytes) -> bool:
+    """Whether a stored snapshot holds the state the events give (garbage holds none)."""
+    try:
+        return decode_state(stored) == decode_state(expected)
+    except Exception:  # not a state at all: msgspec's DecodeError or ValidationError, a wrong type
+        return False
 
 
 def stored_game_ids(store: Store) -> list[str]:
@@ -116,10 +162,28 @@ def stored_game_ids(store: Store) -> list[str]:
     return listed + [game_id for (game_id,) in orphans]
 
 
+def verify_file(store: Store) -> tuple[list[str], list[str]]:
+    """`check_file`'s findings; the damage SQLite finds is kept in the database, and the file
+    then refuses every write."""
+    damage, missing = check_file(store)
+    try:
+        store.record_file_check(damage)
+    except (StoreError, sqlite3.Error):
+        pass  # read-only, or too damaged to write to: the damage is still reported
+    return damage, missing
+
+
 def verify(store: Store, game_ids: list[str] | None = None) -> list[Verdict]:
-    """Verify games and keep each verdict (statistics warn about games that failed)."""
-    ids = game_ids if game_ids is not None else stored_game_ids(store)
-    verdicts = [verify_game(store, g) for g in ids]
+    """Verify games and keep each verdict (statistics warn about games that failed). Text that
+    is not UTF-8 is read with replacement characters, so it fails its game's checks by name
+    instead of stopping the run."""
+    factory = store.conn.text_factory
+    store.conn.text_factory = lambda data: data.decode("utf-8", errors="replace")
+    try:
+        ids = game_ids if game_ids is not None else stored_game_ids(store)
+        verdicts = [verify_game(store, g) for g in ids]
+    finally:
+        store.conn.text_factory = factory
     try:
         store.record_verdicts(verdicts)
     except StoreError:

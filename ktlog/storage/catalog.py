@@ -57,10 +57,12 @@ EVENTS: dict[str, type] = {
 }
 """The append-only log (besides `position`, its primary key: the order events were stored in)."""
 
-SNAPSHOTS: dict[str, type] = {"game_id": str, "seq": int, "state": bytes}
+SNAPSHOTS: dict[str, type] = {"game_id": str, "seq": int, "state": bytes, "seal": str}
 VERIFICATIONS: dict[str, type] = {"game_id": str, "checked_at": str, "head_seq": int, "ok": int, "bad_seq": int, "problem": str}
 """The latest `ktlog verify` verdict of each game."""
 META: dict[str, type] = {"key": str, "value": str}
+SIGNATURES: dict[str, type] = {"game_id": str, "head_seq": int, "signer": str, "public_key": str, "signature": str, "recorded_at": str}
+"""Recorders' signatures of a game as it stood at head_seq (Ed25519, hex; `play.signatures`)."""
 """Which ktlog wrote the database and which it needs."""
 
 GAME_KEY = "game_key"
@@ -124,6 +126,7 @@ TABLES: dict[str, dict[str, type]] = {
     "snapshots": SNAPSHOTS,
     "verifications": VERIFICATIONS,
     "meta": META,
+    "signatures": SIGNATURES,
     **PROJECTIONS,
 }
 """Every table of a current database -> its columns."""

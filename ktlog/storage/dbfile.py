@@ -21,7 +21,7 @@ from .. import __version__
 from ..errors import StoreError
 
 APPLICATION_ID = 0x6B746C67  # "ktlg"
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 """Bumped with each migration; a database with a higher one needs a newer ktlog."""
 SCHEMA_NEEDS_KTLOG = "0.1.0"
 """The first ktlog version that reads this schema (recorded in the database's meta table)."""
@@ -41,6 +41,8 @@ def default_db_path() -> Path:
 def is_current(path: Path) -> bool:
     """Whether `path` is a ktlog database of this schema version, ready to read as it is."""
     try:
+        if not path.is_file():
+            return False  # a pipe or device is never opened: reading it could wait forever
         with open(path, "rb") as f:
             if f.read(16) != b"SQLite format 3\x00":
                 return False
@@ -72,6 +74,8 @@ def _connect(path: Path | None, create: bool, busy_timeout_ms: int) -> sqlite3.C
     if path.exists():
         if path.is_dir():
             raise StoreError(f"{where} is a directory, not a database file; give the path of a .db file with --db")
+        if not path.is_file():
+            raise StoreError(f"{where} is not a regular file (a pipe or a device); give the path of a .db file with --db")
         with open(path, "rb") as f:
             head = f.read(16)
         if head and head != b"SQLite format 3\x00":
@@ -167,7 +171,7 @@ def transaction(conn: sqlite3.Connection, path: Path | None) -> Iterator[None]:
     except BaseException as exc:
         if conn.in_transaction:
             conn.execute("ROLLBACK")
-        if isinstance(exc, sqlite3.OperationalError):
+        if isinstance(exc, sqlite3.OperationalError) or (isinstance(exc, sqlite3.DatabaseError) and "malformed" in str(exc)):
             raise store_error(exc, path) from exc
         raise
 
@@ -191,7 +195,7 @@ def durable_once(conn: sqlite3.Connection) -> Iterator[None]:
                 ) from exc
 
 
-def store_error(exc: sqlite3.OperationalError, path: Path | None) -> StoreError:
+def store_error(exc: sqlite3.DatabaseError, path: Path | None) -> StoreError:
     """What a failed write means to the user: a lock, a read-only file, a full disk."""
     text = str(exc)
     where = path or ":memory:"
@@ -199,6 +203,8 @@ def store_error(exc: sqlite3.OperationalError, path: Path | None) -> StoreError:
         return StoreError(f"{where} is locked by another ktlog writing to it; wait a moment and try again")
     if "readonly" in text or "read-only" in text:
         return StoreError(f"{where} is read-only; nothing was recorded. Make the file writable or choose another with --db")
+    if "malformed" in text:
+        return StoreError(f"{where} is damaged ({text}); nothing was recorded. `ktlog verify` says what is wrong; restore it from a backup")
     if "full" in text or "disk" in text:
         return StoreError(f"the disk holding {where} is full; nothing was recorded. Free some space and try again")
     return StoreError(f"{where}: {text}")

@@ -9,8 +9,27 @@ import sqlite_utils
 from sqlite_utils import Migrations
 
 migrations = Migrations("ktlog")
-REBUILDING_MIGRATIONS = {"m002_dice_figures_and_crit_op", "m006_elimination_and_mission_vp", "m007_vp_by_op_and_typed_results"}
+REBUILDING_MIGRATIONS = {
+    "m002_dice_figures_and_crit_op",
+    "m006_elimination_and_mission_vp",
+    "m007_vp_by_op_and_typed_results",
+    "m008_snapshot_seals",
+}
 """Migrations that change projection tables: a database they upgrade is rebuilt from its log."""
+
+
+def restore_guards(conn) -> None:
+    """The schema objects the log's promises rest on, made (again) as they should be: the unique
+    indexes of events on (game_id, seq) and on event_id, and the triggers keeping events
+    append-only (`ktlog verify` reports them missing; `ktlog rebuild` calls this)."""
+    conn.execute("CREATE UNIQUE INDEX IF NOT EXISTS idx_events_game_id_seq ON events (game_id, seq)")
+    conn.execute("CREATE UNIQUE INDEX IF NOT EXISTS idx_events_event_id ON events (event_id)")
+    for op in ("UPDATE", "DELETE"):
+        conn.execute(f"DROP TRIGGER IF EXISTS events_no_{op.lower()}")
+        conn.execute(
+            f"CREATE TRIGGER events_no_{op.lower()} BEFORE {op} ON events "
+            f"BEGIN SELECT RAISE(ABORT, 'events are append-only: record a correction (undo) instead'); END"
+        )
 
 
 @migrations()
@@ -55,15 +74,9 @@ def m001_initial(db: sqlite_utils.Database) -> None:
         not_null={"game_id", "seq", "event_id", "type", "version", "recorded_at", "payload", "prev_hash", "hash"},
         foreign_keys=[("game_id", "games", "id")],
     )
-    db["events"].create_index(["game_id", "seq"], unique=True)
-    db["events"].create_index(["event_id"], unique=True)
+    restore_guards(db.conn)
     # Undos are found often (to pick a usable snapshot) and are few: a partial index holds only them.
     db.execute("CREATE INDEX idx_events_voids ON events (game_id, seq) WHERE type = 'EventVoided'")
-    for op in ("UPDATE", "DELETE"):
-        db.execute(
-            f"CREATE TRIGGER events_no_{op.lower()} BEFORE {op} ON events "
-            f"BEGIN SELECT RAISE(ABORT, 'events are append-only: record a correction (undo) instead'); END"
-        )
     db["snapshots"].create({"game_id": str, "seq": int, "state": bytes}, pk=("game_id", "seq"))
     projection_v1 = {
         "vp_changes": "turning_point player op vp:int reason",
@@ -142,3 +155,15 @@ def m007_vp_by_op_and_typed_results(db: sqlite_utils.Database) -> None:
     db["game_results"].transform(drop={f"vp_{op}" for op in ("crit", "kill", "tac", "primary", "elimination", "mission")})
     for column, kind in (("winner", str), ("draw", int), ("ended_by", str), ("conceded_by", str)):
         db["games"].add_column(column, kind)
+
+
+@migrations()
+def m008_snapshot_seals(db: sqlite_utils.Database) -> None:
+    """Schema 8: each snapshot carries its seal, a hash of the hash of the event it was taken at
+    and of its bytes (`snapshots.seal`); a reader uses only a snapshot whose seal holds. The
+    snapshots are rewritten, sealed, after migrating. And the recorders' signatures of games
+    (`play.signatures`), kept beside the log as the game-log files brought them."""
+    db["snapshots"].add_column("seal", str)
+    db["signatures"].create(
+        {"game_id": str, "head_seq": int, "signer": str, "public_key": str, "signature": str, "recorded_at": str}, pk=("game_id", "head_seq", "public_key")
+    )

@@ -1,9 +1,15 @@
 """Snapshots of a game's state every SNAPSHOT_EVERY seqs, so that the state at any seq is the
 nearest usable snapshot plus a few events (an undo makes the snapshots after its target unusable;
-`reducer.resume` picks one that is not)."""
+`reducer.resume` picks one that is not).
+
+A snapshot is trusted only through its seal: a hash of the hash of the event it was taken at (the
+chain) and of its bytes. A snapshot whose seal does not hold, or that does not decode, is passed
+over (the state is folded from an earlier one or from the start) and reported to the caller.
+"""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sqlite3
 from collections.abc import Callable
@@ -16,16 +22,40 @@ SNAPSHOT_EVERY = 100
 """A snapshot of the state is kept every this many seqs, so a seek applies fewer events."""
 
 
+def seal(event_hash: str, blob: bytes) -> str:
+    """What binds a snapshot to the chain: SHA-256 of the hash of its seq's event and its bytes."""
+    return hashlib.sha256(event_hash.encode() + b"\n" + bytes(blob)).hexdigest()
+
+
 def write_snapshots(conn: sqlite3.Connection, game_id: str, snapshots: list[tuple[int, bytes]]) -> None:
-    """(seq, encoded state) snapshots of a game, replacing any at those seqs."""
-    conn.executemany("INSERT OR REPLACE INTO snapshots (game_id, seq, state) VALUES (?,?,?)", [(game_id, seq, blob) for seq, blob in snapshots])
+    """(seq, encoded state) snapshots of a game (whose events at those seqs are written already),
+    sealed, replacing any at those seqs."""
+    if not snapshots:
+        return
+    seqs = [seq for seq, _ in snapshots]
+    hashes = dict(conn.execute(f"SELECT seq, hash FROM events WHERE game_id = ? AND seq IN ({', '.join('?' * len(seqs))})", (game_id, *seqs)))
+    conn.executemany(
+        "INSERT OR REPLACE INTO snapshots (game_id, seq, state, seal) VALUES (?,?,?,?)",
+        [(game_id, seq, blob, seal(hashes[seq], blob)) for seq, blob in snapshots],
+    )
+
+
+class _Untrusted(Exception):
+    def __init__(self, seq: int):
+        self.seq = seq
 
 
 def state_at(
-    conn: sqlite3.Connection, game_id: str, at: int, events: Callable[[int, int], list[Envelope]], then: tuple[int, EventVoided] | None = None
+    conn: sqlite3.Connection,
+    game_id: str,
+    at: int,
+    events: Callable[[int, int], list[Envelope]],
+    then: tuple[int, EventVoided] | None = None,
+    distrusted: list[int] | None = None,
 ) -> GameState:
     """The state after seq `at` from the stored snapshots and `events(after, upto)`; `then` is
-    an undo about to be appended at seq `at` (checked and applied, not stored)."""
+    an undo about to be appended at seq `at` (checked and applied, not stored). The seq of each
+    snapshot passed over because its seal does not hold is added to `distrusted`."""
     voids = [
         (seq, json.loads(p)["target"])
         for seq, p in conn.execute("SELECT seq, payload FROM events WHERE game_id = ? AND type = 'EventVoided' AND seq <= ?", (game_id, at))
@@ -34,10 +64,25 @@ def state_at(
         voids.append((then[0], then[1].target))
 
     def load(seq: int) -> GameState:
-        return decode_state(conn.execute("SELECT state FROM snapshots WHERE game_id = ? AND seq = ?", (game_id, seq)).fetchone()[0])
+        row = conn.execute(
+            "SELECT s.state, s.seal, e.hash FROM snapshots s JOIN events e ON e.game_id = s.game_id AND e.seq = s.seq WHERE s.game_id = ? AND s.seq = ?",
+            (game_id, seq),
+        ).fetchone()
+        if row is None or not isinstance(row[0], bytes) or row[1] != seal(row[2], row[0]):
+            raise _Untrusted(seq)
+        try:
+            return decode_state(row[0])
+        except Exception as exc:  # sealed but not a state: written by something else than ktlog
+            raise _Untrusted(seq) from exc
 
     def records_after(start: int) -> list[tuple[int, Event]]:
         return [(e.seq, e.payload) for e in events(start, at)] + ([then] if then else [])
 
-    seqs = [r[0] for r in conn.execute("SELECT seq FROM snapshots WHERE game_id = ? AND seq <= ?", (game_id, at))]
-    return resume(at, seqs, voids, load, records_after)[0]
+    seqs = {r[0] for r in conn.execute("SELECT seq FROM snapshots WHERE game_id = ? AND seq <= ?", (game_id, at))}
+    while True:
+        try:
+            return resume(at, seqs, voids, load, records_after)[0]
+        except _Untrusted as exc:
+            seqs.discard(exc.seq)
+            if distrusted is not None:
+                distrusted.append(exc.seq)

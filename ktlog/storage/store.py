@@ -13,14 +13,16 @@ from __future__ import annotations
 import json
 import sqlite3
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..errors import ConcurrencyConflict, GameNotFound, InvalidEvent, KtlogError
+from ..errors import ConcurrencyConflict, GameNotFound, InvalidEvent, KtlogError, StoreError
 from ..events import Annotation, Envelope, Event, EventVoided, GameCreated
-from ..records import GENESIS, decode_payload, now, seal
+from ..records import GENESIS, check_event, check_ids, decode_payload, game_prefix, now, seal
 from ..reducer import apply_in_place, effective, fold_with_snapshots
 from ..state import GameState, copy_state, encode_state
 from . import projections
@@ -33,6 +35,8 @@ if TYPE_CHECKING:
 
     import sqlite_utils
 
+DAMAGED = "damaged"
+"""The meta key holding what `ktlog verify` found wrong with the file (integrity check, schema)."""
 UNDOABLE = 20
 """How many of its latest appends a store can undo without folding (the states before them)."""
 
@@ -81,10 +85,14 @@ class Store:
     def __init__(self, path: str | Path | None = None, *, create: bool = True, busy_timeout_ms: int = BUSY_TIMEOUT_MS):
         self.path = Path(path) if path not in (None, ":memory:") else (default_db_path() if path is None else None)
         self._cache: dict[str, GameState] = {}
+        self.distrusted: list[tuple[str, int]] = []
+        """(game, seq) of each snapshot passed over because its seal did not hold (readers say so)."""
         self._undoable: dict[str, list[tuple[int, GameState]]] = {}
         """Per game, (seq, the state before it) of the latest events this store appended, newest
         last: an undo takes its state from here instead of folding from a snapshot."""
         self.busy_timeout_ms = busy_timeout_ms
+        self.commits = 0
+        """Write transactions this store committed (an error after one must not say "nothing was changed")."""
         self.conn, stale = open_database(self.path, create=create, busy_timeout_ms=busy_timeout_ms)
         if stale:
             self.rebuild()  # derived tables of an older schema are filled in from the log
@@ -111,8 +119,18 @@ class Store:
     def __exit__(self, *exc) -> None:
         self.close()
 
-    def _write(self) -> contextlib.AbstractContextManager[None]:
-        return transaction(self.conn, self.path)
+    @contextmanager
+    def _write(self, *, damaged_ok: bool = False) -> Iterator[None]:
+        """A write transaction; refused in a file `ktlog verify` found damaged (`record_file_check`)."""
+        with transaction(self.conn, self.path):
+            damage = None if damaged_ok else self.conn.execute("SELECT value FROM meta WHERE key = ?", (DAMAGED,)).fetchone()
+            if damage:
+                raise StoreError(
+                    f"{self.path or ':memory:'} failed `ktlog verify` ({damage[0]}); ktlog writes nothing more to it. "
+                    "Restore it from a backup, or import the games' exported files into a new database"
+                )
+            yield
+        self.commits += 1
 
     def batch(self) -> contextlib.AbstractContextManager[None]:
         """Many write transactions made durable together (one fsync for a whole import)."""
@@ -139,10 +157,16 @@ class Store:
 
     def resolve(self, prefix: str) -> str:
         """The id of the game whose id is `prefix` or starts with it."""
-        prefix = prefix.strip().lower()
+        prefix = game_prefix(prefix)
         if not prefix:
             raise GameNotFound("give a game id (or the start of one); `ktlog games` lists them")
-        ids = [r["id"] for r in self._rows("SELECT id FROM games WHERE id LIKE ? ORDER BY id", [prefix.replace("%", "") + "%"])]
+        # The ids that start with `prefix` exactly (no LIKE wildcards), a range of the primary key.
+        ids = [
+            r["id"]
+            for r in self._rows(
+                "SELECT id FROM games WHERE id >= ? AND id < ? AND substr(id, 1, ?) = ? ORDER BY id", [prefix, prefix + "\uffff", len(prefix), prefix]
+            )
+        ]
         if not ids:
             raise GameNotFound(f"no game id starts with {prefix!r}; `ktlog games` lists them")
         if len(ids) > 1:
@@ -168,14 +192,15 @@ class Store:
         transaction: a new game (`already` 0) or the rest of a game whose first `already`
         events are stored (the caller has checked they are these, by hash). Raises on the first
         illegal event; then nothing is written."""
+        rows = event_rows(sealed)
         state, snapshots = fold_with_snapshots([(e.seq, e.payload) for e, _ in sealed], SNAPSHOT_EVERY)
         if not already:
-            return self.import_folded(game_id, event_rows(sealed), state, snapshots)
+            return self.import_folded(game_id, rows, state, snapshots)
         with self._write():
             if self._head(game_id)[0] != already:
                 raise Raced(f"game {game_id[:8]} changed while it was being imported")
             projections.delete(self.conn, game_id)  # the new events may undo stored ones: every row is written again
-            self._write_folded(game_id, event_rows(sealed[already:]), state, [(seq, blob) for seq, blob in snapshots if seq > already])
+            self._write_folded(game_id, rows[already:], state, [(seq, blob) for seq, blob in snapshots if seq > already])
         return self._new_head(game_id, state)
 
     def import_folded(self, game_id: str, rows: list[tuple], state: GameState, snapshots: list[tuple[int, bytes]]) -> GameState:
@@ -217,6 +242,8 @@ class Store:
             if expected_seq is not None and expected_seq != head_seq + 1:
                 raise ConcurrencyConflict(game_id, expected_seq, head_seq)
             seq = head_seq + 1
+            envelope, payload = seal(game_id, seq, event, head_hash)
+            row = event_rows([(envelope, payload)])[0]  # its values checked before the rules see them
             before = self._state_at_head(game_id, head_seq)
             undo = isinstance(event, EventVoided)
             if undo:
@@ -225,8 +252,7 @@ class Store:
             else:
                 state = copy_state(before)
                 apply_in_place(state, event, seq)
-            envelope, payload = seal(game_id, seq, event, head_hash)
-            self._insert_event(envelope, payload)
+            self._insert_event(envelope, row)
             if undo:  # the undone event's rows go; the rows before it are the state's as they were
                 projections.delete(self.conn, game_id, since=event.target)
             else:
@@ -272,9 +298,9 @@ class Store:
             raise InvalidEvent("there is nothing to undo: only the game's creation is left", "EventVoided")
         return remaining[-1][0]
 
-    def _insert_event(self, envelope: Envelope, payload: bytes) -> None:
+    def _insert_event(self, envelope: Envelope, row: tuple) -> None:
         try:
-            self.conn.execute(INSERT_EVENT, event_rows([(envelope, payload)])[0])
+            self.conn.execute(INSERT_EVENT, row)
         except sqlite3.IntegrityError as exc:
             if "event_id" in str(exc):
                 raise InvalidEvent(f"event id {envelope.event_id} is already stored", "event_id") from exc
@@ -307,9 +333,25 @@ class Store:
     def _update_game(self, game_id: str, columns: dict) -> None:
         self.conn.execute(f"UPDATE games SET {', '.join(f'{c}=?' for c in columns)} WHERE id=?", (*columns.values(), game_id))
 
+    def add_signatures(self, game_id: str, signatures: list[tuple[int, str, str, str]]) -> None:
+        """Keep checked signatures of a game: (head_seq, signer, public key, signature) each."""
+        with self._write():
+            self.conn.executemany(
+                "INSERT OR IGNORE INTO signatures (game_id, head_seq, signer, public_key, signature, recorded_at) VALUES (?,?,?,?,?,?)",
+                [(game_id, *s, now()) for s in signatures],
+            )
+
+    def record_file_check(self, problems: list[str]) -> None:
+        """Keep what `ktlog verify` found wrong with the file itself: while it stands, every write is refused."""
+        with self._write(damaged_ok=True):
+            if problems:
+                self.conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (DAMAGED, "; ".join(problems)))
+            else:
+                self.conn.execute("DELETE FROM meta WHERE key = ?", (DAMAGED,))
+
     def record_verdicts(self, verdicts) -> None:
         """Keep the latest `ktlog verify` verdict of each game (not part of the log)."""
-        with self._write():
+        with self._write(damaged_ok=True):
             self.conn.executemany(
                 "INSERT OR REPLACE INTO verifications (game_id, checked_at, head_seq, ok, bad_seq, problem) VALUES (?,?,?,?,?,?)",
                 [(v.game_id, now(), v.events, int(v.ok), v.bad_seq, v.problem) for v in verdicts],
@@ -318,16 +360,27 @@ class Store:
     # --- derived tables -------------------------------------------------------------------
 
     def rebuild(self) -> int:
-        """Rebuild every projection, snapshot and game row column from the event log. Returns the games rebuilt."""
-        ids = [g.id for g in self.games()]
+        """Rebuild every projection, snapshot and game row (its head too) from the event log; a
+        game whose row was deleted gets it back, and the append-only triggers and unique event
+        indexes are made again if they were dropped. Returns the games rebuilt."""
+        from .migrations import restore_guards
+
         with self._write():
+            restore_guards(self.conn)
+            self.conn.execute(
+                "INSERT INTO games (id, created_at, ruleset, status, head_seq, head_hash) "
+                "SELECT game_id, recorded_at, '', 'setup', 0, ? FROM events WHERE seq = 1 AND game_id NOT IN (SELECT id FROM games)",
+                (GENESIS,),
+            )
+            ids = [g.id for g in self.games()]
             for table in (*PROJECTIONS, "snapshots"):
                 self.conn.execute(f"DELETE FROM {table}")
             for game_id in ids:
-                records = [(e.seq, e.payload) for e in self.events(game_id)]
-                state, snapshots = fold_with_snapshots(records, SNAPSHOT_EVERY)
+                envelopes = self.events(game_id)
+                state, snapshots = fold_with_snapshots([(e.seq, e.payload) for e in envelopes], SNAPSHOT_EVERY)
                 write_snapshots(self.conn, game_id, snapshots)
                 projections.write(self.conn, game_id, state, 0)
+                self._update_game(game_id, {"ruleset": state.ruleset, "head_seq": state.seq, "head_hash": envelopes[-1].hash})
                 self._update_game(game_id, projections.game_columns(state))
         self._cache.clear()
         self._undoable.clear()
@@ -358,14 +411,25 @@ class Store:
         return cached
 
     def _state_from_snapshot(self, game_id: str, at: int, then: tuple[int, EventVoided] | None = None) -> GameState:
-        return state_at(self.conn, game_id, at, lambda after, upto: self.events(game_id, upto=upto, after=after), then)
+        passed_over: list[int] = []
+        state = state_at(self.conn, game_id, at, lambda after, upto: self.events(game_id, upto=upto, after=after), then, passed_over)
+        self.distrusted += [(game_id, seq) for seq in passed_over]
+        return state
 
 
 INSERT_EVENT = f"INSERT INTO events ({', '.join(EVENTS)}) VALUES ({', '.join('?' * len(EVENTS))})"
 
 
 def event_rows(sealed: list[tuple[Envelope, bytes]]) -> list[tuple]:
-    """Sealed events as rows of the events table, in INSERT_EVENT's column order."""
+    """Sealed events as rows of the events table, in INSERT_EVENT's column order: the one way into
+    the table, so every event's values are checked here (`records.check_event`) before a row is written."""
+    for envelope, payload in sealed:
+        try:
+            check_ids(envelope.game_id, envelope.event_id)
+            check_event(envelope.payload, payload)
+        except InvalidEvent as exc:
+            exc.seq = envelope.seq
+            raise
     return [(e.game_id, e.seq, e.event_id, e.type, e.version, e.recorded_at, p.decode(), e.prev_hash, e.hash) for e, p in sealed]
 
 

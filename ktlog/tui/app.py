@@ -7,6 +7,7 @@ from textual.binding import Binding
 
 from ktlog.errors import KtlogError
 from ktlog.storage.store import Store
+from ktlog.tui.compat import show_control_characters
 
 SCREENS = ("start", "new", "record", "replay")
 
@@ -83,4 +84,5 @@ def make_app(store: Store, *, screen: str = "start", game_id: str | None = None,
         raise ValueError(f"screen {screen!r} is not one of {', '.join(SCREENS)}")
     if screen in ("record", "replay") and game_id is None:
         raise ValueError(f"the {screen} screen needs a game_id")
+    show_control_characters()
     return KtlogApp(store, screen=screen, game_id=game_id, spectator=spectator)

@@ -43,3 +43,23 @@ class LayoutOnlyOnResize(Screen):
     def _screen_resized(self, size: Size) -> None:
         if size != self._size:
             super()._screen_resized(size)
+
+
+def show_control_characters() -> None:
+    """Make every text Textual and Rich draw show a control character or bidirectional override
+    as a visible escape (`text.safe.visible`), where they would send ESC, OSC ... to the terminal
+    raw (a name holding ESC[2J blanked the screen): older files may hold such names.
+
+    Relies on `textual.content._CONTROL_STRIP_TRANSLATE` and `rich.control._CONTROL_STRIP_TRANSLATE`,
+    the `str.translate` tables that every `Content` and `Text` is made through (bound as default
+    arguments, so they are updated in place); the characters they delete already stay deleted.
+    """
+    import rich.control
+    import textual.content
+
+    from ..text.safe import visible
+
+    characters = [chr(cp) for cp in [*range(0x20), *range(0x7F, 0xA0), *range(0x202A, 0x202F), *range(0x2066, 0x206A)]]
+    shown = {ord(c): visible(c) for c in characters if visible(c) != c and c not in "\t\n"}
+    for table in (textual.content._CONTROL_STRIP_TRANSLATE, rich.control._CONTROL_STRIP_TRANSLATE):
+        table.update({cp: text for cp, text in shown.items() if cp not in table})

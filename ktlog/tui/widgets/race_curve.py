@@ -9,15 +9,15 @@ from .vp_curve import VPCurve
 
 
 def race_steps(race: pl.DataFrame) -> dict[str, tuple[list[int], list[int]]]:
-    """Each player's curve as `VPCurve` draws it from `curves.game_race`: at each seq that
-    changed the VP, the VP before it and after it."""
-    players = race.columns[2:]
-    steps = race.select(
-        pl.concat_list("seq", "seq").explode(),
-        *(pl.concat_list(pl.col(p).shift(1, fill_value=0), p).explode() for p in players),
-    )
-    seqs = steps.get_column("seq").to_list()
-    return {p: (seqs, steps.get_column(p).to_list()) for p in players}
+    """Each player's curve as `VPCurve` draws it from `curves.game_race` (long form): at each
+    seq that changed the VP, the VP before it and after it."""
+    steps = {}
+    for player in race.get_column("player").unique(maintain_order=True):
+        curve = race.filter(pl.col("player") == player)
+        seqs = curve.select(pl.concat_list("seq", "seq").explode()).to_series().to_list()
+        vps = curve.select(pl.concat_list(pl.col("vp").shift(1, fill_value=0), "vp").explode()).to_series().to_list()
+        steps[player] = (seqs, vps)
+    return steps
 
 
 class RaceCurve(VPCurve):
@@ -31,7 +31,7 @@ class RaceCurve(VPCurve):
     def show_race(self, game_id: str, race: pl.DataFrame, boundaries: pl.DataFrame) -> None:
         self.game_id = game_id
         self.head = max(1, race.get_column("seq").max())
-        self.top = race.select(pl.max_horizontal(race.columns[2:]).max()).item() + 1
+        self.top = race.get_column("vp").max() + 1
         self.turning_points = dict(boundaries.iter_rows())
         self.draw(race_steps(race))
         self.display = True
