@@ -10,6 +10,7 @@ import uuid
 
 import msgspec
 
+from .characters import unsafe_character
 from .errors import InvalidEvent
 from .events import EVENT_TYPES, AnyEvent, Envelope, Event, upcast
 
@@ -84,19 +85,6 @@ TEXT_LIMIT = 4000
 """Characters at most in free text: a note, a reason, an override, a printed rule."""
 FREE_TEXT = frozenset({"text", "reason", "override", "rules", "critical_rules"})
 """Fields holding free text: longer, and a tab is allowed in them."""
-CONTROL_PATTERN = "[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]"
-"""C0 controls, DEL, C1 controls, and the bidirectional overrides and isolates."""
-_CONTROL_OR_TAB = re.compile(CONTROL_PATTERN)
-_CONTROL = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
-"""The same but a tab, which free text may hold."""
-
-
-def unsafe_character(text: str, *, tab: bool = False) -> str | None:
-    """The first control character or bidirectional override in `text`, as U+XXXX; None if clean."""
-    found = (_CONTROL if tab else _CONTROL_OR_TAB).search(text)
-    return f"U+{ord(found.group()):04X}" if found else None
-
-
 _SURROGATE = re.compile("[\ud800-\udfff]")
 """Half of a UTF-16 pair alone: what Python makes of a byte that is not UTF-8 in a command line."""
 _UNSAFE_UTF8 = re.compile(rb"\xc2[\x80-\x9f]|\xe2\x80[\xaa-\xae]|\xe2\x81[\xa6-\xa9]")

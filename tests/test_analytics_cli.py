@@ -14,11 +14,12 @@ from click.testing import CliRunner
 from league import IN_PROGRESS, g13, game_id, league_fixture  # noqa: F401 (the `league` fixture)
 from polars.testing import assert_frame_equal
 
-from ktlog.analytics.league import League, pve_rulesets
+from ktlog.analytics.league import League
 from ktlog.analytics.performance import entity_stats
 from ktlog.cli import cli
 from ktlog.data import SAMPLE_GAMES
 from ktlog.events import Annotation
+from ktlog.rulesets import get_ruleset
 from ktlog.storage.catalog import OPS
 from ktlog.storage.store import Store
 from ktlog.text.describe import describe
@@ -120,7 +121,7 @@ def samples(tmp_path_factory):
     ktlog(db, "import", *SAMPLES)
     scores = {g["id"]: json.loads(ktlog(db, "score", g["id"], "--json").stdout) for g in json.loads(ktlog(db, "games", "--json").stdout)}
     assert len(scores) == len(SAMPLES) and all(s["status"] == "finished" for s in scores.values())
-    return db, {gid: s for gid, s in scores.items() if s["ruleset"] not in pve_rulesets()}  # no VP, not in the league
+    return db, {gid: s for gid, s in scores.items() if not get_ruleset(s["ruleset"]).pve}  # no VP, not in the league
 
 
 def test_results_agree_with_score(samples):

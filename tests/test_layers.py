@@ -16,7 +16,7 @@ import pytest
 PACKAGE = Path(__file__).resolve().parent.parent / "ktlog"
 
 LAYERS = [
-    ("vocabulary", ("ktlog", "ktlog.errors", "ktlog.events", "ktlog.state", "ktlog.records", "ktlog.data")),
+    ("vocabulary", ("ktlog", "ktlog.errors", "ktlog.characters", "ktlog.events", "ktlog.state", "ktlog.records", "ktlog.data")),
     ("rules", ("ktlog.rules",)),
     ("rulesets", ("ktlog.rulesets",)),
     ("text", ("ktlog.text",)),

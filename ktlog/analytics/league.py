@@ -45,14 +45,6 @@ class Filters:
         return ", ".join(parts) or "no filter"
 
 
-def pve_rulesets() -> list[str]:
-    """Rulesets played against non-player operatives (`Ruleset.pve`): left out of the league (no
-    opponent to rank or rate) unless `--ruleset` asks for one of them."""
-    from ..rulesets import RULESETS  # here: the rules are loaded only when a league is read
-
-    return [name for name, ruleset in RULESETS.items() if ruleset.pve]
-
-
 READ_BUSY_TIMEOUT_MS = 5000
 """How long a read waits for a lock held by another connection (a recorder's commit, another
 reader opening the WAL) before it fails."""
@@ -154,7 +146,7 @@ class League:
         f = self.filters
         conditions = [pl.col(c) == v for c, v in (("league", f.league), ("season", f.season), ("round", f.round), ("ruleset", f.ruleset)) if v is not None]
         if f.ruleset is None:
-            conditions.append(~pl.col("ruleset").is_in(pve_rulesets()))
+            conditions.append(pl.col("pve").fill_null(0) == 0)
         if f.since:
             conditions.append(pl.col("date") >= f.since.isoformat())
         if f.until:
@@ -203,8 +195,8 @@ class League:
 
     def _nothing_at_all(self) -> str:
         """Why an unfiltered league is empty: no games, or only PvE games, which it leaves out."""
-        rulesets = self.read("games").get_column("ruleset").unique().to_list()
-        pve = [r for r in rulesets if r in pve_rulesets()]
+        games = self.read("games")
+        pve = sorted(games.filter(pl.col("pve").fill_null(0) == 1).get_column("ruleset").unique().to_list())
         return f"the database has only games of {', '.join(pve)}, which the league leaves out (--ruleset asks for them)" if pve else "the database has no games"
 
     def table(self, name: str) -> pl.DataFrame:

@@ -28,6 +28,7 @@ GAME_COLUMNS = (
     "kill_teams",
     "winner",
     "ended_by",
+    "pve",
 )
 """The columns of the games table the statistics read (besides its id and rowid, as `game_id`
 and `game_key`)."""

@@ -219,13 +219,13 @@ def _game_id(league: League, prefix: str) -> str:
 def _left_out(league: League, prefix: str) -> None:
     """Explain a game that is in the database but not in the league (a Joint Ops game, or one
     the filters leave out)."""
-    from ..analytics.league import NothingToCompute, pve_rulesets
+    from ..analytics.league import NothingToCompute
 
-    every = league.read("games", ("game_id", "ruleset"))
+    every = league.read("games", ("game_id", "ruleset", "pve"))
     matches = every.filter(every.get_column("game_id").str.starts_with(prefix))
     if matches.height == 1:
-        game_id, ruleset = matches.row(0)
-        if ruleset in pve_rulesets() and league.filters.ruleset is None:
+        game_id, ruleset, pve = matches.row(0)
+        if pve and league.filters.ruleset is None:
             raise NothingToCompute(
                 f"game {game_id[:8]} is a {ruleset} game, which league statistics leave out (`ktlog stats ... --ruleset {ruleset}` takes them in)"
             )

@@ -26,7 +26,7 @@ def public_hex(key: Ed25519PrivateKey) -> str:
 def create_key(name: str) -> tuple[str, Ed25519PrivateKey]:
     """A new key pair for `name`, written once (an existing key is never replaced: games signed
     with it would no longer match its owner)."""
-    from ..records import unsafe_character
+    from ..characters import unsafe_character
 
     name = name.strip()
     if not name or len(name) > 200 or unsafe_character(name):

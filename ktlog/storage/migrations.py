@@ -14,6 +14,7 @@ REBUILDING_MIGRATIONS = {
     "m006_elimination_and_mission_vp",
     "m007_vp_by_op_and_typed_results",
     "m008_snapshot_seals",
+    "m009_pve",
 }
 """Migrations that change projection tables: a database they upgrade is rebuilt from its log."""
 
@@ -167,3 +168,11 @@ def m008_snapshot_seals(db: sqlite_utils.Database) -> None:
     db["signatures"].create(
         {"game_id": str, "head_seq": int, "signer": str, "public_key": str, "signature": str, "recorded_at": str}, pk=("game_id", "head_seq", "public_key")
     )
+
+
+@migrations()
+def m009_pve(db: sqlite_utils.Database) -> None:
+    """Schema 9: whether a game is played against non-player operatives (`Ruleset.pve`), in its
+    games row, so the statistics leave such games out without loading the rules. Filled in from
+    the log: the games rows are rebuilt after migrating."""
+    db["games"].add_column("pve", int)

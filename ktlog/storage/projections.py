@@ -14,6 +14,7 @@ from typing import Any
 from msgspec.structs import astuple
 
 from ..errors import InvalidEvent
+from ..rulesets import get_ruleset
 from ..rulesets.multiplayer.rules import shared_win
 from ..state import GameState, game_status
 from .catalog import DERIVED, LABEL_COLUMNS, PROJECTION_LOGS, PROJECTIONS
@@ -42,8 +43,6 @@ def results_rows(game_id: str, state: GameState) -> list[dict[str, Any]]:
     r = state.result
     if r is None:
         return []
-    from ..rulesets import get_ruleset  # here, not at the top: the analytics read the catalog without the rules
-
     kill_op = get_ruleset(state.ruleset).kill_op
     rows = []
     for name, p in state.players.items():
@@ -91,6 +90,7 @@ def game_columns(state: GameState) -> dict[str, Any]:
     return {
         "killzone": state.killzone,
         "date": state.date,
+        "pve": int(get_ruleset(state.ruleset).pve),
         **{column: state.labels.get(label) for label, column in LABEL_COLUMNS.items()},
         "players": json.dumps(list(state.players)),
         "kill_teams": json.dumps([p.kill_team for p in state.players.values()]),

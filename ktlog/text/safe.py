@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from ..records import CONTROL_PATTERN
+from ..characters import CONTROL_PATTERN
 
 _SHOWN_RAW = "\t\n"
 _UNSAFE = re.compile(CONTROL_PATTERN)
