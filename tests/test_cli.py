@@ -191,3 +191,14 @@ def test_the_real_command_prints_no_traceback(tmp_path):
     assert proc.returncode == 1
     assert proc.stderr.startswith("error: ") and "not a SQLite database" in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+def test_games_lists_newest_first_as_the_terminal_ui_does(run):
+    # Issue 16 #15: one order everywhere (the start screen shows store.games(newest=...)).
+    ids = []
+    for date in ("2026-10-01", "2026-11-20", "2026-11-05"):
+        out = run("new", "--killzone", "volkus", "--date", date, "--player", f"A={ROSTERS / 'kasrkin.toml'}", "--player", f"B={ROSTERS / 'legionaries.toml'}")
+        ids.append(out.stdout.split()[0])
+    listed = [line.split()[0] for line in run("games").stdout.splitlines()]
+    assert listed == [ids[1][:8], ids[2][:8], ids[0][:8]]
+    assert [g["id"] for g in json.loads(run("games", "--json").stdout)] == [ids[1], ids[2], ids[0]]

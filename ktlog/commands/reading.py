@@ -21,8 +21,8 @@ from .context import echo_json, open_store
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list (id, status, players, result, ...).")
 @click.pass_context
 def games(ctx, as_json) -> None:
-    """List the games in the database."""
-    rows = open_store(ctx).games()
+    """List the games in the database, newest first (as the terminal UI does)."""
+    rows = open_store(ctx).games()[::-1]
     if as_json:
         echo_json(
             [
