@@ -275,3 +275,20 @@ async def test_objective_control_ploys_and_the_more_menu(store):
     assert isinstance(events[-3], ev.ObjectivesControlled) and list(events[-3].control.values()).count("Alice") == 1
     assert events[-2] == ev.FirefightPloyUsed(player="Alice", ploy="Heroic Stand", cp=1)
     assert events[-1] == ev.DamageInflicted(operative="trooper-1", damage=2, source="mine")
+
+
+@tui_test
+async def test_a_ploy_during_an_enemy_activation_names_the_players_own_operative(store):
+    # Issue 16 #3: Bob's Take Cover while Alice's trooper-1 is active was stored on trooper-1.
+    gid = tiny_game(store)
+    async with make_app(store, screen="record", game_id=gid).run_test(size=(80, 24)) as pilot:
+        await press(pilot, "a", "1", "e")  # Alice activates trooper-1
+        await press(pilot, "y", "2", *"Take Cover", "enter")  # Bob's ploy: asked which of his operatives
+        assert "Bob's operatives" in screen_text(pilot.app)
+        await press(pilot, "2")  # bob-trooper-2 ("0" is none)
+        assert "Bob uses Take Cover (1CP) on bob-trooper-2" in message(pilot.app)
+        await press(pilot, "y", "1", *"Heroic Stand", "enter", "1")  # Alice's: her active operative comes first
+        assert "on trooper-1" in message(pilot.app)
+    events = payloads(store, gid)
+    assert events[-2] == ev.FirefightPloyUsed(player="Bob", ploy="Take Cover", cp=1, operative="bob-trooper-2")
+    assert events[-1].operative == "trooper-1"

@@ -347,10 +347,24 @@ class RecordScreen(RulesetFlows, Screen):
         if player is None:
             return
         text = await self.prompt(f"Firefight ploy used by {player}", hint="its name, then a comma and the CP if not 1 (Command Re-roll: with the dice)")
-        if text:
-            name, cp = name_and_cp(text)
-            active = self.recorder.state.activation
-            self.record(ev.FirefightPloyUsed(player=player, ploy=name, cp=cp, operative=active.operative if active else None))
+        if not text:
+            return
+        name, cp = name_and_cp(text)
+        operative = await self.ploy_operative(player, name)
+        if operative is not None:
+            self.record(ev.FirefightPloyUsed(player=player, ploy=name, cp=cp, operative=operative or None))
+
+    async def ploy_operative(self, player: str, ploy: str) -> str | None:
+        """The player's own operative a ploy is used on, asked during an activation ("" for none;
+        None: cancelled). Out of an activation a ploy names no operative."""
+        s = self.recorder.state
+        if s.activation is None:
+            return ""
+        own = [op for op in s.operatives.values() if op.player == player and op.in_killzone]
+        own.sort(key=lambda op: op.id != s.activation.operative)
+        choices = [Choice(operative_label(op), op.id) for op in own]
+        choices.insert(1 if own and own[0].id == s.activation.operative else 0, Choice("no operative", "", "0"))
+        return await self.pick(f"{ploy}: used on which of {player}'s operatives?", choices)
 
     async def flow_activate(self) -> None:
         """The operative, then its order, in one dialog (the only operative: its order at once)."""
