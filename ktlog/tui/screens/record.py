@@ -1,6 +1,6 @@
 """The record screen: the live game, an action bar of the legal next steps, the event log.
 
-Each step is one key (shown in the footer and the action bar; a click works too); a step that
+Each step is one key (shown in the action bar; a click works too; the footer has the others); a step that
 needs more (an operative, a target, dice) asks for it in a small dialog whose choices are keys
 as well. Every entered event is committed at once through the `Recorder` (the recording session).
 """
@@ -67,7 +67,7 @@ class RecordScreen(RulesetFlows, Screen):
     """
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide")]
     BINDINGS = [
-        *(Binding(k.key, f"step('{k.action}')", k.label) for k in KINDS if not k.more),
+        *(Binding(k.key, f"step('{k.action}')", k.label, show=False) for k in KINDS if not k.more),  # shown in the action bar
         Binding("U", "set_up_all", "Set up all"),
         Binding("ctrl+z", "undo", "Undo"),
         Binding("n", "note", "Note"),

@@ -1,0 +1,85 @@
+"""Every screen at 80x24 and 120x40: no operative state, hint, footer key, header or message
+is cut off, neither shortened with "…" nor lost below the widget's last line (issue 16 #1, #8)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from textual.content import Content
+from tui_support import press, sample, tiny_game, tui_test
+
+from ktlog.files.gamelog import read_game_log
+from ktlog.play.replay import Replay
+from ktlog.tui.app import make_app
+from ktlog.tui.compat import screen_strips
+
+SIZES = [(80, 24), (120, 40)]
+CHECKED = "OperativeTable, KeyFooter, ActionBar, GameHeader, #message, .hint"
+"""The widgets a person reads to know what to do next."""
+
+
+def cut_texts(screen) -> list[str]:
+    """What a checked widget shows cut: its region with "…", or words of its text missing."""
+    lines = [strip.text for strip in screen_strips(screen)]
+    problems = []
+    for widget in screen.query(CHECKED):
+        region = widget.content_region.intersection(screen.region)
+        if not widget.display or not region.area:
+            continue
+        shown = [lines[y][region.x : region.right] for y in range(region.y, region.bottom)]
+        name = type(widget).__name__ + (f"#{widget.id}" if widget.id else "")
+        if any("…" in line for line in shown):
+            problems.append(f"{name} shows …: {shown}")
+        text = getattr(widget, "_text", None)
+        plain = Content.from_markup(text).plain if text is not None else str(widget.render()) if widget.has_class("hint") else ""
+        words = " ".join(shown).split()
+        missing = [w for w in re.split(r"\s+", plain.strip()) if w and w not in words]
+        if missing:
+            problems.append(f"{name} lost {missing}: {shown}")
+    return problems
+
+
+@pytest.fixture
+def late_game(store):
+    """Sample game 01 (Kasrkin v Legionaries, long operative ids) cut in turning point 4 with an
+    operative active and enemies in control range."""
+    header, sealed = read_game_log(sample("01"))
+    replay = Replay([e for e, _ in sealed])
+    tp4 = replay.timeline.turning_point_start(4)
+    cut = next(seq for seq in range(tp4, replay.head) if (s := replay.seek(seq)).activation and s.activation.ap_spent)
+    store.import_envelopes(header.game_id, sealed[:cut])
+    return header.game_id
+
+
+async def check(pilot, where: str) -> list[str]:
+    await pilot.pause()
+    return [f"{where}: {p}" for p in cut_texts(pilot.app.screen)]
+
+
+@pytest.mark.parametrize("size", SIZES)
+@tui_test
+async def test_the_record_screen_and_its_dialogs_cut_nothing(store, late_game, size):
+    problems = []
+    async with make_app(store, screen="record", game_id=late_game).run_test(size=size) as pilot:
+        problems += await check(pilot, "record")
+        for keys, where in [(("y",), "ploy: whose"), (("1",), "ploy: name prompt"), (("escape",), "cancelled"), (("full_stop",), "more menu")]:
+            await press(pilot, *keys)
+            problems += await check(pilot, where)
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("size", SIZES)
+@tui_test
+async def test_the_small_game_screens_cut_nothing(store, size):
+    gid = tiny_game(store)
+    problems = []
+    async with make_app(store, screen="record", game_id=gid).run_test(size=size) as pilot:
+        for keys, where in [((), "record"), (("a",), "activate"), (("1", "e"), "activated"), (("s",), "shoot"), (("escape",), "cancelled")]:
+            await press(pilot, *keys)
+            problems += await check(pilot, where)
+    async with make_app(store, screen="start").run_test(size=size) as pilot:
+        problems += await check(pilot, "start")
+    async with make_app(store, screen="replay", game_id=gid).run_test(size=size) as pilot:
+        problems += await check(pilot, "replay")
+    assert not problems, "\n".join(problems)
