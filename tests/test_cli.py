@@ -20,8 +20,8 @@ from ktlog.data import SAMPLE_GAMES
 def run(tmp_path):
     db = tmp_path / "cli.db"
 
-    def invoke(*args, ok=True):
-        result = CliRunner().invoke(cli, ["--db", str(db), *map(str, args)], catch_exceptions=False)
+    def invoke(*args, ok=True, input=None):
+        result = CliRunner().invoke(cli, ["--db", str(db), *map(str, args)], catch_exceptions=False, input=input)
         if ok:
             assert result.exit_code == 0, result.output
         return result
@@ -202,3 +202,43 @@ def test_games_lists_newest_first_as_the_terminal_ui_does(run):
     listed = [line.split()[0] for line in run("games").stdout.splitlines()]
     assert listed == [ids[1][:8], ids[2][:8], ids[0][:8]]
     assert [g["id"] for g in json.loads(run("games", "--json").stdout)] == [ids[1], ids[2], ids[0]]
+
+
+def batch(events) -> str:
+    return "# the set-up, typed in one go\n\n" + "\n".join(" ".join(f'{a.partition("=")[0]}="{a.partition("=")[2]}"' if " " in a else a for a in e) for e in events) + "\n"
+
+
+def test_event_file_records_every_line_and_says_who_is_next(run, new_game, tmp_path):
+    path = tmp_path / "setup.txt"
+    path.write_text(batch(SETUP))
+    head = len(json.loads(run("log", new_game[:8], "--json").stdout))
+    out = run("event", new_game[:8], "--file", path).stdout
+    assert out.count("seq ") == len(SETUP) and f"seq {head + len(SETUP)}: Bob equipment: none" in out
+    assert out.strip().endswith("next: Alice sets up the next third of their kill team (0 of 5 set up): OperativeSetUp operative=ID")
+    assert len(json.loads(run("log", new_game[:8], "--json").stdout)) == head + len(SETUP)
+
+
+def test_event_file_is_all_or_nothing_and_names_the_line_refused(run, new_game):
+    lines = batch(SETUP) + "OperativeSetUp operative=aspiring-champion\n"  # Alice sets up first (pg 110)
+    head = len(json.loads(run("log", new_game[:8], "--json").stdout))
+    refused = run("event", new_game[:8], "--file", "-", ok=False, input=lines)
+    assert refused.exit_code == 1
+    assert f"standard input line 13 (OperativeSetUp, would be seq {head + 11}): Alice sets up the next third of their kill team, not Bob (pg 110)" in refused.output
+    assert "add override=REASON to the line" in refused.output and "nothing was recorded" in refused.output
+    assert len(json.loads(run("log", new_game[:8], "--json").stdout)) == head  # not one of the 10 good lines stored
+    typo = run("event", new_game[:8], "--file", "-", ok=False, input="InitiativeDecided player=Alice\nDropZoneChosen player=Alice zone=A\n")
+    assert "standard input line 2: DropZoneChosen has no field 'zone'" in typo.output and "nothing was recorded" in typo.output
+
+
+def test_each_event_says_what_comes_next_and_whose_it_is(run, new_game):
+    out = run("event", new_game[:8], "RolledOff", "purpose=setup", "rolls=Alice:5,Bob:2").stdout
+    assert "next: Alice decides who has initiative: InitiativeDecided player=NAME" in out
+    out = run("event", new_game[:8], "InitiativeDecided", "player=Alice").stdout
+    assert "next: Bob sets up an objective marker" in out  # the player without initiative sets up the first (pg 110)
+
+
+def test_event_types_show_the_shape_of_each_field(run):
+    types = run("event", "--types").stdout
+    assert re.search(r"RolledOff +purpose=setup\|initiative rolls=NAME:N,NAME:N", types)
+    assert 'steps?="STEPS"' in types and "attack_dice?=DICE" in types and "control=MARKER:PLAYER,MARKER:" in types
+    assert "equipment?=A,B" in types

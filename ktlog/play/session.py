@@ -99,6 +99,18 @@ class RecordingSession:
         self.state = self.store.state(self.game_id)
         return Recorded(envelope.seq, event, before, self.state)
 
+    def record_all(self, events: list[ev.Event]) -> Recorded:
+        """Validate and store events in one transaction, all or none: a refusal names the
+        position of the event refused (`exc.index`) and nothing is stored. The Recorded is the
+        last event's, with the state before the first."""
+        before = self.state
+        envelopes = self.store.append_all(self.game_id, events, expected_seq=before.seq + 1 if self.expect_next else None)
+        if "timeline" in self.__dict__:
+            for envelope in envelopes:
+                self.timeline.append(envelope)
+        self.state = self.store.state(self.game_id)
+        return Recorded(envelopes[-1].seq, events[-1], before, self.state)
+
     def retry(self) -> Recorded:
         """Enter the pending event again."""
         if self.pending is None:
