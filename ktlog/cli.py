@@ -23,6 +23,7 @@ COMMANDS = {
     "new": "ktlog.commands.recording:new",
     "event": "ktlog.commands.recording:event_cmd",
     "undo": "ktlog.commands.recording:undo",
+    "correct": "ktlog.commands.recording:correct",
     "annotate": "ktlog.commands.recording:annotate",
     "games": "ktlog.commands.reading:games",
     "show": "ktlog.commands.reading:show",

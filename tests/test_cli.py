@@ -205,7 +205,11 @@ def test_games_lists_newest_first_as_the_terminal_ui_does(run):
 
 
 def batch(events) -> str:
-    return "# the set-up, typed in one go\n\n" + "\n".join(" ".join(f'{a.partition("=")[0]}="{a.partition("=")[2]}"' if " " in a else a for a in e) for e in events) + "\n"
+    return (
+        "# the set-up, typed in one go\n\n"
+        + "\n".join(" ".join(f'{a.partition("=")[0]}="{a.partition("=")[2]}"' if " " in a else a for a in e) for e in events)
+        + "\n"
+    )
 
 
 def test_event_file_records_every_line_and_says_who_is_next(run, new_game, tmp_path):
@@ -223,7 +227,10 @@ def test_event_file_is_all_or_nothing_and_names_the_line_refused(run, new_game):
     head = len(json.loads(run("log", new_game[:8], "--json").stdout))
     refused = run("event", new_game[:8], "--file", "-", ok=False, input=lines)
     assert refused.exit_code == 1
-    assert f"standard input line 13 (OperativeSetUp, would be seq {head + 11}): Alice sets up the next third of their kill team, not Bob (pg 110)" in refused.output
+    assert (
+        f"standard input line 13 (OperativeSetUp, would be seq {head + 11}): Alice sets up the next third of their kill team, not Bob (pg 110)"
+        in refused.output
+    )
     assert "add override=REASON to the line" in refused.output and "nothing was recorded" in refused.output
     assert len(json.loads(run("log", new_game[:8], "--json").stdout)) == head  # not one of the 10 good lines stored
     typo = run("event", new_game[:8], "--file", "-", ok=False, input="InitiativeDecided player=Alice\nDropZoneChosen player=Alice zone=A\n")

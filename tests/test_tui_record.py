@@ -6,7 +6,7 @@ from __future__ import annotations
 import sqlite3
 
 import pytest
-from tui_support import message, press, tiny_game, tui_test
+from tui_support import answer, message, press, tiny_game, tui_test
 
 from ktlog import events as ev
 from ktlog.reducer import effective
@@ -292,3 +292,20 @@ async def test_a_ploy_during_an_enemy_activation_names_the_players_own_operative
     events = payloads(store, gid)
     assert events[-2] == ev.FirefightPloyUsed(player="Bob", ploy="Take Cover", cp=1, operative="bob-trooper-2")
     assert events[-1].operative == "trooper-1"
+
+
+@tui_test
+async def test_an_earlier_event_is_corrected_from_the_more_menu(store):
+    gid = tiny_game(store)
+    damage = store.append(gid, ev.DamageInflicted(operative="bob-trooper-1", damage=2, source="mine")).seq
+    store.append(gid, ev.OperativeActivated(operative="trooper-1", order="engage"))
+    async with make_app(store, screen="record", game_id=gid).run_test(size=(80, 24)) as pilot:
+        log = pilot.app.screen.query_one("EventLog")
+        log.show_seq(damage)  # the damage selected in the log
+        await press(pilot, "full_stop", "c")
+        assert f"Correct seq {damage}: bob-trooper-1 takes 2 damage (mine)" in screen_text(pilot.app)
+        await answer(pilot, "DamageInflicted operative=bob-trooper-1 damage=3 source=mine")
+        assert f"correction of seq {damage}: bob-trooper-1 takes 3 damage" in message(pilot.app)
+        assert "bob-trooper-1: 3/6 wounds" in message(pilot.app)
+    assert store.state(gid).operatives["bob-trooper-1"].wounds == 3
+    assert store.state(gid).activation.operative == "trooper-1"

@@ -144,7 +144,9 @@ def _record_file(session: RecordingSession, lines: TextIO, expect_seq: int | Non
         if index is None:
             raise
         number, event = numbered[index]
-        why = refusal_text(exc) + (". If a kill team rule allows it, add override=REASON to the line" if isinstance(exc, RuleViolation) and exc.overridable else "")
+        why = refusal_text(exc) + (
+            ". If a kill team rule allows it, add override=REASON to the line" if isinstance(exc, RuleViolation) and exc.overridable else ""
+        )
         raise KtlogError(f"{name} line {number} ({type(event).__name__}, would be seq {session.seq + 1 + index}): {why}; nothing was recorded") from None
     first = recorded.seq - len(numbered) + 1
     for seq, (_, event) in enumerate(numbered, first):
@@ -160,6 +162,30 @@ def undo(ctx, game, expect_seq) -> None:
     """Void the latest effective event (undo). Nothing is deleted: the undo is an event too."""
     recorded = _session(ctx, game).undo(expected_seq=expect_seq)
     click.echo(undo_text(recorded.seq, *recorded.undone))
+
+
+@click.command()
+@click.argument("game")
+@click.argument("seq", type=int)
+@click.argument("type_name", metavar="TYPE")
+@click.argument("fields", nargs=-1, metavar="[FIELD=VALUE]...")
+@click.option("--override", help="Keep the later events the correction makes illegal, for this reason.")
+@click.option("--expect-seq", type=int, help="Refuse if another writer appended first.")
+@click.pass_context
+def correct(ctx, game, seq, type_name, fields, override, expect_seq) -> None:
+    """Correct the event at SEQ: it counts as TYPE FIELD=VALUE ... instead (a wrong die, target,
+    damage). Nothing is deleted: the correction is an event, the log shows both, undo takes it
+    back. The later events are checked again; one the correction makes illegal refuses it
+    (naming its seq and the rule) unless --override gives the reason to keep it."""
+    event = build_event(type_name, list(fields), None)
+    session = _session(ctx, game)
+    recorded = session.correct(seq, event, override=override, expected_seq=expect_seq)
+    click.echo(f"seq {recorded.seq}: {describe(recorded.event)}")
+    for line in changes(recorded.before, recorded.after):
+        click.echo(f"  {line}")
+    for warning in recorded.after.warnings:
+        if warning.reason.startswith(f"corrected at seq {recorded.seq}:"):
+            click.echo(f"  kept with the override: seq {warning.seq}, {warning.message} ({warning.rule})")
 
 
 @click.command()

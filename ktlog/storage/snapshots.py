@@ -8,8 +8,8 @@ import json
 import sqlite3
 from collections.abc import Callable
 
-from ..events import Envelope, Event, EventVoided
-from ..reducer import resume
+from ..events import Envelope, Event
+from ..reducer import Record, resume
 from ..state import GameState, decode_state
 
 SNAPSHOT_EVERY = 100
@@ -21,14 +21,14 @@ def write_snapshots(conn: sqlite3.Connection, game_id: str, snapshots: list[tupl
     conn.executemany("INSERT OR REPLACE INTO snapshots (game_id, seq, state) VALUES (?,?,?)", [(game_id, seq, blob) for seq, blob in snapshots])
 
 
-def state_at(
-    conn: sqlite3.Connection, game_id: str, at: int, events: Callable[[int, int], list[Envelope]], then: tuple[int, EventVoided] | None = None
-) -> GameState:
+def state_at(conn: sqlite3.Connection, game_id: str, at: int, events: Callable[[int, int], list[Envelope]], then: Record | None = None) -> GameState:
     """The state after seq `at` from the stored snapshots and `events(after, upto)`; `then` is
-    an undo about to be appended at seq `at` (checked and applied, not stored)."""
+    an undo or a correction about to be appended at seq `at` (checked and applied, not stored)."""
     voids = [
         (seq, json.loads(p)["target"])
-        for seq, p in conn.execute("SELECT seq, payload FROM events WHERE game_id = ? AND type = 'EventVoided' AND seq <= ?", (game_id, at))
+        for seq, p in conn.execute(
+            "SELECT seq, payload FROM events WHERE game_id = ? AND type IN ('EventVoided', 'EventCorrected') AND seq <= ?", (game_id, at)
+        )
     ]
     if then:
         voids.append((then[0], then[1].target))

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..errors import ConcurrencyConflict, GameNotFound, InvalidEvent, KtlogError
-from ..events import Annotation, Envelope, Event, EventVoided, GameCreated
+from ..events import Annotation, Envelope, Event, EventCorrected, EventVoided, GameCreated
 from ..records import GENESIS, decode_payload, now, seal
 from ..reducer import apply_in_place, effective, fold_with_snapshots
 from ..state import GameState, copy_state, encode_state
@@ -235,13 +235,17 @@ class Store:
         if undo:
             state = self._state_before(game_id, event) or self._state_from_snapshot(game_id, seq, then=(seq, event))
             state.seq = seq
+        elif isinstance(event, EventCorrected):
+            state = self._state_from_snapshot(game_id, seq, then=(seq, event))
         else:
             state = copy_state(before)
             apply_in_place(state, event, seq)
         envelope, payload = seal(game_id, seq, event, head_hash)
         self._insert_event(envelope, payload)
-        if undo:  # the undone event's rows go; the rows before it are the state's as they were
-            projections.delete(self.conn, game_id, since=event.target)
+        since = self._rewritten_since(game_id, event)
+        if since is not None:  # the rows from the first event whose state changed are the new state's
+            projections.delete(self.conn, game_id, since=since)
+            projections.write(self.conn, game_id, state, since - 1)
         else:
             projections.write(self.conn, game_id, state, seq - 1)
         if seq % SNAPSHOT_EVERY == 0:
@@ -255,6 +259,16 @@ class Store:
             undoable.append((seq, before))  # `before` is never changed: the cache holds a new state now
             del undoable[:-UNDOABLE]
         return envelope
+
+    def _rewritten_since(self, game_id: str, event: Event) -> int | None:
+        """The first seq whose projection rows `event` changes, if it reaches back: an undo's
+        target (or, undoing a correction, the corrected event), a correction's target."""
+        if isinstance(event, EventCorrected):
+            return event.target
+        if not isinstance(event, EventVoided):
+            return None
+        row = self.conn.execute("SELECT type, payload FROM events WHERE game_id = ? AND seq = ?", (game_id, event.target)).fetchone()
+        return json.loads(row[1])["target"] if row and row[0] == "EventCorrected" else event.target
 
     def _state_before(self, game_id: str, void: EventVoided) -> GameState | None:
         """The state before the event `void` undoes, if this store appended that event and

@@ -8,6 +8,7 @@ or text. A Shot at one target can use target=, dice=, saves=, cover=, obscured=.
 
 from __future__ import annotations
 
+import itertools
 import json
 import shlex
 import typing
@@ -23,11 +24,13 @@ SHOT_SHORTHAND = ("target", "dice", "saves", "cover", "obscured", "invulnerable"
 
 def parse_event(line: str) -> ev.Event:
     """An event from one line, `TYPE FIELD=VALUE ...` (quote a value with spaces:
-    reason="both flanks held"); an override is the field override=REASON."""
+    reason="both flanks held"); an override is the field override=REASON. A word starting
+    with # begins a comment, to the end of the line."""
     try:
         words = shlex.split(line)
     except ValueError as exc:
         raise KtlogError(f"{exc}: close the quotes around a value with spaces") from None
+    words = list(itertools.takewhile(lambda w: not w.startswith("#"), words))
     if not words:
         raise KtlogError('type an event: TYPE FIELD=VALUE ..., e.g. TacOpScored player=Ana vp=2 reason="Flank"')
     return build_event(words[0], words[1:], None)

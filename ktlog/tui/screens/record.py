@@ -223,21 +223,43 @@ class RecordScreen(RulesetFlows, Screen):
         if reason is not None:
             self.show_outcome(self.recorder.override(reason))
 
-    async def flow_note(self) -> None:
-        """A note on the event under the log's cursor; on the last row, on the latest event that
-        counts (not on an undo)."""
+    def selected_event(self) -> int | None:
+        """The event under the log's cursor; on the last row, the latest event that counts (not
+        an undo); None at the game's creation."""
         log = self.query_one(EventLog)
         if log.selected_seq == log.last_seq:
             latest = self.recorder.session.latest()
-            target = latest[0] if latest else None
-        else:
-            target = log.note_target()
+            return latest[0] if latest else None
+        return log.note_target()
+
+    async def flow_note(self) -> None:
+        """A note on the event selected in the log (see `selected_event`)."""
+        target = self.selected_event()
         if target is None:
             self.say("No event to annotate yet", ok=False)
             return
         text = await self.prompt(f"Note on seq {target}", hint="a comment kept with the event, shown in replays")
         if text is not None:
             self.show_outcome(self.recorder.annotate(target, text))
+
+    async def flow_correct(self) -> None:
+        """Correct the event selected in the log: the event it should have been, typed as
+        `ktlog event` takes it; the later events are checked again (! keeps them anyway)."""
+        target = self.selected_event()
+        if target is None:
+            self.say("No event to correct yet: select one in the log (Tab, then ↑↓)", ok=False)
+            return
+        wrong = self.recorder.session.timeline.event(target)
+        hint = "TYPE FIELD=VALUE ... as `ktlog event` takes it (e.g. Shot ... dice=6511 saves=31); the later events are checked again"
+        text = await self.prompt(f"Correct seq {target}: {describe(wrong)}", hint=hint)
+        if not text:
+            return self.record(None)
+        try:
+            event = parse_event(text)
+        except KtlogError as exc:
+            self.say(f"Not corrected: {exc}", ok=False)
+            return
+        self.show_outcome(self.recorder.correct(target, event))
 
     def action_back(self) -> None:
         self.app.pop_screen()
@@ -416,6 +438,7 @@ class RecordScreen(RulesetFlows, Screen):
     async def flow_more(self) -> None:
         choices = [Choice(k.label, k.action, k.key) for k in self.steps.available(more=True)]
         choices.append(Choice("Type an event, as `ktlog event` takes it", "typed", "e"))
+        choices.append(Choice("Correct the event selected in the log", "correct", "c"))
         action = await self.pick("More", choices)
         if action:
             await getattr(self, f"flow_{action}")()
