@@ -6,13 +6,16 @@ from __future__ import annotations
 import sqlite3
 
 import pytest
-from tui_support import answer, message, press, tiny_game, tui_test
+from tui_support import answer, message, press, sample, tiny_game, tui_test
 
 from ktlog import events as ev
+from ktlog.files.gamelog import read_game_log
+from ktlog.play.replay import Replay
 from ktlog.reducer import effective
 from ktlog.storage.store import Store
 from ktlog.tui.app import make_app
 from ktlog.tui.compat import screen_strips
+from ktlog.tui.screens.pick import KEYS
 
 
 def payloads(store: Store, game_id: str) -> list[ev.Event]:
@@ -309,3 +312,30 @@ async def test_an_earlier_event_is_corrected_from_the_more_menu(store):
         assert "bob-trooper-1: 3/6 wounds" in message(pilot.app)
     assert store.state(gid).operatives["bob-trooper-1"].wounds == 3
     assert store.state(gid).activation.operative == "trooper-1"
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+@tui_test
+async def test_an_operatives_pick_key_stays_the_same_as_others_are_expended(store, size):
+    # Issue 16 #10: the Chosen was 6, then 5. Each operative's key is its place in its kill team.
+    header, sealed = read_game_log(sample("01"))
+    replay = Replay([e for e, _ in sealed])
+
+    def late(seq: int) -> bool:  # a player to activate, with an expended operative before a ready one
+        s = replay.seek(seq)
+        ops = s.operatives_of(s.next_player) if s.phase == "firefight" and not s.activation and s.next_player else []
+        first_ready = next((i for i, o in enumerate(ops) if o.status == "ready"), None)
+        return first_ready is not None and any(o.status == "expended" for o in ops[:first_ready]) and len(s.ready_operatives(s.next_player)) > 1
+
+    cut = next(seq for seq in range(replay.timeline.turning_point_start(2), replay.head) if late(seq))
+    store.import_envelopes(header.game_id, sealed[:cut])
+    state = store.state(header.game_id)
+    ops = state.operatives_of(state.next_player)
+    place, ready = next((i, o) for i, o in enumerate(ops) if o.status == "ready")
+    async with make_app(store, screen="record", game_id=header.game_id).run_test(size=size) as pilot:
+        await press(pilot, "a")
+        await pilot.pause()
+        key = KEYS[place]
+        assert f" {key} {ready.id} " in screen_text(pilot.app)  # its place in the team, not in today's list
+        await press(pilot, key, "e")
+        assert f"{ready.id} activates (engage)" in message(pilot.app)

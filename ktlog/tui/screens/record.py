@@ -37,7 +37,7 @@ from ..widgets.text_line import TextLine
 from .control import ControlDialog
 from .dice_dialog import RollOffDialog
 from .fight import FightDialog
-from .pick import Choice, PickScreen, Question, distinct, operative_label
+from .pick import Choice, PickScreen, Question, distinct, operative_choice
 from .prompt import TextPrompt
 from .ruleset_flows import RulesetFlows
 from .shoot import ShootDialog
@@ -349,7 +349,7 @@ class RecordScreen(RulesetFlows, Screen):
         options = self.steps.options("set_up")
         player = self.recorder.state.operatives[options[0].operative].player
         ops = [self.recorder.state.operatives[e.operative] for e in options]
-        self.record(await self.pick_one(f"{player} sets up", [Choice(operative_label(o), ev.OperativeSetUp(operative=o.id)) for o in ops]))
+        self.record(await self.pick_one(f"{player} sets up", [operative_choice(o, ev.OperativeSetUp(operative=o.id), self.recorder.state) for o in ops]))
 
     async def flow_set_up_all(self) -> None:
         """Set up every remaining operative in the rulebook's order (alternating thirds)."""
@@ -384,7 +384,7 @@ class RecordScreen(RulesetFlows, Screen):
             return ""
         own = [op for op in s.operatives.values() if op.player == player and op.in_killzone]
         own.sort(key=lambda op: op.id != s.activation.operative)
-        choices = [Choice(operative_label(op), op.id) for op in own]
+        choices = [operative_choice(op, op.id, s) for op in own]
         choices.insert(1 if own and own[0].id == s.activation.operative else 0, Choice("no operative", "", "0"))
         return await self.pick(f"{ploy}: used on which of {player}'s operatives?", choices)
 
@@ -405,7 +405,7 @@ class RecordScreen(RulesetFlows, Screen):
             answer = await self.pick(first.title, first.choices, first.hint)
             answers = (ops[0], answer) if answer else None
         else:
-            answers = await self.app.push_screen_wait(PickScreen("Activate", [Choice(operative_label(o), o) for o in ops], then=order))
+            answers = await self.app.push_screen_wait(PickScreen("Activate", [operative_choice(o, o, s) for o in ops], then=order))
         self.record(ev.OperativeActivated(operative=answers[0].id, order=answers[1]) if answers else None)
 
     async def flow_control(self) -> None:
@@ -417,7 +417,7 @@ class RecordScreen(RulesetFlows, Screen):
     async def shoot(self, op: OperativeState, action: str = "shoot") -> None:
         s = self.recorder.state
         targets = self.steps.shot_targets(op, action)
-        target = await self.pick_one("Shoot at", [Choice(operative_label(s.operatives[t]), t) for t in targets])
+        target = await self.pick_one("Shoot at", [operative_choice(s.operatives[t], t, s) for t in targets])
         if target is None:
             return self.record(None)
         self.record(await self.app.push_screen_wait(ShootDialog(self.steps, target, op, action)))
@@ -426,7 +426,7 @@ class RecordScreen(RulesetFlows, Screen):
         s = self.recorder.state
         options = self.steps.options("fight")
         targets = distinct((e.action, e.target) for e in options)
-        choices = [Choice(operative_label(s.operatives[t]) + ("" if a == "Fight" else f" ({a})"), (a, t)) for a, t in targets]
+        choices = [operative_choice(s.operatives[t], (a, t), s, "" if a == "Fight" else f" ({a})") for a, t in targets]
         chosen = await self.pick_one("Fight", choices)
         if chosen is None:
             return self.record(None)
@@ -460,7 +460,7 @@ class RecordScreen(RulesetFlows, Screen):
         """Pick the operative (or player) of a rare step, then its amount and reason."""
         s = self.recorder.state
         if who == "operative":
-            subject = await self.pick_one(title, [Choice(operative_label(s.operatives[e.operative]), e.operative) for e in self.steps.options(action)])
+            subject = await self.pick_one(title, [operative_choice(s.operatives[e.operative], e.operative, s) for e in self.steps.options(action)])
         else:
             subject = await self.pick_player(action, title)
         if subject is None:
