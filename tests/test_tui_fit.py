@@ -3,41 +3,14 @@ is cut off, neither shortened with "…" nor lost below the widget's last line (
 
 from __future__ import annotations
 
-import re
-
 import pytest
-from textual.content import Content
-from tui_support import press, sample, tiny_game, tui_test
+from tui_support import cut_texts, press, sample, tiny_game, tui_test
 
 from ktlog.files.gamelog import read_game_log
 from ktlog.play.replay import Replay
 from ktlog.tui.app import make_app
-from ktlog.tui.compat import screen_strips
 
 SIZES = [(80, 24), (120, 40)]
-CHECKED = "OperativeTable, KeyFooter, ActionBar, GameHeader, #message, .hint"
-"""The widgets a person reads to know what to do next."""
-
-
-def cut_texts(screen) -> list[str]:
-    """What a checked widget shows cut: its region with "…", or words of its text missing."""
-    lines = [strip.text for strip in screen_strips(screen)]
-    problems = []
-    for widget in screen.query(CHECKED):
-        region = widget.content_region.intersection(screen.region)
-        if not widget.display or not region.area:
-            continue
-        shown = [lines[y][region.x : region.right] for y in range(region.y, region.bottom)]
-        name = type(widget).__name__ + (f"#{widget.id}" if widget.id else "")
-        if any("…" in line for line in shown):
-            problems.append(f"{name} shows …: {shown}")
-        text = getattr(widget, "_text", None)
-        plain = Content.from_markup(text).plain if text is not None else str(widget.render()) if widget.has_class("hint") else ""
-        words = " ".join(shown).split()
-        missing = [w for w in re.split(r"\s+", plain.strip()) if w and w not in words]
-        if missing:
-            problems.append(f"{name} lost {missing}: {shown}")
-    return problems
 
 
 @pytest.fixture

@@ -6,10 +6,12 @@ from __future__ import annotations
 import sqlite3
 
 import pytest
-from tui_support import answer, message, press, sample, tiny_game, tui_test
+from tui_support import TINY, answer, cut_texts, message, press, sample, tiny_game, tui_test
 
 from ktlog import events as ev
 from ktlog.files.gamelog import read_game_log
+from ktlog.files.rosters import load_roster
+from ktlog.play.builder import GameBuilder
 from ktlog.play.replay import Replay
 from ktlog.reducer import effective
 from ktlog.storage.store import Store
@@ -339,3 +341,24 @@ async def test_an_operatives_pick_key_stays_the_same_as_others_are_expended(stor
         assert f" {key} {ready.id} " in screen_text(pilot.app)  # its place in the team, not in today's list
         await press(pilot, key, "e")
         assert f"{ready.id} activates (engage)" in message(pilot.app)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+@tui_test
+async def test_m_in_turning_point_1_gives_the_reason_that_matters_and_bang_says_why_it_does_nothing(store, size):
+    # Issue 16 #4: with crit op Loot, `m` said "Objective marker is not a step of this moment ...;
+    # Mission action: Secure is not an action of this game's crit op (Loot)", cut off.
+    g = GameBuilder(killzone="volkus", date="2026-11-21")
+    g.player("Alice", load_roster(TINY))
+    g.player("Bob", load_roster(TINY))
+    g.setup(rolloff={"Alice": 6, "Bob": 1}, initiative="Alice", crit_op=2)  # D3 2: Loot
+    g.turning_point(1, {"Alice": 5, "Bob": 2}, "Alice")
+    gid = store.new_game(g.events[0], g.events[1:])
+    async with make_app(store, screen="record", game_id=gid).run_test(size=size) as pilot:
+        await press(pilot, "a", "1", "e", "m")
+        said = message(pilot.app)
+        assert "Loot cannot be performed during the first turning point (pg 84-85)" in said
+        assert "Objective marker" not in said and "Secure" not in said
+        assert not cut_texts(pilot.app.screen)
+        await press(pilot, "exclamation_mark")
+        assert "Nothing to record anyway" in message(pilot.app)

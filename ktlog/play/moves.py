@@ -143,7 +143,10 @@ def _fight(s: GameState, op: OperativeState) -> Iterator[ev.Event]:
 
 
 def _mission(s: GameState, op: OperativeState) -> Iterator[ev.Event]:
-    for cls in (ev.MarkerSecured, ev.MarkerLooted, ev.TransmissionInitiated, ev.MarkerSabotaged):
+    """The mission actions on each marker, the crit op's own first: when none is legal, the
+    refusal shown is the one that matters (no mission action in turning point 1, pg 84-85)."""
+    kinds = (ev.MarkerSecured, ev.MarkerLooted, ev.TransmissionInitiated, ev.MarkerSabotaged)
+    for cls in sorted(kinds, key=lambda cls: not s.crit_op or s.crit_op not in cls.__name__):
         for marker in s.markers:
             yield cls(operative=op.id, marker=marker)
 

@@ -33,7 +33,7 @@ from ..widgets.action_bar import ActionBar
 from ..widgets.event_log import EventLog
 from ..widgets.key_footer import KeyFooter
 from ..widgets.state_panel import StatePanel
-from ..widgets.text_line import TextLine
+from ..widgets.text_line import TextBlock
 from .control import ControlDialog
 from .dice_dialog import RollOffDialog
 from .fight import FightDialog
@@ -60,7 +60,7 @@ class RecordScreen(RulesetFlows, Screen):
     RecordScreen #main { height: 1fr; }
     RecordScreen #left { height: 1fr; }
     RecordScreen EventLog { height: 7; }
-    RecordScreen #message { height: 2; padding: 0 1; }
+    RecordScreen #message { height: auto; min-height: 2; max-height: 6; padding: 0 1; }
     RecordScreen.-wide #main { layout: horizontal; }
     RecordScreen.-wide #left { width: 1fr; }
     RecordScreen.-wide EventLog { width: 40%; height: 1fr; }
@@ -89,7 +89,7 @@ class RecordScreen(RulesetFlows, Screen):
             with Vertical(id="left"):
                 yield StatePanel(len(self.recorder.state.players))
                 yield ActionBar()
-                yield TextLine(id="message")
+                yield TextBlock(id="message")
             yield EventLog()
         yield KeyFooter()
 
@@ -116,7 +116,7 @@ class RecordScreen(RulesetFlows, Screen):
 
     def say(self, text: str, ok: bool | None = True) -> None:
         style = {True: "green", False: "bold red", None: "dim"}[ok]
-        self.query_one("#message", TextLine).set(f"[{style}]{escape(text)}[/]")
+        self.query_one("#message", TextBlock).set(f"[{style}]{escape(text)}[/]")
 
     def show_outcome(self, outcome: Outcome) -> None:
         self.say(outcome.message, outcome.ok)
@@ -155,10 +155,16 @@ class RecordScreen(RulesetFlows, Screen):
         return next((k for k in KINDS if k.key == key and not k.more and self.steps.legal(k.action)), None)
 
     def explain(self, key: str | None) -> None:
-        """A step key with no legal step now: say why, in the rules' words."""
+        """A step key with no legal step now: say why, in the rules' words (only the steps of
+        this moment when the key has one, so the reason that matters is not crowded out)."""
+        if key == "!":
+            self.say("Nothing to record anyway: ! follows a refused event (its key first, then ! and the reason)", ok=False)
+            return
         kinds = [k for k in KINDS if k.key == key and not k.more and self.steps.part_of(k.action)]
         if not kinds:
             return
+        timely = [k for k in kinds if self.steps.refusal(k.action) is not None]
+        kinds = timely or kinds
         for kind in kinds:
             refused = self.steps.refused_event(kind.action)
             if kind.exact and refused is not None:
