@@ -44,6 +44,32 @@ COMMANDS = {
 }
 """Each subcommand's name -> "module:attribute" of its click command."""
 
+SUMMARIES = {
+    "new": "Create a game from flags and roster files; prints its id.",
+    "event": "Record one event: ktlog event GAME TYPE FIELD=VALUE ...",
+    "undo": "Void the latest effective event (undo).",
+    "correct": "Correct the event at SEQ: it counts as TYPE FIELD=VALUE ... instead (a wrong die, target, damage).",
+    "annotate": "Attach a comment to the event at SEQ.",
+    "games": "List the games in the database, newest first (as the terminal UI does).",
+    "show": "The state of a game at a moment (default: now).",
+    "log": "The events of a game in order; undone and corrected ones are marked, notes shown under their event.",
+    "score": "VP by op and in total, kill grade, and the winner or a draw.",
+    "import": "Import game-log files (each whole or not at all; importing twice changes nothing).",
+    "export": "Write a game's game-log file (JSON Lines: a header, then one event per line).",
+    "demo": "Load the sample games into the database and summarise one's replay and score: the text version of `ktlog` alone.",
+    "verify": "Re-check every game (or one): hash chain, event schemas, and the rules by re-folding.",
+    "rebuild": "Rebuild the projection tables and snapshots from the event log.",
+    "simulate": "Play random legal games through the rules and store them.",
+    "record": "Record a game live in the terminal UI: a new one, or resume GAME.",
+    "replay": "Replay a game step by step in the terminal UI.",
+    "stats": "League statistics: standings, players, teams, matchups, curves, ops, dice, elo.",
+    "chart": "Draw a chart to PNG or SVG: vp GAME (one game's VP race), curves (winners and losers), teams (win rate per kill team with its interval), elo (ratings over time).",
+    "report": "Write one game as a single HTML file: result, VP curve, events and notes (opens offline).",
+    "roster": "Rosters: import your kill team, list the rosters, show one, check a roster file.",
+}
+"""Each subcommand's one-line help, so that `ktlog --help` lists them without importing any
+(tests/test_cli.py checks each against its command's own help)."""
+
 
 class KtlogGroup(click.Group):
     """Loads each subcommand when it is asked for, and turns every ktlog error into one line on
@@ -51,6 +77,11 @@ class KtlogGroup(click.Group):
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(COMMANDS)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The commands and their one-line help, from SUMMARIES (no command module loaded)."""
+        with formatter.section("Commands"):
+            formatter.write_dl([(name, SUMMARIES[name]) for name in self.list_commands(ctx)])
 
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
         if name not in COMMANDS:

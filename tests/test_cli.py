@@ -249,3 +249,16 @@ def test_event_types_show_the_shape_of_each_field(run):
     assert re.search(r"RolledOff +purpose=setup\|initiative rolls=NAME:N,NAME:N", types)
     assert 'steps?="STEPS"' in types and "attack_dice?=DICE" in types and "control=MARKER:PLAYER,MARKER:" in types
     assert "equipment?=A,B" in types
+
+
+def test_help_lists_the_commands_without_importing_them():
+    # Issue 16: `ktlog --help` loaded every command's module (the rules included) for one line each.
+    from ktlog.cli import COMMANDS, SUMMARIES
+
+    ctx = click.Context(cli)
+    assert list(SUMMARIES) == list(COMMANDS)
+    for name in COMMANDS:
+        assert SUMMARIES[name] == cli.get_command(ctx, name).get_short_help_str(limit=500), f"SUMMARIES[{name!r}] differs from the command's help"
+    code = "import sys; from ktlog.cli import main; sys.argv = ['ktlog', '--help']\ntry: main()\nexcept SystemExit: pass\nprint(sorted(m for m in sys.modules if m.startswith('ktlog.')))"
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert "ktlog.reducer" not in loaded and "ktlog.commands.recording" not in loaded and "ktlog.rules" not in loaded
