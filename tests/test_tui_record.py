@@ -6,6 +6,7 @@ from __future__ import annotations
 import sqlite3
 
 import pytest
+from conftest import ROSTERS
 from tui_support import TINY, answer, cut_texts, message, press, sample, tiny_game, tui_test
 
 from ktlog import events as ev
@@ -18,6 +19,7 @@ from ktlog.storage.store import Store
 from ktlog.tui.app import make_app
 from ktlog.tui.compat import screen_strips
 from ktlog.tui.screens.pick import KEYS
+from ktlog.tui.widgets.dice_entry import Group, split
 
 
 def payloads(store: Store, game_id: str) -> list[ev.Event]:
@@ -362,3 +364,45 @@ async def test_m_in_turning_point_1_gives_the_reason_that_matters_and_bang_says_
         assert not cut_texts(pilot.app.screen)
         await press(pilot, "exclamation_mark")
         assert "Nothing to record anyway" in message(pilot.app)
+
+
+def flamer_game(store: Store) -> str:
+    """Alice's gunner-flamer (Torrent) and sergeant against Bob's legionary-1 and legionary-2, TP1."""
+    g = GameBuilder(killzone="volkus", date="2026-11-21")
+    g.player("Alice", load_roster(ROSTERS / "kasrkin.toml"), ["gunner-flamer", "sergeant"])
+    g.player("Bob", load_roster(ROSTERS / "legionaries.toml"), ["legionary-1", "legionary-2"])
+    g.setup(rolloff={"Alice": 6, "Bob": 1}, initiative="Alice", crit_op=1)
+    g.turning_point(1, {"Alice": 5, "Bob": 2}, "Alice")
+    return store.new_game(g.events[0], g.events[1:])
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+@tui_test
+async def test_torrent_dice_fill_the_first_target_first_and_defence_dice_are_capped(store, size):
+    # Issue 16 #2: after + and a second target, the digits went to the second target's row, its
+    # defence took 10 digits, and Enter only beeped. #9: a Hot roll showed the defence dice.
+    gid = flamer_game(store)
+    async with make_app(store, screen="record", game_id=gid).run_test(size=size) as pilot:
+        await press(pilot, "a", "1", "e", "s", "1")  # the flamer shoots legionary-1 ...
+        await press(pilot, "plus", "1")  # ... and legionary-2 (Torrent)
+        dialog = pilot.app.screen
+        first, second = dialog.query_one("#dice-0"), dialog.query_one("#dice-1")
+        assert "for legionary-1 (target 1 of 2" in str(dialog.query_one("#preview").render())
+        await press(pilot, "enter")
+        assert "Not recorded yet: type the 4 attack dice for legionary-1" in str(dialog.query_one("#preview").render())
+        await press(pilot, *"6543", *"3333333")  # 4 attack dice, then more defence dice than can be rolled
+        assert first.parts() == ["6543", "333"] and second.parts() == ["3333", ""]  # the rest went on to the second target
+        await press(pilot, *["backspace"] * 4, *"1111", *"211")
+        assert second.parts() == ["1111", "211"]
+        await press(pilot, "enter")
+    shot = payloads(store, gid)[-1]
+    assert isinstance(shot, ev.Shot) and [a.target for a in shot.attacks] == ["legionary-1", "legionary-2"]
+    assert shot.attacks[0].attack_dice.rolls == (6, 5, 4, 3) and shot.attacks[0].defence_dice.rolls == (3, 3, 3)
+
+
+def test_a_hot_roll_waits_for_the_defence_dice():
+    # Issue 16 #9: after the 4 attack dice the next digit showed as "Hot roll: 3", defence empty.
+    groups = [Group("attack dice", 4), Group("defence dice", most=3), Group("Hot roll", 1)]
+    assert split("65433", groups) == ["6543", "3", ""]
+    assert split("6543312", groups) == ["6543", "312", ""]
+    assert split("65433125", groups) == ["6543", "312", "5"]
