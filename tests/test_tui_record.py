@@ -406,3 +406,17 @@ def test_a_hot_roll_waits_for_the_defence_dice():
     assert split("65433", groups) == ["6543", "3", ""]
     assert split("6543312", groups) == ["6543", "312", ""]
     assert split("65433125", groups) == ["6543", "312", "5"]
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+@tui_test
+async def test_cover_on_a_conceal_target_is_refused_before_the_dice(store, size):
+    # Issue 16: the refusal (pg 42) came only after every die was typed.
+    gid = flamer_game(store)  # Bob's legionaries are set up with Conceal orders
+    async with make_app(store, screen="record", game_id=gid).run_test(size=size) as pilot:
+        await press(pilot, "a", "1", "e", "s", "1", "c")
+        preview = str(pilot.app.screen.query_one("#preview").render())
+        assert "'legionary-1' has a Conceal order and is in cover, so it is not a valid target (pg 42)" in preview
+        assert not cut_texts(pilot.app.screen)
+        await press(pilot, "c")  # out of cover: the dice are asked for again
+        assert "type the 4 attack dice" in str(pilot.app.screen.query_one("#preview").render())

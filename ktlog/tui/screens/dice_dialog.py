@@ -67,6 +67,10 @@ class DiceDialog(Modal):
     def options_text(self) -> str:
         return ""
 
+    def early_refusal(self) -> str | None:
+        """A refusal the rules give whatever the dice (an invalid target), shown before them."""
+        return None
+
     def waiting_text(self) -> str:
         return "waiting for the dice"
 
@@ -88,7 +92,8 @@ class DiceDialog(Modal):
         try:
             event = self.build()
             if event is None:
-                preview.set(f"[dim]{self.waiting_text()}[/]")
+                early = self.early_refusal()
+                preview.set(f"[red]{early}[/] [dim](before any dice)[/]" if early else f"[dim]{self.waiting_text()}[/]")
                 return
             new = self.trial.result(event)
         except KtlogError as exc:

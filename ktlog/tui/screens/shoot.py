@@ -10,7 +10,7 @@ from textual.binding import Binding
 from textual.widgets import Label
 
 from ktlog import events as ev
-from ktlog.play.moves import SHOOTING
+from ktlog.play.moves import SHOOTING, refusal_text
 from ktlog.rules.candidates import active
 from ktlog.rules.shooting import defence_dice_collected, expected_attack_dice
 from ktlog.rules.weapons import weapon_profile
@@ -63,6 +63,7 @@ class ShootDialog(DiceDialog):
         self.weapon = self.weapons[0]
         self.quick = False
         self.sequences = [Sequence(target)]
+        self._early: dict[ev.Event, str | None] = {}
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Keys for what this weapon allows only: Accurate, more targets, another weapon."""
@@ -212,6 +213,18 @@ class ShootDialog(DiceDialog):
         if self.quick:
             return f"type the damage inflicted{target}"
         return f"type the {expected_attack_dice(self.weapon, seq.accurate)} attack dice{target}, then the defence dice"
+
+    def early_refusal(self) -> str | None:
+        """The rules' word on the shot with no dice (quick mode, no damage): a Conceal target in
+        cover is refused as soon as `c` is pressed (pg 42), not after the dice."""
+        attacks = tuple(
+            ev.ShootingAttack(target=seq.target, damage=0, cover=seq.cover, obscured=seq.obscured, invulnerable=seq.invulnerable) for seq in self.sequences
+        )
+        probe = SHOOTING[self.action](operative=self.shooter.id, weapon=self.weapon.name, attacks=attacks)
+        if probe not in self._early:  # tried once for each set of targets and flags, not at each die
+            refusal = self.trial.refusal(probe)
+            self._early[probe] = refusal_text(refusal) if refusal else None
+        return self._early[probe]
 
     def build(self) -> ev.Event | None:
         attacks, hot = [], None
