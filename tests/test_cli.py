@@ -146,12 +146,12 @@ def test_export_import_verify_rebuild(run, new_game, tmp_path):
 
 
 def test_unknown_game_and_bad_file(run, tmp_path):
-    result = run("show", "nope", ok=False)
-    assert result.exit_code == 1 and "no game id starts with 'nope'" in result.output
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"format": "ktlog-game"\n')
     result = run("import", bad, ok=False)
     assert result.exit_code == 1 and "line 1" in result.output and "Nothing from this file was imported" in result.output
+    result = run("show", "nope", ok=False)  # the import created the database (a read-only command would not)
+    assert result.exit_code == 1 and "no game id starts with 'nope'" in result.output
 
 
 def test_simulate_stores_legal_games(run):
@@ -262,3 +262,29 @@ def test_help_lists_the_commands_without_importing_them():
     code = "import sys; from ktlog.cli import main; sys.argv = ['ktlog', '--help']\ntry: main()\nexcept SystemExit: pass\nprint(sorted(m for m in sys.modules if m.startswith('ktlog.')))"
     loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert "ktlog.reducer" not in loaded and "ktlog.commands.recording" not in loaded and "ktlog.rules" not in loaded
+
+
+@pytest.mark.parametrize("command", [["games"], ["score", "3f2a"], ["verify"], ["show", "3f2a"], ["log", "3f2a"], ["export", "3f2a"], ["rebuild"]])
+def test_a_command_that_only_reads_creates_no_database(tmp_path, command):
+    # Issue 16 #11: a mistyped --db made folders and an empty database, then "no games yet".
+    missing = tmp_path / "typo" / "leage.db"
+    result = CliRunner().invoke(cli, ["--db", str(missing), *command])
+    assert result.exit_code == 1 and f"no database at {missing}" in result.output
+    assert not missing.parent.exists()
+    empty = tmp_path / "empty.db"
+    empty.touch()
+    result = CliRunner().invoke(cli, ["--db", str(empty), *command])
+    assert result.exit_code == 1 and "is an empty file, not a ktlog database" in result.output
+    assert empty.stat().st_size == 0 and not (tmp_path / "empty.db-wal").exists()
+
+
+def test_a_command_that_records_creates_the_database_it_is_given(tmp_path):
+    path = tmp_path / "new" / "league.db"
+    run = CliRunner().invoke(
+        cli, ["--db", str(path), "new", "--killzone", "volkus", "--player", f"A={ROSTERS / 'kasrkin.toml'}", "--player", f"B={ROSTERS / 'legionaries.toml'}"]
+    )
+    assert run.exit_code == 0 and path.exists()
+    empty = tmp_path / "chosen.db"
+    empty.touch()
+    assert CliRunner().invoke(cli, ["--db", str(empty), "import", str(next(SAMPLE_GAMES.glob("01*.jsonl")))]).exit_code == 0
+    assert empty.stat().st_size > 0

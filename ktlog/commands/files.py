@@ -24,7 +24,7 @@ from .context import open_store
 @click.pass_context
 def import_cmd(ctx, files) -> None:
     """Import game-log files (each whole or not at all; importing twice changes nothing)."""
-    store = open_store(ctx)
+    store = open_store(ctx, create=True)
     failed = 0
     with store.batch():
         for result in import_files(store, list(files)):
@@ -61,7 +61,7 @@ def export(ctx, game, output) -> None:
 def demo(ctx, samples) -> None:
     """Load the sample games into the database and summarise one's replay and score: the text
     version of `ktlog` alone."""
-    store = open_store(ctx)
+    store = open_store(ctx, create=True)
     files, results = load_samples(store, samples)
     for result in results:
         if isinstance(result, KtlogError):

@@ -66,7 +66,7 @@ def new(ctx, ruleset, killzone, date, dataslate, mission, league, season, round_
     for spec, npo in [(p, False) for p in players] + [(p, True) for p in npos]:
         name, path, select = _parse_player(spec)
         setup += joining(name, load_roster(path), select, taken, npo=npo)
-    store = open_store(ctx)
+    store = open_store(ctx, create=True)
     game_id = store.new_game(created, setup)
     if as_json:
         echo_json({"id": game_id, "players": [p.partition("=")[0] for p in players + npos], "events": len(setup) + 1})

@@ -45,6 +45,6 @@ def simulate(ctx, count, seed, league, ruleset) -> None:
     """Play random legal games through the rules and store them."""
     from ..play.simulate import simulate_into
 
-    store = open_store(ctx)
+    store = open_store(ctx, create=True)
     ids = simulate_into(store, count, seed, league=league, ruleset=ruleset)
     click.echo(f"simulated {len(ids)} games into {store.path or ':memory:'}")
