@@ -4,10 +4,8 @@ is cut off, neither shortened with "…" nor lost below the widget's last line (
 from __future__ import annotations
 
 import pytest
-from tui_support import cut_texts, press, sample, tiny_game, tui_test
+from tui_support import cut_texts, press, sample_cut, tiny_game, tui_test
 
-from ktlog.files.gamelog import read_game_log
-from ktlog.play.replay import Replay
 from ktlog.tui.app import make_app
 
 SIZES = [(80, 24), (120, 40)]
@@ -15,14 +13,9 @@ SIZES = [(80, 24), (120, 40)]
 
 @pytest.fixture
 def late_game(store):
-    """Sample game 01 (Kasrkin v Legionaries, long operative ids) cut in turning point 4 with an
+    """Sample game 01 (Kasrkin v Legionaries, long operative ids) in turning point 4, with an
     operative active and enemies in control range."""
-    header, sealed = read_game_log(sample("01"))
-    replay = Replay([e for e, _ in sealed])
-    tp4 = replay.timeline.turning_point_start(4)
-    cut = next(seq for seq in range(tp4, replay.head) if (s := replay.seek(seq)).activation and s.activation.ap_spent)
-    store.import_envelopes(header.game_id, sealed[:cut])
-    return header.game_id
+    return sample_cut(store, "01", 4)
 
 
 async def check(pilot, where: str) -> list[str]:

@@ -62,6 +62,20 @@ def sample(name: str) -> Path:
     return next(SAMPLE_GAMES.glob(f"{name}*.jsonl"))
 
 
+def sample_cut(store: Store, name: str, tp: int) -> str:
+    """A sample game stored up to the first moment in turning point `tp` when an operative is
+    active after its first action (a game still being recorded); returns its id."""
+    from ktlog.files.gamelog import read_game_log
+    from ktlog.play.replay import Replay
+
+    header, sealed = read_game_log(sample(name))
+    replay = Replay([e for e, _ in sealed])
+    start = replay.timeline.turning_point_start(tp)
+    cut = next(seq for seq in range(start, replay.head) if (s := replay.seek(seq)).activation and s.activation.ap_spent)
+    store.import_envelopes(header.game_id, sealed[:cut])
+    return header.game_id
+
+
 async def answer(pilot, text: str) -> None:
     """Answer the open text prompt: the text is pasted (a keystroke each would only slow the
     test), then Enter."""

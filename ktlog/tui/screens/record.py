@@ -257,15 +257,9 @@ class RecordScreen(RulesetFlows, Screen):
             return
         wrong = self.recorder.session.timeline.event(target)
         hint = "TYPE FIELD=VALUE ... as `ktlog event` takes it (e.g. Shot ... dice=6511 saves=31); the later events are checked again"
-        text = await self.prompt(f"Correct seq {target}: {describe(wrong)}", hint=hint)
-        if not text:
-            return self.record(None)
-        try:
-            event = parse_event(text)
-        except KtlogError as exc:
-            self.say(f"Not corrected: {exc}", ok=False)
-            return
-        self.show_outcome(self.recorder.correct(target, event))
+        event = await self.typed_event(f"Correct seq {target}: {describe(wrong)}", hint)
+        if event is not None:
+            self.show_outcome(self.recorder.correct(target, event))
 
     def action_back(self) -> None:
         self.app.pop_screen()
@@ -452,15 +446,21 @@ class RecordScreen(RulesetFlows, Screen):
     async def flow_typed(self) -> None:
         """Any event, typed in the CLI's syntax: a way to record what no step offers."""
         hint = 'TYPE FIELD=VALUE ..., e.g. TacOpScored player=Ana vp=2 reason="Flank"; override=REASON sets a rule aside'
-        text = await self.prompt("An event, as `ktlog event` takes it", hint=hint)
+        event = await self.typed_event("An event, as `ktlog event` takes it", hint)
+        if event is not None:
+            self.record(event)
+
+    async def typed_event(self, title: str, hint: str) -> ev.Event | None:
+        """An event typed in the CLI's syntax; None (and why, on screen) if cancelled or unreadable."""
+        text = await self.prompt(title, hint=hint)
         if not text:
-            return self.record(None)
+            self.say("Cancelled; nothing recorded", ok=None)
+            return None
         try:
-            event = parse_event(text)
+            return parse_event(text)
         except KtlogError as exc:
             self.say(f"Not recorded: {exc}", ok=False)
-            return
-        self.record(event)
+            return None
 
     async def _amount_for(self, action: str, title: str, hint: str, who: str = "operative"):
         """Pick the operative (or player) of a rare step, then its amount and reason."""
