@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import pytest
 from textual import events
 from textual.widgets import Input, Label, Select
 from tui_support import BROKEN, TINY, press, tui_test
 
 from ktlog import events as ev
 from ktlog.tui.app import make_app
+from ktlog.tui.compat import screen_strips
 
 
 async def type_into(pilot, selector: str, text: str) -> None:
@@ -153,3 +155,17 @@ async def test_kt21_offers_kt21_datacards_and_a_dataslate(store):
     assert game.ruleset == "kt21" and store.state(game.id).labels["dataslate"] == "Balance Dataslate Q1 2023"
     assert all(o.datacard.defence for o in store.state(game.id).operatives.values())
     assert set(game.kill_teams) <= {"Chaos Cultists", "Kommandos", "Veteran Guardsmen"}
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+@tui_test
+async def test_a_refused_new_game_shows_why_on_screen_at_every_size(store, size):
+    # Issue 16 #5: at 80x24 the message sat below the visible form; ctrl+s seemed to do nothing.
+    async with make_app(store, screen="new").run_test(size=size) as pilot:
+        await type_into(pilot, "#name-2", "Player 1")
+        await type_into(pilot, "#name-1", "Player 1")
+        await press(pilot, "ctrl+s")
+        await pilot.pause()
+        shown = "\n".join(strip.text for strip in screen_strips(pilot.app.screen))
+        assert "Not created" in shown
+    assert store.games() == []
