@@ -14,6 +14,7 @@ from conftest import ROOT, ROSTERS
 
 from ktlog.cli import cli
 from ktlog.data import SAMPLE_GAMES
+from ktlog.storage.store import Store
 
 
 @pytest.fixture
@@ -288,3 +289,27 @@ def test_a_command_that_records_creates_the_database_it_is_given(tmp_path):
     empty.touch()
     assert CliRunner().invoke(cli, ["--db", str(empty), "import", str(next(SAMPLE_GAMES.glob("01*.jsonl")))]).exit_code == 0
     assert empty.stat().st_size > 0
+
+
+def test_simulate_keeps_to_a_database_of_its_own_and_says_what_an_interrupt_stored(tmp_path, monkeypatch):
+    # Issue 16 #12: ctrl+c printed "Aborted!" with 354 games stored and not said; the games went into the league's database.
+    monkeypatch.delenv("KTLOG_DB", raising=False)
+    monkeypatch.setattr("ktlog.storage.dbfile.platformdirs.user_data_path", lambda name: tmp_path / "userdata")
+    refused = CliRunner().invoke(cli, ["simulate", "--games", "1"])
+    assert refused.exit_code == 1 and "give them one of their own with --db FILE" in refused.output
+    assert not (tmp_path / "userdata").exists()
+    import ktlog.play.simulate as sim
+
+    real = sim.simulate_games
+
+    def interrupted(*args, **kwargs):
+        for i, game in enumerate(real(*args, **kwargs)):
+            if i == 2:
+                raise KeyboardInterrupt
+            yield game
+
+    monkeypatch.setattr(sim, "simulate_games", interrupted)
+    db = tmp_path / "sim.db"
+    result = CliRunner().invoke(cli, ["--db", str(db), "simulate", "--games", "5"])
+    assert result.exit_code == 130 and f"interrupted: 2 of 5 games were stored in {db}, each whole" in result.output
+    assert len(Store(db).games()) == 2
