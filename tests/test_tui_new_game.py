@@ -169,3 +169,23 @@ async def test_a_refused_new_game_shows_why_on_screen_at_every_size(store, size)
         shown = "\n".join(strip.text for strip in screen_strips(pilot.app.screen))
         assert "Not created" in shown
     assert store.games() == []
+
+
+@tui_test
+async def test_the_form_recovers_from_an_unreadable_roster_path(store):
+    # Issue 16 #6: a bad path emptied the operative list, clearing it kept the error and the empty
+    # list, and after a roster loaded by path the kill-team selector still showed the previous team.
+    async with make_app(store, screen="new").run_test(size=(80, 24)) as pilot:
+        ops = pilot.app.screen.query_one("#ops-1")
+        before = ops.option_count
+        await paste_into(pilot, "#file-1", "/no/such/roster.toml")
+        await press(pilot, "enter")
+        assert "Fix the file" in label(pilot, "#error-1") and ops.option_count == before  # the list stays
+        await paste_into(pilot, "#file-1", "")
+        assert not pilot.app.screen.query_one("#error-1").display and ops.option_count == before
+        await paste_into(pilot, "#file-1", str(TINY))
+        await press(pilot, "enter")
+        team = pilot.app.screen.query_one("#team-1", Select)
+        await pilot.pause()
+        shown = "\n".join(strip.text for strip in screen_strips(pilot.app.screen))
+        assert team.value == str(TINY) and "Tiny Team (file)" in shown
