@@ -86,7 +86,7 @@ async def answer(pilot, text: str) -> None:
     await press(pilot, "enter")
 
 
-CHECKED = "OperativeTable, KeyFooter, ActionBar, GameHeader, #message, .hint"
+CHECKED = "OperativeTable, KeyFooter, ActionBar, GameHeader, MarkerPanel, #message, .hint"
 """The widgets a person reads to know what to do next."""
 
 
