@@ -40,9 +40,16 @@ from ktlog.files.gamelog import read_game_log
 from ktlog.play.moves import Moves
 from ktlog.play.replay import Replay
 from ktlog.storage.store import Store
+from ktlog.tui.screens.pick import KEYS
 
 START = "2026-06-01T18:00:00+00:00"
 SAMPLES = SAMPLE_GAMES
+
+
+def key_of(state, op_id: str) -> str | None:
+    """The key that picks an operative in a list (`tui.screens.pick.operative_choice`)."""
+    place = [o.id for o in state.operatives_of(state.operatives[op_id].player)].index(op_id)
+    return KEYS[place] if place < len(KEYS) else None
 
 
 def activation_keys(state) -> list[str] | None:
@@ -53,7 +60,7 @@ def activation_keys(state) -> list[str] | None:
         return None
     steps = Moves(state)
     ops = [e.operative for e in steps.options("activate")]
-    for i, op in enumerate(ops[:9]):
+    for op in ops:
         activated = Moves(steps.trial.result(ev.OperativeActivated(operative=op, order="engage")))
         shots = activated.options("shoot")
         if not shots:
@@ -65,8 +72,10 @@ def activation_keys(state) -> list[str] | None:
             attack = ev.ShootingAttack(target=targets[0], attack_dice=ev.Dice(rolls=(1,) * weapon.atk), defence_dice=ev.Dice(rolls=(1,) * saves))
             if activated.trial.refusal(msgspec.structs.replace(shot, attacks=(attack,))) is None:
                 break
-        pick = [str(i + 1)] if len(ops) > 1 else []
-        target = ["1"] if len(targets) > 1 else []
+        pick = [key_of(state, op)] if len(ops) > 1 else []  # an operative's key: its place in its kill team
+        target = [key_of(state, targets[0])] if len(targets) > 1 else []
+        if None in pick + target:
+            continue
         return ["a", *pick, "e", "s", *target, *"1" * (weapon.atk + saves), "enter", "e", "ctrl+z", "ctrl+z", "ctrl+z"]
     return None
 

@@ -20,32 +20,47 @@ from .commands.context import fail, quiet_broken_pipe, what_was_changed
 from .errors import KtlogError
 from .storage.dbfile import default_db_path
 
-COMMANDS = {
-    "new": "ktlog.commands.recording:new",
-    "event": "ktlog.commands.recording:event_cmd",
-    "undo": "ktlog.commands.recording:undo",
-    "annotate": "ktlog.commands.recording:annotate",
-    "games": "ktlog.commands.reading:games",
-    "show": "ktlog.commands.reading:show",
-    "log": "ktlog.commands.reading:log",
-    "score": "ktlog.commands.reading:score",
-    "import": "ktlog.commands.files:import_cmd",
-    "export": "ktlog.commands.files:export",
-    "demo": "ktlog.commands.files:demo",
-    "verify": "ktlog.commands.upkeep:verify_cmd",
-    "rebuild": "ktlog.commands.upkeep:rebuild",
-    "simulate": "ktlog.commands.upkeep:simulate",
-    "record": "ktlog.commands.terminal:record",
-    "replay": "ktlog.commands.terminal:replay",
-    "stats": "ktlog.commands.stats:stats",
-    "dataset": "ktlog.commands.dataset:dataset",
-    "chart": "ktlog.commands.stats:chart",
-    "report": "ktlog.commands.stats:report",
-    "roster": "ktlog.commands.roster:roster",
-    "serve": "ktlog.commands.serve:serve",
-    "key": "ktlog.commands.keys:key",
+COMMANDS: dict[str, tuple[str, str]] = {
+    "new": ("ktlog.commands.recording:new", "Create a game from flags and roster files; prints its id."),
+    "event": ("ktlog.commands.recording:event_cmd", "Record one event: ktlog event GAME TYPE FIELD=VALUE ..."),
+    "undo": ("ktlog.commands.recording:undo", "Void the latest effective event (undo)."),
+    "correct": ("ktlog.commands.recording:correct", "Correct the event at SEQ: it counts as TYPE FIELD=VALUE ... instead (a wrong die, target, damage)."),
+    "annotate": ("ktlog.commands.recording:annotate", "Attach a comment to the event at SEQ."),
+    "games": ("ktlog.commands.reading:games", "List the games in the database, newest first (as the terminal UI does)."),
+    "show": ("ktlog.commands.reading:show", "The state of a game at a moment (default: now)."),
+    "log": ("ktlog.commands.reading:log", "The events of a game in order; undone and corrected ones are marked, notes shown under their event."),
+    "score": ("ktlog.commands.reading:score", "VP by op and in total, kill grade, and the winner or a draw."),
+    "import": (
+        "ktlog.commands.files:import_cmd",
+        "Import game-log files (each whole or not at all; importing twice changes nothing), then say how many were new, extended, unchanged and refused.",
+    ),
+    "export": (
+        "ktlog.commands.files:export",
+        "Write a game's game-log file (JSON Lines: a header, then one event per line), with the signatures kept for it and, with --sign, yours.",
+    ),
+    "demo": ("ktlog.commands.files:demo", "Load the sample games into the database and summarise one's replay and score: the text version of `ktlog` alone."),
+    "verify": ("ktlog.commands.upkeep:verify_cmd", "Re-check every game (or one): hash chain, event schemas, and the rules by re-folding."),
+    "rebuild": ("ktlog.commands.upkeep:rebuild", "Rebuild the projection tables and snapshots from the event log."),
+    "simulate": ("ktlog.commands.upkeep:simulate", "Play random legal games through the rules and store them."),
+    "record": ("ktlog.commands.terminal:record", "Record a game live in the terminal UI: a new one, or resume GAME."),
+    "replay": ("ktlog.commands.terminal:replay", "Replay a game step by step in the terminal UI."),
+    "stats": ("ktlog.commands.stats:stats", "League statistics: standings, results, players, teams, matchups, curves, ops, dice, elo."),
+    "dataset": (
+        "ktlog.commands.dataset:dataset",
+        "The league as a Parquet dataset (Hive layout by season and league) that Polars, DuckDB or Spark read without ktlog.",
+    ),
+    "chart": (
+        "ktlog.commands.stats:chart",
+        "Draw a chart to PNG or SVG: vp GAME (one game's VP race), curves (winners and losers), teams (win rate per kill team with its interval), elo (ratings over time).",
+    ),
+    "report": ("ktlog.commands.stats:report", "Write one game as a single HTML file: result, VP curve, events and notes (opens offline)."),
+    "roster": ("ktlog.commands.roster:roster", "Rosters: import your kill team, list the rosters, show one, check a roster file."),
+    "serve": ("ktlog.commands.serve:serve", "Serve a read-only web view: every table live, a game, a stream overlay, the replay and the league."),
+    "key": ("ktlog.commands.keys:key", "Your signing key: `ktlog export GAME --sign` signs a game with it."),
 }
-"""Each subcommand's name -> "module:attribute" of its click command."""
+"""Each subcommand's name -> the "module:attribute" of its click command, and its one-line help,
+so that `ktlog --help` lists them without importing any (tests/test_cli.py checks each help
+against its command's own)."""
 
 
 class KtlogGroup(click.Group):
@@ -55,10 +70,15 @@ class KtlogGroup(click.Group):
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(COMMANDS)
 
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The commands and their one-line help, from COMMANDS (no command module loaded)."""
+        with formatter.section("Commands"):
+            formatter.write_dl([(name, COMMANDS[name][1]) for name in self.list_commands(ctx)])
+
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
         if name not in COMMANDS:
             return None
-        module, _, attribute = COMMANDS[name].partition(":")
+        module, _, attribute = COMMANDS[name][0].partition(":")
         return getattr(importlib.import_module(module), attribute)
 
     def invoke(self, ctx: click.Context):

@@ -546,6 +546,16 @@ class EventVoided(Event):
     target: int
 
 
+class EventCorrected(Event):
+    """A correction: the event at seq `target` (a wrong die, target, damage ...) counts as
+    `event` instead. The later events are checked again against the corrected history; with an
+    override reason, those it makes illegal are kept with that reason. Undo takes it back."""
+
+    meta = True
+    target: int
+    event: AnyEvent
+
+
 class Annotation(Event):
     """A comment on the event at seq `target`, like a PGN comment."""
 
@@ -607,6 +617,7 @@ AnyEvent = Union[  # noqa: UP007  (a typing.Union: msgspec decodes it as a tagge
     OverwatchFired,
     MissionVPScored,
     EventVoided,
+    EventCorrected,
     Annotation,
 ]
 

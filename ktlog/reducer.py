@@ -2,16 +2,19 @@
 
 A rule broken by an event raises `RuleViolation` naming the rule and its page; with an
 override reason the event is accepted and the break listed in `state.warnings`. Undo
-(`EventVoided`) rewinds to the state before the latest effective event, so it needs the
-history: `fold` handles it, `apply` refuses it.
+(`EventVoided`) rewinds to the state before the latest effective event, and a correction
+(`EventCorrected`) replays the history from the event it replaces, so both need the history:
+`fold` handles them, `apply` refuses them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
+import msgspec
+
 from .errors import InvalidEvent, RuleViolation
-from .events import Envelope, Event, EventVoided, GameCreated
+from .events import Envelope, Event, EventCorrected, EventVoided, GameCreated
 from .rules import actions, attacks, battle, damage, setup  # noqa: F401  (handlers register)
 from .rules.context import HANDLERS, Ctx
 from .rulesets import get_ruleset
@@ -23,8 +26,8 @@ Record = tuple[int, Event]
 
 def apply(state: GameState, event: Event, seq: int | None = None) -> GameState:
     """The state after `event` (at `seq`, by default the next one). `state` is not changed."""
-    if isinstance(event, EventVoided):
-        raise InvalidEvent("undo rewinds to an earlier state: use fold() over the log, or Store.undo()", "EventVoided")
+    if isinstance(event, EventVoided | EventCorrected):
+        raise InvalidEvent(f"{type(event).__name__} reaches back to an earlier event: use fold() over the log, or the Store", type(event).__name__)
     new = copy_state(state)
     apply_in_place(new, event, state.seq + 1 if seq is None else seq)
     return new
@@ -87,10 +90,48 @@ def effective(records: list[Record]) -> list[Record]:
     return stack
 
 
-def _bad_void(seq: int, message: str) -> InvalidEvent:
-    error = InvalidEvent(message, "EventVoided")
+def _bad_void(seq: int, message: str, rule: str = "EventVoided") -> InvalidEvent:
+    error = InvalidEvent(message, rule)
     error.seq = seq  # so that an import names the line
     return error
+
+
+def corrected(records: list[Record]) -> list[Record]:
+    """Effective records as they count after their corrections: each corrected event replaced
+    by its correction's event (at its own seq), the corrections left out. A correction given
+    with an override passes its reason to the replacement and to the events recorded between
+    it and its target, so a break it causes in them is accepted and listed as a warning."""
+    fixes: dict[int, tuple[int, EventCorrected]] = {}
+    for seq, event in records:
+        if isinstance(event, EventCorrected):
+            fixes[event.target] = (seq, event)
+    if not fixes:
+        return records
+    seqs = {seq for seq, _ in records}
+    for target, (at, _) in fixes.items():
+        if target not in seqs or target >= at:
+            raise _bad_void(at, f"seq {at} corrects seq {target}, which is not an earlier event that counts", "EventCorrected")
+    reasons = [(target, at, f"corrected at seq {at}: {fix.override}") for target, (at, fix) in fixes.items() if fix.override]
+    out: list[Record] = []
+    for seq, event in records:
+        if isinstance(event, EventCorrected):
+            continue
+        if seq in fixes:
+            at, fix = fixes[seq]
+            if isinstance(event, GameCreated) or event.meta or isinstance(fix.event, GameCreated) or fix.event.meta:
+                raise _bad_void(at, "a correction replaces an event of the game (not its creation, an undo, a note or a correction)", "EventCorrected")
+            event = fix.event
+        reason = next((r for target, at, r in reasons if target <= seq < at), None)
+        if reason and event.override is None and not event.meta:
+            event = msgspec.structs.replace(event, override=reason)
+        out.append((seq, event))
+    return out
+
+
+def rewinds(records: list[Record]) -> list[tuple[int, int]]:
+    """(seq, target) of each event that reaches back: undos and corrections. A snapshot taken
+    after a target is no use to a seek past its rewind (`usable_snapshot_seq`)."""
+    return [(seq, e.target) for seq, e in records if isinstance(e, EventVoided | EventCorrected)]
 
 
 def fold(events: Iterable[Event | Record | Envelope], start: GameState | None = None) -> GameState:
@@ -103,7 +144,7 @@ def fold(events: Iterable[Event | Record | Envelope], start: GameState | None = 
 
 
 def _fold_into(state: GameState, records: list[Record]) -> GameState:
-    for seq, event in effective(records):
+    for seq, event in corrected(effective(records)):
         apply_in_place(state, event, seq)
     if records:
         state.seq = records[-1][0]
@@ -149,10 +190,12 @@ def fold_with_snapshots(records: list[Record], every: int) -> tuple[GameState, l
     state = GameState()
     kept: dict[int, bytes] = {0: encode_state(state)} if 0 in needed else {}
     snapshots: list[tuple[int, bytes]] = []
-    for seq, event in records:
+    for i, (seq, event) in enumerate(records):
         if isinstance(event, EventVoided):
             state = decode_state(kept[event.target - 1])
             state.seq = seq
+        elif isinstance(event, EventCorrected):  # the history again, corrected (corrections are rare)
+            state = _fold_into(GameState(), records[: i + 1])
         else:
             apply_in_place(state, event, seq)
         if seq in needed:

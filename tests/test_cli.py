@@ -14,14 +14,15 @@ from conftest import ROOT, ROSTERS
 
 from ktlog.cli import cli
 from ktlog.data import SAMPLE_GAMES
+from ktlog.storage.store import Store
 
 
 @pytest.fixture
 def run(tmp_path):
     db = tmp_path / "cli.db"
 
-    def invoke(*args, ok=True):
-        result = CliRunner().invoke(cli, ["--db", str(db), *map(str, args)], catch_exceptions=False)
+    def invoke(*args, ok=True, input=None):
+        result = CliRunner().invoke(cli, ["--db", str(db), *map(str, args)], catch_exceptions=False, input=input)
         if ok:
             assert result.exit_code == 0, result.output
         return result
@@ -146,12 +147,12 @@ def test_export_import_verify_rebuild(run, new_game, tmp_path):
 
 
 def test_unknown_game_and_bad_file(run, tmp_path):
-    result = run("show", "nope", ok=False)
-    assert result.exit_code == 1 and "no game id starts with 'nope'" in result.output
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"format": "ktlog-game"\n')
     result = run("import", bad, ok=False)
     assert result.exit_code == 1 and "line 1" in result.output and "Nothing from this file was imported" in result.output
+    result = run("show", "nope", ok=False)  # the import created the database (a read-only command would not)
+    assert result.exit_code == 1 and "no game id starts with 'nope'" in result.output
 
 
 def test_simulate_stores_legal_games(run):
@@ -191,3 +192,123 @@ def test_the_real_command_prints_no_traceback(tmp_path):
     assert proc.returncode == 1
     assert proc.stderr.startswith("error: ") and "not a SQLite database" in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+def test_games_lists_newest_first_as_the_terminal_ui_does(run):
+    # Issue 16 #15: one order everywhere (the start screen shows store.games(newest=...)).
+    ids = []
+    for date in ("2026-10-01", "2026-11-20", "2026-11-05"):
+        out = run("new", "--killzone", "volkus", "--date", date, "--player", f"A={ROSTERS / 'kasrkin.toml'}", "--player", f"B={ROSTERS / 'legionaries.toml'}")
+        ids.append(out.stdout.split()[0])
+    listed = [line.split()[0] for line in run("games").stdout.splitlines()]
+    assert listed == [ids[1][:8], ids[2][:8], ids[0][:8]]
+    assert [g["id"] for g in json.loads(run("games", "--json").stdout)] == [ids[1], ids[2], ids[0]]
+
+
+def batch(events) -> str:
+    return (
+        "# the set-up, typed in one go\n\n"
+        + "\n".join(" ".join(f'{a.partition("=")[0]}="{a.partition("=")[2]}"' if " " in a else a for a in e) for e in events)
+        + "\n"
+    )
+
+
+def test_event_file_records_every_line_and_says_who_is_next(run, new_game, tmp_path):
+    path = tmp_path / "setup.txt"
+    path.write_text(batch(SETUP))
+    head = len(json.loads(run("log", new_game[:8], "--json").stdout))
+    out = run("event", new_game[:8], "--file", path).stdout
+    assert out.count("seq ") == len(SETUP) and f"seq {head + len(SETUP)}: Bob equipment: none" in out
+    assert out.strip().endswith("next: Alice sets up the next third of their kill team (0 of 5 set up): OperativeSetUp operative=ID")
+    assert len(json.loads(run("log", new_game[:8], "--json").stdout)) == head + len(SETUP)
+
+
+def test_event_file_is_all_or_nothing_and_names_the_line_refused(run, new_game):
+    lines = batch(SETUP) + "OperativeSetUp operative=aspiring-champion\n"  # Alice sets up first (pg 110)
+    head = len(json.loads(run("log", new_game[:8], "--json").stdout))
+    refused = run("event", new_game[:8], "--file", "-", ok=False, input=lines)
+    assert refused.exit_code == 1
+    assert (
+        f"standard input line 13 (OperativeSetUp, would be seq {head + 11}): Alice sets up the next third of their kill team, not Bob (pg 110)"
+        in refused.output
+    )
+    assert "add override=REASON to the line" in refused.output and "nothing was recorded" in refused.output
+    assert len(json.loads(run("log", new_game[:8], "--json").stdout)) == head  # not one of the 10 good lines stored
+    typo = run("event", new_game[:8], "--file", "-", ok=False, input="InitiativeDecided player=Alice\nDropZoneChosen player=Alice zone=A\n")
+    assert "standard input line 2: DropZoneChosen has no field 'zone'" in typo.output and "nothing was recorded" in typo.output
+
+
+def test_each_event_says_what_comes_next_and_whose_it_is(run, new_game):
+    out = run("event", new_game[:8], "RolledOff", "purpose=setup", "rolls=Alice:5,Bob:2").stdout
+    assert "next: Alice decides who has initiative: InitiativeDecided player=NAME" in out
+    out = run("event", new_game[:8], "InitiativeDecided", "player=Alice").stdout
+    assert "next: Bob sets up an objective marker" in out  # the player without initiative sets up the first (pg 110)
+
+
+def test_event_types_show_the_shape_of_each_field(run):
+    types = run("event", "--types").stdout
+    assert re.search(r"RolledOff +purpose=setup\|initiative rolls=NAME:N,NAME:N", types)
+    assert 'steps?="STEPS"' in types and "attack_dice?=DICE" in types and "control=MARKER:PLAYER,MARKER:" in types
+    assert "equipment?=A,B" in types
+
+
+def test_help_lists_the_commands_without_importing_them():
+    # Issue 16: `ktlog --help` loaded every command's module (the rules included) for one line each.
+    from ktlog.cli import COMMANDS
+
+    ctx = click.Context(cli)
+    for name in COMMANDS:
+        assert COMMANDS[name][1] == cli.get_command(ctx, name).get_short_help_str(limit=500), f"the help of {name!r} in COMMANDS differs from the command's"
+    code = "import sys; from ktlog.cli import main; sys.argv = ['ktlog', '--help']\ntry: main()\nexcept SystemExit: pass\nprint(sorted(m for m in sys.modules if m.startswith('ktlog.')))"
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert "ktlog.reducer" not in loaded and "ktlog.commands.recording" not in loaded and "ktlog.rules" not in loaded
+
+
+@pytest.mark.parametrize("command", [["games"], ["score", "3f2a"], ["verify"], ["show", "3f2a"], ["log", "3f2a"], ["export", "3f2a"], ["rebuild"]])
+def test_a_command_that_only_reads_creates_no_database(tmp_path, command):
+    # Issue 16 #11: a mistyped --db made folders and an empty database, then "no games yet".
+    missing = tmp_path / "typo" / "leage.db"
+    result = CliRunner().invoke(cli, ["--db", str(missing), *command])
+    assert result.exit_code == 1 and f"no database at {missing}" in result.output
+    assert not missing.parent.exists()
+    empty = tmp_path / "empty.db"
+    empty.touch()
+    result = CliRunner().invoke(cli, ["--db", str(empty), *command])
+    assert result.exit_code == 1 and "is an empty file, not a ktlog database" in result.output
+    assert empty.stat().st_size == 0 and not (tmp_path / "empty.db-wal").exists()
+
+
+def test_a_command_that_records_creates_the_database_it_is_given(tmp_path):
+    path = tmp_path / "new" / "league.db"
+    run = CliRunner().invoke(
+        cli, ["--db", str(path), "new", "--killzone", "volkus", "--player", f"A={ROSTERS / 'kasrkin.toml'}", "--player", f"B={ROSTERS / 'legionaries.toml'}"]
+    )
+    assert run.exit_code == 0 and path.exists()
+    empty = tmp_path / "chosen.db"
+    empty.touch()
+    assert CliRunner().invoke(cli, ["--db", str(empty), "import", str(next(SAMPLE_GAMES.glob("01*.jsonl")))]).exit_code == 0
+    assert empty.stat().st_size > 0
+
+
+def test_simulate_keeps_to_a_database_of_its_own_and_says_what_an_interrupt_stored(tmp_path, monkeypatch):
+    # Issue 16 #12: ctrl+c printed "Aborted!" with 354 games stored and not said; the games went into the league's database.
+    monkeypatch.delenv("KTLOG_DB", raising=False)
+    monkeypatch.setattr("ktlog.storage.dbfile.platformdirs.user_data_path", lambda name: tmp_path / "userdata")
+    refused = CliRunner().invoke(cli, ["simulate", "--games", "1"])
+    assert refused.exit_code == 1 and "give them one of their own with --db FILE" in refused.output
+    assert not (tmp_path / "userdata").exists()
+    import ktlog.play.simulate as sim
+
+    real = sim.simulate_games
+
+    def interrupted(*args, **kwargs):
+        for i, game in enumerate(real(*args, **kwargs)):
+            if i == 2:
+                raise KeyboardInterrupt
+            yield game
+
+    monkeypatch.setattr(sim, "simulate_games", interrupted)
+    db = tmp_path / "sim.db"
+    result = CliRunner().invoke(cli, ["--db", str(db), "simulate", "--games", "5"])
+    assert result.exit_code == 130 and f"interrupted: 2 of 5 games were stored in {db}, each whole" in result.output
+    assert len(Store(db).games()) == 2

@@ -91,3 +91,11 @@ def test_cannot_retaliate():
 def test_too_many_steps_are_refused():
     with pytest.raises(RuleViolation, match="fight ended after 1 steps but 2 were entered"):
         fight(fighter(blade(), "5111"), fighter(blade(), "1111"), "sn sn")
+
+
+def test_the_step_bnc_parses_and_the_rules_refuse_it_with_pg_45():
+    # Issue 16 #17: the notation knows every step; a normal blocking a critical is the rules' to refuse.
+    assert parse_steps("bnc") == (FightStep(action="block", die="normal", blocks="critical"),)
+    with pytest.raises(RuleViolation, match=r"normal success cannot block a critical") as caught:
+        fight(fighter(blade(), "5511"), fighter(blade(), "6111"), "bnc")
+    assert caught.value.rule == "Fight, pg 45"

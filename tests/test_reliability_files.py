@@ -104,8 +104,9 @@ def test_an_empty_file_is_a_new_database_and_an_empty_game_log_is_refused(tmp_pa
     db, empty_log = tmp_path / "touched.db", tmp_path / "empty.jsonl"
     db.touch()
     empty_log.touch()
-    assert "no games yet" in ktlog(db, "games").stdout  # `touch league.db` then ktlog: a new, empty database
-    refused = ktlog(db, "import", empty_log)
+    read = ktlog(db, "games")  # a command that only reads leaves it alone (issue 16 #11) ...
+    assert read.exit_code == 1 and "is an empty file, not a ktlog database" in read.stderr and db.stat().st_size == 0
+    refused = ktlog(db, "import", empty_log)  # ... one that records makes it a database
     assert refused.exit_code == 1 and f"{empty_log}, line 1: the file is empty" in refused.stderr
     game_id, g = recorded(db)
     intact(db, game_id, g)
@@ -191,7 +192,8 @@ def test_a_database_in_a_read_only_folder_says_so(tmp_path, figures):
     game_id, g = recorded(db)
     folder.chmod(0o555)
     try:
-        results = as_an_ordinary_user(["--db", db, "games"], ["--db", db, "annotate", game_id[:8], 3, "a note"], ["--db", folder / "new.db", "games"])
+        sample = next((ROOT / "ktlog" / "data" / "samples").glob("01*.jsonl"))  # a new database there: only a command that records makes one
+        results = as_an_ordinary_user(["--db", db, "games"], ["--db", db, "annotate", game_id[:8], 3, "a note"], ["--db", folder / "new.db", "import", sample])
     finally:
         folder.chmod(0o755)
     for status, _, err in results:

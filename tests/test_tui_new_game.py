@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import pytest
 from textual import events
 from textual.widgets import Input, Label, Select
 from tui_support import BROKEN, TINY, press, tui_test
 
 from ktlog import events as ev
 from ktlog.tui.app import make_app
+from ktlog.tui.compat import screen_strips
 
 
 async def type_into(pilot, selector: str, text: str) -> None:
@@ -153,3 +155,37 @@ async def test_kt21_offers_kt21_datacards_and_a_dataslate(store):
     assert game.ruleset == "kt21" and store.state(game.id).labels["dataslate"] == "Balance Dataslate Q1 2023"
     assert all(o.datacard.defence for o in store.state(game.id).operatives.values())
     assert set(game.kill_teams) <= {"Chaos Cultists", "Kommandos", "Veteran Guardsmen"}
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+@tui_test
+async def test_a_refused_new_game_shows_why_on_screen_at_every_size(store, size):
+    # Issue 16 #5: at 80x24 the message sat below the visible form; ctrl+s seemed to do nothing.
+    async with make_app(store, screen="new").run_test(size=size) as pilot:
+        await type_into(pilot, "#name-2", "Player 1")
+        await type_into(pilot, "#name-1", "Player 1")
+        await press(pilot, "ctrl+s")
+        await pilot.pause()
+        shown = "\n".join(strip.text for strip in screen_strips(pilot.app.screen))
+        assert "Not created" in shown
+    assert store.games() == []
+
+
+@tui_test
+async def test_the_form_recovers_from_an_unreadable_roster_path(store):
+    # Issue 16 #6: a bad path emptied the operative list, clearing it kept the error and the empty
+    # list, and after a roster loaded by path the kill-team selector still showed the previous team.
+    async with make_app(store, screen="new").run_test(size=(80, 24)) as pilot:
+        ops = pilot.app.screen.query_one("#ops-1")
+        before = ops.option_count
+        await paste_into(pilot, "#file-1", "/no/such/roster.toml")
+        await press(pilot, "enter")
+        assert "Fix the file" in label(pilot, "#error-1") and ops.option_count == before  # the list stays
+        await paste_into(pilot, "#file-1", "")
+        assert not pilot.app.screen.query_one("#error-1").display and ops.option_count == before
+        await paste_into(pilot, "#file-1", str(TINY))
+        await press(pilot, "enter")
+        team = pilot.app.screen.query_one("#team-1", Select)
+        await pilot.pause()
+        shown = "\n".join(strip.text for strip in screen_strips(pilot.app.screen))
+        assert team.value == str(TINY) and "Tiny Team (file)" in shown

@@ -6,13 +6,20 @@ from __future__ import annotations
 import sqlite3
 
 import pytest
-from tui_support import message, press, tiny_game, tui_test
+from conftest import ROSTERS
+from tui_support import TINY, answer, cut_texts, message, press, sample, tiny_game, tui_test
 
 from ktlog import events as ev
+from ktlog.files.gamelog import read_game_log
+from ktlog.files.rosters import load_roster
+from ktlog.play.builder import GameBuilder
+from ktlog.play.replay import Replay
 from ktlog.reducer import effective
 from ktlog.storage.store import Store
 from ktlog.tui.app import make_app
 from ktlog.tui.compat import screen_strips
+from ktlog.tui.screens.pick import KEYS
+from ktlog.tui.widgets.dice_entry import Group, split
 
 
 def payloads(store: Store, game_id: str) -> list[ev.Event]:
@@ -275,3 +282,141 @@ async def test_objective_control_ploys_and_the_more_menu(store):
     assert isinstance(events[-3], ev.ObjectivesControlled) and list(events[-3].control.values()).count("Alice") == 1
     assert events[-2] == ev.FirefightPloyUsed(player="Alice", ploy="Heroic Stand", cp=1)
     assert events[-1] == ev.DamageInflicted(operative="trooper-1", damage=2, source="mine")
+
+
+@tui_test
+async def test_a_ploy_during_an_enemy_activation_names_the_players_own_operative(store):
+    # Issue 16 #3: Bob's Take Cover while Alice's trooper-1 is active was stored on trooper-1.
+    gid = tiny_game(store)
+    async with make_app(store, screen="record", game_id=gid).run_test(size=(80, 24)) as pilot:
+        await press(pilot, "a", "1", "e")  # Alice activates trooper-1
+        await press(pilot, "y", "2", *"Take Cover", "enter")  # Bob's ploy: asked which of his operatives
+        assert "Bob's operatives" in screen_text(pilot.app)
+        await press(pilot, "2")  # bob-trooper-2 ("0" is none)
+        assert "Bob uses Take Cover (1CP) on bob-trooper-2" in message(pilot.app)
+        await press(pilot, "y", "1", *"Heroic Stand", "enter", "1")  # Alice's: her active operative comes first
+        assert "on trooper-1" in message(pilot.app)
+    events = payloads(store, gid)
+    assert events[-2] == ev.FirefightPloyUsed(player="Bob", ploy="Take Cover", cp=1, operative="bob-trooper-2")
+    assert events[-1].operative == "trooper-1"
+
+
+@tui_test
+async def test_an_earlier_event_is_corrected_from_the_more_menu(store):
+    gid = tiny_game(store)
+    damage = store.append(gid, ev.DamageInflicted(operative="bob-trooper-1", damage=2, source="mine")).seq
+    store.append(gid, ev.OperativeActivated(operative="trooper-1", order="engage"))
+    async with make_app(store, screen="record", game_id=gid).run_test(size=(80, 24)) as pilot:
+        log = pilot.app.screen.query_one("EventLog")
+        log.show_seq(damage)  # the damage selected in the log
+        await press(pilot, "full_stop", "c")
+        assert f"Correct seq {damage}: bob-trooper-1 takes 2 damage (mine)" in screen_text(pilot.app)
+        await answer(pilot, "DamageInflicted operative=bob-trooper-1 damage=3 source=mine")
+        assert f"correction of seq {damage}: bob-trooper-1 takes 3 damage" in message(pilot.app)
+        assert "bob-trooper-1: 3/6 wounds" in message(pilot.app)
+    assert store.state(gid).operatives["bob-trooper-1"].wounds == 3
+    assert store.state(gid).activation.operative == "trooper-1"
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+@tui_test
+async def test_an_operatives_pick_key_stays_the_same_as_others_are_expended(store, size):
+    # Issue 16 #10: the Chosen was 6, then 5. Each operative's key is its place in its kill team.
+    header, sealed = read_game_log(sample("01"))
+    replay = Replay([e for e, _ in sealed])
+
+    def late(seq: int) -> bool:  # a player to activate, with an expended operative before a ready one
+        s = replay.seek(seq)
+        ops = s.operatives_of(s.next_player) if s.phase == "firefight" and not s.activation and s.next_player else []
+        first_ready = next((i for i, o in enumerate(ops) if o.status == "ready"), None)
+        return first_ready is not None and any(o.status == "expended" for o in ops[:first_ready]) and len(s.ready_operatives(s.next_player)) > 1
+
+    cut = next(seq for seq in range(replay.timeline.turning_point_start(2), replay.head) if late(seq))
+    store.import_envelopes(header.game_id, sealed[:cut])
+    state = store.state(header.game_id)
+    ops = state.operatives_of(state.next_player)
+    place, ready = next((i, o) for i, o in enumerate(ops) if o.status == "ready")
+    async with make_app(store, screen="record", game_id=header.game_id).run_test(size=size) as pilot:
+        await press(pilot, "a")
+        await pilot.pause()
+        key = KEYS[place]
+        assert f" {key} {ready.id} " in screen_text(pilot.app)  # its place in the team, not in today's list
+        await press(pilot, key, "e")
+        assert f"{ready.id} activates (engage)" in message(pilot.app)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+@tui_test
+async def test_m_in_turning_point_1_gives_the_reason_that_matters_and_bang_says_why_it_does_nothing(store, size):
+    # Issue 16 #4: with crit op Loot, `m` said "Objective marker is not a step of this moment ...;
+    # Mission action: Secure is not an action of this game's crit op (Loot)", cut off.
+    g = GameBuilder(killzone="volkus", date="2026-11-21")
+    g.player("Alice", load_roster(TINY))
+    g.player("Bob", load_roster(TINY))
+    g.setup(rolloff={"Alice": 6, "Bob": 1}, initiative="Alice", crit_op=2)  # D3 2: Loot
+    g.turning_point(1, {"Alice": 5, "Bob": 2}, "Alice")
+    gid = store.new_game(g.events[0], g.events[1:])
+    async with make_app(store, screen="record", game_id=gid).run_test(size=size) as pilot:
+        await press(pilot, "a", "1", "e", "m")
+        said = message(pilot.app)
+        assert "Loot cannot be performed during the first turning point (pg 84-85)" in said
+        assert "Objective marker" not in said and "Secure" not in said
+        assert not cut_texts(pilot.app.screen)
+        await press(pilot, "exclamation_mark")
+        assert "Nothing to record anyway" in message(pilot.app)
+
+
+def flamer_game(store: Store) -> str:
+    """Alice's gunner-flamer (Torrent) and sergeant against Bob's legionary-1 and legionary-2, TP1."""
+    g = GameBuilder(killzone="volkus", date="2026-11-21")
+    g.player("Alice", load_roster(ROSTERS / "kasrkin.toml"), ["gunner-flamer", "sergeant"])
+    g.player("Bob", load_roster(ROSTERS / "legionaries.toml"), ["legionary-1", "legionary-2"])
+    g.setup(rolloff={"Alice": 6, "Bob": 1}, initiative="Alice", crit_op=1)
+    g.turning_point(1, {"Alice": 5, "Bob": 2}, "Alice")
+    return store.new_game(g.events[0], g.events[1:])
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+@tui_test
+async def test_torrent_dice_fill_the_first_target_first_and_defence_dice_are_capped(store, size):
+    # Issue 16 #2: after + and a second target, the digits went to the second target's row, its
+    # defence took 10 digits, and Enter only beeped. #9: a Hot roll showed the defence dice.
+    gid = flamer_game(store)
+    async with make_app(store, screen="record", game_id=gid).run_test(size=size) as pilot:
+        await press(pilot, "a", "1", "e", "s", "1")  # the flamer shoots legionary-1 ...
+        await press(pilot, "plus", "1")  # ... and legionary-2 (Torrent)
+        dialog = pilot.app.screen
+        first, second = dialog.query_one("#dice-0"), dialog.query_one("#dice-1")
+        assert "for legionary-1 (target 1 of 2" in str(dialog.query_one("#preview").render())
+        await press(pilot, "enter")
+        assert "Not recorded yet: type the 4 attack dice for legionary-1" in str(dialog.query_one("#preview").render())
+        await press(pilot, *"6543", *"3333333")  # 4 attack dice, then more defence dice than can be rolled
+        assert first.parts() == ["6543", "333"] and second.parts() == ["3333", ""]  # the rest went on to the second target
+        await press(pilot, *["backspace"] * 4, *"1111", *"211")
+        assert second.parts() == ["1111", "211"]
+        await press(pilot, "enter")
+    shot = payloads(store, gid)[-1]
+    assert isinstance(shot, ev.Shot) and [a.target for a in shot.attacks] == ["legionary-1", "legionary-2"]
+    assert shot.attacks[0].attack_dice.rolls == (6, 5, 4, 3) and shot.attacks[0].defence_dice.rolls == (3, 3, 3)
+
+
+def test_a_hot_roll_waits_for_the_defence_dice():
+    # Issue 16 #9: after the 4 attack dice the next digit showed as "Hot roll: 3", defence empty.
+    groups = [Group("attack dice", 4), Group("defence dice", most=3), Group("Hot roll", 1)]
+    assert split("65433", groups) == ["6543", "3", ""]
+    assert split("6543312", groups) == ["6543", "312", ""]
+    assert split("65433125", groups) == ["6543", "312", "5"]
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+@tui_test
+async def test_cover_on_a_conceal_target_is_refused_before_the_dice(store, size):
+    # Issue 16: the refusal (pg 42) came only after every die was typed.
+    gid = flamer_game(store)  # Bob's legionaries are set up with Conceal orders
+    async with make_app(store, screen="record", game_id=gid).run_test(size=size) as pilot:
+        await press(pilot, "a", "1", "e", "s", "1", "c")
+        preview = str(pilot.app.screen.query_one("#preview").render())
+        assert "'legionary-1' has a Conceal order and is in cover, so it is not a valid target (pg 42)" in preview
+        assert not cut_texts(pilot.app.screen)
+        await press(pilot, "c")  # out of cover: the dice are asked for again
+        assert "type the 4 attack dice" in str(pilot.app.screen.query_one("#preview").render())

@@ -7,22 +7,16 @@ change when the screens do: review the report, then `pytest --snapshot-update` t
 from __future__ import annotations
 
 import pytest
-from tui_support import sample
+from tui_support import sample, sample_cut
 
 from ktlog.files.gamelog import read_game_log
-from ktlog.play.replay import Replay
 from ktlog.tui.app import make_app
 
 
 @pytest.fixture
 def mid_game(store):
     """Sample game 01 cut in turning point 2, an operative active after its first action."""
-    header, sealed = read_game_log(sample("01"))
-    replay = Replay([e for e, _ in sealed])
-    tp2 = replay.timeline.turning_point_start(2)
-    cut = next(seq for seq in range(tp2, replay.head) if (s := replay.seek(seq)).activation and s.activation.ap_spent)
-    store.import_envelopes(header.game_id, sealed[:cut])
-    return header.game_id
+    return sample_cut(store, "01", 2)
 
 
 @pytest.fixture

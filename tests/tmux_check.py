@@ -5,7 +5,7 @@
 A throw-away database in a temporary folder; a 100x30 tmux pane. Each check waits (a few
 seconds at most) for the text a person would look for, prints PASS or FAIL with the screen
 when it fails, and the script exits with status 1 if anything was missing. `--keep` leaves
-the tmux session running at the end, to look at it (`tmux attach -t NAME`).
+the tmux session running at the end, to look at it (the command is printed).
 """
 
 from __future__ import annotations
@@ -29,6 +29,16 @@ KEY_DELAY = 0.15
 """Seconds between keys: a quick typist."""
 
 
+SOCKET = f"ktlog-check-{os.getpid()}"
+"""A tmux server of this run's own (`tmux -L`), without the user's configuration, kept alive
+between the checks: a new session no longer races the exit of the server the previous check's
+last session took down (the CalledProcessError at the second `new-session`, issue 16 #16)."""
+
+
+def tmux(*args: str, check: bool = True) -> subprocess.CompletedProcess:
+    return subprocess.run(["tmux", "-L", SOCKET, "-f", os.devnull, *args], capture_output=True, text=True, check=check)
+
+
 class Pane:
     def __init__(self, name: str, db: Path):
         self.name, self.db = name, db
@@ -38,10 +48,16 @@ class Pane:
         ktlog = Path(sys.executable).with_name("ktlog")
         command = " ".join(shlex.quote(a) for a in [str(ktlog if ktlog.exists() else "ktlog"), *args])
         env = f"KTLOG_DB={shlex.quote(str(self.db))} TERM=xterm-256color"
-        self.tmux("new-session", "-d", "-x", "100", "-y", "30", "-s", self.name, f"cd {shlex.quote(str(ROOT))} && {env} {command}; sleep 600")
+        shell = f"cd {shlex.quote(str(ROOT))} && {env} {command}; sleep 600"
+        for attempt in range(3):  # the server may still be starting: try again before failing
+            started = tmux("new-session", "-d", "-x", "100", "-y", "30", "-s", self.name, shell, check=False)
+            if started.returncode == 0:
+                return
+            time.sleep(0.5 * (attempt + 1))
+        raise RuntimeError(f"tmux new-session failed 3 times: {started.stderr.strip()}")
 
     def tmux(self, *args: str) -> str:
-        return subprocess.run(["tmux", *args], capture_output=True, text=True, check=True).stdout
+        return tmux(*args).stdout
 
     def screen(self) -> str:
         return self.tmux("capture-pane", "-p", "-t", self.name)
@@ -71,7 +87,7 @@ class Pane:
             time.sleep(0.2)
 
     def stop(self) -> None:
-        subprocess.run(["tmux", "kill-session", "-t", self.name], capture_output=True, check=False)
+        tmux("kill-session", "-t", self.name, check=False)
 
 
 def sample_game_id(prefix: str) -> str:
@@ -143,15 +159,22 @@ def main() -> int:
         print("tmux is not installed: install it (apt-get install tmux) to run this check")
         return 2
     failures = 0
-    with tempfile.TemporaryDirectory() as folder:
-        for check in (record_a_game, replay_a_game):
-            pane = Pane(f"ktlog-check-{os.getpid()}-{check.__name__}", Path(folder) / "ktlog.db")
-            try:
-                check(pane)
-            finally:
-                failures += pane.failures
-                if not args.keep:
-                    pane.stop()
+    tmux("start-server", ";", "set-option", "-g", "exit-empty", "off")
+    try:
+        with tempfile.TemporaryDirectory() as folder:
+            for check in (record_a_game, replay_a_game):
+                pane = Pane(f"ktlog-check-{check.__name__}", Path(folder) / "ktlog.db")
+                try:
+                    check(pane)
+                finally:
+                    failures += pane.failures
+                    if not args.keep:
+                        pane.stop()
+    finally:
+        if not args.keep:
+            tmux("kill-server", check=False)
+        else:
+            print(f"look at it: tmux -L {SOCKET} attach")
     print(f"\n{'all checks passed' if not failures else f'{failures} check(s) failed'}")
     return 1 if failures else 0
 

@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import re
 from pathlib import Path
 
 from conftest import ROOT
+from textual.content import Content
 
 from ktlog.data import SAMPLE_GAMES
 from ktlog.files.rosters import load_roster
 from ktlog.play.builder import GameBuilder
 from ktlog.storage.store import Store
+from ktlog.tui.compat import screen_strips
 
 TINY = ROOT / "tests" / "fixtures" / "tui_tiny_team.toml"
 BROKEN = ROOT / "tests" / "fixtures" / "tui_broken_team.toml"
@@ -59,6 +62,20 @@ def sample(name: str) -> Path:
     return next(SAMPLE_GAMES.glob(f"{name}*.jsonl"))
 
 
+def sample_cut(store: Store, name: str, tp: int) -> str:
+    """A sample game stored up to the first moment in turning point `tp` when an operative is
+    active after its first action (a game still being recorded); returns its id."""
+    from ktlog.files.gamelog import read_game_log
+    from ktlog.play.replay import Replay
+
+    header, sealed = read_game_log(sample(name))
+    replay = Replay([e for e, _ in sealed])
+    start = replay.timeline.turning_point_start(tp)
+    cut = next(seq for seq in range(start, replay.head) if (s := replay.seek(seq)).activation and s.activation.ap_spent)
+    store.import_envelopes(header.game_id, sealed[:cut])
+    return header.game_id
+
+
 async def answer(pilot, text: str) -> None:
     """Answer the open text prompt: the text is pasted (a keystroke each would only slow the
     test), then Enter."""
@@ -67,3 +84,28 @@ async def answer(pilot, text: str) -> None:
     await pilot.pause()
     pilot.app.screen.query_one(Input).value = text
     await press(pilot, "enter")
+
+
+CHECKED = "OperativeTable, KeyFooter, ActionBar, GameHeader, MarkerPanel, #message, .hint"
+"""The widgets a person reads to know what to do next."""
+
+
+def cut_texts(screen) -> list[str]:
+    """What a checked widget shows cut: its region with "…", or words of its text missing."""
+    lines = [strip.text for strip in screen_strips(screen)]
+    problems = []
+    for widget in screen.query(CHECKED):
+        region = widget.content_region.intersection(screen.region)
+        if not widget.display or not region.area:
+            continue
+        shown = [lines[y][region.x : region.right] for y in range(region.y, region.bottom)]
+        name = type(widget).__name__ + (f"#{widget.id}" if widget.id else "")
+        if any("…" in line for line in shown):
+            problems.append(f"{name} shows …: {shown}")
+        text = getattr(widget, "_text", None)
+        plain = Content.from_markup(text).plain if text is not None else str(widget.render()) if widget.has_class("hint") else ""
+        words = " ".join(shown).split()
+        missing = [w for w in re.split(r"\s+", plain.strip()) if w and w not in words]
+        if missing:
+            problems.append(f"{name} lost {missing}: {shown}")
+    return problems

@@ -31,7 +31,7 @@ def import_cmd(ctx, files) -> None:
     """Import game-log files (each whole or not at all; importing twice changes nothing), then
     say how many were new, extended, unchanged and refused. SIGTERM and SIGHUP stop it as
     ctrl+c does: the file being written is left out whole, the files before it stay imported."""
-    store = open_store(ctx)
+    store = open_store(ctx, create=True)
     tally: Counter[str] = Counter()
     try:
         with _stopped_as_by_ctrl_c(), store.batch():
@@ -115,7 +115,7 @@ def export(ctx, game, output, sign) -> None:
 def demo(ctx, samples) -> None:
     """Load the sample games into the database and summarise one's replay and score: the text
     version of `ktlog` alone."""
-    store = open_store(ctx)
+    store = open_store(ctx, create=True)
     files, results = load_samples(store, samples)
     for result in results:
         if isinstance(result, KtlogError):

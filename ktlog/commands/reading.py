@@ -21,8 +21,8 @@ from .context import echo, echo_json, open_store, warn_passed_over
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list (id, status, players, result, ...).")
 @click.pass_context
 def games(ctx, as_json) -> None:
-    """List the games in the database."""
-    rows = open_store(ctx).games()
+    """List the games in the database, newest first (as the terminal UI does)."""
+    rows = open_store(ctx).games()[::-1]
     if as_json:
         echo_json([game_row(g) for g in rows])
         return
@@ -71,7 +71,7 @@ def show(ctx, game, at, tp, as_json, spectator) -> None:
 @click.option("--spectator", is_flag=True, help="Hide secret choices not yet revealed (JSON: their payload keeps only type and player).")
 @click.pass_context
 def log(ctx, game, as_json, spectator) -> None:
-    """The events of a game in order; undone ones are marked, notes shown under their event."""
+    """The events of a game in order; undone and corrected ones are marked, notes shown under their event."""
     store = open_store(ctx)
     game_id = store.resolve(game)
     timeline = Timeline(store.events(game_id))
@@ -84,6 +84,7 @@ def log(ctx, game, as_json, spectator) -> None:
         if isinstance(e.payload, ev.Annotation):
             continue
         mark = f"  [undone by seq {timeline.undone_by[e.seq]}]" if e.seq in timeline.undone_by else ""
+        mark += f"  [corrected by seq {timeline.corrected_by[e.seq]}]" if e.seq in timeline.corrected_by else ""
         override = f"  [override: {e.payload.override}]" if e.payload.override else ""
         echo(f"{e.seq:>5}  {describe(e.payload, spectator, state)}{override}{mark}")
         for text in timeline.notes.get(e.seq, []):

@@ -4,17 +4,19 @@ from __future__ import annotations
 
 import datetime as dt
 from pathlib import Path
+from typing import TextIO
 
 import click
 
 from .. import events as ev
-from ..errors import RosterError
+from ..errors import ConcurrencyConflict, KtlogError, RosterError, RuleViolation
 from ..files.rosters import joining, load_roster
-from ..play.session import RecordingSession
+from ..play.moves import next_step, refusal_text
+from ..play.session import Recorded, RecordingSession
 from ..rules.not_applied import not_applied_in_setup
 from ..rulesets import RULESETS
 from ..text.describe import describe
-from ..text.event_text import build_event, types_help
+from ..text.event_text import build_event, parse_event, types_help
 from ..text.render import changes, undo_text
 from .context import echo_json, open_store
 
@@ -68,7 +70,7 @@ def new(ctx, ruleset, killzone, date, dataslate, mission, league, season, round_
         loaded = load_roster(path)
         warnings += loaded.warnings
         setup += joining(name, loaded, select, taken, npo=npo)
-    store = open_store(ctx)
+    store = open_store(ctx, create=True)
     game_id = store.new_game(created, setup)
     unapplied = not_applied_in_setup(setup, RULESETS[ruleset])
     if as_json:
@@ -90,23 +92,75 @@ def new(ctx, ruleset, killzone, date, dataslate, mission, league, season, round_
 @click.argument("fields", nargs=-1, metavar="[FIELD=VALUE]...")
 @click.option("--override", help="Record it although a rule check fails, with this reason (a kill team rule, pg 55).")
 @click.option("--expect-seq", type=int, help="Refuse if the event would not get this seq (another writer got there first).")
-@click.option("--types", "list_types", is_flag=True, help="List the event types and their fields.")
+@click.option("--types", "list_types", is_flag=True, help="List the event types and the shape of each field.")
+@click.option(
+    "--file",
+    "batch",
+    type=click.File("r", encoding="utf-8"),
+    help="Record the events of FILE (- for standard input), one `TYPE FIELD=VALUE ...` a line, all or none.",
+)
 @click.pass_context
-def event_cmd(ctx, game, type_name, fields, override, expect_seq, list_types) -> None:
+def event_cmd(ctx, game, type_name, fields, override, expect_seq, list_types, batch) -> None:
     """Record one event: ktlog event GAME TYPE FIELD=VALUE ...
 
     Dice are digits (dice=6542), lists are comma separated (targets=gunner,sergeant), roll-offs
     are NAME:ROLL pairs (rolls=Alice:4,Bob:2), fight steps are like "sc bnn sn", anything else
     is JSON or text. A Shot at one target can use target=, dice=, saves=, cover=, obscured=.
+    The shapes --types shows: DICE digits 1-6; STEPS fight steps (sc/sn strike with a critical
+    or a normal; bcc/bcn/bnn/bnc block, the second letter the blocking die, the third the blocked;
+    bc/bn block nothing); NAME:N,NAME:N; MARKER:PLAYER,MARKER: (empty: nobody); A,B a list;
+    BOOL true or false; a|b one of; JSON a JSON value; FIELD? may be left out.
+    With --file, each line is TYPE FIELD=VALUE ... (blank lines and # comments skipped) and
+    the events are recorded together or not at all. Prints what is expected next, and whose.
     """
-    if list_types or not type_name:
-        click.echo("Event types and their fields:\n" + types_help())
+    if list_types or (not type_name and batch is None):
+        click.echo("Event types and their fields (`ktlog event --help` says how to write each shape):\n" + types_help())
         return
-    event = build_event(type_name, list(fields), override)
-    recorded = _session(ctx, game).record(event, expected_seq=expect_seq)
-    click.echo(f"seq {recorded.seq}: {describe(event)}")
+    if game is None:
+        raise KtlogError("give the game: ktlog event GAME --file FILE (`ktlog games` lists the ids)")
+    if batch is not None:
+        if type_name or fields or override:
+            raise KtlogError("give the events in the --file, or one event as TYPE FIELD=VALUE, not both")
+        recorded = _record_file(_session(ctx, game), batch, expect_seq)
+    else:
+        event = build_event(type_name, list(fields), override)
+        recorded = _session(ctx, game).record(event, expected_seq=expect_seq)
+        click.echo(f"seq {recorded.seq}: {describe(event)}")
     for line in changes(recorded.before, recorded.after):
         click.echo(f"  {line}")
+    upcoming = next_step(recorded.after)
+    click.echo(f"next: {upcoming}" if upcoming else "the game is over")
+
+
+def _record_file(session: RecordingSession, lines: TextIO, expect_seq: int | None) -> Recorded:
+    """Every event of a batch file, or none: a refusal names its line."""
+    name = "standard input" if lines.name == "<stdin>" else lines.name
+    numbered: list[tuple[int, ev.Event]] = []
+    for number, line in enumerate(lines, 1):
+        if line.strip() and not line.lstrip().startswith("#"):
+            try:
+                numbered.append((number, parse_event(line)))
+            except KtlogError as exc:
+                raise KtlogError(f"{name} line {number}: {exc}; nothing was recorded") from None
+    if not numbered:
+        raise KtlogError(f"{name} holds no event (one `TYPE FIELD=VALUE ...` a line); nothing was recorded")
+    if expect_seq is not None and expect_seq != session.seq + 1:
+        raise ConcurrencyConflict(session.game_id, expect_seq, session.seq)
+    try:
+        recorded = session.record_all([event for _, event in numbered])
+    except KtlogError as exc:
+        index = getattr(exc, "index", None)
+        if index is None:
+            raise
+        number, event = numbered[index]
+        why = refusal_text(exc) + (
+            ". If a kill team rule allows it, add override=REASON to the line" if isinstance(exc, RuleViolation) and exc.overridable else ""
+        )
+        raise KtlogError(f"{name} line {number} ({type(event).__name__}, would be seq {session.seq + 1 + index}): {why}; nothing was recorded") from None
+    first = recorded.seq - len(numbered) + 1
+    for seq, (_, event) in enumerate(numbered, first):
+        click.echo(f"seq {seq}: {describe(event)}")
+    return recorded
 
 
 @click.command()
@@ -117,6 +171,30 @@ def undo(ctx, game, expect_seq) -> None:
     """Void the latest effective event (undo). Nothing is deleted: the undo is an event too."""
     recorded = _session(ctx, game).undo(expected_seq=expect_seq)
     click.echo(undo_text(recorded.seq, *recorded.undone))
+
+
+@click.command()
+@click.argument("game")
+@click.argument("seq", type=int)
+@click.argument("type_name", metavar="TYPE")
+@click.argument("fields", nargs=-1, metavar="[FIELD=VALUE]...")
+@click.option("--override", help="Keep the later events the correction makes illegal, for this reason.")
+@click.option("--expect-seq", type=int, help="Refuse if another writer appended first.")
+@click.pass_context
+def correct(ctx, game, seq, type_name, fields, override, expect_seq) -> None:
+    """Correct the event at SEQ: it counts as TYPE FIELD=VALUE ... instead (a wrong die, target,
+    damage). Nothing is deleted: the correction is an event, the log shows both, undo takes it
+    back. The later events are checked again; one the correction makes illegal refuses it
+    (naming its seq and the rule) unless --override gives the reason to keep it."""
+    event = build_event(type_name, list(fields), None)
+    session = _session(ctx, game)
+    recorded = session.correct(seq, event, override=override, expected_seq=expect_seq)
+    click.echo(f"seq {recorded.seq}: {describe(recorded.event)}")
+    for line in changes(recorded.before, recorded.after):
+        click.echo(f"  {line}")
+    for warning in recorded.after.warnings:
+        if warning.reason.startswith(f"corrected at seq {recorded.seq}:"):
+            click.echo(f"  kept with the override: seq {warning.seq}, {warning.message} ({warning.rule})")
 
 
 @click.command()

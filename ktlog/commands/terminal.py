@@ -14,7 +14,7 @@ def record(ctx, game) -> None:
     """Record a game live in the terminal UI: a new one, or resume GAME."""
     from ktlog.tui.app import make_app  # the core never imports Textual; only these commands do
 
-    store = open_store(ctx, ui=True)
+    store = open_store(ctx, ui=True, create=game is None)
     make_app(store, screen="record" if game else "new", game_id=store.resolve(game) if game else None).run()
 
 
@@ -39,7 +39,7 @@ def start(ctx: click.Context) -> None:
     from ..errors import KtlogError
     from .files import load_samples
 
-    store = open_store(ctx, ui=True)
+    store = open_store(ctx, ui=True, create=True)
     _, results = load_samples(store, SAMPLE_GAMES)
     make_app(store, screen="start").run()
     for problem in (r for r in results if isinstance(r, KtlogError)):

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import os
 import sys
 
 import click
 
+from ..errors import KtlogError
 from .context import echo, open_store
 
 
@@ -52,7 +54,15 @@ def rebuild(ctx) -> None:
 def simulate(ctx, count, seed, league, ruleset) -> None:
     """Play random legal games through the rules and store them."""
     from ..play.simulate import simulate_into
+    from ..storage.dbfile import default_db_path
 
-    store = open_store(ctx)
-    ids = simulate_into(store, count, seed, league=league, ruleset=ruleset)
+    if not os.environ.get("KTLOG_DB") and ctx.find_root().obj["db"] == default_db_path():  # issue 16 #12
+        raise KtlogError("simulated games would go into your league's database: give them one of their own with --db FILE")
+    store = open_store(ctx, create=True)
+    ids: list[str] = []
+    try:
+        simulate_into(store, count, seed, league=league, ruleset=ruleset, ids=ids)
+    except KeyboardInterrupt:
+        echo(f"interrupted: {len(ids)} of {count} games were stored in {store.path}, each whole; the others were not played", err=True)
+        ctx.exit(130)
     echo(f"simulated {len(ids)} games into {store.path or ':memory:'}")

@@ -39,6 +39,7 @@ from ..rules.candidates import (
 from ..rules.context import Ctx
 from ..rules.ruleset import Ruleset
 from ..rulesets import get_ruleset
+from ..rulesets.multiplayer.rules import listing
 from ..state import UNREAD_LOGS, GameState, OperativeState, decode_state, encode_state
 
 _STUB = ev.Datacard(name="", apl=1, move=1, save=6, wounds=1)
@@ -142,7 +143,10 @@ def _fight(s: GameState, op: OperativeState) -> Iterator[ev.Event]:
 
 
 def _mission(s: GameState, op: OperativeState) -> Iterator[ev.Event]:
-    for cls in (ev.MarkerSecured, ev.MarkerLooted, ev.TransmissionInitiated, ev.MarkerSabotaged):
+    """The mission actions on each marker, the crit op's own first: when none is legal, the
+    refusal shown is the one that matters (no mission action in turning point 1, pg 84-85)."""
+    kinds = (ev.MarkerSecured, ev.MarkerLooted, ev.TransmissionInitiated, ev.MarkerSabotaged)
+    for cls in sorted(kinds, key=lambda cls: not s.crit_op or s.crit_op not in cls.__name__):
         for marker in s.markers:
             yield cls(operative=op.id, marker=marker)
 
@@ -297,3 +301,65 @@ class Moves:
         except KtlogError:
             return True
         return False
+
+
+# --- what comes next ---------------------------------------------------------------------------
+
+
+def _owner(s: GameState, event: ev.Event) -> str | None:
+    """Whose move an event is: its player's, or its operative's player's."""
+    player = getattr(event, "player", None)
+    operative = getattr(event, "operative", None)
+    return player or (s.operatives[operative].player if operative in s.operatives else None)
+
+
+def _roll_off(s: GameState, e: ev.RolledOff) -> str:
+    return f"the {e.purpose} roll-off, {listing(list(e.rolls))} each roll a D6: RolledOff purpose={e.purpose} rolls={','.join(f'{p}:D6' for p in e.rolls)}"
+
+
+def _set_up(s: GameState, e: ev.OperativeSetUp) -> str:
+    player = s.operatives[e.operative].player
+    ops = s.operatives_of(player)
+    return f"{player} sets up the next third of their kill team ({sum(o.set_up for o in ops)} of {len(ops)} set up): OperativeSetUp operative=ID"
+
+
+def _activation(s: GameState, e: ev.Event) -> str:
+    op = s.operatives[s.activation.operative]
+    return f"{op.id} ({op.player}) is active, {op.apl - s.activation.ap_spent} AP left: an action, or ActivationEnded operative={op.id}"
+
+
+NEXT_WORDS = {
+    "roll_off": _roll_off,
+    "initiative": lambda s, e: f"{s.decider or e.player} decides who has initiative: InitiativeDecided player=NAME",
+    "marker": lambda s, e: f"{e.player} sets up an objective marker: ObjectiveMarkerSetUp player={e.player} marker={e.marker}",
+    "crit_op": lambda s, e: "the crit op's D3: CritOpRolled roll=1|2|3",
+    "drop_zone": lambda s, e: f"{e.player} chooses a drop zone: DropZoneChosen player={e.player} drop_zone={e.drop_zone}",
+    "equipment": lambda s, e: f"{e.player} selects equipment: EquipmentSelected player={e.player} equipment=ITEM,ITEM",
+    "set_up": _set_up,
+    "start_tp": lambda s, e: f"turning point {e.turning_point}: TurningPointStarted turning_point={e.turning_point}",
+    "gambit": lambda s, e: f"{e.player}'s strategic gambit: StrategicGambitUsed player={e.player} gambit=NAME, or GambitPassed player={e.player}",
+    "pass": lambda s, e: f"{e.player} passes: GambitPassed player={e.player}",
+    "activate": lambda s, e: f"{_owner(s, e)} activates an operative: OperativeActivated operative=ID order=engage|conceal",
+    "end_activation": _activation,
+    "end_tp": lambda s, e: f"the end of turning point {s.turning_point}: TurningPointEnded turning_point={s.turning_point}",
+}
+"""How each step of the game's sequence is said when it is the next one: who, and the event."""
+
+
+def next_step(state: GameState) -> str | None:
+    """The step the game expects next and whose it is (who rolls off, who decides initiative,
+    whose activation, which set-up third), as the record screen's action bar knows it; None
+    once the game is over."""
+    if state.phase == "over":
+        return None
+    moves = Moves(state)
+    for kind, words in NEXT_WORDS.items():
+        if kind == "roll_off" and state.decider is not None:
+            continue  # the roll-off is won: its winner decides (another roll-off is only legal)
+        options = moves.options(kind) if moves.part_of(kind) else []
+        if options:
+            return words(state, options[0])
+    for kind in ruleset_moves(moves.ruleset):  # a ruleset's own step (Approved Ops scouting ...)
+        if options := moves.options(kind):
+            return f"{_owner(state, options[0]) or 'the players'}: {type(options[0]).__name__}"
+    return None

@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..errors import KtlogError
-from ..events import Envelope, EventVoided
-from ..reducer import fold_with_snapshots, resume
+from ..events import Envelope
+from ..reducer import fold_with_snapshots, resume, rewinds
 from ..state import GameState, decode_state
 from ..storage.store import Store
 from .timeline import Timeline
@@ -27,7 +27,7 @@ class Replay:
         self.every = every
         final, snapshots = fold_with_snapshots(self.timeline.records, every)
         self._snapshots: dict[int, bytes] = dict(snapshots)
-        self._voids = [(seq, e.target) for seq, e in self.timeline.records if isinstance(e, EventVoided)]
+        self._voids = rewinds(self.timeline.records)
         self.final = final
         self.head = self.timeline.head
         self.seq = self.head

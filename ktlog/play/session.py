@@ -22,6 +22,7 @@ from ..errors import ConcurrencyConflict, KtlogError, RuleViolation
 from ..reducer import Record, apply
 from ..state import GameState
 from ..storage.store import Store
+from ..text.describe import describe
 from .timeline import Timeline
 
 
@@ -84,7 +85,7 @@ class RecordingSession:
         try:
             envelope = self.store.append(self.game_id, event, expected_seq=expected)
         except RuleViolation as exc:
-            self.refused = event if exc.overridable and not event.meta else None
+            self.refused = event if exc.overridable and (not event.meta or isinstance(event, ev.EventCorrected)) else None
             raise
         except ConcurrencyConflict:
             self.pending = event
@@ -98,6 +99,18 @@ class RecordingSession:
             self.timeline.append(envelope)
         self.state = self.store.state(self.game_id)
         return Recorded(envelope.seq, event, before, self.state)
+
+    def record_all(self, events: list[ev.Event]) -> Recorded:
+        """Validate and store events in one transaction, all or none: a refusal names the
+        position of the event refused (`exc.index`) and nothing is stored. The Recorded is the
+        last event's, with the state before the first."""
+        before = self.state
+        envelopes = self.store.append_all(self.game_id, events, expected_seq=before.seq + 1 if self.expect_next else None)
+        if "timeline" in self.__dict__:
+            for envelope in envelopes:
+                self.timeline.append(envelope)
+        self.state = self.store.state(self.game_id)
+        return Recorded(envelopes[-1].seq, events[-1], before, self.state)
 
     def retry(self) -> Recorded:
         """Enter the pending event again."""
@@ -124,6 +137,22 @@ class RecordingSession:
             raise NothingToDo("There is nothing to undo: only the game's creation is left")
         recorded = self.record(ev.EventVoided(target=latest[0]), expected_seq=expected_seq)
         return dataclasses.replace(recorded, undone=latest)
+
+    def correct(self, target: int, event: ev.Event, *, override: str | None = None, expected_seq: int | None = None) -> Recorded:
+        """Let `event` count instead of the event at seq `target` (a wrong die, target, damage),
+        the later events checked again against the corrected history. A later event the
+        correction makes illegal refuses it, naming that event's seq and the rule, unless
+        `override` gives the reason to keep it."""
+        correction = ev.EventCorrected(target=target, event=event, override=override)
+        try:
+            return self.record(correction, expected_seq=expected_seq)
+        except RuleViolation as exc:
+            if exc.seq is None or exc.seq > self.seq:
+                raise
+            what = f"its new event at seq {target}" if exc.seq == target else f"seq {exc.seq} ({describe(self.timeline.event(exc.seq))})"
+            error = RuleViolation(f"the correction of seq {target} makes {what} illegal: {exc.message}", exc.rule, overridable=exc.overridable)
+            error.seq = exc.seq
+            raise error from None
 
     def annotate(self, target: int, text: str, *, expected_seq: int | None = None) -> Recorded:
         """A note on the event at seq `target`."""

@@ -52,8 +52,12 @@ def simulate_games(
         yield game_id, sim.play(date, league=league, season="1", round=str(i // 8 + 1), table=str(i % 8 + 1))
 
 
-def simulate_into(store: Store, count: int, seed: int, league: str = "Simulated League", ruleset: str = "kt24-preliminary") -> list[str]:
-    ids = []
+def simulate_into(
+    store: Store, count: int, seed: int, league: str = "Simulated League", ruleset: str = "kt24-preliminary", ids: list[str] | None = None
+) -> list[str]:
+    """Play and store `count` games, each whole; their ids (also appended to `ids` as each is
+    stored, so that an interrupted run can say what it stored)."""
+    ids = [] if ids is None else ids
     with store.batch():
         for game_id, g in simulate_games(count, seed, league, ruleset=ruleset):
             store.import_envelopes(game_id, g.sealed(game_id, g.state.date + "T18:00:00+00:00"))

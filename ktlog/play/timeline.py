@@ -12,12 +12,12 @@ from collections.abc import Sequence
 from functools import cached_property
 
 from ..errors import KtlogError
-from ..events import Annotation, Envelope, Event, EventVoided, OperativeActivated, TurningPointEnded, TurningPointStarted
+from ..events import Annotation, Envelope, Event, EventCorrected, EventVoided, OperativeActivated, TurningPointEnded, TurningPointStarted
 from ..reducer import Record, effective, fold
 from ..rulesets import get_ruleset
 from ..state import GameState
 
-_DERIVED = ("counting", "kept", "undone_by", "notes", "turning_points")
+_DERIVED = ("counting", "kept", "undone_by", "corrected_by", "notes", "turning_points")
 
 
 class Timeline:
@@ -58,6 +58,11 @@ class Timeline:
     def undone_by(self) -> dict[int, int]:
         """The seq of each undone event -> the seq of the undo that voided it."""
         return {e.target: seq for seq, e in self.records if isinstance(e, EventVoided)}
+
+    @cached_property
+    def corrected_by(self) -> dict[int, int]:
+        """The seq of each corrected event -> the seq of the correction that counts (the latest)."""
+        return {e.target: seq for seq, e in self.counting if isinstance(e, EventCorrected)}
 
     def latest(self) -> Record | None:
         """The latest event that still counts (what an undo voids), or None at the game's creation."""

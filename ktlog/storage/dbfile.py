@@ -78,6 +78,8 @@ def _connect(path: Path | None, create: bool, busy_timeout_ms: int) -> sqlite3.C
             raise StoreError(f"{where} is not a regular file (a pipe or a device); give the path of a .db file with --db")
         with open(path, "rb") as f:
             head = f.read(16)
+        if not head and not create:
+            raise StoreError(f"{where} is an empty file, not a ktlog database; record or import a game into it, or choose another with --db")
         if head and head != b"SQLite format 3\x00":
             raise StoreError(f"{where} is not a SQLite database (it may be a game-log file: use `ktlog import`); choose another file with --db")
     elif not create:

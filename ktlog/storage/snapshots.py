@@ -14,8 +14,8 @@ import json
 import sqlite3
 from collections.abc import Callable
 
-from ..events import Envelope, Event, EventVoided
-from ..reducer import resume
+from ..events import Envelope, Event
+from ..reducer import Record, resume
 from ..state import GameState, decode_state
 
 SNAPSHOT_EVERY = 100
@@ -50,15 +50,17 @@ def state_at(
     game_id: str,
     at: int,
     events: Callable[[int, int], list[Envelope]],
-    then: tuple[int, EventVoided] | None = None,
+    then: Record | None = None,
     distrusted: list[int] | None = None,
 ) -> GameState:
     """The state after seq `at` from the stored snapshots and `events(after, upto)`; `then` is
-    an undo about to be appended at seq `at` (checked and applied, not stored). The seq of each
+    an undo or a correction about to be appended at seq `at` (checked and applied, not stored). The seq of each
     snapshot passed over because its seal does not hold is added to `distrusted`."""
     voids = [
         (seq, json.loads(p)["target"])
-        for seq, p in conn.execute("SELECT seq, payload FROM events WHERE game_id = ? AND type = 'EventVoided' AND seq <= ?", (game_id, at))
+        for seq, p in conn.execute(
+            "SELECT seq, payload FROM events WHERE game_id = ? AND type IN ('EventVoided', 'EventCorrected') AND seq <= ?", (game_id, at)
+        )
     ]
     if then:
         voids.append((then[0], then[1].target))

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..errors import ConcurrencyConflict, GameNotFound, InvalidEvent, KtlogError, StoreError
-from ..events import Annotation, Envelope, Event, EventVoided, GameCreated
+from ..events import Annotation, Envelope, Event, EventCorrected, EventVoided, GameCreated
 from ..records import GENESIS, check_event, check_ids, decode_payload, game_prefix, now, seal
 from ..reducer import apply_in_place, effective, fold_with_snapshots
 from ..state import GameState, copy_state, encode_state
@@ -237,29 +237,55 @@ class Store:
 
     def append(self, game_id: str, event: Event, *, expected_seq: int | None = None) -> Envelope:
         """Validate and record one event. `expected_seq` is the seq the caller believes comes next."""
-        with self._write():
-            head_seq, head_hash = self._head(game_id)
-            if expected_seq is not None and expected_seq != head_seq + 1:
-                raise ConcurrencyConflict(game_id, expected_seq, head_seq)
-            seq = head_seq + 1
-            envelope, payload = seal(game_id, seq, event, head_hash)
-            row = event_rows([(envelope, payload)])[0]  # its values checked before the rules see them
-            before = self._state_at_head(game_id, head_seq)
-            undo = isinstance(event, EventVoided)
-            if undo:
-                state = self._state_before(game_id, event) or self._state_from_snapshot(game_id, seq, then=(seq, event))
-                state.seq = seq
-            else:
-                state = copy_state(before)
-                apply_in_place(state, event, seq)
-            self._insert_event(envelope, row)
-            if undo:  # the undone event's rows go; the rows before it are the state's as they were
-                projections.delete(self.conn, game_id, since=event.target)
-            else:
-                projections.write(self.conn, game_id, state, seq - 1)
-            if seq % SNAPSHOT_EVERY == 0:
-                write_snapshots(self.conn, game_id, [(seq, encode_state(state))])
-            self._write_head(game_id, state, envelope.hash)
+        return self.append_all(game_id, [event], expected_seq=expected_seq)[0]
+
+    def append_all(self, game_id: str, events: list[Event], *, expected_seq: int | None = None) -> list[Envelope]:
+        """Validate and record events in one transaction: all of them, or none (the refusal of
+        the first the rules refuse is raised, its position in `events` as `exc.index`)."""
+        envelopes = []
+        try:
+            with self._write():
+                head_seq, head_hash = self._head(game_id)
+                if expected_seq is not None and expected_seq != head_seq + 1:
+                    raise ConcurrencyConflict(game_id, expected_seq, head_seq)
+                for index, event in enumerate(events):
+                    try:
+                        envelope = self._append_one(game_id, event, head_seq + 1 + index, head_hash)
+                    except KtlogError as exc:
+                        exc.index = index
+                        raise
+                    envelopes.append(envelope)
+                    head_hash = envelope.hash
+        except BaseException:
+            if envelopes:  # the cache holds states of events rolled back
+                self._cache.pop(game_id, None)
+                self._undoable.pop(game_id, None)
+            raise
+        return envelopes
+
+    def _append_one(self, game_id: str, event: Event, seq: int, head_hash: str) -> Envelope:
+        envelope, payload = seal(game_id, seq, event, head_hash)
+        row = event_rows([(envelope, payload)])[0]  # its values checked before the rules see them
+        before = self._state_at_head(game_id, seq - 1)
+        undo = isinstance(event, EventVoided)
+        if undo:
+            state = self._state_before(game_id, event) or self._state_from_snapshot(game_id, seq, then=(seq, event))
+            state.seq = seq
+        elif isinstance(event, EventCorrected):
+            state = self._state_from_snapshot(game_id, seq, then=(seq, event))
+        else:
+            state = copy_state(before)
+            apply_in_place(state, event, seq)
+        self._insert_event(envelope, row)
+        since = self._rewritten_since(game_id, event)
+        if since is not None:  # the rows from the first event whose state changed are the new state's
+            projections.delete(self.conn, game_id, since=since)
+            projections.write(self.conn, game_id, state, since - 1)
+        else:
+            projections.write(self.conn, game_id, state, seq - 1)
+        if seq % SNAPSHOT_EVERY == 0:
+            write_snapshots(self.conn, game_id, [(seq, encode_state(state))])
+        self._write_head(game_id, state, envelope.hash)
         self._cache[game_id] = state
         undoable = self._undoable.setdefault(game_id, [])
         if undo:
@@ -268,6 +294,16 @@ class Store:
             undoable.append((seq, before))  # `before` is never changed: the cache holds a new state now
             del undoable[:-UNDOABLE]
         return envelope
+
+    def _rewritten_since(self, game_id: str, event: Event) -> int | None:
+        """The first seq whose projection rows `event` changes, if it reaches back: an undo's
+        target (or, undoing a correction, the corrected event), a correction's target."""
+        if isinstance(event, EventCorrected):
+            return event.target
+        if not isinstance(event, EventVoided):
+            return None
+        row = self.conn.execute("SELECT type, payload FROM events WHERE game_id = ? AND seq = ?", (game_id, event.target)).fetchone()
+        return json.loads(row[1])["target"] if row and row[0] == "EventCorrected" else event.target
 
     def _state_before(self, game_id: str, void: EventVoided) -> GameState | None:
         """The state before the event `void` undoes, if this store appended that event and

@@ -108,6 +108,8 @@ def describe(event: ev.Event, spectator: bool = False, state: GameState | None =
             return f"{e.player} reveals their primary op" + (f": {p.primary_op}" if p and p.primary_op else "")
         case ev.EventVoided():
             return f"undo seq {e.target}"
+        case ev.EventCorrected():
+            return f"correction of seq {e.target}: {describe(e.event, spectator, state)}"
         case ev.Annotation():
             return f"note on seq {e.target}: {e.text}"
     return type(e).__name__

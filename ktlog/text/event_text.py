@@ -8,6 +8,7 @@ or text. A Shot at one target can use target=, dice=, saves=, cover=, obscured=.
 
 from __future__ import annotations
 
+import itertools
 import json
 import shlex
 import typing
@@ -23,11 +24,13 @@ SHOT_SHORTHAND = ("target", "dice", "saves", "cover", "obscured", "invulnerable"
 
 def parse_event(line: str) -> ev.Event:
     """An event from one line, `TYPE FIELD=VALUE ...` (quote a value with spaces:
-    reason="both flanks held"); an override is the field override=REASON."""
+    reason="both flanks held"); an override is the field override=REASON. A word starting
+    with # begins a comment, to the end of the line."""
     try:
         words = shlex.split(line)
     except ValueError as exc:
         raise KtlogError(f"{exc}: close the quotes around a value with spaces") from None
+    words = list(itertools.takewhile(lambda w: not w.startswith("#"), words))
     if not words:
         raise KtlogError('type an event: TYPE FIELD=VALUE ..., e.g. TacOpScored player=Ana vp=2 reason="Flank"')
     return build_event(words[0], words[1:], None)
@@ -74,12 +77,35 @@ def build_event(type_name: str, assignments: list[str], override: str | None) ->
 
 
 def types_help() -> str:
-    """Each event type and its fields, a line each."""
+    """Each event type and the shape of each of its fields, a line each (FIELD? may be left out)."""
     lines = []
     for name, cls in ev.EVENT_TYPES.items():
-        fields = [f for f in cls.__struct_fields__ if f != "override"]
+        hints = _field_types(cls)
+        defaults = dict(zip(cls.__struct_fields__[-len(cls.__struct_defaults__) :], cls.__struct_defaults__)) if cls.__struct_defaults__ else {}
+        fields = [f"{f}{'?' if f in defaults else ''}={field_shape(hints[f])}" for f in cls.__struct_fields__ if f not in ("override", "version", "meta")]
+        if issubclass(cls, ev.Shot):
+            fields.append("(one target: target=ID dice=DICE saves=DICE cover?=BOOL obscured?=BOOL damage?=N)")
         lines.append(f"  {name:<26} {' '.join(fields)}")
     return "\n".join(lines)
+
+
+def field_shape(annotation: typing.Any) -> str:
+    """How a value of this type is typed: DICE (6542), STEPS (sc bnn sn), NAME:N,NAME:N, a|b ..."""
+    text = str(annotation)
+    if typing.get_origin(annotation) is typing.Literal:
+        return "|".join(typing.get_args(annotation))
+    for part, shape in (
+        ("Dice", "DICE"),
+        ("FightStep", '"STEPS"'),
+        ("ShootingAttack", "JSON"),
+        ("Datacard", "JSON"),
+        ("dict[str, int]", "NAME:N,NAME:N"),
+        ("dict[str", "MARKER:PLAYER,MARKER:"),
+        ("tuple[str", "A,B"),
+    ):
+        if part in text:
+            return shape
+    return {"int": "N", "bool": "BOOL", "str": "TEXT"}.get(text.removeprefix("<class '").removesuffix("'>").removesuffix(" | None"), "JSON")
 
 
 def _field_types(cls: type[ev.Event]) -> dict[str, typing.Any]:

@@ -5,7 +5,8 @@
   Command Re-roll (sources may be shortened: ``bal``, ``cea``, ``rel``, ``cmd``, ``oth``).
 - fight steps, in order from the attacker: ``sc`` strike with a critical, ``sn`` strike with a
   normal; ``bcc`` a critical blocks a critical, ``bcn`` a critical blocks a normal, ``bnn`` a
-  normal blocks a normal; ``bc`` / ``bn`` block nothing.
+  normal blocks a normal, ``bnc`` a normal blocks a critical (every step parses: the rules refuse
+  what pg 45 does not allow); ``bc`` / ``bn`` block nothing.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ _STEPS = {
     "bcc": FightStep(action="block", die="critical", blocks="critical"),
     "bcn": FightStep(action="block", die="critical", blocks="normal"),
     "bnn": FightStep(action="block", die="normal", blocks="normal"),
+    "bnc": FightStep(action="block", die="normal", blocks="critical"),
     "bc": FightStep(action="block", die="critical"),
     "bn": FightStep(action="block", die="normal"),
 }

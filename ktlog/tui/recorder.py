@@ -70,6 +70,10 @@ class Recorder:
     def undo(self) -> Outcome:
         return self._attempt(self.session.undo, lambda r: undo_text(r.seq, *r.undone))
 
+    def correct(self, target: int, event: ev.Event) -> Outcome:
+        """Let `event` count instead of the event at seq `target` (later events checked again)."""
+        return self._attempt(lambda: self.session.correct(target, event), _news)
+
     def annotate(self, target: int, text: str) -> Outcome:
         return self._attempt(lambda: self.session.annotate(target, text), _news)
 

@@ -3,6 +3,7 @@ they are typed (the event is tried on a copy of the state), Enter records it."""
 
 from __future__ import annotations
 
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -66,6 +67,10 @@ class DiceDialog(Modal):
     def options_text(self) -> str:
         return ""
 
+    def early_refusal(self) -> str | None:
+        """A refusal the rules give whatever the dice (an invalid target), shown before them."""
+        return None
+
     def waiting_text(self) -> str:
         return "waiting for the dice"
 
@@ -87,7 +92,8 @@ class DiceDialog(Modal):
         try:
             event = self.build()
             if event is None:
-                preview.set(f"[dim]{self.waiting_text()}[/]")
+                early = self.early_refusal()
+                preview.set(f"[red]{early}[/] [dim](before any dice)[/]" if early else f"[dim]{self.waiting_text()}[/]")
                 return
             new = self.trial.result(event)
         except KtlogError as exc:
@@ -98,10 +104,25 @@ class DiceDialog(Modal):
 
     async def feed(self, key: str, character: str | None) -> None:
         entry = self.focused if isinstance(self.focused, DiceEntry) else self.query(DiceEntry).first()
-        if entry.type(key, character):
+        if entry.type(key, character) or self._overflow(entry, key, character):
             self.update_preview()  # at once: an Enter typed ahead must find the event ready
         else:
             await super().feed(key, character)
+
+    def on_key(self, event: events.Key) -> None:
+        """A die typed into a full entry goes on to the next entry that is not full."""
+        if isinstance(self.focused, DiceEntry) and self._overflow(self.focused, event.key, event.character):
+            event.stop()
+
+    def _overflow(self, entry: DiceEntry, key: str, character: str | None) -> bool:
+        if not (entry.full and character and character in "123456"):
+            return False
+        later = [e for e in self.query(DiceEntry) if not e.full]
+        if not later:
+            self.query_one("#preview", TextBlock).set("[red]every die is typed: Backspace corrects, Enter records[/]")
+            return True
+        later[0].focus()
+        return later[0].type(key, character)
 
     def effects(self, new: GameState) -> list[str]:
         """CP spent and VP scored by the event."""
@@ -112,6 +133,9 @@ class DiceDialog(Modal):
     def action_confirm(self) -> None:
         if self.ready is None:
             self.app.bell()
+            preview = self.query_one("#preview", TextBlock)
+            if "[red]" not in (preview._text or ""):  # a refusal on show already says why
+                preview.set(f"[red]Not recorded yet: {self.waiting_text()}[/]")
             return
         self.dismiss(self.ready)
 

@@ -20,6 +20,7 @@ class Modal(LayoutOnlyOnResize, ModalScreen):
     DEFAULT_CSS = """
     Modal { align: center middle; background: transparent; }
     Modal > Vertical { width: 76; max-width: 100%; height: auto; max-height: 100%; border: thick $accent; background: $surface; padding: 0 1; }
+    Modal Label { width: 100%; }
     Modal .hint { color: $text-muted; }
     """
     BINDINGS = [Binding("escape", "cancel", "Cancel")]

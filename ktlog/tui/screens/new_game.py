@@ -173,6 +173,8 @@ class NewGameScreen(Screen):
             game_id = self.store.new_game(created, players)  # the rules check every event; a refusal stores nothing
         except KtlogError as exc:
             problem.update(f"Not created: {exc}")
+            self.app.bell()
+            self.call_after_refresh(problem.scroll_visible, animate=False)  # below the fold at 80x24
             return
         reported = [
             *(f"warning: {w}" for form in sides if form.roster for w in form.roster.warnings),

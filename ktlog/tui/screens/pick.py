@@ -16,7 +16,7 @@ from textual.containers import Vertical
 from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
-from ktlog.state import OperativeState
+from ktlog.state import GameState, OperativeState
 
 from ..widgets.key_footer import KeyFooter
 from .dice_dialog import wounds_text
@@ -50,6 +50,13 @@ def operative_label(op: OperativeState) -> str:
     return f"{op.id} · {op.datacard.name} · {wounds_text(op)} · {op.order}"
 
 
+def operative_choice(op: OperativeState, value: Any, state: GameState, suffix: str = "") -> Choice:
+    """An operative as a choice whose key stays the same all game: its place in its kill team
+    (1 for the first ...), not in today's list, so a remembered key never picks someone else."""
+    place = [o.id for o in state.operatives_of(op.player)].index(op.id)
+    return Choice(operative_label(op) + suffix, value, KEYS[place] if place < len(KEYS) else None)
+
+
 def distinct(values) -> list:
     """The values in order, each once (the choices several candidate events share)."""
     return list(dict.fromkeys(values))
@@ -68,9 +75,17 @@ class PickScreen(Modal):
         self._ask(Question(title, choices, hint))
 
     def _ask(self, question: Question) -> None:
-        spare = iter(k for k in KEYS if k not in {c.key for c in question.choices})
+        """Each choice keeps its own key; the others (and a second choice with a key already
+        taken: two sides' operatives) get the next free one."""
+        taken: set[str] = set()
+        own: list[str | None] = []
+        for c in question.choices:
+            own.append(c.key if c.key not in taken else None)
+            if c.key:
+                taken.add(c.key)
+        spare = iter(k for k in KEYS if k not in taken)
         self.question = question
-        self.choices = [c if c.key else Choice(c.label, c.value, next(spare, None)) for c in question.choices]
+        self.choices = [Choice(c.label, c.value, key or next(spare, None)) for c, key in zip(question.choices, own)]
         self.by_key = {c.key: c for c in self.choices if c.key}
 
     def _options(self) -> list[Option]:

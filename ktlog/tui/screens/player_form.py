@@ -75,11 +75,20 @@ class SideForm(Vertical):
             event.stop()
             self.load_file(event.value.strip())
 
+    def on_input_changed(self, event: Input.Changed) -> None:
+        if event.input.id == f"file-{self.key}" and not event.value.strip():
+            self.path_cleared()
+
+    def path_cleared(self) -> None:
+        """The path emptied: its error goes (the kill team shown stays)."""
+        self.error("")
+
     def load_file(self, path: str) -> bool:
+        """Load a roster file; if it cannot be read, say why and keep the kill team shown (a
+        game is not created from it: `roster_for_game` tries the path again)."""
         try:
             self.use(load_roster(Path(path).expanduser()))
         except KtlogError as exc:
-            self.roster = None
             self.error(f"{exc}. {self.FIX}")
             return False
         return True
@@ -135,14 +144,27 @@ class PlayerForm(SideForm):
         ops.border_title = f"{roster.name}: the operatives selected (Space toggles)"
 
     def on_select_changed(self, event: Select.Changed) -> None:
-        if event.value in self.samples:
+        chosen = self.query_one(Select).value  # as it stands now: options set again post changes on the way
+        if chosen in self.samples and (self.roster is None or self.roster.path != chosen):
             self.query_one(f"#file-{self.key}", Input).value = ""
-            self.use(self.samples[event.value])
+            self.use(self.samples[chosen])
+
+    def path_cleared(self) -> None:
+        """The path emptied: back to the sample kill team chosen, without the file's entry."""
+        super().path_cleared()
+        team = self.query_one(Select)
+        team.set_options(self.choices())
+        team.value = team.value if team.value in self.samples else self.default
+        self.use(self.samples[team.value])
 
     def load_file(self, path: str) -> bool:
+        """As the side's; the selector then names the file's kill team."""
         if not super().load_file(path):
-            self.query_one(SelectionList).clear_options()
             return False
+        assert self.roster is not None
+        team = self.query_one(Select)
+        team.set_options([*self.choices(), (f"{self.roster.name} (file)", self.roster.path)])
+        team.value = self.roster.path
         return True
 
     def events(self, taken: set[str]) -> list[ev.Event]:

@@ -1,6 +1,6 @@
 """The record screen: the live game, an action bar of the legal next steps, the event log.
 
-Each step is one key (shown in the footer and the action bar; a click works too); a step that
+Each step is one key (shown in the action bar; a click works too; the footer has the others); a step that
 needs more (an operative, a target, dice) asks for it in a small dialog whose choices are keys
 as well. Every entered event is committed at once through the `Recorder` (the recording session).
 """
@@ -33,11 +33,11 @@ from ..widgets.action_bar import ActionBar
 from ..widgets.event_log import EventLog
 from ..widgets.key_footer import KeyFooter
 from ..widgets.state_panel import StatePanel
-from ..widgets.text_line import TextLine
+from ..widgets.text_line import TextBlock
 from .control import ControlDialog
 from .dice_dialog import RollOffDialog
 from .fight import FightDialog
-from .pick import Choice, PickScreen, Question, distinct, operative_label
+from .pick import Choice, PickScreen, Question, distinct, operative_choice
 from .prompt import TextPrompt
 from .ruleset_flows import RulesetFlows
 from .shoot import ShootDialog
@@ -60,14 +60,14 @@ class RecordScreen(RulesetFlows, Screen):
     RecordScreen #main { height: 1fr; }
     RecordScreen #left { height: 1fr; }
     RecordScreen EventLog { height: 7; }
-    RecordScreen #message { height: 2; padding: 0 1; }
+    RecordScreen #message { height: auto; min-height: 2; max-height: 6; padding: 0 1; }
     RecordScreen.-wide #main { layout: horizontal; }
     RecordScreen.-wide #left { width: 1fr; }
     RecordScreen.-wide EventLog { width: 40%; height: 1fr; }
     """
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide")]
     BINDINGS = [
-        *(Binding(k.key, f"step('{k.action}')", k.label) for k in KINDS if not k.more),
+        *(Binding(k.key, f"step('{k.action}')", k.label, show=False) for k in KINDS if not k.more),  # shown in the action bar
         Binding("U", "set_up_all", "Set up all"),
         Binding("ctrl+z", "undo", "Undo"),
         Binding("n", "note", "Note"),
@@ -89,7 +89,7 @@ class RecordScreen(RulesetFlows, Screen):
             with Vertical(id="left"):
                 yield StatePanel(len(self.recorder.state.players))
                 yield ActionBar()
-                yield TextLine(id="message")
+                yield TextBlock(id="message")
             yield EventLog()
         yield KeyFooter()
 
@@ -116,7 +116,7 @@ class RecordScreen(RulesetFlows, Screen):
 
     def say(self, text: str, ok: bool | None = True) -> None:
         style = {True: "green", False: "bold red", None: "dim"}[ok]
-        self.query_one("#message", TextLine).set(f"[{style}]{escape(text)}[/]")
+        self.query_one("#message", TextBlock).set(f"[{style}]{escape(text)}[/]")
 
     def show_outcome(self, outcome: Outcome) -> None:
         self.say(outcome.message, outcome.ok)
@@ -155,10 +155,16 @@ class RecordScreen(RulesetFlows, Screen):
         return next((k for k in KINDS if k.key == key and not k.more and self.steps.legal(k.action)), None)
 
     def explain(self, key: str | None) -> None:
-        """A step key with no legal step now: say why, in the rules' words."""
+        """A step key with no legal step now: say why, in the rules' words (only the steps of
+        this moment when the key has one, so the reason that matters is not crowded out)."""
+        if key == "!":
+            self.say("Nothing to record anyway: ! follows a refused event (its key first, then ! and the reason)", ok=False)
+            return
         kinds = [k for k in KINDS if k.key == key and not k.more and self.steps.part_of(k.action)]
         if not kinds:
             return
+        timely = [k for k in kinds if self.steps.refusal(k.action) is not None]
+        kinds = timely or kinds
         for kind in kinds:
             refused = self.steps.refused_event(kind.action)
             if kind.exact and refused is not None:
@@ -223,21 +229,37 @@ class RecordScreen(RulesetFlows, Screen):
         if reason is not None:
             self.show_outcome(self.recorder.override(reason))
 
-    async def flow_note(self) -> None:
-        """A note on the event under the log's cursor; on the last row, on the latest event that
-        counts (not on an undo)."""
+    def selected_event(self) -> int | None:
+        """The event under the log's cursor; on the last row, the latest event that counts (not
+        an undo); None at the game's creation."""
         log = self.query_one(EventLog)
         if log.selected_seq == log.last_seq:
             latest = self.recorder.session.latest()
-            target = latest[0] if latest else None
-        else:
-            target = log.note_target()
+            return latest[0] if latest else None
+        return log.note_target()
+
+    async def flow_note(self) -> None:
+        """A note on the event selected in the log (see `selected_event`)."""
+        target = self.selected_event()
         if target is None:
             self.say("No event to annotate yet", ok=False)
             return
         text = await self.prompt(f"Note on seq {target}", hint="a comment kept with the event, shown in replays")
         if text is not None:
             self.show_outcome(self.recorder.annotate(target, text))
+
+    async def flow_correct(self) -> None:
+        """Correct the event selected in the log: the event it should have been, typed as
+        `ktlog event` takes it; the later events are checked again (! keeps them anyway)."""
+        target = self.selected_event()
+        if target is None:
+            self.say("No event to correct yet: select one in the log (Tab, then ↑↓)", ok=False)
+            return
+        wrong = self.recorder.session.timeline.event(target)
+        hint = "TYPE FIELD=VALUE ... as `ktlog event` takes it (e.g. Shot ... dice=6511 saves=31); the later events are checked again"
+        event = await self.typed_event(f"Correct seq {target}: {describe(wrong)}", hint)
+        if event is not None:
+            self.show_outcome(self.recorder.correct(target, event))
 
     def action_back(self) -> None:
         self.app.pop_screen()
@@ -327,7 +349,7 @@ class RecordScreen(RulesetFlows, Screen):
         options = self.steps.options("set_up")
         player = self.recorder.state.operatives[options[0].operative].player
         ops = [self.recorder.state.operatives[e.operative] for e in options]
-        self.record(await self.pick_one(f"{player} sets up", [Choice(operative_label(o), ev.OperativeSetUp(operative=o.id)) for o in ops]))
+        self.record(await self.pick_one(f"{player} sets up", [operative_choice(o, ev.OperativeSetUp(operative=o.id), self.recorder.state) for o in ops]))
 
     async def flow_set_up_all(self) -> None:
         """Set up every remaining operative in the rulebook's order (alternating thirds)."""
@@ -347,10 +369,24 @@ class RecordScreen(RulesetFlows, Screen):
         if player is None:
             return
         text = await self.prompt(f"Firefight ploy used by {player}", hint="its name, then a comma and the CP if not 1 (Command Re-roll: with the dice)")
-        if text:
-            name, cp = name_and_cp(text)
-            active = self.recorder.state.activation
-            self.record(ev.FirefightPloyUsed(player=player, ploy=name, cp=cp, operative=active.operative if active else None))
+        if not text:
+            return
+        name, cp = name_and_cp(text)
+        operative = await self.ploy_operative(player, name)
+        if operative is not None:
+            self.record(ev.FirefightPloyUsed(player=player, ploy=name, cp=cp, operative=operative or None))
+
+    async def ploy_operative(self, player: str, ploy: str) -> str | None:
+        """The player's own operative a ploy is used on, asked during an activation ("" for none;
+        None: cancelled). Out of an activation a ploy names no operative."""
+        s = self.recorder.state
+        if s.activation is None:
+            return ""
+        own = [op for op in s.operatives.values() if op.player == player and op.in_killzone]
+        own.sort(key=lambda op: op.id != s.activation.operative)
+        choices = [operative_choice(op, op.id, s) for op in own]
+        choices.insert(1 if own and own[0].id == s.activation.operative else 0, Choice("no operative", "", "0"))
+        return await self.pick(f"{ploy}: used on which of {player}'s operatives?", choices)
 
     async def flow_activate(self) -> None:
         """The operative, then its order, in one dialog (the only operative: its order at once)."""
@@ -369,7 +405,7 @@ class RecordScreen(RulesetFlows, Screen):
             answer = await self.pick(first.title, first.choices, first.hint)
             answers = (ops[0], answer) if answer else None
         else:
-            answers = await self.app.push_screen_wait(PickScreen("Activate", [Choice(operative_label(o), o) for o in ops], then=order))
+            answers = await self.app.push_screen_wait(PickScreen("Activate", [operative_choice(o, o, s) for o in ops], then=order))
         self.record(ev.OperativeActivated(operative=answers[0].id, order=answers[1]) if answers else None)
 
     async def flow_control(self) -> None:
@@ -381,7 +417,7 @@ class RecordScreen(RulesetFlows, Screen):
     async def shoot(self, op: OperativeState, action: str = "shoot") -> None:
         s = self.recorder.state
         targets = self.steps.shot_targets(op, action)
-        target = await self.pick_one("Shoot at", [Choice(operative_label(s.operatives[t]), t) for t in targets])
+        target = await self.pick_one("Shoot at", [operative_choice(s.operatives[t], t, s) for t in targets])
         if target is None:
             return self.record(None)
         self.record(await self.app.push_screen_wait(ShootDialog(self.steps, target, op, action)))
@@ -390,7 +426,7 @@ class RecordScreen(RulesetFlows, Screen):
         s = self.recorder.state
         options = self.steps.options("fight")
         targets = distinct((e.action, e.target) for e in options)
-        choices = [Choice(operative_label(s.operatives[t]) + ("" if a == "Fight" else f" ({a})"), (a, t)) for a, t in targets]
+        choices = [operative_choice(s.operatives[t], (a, t), s, "" if a == "Fight" else f" ({a})") for a, t in targets]
         chosen = await self.pick_one("Fight", choices)
         if chosen is None:
             return self.record(None)
@@ -402,6 +438,7 @@ class RecordScreen(RulesetFlows, Screen):
     async def flow_more(self) -> None:
         choices = [Choice(k.label, k.action, k.key) for k in self.steps.available(more=True)]
         choices.append(Choice("Type an event, as `ktlog event` takes it", "typed", "e"))
+        choices.append(Choice("Correct the event selected in the log", "correct", "c"))
         action = await self.pick("More", choices)
         if action:
             await getattr(self, f"flow_{action}")()
@@ -409,21 +446,27 @@ class RecordScreen(RulesetFlows, Screen):
     async def flow_typed(self) -> None:
         """Any event, typed in the CLI's syntax: a way to record what no step offers."""
         hint = 'TYPE FIELD=VALUE ..., e.g. TacOpScored player=Ana vp=2 reason="Flank"; override=REASON sets a rule aside'
-        text = await self.prompt("An event, as `ktlog event` takes it", hint=hint)
+        event = await self.typed_event("An event, as `ktlog event` takes it", hint)
+        if event is not None:
+            self.record(event)
+
+    async def typed_event(self, title: str, hint: str) -> ev.Event | None:
+        """An event typed in the CLI's syntax; None (and why, on screen) if cancelled or unreadable."""
+        text = await self.prompt(title, hint=hint)
         if not text:
-            return self.record(None)
+            self.say("Cancelled; nothing recorded", ok=None)
+            return None
         try:
-            event = parse_event(text)
+            return parse_event(text)
         except KtlogError as exc:
             self.say(f"Not recorded: {exc}", ok=False)
-            return
-        self.record(event)
+            return None
 
     async def _amount_for(self, action: str, title: str, hint: str, who: str = "operative"):
         """Pick the operative (or player) of a rare step, then its amount and reason."""
         s = self.recorder.state
         if who == "operative":
-            subject = await self.pick_one(title, [Choice(operative_label(s.operatives[e.operative]), e.operative) for e in self.steps.options(action)])
+            subject = await self.pick_one(title, [operative_choice(s.operatives[e.operative], e.operative, s) for e in self.steps.options(action)])
         else:
             subject = await self.pick_player(action, title)
         if subject is None:

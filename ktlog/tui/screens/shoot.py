@@ -10,9 +10,9 @@ from textual.binding import Binding
 from textual.widgets import Label
 
 from ktlog import events as ev
-from ktlog.play.moves import SHOOTING
+from ktlog.play.moves import SHOOTING, refusal_text
 from ktlog.rules.candidates import active
-from ktlog.rules.shooting import expected_attack_dice
+from ktlog.rules.shooting import defence_dice_collected, expected_attack_dice
 from ktlog.rules.weapons import weapon_profile
 from ktlog.state import GameState, OperativeState
 from ktlog.text.notation import NotationError, parse_rerolls
@@ -63,6 +63,7 @@ class ShootDialog(DiceDialog):
         self.weapon = self.weapons[0]
         self.quick = False
         self.sequences = [Sequence(target)]
+        self._early: dict[ev.Event, str | None] = {}
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Keys for what this weapon allows only: Accurate, more targets, another weapon."""
@@ -98,7 +99,10 @@ class ShootDialog(DiceDialog):
         if self.quick:
             return [Group("damage")]
         seq = self.sequences[i]
-        groups = [Group("attack dice", expected_attack_dice(self.weapon, seq.accurate)), Group("defence dice")]
+        target = self.trial.state.operatives[seq.target]
+        collected = target.datacard.defence if seq.invulnerable else defence_dice_collected(self.profile, False, target.datacard.defence)  # KT21 004
+        most = collected - (seq.cover and not self.profile.saturate)  # the most that can be rolled (Piercing Crits may take more)
+        groups = [Group("attack dice", expected_attack_dice(self.weapon, seq.accurate)), Group("defence dice", most=max(0, most))]
         if self.profile.hot and i == len(self.sequences) - 1:
             groups.append(Group("Hot roll", 1))
         return groups
@@ -126,6 +130,10 @@ class ShootDialog(DiceDialog):
         await box.mount_all(list(self.entries()))
         self.query_one(f"#dice-{min(focused, len(self.sequences) - 1)}", DiceEntry).focus()
         self.update_preview()
+
+    def _first_incomplete(self) -> int:
+        """The first target whose dice are not all typed (dice fill the first target first)."""
+        return next((i for i in range(len(self.sequences)) if not self.query_one(f"#dice-{i}", DiceEntry).complete), 0)
 
     def _current(self) -> int:
         focused = self.focused
@@ -184,7 +192,7 @@ class ShootDialog(DiceDialog):
             if target:
                 self.sequences.append(Sequence(target))
                 await self._rebuild()
-                self.query_one(f"#dice-{len(self.sequences) - 1}", DiceEntry).focus()
+                self.query_one(f"#dice-{self._first_incomplete()}", DiceEntry).focus()
 
         self.app.push_screen(PickScreen("Another target (Blast / Torrent)", choices), done)
 
@@ -198,11 +206,25 @@ class ShootDialog(DiceDialog):
         return ("[b]quick mode[/]: type the damage · " if self.quick else "") + keys
 
     def waiting_text(self) -> str:
-        return (
-            "type the damage inflicted"
-            if self.quick
-            else f"type the {expected_attack_dice(self.weapon, self.sequences[0].accurate)} attack dice, then the defence dice"
+        """What to type next, naming the target when there are several (Blast, Torrent)."""
+        i = self._first_incomplete()
+        seq = self.sequences[i]
+        target = f" for {seq.target}" + (f" (target {i + 1} of {len(self.sequences)}; Tab moves between them)" if len(self.sequences) > 1 else "")
+        if self.quick:
+            return f"type the damage inflicted{target}"
+        return f"type the {expected_attack_dice(self.weapon, seq.accurate)} attack dice{target}, then the defence dice"
+
+    def early_refusal(self) -> str | None:
+        """The rules' word on the shot with no dice (quick mode, no damage): a Conceal target in
+        cover is refused as soon as `c` is pressed (pg 42), not after the dice."""
+        attacks = tuple(
+            ev.ShootingAttack(target=seq.target, damage=0, cover=seq.cover, obscured=seq.obscured, invulnerable=seq.invulnerable) for seq in self.sequences
         )
+        probe = SHOOTING[self.action](operative=self.shooter.id, weapon=self.weapon.name, attacks=attacks)
+        if probe not in self._early:  # tried once for each set of targets and flags, not at each die
+            refusal = self.trial.refusal(probe)
+            self._early[probe] = refusal_text(refusal) if refusal else None
+        return self._early[probe]
 
     def build(self) -> ev.Event | None:
         attacks, hot = [], None

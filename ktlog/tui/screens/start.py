@@ -27,7 +27,7 @@ class StartScreen(Screen):
         Binding("enter", "open", "Resume / replay"),
         Binding("r", "replay", "Replay"),
         Binding("l", "league", "League"),
-        Binding("q", "app.quit", "Quit"),
+        Binding("q", "app.quit", "Quit", show=False),  # the footer shows ^q Quit, the app's
     ]
 
     def __init__(self, store: Store):

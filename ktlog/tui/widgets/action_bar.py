@@ -1,11 +1,12 @@
-"""The legal next steps, each with its key; clicking a step takes it too."""
+"""The legal next steps, each with its key; clicking a step takes it too. The keys that are not
+steps (undo, note, more, back ...) are in the footer."""
 
 from __future__ import annotations
 
-from ..steps import StepKind
-from .text_line import TextLine
+from textual import events
 
-ALWAYS = (("ctrl+z", "undo", "Undo"), ("n", "note", "Note"), ("full_stop", "more", "More"))
+from ..steps import StepKind
+from .text_line import TextLine, lines_of
 
 
 def key_label(key: str) -> str:
@@ -17,10 +18,15 @@ class ActionBar(TextLine):
     ActionBar { height: 3; padding: 0 1; border-top: solid $primary-darken-2; }
     """
 
-    def show(self, kinds: list[StepKind], extra: tuple[tuple[str, str, str], ...] = ALWAYS) -> None:
-        steps = [(k.key, k.action, k.label) for k in kinds]
-        parts = [f"""[@click="screen.step('{action}')"][b reverse] {key_label(key)} [/] {label}[/]""" for key, action, label in steps]
-        if not parts:
-            parts.append("[dim]nothing to record: the battle is over[/]")
-        tail = [f'[@click="screen.{action}"][b] {key_label(key)} [/]{label}[/]' for key, action, label in extra]
-        self.set("  ".join(parts) + "\n[dim]" + "  ".join(tail) + "[/]")
+    kinds: list[StepKind] = []
+
+    def show(self, kinds: list[StepKind]) -> None:
+        self.kinds = kinds
+        parts = [
+            (f"""[@click="screen.step('{k.action}')"][b reverse] {key_label(k.key)} [/] {k.label}[/]""", len(key_label(k.key)) + 3 + len(k.label))
+            for k in kinds
+        ]
+        self.set(lines_of(parts, self.content_size.width or 78) if parts else "[dim]nothing to record: the battle is over[/]")
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.show(self.kinds)

@@ -1,8 +1,9 @@
 """Dice typed as digits ("65432"), shown split into the groups an entry needs.
 
 Fixed-length groups (a weapon's attack dice, one die per player in a roll-off) fill in turn;
-a group of open length (the defence dice, whose number the rules work out) takes the rest,
-less any fixed group after it (a Hot roll), which is taken from the end.
+a group of open length (the defence dice, whose number the rules work out) takes the rest, up
+to its `most` when it has one, and a fixed group after it (a Hot roll) what follows; without a
+`most`, that group is taken from the end.
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ class Group:
     label: str
     length: int | None = None
     """How many dice; None: as many as typed."""
+    most: int | None = None
+    """For a group of open length: the most dice that can be rolled (the defence dice)."""
 
 
 def split(digits: str, groups: list[Group]) -> list[str]:
@@ -32,7 +35,8 @@ def split(digits: str, groups: list[Group]) -> list[str]:
     if open_at == len(groups):
         return out
     tail = sum(g.length for g in groups[open_at + 1 :])
-    cut = max(0, len(rest) - tail)
+    most = groups[open_at].most
+    cut = max(0, len(rest) - tail) if most is None else min(most, len(rest))
     out[open_at], rest = rest[:cut], rest[cut:]
     for i in range(open_at + 1, len(groups)):
         out[i], rest = rest[: groups[i].length], rest[groups[i].length :]
@@ -79,6 +83,14 @@ class DiceEntry(Widget, can_focus=True):
             return all(parts)
         return all(len(p) == g.length for p, g in zip(parts, self.groups) if g.length)
 
+    @property
+    def full(self) -> bool:
+        """Every group holds all the dice it can: a further die belongs to the next entry."""
+        if self.numbers:
+            return False
+        limits = [g.length if g.length is not None else g.most for g in self.groups]
+        return None not in limits and len(self.digits) >= sum(limits)
+
     def render(self) -> str:
         shown = []
         for group, part in zip(self.groups, self.parts()):
@@ -86,7 +98,7 @@ class DiceEntry(Widget, can_focus=True):
                 shown.append(f"{group.label}: [b]{part or '_'}[/]")
                 continue
             slots = list(part) + (["·"] * (group.length - len(part)) if group.length else [])
-            count = f" ({group.length})" if group.length else ""
+            count = f" ({group.length})" if group.length else (f" (up to {group.most})" if group.most else "")
             shown.append(f"{group.label}{count}: [b]{' '.join(slots) or '_'}[/]")
         return " │ ".join(shown)
 
@@ -108,6 +120,8 @@ class DiceEntry(Widget, can_focus=True):
         elif self.numbers and char == " " and self.digits and not self.digits.endswith(" ") and self.digits.count(" ") < len(self.groups) - 1:
             self.digits += " "
         elif not self.numbers and char and char in "123456":
+            if self.full:
+                return False  # the dialog hands it to the next entry
             self.digits += char
         elif not self.numbers and char and char in "0789":
             self.post_message(self.Refused(self, f"{char} is not a D6 result: dice are 1 to 6"))

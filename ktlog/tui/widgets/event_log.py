@@ -32,6 +32,8 @@ def _text(event: ev.Event, spectator: bool = False, state: GameState | None = No
         return Text(f"✎ on {event.target}: {event.text}", style="italic cyan")
     if isinstance(event, ev.EventVoided):
         return Text(f"↶ undo seq {event.target}", style="magenta")
+    if isinstance(event, ev.EventCorrected):
+        return Text(f"✔ seq {event.target} corrected: {describe(event.event, spectator, state)}", style="yellow")
     return Text(describe(event, spectator, state) + (f"  [override: {event.override}]" if event.override else ""))
 
 
@@ -91,7 +93,7 @@ class EventLog(Widget, can_focus=True):
         ruleset says, see `Timeline.revealed_later`), and `show_moment` rewords them."""
         envelopes = timeline.envelopes
         self.rows, self._targets, self._versions = [], {}, {}
-        self._undone = {seq - 1 for seq in timeline.undone_by if not timeline.event(seq).meta}
+        self._undone = {seq - 1 for seq in [*timeline.undone_by, *timeline.corrected_by] if not timeline.event(seq).meta}
         self.lines.clear()
         blind = timeline.created if self.spectator and envelopes else None
         self._secrets = {seq - 1: timeline.event(seq) for seq in timeline.revealed_later(final)} if blind is not None and final is not None else {}
@@ -117,12 +119,13 @@ class EventLog(Widget, can_focus=True):
         return text
 
     def extend(self, envelopes: Iterable[Envelope]) -> None:
-        """Add events recorded since the log was shown; an undo strikes its target through."""
+        """Add events recorded since the log was shown; an undo or a correction strikes its
+        target through."""
         for e in envelopes:
             self._remember(e)
             self._changed.add(len(self.rows))
             self.rows.append(_text(e.payload))
-            if isinstance(e.payload, ev.EventVoided):
+            if isinstance(e.payload, ev.EventVoided | ev.EventCorrected):
                 row = e.payload.target - 1
                 self.rows[row].stylize("dim strike")
                 self._versions[row] = self._versions.get(row, 0) + 1

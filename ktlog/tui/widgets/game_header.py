@@ -8,7 +8,7 @@ from ktlog.state import GameState
 from ktlog.text.results import describe_result
 
 from ..markup import escape
-from .text_line import TextLine
+from .text_line import TextBlock
 
 
 def standing(s: GameState) -> str:
@@ -57,9 +57,11 @@ def order(s: GameState, first: str | None, label: str) -> list[str]:
     return parts
 
 
-class GameHeader(TextLine):
+class GameHeader(TextBlock):
+    """Wraps onto a second line rather than cut off the end (a long mission, four players)."""
+
     DEFAULT_CSS = """
-    GameHeader { height: 1; background: $primary-background; padding: 0 1; }
+    GameHeader { height: auto; background: $primary-background; padding: 0 1; }
     """
 
     def show(self, state: GameState) -> None:

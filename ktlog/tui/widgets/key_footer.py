@@ -1,18 +1,20 @@
 """The footer: every key binding active now, with its action; a click runs it too.
 
-Textual's own Footer rebuilds a widget per key whenever the bindings change, which on the
-record screen is every step; this one is a single line of text, redrawn in place.
+Textual's own Footer rebuilds a widget per key whenever the bindings change; this one is text,
+redrawn in place, on a second line when the keys do not fit in one (never cut off).
 """
 
 from __future__ import annotations
 
+from textual import events
+
 from ..markup import escape
-from .text_line import TextLine
+from .text_line import TextBlock, lines_of
 
 
-class KeyFooter(TextLine):
+class KeyFooter(TextBlock):
     DEFAULT_CSS = """
-    KeyFooter { dock: bottom; height: 1; background: $footer-background; color: $footer-foreground; }
+    KeyFooter { dock: bottom; height: auto; background: $footer-background; color: $footer-foreground; }
     """
 
     def on_mount(self) -> None:
@@ -32,5 +34,9 @@ class KeyFooter(TextLine):
                 continue
             label = escape(self.app.get_key_display(binding))
             action = binding.action if "." in binding.action.split("(")[0] else f"{target}.{binding.action}"
-            parts.append(f'[@click="{action}"][b $footer-key-foreground] {label} [/]{escape(binding.description)}[/]')
-        self.set(" ".join(parts))
+            markup = f'[@click="{action}"][b $footer-key-foreground] {label} [/]{escape(binding.description)}[/]'
+            parts.append((markup, len(label) + 2 + len(binding.description)))
+        self.set(lines_of(parts, self.content_size.width or self.app.size.width, gap=" "))
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.show()

@@ -5,12 +5,14 @@ from __future__ import annotations
 from ktlog.state import GameState
 from ktlog.text.render import marker_text
 
-from .text_line import TextLine
+from .text_line import TextBlock
 
 
-class MarkerPanel(TextLine):
+class MarkerPanel(TextBlock):
+    """Wraps onto more lines rather than cut off a marker (Multiplayer and Joint Ops maps have many)."""
+
     DEFAULT_CSS = """
-    MarkerPanel { height: 1; padding: 0 1; color: $text-muted; }
+    MarkerPanel { height: auto; padding: 0 1; color: $text-muted; }
     """
 
     def show(self, state: GameState) -> None:

@@ -13,6 +13,20 @@ parsed = lru_cache(maxsize=1024)(Content.from_markup)
 their click actions costs milliseconds each time."""
 
 
+def lines_of(parts: list[tuple[str, int]], width: int, gap: str = "  ") -> str:
+    """Markup parts (each with its width in cells) in lines of at most `width` cells, broken
+    between parts, never inside one."""
+    lines: list[list[str]] = [[]]
+    used = 0
+    for markup, cells in parts:
+        if lines[-1] and used + len(gap) + cells > width:
+            lines.append([])
+            used = 0
+        used += (len(gap) if lines[-1] else 0) + cells
+        lines[-1].append(markup)
+    return "\n".join(gap.join(line) for line in lines)
+
+
 class TextLine(Static):
     """Its size never depends on its text, so an update never re-lays out the screen."""
 
