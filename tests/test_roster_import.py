@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from ktlog.cli import cli
-from ktlog.files.rosters import find_roster, load_roster
+from ktlog.files.rosters import load_roster
 
 FIXTURES = Path(__file__).parent / "fixtures" / "bsdata"
 ROS = FIXTURES / "test-troopers.ros"
@@ -145,13 +145,15 @@ def test_a_game_is_created_from_the_imported_roster(folder, tmp_path):
         "--killzone",
         "volkus",
         "--player",
-        f"Alice={find_roster('Test Troopers')}",
+        "Alice=Test Troopers",  # by its name in the user's roster folder
         "--player",
         f"Bob={folder / 'test-troopers.toml'}:trooper-sergeant,test-trooper-1",
     )
     assert result.exit_code == 0, result.output
     shown = run("--db", str(db), "show", result.output.split()[0], "--json")
     assert shown.exit_code == 0 and "bob-trooper-sergeant" in shown.output
+    unknown = run("--db", str(db), "new", "--killzone", "volkus", "--player", "Alice=No Such Team", "--player", "Bob=kasrkin")
+    assert unknown.exit_code == 1 and "no roster 'No Such Team'" in unknown.output and "ktlog roster list" in unknown.output
 
 
 def test_list_show_and_check(folder, tmp_path):

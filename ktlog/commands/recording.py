@@ -10,7 +10,7 @@ import click
 
 from .. import events as ev
 from ..errors import ConcurrencyConflict, KtlogError, RosterError, RuleViolation
-from ..files.rosters import joining, load_roster
+from ..files.rosters import find_roster, joining, load_roster
 from ..play.moves import next_step, refusal_text
 from ..play.session import Recorded, RecordingSession
 from ..rules.not_applied import not_applied_in_setup
@@ -25,8 +25,8 @@ def _parse_player(spec: str) -> tuple[str, Path, list[str] | None]:
     name, sep, rest = spec.partition("=")
     if not sep or not name.strip() or not rest:
         raise RosterError(f"--player {spec!r}: write NAME=ROSTER.toml or NAME=ROSTER.toml:op1,op2")
-    path, _, ops = rest.partition(":")
-    return name.strip(), Path(path), [o.strip() for o in ops.split(",") if o.strip()] or None
+    roster, _, ops = rest.partition(":")
+    return name.strip(), find_roster(roster), [o.strip() for o in ops.split(",") if o.strip()] or None
 
 
 @click.command()
@@ -45,7 +45,7 @@ def _parse_player(spec: str) -> tuple[str, Path, list[str] | None]:
     multiple=True,
     required=True,
     metavar="NAME=ROSTER[:OP,OP]",
-    help="A player and the roster file of their kill team, optionally the operatives selected for this battle. Once per player.",
+    help="A player and their kill team's roster: a file, or a roster's name in your roster folder or the samples (`ktlog roster list`); optionally the operatives selected for this battle. Once per player.",
 )
 @click.option(
     "--npo",
