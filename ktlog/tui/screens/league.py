@@ -39,17 +39,7 @@ GAMES_SHOWN = 100
 class LeagueTable(GameTable):
     """The games of the league, the result before the kill teams (whose names can be long)."""
 
-    COLUMNS = (
-        ("league", "league"),
-        ("round", "round"),
-        ("table", "table"),
-        ("date", "date"),
-        ("players", "players"),
-        ("result", "result"),
-        ("kill teams", "teams"),
-        ("events", "events"),
-        ("id", "id"),
-    )
+    COLUMNS = (("league", "league"), ("round", "round"), ("table", "table"), *GameTable.COLUMNS)
 
 
 class LeagueScreen(Screen):
