@@ -146,6 +146,17 @@ def test_export_import_verify_rebuild(run, new_game, tmp_path):
     assert "rebuilt" in run("rebuild").stdout
 
 
+def test_export_over_an_existing_file_needs_force(run, new_game, tmp_path):
+    # Issue 16 #13: `export -o` replaced an existing file without asking.
+    out = tmp_path / "kept.jsonl"
+    out.write_text("a file the user keeps\n")
+    refused = run("export", new_game[:8], "-o", out, ok=False)
+    assert refused.exit_code == 1 and f"{out} exists: give --force to replace it" in refused.output
+    assert out.read_text() == "a file the user keeps\n"
+    run("export", new_game[:8], "-o", out, "--force")
+    assert out.read_text().startswith('{"format":"ktlog-game"')
+
+
 def test_unknown_game_and_bad_file(run, tmp_path):
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"format": "ktlog-game"\n')

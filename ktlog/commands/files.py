@@ -17,11 +17,12 @@ import msgspec
 from ..data import SAMPLE_GAMES
 from ..errors import GameNotFound, KtlogError
 from ..files.gamelog import Header, export_lines
+from ..files.output import refuse_database
 from ..play.importer import ImportReport, import_file, import_files
 from ..play.replay import Replay
 from ..storage.store import Store
 from ..text.render import render_replay_summary, render_score
-from .context import echo, open_store, write_output
+from .context import database_path, echo, open_store, write_output
 
 
 @click.command("import")
@@ -87,13 +88,18 @@ def _stopped_as_by_ctrl_c() -> Iterator[None]:
 @click.command()
 @click.argument("game")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write to this file instead of standard output.")
+@click.option("--force", is_flag=True, help="Replace the -o file if it exists.")
 @click.option("--sign", is_flag=True, help="Sign the game as it stands with your key (`ktlog key new NAME` makes one).")
 @click.pass_context
-def export(ctx, game, output, sign) -> None:
+def export(ctx, game, output, force, sign) -> None:
     """Write a game's game-log file (JSON Lines: a header, then one event per line), with the
     signatures kept for it and, with --sign, yours."""
     from ..play import signatures
 
+    if output:
+        refuse_database(output, database_path(ctx))  # its own message, before "exists"
+    if output and output.exists() and not force:
+        raise KtlogError(f"{output} exists: give --force to replace it, or another file with -o; nothing was written")
     store = open_store(ctx)
     game_id = store.resolve(game)
     lines = export_lines(store, game_id)
