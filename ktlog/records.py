@@ -113,7 +113,10 @@ def check_event(event: Event, payload: bytes | None = None) -> None:
     canonical JSON, lets most events pass on a byte search."""
     if payload is not None and _plainly_within_limits(payload):
         return
-    problem = _bad_value(msgspec.to_builtins(event), type(event).__name__, "")
+    try:
+        problem = _bad_value(msgspec.to_builtins(event), type(event).__name__, "")
+    except RecursionError:  # a value nested deeper than Python walks (msgspec reads deeper)
+        problem = "a value is nested too deeply to be a ktlog value"
     if problem:
         raise InvalidEvent(problem, "limits of docs/file-formats.md")
 

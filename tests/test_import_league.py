@@ -227,3 +227,18 @@ def test_a_killed_import_leaves_no_process_holding_its_output(tmp_path, how):
     assert closed, "a process still holds the import's standard output"
     if how != signal.SIGKILL:
         assert process.returncode == 1 and "stopped: 60 files:" in stderr and "Traceback" not in stderr, stderr
+
+
+def test_a_last_line_nested_too_deeply_is_refused_naming_it(tmp_path):
+    """The re-import shortcut reads a file's last line first: a value nested deeper than the
+    decoder goes (found by the hostile test) is left to the full check, which names the line."""
+    from ktlog.data import SAMPLE_GAMES
+
+    lines = next(SAMPLE_GAMES.glob("01_*.jsonl")).read_bytes().rstrip(b"\n").split(b"\n")
+    head, _, tail = lines[-1].partition(b'"version":')
+    lines[-1] = head + b'"version":' + b"[" * 100_000 + b"1" + b"]" * 100_000 + tail[tail.index(b",") :]
+    path = tmp_path / "deep.jsonl"
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    result = CliRunner().invoke(cli, ["--db", str(tmp_path / "league.db"), "import", str(path)])
+    assert result.exit_code == 1 and f"deep.jsonl, line {len(lines)}: " in result.stderr, result.stderr
+    assert "bug" not in result.stderr

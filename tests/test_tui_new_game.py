@@ -52,6 +52,24 @@ async def test_a_new_game_from_roster_files_then_the_quick_set_up(store):
 
 
 @tui_test
+async def test_a_roster_is_taken_by_its_name_from_the_user_roster_folder(store, tmp_path, monkeypatch):
+    """Issue 13: a roster imported into the user's folder is named, not its path typed."""
+    folder = tmp_path / "rosters"
+    folder.mkdir()
+    (folder / "my-tiny-team.toml").write_bytes(TINY.read_bytes())
+    monkeypatch.setenv("KTLOG_ROSTERS", str(folder))
+    async with make_app(store, screen="new").run_test(size=(80, 24)) as pilot:
+        await paste_into(pilot, "#file-1", "My Tiny Team")
+        await press(pilot, "enter")
+        await type_into(pilot, "#name-2", "Bea")
+        await paste_into(pilot, "#file-2", "kasrkin")  # a sample, by name
+        await press(pilot, "enter", "ctrl+s")
+        assert type(pilot.app.screen).__name__ == "SetUpScreen"
+    (game,) = store.games()
+    assert game.kill_teams == ["Tiny Team", "Kasrkin"]
+
+
+@tui_test
 async def test_roll_off_dice_typed_faster_than_the_focus_moves_both_count(store):
     """Both digits reach the first die's field before the screen moves the focus on (as in tmux
     at a quick typist's pace); the second goes to the second die, not nowhere."""

@@ -109,7 +109,7 @@ def stored_in_full(store: Store, path: Path) -> ImportReport | None:
             header = _HEADER.decode(f.readline().removeprefix(b"\xef\xbb\xbf"))
             last = _TAIL.decode(_last_line(f))
         head = store.conn.execute("SELECT head_seq, head_hash FROM games WHERE id = ?", (header.game_id,)).fetchone()
-    except (OSError, ValueError, msgspec.DecodeError):
+    except (OSError, ValueError, msgspec.DecodeError, RecursionError):  # left to the full check, which says why
         return None
     if head is None or not (header.events == last.seq == head[0] and last.game_id == header.game_id and last.hash == head[1]):
         return None

@@ -12,7 +12,7 @@ from textual.widgets import Input, Label, Select, SelectionList
 from ktlog import events as ev
 from ktlog.data import SAMPLE_ROSTERS
 from ktlog.errors import KtlogError
-from ktlog.files.rosters import Roster, joining, load_roster
+from ktlog.files.rosters import Roster, find_roster, joining, load_roster
 
 NPO_ROSTER = SAMPLE_ROSTERS / "npo.toml"
 NPO_SELECTION = "heavy-brawler, tough-brawler, trooper-marksman, trooper-marksman, trooper-marksman"
@@ -58,7 +58,7 @@ class SideForm(Vertical):
     def file_field(self, value: str = "") -> ComposeResult:
         with Horizontal():
             yield Label("or a roster file" if not value else "Roster file")
-            yield Input(value, placeholder="path of a roster file (TOML), then Enter", compact=True, id=f"file-{self.key}")
+            yield Input(value, placeholder="a roster's name (ktlog roster list) or a file's path, then Enter", compact=True, id=f"file-{self.key}")
         yield Label("", classes="error", id=f"error-{self.key}")
 
     def use(self, roster: Roster) -> None:
@@ -84,10 +84,11 @@ class SideForm(Vertical):
         self.error("")
 
     def load_file(self, path: str) -> bool:
-        """Load a roster file; if it cannot be read, say why and keep the kill team shown (a
+        """Load a roster, by a file's path or by its name in the user's roster folder or the
+        samples (`find_roster`); if it cannot be read, say why and keep the kill team shown (a
         game is not created from it: `roster_for_game` tries the path again)."""
         try:
-            self.use(load_roster(Path(path).expanduser()))
+            self.use(load_roster(find_roster(str(Path(path).expanduser()))))
         except KtlogError as exc:
             self.error(f"{exc}. {self.FIX}")
             return False
