@@ -7,9 +7,10 @@ import sqlite3
 import pytest
 from conftest import game
 
-from ktlog.errors import ConcurrencyConflict, InvalidEvent, RuleViolation, StoreError
-from ktlog.events import ActivationEnded, GameCreated, OperativeActivated
+from ktlog.errors import ConcurrencyConflict, RuleViolation, StoreError
+from ktlog.events import ActivationEnded, Annotation, GameCreated, OperativeActivated
 from ktlog.play.builder import dash, shoot
+from ktlog.play.session import NothingToDo, RecordingSession
 from ktlog.reducer import fold
 from ktlog.storage.catalog import PROJECTIONS, TABLES
 from ktlog.storage.dbfile import default_db_path
@@ -124,11 +125,16 @@ def test_undo_rewrites_projections(store):
     g.activate("a1", "engage", shoot("Gun", "b1", "6666", "111"))
     gid = recorded(store, g)
     assert store.db["vp_changes"].count == 1 and store.db["attacks"].count == 1
-    store.undo(gid)  # voids ActivationEnded
-    store.undo(gid)  # voids the shot
+    undo(store, gid)  # voids ActivationEnded
+    undo(store, gid)  # voids the shot
     assert store.db["vp_changes"].count == 0 and store.db["attacks"].count == 0
     assert store.state(gid).operatives["b1"].wounds == 10
     assert len(store.events(gid)) == len(g.events) + 2  # nothing deleted
+
+
+def undo(store: Store, gid: str) -> None:
+    """Void the latest event that still counts, as the recording session does."""
+    RecordingSession(store, gid).undo()
 
 
 def projection_rows(store: Store) -> dict[str, list[tuple]]:
@@ -158,7 +164,7 @@ def test_undoing_this_stores_latest_events_needs_no_fold_and_agrees_with_one(tmp
     folds = []
     monkeypatch.setattr(Store, "_state_from_snapshot", lambda self, *a, **k: folds.append(a) or pytest.fail("folded"))
     for _ in range(5):  # back to before a2's activation: every undo from the kept states
-        store.undo(gid)
+        undo(store, gid)
         monkeypatch.undo()
         fresh = Store(db)
         assert store.state(gid) == fresh.state(gid) == fold(store.events(gid))
@@ -178,23 +184,23 @@ def test_an_undo_after_another_writer_folds_from_the_log(tmp_path):
     mine, theirs = Store(db), Store(db)
     gid = mine.new_game(g.events[0], g.events[1:-1])
     mine.append(gid, g.events[-1])
-    theirs.undo(gid)  # the other writer undoes my last event ...
+    undo(theirs, gid)  # the other writer undoes my last event ...
     theirs.append(gid, g.events[-1])  # ... and records it again
-    mine.undo(gid)  # my kept state would be right by luck; the store must not rely on it
+    undo(mine, gid)  # my kept state would be right by luck; the store must not rely on it
     assert mine.state(gid) == fold(mine.events(gid)) == theirs.state(gid)
 
 
 def test_undo_refuses_to_undo_the_game_creation(store):
     gid = store.new_game(GameCreated(ruleset="kt24-preliminary", killzone="volkus", date="2026-11-21"))
-    with pytest.raises(InvalidEvent, match="nothing to undo"):
-        store.undo(gid)
+    with pytest.raises(NothingToDo, match="nothing to undo"):
+        undo(store, gid)
 
 
 def test_projections_rebuild_to_the_same_rows(store):
     g = game(5, 5)
     g.activate("a1", "engage", shoot("Gun", "b1", "6666", "111"))
     gid = recorded(store, g)
-    store.annotate(gid, 3, "a note")
+    store.append(gid, Annotation(target=3, text="a note"))
     tables = list(PROJECTIONS)
     before = {t: list(store.db.query(f"SELECT * FROM {t} ORDER BY seq, rowid")) for t in tables}
     store.rebuild()
@@ -271,7 +277,7 @@ def test_events_after_the_end_are_refused_but_annotations_are_kept(store):
     gid = recorded(store, g)
     with pytest.raises(RuleViolation, match="the game is over"):
         store.append(gid, OperativeActivated(operative="a1", order="engage"))
-    store.annotate(gid, 5, "good game")
+    store.append(gid, Annotation(target=5, text="good game"))
     assert store.state(gid).notes[-1].text == "good game"
     assert store.state(gid).result.draw
 

@@ -16,6 +16,7 @@ from click.testing import CliRunner
 from starlette.testclient import TestClient
 
 from ktlog.cli import cli
+from ktlog.events import Annotation
 from ktlog.storage.store import Store
 from ktlog.web.app import make_app
 from ktlog.web.follower import Follower, Viewer
@@ -175,7 +176,7 @@ def test_a_viewer_that_stops_reading_is_dropped_not_waited_for(game) -> None:
         pass
     assert slow.dropped and slow.queue.full()
     with Store(db) as writer:
-        writer.annotate(gid, 3, "a note")
+        writer.append(gid, Annotation(target=3, text="a note"))
     follower.tick()
     assert follower.games[gid].viewers == {fast} and fast.queue.qsize() == 1
     follower.source.close()

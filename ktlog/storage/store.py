@@ -21,9 +21,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..errors import ConcurrencyConflict, GameNotFound, InvalidEvent, KtlogError, StoreError
-from ..events import Annotation, Envelope, Event, EventCorrected, EventVoided, GameCreated
+from ..events import Envelope, Event, EventCorrected, EventVoided, GameCreated
 from ..records import GENESIS, check_event, check_ids, decode_payload, game_prefix, now, seal
-from ..reducer import apply_in_place, effective, fold_with_snapshots
+from ..reducer import apply_in_place, fold_with_snapshots
 from ..state import GameState, copy_state, encode_state
 from . import projections
 from .catalog import EVENTS, LABEL_COLUMNS, PROJECTIONS
@@ -312,27 +312,6 @@ class Store:
         if undoable and undoable[-1][0] == void.target:
             return copy_state(undoable[-1][1])
         return None
-
-    def undo(self, game_id: str, *, expected_seq: int | None = None) -> Envelope:
-        """Void the latest effective event (never deletes: the void is an event too)."""
-        latest = self.latest_effective(game_id)
-        return self.append(game_id, EventVoided(target=latest), expected_seq=expected_seq)
-
-    def annotate(self, game_id: str, target: int, text: str, *, expected_seq: int | None = None) -> Envelope:
-        return self.append(game_id, Annotation(target=target, text=text), expected_seq=expected_seq)
-
-    def latest_effective(self, game_id: str) -> int:
-        """The seq an undo would void: the latest event not undone (read from seqs and undo
-        targets only, without decoding the game's payloads)."""
-        seqs = [seq for (seq,) in self.conn.execute("SELECT seq FROM events WHERE game_id = ? ORDER BY seq", (game_id,))]
-        voids = {
-            seq: json.loads(p)["target"]
-            for seq, p in self.conn.execute("SELECT seq, payload FROM events WHERE game_id = ? AND type = 'EventVoided'", (game_id,))
-        }
-        remaining = effective([(seq, EventVoided(target=voids[seq]) if seq in voids else None) for seq in seqs])
-        if len(remaining) <= 1:
-            raise InvalidEvent("there is nothing to undo: only the game's creation is left", "EventVoided")
-        return remaining[-1][0]
 
     def _insert_event(self, envelope: Envelope, row: tuple) -> None:
         try:
