@@ -1,0 +1,100 @@
+"""Appending one event (issue 15): the CPU and wall time of `Store.append`, against a bare durable
+INSERT + COMMIT of the same row into a table of the same shape, timed in the same run.
+
+    make bench-append        # or: .venv/bin/python benchmarks/append_bench.py [--games N] [--rounds N]
+
+Each event of simulated games is appended through `Store.append` (rules, hash chain, projections,
+snapshot, games row, commit: WAL, synchronous=FULL); right after, the row it stored in `events` is
+inserted and committed on its own into a second database opened with the same pragmas, the floor
+any append of that row pays. The two alternate event by event, so the machine's noise falls on
+both. Each round is a fresh pair of databases; the figures are the min and median over rounds of
+each round's median.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sqlite3
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from ktlog.play.simulate import simulate_games
+from ktlog.storage.store import Store
+
+CPU_TARGET_MS = 0.3
+RATIO_TARGET = 1.5
+
+
+def bare_database(path: Path, store: Store) -> sqlite3.Connection:
+    """A database holding only a table shaped like the store's `events`, opened as the store opens its file."""
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute("PRAGMA journal_mode = WAL")
+    conn.execute("PRAGMA synchronous = FULL")
+    (sql,) = store.conn.execute("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'events'").fetchone()
+    conn.execute(sql)  # its foreign key names a table this database lacks: SQLite checks none by default
+    return conn
+
+
+def one_round(folder: Path, games: int, seed: int) -> dict[str, float]:
+    """The medians of one round: append wall and CPU, bare insert wall, in ms."""
+    store = Store(folder / f"store {seed}.db")
+    bare = None
+    wall, cpu, floor = [], [], []
+    for _, game in simulate_games(games, seed=seed):
+        game_id = store.new_game(game.events[0])
+        bare = bare or bare_database(folder / f"bare {seed}.db", store)
+        for event in game.events[1:]:
+            t, c = time.perf_counter(), time.process_time()
+            store.append(game_id, event)
+            cpu.append(time.process_time() - c)
+            wall.append(time.perf_counter() - t)
+            row = store.conn.execute("SELECT * FROM events ORDER BY position DESC LIMIT 1").fetchone()
+            marks = ", ".join("?" * len(row))
+            t = time.perf_counter()
+            bare.execute("BEGIN IMMEDIATE")
+            bare.execute(f"INSERT INTO events VALUES ({marks})", row)
+            bare.execute("COMMIT")
+            floor.append(time.perf_counter() - t)
+    store.close()
+    assert bare is not None
+    bare.close()
+    ms = 1000
+    return {
+        "events": len(wall),
+        "append wall": statistics.median(wall) * ms,
+        "append cpu": statistics.median(cpu) * ms,
+        "append cpu mean": statistics.fmean(cpu) * ms,
+        "bare insert+commit": statistics.median(floor) * ms,
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=4, help="simulated games a round appends (default 4)")
+    parser.add_argument("--rounds", type=int, default=5, help="rounds (default 5)")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        rounds = [one_round(Path(folder), args.games, seed) for seed in range(11, 11 + args.rounds)]
+    figures = {key: [r[key] for r in rounds] for key in rounds[0] if key != "events"}
+    ratios = [r["append wall"] / r["bare insert+commit"] for r in rounds]
+
+    def span(values: list[float]) -> str:
+        return f"min {min(values):.3f} ms, median {statistics.median(values):.3f} ms"
+
+    print(f"{args.rounds} rounds of {rounds[0]['events']} appends (WAL, synchronous=FULL); per round the median, then min and median over rounds\n")
+    print("| measure | result | target |")
+    print("|---|---|---|")
+    print(
+        f"| append one event, CPU (time.process_time) | {span(figures['append cpu'])} (mean {statistics.median(figures['append cpu mean']):.3f} ms) | <= {CPU_TARGET_MS} ms |"
+    )
+    print(f"| append one event, wall | {span(figures['append wall'])} | |")
+    print(f"| bare INSERT + COMMIT of the same row, wall, same run | {span(figures['bare insert+commit'])} | |")
+    print(f"| append / bare insert (wall) | min {min(ratios):.2f}x, median {statistics.median(ratios):.2f}x | <= {RATIO_TARGET}x |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
