@@ -39,6 +39,8 @@ class Filters:
     team: str | None = None
     signed_by_both: bool | None = None
     """Only games every player signed as they stand (`play.signatures`, each signature checked)."""
+    simulated: bool | None = None
+    """Take in games played by `ktlog simulate` (left out otherwise)."""
 
     def describe(self) -> str:
         parts = [f"{k} {v}" for k, v in vars(self).items() if v is not None]
@@ -147,6 +149,8 @@ class League:
         conditions = [pl.col(c) == v for c, v in (("league", f.league), ("season", f.season), ("round", f.round), ("ruleset", f.ruleset)) if v is not None]
         if f.ruleset is None:
             conditions.append(pl.col("pve").fill_null(0) == 0)
+        if not f.simulated:
+            conditions.append(pl.col("simulated").fill_null(0) == 0)
         if f.since:
             conditions.append(pl.col("date") >= f.since.isoformat())
         if f.until:
@@ -194,10 +198,18 @@ class League:
         return ids
 
     def _nothing_at_all(self) -> str:
-        """Why an unfiltered league is empty: no games, or only PvE games, which it leaves out."""
+        """Why an unfiltered league is empty: no games, or only PvE or simulated games, which it
+        leaves out."""
         games = self.read("games")
+        if games.is_empty():
+            return "the database has no games"
+        simulated = games.filter(pl.col("simulated").fill_null(0) == 1).height
+        if simulated == games.height:
+            return f"the database has only simulated games ({simulated}, from `ktlog simulate`), which the league leaves out (--simulated takes them in)"
         pve = sorted(games.filter(pl.col("pve").fill_null(0) == 1).get_column("ruleset").unique().to_list())
-        return f"the database has only games of {', '.join(pve)}, which the league leaves out (--ruleset asks for them)" if pve else "the database has no games"
+        left_out = f"games of {', '.join(pve)}" + (" and simulated games" if simulated else "")
+        asks = "--ruleset asks for them" + (", --simulated for the simulated ones" if simulated else "")
+        return f"the database has only {left_out}, which the league leaves out ({asks})"
 
     def table(self, name: str) -> pl.DataFrame:
         """A projection table's rows (its `COLUMNS`) for the finished games passing the filters."""
