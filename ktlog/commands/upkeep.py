@@ -52,8 +52,10 @@ def rebuild(ctx) -> None:
 @click.option("--ruleset", default="kt24-preliminary", show_default=True, help="The ruleset of the games (those with a simulator).")
 @click.pass_context
 def simulate(ctx, count, seed, league, ruleset) -> None:
-    """Play random legal games through the rules and store them, marked simulated: statistics,
-    datasets and the web's tables leave them out unless asked (`--simulated`)."""
+    """Play random legal games through the rules and store them.
+
+    They are marked simulated: statistics, datasets and the web's tables leave them out unless
+    asked (`--simulated`)."""
     from ..play.simulate import simulate_into
     from ..storage.dbfile import default_db_path
 
