@@ -95,6 +95,13 @@ def test_dataset_export_leaves_simulated_games_out_unless_asked(mixed, tmp_path)
     assert standings(db, "--simulated") == standings(db, "--simulated", "--source", tmp_path / "all")
 
 
+def test_the_filter_choices_offer_no_label_only_simulated_games_have(mixed):
+    from ktlog.analytics.league import filter_choices
+
+    db, _ = mixed
+    assert filter_choices(db)["league"] == ["Autumn"]  # not "Simulated League", which would show nothing
+
+
 def test_the_web_tables_leave_simulated_games_out(mixed):
     db, people = mixed
     with Store(db) as store:

@@ -72,10 +72,11 @@ FILTER_LABELS = ("league", "season", "round", "ruleset")
 
 
 def filter_choices(db: Path) -> dict[str, list[str]]:
-    """The leagues, seasons, rounds and rulesets of the games in the database, to filter by:
-    each in order, rounds by number where they are numbers."""
+    """The leagues, seasons, rounds and rulesets of the games in the database (simulated games
+    aside, as the league leaves them out), to filter by: each in order, rounds by number where
+    they are numbers."""
     query, types = catalog.select("games", FILTER_LABELS)
-    games = read_table(db, query.replace("SELECT", "SELECT DISTINCT", 1), types)
+    games = read_table(db, query.replace("SELECT", "SELECT DISTINCT", 1) + " WHERE coalesce(simulated, 0) = 0", types)
     return {
         label: games.select(pl.col(label).filter(pl.col(label) != "").unique())
         .sort(pl.col(label).str.to_integer(strict=False), label, nulls_last=True)
