@@ -82,6 +82,14 @@ def test_a_database_of_simulated_games_only_says_why_nothing_is_computed(tmp_pat
     ktlog(db, "report", game[:8], "-o", tmp_path / "one.html")  # one game's report is not the league's: any game
 
 
+def test_a_database_of_pve_games_played_by_people_still_names_only_the_ruleset(tmp_path):
+    db = tmp_path / "pve.db"
+    with Store(db) as store:
+        simulate_into(store, 1, seed=3, ruleset="kt24-joint")
+    refused = ktlog(db, "stats", "standings", code=1).output
+    assert "the database has only games of kt24-joint, which the league leaves out (--ruleset asks for them)." in refused
+
+
 def test_dataset_export_leaves_simulated_games_out_unless_asked(mixed, tmp_path):
     import polars as pl
 

@@ -204,13 +204,11 @@ class League:
         games = self.read("games")
         if games.is_empty():
             return "the database has no games"
-        simulated = games.filter(pl.col("simulated").fill_null(0) == 1).height
-        if simulated == games.height:
-            return f"the database has only simulated games ({simulated}, from `ktlog simulate`), which the league leaves out (--simulated takes them in)"
         pve = sorted(games.filter(pl.col("pve").fill_null(0) == 1).get_column("ruleset").unique().to_list())
-        left_out = f"games of {', '.join(pve)}" + (" and simulated games" if simulated else "")
-        asks = "--ruleset asks for them" + (", --simulated for the simulated ones" if simulated else "")
-        return f"the database has only {left_out}, which the league leaves out ({asks})"
+        simulated = games.filter(pl.col("simulated").fill_null(0) == 1).height
+        kinds = [f"games of {', '.join(pve)}"] * bool(pve) + [f"simulated games ({simulated}, from `ktlog simulate`)"] * bool(simulated)
+        asks = ["--ruleset asks for them"] * bool(pve) + [f"--simulated takes {'in the simulated ones' if pve else 'them in'}"] * bool(simulated)
+        return f"the database has only {' and '.join(kinds)}, which the league leaves out ({', '.join(asks)})"
 
     def table(self, name: str) -> pl.DataFrame:
         """A projection table's rows (its `COLUMNS`) for the finished games passing the filters."""
