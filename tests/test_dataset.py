@@ -121,6 +121,14 @@ def test_another_database_with_the_same_games_or_other_filters_are_refused(leagu
     assert "is not a ktlog dataset" in ktlog(league.db, "stats", "standings", "--source", tmp_path, code=1).stderr
 
 
+def test_a_dataset_of_an_earlier_ktlog_is_refused_not_mixed(league, tmp_path):
+    old = tmp_path / "old"
+    old.mkdir()
+    (old / "metadata.json").write_text(json.dumps({"format": "ktlog-dataset", "source_database": str(league.db), "last_position": 3}))
+    assert "a dataset of an earlier ktlog" in ktlog(league.db, "dataset", "export", old, code=1).stderr
+    assert sorted(p.name for p in old.iterdir()) == ["metadata.json"]
+
+
 def test_a_folder_holding_one_game_twice_is_refused_when_read(league, exported, tmp_path):
     twice = tmp_path / "twice"
     shutil.copytree(exported, twice)
