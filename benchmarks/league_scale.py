@@ -4,8 +4,8 @@ dataset (`--source DIR`) of 1,000, 10,000 and 100,000 games, printing the growth
     .venv/bin/python benchmarks/league_scale.py [--games 1000,10000,100000] [--runs 3]
 
 How the datasets are made: a 200-game league is simulated (`simulate_into`, every event through
-the rules) and exported with `ktlog dataset export`; its tables are then repeated, each copy
-with new game keys and ids, dates moved on a day a copy, and players renamed per copy into a
+the rules; not marked simulated, as a league of people) and exported with `ktlog dataset export`;
+its tables are then repeated, each copy with new game keys (the games numbered) and ids, dates moved on a day a copy, and players renamed per copy into a
 pool of 320 (16 simulated players x 20: `<name>-<copy % 20>`), so Elo rates many players over a long history. The
 statistics are computed the way `ktlog stats ... --source DIR` computes them (a fresh `League`
 over the folder each time, reading through Polars `scan_parquet`); min and median of `--runs`.
@@ -51,8 +51,10 @@ def grow(seed: Path, games: int, out: Path) -> Path:
     """`seed`'s tables repeated to `games` games, written as one partition per table."""
     copies = -(-games // BASE_GAMES)
     base = {t: read(seed, t) for t in ("games", *PROJECTION_TABLES)}
-    span = int(base["games"].get_column("game_key").max()) + 1
+    hashed = base["games"].get_column("game_key").sort()
+    span = len(hashed)
     for table, frame in base.items():
+        frame = frame.with_columns(pl.col("game_key").replace_strict(hashed, range(span), return_dtype=pl.Int64))  # a dataset's keys are hashes: number them
         parts = []
         for copy in range(copies):
             suffix = f"-{copy % 20}"

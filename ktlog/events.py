@@ -140,7 +140,9 @@ class ShootingAttack(Part):
 
 
 class GameCreated(Event):
-    """Version 2 added `dataslate`: the balance dataslate or errata the game is played under."""
+    """Version 2 added `dataslate`: the balance dataslate or errata the game is played under.
+    `simulated`: played by `ktlog simulate`, not by people (the statistics leave it out unless
+    asked); False is not written, so earlier events keep their bytes and hashes."""
 
     version = 2
     ruleset: str
@@ -152,6 +154,7 @@ class GameCreated(Event):
     season: str | None = None
     round: str | None = None
     table: str | None = None
+    simulated: bool = False
 
 
 class PlayerJoined(Event):

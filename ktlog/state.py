@@ -260,6 +260,8 @@ class GameState(S):
     killzone: str = ""
     date: str = ""
     labels: dict[str, str] = {}
+    simulated: bool = False
+    """Played by `ktlog simulate` (GameCreated.simulated): kept out of the statistics unless asked."""
     players: dict[str, PlayerState] = {}
     operatives: dict[str, OperativeState] = {}
     markers: dict[str, MarkerState] = {}

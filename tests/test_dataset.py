@@ -11,6 +11,7 @@ import pytest
 from click.testing import CliRunner
 from league import league_fixture  # noqa: F401 (the `league` fixture)
 
+from ktlog.analytics.dataset import dataset_key, source_name
 from ktlog.cli import cli
 from ktlog.play.simulate import simulate_into
 from ktlog.storage.dbfile import SCHEMA_VERSION
@@ -64,15 +65,29 @@ def test_filters_apply_to_the_dataset_alike(league, exported):
 
 def test_the_layout_and_metadata(league, exported):
     meta = json.loads((exported / "metadata.json").read_text())
-    assert meta["format"] == "ktlog-dataset" and meta["schema_version"] == SCHEMA_VERSION and meta["source_database"] == str(league.db.resolve())
-    assert meta["last_position"] == Store(league.db).conn.execute("SELECT max(position) FROM events").fetchone()[0]
-    assert sorted(str(p.parent.relative_to(exported)) for p in exported.glob("games/*/*/part-0.parquet")) == [
+    name = source_name(league.db)
+    assert meta["format"] == "ktlog-dataset" and meta["schema_version"] == SCHEMA_VERSION and list(meta["sources"]) == [name]
+    source = meta["sources"][name]
+    assert source["source_database"] == str(league.db.resolve()) and source["schema_version"] == SCHEMA_VERSION
+    assert source["last_position"] == Store(league.db).conn.execute("SELECT max(position) FROM events").fetchone()[0]
+    assert sorted(str(p.parent.relative_to(exported)) for p in exported.glob(f"games/*/*/part-{name}.parquet")) == [
         "games/season=2026/league=Autumn League",
         "games/season=2026/league=Winter League",
         "games/season=2027/league=Winter League",
     ]
     for table in ("games", "game_results", "vp_by_op", "vp_changes", "attacks"):
-        assert len(list((exported / table).glob("season=*/league=*/part-0.parquet"))) == 3
+        assert len(list((exported / table).glob(f"season=*/league=*/part-{name}.parquet"))) == 3
+
+
+def test_the_game_key_is_the_games_own(league, exported):
+    import polars as pl
+
+    games = pl.read_parquet(sorted(exported.glob("games/*/*/*.parquet")))
+    assert games.height == 13 and games.get_column("game_key").n_unique() == 13
+    assert all(key == dataset_key(gid) for key, gid in games.select("game_key", "game_id").rows())
+    results = pl.read_parquet(sorted(exported.glob("game_results/*/*/*.parquet")))
+    assert set(results.get_column("game_key")) <= set(games.get_column("game_key")) and results.height == 24
+    assert all(key == dataset_key(gid) for key, gid in results.select("game_key", "game_id").rows())
 
 
 def test_run_again_it_adds_only_what_is_new(league, tmp_path):
@@ -92,12 +107,57 @@ def test_run_again_it_adds_only_what_is_new(league, tmp_path):
         assert ktlog(db, "stats", *args, "--format", "csv", "--source", folder).stdout == ktlog(db, "stats", *args, "--format", "csv").stdout
 
 
-def test_another_database_or_filters_are_refused(league, exported, tmp_path):
+def test_another_database_with_the_same_games_or_other_filters_are_refused(league, exported, tmp_path):
+    before = files(exported), (exported / "metadata.json").read_bytes()
     other = tmp_path / "other.db"
     shutil.copy(league.db, other)
-    assert "holds an export of" in ktlog(other, "dataset", "export", exported, code=1).stderr
+    refused = ktlog(other, "dataset", "export", exported, code=1).stderr
+    assert "game 01000000 (and 12 more) is in" in refused and "exported from another database" in refused and "nothing was written" in refused
+    name = source_name(league.db)
+    assert f"under the name {name!r}" in ktlog(other, "dataset", "export", exported, "--name", name, code=1).stderr
     assert "holds an export of" in ktlog(league.db, "dataset", "export", exported, "--season", "2026", code=1).stderr
+    assert "a source name is 1 to 40" in ktlog(league.db, "dataset", "export", exported, "--name", "../x", code=1).stderr
+    assert (files(exported), (exported / "metadata.json").read_bytes()) == before
     assert "is not a ktlog dataset" in ktlog(league.db, "stats", "standings", "--source", tmp_path, code=1).stderr
+
+
+def test_a_dataset_of_an_earlier_ktlog_is_refused_not_mixed(league, tmp_path):
+    old = tmp_path / "old"
+    old.mkdir()
+    (old / "metadata.json").write_text(json.dumps({"format": "ktlog-dataset", "source_database": str(league.db), "last_position": 3}))
+    assert "a dataset of an earlier ktlog" in ktlog(league.db, "dataset", "export", old, code=1).stderr
+    assert sorted(p.name for p in old.iterdir()) == ["metadata.json"]
+
+
+def test_a_folder_holding_one_game_twice_is_refused_when_read(league, exported, tmp_path):
+    twice = tmp_path / "twice"
+    shutil.copytree(exported, twice)
+    for part in twice.rglob("*.parquet"):
+        shutil.copy(part, part.with_name("part-copy.parquet"))
+    assert "holds game key" in ktlog(league.db, "stats", "standings", "--source", twice, code=1).stderr
+
+
+def test_two_clubs_datasets_in_one_folder_give_the_standings_of_both(tmp_path):
+    """Two databases whose games share rowids, labels and partitions, exported into one folder:
+    its figures are those of a database that imported both (and DuckDB reads the union)."""
+    import duckdb
+
+    north, south, central, folder = (tmp_path / n for n in ("north.db", "south.db", "central.db", "circuit"))
+    for db, seed in ((north, 31), (south, 32)):
+        with Store(db) as store:
+            simulate_into(store, 5, seed=seed, league="Circuit")
+    with Store(central) as store:
+        for seed in (31, 32):
+            simulate_into(store, 5, seed=seed, league="Circuit")
+    ktlog(north, "dataset", "export", folder, "--name", "north")
+    ktlog(south, "dataset", "export", folder)
+    assert sorted(p.name for p in folder.glob("games/*/*/*.parquet")) == ["part-north.parquet", f"part-{source_name(south)}.parquet"]
+    for args in (("standings",), ("results",), ("teams",), ("matchups",)):
+        from_folder = ktlog(central, "stats", *args, "--format", "csv", "--source", folder).stdout
+        assert from_folder == ktlog(central, "stats", *args, "--format", "csv").stdout and from_folder.count("\n") > 3
+    games = duckdb.sql(f"SELECT count(DISTINCT game_key) FROM read_parquet('{folder}/game_results/*/*/*.parquet')").fetchall()[0][0]
+    assert games == 10
+    assert "nothing new" in ktlog(north, "dataset", "export", folder, "--name", "north").stdout
 
 
 def test_duckdb_computes_the_same_standings(league, exported):

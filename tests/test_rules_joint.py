@@ -594,7 +594,10 @@ def test_a_league_of_joint_ops_games_only_says_why_it_is_empty(tmp_path):
     assert "simulated 2 games" in run("simulate", "--ruleset", "kt24-joint", "--games", "2", "--seed", "3").output
     refused = run("stats", "standings")
     assert refused.exit_code == 1
-    assert "the database has only games of kt24-joint, which the league leaves out (--ruleset asks for them)" in refused.output
+    assert (
+        "the database has only games of kt24-joint and simulated games (2, from `ktlog simulate`), which the league leaves out "
+        "(--ruleset asks for them, --simulated takes in the simulated ones)"
+    ) in refused.output
 
 
 # --- properties of random games (the Joint Ops simulator) --------------------------------------

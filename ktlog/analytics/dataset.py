@@ -2,10 +2,10 @@
 read without ktlog, and for `ktlog stats ... --source DIR` to compute every statistic from.
 
 Layout (Hive style, one folder per season and league, labels escaped as Hive does, a missing label
-`__HIVE_DEFAULT_PARTITION__`):
+`__HIVE_DEFAULT_PARTITION__`), one file per source database in each partition:
 
     DIR/metadata.json
-    DIR/<table>/season=<season>/league=<league>/part-0.parquet
+    DIR/<table>/season=<season>/league=<league>/part-<source>.parquet
 
 Tables: `games` (one row per game, its `game_key` joins the others), `game_results` (one row
 per player per finished game), `vp_by_op`, `vp_changes` (VP by op and moment), `attacks` (the
@@ -13,17 +13,28 @@ dice of every attack), `cp_changes`, `incapacitations`, `turning_points` and `ve
 with the database's columns (`ktlog.storage.catalog`). The files keep `season` and `league` in
 the games table as columns too: read with hive partitioning off, or let the engine add them.
 
-Run again, an export rewrites only the partitions holding a game with events stored after the
-position it last exported (`metadata.json`'s `last_position`), each file atomically.
+Several databases (the clubs of a circuit) export into one DIR, each under its source name
+(`--name`, by default the database file's name and a hash of its path): the dataset is the union
+of their games, and a game already exported from another source is refused. So `game_key` is the
+game's own, not a database's rowid: `dataset_key`, the first 8 bytes of the BLAKE2b hash of the
+game id as a signed 64-bit integer, the same in every database (an integer joins ten times
+faster than the 36-character id, which every table also carries).
+
+Run again, a source's export rewrites only its files of the partitions holding a game with events
+stored after the position it last exported (`metadata.json`'s `sources`), each file atomically.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import json
+import re
 import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
+
+import polars as pl
 
 from .. import __version__
 from ..errors import KtlogError
@@ -56,10 +67,11 @@ class ExportReport:
 
 
 def _where(filters: Filters) -> tuple[str, list]:
-    """The games the filters take in (player and team narrow rows, not games: refused here)."""
+    """The games the filters take in (player and team narrow rows, not games: refused here);
+    simulated games only if asked for."""
     if filters.player or filters.team:
         raise KtlogError("a dataset holds whole games: --player and --team narrow statistics, not a dataset; drop them")
-    clauses, args = [], []
+    clauses, args = [] if filters.simulated else ["coalesce(simulated, 0) = 0"], []
     for column in ("league", "season", "round", "ruleset"):
         value = getattr(filters, column)
         if value is not None:
@@ -88,55 +100,113 @@ def _filters_text(filters: Filters) -> dict[str, str]:
     return {k: (v.isoformat() if isinstance(v, dt.date) else v) for k, v in vars(filters).items() if v is not None}
 
 
-def export(db: Path, folder: Path, filters: Filters | None = None) -> ExportReport:
-    """Export the games of `db` passing `filters` into `folder`, or only what changed since the
-    last export there (which must have used the same database and filters)."""
+def dataset_key(game_id: str) -> int:
+    """A game's `game_key` in a dataset: the first 8 bytes of the BLAKE2b hash of its id, as a
+    signed 64-bit integer. The same in every database, so several databases' exports combine;
+    hashed because ids as ktlog's tests and other tools write them may share their first bytes
+    (`01000000-0000-4000-8000-000000000000`), and a time-ordered UUID's first bytes are its time."""
+    return int.from_bytes(hashlib.blake2b(game_id.encode(), digest_size=8).digest(), "big", signed=True)
+
+
+SOURCE_NAME = re.compile(r"[A-Za-z0-9_-]{1,40}")
+
+
+def source_name(db: Path) -> str:
+    """The default name of a database's files in a dataset: its file name's letters and digits and
+    a hash of its full path (two clubs' `ktlog.db` differ)."""
+    stem = re.sub(r"[^A-Za-z0-9_-]", "", db.stem)[:24] or "db"
+    return f"{stem}-{hashlib.blake2b(str(db.resolve()).encode(), digest_size=4).hexdigest()}"
+
+
+def export(db: Path, folder: Path, filters: Filters | None = None, name: str | None = None) -> ExportReport:
+    """Export the games of `db` passing `filters` into `folder` as the source `name`, or only what
+    changed since that source's last export there (which must have used the same database and
+    filters). Other sources' files in `folder` stay as they are; a game they hold is refused."""
     filters = filters or Filters()
+    name = name or source_name(db)
+    if not SOURCE_NAME.fullmatch(name):
+        raise KtlogError(f"--name {name[:60]!r}: a source name is 1 to 40 letters, digits, '-' or '_'; nothing was written")
     where, args = _where(filters)
     meta_path = folder / METADATA
     meta = _read_metadata(meta_path)
-    if meta and (meta.get("source_database") != str(db.resolve()) or meta.get("filters") != _filters_text(filters)):
+    mine = meta["sources"].get(name, {})
+    if mine and (mine.get("source_database") != str(db.resolve()) or mine.get("filters") != _filters_text(filters)):
         raise KtlogError(
-            f"{folder} holds an export of {meta.get('source_database')} with filters {meta.get('filters') or 'none'}; "
-            "export into an empty folder, or run the same export again"
+            f"{folder} holds an export of {mine.get('source_database')} with filters {mine.get('filters') or 'none'} under the name {name!r}; "
+            "run the same export again, give this database another name with --name, or export into an empty folder; nothing was written"
         )
-    if meta and meta.get("schema_version") != SCHEMA_VERSION:
-        meta = {}  # another schema: everything again
-    last = meta.get("last_position", 0) if meta else 0
+    if mine.get("schema_version") != SCHEMA_VERSION:
+        mine = {}  # another schema: everything again
+    last = mine.get("last_position", 0)
     with sqlite3.connect(f"{db.resolve().as_uri()}?mode=ro", uri=True) as conn:
         position = conn.execute("SELECT coalesce(max(position), 0) FROM events").fetchone()[0]
         every = conn.execute(f"SELECT DISTINCT season, league FROM games WHERE {where}", args).fetchall()
         changed = conn.execute(
             f"SELECT DISTINCT season, league FROM games WHERE {where} AND id IN (SELECT DISTINCT game_id FROM events WHERE position > ?)", [*args, last]
         ).fetchall()
+        ids = [gid for (gid,) in conn.execute(f"SELECT id FROM games WHERE {where}", args)]
     conn.close()
+    _refuse_games_of_other_sources(folder, name, ids)
     folder.mkdir(parents=True, exist_ok=True)
     games = 0
     for season, league in changed:
-        games += _write_partition(db, folder, where, args, season, league)
-    _write_metadata(meta_path, db, filters, position)
+        games += _write_partition(db, folder, name, where, args, season, league)
+    _write_metadata(meta_path, meta, name, db, filters, position)
     return ExportReport(len(changed), len(every) - len(changed), games, position)
 
 
-def _write_partition(db: Path, folder: Path, where: str, args: list, season: str | None, league: str | None) -> int:
-    """Every table's rows of the games of one season and league, each file replaced whole."""
+def _refuse_games_of_other_sources(folder: Path, name: str, ids: list[str]) -> None:
+    """Refuse, before anything is written, an export holding a game another source exported
+    into `folder` already (its rows would count twice)."""
+    others = [p for p in (folder / "games").glob("*/*/*.parquet") if p.name != _file(name)]
+    if not others or not ids:
+        return
+    both = (
+        pl.scan_parquet(others, hive_partitioning=False, include_file_paths="file")
+        .select("game_id", "file")
+        .filter(pl.col("game_id").is_in(ids))
+        .sort("game_id")
+        .collect()
+    )
+    if both.height:
+        game_id, file = both.row(0)
+        raise KtlogError(
+            f"game {game_id[:8]} (and {both.height - 1} more) is in {folder} already, exported from another database ({Path(file).name}); "
+            "a dataset takes each game from one database: leave it out of one of them (import it into one central database, or filter it out); nothing was written"
+        )
+
+
+def _file(name: str) -> str:
+    return f"part-{name}.parquet"
+
+
+def _write_partition(db: Path, folder: Path, name: str, where: str, args: list, season: str | None, league: str | None) -> int:
+    """Every table's rows of the games of one season and league, each file replaced whole, their
+    `game_key` the dataset's (`dataset_key`)."""
     label = " AND ".join(f"{k} IS ?" for k in PARTITIONS)
     keys = f"SELECT rowid FROM games WHERE {where} AND {label}"
     params = [*args, season, league]
     games = 0
-    for name in TABLES:
-        query, types = table_query(name)
-        if name == "games":
+    rowids: pl.Series | None = None
+    stable: pl.Series | None = None
+    for table in TABLES:
+        query, types = table_query(table)
+        if table == "games":
             sql = f"{query} WHERE rowid IN ({keys})"
-        elif name == "verifications":
+        elif table == "verifications":
             sql = f"{query} WHERE game_id IN (SELECT id FROM games WHERE {where} AND {label})"
         else:
             sql = f"{query} WHERE game_key IN ({keys})"
         frame = read_table(db, _inline(sql, params), types)
-        games = frame.height if name == "games" else games
-        target = folder / name / _folder(season, league)
+        if table == "games":
+            games = frame.height
+            rowids = frame.get_column("game_key")
+            stable = frame.get_column("game_id").map_elements(dataset_key, return_dtype=pl.Int64)
+        if "game_key" in frame.columns:
+            frame = frame.with_columns(pl.col("game_key").replace_strict(rowids, stable, return_dtype=pl.Int64))
+        target = folder / table / _folder(season, league)
         target.mkdir(parents=True, exist_ok=True)
-        write_atomically(target / "part-0.parquet", frame.write_parquet)
+        write_atomically(target / _file(name), frame.write_parquet)
     return games
 
 
@@ -149,27 +219,38 @@ def _inline(sql: str, params: list) -> str:
 
 
 def _read_metadata(path: Path) -> dict:
+    """A dataset's metadata (a new dataset's when there is none yet)."""
     if not path.exists():
-        return {}
+        return {"sources": {}}
     try:
         meta = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
         raise KtlogError(f"cannot read {path} ({exc}); export into an empty folder") from exc
     if not isinstance(meta, dict) or meta.get("format") != FORMAT:
         raise KtlogError(f"{path} is not a ktlog dataset's metadata; export into an empty folder")
+    if not isinstance(meta.get("sources"), dict):
+        raise KtlogError(f"{path} is a dataset of an earlier ktlog (one database, part-0 files); export into an empty folder")
     return meta
 
 
-def _write_metadata(path: Path, db: Path, filters: Filters, position: int) -> None:
+def _write_metadata(path: Path, meta: dict, name: str, db: Path, filters: Filters, position: int) -> None:
+    sources = meta["sources"] | {
+        name: {
+            "source_database": str(db.resolve()),
+            "filters": _filters_text(filters),
+            "last_position": position,
+            "schema_version": SCHEMA_VERSION,
+            "ktlog_version": __version__,
+            "exported_at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+        }
+    }
     meta = {
         "format": FORMAT,
         "schema_version": SCHEMA_VERSION,
         "ktlog_version": __version__,
-        "source_database": str(db.resolve()),
-        "filters": _filters_text(filters),
-        "last_position": position,
-        "exported_at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
         "tables": list(TABLES),
         "partitioned_by": list(PARTITIONS),
+        "game_key": "the first 8 bytes of BLAKE2b(game_id), a signed 64-bit integer: the same from every database",
+        "sources": dict(sorted(sources.items())),
     }
     write_atomically(path, lambda f: f.write(json.dumps(meta, indent=2).encode() + b"\n"))

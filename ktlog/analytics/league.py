@@ -39,6 +39,8 @@ class Filters:
     team: str | None = None
     signed_by_both: bool | None = None
     """Only games every player signed as they stand (`play.signatures`, each signature checked)."""
+    simulated: bool | None = None
+    """Take in games played by `ktlog simulate` (left out otherwise)."""
 
     def describe(self) -> str:
         parts = [f"{k} {v}" for k, v in vars(self).items() if v is not None]
@@ -70,10 +72,11 @@ FILTER_LABELS = ("league", "season", "round", "ruleset")
 
 
 def filter_choices(db: Path) -> dict[str, list[str]]:
-    """The leagues, seasons, rounds and rulesets of the games in the database, to filter by:
-    each in order, rounds by number where they are numbers."""
+    """The leagues, seasons, rounds and rulesets of the games in the database (simulated games
+    aside, as the league leaves them out), to filter by: each in order, rounds by number where
+    they are numbers."""
     query, types = catalog.select("games", FILTER_LABELS)
-    games = read_table(db, query.replace("SELECT", "SELECT DISTINCT", 1), types)
+    games = read_table(db, query.replace("SELECT", "SELECT DISTINCT", 1) + " WHERE coalesce(simulated, 0) = 0", types)
     return {
         label: games.select(pl.col(label).filter(pl.col(label) != "").unique())
         .sort(pl.col(label).str.to_integer(strict=False), label, nulls_last=True)
@@ -147,6 +150,8 @@ class League:
         conditions = [pl.col(c) == v for c, v in (("league", f.league), ("season", f.season), ("round", f.round), ("ruleset", f.ruleset)) if v is not None]
         if f.ruleset is None:
             conditions.append(pl.col("pve").fill_null(0) == 0)
+        if not f.simulated:
+            conditions.append(pl.col("simulated").fill_null(0) == 0)
         if f.since:
             conditions.append(pl.col("date") >= f.since.isoformat())
         if f.until:
@@ -194,10 +199,16 @@ class League:
         return ids
 
     def _nothing_at_all(self) -> str:
-        """Why an unfiltered league is empty: no games, or only PvE games, which it leaves out."""
+        """Why an unfiltered league is empty: no games, or only PvE or simulated games, which it
+        leaves out."""
         games = self.read("games")
+        if games.is_empty():
+            return "the database has no games"
         pve = sorted(games.filter(pl.col("pve").fill_null(0) == 1).get_column("ruleset").unique().to_list())
-        return f"the database has only games of {', '.join(pve)}, which the league leaves out (--ruleset asks for them)" if pve else "the database has no games"
+        simulated = games.filter(pl.col("simulated").fill_null(0) == 1).height
+        kinds = [f"games of {', '.join(pve)}"] * bool(pve) + [f"simulated games ({simulated}, from `ktlog simulate`)"] * bool(simulated)
+        asks = ["--ruleset asks for them"] * bool(pve) + [f"--simulated takes {'in the simulated ones' if pve else 'them in'}"] * bool(simulated)
+        return f"the database has only {' and '.join(kinds)}, which the league leaves out ({', '.join(asks)})"
 
     def table(self, name: str) -> pl.DataFrame:
         """A projection table's rows (its `COLUMNS`) for the finished games passing the filters."""

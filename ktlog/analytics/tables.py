@@ -7,6 +7,7 @@ from pathlib import Path
 
 import polars as pl
 
+from ..errors import KtlogError
 from ..storage import catalog
 
 POLARS_TYPE = {int: pl.Int64, float: pl.Float64, str: pl.String}
@@ -29,6 +30,7 @@ GAME_COLUMNS = (
     "winner",
     "ended_by",
     "pve",
+    "simulated",
 )
 """The columns of the games table the statistics read (besides its id and rowid, as `game_id`
 and `game_key`)."""
@@ -57,4 +59,11 @@ def read_dataset_table(folder: Path, name: str, columns: tuple[str, ...] | None)
     files = sorted((folder / name).glob("*/*/*.parquet"))
     if not files:
         return pl.DataFrame(schema=schema)
-    return pl.scan_parquet(files, hive_partitioning=False).select(list(wanted)).cast(schema).collect()
+    frame = pl.scan_parquet(files, hive_partitioning=False).select(list(wanted)).cast(schema).collect()
+    if name == "games" and "game_key" in frame.columns and frame.get_column("game_key").n_unique() < frame.height:
+        twice = frame.filter(pl.col("game_key").is_duplicated()).get_column("game_key")[0]
+        raise KtlogError(
+            f"{folder} holds game key {twice} more than once (a game exported from two databases, or two datasets copied together); "
+            "export each game from one database into an empty folder"
+        )
+    return frame

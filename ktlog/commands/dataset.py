@@ -18,16 +18,18 @@ def dataset() -> None:
 
 @dataset.command("export")
 @click.argument("folder", type=click.Path(file_okay=False, path_type=Path))
+@click.option("--name", help="This database's name in FOLDER (default: its file name and a hash of its path); several databases export into one FOLDER.")
 @filter_options
 @click.pass_context
-def export_cmd(ctx, folder: Path, **kw) -> None:
+def export_cmd(ctx, folder: Path, name: str | None, **kw) -> None:
     """Export the games (games, results, VP by op and moment, attacks and dice, CP, kills) into
-    FOLDER; run again, it rewrites only the partitions with new events."""
+    FOLDER; run again, it rewrites only the partitions with new events. Other databases (each
+    club's) export into the same FOLDER under their own names: the dataset holds them all."""
     from ..analytics.dataset import export
     from ..analytics.league import Filters
     from ..storage.store import Store
 
     db = Path(ctx.find_root().obj["db"])
     Store(db, create=False).close()  # a missing, wrong or newer file gets the store's clear message; an older one is migrated
-    report = export(db, folder, Filters(**{k: kw[k] for k in FILTERS}))
+    report = export(db, folder, Filters(**{k: kw[k] for k in FILTERS}), name)
     click.echo(report.describe(folder))

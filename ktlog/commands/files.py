@@ -27,8 +27,13 @@ from .context import database_path, echo, open_store, write_output
 
 @click.command("import")
 @click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option(
+    "--jobs",
+    type=click.IntRange(1),
+    help="Processes reading and checking the files (default: the cores ktlog may use; 1: this process alone).",
+)
 @click.pass_context
-def import_cmd(ctx, files) -> None:
+def import_cmd(ctx, files, jobs) -> None:
     """Import game-log files (each whole or not at all; importing twice changes nothing), then
     say how many were new, extended, unchanged and refused. SIGTERM and SIGHUP stop it as
     ctrl+c does: the file being written is left out whole, the files before it stay imported."""
@@ -36,7 +41,7 @@ def import_cmd(ctx, files) -> None:
     tally: Counter[str] = Counter()
     try:
         with _stopped_as_by_ctrl_c(), store.batch():
-            for result in import_files(store, list(files)):
+            for result in import_files(store, list(files), jobs):
                 if isinstance(result, KtlogError):
                     tally["refused"] += 1
                     echo(f"error: {result}", err=True)

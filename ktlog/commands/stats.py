@@ -35,7 +35,7 @@ def _league(ctx: click.Context, kw: dict) -> League:
     return League(db, filters)
 
 
-FILTERS = ("league", "season", "round", "since", "until", "ruleset", "player", "team", "signed_by_both")
+FILTERS = ("league", "season", "round", "since", "until", "ruleset", "player", "team", "signed_by_both", "simulated")
 
 
 def filter_options(command):
@@ -50,6 +50,7 @@ def filter_options(command):
         click.option("--player", help="Only games this player played (and their rows)."),
         click.option("--team", help="Only games this kill team played (and its rows)."),
         click.option("--signed-by-both", is_flag=True, default=None, help="Only games every player signed as they stand (each signature checked)."),
+        click.option("--simulated", is_flag=True, default=None, help="Take in games played by `ktlog simulate` (left out otherwise)."),
     ]
     for option in reversed(options):
         command = option(command)
@@ -221,10 +222,12 @@ def _left_out(league: League, prefix: str) -> None:
     the filters leave out)."""
     from ..analytics.league import NothingToCompute
 
-    every = league.read("games", ("game_id", "ruleset", "pve"))
+    every = league.read("games", ("game_id", "ruleset", "pve", "simulated"))
     matches = every.filter(every.get_column("game_id").str.starts_with(prefix))
     if matches.height == 1:
-        game_id, ruleset, pve = matches.row(0)
+        game_id, ruleset, pve, simulated = matches.row(0)
+        if simulated and not league.filters.simulated:
+            raise NothingToCompute(f"game {game_id[:8]} was played by `ktlog simulate`, which league statistics leave out (--simulated takes it in)")
         if pve and league.filters.ruleset is None:
             raise NothingToCompute(
                 f"game {game_id[:8]} is a {ruleset} game, which league statistics leave out (`ktlog stats ... --ruleset {ruleset}` takes them in)"
@@ -269,5 +272,5 @@ def report(ctx, game, output) -> None:
     db = Path(ctx.find_root().obj["db"])
     with Store(db, create=False) as store:
         game_id = store.resolve(game)
-        text = game_report(store, League(db, Filters()), game_id)
+        text = game_report(store, League(db, Filters(simulated=True)), game_id)  # any game of the database, simulated too
     write_output(ctx, output or default_name(game_id, ".html"), text)

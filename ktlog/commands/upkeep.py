@@ -52,7 +52,10 @@ def rebuild(ctx) -> None:
 @click.option("--ruleset", default="kt24-preliminary", show_default=True, help="The ruleset of the games (those with a simulator).")
 @click.pass_context
 def simulate(ctx, count, seed, league, ruleset) -> None:
-    """Play random legal games through the rules and store them."""
+    """Play random legal games through the rules and store them.
+
+    They are marked simulated: statistics, datasets and the web's tables leave them out unless
+    asked (`--simulated`)."""
     from ..play.simulate import simulate_into
     from ..storage.dbfile import default_db_path
 
@@ -61,7 +64,7 @@ def simulate(ctx, count, seed, league, ruleset) -> None:
     store = open_store(ctx, create=True)
     ids: list[str] = []
     try:
-        simulate_into(store, count, seed, league=league, ruleset=ruleset, ids=ids)
+        simulate_into(store, count, seed, league=league, ruleset=ruleset, ids=ids, simulated=True)
     except KeyboardInterrupt:
         echo(f"interrupted: {len(ids)} of {count} games were stored in {store.path}, each whole; the others were not played", err=True)
         ctx.exit(130)

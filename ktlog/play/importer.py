@@ -2,9 +2,10 @@
 event id and hash), errors naming the file's line. Merging the databases of several tables is
 importing their exports.
 
-With several files a forked process reads and checks files while this one writes them (see
-`_checked_in_order`); its results come through a pipe this module owns, ended by the checker's
-exit whatever it was doing.
+With several files, forked processes (as many as the cores this process may use, less this one:
+`--jobs`) read and check files while this one writes them (see `_checked_in_order`); each
+checker's results come through a pipe this module owns, ended by that checker's exit whatever it
+was doing.
 """
 
 from __future__ import annotations
@@ -146,14 +147,15 @@ def _last_line(f: BinaryIO, chunk: int = 8192) -> bytes:
     return tail.rstrip()
 
 
-def import_files(store: Store, paths: list[Path]) -> Iterator[ImportReport | KtlogError]:
+def import_files(store: Store, paths: list[Path], jobs: int | None = None) -> Iterator[ImportReport | KtlogError]:
     """Import game-log files in order, each as `import_file` does, yielding each file's report
     or the error that kept it out. Files whose games are stored in full are recognised first;
-    with several others a second process reads and checks files while this one writes (see
-    `_checked_in_order`)."""
+    the others are read and checked by `jobs` processes (this one and forked checkers; by
+    default as many as the cores this process may use, `available_cores`; 1: this process
+    alone) while this one writes (see `_checked_in_order`)."""
     known = {i: report for i, path in enumerate(paths) if (report := stored_in_full(store, path))}
     rest = [path for i, path in enumerate(paths) if i not in known]
-    checked = _checked_in_order(rest)
+    checked = _checked_in_order(rest, available_cores() if jobs is None else jobs)
     for i, path in enumerate(paths):
         if i in known:
             yield known[i]
@@ -167,57 +169,81 @@ def import_files(store: Store, paths: list[Path]) -> Iterator[ImportReport | Ktl
             yield _either(_import_checked, store, result)
 
 
+def available_cores() -> int:
+    """The cores this process may run on (its CPU affinity, as a container or `taskset` limits
+    it), not the machine's count."""
+    if hasattr(os, "process_cpu_count"):  # Python 3.13
+        return os.process_cpu_count() or 1
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
 CHECKED_AHEAD = 32
 """At most this many files checked and not yet read by the writing process (bounds the memory
 when writing is the slower part)."""
 
 
-def _checked_in_order(paths: list[Path]) -> Iterator[_Checked | GameLogError]:
-    """Each file read and folded, in order. A forked process and this one take turns claiming
-    the next file to check: that process whenever it is free, this one whenever the file it
-    must write next is not ready. So the two share the work whatever writing costs here
-    (see the README's benchmarks). Without fork (or memory for it) this process checks every
-    file; if the checker dies, this process checks what it had claimed."""
-    if len(paths) < 2 or "fork" not in multiprocessing.get_all_start_methods():
+def _checked_in_order(paths: list[Path], jobs: int) -> Iterator[_Checked | GameLogError]:
+    """Each file read and folded, in order, by `jobs` processes. Forked checkers and this one
+    take turns claiming the next file to check: a checker whenever it is free, this one whenever
+    the file it must write next is not ready. So they share the work whatever writing costs here
+    (see docs/performance.md). With one job, without fork (or memory for it) this process checks
+    every file; if a checker dies, this process checks what it had claimed."""
+    if jobs < 2 or len(paths) < 2 or "fork" not in multiprocessing.get_all_start_methods():
         yield from map(_checked, paths)
         return
     fork = multiprocessing.get_context("fork")
     unclaimed, unread = fork.Value("q", 0), fork.BoundedSemaphore(CHECKED_AHEAD)
-    results, sender = fork.Pipe(duplex=False)
-    checker = fork.Process(target=_check_claimed, args=(paths, unclaimed, sender, unread, os.getpid()), daemon=True)
+    checkers: list[_Checker] = []
     try:
-        checker.start()
-    except OSError:
-        results.close()
-        sender.close()
-        yield from map(_checked, paths)
-        return
-    sender.close()  # the checker's copy is the only one left: its exit ends the pipe, even mid-message
-    checking = _Checker(results, checker.sentinel, unread)
-    ready: dict[int, _Checked | GameLogError] = {}
-    try:
+        for _ in range(min(jobs, len(paths)) - 1):
+            if (checker := _start_checker(fork, paths, unclaimed, unread)) is None:
+                break  # no process (or memory) for another: the ones started share the work
+            checkers.append(checker)
+        ready: dict[int, _Checked | GameLogError] = {}
         for i in range(len(paths)):
             while i not in ready:
-                if checking.sending and checking.receive(ready, timeout=0):
+                sending = [c for c in checkers if c.sending]
+                if any([c.receive(ready, timeout=0) for c in sending]):
                     pass
                 elif (k := _claim(unclaimed)) < len(paths):
                     ready[k] = _checked(paths[k])
-                elif checking.sending:  # file i is being checked there
-                    checking.receive(ready, timeout=0.1)
-                else:  # the checker ended with file i claimed
+                elif sending:  # file i is being checked by one of them
+                    if wait([end for c in sending for end in (c.results, c.sentinel)], 0.1):
+                        for c in sending:
+                            c.receive(ready, timeout=0)
+                else:  # the checkers ended with file i claimed
                     ready[i] = _checked(paths[i])
             yield ready.pop(i)
     finally:
-        checker.kill()
-        checker.join()
+        for checker in checkers:
+            checker.process.kill()
+        for checker in checkers:
+            checker.process.join()
+            checker.results.close()
+
+
+def _start_checker(fork, paths: list[Path], unclaimed, unread: BoundedSemaphore) -> _Checker | None:
+    """A forked checking process and this process's end of its pipe, or None if none could start."""
+    results, sender = fork.Pipe(duplex=False)
+    process = fork.Process(target=_check_claimed, args=(paths, unclaimed, sender, unread, os.getpid()), daemon=True)
+    try:
+        process.start()
+    except OSError:
         results.close()
+        sender.close()
+        return None
+    sender.close()  # the checker's copy is the only one left: its exit ends the pipe, even mid-message
+    return _Checker(process, results, process.sentinel, unread)
 
 
 @dataclass
 class _Checker:
-    """The importing process's end of the checker's pipe, with the checker's sentinel (ready
+    """A checking process and the importing process's end of its pipe, with its sentinel (ready
     once it has ended)."""
 
+    process: multiprocessing.process.BaseProcess
     results: Connection
     sentinel: int
     unread: BoundedSemaphore

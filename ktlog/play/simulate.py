@@ -39,9 +39,16 @@ def simulator_for(ruleset: str) -> type:
 
 
 def simulate_games(
-    count: int, seed: int, league: str = "Simulated League", rosters: list[Roster] | None = None, ruleset: str = "kt24-preliminary"
+    count: int,
+    seed: int,
+    league: str = "Simulated League",
+    rosters: list[Roster] | None = None,
+    ruleset: str = "kt24-preliminary",
+    simulated: bool = False,
 ) -> Iterator[tuple[str, GameBuilder]]:
-    """Yield (game_id, builder) for `count` random legal games; the same seed plays the same games."""
+    """Yield (game_id, builder) for `count` random legal games; the same seed plays the same games.
+    `simulated` marks them so (GameCreated.simulated: statistics leave them out unless asked), as
+    `ktlog simulate` does; tests and benchmarks leave it off to play a league as people would."""
     simulator = simulator_for(ruleset)
     rng = random.Random(seed)
     sim = simulator(rng, rosters or load_sim_rosters())
@@ -49,17 +56,25 @@ def simulate_games(
     for i in range(count):
         date = (start + dt.timedelta(days=i // 4)).isoformat()
         game_id = str(uuid.UUID(int=rng.getrandbits(128), version=4))
-        yield game_id, sim.play(date, league=league, season="1", round=str(i // 8 + 1), table=str(i % 8 + 1))
+        labels = {"simulated": True} if simulated else {}
+        yield game_id, sim.play(date, league=league, season="1", round=str(i // 8 + 1), table=str(i % 8 + 1), **labels)
 
 
 def simulate_into(
-    store: Store, count: int, seed: int, league: str = "Simulated League", ruleset: str = "kt24-preliminary", ids: list[str] | None = None
+    store: Store,
+    count: int,
+    seed: int,
+    league: str = "Simulated League",
+    ruleset: str = "kt24-preliminary",
+    ids: list[str] | None = None,
+    simulated: bool = False,
 ) -> list[str]:
-    """Play and store `count` games, each whole; their ids (also appended to `ids` as each is
-    stored, so that an interrupted run can say what it stored)."""
+    """Play and store `count` games, each whole (marked `simulated` if asked, as `simulate_games`);
+    their ids (also appended to `ids` as each is stored, so that an interrupted run can say what
+    it stored)."""
     ids = [] if ids is None else ids
     with store.batch():
-        for game_id, g in simulate_games(count, seed, league, ruleset=ruleset):
+        for game_id, g in simulate_games(count, seed, league, ruleset=ruleset, simulated=simulated):
             store.import_envelopes(game_id, g.sealed(game_id, g.state.date + "T18:00:00+00:00"))
             ids.append(game_id)
     return ids

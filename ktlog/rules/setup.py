@@ -37,7 +37,7 @@ def game_created(ctx: Ctx, e: GameCreated) -> None:
     if not e.killzone.strip():
         ctx.invalid("the killzone is empty; name it (e.g. volkus, gallowdark)", "killzone")
     s = ctx.state
-    s.ruleset, s.killzone, s.date = e.ruleset, e.killzone, e.date
+    s.ruleset, s.killzone, s.date, s.simulated = e.ruleset, e.killzone, e.date, e.simulated
     s.labels = {k: v for k in ("dataslate", "mission", "league", "season", "round", "table") if (v := getattr(e, k))}
 
 

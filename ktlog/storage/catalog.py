@@ -35,13 +35,15 @@ GAMES: dict[str, type] = {
     "ended_by": str,
     "conceded_by": str,
     "pve": int,
+    "simulated": int,
 }
 """One row per game (its rowid is the `game_key` of its projection rows). `players`,
 `kill_teams` and `result` are JSON for listing games (`ktlog games --json` shows `result` as it
 is); the result's parts a program compares are typed columns: `winner` (None for a draw or a
 shared win), `draw` (0 or 1), `ended_by`, `conceded_by`, and each player's VP in `game_results`
 and `vp_by_op`. `pve` (0 or 1): played against non-player operatives (`Ruleset.pve`), left out of
-the league unless asked for."""
+the league unless asked for. `simulated` (0 or 1): played by `ktlog simulate` (GameCreated.simulated),
+left out of statistics and datasets unless asked for (`--simulated`)."""
 
 LABEL_COLUMNS = {"mission": "mission", "league": "league", "season": "season", "round": "round", "table": "table_label"}
 """A game's label -> its column in the games table."""

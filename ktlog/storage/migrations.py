@@ -15,6 +15,7 @@ REBUILDING_MIGRATIONS = {
     "m007_vp_by_op_and_typed_results",
     "m008_snapshot_seals",
     "m009_pve",
+    "m010_simulated",
 }
 """Migrations that change projection tables: a database they upgrade is rebuilt from its log."""
 
@@ -176,3 +177,11 @@ def m009_pve(db: sqlite_utils.Database) -> None:
     games row, so the statistics leave such games out without loading the rules. Filled in from
     the log: the games rows are rebuilt after migrating."""
     db["games"].add_column("pve", int)
+
+
+@migrations()
+def m010_simulated(db: sqlite_utils.Database) -> None:
+    """Schema 10: whether a game was played by `ktlog simulate` (GameCreated.simulated), in its
+    games row, so statistics and datasets leave simulated games out unless asked. Filled in from
+    the log: the games rows are rebuilt after migrating."""
+    db["games"].add_column("simulated", int)

@@ -61,6 +61,8 @@ class GameRow:
     status: str
     result: dict | None
     head_seq: int
+    simulated: bool = False
+    """Played by `ktlog simulate` (GameCreated.simulated)."""
 
     @classmethod
     def from_row(cls, row: dict) -> GameRow:
@@ -76,6 +78,7 @@ class GameRow:
             players=json.loads(row["players"] or "[]"),
             kill_teams=json.loads(row["kill_teams"] or "[]"),
             result=json.loads(row["result"]) if row["result"] else None,
+            simulated=bool(row["simulated"]),
         )
 
 

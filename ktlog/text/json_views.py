@@ -25,6 +25,7 @@ def game_row(g: GameRow) -> dict[str, Any]:
         "kill_teams": g.kill_teams,
         "result": g.result,
         "events": g.head_seq,
+        "simulated": g.simulated,
     }
 
 

@@ -18,7 +18,7 @@ FINISHED_SHOWN = 20
 def table_rows(store: Store, league: str | None = None, round: str | None = None, ids: list[str] | None = None) -> list[dict[str, Any]]:
     """The games of the tables page, in progress first (newest first), then the latest
     finished; `league` and `round` narrow by label, `ids` to some games (a live update)."""
-    where, args = [], []
+    where, args = ["coalesce(simulated, 0) = 0"], []  # games of `ktlog simulate` are nobody's table
     for column, value in (("league", league), ("round", round)):
         if value:
             where.append(f"{column} = ?")
@@ -26,7 +26,7 @@ def table_rows(store: Store, league: str | None = None, round: str | None = None
     if ids is not None:
         where.append(f"id IN ({', '.join('?' * len(ids))})")
         args.extend(ids)
-    clause = f"WHERE {' AND '.join(where)}" if where else ""
+    clause = f"WHERE {' AND '.join(where)}"
     cursor = store.conn.execute(f"SELECT * FROM games {clause} ORDER BY status = 'finished', date DESC, created_at DESC", args)
     names = [d[0] for d in cursor.description]
     games = [GameRow.from_row(dict(zip(names, r))) for r in cursor]
