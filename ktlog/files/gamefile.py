@@ -110,7 +110,8 @@ def parse_game_file(text: str, where: str) -> GameFile:
         try:
             game.events.append((number, parse_event(line)))
         except KtlogError as exc:
-            raise GameLogError(where, number, f"{exc}; a header line is `key: value`, an event `TYPE FIELD=VALUE ...`") from None
+            hint = "; a header line is `key: value`, an event `TYPE FIELD=VALUE ...`" if str(exc).startswith("unknown event type") else ""
+            raise GameLogError(where, number, f"{exc}{hint}") from None
     for key in ("killzone", "date"):
         if key not in game.header:
             raise GameLogError(where, None, f"the header has no {key!r} line; add `{key}: ...` above the events ({_KEYS_TEXT})")
@@ -207,7 +208,7 @@ def _fields(event: ev.Event) -> typing.Iterator[tuple[str, typing.Any, typing.An
     """(field, value, type) of each field whose value is not its default."""
     hints = typing.get_type_hints(type(event))
     defaults = dict(zip(event.__struct_fields__[len(event.__struct_fields__) - len(event.__struct_defaults__) :], event.__struct_defaults__))
-    for name in event.__struct_fields__:
+    for name in sorted(event.__struct_fields__, key=lambda f: f not in ("player", "operative")):  # who acts, first
         value = getattr(event, name)
         if name not in defaults or value != defaults[name]:
             yield name, value, hints[name]

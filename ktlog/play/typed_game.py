@@ -19,8 +19,8 @@ from pathlib import Path
 
 from .. import events as ev
 from ..data import SAMPLE_ROSTERS
-from ..errors import GameLogError, KtlogError
-from ..files.gamefile import LABELS, GameFile, Side, game_file_text, read_game_file
+from ..errors import GameLogError, KtlogError, RuleViolation
+from ..files.gamefile import LABELS, GameFile, Side, event_line, game_file_text, read_game_file
 from ..files.gamelog import FORMAT, FORMAT_VERSION, Header, HeaderPlayer
 from ..files.rosters import find_roster, joining, load_roster, slug, user_roster_folder
 from ..records import GENESIS, canonical
@@ -43,7 +43,7 @@ def read_typed_game(path: Path, store: Store | None = None) -> tuple[Header, lis
     events, lines = _events(game)
     game_id = game.header.get("game") or str(uuid.uuid5(NAMESPACE, _identity(events)))
     start = f"{game.header['date']}T00:00:00+00:00"
-    kept = _stored_prefix(store, game_id, events) if store is not None else []
+    kept = _stored_prefix(store, game_id, events, game, lines) if store is not None else []
     sealed = kept + seal_reproducibly(game_id, start, events[len(kept) :], len(kept) + 1, kept[-1][0].hash if kept else GENESIS)
     try:
         event_rows(sealed)  # the values every stored event must keep to
@@ -52,7 +52,8 @@ def read_typed_game(path: Path, store: Store | None = None) -> tuple[Header, lis
         seq = getattr(exc, "seq", None)
         if seq is None:
             raise GameLogError(game.path, None, str(exc)) from None
-        raise GameLogError(game.path, lines[seq - 1], f"{type(events[seq - 1]).__name__} (seq {seq}): {refusal_text(exc)}") from None
+        advice = ". If a kill team rule allows it, add override=REASON to the line" if isinstance(exc, RuleViolation) and exc.overridable else ""
+        raise GameLogError(game.path, lines[seq - 1], f"{type(events[seq - 1]).__name__} (seq {seq}): {refusal_text(exc)}{advice}") from None
     players = tuple(HeaderPlayer(e.player, e.kill_team) for e in events if isinstance(e, ev.PlayerJoined))
     header = Header(
         format=FORMAT,
@@ -100,15 +101,23 @@ def _identity(events: list[ev.Event]) -> str:
     return "\n".join(parts)
 
 
-def _stored_prefix(store: Store, game_id: str, events: list[ev.Event]) -> list[tuple[ev.Envelope, bytes]]:
-    """The stored envelopes of the game's first events, as long as they hold the file's events."""
+def _stored_prefix(store: Store, game_id: str, events: list[ev.Event], game: GameFile, lines: list[int | None]) -> list[tuple[ev.Envelope, bytes]]:
+    """The stored envelopes of the game's first events, if it is stored with the file's events
+    so far; a stored event that differs from the file's refuses the file, naming its line."""
     if not store.has_game(game_id):
         return []
     kept = []
     for envelope, event in zip(store.events(game_id), events):
         payload = canonical(event)
         if canonical(envelope.payload) != payload:
-            break
+            db = store.path or "the database"
+            raise GameLogError(
+                game.path,
+                lines[envelope.seq - 1],
+                f"game {game_id[:8]} is already in {db} with another event at seq {envelope.seq}: {db} has `{event_line(envelope.payload)}`, "
+                f"the file `{event_line(event)}`. If the file is right, correct the stored game (`ktlog correct {game_id[:8]} {envelope.seq} ...`); "
+                "if it is another game, tell them apart with a `game:` line or another label (a game file's id is made from its header)",
+            )
         kept.append((envelope, payload))
     return kept
 
@@ -117,39 +126,38 @@ def _stored_prefix(store: Store, game_id: str, events: list[ev.Event]) -> list[t
 
 
 def game_file(store: Store, game_id: str) -> str:
-    """A stored game as a game file that imports as the same events. Sides whose rosters (in the
-    user's roster folder or the samples) give exactly the stored operatives are header lines;
-    if one does not, every side's PlayerJoined and OperativeAdded events are written out."""
+    """A stored game as a game file that imports as the same events. The sides whose rosters
+    (in the user's roster folder or the samples) give exactly their stored operatives are
+    header lines, up to the first that none does; from there the PlayerJoined and
+    OperativeAdded events are written out as lines."""
     events = [e.payload for e in store.events(game_id)]
     created = events[0]
     assert isinstance(created, ev.GameCreated)
-    setup = 1
-    while setup < len(events) and isinstance(events[setup], ev.PlayerJoined | ev.OperativeAdded):
-        setup += 1
-    sides = _sides(events[1:setup])
+    sides, written = _sides(events)
     header = {"game": game_id, "ruleset": created.ruleset, "killzone": created.killzone, "date": created.date, **{k: getattr(created, k) for k in LABELS}}
     state = store.state(game_id)
     comments = [f"ktlog game file: `ktlog import FILE.ktgame` (game {game_id[:8]}, {len(events)} events)"]
     if state.result is not None:
         comments.append(f"result: {describe_result(state)}")
-    return game_file_text(header, sides or [], events[setup if sides is not None else 1 :], comments)
+    return game_file_text(header, sides, events[written:], comments)
 
 
-def _sides(setup: list[ev.Event]) -> list[Side] | None:
-    """Each side as NAME=ROSTER[:OP,OP] if a roster gives exactly its stored events; else None."""
-    blocks: list[list[ev.Event]] = []
-    for event in setup:
-        if isinstance(event, ev.PlayerJoined):
-            blocks.append([])
-        blocks[-1].append(event)
+def _sides(events: list[ev.Event]) -> tuple[list[Side], int]:
+    """The sides that join first, each as NAME=ROSTER[:OP,OP], while a roster gives exactly its
+    stored events; and how many events (from the creation) they stand for."""
     sides: list[Side] = []
     taken: set[str] = set()
-    for block in blocks:
-        side = _side(block, taken)
+    written = 1
+    while written < len(events) and isinstance(events[written], ev.PlayerJoined):
+        end = written + 1
+        while end < len(events) and isinstance(events[end], ev.OperativeAdded):
+            end += 1
+        side = _side(events[written:end], taken)
         if side is None:
-            return None
+            break
         sides.append(side)
-    return sides
+        written = end
+    return sides, written
 
 
 def _side(block: list[ev.Event], taken: set[str]) -> Side | None:
