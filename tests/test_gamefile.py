@@ -69,6 +69,14 @@ def test_the_made_id_follows_the_header_not_comments_or_spelling(store, tmp_path
     assert c.status == "imported" and c.game_id != a.game_id
 
 
+def test_a_roster_file_is_found_beside_the_game_file(store, tmp_path, monkeypatch):
+    (tmp_path / "teams").mkdir()
+    (tmp_path / "teams" / "mine.toml").write_text((SAMPLE_ROSTERS / "legionaries.toml").read_text())
+    path = edited(tmp_path, "player: Bob=legionaries:", "player: Bob=teams/mine.toml:")
+    monkeypatch.chdir(tmp_path.parent)  # not the game file's folder
+    assert import_file(store, path).status == "imported"
+
+
 def test_a_game_line_gives_the_id(store, tmp_path):
     path = edited(tmp_path, "killzone: volkus", "game: 0A1B2C3D-0000-4000-8000-000000000001\nkillzone: volkus")
     assert import_file(store, path).game_id == "0a1b2c3d-0000-4000-8000-000000000001"

@@ -26,7 +26,8 @@ from ..records import canonical
 from ..rulesets import RULESETS
 from ..text.event_text import parse_event
 from ..text.notation import format_dice, format_steps
-from .inputs import GAME_LOG_LIMIT, LINE_LIMIT, read_limited
+from .gamelog import read_game_bytes
+from .inputs import LINE_LIMIT
 
 SUFFIX = ".ktgame"
 """The suffix `ktlog import` knows a game file by (any other file is a game-log file)."""
@@ -78,12 +79,7 @@ class GameFile:
 def read_game_file(path: Path) -> GameFile:
     """Read and parse a game file; a problem raises GameLogError naming the line."""
     where = str(path)
-    try:
-        data = read_limited(path, "a game file", GAME_LOG_LIMIT)
-    except OSError as exc:
-        raise GameLogError(where, None, f"cannot read the file: {exc.strerror}") from exc
-    except KtlogError as exc:
-        raise GameLogError(where, None, str(exc)) from exc
+    data = read_game_bytes(path, "a game file")
     try:
         text = data.removeprefix(b"\xef\xbb\xbf").decode()
     except UnicodeDecodeError as exc:

@@ -76,7 +76,8 @@ def _events(game: GameFile) -> tuple[list[ev.Event], list[int | None]]:
     taken: set[str] = set()
     for side in game.sides:
         try:
-            joined = joining(side.name, load_roster(find_roster(side.roster)), side.select, taken, npo=side.npo)
+            beside = Path(game.path).parent / side.roster  # a roster file named relative to the game file
+            joined = joining(side.name, load_roster(beside if beside.is_file() else find_roster(side.roster)), side.select, taken, npo=side.npo)
         except KtlogError as exc:
             raise GameLogError(game.path, side.line, f"{side.name}'s roster: {exc}") from None
         events += joined
