@@ -30,10 +30,11 @@ from .context import database_path, echo, open_store, write_output
 @click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.pass_context
 def import_cmd(ctx, files) -> None:
-    """Import game-log files, and game files (.ktgame: a header, then one `TYPE FIELD=VALUE`
-    event a line) (each whole or not at all; importing twice changes nothing), then
-    say how many were new, extended, unchanged and refused. SIGTERM and SIGHUP stop it as
-    ctrl+c does: the file being written is left out whole, the files before it stay imported."""
+    """Import game-log files (each whole or not at all; importing twice changes nothing), then
+    say how many were new, extended, unchanged and refused. A FILE ending in .ktgame is a game
+    file: a header of players and labels, then one `TYPE FIELD=VALUE ...` event a line
+    (docs/file-formats.md). SIGTERM and SIGHUP stop it as ctrl+c does: the file being written
+    is left out whole, the files before it stay imported."""
     store = open_store(ctx, create=True)
     tally: Counter[str] = Counter()
     try:
@@ -102,8 +103,9 @@ def _stopped_as_by_ctrl_c() -> Iterator[None]:
 @click.pass_context
 def export(ctx, game, output, force, sign, form) -> None:
     """Write a game's game-log file (JSON Lines: a header, then one event per line), with the
-    signatures kept for it and, with --sign, yours; or, with --format ktgame, its game file
-    (`ktlog import` takes either)."""
+    signatures kept for it and, with --sign, yours. With --format ktgame (or an -o file ending
+    in .ktgame), its game file instead: a header, then one event a line; `ktlog import` takes
+    either."""
     from ..play import signatures
 
     if output:
