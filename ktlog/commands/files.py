@@ -16,6 +16,7 @@ import msgspec
 
 from ..data import SAMPLE_GAMES
 from ..errors import GameNotFound, KtlogError
+from ..files.gamefile import SUFFIX as GAME_FILE_SUFFIX
 from ..files.gamelog import Header, export_lines
 from ..files.output import refuse_database
 from ..play.importer import ImportReport, import_file, import_files
@@ -35,8 +36,10 @@ from .context import database_path, echo, open_store, write_output
 @click.pass_context
 def import_cmd(ctx, files, jobs) -> None:
     """Import game-log files (each whole or not at all; importing twice changes nothing), then
-    say how many were new, extended, unchanged and refused. SIGTERM and SIGHUP stop it as
-    ctrl+c does: the file being written is left out whole, the files before it stay imported."""
+    say how many were new, extended, unchanged and refused. A FILE ending in .ktgame is a game
+    file: a header of players and labels, then one `TYPE FIELD=VALUE ...` event a line
+    (docs/file-formats.md). SIGTERM and SIGHUP stop it as ctrl+c does: the file being written
+    is left out whole, the files before it stay imported."""
     store = open_store(ctx, create=True)
     tally: Counter[str] = Counter()
     try:
@@ -48,7 +51,8 @@ def import_cmd(ctx, files, jobs) -> None:
                 else:
                     tally[result.status] += 1
                     echo(result.describe())
-                    _report_signers(store, Path(result.path))
+                    if Path(result.path).suffix != GAME_FILE_SUFFIX:
+                        _report_signers(store, Path(result.path))
     except (KeyboardInterrupt, KtlogError, sqlite3.Error):
         echo(f"stopped: {_summary(tally, len(files))}", err=True)
         raise
@@ -95,16 +99,29 @@ def _stopped_as_by_ctrl_c() -> Iterator[None]:
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write to this file instead of standard output.")
 @click.option("--force", is_flag=True, help="Replace the -o file if it exists.")
 @click.option("--sign", is_flag=True, help="Sign the game as it stands with your key (`ktlog key new NAME` makes one).")
+@click.option(
+    "--format",
+    "form",
+    type=click.Choice(["jsonl", "ktgame"]),
+    help="jsonl: the game-log file; ktgame: a game file to read and edit, one event a line. Default: by the -o file's suffix, else jsonl.",
+)
 @click.pass_context
-def export(ctx, game, output, force, sign) -> None:
+def export(ctx, game, output, force, sign, form) -> None:
     """Write a game's game-log file (JSON Lines: a header, then one event per line), with the
-    signatures kept for it and, with --sign, yours."""
+    signatures kept for it and, with --sign, yours. With --format ktgame (or an -o file ending
+    in .ktgame), its game file instead: a header, then one event a line; `ktlog import` takes
+    either."""
     from ..play import signatures
 
     if output:
         refuse_database(output, database_path(ctx))  # its own message, before "exists"
     if output and output.exists() and not force:
         raise KtlogError(f"{output} exists: give --force to replace it, or another file with -o; nothing was written")
+    if (form or ("ktgame" if output and output.suffix == GAME_FILE_SUFFIX else "jsonl")) == "ktgame":
+        if sign:
+            raise KtlogError("a game file carries no signatures (its ids and hashes are made on import): sign the jsonl export; nothing was written")
+        _export_game_file(ctx, game, output)
+        return
     store = open_store(ctx)
     game_id = store.resolve(game)
     lines = export_lines(store, game_id)
@@ -118,6 +135,17 @@ def export(ctx, game, output, force, sign) -> None:
         write_output(ctx, output, b"\n".join(lines) + b"\n")
     else:
         echo((b"\n".join(lines) + b"\n").decode(), nl=False)
+
+
+def _export_game_file(ctx, game: str, output: Path | None) -> None:
+    from ..play.typed_game import game_file
+
+    store = open_store(ctx)
+    text = game_file(store, store.resolve(game))
+    if output:
+        write_output(ctx, output, text.encode())
+    else:
+        echo(text, nl=False)
 
 
 @click.command()

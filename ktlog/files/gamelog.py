@@ -146,18 +146,23 @@ def _field_error(exc: msgspec.ValidationError, prefix: str = "") -> str:
     return f"field {prefix.rstrip('.')}: {text}" if prefix else text
 
 
+def read_game_bytes(path: Path, what: str) -> bytes:
+    """A game's file (a game-log file, a game file) whole, within GAME_LOG_LIMIT; GameLogError if not."""
+    try:
+        return read_limited(path, what, GAME_LOG_LIMIT)
+    except OSError as exc:
+        raise GameLogError(str(path), None, f"cannot read the file: {exc.strerror}") from exc
+    except KtlogError as exc:
+        raise GameLogError(str(path), None, str(exc)) from exc
+
+
 def read_game_log(path: Path) -> tuple[Header, list[tuple[Envelope, bytes]]]:
     """Parse and check a game-log file: every line decodes, seqs run 1, 2, 3 ..., the hash chain holds.
 
     Returns the header and each event's envelope with its canonical payload bytes.
     """
     where = str(path)
-    try:
-        data = read_limited(path, "a game-log file", GAME_LOG_LIMIT)
-    except OSError as exc:
-        raise GameLogError(where, None, f"cannot read the file: {exc.strerror}") from exc
-    except KtlogError as exc:
-        raise GameLogError(where, None, str(exc)) from exc
+    data = read_game_bytes(path, "a game-log file")
     lines = data.removeprefix(b"\xef\xbb\xbf").split(b"\n")  # a byte-order mark, as some editors write
     while lines and not lines[-1].strip():  # blank lines at the end, as editors and copies leave them
         lines.pop()

@@ -266,15 +266,21 @@ class GameBuilder:
 
     def sealed(self, game_id: str, start: str) -> list[tuple[Envelope, bytes]]:
         """Envelopes with ids and times derived from the game id and seq, so files are reproducible."""
-        t0 = dt.datetime.fromisoformat(start)
-        out, prev = [], GENESIS
-        for seq, event in enumerate(self.events, 1):
-            recorded_at = (t0 + dt.timedelta(seconds=20 * seq)).isoformat()
-            event_id = event_uuid(recorded_at, uuid.uuid5(uuid.UUID(game_id), str(seq)).int)
-            envelope, payload = seal(game_id, seq, event, prev, event_id=event_id, recorded_at=recorded_at)
-            out.append((envelope, payload))
-            prev = envelope.hash
-        return out
+        return seal_reproducibly(game_id, start, self.events)
+
+
+def seal_reproducibly(game_id: str, start: str, events: list[Event], first: int = 1, prev: str = GENESIS) -> list[tuple[Envelope, bytes]]:
+    """Events sealed from seq `first` on (chained to `prev`), each recorded 20 s after `start`
+    times its seq and its id made from the game id and seq: the same events give the same file."""
+    t0 = dt.datetime.fromisoformat(start)
+    out = []
+    for seq, event in enumerate(events, first):
+        recorded_at = (t0 + dt.timedelta(seconds=20 * seq)).isoformat()
+        event_id = event_uuid(recorded_at, uuid.uuid5(uuid.UUID(game_id), str(seq)).int)
+        envelope, payload = seal(game_id, seq, event, prev, event_id=event_id, recorded_at=recorded_at)
+        out.append((envelope, payload))
+        prev = envelope.hash
+    return out
 
 
 # --- actions: each returns a function of the operative performing it -------------------------

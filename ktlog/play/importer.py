@@ -29,12 +29,15 @@ from typing import BinaryIO, Literal
 import msgspec
 
 from ..errors import GameLogError, KtlogError
+from ..events import Envelope
+from ..files.gamefile import SUFFIX as GAME_FILE_SUFFIX
 from ..files.gamelog import Header, header_result, read_game_log
 from ..reducer import fold_with_snapshots
 from ..state import GameState, decode_state, encode_state
 from ..storage.snapshots import SNAPSHOT_EVERY
 from ..storage.store import Raced, Store, event_rows
 from ..text.results import describe_result
+from .typed_game import read_typed_game
 
 
 @dataclass
@@ -73,7 +76,7 @@ RACES = 5
 
 def _import_file(store: Store, path: Path) -> ImportReport:
     where = str(path)
-    header, sealed = read_game_log(path)
+    header, sealed = _read(path, store)
     game_id = header.game_id
     stored = {e.seq: e for e in store.events(game_id)} if store.has_game(game_id) else {}
     if stored:
@@ -95,6 +98,12 @@ def _import_file(store: Store, path: Path) -> ImportReport:
     with _named_line(where):
         state = store.import_envelopes(game_id, sealed, already=len(stored))
     return _report(where, header, state, "extended" if stored else "imported", len(sealed) - len(stored))
+
+
+def _read(path: Path, store: Store | None = None) -> tuple[Header, list[tuple[Envelope, bytes]]]:
+    """A game-log file, or a typed game file by its suffix (`play.typed_game`: `store` lets
+    the events it holds already keep their stored envelopes)."""
+    return read_typed_game(path, store) if path.suffix == GAME_FILE_SUFFIX else read_game_log(path)
 
 
 def stored_in_full(store: Store, path: Path) -> ImportReport | None:
@@ -341,7 +350,7 @@ class _Checked:
 def _checked(path: Path) -> _Checked | GameLogError:
     """Read a file and fold its events (in the checking process): what the store writes."""
     try:
-        header, sealed = read_game_log(path)
+        header, sealed = _read(path)
         with _named_line(str(path)):
             rows = event_rows(sealed)  # every value checked before the rules see it
             state, snapshots = fold_with_snapshots([(e.seq, e.payload) for e, _ in sealed], SNAPSHOT_EVERY)

@@ -8,6 +8,7 @@ or text. A Shot at one target can use target=, dice=, saves=, cover=, obscured=.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import shlex
@@ -108,8 +109,10 @@ def field_shape(annotation: typing.Any) -> str:
     return {"int": "N", "bool": "BOOL", "str": "TEXT"}.get(text.removeprefix("<class '").removesuffix("'>").removesuffix(" | None"), "JSON")
 
 
+@functools.cache
 def _field_types(cls: type[ev.Event]) -> dict[str, typing.Any]:
-    """The event's fields and their types (class variables such as `secret` are not fields)."""
+    """The event's fields and their types (class variables such as `secret` are not fields);
+    kept, as working them out is most of parsing a line."""
     hints = typing.get_type_hints(cls)
     return {f: hints[f] for f in cls.__struct_fields__}
 

@@ -1,0 +1,272 @@
+"""Game files (`.ktgame`): a whole game as a person types it, what PGN's movetext is to chess.
+
+A few header lines `key: value` (the players and their rosters, the ruleset, killzone, date and
+labels), then one event a line in the syntax of `ktlog event` (`TYPE FIELD=VALUE ...`, parsed by
+`text.event_text`). `#` starts a comment (a whole line, or after a space); blank lines are
+skipped. Ids, times and hashes are not written: `play.typed_game` makes them on import. This
+module reads and writes the text; it knows nothing of rosters or rules.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+import shlex
+import typing
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import msgspec
+
+from .. import events as ev
+from ..errors import GameLogError, KtlogError
+from ..records import canonical
+from ..rulesets import RULESETS
+from ..text.event_text import parse_event
+from ..text.notation import format_dice, format_steps
+from .gamelog import read_game_bytes
+from .inputs import LINE_LIMIT
+
+SUFFIX = ".ktgame"
+"""The suffix `ktlog import` knows a game file by (any other file is a game-log file)."""
+LABELS = ("dataslate", "mission", "league", "season", "round", "table")
+"""Header keys copied into the game's GameCreated as they are."""
+KEYS = ("game", "ruleset", "killzone", "date", *LABELS)
+"""Header keys given once; `player` and `npo` are given once per side."""
+SIDES = ("player", "npo")
+DEFAULT_RULESET = "kt24-preliminary"
+_HEADER_LINE = re.compile(r"([A-Za-z_]+):(?:\s+(.*))?")
+
+
+@dataclass(frozen=True)
+class Side:
+    """A `player:` (or `npo:`) header line: NAME=ROSTER[:OP,OP], as `ktlog new --player` takes it."""
+
+    line: int
+    name: str
+    roster: str
+    select: list[str] | None
+    npo: bool = False
+
+    def spec(self) -> str:
+        return f"{self.name}={self.roster}" + (f":{','.join(self.select)}" if self.select else "")
+
+
+@dataclass
+class GameFile:
+    """A game file read: its header values (with the line each came from), sides and events."""
+
+    path: str
+    header: dict[str, str] = field(default_factory=dict)
+    lines: dict[str, int] = field(default_factory=dict)
+    sides: list[Side] = field(default_factory=list)
+    events: list[tuple[int, ev.Event]] = field(default_factory=list)
+    """Each event with its line number."""
+
+    @property
+    def ruleset(self) -> str:
+        return self.header.get("ruleset", DEFAULT_RULESET)
+
+    def created(self) -> ev.GameCreated:
+        return ev.GameCreated(ruleset=self.ruleset, killzone=self.header["killzone"], date=self.header["date"], **{k: self.header.get(k) for k in LABELS})
+
+
+# --- reading ---------------------------------------------------------------------------------
+
+
+def read_game_file(path: Path) -> GameFile:
+    """Read and parse a game file; a problem raises GameLogError naming the line."""
+    where = str(path)
+    data = read_game_bytes(path, "a game file")
+    try:
+        text = data.removeprefix(b"\xef\xbb\xbf").decode()
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise GameLogError(where, line, "the line is not UTF-8 text; save the file as UTF-8") from exc
+    return parse_game_file(text, where)
+
+
+def parse_game_file(text: str, where: str) -> GameFile:
+    """The header and events of a game file's text (see the module's docstring)."""
+    game = GameFile(where)
+    for number, line in enumerate(text.splitlines(), 1):
+        if len(line) > LINE_LIMIT:
+            raise GameLogError(where, number, f"the line is {len(line):,} characters long, more than the {LINE_LIMIT:,} a line may take")
+        stripped = line.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        header = _HEADER_LINE.fullmatch(_uncommented(stripped))
+        if header:
+            if game.events:
+                raise GameLogError(where, number, f"the header line {header[1]!r} comes after the events; move it above the first event")
+            _header_line(game, number, header[1].lower(), (header[2] or "").strip())
+            continue
+        try:
+            game.events.append((number, parse_event(line)))
+        except KtlogError as exc:
+            hint = "; a header line is `key: value`, an event `TYPE FIELD=VALUE ...`" if str(exc).startswith("unknown event type") else ""
+            raise GameLogError(where, number, f"{exc}{hint}") from None
+    for key in ("killzone", "date"):
+        if key not in game.header:
+            raise GameLogError(where, None, f"the header has no {key!r} line; add `{key}: ...` above the events ({_KEYS_TEXT})")
+    if not game.sides and not any(isinstance(e, ev.PlayerJoined) for _, e in game.events):
+        raise GameLogError(where, None, "the header names no player; add a line `player: NAME=ROSTER` for each (a roster file or its name)")
+    return game
+
+
+def _uncommented(text: str) -> str:
+    """A header line without its comment (a `#` after a space)."""
+    return re.split(r"\s#", text, maxsplit=1)[0].rstrip()
+
+
+_KEYS_TEXT = "header keys: " + ", ".join((*KEYS, *SIDES))
+
+
+def _header_line(game: GameFile, number: int, key: str, value: str) -> None:
+    where = game.path
+    if key in SIDES:
+        game.sides.append(_side(where, number, value, key == "npo"))
+        return
+    if key not in KEYS:
+        raise GameLogError(where, number, f"{key!r} is not a header key; the {_KEYS_TEXT}")
+    if key in game.header:
+        raise GameLogError(where, number, f"{key!r} is given twice (first on line {game.lines[key]}); keep one")
+    if not value:
+        raise GameLogError(where, number, f"{key!r} has no value; write `{key}: VALUE` or leave the line out")
+    problem = _bad_value(key, value)
+    if problem:
+        raise GameLogError(where, number, f"{key}: {problem}")
+    game.header[key] = value.lower() if key == "game" else value
+    game.lines[key] = number
+
+
+def _bad_value(key: str, value: str) -> str | None:
+    if key == "ruleset" and value not in RULESETS:
+        return f"{value!r} is not a ruleset; one of {', '.join(sorted(RULESETS))}"
+    if key == "date":
+        try:
+            dt.date.fromisoformat(value)
+        except ValueError:
+            return f"{value!r} is not a date like 2026-10-04 (YYYY-MM-DD)"
+    if key == "game":
+        try:
+            if str(uuid.UUID(value)) != value.lower():
+                raise ValueError
+        except ValueError:
+            return f"{value!r} is not a game id (a UUID such as 334f68f6-0dcb-4490-9503-74563ac46dc6); leave the line out to have one made"
+    return None
+
+
+def _side(where: str, number: int, value: str, npo: bool) -> Side:
+    name, sep, rest = value.partition("=")
+    roster, _, ops = rest.partition(":")
+    if not sep or not name.strip() or not roster.strip():
+        key = "npo" if npo else "player"
+        raise GameLogError(where, number, f"{key}: {value!r} is not NAME=ROSTER or NAME=ROSTER:OP,OP (a roster file, or its name as `ktlog roster list` shows)")
+    select = [o.strip() for o in ops.split(",") if o.strip()] or None
+    return Side(number, name.strip(), roster.strip(), select, npo)
+
+
+# --- writing ---------------------------------------------------------------------------------
+
+
+def game_file_text(header: dict[str, str | None], sides: list[Side], events: list[ev.Event], comments: list[str] = ()) -> str:
+    """A game file: comment lines, the header (keys in the order of KEYS), the sides, the events."""
+    lines = [f"# {c}" for c in comments]
+    lines += [f"{key}: {header[key]}" for key in KEYS if header.get(key) is not None]
+    lines += [f"{'npo' if s.npo else 'player'}: {s.spec()}" for s in sides]
+    lines.append("")
+    for event in events:
+        if isinstance(event, ev.TurningPointStarted):
+            lines.append("")
+        lines.append(event_line(event))
+    return "\n".join(lines) + "\n"
+
+
+def event_line(event: ev.Event) -> str:
+    """An event as one line `TYPE FIELD=VALUE ...` that `parse_event` reads back as the same
+    event: dice as digits, fight steps as notation, lists and pairs with commas where they read
+    back exactly, else the value as JSON."""
+    name = type(event).__name__
+    for words in (_short_words(event), _json_words(event)):
+        line = " ".join([name, *(shlex.quote(w) for w in words)])
+        try:
+            if canonical(parse_event(line)) == canonical(event):
+                return line
+        except KtlogError:
+            continue
+    raise KtlogError(f"{name} cannot be written as a line of a game file: {canonical(event).decode()[:200]}")
+
+
+def _fields(event: ev.Event) -> typing.Iterator[tuple[str, typing.Any, typing.Any]]:
+    """(field, value, type) of each field whose value is not its default."""
+    hints = typing.get_type_hints(type(event))
+    defaults = dict(zip(event.__struct_fields__[len(event.__struct_fields__) - len(event.__struct_defaults__) :], event.__struct_defaults__))
+    for name in sorted(event.__struct_fields__, key=lambda f: f not in ("player", "operative")):  # who acts, first
+        value = getattr(event, name)
+        if name not in defaults or value != defaults[name]:
+            yield name, value, hints[name]
+
+
+def _json_words(event: ev.Event) -> list[str]:
+    return [f"{name}={json.dumps(msgspec.to_builtins(value), ensure_ascii=False)}" for name, value, _ in _fields(event)]
+
+
+def _short_words(event: ev.Event) -> list[str]:
+    words, shot = [], []
+    for name, value, annotation in _fields(event):
+        if isinstance(event, ev.Shot) and name == "attacks" and len(value) == 1 and (shot := _shot_words(value[0])):
+            continue
+        words.append(f"{name}={_short_value(value, str(annotation))}")
+    return words + shot  # the target and dice after the operative and weapon
+
+
+def _short_value(value: typing.Any, shape: str) -> str:
+    """A value the way a person types it, or as JSON (the caller checks it reads back)."""
+    if isinstance(value, str):
+        return _text(value)
+    if isinstance(value, ev.Dice) and value.rolls and not value.rerolls:
+        return format_dice(value.rolls)
+    if "FightStep" in shape and value:
+        return format_steps(value)
+    if isinstance(value, dict) and value and not any(_listy(k) for k in value):
+        return ",".join(f"{k}:{'' if v is None else v}" for k, v in value.items())
+    if isinstance(value, tuple) and value and all(isinstance(x, str) and not _listy(x) for x in value):
+        return ",".join(value)
+    return json.dumps(msgspec.to_builtins(value), ensure_ascii=False)
+
+
+def _text(value: str) -> str:
+    """Text as typed, or as a JSON string when it would read as another JSON value (`2`, `true`)."""
+    try:
+        json.loads(value)
+    except ValueError:
+        return value
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _listy(text: str) -> bool:
+    """Whether text would be split or trimmed as an item of a comma list."""
+    return "," in text or ":" in text or text != text.strip() or not text
+
+
+def _shot_words(attack: ev.ShootingAttack) -> list[str] | None:
+    """One target's attack in the flat Shot fields (target= dice= saves= ...), or None."""
+    if (attack.attack_dice is None) != (attack.defence_dice is None) or not attack.target:
+        return None
+    words = {"target": _text(attack.target)}
+    if attack.attack_dice is not None and attack.defence_dice is not None:
+        words |= {"dice": format_dice(attack.attack_dice.rolls), "saves": format_dice(attack.defence_dice.rolls)}
+        words |= {"rerolls": _rerolls(attack.attack_dice), "save_rerolls": _rerolls(attack.defence_dice)}
+    words |= {flag: "true" for flag in ("cover", "obscured", "invulnerable") if getattr(attack, flag)}
+    if attack.accurate:
+        words["accurate"] = str(attack.accurate)
+    if attack.damage is not None:
+        words["damage"] = str(attack.damage)
+    return [f"{k}={v}" for k, v in words.items() if v]
+
+
+def _rerolls(dice: ev.Dice) -> str:
+    return " ".join(f"{r.die}={r.result}/{r.source}" for r in dice.rerolls)

@@ -1,0 +1,209 @@
+"""A typed game (`.ktgame`, `files.gamefile`) as the events `ktlog import` stores, and a stored
+game written back as one.
+
+Importing: the header's players join with their rosters as `ktlog new` adds them
+(`rosters.joining`), each event is checked by the rules in order, and the first refusal names
+its line. The game's id is the header's `game:`, or else made from the header (ruleset,
+killzone, date, labels; each side's name, kill team and operatives), so the same file imported
+again is the same game ("unchanged"; "extended" with lines added). Event ids and times are made
+from the game id and seq (`builder.seal_reproducibly`): the same file gives the same events in
+every database. Events a database holds already with the same content keep their stored ids,
+so a game exported as a game file and imported back into its database is unchanged.
+"""
+
+from __future__ import annotations
+
+import re
+import uuid
+from pathlib import Path
+
+from .. import events as ev
+from ..data import SAMPLE_ROSTERS
+from ..errors import GameLogError, KtlogError, RuleViolation
+from ..files.gamefile import LABELS, GameFile, Side, event_line, game_file_text, read_game_file
+from ..files.gamelog import FORMAT, FORMAT_VERSION, Header, HeaderPlayer
+from ..files.rosters import find_roster, joining, load_roster, slug, user_roster_folder
+from ..records import GENESIS, canonical
+from ..reducer import fold_with_snapshots
+from ..storage.snapshots import SNAPSHOT_EVERY
+from ..storage.store import Store, event_rows
+from ..text.results import describe_result
+from .builder import seal_reproducibly
+from .moves import refusal_text
+
+NAMESPACE = uuid.UUID("6b7467616d652d6b746c6f672d696473")
+"""The namespace of the game ids made from a game file's header (UUID version 5)."""
+
+
+def read_typed_game(path: Path, store: Store | None = None) -> tuple[Header, list[tuple[ev.Envelope, bytes]]]:
+    """A game file as a game-log file's header and sealed events, every event checked by the
+    rules (GameLogError names the line of the first refusal). With `store`, the events it holds
+    already for this game with the same content keep their stored envelopes."""
+    game = read_game_file(path)
+    events, lines = _events(game)
+    game_id = game.header.get("game") or str(uuid.uuid5(NAMESPACE, _identity(events)))
+    start = f"{game.header['date']}T00:00:00+00:00"
+    kept = _stored_prefix(store, game_id, events, game, lines) if store is not None else []
+    sealed = kept + seal_reproducibly(game_id, start, events[len(kept) :], len(kept) + 1, kept[-1][0].hash if kept else GENESIS)
+    try:
+        event_rows(sealed)  # the values every stored event must keep to
+        fold_with_snapshots([(e.seq, e.payload) for e, _ in sealed], SNAPSHOT_EVERY)
+    except KtlogError as exc:
+        seq = getattr(exc, "seq", None)
+        if seq is None:
+            raise GameLogError(game.path, None, str(exc)) from None
+        advice = ". If a kill team rule allows it, add override=REASON to the line" if isinstance(exc, RuleViolation) and exc.overridable else ""
+        raise GameLogError(game.path, lines[seq - 1], f"{type(events[seq - 1]).__name__} (seq {seq}): {refusal_text(exc)}{advice}") from None
+    players = tuple(HeaderPlayer(e.player, e.kill_team) for e in events if isinstance(e, ev.PlayerJoined))
+    header = Header(
+        format=FORMAT,
+        format_version=FORMAT_VERSION,
+        game_id=game_id,
+        ruleset=game.ruleset,
+        killzone=game.header["killzone"],
+        date=game.header["date"],
+        players=players,
+        events=len(sealed),
+        **{k: game.header.get(k) for k in ("mission", "league", "season", "round", "table")},
+    )
+    return header, sealed
+
+
+def _events(game: GameFile) -> tuple[list[ev.Event], list[int | None]]:
+    """The game's events from its creation, and the line each came from (None: the header's)."""
+    events: list[ev.Event] = [game.created()]
+    lines: list[int | None] = [game.lines.get("killzone")]
+    taken: set[str] = set()
+    for side in game.sides:
+        try:
+            beside = Path(game.path).parent / side.roster  # a roster file named relative to the game file
+            joined = joining(side.name, load_roster(beside if beside.is_file() else find_roster(side.roster)), side.select, taken, npo=side.npo)
+        except KtlogError as exc:
+            raise GameLogError(game.path, side.line, f"{side.name}'s roster: {exc}") from None
+        events += joined
+        lines += [side.line] * len(joined)
+    for number, event in game.events:
+        events.append(event)
+        lines.append(number)
+    return events, lines
+
+
+def _identity(events: list[ev.Event]) -> str:
+    """What a game file's made id is made from: its creation, and each side's name, kill team
+    and operatives (the PlayerJoined and OperativeAdded events that follow it)."""
+    parts = [canonical(events[0]).decode()]
+    for event in events[1:]:
+        if isinstance(event, ev.PlayerJoined):
+            parts.append(f"player {event.player} {event.kill_team} npo={event.npo}")
+        elif isinstance(event, ev.OperativeAdded):
+            parts.append(f"operative {event.player} {event.operative}")
+        else:
+            break
+    return "\n".join(parts)
+
+
+def _stored_prefix(store: Store, game_id: str, events: list[ev.Event], game: GameFile, lines: list[int | None]) -> list[tuple[ev.Envelope, bytes]]:
+    """The stored envelopes of the game's first events, if it is stored with the file's events
+    so far; a stored event that differs from the file's refuses the file, naming its line."""
+    if not store.has_game(game_id):
+        return []
+    kept = []
+    for envelope, event in zip(store.events(game_id), events):
+        payload = canonical(event)
+        if canonical(envelope.payload) != payload:
+            db = store.path or "the database"
+            raise GameLogError(
+                game.path,
+                lines[envelope.seq - 1],
+                f"game {game_id[:8]} is already in {db} with another event at seq {envelope.seq}: {db} has `{event_line(envelope.payload)}`, "
+                f"the file `{event_line(event)}`. If the file is right, correct the stored game (`ktlog correct {game_id[:8]} {envelope.seq} ...`); "
+                "if it is another game, tell them apart with a `game:` line or another label (a game file's id is made from its header)",
+            )
+        kept.append((envelope, payload))
+    return kept
+
+
+# --- writing ---------------------------------------------------------------------------------
+
+
+def game_file(store: Store, game_id: str) -> str:
+    """A stored game as a game file that imports as the same events. The sides whose rosters
+    (in the user's roster folder or the samples) give exactly their stored operatives are
+    header lines, up to the first that none does; from there the PlayerJoined and
+    OperativeAdded events are written out as lines."""
+    events = [e.payload for e in store.events(game_id)]
+    created = events[0]
+    assert isinstance(created, ev.GameCreated)
+    sides, written = _sides(events)
+    header = {"game": game_id, "ruleset": created.ruleset, "killzone": created.killzone, "date": created.date, **{k: getattr(created, k) for k in LABELS}}
+    state = store.state(game_id)
+    comments = [f"ktlog game file: `ktlog import FILE.ktgame` (game {game_id[:8]}, {len(events)} events)"]
+    if state.result is not None:
+        comments.append(f"result: {describe_result(state)}")
+    return game_file_text(header, sides, events[written:], comments)
+
+
+def _sides(events: list[ev.Event]) -> tuple[list[Side], int]:
+    """The sides that join first, each as NAME=ROSTER[:OP,OP], while a roster gives exactly its
+    stored events; and how many events (from the creation) they stand for."""
+    sides: list[Side] = []
+    taken: set[str] = set()
+    written = 1
+    while written < len(events) and isinstance(events[written], ev.PlayerJoined):
+        end = written + 1
+        while end < len(events) and isinstance(events[end], ev.OperativeAdded):
+            end += 1
+        side = _side(events[written:end], taken)
+        if side is None:
+            break
+        sides.append(side)
+        written = end
+    return sides, written
+
+
+def _side(block: list[ev.Event], taken: set[str]) -> Side | None:
+    joined = block[0]
+    assert isinstance(joined, ev.PlayerJoined)
+    ids = [e.operative for e in block[1:] if isinstance(e, ev.OperativeAdded)]
+    want = [canonical(e) for e in block]
+    for path in _rosters():
+        try:
+            roster = load_roster(path)
+        except KtlogError:
+            continue
+        if roster.name != joined.kill_team:
+            continue
+        for select in (None, _selection(ids, joined.player, {o.id for o in roster.operatives})):
+            try:
+                events = joining(joined.player, roster, select, set(taken), npo=joined.npo)
+            except KtlogError:
+                continue
+            if [canonical(e) for e in events] == want:
+                taken.update(ids)
+                return Side(0, joined.player, _roster_name(path), select, joined.npo)
+    return None
+
+
+def _rosters() -> list[Path]:
+    """The roster files a side may name, in `find_roster`'s order."""
+    return [p for folder in (user_roster_folder(), SAMPLE_ROSTERS) if folder.is_dir() for p in sorted(folder.glob("*.toml"))]
+
+
+def _roster_name(path: Path) -> str:
+    """The shortest way to name a roster that `find_roster` finds again."""
+    try:
+        return path.stem if find_roster(path.stem).resolve() == path.resolve() else str(path)
+    except KtlogError:
+        return str(path)
+
+
+def _selection(ids: list[str], player: str, roster_ids: set[str]) -> list[str]:
+    """The roster ids a side's game ids came from (a mirror match puts the player's name in
+    front, an operative selected twice gets -1, -2)."""
+    out = []
+    for op in ids:
+        base = op.removeprefix(f"{slug(player)}-") if op not in roster_ids else op
+        if base not in roster_ids:
+            base = re.sub(r"-\d+$", "", base)
+        out.append(base)
+    return out
