@@ -3,7 +3,7 @@ are taken, and the screen under it stays as it is (no new screen laid out over i
 
 A `DialogHost` screen shows a `Modal` on its `dialog` layer (a dialog opened from a dialog goes
 on the `over` layer, above it): `await screen.ask(dialog)` from a worker, or
-`screen.show(dialog, then)` from a handler. While a dialog is open it has the focus, the host's
+`screen.show_dialog(dialog, then)` from a handler. While a dialog is open it has the focus, the host's
 own keys are off (`dialog_open`), and the footer shows the dialog's keys. Closing it removes it
 and gives the focus back to where it was.
 
@@ -41,20 +41,26 @@ class Modal(Vertical, can_focus=True):
     opened = False
     """Mounted, its typeahead taken: keys now come to it."""
     reply: Callable[[Any], Any] | None = None
-    """What is done with the answer (`DialogHost.show`)."""
+    """What is done with the answer (`DialogHost.show_dialog`)."""
 
     @on(events.Mount)
+    def opening(self) -> None:
+        """Open once the whole dialog is on screen (after a subclass's own `on_mount`)."""
+        self.call_after_refresh(self.take_typeahead)
+
     async def take_typeahead(self) -> None:
-        """Take the focus and the keys typed before the dialog opened (after a subclass's own
-        `on_mount`)."""
-        focusable = next((w for w in self.query("*") if w.focusable), self)
-        focusable.focus()
+        """Take the focus, and the keys typed before the dialog was open."""
+        self.screen.set_focus(self.first_focus())
         keys = self.app.take_typeahead() if hasattr(self.app, "take_typeahead") else []
         while keys and not self.closed:
             await self.feed(*keys.pop(0))
         if keys:
             self.app.typeahead[:0] = keys
         self.opened = True
+
+    def first_focus(self) -> Widget:
+        """What takes the focus when the dialog opens: its first field, else itself."""
+        return next((w for w in self.query("*") if w.can_focus), self)
 
     @property
     def focused(self) -> Widget | None:
@@ -103,7 +109,7 @@ class DialogHost(Screen):
         """The screen's own keys are off while a dialog is open: its keys only."""
         return not self.dialogs
 
-    def show(self, dialog: Modal, then: Callable[[Any], Any] | None = None) -> None:
+    def show_dialog(self, dialog: Modal, then: Callable[[Any], Any] | None = None) -> None:
         """Open a dialog; `then(answer)` once it closes (None when cancelled)."""
         dialog.reply = then
         dialog.set_class(bool(self.dialogs), "-over")
@@ -115,7 +121,7 @@ class DialogHost(Screen):
     async def ask(self, dialog: Modal) -> Any:
         """Open a dialog and wait for its answer (from a worker, as `push_screen_wait`)."""
         answer: asyncio.Future = asyncio.get_running_loop().create_future()
-        self.show(dialog, lambda result: answer.done() or answer.set_result(result))
+        self.show_dialog(dialog, lambda result: answer.done() or answer.set_result(result))
         return await answer
 
     def close(self, dialog: Modal) -> None:
@@ -134,7 +140,7 @@ class DialogHost(Screen):
 
     @staticmethod
     def _focus_in(dialog: Modal, widget: Widget | None) -> Widget:
-        return widget if widget is not None and widget.is_attached and dialog in widget.ancestors_with_self else dialog
+        return widget if widget is not None and widget.is_attached and dialog in widget.ancestors_with_self else dialog.first_focus()
 
     def in_dialog(self, widget: Widget | None) -> bool:
         """Whether a widget is part of an open dialog."""
@@ -142,5 +148,5 @@ class DialogHost(Screen):
 
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
         """A click on the screen under a dialog does not take the focus from it."""
-        if self.dialogs and not self.in_dialog(event.widget):
+        if self.dialogs and self.dialogs[-1].opened and not self.in_dialog(event.widget):
             self.set_focus(self._focus_in(self.dialogs[-1], None))
