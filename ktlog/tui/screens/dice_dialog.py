@@ -27,7 +27,6 @@ def wounds_text(op: OperativeState) -> str:
 
 class DiceDialog(Modal):
     DEFAULT_CSS = """
-    DiceDialog { width: 90; }
     DiceDialog #entries { height: auto; }
     DiceDialog #options { color: $text-muted; }
     DiceDialog #preview { min-height: 2; margin-top: 1; }

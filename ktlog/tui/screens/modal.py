@@ -1,5 +1,7 @@
-"""Dialogs drawn as a layer of the screen that asks: a centred box, Esc cancels, keys typed ahead
-are taken, and the screen under it stays as it is (no new screen laid out over it).
+"""Dialogs drawn as a layer of the screen that asks: a band across the screen's middle, Esc
+cancels, keys typed ahead are taken, and the screen under it stays as it is (no new screen laid
+out over it). The band is as wide as the screen, so every line is either the dialog's or the
+screen's, whole: no line of the log cut by the dialog's edge (issue 16 #7).
 
 A `DialogHost` screen shows a `Modal` on its `dialog` layer (a dialog opened from a dialog goes
 on the `over` layer, above it): `await screen.ask(dialog)` from a worker, or
@@ -30,7 +32,7 @@ from ..compat import bindings_for_key
 
 class Modal(Vertical, can_focus=True):
     DEFAULT_CSS = """
-    Modal { layer: dialog; width: 76; max-width: 100%; height: auto; max-height: 100%; border: thick $accent; background: $surface; padding: 0 1; }
+    Modal { layer: dialog; width: 100%; height: auto; max-height: 100%; border: thick $accent; background: $surface; padding: 0 1; }
     Modal.-over { layer: over; }
     Modal Label { width: 100%; }
     Modal .hint { color: $text-muted; }
