@@ -123,7 +123,12 @@ class DialogHost(Screen):
     async def ask(self, dialog: Modal) -> Any:
         """Open a dialog and wait for its answer (from a worker, as `push_screen_wait`)."""
         answer: asyncio.Future = asyncio.get_running_loop().create_future()
-        self.show_dialog(dialog, lambda result: answer.done() or answer.set_result(result))
+
+        def given(result: Any) -> None:
+            if not answer.done():
+                answer.set_result(result)
+
+        self.show_dialog(dialog, given)
         return await answer
 
     def close(self, dialog: Modal) -> None:
