@@ -129,10 +129,12 @@ TICK = os.sysconf("SC_CLK_TCK")
 class Terminal:
     """A program running in a pseudo-terminal of 120x40, as a terminal emulator runs it."""
 
-    def __init__(self, *command: str):
+    def __init__(self, *command: str, source: str | None = None):
         self.pid, self.fd = pty.fork()
         if self.pid == 0:  # the child: become the program
             os.environ["TERM"] = "xterm-256color"
+            if source:  # another checkout's ktlog (--base)
+                os.environ["PYTHONPATH"] = source
             os.execv(command[0], list(command))
         fcntl.ioctl(self.fd, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
 
@@ -171,10 +173,10 @@ class Terminal:
         os.close(self.fd)
 
 
-def time_keys(command: list[str], keys: list[str], rounds: int) -> dict[str, list[tuple[float, float]]]:
+def time_keys(command: list[str], keys: list[str], rounds: int, source: str | None = None) -> dict[str, list[tuple[float, float]]]:
     """(wall, cpu) seconds per key, by what the key does, over `rounds` rounds of `keys`."""
     names = [_name(keys, i) for i in range(len(keys))]
-    terminal = Terminal(*command)
+    terminal = Terminal(*command, source=source)
     try:
         if terminal.settle(quiet=1.0, first=10.0) is None:
             raise SystemExit(f"{' '.join(command)} wrote nothing")
@@ -255,14 +257,43 @@ def print_rows(title: str, table: dict[str, list[tuple[float, float]]], detail: 
     )
 
 
+def compare(db: Path, game: tuple[str, int, list[str]], rounds: int, base: str) -> None:
+    """`--base DIR`: the recording keys of this checkout and of the ktlog in DIR (a checkout of
+    main, say), measured in turns in the same run: min and median of each key, and the ratio."""
+    game_id, events, keys = game
+    command = [str(KTLOG), "--db", str(db), "record", game_id]
+    runs: dict[str, dict[str, list[tuple[float, float]]]] = {"base": {}, "this": {}}
+    for _ in range(rounds):
+        for name, source in (("base", base), ("this", None)):
+            for key, samples in time_keys(command, keys, 1, source).items():
+                runs[name].setdefault(key, []).extend(samples)
+    print(f"Recording keys, a {events}-event game, 120x40, {rounds} rounds each, base = {base}\n")
+    print("| key | base min / median | this min / median | median ratio |")
+    print("|---|---|---|---|")
+    for key in runs["this"]:
+        b, t = ([w for w, _ in runs[name][key]] for name in ("base", "this"))
+        print(f"| {key} | {min(b) * 1000:.0f} / {median_ms(b):.0f} ms | {min(t) * 1000:.0f} / {median_ms(t):.0f} ms | {median_ms(t) / median_ms(b):.2f} |")
+    b, t = ([w for samples in runs[name].values() for w, _ in samples] for name in ("base", "this"))
+    print(f"| **every key** | {min(b) * 1000:.0f} / {median_ms(b):.0f} ms | {min(t) * 1000:.0f} / {median_ms(t):.0f} ms | {median_ms(t) / median_ms(b):.2f} |")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true", help="a 500-event game and fewer rounds, for a smoke run")
     parser.add_argument("--floor", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--base", metavar="DIR", help="compare the recording keys with the ktlog of another checkout (e.g. main), in the same run")
     args = parser.parse_args()
     if args.floor:
         return floor()
     target, rounds = (500, 3) if args.quick else (2000, 10)
+    if args.base:
+        with tempfile.TemporaryDirectory() as folder:
+            db = Path(folder) / "ktlog.tui.db"
+            store = Store(db)
+            long = recording_game(store, target)
+            store.close()
+            compare(db, long, rounds, args.base)
+        return 0
     with tempfile.TemporaryDirectory() as folder:
         db = Path(folder) / "ktlog.tui.db"
         store = Store(db)

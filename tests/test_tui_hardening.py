@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import pytest
 from test_reliability_attack import odd_names_db  # noqa: F401  (the fixture)
-from tui_support import tui_test
+from tui_support import screen_strips, tui_test
 
 from ktlog.storage.store import Store
 from ktlog.tui.app import make_app
-from ktlog.tui.compat import screen_strips
 
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)])

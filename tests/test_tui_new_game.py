@@ -5,11 +5,10 @@ from __future__ import annotations
 import pytest
 from textual import events
 from textual.widgets import Input, Label, Select
-from tui_support import BROKEN, TINY, press, tui_test
+from tui_support import BROKEN, TINY, press, screen_strips, tui_test
 
 from ktlog import events as ev
 from ktlog.tui.app import make_app
-from ktlog.tui.compat import screen_strips
 
 
 async def type_into(pilot, selector: str, text: str) -> None:

@@ -7,7 +7,7 @@ import sqlite3
 
 import pytest
 from conftest import ROSTERS
-from tui_support import TINY, answer, cut_texts, message, press, sample, tiny_game, tui_test
+from tui_support import TINY, answer, cut_texts, message, press, sample, screen_strips, tiny_game, tui_test
 
 from ktlog import events as ev
 from ktlog.files.gamelog import read_game_log
@@ -17,7 +17,6 @@ from ktlog.play.replay import Replay
 from ktlog.reducer import effective
 from ktlog.storage.store import Store
 from ktlog.tui.app import make_app
-from ktlog.tui.compat import screen_strips
 from ktlog.tui.screens.pick import KEYS
 from ktlog.tui.widgets.dice_entry import Group, split
 

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from tui_support import press, sample, tui_test
+from tui_support import press, sample, screen_strips, tui_test
 
 from ktlog.play.importer import import_file
 from ktlog.tui.app import make_app
-from ktlog.tui.compat import screen_strips
 
 NOTES_GAME = "89e3b1dc-8eb1-4eb8-9694-f4e44041fbe4"  # sample 05: undos and notes
 

@@ -14,7 +14,6 @@ from ktlog.data import SAMPLE_GAMES
 from ktlog.files.rosters import load_roster
 from ktlog.play.builder import GameBuilder
 from ktlog.storage.store import Store
-from ktlog.tui.compat import screen_strips
 
 TINY = ROOT / "tests" / "fixtures" / "tui_tiny_team.toml"
 BROKEN = ROOT / "tests" / "fixtures" / "tui_broken_team.toml"
@@ -90,13 +89,24 @@ CHECKED = "OperativeTable, KeyFooter, ActionBar, GameHeader, MarkerPanel, #messa
 """The widgets a person reads to know what to do next."""
 
 
+def screen_strips(screen) -> list:
+    """The screen as last drawn, a Strip a line (Textual's compositor: an internal the tests
+    alone read; the app draws nothing this way)."""
+    return screen._compositor.render_strips()
+
+
 def cut_texts(screen) -> list[str]:
-    """What a checked widget shows cut: its region with "…", or words of its text missing."""
+    """What a checked widget shows cut: its region with "…", or words of its text missing. A
+    widget under an open dialog is not read (the dialog's own widgets are)."""
     lines = [strip.text for strip in screen_strips(screen)]
+    dialogs = getattr(screen, "dialogs", [])
     problems = []
     for widget in screen.query(CHECKED):
         region = widget.content_region.intersection(screen.region)
         if not widget.display or not region.area:
+            continue
+        on_top = dialogs[-1] in widget.ancestors_with_self if dialogs else True
+        if not on_top and any(d.region.overlaps(region) for d in dialogs):
             continue
         shown = [lines[y][region.x : region.right] for y in range(region.y, region.bottom)]
         name = type(widget).__name__ + (f"#{widget.id}" if widget.id else "")

@@ -7,19 +7,6 @@ from __future__ import annotations
 
 from textual.binding import Binding
 from textual.dom import DOMNode
-from textual.geometry import Size
-from textual.screen import Screen
-from textual.strip import Strip
-
-
-def screen_strips(screen: Screen, size: Size | None = None) -> list[Strip]:
-    """The lines of a screen as last laid out, without passing it through Rich again (a dialog
-    shows the screen under it this way: over 100 ms saved for each dialog opened).
-
-    Relies on `Screen._compositor`, a `textual._compositor.Compositor`, and its
-    `render_strips(size=None) -> list[Strip]` (one strip a line, the screen's size by default).
-    """
-    return screen._compositor.render_strips(size)
 
 
 def bindings_for_key(node: DOMNode, key: str) -> list[Binding]:
@@ -30,19 +17,6 @@ def bindings_for_key(node: DOMNode, key: str) -> list[Binding]:
     `key_to_bindings: dict[str, list[Binding]]`.
     """
     return list(node._bindings.key_to_bindings.get(key, ()))
-
-
-class LayoutOnlyOnResize(Screen):
-    """A screen laid out again on a resize only if its size really changed: Textual sends every
-    new screen a resize just after its first layout (6-18 ms a dialog).
-
-    Relies on `Screen._screen_resized(size)`, which the App calls when a screen is pushed and
-    when the terminal is resized, and on `Widget._size`, the size the screen was laid out at.
-    """
-
-    def _screen_resized(self, size: Size) -> None:
-        if size != self._size:
-            super()._screen_resized(size)
 
 
 def show_control_characters() -> None:

@@ -5,13 +5,11 @@ from __future__ import annotations
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical
 from textual.widgets import Label, Static
 
 from ktlog import events as ev
 from ktlog.state import GameState
 
-from ..widgets.key_footer import KeyFooter
 from .modal import Modal
 
 
@@ -25,11 +23,9 @@ class ControlDialog(Modal):
         self.control = {m: state.markers[m].controlled_by for m in self.markers}
 
     def compose(self) -> ComposeResult:
-        with Vertical():
-            yield Label("[b]Objective markers: who controls each[/]")
-            yield Static(id="rows")
-            yield Label("press a marker's number to change who holds it; Enter records; Esc cancels", classes="hint")
-        yield KeyFooter()
+        yield Label("[b]Objective markers: who controls each[/]")
+        yield Static(id="rows")
+        yield Label("press a marker's number to change who holds it; Enter records; Esc cancels", classes="hint")
 
     def on_mount(self) -> None:
         self._show()

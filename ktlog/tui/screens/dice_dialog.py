@@ -16,7 +16,6 @@ from ktlog.rulesets.multiplayer.rules import listing
 from ktlog.state import GameState, OperativeState
 
 from ..widgets.dice_entry import DiceEntry, Group
-from ..widgets.key_footer import KeyFooter
 from ..widgets.text_line import TextBlock
 from .modal import Modal
 
@@ -28,7 +27,6 @@ def wounds_text(op: OperativeState) -> str:
 
 class DiceDialog(Modal):
     DEFAULT_CSS = """
-    DiceDialog > Vertical { width: 90; }
     DiceDialog #entries { height: auto; }
     DiceDialog #options { color: $text-muted; }
     DiceDialog #preview { min-height: 2; margin-top: 1; }
@@ -43,14 +41,12 @@ class DiceDialog(Modal):
         self.ready: ev.Event | None = None
 
     def compose(self) -> ComposeResult:
-        with Vertical():
-            yield Label(f"[b]{self.title_text}[/]")
-            with Vertical(id="entries"):
-                yield from self.entries()
-            yield TextBlock(id="options")
-            yield TextBlock(id="preview")
-            yield Label(self.HINT, classes="hint")
-        yield KeyFooter()
+        yield Label(f"[b]{self.title_text}[/]")
+        with Vertical(id="entries"):
+            yield from self.entries()
+        yield TextBlock(id="options")
+        yield TextBlock(id="preview")
+        yield Label(self.HINT, classes="hint")
 
     # --- what a dialog defines --------------------------------------------------------------
 

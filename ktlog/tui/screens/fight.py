@@ -103,7 +103,7 @@ class FightDialog(DiceDialog):
                 return
             self.update_preview()
 
-        self.app.push_screen(
+        self.screen.show_dialog(
             TextPrompt("Strikes and blocks in order, attacker first", hint="sc/sn strike, bcc/bcn/bnn block; empty: best strikes (ruling 7)"), done
         )
 

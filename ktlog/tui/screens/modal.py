@@ -1,4 +1,13 @@
-"""The base of the small dialogs: a centred box, Esc cancels, and keys typed ahead are taken.
+"""Dialogs drawn as a layer of the screen that asks: a band across the screen's middle, Esc
+cancels, keys typed ahead are taken, and the screen under it stays as it is (no new screen laid
+out over it). The band is as wide as the screen, so every line is either the dialog's or the
+screen's, whole: no line of the log cut by the dialog's edge (issue 16 #7).
+
+A `DialogHost` screen shows a `Modal` on its `dialog` layer (a dialog opened from a dialog goes
+on the `over` layer, above it): `await screen.ask(dialog)` from a worker, or
+`screen.show_dialog(dialog, then)` from a handler. While a dialog is open it has the focus, the host's
+own keys are off (`dialog_open`), and the footer shows the dialog's keys. Closing it removes it
+and gives the focus back to where it was.
 
 A fast typist at the table presses the next keys before the next dialog is on screen. The
 record screen keeps those keys (`KtlogApp.typeahead`); each dialog takes them in order as it
@@ -8,45 +17,57 @@ dialog after it. So "a 1 e" activates the first operative with Engage however fa
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Callable
+from typing import Any
+
 from textual import events, on
 from textual.binding import Binding
-from textual.screen import ModalScreen
-from textual.strip import Strip
+from textual.containers import Vertical
+from textual.screen import Screen
+from textual.widget import Widget
 
-from ..compat import LayoutOnlyOnResize, bindings_for_key, screen_strips
+from ..compat import bindings_for_key
 
 
-class Modal(LayoutOnlyOnResize, ModalScreen):
+class Modal(Vertical, can_focus=True):
     DEFAULT_CSS = """
-    Modal { align: center middle; background: transparent; }
-    Modal > Vertical { width: 76; max-width: 100%; height: auto; max-height: 100%; border: thick $accent; background: $surface; padding: 0 1; }
+    Modal { layer: dialog; width: 100%; height: auto; max-height: 100%; border: thick $accent; background: $surface; padding: 0 1; }
+    Modal.-over { layer: over; }
     Modal Label { width: 100%; }
     Modal .hint { color: $text-muted; }
     """
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
     closed = False
-    _under: list[Strip] | None = None
-
-    def render_line(self, y: int) -> Strip:
-        """The screen under the dialog, as last drawn, its clicks taken out. (Textual's own way
-        passes that whole screen through Rich again: over 100 ms for each dialog opened.)"""
-        if self._under is None or len(self._under) != self.size.height:
-            stack = self.app.screen_stack
-            if self not in stack[1:]:  # closing: nothing under it to show
-                return Strip.blank(self.size.width)
-            below = stack[stack.index(self) - 1]
-            self._under = [strip.discard_meta() for strip in screen_strips(below, self.size)]
-        return self._under[y] if y < len(self._under) else Strip.blank(self.size.width)
+    opened = False
+    """Mounted, its typeahead taken: keys now come to it."""
+    reply: Callable[[Any], Any] | None = None
+    """What is done with the answer (`DialogHost.show_dialog`)."""
 
     @on(events.Mount)
+    def opening(self) -> None:
+        """Open once the whole dialog is on screen (after a subclass's own `on_mount`)."""
+        self.call_after_refresh(self.take_typeahead)
+
     async def take_typeahead(self) -> None:
-        """Take the keys typed before the dialog opened (after a subclass's own `on_mount`)."""
+        """Take the focus, and the keys typed before the dialog was open."""
+        self.screen.set_focus(self.first_focus())
         keys = self.app.take_typeahead() if hasattr(self.app, "take_typeahead") else []
         while keys and not self.closed:
             await self.feed(*keys.pop(0))
         if keys:
             self.app.typeahead[:0] = keys
+        self.opened = True
+
+    def first_focus(self) -> Widget:
+        """What takes the focus when the dialog opens: its first field, else itself."""
+        return next((w for w in self.query("*") if w.can_focus), self)
+
+    @property
+    def focused(self) -> Widget | None:
+        """The widget of the dialog with the focus."""
+        return self.screen.focused
 
     async def feed(self, key: str, character: str | None) -> None:
         """Take one key typed ahead (by default: run the dialog's binding for it, if any)."""
@@ -54,9 +75,85 @@ class Modal(LayoutOnlyOnResize, ModalScreen):
             await self.run_action(binding.action)
             return
 
-    def dismiss(self, result=None):
+    def dismiss(self, result: Any = None) -> None:
+        """Close with `result` (None: cancelled)."""
+        if self.closed:
+            return
         self.closed = True
-        return super().dismiss(result)
+        host = self.screen
+        assert isinstance(host, DialogHost)
+        host.close(self)
+        if self.reply is not None:
+            host.call_later(self.reply, result)
 
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+
+class DialogHost(Screen):
+    """A screen that shows dialogs (`Modal`) as a layer over itself."""
+
+    DEFAULT_CSS = """
+    DialogHost { layers: default dialog over; align: center middle; }
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.dialogs: list[Modal] = []
+        """The open dialogs, the newest last."""
+        self._return_focus: list[Widget | None] = []
+
+    @property
+    def dialog_open(self) -> bool:
+        return bool(self.dialogs)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The screen's own keys are off while a dialog is open: its keys only."""
+        return not self.dialogs
+
+    def show_dialog(self, dialog: Modal, then: Callable[[Any], Any] | None = None) -> None:
+        """Open a dialog; `then(answer)` once it closes (None when cancelled)."""
+        dialog.reply = then
+        dialog.set_class(bool(self.dialogs), "-over")
+        self._return_focus.append(self.focused)
+        self.dialogs.append(dialog)
+        self.mount(dialog)
+        self.refresh_bindings()
+
+    async def ask(self, dialog: Modal) -> Any:
+        """Open a dialog and wait for its answer (from a worker, as `push_screen_wait`)."""
+        answer: asyncio.Future = asyncio.get_running_loop().create_future()
+
+        def given(result: Any) -> None:
+            if not answer.done():
+                answer.set_result(result)
+
+        self.show_dialog(dialog, given)
+        return await answer
+
+    def close(self, dialog: Modal) -> None:
+        """Take a dialog away and give the focus back to where it was when it opened."""
+        at = self.dialogs.index(dialog)
+        focus = self._return_focus[at]
+        del self.dialogs[at], self._return_focus[at]
+        dialog.remove()
+        if self.dialogs:
+            self.set_focus(self._focus_in(self.dialogs[-1], focus))
+        elif focus is not None and focus.is_attached:
+            self.set_focus(focus)
+        else:
+            self.set_focus(None)
+        self.refresh_bindings()
+
+    @staticmethod
+    def _focus_in(dialog: Modal, widget: Widget | None) -> Widget:
+        return widget if widget is not None and widget.is_attached and dialog in widget.ancestors_with_self else dialog.first_focus()
+
+    def in_dialog(self, widget: Widget | None) -> bool:
+        """Whether a widget is part of an open dialog."""
+        return widget is not None and any(d in widget.ancestors_with_self for d in self.dialogs)
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        """A click on the screen under a dialog does not take the focus from it."""
+        if self.dialogs and self.dialogs[-1].opened and not self.in_dialog(event.widget):
+            self.set_focus(self._focus_in(self.dialogs[-1], None))

@@ -12,13 +12,11 @@ from typing import Any
 
 from textual import events
 from textual.app import ComposeResult
-from textual.containers import Vertical
 from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
 from ktlog.state import GameState, OperativeState
 
-from ..widgets.key_footer import KeyFooter
 from .dice_dialog import wounds_text
 from .modal import Modal
 
@@ -92,11 +90,9 @@ class PickScreen(Modal):
         return [Option(f"[b]{c.key or ' '}[/] {c.label}") for c in self.choices]
 
     def compose(self) -> ComposeResult:
-        with Vertical():
-            yield Label(f"[b]{self.question.title}[/]", id="title")
-            yield OptionList(*self._options())
-            yield Label(self.question.hint or HINT, classes="hint", id="hint")
-        yield KeyFooter()
+        yield Label(f"[b]{self.question.title}[/]", id="title")
+        yield OptionList(*self._options())
+        yield Label(self.question.hint or HINT, classes="hint", id="hint")
 
     def on_key(self, event: events.Key) -> None:
         if self.choose(event.character):

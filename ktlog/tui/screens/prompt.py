@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 from textual.app import ComposeResult
-from textual.containers import Vertical
 from textual.widgets import Input, Label
 
-from ..widgets.key_footer import KeyFooter
 from .modal import Modal
 
 
@@ -16,11 +14,9 @@ class TextPrompt(Modal):
         self.title_text, self.default, self.hint = title, default, hint
 
     def compose(self) -> ComposeResult:
-        with Vertical():
-            yield Label(f"[b]{self.title_text}[/]")
-            yield Input(value=self.default, select_on_focus=True)
-            yield Label((self.hint + "  " if self.hint else "") + "Enter accepts, Esc cancels", classes="hint")
-        yield KeyFooter()
+        yield Label(f"[b]{self.title_text}[/]")
+        yield Input(value=self.default, select_on_focus=True)
+        yield Label((self.hint + "  " if self.hint else "") + "Enter accepts, Esc cancels", classes="hint")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         self.dismiss(event.value)

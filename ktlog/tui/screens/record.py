@@ -15,7 +15,6 @@ from textual import events, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import Screen
 
 from ktlog import events as ev
 from ktlog.errors import KtlogError
@@ -37,6 +36,7 @@ from ..widgets.text_line import TextBlock
 from .control import ControlDialog
 from .dice_dialog import RollOffDialog
 from .fight import FightDialog
+from .modal import DialogHost
 from .pick import Choice, PickScreen, Question, distinct, operative_choice
 from .prompt import TextPrompt
 from .ruleset_flows import RulesetFlows
@@ -55,7 +55,7 @@ def name_and_cp(text: str) -> tuple[str, int]:
     return text.strip(), 1
 
 
-class RecordScreen(RulesetFlows, Screen):
+class RecordScreen(RulesetFlows, DialogHost):
     DEFAULT_CSS = """
     RecordScreen #main { height: 1fr; }
     RecordScreen #left { height: 1fr; }
@@ -123,6 +123,8 @@ class RecordScreen(RulesetFlows, Screen):
         self.refresh_view()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if not super().check_action(action, parameters):  # a dialog is open: its keys only
+            return False
         if self.busy and action in ("undo", "retry", "back"):
             return False
         if action == "step":
@@ -135,11 +137,15 @@ class RecordScreen(RulesetFlows, Screen):
             return self.recorder.session.refused is not None
         return True
 
-    def on_key(self, event: events.Key) -> None:
+    async def on_key(self, event: events.Key) -> None:
         """Steps start here rather than from their bindings (which show them in the footer and
         take clicks): a step marks the screen busy at once, so keys typed before its dialog is
         on screen are kept for the dialog (`screens.modal`) instead of being taken as steps."""
-        if self.busy:
+        if self.in_dialog(self.focused):  # a dialog's key: its bindings run next
+            return
+        if self.dialogs and self.dialogs[-1].opened:
+            await self.dialogs[-1].feed(event.key, event.character)
+        elif self.busy:
             self.app.typeahead.append((event.key, event.character))
         elif event.character in FLOWS and self.check_action(FLOWS[event.character], ()):
             self.start(getattr(self, f"flow_{FLOWS[event.character]}"))
@@ -267,10 +273,10 @@ class RecordScreen(RulesetFlows, Screen):
     # --- asking -----------------------------------------------------------------------------
 
     async def pick(self, title: str, choices: list[Choice], hint: str = ""):
-        return await self.app.push_screen_wait(PickScreen(title, choices, hint))
+        return await self.ask(PickScreen(title, choices, hint))
 
     async def prompt(self, title: str, default: str = "", hint: str = "") -> str | None:
-        return await self.app.push_screen_wait(TextPrompt(title, default, hint))
+        return await self.ask(TextPrompt(title, default, hint))
 
     async def pick_one(self, title: str, choices: list[Choice]):
         """The only choice without asking, else a pick."""
@@ -304,7 +310,7 @@ class RecordScreen(RulesetFlows, Screen):
     async def flow_roll_off(self) -> None:
         """The roll-off, each roll-off again its ties call for, then who decides initiative picks."""
         while True:
-            event = await self.app.push_screen_wait(RollOffDialog(self.steps.trial, self.steps.options("roll_off")[0]))
+            event = await self.ask(RollOffDialog(self.steps.trial, self.steps.options("roll_off")[0]))
             if not self.record(event):
                 return
             if self.recorder.state.decider is not None:
@@ -405,11 +411,11 @@ class RecordScreen(RulesetFlows, Screen):
             answer = await self.pick(first.title, first.choices, first.hint)
             answers = (ops[0], answer) if answer else None
         else:
-            answers = await self.app.push_screen_wait(PickScreen("Activate", [operative_choice(o, o, s) for o in ops], then=order))
+            answers = await self.ask(PickScreen("Activate", [operative_choice(o, o, s) for o in ops], then=order))
         self.record(ev.OperativeActivated(operative=answers[0].id, order=answers[1]) if answers else None)
 
     async def flow_control(self) -> None:
-        self.record(await self.app.push_screen_wait(ControlDialog(self.recorder.state)))
+        self.record(await self.ask(ControlDialog(self.recorder.state)))
 
     async def flow_shoot(self) -> None:
         await self.shoot(active(self.recorder.state))
@@ -420,7 +426,7 @@ class RecordScreen(RulesetFlows, Screen):
         target = await self.pick_one("Shoot at", [operative_choice(s.operatives[t], t, s) for t in targets])
         if target is None:
             return self.record(None)
-        self.record(await self.app.push_screen_wait(ShootDialog(self.steps, target, op, action)))
+        self.record(await self.ask(ShootDialog(self.steps, target, op, action)))
 
     async def flow_fight(self) -> None:
         s = self.recorder.state
@@ -431,7 +437,7 @@ class RecordScreen(RulesetFlows, Screen):
         if chosen is None:
             return self.record(None)
         probes = [e for e in options if (e.action, e.target) == chosen]
-        self.record(await self.app.push_screen_wait(FightDialog(self.steps.trial, probes)))
+        self.record(await self.ask(FightDialog(self.steps.trial, probes)))
 
     # --- the "more" menu --------------------------------------------------------------------
 

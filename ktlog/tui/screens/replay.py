@@ -12,7 +12,6 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import Screen
 
 from ktlog.play.replay import Replay
 from ktlog.rulesets import get_ruleset
@@ -26,11 +25,12 @@ from ..widgets.scrubber import Scrubber
 from ..widgets.state_panel import StatePanel
 from ..widgets.text_line import TextLine
 from ..widgets.vp_curve import VPCurve
+from .modal import DialogHost
 from .pick import Choice, PickScreen
 from .prompt import TextPrompt
 
 
-class ReplayScreen(Screen):
+class ReplayScreen(DialogHost):
     DEFAULT_CSS = """
     ReplayScreen #main { height: 1fr; }
     ReplayScreen #side { height: 9; }
@@ -142,7 +142,7 @@ class ReplayScreen(Screen):
 
     @work(exclusive=True)
     async def action_go_to_event(self) -> None:
-        text = await self.app.push_screen_wait(TextPrompt(f"Go to event (seq 0 to {self.replay.head})", str(self.replay.seq)))
+        text = await self.ask(TextPrompt(f"Go to event (seq 0 to {self.replay.head})", str(self.replay.seq)))
         if text is None:
             return
         if not text.strip().isdigit():
@@ -155,7 +155,7 @@ class ReplayScreen(Screen):
         choices = [Choice("the set-up (before turning point 1)", 0, "0")]
         choices += [Choice(f"start of {label} (seq {seq})", seq, label[2:]) for seq, label in sorted(self.tp_starts.items())]
         choices.append(Choice(f"the end (seq {self.replay.head})", self.replay.head, "e"))
-        seq = await self.app.push_screen_wait(PickScreen("Go to turning point", choices))
+        seq = await self.ask(PickScreen("Go to turning point", choices))
         if seq is not None:
             self.action_seek(seq)
 

@@ -71,7 +71,7 @@ class RulesetFlows:
             return Question("Reinforcements: the second NPO that returns", [Choice(operative_label(o), o.id) for o in others])
 
         first = [Choice(operative_label(o), o.id) for o in down]
-        chosen = await self.app.push_screen_wait(PickScreen("Reinforcements: the NPOs that return", first, then=second))
+        chosen = await self.ask(PickScreen("Reinforcements: the NPOs that return", first, then=second))
         self.record(ev.ReinforcementsArrived(operatives=chosen) if chosen else None)
 
     async def flow_overwatch(self) -> None:

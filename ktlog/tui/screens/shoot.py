@@ -179,7 +179,7 @@ class ShootDialog(DiceDialog):
                 return
             await self._rebuild()
 
-        self.app.push_screen(TextPrompt(f"Re-rolled {what} dice", hint="like 2=5/balanced 4=6/command (die=new result/rule)"), done)
+        self.screen.show_dialog(TextPrompt(f"Re-rolled {what} dice", hint="like 2=5/balanced 4=6/command (die=new result/rule)"), done)
 
     def action_add_target(self) -> None:
         if not (self.profile.blast or self.profile.torrent):
@@ -194,7 +194,7 @@ class ShootDialog(DiceDialog):
                 await self._rebuild()
                 self.query_one(f"#dice-{self._first_incomplete()}", DiceEntry).focus()
 
-        self.app.push_screen(PickScreen("Another target (Blast / Torrent)", choices), done)
+        self.screen.show_dialog(PickScreen("Another target (Blast / Torrent)", choices), done)
 
     # --- the event --------------------------------------------------------------------------
 

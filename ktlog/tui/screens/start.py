@@ -3,6 +3,9 @@ the league view."""
 
 from __future__ import annotations
 
+import textwrap
+
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
@@ -15,11 +18,41 @@ from ..widgets.key_footer import KeyFooter
 
 RECENT = 100
 """The newest games listed: a table of thousands takes seconds to lay out."""
+PLAYERS_WIDTH = 28
+"""The players column: "Pia vs Quinn vs Rosa vs Sam", their kill teams wrapped under them."""
+
+
+def team_lines(teams: list[str]) -> list[str]:
+    """Kill teams joined by "vs" in lines of PLAYERS_WIDTH, a line broken between two teams."""
+    lines: list[str] = []
+    for team in teams:
+        if lines and len(lines[-1]) + len(" vs ") + len(team) <= PLAYERS_WIDTH:
+            lines[-1] += f" vs {team}"
+        else:
+            lines += textwrap.wrap(f"vs {team}" if lines else team, PLAYERS_WIDTH)
+    return lines or [""]
+
+
+class RecentGames(GameTable):
+    """The newest games, each game's kill teams under its players: a row of two lines or more,
+    so that the kill teams stay readable at 80 columns, where a column of their own is pushed
+    off the right edge by the result (issue 16 #8)."""
+
+    COLUMNS = (("date", "date"), ("players / kill teams", "players"), ("result", "result"), ("events", "events"), ("id", "id"))
+
+    def cells(self, g) -> dict[str, object]:
+        cells = super().cells(g)
+        players = textwrap.wrap(str(cells["players"]), PLAYERS_WIDTH)
+        cells["players"] = Text("\n".join(players)) + Text("\n" + "\n".join(team_lines(g.kill_teams)), style="dim")
+        return cells
+
+    def row_height(self, cells: dict[str, object]) -> int:
+        return str(cells["players"]).count("\n") + 1
 
 
 class StartScreen(Screen):
     DEFAULT_CSS = """
-    StartScreen GameTable { height: 1fr; }
+    StartScreen RecentGames { height: 1fr; }
     StartScreen #hint { height: auto; padding: 0 1; color: $text-muted; }
     """
     BINDINGS = [
@@ -37,7 +70,7 @@ class StartScreen(Screen):
     def compose(self) -> ComposeResult:
         yield Header()
         yield Static(id="hint")
-        yield GameTable()
+        yield RecentGames()
         yield KeyFooter()
 
     def on_mount(self) -> None:

@@ -31,6 +31,10 @@ class GameTable(DataTable):
     def __init__(self, **kwargs):
         super().__init__(cursor_type="row", zebra_stripes=True, **kwargs)
 
+    def row_height(self, cells: dict[str, object]) -> int:
+        """The lines a game's row takes (one; a subclass may give more)."""
+        return 1
+
     def on_mount(self) -> None:
         for label, key in self.COLUMNS:
             self.add_column(label, key=key)
@@ -53,7 +57,7 @@ class GameTable(DataTable):
         self.clear()
         for g in games:
             cells = self.cells(g)
-            self.add_row(*(cells[key] for _, key in self.COLUMNS), key=g.id)
+            self.add_row(*(cells[key] for _, key in self.COLUMNS), key=g.id, height=self.row_height(cells))
         if games:
             self.move_cursor(row=min(keep, len(games) - 1), animate=False)
 

@@ -29,11 +29,12 @@ class KeyFooter(TextBlock):
             binding = active.binding
             if not binding.show or not active.enabled:
                 continue
-            target = "app" if active.node is self.app else "screen"
-            if target == "screen" and active.node is not self.screen:
-                continue
             label = escape(self.app.get_key_display(binding))
-            action = binding.action if "." in binding.action.split("(")[0] else f"{target}.{binding.action}"
+            if active.node is self.app or active.node is self.screen:
+                target = "app" if active.node is self.app else "screen"
+                action = binding.action if "." in binding.action.split("(")[0] else f"{target}.{binding.action}"
+            else:  # an open dialog's key: a click presses it
+                action = f"app.simulate_key({binding.key!r})"
             markup = f'[@click="{action}"][b $footer-key-foreground] {label} [/]{escape(binding.description)}[/]'
             parts.append((markup, len(label) + 2 + len(binding.description)))
         self.set(lines_of(parts, self.content_size.width or self.app.size.width, gap=" "))

@@ -1,0 +1,72 @@
+"""Dialogs drawn as a layer of the screen that asks (issue 16 #7), and the start screen's kill
+teams at 80 columns (issue 16 #8), at 80x24 and 120x40."""
+
+from __future__ import annotations
+
+import pytest
+from tui_support import press, sample, sample_cut, screen_strips, tui_test
+
+from ktlog.play.importer import import_file
+from ktlog.tui.app import make_app
+
+SIZES = [(80, 24), (120, 40)]
+
+
+def lines(screen) -> list[str]:
+    return [strip.text for strip in screen_strips(screen)]
+
+
+@pytest.mark.parametrize("size", SIZES)
+@tui_test
+async def test_a_dialog_leaves_every_line_of_the_screen_under_it_whole(store, size):
+    """Each line is the dialog's or the record screen's as it was before the dialog opened: no
+    fragment of the log beside the dialog, no line of the log blank or shifted."""
+    gid = sample_cut(store, "01", 4)
+    async with make_app(store, screen="record", game_id=gid).run_test(size=size) as pilot:
+        await pilot.pause()
+        before = lines(pilot.app.screen)
+        for keys, where in [(("y",), "ploy: whose"), (("1",), "ploy: its name"), (("escape",), "closed"), (("s",), "shoot at")]:
+            await press(pilot, *keys)
+            screen = pilot.app.screen
+            after = lines(screen)
+            dialogs = screen.dialogs
+            rows = set()
+            for dialog in dialogs:
+                assert dialog.region.x == 0 and dialog.region.width == size[0], f"{where}: a dialog narrower than the screen cuts the lines beside it"
+                rows |= set(range(dialog.region.y, dialog.region.bottom))
+            changed = [y for y in range(size[1] - 2) if y not in rows and after[y] != before[y]]  # the footer (last lines) shows the dialog's keys
+            assert not changed, f"{where}: lines under the dialog changed: " + "\n".join(f"{before[y]!r} -> {after[y]!r}" for y in changed)
+            if where == "closed":
+                assert not dialogs and after[: size[1] - 2] == before[: size[1] - 2]
+
+
+@pytest.mark.parametrize("size", SIZES)
+@tui_test
+async def test_a_dialog_has_the_focus_and_gives_it_back(store, size):
+    gid = sample_cut(store, "01", 4)
+    async with make_app(store, screen="record", game_id=gid).run_test(size=size) as pilot:
+        await pilot.pause()
+        screen = pilot.app.screen
+        focus = screen.focused
+        await press(pilot, "y")
+        assert screen.dialogs and screen.in_dialog(screen.focused)
+        footer = str(screen.query_one("KeyFooter").render())
+        assert "Cancel" in footer and "Undo" not in footer  # the dialog's keys, not the screen's
+        await press(pilot, "ctrl+z")  # the screen's keys are off while a dialog is open
+        assert screen.dialogs
+        await press(pilot, "escape")
+        assert not screen.dialogs and screen.focused is focus
+        assert type(pilot.app.screen).__name__ == "RecordScreen"  # Esc closed the dialog, not the screen
+
+
+@pytest.mark.parametrize("size", SIZES)
+@tui_test
+async def test_the_start_screen_shows_each_game_s_kill_teams_whole(store, size):
+    for name in ("01", "03", "05", "11"):
+        import_file(store, sample(name))
+    async with make_app(store, screen="start").run_test(size=size) as pilot:
+        await pilot.pause()
+        shown = " ".join(" ".join(lines(pilot.app.screen)).split())
+        for game in store.games(newest=4):
+            for team in game.kill_teams:
+                assert " ".join(team.split()) in shown, f"{team} is not shown whole at {size}"
