@@ -16,6 +16,7 @@ from ..files.rosters import Roster, find_roster, is_npo, load_roster, slug, user
 from ..rules.not_applied import not_applied
 from ..rules.ruleset import Ruleset
 from ..rulesets import RULESETS
+from ..text.datacards import datacard_lines
 from .context import fail
 
 _CATALOGUES = (".cat", ".catz")
@@ -52,7 +53,7 @@ def import_cmd(file: Path, system: Path | None, archetypes: str | None, out: Pat
     loaded = _written(team, None if dry_run else target, force)
     click.echo(f"{loaded.name}: {len(loaded.operatives)} operatives from {team.source}" + (f" (catalogue revision {team.revision})" if team.revision else ""))
     for card, count in _cards(loaded):
-        click.echo("\n".join(_datacard_lines(card, count)))
+        click.echo(_shown(card, count))
     for operative in team.operatives:
         for note in operative.notes:
             click.echo(f"note: {operative.fields['name']}: {note}")
@@ -134,7 +135,7 @@ def show(name: str) -> None:
     click.echo(f"{loaded.name} ({loaded.path}{origin})")
     click.echo(f"archetypes: {', '.join(loaded.archetypes) or 'none given'}")
     for card, count in _cards(loaded):
-        click.echo("\n".join(_datacard_lines(card, count)))
+        click.echo(_shown(card, count))
 
 
 @roster.command("check")
@@ -179,19 +180,8 @@ def _cards(loaded: Roster) -> list[tuple[Datacard, int]]:
     return list(counted.items())
 
 
-def _datacard_lines(card: Datacard, count: int) -> list[str]:
-    times = f"{count}x " if count > 1 else ""
-    kt21 = f"  GA {card.group_activation}  DF {card.defence}" if card.group_activation != 1 or card.defence != 3 else ""
-    lines = [
-        f'{times}{card.name}: APL {card.apl}  Move {card.move}"  Save {card.save}+  Wounds {card.wounds}{kt21}'
-        + (f"  [{', '.join(card.keywords)}]" if card.keywords else "")
-    ]
-    for w in card.weapons:
-        rules = ", ".join((*w.rules, *(f"!{r}" for r in w.critical_rules)))
-        lines.append(f"    {w.kind:<6}  {w.name:<32} {w.atk}  {w.hit}+  {w.normal_dmg}/{w.crit_dmg}  {rules}".rstrip())
-    lines += [f"    unique action: {a.name} ({a.ap}AP)" for a in card.unique_actions]
-    lines += [f"    rules: {', '.join(card.rules)}"] if card.rules else []
-    return lines
+def _shown(card: Datacard, count: int) -> str:
+    return "\n".join(datacard_lines(card, f"{count}x {card.name}" if count > 1 else None))
 
 
 def _line_of(file: Path, message: str) -> int | None:
