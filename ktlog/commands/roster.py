@@ -3,8 +3,6 @@ the rosters at hand, show one's datacards, check a hand-written roster file."""
 
 from __future__ import annotations
 
-import json
-import re
 import tempfile
 from pathlib import Path
 
@@ -12,7 +10,7 @@ import click
 
 from ..errors import RosterError
 from ..events import Datacard
-from ..files.rosters import Roster, find_roster, is_npo, load_roster, slug, user_roster_folder
+from ..files.rosters import Roster, check_roster, find_roster, is_npo, load_roster, slug, user_roster_folder
 from ..rules.not_applied import not_applied
 from ..rules.ruleset import Ruleset
 from ..rulesets import RULESETS
@@ -148,13 +146,13 @@ def show(name: str) -> None:
     help="The ruleset whose weapon rules the roster is checked against (kt21 for a KT21 roster).",
 )
 def check(file: Path, ruleset: str) -> None:
-    """Check a roster file: the line and field of a problem; older wording read as a field and text
-    that reads like a rule ktlog does not apply ("not applied"); else a summary."""
-    try:
-        loaded = load_roster(file)
-    except RosterError as exc:
-        line = _line_of(file, str(exc))
-        fail(f"{file}:{line}: {exc}" if line else str(exc))
+    """Check a roster file: every problem, each with its line and field; older wording read as a
+    field and text that reads like a rule ktlog does not apply ("not applied"); else a summary."""
+    loaded, problems = check_roster(file)
+    for problem in problems:
+        click.echo(f"{file}:{problem.line}: {problem.text}" if problem.line else f"{file}: {problem.text}")
+    if loaded is None:
+        fail(f"{file}: {len(problems)} problems (above); fix them and check again" if len(problems) > 1 else f"{file}: 1 problem (above); fix it and check again")
     unapplied = roster_not_applied(loaded, RULESETS[ruleset])
     for warning in loaded.warnings:
         click.echo(f"warning: {warning}")
@@ -182,27 +180,3 @@ def _cards(loaded: Roster) -> list[tuple[Datacard, int]]:
 
 def _shown(card: Datacard, count: int) -> str:
     return "\n".join(datacard_lines(card, f"{count}x {card.name}" if count > 1 else None))
-
-
-def _line_of(file: Path, message: str) -> int | None:
-    """The line of the roster file a load_roster message points at: the TOML error's line, the
-    field at `operatives[i]...`, or the operative it names."""
-    if found := re.search(r"at line (\d+)", message):
-        return int(found[1])
-    lines = file.read_text(encoding="utf-8").splitlines()
-    if found := re.search(r"\(at operatives\[(\d+)\](?:\.weapons\[(\d+)\])?(?:\.(\w+))?", message):
-        headers = [i for i, text in enumerate(lines) if text.strip() == "[[operatives]]"]
-        index = int(found[1])
-        if index >= len(headers):
-            return None
-        start, end = headers[index], (headers[index + 1] if index + 1 < len(headers) else len(lines))
-        block = range(start, end)
-        if found[2] is not None:
-            weapons = [i for i in block if lines[i].lstrip().startswith("{")]
-            return weapons[int(found[2])] + 1 if int(found[2]) < len(weapons) else start + 1
-        field = found[3]
-        return next((i + 1 for i in block if field and re.match(rf"\s*{field}\s*=", lines[i])), start + 1)
-    if found := re.search(r"operative '([^']*)'", message):
-        wanted = f"name = {json.dumps(found[1], ensure_ascii=False)}"
-        return next((i + 1 for i, text in enumerate(lines) if text.strip() == wanted), None)
-    return None
