@@ -10,7 +10,7 @@ import click
 
 from ..errors import RosterError
 from ..events import Datacard
-from ..files.rosters import Roster, check_roster, find_roster, is_npo, load_roster, slug, user_roster_folder
+from ..files.rosters import Roster, RosterFile, check_roster, find_roster, is_npo, load_roster, slug, user_roster_folder
 from ..rules.not_applied import not_applied
 from ..rules.ruleset import Ruleset
 from ..rulesets import RULESETS
@@ -52,11 +52,18 @@ def import_cmd(file: Path, system: Path | None, archetypes: str | None, out: Pat
     click.echo(f"{loaded.name}: {len(loaded.operatives)} operatives from {team.source}" + (f" (catalogue revision {team.revision})" if team.revision else ""))
     for card, count in _cards(loaded):
         click.echo(_shown(card, count))
-    for operative in team.operatives:
+    for item in team.equipment:
+        weapon = item.fields.get("weapon")
+        profile = f": {weapon['kind']} ATK {weapon['atk']} HIT {weapon['hit']} DMG {weapon['dmg']}  {', '.join(weapon.get('rules', []))}" if weapon else ""
+        click.echo(f"equipment: {item.fields['name']}{profile}".rstrip())
+    for operative in (*team.operatives, *team.equipment):
         for note in operative.notes:
             click.echo(f"note: {operative.fields['name']}: {note}")
     for text in team.left_out:
         click.echo(f"left out: {text}")
+    if team.equipment and "equipment" not in RosterFile.__struct_fields__:
+        click.echo("equipment: not written (this ktlog's roster format has no [[equipment]] yet)")
+    click.echo("ploys: the roster data has none; add your kill team's [[ploys]] with their CP to the roster file (a commented example is in it)")
     if not chosen:
         click.echo("archetypes: BSData has none; give them with --archetypes A,B, or add archetypes = [...] to the roster file")
     click.echo("dry run: nothing written" if dry_run else f"wrote {target}\nuse it: ktlog new --player NAME={target} ...")
@@ -152,7 +159,9 @@ def check(file: Path, ruleset: str) -> None:
     for problem in problems:
         click.echo(f"{file}:{problem.line}: {problem.text}" if problem.line else f"{file}: {problem.text}")
     if loaded is None:
-        fail(f"{file}: {len(problems)} problems (above); fix them and check again" if len(problems) > 1 else f"{file}: 1 problem (above); fix it and check again")
+        fail(
+            f"{file}: {len(problems)} problems (above); fix them and check again" if len(problems) > 1 else f"{file}: 1 problem (above); fix it and check again"
+        )
     unapplied = roster_not_applied(loaded, RULESETS[ruleset])
     for warning in loaded.warnings:
         click.echo(f"warning: {warning}")

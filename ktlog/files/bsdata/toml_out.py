@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ...errors import RosterError
-from ..rosters import Roster, load_roster
+from ..rosters import Roster, RosterFile, load_roster
 from .mapping import MappedTeam
 
 _NOTE, _LEFT_OUT = "# note: ", "# left out: "
@@ -42,7 +42,29 @@ def render(team: MappedTeam) -> str:
         lines += ["weapons = ["] + [f"  {_value(w)}," for w in fields["weapons"]] + ["]"]
         if fields["unique_actions"]:
             lines.append(f"unique_actions = {_value(fields['unique_actions'])}")
-    return "\n".join(lines) + "\n"
+    if "equipment" in RosterFile.__struct_fields__:  # the roster format's [[equipment]] (issue 13)
+        lines += equipment_tables(team)
+    return "\n".join(lines + _PLOYS) + "\n"
+
+
+_PLOYS = [
+    "",
+    "# The roster data has no ploys: add your kill team's, each with its CP cost, e.g.",
+    "# [[ploys]]",
+    '# name = "..."',
+    '# kind = "strategy"  # or "firefight"',
+    "# cp = 1",
+    '# reminder = "a short reminder, in your own words"',
+]
+
+
+def equipment_tables(team: MappedTeam) -> list[str]:
+    """The team's equipment as [[equipment]] tables (name, weapon), the import's notes above each."""
+    lines = []
+    for item in team.equipment:
+        lines += ["", *(f"{_NOTE}{n}" for n in item.notes), "[[equipment]]"]
+        lines += [f"{key} = {_value(value)}" for key, value in item.fields.items()]
+    return lines
 
 
 def write_roster(text: str, path: Path, *, force: bool = False) -> Roster:
@@ -84,8 +106,9 @@ def import_flags(text: str) -> ImportFlags:
             pending.append(line.removeprefix(_NOTE))
         elif line.startswith(_LEFT_OUT):
             flags.left_out.append(line.removeprefix(_LEFT_OUT))
-        elif line == "[[operatives]]":
-            table = True
+        elif line.startswith("["):  # a note belongs to the operative whose table follows
+            table = line == "[[operatives]]"
+            pending = pending if table else []
         elif table and line.startswith("name = "):
             try:
                 name = json.loads(line.removeprefix("name = "))
