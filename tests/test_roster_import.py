@@ -174,7 +174,7 @@ def test_list_show_and_check(folder, tmp_path):
     result = run("roster", "check", str(bad))
     assert result.exit_code == 1 and f"{bad}:13:" in result.output and "apl" in result.output
     bad.write_text('name = "X"\n[[operatives]]\nname = "A"\napl = 2\nmove = 0\nsave = "4+"\nwounds = 8\nweapons = []\n')
-    assert f"{bad}:3:" in run("roster", "check", str(bad)).output  # the operative's line, for a datacard problem
+    assert f"{bad}:5:" in run("roster", "check", str(bad)).output  # the field's line, for a datacard problem
     bad.write_text('name = "X"\nname = \n')
     assert f"{bad}:2:" in run("roster", "check", str(bad)).output
 

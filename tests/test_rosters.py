@@ -78,7 +78,7 @@ def test_count_makes_numbered_ids(tmp_path):
         (('save = "5+"', 'save = "9+"'), "save '9\\+' is not like 3\\+"),
         (("wounds = 7", "wounds = 0"), "Wounds 0 is below 1"),
         (('kind = "ranged"', 'kind = "psychic"'), "kind 'psychic' is neither ranged nor melee"),
-        (("apl = 2", "apl = 2\nspeed = 9"), "Object contains unknown field `speed`"),
+        (("apl = 2", "apl = 2\nspeed = 9"), "operative 'Grunt': unknown field `speed`"),
         (("apl = 2", "apl = [2"), "not valid TOML"),
     ],
 )

@@ -188,7 +188,7 @@ def test_heavy_wording_is_read_only_on_npo_datacards(tmp_path):
     [
         ({"fields": 'double_action = ["Shot"]'}, "double_action 'Shot': not an action; name actions as printed, e.g. double_action = [\"Shoot\"]"),
         ({"weapon_fields": ", one_in = 1"}, "weapon 'Gewehr': one_in 1 is below 2"),
-        ({"fields": "heavy = 1"}, "Expected `bool`, got `int` (at operatives[0].heavy)"),
+        ({"fields": "heavy = 1"}, "heavy: Expected `bool`, got `int`"),
     ],
 )
 def test_bad_fields_are_refused_naming_the_field(tmp_path, fields, message):

@@ -3,8 +3,6 @@ the rosters at hand, show one's datacards, check a hand-written roster file."""
 
 from __future__ import annotations
 
-import json
-import re
 import tempfile
 from pathlib import Path
 
@@ -12,10 +10,11 @@ import click
 
 from ..errors import RosterError
 from ..events import Datacard
-from ..files.rosters import Roster, find_roster, is_npo, load_roster, slug, user_roster_folder
+from ..files.rosters import Roster, RosterFile, check_roster, find_roster, is_npo, load_roster, slug, user_roster_folder
 from ..rules.not_applied import not_applied
 from ..rules.ruleset import Ruleset
 from ..rulesets import RULESETS
+from ..text.datacards import datacard_lines
 from .context import fail
 
 _CATALOGUES = (".cat", ".catz")
@@ -52,12 +51,19 @@ def import_cmd(file: Path, system: Path | None, archetypes: str | None, out: Pat
     loaded = _written(team, None if dry_run else target, force)
     click.echo(f"{loaded.name}: {len(loaded.operatives)} operatives from {team.source}" + (f" (catalogue revision {team.revision})" if team.revision else ""))
     for card, count in _cards(loaded):
-        click.echo("\n".join(_datacard_lines(card, count)))
-    for operative in team.operatives:
+        click.echo(_shown(card, count))
+    for item in team.equipment:
+        weapon = item.fields.get("weapon")
+        profile = f": {weapon['kind']} ATK {weapon['atk']} HIT {weapon['hit']} DMG {weapon['dmg']}  {', '.join(weapon.get('rules', []))}" if weapon else ""
+        click.echo(f"equipment: {item.fields['name']}{profile}".rstrip())
+    for operative in (*team.operatives, *team.equipment):
         for note in operative.notes:
             click.echo(f"note: {operative.fields['name']}: {note}")
     for text in team.left_out:
         click.echo(f"left out: {text}")
+    if team.equipment and "equipment" not in RosterFile.__struct_fields__:
+        click.echo("equipment: not written (this ktlog's roster format has no [[equipment]] yet)")
+    click.echo("ploys: the roster data has none; add your kill team's [[ploys]] with their CP to the roster file (a commented example is in it)")
     if not chosen:
         click.echo("archetypes: BSData has none; give them with --archetypes A,B, or add archetypes = [...] to the roster file")
     click.echo("dry run: nothing written" if dry_run else f"wrote {target}\nuse it: ktlog new --player NAME={target} ...")
@@ -134,7 +140,7 @@ def show(name: str) -> None:
     click.echo(f"{loaded.name} ({loaded.path}{origin})")
     click.echo(f"archetypes: {', '.join(loaded.archetypes) or 'none given'}")
     for card, count in _cards(loaded):
-        click.echo("\n".join(_datacard_lines(card, count)))
+        click.echo(_shown(card, count))
 
 
 @roster.command("check")
@@ -147,13 +153,15 @@ def show(name: str) -> None:
     help="The ruleset whose weapon rules the roster is checked against (kt21 for a KT21 roster).",
 )
 def check(file: Path, ruleset: str) -> None:
-    """Check a roster file: the line and field of a problem; older wording read as a field and text
-    that reads like a rule ktlog does not apply ("not applied"); else a summary."""
-    try:
-        loaded = load_roster(file)
-    except RosterError as exc:
-        line = _line_of(file, str(exc))
-        fail(f"{file}:{line}: {exc}" if line else str(exc))
+    """Check a roster file: every problem, each with its line and field; older wording read as a
+    field and text that reads like a rule ktlog does not apply ("not applied"); else a summary."""
+    loaded, problems = check_roster(file)
+    for problem in problems:
+        click.echo(f"{file}:{problem.line}: {problem.text}" if problem.line else f"{file}: {problem.text}")
+    if loaded is None:
+        fail(
+            f"{file}: {len(problems)} problems (above); fix them and check again" if len(problems) > 1 else f"{file}: 1 problem (above); fix it and check again"
+        )
     unapplied = roster_not_applied(loaded, RULESETS[ruleset])
     for warning in loaded.warnings:
         click.echo(f"warning: {warning}")
@@ -179,40 +187,5 @@ def _cards(loaded: Roster) -> list[tuple[Datacard, int]]:
     return list(counted.items())
 
 
-def _datacard_lines(card: Datacard, count: int) -> list[str]:
-    times = f"{count}x " if count > 1 else ""
-    kt21 = f"  GA {card.group_activation}  DF {card.defence}" if card.group_activation != 1 or card.defence != 3 else ""
-    lines = [
-        f'{times}{card.name}: APL {card.apl}  Move {card.move}"  Save {card.save}+  Wounds {card.wounds}{kt21}'
-        + (f"  [{', '.join(card.keywords)}]" if card.keywords else "")
-    ]
-    for w in card.weapons:
-        rules = ", ".join((*w.rules, *(f"!{r}" for r in w.critical_rules)))
-        lines.append(f"    {w.kind:<6}  {w.name:<32} {w.atk}  {w.hit}+  {w.normal_dmg}/{w.crit_dmg}  {rules}".rstrip())
-    lines += [f"    unique action: {a.name} ({a.ap}AP)" for a in card.unique_actions]
-    lines += [f"    rules: {', '.join(card.rules)}"] if card.rules else []
-    return lines
-
-
-def _line_of(file: Path, message: str) -> int | None:
-    """The line of the roster file a load_roster message points at: the TOML error's line, the
-    field at `operatives[i]...`, or the operative it names."""
-    if found := re.search(r"at line (\d+)", message):
-        return int(found[1])
-    lines = file.read_text(encoding="utf-8").splitlines()
-    if found := re.search(r"\(at operatives\[(\d+)\](?:\.weapons\[(\d+)\])?(?:\.(\w+))?", message):
-        headers = [i for i, text in enumerate(lines) if text.strip() == "[[operatives]]"]
-        index = int(found[1])
-        if index >= len(headers):
-            return None
-        start, end = headers[index], (headers[index + 1] if index + 1 < len(headers) else len(lines))
-        block = range(start, end)
-        if found[2] is not None:
-            weapons = [i for i in block if lines[i].lstrip().startswith("{")]
-            return weapons[int(found[2])] + 1 if int(found[2]) < len(weapons) else start + 1
-        field = found[3]
-        return next((i + 1 for i in block if field and re.match(rf"\s*{field}\s*=", lines[i])), start + 1)
-    if found := re.search(r"operative '([^']*)'", message):
-        wanted = f"name = {json.dumps(found[1], ensure_ascii=False)}"
-        return next((i + 1 for i, text in enumerate(lines) if text.strip() == wanted), None)
-    return None
+def _shown(card: Datacard, count: int) -> str:
+    return "\n".join(datacard_lines(card, f"{count}x {card.name}" if count > 1 else None))

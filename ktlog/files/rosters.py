@@ -35,12 +35,15 @@ is read as before, with a warning naming the field to write (ktlog.wording).
 
 from __future__ import annotations
 
+import difflib
 import os
 import re
 import tomllib
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, TypeVar
 
 import msgspec
 import platformdirs
@@ -50,6 +53,8 @@ from ..errors import RosterError
 from ..events import EVENT_TYPES, Action, Datacard, Event, OperativeAdded, PlayerJoined, UniqueAction, Weapon
 from ..rules.setup import check_datacard
 from ..wording import read_wording
+
+T = TypeVar("T")
 
 ACTIONS = {cls.name for cls in EVENT_TYPES.values() if issubclass(cls, Action)} - {"Killzone action", "Unique action"}
 """The actions a datacard's double_action may name, besides its own unique actions (pg 40-45)."""
@@ -196,51 +201,220 @@ def _damage(value: str, weapon: str) -> tuple[int, int]:
     return int(m[1]), int(m[2])
 
 
+@dataclass(frozen=True)
+class RosterProblem:
+    """One problem of a roster file: what is wrong, the path of the field (`("operatives", 1,
+    "apl")`) and the file's line where it can be found."""
+
+    text: str
+    at: tuple[str | int, ...] = ()
+    line: int | None = None
+
+
 def load_roster(path: str | Path) -> Roster:
-    """Read and check a roster file; errors name the file, the operative and the field."""
+    """Read and check a roster file; an error names the file, the operative and the field of
+    its first problem, and how many more `ktlog roster check` lists."""
+    roster, problems = check_roster(path)
+    if roster is None:
+        more = f" ({len(problems) - 1} more: ktlog roster check {path} lists every problem)" if len(problems) > 1 else ""
+        raise RosterError(f"{path}: {problems[0].text}{more}")
+    return roster
+
+
+def check_roster(path: str | Path) -> tuple[Roster | None, list[RosterProblem]]:
+    """Read a roster file and find every problem it has, each with its field and line (the
+    roster is None when there is one): TOML syntax, unknown, missing and mistyped fields,
+    datacards the rules refuse, ids used twice."""
     path = Path(path)
-    where = str(path)
     try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise RosterError(f"{where}: cannot read the roster file: {exc.strerror}") from exc
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        return None, [RosterProblem(f"cannot read the roster file: {getattr(exc, 'strerror', None) or exc}")]
+    try:
+        raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise RosterError(f"{where}: not valid TOML: {exc}. Fix that line of the roster file") from exc
+        line = re.search(r"at line (\d+)", str(exc))
+        return None, [RosterProblem(f"not valid TOML: {exc}. Fix that line of the roster file", line=int(line[1]) if line else None)]
     raw, warnings = _read_older_wording(raw)
-    try:
-        spec = msgspec.convert(raw, RosterFile)
-    except msgspec.ValidationError as exc:
-        text, _, at = str(exc).partition(" - at `$")
-        raise RosterError(f"{where}: {text}" + (f" (at {at.rstrip('`').lstrip('.')})" if at else "") + "; fix the roster file") from exc
-    operatives: list[RosterOperative] = []
-    for spec_op in spec.operatives:
-        try:
-            card = _datacard(spec_op)
-        except ValueError as exc:
-            raise RosterError(f"{where}: operative {spec_op.name!r}: {exc}") from exc
-        problems = check_datacard(card)
-        if problems:
-            raise RosterError(f"{where}: operative {spec_op.name!r}: {'; '.join(problems)}")
-        base = spec_op.id or slug(spec_op.name)
-        ids = [base] if spec_op.count == 1 else [f"{base}-{i}" for i in range(1, spec_op.count + 1)]
-        operatives.extend(RosterOperative(i, card) for i in ids)
-    seen: set[str] = set()
-    for op in operatives:
-        if op.id in seen:
-            raise RosterError(f"{where}: two operatives have the id {op.id!r}; give one an `id`")
-        seen.add(op.id)
-    if not operatives:
-        raise RosterError(f"{where}: the roster has no operatives")
+    problems = _problems(raw)
+    lines = text.splitlines()
+    problems = sorted((RosterProblem(p.text, p.at, _line(lines, p.at)) for p in problems), key=lambda p: p.line or 0)
+    if problems:
+        return None, problems
+    spec = msgspec.convert(raw, RosterFile)  # every field was checked above
+    operatives = [RosterOperative(i, card) for op in spec.operatives for card in [_datacard(op)] for i in _ids(op)]
     return Roster(
         name=spec.name,
         faction=spec.faction,
         archetypes=tuple(spec.archetypes),
         operatives=tuple(operatives),
-        path=where,
+        path=str(path),
         source=spec.source,
         revision=spec.revision,
-        warnings=tuple(f"{where}: {w}" for w in warnings),
-    )
+        warnings=tuple(f"{path}: {w}" for w in warnings),
+    ), []
+
+
+def _ids(op: OperativeEntry | dict) -> list[str]:
+    """The ids of an operative entry (read or as written: a name, an id and a count that are not
+    text or a number count as absent)."""
+    fields = msgspec.structs.asdict(op) if isinstance(op, OperativeEntry) else op
+    name, given, count = (fields.get(key) for key in ("name", "id", "count"))
+    base = given if isinstance(given, str) and given else slug(name if isinstance(name, str) else "")
+    count = count if isinstance(count, int) and count > 1 else 1
+    return [base] if count == 1 else [f"{base}-{i}" for i in range(1, count + 1)]
+
+
+def _problems(raw: dict) -> list[RosterProblem]:
+    """Every problem of the roster file's data, field by field, then datacard by datacard."""
+    problems = _struct_problems(raw, RosterFile, (), nested=("operatives",))
+    operatives = raw.get("operatives")
+    if not isinstance(operatives, list):
+        return problems + ([RosterProblem("the roster has no operatives: add an [[operatives]] table", ("operatives",))] if operatives is None else [])
+    if not operatives:
+        problems.append(RosterProblem("the roster has no operatives: add an [[operatives]] table", ("operatives",)))
+    ids: set[str] = set()
+    for i, op in enumerate(operatives):
+        at = ("operatives", i)
+        if not isinstance(op, dict):
+            problems.append(RosterProblem(f"operatives[{i}] is not a table of fields", at))
+            continue
+        named = f"operative {op['name']!r}: " if isinstance(op.get("name"), str) else f"operatives[{i}]: "
+        found = _struct_problems(op, OperativeEntry, at, nested=("weapons",))
+        weapons = op.get("weapons")
+        usable = [w for j, w in enumerate(weapons) if not _weapon_problems(w, (*at, "weapons", j), found)] if isinstance(weapons, list) else weapons
+        try:  # the datacard's own checks, with the fields that could be read
+            entry = msgspec.convert({k: v for k, v in op.items() if k in OperativeEntry.__struct_fields__} | {"weapons": usable}, OperativeEntry)
+        except msgspec.ValidationError:
+            entry = None
+        if entry is not None:
+            found += [RosterProblem(text, (*at, *_field_of(text, weapons))) for text in _datacard_problems(entry)]
+        found += [RosterProblem(f"two operatives have the id {op_id!r}; give one an `id`", (*at, "id")) for op_id in _ids(op) if op_id in ids]
+        ids.update(_ids(op))
+        problems += [RosterProblem(named + p.text, p.at) for p in found]
+    return problems
+
+
+_STAT_FIELDS = {
+    "apl": "apl",
+    "move": "move",
+    "save": "save",
+    "wounds": "wounds",
+    "invulnerable": "invulnerable_save",
+    "invulnerable_save": "invulnerable_save",
+    "ga": "ga",
+}
+"""The first word of a datacard problem -> the field it is about."""
+
+
+def _field_of(problem: str, weapons: object) -> tuple[str | int, ...]:
+    """The field a datacard problem names (its first word, or `weapon 'NAME'`), for its line."""
+    if found := re.match(r"weapon '(.*?)'", problem):
+        names = [w.get("name") if isinstance(w, dict) else None for w in weapons] if isinstance(weapons, list) else []
+        return ("weapons", names.index(found[1])) if found[1] in names else ()
+    word = problem.split(" ", 1)[0].casefold()
+    return (_STAT_FIELDS[word],) if word in _STAT_FIELDS else ()
+
+
+def _weapon_problems(weapon: object, at: tuple[str | int, ...], found: list[RosterProblem]) -> bool:
+    """Add a weapon's problems to `found`: its fields, then its values; True if it has any."""
+    if not isinstance(weapon, dict):
+        found.append(RosterProblem(f"weapons[{at[-1]}] is not a table of fields", at))
+        return True
+    problems = _struct_problems(weapon, WeaponEntry, at)
+    if not problems:
+        try:
+            _weapon(msgspec.convert(weapon, WeaponEntry))
+        except ValueError as exc:
+            problems.append(RosterProblem(str(exc), at))
+    found += problems
+    return bool(problems)
+
+
+def _struct_problems(data: dict, struct: type[msgspec.Struct], at: tuple[str | int, ...], nested: tuple[str, ...] = ()) -> list[RosterProblem]:
+    """The fields of a table that are unknown, missing or of the wrong type (each field checked
+    alone, so every one is found); the `nested` fields are checked item by item by the caller."""
+    fields = {f.encode_name: f for f in msgspec.structs.fields(struct)}
+    problems = [RosterProblem(f"unknown field `{key}`{_did_you_mean(key, fields)}", (*at, key)) for key in data if key not in fields]
+    problems += [RosterProblem(f"missing required field `{name}`", at) for name, f in fields.items() if f.required and name not in data]
+    for name, value in data.items():
+        if name not in fields or (name in nested and isinstance(value, list)):
+            continue
+        try:
+            msgspec.convert(value, fields[name].type)
+        except msgspec.ValidationError as exc:
+            text, _, inner = str(exc).partition(" - at `$")
+            where = f"{name}{inner.rstrip('`')}"
+            problems.append(RosterProblem(f"{where}: {text}", (*at, name, *_path(inner.rstrip("`")))))
+    return problems
+
+
+def _did_you_mean(key: str, fields: Iterable[str]) -> str:
+    close = difflib.get_close_matches(key, fields, n=1)
+    return f": did you mean `{close[0]}`?" if close else " (docs/file-formats.md lists the fields)"
+
+
+def _path(inner: str) -> tuple[str | int, ...]:
+    """`[0].name` -> (0, "name")."""
+    return tuple(int(index) if index else name for index, name in re.findall(r"\[(\d+)\]|\.(\w+)", inner))
+
+
+def _datacard_problems(op: OperativeEntry) -> list[str]:
+    """What the datacard's values have wrong (each weapon on its own), then what the rules refuse."""
+    problems: list[str] = []
+    card = _datacard(op, problems)
+    return problems + check_datacard(card)
+
+
+def _line(lines: list[str], at: tuple[str | int, ...]) -> int | None:
+    """The line of a field in the roster file: a top-level key, or a field of the n-th [[table]]
+    (of its n-th weapon: an inline table a line, all on the `weapons = [` line, or [[operatives.weapons]])."""
+    if not at:
+        return None
+    key = str(at[0])
+    tables = [i for i, text in enumerate(lines) if text.strip() == f"[[{key}]]"]
+    if len(at) == 1 or not isinstance(at[1], int):
+        first_table = next((i for i, text in enumerate(lines) if text.lstrip().startswith("[")), len(lines))
+        return _field_line(lines, range(first_table), key) or (tables[0] + 1 if tables else None)
+    if at[1] >= len(tables):
+        return None
+    start = tables[at[1]]
+    end = next((i for i in range(start + 1, len(lines)) if lines[i].lstrip().startswith("[") and not _sub_table(lines[i], key)), len(lines))
+    rest = at[2:]
+    if len(rest) >= 2 and rest[0] == "weapons" and isinstance(rest[1], int):
+        return _weapon_line(lines, range(start, end), f"{key}.weapons", rest[1], str(rest[2]) if len(rest) > 2 else None) or start + 1
+    field = rest[0] if rest and isinstance(rest[0], str) else None
+    own = next((i for i in range(start + 1, end) if _sub_table(lines[i], key)), end)
+    return (_field_line(lines, range(start, own), field) if field else None) or start + 1
+
+
+def _sub_table(line: str, key: str) -> bool:
+    return line.strip().startswith((f"[[{key}.", f"[{key}."))
+
+
+def _weapon_line(lines: list[str], block: range, table: str, index: int, field: str | None) -> int | None:
+    """The n-th weapon's line in an operative's block: its [[operatives.weapons]] table (the
+    field's line in it), or its inline table."""
+    headers = [i for i in block if lines[i].strip() == f"[[{table}]]"]
+    if headers:
+        if index >= len(headers):
+            return None
+        end = headers[index + 1] if index + 1 < len(headers) else block.stop
+        return (_field_line(lines, range(headers[index], end), field) if field else None) or headers[index] + 1
+    opening = _field_line(lines, block, "weapons")
+    if opening is None:
+        return None
+    inline: list[int] = []
+    for i in range(opening - 1, block.stop):
+        if i > opening - 1 and lines[i].lstrip().startswith("]"):
+            break
+        if lines[i].lstrip().startswith("{") or (i == opening - 1 and "{" in lines[i]):
+            inline.append(i)
+    return inline[index] + 1 if index < len(inline) else opening
+
+
+def _field_line(lines: list[str], block: range, field: str) -> int | None:
+    return next((i + 1 for i in block if re.match(rf"\s*{re.escape(field)}\s*=", lines[i])), None)
 
 
 def is_npo(faction: object, keywords: object) -> bool:
@@ -287,43 +461,56 @@ def find_roster(name: str) -> Path:
     raise RosterError(f"no roster {name!r}: not a file, and not in {user_roster_folder()} or the samples; ktlog roster list shows them")
 
 
-def _datacard(op: OperativeEntry) -> Datacard:
-    weapons = []
-    for w in op.weapons:
-        if w.kind not in ("ranged", "melee"):
-            raise ValueError(f"weapon {w.name!r}: kind {w.kind!r} is neither ranged nor melee")
-        normal, crit = _damage(w.dmg, w.name)
-        if w.one_in is not None and w.one_in < 2:
-            raise ValueError(f"weapon {w.name!r}: one_in {w.one_in} is below 2 (1 in 1 is every operative: leave one_in out)")
-        weapons.append(
-            Weapon(
-                name=w.name,
-                kind=w.kind,
-                atk=w.atk,
-                hit=_stat(w.hit, f"weapon {w.name!r}: hit"),
-                normal_dmg=normal,
-                crit_dmg=crit,
-                rules=tuple(w.rules),
-                critical_rules=tuple(w.critical_rules),
-                one_in=w.one_in,
-            )
-        )
+def _weapon(w: WeaponEntry) -> Weapon:
+    if w.kind not in ("ranged", "melee"):
+        raise ValueError(f"weapon {w.name!r}: kind {w.kind!r} is neither ranged nor melee")
+    normal, crit = _damage(w.dmg, w.name)
+    if w.one_in is not None and w.one_in < 2:
+        raise ValueError(f"weapon {w.name!r}: one_in {w.one_in} is below 2 (1 in 1 is every operative: leave one_in out)")
+    return Weapon(
+        name=w.name,
+        kind=w.kind,
+        atk=w.atk,
+        hit=_stat(w.hit, f"weapon {w.name!r}: hit"),
+        normal_dmg=normal,
+        crit_dmg=crit,
+        rules=tuple(w.rules),
+        critical_rules=tuple(w.critical_rules),
+        one_in=w.one_in,
+    )
+
+
+def _datacard(op: OperativeEntry, problems: list[str] | None = None) -> Datacard:
+    """The operative's datacard; a value that cannot be read raises ValueError, or, given
+    `problems`, is added to them and the card made without it (to find the card's other problems)."""
+
+    def read(make: Callable[[], T], fallback: T) -> T:
+        if problems is None:
+            return make()
+        try:
+            return make()
+        except ValueError as exc:
+            problems.append(str(exc))
+            return fallback
+
+    weapons = [read(partial(_weapon, w), None) for w in op.weapons]
+    invulnerable = op.invulnerable_save
     return Datacard(
         name=op.name,
         apl=op.apl,
         move=op.move,
-        save=_stat(op.save, "save"),
+        save=read(lambda: _stat(op.save, "save"), 4),
         wounds=op.wounds,
-        weapons=tuple(weapons),
+        weapons=tuple(w for w in weapons if w is not None),
         keywords=tuple(op.keywords),
         rules=tuple(op.rules),
         unique_actions=tuple(op.unique_actions),
         base_mm=op.base_mm,
         group_activation=op.ga,
         defence=op.df,
-        invulnerable_save=None if op.invulnerable_save is None else _stat(op.invulnerable_save, "invulnerable_save"),
+        invulnerable_save=None if invulnerable is None else read(lambda: _stat(invulnerable, "invulnerable_save"), None),
         heavy=op.heavy,
-        double_action=_double_action(op),
+        double_action=read(lambda: _double_action(op), ()),
     )
 
 

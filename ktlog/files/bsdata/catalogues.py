@@ -7,6 +7,10 @@ every weapon option it can take.
       selectionEntry > categoryLinks > categoryLink (targetId: a categoryEntry)
     catalogue > catalogueLinks > catalogueLink (another catalogue whose entries it uses)
 
+Equipment: every option with an Equipment profile, or in a group named like "... Equipment",
+under the catalogue's root entries that are not operatives (its "Faction Equipment" group, on the link to the game system's "Equipment
+Reference" entry, and the "Universal Equipment" group that entry links to).
+
 Entries, profiles and categories are found by id in the catalogue, its game system and the
 catalogues it links to. A profile's `set` modifier is applied when its condition is "this
 operative is (or is not) an instance of entry X"; any other modifier is noted, not applied.
@@ -62,7 +66,14 @@ def read_catalogue(path: Path, system: System, library: dict[str, Element] | Non
         if missing:
             entry.notes.append(f"linked catalogues not found beside it: {', '.join(missing)}")
         entries.append(entry)
-    return Team(name=root.get("name") or path.stem, edition=system.edition, source=path.name, revision=root.get("revision"), entries=entries)
+    return Team(
+        name=root.get("name") or path.stem,
+        edition=system.edition,
+        source=path.name,
+        revision=root.get("revision"),
+        entries=entries,
+        equipment=_equipment(root, index, f"{path}: equipment"),
+    )
 
 
 def read_library(folder: Path, *, skip: Path | None = None) -> dict[str, Element]:
@@ -138,6 +149,34 @@ def _operative_entries(root: Element, index: _Index) -> list[Element]:
         if entry is not None and entry.get("type") == "model" and element.get("hidden") != "true":
             found.append(entry)
     return found
+
+
+def _equipment(root: Element, index: _Index, where: str) -> list[Entry]:
+    """Each piece of equipment once (by name), found under the root entries that are not operatives."""
+    found: dict[str, Entry] = {}
+    seen: set[str] = set()
+
+    def walk(element: Element, where: str) -> None:
+        grouped = element.tag == "selectionEntryGroup" and "equipment" in element.get("name", "").lower()
+        for option in (o for path in _OPTIONS for o in element.iterfind(path)):
+            target = index.target(option) if option.tag == "entryLink" else option
+            if target is None or option.get("hidden") == "true" or target.get("hidden") == "true" or target.get("type") == "model":
+                continue
+            if option.tag == "entryLink":
+                walk(option, where)  # a link may carry options of its own (a kill team's Faction Equipment)
+            if target.get("id") in seen:
+                continue
+            seen.add(target.get("id", ""))
+            named = f"{where} > {target.get('name', '')!r}"
+            if target.tag == "selectionEntry" and (grouped or any(p.get("typeName") == "Equipment" for p in target.iterfind("profiles/profile"))):
+                entry = Entry(name=target.get("name", "").strip(), number=1, profiles=[], categories=[], where=named)
+                entry.profiles = list(_profiles(target, [target.get("id", "")], index, named, entry.notes, set()))
+                found.setdefault(entry.name, entry)
+            else:
+                walk(target, named)
+
+    walk(root, where)
+    return list(found.values())
 
 
 def _entry(element: Element, index: _Index, where: str) -> Entry:

@@ -9,6 +9,11 @@ Rng, Blast or Torrent rule is ranged and any other melee, and that is noted. Cat
 keywords, except the structural ones; abilities are kept by name, and an ability whose text says
 "can perform two Shoot actions during its activation" becomes double_action (noted). BSData has
 no archetypes: they are given, or left out.
+
+Equipment becomes the roster's [[equipment]]: its name, and its weapon where it gives one (one
+entry for each weapon when it gives several, named "EQUIPMENT: WEAPON"). The Equipment text is
+the publisher's rules text: it is not copied (no reminder; the player may write one). The data
+has no ploys and no CP costs (BSData's KT2024 and KT2021 files, 2026-11): the player adds ploys.
 """
 
 from __future__ import annotations
@@ -46,6 +51,13 @@ class MappedOperative:
 
 
 @dataclass
+class MappedEquipment:
+    fields: dict
+    """The equipment as the roster file's [[equipment]] has it (name, weapon)."""
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass
 class MappedTeam:
     name: str
     edition: Edition
@@ -56,6 +68,7 @@ class MappedTeam:
     left_out: list[str]
     """What could not be mapped, each naming the operative or weapon and why."""
     title: str | None = None
+    equipment: list[MappedEquipment] = field(default_factory=list)
 
     @property
     def weapons(self) -> int:
@@ -88,6 +101,7 @@ def map_team(team: Team, archetypes: list[str]) -> MappedTeam:
         operatives=operatives,
         left_out=left_out,
         title=team.title,
+        equipment=[e for item in team.equipment for e in _equipment(item, team.edition, left_out)],
     )
 
 
@@ -159,6 +173,17 @@ def _operative(entry: Entry, edition: Edition, left_out: list[str]) -> MappedOpe
     if not weapons:
         notes.append("no weapons")
     return MappedOperative(fields, notes)
+
+
+def _equipment(item: Entry, edition: Edition, left_out: list[str]) -> list[MappedEquipment]:
+    """A piece of equipment as [[equipment]]: one with its weapon, or one for each weapon it gives."""
+    notes = list(item.notes)
+    weapons = [w for p in item.profiles if p.kind == "Weapons" and (w := _weapon(p, edition, notes, left_out, f"equipment {item.name!r}")) is not None]
+    if len(weapons) <= 1:
+        return [MappedEquipment({"name": item.name, **({"weapon": weapons[0]} if weapons else {})}, notes)]
+    named = [MappedEquipment({"name": f"{item.name}: {w['name']}", "weapon": w}) for w in weapons]
+    named[0].notes = [*notes, f"{item.name} gives {len(weapons)} weapons: an equipment entry for each"]
+    return named
 
 
 def _double_action(abilities: list[Profile], notes: list[str]) -> list[str]:

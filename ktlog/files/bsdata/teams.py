@@ -30,7 +30,8 @@ class Profile:
 
 @dataclass
 class Entry:
-    """One operative as the file has it (a roster selection, or a catalogue's operative type)."""
+    """One operative as the file has it (a roster selection, or a catalogue's operative type), or
+    one piece of equipment (its Equipment profile and the Weapons profiles it gives)."""
 
     name: str
     number: int
@@ -52,6 +53,8 @@ class Team:
     entries: list[Entry]
     title: str | None = None
     """The roster's own name, as the player called it."""
+    equipment: list[Entry] = field(default_factory=list)
+    """The equipment: a roster's chosen, a catalogue's every option (its own and the game system's universal equipment)."""
 
 
 def edition_of(system_name: str | None, system_id: str | None, path: Path) -> Edition:

@@ -1,5 +1,6 @@
 """The sides of a new game: a player with a kill team from a roster file and the operatives
-selected for this battle; in Joint Ops, the NPO side with its operatives counted out."""
+selected for this battle, with their datacards shown before the game is created; in Joint Ops,
+the NPO side with its operatives counted out."""
 
 from __future__ import annotations
 
@@ -13,6 +14,8 @@ from ktlog import events as ev
 from ktlog.data import SAMPLE_ROSTERS
 from ktlog.errors import KtlogError
 from ktlog.files.rosters import Roster, find_roster, joining, load_roster
+
+from ..widgets.datacard import DatacardPanel, flags_of
 
 NPO_ROSTER = SAMPLE_ROSTERS / "npo.toml"
 NPO_SELECTION = "heavy-brawler, tough-brawler, trooper-marksman, trooper-marksman, trooper-marksman"
@@ -109,7 +112,8 @@ class SideForm(Vertical):
 
 
 class PlayerForm(SideForm):
-    """A player: name, kill team (a sample roster or a file), the operatives selected."""
+    """A player: name, kill team (a sample roster or a file), the operatives selected and their
+    datacards."""
 
     FIX = "Fix the file and press Enter in the path again, or pick a sample kill team"
 
@@ -124,6 +128,7 @@ class PlayerForm(SideForm):
             yield Select(self.choices(), value=self.default, allow_blank=False, compact=True, id=f"team-{self.key}")
         yield from self.file_field()
         yield SelectionList(id=f"ops-{self.key}")
+        yield DatacardPanel(id=f"cards-{self.key}")
 
     def choices(self) -> list[tuple[str, str]]:
         return [(r.name, path) for path, r in self.samples.items()]
@@ -143,6 +148,17 @@ class PlayerForm(SideForm):
         ops.clear_options()
         ops.add_options([(f"{o.id} · {o.datacard.name}", o.id, True) for o in roster.operatives])
         ops.border_title = f"{roster.name}: the operatives selected (Space toggles)"
+        self.flags = flags_of(roster)
+        self.show_datacards()
+
+    def show_datacards(self) -> None:
+        assert self.roster is not None
+        self.query_one(DatacardPanel).show(self.roster, list(self.query_one(SelectionList).selected), self.flags)
+
+    def on_selection_list_selected_changed(self, event: SelectionList.SelectedChanged) -> None:
+        event.stop()
+        if self.roster is not None:
+            self.show_datacards()
 
     def on_select_changed(self, event: Select.Changed) -> None:
         chosen = self.query_one(Select).value  # as it stands now: options set again post changes on the way
