@@ -10,13 +10,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from textual.widgets import SelectionList
-from tui_support import press, tui_test
+from tui_support import press, screen_strips, tui_test
 
 from ktlog.cli import cli
 from ktlog.files.rosters import load_roster
 from ktlog.text.datacards import other_lines, stats_line, weapon_cells
 from ktlog.tui.app import make_app
-from ktlog.tui.compat import screen_strips
 from ktlog.tui.widgets.datacard import DatacardPanel
 
 ROS = Path(__file__).parent / "fixtures" / "bsdata" / "test-troopers.ros"
