@@ -107,7 +107,7 @@ def export(db: Path, folder: Path, filters: Filters | None = None) -> ExportRepo
         position = conn.execute("SELECT coalesce(max(position), 0) FROM events").fetchone()[0]
         every = conn.execute(f"SELECT DISTINCT season, league FROM games WHERE {where}", args).fetchall()
         changed = conn.execute(
-            f"SELECT DISTINCT season, league FROM games WHERE {where} AND id IN (SELECT DISTINCT game_id FROM events WHERE position > ?)", [*args, last]
+            f"SELECT DISTINCT season, league FROM games WHERE {where} AND game_key IN (SELECT DISTINCT game_key FROM events WHERE position > ?)", [*args, last]
         ).fetchall()
     conn.close()
     folder.mkdir(parents=True, exist_ok=True)
@@ -121,13 +121,13 @@ def export(db: Path, folder: Path, filters: Filters | None = None) -> ExportRepo
 def _write_partition(db: Path, folder: Path, where: str, args: list, season: str | None, league: str | None) -> int:
     """Every table's rows of the games of one season and league, each file replaced whole."""
     label = " AND ".join(f"{k} IS ?" for k in PARTITIONS)
-    keys = f"SELECT rowid FROM games WHERE {where} AND {label}"
+    keys = f"SELECT game_key FROM games WHERE {where} AND {label}"
     params = [*args, season, league]
     games = 0
     for name in TABLES:
         query, types = table_query(name)
         if name == "games":
-            sql = f"{query} WHERE rowid IN ({keys})"
+            sql = f"{query} WHERE game_key IN ({keys})"
         elif name == "verifications":
             sql = f"{query} WHERE game_id IN (SELECT id FROM games WHERE {where} AND {label})"
         else:

@@ -17,26 +17,28 @@ from collections.abc import Callable
 from ..events import Envelope, Event
 from ..reducer import Record, resume
 from ..state import GameState, decode_state
+from .catalog import REWINDS
 
 SNAPSHOT_EVERY = 100
 """A snapshot of the state is kept every this many seqs, so a seek applies fewer events."""
 
 
-def seal(event_hash: str, blob: bytes) -> str:
-    """What binds a snapshot to the chain: SHA-256 of the hash of its seq's event and its bytes."""
-    return hashlib.sha256(event_hash.encode() + b"\n" + bytes(blob)).hexdigest()
+def seal(event_hash: bytes, blob: bytes) -> bytes:
+    """What binds a snapshot to the chain: SHA-256 of the hash of its seq's event (as hex text)
+    and its bytes."""
+    return hashlib.sha256(event_hash.hex().encode() + b"\n" + bytes(blob)).digest()
 
 
-def write_snapshots(conn: sqlite3.Connection, game_id: str, snapshots: list[tuple[int, bytes]]) -> None:
+def write_snapshots(conn: sqlite3.Connection, game_key: int, snapshots: list[tuple[int, bytes]]) -> None:
     """(seq, encoded state) snapshots of a game (whose events at those seqs are written already),
     sealed, replacing any at those seqs."""
     if not snapshots:
         return
     seqs = [seq for seq, _ in snapshots]
-    hashes = dict(conn.execute(f"SELECT seq, hash FROM events WHERE game_id = ? AND seq IN ({', '.join('?' * len(seqs))})", (game_id, *seqs)))
+    hashes = dict(conn.execute(f"SELECT seq, hash FROM events WHERE game_key = ? AND seq IN ({', '.join('?' * len(seqs))})", (game_key, *seqs)))
     conn.executemany(
-        "INSERT OR REPLACE INTO snapshots (game_id, seq, state, seal) VALUES (?,?,?,?)",
-        [(game_id, seq, blob, seal(hashes[seq], blob)) for seq, blob in snapshots],
+        "INSERT OR REPLACE INTO snapshots (game_key, seq, state, seal) VALUES (?,?,?,?)",
+        [(game_key, seq, blob, seal(hashes[seq], blob)) for seq, blob in snapshots],
     )
 
 
@@ -47,7 +49,7 @@ class _Untrusted(Exception):
 
 def state_at(
     conn: sqlite3.Connection,
-    game_id: str,
+    game_key: int,
     at: int,
     events: Callable[[int, int], list[Envelope]],
     then: Record | None = None,
@@ -59,7 +61,7 @@ def state_at(
     voids = [
         (seq, json.loads(p)["target"])
         for seq, p in conn.execute(
-            "SELECT seq, payload FROM events WHERE game_id = ? AND type IN ('EventVoided', 'EventCorrected') AND seq <= ?", (game_id, at)
+            f"SELECT seq, payload FROM events WHERE game_key = ? AND {REWINDS} AND seq <= ?", (game_key, at)
         )
     ]
     if then:
@@ -67,10 +69,10 @@ def state_at(
 
     def load(seq: int) -> GameState:
         row = conn.execute(
-            "SELECT s.state, s.seal, e.hash FROM snapshots s JOIN events e ON e.game_id = s.game_id AND e.seq = s.seq WHERE s.game_id = ? AND s.seq = ?",
-            (game_id, seq),
+            "SELECT s.state, s.seal, e.hash FROM snapshots s JOIN events e USING (game_key, seq) WHERE s.game_key = ? AND s.seq = ?",
+            (game_key, seq),
         ).fetchone()
-        if row is None or not isinstance(row[0], bytes) or row[1] != seal(row[2], row[0]):
+        if row is None or not isinstance(row[0], bytes) or not isinstance(row[2], bytes) or row[1] != seal(row[2], row[0]):
             raise _Untrusted(seq)
         try:
             return decode_state(row[0])
@@ -80,7 +82,7 @@ def state_at(
     def records_after(start: int) -> list[tuple[int, Event]]:
         return [(e.seq, e.payload) for e in events(start, at)] + ([then] if then else [])
 
-    seqs = {r[0] for r in conn.execute("SELECT seq FROM snapshots WHERE game_id = ? AND seq <= ?", (game_id, at))}
+    seqs = {r[0] for r in conn.execute("SELECT seq FROM snapshots WHERE game_key = ? AND seq <= ?", (game_key, at))}
     while True:
         try:
             return resume(at, seqs, voids, load, records_after)[0]
