@@ -19,7 +19,7 @@ from ktlog.cli import cli
 from ktlog.files.gamelog import export_lines, write_game_log
 from ktlog.play.builder import shoot
 from ktlog.play.simulate import simulate_games
-from ktlog.records import chain_hash
+from ktlog.records import chain_hash, event_id_text
 from ktlog.storage.snapshots import SNAPSHOT_EVERY
 from ktlog.storage.store import Store
 
@@ -64,13 +64,13 @@ def league(recorded, tmp_path):
 
 def resealed_from(conn: sqlite3.Connection, game_id: str, seq: int) -> None:
     """Recompute the hash chain from `seq` on, and the head, as an attacker who read the source would."""
-    prev = conn.execute("SELECT hash FROM events WHERE game_key = (SELECT game_key FROM games WHERE id = ?) AND seq = ?", (game_id, seq - 1)).fetchone()[0]
+    prev = conn.execute("SELECT hash FROM events WHERE game_key = (SELECT game_key FROM games WHERE id = ?) AND seq = ?", (game_id, seq - 1)).fetchone()[0].hex()
     rows = conn.execute(
         "SELECT position, seq, event_id, version, recorded_at, payload FROM events WHERE game_key = (SELECT game_key FROM games WHERE id = ?) AND seq >= ? ORDER BY seq", (game_id, seq)
     ).fetchall()
     for position, s, event_id, version, recorded_at, payload in rows:
-        digest = chain_hash(prev, game_id, s, event_id, version, recorded_at, payload.encode())
-        conn.execute("UPDATE events SET prev_hash = ?, hash = ? WHERE position = ?", (prev, digest, position))
+        digest = chain_hash(prev, game_id, s, event_id_text(event_id), version, recorded_at, payload.encode())
+        conn.execute("UPDATE events SET hash = ? WHERE position = ?", (bytes.fromhex(digest), position))
         prev = digest
     conn.execute("UPDATE games SET head_hash = ? WHERE id = ?", (prev, game_id))
 
@@ -114,19 +114,19 @@ def swap_two_seqs(conn, g):
 
 def swap_two_rows(conn, g):
     """Exchange everything but the seq between two rows: the order of the log changes."""
-    columns = "event_id, type, version, recorded_at, payload, prev_hash, hash"
+    columns = "event_id, type, version, recorded_at, payload, hash"
     a, b = (conn.execute(f"SELECT {columns} FROM events WHERE game_key = (SELECT game_key FROM games WHERE id = ?) AND seq = ?", (g.id, s)).fetchone() for s in (90, 91))
     conn.execute("UPDATE events SET event_id = event_id || '-' WHERE game_key = (SELECT game_key FROM games WHERE id = ?) AND seq IN (90, 91)", (g.id,))  # event ids are unique
     for seq, row in ((90, b), (91, a)):
-        conn.execute(f"UPDATE events SET ({columns}) = ({', '.join('?' * 7)}) WHERE game_key = (SELECT game_key FROM games WHERE id = ?) AND seq = ?", (*row, g.id, seq))
+        conn.execute(f"UPDATE events SET ({columns}) = ({', '.join('?' * 6)}) WHERE game_key = (SELECT game_key FROM games WHERE id = ?) AND seq = ?", (*row, g.id, seq))
     return 90
 
 
 def forge_an_event_at_the_end(conn, g):
-    last = conn.execute("SELECT * FROM events WHERE game_key = (SELECT game_key FROM games WHERE id = ?) AND seq = ?", (g.id, g.head)).fetchone()
+    key, recorded_at = conn.execute("SELECT game_key, recorded_at FROM events WHERE game_key = (SELECT game_key FROM games WHERE id = ?) AND seq = ?", (g.id, g.head)).fetchone()
     conn.execute(
-        "INSERT INTO events (game_id, seq, event_id, type, version, recorded_at, payload, prev_hash, hash) VALUES (?,?,?,?,?,?,?,?,?)",
-        (g.id, g.head + 1, "forged", "GameConceded", 1, last[6], '{"player":"Ana","type":"GameConceded"}', last[9], "0" * 64),
+        "INSERT INTO events (game_key, seq, event_id, type, version, recorded_at, payload, hash) VALUES (?,?,?,?,?,?,?,?)",
+        (key, g.head + 1, "forged", "GameConceded", 1, recorded_at, '{"player":"Ana","type":"GameConceded"}', bytes(32)),
     )
     return g.head + 1
 
