@@ -14,6 +14,7 @@ from conftest import ROOT, game
 import ktlog.records
 from ktlog.cli import cli
 from ktlog.errors import InvalidEvent
+from ktlog.events import Annotation
 from ktlog.files.gamelog import export_lines, write_game_log
 from ktlog.play.importer import import_file
 from ktlog.play.replay import Replay
@@ -22,6 +23,7 @@ from ktlog.records import GENESIS, decode_payload, seal
 from ktlog.reducer import fold
 from ktlog.storage.catalog import TABLES
 from ktlog.storage.dbfile import SCHEMA_VERSION
+from ktlog.storage.snapshots import unpack
 from ktlog.storage.store import Store
 
 FIXTURES = ROOT / "tests" / "fixtures"
@@ -70,7 +72,8 @@ def test_m011_keeps_snapshots_seals_and_signatures(tmp_path):
     old.close()
     with Store(path) as store:
         kept = store.conn.execute("SELECT g.id, s.seq, s.state, lower(hex(s.seal)) FROM snapshots s JOIN games g USING (game_key) ORDER BY g.id, s.seq")
-        assert kept.fetchall() == snapshots and len(snapshots) == 5  # bytes as they were, seals holding (a reader uses them)
+        unpacked = [(game_id, seq, unpack(state), seal) for game_id, seq, state, seal in kept]
+        assert unpacked == snapshots and len(snapshots) == 5  # the states' bytes as they were, seals holding (a reader uses them)
         assert store.conn.execute("SELECT * FROM signatures").fetchall() == signatures
         out = CliRunner().invoke(cli, ["--db", str(path), "verify"])
         assert out.exit_code == 0 and "signed by Alice; not by Bob" in out.stdout
@@ -159,3 +162,23 @@ def test_only_a_games_first_event_names_it(store):
     assert named == [(1, gid)]
     with pytest.raises(sqlite3.IntegrityError, match="CHECK constraint failed"):
         store.conn.execute("INSERT INTO events (game_key, seq, event_id, type, version, recorded_at, payload, hash, game_id) SELECT game_key, 99, x'00', type, version, recorded_at, payload, hash, game_id FROM events WHERE seq = 1")
+
+
+def test_a_snapshot_that_unpacks_too_large_or_not_at_all_is_passed_over(store, monkeypatch):
+    import zlib
+
+    from ktlog.storage import snapshots
+
+    g = game(3, 3)
+    while len(g.events) < snapshots.SNAPSHOT_EVERY + 5:
+        g.add(Annotation(target=2, text="a note"))
+    gid = store.new_game(g.events[0], g.events[1:])
+    monkeypatch.setattr(snapshots, "STATE_LIMIT", 1000)
+    with pytest.raises(ValueError, match="larger than STATE_LIMIT"):
+        snapshots.unpack(zlib.compress(bytes(1001)))
+    with pytest.raises(ValueError, match="not a packed state"):
+        snapshots.unpack(b"\x93\x01\x02")
+    store.conn.execute("UPDATE snapshots SET state = ?", (zlib.compress(bytes(5000)),))
+    fresh = Store(store.path)
+    assert fresh.state(gid, snapshots.SNAPSHOT_EVERY + 2) == fold(g.events[: snapshots.SNAPSHOT_EVERY + 2])
+    assert fresh.distrusted == [(gid, snapshots.SNAPSHOT_EVERY)]

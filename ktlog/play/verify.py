@@ -13,7 +13,7 @@ from ..reducer import fold_with_snapshots
 from ..state import GameState, decode_state
 from ..storage import projections
 from ..storage.catalog import PROJECTIONS
-from ..storage.snapshots import SNAPSHOT_EVERY
+from ..storage.snapshots import SNAPSHOT_EVERY, unpack
 from ..storage.store import Store
 
 
@@ -156,7 +156,7 @@ def _derived_mismatch(store: Store, game_id: str, state: GameState, snapshots: l
 def _same_state(stored, expected: bytes) -> bool:
     """Whether a stored snapshot holds the state the events give (garbage holds none)."""
     try:
-        return decode_state(stored) == decode_state(expected)
+        return decode_state(unpack(stored)) == decode_state(expected)
     except Exception:  # not a state at all: msgspec's DecodeError or ValidationError, a wrong type
         return False
 

