@@ -850,9 +850,14 @@ def test_a_winner_edited_in_place_is_named(tampered):
 
 def test_a_failed_verify_verdict_is_named(tampered):
     with sqlite3.connect(tampered) as db:
-        seq = db.execute("SELECT seq FROM events WHERE game_key = (SELECT game_key FROM games WHERE id = ?) AND type = 'DamageInflicted' ORDER BY seq LIMIT 1", (G[5],)).fetchone()[0]
+        seq = db.execute(
+            "SELECT seq FROM events WHERE game_key = (SELECT game_key FROM games WHERE id = ?) AND type = 'DamageInflicted' ORDER BY seq LIMIT 1", (G[5],)
+        ).fetchone()[0]
         db.execute("DROP TRIGGER events_no_update")
-        db.execute("UPDATE events SET payload = replace(payload, '\"damage\":99', '\"damage\":98') WHERE game_key = (SELECT game_key FROM games WHERE id = ?) AND seq = ?", (G[5], seq))
+        db.execute(
+            "UPDATE events SET payload = replace(payload, '\"damage\":99', '\"damage\":98') WHERE game_key = (SELECT game_key FROM games WHERE id = ?) AND seq = ?",
+            (G[5], seq),
+        )
     assert suspicious_games(League(tampered)) == []  # the quick checks cannot see it: `ktlog verify` can
     verified = CliRunner().invoke(cli, ["--db", str(tampered), "verify"])
     assert verified.exit_code == 1

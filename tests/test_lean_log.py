@@ -149,7 +149,9 @@ def test_a_deleted_games_row_comes_back_from_the_first_event_which_names_it(stor
     score = CliRunner().invoke(cli, ["--db", str(store.path), "score", gid[:8]]).stdout
     store.conn.execute("PRAGMA foreign_keys = OFF")
     store.conn.execute("DELETE FROM games")
-    assert [v.problem for v in verify(store)] == [f"{len(g.events)} events are stored but the game's row is missing from the games table: it was deleted behind ktlog's back"]
+    assert [v.problem for v in verify(store)] == [
+        f"{len(g.events)} events are stored but the game's row is missing from the games table: it was deleted behind ktlog's back"
+    ]
     assert store.rebuild() == 1
     assert store.games()[0].id == gid and all(v.ok for v in verify(store))
     assert CliRunner().invoke(cli, ["--db", str(store.path), "score", gid[:8]]).stdout == score
@@ -161,7 +163,9 @@ def test_only_a_games_first_event_names_it(store):
     named = store.conn.execute("SELECT seq, game_id FROM events WHERE game_id IS NOT NULL").fetchall()
     assert named == [(1, gid)]
     with pytest.raises(sqlite3.IntegrityError, match="CHECK constraint failed"):
-        store.conn.execute("INSERT INTO events (game_key, seq, event_id, type, version, recorded_at, payload, hash, game_id) SELECT game_key, 99, x'00', type, version, recorded_at, payload, hash, game_id FROM events WHERE seq = 1")
+        store.conn.execute(
+            "INSERT INTO events (game_key, seq, event_id, type, version, recorded_at, payload, hash, game_id) SELECT game_key, 99, x'00', type, version, recorded_at, payload, hash, game_id FROM events WHERE seq = 1"
+        )
 
 
 def test_a_snapshot_that_unpacks_too_large_or_not_at_all_is_passed_over(store, monkeypatch):

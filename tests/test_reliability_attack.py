@@ -224,7 +224,10 @@ def raw(db, sql, *args):
     "damage, problem",
     [
         ("UPDATE snapshots SET state = X'00FF13' WHERE game_key = (SELECT game_key FROM games WHERE id = ?)", "snapshot of the state at seq"),
-        ("UPDATE events SET payload = CAST(X'7B2274797065223A22FF227D' AS TEXT) WHERE game_key = (SELECT game_key FROM games WHERE id = ?) AND seq = 3", "FAILED at seq 3: the hash does not match"),
+        (
+            "UPDATE events SET payload = CAST(X'7B2274797065223A22FF227D' AS TEXT) WHERE game_key = (SELECT game_key FROM games WHERE id = ?) AND seq = 3",
+            "FAILED at seq 3: the hash does not match",
+        ),
         ("UPDATE games SET players = CAST(X'5B22FF225D' AS TEXT) WHERE id = ?", "the game's row does not match its events (players)"),
     ],
 )
@@ -282,7 +285,9 @@ def test_an_edited_snapshot_is_passed_over_and_said(samples_db):
     conn = sqlite3.connect(samples_db)
     gid = conn.execute("SELECT id FROM games WHERE id LIKE '99ca%'").fetchone()[0]
     forged = conn.execute("SELECT state FROM snapshots WHERE game_key = (SELECT game_key FROM games WHERE id = ?) AND seq = 100", (gid,)).fetchone()[0]
-    conn.execute("UPDATE snapshots SET state = ? WHERE game_key = (SELECT game_key FROM games WHERE id = ?) AND seq = 300", (forged, gid))  # a valid state, from another seq
+    conn.execute(
+        "UPDATE snapshots SET state = ? WHERE game_key = (SELECT game_key FROM games WHERE id = ?) AND seq = 300", (forged, gid)
+    )  # a valid state, from another seq
     conn.commit()
     conn.close()
     for args in (("score", "99ca"), ("show", "99ca", "--at", "320")):

@@ -93,7 +93,7 @@ def test_a_locked_database_refuses_the_event_and_keeps_nothing_half_written(tmp_
 
 
 def test_unique_seq_is_enforced_by_the_database(store):
-    gid = recorded(store, game(2, 2))
+    recorded(store, game(2, 2))
     columns = "game_key, seq, event_id, type, version, recorded_at, payload, hash, game_id"
     row = store.conn.execute(f"SELECT {columns} FROM events WHERE seq = 1").fetchone()
     with pytest.raises(sqlite3.IntegrityError, match="UNIQUE constraint failed: events.game_key, events.seq"):

@@ -27,7 +27,11 @@ def test_an_untouched_game_verifies(store, stored):
 
 
 def test_an_edited_payload_is_found(store, stored):
-    tamper(store, "UPDATE events SET payload = replace(payload, '\"Alice''s team\"', '\"Mallory\"') WHERE game_key = (SELECT game_key FROM games WHERE id = ?) AND seq = 2", stored)
+    tamper(
+        store,
+        "UPDATE events SET payload = replace(payload, '\"Alice''s team\"', '\"Mallory\"') WHERE game_key = (SELECT game_key FROM games WHERE id = ?) AND seq = 2",
+        stored,
+    )
     v = verify_game(store, stored)
     assert (v.ok, v.bad_seq) == (False, 2) and "changed after it was recorded" in v.problem
 

@@ -210,7 +210,11 @@ def m011_lean_log(db: sqlite_utils.Database) -> None:
     conn.execute("ALTER TABLE games RENAME TO games_before_m011")
     conn.execute("ALTER TABLE events RENAME TO events_before_m011")
     conn.execute("ALTER TABLE snapshots RENAME TO snapshots_before_m011")
-    db["games"].create({"game_key": int, "id": str, **{c: db["games_before_m011"].columns_dict[c] for c in games}}, pk="game_key", not_null={"id", "ruleset", "status", "head_seq", "head_hash"})
+    db["games"].create(
+        {"game_key": int, "id": str, **{c: db["games_before_m011"].columns_dict[c] for c in games}},
+        pk="game_key",
+        not_null={"id", "ruleset", "status", "head_seq", "head_hash"},
+    )
     conn.execute("CREATE UNIQUE INDEX idx_games_id ON games (id)")
     conn.execute(f"INSERT INTO games (game_key, id, {', '.join(games)}) SELECT rowid, id, {', '.join(games)} FROM games_before_m011")
     # A game whose events are stored without its row (deleted behind ktlog's back) gets a row

@@ -87,9 +87,7 @@ def state_at(
     snapshot passed over because its seal does not hold is added to `distrusted`."""
     voids = [
         (seq, json.loads(p)["target"])
-        for seq, p in conn.execute(
-            f"SELECT seq, payload FROM events WHERE game_key = ? AND {REWINDS} AND seq <= ?", (game_key, at)
-        )
+        for seq, p in conn.execute(f"SELECT seq, payload FROM events WHERE game_key = ? AND {REWINDS} AND seq <= ?", (game_key, at))
     ]
     if then:
         voids.append((then[0], then[1].target))
