@@ -186,3 +186,17 @@ def test_a_snapshot_that_unpacks_too_large_or_not_at_all_is_passed_over(store, m
     fresh = Store(store.path)
     assert fresh.state(gid, snapshots.SNAPSHOT_EVERY + 2) == fold(g.events[: snapshots.SNAPSHOT_EVERY + 2])
     assert fresh.distrusted == [(gid, snapshots.SNAPSHOT_EVERY)]
+
+
+def test_m011_keeps_a_value_edited_behind_ktlogs_back_and_verify_names_it(tmp_path):
+    path = tmp_path / "nine.db"
+    shutil.copy(FIXTURES / "schema9.db", path)
+    with sqlite3.connect(path) as old:
+        old.execute("DROP TRIGGER events_no_update")
+        game_id = old.execute("SELECT game_id FROM events WHERE seq = 1 ORDER BY position LIMIT 1").fetchone()[0]
+        old.execute("UPDATE events SET hash = 'not a hash' WHERE game_id = ? AND seq = 7", (game_id,))
+    with Store(path) as store:
+        assert store.conn.execute("SELECT hash FROM events WHERE seq = 7 AND game_key = 1").fetchone()[0] == "not a hash"
+        verdicts = {v.game_id: v for v in verify(store)}
+        assert (verdicts[game_id].bad_seq, verdicts[game_id].problem) == (7, "the hash does not match the event's content: it was changed after it was recorded")
+        assert sum(v.ok for v in verdicts.values()) == 2
