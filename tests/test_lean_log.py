@@ -198,5 +198,8 @@ def test_m011_keeps_a_value_edited_behind_ktlogs_back_and_verify_names_it(tmp_pa
     with Store(path) as store:
         assert store.conn.execute("SELECT hash FROM events WHERE seq = 7 AND game_key = 1").fetchone()[0] == "not a hash"
         verdicts = {v.game_id: v for v in verify(store)}
-        assert (verdicts[game_id].bad_seq, verdicts[game_id].problem) == (7, "the hash does not match the event's content: it was changed after it was recorded")
+        assert (verdicts[game_id].bad_seq, verdicts[game_id].problem) == (
+            7,
+            "the hash does not match the event's content: it was changed after it was recorded",
+        )
         assert sum(v.ok for v in verdicts.values()) == 2
