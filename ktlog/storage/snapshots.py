@@ -56,6 +56,13 @@ def seal(event_hash: bytes, blob: bytes) -> bytes:
     return hashlib.sha256(event_hash.hex().encode() + b"\n" + bytes(blob)).digest()
 
 
+def sealed_rows(snapshots: list[tuple[int, bytes]], hashes: dict[int, bytes]) -> list[tuple[int, bytes, bytes]]:
+    """(seq, encoded state) snapshots as rows to store: (seq, packed state, seal), given the
+    hash of the event at each seq. Made where the states are folded (an import's checking
+    process), so the writer only inserts them."""
+    return [(seq, pack(blob), seal(hashes[seq], blob)) for seq, blob in snapshots]
+
+
 def write_snapshots(conn: sqlite3.Connection, game_key: int, snapshots: list[tuple[int, bytes]]) -> None:
     """(seq, encoded state) snapshots of a game (whose events at those seqs are written already),
     sealed, replacing any at those seqs."""
@@ -63,10 +70,12 @@ def write_snapshots(conn: sqlite3.Connection, game_key: int, snapshots: list[tup
         return
     seqs = [seq for seq, _ in snapshots]
     hashes = dict(conn.execute(f"SELECT seq, hash FROM events WHERE game_key = ? AND seq IN ({', '.join('?' * len(seqs))})", (game_key, *seqs)))
-    conn.executemany(
-        "INSERT OR REPLACE INTO snapshots (game_key, seq, state, seal) VALUES (?,?,?,?)",
-        [(game_key, seq, pack(blob), seal(hashes[seq], blob)) for seq, blob in snapshots],
-    )
+    write_sealed(conn, game_key, sealed_rows(snapshots, hashes))
+
+
+def write_sealed(conn: sqlite3.Connection, game_key: int, rows: list[tuple[int, bytes, bytes]]) -> None:
+    """Snapshot rows (`sealed_rows`) of a game, replacing any at those seqs."""
+    conn.executemany("INSERT OR REPLACE INTO snapshots (game_key, seq, state, seal) VALUES (?,?,?,?)", [(game_key, *row) for row in rows])
 
 
 class _Untrusted(Exception):

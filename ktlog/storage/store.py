@@ -28,7 +28,7 @@ from ..state import GameState, copy_state, encode_state
 from . import projections
 from .catalog import EVENTS, LABEL_COLUMNS, PROJECTIONS
 from .dbfile import BUSY_TIMEOUT_MS, default_db_path, durable_once, open_database, transaction
-from .snapshots import SNAPSHOT_EVERY, state_at, write_snapshots
+from .snapshots import SNAPSHOT_EVERY, sealed_rows, state_at, write_sealed, write_snapshots
 
 if TYPE_CHECKING:
     import contextlib
@@ -197,17 +197,17 @@ class Store:
         rows = event_rows(sealed)
         state, snapshots = fold_with_snapshots([(e.seq, e.payload) for e, _ in sealed], SNAPSHOT_EVERY)
         if not already:
-            return self.import_folded(game_id, rows, state, snapshots)
+            return self.import_folded(game_id, rows, state, snapshot_rows(rows, snapshots))
         with self._write():
             if self._head(game_id)[0] != already:
                 raise Raced(f"game {game_id[:8]} changed while it was being imported")
             projections.delete(self.conn, game_id)  # the new events may undo stored ones: every row is written again
-            self._write_folded(game_id, rows[already:], state, [(seq, blob) for seq, blob in snapshots if seq > already])
+            self._write_folded(game_id, rows[already:], state, snapshot_rows(rows, [(seq, blob) for seq, blob in snapshots if seq > already]))
         return self._new_head(game_id, state)
 
-    def import_folded(self, game_id: str, rows: list[tuple], state: GameState, snapshots: list[tuple[int, bytes]]) -> GameState:
-        """Write a new game whose events are checked and folded already (`event_rows` and
-        `fold_with_snapshots` of them, perhaps by another process), in one transaction."""
+    def import_folded(self, game_id: str, rows: list[tuple], state: GameState, snapshots: list[tuple[int, bytes, bytes]]) -> GameState:
+        """Write a new game whose events are checked and folded already (`event_rows` of them,
+        their state and `snapshot_rows`, perhaps made by another process), in one transaction."""
         with self._write():
             if self.has_game(game_id):
                 raise Raced(f"game {game_id[:8]} was stored by another writer while it was being imported")
@@ -224,7 +224,7 @@ class Store:
         self._undoable.pop(game_id, None)
         return state
 
-    def _write_folded(self, game_id: str, rows: list[tuple], state: GameState, snapshots: list[tuple[int, bytes]]) -> None:
+    def _write_folded(self, game_id: str, rows: list[tuple], state: GameState, snapshots: list[tuple[int, bytes, bytes]]) -> None:
         """Events (as `event_rows`), their snapshots, the game's projections (it has none
         stored) and head."""
         key = self._key(game_id)
@@ -232,7 +232,7 @@ class Store:
             self.conn.executemany(INSERT_EVENT, [(key, *row) for row in rows])
         except sqlite3.IntegrityError as exc:
             raise self._taken_event_id(game_id, rows) from exc
-        write_snapshots(self.conn, key, snapshots)
+        write_sealed(self.conn, key, snapshots)
         projections.write(self.conn, game_id, state, 0)
         self._write_head(game_id, state, rows[-1][HASH].hex())
 
@@ -480,6 +480,13 @@ def event_rows(sealed: list[tuple[Envelope, bytes]]) -> list[tuple]:
         (e.seq, event_id_bytes(e.event_id), e.type, e.version, e.recorded_at, p.decode(), bytes.fromhex(e.hash), e.game_id if e.seq == 1 else None)
         for e, p in sealed
     ]
+
+
+def snapshot_rows(rows: list[tuple], snapshots: list[tuple[int, bytes]]) -> list[tuple[int, bytes, bytes]]:
+    """(seq, encoded state) snapshots of events (`event_rows`) as the rows to store, packed and
+    sealed with the hashes of those rows."""
+    seqs = {seq for seq, _ in snapshots}
+    return sealed_rows(snapshots, {row[0]: row[HASH] for row in rows if row[0] in seqs})
 
 
 def row_envelope(game_id: str, row: tuple, prev_hash: str) -> Envelope:
