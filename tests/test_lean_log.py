@@ -203,3 +203,26 @@ def test_m011_keeps_a_value_edited_behind_ktlogs_back_and_verify_names_it(tmp_pa
             "the hash does not match the event's content: it was changed after it was recorded",
         )
         assert sum(v.ok for v in verdicts.values()) == 2
+
+
+def test_a_game_refused_whole_leaves_no_key_behind_for_the_next_game(store, tmp_path):
+    """A refused import rolls its games row back; the key it had goes to the next game stored,
+    and the refused game, imported again once fixed, gets a key of its own."""
+    g = game(2, 2)
+    first = store.new_game(g.events[0], g.events[1:])
+    taken = store.events(first)[1].event_id
+    again = "00000000-0000-4000-8000-000000000003"
+    sealed, prev = [], GENESIS
+    for seq, event in enumerate(g.events, 1):
+        envelope, payload = seal(again, seq, event, prev, event_id=taken if seq == 2 else None)
+        sealed.append((envelope, payload))
+        prev = envelope.hash
+    with pytest.raises(InvalidEvent, match="is already the id of seq 2"):
+        store.import_envelopes(again, sealed)
+    other = store.new_game(g.events[0], g.events[1:])  # takes the key the refused game had
+    store.new_game(g.events[0], g.events[1:], game_id=again)
+    keys = dict(store.conn.execute("SELECT id, game_key FROM games"))
+    assert len(set(keys.values())) == 3
+    for game_id in (first, other, again):
+        assert store.conn.execute("SELECT count(*) FROM events WHERE game_key = ?", (keys[game_id],)).fetchone()[0] == len(g.events)
+    assert all(v.ok for v in verify(store))

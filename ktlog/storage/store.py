@@ -124,14 +124,18 @@ class Store:
     @contextmanager
     def _write(self, *, damaged_ok: bool = False) -> Iterator[None]:
         """A write transaction; refused in a file `ktlog verify` found damaged (`record_file_check`)."""
-        with transaction(self.conn, self.path):
-            damage = None if damaged_ok else self.conn.execute("SELECT value FROM meta WHERE key = ?", (DAMAGED,)).fetchone()
-            if damage:
-                raise StoreError(
-                    f"{self.path or ':memory:'} failed `ktlog verify` ({damage[0]}); ktlog writes nothing more to it. "
-                    "Restore it from a backup, or import the games' exported files into a new database"
-                )
-            yield
+        try:
+            with transaction(self.conn, self.path):
+                damage = None if damaged_ok else self.conn.execute("SELECT value FROM meta WHERE key = ?", (DAMAGED,)).fetchone()
+                if damage:
+                    raise StoreError(
+                        f"{self.path or ':memory:'} failed `ktlog verify` ({damage[0]}); ktlog writes nothing more to it. "
+                        "Restore it from a backup, or import the games' exported files into a new database"
+                    )
+                yield
+        except BaseException:
+            self._keys.clear()  # a games row rolled back: its key may go to another game
+            raise
         self.commits += 1
 
     def batch(self) -> contextlib.AbstractContextManager[None]:
