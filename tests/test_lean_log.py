@@ -226,3 +226,13 @@ def test_a_game_refused_whole_leaves_no_key_behind_for_the_next_game(store, tmp_
     for game_id in (first, other, again):
         assert store.conn.execute("SELECT count(*) FROM events WHERE game_key = ?", (keys[game_id],)).fetchone()[0] == len(g.events)
     assert all(v.ok for v in verify(store))
+
+
+def test_m011_gives_the_freed_pages_back_to_the_disk(tmp_path):
+    path = tmp_path / "nine.db"
+    shutil.copy(FIXTURES / "schema9.db", path)
+    before = path.stat().st_size
+    with Store(path) as store:
+        assert store.conn.execute("PRAGMA freelist_count").fetchone()[0] == 0
+        store.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    assert path.stat().st_size < before * 0.75

@@ -21,6 +21,9 @@ REBUILDING_MIGRATIONS = {
     "m009_pve",
 }
 """Migrations that change projection tables: a database they upgrade is rebuilt from its log."""
+COMPACTING_MIGRATIONS = {"m011_lean_log"}
+"""Migrations that rewrite the largest tables smaller: a database they upgrade is vacuumed after,
+so the file shrinks (the freed pages would otherwise stay in it, for new rows)."""
 
 
 def restore_guards(conn) -> None:
