@@ -153,21 +153,39 @@ def _bad_value(value, field: str, path: str) -> str | None:
 
 # --- game ids ---------------------------------------------------------------------------------
 
-_UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+UUID_TEXT = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+"""A UUID as ktlog writes them: 36 characters, lower case (game ids; the event ids it makes)."""
 
 
 def check_ids(game_id: str, event_id: str) -> None:
     """Refuse an envelope whose game id is not a UUID as ktlog writes them (36 characters, lower
     case: any other text could be unreachable, shadow another game's prefix, or name a file
     outside the current folder), or whose event id is not a short plain text."""
-    if not _UUID.fullmatch(game_id):
-        hint = "; write it in lower case" if _UUID.fullmatch(game_id.lower()) else ""
+    if not UUID_TEXT.fullmatch(game_id):
+        hint = "; write it in lower case" if UUID_TEXT.fullmatch(game_id.lower()) else ""
         raise InvalidEvent(
             f"field game_id: {game_id[:60]!r} is not a ktlog id (a UUID in lower case, e.g. 334f68f6-0dcb-4490-9503-74563ac46dc6){hint}", "game_id"
         )
     problem = _bad_value(event_id, "event_id", "event_id")
     if problem:
         raise InvalidEvent(problem, "event_id")
+
+
+def event_id_bytes(event_id: str) -> bytes | str:
+    """How the database stores an event id: a UUID as ktlog writes them (lower case) as its 16
+    bytes, any other id (a game-log file may carry any short text) as it is, text (never taken
+    for bytes)."""
+    if len(event_id) == 36 and UUID_TEXT.fullmatch(event_id):
+        return bytes.fromhex(event_id.replace("-", ""))
+    return event_id
+
+
+def event_id_text(stored: bytes | str) -> str:
+    """The event id `event_id_bytes` stored."""
+    if isinstance(stored, bytes):
+        h = stored.hex()
+        return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"
+    return stored
 
 
 def game_prefix(text: str) -> str:

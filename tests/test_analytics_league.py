@@ -555,7 +555,7 @@ def test_one_games_race_to_draw(league, all_games):
     assert race.columns == ["seq", "turning_point", "player", "vp"]
     assert race.head(2).rows() == [(0, 0, "Alice", 0), (0, 0, "Bob", 0)]
     assert race.slice(2, race.height - 4).rows() == curves.game_curve(all_games, G[1]).rows()
-    last = sqlite3.connect(league.db).execute("SELECT MAX(seq) FROM events WHERE game_id = ?", (G[1],)).fetchone()[0]
+    last = sqlite3.connect(league.db).execute("SELECT MAX(seq) FROM events WHERE game_key = (SELECT game_key FROM games WHERE id = ?)", (G[1],)).fetchone()[0]
     assert race.tail(2).rows() == [(last, 4, "Alice", 4), (last, 4, "Bob", 1)]
     assert boundaries.get_column("label").to_list() == ["TP1", "TP2", "TP3", "TP4"]
     assert boundaries.get_column("seq").is_sorted() and boundaries.get_column("seq").max() < league.marks[G[1]]["end"]
@@ -850,9 +850,14 @@ def test_a_winner_edited_in_place_is_named(tampered):
 
 def test_a_failed_verify_verdict_is_named(tampered):
     with sqlite3.connect(tampered) as db:
-        seq = db.execute("SELECT seq FROM events WHERE game_id = ? AND type = 'DamageInflicted' ORDER BY seq LIMIT 1", (G[5],)).fetchone()[0]
+        seq = db.execute(
+            "SELECT seq FROM events WHERE game_key = (SELECT game_key FROM games WHERE id = ?) AND type = 'DamageInflicted' ORDER BY seq LIMIT 1", (G[5],)
+        ).fetchone()[0]
         db.execute("DROP TRIGGER events_no_update")
-        db.execute("UPDATE events SET payload = replace(payload, '\"damage\":99', '\"damage\":98') WHERE game_id = ? AND seq = ?", (G[5], seq))
+        db.execute(
+            "UPDATE events SET payload = replace(payload, '\"damage\":99', '\"damage\":98') WHERE game_key = (SELECT game_key FROM games WHERE id = ?) AND seq = ?",
+            (G[5], seq),
+        )
     assert suspicious_games(League(tampered)) == []  # the quick checks cannot see it: `ktlog verify` can
     verified = CliRunner().invoke(cli, ["--db", str(tampered), "verify"])
     assert verified.exit_code == 1

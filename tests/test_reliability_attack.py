@@ -223,8 +223,11 @@ def raw(db, sql, *args):
 @pytest.mark.parametrize(
     "damage, problem",
     [
-        ("UPDATE snapshots SET state = X'00FF13' WHERE game_id = ?", "snapshot of the state at seq"),
-        ("UPDATE events SET payload = CAST(X'7B2274797065223A22FF227D' AS TEXT) WHERE game_id = ? AND seq = 3", "FAILED at seq 3: the hash does not match"),
+        ("UPDATE snapshots SET state = X'00FF13' WHERE game_key = (SELECT game_key FROM games WHERE id = ?)", "snapshot of the state at seq"),
+        (
+            "UPDATE events SET payload = CAST(X'7B2274797065223A22FF227D' AS TEXT) WHERE game_key = (SELECT game_key FROM games WHERE id = ?) AND seq = 3",
+            "FAILED at seq 3: the hash does not match",
+        ),
         ("UPDATE games SET players = CAST(X'5B22FF225D' AS TEXT) WHERE id = ?", "the game's row does not match its events (players)"),
     ],
 )
@@ -232,7 +235,7 @@ def test_verify_names_the_damaged_game_and_verifies_the_others(tmp_path, damage,
     db = tmp_path / "v.db"
     bad, good = two_games(db)
     if "snapshots" in damage:
-        raw(db, "INSERT INTO snapshots (game_id, seq, state) VALUES (?, 10, X'00')", bad)
+        raw(db, "INSERT INTO snapshots (game_key, seq, state) VALUES ((SELECT game_key FROM games WHERE id = ?), 10, X'00')", bad)
     raw(db, damage, bad)
     out = ktlog(db, "verify", ok=False)
     assert f"{bad[:8]}  FAILED" in out.output and problem in out.output and f"{good[:8]}  ok" in out.output
@@ -260,10 +263,10 @@ def test_verify_runs_sqlites_integrity_check(tmp_path, figures):
     conn = sqlite3.connect(db)
     conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     page_size = conn.execute("PRAGMA page_size").fetchone()[0]
-    root = conn.execute("SELECT rootpage FROM sqlite_master WHERE name = 'idx_events_game_id_seq'").fetchone()[0]
+    root = conn.execute("SELECT rootpage FROM sqlite_master WHERE name = 'idx_events_game_key_seq'").fetchone()[0]
     conn.close()
-    with open(db, "r+b") as f:  # swap two cells' keys in the index's root page: the index now disagrees with its table
-        f.seek((root - 1) * page_size + page_size // 2)
+    with open(db, "r+b") as f:  # zero cells' keys in the index's root page (its cells end it): the index now disagrees with its table
+        f.seek((root - 1) * page_size + page_size * 3 // 4)
         f.write(b"\x00" * (page_size // 4))
     out = ktlog(db, "verify", ok=False)
     assert "the file  FAILED: SQLite's integrity check" in out.output
@@ -281,8 +284,10 @@ def test_an_edited_snapshot_is_passed_over_and_said(samples_db):
     true_score = ktlog(samples_db, "score", "99ca").stdout
     conn = sqlite3.connect(samples_db)
     gid = conn.execute("SELECT id FROM games WHERE id LIKE '99ca%'").fetchone()[0]
-    forged = conn.execute("SELECT state FROM snapshots WHERE game_id = ? AND seq = 100", (gid,)).fetchone()[0]
-    conn.execute("UPDATE snapshots SET state = ? WHERE game_id = ? AND seq = 300", (forged, gid))  # a valid state, from another seq
+    forged = conn.execute("SELECT state FROM snapshots WHERE game_key = (SELECT game_key FROM games WHERE id = ?) AND seq = 100", (gid,)).fetchone()[0]
+    conn.execute(
+        "UPDATE snapshots SET state = ? WHERE game_key = (SELECT game_key FROM games WHERE id = ?) AND seq = 300", (forged, gid)
+    )  # a valid state, from another seq
     conn.commit()
     conn.close()
     for args in (("score", "99ca"), ("show", "99ca", "--at", "320")):
@@ -298,8 +303,9 @@ def test_statistics_say_when_their_tables_disagree_with_the_events(samples_db):
     conn = sqlite3.connect(samples_db)
     gone, short = [r[0] for r in conn.execute("SELECT id FROM games ORDER BY id LIMIT 2")]
     conn.execute("PRAGMA foreign_keys = OFF")
-    for table in ("game_results", "vp_by_op", "vp_changes", "cp_changes", "attacks", "incapacitations", "turning_points", "snapshots", "verifications"):
+    for table in ("game_results", "vp_by_op", "vp_changes", "cp_changes", "attacks", "incapacitations", "turning_points", "verifications"):
         conn.execute(f"DELETE FROM {table} WHERE game_id = ?", (gone,))
+    conn.execute("DELETE FROM snapshots WHERE game_key = (SELECT game_key FROM games WHERE id = ?)", (gone,))
     conn.execute("DELETE FROM games WHERE id = ?", (gone,))
     conn.execute("UPDATE games SET head_seq = head_seq - 1 WHERE id = ?", (short,))
     conn.commit()

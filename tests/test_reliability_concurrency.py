@@ -87,7 +87,9 @@ def test_writers_recording_different_games_in_one_database_all_succeed(tmp_path,
     with Store(db) as store:
         for r in reports:
             g = played[r["game_id"]]
-            stored = store.conn.execute("SELECT payload FROM events WHERE game_id = ? ORDER BY seq", (r["game_id"],)).fetchall()
+            stored = store.conn.execute(
+                "SELECT payload FROM events WHERE game_key = (SELECT game_key FROM games WHERE id = ?) ORDER BY seq", (r["game_id"],)
+            ).fetchall()
             assert [p for (p,) in stored] == [canonical(e).decode() for e in g.events]
             assert store.state(r["game_id"]) == g.state
         assert [v.ok for v in verify(store)] == [True] * tables

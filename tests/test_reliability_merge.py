@@ -62,7 +62,9 @@ def league_content(db: Path) -> dict:
         games = [g for (g,) in conn.execute("SELECT id FROM games ORDER BY id")]
         return {
             g: {
-                "events": conn.execute("SELECT seq, event_id, hash FROM events WHERE game_id = ? ORDER BY seq", (g,)).fetchall(),
+                "events": conn.execute(
+                    "SELECT seq, event_id, hash FROM events WHERE game_key = (SELECT game_key FROM games WHERE id = ?) ORDER BY seq", (g,)
+                ).fetchall(),
                 "head": conn.execute("SELECT head_seq, head_hash, status, result FROM games WHERE id = ?", (g,)).fetchone(),
                 **{t: sorted(map(repr, conn.execute(f"SELECT {', '.join(c)} FROM {t} WHERE game_id = ?", (g,)))) for t, c in DERIVED.items()},
             }

@@ -19,7 +19,7 @@ from ktlog.cli import cli
 from ktlog.files.gamelog import export_lines, write_game_log
 from ktlog.play.builder import shoot
 from ktlog.play.simulate import simulate_games
-from ktlog.records import chain_hash
+from ktlog.records import chain_hash, event_id_text
 from ktlog.storage.snapshots import SNAPSHOT_EVERY
 from ktlog.storage.store import Store
 
@@ -64,69 +64,84 @@ def league(recorded, tmp_path):
 
 def resealed_from(conn: sqlite3.Connection, game_id: str, seq: int) -> None:
     """Recompute the hash chain from `seq` on, and the head, as an attacker who read the source would."""
-    prev = conn.execute("SELECT hash FROM events WHERE game_id = ? AND seq = ?", (game_id, seq - 1)).fetchone()[0]
+    prev = (
+        conn.execute("SELECT hash FROM events WHERE game_key = (SELECT game_key FROM games WHERE id = ?) AND seq = ?", (game_id, seq - 1)).fetchone()[0].hex()
+    )
     rows = conn.execute(
-        "SELECT position, seq, event_id, version, recorded_at, payload FROM events WHERE game_id = ? AND seq >= ? ORDER BY seq", (game_id, seq)
+        "SELECT position, seq, event_id, version, recorded_at, payload FROM events WHERE game_key = (SELECT game_key FROM games WHERE id = ?) AND seq >= ? ORDER BY seq",
+        (game_id, seq),
     ).fetchall()
     for position, s, event_id, version, recorded_at, payload in rows:
-        digest = chain_hash(prev, game_id, s, event_id, version, recorded_at, payload.encode())
-        conn.execute("UPDATE events SET prev_hash = ?, hash = ? WHERE position = ?", (prev, digest, position))
+        digest = chain_hash(prev, game_id, s, event_id_text(event_id), version, recorded_at, payload.encode())
+        conn.execute("UPDATE events SET hash = ? WHERE position = ?", (bytes.fromhex(digest), position))
         prev = digest
     conn.execute("UPDATE games SET head_hash = ? WHERE id = ?", (prev, game_id))
 
 
 def edit_payload(conn, g):
-    conn.execute("UPDATE events SET payload = replace(payload, '\"operative\":', '\"operative\": ') WHERE game_id = ? AND seq = ?", (g.id, g.shot))
+    conn.execute(
+        "UPDATE events SET payload = replace(payload, '\"operative\":', '\"operative\": ') WHERE game_key = (SELECT game_key FROM games WHERE id = ?) AND seq = ?",
+        (g.id, g.shot),
+    )
     return g.shot
 
 
 def edit_payload_into_bytes(conn, g):
-    conn.execute("UPDATE events SET payload = CAST(payload AS BLOB) WHERE game_id = ? AND seq = ?", (g.id, g.shot))
+    conn.execute("UPDATE events SET payload = CAST(payload AS BLOB) WHERE game_key = (SELECT game_key FROM games WHERE id = ?) AND seq = ?", (g.id, g.shot))
     return g.shot
 
 
 def edit_type_column(conn, g):
-    conn.execute("UPDATE events SET type = 'Annotation' WHERE game_id = ? AND seq = ?", (g.id, g.shot))
+    conn.execute("UPDATE events SET type = 'Annotation' WHERE game_key = (SELECT game_key FROM games WHERE id = ?) AND seq = ?", (g.id, g.shot))
     return g.shot
 
 
 def edit_recorded_at(conn, g):
-    conn.execute("UPDATE events SET recorded_at = '2020-01-01T00:00:00+00:00' WHERE game_id = ? AND seq = 40", (g.id,))
+    conn.execute("UPDATE events SET recorded_at = '2020-01-01T00:00:00+00:00' WHERE game_key = (SELECT game_key FROM games WHERE id = ?) AND seq = 40", (g.id,))
     return 40
 
 
 def delete_an_event(conn, g):
-    conn.execute("DELETE FROM events WHERE game_id = ? AND seq = 57", (g.id,))
+    conn.execute("DELETE FROM events WHERE game_key = (SELECT game_key FROM games WHERE id = ?) AND seq = 57", (g.id,))
     return 57
 
 
 def delete_the_last_event(conn, g):
-    conn.execute("DELETE FROM events WHERE game_id = ? AND seq = ?", (g.id, g.head))
+    conn.execute("DELETE FROM events WHERE game_key = (SELECT game_key FROM games WHERE id = ?) AND seq = ?", (g.id, g.head))
     return g.head
 
 
 def swap_two_seqs(conn, g):
-    conn.execute("UPDATE events SET seq = -1 WHERE game_id = ? AND seq = 80", (g.id,))
-    conn.execute("UPDATE events SET seq = 80 WHERE game_id = ? AND seq = 81", (g.id,))
-    conn.execute("UPDATE events SET seq = 81 WHERE game_id = ? AND seq = -1", (g.id,))
+    conn.execute("UPDATE events SET seq = -1 WHERE game_key = (SELECT game_key FROM games WHERE id = ?) AND seq = 80", (g.id,))
+    conn.execute("UPDATE events SET seq = 80 WHERE game_key = (SELECT game_key FROM games WHERE id = ?) AND seq = 81", (g.id,))
+    conn.execute("UPDATE events SET seq = 81 WHERE game_key = (SELECT game_key FROM games WHERE id = ?) AND seq = -1", (g.id,))
     return 80
 
 
 def swap_two_rows(conn, g):
     """Exchange everything but the seq between two rows: the order of the log changes."""
-    columns = "event_id, type, version, recorded_at, payload, prev_hash, hash"
-    a, b = (conn.execute(f"SELECT {columns} FROM events WHERE game_id = ? AND seq = ?", (g.id, s)).fetchone() for s in (90, 91))
-    conn.execute("UPDATE events SET event_id = event_id || '-' WHERE game_id = ? AND seq IN (90, 91)", (g.id,))  # event ids are unique
+    columns = "event_id, type, version, recorded_at, payload, hash"
+    a, b = (
+        conn.execute(f"SELECT {columns} FROM events WHERE game_key = (SELECT game_key FROM games WHERE id = ?) AND seq = ?", (g.id, s)).fetchone()
+        for s in (90, 91)
+    )
+    conn.execute(
+        "UPDATE events SET event_id = event_id || '-' WHERE game_key = (SELECT game_key FROM games WHERE id = ?) AND seq IN (90, 91)", (g.id,)
+    )  # event ids are unique
     for seq, row in ((90, b), (91, a)):
-        conn.execute(f"UPDATE events SET ({columns}) = ({', '.join('?' * 7)}) WHERE game_id = ? AND seq = ?", (*row, g.id, seq))
+        conn.execute(
+            f"UPDATE events SET ({columns}) = ({', '.join('?' * 6)}) WHERE game_key = (SELECT game_key FROM games WHERE id = ?) AND seq = ?", (*row, g.id, seq)
+        )
     return 90
 
 
 def forge_an_event_at_the_end(conn, g):
-    last = conn.execute("SELECT * FROM events WHERE game_id = ? AND seq = ?", (g.id, g.head)).fetchone()
+    key, recorded_at = conn.execute(
+        "SELECT game_key, recorded_at FROM events WHERE game_key = (SELECT game_key FROM games WHERE id = ?) AND seq = ?", (g.id, g.head)
+    ).fetchone()
     conn.execute(
-        "INSERT INTO events (game_id, seq, event_id, type, version, recorded_at, payload, prev_hash, hash) VALUES (?,?,?,?,?,?,?,?,?)",
-        (g.id, g.head + 1, "forged", "GameConceded", 1, last[6], '{"player":"Ana","type":"GameConceded"}', last[9], "0" * 64),
+        "INSERT INTO events (game_key, seq, event_id, type, version, recorded_at, payload, hash) VALUES (?,?,?,?,?,?,?,?)",
+        (key, g.head + 1, "forged", "GameConceded", 1, recorded_at, '{"player":"Ana","type":"GameConceded"}', bytes(32)),
     )
     return g.head + 1
 
@@ -157,8 +172,10 @@ def add_a_vp_row(conn, g):
 
 
 def edit_a_snapshot(conn, g):
-    other = conn.execute("SELECT state FROM snapshots WHERE game_id = ? AND seq = ?", (g.id, SNAPSHOT_EVERY)).fetchone()[0]
-    conn.execute("UPDATE snapshots SET state = ? WHERE game_id = ? AND seq = ?", (other, g.id, 2 * SNAPSHOT_EVERY))
+    other = conn.execute(
+        "SELECT state FROM snapshots WHERE game_key = (SELECT game_key FROM games WHERE id = ?) AND seq = ?", (g.id, SNAPSHOT_EVERY)
+    ).fetchone()[0]
+    conn.execute("UPDATE snapshots SET state = ? WHERE game_key = (SELECT game_key FROM games WHERE id = ?) AND seq = ?", (other, g.id, 2 * SNAPSHOT_EVERY))
     return 2 * SNAPSHOT_EVERY
 
 
@@ -176,16 +193,19 @@ def delete_the_games_row(conn, g):
 
 def two_edits(conn, g):
     edit_recorded_at(conn, g)
-    conn.execute("UPDATE events SET recorded_at = '2020-01-01T00:00:00+00:00' WHERE game_id = ? AND seq = 12", (g.id,))
+    conn.execute("UPDATE events SET recorded_at = '2020-01-01T00:00:00+00:00' WHERE game_key = (SELECT game_key FROM games WHERE id = ?) AND seq = 12", (g.id,))
     return 12
 
 
 def reseal_an_illegal_edit(conn, g):
     """An attacker who recomputes the chain: the edited shot now comes from an operative of the
     other player, which the rules refuse."""
-    (payload,) = conn.execute("SELECT payload FROM events WHERE game_id = ? AND seq = ?", (g.id, g.shot)).fetchone()
+    (payload,) = conn.execute("SELECT payload FROM events WHERE game_key = (SELECT game_key FROM games WHERE id = ?) AND seq = ?", (g.id, g.shot)).fetchone()
     target = json.loads(payload)["attacks"][0]["target"]
-    conn.execute("UPDATE events SET payload = json_set(payload, '$.operative', ?) WHERE game_id = ? AND seq = ?", (target, g.id, g.shot))
+    conn.execute(
+        "UPDATE events SET payload = json_set(payload, '$.operative', ?) WHERE game_key = (SELECT game_key FROM games WHERE id = ?) AND seq = ?",
+        (target, g.id, g.shot),
+    )
     resealed_from(conn, g.id, g.shot)
     return g.shot
 
@@ -251,7 +271,10 @@ def test_a_resealed_edit_is_caught_without_a_rebuild_and_by_the_export_with_one(
     shot = len(g.events) - 1
     with contextlib.closing(sqlite3.connect(db, isolation_level=None)) as conn:
         conn.execute("DROP TRIGGER events_no_update")
-        conn.execute("UPDATE events SET payload = replace(payload, '[2,1,1]', '[6,6,6]') WHERE game_id = ? AND seq = ?", (game_id, shot))
+        conn.execute(
+            "UPDATE events SET payload = replace(payload, '[2,1,1]', '[6,6,6]') WHERE game_key = (SELECT game_key FROM games WHERE id = ?) AND seq = ?",
+            (game_id, shot),
+        )
         resealed_from(conn, game_id, shot)
 
     caught = run_verify(db, game_id[:8])

@@ -46,9 +46,9 @@ def test_wal_mode_and_durable_commits(store):
 def test_events_table_is_append_only(store):
     gid = store.new_game(GameCreated(ruleset="kt24-preliminary", killzone="volkus", date="2026-11-21"))
     with pytest.raises(sqlite3.IntegrityError, match="append-only"):
-        store.conn.execute("UPDATE events SET payload = '{}' WHERE game_id = ?", (gid,))
+        store.conn.execute("UPDATE events SET payload = '{}' WHERE game_key = (SELECT game_key FROM games WHERE id = ?)", (gid,))
     with pytest.raises(sqlite3.IntegrityError, match="append-only"):
-        store.conn.execute("DELETE FROM events WHERE game_id = ?", (gid,))
+        store.conn.execute("DELETE FROM events WHERE game_key = (SELECT game_key FROM games WHERE id = ?)", (gid,))
 
 
 def test_hash_chain_links_every_event(store):
@@ -93,13 +93,11 @@ def test_a_locked_database_refuses_the_event_and_keeps_nothing_half_written(tmp_
 
 
 def test_unique_seq_is_enforced_by_the_database(store):
-    gid = recorded(store, game(2, 2))
-    row = store.conn.execute("SELECT * FROM events WHERE game_id = ? AND seq = 1", (gid,)).fetchone()
-    with pytest.raises(sqlite3.IntegrityError):
-        store.conn.execute(
-            "INSERT INTO events (game_id, seq, event_id, type, version, recorded_at, payload, prev_hash, hash) VALUES (?,?,?,?,?,?,?,?,?)",
-            (gid, 1, "other-id", *row[4:]),
-        )
+    recorded(store, game(2, 2))
+    columns = "game_key, seq, event_id, type, version, recorded_at, payload, hash, game_id"
+    row = store.conn.execute(f"SELECT {columns} FROM events WHERE seq = 1").fetchone()
+    with pytest.raises(sqlite3.IntegrityError, match="UNIQUE constraint failed: events.game_key, events.seq"):
+        store.conn.execute(f"INSERT INTO events ({columns}) VALUES (?,?,?,?,?,?,?,?,?)", (*row[:2], b"other-id", *row[3:]))
 
 
 def test_snapshots_every_n_and_state_at_any_seq_equals_fold(store):
@@ -114,7 +112,7 @@ def test_snapshots_every_n_and_state_at_any_seq_equals_fold(store):
         else:
             next_turning_point(g)
     gid = store.new_game(g.events[0], g.events[1:])
-    seqs = [r[0] for r in store.conn.execute("SELECT seq FROM snapshots WHERE game_id = ?", (gid,))]
+    seqs = [r[0] for r in store.conn.execute("SELECT seq FROM snapshots WHERE game_key = (SELECT game_key FROM games WHERE id = ?)", (gid,))]
     assert seqs == [SNAPSHOT_EVERY, 2 * SNAPSHOT_EVERY]
     for at in (1, 50, SNAPSHOT_EVERY, SNAPSHOT_EVERY + 1, 2 * SNAPSHOT_EVERY + 3):
         assert store.state(gid, at) == fold(g.events[:at])

@@ -27,20 +27,24 @@ def test_an_untouched_game_verifies(store, stored):
 
 
 def test_an_edited_payload_is_found(store, stored):
-    tamper(store, "UPDATE events SET payload = replace(payload, '\"Alice''s team\"', '\"Mallory\"') WHERE game_id = ? AND seq = 2", stored)
+    tamper(
+        store,
+        "UPDATE events SET payload = replace(payload, '\"Alice''s team\"', '\"Mallory\"') WHERE game_key = (SELECT game_key FROM games WHERE id = ?) AND seq = 2",
+        stored,
+    )
     v = verify_game(store, stored)
     assert (v.ok, v.bad_seq) == (False, 2) and "changed after it was recorded" in v.problem
 
 
 def test_a_deleted_event_is_found(store, stored):
-    tamper(store, "DELETE FROM events WHERE game_id = ? AND seq = 5", stored)
+    tamper(store, "DELETE FROM events WHERE game_key = (SELECT game_key FROM games WHERE id = ?) AND seq = 5", stored)
     v = verify_game(store, stored)
     assert (v.ok, v.bad_seq) == (False, 5)
 
 
 def test_reordered_events_are_found(store, stored):
-    tamper(store, "UPDATE events SET seq = -6 WHERE game_id = ? AND seq = 6", stored)
-    store.conn.execute("UPDATE events SET seq = 6 WHERE game_id = ? AND seq = 7", (stored,))
-    store.conn.execute("UPDATE events SET seq = 7 WHERE game_id = ? AND seq = -6", (stored,))
+    tamper(store, "UPDATE events SET seq = -6 WHERE game_key = (SELECT game_key FROM games WHERE id = ?) AND seq = 6", stored)
+    store.conn.execute("UPDATE events SET seq = 6 WHERE game_key = (SELECT game_key FROM games WHERE id = ?) AND seq = 7", (stored,))
+    store.conn.execute("UPDATE events SET seq = 7 WHERE game_key = (SELECT game_key FROM games WHERE id = ?) AND seq = -6", (stored,))
     v = verify_game(store, stored)
     assert not v.ok and v.bad_seq == 6

@@ -43,13 +43,13 @@ def game_race(league: League, game_id: str) -> tuple[pl.DataFrame, pl.DataFrame]
     (seq, label "TP1" ...)."""
     steps = game_curve(league, game_id)
     players = league.results.filter(pl.col("game_id") == game_id).get_column("player")
-    quoted = _quoted(game_id)
-    last = read_table(league.db, f"SELECT MAX(seq) AS seq FROM events WHERE game_id = {quoted}", {"seq": EVENTS["seq"]}).item()
+    game = f"game_key = (SELECT game_key FROM games WHERE id = {_quoted(game_id)})"
+    last = read_table(league.db, f"SELECT MAX(seq) AS seq FROM events WHERE {game}", {"seq": EVENTS["seq"]}).item()
     start = pl.DataFrame({"seq": 0, "turning_point": 0, "player": players, "vp": 0}, schema=CURVE)
     end = (steps.filter(pl.col("seq") == pl.col("seq").max()) if steps.height else start).with_columns(pl.lit(last, dtype=pl.Int64).alias("seq"))
     race = pl.concat([start, steps, end])
     query, types = select("events", ("seq", "payload"))
-    boundaries = read_table(league.db, f"{query} WHERE game_id = {quoted} AND type = 'TurningPointStarted'", types).select(
+    boundaries = read_table(league.db, f"{query} WHERE {game} AND type = 'TurningPointStarted'", types).select(
         "seq", pl.format("TP{}", pl.col("payload").str.json_path_match("$.turning_point")).alias("label")
     )
     return race, boundaries

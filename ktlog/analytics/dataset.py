@@ -142,7 +142,7 @@ def export(db: Path, folder: Path, filters: Filters | None = None, name: str | N
         position = conn.execute("SELECT coalesce(max(position), 0) FROM events").fetchone()[0]
         every = conn.execute(f"SELECT DISTINCT season, league FROM games WHERE {where}", args).fetchall()
         changed = conn.execute(
-            f"SELECT DISTINCT season, league FROM games WHERE {where} AND id IN (SELECT DISTINCT game_id FROM events WHERE position > ?)", [*args, last]
+            f"SELECT DISTINCT season, league FROM games WHERE {where} AND game_key IN (SELECT DISTINCT game_key FROM events WHERE position > ?)", [*args, last]
         ).fetchall()
         ids = [gid for (gid,) in conn.execute(f"SELECT id FROM games WHERE {where}", args)]
     conn.close()
@@ -184,7 +184,7 @@ def _write_partition(db: Path, folder: Path, name: str, where: str, args: list, 
     """Every table's rows of the games of one season and league, each file replaced whole, their
     `game_key` the dataset's (`dataset_key`)."""
     label = " AND ".join(f"{k} IS ?" for k in PARTITIONS)
-    keys = f"SELECT rowid FROM games WHERE {where} AND {label}"
+    keys = f"SELECT game_key FROM games WHERE {where} AND {label}"
     params = [*args, season, league]
     games = 0
     rowids: pl.Series | None = None
@@ -192,7 +192,7 @@ def _write_partition(db: Path, folder: Path, name: str, where: str, args: list, 
     for table in TABLES:
         query, types = table_query(table)
         if table == "games":
-            sql = f"{query} WHERE rowid IN ({keys})"
+            sql = f"{query} WHERE game_key IN ({keys})"
         elif table == "verifications":
             sql = f"{query} WHERE game_id IN (SELECT id FROM games WHERE {where} AND {label})"
         else:

@@ -37,15 +37,16 @@ def suspicious_games(league: League) -> list[tuple[str, str]]:
 
 
 TABLES_BEHIND = """
-WITH RECURSIVE stored(game_id) AS (
-    SELECT min(game_id) FROM events
-    UNION ALL SELECT (SELECT min(game_id) FROM events WHERE game_id > stored.game_id) FROM stored WHERE stored.game_id IS NOT NULL
+WITH RECURSIVE stored(game_key) AS (
+    SELECT min(game_key) FROM events
+    UNION ALL SELECT (SELECT min(game_key) FROM events WHERE game_key > stored.game_key) FROM stored WHERE stored.game_key IS NOT NULL
 )
-SELECT game_id, NULL AS head_seq FROM stored WHERE game_id IS NOT NULL AND game_id NOT IN (SELECT id FROM games)
+SELECT (SELECT game_id FROM events WHERE game_key = stored.game_key AND seq = 1) AS game_id, NULL AS head_seq
+FROM stored WHERE game_key IS NOT NULL AND game_key NOT IN (SELECT game_key FROM games)
 UNION ALL
 SELECT id, head_seq FROM games
-WHERE coalesce((SELECT hash FROM events WHERE game_id = games.id AND seq = games.head_seq), '') != coalesce(head_hash, '')
-   OR EXISTS (SELECT 1 FROM events WHERE game_id = games.id AND seq = games.head_seq + 1)
+WHERE coalesce((SELECT lower(hex(hash)) FROM events WHERE game_key = games.game_key AND seq = games.head_seq), '') != coalesce(head_hash, '')
+   OR EXISTS (SELECT 1 FROM events WHERE game_key = games.game_key AND seq = games.head_seq + 1)
 """
 """Per game, its games row (the row the statistics' tables are written with) against its last
 events: the event at its head seq has its head hash and none comes after it; and every game that

@@ -32,14 +32,14 @@ GAME_COLUMNS = (
     "pve",
     "simulated",
 )
-"""The columns of the games table the statistics read (besides its id and rowid, as `game_id`
-and `game_key`)."""
+"""The columns of the games table the statistics read (besides its `game_key`, and its id as
+`game_id`)."""
 
 
 def games_query() -> tuple[str, dict[str, type]]:
-    """The games as the statistics read them: the rowid as `game_key`, the id as `game_id`."""
+    """The games as the statistics read them: the id as `game_id`."""
     types = {"game_key": int, "game_id": str, **{c: catalog.GAMES[c] for c in GAME_COLUMNS}}
-    return f"SELECT rowid AS game_key, id AS game_id, {', '.join(GAME_COLUMNS)} FROM games", types
+    return f"SELECT game_key, id AS game_id, {', '.join(GAME_COLUMNS)} FROM games", types
 
 
 def table_query(name: str) -> tuple[str, dict[str, type]]:

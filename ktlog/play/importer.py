@@ -35,7 +35,7 @@ from ..files.gamelog import Header, header_result, read_game_log
 from ..reducer import fold_with_snapshots
 from ..state import GameState, decode_state, encode_state
 from ..storage.snapshots import SNAPSHOT_EVERY
-from ..storage.store import Raced, Store, event_rows
+from ..storage.store import Raced, Store, event_rows, snapshot_rows
 from ..text.results import describe_result
 from .typed_game import read_typed_game
 
@@ -344,7 +344,7 @@ class _Checked:
     header: Header
     rows: list[tuple]
     state: bytes
-    snapshots: list[tuple[int, bytes]]
+    snapshots: list[tuple[int, bytes, bytes]]
 
 
 def _checked(path: Path) -> _Checked | GameLogError:
@@ -356,7 +356,7 @@ def _checked(path: Path) -> _Checked | GameLogError:
             state, snapshots = fold_with_snapshots([(e.seq, e.payload) for e, _ in sealed], SNAPSHOT_EVERY)
     except GameLogError as exc:
         return exc
-    return _Checked(str(path), header, rows, encode_state(state), snapshots)
+    return _Checked(str(path), header, rows, encode_state(state), snapshot_rows(rows, snapshots))
 
 
 def _import_checked(store: Store, checked: _Checked) -> ImportReport:

@@ -55,8 +55,8 @@ def holds(signature: HeaderSignature, game_id: str, event_hash: str | None) -> b
 
 
 def _event_hash(store: Store, game_id: str, seq: int) -> str | None:
-    row = store.conn.execute("SELECT hash FROM events WHERE game_id = ? AND seq = ?", (game_id, seq)).fetchone()
-    return row[0] if row else None
+    row = store.conn.execute("SELECT e.hash FROM events e JOIN games g USING (game_key) WHERE g.id = ? AND e.seq = ?", (game_id, seq)).fetchone()
+    return row[0].hex() if row and isinstance(row[0], bytes) else None
 
 
 @dataclass(frozen=True)

@@ -8,12 +8,12 @@ from collections import Counter
 from dataclasses import dataclass
 
 from ..errors import KtlogError, StoreError
-from ..records import GENESIS, chain_hash, decode_payload
+from ..records import GENESIS, chain_hash, decode_payload, event_id_text
 from ..reducer import fold_with_snapshots
 from ..state import GameState, decode_state
 from ..storage import projections
 from ..storage.catalog import PROJECTIONS
-from ..storage.snapshots import SNAPSHOT_EVERY
+from ..storage.snapshots import SNAPSHOT_EVERY, unpack
 from ..storage.store import Store
 
 
@@ -36,7 +36,7 @@ class Verdict:
 
 
 APPEND_ONLY_TRIGGERS = ("events_no_update", "events_no_delete")
-UNIQUE_EVENT_KEYS = (("game_id", "seq"), ("event_id",))
+UNIQUE_EVENT_KEYS = (("game_key", "seq"), ("event_id",))
 """The schema objects the log's promises rest on: triggers refusing to change or delete an event,
 and the unique indexes that turn a race between writers into a conflict instead of a duplicate."""
 
@@ -75,29 +75,35 @@ def verify_game(store: Store, game_id: str) -> Verdict:
 def _verify_game(store: Store, game_id: str) -> Verdict:
     """Read the raw rows (not trusting triggers or the cache) and check them one by one, then
     check that what the store derives from them (the game's row, projections, snapshots) agrees."""
-    rows = store.conn.execute(
-        "SELECT seq, event_id, type, version, recorded_at, payload, prev_hash, hash FROM events WHERE game_id = ? ORDER BY position",
-        (game_id,),
+    conn = store.conn
+    head = conn.execute("SELECT game_key, head_seq, head_hash FROM games WHERE id = ?", (game_id,)).fetchone()
+    # A game whose row was deleted is found by its first event, which names it.
+    key = head[0] if head else conn.execute("SELECT game_key FROM events WHERE seq = 1 AND game_id = ?", (game_id,)).fetchone()[0]
+    rows = conn.execute(
+        "SELECT seq, event_id, type, version, recorded_at, payload, hash, game_id FROM events WHERE game_key = ? ORDER BY position", (key,)
     ).fetchall()
-    head = store.conn.execute("SELECT head_seq, head_hash FROM games WHERE id = ?", (game_id,)).fetchone()
     if head is None:
         return Verdict(
             game_id, len(rows), None, f"{len(rows)} events are stored but the game's row is missing from the games table: it was deleted behind ktlog's back"
         )
-    head_seq, head_hash = head
+    _, head_seq, head_hash = head
     prev, records = GENESIS, []
-    for expected, (seq, event_id, type_name, version, recorded_at, payload, prev_hash, digest) in enumerate(rows, 1):
+    for expected, (seq, event_id, type_name, version, recorded_at, payload, digest, named) in enumerate(rows, 1):
         if seq != expected:
             return Verdict(game_id, len(rows), expected, f"event seq {expected} is missing or out of order (found seq {seq} in its place)")
-        if prev_hash != prev:
-            return Verdict(game_id, len(rows), seq, "prev_hash does not match the previous event's hash: an event was removed or reordered")
-        if not isinstance(payload, str) or chain_hash(prev, game_id, seq, event_id, version, recorded_at, payload.encode()) != digest:
+        if named != (game_id if seq == 1 else None):
+            return Verdict(game_id, len(rows), seq, "the event's game_id column was changed: only a game's first event names it, with its own id")
+        if (
+            not isinstance(payload, str)
+            or not isinstance(digest, bytes)
+            or chain_hash(prev, game_id, seq, event_id_text(event_id), version, recorded_at, payload.encode()) != digest.hex()
+        ):
             return Verdict(game_id, len(rows), seq, "the hash does not match the event's content: it was changed after it was recorded")
         try:
             records.append((seq, decode_payload(type_name, version, payload)))
         except Exception as exc:  # a payload edited into something no schema accepts
             return Verdict(game_id, len(rows), seq, f"the payload does not match the {type_name} schema: {exc}")
-        prev = digest
+        prev = digest.hex()
     if len(rows) != head_seq:
         return Verdict(
             game_id,
@@ -130,7 +136,7 @@ def _derived_mismatch(store: Store, game_id: str, state: GameState, snapshots: l
     if edited:
         return None, f"the game's row does not match its events ({', '.join(edited)}): it was edited behind ktlog's back {REBUILD}"
     found = []
-    key = conn.execute("SELECT rowid FROM games WHERE id = ?", (game_id,)).fetchone()
+    key = conn.execute("SELECT game_key FROM games WHERE id = ?", (game_id,)).fetchone()
     for table, expected in projections.rows_since(game_id, state, 0).items():
         names = PROJECTIONS[table]
         expected = [(*row, key[0] if key else None) for row in expected]
@@ -140,7 +146,7 @@ def _derived_mismatch(store: Store, game_id: str, state: GameState, snapshots: l
             seq = min(row[1] for row in odd)
             found.append((seq, f"the {table} row of seq {seq} does not match the events: the table was edited behind ktlog's back {REBUILD}"))
     kept = dict(snapshots)
-    for seq, blob in conn.execute("SELECT seq, state FROM snapshots WHERE game_id = ? ORDER BY seq", (game_id,)):
+    for seq, blob in conn.execute("SELECT seq, state FROM snapshots WHERE game_key = ? ORDER BY seq", key or (None,)):
         if seq not in kept or not _same_state(blob, kept[seq]):
             found.append((seq, f"the snapshot of the state at seq {seq} does not match the events: it was edited behind ktlog's back {REBUILD}"))
             break
@@ -150,7 +156,7 @@ def _derived_mismatch(store: Store, game_id: str, state: GameState, snapshots: l
 def _same_state(stored, expected: bytes) -> bool:
     """Whether a stored snapshot holds the state the events give (garbage holds none)."""
     try:
-        return decode_state(stored) == decode_state(expected)
+        return decode_state(unpack(stored)) == decode_state(expected)
     except Exception:  # not a state at all: msgspec's DecodeError or ValidationError, a wrong type
         return False
 
@@ -158,7 +164,7 @@ def _same_state(stored, expected: bytes) -> bool:
 def stored_game_ids(store: Store) -> list[str]:
     """Every game in the games table, and any game whose events are stored without its row."""
     listed = [g.id for g in store.games()]
-    orphans = store.conn.execute("SELECT DISTINCT game_id FROM events WHERE game_id NOT IN (SELECT id FROM games)").fetchall()
+    orphans = store.conn.execute("SELECT game_id FROM events WHERE seq = 1 AND game_key NOT IN (SELECT game_key FROM games)").fetchall()
     return listed + [game_id for (game_id,) in orphans]
 
 

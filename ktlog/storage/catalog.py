@@ -13,6 +13,7 @@ from typing import get_args, get_type_hints
 from ..state import LOGS
 
 GAMES: dict[str, type] = {
+    "game_key": int,
     "id": str,
     "created_at": str,
     "updated_at": str,
@@ -37,7 +38,10 @@ GAMES: dict[str, type] = {
     "pve": int,
     "simulated": int,
 }
-"""One row per game (its rowid is the `game_key` of its projection rows). `players`,
+"""One row per game. `game_key`, its integer primary key, keys its events, snapshots and
+projection rows (a tenth of the 36-character id, and never renumbered by a VACUUM); `id` is the
+game's id as users and files give it (unique). `head_hash` is the hash of its last event (hex
+text, as the game-log files and signatures give hashes). `players`,
 `kill_teams` and `result` are JSON for listing games (`ktlog games --json` shows `result` as it
 is); the result's parts a program compares are typed columns: `winner` (None for a draw or a
 shared win), `draw` (0 or 1), `ended_by`, `conceded_by`, and each player's VP in `game_results`
@@ -49,19 +53,31 @@ LABEL_COLUMNS = {"mission": "mission", "league": "league", "season": "season", "
 """A game's label -> its column in the games table."""
 
 EVENTS: dict[str, type] = {
-    "game_id": str,
+    "game_key": int,
     "seq": int,
-    "event_id": str,
+    "event_id": bytes,
     "type": str,
     "version": int,
     "recorded_at": str,
     "payload": str,
-    "prev_hash": str,
-    "hash": str,
+    "hash": bytes,
+    "game_id": str,
 }
-"""The append-only log (besides `position`, its primary key: the order events were stored in)."""
+"""The append-only log (besides `position`, its primary key: the order events were stored in),
+stored lean: the game's integer key, the event id (a UUID) as its 16 bytes, the SHA-256 hash as
+its 32 bytes, and no previous hash (it is the hash of the event before: readers take it from
+there, `ktlog verify` checks the chain with it). `game_id` is filled in on a game's first event
+only (seq 1): the log names its games by itself, so a deleted games row can be rebuilt. The
+in-memory `Envelope` keeps ids and hashes as text: `store.event_rows` and `store.row_envelope`
+convert at the boundary. An event id that is not a UUID (a game-log file may carry any short
+text) is stored as its UTF-8 bytes."""
 
-SNAPSHOTS: dict[str, type] = {"game_id": str, "seq": int, "state": bytes, "seal": str}
+REWINDS = "type IN ('EventVoided', 'EventCorrected')"
+"""The events that reach back (an undo, a correction): found often, to pick a usable snapshot,
+and few, so a partial index of events holds only them."""
+
+SNAPSHOTS: dict[str, type] = {"game_key": int, "seq": int, "state": bytes, "seal": bytes}
+"""A sealed state every `snapshots.SNAPSHOT_EVERY` seqs of a game (the seal: 32 bytes of SHA-256)."""
 VERIFICATIONS: dict[str, type] = {"game_id": str, "checked_at": str, "head_seq": int, "ok": int, "bad_seq": int, "problem": str}
 """The latest `ktlog verify` verdict of each game."""
 META: dict[str, type] = {"key": str, "value": str}
@@ -70,7 +86,7 @@ SIGNATURES: dict[str, type] = {"game_id": str, "head_seq": int, "signer": str, "
 """Which ktlog wrote the database and which it needs."""
 
 GAME_KEY = "game_key"
-"""Every projection row also carries its game's integer key (the games table's rowid), which the
+"""Every projection row also carries its game's integer key (the games table's `game_key`), which the
 analytics read and join on: a tenth of the cost of the 36-character game id."""
 
 PROJECTION_LOGS = {

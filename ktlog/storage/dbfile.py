@@ -21,7 +21,7 @@ from .. import __version__
 from ..errors import StoreError
 
 APPLICATION_ID = 0x6B746C67  # "ktlg"
-SCHEMA_VERSION = 10
+SCHEMA_VERSION = 11
 """Bumped with each migration; a database with a higher one needs a newer ktlog."""
 SCHEMA_NEEDS_KTLOG = "0.1.0"
 """The first ktlog version that reads this schema (recorded in the database's meta table)."""
@@ -145,7 +145,7 @@ def _migrate(conn: sqlite3.Connection, path: Path | None) -> bool:
         return False
     import sqlite_utils
 
-    from .migrations import REBUILDING_MIGRATIONS, migrations
+    from .migrations import COMPACTING_MIGRATIONS, REBUILDING_MIGRATIONS, migrations
 
     db = sqlite_utils.Database(conn, execute_plugins=False)
     pending = {m.name for m in migrations.pending(db)}
@@ -157,6 +157,11 @@ def _migrate(conn: sqlite3.Connection, path: Path | None) -> bool:
             conn.executemany("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", [("written_by", __version__), ("needs_ktlog", SCHEMA_NEEDS_KTLOG)])
     except sqlite3.OperationalError as exc:
         raise StoreError(f"cannot set up the ktlog tables in {where}: {exc}; is the file read-only?") from exc
+    if version and pending & COMPACTING_MIGRATIONS:
+        try:
+            conn.execute("VACUUM")  # the pages the old tables held go back to the disk
+        except sqlite3.OperationalError:
+            pass  # no room for the copy VACUUM makes: the file keeps its size, and new rows use the free pages
     return bool(version and pending & REBUILDING_MIGRATIONS and conn.execute("SELECT 1 FROM games").fetchone())
 
 

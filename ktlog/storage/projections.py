@@ -107,10 +107,10 @@ def game_columns(state: GameState) -> dict[str, Any]:
 
 def write(conn: sqlite3.Connection, game_id: str, state: GameState, after_seq: int) -> None:
     """Insert the game's projection rows of the events after `after_seq`."""
-    key = None  # the game's rowid, read only when some row is written (most events write none)
+    key = None  # the game's key, read only when some row is written (most events write none)
     for table, rows in rows_since(game_id, state, after_seq).items():
         if rows:
-            key = key or conn.execute("SELECT rowid FROM games WHERE id = ?", (game_id,)).fetchone()[0]
+            key = key or conn.execute("SELECT game_key FROM games WHERE id = ?", (game_id,)).fetchone()[0]
             columns = PROJECTIONS[table]
             try:
                 conn.executemany(f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})", [(*row, key) for row in rows])

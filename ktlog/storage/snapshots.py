@@ -5,6 +5,9 @@ nearest usable snapshot plus a few events (an undo makes the snapshots after its
 A snapshot is trusted only through its seal: a hash of the hash of the event it was taken at (the
 chain) and of its bytes. A snapshot whose seal does not hold, or that does not decode, is passed
 over (the state is folded from an earlier one or from the start) and reported to the caller.
+
+The state is stored compressed (zlib, level 1: a fifth of its size, about 130 us to compress a
+state of 15 KB and 45 us to read it back); the seal is over the state's own bytes.
 """
 
 from __future__ import annotations
@@ -12,32 +15,67 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
+import zlib
 from collections.abc import Callable
 
 from ..events import Envelope, Event
 from ..reducer import Record, resume
 from ..state import GameState, decode_state
+from .catalog import REWINDS
 
 SNAPSHOT_EVERY = 100
 """A snapshot of the state is kept every this many seqs, so a seek applies fewer events."""
+STATE_LIMIT = 64 * 2**20
+"""Bytes at most a stored snapshot unpacks to (a state of a very long game is a few hundred KB):
+a forged one cannot make a reader allocate without bound."""
 
 
-def seal(event_hash: str, blob: bytes) -> str:
-    """What binds a snapshot to the chain: SHA-256 of the hash of its seq's event and its bytes."""
-    return hashlib.sha256(event_hash.encode() + b"\n" + bytes(blob)).hexdigest()
+def pack(blob: bytes) -> bytes:
+    """An encoded state as the snapshots table stores it."""
+    return zlib.compress(blob, 1)
 
 
-def write_snapshots(conn: sqlite3.Connection, game_id: str, snapshots: list[tuple[int, bytes]]) -> None:
+def unpack(stored: object) -> bytes:
+    """The encoded state a stored snapshot holds; ValueError if it holds none (not bytes, not
+    zlib's, or larger than STATE_LIMIT)."""
+    if not isinstance(stored, bytes):
+        raise ValueError("a snapshot is bytes")
+    try:
+        inflate = zlib.decompressobj()
+        blob = inflate.decompress(stored, STATE_LIMIT)
+    except zlib.error as exc:
+        raise ValueError(f"not a packed state ({exc})") from exc
+    if inflate.unconsumed_tail or not inflate.eof:
+        raise ValueError("a packed state cut short or larger than STATE_LIMIT")
+    return blob
+
+
+def seal(event_hash: bytes, blob: bytes) -> bytes:
+    """What binds a snapshot to the chain: SHA-256 of the hash of its seq's event (as hex text)
+    and its bytes."""
+    return hashlib.sha256(event_hash.hex().encode() + b"\n" + bytes(blob)).digest()
+
+
+def sealed_rows(snapshots: list[tuple[int, bytes]], hashes: dict[int, bytes]) -> list[tuple[int, bytes, bytes]]:
+    """(seq, encoded state) snapshots as rows to store: (seq, packed state, seal), given the
+    hash of the event at each seq. Made where the states are folded (an import's checking
+    process), so the writer only inserts them."""
+    return [(seq, pack(blob), seal(hashes[seq], blob)) for seq, blob in snapshots]
+
+
+def write_snapshots(conn: sqlite3.Connection, game_key: int, snapshots: list[tuple[int, bytes]]) -> None:
     """(seq, encoded state) snapshots of a game (whose events at those seqs are written already),
     sealed, replacing any at those seqs."""
     if not snapshots:
         return
     seqs = [seq for seq, _ in snapshots]
-    hashes = dict(conn.execute(f"SELECT seq, hash FROM events WHERE game_id = ? AND seq IN ({', '.join('?' * len(seqs))})", (game_id, *seqs)))
-    conn.executemany(
-        "INSERT OR REPLACE INTO snapshots (game_id, seq, state, seal) VALUES (?,?,?,?)",
-        [(game_id, seq, blob, seal(hashes[seq], blob)) for seq, blob in snapshots],
-    )
+    hashes = dict(conn.execute(f"SELECT seq, hash FROM events WHERE game_key = ? AND seq IN ({', '.join('?' * len(seqs))})", (game_key, *seqs)))
+    write_sealed(conn, game_key, sealed_rows(snapshots, hashes))
+
+
+def write_sealed(conn: sqlite3.Connection, game_key: int, rows: list[tuple[int, bytes, bytes]]) -> None:
+    """Snapshot rows (`sealed_rows`) of a game, replacing any at those seqs."""
+    conn.executemany("INSERT OR REPLACE INTO snapshots (game_key, seq, state, seal) VALUES (?,?,?,?)", [(game_key, *row) for row in rows])
 
 
 class _Untrusted(Exception):
@@ -47,7 +85,7 @@ class _Untrusted(Exception):
 
 def state_at(
     conn: sqlite3.Connection,
-    game_id: str,
+    game_key: int,
     at: int,
     events: Callable[[int, int], list[Envelope]],
     then: Record | None = None,
@@ -58,29 +96,31 @@ def state_at(
     snapshot passed over because its seal does not hold is added to `distrusted`."""
     voids = [
         (seq, json.loads(p)["target"])
-        for seq, p in conn.execute(
-            "SELECT seq, payload FROM events WHERE game_id = ? AND type IN ('EventVoided', 'EventCorrected') AND seq <= ?", (game_id, at)
-        )
+        for seq, p in conn.execute(f"SELECT seq, payload FROM events WHERE game_key = ? AND {REWINDS} AND seq <= ?", (game_key, at))
     ]
     if then:
         voids.append((then[0], then[1].target))
 
     def load(seq: int) -> GameState:
         row = conn.execute(
-            "SELECT s.state, s.seal, e.hash FROM snapshots s JOIN events e ON e.game_id = s.game_id AND e.seq = s.seq WHERE s.game_id = ? AND s.seq = ?",
-            (game_id, seq),
+            "SELECT s.state, s.seal, e.hash FROM snapshots s JOIN events e USING (game_key, seq) WHERE s.game_key = ? AND s.seq = ?",
+            (game_key, seq),
         ).fetchone()
-        if row is None or not isinstance(row[0], bytes) or row[1] != seal(row[2], row[0]):
+        try:
+            blob = unpack(row[0]) if row else b""
+        except ValueError as exc:
+            raise _Untrusted(seq) from exc
+        if row is None or not isinstance(row[2], bytes) or row[1] != seal(row[2], blob):
             raise _Untrusted(seq)
         try:
-            return decode_state(row[0])
+            return decode_state(blob)
         except Exception as exc:  # sealed but not a state: written by something else than ktlog
             raise _Untrusted(seq) from exc
 
     def records_after(start: int) -> list[tuple[int, Event]]:
         return [(e.seq, e.payload) for e in events(start, at)] + ([then] if then else [])
 
-    seqs = {r[0] for r in conn.execute("SELECT seq FROM snapshots WHERE game_id = ? AND seq <= ?", (game_id, at))}
+    seqs = {r[0] for r in conn.execute("SELECT seq FROM snapshots WHERE game_key = ? AND seq <= ?", (game_key, at))}
     while True:
         try:
             return resume(at, seqs, voids, load, records_after)[0]

@@ -3,7 +3,7 @@ or imported whole, undone by a void, read back as events or as the state at any 
 
 Appending validates the event with the reducer, then writes the event, the projection rows
 and the game's head in one transaction, so a crash leaves every committed event intact and
-no half-written one. `UNIQUE(game_id, seq)` turns a race between two writers into a
+no half-written one. `UNIQUE(game_key, seq)` turns a race between two writers into a
 `ConcurrencyConflict` instead of a duplicate. Opening the file is `dbfile`, the derived tables
 `projections` and `snapshots`, the schema `catalog`.
 """
@@ -22,13 +22,13 @@ from typing import TYPE_CHECKING
 
 from ..errors import ConcurrencyConflict, GameNotFound, InvalidEvent, KtlogError, StoreError
 from ..events import Envelope, Event, EventCorrected, EventVoided, GameCreated
-from ..records import GENESIS, check_event, check_ids, decode_payload, game_prefix, now, seal
+from ..records import GENESIS, check_event, check_ids, decode_payload, event_id_bytes, event_id_text, game_prefix, now, seal
 from ..reducer import apply_in_place, fold_with_snapshots
 from ..state import GameState, copy_state, encode_state
 from . import projections
 from .catalog import EVENTS, LABEL_COLUMNS, PROJECTIONS
 from .dbfile import BUSY_TIMEOUT_MS, default_db_path, durable_once, open_database, transaction
-from .snapshots import SNAPSHOT_EVERY, state_at, write_snapshots
+from .snapshots import SNAPSHOT_EVERY, sealed_rows, state_at, write_sealed, write_snapshots
 
 if TYPE_CHECKING:
     import contextlib
@@ -88,6 +88,8 @@ class Store:
     def __init__(self, path: str | Path | None = None, *, create: bool = True, busy_timeout_ms: int = BUSY_TIMEOUT_MS):
         self.path = Path(path) if path not in (None, ":memory:") else (default_db_path() if path is None else None)
         self._cache: dict[str, GameState] = {}
+        self._keys: dict[str, int] = {}
+        """Game id -> its game_key (which never changes), for the games this store has read or written."""
         self.distrusted: list[tuple[str, int]] = []
         """(game, seq) of each snapshot passed over because its seal did not hold (readers say so)."""
         self._undoable: dict[str, list[tuple[int, GameState]]] = {}
@@ -125,14 +127,18 @@ class Store:
     @contextmanager
     def _write(self, *, damaged_ok: bool = False) -> Iterator[None]:
         """A write transaction; refused in a file `ktlog verify` found damaged (`record_file_check`)."""
-        with transaction(self.conn, self.path):
-            damage = None if damaged_ok else self.conn.execute("SELECT value FROM meta WHERE key = ?", (DAMAGED,)).fetchone()
-            if damage:
-                raise StoreError(
-                    f"{self.path or ':memory:'} failed `ktlog verify` ({damage[0]}); ktlog writes nothing more to it. "
-                    "Restore it from a backup, or import the games' exported files into a new database"
-                )
-            yield
+        try:
+            with transaction(self.conn, self.path):
+                damage = None if damaged_ok else self.conn.execute("SELECT value FROM meta WHERE key = ?", (DAMAGED,)).fetchone()
+                if damage:
+                    raise StoreError(
+                        f"{self.path or ':memory:'} failed `ktlog verify` ({damage[0]}); ktlog writes nothing more to it. "
+                        "Restore it from a backup, or import the games' exported files into a new database"
+                    )
+                yield
+        except BaseException:
+            self._keys.clear()  # a games row rolled back: its key may go to another game
+            raise
         self.commits += 1
 
     def batch(self) -> contextlib.AbstractContextManager[None]:
@@ -198,23 +204,23 @@ class Store:
         rows = event_rows(sealed)
         state, snapshots = fold_with_snapshots([(e.seq, e.payload) for e, _ in sealed], SNAPSHOT_EVERY)
         if not already:
-            return self.import_folded(game_id, rows, state, snapshots)
+            return self.import_folded(game_id, rows, state, snapshot_rows(rows, snapshots))
         with self._write():
             if self._head(game_id)[0] != already:
                 raise Raced(f"game {game_id[:8]} changed while it was being imported")
             projections.delete(self.conn, game_id)  # the new events may undo stored ones: every row is written again
-            self._write_folded(game_id, rows[already:], state, [(seq, blob) for seq, blob in snapshots if seq > already])
+            self._write_folded(game_id, rows[already:], state, snapshot_rows(rows, [(seq, blob) for seq, blob in snapshots if seq > already]))
         return self._new_head(game_id, state)
 
-    def import_folded(self, game_id: str, rows: list[tuple], state: GameState, snapshots: list[tuple[int, bytes]]) -> GameState:
-        """Write a new game whose events are checked and folded already (`event_rows` and
-        `fold_with_snapshots` of them, perhaps by another process), in one transaction."""
+    def import_folded(self, game_id: str, rows: list[tuple], state: GameState, snapshots: list[tuple[int, bytes, bytes]]) -> GameState:
+        """Write a new game whose events are checked and folded already (`event_rows` of them,
+        their state and `snapshot_rows`, perhaps made by another process), in one transaction."""
         with self._write():
             if self.has_game(game_id):
                 raise Raced(f"game {game_id[:8]} was stored by another writer while it was being imported")
             self.conn.execute(
                 "INSERT INTO games (id, created_at, ruleset, status, head_seq, head_hash) VALUES (?,?,?,?,?,?)",
-                (game_id, rows[0][5], state.ruleset, "setup", 0, GENESIS),
+                (game_id, rows[0][RECORDED_AT], state.ruleset, "setup", 0, GENESIS),
             )
             self._write_folded(game_id, rows, state, snapshots)
         return self._new_head(game_id, state)
@@ -225,16 +231,17 @@ class Store:
         self._undoable.pop(game_id, None)
         return state
 
-    def _write_folded(self, game_id: str, rows: list[tuple], state: GameState, snapshots: list[tuple[int, bytes]]) -> None:
+    def _write_folded(self, game_id: str, rows: list[tuple], state: GameState, snapshots: list[tuple[int, bytes, bytes]]) -> None:
         """Events (as `event_rows`), their snapshots, the game's projections (it has none
         stored) and head."""
+        key = self._key(game_id)
         try:
-            self.conn.executemany(INSERT_EVENT, rows)
+            self.conn.executemany(INSERT_EVENT, [(key, *row) for row in rows])
         except sqlite3.IntegrityError as exc:
             raise self._taken_event_id(game_id, rows) from exc
-        write_snapshots(self.conn, game_id, snapshots)
+        write_sealed(self.conn, key, snapshots)
         projections.write(self.conn, game_id, state, 0)
-        self._write_head(game_id, state, rows[-1][-1])
+        self._write_head(game_id, state, rows[-1][HASH].hex())
 
     # --- appending --------------------------------------------------------------------------
 
@@ -279,7 +286,7 @@ class Store:
         else:
             state = copy_state(before)
             apply_in_place(state, event, seq)
-        self._insert_event(envelope, row)
+        self._insert_event(envelope, (self._key(game_id), *row))
         since = self._rewritten_since(game_id, event)
         if since is not None:  # the rows from the first event whose state changed are the new state's
             projections.delete(self.conn, game_id, since=since)
@@ -287,7 +294,7 @@ class Store:
         else:
             projections.write(self.conn, game_id, state, seq - 1)
         if seq % SNAPSHOT_EVERY == 0:
-            write_snapshots(self.conn, game_id, [(seq, encode_state(state))])
+            write_snapshots(self.conn, self._key(game_id), [(seq, encode_state(state))])
         self._write_head(game_id, state, envelope.hash)
         self._cache[game_id] = state
         undoable = self._undoable.setdefault(game_id, [])
@@ -305,7 +312,7 @@ class Store:
             return event.target
         if not isinstance(event, EventVoided):
             return None
-        row = self.conn.execute("SELECT type, payload FROM events WHERE game_id = ? AND seq = ?", (game_id, event.target)).fetchone()
+        row = self.conn.execute("SELECT type, payload FROM events WHERE game_key = ? AND seq = ?", (self._key(game_id), event.target)).fetchone()
         return json.loads(row[1])["target"] if row and row[0] == "EventCorrected" else event.target
 
     def _state_before(self, game_id: str, void: EventVoided) -> GameState | None:
@@ -327,17 +334,29 @@ class Store:
 
     def _taken_event_id(self, game_id: str, rows: list[tuple]) -> InvalidEvent:
         """The error for the first of these events (`event_rows`) whose id an event of another game has."""
-        for _, seq, event_id, *_ in rows:
-            row = self.conn.execute("SELECT game_id, seq FROM events WHERE event_id = ? AND game_id != ?", (event_id, game_id)).fetchone()
+        for seq, event_id, *_ in rows:
+            row = self.conn.execute(
+                "SELECT g.id, e.seq FROM events e JOIN games g USING (game_key) WHERE e.event_id = ? AND g.id != ?", (event_id, game_id)
+            ).fetchone()
             if row:
                 error = InvalidEvent(
-                    f"event id {event_id} is already the id of seq {row[1]} of game {row[0][:8]}; "
+                    f"event id {event_id_text(event_id)} is already the id of seq {row[1]} of game {row[0][:8]}; "
                     "each event has its own id, so these events were copied from another game",
                     "event_id",
                 )
                 error.seq = seq
                 return error
         return InvalidEvent("an event id of this game is already stored in another game", "event_id")
+
+    def _key(self, game_id: str) -> int:
+        """The game's game_key (its events, snapshots and projection rows are keyed by it)."""
+        key = self._keys.get(game_id)
+        if key is None:
+            row = self.conn.execute("SELECT game_key FROM games WHERE id = ?", (game_id,)).fetchone()
+            if row is None:
+                raise GameNotFound(f"no game {game_id!r}; `ktlog games` lists them")
+            key = self._keys[game_id] = row[0]
+        return key
 
     def _head(self, game_id: str) -> tuple[int, str]:
         row = self.conn.execute("SELECT head_seq, head_hash FROM games WHERE id = ?", (game_id,)).fetchone()
@@ -385,9 +404,9 @@ class Store:
 
         with self._write():
             restore_guards(self.conn)
-            self.conn.execute(
-                "INSERT INTO games (id, created_at, ruleset, status, head_seq, head_hash) "
-                "SELECT game_id, recorded_at, '', 'setup', 0, ? FROM events WHERE seq = 1 AND game_id NOT IN (SELECT id FROM games)",
+            self.conn.execute(  # a game's first event names it, with its key
+                "INSERT INTO games (game_key, id, created_at, ruleset, status, head_seq, head_hash) "
+                "SELECT game_key, game_id, recorded_at, '', 'setup', 0, ? FROM events WHERE seq = 1 AND game_key NOT IN (SELECT game_key FROM games)",
                 (GENESIS,),
             )
             ids = [g.id for g in self.games()]
@@ -396,7 +415,7 @@ class Store:
             for game_id in ids:
                 envelopes = self.events(game_id)
                 state, snapshots = fold_with_snapshots([(e.seq, e.payload) for e in envelopes], SNAPSHOT_EVERY)
-                write_snapshots(self.conn, game_id, snapshots)
+                write_snapshots(self.conn, self._key(game_id), snapshots)
                 projections.write(self.conn, game_id, state, 0)
                 self._update_game(game_id, {"ruleset": state.ruleset, "head_seq": state.seq, "head_hash": envelopes[-1].hash})
                 self._update_game(game_id, projections.game_columns(state))
@@ -408,9 +427,18 @@ class Store:
 
     def events(self, game_id: str, *, upto: int | None = None, after: int = 0) -> list[Envelope]:
         """The game's stored events in seq order (after `after`, up to `upto`)."""
-        sql = "SELECT * FROM events WHERE game_id = ? AND seq > ?" + (" AND seq <= ?" if upto is not None else "") + " ORDER BY seq"
-        args = [game_id, after] + ([upto] if upto is not None else [])
-        return [row_envelope(r) for r in self._rows(sql, args)]
+        # The event at `after` is read too: its hash is the previous hash of the first one returned.
+        sql = f"SELECT {READ_COLUMNS} FROM events WHERE game_key = ? AND seq >= ?" + (" AND seq <= ?" if upto is not None else "") + " ORDER BY seq"
+        rows = self.conn.execute(sql, [self._key(game_id), after] + ([upto] if upto is not None else [])).fetchall()
+        prev = GENESIS
+        if rows and rows[0][0] == after:
+            prev = rows.pop(0)[-1].hex()
+        envelopes = []
+        for row in rows:
+            envelope = row_envelope(game_id, row, prev)
+            envelopes.append(envelope)
+            prev = envelope.hash
+        return envelopes
 
     def state(self, game_id: str, at: int | None = None) -> GameState:
         """The state after seq `at` (default: the latest), from the nearest usable snapshot."""
@@ -430,17 +458,24 @@ class Store:
 
     def _state_from_snapshot(self, game_id: str, at: int, then: tuple[int, EventVoided] | None = None) -> GameState:
         passed_over: list[int] = []
-        state = state_at(self.conn, game_id, at, lambda after, upto: self.events(game_id, upto=upto, after=after), then, passed_over)
+        state = state_at(self.conn, self._key(game_id), at, lambda after, upto: self.events(game_id, upto=upto, after=after), then, passed_over)
         self.distrusted += [(game_id, seq) for seq in passed_over]
         return state
 
 
 INSERT_EVENT = f"INSERT INTO events ({', '.join(EVENTS)}) VALUES ({', '.join('?' * len(EVENTS))})"
+"""Rows of `event_rows`, each with the game's key first."""
+READ_COLUMNS = "seq, event_id, type, version, recorded_at, payload, hash"
+"""What `row_envelope` reads of an event."""
+RECORDED_AT, HASH = 4, 6
+"""Where an `event_rows` row holds the time recorded and the hash."""
 
 
 def event_rows(sealed: list[tuple[Envelope, bytes]]) -> list[tuple]:
-    """Sealed events as rows of the events table, in INSERT_EVENT's column order: the one way into
-    the table, so every event's values are checked here (`records.check_event`) before a row is written."""
+    """Sealed events as rows of the events table, in INSERT_EVENT's column order after the game's
+    key (which the games row gives when the rows are written): the one way into the table, so
+    every event's values are checked here (`records.check_event`) before a row is written. Ids
+    and hashes become bytes (`event_id_bytes`); the game's id is kept on its first event only."""
     for envelope, payload in sealed:
         try:
             check_ids(envelope.game_id, envelope.event_id)
@@ -448,17 +483,29 @@ def event_rows(sealed: list[tuple[Envelope, bytes]]) -> list[tuple]:
         except InvalidEvent as exc:
             exc.seq = envelope.seq
             raise
-    return [(e.game_id, e.seq, e.event_id, e.type, e.version, e.recorded_at, p.decode(), e.prev_hash, e.hash) for e, p in sealed]
+    return [
+        (e.seq, event_id_bytes(e.event_id), e.type, e.version, e.recorded_at, p.decode(), bytes.fromhex(e.hash), e.game_id if e.seq == 1 else None)
+        for e, p in sealed
+    ]
 
 
-def row_envelope(row: dict) -> Envelope:
+def snapshot_rows(rows: list[tuple], snapshots: list[tuple[int, bytes]]) -> list[tuple[int, bytes, bytes]]:
+    """(seq, encoded state) snapshots of events (`event_rows`) as the rows to store, packed and
+    sealed with the hashes of those rows."""
+    seqs = {seq for seq, _ in snapshots}
+    return sealed_rows(snapshots, {row[0]: row[HASH] for row in rows if row[0] in seqs})
+
+
+def row_envelope(game_id: str, row: tuple, prev_hash: str) -> Envelope:
+    """An event as READ_COLUMNS read it, of game `game_id`, whose previous event's hash is `prev_hash`."""
+    seq, event_id, type_name, version, recorded_at, payload, digest = row
     return Envelope(
-        game_id=row["game_id"],
-        seq=row["seq"],
-        event_id=row["event_id"],
-        version=row["version"],
-        recorded_at=row["recorded_at"],
-        payload=decode_payload(row["type"], row["version"], row["payload"]),
-        prev_hash=row["prev_hash"],
-        hash=row["hash"],
+        game_id=game_id,
+        seq=seq,
+        event_id=event_id_text(event_id),
+        version=version,
+        recorded_at=recorded_at,
+        payload=decode_payload(type_name, version, payload),
+        prev_hash=prev_hash,
+        hash=digest.hex(),
     )

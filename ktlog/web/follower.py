@@ -168,7 +168,9 @@ class Follower:
             self.position = store.conn.execute("SELECT coalesce(max(position), 0) FROM events").fetchone()[0]
             return
         self.version = version
-        changed = store.conn.execute("SELECT game_id, max(position) FROM events WHERE position > ? GROUP BY game_id", (self.position,)).fetchall()
+        changed = store.conn.execute(
+            "SELECT g.id, max(e.position) FROM events e JOIN games g USING (game_key) WHERE e.position > ? GROUP BY e.game_key", (self.position,)
+        ).fetchall()
         if not changed:
             return
         self.position = max(position for _, position in changed)

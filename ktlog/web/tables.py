@@ -47,7 +47,7 @@ def _with_figures(store: Store, games: list[GameRow]) -> list[dict[str, Any]]:
     last = {
         r[0]: describe(decode_payload(r[1], r[2], r[3]), spectator=True)
         for r in store.conn.execute(
-            f"SELECT e.game_id, e.type, e.version, e.payload FROM events e JOIN games g ON e.game_id = g.id AND e.seq = g.head_seq WHERE g.id IN ({marks})",
+            f"SELECT g.id, e.type, e.version, e.payload FROM events e JOIN games g ON e.game_key = g.game_key AND e.seq = g.head_seq WHERE g.id IN ({marks})",
             keys,
         )
     }
