@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 
+import msgspec
 import pytest
 from conftest import game
 
@@ -12,6 +13,7 @@ from ktlog.events import ActivationEnded, Annotation, GameCreated, OperativeActi
 from ktlog.play.builder import dash, shoot
 from ktlog.play.session import NothingToDo, RecordingSession
 from ktlog.reducer import fold
+from ktlog.storage import store as store_module
 from ktlog.storage.catalog import PROJECTIONS, TABLES
 from ktlog.storage.dbfile import default_db_path
 from ktlog.storage.snapshots import SNAPSHOT_EVERY
@@ -173,6 +175,31 @@ def test_undoing_this_stores_latest_events_needs_no_fold_and_agrees_with_one(tmp
     monkeypatch.undo()
     store.append(gid, g.events[len(g.events) - 5])  # recorded again after the undos
     assert store.state(gid) == fold(store.events(gid))
+
+
+def test_a_refusal_after_the_rules_changed_the_state_leaves_the_head_state_as_it_was(store, monkeypatch):
+    """An append applies the event to the store's own head state (no copy): a rule that refuses
+    after changing it must leave nothing of the change behind, in the state or an undo after."""
+    g = game(2, 2)
+    g.activate("a1", "engage", dash())
+    gid = recorded(store, g)
+    before = store.state(gid)
+
+    def refuses_half_way(state, event, seq):
+        next(iter(state.players.values())).cp += 5  # the state is changed, as a handler might ...
+        raise RuleViolation("refused after the change", "pg 0")  # ... before a later check refuses the event
+
+    monkeypatch.setattr(store_module, "apply_in_place", refuses_half_way)
+    with pytest.raises(RuleViolation, match="after the change"):
+        store.append(gid, OperativeActivated(operative="b1", order="engage"))
+    monkeypatch.undo()
+    assert store.state(gid) == before == fold(store.events(gid))
+    store.append(gid, OperativeActivated(operative="b1", order="engage"))
+    assert store.state(gid) == fold(store.events(gid))
+    undo(store, gid)
+    after_undo = store.state(gid)
+    assert after_undo == fold(store.events(gid))
+    assert msgspec.structs.replace(after_undo, seq=before.seq) == before  # the state before b1's activation
 
 
 def test_an_undo_after_another_writer_folds_from_the_log(tmp_path):

@@ -24,7 +24,7 @@ from ..errors import ConcurrencyConflict, GameNotFound, InvalidEvent, KtlogError
 from ..events import Envelope, Event, EventCorrected, EventVoided, GameCreated
 from ..records import GENESIS, check_event, check_ids, decode_payload, event_id_bytes, event_id_text, game_prefix, now, seal
 from ..reducer import apply_in_place, fold_with_snapshots
-from ..state import GameState, copy_state, encode_state
+from ..state import GameState, copy_state, decode_state, encode_state
 from . import projections
 from .catalog import EVENTS, LABEL_COLUMNS, PROJECTIONS
 from .dbfile import BUSY_TIMEOUT_MS, default_db_path, durable_once, open_database, transaction
@@ -92,7 +92,8 @@ class Store:
         """Game id -> its game_key (which never changes), for the games this store has read or written."""
         self.distrusted: list[tuple[str, int]] = []
         """(game, seq) of each snapshot passed over because its seal did not hold (readers say so)."""
-        self._undoable: dict[str, list[tuple[int, GameState]]] = {}
+        self._undoable: dict[str, list[tuple[int, bytes]]] = {}
+        """Per game, the states before its latest appends (seq, the state encoded), for undoing them without a fold."""
         """Per game, (seq, the state before it) of the latest events this store appended, newest
         last: an undo takes its state from here instead of folding from a snapshot."""
         self.busy_timeout_ms = busy_timeout_ms
@@ -266,10 +267,9 @@ class Store:
                         raise
                     envelopes.append(envelope)
                     head_hash = envelope.hash
-        except BaseException:
-            if envelopes:  # the cache holds states of events rolled back
-                self._cache.pop(game_id, None)
-                self._undoable.pop(game_id, None)
+        except BaseException:  # the cache holds states of events rolled back, or one a refusal left half applied
+            self._cache.pop(game_id, None)
+            self._undoable.pop(game_id, None)
             raise
         return envelopes
 
@@ -278,13 +278,14 @@ class Store:
         row = event_rows([(envelope, payload)])[0]  # its values checked before the rules see them
         before = self._state_at_head(game_id, seq - 1)
         undo = isinstance(event, EventVoided)
+        before_bytes = b"" if undo else encode_state(before)  # kept for undoing this event without a fold
         if undo:
             state = self._state_before(game_id, event) or self._state_from_snapshot(game_id, seq, then=(seq, event))
             state.seq = seq
         elif isinstance(event, EventCorrected):
             state = self._state_from_snapshot(game_id, seq, then=(seq, event))
-        else:
-            state = copy_state(before)
+        else:  # applied to the cached state itself (`state` gives callers copies; a refusal drops the cache)
+            state = before
             apply_in_place(state, event, seq)
         self._insert_event(envelope, (self._key(game_id), *row))
         since = self._rewritten_since(game_id, event)
@@ -301,7 +302,7 @@ class Store:
         if undo:
             del undoable[-1:]
         else:
-            undoable.append((seq, before))  # `before` is never changed: the cache holds a new state now
+            undoable.append((seq, before_bytes))
             del undoable[:-UNDOABLE]
         return envelope
 
@@ -320,7 +321,7 @@ class Store:
         still holds the state before it."""
         undoable = self._undoable.get(game_id)
         if undoable and undoable[-1][0] == void.target:
-            return copy_state(undoable[-1][1])
+            return decode_state(undoable[-1][1])
         return None
 
     def _insert_event(self, envelope: Envelope, row: tuple) -> None:
