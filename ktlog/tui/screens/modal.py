@@ -47,12 +47,15 @@ class Modal(Vertical, can_focus=True):
 
     @on(events.Mount)
     def opening(self) -> None:
-        """Open once the whole dialog is on screen (after a subclass's own `on_mount`)."""
+        """Take the focus at once, so that the footer's keys and the focused field's style
+        are drawn in the dialog's first frame (taken after it, they cost a second layout and
+        repaint, 20-40 ms); open once the whole dialog is on screen (after a subclass's own
+        `on_mount`)."""
+        self.screen.set_focus(self.first_focus())
         self.call_after_refresh(self.take_typeahead)
 
     async def take_typeahead(self) -> None:
-        """Take the focus, and the keys typed before the dialog was open."""
-        self.screen.set_focus(self.first_focus())
+        """Take the keys typed before the dialog was open."""
         keys = self.app.take_typeahead() if hasattr(self.app, "take_typeahead") else []
         while keys and not self.closed:
             await self.feed(*keys.pop(0))
