@@ -105,6 +105,9 @@ class DialogHost(Screen):
         self.dialogs: list[Modal] = []
         """The open dialogs, the newest last."""
         self._return_focus: list[Widget | None] = []
+        self._finished: list[Modal] = []
+        """Dialogs closed (hidden) since the last one opened: removed as the next one opens, in
+        its first frame (removed as they close, they cost a whole repaint one frame later)."""
 
     @property
     def dialog_open(self) -> bool:
@@ -117,6 +120,9 @@ class DialogHost(Screen):
     def show_dialog(self, dialog: Modal, then: Callable[[Any], Any] | None = None) -> None:
         """Open a dialog; `then(answer)` once it closes (None when cancelled)."""
         dialog.reply = then
+        for closed in self._finished:
+            closed.remove()
+        self._finished = []
         dialog.set_class(bool(self.dialogs), "-over")
         self._return_focus.append(self.focused)
         self.dialogs.append(dialog)
@@ -139,7 +145,8 @@ class DialogHost(Screen):
         at = self.dialogs.index(dialog)
         focus = self._return_focus[at]
         del self.dialogs[at], self._return_focus[at]
-        dialog.remove()
+        dialog.display = False  # gone in the frame that shows what it answered
+        self._finished.append(dialog)
         if self.dialogs:
             self.set_focus(self._focus_in(self.dialogs[-1], focus))
         elif focus is not None and focus.is_attached:
