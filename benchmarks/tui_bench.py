@@ -282,10 +282,12 @@ def main() -> int:
     parser.add_argument("--quick", action="store_true", help="a 500-event game and fewer rounds, for a smoke run")
     parser.add_argument("--floor", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--base", metavar="DIR", help="compare the recording keys with the ktlog of another checkout (e.g. main), in the same run")
+    parser.add_argument("--rounds", type=int, help="rounds of the recording keys (default 10; 3 with --quick)")
     args = parser.parse_args()
     if args.floor:
         return floor()
     target, rounds = (500, 3) if args.quick else (2000, 10)
+    rounds = args.rounds or rounds
     if args.base:
         with tempfile.TemporaryDirectory() as folder:
             db = Path(folder) / "ktlog.tui.db"

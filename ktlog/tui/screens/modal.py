@@ -23,7 +23,7 @@ from typing import Any
 
 from textual import events, on
 from textual.binding import Binding
-from textual.containers import Vertical
+from textual.containers import Container, Vertical
 from textual.screen import Screen
 from textual.widget import Widget
 
@@ -32,8 +32,7 @@ from ..compat import bindings_for_key
 
 class Modal(Vertical, can_focus=True):
     DEFAULT_CSS = """
-    Modal { layer: dialog; width: 100%; height: auto; max-height: 100%; border: thick $accent; background: $surface; padding: 0 1; }
-    Modal.-over { layer: over; }
+    Modal { width: 100%; height: auto; max-height: 100%; border: thick $accent; background: $surface; padding: 0 1; }
     Modal Label { width: 100%; }
     Modal .hint { color: $text-muted; }
     """
@@ -47,12 +46,15 @@ class Modal(Vertical, can_focus=True):
 
     @on(events.Mount)
     def opening(self) -> None:
-        """Open once the whole dialog is on screen (after a subclass's own `on_mount`)."""
+        """Take the focus at once, so that the footer's keys and the focused field's style
+        are drawn in the dialog's first frame (taken after it, they cost a second layout and
+        repaint, 20-40 ms); open once the whole dialog is on screen (after a subclass's own
+        `on_mount`)."""
+        self.screen.set_focus(self.first_focus())
         self.call_after_refresh(self.take_typeahead)
 
     async def take_typeahead(self) -> None:
-        """Take the focus, and the keys typed before the dialog was open."""
-        self.screen.set_focus(self.first_focus())
+        """Take the keys typed before the dialog was open."""
         keys = self.app.take_typeahead() if hasattr(self.app, "take_typeahead") else []
         while keys and not self.closed:
             await self.feed(*keys.pop(0))
@@ -90,6 +92,18 @@ class Modal(Vertical, can_focus=True):
         self.dismiss(None)
 
 
+class DialogLayer(Container):
+    """Where a screen's dialogs are mounted (one for the first dialog, one for a dialog opened
+    from it), hidden while it holds none open. A dialog removed from a hidden layer costs no
+    repaint; removed from the screen itself, it repainted the whole screen one frame (30-40 ms)
+    after the frame that showed its answer."""
+
+    DEFAULT_CSS = """
+    DialogLayer { layer: dialog; width: 100%; height: auto; max-height: 100%; display: none; }
+    DialogLayer.-over { layer: over; }
+    """
+
+
 class DialogHost(Screen):
     """A screen that shows dialogs (`Modal`) as a layer over itself."""
 
@@ -103,6 +117,10 @@ class DialogHost(Screen):
         """The open dialogs, the newest last."""
         self._return_focus: list[Widget | None] = []
 
+    @on(events.Mount)
+    def add_dialog_layers(self) -> None:
+        self.mount(DialogLayer(), DialogLayer(classes="-over"))
+
     @property
     def dialog_open(self) -> bool:
         return bool(self.dialogs)
@@ -114,10 +132,11 @@ class DialogHost(Screen):
     def show_dialog(self, dialog: Modal, then: Callable[[Any], Any] | None = None) -> None:
         """Open a dialog; `then(answer)` once it closes (None when cancelled)."""
         dialog.reply = then
-        dialog.set_class(bool(self.dialogs), "-over")
+        layer = self.query_children(DialogLayer)[1 if self.dialogs else 0]
         self._return_focus.append(self.focused)
         self.dialogs.append(dialog)
-        self.mount(dialog)
+        layer.mount(dialog)
+        layer.display = True
         self.refresh_bindings()
 
     async def ask(self, dialog: Modal) -> Any:
@@ -136,6 +155,10 @@ class DialogHost(Screen):
         at = self.dialogs.index(dialog)
         focus = self._return_focus[at]
         del self.dialogs[at], self._return_focus[at]
+        layer = dialog.parent
+        assert isinstance(layer, DialogLayer)
+        layer.display = any(d.parent is layer for d in self.dialogs)
+        dialog.display = False  # gone in the frame that shows what it answered
         dialog.remove()
         if self.dialogs:
             self.set_focus(self._focus_in(self.dialogs[-1], focus))

@@ -224,6 +224,7 @@ class RecordScreen(RulesetFlows, DialogHost):
             self.say(f"Unexpected {type(exc).__name__}: {exc}. This is a bug in ktlog; the events entered are stored. Please report it", ok=False)
         finally:
             self.busy = False
+            self.refresh_bindings()  # the keys a step turned off (undo, back) are in the footer of the step's last frame
             for key, character in self.app.take_typeahead():
                 self.app.post_message(events.Key(key, character))
 

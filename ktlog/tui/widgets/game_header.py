@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from textual import events
+
 from ktlog.rulesets import get_ruleset
 from ktlog.rulesets.multiplayer.rules import listing
 from ktlog.state import GameState
 from ktlog.text.results import describe_result
 
 from ..markup import escape
-from .text_line import TextBlock
+from .text_line import TextBlock, parsed
 
 
 def standing(s: GameState) -> str:
@@ -58,7 +60,9 @@ def order(s: GameState, first: str | None, label: str) -> list[str]:
 
 
 class GameHeader(TextBlock):
-    """Wraps onto a second line rather than cut off the end (a long mission, four players)."""
+    """Wraps onto a second line rather than cut off the end (a long mission, four players), and
+    keeps that line while the width stays: a header that grew and shrank with each activation
+    would move the operative tables under it, and lay the whole screen out twice per key."""
 
     DEFAULT_CSS = """
     GameHeader { height: auto; background: $primary-background; padding: 0 1; }
@@ -66,3 +70,23 @@ class GameHeader(TextBlock):
 
     def show(self, state: GameState) -> None:
         self.set(standing(state))
+
+    def relayout(self, before: str | None, text: str) -> bool:
+        width, shown = self.content_size
+        if not width:
+            return True
+        height = parsed(text).get_height(self.styles, width)
+        if height > shown:
+            self.styles.min_height = height
+            return True
+        if self.styles.min_height is None:  # pin the height it has (no change: no second layout)
+            self.styles.min_height = shown
+        return False
+
+    def on_resize(self, event: events.Resize) -> None:
+        """At another width the header may need fewer lines: let it shrink again."""
+        if event.size.width != self._width:
+            self._width = event.size.width
+            self.styles.min_height = None
+
+    _width = 0

@@ -18,7 +18,7 @@ class KeyFooter(TextBlock):
     """
 
     def on_mount(self) -> None:
-        self.screen.bindings_updated_signal.subscribe(self, lambda screen: self.call_later(self.show))
+        self.screen.bindings_updated_signal.subscribe(self, lambda screen: self.show(), immediate=True)  # drawn in the same frame as the change
         self.call_after_refresh(self.show)
 
     def show(self) -> None:

@@ -30,17 +30,23 @@ def lines_of(parts: list[tuple[str, int]], width: int, gap: str = "  ") -> str:
 class TextLine(Static):
     """Its size never depends on its text, so an update never re-lays out the screen."""
 
-    SIZE_FOLLOWS_TEXT = False
     _text: str | None = None
 
     def set(self, text: str) -> None:
         if text != self._text:
-            self._text = text
-            self.update(parsed(text), layout=self.SIZE_FOLLOWS_TEXT)
+            before, self._text = self._text, text
+            self.update(parsed(text), layout=self.relayout(before, text))
+
+    def relayout(self, before: str | None, text: str) -> bool:
+        """Whether showing `text` instead of `before` needs the screen laid out again."""
+        return False
 
 
 class TextBlock(TextLine):
-    """Its height follows its text, so an update re-lays out the screen: only when the text
-    changes (a dice dialog's preview stays "waiting for the dice" over most digits)."""
+    """Its height follows its text, so an update re-lays out the screen, but only when the text
+    takes another number of lines: a layout that changes a height resizes the widgets under it,
+    and each resized widget costs another layout and repaint in the next frame (20-40 ms)."""
 
-    SIZE_FOLLOWS_TEXT = True
+    def relayout(self, before: str | None, text: str) -> bool:
+        width = self.content_size.width
+        return before is None or not width or parsed(before).get_height(self.styles, width) != parsed(text).get_height(self.styles, width)
