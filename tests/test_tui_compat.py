@@ -6,6 +6,8 @@ fails first and says which, before any screen misbehaves.
 
 from __future__ import annotations
 
+import os
+
 import pytest
 import textual
 from textual.binding import Binding
@@ -46,3 +48,15 @@ def test_show_control_characters_updates_the_tables_content_and_text_are_made_th
     if Content("Al\x1b[2Jice").plain != "Al\\u001b[2Jice" or Text("Bob\x9b").plain != "Bob\\u009b":
         broken("Content / Text", "no longer translate their text through _CONTROL_STRIP_TRANSLATE")
     assert Content("tab\there\x07").plain == "tab\there"  # a tab stays; BEL stays deleted, as Textual does
+
+
+def test_the_tui_raises_textuals_frame_rate_unless_the_user_set_one():
+    """`ktlog.tui` sets TEXTUAL_FPS before Textual reads it (textual.constants.MAX_FPS, at import)."""
+    import subprocess
+    import sys
+
+    code = "import ktlog.tui.app, textual.constants; print(textual.constants.MAX_FPS)"
+    env = {k: v for k, v in os.environ.items() if k != "TEXTUAL_FPS"}
+    assert subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout.strip() == "240"
+    mine = subprocess.run([sys.executable, "-c", code], env={**env, "TEXTUAL_FPS": "30"}, capture_output=True, text=True, check=True)
+    assert mine.stdout.strip() == "30"
