@@ -15,6 +15,7 @@ from ktlog.play.moves import Trial, refusal_text
 from ktlog.rulesets.multiplayer.rules import listing
 from ktlog.state import GameState, OperativeState
 
+from ..markup import escape
 from ..widgets.dice_entry import DiceEntry, Group
 from ..widgets.text_line import TextBlock
 from .modal import Modal
@@ -41,7 +42,7 @@ class DiceDialog(Modal):
         self.ready: ev.Event | None = None
 
     def compose(self) -> ComposeResult:
-        yield Label(f"[b]{self.title_text}[/]")
+        yield Label(f"[b]{escape(self.title_text)}[/]")
         with Vertical(id="entries"):
             yield from self.entries()
         yield TextBlock(id="options")
@@ -79,7 +80,7 @@ class DiceDialog(Modal):
         self.update_preview()
 
     def on_dice_entry_refused(self, message: DiceEntry.Refused) -> None:
-        self.query_one("#preview", TextBlock).set(f"[red]{message.text}[/]")
+        self.query_one("#preview", TextBlock).set(f"[red]{escape(message.text)}[/]")
 
     def update_preview(self) -> None:
         self.query_one("#options", TextBlock).set(self.options_text())
@@ -89,11 +90,11 @@ class DiceDialog(Modal):
             event = self.build()
             if event is None:
                 early = self.early_refusal()
-                preview.set(f"[red]{early}[/] [dim](before any dice)[/]" if early else f"[dim]{self.waiting_text()}[/]")
+                preview.set(f"[red]{escape(early)}[/] [dim](before any dice)[/]" if early else f"[dim]{escape(self.waiting_text())}[/]")
                 return
             new = self.trial.result(event)
         except KtlogError as exc:
-            preview.set(f"[red]{refusal_text(exc)}[/]")
+            preview.set(f"[red]{escape(refusal_text(exc))}[/]")
             return
         self.ready = event
         preview.set(self.summary(new) + "\n[green]Enter records it[/]")
@@ -131,7 +132,7 @@ class DiceDialog(Modal):
             self.app.bell()
             preview = self.query_one("#preview", TextBlock)
             if "[red]" not in (preview._text or ""):  # a refusal on show already says why
-                preview.set(f"[red]Not recorded yet: {self.waiting_text()}[/]")
+                preview.set(f"[red]Not recorded yet: {escape(self.waiting_text())}[/]")
             return
         self.dismiss(self.ready)
 

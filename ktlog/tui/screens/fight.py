@@ -13,6 +13,7 @@ from ktlog.rules.candidates import melee
 from ktlog.state import GameState
 from ktlog.text.notation import NotationError, parse_steps
 
+from ..markup import escape
 from ..widgets.dice_entry import DiceEntry, Group
 from ..widgets.text_line import TextBlock
 from .dice_dialog import DiceDialog, wounds_text
@@ -22,7 +23,7 @@ MAX_ASSISTS = 2
 
 
 def _weapon(w: ev.Weapon | None) -> str:
-    return f"{w.name} (Atk {w.atk}, Hit {w.hit}+, Dmg {w.normal_dmg}/{w.crit_dmg})" if w else "no melee weapon"
+    return f"{escape(w.name)} (Atk {w.atk}, Hit {w.hit}+, Dmg {w.normal_dmg}/{w.crit_dmg})" if w else "no melee weapon"
 
 
 class FightDialog(DiceDialog):
@@ -55,7 +56,9 @@ class FightDialog(DiceDialog):
         return {"weapon": len(self.weapons) > 1, "target_weapon": len(self.target_weapons) > 1}.get(action, True)
 
     def entries(self) -> ComposeResult:
-        yield Label(f"[b]{self.op.id}[/] {wounds_text(self.op)} with {_weapon(self.weapon)}" + (" [dim](w: another)[/]" if len(self.weapons) > 1 else ""))
+        yield Label(
+            f"[b]{escape(self.op.id)}[/] {wounds_text(self.op)} with {_weapon(self.weapon)}" + (" [dim](w: another)[/]" if len(self.weapons) > 1 else "")
+        )
         yield Label(
             f"[b]{self.target.id}[/] {wounds_text(self.target)} with {_weapon(self.target_weapon)}"
             + (" [dim](W: another)[/]" if len(self.target_weapons) > 1 else "")
@@ -99,7 +102,7 @@ class FightDialog(DiceDialog):
             try:
                 self.steps = parse_steps(text) if text.strip() else None
             except NotationError as exc:  # shown, nothing changed
-                self.query_one("#preview", TextBlock).set(f"[red]{exc}[/]")
+                self.query_one("#preview", TextBlock).set(f"[red]{escape(str(exc))}[/]")
                 return
             self.update_preview()
 

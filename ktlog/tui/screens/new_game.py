@@ -22,6 +22,7 @@ from ktlog.rules.ruleset import Ruleset
 from ktlog.rulesets import RULESETS
 from ktlog.storage.store import Store
 
+from ..markup import escape
 from ..widgets.key_footer import KeyFooter
 from .player_form import NpoForm, PlayerForm, datacards_of, sample_rosters
 
@@ -172,7 +173,7 @@ class NewGameScreen(Screen):
             players = [e for form in sides for e in form.events(taken)]
             game_id = self.store.new_game(created, players)  # the rules check every event; a refusal stores nothing
         except KtlogError as exc:
-            problem.update(f"Not created: {exc}")
+            problem.update(f"Not created: {escape(str(exc))}")
             self.app.bell()
             self.call_after_refresh(problem.scroll_visible, animate=False)  # below the fold at 80x24
             return

@@ -17,6 +17,7 @@ from textual.widgets.option_list import Option
 
 from ktlog.state import GameState, OperativeState
 
+from ..markup import escape
 from .dice_dialog import wounds_text
 from .modal import Modal
 
@@ -87,12 +88,12 @@ class PickScreen(Modal):
         self.by_key = {c.key: c for c in self.choices if c.key}
 
     def _options(self) -> list[Option]:
-        return [Option(f"[b]{c.key or ' '}[/] {c.label}") for c in self.choices]
+        return [Option(f"[b]{c.key or ' '}[/] {escape(c.label)}") for c in self.choices]
 
     def compose(self) -> ComposeResult:
-        yield Label(f"[b]{self.question.title}[/]", id="title")
+        yield Label(f"[b]{escape(self.question.title)}[/]", id="title")
         yield OptionList(*self._options())
-        yield Label(self.question.hint or HINT, classes="hint", id="hint")
+        yield Label(escape(self.question.hint or HINT), classes="hint", id="hint")
 
     def on_key(self, event: events.Key) -> None:
         if self.choose(event.character):
@@ -113,8 +114,8 @@ class PickScreen(Modal):
             self.dismiss(tuple(self.answers) if self.then else value)
             return
         self._ask(follow_up)
-        self.query_one("#title", Label).update(f"[b]{follow_up.title}[/]")
-        self.query_one("#hint", Label).update(follow_up.hint or HINT)
+        self.query_one("#title", Label).update(f"[b]{escape(follow_up.title)}[/]")
+        self.query_one("#hint", Label).update(escape(follow_up.hint or HINT))
         options = self.query_one(OptionList)
         options.clear_options()
         options.add_options(self._options())

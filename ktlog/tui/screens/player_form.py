@@ -15,6 +15,7 @@ from ktlog.data import SAMPLE_ROSTERS
 from ktlog.errors import KtlogError
 from ktlog.files.rosters import Roster, find_roster, joining, load_roster
 
+from ..markup import escape
 from ..widgets.datacard import DatacardPanel, flags_of
 
 NPO_ROSTER = SAMPLE_ROSTERS / "npo.toml"
@@ -221,7 +222,7 @@ class NpoForm(SideForm):
         cards = {o.id: o.datacard for o in self.roster.operatives} if self.roster else {}
         wounds = sum(cards[i].wounds for i in self.selection() if i in cards)
         most = f" of {budget[0]}'s {budget[1]}" if budget else ""
-        self.query_one("#npo-wounds", Label).update(f"combined Wounds {wounds}{most}; the roster has: {', '.join(cards)}")
+        self.query_one("#npo-wounds", Label).update(f"combined Wounds {wounds}{most}; the roster has: {escape(', '.join(cards))}")
 
     def events(self, taken: set[str]) -> list[ev.Event]:
         if not self.selection():

@@ -5,6 +5,7 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.widgets import Input, Label
 
+from ..markup import escape
 from .modal import Modal
 
 
@@ -14,7 +15,7 @@ class TextPrompt(Modal):
         self.title_text, self.default, self.hint = title, default, hint
 
     def compose(self) -> ComposeResult:
-        yield Label(f"[b]{self.title_text}[/]")
+        yield Label(f"[b]{escape(self.title_text)}[/]")
         yield Input(value=self.default, select_on_focus=True)
         yield Label((self.hint + "  " if self.hint else "") + "Enter accepts, Esc cancels", classes="hint")
 

@@ -20,6 +20,7 @@ from ktlog.rules.ruleset import Ruleset
 from ktlog.rulesets import get_ruleset
 from ktlog.storage.store import Store
 
+from ..markup import escape
 from ..recorder import Recorder
 from ..widgets.key_footer import KeyFooter
 
@@ -185,7 +186,7 @@ class SetUpScreen(Screen):
             try:
                 state = self.recorder.session.check([event], start=state)
             except KtlogError as exc:
-                problem.update(f"{field}: {exc}")
+                problem.update(f"{field}: {escape(str(exc))}")
                 return
         if not self.commit(events):
             return
@@ -199,7 +200,7 @@ class SetUpScreen(Screen):
         for field, event in events:
             outcome = self.recorder.commit(event)
             if not outcome.ok:
-                self.query_one("#problem", Label).update(f"{field}: {outcome.message}")
+                self.query_one("#problem", Label).update(f"{field}: {escape(outcome.message)}")
                 return False
         return True
 

@@ -17,6 +17,7 @@ from ktlog.rules.weapons import weapon_profile
 from ktlog.state import GameState, OperativeState
 from ktlog.text.notation import NotationError, parse_rerolls
 
+from ..markup import escape
 from ..steps import Steps
 from ..widgets.dice_entry import DiceEntry, Group
 from ..widgets.text_line import TextBlock
@@ -86,9 +87,9 @@ class ShootDialog(DiceDialog):
 
     def entries(self) -> ComposeResult:
         w = self.weapon
-        rules = f" · {', '.join(w.rules)}" if w.rules else ""
+        rules = f" · {escape(', '.join(w.rules))}" if w.rules else ""
         more = " [dim](w: another weapon)[/]" if len(self.weapons) > 1 else ""
-        yield Label(f"[b]{w.name}[/] (Atk {w.atk}, Hit {w.hit}+, Dmg {w.normal_dmg}/{w.crit_dmg}{rules}){more}")
+        yield Label(f"[b]{escape(w.name)}[/] (Atk {w.atk}, Hit {w.hit}+, Dmg {w.normal_dmg}/{w.crit_dmg}{rules}){more}")
         for i, seq in enumerate(self.sequences):
             yield Label(self._target_line(seq), id=f"target-{i}")
             entry = DiceEntry(self._groups(i), numbers=self.quick, id=f"dice-{i}")
@@ -175,7 +176,7 @@ class ShootDialog(DiceDialog):
             try:
                 setattr(seq, field, parse_rerolls(text))
             except NotationError as exc:  # shown, nothing changed
-                self.query_one("#preview", TextBlock).set(f"[red]{exc}[/]")
+                self.query_one("#preview", TextBlock).set(f"[red]{escape(str(exc))}[/]")
                 return
             await self._rebuild()
 
@@ -183,7 +184,7 @@ class ShootDialog(DiceDialog):
 
     def action_add_target(self) -> None:
         if not (self.profile.blast or self.profile.torrent):
-            self.query_one("#preview", TextBlock).set(f"[red]{self.weapon.name} has neither Blast nor Torrent: it shoots one target (pg 111)[/]")
+            self.query_one("#preview", TextBlock).set(f"[red]{escape(self.weapon.name)} has neither Blast nor Torrent: it shoots one target (pg 111)[/]")
             return
         chosen = {s.target for s in self.sequences}
         choices = [Choice(t, t) for t in self.targets() if t not in chosen]
