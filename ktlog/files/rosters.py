@@ -31,6 +31,22 @@ The special rules ktlog applies are fields, never read from names or rule text
 (actions it can perform twice in an activation, pg 39), and a weapon's `one_in = 3` (only 1 in 3
 of the operatives with it can have it, pg 89). An older roster relying on the wording of pg 89
 is read as before, with a warning naming the field to write (ktlog.wording).
+
+Optionally, the kill team's own ploys, equipment and resources, offered by name at the table:
+
+    [[ploys]]
+    name = "Take Cover"
+    kind = "firefight"                 # or "strategy"
+    cp = 1
+    reminder = "in your own words"     # optional
+
+    [[equipment]]
+    name = "Frag grenade"
+    weapon = { name = "Frag grenade", kind = "ranged", atk = 4, hit = "4+", dmg = "2/4", rules = ["Blast 2\"", "Limited 1"] }  # optional
+
+    [[resources]]
+    name = "Faith"
+    start = 2
 """
 
 from __future__ import annotations
@@ -47,8 +63,9 @@ import platformdirs
 
 from ..data import SAMPLE_ROSTERS
 from ..errors import RosterError
-from ..events import EVENT_TYPES, Action, Datacard, Event, OperativeAdded, PlayerJoined, UniqueAction, Weapon
+from ..events import EVENT_TYPES, Action, Datacard, Equipment, Event, OperativeAdded, PlayerJoined, Ploy, Resource, UniqueAction, Weapon
 from ..rules.setup import check_datacard
+from ..rules.team import MAX_PLOY_CP, MAX_RESOURCE, check_team
 from ..wording import read_wording
 
 ACTIONS = {cls.name for cls in EVENT_TYPES.values() if issubclass(cls, Action)} - {"Killzone action", "Unique action"}
@@ -109,6 +126,36 @@ class OperativeEntry(msgspec.Struct, forbid_unknown_fields=True):
     ] = []
 
 
+Reminder = Annotated[str, msgspec.Meta(max_length=300, description="A short reminder of the effect, in the player's own words")]
+
+
+class PloyEntry(msgspec.Struct, forbid_unknown_fields=True):
+    """One of the kill team's ploys (pg 54): offered by name, its CP charged when it is used."""
+
+    name: str
+    kind: Annotated[str, msgspec.Meta(description='"strategy" (used as a STRATEGIC GAMBIT) or "firefight"')]
+    cp: Annotated[int, msgspec.Meta(ge=0, le=MAX_PLOY_CP, description=f"Its CP cost, 0 to {MAX_PLOY_CP}")]
+    reminder: Reminder | None = None
+
+
+class EquipmentEntry(msgspec.Struct, forbid_unknown_fields=True):
+    """One of the kill team's equipment options (Equipment, pg 50), with the weapon it gives, if any."""
+
+    name: str
+    reminder: Reminder | None = None
+    weapon: Annotated[
+        WeaponEntry | None, msgspec.Meta(description="A weapon any of the player's operatives can use once the option is selected (e.g. a grenade)")
+    ] = None
+
+
+class ResourceEntry(msgspec.Struct, forbid_unknown_fields=True):
+    """A named resource the kill team counts during the battle (faith, say)."""
+
+    name: str
+    start: Annotated[int, msgspec.Meta(ge=0, le=MAX_RESOURCE, description=f"Its value at the start of the battle, 0 to {MAX_RESOURCE}")] = 0
+    reminder: Reminder | None = None
+
+
 class RosterFile(msgspec.Struct, forbid_unknown_fields=True):
     """A roster file (TOML): a kill team's operatives with full datacards (docs/file-formats.md)."""
 
@@ -119,6 +166,9 @@ class RosterFile(msgspec.Struct, forbid_unknown_fields=True):
     notes: str | None = None
     source: Annotated[str | None, msgspec.Meta(description="The file it was imported from (ktlog roster import)")] = None
     revision: Annotated[str | None, msgspec.Meta(description="That file's catalogue revision")] = None
+    ploys: list[PloyEntry] = []
+    equipment: list[EquipmentEntry] = []
+    resources: list[ResourceEntry] = []
 
 
 @dataclass(frozen=True)
@@ -140,6 +190,9 @@ class Roster:
     """That file's catalogue revision."""
     warnings: tuple[str, ...] = ()
     """Older wording read as a field (ktlog.wording): each names the field to write instead."""
+    ploys: tuple[Ploy, ...] = ()
+    equipment: tuple[Equipment, ...] = ()
+    resources: tuple[Resource, ...] = ()
 
     def select(self, ids: list[str] | None) -> list[RosterOperative]:
         """The operatives chosen for a battle (all of them when `ids` is None)."""
@@ -164,7 +217,18 @@ def joining(player: str, roster: Roster, select: list[str] | None, taken: set[st
     """A player's PlayerJoined, then an OperativeAdded for each operative selected (all of them
     when `select` is None). An operative named several times is selected that many times (ids
     OP-1, OP-2 ...); `taken` holds the ids already in the game and gets these added."""
-    out: list[Event] = [PlayerJoined(player=player, kill_team=roster.name, faction=roster.faction, archetypes=roster.archetypes, npo=npo)]
+    out: list[Event] = [
+        PlayerJoined(
+            player=player,
+            kill_team=roster.name,
+            faction=roster.faction,
+            archetypes=roster.archetypes,
+            npo=npo,
+            ploys=roster.ploys,
+            equipment_options=roster.equipment,
+            resources=roster.resources,
+        )
+    ]
     repeated = {i for i in select or () if select.count(i) > 1}
     seen: dict[str, int] = {}
     for op in roster.select(select):
@@ -231,6 +295,14 @@ def load_roster(path: str | Path) -> Roster:
         seen.add(op.id)
     if not operatives:
         raise RosterError(f"{where}: the roster has no operatives")
+    try:
+        ploys, equipment = _ploys(spec.ploys), _equipment(spec.equipment)
+    except ValueError as exc:
+        raise RosterError(f"{where}: {exc}; fix the roster file") from exc
+    resources = tuple(Resource(name=r.name.strip(), start=r.start, reminder=r.reminder) for r in spec.resources)
+    problems = check_team(ploys, equipment, resources)
+    if problems:
+        raise RosterError(f"{where}: {'; '.join(problems)}; fix the roster file")
     return Roster(
         name=spec.name,
         faction=spec.faction,
@@ -240,7 +312,28 @@ def load_roster(path: str | Path) -> Roster:
         source=spec.source,
         revision=spec.revision,
         warnings=tuple(f"{where}: {w}" for w in warnings),
+        ploys=ploys,
+        equipment=equipment,
+        resources=resources,
     )
+
+
+def _ploys(entries: list[PloyEntry]) -> tuple[Ploy, ...]:
+    bad = [p for p in entries if p.kind not in ("strategy", "firefight")]
+    if bad:
+        raise ValueError(f"ploy {bad[0].name!r}: kind {bad[0].kind!r} is neither strategy nor firefight")
+    return tuple(Ploy(name=p.name.strip(), kind=p.kind, cp=p.cp, reminder=p.reminder) for p in entries)  # type: ignore[arg-type]
+
+
+def _equipment(entries: list[EquipmentEntry]) -> tuple[Equipment, ...]:
+    out = []
+    for e in entries:
+        try:
+            weapon = None if e.weapon is None else _weapon(e.weapon)
+        except ValueError as exc:
+            raise ValueError(f"equipment {e.name!r}: {exc}") from exc
+        out.append(Equipment(name=e.name.strip(), reminder=e.reminder, weapon=weapon))
+    return tuple(out)
 
 
 def is_npo(faction: object, keywords: object) -> bool:
@@ -287,27 +380,27 @@ def find_roster(name: str) -> Path:
     raise RosterError(f"no roster {name!r}: not a file, and not in {user_roster_folder()} or the samples; ktlog roster list shows them")
 
 
+def _weapon(w: WeaponEntry) -> Weapon:
+    if w.kind not in ("ranged", "melee"):
+        raise ValueError(f"weapon {w.name!r}: kind {w.kind!r} is neither ranged nor melee")
+    normal, crit = _damage(w.dmg, w.name)
+    if w.one_in is not None and w.one_in < 2:
+        raise ValueError(f"weapon {w.name!r}: one_in {w.one_in} is below 2 (1 in 1 is every operative: leave one_in out)")
+    return Weapon(
+        name=w.name,
+        kind=w.kind,
+        atk=w.atk,
+        hit=_stat(w.hit, f"weapon {w.name!r}: hit"),
+        normal_dmg=normal,
+        crit_dmg=crit,
+        rules=tuple(w.rules),
+        critical_rules=tuple(w.critical_rules),
+        one_in=w.one_in,
+    )
+
+
 def _datacard(op: OperativeEntry) -> Datacard:
-    weapons = []
-    for w in op.weapons:
-        if w.kind not in ("ranged", "melee"):
-            raise ValueError(f"weapon {w.name!r}: kind {w.kind!r} is neither ranged nor melee")
-        normal, crit = _damage(w.dmg, w.name)
-        if w.one_in is not None and w.one_in < 2:
-            raise ValueError(f"weapon {w.name!r}: one_in {w.one_in} is below 2 (1 in 1 is every operative: leave one_in out)")
-        weapons.append(
-            Weapon(
-                name=w.name,
-                kind=w.kind,
-                atk=w.atk,
-                hit=_stat(w.hit, f"weapon {w.name!r}: hit"),
-                normal_dmg=normal,
-                crit_dmg=crit,
-                rules=tuple(w.rules),
-                critical_rules=tuple(w.critical_rules),
-                one_in=w.one_in,
-            )
-        )
+    weapons = [_weapon(w) for w in op.weapons]
     return Datacard(
         name=op.name,
         apl=op.apl,

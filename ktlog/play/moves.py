@@ -128,9 +128,9 @@ def _fight(s: GameState, op: OperativeState) -> Iterator[ev.Event]:
     actions = ["Fight"] + [a for a, zone in KILLZONE_OF_ACTION.items() if a.endswith("Fight") and zone in s.killzone.casefold()]
     for name in actions:
         targets = [s.operatives[t] for t in op.engaged_with] if name == "Fight" else enemies(s, op)
-        for weapon in melee(op):
+        for weapon in melee(s, op):
             for target in targets:
-                theirs = melee(target)
+                theirs = melee(s, target)
                 yield ev.Fought(
                     operative=op.id,
                     action=name,
@@ -269,12 +269,12 @@ class Moves:
     def shot_targets(self, op: OperativeState, kind: str = "shoot", weapon: ev.Weapon | None = None) -> list[str]:
         """The enemies `op` may shoot (Shoot, or Overwatch) with `weapon`, or with one of its
         weapons: each is tried with the first weapon first, so a target usually costs one trial."""
-        weapons = [weapon] if weapon else ranged(op)
+        weapons = [weapon] if weapon else ranged(self.state, op)
         return [t.id for t in enemies(self.state, op) if any(self._accepts(kind, shot_probe(op, w, t.id, SHOOTING[kind])) for w in weapons)]
 
     def shot_weapons(self, op: OperativeState, target: str, kind: str = "shoot") -> list[ev.Weapon]:
         """The weapons of `op` that may shoot `target`."""
-        return [w for w in ranged(op) if self._accepts(kind, shot_probe(op, w, target, SHOOTING[kind]))]
+        return [w for w in ranged(self.state, op) if self._accepts(kind, shot_probe(op, w, target, SHOOTING[kind]))]
 
     def _accepts(self, kind: str, event: ev.Event) -> bool:
         shared = self._action_key(event)
