@@ -164,7 +164,13 @@ def test_a_selected_equipment_weapon_shoots_like_a_datacard_weapon_and_limited_c
     g = kit_game()
     g.add(ev.OperativeActivated(operative="trooper-1", order="engage"))
     dice = ev.Dice(rolls=(6, 4, 1, 1))
-    g.add(ev.Shot(operative="trooper-1", weapon="Grenade", attacks=(ev.ShootingAttack(target="bob-trooper-1", attack_dice=dice, defence_dice=ev.Dice(rolls=(1, 1, 1))),)))
+    g.add(
+        ev.Shot(
+            operative="trooper-1",
+            weapon="Grenade",
+            attacks=(ev.ShootingAttack(target="bob-trooper-1", attack_dice=dice, defence_dice=ev.Dice(rolls=(1, 1, 1))),),
+        )
+    )
     assert g.state.attacks[-1].weapon == "Grenade"
     assert g.state.operatives["bob-trooper-1"].wounds == 6 - 3 - 2  # Hit 4+: a critical (3) and a normal (2), no saves
     g.add(ev.ActivationEnded(operative="trooper-1"))

@@ -193,7 +193,9 @@ MOVES: dict[str, Candidates] = {
     "regain": in_battle(lambda s: (ev.WoundsRegained(operative=o.id, wounds=1, reason="a rule") for o in living(s) if o.wounded)),
     "apl": in_battle(lambda s: (ev.AplModified(operative=o.id, delta=1, reason="a rule") for o in living(s))),
     "cp": lambda s: (ev.CommandPointsAdjusted(player=p, delta=1, reason="a rule") for p in turn_order(s)) if s.phase != "over" else iter(()),
-    "resource": lambda s: (ev.ResourceAdjusted(player=p, resource=r, delta=1) for p in turn_order(s) for r in s.players[p].resources) if s.phase != "over" else iter(()),
+    "resource": lambda s: (
+        (ev.ResourceAdjusted(player=p, resource=r, delta=1) for p in turn_order(s) for r in s.players[p].resources) if s.phase != "over" else iter(())
+    ),
     "concede": lambda s: (ev.GameConceded(player=p) for p in turn_order(s)) if s.phase != "over" else iter(()),
 }
 """The kinds of move every ruleset has, by name, with their candidates."""
@@ -344,7 +346,9 @@ NEXT_WORDS = {
     "equipment": lambda s, e: f"{e.player} selects equipment: EquipmentSelected player={e.player} equipment=ITEM,ITEM",
     "set_up": _set_up,
     "start_tp": lambda s, e: f"turning point {e.turning_point}: TurningPointStarted turning_point={e.turning_point}",
-    "gambit": lambda s, e: f"{e.player}'s strategic gambit: StrategicGambitUsed player={e.player} gambit=NAME{_ploys(s, e.player, 'strategy')}, or GambitPassed player={e.player}",
+    "gambit": lambda s, e: (
+        f"{e.player}'s strategic gambit: StrategicGambitUsed player={e.player} gambit=NAME{_ploys(s, e.player, 'strategy')}, or GambitPassed player={e.player}"
+    ),
     "pass": lambda s, e: f"{e.player} passes: GambitPassed player={e.player}",
     "activate": lambda s, e: f"{_owner(s, e)} activates an operative: OperativeActivated operative=ID order=engage|conceal",
     "end_activation": _activation,

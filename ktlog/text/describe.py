@@ -119,7 +119,7 @@ def describe(event: ev.Event, spectator: bool = False, state: GameState | None =
 
 
 def _cp(cp: int | None, state: GameState | None, player: str, name: str) -> str:
-    """" (2CP)": as given, else the roster's cost when the state at hand knows the player's ploys."""
+    """ " (2CP)": as given, else the roster's cost when the state at hand knows the player's ploys."""
     if cp is None and state is not None and player in state.players:
         ploy = roster_ploy(state.players[player], name)
         cp = ploy.cp if ploy else PLOY_CP

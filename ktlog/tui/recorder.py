@@ -97,5 +97,9 @@ def _news(r: Recorded) -> str:
     """The event (a secret choice is not echoed), a ploy the roster does not list, and what it changed."""
     warning = unlisted(r.before, r.event)
     return f"seq {r.seq}: " + " · ".join(
-        [describe(r.event, spectator=r.event.secret, state=None if r.event.secret else r.after), *([f"warning: {warning}"] if warning else []), *changes(r.before, r.after)]
+        [
+            describe(r.event, spectator=r.event.secret, state=None if r.event.secret else r.after),
+            *([f"warning: {warning}"] if warning else []),
+            *changes(r.before, r.after),
+        ]
     )
