@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import msgspec
 import pytest
 from click.testing import CliRunner
 from conftest import ROOT
@@ -13,6 +14,7 @@ from ktlog.cli import cli
 from ktlog.errors import InvalidEvent, RosterError, RuleViolation
 from ktlog.files.rosters import load_roster
 from ktlog.play.builder import GameBuilder
+from ktlog.play.moves import next_step
 from ktlog.records import decode_payload
 from ktlog.rules.team import unlisted
 from ktlog.storage.store import Store
@@ -223,3 +225,28 @@ def test_ktlog_event_charges_a_ploy_by_name_warns_on_free_text_and_counts_a_reso
     shown = CliRunner().invoke(cli, ["--db", str(db), "show", game_id[:8], "--json"])
     assert json.loads(shown.output)["players"][0]["resources"] == {"Faith": 1}
     assert "Faith 1" in CliRunner().invoke(cli, ["--db", str(db), "show", game_id[:8]]).output
+
+
+def test_approved_ops_ploy_scouting_makes_a_roster_ploy_free_in_tp1():
+    from test_rules_approved import approved
+
+    rally = ev.Ploy(name="Rally", kind="strategy", cp=2)
+    g = GameBuilder(ruleset="kt24-approved")
+    g.add(
+        *(
+            msgspec.structs.replace(e, ploys=(rally,)) if isinstance(e, ev.PlayerJoined) else e
+            for e in approved(to="scouted", scouting=("equip", "ploy")).events[1:]
+        )
+    )
+    g.add(ev.TurningPointStarted(turning_point=1), ev.InitiativeDecided(player="Alice"), ev.PrimaryOpSelected(player="Alice", op="kill"))
+    g.add(ev.StrategicGambitUsed(player="Bob", gambit="Rally", cp=0))  # the Ploy scouting option (002 step 4)
+    assert g.state.players["Bob"].cp == 3
+    with pytest.raises(RuleViolation, match="Rally costs 2CP on Alice's roster, not 0CP"):  # Alice's scouting option was Equip
+        g.add(ev.StrategicGambitUsed(player="Alice", gambit="Rally", cp=0))
+
+
+def test_the_next_step_names_the_players_strategy_ploys():
+    g = kit_game(to="gambit")
+    assert next_step(g.state) == (
+        "Alice's strategic gambit: StrategicGambitUsed player=Alice gambit=NAME (their strategy ploys: Rally 2CP), or GambitPassed player=Alice"
+    )
