@@ -250,3 +250,18 @@ def test_the_next_step_names_the_players_strategy_ploys():
     assert next_step(g.state) == (
         "Alice's strategic gambit: StrategicGambitUsed player=Alice gambit=NAME (their strategy ploys: Rally 2CP), or GambitPassed player=Alice"
     )
+
+
+def test_a_melee_equipment_weapon_fights_once_selected(tmp_path):
+    extra = '[[equipment]]\nname = "Blades"\nweapon = { name = "Blade", kind = "melee", atk = 4, hit = "3+", dmg = "3/4" }\n'
+    roster = load_roster(write(tmp_path, "\n" + extra))
+    g = GameBuilder(killzone="volkus", date="2026-11-21")
+    g.player("Alice", roster).player("Bob", roster)
+    g.setup(rolloff={"Alice": 6, "Bob": 1}, initiative="Alice", crit_op=1, equipment={"Alice": ("Blades",)})
+    g.turning_point(1, {"Alice": 5, "Bob": 2}, "Alice")
+    g.add(ev.OperativeActivated(operative="trooper-1", order="engage"), ev.Charged(operative="trooper-1", targets=("bob-trooper-1",)))
+    g.add(ev.Fought(operative="trooper-1", target="bob-trooper-1", weapon="Blade", target_weapon="Knife", damage=3, damage_taken=0))
+    assert [(a.weapon, a.damage) for a in g.state.attacks] == [("Blade", 3), ("Knife", 0)]
+    g.add(ev.ActivationEnded(operative="trooper-1"), ev.OperativeActivated(operative="bob-trooper-1", order="engage"))
+    with pytest.raises(RuleViolation, match="Blade comes with the equipment option 'Blades', which Bob did not select"):
+        g.add(ev.Fought(operative="bob-trooper-1", target="trooper-1", weapon="Blade", target_weapon="Knife", damage=0, damage_taken=0))

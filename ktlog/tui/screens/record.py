@@ -341,7 +341,10 @@ class RecordScreen(RulesetFlows, Screen):
         player = await self.pick_player("equipment", "Equipment of")
         if player is None:
             return self.record(None)
-        text = await self.prompt(f"Equipment selected by {player}", hint="options separated by commas; empty: none")
+        options = ", ".join(e.name for e in self.recorder.state.players[player].equipment_options)
+        text = await self.prompt(
+            f"Equipment selected by {player}", hint="options separated by commas; empty: none" + (f" (the roster's: {options})" if options else "")
+        )
         if text is not None:
             self.record(ev.EquipmentSelected(player=player, equipment=tuple(x.strip() for x in text.split(",") if x.strip())))
 
