@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import pytest
 from test_roster_team import kit_game
+from test_tui_record import screen_text
 from tui_support import GAME_ID, message, press, tui_test
 
 from ktlog import events as ev
 from ktlog.tui.app import make_app
-from ktlog.tui.compat import screen_strips
-from ktlog.tui.screens.shoot import ShootDialog
 
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)])
@@ -20,7 +19,7 @@ async def test_ploys_by_name_a_resource_and_an_equipment_weapon(store, size):
     gid = store.new_game(g.events[0], g.events[1:], game_id=GAME_ID)
     async with make_app(store, screen="record", game_id=gid).run_test(size=size) as pilot:
         await press(pilot, "g")
-        picking = "\n".join(strip.text for strip in screen_strips(pilot.app.screen))
+        picking = screen_text(pilot.app)
         assert "Rally (2CP) · Stand firm" in picking and "other… (type its name)" in picking
         await press(pilot, "1")  # Rally, from Alice's roster
         assert "Alice uses Rally (2CP)" in message(pilot.app) and "Alice CP -2 (Rally) -> 1CP" in message(pilot.app)
@@ -32,10 +31,11 @@ async def test_ploys_by_name_a_resource_and_an_equipment_weapon(store, size):
         await press(pilot, "a", "1", "e")  # trooper-1 activates (engage)
         await press(pilot, "y", "1", "1", "0")  # Alice's firefight ploy: Brace, on no operative
         assert "Alice uses Brace (1CP)" in message(pilot.app)
-        await press(pilot, "s", "1")  # shoot bob-trooper-1
-        dialog = pilot.app.screen
-        assert isinstance(dialog, ShootDialog) and [w.name for w in dialog.weapons] == ["Rifle", "Grenade"]
-        await press(pilot, "w", *"6411", *"111", "enter")  # the grenade: a critical and a normal hit, no saves
+        await press(pilot, "s", "1")  # shoot bob-trooper-1: the Rifle first, the selected Grenade next
+        assert "Rifle" in screen_text(pilot.app) and "w: another weapon" in screen_text(pilot.app)
+        await press(pilot, "w")
+        assert "Grenade" in screen_text(pilot.app)
+        await press(pilot, *"6411", *"111", "enter")  # a critical and a normal hit, no saves
         assert "shoots Grenade at bob-trooper-1" in message(pilot.app)
     events = [e.payload for e in store.events(gid)]
     assert ev.StrategicGambitUsed(player="Alice", gambit="Rally") in events

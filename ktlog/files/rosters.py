@@ -56,7 +56,7 @@ import re
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Literal
 
 import msgspec
 import platformdirs
@@ -133,7 +133,7 @@ class PloyEntry(msgspec.Struct, forbid_unknown_fields=True):
     """One of the kill team's ploys (pg 54): offered by name, its CP charged when it is used."""
 
     name: str
-    kind: Annotated[str, msgspec.Meta(description='"strategy" (used as a STRATEGIC GAMBIT) or "firefight"')]
+    kind: Annotated[Literal["strategy", "firefight"], msgspec.Meta(description='"strategy" (used as a STRATEGIC GAMBIT) or "firefight"')]
     cp: Annotated[int, msgspec.Meta(ge=0, le=MAX_PLOY_CP, description=f"Its CP cost, 0 to {MAX_PLOY_CP}")]
     reminder: Reminder | None = None
 
@@ -296,9 +296,10 @@ def load_roster(path: str | Path) -> Roster:
     if not operatives:
         raise RosterError(f"{where}: the roster has no operatives")
     try:
-        ploys, equipment = _ploys(spec.ploys), _equipment(spec.equipment)
+        equipment = _equipment(spec.equipment)
     except ValueError as exc:
         raise RosterError(f"{where}: {exc}; fix the roster file") from exc
+    ploys = tuple(Ploy(name=p.name.strip(), kind=p.kind, cp=p.cp, reminder=p.reminder) for p in spec.ploys)
     resources = tuple(Resource(name=r.name.strip(), start=r.start, reminder=r.reminder) for r in spec.resources)
     problems = check_team(ploys, equipment, resources)
     if problems:
@@ -316,13 +317,6 @@ def load_roster(path: str | Path) -> Roster:
         equipment=equipment,
         resources=resources,
     )
-
-
-def _ploys(entries: list[PloyEntry]) -> tuple[Ploy, ...]:
-    bad = [p for p in entries if p.kind not in ("strategy", "firefight")]
-    if bad:
-        raise ValueError(f"ploy {bad[0].name!r}: kind {bad[0].kind!r} is neither strategy nor firefight")
-    return tuple(Ploy(name=p.name.strip(), kind=p.kind, cp=p.cp, reminder=p.reminder) for p in entries)  # type: ignore[arg-type]
 
 
 def _equipment(entries: list[EquipmentEntry]) -> tuple[Equipment, ...]:
