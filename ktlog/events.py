@@ -55,6 +55,34 @@ class Weapon(Part):
     it (rounded down): the NPO special weapon, 1 in 3 (pg 89)."""
 
 
+class Ploy(Part):
+    """One of a kill team's ploys (pg 54) as its roster gives it: a strategy ploy is used as a
+    STRATEGIC GAMBIT, a firefight ploy in the Firefight phase; `reminder` is the player's own words."""
+
+    name: str
+    kind: Literal["strategy", "firefight"]
+    cp: int
+    reminder: str | None = None
+
+
+class Equipment(Part):
+    """One of a kill team's equipment options (Equipment, pg 50), with the weapon it gives, if any."""
+
+    name: str
+    reminder: str | None = None
+    weapon: Weapon | None = None
+    """A weapon any of the player's operatives can use once the option is selected."""
+
+
+class Resource(Part):
+    """A named resource a kill team counts up and down during the battle (faith, say), and its
+    value at the start of the battle."""
+
+    name: str
+    start: int = 0
+    reminder: str | None = None
+
+
 class UniqueAction(Part):
     name: str
     ap: int
@@ -158,14 +186,19 @@ class GameCreated(Event):
 
 
 class PlayerJoined(Event):
-    """Version 2 added `npo`: the non-player operatives' side of a Joint Ops game."""
+    """Version 2 added `npo`: the non-player operatives' side of a Joint Ops game. Version 3 the
+    kill team's own ploys, equipment options and resources, frozen from its roster so a later
+    roster edit never changes a recorded game."""
 
-    version = 2
+    version = 3
     player: str
     kill_team: str
     faction: str | None = None
     archetypes: tuple[str, ...] = ()
     npo: bool = False
+    ploys: tuple[Ploy, ...] = ()
+    equipment_options: tuple[Equipment, ...] = ()
+    resources: tuple[Resource, ...] = ()
 
 
 class OperativeAdded(Event):
@@ -228,11 +261,13 @@ class TurningPointStarted(Event):
 
 
 class StrategicGambitUsed(Event):
-    """A STRATEGIC GAMBIT in the gambit step: usually a strategy ploy, costing `cp`."""
+    """A STRATEGIC GAMBIT in the gambit step: usually a strategy ploy, costing `cp`. Without
+    `cp`, a strategy ploy of the player's roster (PlayerJoined) costs its CP, anything else 1CP,
+    so a log from before rosters had ploys means what it meant."""
 
     player: str
     gambit: str
-    cp: int = 1
+    cp: int | None = None
 
 
 class GambitPassed(Event):
@@ -240,12 +275,22 @@ class GambitPassed(Event):
 
 
 class FirefightPloyUsed(Event):
-    """A firefight ploy other than Command Re-roll (those are recorded with the dice)."""
+    """A firefight ploy other than Command Re-roll (those are recorded with the dice). Without
+    `cp`, a firefight ploy of the player's roster costs its CP, anything else 1CP."""
 
     player: str
     ploy: str
-    cp: int = 1
+    cp: int | None = None
     operative: str | None = None
+
+
+class ResourceAdjusted(Event):
+    """One of the kill team's resources (its roster names them) counted up or down by `delta`."""
+
+    player: str
+    resource: str
+    delta: int
+    reason: str = ""
 
 
 class CommandPointsAdjusted(Event):
@@ -583,6 +628,7 @@ AnyEvent = Union[  # noqa: UP007  (a typing.Union: msgspec decodes it as a tagge
     GambitPassed,
     FirefightPloyUsed,
     CommandPointsAdjusted,
+    ResourceAdjusted,
     OperativeActivated,
     ActivationEnded,
     CounteractStarted,
@@ -685,6 +731,7 @@ def _operative_added_v2_v3(payload: dict) -> dict:
 UPCASTERS: dict[tuple[str, int], Upcaster] = {
     ("GameCreated", 1): _game_created_v1_v2,
     ("PlayerJoined", 1): _unchanged,
+    ("PlayerJoined", 2): _unchanged,
     ("OperativeAdded", 1): _unchanged,
     ("OperativeAdded", 2): _operative_added_v2_v3,
 }

@@ -10,7 +10,7 @@ from typing import Literal
 
 import msgspec
 
-from .events import Datacard, Order
+from .events import Datacard, Equipment, Order, Ploy
 
 Phase = Literal["setup", "strategy", "firefight", "between", "over"]
 """between: a turning point has ended and the next has not started; over: the battle is over."""
@@ -106,6 +106,12 @@ class PlayerState(S):
     """What the Equip or Ploy scouting option was spent on (each once)."""
     primary_op: str | None = None
     primary_op_revealed: bool = False
+    ploys: list[Ploy] = []
+    """The kill team's ploys, as its roster gave them when the player joined."""
+    equipment_options: list[Equipment] = []
+    """The kill team's equipment options, as its roster gave them (`equipment`: those selected)."""
+    resources: dict[str, int] = {}
+    """The kill team's resources by name, and their current count."""
 
     @property
     def total_vp(self) -> int:

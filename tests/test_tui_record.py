@@ -296,7 +296,7 @@ async def test_a_ploy_during_an_enemy_activation_names_the_players_own_operative
         await press(pilot, "y", "1", *"Heroic Stand", "enter", "1")  # Alice's: her active operative comes first
         assert "on trooper-1" in message(pilot.app)
     events = payloads(store, gid)
-    assert events[-2] == ev.FirefightPloyUsed(player="Bob", ploy="Take Cover", cp=1, operative="bob-trooper-2")
+    assert events[-2] == ev.FirefightPloyUsed(player="Bob", ploy="Take Cover", operative="bob-trooper-2")
     assert events[-1].operative == "trooper-1"
 
 

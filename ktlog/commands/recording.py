@@ -14,6 +14,7 @@ from ..files.rosters import find_roster, joining, load_roster
 from ..play.moves import next_step, refusal_text
 from ..play.session import Recorded, RecordingSession
 from ..rules.not_applied import not_applied_in_setup
+from ..rules.team import unlisted
 from ..rulesets import RULESETS
 from ..text.describe import describe
 from ..text.event_text import build_event, parse_event, types_help
@@ -125,7 +126,9 @@ def event_cmd(ctx, game, type_name, fields, override, expect_seq, list_types, ba
     else:
         event = build_event(type_name, list(fields), override)
         recorded = _session(ctx, game).record(event, expected_seq=expect_seq)
-        click.echo(f"seq {recorded.seq}: {describe(event)}")
+        click.echo(f"seq {recorded.seq}: {describe(event, state=recorded.after)}")
+        if warning := unlisted(recorded.before, event):
+            click.echo(f"  warning: {warning}")
     for line in changes(recorded.before, recorded.after):
         click.echo(f"  {line}")
     upcoming = next_step(recorded.after)
@@ -159,7 +162,9 @@ def _record_file(session: RecordingSession, lines: TextIO, expect_seq: int | Non
         raise KtlogError(f"{name} line {number} ({type(event).__name__}, would be seq {session.seq + 1 + index}): {why}; nothing was recorded") from None
     first = recorded.seq - len(numbered) + 1
     for seq, (_, event) in enumerate(numbered, first):
-        click.echo(f"seq {seq}: {describe(event)}")
+        click.echo(f"seq {seq}: {describe(event, state=recorded.after)}")
+        if warning := unlisted(recorded.after, event):
+            click.echo(f"  warning: {warning}")
     return recorded
 
 

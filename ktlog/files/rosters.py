@@ -31,6 +31,22 @@ The special rules ktlog applies are fields, never read from names or rule text
 (actions it can perform twice in an activation, pg 39), and a weapon's `one_in = 3` (only 1 in 3
 of the operatives with it can have it, pg 89). An older roster relying on the wording of pg 89
 is read as before, with a warning naming the field to write (ktlog.wording).
+
+Optionally, the kill team's own ploys, equipment and resources, offered by name at the table:
+
+    [[ploys]]
+    name = "Take Cover"
+    kind = "firefight"                 # or "strategy"
+    cp = 1
+    reminder = "in your own words"     # optional
+
+    [[equipment]]
+    name = "Frag grenade"
+    weapon = { name = "Frag grenade", kind = "ranged", atk = 4, hit = "4+", dmg = "2/4", rules = ["Blast 2\"", "Limited 1"] }  # optional
+
+    [[resources]]
+    name = "Faith"
+    start = 2
 """
 
 from __future__ import annotations
@@ -43,15 +59,16 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import Annotated, TypeVar
+from typing import Annotated, Literal, TypeVar
 
 import msgspec
 import platformdirs
 
 from ..data import SAMPLE_ROSTERS
 from ..errors import RosterError
-from ..events import EVENT_TYPES, Action, Datacard, Event, OperativeAdded, PlayerJoined, UniqueAction, Weapon
+from ..events import EVENT_TYPES, Action, Datacard, Equipment, Event, OperativeAdded, PlayerJoined, Ploy, Resource, UniqueAction, Weapon
 from ..rules.setup import check_datacard
+from ..rules.team import MAX_PLOY_CP, MAX_RESOURCE, check_team
 from ..wording import read_wording
 
 T = TypeVar("T")
@@ -114,6 +131,36 @@ class OperativeEntry(msgspec.Struct, forbid_unknown_fields=True):
     ] = []
 
 
+Reminder = Annotated[str, msgspec.Meta(max_length=300, description="A short reminder of the effect, in the player's own words")]
+
+
+class PloyEntry(msgspec.Struct, forbid_unknown_fields=True):
+    """One of the kill team's ploys (pg 54): offered by name, its CP charged when it is used."""
+
+    name: str
+    kind: Annotated[Literal["strategy", "firefight"], msgspec.Meta(description='"strategy" (used as a STRATEGIC GAMBIT) or "firefight"')]
+    cp: Annotated[int, msgspec.Meta(ge=0, le=MAX_PLOY_CP, description=f"Its CP cost, 0 to {MAX_PLOY_CP}")]
+    reminder: Reminder | None = None
+
+
+class EquipmentEntry(msgspec.Struct, forbid_unknown_fields=True):
+    """One of the kill team's equipment options (Equipment, pg 50), with the weapon it gives, if any."""
+
+    name: str
+    reminder: Reminder | None = None
+    weapon: Annotated[
+        WeaponEntry | None, msgspec.Meta(description="A weapon any of the player's operatives can use once the option is selected (e.g. a grenade)")
+    ] = None
+
+
+class ResourceEntry(msgspec.Struct, forbid_unknown_fields=True):
+    """A named resource the kill team counts during the battle (faith, say)."""
+
+    name: str
+    start: Annotated[int, msgspec.Meta(ge=0, le=MAX_RESOURCE, description=f"Its value at the start of the battle, 0 to {MAX_RESOURCE}")] = 0
+    reminder: Reminder | None = None
+
+
 class RosterFile(msgspec.Struct, forbid_unknown_fields=True):
     """A roster file (TOML): a kill team's operatives with full datacards (docs/file-formats.md)."""
 
@@ -124,6 +171,9 @@ class RosterFile(msgspec.Struct, forbid_unknown_fields=True):
     notes: str | None = None
     source: Annotated[str | None, msgspec.Meta(description="The file it was imported from (ktlog roster import)")] = None
     revision: Annotated[str | None, msgspec.Meta(description="That file's catalogue revision")] = None
+    ploys: list[PloyEntry] = []
+    equipment: list[EquipmentEntry] = []
+    resources: list[ResourceEntry] = []
 
 
 @dataclass(frozen=True)
@@ -145,6 +195,9 @@ class Roster:
     """That file's catalogue revision."""
     warnings: tuple[str, ...] = ()
     """Older wording read as a field (ktlog.wording): each names the field to write instead."""
+    ploys: tuple[Ploy, ...] = ()
+    equipment: tuple[Equipment, ...] = ()
+    resources: tuple[Resource, ...] = ()
 
     def select(self, ids: list[str] | None) -> list[RosterOperative]:
         """The operatives chosen for a battle (all of them when `ids` is None)."""
@@ -169,7 +222,18 @@ def joining(player: str, roster: Roster, select: list[str] | None, taken: set[st
     """A player's PlayerJoined, then an OperativeAdded for each operative selected (all of them
     when `select` is None). An operative named several times is selected that many times (ids
     OP-1, OP-2 ...); `taken` holds the ids already in the game and gets these added."""
-    out: list[Event] = [PlayerJoined(player=player, kill_team=roster.name, faction=roster.faction, archetypes=roster.archetypes, npo=npo)]
+    out: list[Event] = [
+        PlayerJoined(
+            player=player,
+            kill_team=roster.name,
+            faction=roster.faction,
+            archetypes=roster.archetypes,
+            npo=npo,
+            ploys=roster.ploys,
+            equipment_options=roster.equipment,
+            resources=roster.resources,
+        )
+    ]
     repeated = {i for i in select or () if select.count(i) > 1}
     seen: dict[str, int] = {}
     for op in roster.select(select):
@@ -243,6 +307,7 @@ def check_roster(path: str | Path) -> tuple[Roster | None, list[RosterProblem]]:
         return None, problems
     spec = msgspec.convert(raw, RosterFile)  # every field was checked above
     operatives = [RosterOperative(i, card) for op in spec.operatives for card in [_datacard(op)] for i in _ids(op)]
+    ploys, equipment, resources = _team(spec)  # every table was checked above
     return Roster(
         name=spec.name,
         faction=spec.faction,
@@ -252,6 +317,9 @@ def check_roster(path: str | Path) -> tuple[Roster | None, list[RosterProblem]]:
         source=spec.source,
         revision=spec.revision,
         warnings=tuple(f"{path}: {w}" for w in warnings),
+        ploys=ploys,
+        equipment=equipment,
+        resources=resources,
     ), []
 
 
@@ -266,8 +334,9 @@ def _ids(op: OperativeEntry | dict) -> list[str]:
 
 
 def _problems(raw: dict) -> list[RosterProblem]:
-    """Every problem of the roster file's data, field by field, then datacard by datacard."""
-    problems = _struct_problems(raw, RosterFile, (), nested=("operatives",))
+    """Every problem of the roster file's data, field by field, then datacard by datacard, then
+    the kill team's ploys, equipment and resources."""
+    problems = _struct_problems(raw, RosterFile, (), nested=("operatives",)) + _team_problems(raw)
     operatives = raw.get("operatives")
     if not isinstance(operatives, list):
         return problems + ([RosterProblem("the roster has no operatives: add an [[operatives]] table", ("operatives",))] if operatives is None else [])
@@ -415,6 +484,36 @@ def _weapon_line(lines: list[str], block: range, table: str, index: int, field: 
 
 def _field_line(lines: list[str], block: range, field: str) -> int | None:
     return next((i + 1 for i in block if re.match(rf"\s*{re.escape(field)}\s*=", lines[i])), None)
+
+
+def _team(spec: RosterFile) -> tuple[tuple[Ploy, ...], tuple[Equipment, ...], tuple[Resource, ...]]:
+    """The kill team's ploys, equipment and resources; an equipment weapon that cannot be read raises ValueError."""
+    ploys = tuple(Ploy(name=p.name.strip(), kind=p.kind, cp=p.cp, reminder=p.reminder) for p in spec.ploys)
+    equipment = []
+    for e in spec.equipment:
+        try:
+            weapon = None if e.weapon is None else _weapon(e.weapon)
+        except ValueError as exc:
+            raise ValueError(f"equipment {e.name!r}: {exc}") from exc
+        equipment.append(Equipment(name=e.name.strip(), reminder=e.reminder, weapon=weapon))
+    resources = tuple(Resource(name=r.name.strip(), start=r.start, reminder=r.reminder) for r in spec.resources)
+    return ploys, tuple(equipment), resources
+
+
+def _team_problems(raw: dict) -> list[RosterProblem]:
+    """What the ploys, equipment and resources have wrong beyond their fields' types: an
+    equipment weapon's values, a name used twice (ktlog.rules.team.check_team)."""
+    tables = {key: raw[key] for key in ("ploys", "equipment", "resources") if key in raw}
+    try:
+        spec = msgspec.convert({"name": "", "operatives": [], **tables}, RosterFile)
+    except msgspec.ValidationError:
+        return []  # found field by field
+    try:
+        team = _team(spec)
+    except ValueError as exc:
+        return [RosterProblem(str(exc), ("equipment",))]
+    table = {"ploy": "ploys", "resource": "resources"}
+    return [RosterProblem(text, (table.get(word := text.split(":")[0].split(" ")[0], word),)) for text in check_team(*team)]
 
 
 def is_npo(faction: object, keywords: object) -> bool:

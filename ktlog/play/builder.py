@@ -201,7 +201,7 @@ class GameBuilder:
         self, tp: int, rolls: dict[str, int] | None, initiative: str, gambits: Iterable[tuple[str, str, int] | tuple[str, str] | Event] = ()
     ) -> GameBuilder:
         """Start a turning point: roll-off (None: no roll-off, as in Approved Ops TP1), initiative,
-        gambits in turn (a strategy ploy as (player, ploy[, cp]), or any event with a `player` that
+        gambits in turn (a strategy ploy as (player, ploy[, cp]; without cp its roster CP, else 1CP), or any event with a `player` that
         takes a gambit turn), then passes until all pass."""
         self.add(TurningPointStarted(turning_point=tp))
         if rolls is not None:
@@ -218,14 +218,14 @@ class GameBuilder:
         return self.player_order("initiative", rolls).gambit_step(gambits)
 
     def gambit_step(self, gambits: Iterable[tuple[str, str, int] | tuple[str, str] | Event] = ()) -> GameBuilder:
-        """Gambits in turn (a strategy ploy as (player, ploy[, cp]), or any event with a `player`
+        """Gambits in turn (a strategy ploy as (player, ploy[, cp]; without cp its roster CP, else 1CP), or any event with a `player`
         that takes a gambit turn), passing for the players in between, then passes until all pass."""
         for gambit in gambits:
             if isinstance(gambit, Event):
                 player, event = gambit.player, gambit
             else:
                 player, name, *cp = gambit
-                event = StrategicGambitUsed(player=player, gambit=name, cp=cp[0] if cp else 1)
+                event = StrategicGambitUsed(player=player, gambit=name, cp=cp[0] if cp else None)
             while self.state.gambit_turn != player:
                 self.add(GambitPassed(player=self.state.gambit_turn))
             self.add(event)

@@ -128,9 +128,9 @@ def _fight(s: GameState, op: OperativeState) -> Iterator[ev.Event]:
     actions = ["Fight"] + [a for a, zone in KILLZONE_OF_ACTION.items() if a.endswith("Fight") and zone in s.killzone.casefold()]
     for name in actions:
         targets = [s.operatives[t] for t in op.engaged_with] if name == "Fight" else enemies(s, op)
-        for weapon in melee(op):
+        for weapon in melee(s, op):
             for target in targets:
-                theirs = melee(target)
+                theirs = melee(s, target)
                 yield ev.Fought(
                     operative=op.id,
                     action=name,
@@ -193,6 +193,9 @@ MOVES: dict[str, Candidates] = {
     "regain": in_battle(lambda s: (ev.WoundsRegained(operative=o.id, wounds=1, reason="a rule") for o in living(s) if o.wounded)),
     "apl": in_battle(lambda s: (ev.AplModified(operative=o.id, delta=1, reason="a rule") for o in living(s))),
     "cp": lambda s: (ev.CommandPointsAdjusted(player=p, delta=1, reason="a rule") for p in turn_order(s)) if s.phase != "over" else iter(()),
+    "resource": lambda s: (
+        (ev.ResourceAdjusted(player=p, resource=r, delta=1) for p in turn_order(s) for r in s.players[p].resources) if s.phase != "over" else iter(())
+    ),
     "concede": lambda s: (ev.GameConceded(player=p) for p in turn_order(s)) if s.phase != "over" else iter(()),
 }
 """The kinds of move every ruleset has, by name, with their candidates."""
@@ -269,12 +272,12 @@ class Moves:
     def shot_targets(self, op: OperativeState, kind: str = "shoot", weapon: ev.Weapon | None = None) -> list[str]:
         """The enemies `op` may shoot (Shoot, or Overwatch) with `weapon`, or with one of its
         weapons: each is tried with the first weapon first, so a target usually costs one trial."""
-        weapons = [weapon] if weapon else ranged(op)
+        weapons = [weapon] if weapon else ranged(self.state, op)
         return [t.id for t in enemies(self.state, op) if any(self._accepts(kind, shot_probe(op, w, t.id, SHOOTING[kind])) for w in weapons)]
 
     def shot_weapons(self, op: OperativeState, target: str, kind: str = "shoot") -> list[ev.Weapon]:
         """The weapons of `op` that may shoot `target`."""
-        return [w for w in ranged(op) if self._accepts(kind, shot_probe(op, w, target, SHOOTING[kind]))]
+        return [w for w in ranged(self.state, op) if self._accepts(kind, shot_probe(op, w, target, SHOOTING[kind]))]
 
     def _accepts(self, kind: str, event: ev.Event) -> bool:
         shared = self._action_key(event)
@@ -328,6 +331,12 @@ def _activation(s: GameState, e: ev.Event) -> str:
     return f"{op.id} ({op.player}) is active, {op.apl - s.activation.ap_spent} AP left: an action, or ActivationEnded operative={op.id}"
 
 
+def _ploys(s: GameState, player: str, kind: str) -> str:
+    """ " (their strategy ploys: Seize Ground 1CP, ...)", when the roster lists some."""
+    ploys = [f"{p.name} {p.cp}CP" for p in s.players[player].ploys if p.kind == kind]
+    return f" (their {kind} ploys: {', '.join(ploys)})" if ploys else ""
+
+
 NEXT_WORDS = {
     "roll_off": _roll_off,
     "initiative": lambda s, e: f"{s.decider or e.player} decides who has initiative: InitiativeDecided player=NAME",
@@ -337,7 +346,9 @@ NEXT_WORDS = {
     "equipment": lambda s, e: f"{e.player} selects equipment: EquipmentSelected player={e.player} equipment=ITEM,ITEM",
     "set_up": _set_up,
     "start_tp": lambda s, e: f"turning point {e.turning_point}: TurningPointStarted turning_point={e.turning_point}",
-    "gambit": lambda s, e: f"{e.player}'s strategic gambit: StrategicGambitUsed player={e.player} gambit=NAME, or GambitPassed player={e.player}",
+    "gambit": lambda s, e: (
+        f"{e.player}'s strategic gambit: StrategicGambitUsed player={e.player} gambit=NAME{_ploys(s, e.player, 'strategy')}, or GambitPassed player={e.player}"
+    ),
     "pass": lambda s, e: f"{e.player} passes: GambitPassed player={e.player}",
     "activate": lambda s, e: f"{_owner(s, e)} activates an operative: OperativeActivated operative=ID order=engage|conceal",
     "end_activation": _activation,

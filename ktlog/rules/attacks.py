@@ -13,6 +13,7 @@ from .damage import inflict
 from .dice import check_die, save_successes
 from .fighting import Fighter, resolve_fight
 from .shooting import hot_damage, resolve_shooting
+from .team import equipment_weapon, limited_uses, weapons_of
 from .weapons import WeaponProfile, weapon_profile
 
 INJURED_HIT_PENALTY = 1
@@ -20,12 +21,13 @@ INJURED_HIT_PENALTY = 1
 
 
 def find_weapon(ctx: Ctx, op: OperativeState, name: str, kind: str) -> Weapon:
-    for w in op.datacard.weapons:
-        if w.name.casefold() == name.casefold():
-            if w.kind != kind:
-                ctx.invalid(f"{op.id!r}'s {w.name} is a {w.kind} weapon, not a {kind} one", "datacards, pg 48")
-            return ctx.ruleset.weapon_as_played(w)
-    names = [w.name for w in op.datacard.weapons if w.kind == kind]
+    """A weapon of the operative's datacard by name, or of its player's equipment (pg 50)."""
+    w = next((w for w in op.datacard.weapons if w.name.casefold() == name.casefold()), None) or equipment_weapon(ctx, op, name)
+    if w is not None:
+        if w.kind != kind:
+            ctx.invalid(f"{op.id!r}'s {w.name} is a {w.kind} weapon, not a {kind} one", "datacards, pg 48")
+        return ctx.ruleset.weapon_as_played(w)
+    names = [w.name for w in weapons_of(ctx.state, op) if w.kind == kind]
     ctx.invalid(f"{op.id!r} has no {kind} weapon {name!r} (its {kind} weapons: {', '.join(names) or 'none'})", "datacards, pg 48")
 
 
@@ -105,7 +107,7 @@ def shooting_attacks(ctx: Ctx, e: Shot, op: OperativeState, worsen: int = 0) -> 
         ctx.broke(f"operative {op.id!r} has a Conceal order and can only Shoot with a Silent weapon", "pg 42")
     not_engaged(ctx, op, "Shoot", "pg 42")
     if profile.limited:
-        if op.weapon_uses.get(weapon.name, 0) >= profile.limited:
+        if limited_uses(s, op, weapon) >= profile.limited:
             ctx.broke(f"{op.id!r} has used its {weapon.name} {profile.limited} time(s): Limited {profile.limited}", "Limited, pg 111")
     if profile.heavy:
         moves = [a for a in (s.activation.actions if s.activation else []) if a in ("Reposition", "Dash", "Fall Back", "Charge")]
@@ -202,7 +204,7 @@ def fought(ctx: Ctx, e: Fought) -> None:
         not_engaged(ctx, op, e.action, "pg 64, pg 70")
     weapon = find_weapon(ctx, op, e.weapon, "melee")
     target_weapon = find_weapon(ctx, target, e.target_weapon, "melee") if e.target_weapon else None
-    has_melee = any(w.kind == "melee" for w in target.datacard.weapons)
+    has_melee = any(w.kind == "melee" for w in weapons_of(ctx.state, target))
     if target_weapon is None and has_melee:
         ctx.broke(f"{target.id!r} retaliates: select its melee weapon (target_weapon)", "pg 44")
     if e.assists < 0 or e.target_assists < 0:

@@ -19,6 +19,7 @@ from ..events import (
 )
 from ..state import Activation, AplChange, GameState, Note, RuleWarning, TurningPointRecord
 from .context import Ctx, handles
+from .team import ploy_cost
 
 COMMAND_REROLL = "Command Re-roll"
 
@@ -98,10 +99,11 @@ def _once_per_tp(ctx: Ctx, player: str, name: str, what: str) -> None:
 @handles(StrategicGambitUsed)
 def strategic_gambit_used(ctx: Ctx, e: StrategicGambitUsed) -> None:
     check_gambit_turn(ctx, e.player)
-    if e.cp < 0:
+    if e.cp is not None and e.cp < 0:
         ctx.invalid("a gambit's CP cost cannot be negative", "cp")
+    cp = ploy_cost(ctx, e)
     _once_per_tp(ctx, e.player, e.gambit, "the gambit")
-    ctx.change_cp(e.player, -e.cp, "gambit", e.gambit)
+    ctx.change_cp(e.player, -cp, "gambit", e.gambit)
     s = ctx.state
     s.passes_in_a_row = 0
     s.gambit_turn = s.next_in_order(e.player)
@@ -125,13 +127,14 @@ def firefight_ploy_used(ctx: Ctx, e: FirefightPloyUsed) -> None:
     ctx.player(e.player)
     if ctx.state.phase != "firefight":
         ctx.invalid("firefight ploys are used in the Firefight phase", "pg 54")
-    if e.cp < 0:
+    if e.cp is not None and e.cp < 0:
         ctx.invalid("a ploy's CP cost cannot be negative", "cp")
     if e.operative:
         ctx.operative(e.operative)
+    cp = ploy_cost(ctx, e)
     if e.ploy.casefold() != COMMAND_REROLL.casefold():
         _once_per_tp(ctx, e.player, e.ploy, "the ploy")
-    ctx.change_cp(e.player, -e.cp, "ploy", e.ploy)
+    ctx.change_cp(e.player, -cp, "ploy", e.ploy)
 
 
 @handles(CommandPointsAdjusted)

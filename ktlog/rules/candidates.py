@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterator
 
 from .. import events as ev
 from ..state import GameState, OperativeState
+from .team import weapons_of
 
 Candidates = Callable[[GameState], Iterator[ev.Event]]
 """The candidates of one kind of move."""
@@ -26,12 +27,14 @@ def living(s: GameState) -> Iterator[OperativeState]:
     return (o for o in s.operatives.values() if not o.incapacitated and o.set_up)
 
 
-def melee(op: OperativeState) -> list[ev.Weapon]:
-    return [w for w in op.datacard.weapons if w.kind == "melee"]
+def melee(s: GameState, op: OperativeState) -> list[ev.Weapon]:
+    """The operative's melee weapons, its player's selected equipment weapons included."""
+    return [w for w in weapons_of(s, op) if w.kind == "melee"]
 
 
-def ranged(op: OperativeState) -> list[ev.Weapon]:
-    return [w for w in op.datacard.weapons if w.kind == "ranged"]
+def ranged(s: GameState, op: OperativeState) -> list[ev.Weapon]:
+    """The operative's ranged weapons, its player's selected equipment weapons included."""
+    return [w for w in weapons_of(s, op) if w.kind == "ranged"]
 
 
 def turn_order(s: GameState) -> list[str]:
@@ -69,5 +72,5 @@ def shot_probe(op: OperativeState, weapon: ev.Weapon, target: str, kind: type[ev
 
 def shots(s: GameState, op: OperativeState, kind: type[ev.Shot] = ev.Shot) -> Iterator[ev.Event]:
     for target in enemies(s, op):
-        for weapon in ranged(op):
+        for weapon in ranged(s, op):
             yield shot_probe(op, weapon, target.id, kind)

@@ -141,6 +141,11 @@ class Ruleset(ABC):
         twice when its datacard says so (double_action; precedence, pg 39; the Heavy NPOs, pg 89)."""
         return 2 if action in operative.datacard.double_action else 1
 
+    def free_ploy(self, state: GameState, player: str, ploy: str, cp: int) -> bool:
+        """Whether a ploy of the player's roster may cost `cp` instead of its printed CP here,
+        without an override (Approved Ops: the Ploy scouting option makes one cost 0CP)."""
+        return False
+
     def progress(self, state: GameState) -> dict[str, str | int]:
         """What `ktlog score` shows besides VP: the mission's progress (none for VP missions)."""
         return {}

@@ -21,6 +21,7 @@ from ..events import (
 from ..state import MarkerState, OperativeState, PlayerState
 from .battle import order_established
 from .context import Ctx, handles
+from .team import check_team, weapon_problem
 
 MAX_EQUIPMENT = 4
 SETUP_CP = 2
@@ -57,8 +58,19 @@ def player_joined(ctx: Ctx, e: PlayerJoined) -> None:
     most = ctx.ruleset.players[1]
     if len(s.players) >= most:
         ctx.invalid(f"{ctx.ruleset.title} is for {most} players; {e.player!r} would be one more", ctx.ruleset.source)
+    problems = check_team(e.ploys, e.equipment_options, e.resources)
+    if problems:
+        ctx.invalid(f"{e.player}'s kill team: " + "; ".join(problems), "roster")
     s.players[e.player] = PlayerState(
-        name=e.player, kill_team=e.kill_team, faction=e.faction, vp=dict.fromkeys(ctx.ruleset.ops, 0), npo=e.npo, archetypes=list(e.archetypes)
+        name=e.player,
+        kill_team=e.kill_team,
+        faction=e.faction,
+        vp=dict.fromkeys(ctx.ruleset.ops, 0),
+        npo=e.npo,
+        archetypes=list(e.archetypes),
+        ploys=list(e.ploys),
+        equipment_options=list(e.equipment_options),
+        resources={r.name: r.start for r in e.resources},
     )
 
 
@@ -80,9 +92,7 @@ def check_datacard(card: Datacard) -> list[str]:
     names = [w.name for w in card.weapons]
     if len(set(names)) != len(names):
         problems.append("two weapons have the same name")
-    for w in card.weapons:
-        if w.atk < 1 or not 2 <= w.hit <= 6 or w.normal_dmg < 0 or w.crit_dmg < 0:
-            problems.append(f"weapon {w.name!r}: Atk {w.atk}, Hit {w.hit}+, Dmg {w.normal_dmg}/{w.crit_dmg} is not a weapon profile")
+    problems += [f"weapon {w.name!r}: {problem}" for w in card.weapons if (problem := weapon_problem(w))]
     return problems
 
 

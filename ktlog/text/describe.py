@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .. import events as ev
+from ..rules.team import PLOY_CP, roster_ploy
 from ..rulesets import get_ruleset
 from ..state import GameState
 from .notation import format_dice, format_steps
@@ -38,13 +39,15 @@ def describe(event: ev.Event, spectator: bool = False, state: GameState | None =
         case ev.TurningPointStarted():
             return f"turning point {e.turning_point} begins"
         case ev.StrategicGambitUsed():
-            return f"{e.player} uses {e.gambit} ({e.cp}CP)"
+            return f"{e.player} uses {e.gambit}" + _cp(e.cp, state, e.player, e.gambit)
         case ev.GambitPassed():
             return f"{e.player} passes"
         case ev.FirefightPloyUsed():
-            return f"{e.player} uses {e.ploy} ({e.cp}CP)" + (f" on {e.operative}" if e.operative else "")
+            return f"{e.player} uses {e.ploy}" + _cp(e.cp, state, e.player, e.ploy) + (f" on {e.operative}" if e.operative else "")
         case ev.CommandPointsAdjusted():
             return f"{e.player} CP {e.delta:+d}: {e.reason}"
+        case ev.ResourceAdjusted():
+            return f"{e.player} {e.resource} {e.delta:+d}" + (f": {e.reason}" if e.reason else "")
         case ev.OperativeActivated():
             return f"{e.operative} activates ({e.order})"
         case ev.ActivationEnded():
@@ -113,6 +116,14 @@ def describe(event: ev.Event, spectator: bool = False, state: GameState | None =
         case ev.Annotation():
             return f"note on seq {e.target}: {e.text}"
     return type(e).__name__
+
+
+def _cp(cp: int | None, state: GameState | None, player: str, name: str) -> str:
+    """ " (2CP)": as given, else the roster's cost when the state at hand knows the player's ploys."""
+    if cp is None and state is not None and player in state.players:
+        ploy = roster_ploy(state.players[player], name)
+        cp = ploy.cp if ploy else PLOY_CP
+    return "" if cp is None else f" ({cp}CP)"
 
 
 def _shot(a: ev.ShootingAttack) -> str:

@@ -108,6 +108,8 @@ def state_view(game_id: str, state: GameState, spectator: bool = False) -> dict[
     view = score_view(game_id, state, spectator)
     ruleset = get_ruleset(state.ruleset)
     for player in view["players"]:
+        if resources := state.players[player["name"]].resources:
+            player["resources"] = dict(resources)
         secrets = ruleset.secrets(state, player["name"])
         if secrets:
             player["secrets"] = {key: {"choice": _secret(choice, revealed, spectator), "revealed": revealed} for key, (choice, revealed) in secrets.items()}

@@ -16,6 +16,7 @@ from ktlog import events as ev
 from ktlog.errors import ConcurrencyConflict, KtlogError, RuleViolation
 from ktlog.play.moves import refusal_text
 from ktlog.play.session import NothingToDo, Recorded, RecordingSession
+from ktlog.rules.team import unlisted
 from ktlog.state import GameState
 from ktlog.storage.store import Store
 from ktlog.text.describe import describe
@@ -93,5 +94,12 @@ class Recorder:
 
 
 def _news(r: Recorded) -> str:
-    """The event (a secret choice is not echoed) and what it changed."""
-    return f"seq {r.seq}: " + " · ".join([describe(r.event, spectator=r.event.secret), *changes(r.before, r.after)])
+    """The event (a secret choice is not echoed), a ploy the roster does not list, and what it changed."""
+    warning = unlisted(r.before, r.event)
+    return f"seq {r.seq}: " + " · ".join(
+        [
+            describe(r.event, spectator=r.event.secret, state=None if r.event.secret else r.after),
+            *([f"warning: {warning}"] if warning else []),
+            *changes(r.before, r.after),
+        ]
+    )

@@ -66,6 +66,8 @@ KINDS: tuple[StepKind, ...] = (
     # VP the players work out from cards that are not in the sources (the flows ask how many and why)
     StepKind("tac_op_vp", "V", "Tac op VP"),
     StepKind("mission_vp", "V", "VP"),
+    # the kill team's own resources, counted at any moment (its roster names them)
+    StepKind("resource", "h", "Resource"),
     # rare steps, from the "more" menu
     StepKind("damage", "1", "Damage from outside an attack", more=True),
     StepKind("regain", "2", "Wounds regained", more=True),

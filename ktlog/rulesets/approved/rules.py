@@ -120,6 +120,11 @@ class ApprovedOps(PreliminaryOps):
             return
         player.scouting_used = gambit
 
+    def free_ploy(self, state: GameState, player: str, ploy: str, cp: int) -> bool:
+        """The strategy ploy the Ploy scouting option was spent on costs 0CP in TP1 (002 step 4;
+        check_event has recorded which one before the shared handler asks)."""
+        return cp == 0 and state.turning_point == 1 and state.players[player].scouting_used == ploy
+
     def extra_equipment(self, ctx: Ctx, event: EquipmentSelected) -> None:
         """Equip: select one new additional equipment option, after the scouting reveal (002 step 4)."""
         player = ctx.state.players[event.player]

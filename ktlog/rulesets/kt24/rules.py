@@ -23,6 +23,7 @@ KT24_EVENTS = frozenset(
         ev.GambitPassed,
         ev.FirefightPloyUsed,
         ev.CommandPointsAdjusted,
+        ev.ResourceAdjusted,
         ev.OperativeActivated,
         ev.ActivationEnded,
         ev.CounteractStarted,

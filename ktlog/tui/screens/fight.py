@@ -43,8 +43,8 @@ class FightDialog(DiceDialog):
         probe = probes[0]
         self.op, self.target = s.operatives[probe.operative], s.operatives[probe.target]
         names = {p.weapon for p in probes}
-        self.weapons = [w for w in melee(self.op) if w.name in names]
-        self.target_weapons: list[ev.Weapon | None] = melee(self.target) or [None]
+        self.weapons = [w for w in melee(s, self.op) if w.name in names]
+        self.target_weapons: list[ev.Weapon | None] = melee(s, self.target) or [None]
         self.weapon, self.target_weapon = self.weapons[0], self.target_weapons[0]
         super().__init__(f"{self.op.id} {probe.action.lower()}s {self.target.id}", trial)
         self.probe = probe

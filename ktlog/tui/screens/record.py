@@ -47,12 +47,12 @@ FLOWS = {"n": "note", ".": "more", "!": "override", "U": "set_up_all"}
 AMOUNT_AND_TEXT = re.compile(r"^\s*([+-]?\d+)\s*(.*)$")
 
 
-def name_and_cp(text: str) -> tuple[str, int]:
-    """'Seize Ground, 2' -> ('Seize Ground', 2); the CP defaults to 1."""
+def name_and_cp(text: str) -> tuple[str, int | None]:
+    """'Seize Ground, 2' -> ('Seize Ground', 2); without a CP, None: the roster's cost, else 1CP."""
     name, _, cp = text.rpartition(",")
     if name and cp.strip().isdigit():
         return name.strip(), int(cp)
-    return text.strip(), 1
+    return text.strip(), None
 
 
 class RecordScreen(RulesetFlows, DialogHost):
@@ -348,7 +348,10 @@ class RecordScreen(RulesetFlows, DialogHost):
         player = await self.pick_player("equipment", "Equipment of")
         if player is None:
             return self.record(None)
-        text = await self.prompt(f"Equipment selected by {player}", hint="options separated by commas; empty: none")
+        options = ", ".join(e.name for e in self.recorder.state.players[player].equipment_options)
+        text = await self.prompt(
+            f"Equipment selected by {player}", hint="options separated by commas; empty: none" + (f" (the roster's: {options})" if options else "")
+        )
         if text is not None:
             self.record(ev.EquipmentSelected(player=player, equipment=tuple(x.strip() for x in text.split(",") if x.strip())))
 
@@ -366,22 +369,37 @@ class RecordScreen(RulesetFlows, DialogHost):
 
     async def flow_gambit(self) -> None:
         player = self.steps.options("gambit")[0].player
-        text = await self.prompt(f"Strategic gambit used by {player}", hint="its name, then a comma and the CP if not 1")
-        if text:
-            name, cp = name_and_cp(text)
-            self.record(ev.StrategicGambitUsed(player=player, gambit=name, cp=cp))
+        chosen = await self.ploy_used(player, "strategy", f"Strategic gambit used by {player}")
+        if chosen is not None:
+            self.record(ev.StrategicGambitUsed(player=player, gambit=chosen[0], cp=chosen[1]))
 
     async def flow_ploy(self) -> None:
         player = await self.pick_player("ploy", "Firefight ploy used by")
         if player is None:
             return
-        text = await self.prompt(f"Firefight ploy used by {player}", hint="its name, then a comma and the CP if not 1 (Command Re-roll: with the dice)")
-        if not text:
+        chosen = await self.ploy_used(player, "firefight", f"Firefight ploy used by {player}", " (Command Re-roll: with the dice)")
+        if chosen is None:
             return
-        name, cp = name_and_cp(text)
-        operative = await self.ploy_operative(player, name)
+        operative = await self.ploy_operative(player, chosen[0])
         if operative is not None:
-            self.record(ev.FirefightPloyUsed(player=player, ploy=name, cp=cp, operative=operative or None))
+            self.record(ev.FirefightPloyUsed(player=player, ploy=chosen[0], cp=chosen[1], operative=operative or None))
+
+    async def ploy_used(self, player: str, kind: str, title: str, more: str = "") -> tuple[str, int | None] | None:
+        """A ploy of the player's roster by name (its CP charged by the rules), or "other…": a
+        name typed, with its CP after a comma (a name the roster does not list is recorded as
+        free text, with a warning). None: cancelled."""
+        ploys = [p for p in self.recorder.state.players[player].ploys if p.kind == kind]
+        name: str | None = None
+        if ploys:
+            choices = [Choice(f"{p.name} ({p.cp}CP)" + (f" · {p.reminder}" if p.reminder else ""), p.name) for p in ploys]
+            choices.append(Choice("other… (type its name)", "", "o"))
+            name = await self.pick(title, choices)
+            if name is None:
+                return None
+        if name:
+            return name, None
+        text = await self.prompt(title, hint="its name, then a comma and the CP if not 1" + more)
+        return name_and_cp(text) if text else None
 
     async def ploy_operative(self, player: str, ploy: str) -> str | None:
         """The player's own operative a ploy is used on, asked during an activation ("" for none;
@@ -505,6 +523,21 @@ class RecordScreen(RulesetFlows, DialogHost):
         player, amount, reason = await self._amount_for("cp", "CP adjustment", "+1 or -1, then the rule; e.g. +1 Strategic Mastery", who="player")
         if player is not None:
             self.record(ev.CommandPointsAdjusted(player=player, delta=amount, reason=reason))
+
+    async def flow_resource(self) -> None:
+        """Count one of a kill team's resources up or down (its roster names them)."""
+        s = self.recorder.state
+        options = self.steps.options("resource")
+        choices = [Choice(f"{e.player}: {e.resource} ({s.players[e.player].resources[e.resource]})", e) for e in options]
+        probe = await self.pick_one("Resource", choices)
+        if probe is None:
+            return self.record(None)
+        text = await self.prompt(f"{probe.player}'s {probe.resource}: count it up or down", hint="+1 or -1, then why; e.g. -1 special order")
+        match = AMOUNT_AND_TEXT.match(text or "")
+        if match is None or int(match[1]) == 0:
+            self.say("Nothing recorded" + (f": {text!r} does not start with a number other than 0 (+1 or -1)" if text else ""), ok=False)
+            return
+        self.record(msgspec.structs.replace(probe, delta=int(match[1]), reason=match[2].strip()))
 
     async def flow_concede(self) -> None:
         player = await self.pick("Who concedes?", [Choice(e.player, e.player) for e in self.steps.options("concede")])

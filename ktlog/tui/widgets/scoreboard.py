@@ -1,5 +1,6 @@
 """Each player's CP, VP by the ruleset's ops and kill grade (when the kill op is one of them),
-their secret choices (Approved Ops), and how the mission stands (Joint Ops has no VP)."""
+their secret choices (Approved Ops) and kill team resources, and how the mission stands (Joint
+Ops has no VP)."""
 
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ def score_lines(state: GameState, spectator: bool = False) -> list[str]:
     lines = []
     for name, p in state.players.items():
         line = f"[b]{escape(name):<{width}}[/] {escape(p.kill_team[:teams]):<{teams}} CP [b]{p.cp}[/]"
+        line += "".join(f"  {escape(resource)} [b]{count}[/]" for resource, count in p.resources.items())
         if ruleset.ops:
             line += f"  VP [b]{p.total_vp}[/] (" + "  ".join(f"{op} {p.vp.get(op, 0)}" for op in ruleset.ops) + ")"
         grade = [f"kill grade {p.kill_grade}"] if ruleset.kill_op else []

@@ -1,0 +1,46 @@
+"""Issue 13 in the terminal UI: a game from a roster with ploys, equipment and a resource; a
+ploy picked by name with its CP charged, a resource counted, a shot with an equipment weapon."""
+
+from __future__ import annotations
+
+import pytest
+from test_roster_team import kit_game
+from test_tui_record import screen_text
+from tui_support import GAME_ID, message, press, tui_test
+
+from ktlog import events as ev
+from ktlog.tui.app import make_app
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+@tui_test
+async def test_ploys_by_name_a_resource_and_an_equipment_weapon(store, size):
+    g = kit_game(to="gambit")
+    gid = store.new_game(g.events[0], g.events[1:], game_id=GAME_ID)
+    async with make_app(store, screen="record", game_id=gid).run_test(size=size) as pilot:
+        await press(pilot, "g")
+        picking = screen_text(pilot.app)
+        assert "Rally (2CP) · Stand firm" in picking and "other… (type its name)" in picking
+        await press(pilot, "1")  # Rally, from Alice's roster
+        assert "Alice uses Rally (2CP)" in message(pilot.app) and "Alice CP -2 (Rally) -> 1CP" in message(pilot.app)
+        await press(pilot, "g", "o", *"Lucky Break", "enter")  # Bob: other…, a name his roster does not list
+        assert "warning: 'Lucky Break' is not one of Bob's ploys" in message(pilot.app)
+        await press(pilot, "p", "p")  # Alice and Bob pass: the Firefight phase
+        await press(pilot, "h", "1", *"-1 a prayer", "enter")  # Alice's Faith
+        assert "Alice Faith -1 -> 1" in message(pilot.app)
+        await press(pilot, "a", "1", "e")  # trooper-1 activates (engage)
+        await press(pilot, "y", "1", "1", "0")  # Alice's firefight ploy: Brace, on no operative
+        assert "Alice uses Brace (1CP)" in message(pilot.app)
+        await press(pilot, "s", "1")  # shoot bob-trooper-1: the Rifle first, the selected Grenade next
+        assert "Rifle" in screen_text(pilot.app) and "w: another weapon" in screen_text(pilot.app)
+        await press(pilot, "w")
+        assert "Grenade" in screen_text(pilot.app)
+        await press(pilot, *"6411", *"111", "enter")  # a critical and a normal hit, no saves
+        assert "shoots Grenade at bob-trooper-1" in message(pilot.app)
+    events = [e.payload for e in store.events(gid)]
+    assert ev.StrategicGambitUsed(player="Alice", gambit="Rally") in events
+    assert ev.FirefightPloyUsed(player="Alice", ploy="Brace") in events
+    assert ev.ResourceAdjusted(player="Alice", resource="Faith", delta=-1, reason="a prayer") in events
+    state = store.state(gid)
+    assert state.players["Alice"].cp == 0 and state.players["Alice"].resources == {"Faith": 1}
+    assert state.operatives["bob-trooper-1"].wounds == 6 - 3 - 2 and state.operatives["trooper-1"].weapon_uses == {"Grenade": 1}
