@@ -9,7 +9,6 @@ from __future__ import annotations
 import tomllib
 from pathlib import Path
 
-import pytest
 from click.testing import CliRunner
 
 from ktlog.cli import cli
@@ -17,7 +16,7 @@ from ktlog.files.bsdata.catalogues import read_catalogue, read_system
 from ktlog.files.bsdata.mapping import map_team
 from ktlog.files.bsdata.rosters import read_roster
 from ktlog.files.bsdata.toml_out import equipment_tables, import_flags, render
-from ktlog.files.rosters import RosterFile, load_roster
+from ktlog.files.rosters import load_roster
 
 FIXTURES = Path(__file__).parent / "fixtures" / "bsdata"
 KNIVES = {"name": "Training Knives", "weapon": {"name": "Training knife", "kind": "melee", "atk": 3, "hit": "4+", "dmg": "2/4"}}
@@ -76,7 +75,6 @@ def test_the_import_lists_the_equipment(tmp_path):
     assert "ploys: the roster data has none" in result.output
 
 
-@pytest.mark.skipif(not hasattr(RosterFile, "ploys"), reason="needs the rostercore merge")
 def test_the_written_roster_loads_with_its_equipment(tmp_path):
     out = tmp_path / "team.toml"
     result = CliRunner().invoke(

@@ -10,7 +10,7 @@ import click
 
 from ..errors import RosterError
 from ..events import Datacard
-from ..files.rosters import Roster, RosterFile, check_roster, find_roster, is_npo, load_roster, slug, user_roster_folder
+from ..files.rosters import Roster, check_roster, find_roster, is_npo, load_roster, slug, user_roster_folder
 from ..rules.not_applied import not_applied
 from ..rules.ruleset import Ruleset
 from ..rulesets import RULESETS
@@ -61,8 +61,6 @@ def import_cmd(file: Path, system: Path | None, archetypes: str | None, out: Pat
             click.echo(f"note: {operative.fields['name']}: {note}")
     for text in team.left_out:
         click.echo(f"left out: {text}")
-    if team.equipment and "equipment" not in RosterFile.__struct_fields__:
-        click.echo("equipment: not written (this ktlog's roster format has no [[equipment]] yet)")
     click.echo("ploys: the roster data has none; add your kill team's [[ploys]] with their CP to the roster file (a commented example is in it)")
     if not chosen:
         click.echo("archetypes: BSData has none; give them with --archetypes A,B, or add archetypes = [...] to the roster file")

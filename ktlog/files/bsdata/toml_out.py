@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ...errors import RosterError
-from ..rosters import Roster, RosterFile, load_roster
+from ..rosters import Roster, load_roster
 from .mapping import MappedTeam
 
 _NOTE, _LEFT_OUT = "# note: ", "# left out: "
@@ -42,8 +42,7 @@ def render(team: MappedTeam) -> str:
         lines += ["weapons = ["] + [f"  {_value(w)}," for w in fields["weapons"]] + ["]"]
         if fields["unique_actions"]:
             lines.append(f"unique_actions = {_value(fields['unique_actions'])}")
-    if "equipment" in RosterFile.__struct_fields__:  # the roster format's [[equipment]] (issue 13)
-        lines += equipment_tables(team)
+    lines += equipment_tables(team)
     return "\n".join(lines + _PLOYS) + "\n"
 
 
