@@ -265,3 +265,14 @@ def test_a_melee_equipment_weapon_fights_once_selected(tmp_path):
     g.add(ev.ActivationEnded(operative="trooper-1"), ev.OperativeActivated(operative="bob-trooper-1", order="engage"))
     with pytest.raises(RuleViolation, match="Blade comes with the equipment option 'Blades', which Bob did not select"):
         g.add(ev.Fought(operative="bob-trooper-1", target="trooper-1", weapon="Blade", target_weapon="Knife", damage=0, damage_taken=0))
+
+
+def test_roster_show_lists_the_kill_teams_ploys_equipment_and_resources():
+    result = CliRunner().invoke(cli, ["roster", "show", str(KIT)])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert "strategy ploy: Rally (2CP): Stand firm this turning point" in lines
+    assert "firefight ploy: Brace (1CP)" in lines and "firefight ploy: Quick Step (0CP)" in lines
+    assert 'equipment: Grenades [ranged  Grenade  ATK 4  HIT 4+  DMG 2/3  Range 6", Blast 2", Limited 2]' in lines
+    assert "equipment: Ladder" in lines
+    assert any(line.startswith("resource: Faith (starts at 2)") for line in lines)

@@ -14,7 +14,7 @@ from ..files.rosters import Roster, check_roster, find_roster, is_npo, load_rost
 from ..rules.not_applied import not_applied
 from ..rules.ruleset import Ruleset
 from ..rulesets import RULESETS
-from ..text.datacards import datacard_lines
+from ..text.datacards import datacard_lines, team_lines
 from .context import fail
 
 _CATALOGUES = (".cat", ".catz")
@@ -139,6 +139,8 @@ def show(name: str) -> None:
     click.echo(f"archetypes: {', '.join(loaded.archetypes) or 'none given'}")
     for card, count in _cards(loaded):
         click.echo(_shown(card, count))
+    for line in team_lines(loaded.ploys, loaded.equipment, loaded.resources):
+        click.echo(line)
 
 
 @roster.command("check")

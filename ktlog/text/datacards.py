@@ -4,7 +4,7 @@ DMG and rules, and the keywords, unique actions with their AP and rules by name.
 
 from __future__ import annotations
 
-from ..events import Datacard, Weapon
+from ..events import Datacard, Equipment, Ploy, Resource, Weapon
 
 
 def stats_line(card: Datacard, title: str | None = None) -> str:
@@ -33,3 +33,17 @@ def datacard_lines(card: Datacard, title: str | None = None) -> list[str]:
     widths = [max((len(row[i]) for row in cells), default=0) for i in range(5)]
     weapons = ["  ".join([*(cell.ljust(widths[i]) for i, cell in enumerate(row[:5])), row[5]]).rstrip() for row in cells]
     return [stats_line(card, title), *(f"    {line}" for line in (*weapons, *other_lines(card)))]
+
+
+def team_lines(ploys: tuple[Ploy, ...], equipment: tuple[Equipment, ...], resources: tuple[Resource, ...]) -> list[str]:
+    """A kill team's own ploys (kind, CP), equipment options (with the weapon one gives) and
+    resources (starting value), a line each, each with its reminder."""
+
+    def reminded(line: str, reminder: str | None) -> str:
+        return f"{line}: {reminder}" if reminder else line
+
+    lines = [reminded(f"{p.kind} ploy: {p.name} ({p.cp}CP)", p.reminder) for p in ploys]
+    for item in equipment:
+        weapon = f" [{'  '.join(c for c in weapon_cells(item.weapon) if c)}]" if item.weapon else ""
+        lines.append(reminded(f"equipment: {item.name}{weapon}", item.reminder))
+    return lines + [reminded(f"resource: {r.name} (starts at {r.start})", r.reminder) for r in resources]
