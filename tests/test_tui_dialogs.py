@@ -70,3 +70,24 @@ async def test_the_start_screen_shows_each_game_s_kill_teams_whole(store, size):
         for game in store.games(newest=4):
             for team in game.kill_teams:
                 assert " ".join(team.split()) in shown, f"{team} is not shown whole at {size}"
+
+
+@pytest.mark.parametrize("size", SIZES)
+@tui_test
+async def test_a_pick_list_longer_than_its_rows_says_so_and_scrolls_to_the_last_choice(store, size):
+    """A list of more choices than it has rows has no scrollbar (one appearing lays the list out
+    twice more): its hint says how many there are, and ↑↓ bring every one into view."""
+    from ktlog.tui.screens.pick import ROWS, Choice, PickScreen
+
+    gid = sample_cut(store, "01", 4)
+    choices = [Choice(f"target number {i}", i) for i in range(ROWS + 10)]
+    async with make_app(store, screen="record", game_id=gid).run_test(size=size) as pilot:
+        await pilot.pause()
+        answers = []
+        pilot.app.screen.show_dialog(PickScreen("Shoot at", choices), then=answers.append)
+        await press(pilot, *["down"] * (len(choices) - 1))
+        text = "\n".join(lines(pilot.app.screen))
+        assert f"{len(choices)} choices, ↑↓ scroll to those below" in text.replace("\n", " ")
+        assert f"target number {len(choices) - 1}" in text and "target number 0" not in text
+        await press(pilot, "enter")
+    assert answers == [len(choices) - 1]

@@ -61,9 +61,15 @@ def distinct(values) -> list:
     return list(dict.fromkeys(values))
 
 
+ROWS = 20
+"""The most choices a pick list shows at once; ↑↓ scroll to the others."""
+
+
 class PickScreen(Modal):
-    DEFAULT_CSS = """
-    PickScreen OptionList { height: auto; max-height: 20; border: none; }
+    # No scrollbar: one appearing narrows the list and lays it out again (two more frames, about
+    # 30 ms of the `s` key's 36 targets); the hint says when there are more choices than rows.
+    DEFAULT_CSS = f"""
+    PickScreen OptionList {{ height: auto; max-height: {ROWS}; border: none; overflow-y: hidden; }}
     """
 
     def __init__(self, title: str, choices: list[Choice], hint: str = "", then: FollowUp | None = None):
@@ -93,7 +99,11 @@ class PickScreen(Modal):
     def compose(self) -> ComposeResult:
         yield Label(f"[b]{escape(self.question.title)}[/]", id="title")
         yield OptionList(*self._options())
-        yield Label(escape(self.question.hint or HINT), classes="hint", id="hint")
+        yield Label(self._hint(), classes="hint", id="hint")
+
+    def _hint(self) -> str:
+        more = f"{len(self.choices)} choices, ↑↓ scroll to those below; " if len(self.choices) > ROWS else ""
+        return escape(more + (self.question.hint or HINT))
 
     def on_key(self, event: events.Key) -> None:
         if self.choose(event.character):
@@ -115,7 +125,7 @@ class PickScreen(Modal):
             return
         self._ask(follow_up)
         self.query_one("#title", Label).update(f"[b]{escape(follow_up.title)}[/]")
-        self.query_one("#hint", Label).update(escape(follow_up.hint or HINT))
+        self.query_one("#hint", Label).update(self._hint())
         options = self.query_one(OptionList)
         options.clear_options()
         options.add_options(self._options())
