@@ -267,6 +267,8 @@ def compare(db: Path, game: tuple[str, int, list[str]], rounds: int, base: str) 
         for name, source in (("base", base), ("this", None)):
             for key, samples in time_keys(command, keys, 1, source).items():
                 runs[name].setdefault(key, []).extend(samples)
+    if not any(w for samples in runs["base"].values() for w, _ in samples):
+        raise SystemExit(f"the ktlog in {base} drew nothing: it cannot open this database (a checkout before schema 11 cannot)")
     print(f"Recording keys, a {events}-event game, 120x40, {rounds} rounds each, base = {base}\n")
     print("| key | base min / median | this min / median | median ratio |")
     print("|---|---|---|---|")
