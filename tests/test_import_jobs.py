@@ -116,3 +116,32 @@ def test_import_takes_jobs_and_refuses_none(folder, tmp_path):
     assert result.exit_code == 1 and "10 files: 7 new, 0 extended, 1 unchanged, 2 refused" in result.stderr
     refused = CliRunner().invoke(cli, ["--db", str(db), "import", "--jobs", "0", str(paths(folder)[0])])
     assert refused.exit_code == 2 and "--jobs" in refused.output
+
+
+def test_a_folder_stands_for_its_game_log_and_game_files(tmp_path):
+    """`ktlog import FOLDER`: its .jsonl and .ktgame files, in name order; not its subfolders'
+    files nor other files; a folder with none is refused before anything is imported."""
+    import shutil
+
+    from conftest import ROOT
+
+    from ktlog.data import SAMPLE_GAMES
+
+    club = tmp_path / "club"
+    (club / "old").mkdir(parents=True)
+    samples = sorted(SAMPLE_GAMES.glob("*.jsonl"))[:2]
+    for sample in samples:
+        shutil.copy(sample, club / sample.name)
+    shutil.copy(samples[0], club / "old" / "copy.jsonl")
+    shutil.copy(ROOT / "ktlog" / "data" / "examples" / "first-activations.ktgame", club / "z.ktgame")
+    (club / "notes.txt").write_text("not a game")
+    db = tmp_path / "central.db"
+    result = CliRunner().invoke(cli, ["--db", str(db), "import", str(club)])
+    assert result.exit_code == 0, result.output
+    assert "3 files: 3 new, 0 extended, 0 unchanged, 0 refused" in result.output
+    assert "copy.jsonl" not in result.output and "notes.txt" not in result.output
+    empty = tmp_path / "empty"
+    (empty / "sub").mkdir(parents=True)
+    refused = CliRunner().invoke(cli, ["--db", str(tmp_path / "other.db"), "import", str(empty)])
+    assert refused.exit_code == 2 and "no game-log (.jsonl) or game (.ktgame) files in it; nothing was imported" in refused.output
+    assert not (tmp_path / "other.db").exists()

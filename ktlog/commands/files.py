@@ -36,10 +36,12 @@ from .context import database_path, echo, open_store, write_output
 @click.pass_context
 def import_cmd(ctx, files, jobs) -> None:
     """Import game-log files (each whole or not at all; importing twice changes nothing), then
-    say how many were new, extended, unchanged and refused. A FILE ending in .ktgame is a game
+    say how many were new, extended, unchanged and refused. A FILE that is a folder stands for
+    its .jsonl and .ktgame files (not its subfolders'). A FILE ending in .ktgame is a game
     file: a header of players and labels, then one `TYPE FIELD=VALUE ...` event a line
     (docs/file-formats.md). SIGTERM and SIGHUP stop it as ctrl+c does: the file being written
     is left out whole, the files before it stay imported."""
+    files = _in_folders(files)
     store = open_store(ctx, create=True)
     tally: Counter[str] = Counter()
     try:
@@ -60,6 +62,21 @@ def import_cmd(ctx, files, jobs) -> None:
         echo(_summary(tally, len(files)), err=True)
     if tally["refused"]:
         sys.exit(1)
+
+
+def _in_folders(paths: tuple[Path, ...]) -> list[Path]:
+    """The paths given, a folder replaced by its game-log and game files in name order (a club's
+    folder of games, as it comes in); refused, before anything is imported, if one holds none."""
+    files: list[Path] = []
+    for path in paths:
+        if not path.is_dir():
+            files.append(path)
+            continue
+        found = sorted(p for p in path.iterdir() if p.suffix in (".jsonl", GAME_FILE_SUFFIX) and p.is_file())
+        if not found:
+            raise click.UsageError(f"{path} is a folder with no game-log (.jsonl) or game (.ktgame) files in it; nothing was imported")
+        files += found
+    return files
 
 
 def _summary(tally: Counter[str], files: int) -> str:
