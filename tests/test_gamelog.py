@@ -368,3 +368,20 @@ def test_a_game_log_is_written_whole_or_not_at_all(tmp_path, monkeypatch, export
     monkeypatch.undo()
     write_game_log(path, [b"{}"])
     assert path.read_bytes() == b"{}\n" and [p.name for p in tmp_path.iterdir() if p.suffix == ".tmp"] == []
+
+
+@pytest.mark.parametrize("fixture", ["gamelog_v1.jsonl", "12_joint_ops_breach_legionaries_solo_v2.jsonl", "13_joint_ops_escape_kasrkin_coop_v2.jsonl"])
+def test_a_game_recorded_by_an_older_ktlog_exports_to_a_file_that_imports(tmp_path, fixture):
+    """Its events of older versions are written as recorded (the bytes their hashes cover), not
+    upcast to this ktlog's versions: the exported file imports into another database, same game."""
+    from conftest import ROOT
+
+    with Store(tmp_path / "first.db") as first:
+        game_id = import_file(first, ROOT / "tests" / "fixtures" / fixture).game_id
+        assert any(e.version != type(e.payload).version for e in first.events(game_id))  # some events are upcast
+        exported = tmp_path / "exported.jsonl"
+        write_game_log(exported, export_lines(first, game_id))
+        with Store(tmp_path / "second.db") as second:
+            assert import_file(second, exported).status == "imported"
+            assert second.events(game_id) == first.events(game_id)
+            assert second.state(game_id) == first.state(game_id)

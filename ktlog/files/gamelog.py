@@ -123,9 +123,17 @@ def make_header(game_id: str, state: GameState, events: int, description: str | 
 
 def export_lines(store: Store, game_id: str, description: str | None = None) -> list[bytes]:
     """The game-log file of a game, as lines without newlines."""
-    envelopes = store.events(game_id)
-    header = make_header(game_id, store.state(game_id), len(envelopes), description)
-    return [_encoder.encode(header)] + [_encoder.encode(e) for e in envelopes]
+    sealed = store.sealed(game_id)
+    header = make_header(game_id, store.state(game_id), len(sealed), description)
+    return [_encoder.encode(header)] + [_encoder.encode(_as_recorded(e, payload)) for e, payload in sealed]
+
+
+def _as_recorded(envelope: Envelope, payload: bytes) -> Envelope:
+    """An event of an older version of its type with its payload as recorded, which its hash
+    covers, rather than upcast to this ktlog's version."""
+    if envelope.version == type(envelope.payload).version:
+        return envelope
+    return msgspec.structs.replace(envelope, payload=msgspec.Raw(payload))
 
 
 def write_game_log(path: Path, lines: list[bytes]) -> None:

@@ -428,18 +428,23 @@ class Store:
 
     def events(self, game_id: str, *, upto: int | None = None, after: int = 0) -> list[Envelope]:
         """The game's stored events in seq order (after `after`, up to `upto`)."""
+        return [envelope for envelope, _ in self.sealed(game_id, upto=upto, after=after)]
+
+    def sealed(self, game_id: str, *, upto: int | None = None, after: int = 0) -> list[tuple[Envelope, bytes]]:
+        """The same, each with its payload as stored: the canonical bytes its hash covers, in the
+        version it was recorded in (the envelope's payload is upcast to this ktlog's)."""
         # The event at `after` is read too: its hash is the previous hash of the first one returned.
         sql = f"SELECT {READ_COLUMNS} FROM events WHERE game_key = ? AND seq >= ?" + (" AND seq <= ?" if upto is not None else "") + " ORDER BY seq"
         rows = self.conn.execute(sql, [self._key(game_id), after] + ([upto] if upto is not None else [])).fetchall()
         prev = GENESIS
         if rows and rows[0][0] == after:
             prev = rows.pop(0)[-1].hex()
-        envelopes = []
+        sealed = []
         for row in rows:
             envelope = row_envelope(game_id, row, prev)
-            envelopes.append(envelope)
+            sealed.append((envelope, row[PAYLOAD].encode()))
             prev = envelope.hash
-        return envelopes
+        return sealed
 
     def state(self, game_id: str, at: int | None = None) -> GameState:
         """The state after seq `at` (default: the latest), from the nearest usable snapshot."""
@@ -468,7 +473,7 @@ INSERT_EVENT = f"INSERT INTO events ({', '.join(EVENTS)}) VALUES ({', '.join('?'
 """Rows of `event_rows`, each with the game's key first."""
 READ_COLUMNS = "seq, event_id, type, version, recorded_at, payload, hash"
 """What `row_envelope` reads of an event."""
-RECORDED_AT, HASH = 4, 6
+RECORDED_AT, PAYLOAD, HASH = 4, 5, 6
 """Where an `event_rows` row holds the time recorded and the hash."""
 
 
