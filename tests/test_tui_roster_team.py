@@ -44,3 +44,58 @@ async def test_ploys_by_name_a_resource_and_an_equipment_weapon(store, size):
     state = store.state(gid)
     assert state.players["Alice"].cp == 0 and state.players["Alice"].resources == {"Faith": 1}
     assert state.operatives["bob-trooper-1"].wounds == 6 - 3 - 2 and state.operatives["trooper-1"].weapon_uses == {"Grenade": 1}
+
+
+USERS_PLOYS = """
+[[ploys]]
+name = "Drill Call"
+kind = "strategy"
+cp = 1
+
+[[resources]]
+name = "Drill"
+start = 1
+"""
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+@tui_test
+async def test_from_a_battlescribe_roster_to_a_ploy_a_resource_and_an_equipment_weapon(store, tmp_path, monkeypatch, size):
+    """The whole path of docs/bring-your-own-kill-team.md: `ktlog roster import` of a BattleScribe
+    roster into the user's folder, the player adds a ploy and a resource the data lacks, the new
+    game form takes the roster by name, the set-up selects its equipment, and the record screen
+    charges the ploy by name and counts the resource."""
+    from click.testing import CliRunner
+    from conftest import ROOT
+    from test_tui_new_game import paste_into, type_into
+
+    from ktlog.cli import cli
+    from ktlog.rules.team import weapons_of
+
+    folder = tmp_path / "rosters"
+    monkeypatch.setenv("KTLOG_ROSTERS", str(folder))
+    imported = CliRunner().invoke(cli, ["roster", "import", str(ROOT / "tests" / "fixtures" / "bsdata" / "test-troopers.ros"), "--archetypes", "Security"])
+    assert imported.exit_code == 0, imported.output
+    roster = folder / "test-troopers.toml"
+    roster.write_text(roster.read_text() + USERS_PLOYS)
+    async with make_app(store, screen="new").run_test(size=size) as pilot:
+        await paste_into(pilot, "#file-1", "test-troopers")
+        await press(pilot, "enter")
+        await type_into(pilot, "#name-2", "Bea")
+        await paste_into(pilot, "#file-2", "test-troopers")
+        await press(pilot, "enter", "ctrl+s")
+        pilot.app.screen.query_one("#equipment-0").value = "Training Knives"
+        await press(pilot, "6", "2", "ctrl+s")  # the roll-off dice; the rest as the form has it
+        await press(pilot, "t", "5", "2", "enter", "1")  # turning point 1: Alice wins the initiative
+        await press(pilot, "g", "1")  # Alice's strategy ploy, by name from her roster
+        assert "Alice uses Drill Call (1CP)" in message(pilot.app)
+        await press(pilot, "h", "1", *"-1 drilled", "enter")
+        assert "Drill -1 -> 0" in message(pilot.app)
+    (game,) = store.games()
+    events = [e.payload for e in store.events(game.id)]
+    assert ev.StrategicGambitUsed(player="Alice", gambit="Drill Call") in events
+    assert ev.EquipmentSelected(player="Alice", equipment=("Training Knives",)) in events
+    state = store.state(game.id)
+    assert state.players["Alice"].cp == 2 and sum(p.resources["Drill"] for p in state.players.values()) == 1
+    assert "Training knife" in [w.name for w in weapons_of(state, state.operatives["trooper-sergeant"])]
+    assert "Training knife" not in [w.name for w in weapons_of(state, state.operatives["bea-trooper-sergeant"])]  # Bea selected none
