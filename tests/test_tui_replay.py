@@ -138,7 +138,9 @@ async def test_four_players_tables_stand_in_two_columns(store):
         assert all(t.region.height >= 5 for t in tables)
         assert "order Pia › Sam › Rosa › Quinn · active: chosen (Pia" in str(screen.query_one("GameHeader").render())
         board = str(screen.query_one("ScoreBoard").render()).splitlines()
-        assert len(board) == 4 and all("(elimination " in line and "kill grade" not in line for line in board)
+        players = [line for line in board if not line.startswith("  ")]
+        assert len(players) == 4 and all("(elimination " in line and "kill grade" not in line for line in players)
+        assert board[board.index(players[3]) + 1] == "  Resolve 2"  # Sam's Kasrkin resource, on a line of its own under Sam's
 
 
 def highlighted_log_rows(app) -> list[str]:

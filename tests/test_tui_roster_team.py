@@ -99,3 +99,26 @@ async def test_from_a_battlescribe_roster_to_a_ploy_a_resource_and_an_equipment_
     assert state.players["Alice"].cp == 2 and sum(p.resources["Drill"] for p in state.players.values()) == 1
     assert "Training knife" in [w.name for w in weapons_of(state, state.operatives["trooper-sergeant"])]
     assert "Training knife" not in [w.name for w in weapons_of(state, state.operatives["bea-trooper-sergeant"])]  # Bea selected none
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+@tui_test
+async def test_a_kill_teams_resources_fit_the_scoreboard_beside_a_long_kill_team_name(store, size):
+    """Resources have a line of their own under the player's CP, VP and kill grade: beside a long
+    kill team's name they pushed the kill grade off the scoreboard at 120 columns."""
+    from tui_support import cut_texts, screen_strips
+
+    from ktlog.files.rosters import find_roster, load_roster
+    from ktlog.play.builder import GameBuilder
+
+    g = GameBuilder(killzone="volkus", date="2026-11-21")
+    g.player("Alice", load_roster(find_roster("hearthkyn")))
+    g.player("Bob", load_roster(find_roster("kasrkin")))
+    g.setup(rolloff={"Alice": 6, "Bob": 1}, initiative="Alice", crit_op=1)
+    g.turning_point(1, {"Alice": 5, "Bob": 2}, "Alice")
+    gid = store.new_game(g.events[0], g.events[1:])
+    async with make_app(store, screen="record", game_id=gid).run_test(size=size) as pilot:
+        await pilot.pause()
+        shown = "\n".join(strip.text for strip in screen_strips(pilot.app.screen))
+        assert "Resolve 2" in shown and shown.count("kill grade 0") == 2
+        assert not cut_texts(pilot.app.screen)

@@ -1,6 +1,6 @@
 """Each player's CP, VP by the ruleset's ops and kill grade (when the kill op is one of them),
-their secret choices (Approved Ops) and kill team resources, and how the mission stands (Joint
-Ops has no VP)."""
+then on a line of their own the kill team's resources and secret choices (Approved Ops), and how
+the mission stands (Joint Ops has no VP)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ WIDTH = 76
 
 
 def score_lines(state: GameState, spectator: bool = False) -> list[str]:
-    """A line per player (two with secret choices), then the mission's progress, as markup. A
+    """A line per player (two with resources or secret choices), then the mission's progress, as markup. A
     spectator sees each secret choice not yet revealed as "hidden"."""
     ruleset = get_ruleset(state.ruleset)
     width = max(len(n) for n in state.players)
@@ -24,14 +24,14 @@ def score_lines(state: GameState, spectator: bool = False) -> list[str]:
     lines = []
     for name, p in state.players.items():
         line = f"[b]{escape(name):<{width}}[/] {escape(p.kill_team[:teams]):<{teams}} CP [b]{p.cp}[/]"
-        line += "".join(f"  {escape(resource)} [b]{count}[/]" for resource, count in p.resources.items())
         if ruleset.ops:
             line += f"  VP [b]{p.total_vp}[/] (" + "  ".join(f"{op} {p.vp.get(op, 0)}" for op in ruleset.ops) + ")"
         grade = [f"kill grade {p.kill_grade}"] if ruleset.kill_op else []
+        resources = [f"{escape(resource)} [b]{count}[/]" for resource, count in p.resources.items()]
         secrets = [f"[dim]{key.replace('_', ' ')}[/] {escape(secret_text(*secret, spectator))}" for key, secret in ruleset.secrets(state, name).items()]
         lines.append("  ".join([line, *grade]))
-        if secrets:
-            lines.append("  " + " · ".join(secrets))
+        if resources or secrets:  # a line of their own: beside VP and kill grade they did not fit 72 columns
+            lines.append("  " + " · ".join(resources + secrets))
     progress = [f"{key.replace('_', ' ')} {value}" for key, value in ruleset.progress(state).items() if key != "mission"]
     return lines + packed(progress)
 
