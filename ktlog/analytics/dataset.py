@@ -191,9 +191,7 @@ def _write_partition(db: Path, folder: Path, name: str, where: str, args: list, 
     stable: pl.Series | None = None
     for table in TABLES:
         query, types = table_query(table)
-        if table == "games":
-            sql = f"{query} WHERE game_key IN ({keys})"
-        elif table == "verifications":
+        if table == "verifications":
             sql = f"{query} WHERE game_id IN (SELECT id FROM games WHERE {where} AND {label})"
         else:
             sql = f"{query} WHERE game_key IN ({keys})"

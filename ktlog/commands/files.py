@@ -137,8 +137,10 @@ def export(ctx, game, output, force, sign, form) -> None:
     if (form or ("ktgame" if output and output.suffix == GAME_FILE_SUFFIX else "jsonl")) == "ktgame":
         if sign:
             raise KtlogError("a game file carries no signatures (its ids and hashes are made on import): sign the jsonl export; nothing was written")
-        _export_game_file(ctx, game, output)
-        return
+        from ..play.typed_game import game_file
+
+        store = open_store(ctx)
+        return _emit(ctx, output, game_file(store, store.resolve(game)).encode())
     store = open_store(ctx)
     game_id = store.resolve(game)
     lines = export_lines(store, game_id)
@@ -148,21 +150,15 @@ def export(ctx, game, output, force, sign, form) -> None:
     kept = signatures.stored(store, game_id)
     if kept:
         lines[0] = signatures.signed_header(lines[0], kept)
+    _emit(ctx, output, b"\n".join(lines) + b"\n")
+
+
+def _emit(ctx, output: Path | None, data: bytes) -> None:
+    """An export to its -o file, else to standard output."""
     if output:
-        write_output(ctx, output, b"\n".join(lines) + b"\n")
+        write_output(ctx, output, data)
     else:
-        echo((b"\n".join(lines) + b"\n").decode(), nl=False)
-
-
-def _export_game_file(ctx, game: str, output: Path | None) -> None:
-    from ..play.typed_game import game_file
-
-    store = open_store(ctx)
-    text = game_file(store, store.resolve(game))
-    if output:
-        write_output(ctx, output, text.encode())
-    else:
-        echo(text, nl=False)
+        echo(data.decode(), nl=False)
 
 
 @click.command()

@@ -24,7 +24,7 @@ from .. import events as ev
 from ..errors import GameLogError, KtlogError
 from ..records import canonical
 from ..rulesets import RULESETS
-from ..text.event_text import parse_event
+from ..text.event_text import field_defaults, field_types, parse_event
 from ..text.notation import format_dice, format_steps
 from .gamelog import read_game_bytes
 from .inputs import LINE_LIMIT
@@ -190,8 +190,8 @@ def event_line(event: ev.Event) -> str:
     event: dice as digits, fight steps as notation, lists and pairs with commas where they read
     back exactly, else the value as JSON."""
     name = type(event).__name__
-    for words in (_short_words(event), _json_words(event)):
-        line = " ".join([name, *(shlex.quote(w) for w in words)])
+    for words_of in (_short_words, _json_words):  # the JSON form only when the short one does not read back
+        line = " ".join([name, *(shlex.quote(w) for w in words_of(event))])
         try:
             if canonical(parse_event(line)) == canonical(event):
                 return line
@@ -202,8 +202,7 @@ def event_line(event: ev.Event) -> str:
 
 def _fields(event: ev.Event) -> typing.Iterator[tuple[str, typing.Any, typing.Any]]:
     """(field, value, type) of each field whose value is not its default."""
-    hints = typing.get_type_hints(type(event))
-    defaults = dict(zip(event.__struct_fields__[len(event.__struct_fields__) - len(event.__struct_defaults__) :], event.__struct_defaults__))
+    hints, defaults = field_types(type(event)), field_defaults(type(event))
     for name in sorted(event.__struct_fields__, key=lambda f: f not in ("player", "operative")):  # who acts, first
         value = getattr(event, name)
         if name not in defaults or value != defaults[name]:

@@ -219,7 +219,7 @@ def _checked_in_order(paths: list[Path], jobs: int) -> Iterator[_Checked | GameL
                 elif (k := _claim(unclaimed)) < len(paths):
                     ready[k] = _checked(paths[k])
                 elif sending:  # file i is being checked by one of them
-                    if wait([end for c in sending for end in (c.results, c.sentinel)], 0.1):
+                    if wait([end for c in sending for end in (c.results, c.process.sentinel)], 0.1):
                         for c in sending:
                             c.receive(ready, timeout=0)
                 else:  # the checkers ended with file i claimed
@@ -244,17 +244,15 @@ def _start_checker(fork, paths: list[Path], unclaimed, unread: BoundedSemaphore)
         sender.close()
         return None
     sender.close()  # the checker's copy is the only one left: its exit ends the pipe, even mid-message
-    return _Checker(process, results, process.sentinel, unread)
+    return _Checker(process, results, unread)
 
 
 @dataclass
 class _Checker:
-    """A checking process and the importing process's end of its pipe, with its sentinel (ready
-    once it has ended)."""
+    """A checking process and the importing process's end of its pipe."""
 
     process: multiprocessing.process.BaseProcess
     results: Connection
-    sentinel: int
     unread: BoundedSemaphore
     """Released for each result read: the checker may check one more file ahead."""
     sending: bool = True
@@ -263,7 +261,7 @@ class _Checker:
     def receive(self, ready: dict, timeout: float) -> bool:
         """Read the checker's next (index, result) into `ready`, waiting at most `timeout`.
         Whether one came."""
-        if not wait([self.results, self.sentinel], timeout):
+        if not wait([self.results, self.process.sentinel], timeout):
             return False
         if not self.results.poll():  # ended, and everything it sent is read
             self.sending = False

@@ -21,8 +21,8 @@ from .. import events as ev
 from ..data import SAMPLE_ROSTERS
 from ..errors import GameLogError, KtlogError, RuleViolation
 from ..files.gamefile import LABELS, GameFile, Side, event_line, game_file_text, read_game_file
-from ..files.gamelog import FORMAT, FORMAT_VERSION, Header, HeaderPlayer
-from ..files.rosters import find_roster, joining, load_roster, slug, user_roster_folder
+from ..files.gamelog import Header, make_header
+from ..files.rosters import Roster, find_roster, joining, load_roster, slug, user_roster_folder
 from ..records import GENESIS, canonical
 from ..reducer import fold_with_snapshots
 from ..storage.snapshots import SNAPSHOT_EVERY
@@ -47,26 +47,14 @@ def read_typed_game(path: Path, store: Store | None = None) -> tuple[Header, lis
     sealed = kept + seal_reproducibly(game_id, start, events[len(kept) :], len(kept) + 1, kept[-1][0].hash if kept else GENESIS)
     try:
         event_rows(sealed)  # the values every stored event must keep to
-        fold_with_snapshots([(e.seq, e.payload) for e, _ in sealed], SNAPSHOT_EVERY)
+        state, _ = fold_with_snapshots([(e.seq, e.payload) for e, _ in sealed], SNAPSHOT_EVERY)
     except KtlogError as exc:
         seq = getattr(exc, "seq", None)
         if seq is None:
             raise GameLogError(game.path, None, str(exc)) from None
         advice = ". If a kill team rule allows it, add override=REASON to the line" if isinstance(exc, RuleViolation) and exc.overridable else ""
         raise GameLogError(game.path, lines[seq - 1], f"{type(events[seq - 1]).__name__} (seq {seq}): {refusal_text(exc)}{advice}") from None
-    players = tuple(HeaderPlayer(e.player, e.kill_team) for e in events if isinstance(e, ev.PlayerJoined))
-    header = Header(
-        format=FORMAT,
-        format_version=FORMAT_VERSION,
-        game_id=game_id,
-        ruleset=game.ruleset,
-        killzone=game.header["killzone"],
-        date=game.header["date"],
-        players=players,
-        events=len(sealed),
-        **{k: game.header.get(k) for k in ("mission", "league", "season", "round", "table")},
-    )
-    return header, sealed
+    return make_header(game_id, state, len(sealed)), sealed
 
 
 def _events(game: GameFile) -> tuple[list[ev.Event], list[int | None]]:
@@ -148,12 +136,13 @@ def _sides(events: list[ev.Event]) -> tuple[list[Side], int]:
     stored events; and how many events (from the creation) they stand for."""
     sides: list[Side] = []
     taken: set[str] = set()
+    rosters = _rosters()
     written = 1
     while written < len(events) and isinstance(events[written], ev.PlayerJoined):
         end = written + 1
         while end < len(events) and isinstance(events[end], ev.OperativeAdded):
             end += 1
-        side = _side(events[written:end], taken)
+        side = _side(events[written:end], taken, rosters)
         if side is None:
             break
         sides.append(side)
@@ -161,16 +150,12 @@ def _sides(events: list[ev.Event]) -> tuple[list[Side], int]:
     return sides, written
 
 
-def _side(block: list[ev.Event], taken: set[str]) -> Side | None:
+def _side(block: list[ev.Event], taken: set[str], rosters: list[tuple[Path, Roster]]) -> Side | None:
     joined = block[0]
     assert isinstance(joined, ev.PlayerJoined)
     ids = [e.operative for e in block[1:] if isinstance(e, ev.OperativeAdded)]
     want = [canonical(e) for e in block]
-    for path in _rosters():
-        try:
-            roster = load_roster(path)
-        except KtlogError:
-            continue
+    for path, roster in rosters:
         if roster.name != joined.kill_team:
             continue
         for select in (None, _selection(ids, joined.player, {o.id for o in roster.operatives})):
@@ -184,9 +169,15 @@ def _side(block: list[ev.Event], taken: set[str]) -> Side | None:
     return None
 
 
-def _rosters() -> list[Path]:
-    """The roster files a side may name, in `find_roster`'s order."""
-    return [p for folder in (user_roster_folder(), SAMPLE_ROSTERS) if folder.is_dir() for p in sorted(folder.glob("*.toml"))]
+def _rosters() -> list[tuple[Path, Roster]]:
+    """The rosters a side may name (those that load), in `find_roster`'s order."""
+    found = []
+    for path in (p for folder in (user_roster_folder(), SAMPLE_ROSTERS) if folder.is_dir() for p in sorted(folder.glob("*.toml"))):
+        try:
+            found.append((path, load_roster(path)))
+        except KtlogError:
+            continue
+    return found
 
 
 def _roster_name(path: Path) -> str:

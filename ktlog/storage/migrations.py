@@ -8,7 +8,7 @@ from __future__ import annotations
 import sqlite_utils
 from sqlite_utils import Migrations
 
-from ..records import event_id_bytes
+from ..records import GENESIS, event_id_bytes
 from .catalog import REWINDS
 from .snapshots import pack
 
@@ -232,7 +232,7 @@ def m011_lean_log(db: sqlite_utils.Database) -> None:
     conn.execute(
         "INSERT INTO games (id, created_at, ruleset, status, head_seq, head_hash) SELECT game_id, min(recorded_at), '', 'setup', 0, ? "
         "FROM events_before_m011 WHERE game_id NOT IN (SELECT id FROM games) GROUP BY game_id",
-        ("0" * 64,),
+        (GENESIS,),
     )
     conn.execute(
         """CREATE TABLE events (

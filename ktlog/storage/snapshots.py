@@ -106,11 +106,13 @@ def state_at(
             "SELECT s.state, s.seal, e.hash FROM snapshots s JOIN events e USING (game_key, seq) WHERE s.game_key = ? AND s.seq = ?",
             (game_key, seq),
         ).fetchone()
+        if row is None:
+            raise _Untrusted(seq)
         try:
-            blob = unpack(row[0]) if row else b""
+            blob = unpack(row[0])
         except ValueError as exc:
             raise _Untrusted(seq) from exc
-        if row is None or not isinstance(row[2], bytes) or row[1] != seal(row[2], blob):
+        if not isinstance(row[2], bytes) or row[1] != seal(row[2], blob):
             raise _Untrusted(seq)
         try:
             return decode_state(blob)

@@ -93,9 +93,8 @@ class Store:
         self.distrusted: list[tuple[str, int]] = []
         """(game, seq) of each snapshot passed over because its seal did not hold (readers say so)."""
         self._undoable: dict[str, list[tuple[int, bytes]]] = {}
-        """Per game, the states before its latest appends (seq, the state encoded), for undoing them without a fold."""
-        """Per game, (seq, the state before it) of the latest events this store appended, newest
-        last: an undo takes its state from here instead of folding from a snapshot."""
+        """Per game, (seq, the state before it, encoded) of the latest events this store appended,
+        newest last: an undo takes its state from here instead of folding from a snapshot."""
         self.busy_timeout_ms = busy_timeout_ms
         self.commits = 0
         """Write transactions this store committed (an error after one must not say "nothing was changed")."""

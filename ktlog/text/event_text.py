@@ -44,7 +44,7 @@ def build_event(type_name: str, assignments: list[str], override: str | None) ->
         cls = ev.event_type(type_name)
     except KeyError:
         raise KtlogError(f"unknown event type {type_name!r}; `ktlog event --types` lists them") from None
-    hints = _field_types(cls)
+    hints = field_types(cls)
     payload: dict[str, typing.Any] = {}
     shot: dict[str, typing.Any] = {}
     for item in assignments:
@@ -81,8 +81,7 @@ def types_help() -> str:
     """Each event type and the shape of each of its fields, a line each (FIELD? may be left out)."""
     lines = []
     for name, cls in ev.EVENT_TYPES.items():
-        hints = _field_types(cls)
-        defaults = dict(zip(cls.__struct_fields__[-len(cls.__struct_defaults__) :], cls.__struct_defaults__)) if cls.__struct_defaults__ else {}
+        hints, defaults = field_types(cls), field_defaults(cls)
         fields = [f"{f}{'?' if f in defaults else ''}={field_shape(hints[f])}" for f in cls.__struct_fields__ if f not in ("override", "version", "meta")]
         if issubclass(cls, ev.Shot):
             fields.append("(one target: target=ID dice=DICE saves=DICE cover?=BOOL obscured?=BOOL damage?=N)")
@@ -110,11 +109,18 @@ def field_shape(annotation: typing.Any) -> str:
 
 
 @functools.cache
-def _field_types(cls: type[ev.Event]) -> dict[str, typing.Any]:
+def field_types(cls: type[ev.Event]) -> dict[str, typing.Any]:
     """The event's fields and their types (class variables such as `secret` are not fields);
     kept, as working them out is most of parsing a line."""
     hints = typing.get_type_hints(cls)
     return {f: hints[f] for f in cls.__struct_fields__}
+
+
+@functools.cache
+def field_defaults(cls: type[ev.Event]) -> dict[str, typing.Any]:
+    """The event's fields that have a default, and their defaults."""
+    fields, defaults = cls.__struct_fields__, cls.__struct_defaults__
+    return dict(zip(fields[len(fields) - len(defaults) :], defaults))
 
 
 def _convert_value(field: str, raw: str, annotation: typing.Any):
