@@ -57,7 +57,7 @@ import re
 import tomllib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from functools import partial
+from functools import cache, partial
 from pathlib import Path
 from typing import Annotated, Literal, TypeVar
 
@@ -400,10 +400,16 @@ def _weapon_problems(weapon: object, at: tuple[str | int, ...], found: list[Rost
     return bool(problems)
 
 
+@cache
+def _fields(struct: type[msgspec.Struct]) -> dict[str, msgspec.structs.FieldInfo]:
+    """A table's fields by name (kept: msgspec works the annotations out again at each call)."""
+    return {f.encode_name: f for f in msgspec.structs.fields(struct)}
+
+
 def _struct_problems(data: dict, struct: type[msgspec.Struct], at: tuple[str | int, ...], nested: tuple[str, ...] = ()) -> list[RosterProblem]:
     """The fields of a table that are unknown, missing or of the wrong type (each field checked
     alone, so every one is found); the `nested` fields are checked item by item by the caller."""
-    fields = {f.encode_name: f for f in msgspec.structs.fields(struct)}
+    fields = _fields(struct)
     problems = [RosterProblem(f"unknown field `{key}`{_did_you_mean(key, fields)}", (*at, key)) for key in data if key not in fields]
     problems += [RosterProblem(f"missing required field `{name}`", at) for name, f in fields.items() if f.required and name not in data]
     for name, value in data.items():

@@ -19,9 +19,7 @@ from ..events import (
 )
 from ..state import Activation, AplChange, GameState, Note, RuleWarning, TurningPointRecord
 from .context import Ctx, handles
-from .team import ploy_cost
-
-COMMAND_REROLL = "Command Re-roll"
+from .team import COMMAND_REROLL, ploy_cost
 
 
 @handles(TurningPointStarted)

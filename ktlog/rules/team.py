@@ -16,6 +16,8 @@ RESOURCE_RULE = "kill team resources"
 """A kill team's resources are its own rules, not the core book's: the refusals cite this."""
 PLOY_CP = 1
 """A ploy or gambit the roster does not list costs 1CP unless the event says otherwise (pg 54)."""
+COMMAND_REROLL = "Command Re-roll"
+"""The core firefight ploy every kill team has (pg 54), recorded with the dice it re-rolls."""
 
 
 def same(a: str, b: str) -> bool:
@@ -53,6 +55,12 @@ def roster_ploy(player: PlayerState, name: str) -> Ploy | None:
     return next((p for p in player.ploys if same(p.name, name)), None)
 
 
+def listed_cp(player: PlayerState, name: str) -> int:
+    """What a ploy of that name costs the player without a `cp` of its own: its roster cost, else 1."""
+    ploy = roster_ploy(player, name)
+    return ploy.cp if ploy else PLOY_CP
+
+
 def ploy_cost(ctx: Ctx, event: StrategicGambitUsed | FirefightPloyUsed) -> int:
     """The CP a gambit or ploy costs: the event's `cp`, else the roster's cost, else 1 (pg 54).
     A roster ploy used as the other kind, or at another cost, breaks a rule (a kill team rule
@@ -77,7 +85,7 @@ def unlisted(state: GameState, event: object) -> str | None:
         case StrategicGambitUsed(player=player, gambit=name) | FirefightPloyUsed(player=player, ploy=name):
             what = "strategic gambit" if isinstance(event, StrategicGambitUsed) else "firefight ploy"
             listed = [p.name for p in state.players[player].ploys] if player in state.players else []
-            if not listed or any(same(n, name) for n in listed) or same(name, "Command Re-roll"):
+            if not listed or roster_ploy(state.players[player], name) or same(name, COMMAND_REROLL):
                 return None
             return f"{name!r} is not one of {player}'s ploys ({', '.join(listed)}): recorded as a {what} by that name"
     return None

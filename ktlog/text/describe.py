@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .. import events as ev
-from ..rules.team import PLOY_CP, roster_ploy
+from ..rules.team import listed_cp
 from ..rulesets import get_ruleset
 from ..state import GameState
 from .notation import format_dice, format_steps
@@ -121,8 +121,7 @@ def describe(event: ev.Event, spectator: bool = False, state: GameState | None =
 def _cp(cp: int | None, state: GameState | None, player: str, name: str) -> str:
     """ " (2CP)": as given, else the roster's cost when the state at hand knows the player's ploys."""
     if cp is None and state is not None and player in state.players:
-        ploy = roster_ploy(state.players[player], name)
-        cp = ploy.cp if ploy else PLOY_CP
+        cp = listed_cp(state.players[player], name)
     return "" if cp is None else f" ({cp}CP)"
 
 

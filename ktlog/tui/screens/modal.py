@@ -6,7 +6,7 @@ screen's, whole: no line of the log cut by the dialog's edge (issue 16 #7).
 A `DialogHost` screen shows a `Modal` on its `dialog` layer (a dialog opened from a dialog goes
 on the `over` layer, above it): `await screen.ask(dialog)` from a worker, or
 `screen.show_dialog(dialog, then)` from a handler. While a dialog is open it has the focus, the host's
-own keys are off (`dialog_open`), and the footer shows the dialog's keys. Closing it removes it
+own keys are off (`check_action`), and the footer shows the dialog's keys. Closing it removes it
 and gives the focus back to where it was.
 
 A fast typist at the table presses the next keys before the next dialog is on screen. The
@@ -43,6 +43,8 @@ class Modal(Vertical, can_focus=True):
     """Mounted, its typeahead taken: keys now come to it."""
     reply: Callable[[Any], Any] | None = None
     """What is done with the answer (`DialogHost.show_dialog`)."""
+    return_focus: Widget | None = None
+    """What had the focus when the dialog opened: it gets it back when the dialog closes."""
 
     @on(events.Mount)
     def opening(self) -> None:
@@ -115,15 +117,10 @@ class DialogHost(Screen):
         super().__init__()
         self.dialogs: list[Modal] = []
         """The open dialogs, the newest last."""
-        self._return_focus: list[Widget | None] = []
 
     @on(events.Mount)
     def add_dialog_layers(self) -> None:
         self.mount(DialogLayer(), DialogLayer(classes="-over"))
-
-    @property
-    def dialog_open(self) -> bool:
-        return bool(self.dialogs)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """The screen's own keys are off while a dialog is open: its keys only."""
@@ -133,7 +130,7 @@ class DialogHost(Screen):
         """Open a dialog; `then(answer)` once it closes (None when cancelled)."""
         dialog.reply = then
         layer = self.query_children(DialogLayer)[1 if self.dialogs else 0]
-        self._return_focus.append(self.focused)
+        dialog.return_focus = self.focused
         self.dialogs.append(dialog)
         layer.mount(dialog)
         layer.display = True
@@ -152,9 +149,8 @@ class DialogHost(Screen):
 
     def close(self, dialog: Modal) -> None:
         """Take a dialog away and give the focus back to where it was when it opened."""
-        at = self.dialogs.index(dialog)
-        focus = self._return_focus[at]
-        del self.dialogs[at], self._return_focus[at]
+        self.dialogs.remove(dialog)
+        focus = dialog.return_focus
         layer = dialog.parent
         assert isinstance(layer, DialogLayer)
         layer.display = any(d.parent is layer for d in self.dialogs)
