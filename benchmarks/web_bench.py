@@ -27,7 +27,7 @@ import httpx
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 from web_server import launch_chromium  # noqa: E402
-from web_support import sample_events  # noqa: E402
+from web_support import as_older_ktlog, sample_events  # noqa: E402
 
 from ktlog.data import SAMPLE_GAMES  # noqa: E402
 from ktlog.storage.store import Store  # noqa: E402
@@ -57,7 +57,8 @@ class Served:
     def __init__(self, db: Path):
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
-        self.proc = subprocess.Popen([str(KTLOG), "--db", str(db), "serve", "--port", str(self.port)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        command = [str(KTLOG), "--db", str(db), "serve", "--port", str(self.port), "--max-streams", "1000"]  # every viewer comes from 127.0.0.1
+        self.proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         deadline = time.monotonic() + 20
         while True:
             try:
@@ -176,7 +177,7 @@ async def viewers(base: str, game: str, after: int, want: int, count: int, start
 def bench_viewers(tmp: Path, count: int, games: int, appends: int, delay: float) -> list[str]:
     db = tmp / "viewers.db"
     events = sample_events()
-    with Store(db) as store:
+    with as_older_ktlog(), Store(db) as store:  # the hostile names, as an older ktlog stored them
         ids = [store.new_game(events[0], events[1:60]) for _ in range(games)]
     served = Served(db)
     try:
@@ -215,7 +216,7 @@ def bench_dom(tmp: Path, appends: int, delay: float) -> list[str]:
 
     db = tmp / "dom.db"
     events = sample_events()
-    with Store(db) as store:
+    with as_older_ktlog(), Store(db) as store:
         game = store.new_game(events[0], events[1:60])
     served = Served(db)
     try:

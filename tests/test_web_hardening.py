@@ -13,11 +13,9 @@ from pathlib import Path
 
 import httpx
 import pytest
-from click.testing import CliRunner
 from starlette.routing import Route
 from starlette.testclient import TestClient
 
-from ktlog.cli import cli
 from ktlog.events import Annotation
 from ktlog.storage.store import Store
 from ktlog.web.app import make_app
@@ -28,19 +26,6 @@ sys.path.insert(0, str(Path(__file__).parent))
 from test_web import _messages  # noqa: E402
 from web_server import running  # noqa: E402
 from web_support import store_part  # noqa: E402
-
-
-@pytest.fixture
-def game(tmp_path: Path) -> tuple[Path, str]:
-    db = tmp_path / "web.db"
-    game_id, _ = store_part(db, 60)
-    return db, game_id
-
-
-@pytest.fixture
-def client(game):
-    with TestClient(make_app(game[0]), base_url="http://127.0.0.1:8787") as c:
-        yield c
 
 
 def _get_routes(db: Path, gid: str) -> list[str]:
@@ -86,24 +71,24 @@ converts, more than SQLite's 64 bits, a sign, a space, a decimal."""
 
 
 @pytest.mark.parametrize("value", BAD_NUMBERS, ids=["superscript", "arabic-indic", "4301-digits", "30-digits", "sign", "space", "decimal"])
-def test_every_number_parameter_and_header_is_a_400_with_a_json_error(client, game, value: str) -> None:
+def test_every_number_parameter_and_header_is_a_400_with_a_json_error(web_client, web_game, value: str) -> None:
     """Issue 25 #3."""
-    _, gid = game
+    _, gid = web_game
     asked = [(f"/api/games/{gid}{tail}", {name: value}, {}) for tail in ("", "/score", "/log") for name in ("at", "tp")]
     asked += [(f"/api/games/{gid}/events", {"after": value}, {}), (f"/api/games/{gid}/events", {}, {"last-event-id": value.encode()})]
     for url, params, headers in asked:
-        r = client.get(url, params=params, headers=headers)
+        r = web_client.get(url, params=params, headers=headers)
         assert r.status_code == 400, (url, params, headers)
         error = r.json()["error"]
         assert "whole number" in error and len(error) < 300, (url, params, headers)
 
 
-def test_a_moment_past_the_end_is_refused_and_says_where_the_game_ends(client, game) -> None:
-    _, gid = game
-    r = client.get(f"/api/games/{gid}?at=61")
+def test_a_moment_past_the_end_is_refused_and_says_where_the_game_ends(web_client, web_game) -> None:
+    _, gid = web_game
+    r = web_client.get(f"/api/games/{gid}?at=61")
     assert r.status_code == 400 and r.json()["error"] == "at=61 is after the last event of the game (seq 60); leave out at= for the latest state"
-    assert client.get(f"/api/games/{gid}?at=60").json()["seq"] == 60
-    assert client.get(f"/api/games/{gid}/log?at=99").status_code == 400
+    assert web_client.get(f"/api/games/{gid}?at=60").json()["seq"] == 60
+    assert web_client.get(f"/api/games/{gid}/log?at=99").status_code == 400
 
 
 def test_catch_up_after_0_sends_every_event_of_a_long_game_then_its_state(tmp_path: Path) -> None:
@@ -120,9 +105,9 @@ def test_catch_up_after_0_sends_every_event_of_a_long_game_then_its_state(tmp_pa
     assert seen[-1]["data"]["state"]["seq"] == 1200
 
 
-def test_viewers_of_one_moment_share_one_encoded_message_and_a_stalled_one_is_bounded(game) -> None:
+def test_viewers_of_one_moment_share_one_encoded_message_and_a_stalled_one_is_bounded(web_game) -> None:
     """Issue 25 #7: each new viewer had its own copy of the state."""
-    db, gid = game
+    db, gid = web_game
     follower = Follower(Source(db))
     follower.tick()
     with follower.source.reading() as store:
@@ -135,8 +120,8 @@ def test_viewers_of_one_moment_share_one_encoded_message_and_a_stalled_one_is_bo
     follower.source.close()
 
 
-def test_one_address_may_hold_only_so_many_streams(game) -> None:
-    db, gid = game
+def test_one_address_may_hold_only_so_many_streams(web_game) -> None:
+    db, gid = web_game
     with running(db, streams_per_client=3) as base, httpx.Client(base_url=base, timeout=10) as http:
         streams = [http.stream("GET", f"/api/games/{gid}/events") for _ in range(3)]
         opened = [s.__enter__() for s in streams]
@@ -162,9 +147,9 @@ sys.stdin.readline()
 """
 
 
-def test_the_stylesheet_answers_at_once_while_another_program_holds_the_database_locked(game) -> None:
+def test_the_stylesheet_answers_at_once_while_another_program_holds_the_database_locked(web_game) -> None:
     """Issue 25 #8: the follower's busy wait ran on the event loop and held every request."""
-    db, gid = game
+    db, gid = web_game
     locker = subprocess.Popen([sys.executable, "-c", LOCKER, str(db)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     try:
         assert locker.stdout.readline().strip() == "locked"
@@ -184,9 +169,9 @@ def test_the_stylesheet_answers_at_once_while_another_program_holds_the_database
         locker.wait(10)
 
 
-def test_only_the_names_the_server_was_started_for_are_answered(game) -> None:
+def test_only_the_names_the_server_was_started_for_are_answered(web_game) -> None:
     """DNS rebinding: a page of another site, its name pointed at 127.0.0.1, is refused."""
-    db, _ = game
+    db, _ = web_game
     with TestClient(make_app(db), base_url="http://localhost:8787") as c:
         for host in ("localhost:8787", "127.0.0.1:8787", "[::1]:8787", "127.0.0.1"):
             assert c.get("/api/games", headers={"host": host}).status_code == 200, host
@@ -199,19 +184,19 @@ def test_only_the_names_the_server_was_started_for_are_answered(game) -> None:
         assert c.get("/api/games", headers={"host": "attacker.example"}).status_code == 400
 
 
-def test_head_is_refused_json_is_ascii_and_pages_cannot_be_framed(client, game) -> None:
-    _, gid = game
+def test_head_is_refused_json_is_ascii_and_pages_cannot_be_framed(web_client, web_game) -> None:
+    _, gid = web_game
     for url in ("/", f"/api/games/{gid}", "/static/ktlog.css", f"/api/games/{gid}/events"):
-        r = client.head(url)
+        r = web_client.head(url)
         assert r.status_code == 405 and r.headers["allow"] == "GET", url
-    body = client.get("/api/games").content
+    body = web_client.get("/api/games").content
     assert body.isascii() and b"\\u001b" in body  # the hostile name's escape, as \\u001b
-    assert "frame-ancestors 'none'" in client.get("/").headers["content-security-policy"]
+    assert "frame-ancestors 'none'" in web_client.get("/").headers["content-security-policy"]
 
 
-def test_a_port_in_use_is_one_line_before_anything_is_served(game) -> None:
+def test_a_port_in_use_is_one_line_before_anything_is_served(web_game) -> None:
     """Issue 24 #23."""
-    db, _ = game
+    db, _ = web_game
     taken = socket.socket()
     taken.bind(("127.0.0.1", 0))
     taken.listen()
@@ -224,13 +209,15 @@ def test_a_port_in_use_is_one_line_before_anything_is_served(game) -> None:
     assert r.stderr.strip().splitlines() == [f"error: port {port} is in use; give another with --port"]
 
 
-def test_ctrl_c_stops_the_server_with_a_line_and_status_130(game) -> None:
-    db, _ = game
+def test_ctrl_c_stops_the_server_with_a_line_and_status_130(web_game) -> None:
+    db, _ = web_game
     free = socket.socket()
     free.bind(("127.0.0.1", 0))
     port = free.getsockname()[1]
     free.close()
-    server = subprocess.Popen([sys.executable, "-m", "ktlog", "--db", str(db), "serve", "--port", str(port)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    server = subprocess.Popen(
+        [sys.executable, "-m", "ktlog", "--db", str(db), "serve", "--port", str(port)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
     assert "ktlog serve: reading" in server.stdout.readline()
     time.sleep(0.5)
     server.send_signal(2)
@@ -239,7 +226,23 @@ def test_ctrl_c_stops_the_server_with_a_line_and_status_130(game) -> None:
     assert out.strip() == "ktlog serve: stopped"
 
 
-def test_game_state_json_is_one_line_of_ascii(client, game) -> None:
-    _, gid = game
-    text = client.get(f"/api/games/{gid}").content
+def test_game_state_json_is_one_line_of_ascii(web_client, web_game) -> None:
+    _, gid = web_game
+    text = web_client.get(f"/api/games/{gid}").content
     assert text.isascii() and json.loads(text)["seq"] == 60
+
+
+def test_a_route_is_a_function_that_answers_alone_given_a_store_and_a_request(web_game) -> None:
+    """Issue 22: the handlers are module functions over `app.state`, not closures of make_app."""
+    from starlette.requests import Request
+
+    from ktlog.web import handlers
+
+    db, gid = web_game
+    app = make_app(db)
+    scope = {"type": "http", "method": "GET", "path": "/", "headers": [], "app": app, "path_params": {"game": gid[:6]}}
+    with Store(db) as store:
+        score = json.loads(handlers.api_score(store, Request(scope | {"query_string": b"at=60"})).body)
+        replay = handlers.replay(store, Request(scope | {"query_string": b""}))
+    assert score["game"] == gid and score["turning_point"] == 1
+    assert replay.status_code == 200 and list(app.state.replays.cursors) == [(gid, 60)]  # the cursor kept on app.state

@@ -31,11 +31,11 @@ from .source import Source
 
 @dataclass(frozen=True)
 class Settings:
-    """How the server was started: its database, the addresses it listens on and the names it
-    answers to (`hosts`), how often the follower looks, and the streams one address may hold."""
+    """How the server was started: its database, the names it answers to (`guard.allowed_hosts`),
+    how often the follower looks, and the streams one address may hold."""
 
     db: Path
-    hosts: frozenset[str]
+    names: frozenset[str]
     interval: float = 0.02
     streams_per_client: int = STREAMS_PER_CLIENT
 
@@ -80,7 +80,7 @@ def make_app(
     """The web app over the database `db`, listening on `hosts` and answering to their names and
     to `allow`; the follower asks the database for new events every `interval` s."""
     settings = Settings(Path(db), allowed_hosts(hosts, allow), interval, streams_per_client)
-    app = Starlette(routes=routes(), exception_handlers=ERROR_HANDLERS, lifespan=lifespan, middleware=[Middleware(Guard, allowed=settings.hosts)])
+    app = Starlette(routes=routes(), exception_handlers=ERROR_HANDLERS, lifespan=lifespan, middleware=[Middleware(Guard, allowed=settings.names)])
     app.state.settings = settings
     app.state.source = Source(settings.db)
     app.state.follower = Follower(app.state.source, interval)

@@ -95,7 +95,8 @@ class Viewer:
             yield self.backlog.popleft()
         while True:
             try:
-                chunk = await asyncio.wait_for(self.queue.get(), keep_alive)
+                async with asyncio.timeout(keep_alive):  # no task a wait, as wait_for makes
+                    chunk = await self.queue.get()
             except TimeoutError:
                 yield b": keep-alive\n\n"
                 continue

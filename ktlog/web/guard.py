@@ -36,7 +36,7 @@ def allowed_hosts(listening: Iterable[str], allow: Iterable[str] = ()) -> frozen
     names = {*LOCAL_NAMES, *allow}
     for host in listening:
         if host in EVERY_ADDRESS:
-            names |= {socket.gethostname(), socket.getfqdn()}
+            names |= {socket.gethostname(), socket.gethostname() + ".local"}  # its name, and as mDNS gives it
         else:
             names.add(host)
     return frozenset(_name(n) for n in names if n)

@@ -49,15 +49,21 @@ class LeagueWorker:
 def league_tables(db: Path, filters: dict[str, str | None]) -> tuple[str | None, Tables, dict[str, list[str]]]:
     """The standings and the kill-team table of `ktlog stats`, with the filters' choices; a
     message instead of the tables when there is nothing to compute."""
+    import adbc_driver_manager
+
     from ..analytics.league import Filters, League, filter_choices
     from ..analytics.performance import entity_stats
     from ..analytics.standings import standings
 
-    choices = filter_choices(db)
     days = {k: dt.date.fromisoformat(v) for k, v in filters.items() if k in ("since", "until") and v}
     try:
-        league = League(db, Filters(**(filters | days)))
-        frames = [("Standings", standings(league)), ("Kill teams", entity_stats(league, "kill_team"))]
-    except KtlogError as exc:  # nothing to compute, an unknown player ...
-        return str(exc), [], choices
+        choices = filter_choices(db)
+        try:
+            league = League(db, Filters(**(filters | days)))
+            frames = [("Standings", standings(league)), ("Kill teams", entity_stats(league, "kill_team"))]
+        except KtlogError as exc:  # nothing to compute, an unknown player ...
+            return str(exc), [], choices
+    except adbc_driver_manager.Error as exc:  # locked longer than the read waits, damaged ...
+        reason = str(exc).splitlines()[0]
+        raise Unavailable(f"the league's statistics cannot read {db} just now ({reason}); reload the page in a moment") from None
     return None, [(heading, frame.columns, frame.rows()) for heading, frame in frames], choices
