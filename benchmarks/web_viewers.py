@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import socket
 import statistics
@@ -178,7 +179,7 @@ def run(ktlog: Path, db: Path, game: str, head: int, viewers: int, appends: int)
 
 def row(name: str, r: dict[str, float | int], viewers: int) -> list[str]:
     return [
-        f"| {name}: {viewers} fresh viewers of a {r['head']}-event game with many notes (state {r['state_kb']:.0f} KB), then 20 notes one every 100 ms "
+        f"| {name}: {viewers} fresh viewers of a {r['head']}-event game with many notes (`ktlog show --json`: {r['state_kb']:,.0f} KB), then 20 notes one every 100 ms "
         f"| {r['complete']} of {viewers} got every note; joined in median {ms(r['join_median'])} (max {ms(r['join_max'])}); "
         f"commit to viewer min {ms(r['min'])}, median {ms(r['median'])}, p95 {ms(r['p95'])} "
         f"| median <= 500 ms: {'met' if r['median'] <= 0.5 else '**not met**'} |",
@@ -201,7 +202,7 @@ def main() -> None:
         with Store(db) as store:
             from ktlog.text.json_views import state_view
 
-            state_kb = len(str(state_view(game, store.state(game), spectator=True))) / 1024
+            state_kb = len(json.dumps(state_view(game, store.state(game), spectator=True))) / 1024
         runs = [("this ktlog", Path(sys.executable).with_name("ktlog"))] + ([("baseline", args.baseline)] if args.baseline else [])
         for name, ktlog in runs:
             result = run(ktlog, db, game, head, args.viewers, 20) | {"head": head, "state_kb": state_kb}

@@ -5,6 +5,7 @@ header, HEAD, framing, and a port in use (issue 24 #23)."""
 from __future__ import annotations
 
 import json
+import signal
 import socket
 import subprocess
 import sys
@@ -103,6 +104,7 @@ def test_catch_up_after_0_sends_every_event_of_a_long_game_then_its_state(tmp_pa
             seen = _messages(stream.iter_lines(), until=lambda m: m[-1]["id"] == 1200)
     assert [m["id"] for m in seen] == list(range(1, 1201))
     assert seen[-1]["data"]["state"]["seq"] == 1200
+    assert "notes" not in seen[-1]["data"]["state"]  # 1,140 notes are 1,140 messages, not in every message's state again
 
 
 def test_viewers_of_one_moment_share_one_encoded_message_and_a_stalled_one_is_bounded(web_game) -> None:
@@ -160,7 +162,7 @@ def test_the_stylesheet_answers_at_once_while_another_program_holds_the_database
                 assert http.get("/static/ktlog.css").status_code == 200
                 waits.append(time.perf_counter() - started)
                 time.sleep(0.1)
-            assert max(waits) < 0.5, waits
+            assert max(waits) < 1.0, waits  # 2 to 6 s before, each request waiting out the follower's busy wait
             page = http.get(f"/games/{gid}")
             assert page.status_code == 503 and "is locked by another program" in page.text
     finally:
@@ -219,8 +221,14 @@ def test_ctrl_c_stops_the_server_with_a_line_and_status_130(web_game) -> None:
         [sys.executable, "-m", "ktlog", "--db", str(db), "serve", "--port", str(port)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
     )
     assert "ktlog serve: reading" in server.stdout.readline()
-    time.sleep(0.5)
-    server.send_signal(2)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/static/ktlog.css", timeout=2).status_code == 200:
+                break
+        except httpx.TransportError:
+            time.sleep(0.1)
+    server.send_signal(signal.SIGINT)
     out, err = server.communicate(timeout=20)
     assert server.returncode == 130 and "Aborted" not in err and "Traceback" not in err
     assert out.strip() == "ktlog serve: stopped"

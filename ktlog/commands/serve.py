@@ -29,8 +29,8 @@ def serve(ctx: click.Context, host: str, port: int, allow: tuple[str, ...], max_
     click.echo(f"ktlog serve: reading {db} at http://{shown}:{port}/ (read-only; Ctrl+C stops it)")
     if host not in LOCAL_HOSTS:
         click.echo(f"warning: listening on {host}: anyone on your network can read every game in {db.name}", err=True)
-    app = make_app(db, hosts=(host,), allow=allow, streams_per_client=max_streams)
     try:
+        app = make_app(db, hosts=(host,), allow=allow, streams_per_client=max_streams)
         Server(app, log_level="warning", timeout_graceful_shutdown=2, proxy_headers=False).run(sockets=[sock])  # no proxy: the client's own address
     except KeyboardInterrupt:  # uvicorn stops the server, then raises the Ctrl+C again
         click.echo("ktlog serve: stopped")
