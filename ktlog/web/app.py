@@ -106,17 +106,15 @@ class Server(uvicorn.Server):
 def listen(host: str, port: int) -> socket.socket:
     """The socket the server will take its connections from, bound before anything is said to
     be served; a port in use or an address not of this machine is one sentence."""
-    try:
-        family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0]
-    except socket.gaierror as exc:
-        raise KtlogError(f"cannot listen on {host}: it is not an address or a name this machine knows ({exc.strerror}); give another with --host") from exc
-    sock = socket.socket(family, kind, proto)
+    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)  # as uvicorn binds: localhost is 127.0.0.1
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind(address)
+        sock.bind((host, port))
         sock.listen(2048)
     except OSError as exc:
         sock.close()
+        if isinstance(exc, socket.gaierror):
+            raise KtlogError(f"cannot listen on {host}: it is not an address or a name this machine knows; give another with --host") from exc
         if exc.errno == errno.EADDRINUSE:
             raise KtlogError(f"port {port} is in use; give another with --port") from exc
         if exc.errno == errno.EACCES:
