@@ -323,3 +323,26 @@ def test_simulate_keeps_to_a_database_of_its_own_and_says_what_an_interrupt_stor
     result = CliRunner().invoke(cli, ["--db", str(db), "simulate", "--games", "5"])
     assert result.exit_code == 130 and f"interrupted: 2 of 5 games were stored in {db}, each whole" in result.output
     assert len(Store(db).games()) == 2
+
+
+def test_event_file_shows_the_running_cp_after_each_change(run):
+    # Issue 24 #7: every CP line of a batch showed the player's CP at its end (Bob "+2 -> 2CP",
+    # "+1 -> 2CP", "-1 -> 2CP"). Each set-up gives 2CP (pg 110) and each turning point 1CP (pg 38).
+    game = run(
+        "new",
+        "--killzone",
+        "volkus",
+        "--player",
+        f"Alice={ROSTERS / 'kasrkin.toml'}:sergeant,gunner-plasma,medic",
+        "--player",
+        f"Bob={ROSTERS / 'legionaries.toml'}:aspiring-champion,legionary-1,heavy-gunner",
+    ).stdout.split()[0]
+    out = run("event", game, "--file", ROOT / "ktlog" / "data" / "examples" / "first-activations.txt").stdout
+    cp_lines = [line.strip() for line in out.splitlines() if " CP " in line]
+    assert cp_lines == [
+        "Alice CP +2 (set-up) -> 2CP",
+        "Bob CP +2 (set-up) -> 2CP",
+        "Alice CP +1 (turning point 1) -> 3CP",
+        "Bob CP +1 (turning point 1) -> 3CP",
+        "Bob CP -1 (Dark Pact) -> 2CP",
+    ]
