@@ -346,3 +346,27 @@ def test_event_file_shows_the_running_cp_after_each_change(run):
         "Bob CP +1 (turning point 1) -> 3CP",
         "Bob CP -1 (Dark Pact) -> 2CP",
     ]
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ("report", "GAME"),
+        ("chart", "vp", "GAME"),
+        ("stats", "standings", "--format", "csv"),
+        ("stats", "results", "--format", "parquet"),
+    ],
+    ids=["report", "chart", "stats-csv", "stats-parquet"],
+)
+def test_every_output_keeps_an_existing_file_without_force(run, new_game, tmp_path, command):
+    # Issue 24 #8: report, chart and stats -o replaced an existing file while export -o refused.
+    run("event", new_game[:8], "GameConceded", "player=Bob")
+    suffix = {"report": ".html", "chart": ".png"}.get(command[0], "." + command[-1])
+    out = tmp_path / f"kept{suffix}"
+    out.write_text("a file the user keeps\n")
+    args = [new_game[:8] if a == "GAME" else a for a in command]
+    refused = run(*args, "-o", out, ok=False)
+    assert refused.exit_code == 1 and f"{out} exists: give --force to replace it" in refused.output
+    assert out.read_text() == "a file the user keeps\n"
+    run(*args, "-o", out, "--force")
+    assert out.read_bytes() != b"a file the user keeps\n" and out.stat().st_size > 0
