@@ -63,6 +63,30 @@ so that `ktlog --help` lists them without importing any (tests/test_cli.py check
 against its command's own)."""
 
 
+def _db_given_after(ctx: click.Context, param: click.Parameter, value: Path | None) -> None:
+    if value is not None:
+        ctx.find_root().obj["db"] = value
+
+
+def _with_db(command: click.Command) -> click.Command:
+    """Give every subcommand a `--db` of its own, so that `ktlog games --db league.db` opens the
+    same file as `ktlog --db league.db games` (issue 24 #21)."""
+    if isinstance(command, click.Group):
+        for sub in command.commands.values():
+            _with_db(sub)
+    elif not any(param.name == "db" for param in command.params):
+        command.params.append(
+            click.Option(
+                ["--db"],
+                type=click.Path(dir_okay=False, path_type=Path),
+                expose_value=False,
+                callback=_db_given_after,
+                help="The database file (as `ktlog --db FILE COMMAND`).",
+            )
+        )
+    return command
+
+
 class KtlogGroup(click.Group):
     """Loads each subcommand when it is asked for, and turns every ktlog error into one line on
     stderr and exit status 1."""
@@ -79,7 +103,7 @@ class KtlogGroup(click.Group):
         if name not in COMMANDS:
             return None
         module, _, attribute = COMMANDS[name][0].partition(":")
-        return getattr(importlib.import_module(module), attribute)
+        return _with_db(getattr(importlib.import_module(module), attribute))
 
     def invoke(self, ctx: click.Context):
         try:

@@ -370,3 +370,19 @@ def test_every_output_keeps_an_existing_file_without_force(run, new_game, tmp_pa
     assert out.read_text() == "a file the user keeps\n"
     run(*args, "-o", out, "--force")
     assert out.read_bytes() != b"a file the user keeps\n" and out.stat().st_size > 0
+
+
+def test_db_is_taken_after_the_command_too(tmp_path, monkeypatch):
+    # Issue 24 #21: the user guide says every command takes --db; after the command it was "No such option".
+    db = tmp_path / "after.db"
+    monkeypatch.setenv("KTLOG_DB", str(tmp_path / "elsewhere.db"))
+    created = CliRunner().invoke(
+        cli, ["new", "--killzone", "volkus", "--player", f"Alice={ROSTERS / 'kasrkin.toml'}", "--player", f"Bob={ROSTERS / 'legionaries.toml'}", "--db", db]
+    )
+    assert created.exit_code == 0, created.output
+    game = created.stdout.split()[0]
+    assert db.exists() and not (tmp_path / "elsewhere.db").exists()
+    listed = CliRunner().invoke(cli, ["games", "--db", str(db)])
+    assert listed.exit_code == 0 and game[:8] in listed.output
+    grouped = CliRunner().invoke(cli, ["stats", "standings", "--db", str(db)])
+    assert "no finished game matches (no filter); 1 game(s) still in progress" in grouped.output  # this database's game, not another's
