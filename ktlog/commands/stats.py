@@ -67,6 +67,7 @@ def filtered(command):
         ),
         click.option("--format", "fmt", type=click.Choice(["table", "csv", "json", "parquet"]), default="table", show_default=True, help="Output format."),
         output_options(),
+        click.option("--wide", is_flag=True, help="A table with every column, however wide (by default, the columns that fit the terminal)."),
     ]
     for option in reversed(options):
         command = option(command)
@@ -79,9 +80,10 @@ def filtered(command):
 
         fmt, output = kw.pop("fmt"), kw.pop("output")
         claim_output(ctx, output, kw.pop("force"))
+        wide = kw.pop("wide")
         league = _league(ctx, kw)
         frame = command(league, **kw)
-        write(frame, fmt, output, database=database_path(ctx))
+        write(frame, fmt, output, database=database_path(ctx), wide=wide)
         _report_left_out(league)
 
     return run
