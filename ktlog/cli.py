@@ -16,7 +16,7 @@ from pathlib import Path
 import click
 
 from . import __version__
-from .commands.context import fail, quiet_broken_pipe, what_was_changed
+from .commands.context import echo, fail, quiet_broken_pipe, what_was_changed
 from .errors import KtlogError
 from .storage.dbfile import default_db_path
 
@@ -105,6 +105,27 @@ class KtlogGroup(click.Group):
         module, _, attribute = COMMANDS[name][0].partition(":")
         return _with_db(getattr(importlib.import_module(module), attribute))
 
+    def main(self, *args, standalone_mode: bool = True, **kwargs):  # type: ignore[override]
+        """Click's standalone handling, with ktlog's words: a usage error in one line (issue 24
+        #25: three), ctrl+c "interrupted" with status 130 in every command (import said
+        "Aborted!" and 1)."""
+        if not standalone_mode:
+            return super().main(*args, standalone_mode=False, **kwargs)
+        try:
+            result = super().main(*args, standalone_mode=False, **kwargs)
+        except click.UsageError as exc:
+            where = exc.ctx.command_path if exc.ctx else "ktlog"
+            message = " ".join(exc.format_message().split())
+            echo(f"error: {message}{'' if message.endswith(('.', '?')) else '.'} `{where} --help` lists what it takes", err=True)
+            sys.exit(exc.exit_code)
+        except click.ClickException as exc:
+            echo(f"error: {' '.join(exc.format_message().split())}", err=True)
+            sys.exit(exc.exit_code)
+        except click.Abort:
+            echo("interrupted", err=True)
+            sys.exit(130)
+        sys.exit(result if isinstance(result, int) else 0)
+
     def invoke(self, ctx: click.Context):
         try:
             result = super().invoke(ctx)
@@ -118,6 +139,9 @@ class KtlogGroup(click.Group):
             fail(f"database problem: {exc}; {what_was_changed(ctx)}. Check the file given with --db (or KTLOG_DB)")
         except (click.exceptions.Exit, click.ClickException, click.Abort):
             raise
+        except KeyboardInterrupt:  # ctrl+c, and SIGTERM or SIGHUP where a command turns them into it
+            echo(f"interrupted; {what_was_changed(ctx)}", err=True)
+            sys.exit(130)
         except OSError as exc:  # writing standard output (a full device, a closed terminal)
             fail(f"cannot write {exc.filename or 'to standard output'}: {exc.strerror or exc}; {what_was_changed(ctx)}")
         except RecursionError:

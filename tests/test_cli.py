@@ -142,7 +142,7 @@ def test_export_import_verify_rebuild(run, new_game, tmp_path):
     assert result.exit_code == 0 and "imported game" in result.output
     again = CliRunner().invoke(cli, ["--db", str(other), "import", str(out)])
     assert "nothing to import" in again.output
-    assert "all 1 games verified" in run("verify").stdout
+    assert "the 1 game verified" in run("verify").stdout
     assert "rebuilt" in run("rebuild").stdout
 
 
@@ -386,3 +386,31 @@ def test_db_is_taken_after_the_command_too(tmp_path, monkeypatch):
     assert listed.exit_code == 0 and game[:8] in listed.output
     grouped = CliRunner().invoke(cli, ["stats", "standings", "--db", str(db)])
     assert "no finished game matches (no filter); 1 game(s) still in progress" in grouped.output  # this database's game, not another's
+
+
+def test_small_things_a_user_sees(run, new_game, monkeypatch):
+    # Issue 24 #25, each worded as the user guide promises.
+    usage = CliRunner().invoke(cli, ["games", "--bogus"], prog_name="ktlog")  # one line, not three
+    assert usage.exit_code == 2 and usage.output == "error: No such option '--bogus'. `ktlog games --help` lists what it takes\n"
+    assert CliRunner().invoke(cli, ["nosuch"], prog_name="ktlog").output == "error: No such command 'nosuch'. `ktlog --help` lists what it takes\n"
+    typo = run("event", new_game[:8], "GameConcede", "player=Bob", ok=False)
+    assert "unknown event type 'GameConcede'; did you mean GameConceded?" in typo.output
+    head = len(json.loads(run("log", new_game[:8], "--json").stdout))
+    past = run("show", new_game[:8], "--at", 99999, ok=False)  # it showed the end as if it were seq 99999
+    assert past.exit_code == 1 and f"has {head} events: give --at a seq from 0 to {head}" in past.output
+    assert run("show", new_game[:8], "--at", head).exit_code == 0
+    assert "the 1 game verified" in run("verify").stdout  # not "all 1 games"
+
+
+def test_ctrl_c_is_130_and_one_line_in_every_command(run, tmp_path, monkeypatch):
+    # Issue 24 #25: ctrl+c exited 130 in `simulate` but 1 with "Aborted!" in `import`.
+    import ktlog.commands.files as files
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+        yield
+
+    monkeypatch.setattr(files, "import_files", interrupted)
+    result = run("import", *sorted(SAMPLE_GAMES.glob("*.jsonl"))[:2], ok=False)
+    assert result.exit_code == 130 and "Aborted!" not in result.output
+    assert result.output.splitlines()[-1].startswith("interrupted; nothing was changed")

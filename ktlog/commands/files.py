@@ -21,6 +21,7 @@ from ..files.gamelog import Header, export_lines
 from ..play.importer import ImportReport, import_file, import_files
 from ..play.replay import Replay
 from ..storage.store import Store
+from ..text.plural import counted
 from ..text.render import render_replay_summary, render_score
 from .context import claim_output, echo, open_store, output_options, write_output
 
@@ -175,7 +176,7 @@ def demo(ctx, samples) -> None:
     echo("")
     echo(render_score(first, store.state(first)))
     me = "ktlog" if shutil.which("ktlog") else sys.argv[0]
-    echo(f"\nDatabase: {store.path}  ({total} games). Try: {me} games, {me} show {first[:8]} --tp 2, {me} log {first[:8]}")
+    echo(f"\nDatabase: {store.path}  ({counted(total, 'game')}). Try: {me} games, {me} show {first[:8]} --tp 2, {me} log {first[:8]}")
 
 
 def load_samples(store: Store, samples: Path):
