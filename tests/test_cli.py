@@ -414,3 +414,35 @@ def test_ctrl_c_is_130_and_one_line_in_every_command(run, tmp_path, monkeypatch)
     result = run("import", *sorted(SAMPLE_GAMES.glob("*.jsonl"))[:2], ok=False)
     assert result.exit_code == 130 and "Aborted!" not in result.output
     assert result.output.splitlines()[-1].startswith("interrupted; nothing was changed")
+
+
+def test_a_database_in_a_read_only_folder_is_read(run, new_game, tmp_path):
+    # Issue 24 #25: a database in a read-only folder (a mounted backup, a share) could not even be
+    # read: SQLite wants its -wal and -shm beside it. As root only a read-only mount makes a
+    # folder read-only, so the test mounts one in a mount namespace of its own.
+    import shutil
+
+    if shutil.which("unshare") is None:
+        pytest.skip("no unshare(1) to make a read-only mount")
+    source, mount = tmp_path / "backup", tmp_path / "mounted"
+    source.mkdir()
+    mount.mkdir()
+    import sqlite3
+
+    with sqlite3.connect(tmp_path / "cli.db") as live, sqlite3.connect(source / "league.db") as copy:
+        live.backup(copy)  # the file as a backup leaves it: whole, its write-ahead log folded in
+    copy.close()
+    ktlog_bin = f"{sys.executable} -m ktlog"
+    script = (
+        f"mount --bind {source} {mount} && mount -o remount,bind,ro {mount} || exit 99; "
+        f"{ktlog_bin} --db {mount}/league.db games; {ktlog_bin} --db {mount}/league.db show {new_game[:8]} --json >/dev/null && echo shown; "
+        f"{ktlog_bin} --db {mount}/league.db stats results --format csv | grep -q {new_game[:8]} ; echo stats=$?; "
+        f"{ktlog_bin} --db {mount}/league.db annotate {new_game[:8]} 1 note; echo annotate=$?"
+    )
+    done = subprocess.run(["unshare", "-m", "sh", "-c", script], capture_output=True, text=True, timeout=120)
+    if done.returncode == 99 or "unshare failed" in done.stderr or "Operation not permitted" in done.stderr:
+        pytest.skip(f"this machine gives no mount namespace: {done.stderr.strip()[:200]}")
+    assert new_game[:8] in done.stdout and "shown" in done.stdout, done.stderr
+    assert "stats=1" in done.stdout and "no finished game" in done.stderr  # read by the statistics too: a game in progress, named
+    assert "annotate=1" in done.stdout and "is read-only; nothing was recorded" in done.stderr
+    assert sorted(p.name for p in source.iterdir()) == ["league.db"]  # no -wal or -shm left beside it
