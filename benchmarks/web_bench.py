@@ -52,13 +52,14 @@ def free_port() -> int:
 
 
 class Served:
-    """`ktlog serve` on a database, in its own process."""
+    """`ktlog serve` (the executable `ktlog`, this checkout's by default) on a database, in its own
+    process; `options` for serve (by default as many streams as the benchmark's viewers, who all
+    come from 127.0.0.1)."""
 
-    def __init__(self, db: Path):
+    def __init__(self, db: Path, ktlog: Path = KTLOG, options: tuple[str, ...] = ("--max-streams", "1000")):
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
-        command = [str(KTLOG), "--db", str(db), "serve", "--port", str(self.port), "--max-streams", "1000"]  # every viewer comes from 127.0.0.1
-        self.proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        self.proc = subprocess.Popen([str(ktlog), "--db", str(db), "serve", "--port", str(self.port), *options], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         deadline = time.monotonic() + 20
         while True:
             try:

@@ -27,6 +27,7 @@ import httpx
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
+import web_bench  # noqa: E402
 from web_support import as_older_ktlog, sample_events  # noqa: E402
 
 from ktlog.events import Annotation  # noqa: E402
@@ -52,23 +53,12 @@ def long_game(db: Path, notes: int) -> tuple[str, int]:
         return game, store.game(game).head_seq
 
 
-class Served:
-    """`ktlog serve` (the executable `ktlog`) on a database, in its own process."""
+class Served(web_bench.Served):
+    """`ktlog serve` in its own process (no option that an older ktlog lacks: the viewers come
+    from 20 addresses), its memory and CPU read from /proc."""
 
     def __init__(self, ktlog: Path, db: Path):
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            self.port = s.getsockname()[1]
-        self.base = f"http://127.0.0.1:{self.port}"
-        self.proc = subprocess.Popen([str(ktlog), "--db", str(db), "serve", "--port", str(self.port)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                httpx.get(self.base + "/static/ktlog.css", timeout=1)
-                return
-            except httpx.TransportError:
-                assert time.monotonic() < deadline and self.proc.poll() is None, "the server did not start"
-                time.sleep(0.1)
+        super().__init__(db, ktlog, options=())
 
     def memory_mb(self, field: str) -> float:
         status = Path(f"/proc/{self.proc.pid}/status").read_text()
@@ -77,10 +67,6 @@ class Served:
     def cpu_s(self) -> float:
         fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
         return (int(fields[11]) + int(fields[12])) / TICKS
-
-    def stop(self) -> None:
-        self.proc.terminate()
-        self.proc.wait(10)
 
 
 def write(db: Path, game: str, first: int, count: int, delay: float) -> dict[int, float]:
