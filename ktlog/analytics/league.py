@@ -38,7 +38,7 @@ class Filters:
     player: str | None = None
     team: str | None = None
     signed_by_both: bool | None = None
-    """Only games every player signed as they stand (`play.signatures`, each signature checked)."""
+    """Only games every player signed as they stand with the key pinned to their name (`play.keyring`, each signature checked)."""
     simulated: bool | None = None
     """Take in games played by `ktlog simulate` (left out otherwise)."""
 
