@@ -4,9 +4,13 @@ signatures' numbers are tests/test_keyring.py."""
 
 from __future__ import annotations
 
+import io
 import json
+import os
 import random
 import sqlite3
+import subprocess
+import sys
 import uuid
 from pathlib import Path
 
@@ -16,6 +20,8 @@ from click.testing import CliRunner
 
 from ktlog.cli import cli
 from ktlog.data import SAMPLE_GAMES
+from ktlog.files.inputs import LINE_LIMIT, ROSTER_LIMIT
+from ktlog.play.importer import _last_line
 from ktlog.play.simulate import load_sim_rosters, simulator_for
 from ktlog.storage.store import Store
 
@@ -110,3 +116,65 @@ def test_a_dataset_partition_holds_exactly_the_games_of_its_labels_whatever_they
         rows = pl.read_parquet(folder / table / "**" / "*.parquet", hive_partitioning=False)
         assert set(rows.get_column("game_id")) == {g for (g,) in ids.values()}
     assert table_rows(db)["games"] == len(HOSTILE_LABELS)
+
+
+# --- 5: only regular files are read, within the limit, as for game-log files -----------------------
+
+KTLOG = [sys.executable, "-m", "ktlog"]
+
+
+def special_files(tmp_path: Path) -> list[Path]:
+    fifo = tmp_path / "kasrkin.ros"
+    os.mkfifo(fifo)
+    return [fifo, Path("/dev/zero"), Path("/dev/urandom")]
+
+
+@pytest.mark.parametrize("command", [("roster", "import"), ("roster", "check"), ("roster", "import", "--dry-run")], ids=" ".join)
+def test_a_special_file_is_refused_at_once_by_roster_commands(tmp_path, command):
+    """A FIFO or /dev/urandom never ended, /dev/zero grew to 4 GB: each is refused, named, in its
+    own process (a hang fails the test at its timeout instead of holding the suite)."""
+    for path in special_files(tmp_path):
+        proc = subprocess.run([*KTLOG, "--db", str(tmp_path / "db"), *command, str(path)], capture_output=True, text=True, timeout=60)
+        kind = "a pipe" if path.name == "kasrkin.ros" else "a device or socket"
+        assert proc.returncode != 0 and f"{path} is {kind}, not a regular file" in proc.stdout + proc.stderr, proc.stdout + proc.stderr
+        assert "Traceback" not in proc.stderr
+
+
+def test_a_roster_file_over_the_limit_is_refused_before_it_is_parsed(tmp_path):
+    big = tmp_path / "big.toml"
+    with open(big, "wb") as f:
+        f.truncate(ROSTER_LIMIT + 1)
+    out = ktlog(tmp_path / "db", "roster", "check", big, ok=False).output
+    assert f"is larger than {ROSTER_LIMIT // 2**20} MB, the most ktlog reads as a roster file" in out
+
+
+# --- 6: the last line of a file is found in linear time, its length checked first ---------------
+
+
+class CountingReads(io.BytesIO):
+    """A file that counts the bytes read from it."""
+
+    read_bytes = 0
+
+    def read(self, size: int | None = -1) -> bytes:
+        data = super().read(size)
+        self.read_bytes += len(data)
+        return data
+
+
+def test_the_last_line_is_read_only_as_far_as_a_line_may_go():
+    """An 8 MB last line took 4.9 s, 50 MB over 120 s (the tail was copied again at each step):
+    now at most LINE_LIMIT and a block are read, then the full check refuses the line."""
+    f = CountingReads(b'{"game_id": "x", "events": 1}\n' + b"x" * (50 * 2**20) + b"\n\n")
+    with pytest.raises(ValueError, match="longer than a line may be"):
+        _last_line(f)
+    assert f.read_bytes <= LINE_LIMIT + 2 * 65536
+    assert _last_line(CountingReads(b"header\n" + b"y" * LINE_LIMIT + b"  \n\n")) == b"y" * LINE_LIMIT
+
+
+def test_a_file_with_a_long_last_line_is_refused_by_the_full_check(tmp_path):
+    lines = GAME.read_bytes().rstrip(b"\n").split(b"\n")
+    path = tmp_path / "long.jsonl"
+    path.write_bytes(b"\n".join([*lines, b" " * (8 * 2**20) + b"x"]) + b"\n")
+    out = ktlog(tmp_path / "db", "import", path, ok=False).output
+    assert f"line {len(lines) + 1}: the line is 8,388,609 bytes long, more than the 1,048,576 a line may take" in out

@@ -65,11 +65,12 @@ import msgspec
 import platformdirs
 
 from ..data import SAMPLE_ROSTERS
-from ..errors import RosterError
+from ..errors import KtlogError, RosterError
 from ..events import EVENT_TYPES, Action, Datacard, Equipment, Event, OperativeAdded, PlayerJoined, Ploy, Resource, UniqueAction, Weapon
 from ..rules.setup import check_datacard
 from ..rules.team import MAX_PLOY_CP, MAX_RESOURCE, check_team
 from ..wording import read_wording
+from .inputs import ROSTER_LIMIT, read_limited
 
 T = TypeVar("T")
 
@@ -291,7 +292,9 @@ def check_roster(path: str | Path) -> tuple[Roster | None, list[RosterProblem]]:
     datacards the rules refuse, ids used twice."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_limited(path, "a roster file", ROSTER_LIMIT).decode("utf-8")
+    except KtlogError as exc:
+        return None, [RosterProblem(f"cannot read the roster file: {exc}")]
     except (OSError, UnicodeDecodeError) as exc:
         return None, [RosterProblem(f"cannot read the roster file: {getattr(exc, 'strerror', None) or exc}")]
     try:
