@@ -19,7 +19,7 @@ import pytest
 from click.testing import CliRunner
 
 from ktlog.cli import cli
-from ktlog.data import SAMPLE_GAMES
+from ktlog.data import SAMPLE_GAMES, SAMPLE_ROSTERS
 from ktlog.files.inputs import LINE_LIMIT, ROSTER_LIMIT
 from ktlog.play.importer import _last_line
 from ktlog.play.simulate import load_sim_rosters, simulator_for
@@ -178,3 +178,29 @@ def test_a_file_with_a_long_last_line_is_refused_by_the_full_check(tmp_path):
     path.write_bytes(b"\n".join([*lines, b" " * (8 * 2**20) + b"x"]) + b"\n")
     out = ktlog(tmp_path / "db", "import", path, ok=False).output
     assert f"line {len(lines) + 1}: the line is 8,388,609 bytes long, more than the 1,048,576 a line may take" in out
+
+
+# --- issue 24 item 1: a roster path that does not exist is refused, never replaced by a namesake --
+
+
+@pytest.mark.parametrize("given", ["mnie/kasrkin.toml", "kasrkin.toml", "./kasrkin", "mine/kasrkin"])
+def test_a_roster_path_that_does_not_exist_is_refused_and_no_game_is_recorded(tmp_path, monkeypatch, given):
+    """`mnie/kasrkin.toml` (a typo for `mine/`) recorded the sample Kasrkin, exit 0, no word."""
+    monkeypatch.chdir(tmp_path)
+    db = tmp_path / "games.db"
+    out = ktlog(db, "new", "--killzone", "volkus", "--player", f"Alice={given}:sergeant", "--player", "Bob=legionaries", ok=False).output
+    assert f"no roster file {given!r}: nothing is at that path" in out and "give a roster's name alone to look it up" in out
+    assert not db.exists()
+
+
+def test_a_roster_named_alone_is_looked_up_and_the_command_says_which_file_it_used(tmp_path, monkeypatch):
+    mine = tmp_path / "rosters"
+    mine.mkdir()
+    (mine / "kasrkin.toml").write_text((SAMPLE_ROSTERS / "kasrkin.toml").read_text().replace('name = "Kasrkin"', 'name = "My Kasrkin"', 1))
+    monkeypatch.setenv("KTLOG_ROSTERS", str(mine))
+    monkeypatch.chdir(tmp_path)
+    result = ktlog(tmp_path / "games.db", "new", "--killzone", "volkus", "--player", "Alice=kasrkin", "--player", "Bob=legionaries")
+    assert f"roster of Alice: My Kasrkin from {mine / 'kasrkin.toml'}" in result.stderr
+    assert f"roster of Bob: Legionaries from {SAMPLE_ROSTERS / 'legionaries.toml'}" in result.stderr
+    result = ktlog(tmp_path / "games.db", "new", "--killzone", "volkus", "--player", "Alice=rosters/kasrkin.toml", "--player", "Bob=legionaries", "--json")
+    assert json.loads(result.stdout)["rosters"] == {"Alice": "rosters/kasrkin.toml", "Bob": str(SAMPLE_ROSTERS / "legionaries.toml")}

@@ -557,16 +557,27 @@ def user_roster_folder() -> Path:
 
 def find_roster(name: str) -> Path:
     """A roster file by path, or by name in the user's roster folder, then among the samples
-    (`kasrkin`, `My Kasrkin` and `my-kasrkin.toml` all name my-kasrkin.toml)."""
+    (`kasrkin`, `My Kasrkin` and `my-kasrkin` all name my-kasrkin.toml). An argument that
+    names a path (it holds a `/` or ends in `.toml`) is that file or nothing: a folder mistyped
+    is never replaced by another roster of the same file name."""
     path = Path(name)
     if path.is_file():
         return path
-    stem = slug(path.stem if path.suffix == ".toml" else name)
+    if names_a_path(name):
+        raise RosterError(
+            f"no roster file {name!r}: nothing is at that path (a roster given with a / or .toml is a path); "
+            "check the path, or give a roster's name alone to look it up (ktlog roster list shows them)"
+        )
     for folder in (user_roster_folder(), SAMPLE_ROSTERS):
-        for candidate in (folder / f"{path.stem}.toml", folder / f"{stem}.toml"):
+        for candidate in (folder / f"{name}.toml", folder / f"{slug(name)}.toml"):
             if candidate.is_file():
                 return candidate
     raise RosterError(f"no roster {name!r}: not a file, and not in {user_roster_folder()} or the samples; ktlog roster list shows them")
+
+
+def names_a_path(name: str) -> bool:
+    """Whether a roster argument is a path rather than a roster's name: it holds a folder separator or ends in .toml."""
+    return "/" in name or os.sep in name or name.strip().lower().endswith(".toml")
 
 
 def _weapon(w: WeaponEntry) -> Weapon:
