@@ -8,6 +8,7 @@ import io
 import json
 import os
 import random
+import re
 import sqlite3
 import subprocess
 import sys
@@ -204,3 +205,58 @@ def test_a_roster_named_alone_is_looked_up_and_the_command_says_which_file_it_us
     assert f"roster of Bob: Legionaries from {SAMPLE_ROSTERS / 'legionaries.toml'}" in result.stderr
     result = ktlog(tmp_path / "games.db", "new", "--killzone", "volkus", "--player", "Alice=rosters/kasrkin.toml", "--player", "Bob=legionaries", "--json")
     assert json.loads(result.stdout)["rosters"] == {"Alice": "rosters/kasrkin.toml", "Bob": str(SAMPLE_ROSTERS / "legionaries.toml")}
+
+
+# --- 10: roster import and check apply the limits of `ktlog new`; only ASCII digits are numbers ---
+
+BSDATA = Path(__file__).parent / "fixtures" / "bsdata"
+
+
+def kasrkin_with(tmp_path: Path, old: str, new: str) -> Path:
+    path = tmp_path / "team.toml"
+    path.write_text((SAMPLE_ROSTERS / "kasrkin.toml").read_text(encoding="utf-8").replace(old, new, 1), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "refusal"),
+    [
+        ("apl = 2", "apl = 1000000000000", "field apl: 1000000000000 is out of range"),
+        ("wounds = 8", "wounds = " + "9" * 400, "field wounds: 999"),
+        ('dmg = "3/4"', 'dmg = "٣/٤"', "dmg '٣/٤' is not like 3/4"),
+        ('name = "Kasrkin"', 'name = "' + "K" * 300 + '"', "field name: 300 characters is too long (at most 200)"),
+    ],
+    ids=["APL 10^12", "Wounds 400 digits", "Arabic-Indic digits", "long name"],
+)
+def test_roster_check_refuses_what_ktlog_new_refuses_naming_the_line(tmp_path, old, new, refusal):
+    path = kasrkin_with(tmp_path, old, new)
+    line = next(n for n, text in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if new in text)
+    out = ktlog(tmp_path / "db", "roster", "check", path, ok=False).output
+    assert f"{path}:{line}: " in out and refusal in out and "fine" not in out
+
+
+@pytest.mark.parametrize(
+    ("line", "value", "refusal"),
+    [
+        (14, "1000000000000", "field apl: 1000000000000 is out of range"),
+        (136, "9" * 400, "field wounds: 999"),
+    ],
+    ids=["APL 10^12", "Wounds 400 digits"],
+)
+def test_roster_import_refuses_absurd_catalogue_values_and_writes_nothing(tmp_path, monkeypatch, line, value, refusal):
+    monkeypatch.setenv("KTLOG_ROSTERS", str(tmp_path / "rosters"))
+    lines = (BSDATA / "test-troopers.ros").read_text(encoding="utf-8").splitlines()
+    lines[line - 1] = re.sub(r">[^<]*<", f">{value}<", lines[line - 1])
+    (tmp_path / "odd.ros").write_text("\n".join(lines), encoding="utf-8")
+    out = ktlog(tmp_path / "db", "roster", "import", tmp_path / "odd.ros", ok=False).output
+    assert refusal in out and "nothing was written to" in out and "bug" not in out
+    assert not list((tmp_path / "rosters").glob("*"))
+
+
+def test_a_digit_that_is_not_ascii_is_not_read_as_a_number_on_import(tmp_path, monkeypatch):
+    monkeypatch.setenv("KTLOG_ROSTERS", str(tmp_path / "rosters"))
+    lines = (BSDATA / "test-troopers.ros").read_text(encoding="utf-8").splitlines()
+    lines[13] = lines[13].replace(">3<", ">٣<")  # the sergeant's APL
+    (tmp_path / "odd.ros").write_text("\n".join(lines), encoding="utf-8")
+    out = ktlog(tmp_path / "db", "roster", "import", tmp_path / "odd.ros").output
+    assert "left out: Trooper Sergeant: APL '٣' is not a number; left out" in out

@@ -65,8 +65,9 @@ import msgspec
 import platformdirs
 
 from ..data import SAMPLE_ROSTERS
-from ..errors import KtlogError, RosterError
+from ..errors import InvalidEvent, KtlogError, RosterError
 from ..events import EVENT_TYPES, Action, Datacard, Equipment, Event, OperativeAdded, PlayerJoined, Ploy, Resource, UniqueAction, Weapon
+from ..records import check_event
 from ..rules.setup import check_datacard
 from ..rules.team import MAX_PLOY_CP, MAX_RESOURCE, check_team
 from ..wording import read_wording
@@ -260,7 +261,7 @@ def _stat(value: int | str, what: str) -> int:
 
 
 def _damage(value: str, weapon: str) -> tuple[int, int]:
-    m = re.fullmatch(r"\s*(\d+)\s*/\s*(\d+)\s*", value)
+    m = re.fullmatch(r"\s*([0-9]+)\s*/\s*([0-9]+)\s*", value)  # ASCII digits only: int() reads ٣ as 3
     if not m:
         raise ValueError(f"weapon {weapon!r}: dmg {value!r} is not like 3/4 (normal/critical)")
     return int(m[1]), int(m[2])
@@ -309,6 +310,9 @@ def check_roster(path: str | Path) -> tuple[Roster | None, list[RosterProblem]]:
     if problems:
         return None, problems
     spec = msgspec.convert(raw, RosterFile)  # every field was checked above
+    beyond = [RosterProblem(p.text, p.at, _line(lines, p.at)) for p in _limit_problems(spec)]
+    if beyond:
+        return None, beyond
     operatives = [RosterOperative(i, card) for op in spec.operatives for card in [_datacard(op)] for i in _ids(op)]
     ploys, equipment, resources = _team(spec)  # every table was checked above
     return Roster(
@@ -324,6 +328,38 @@ def check_roster(path: str | Path) -> tuple[Roster | None, list[RosterProblem]]:
         equipment=equipment,
         resources=resources,
     ), []
+
+
+_EVENT_FIELDS = {"kill_team": "name", "equipment_options": "equipment", "group_activation": "ga", "defence": "df", "normal_dmg": "dmg", "crit_dmg": "dmg"}
+"""A field of the events a roster becomes -> the roster file's field."""
+
+
+def _limit_problems(spec: RosterFile) -> list[RosterProblem]:
+    """What `ktlog new` would refuse in the events this roster becomes (`records.check_event`:
+    whole numbers within +-NUMBER_LIMIT, names and texts within their lengths, no control
+    character), found before the file is used, each with its field."""
+    ploys, equipment, resources = _team(spec)
+    team = PlayerJoined(
+        player="-", kill_team=spec.name, faction=spec.faction, archetypes=tuple(spec.archetypes), ploys=ploys, equipment_options=equipment, resources=resources
+    )
+    problems = _refused(team, "", ())
+    for i, op in enumerate(spec.operatives):
+        event = OperativeAdded(player="-", operative=_ids(op)[-1], datacard=_datacard(op))
+        problems += _refused(event, f"operative {op.name[:60]!r}: ", ("operatives", i))
+    return problems
+
+
+def _refused(event: Event, named: str, at: tuple[str | int, ...]) -> list[RosterProblem]:
+    try:
+        check_event(event)
+    except InvalidEvent as exc:
+        text = exc.message.replace("field datacard.", "field ").replace("field operative:", "field id:")
+        path = re.match(r"field ([\w.\[\]]+):", text)
+        fields = tuple(_EVENT_FIELDS.get(f, f) if isinstance(f, str) else f for f in (_path("." + path[1]) if path else ()))
+        if path:  # the event's field as the roster file names it
+            text = text.replace(path[0], "field " + re.sub(r"\w+", lambda w: _EVENT_FIELDS.get(w[0], w[0]), path[1]) + ":", 1)
+        return [RosterProblem(named + text, (*at, *fields))]
+    return []
 
 
 def _ids(op: OperativeEntry | dict) -> list[str]:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ...errors import RosterError
-from ..rosters import Roster, load_roster
+from ..rosters import Roster, check_roster
 from .mapping import MappedTeam
 
 _NOTE, _LEFT_OUT = "# note: ", "# left out: "
@@ -78,7 +78,9 @@ def write_roster(text: str, path: Path, *, force: bool = False) -> Roster:
             f.write(text)
             f.flush()
             os.fsync(f.fileno())
-        roster = load_roster(temporary)
+        roster, problems = check_roster(temporary)
+        if roster is None:
+            raise RosterError(f"nothing was written to {path}: the roster made from the file is refused: {problems[0].text}")
         os.replace(temporary, path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
