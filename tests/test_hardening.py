@@ -12,19 +12,25 @@ import re
 import sqlite3
 import subprocess
 import sys
+import tomllib
 import uuid
 from pathlib import Path
 
 import polars as pl
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ktlog.cli import cli
 from ktlog.data import SAMPLE_GAMES, SAMPLE_ROSTERS
+from ktlog.files.bsdata.mapping import MappedEquipment, MappedOperative, MappedTeam
+from ktlog.files.bsdata.toml_out import import_flags, render
 from ktlog.files.inputs import LINE_LIMIT, ROSTER_LIMIT
 from ktlog.play.importer import _last_line
 from ktlog.play.simulate import load_sim_rosters, simulator_for
 from ktlog.storage.store import Store
+from ktlog.text.safe import visible
 
 GAME = SAMPLE_GAMES / "01_secure_kasrkin_vs_legionaries.jsonl"
 
@@ -260,3 +266,41 @@ def test_a_digit_that_is_not_ascii_is_not_read_as_a_number_on_import(tmp_path, m
     (tmp_path / "odd.ros").write_text("\n".join(lines), encoding="utf-8")
     out = ktlog(tmp_path / "db", "roster", "import", tmp_path / "odd.ros").output
     assert "left out: Trooper Sergeant: APL '٣' is not a number; left out" in out
+
+
+# --- 13: the roster TOML writer writes TOML with a TOML library, whatever a catalogue holds ---------
+
+HOSTILE_TEXT = st.text(st.characters(exclude_categories=("Cs",)), max_size=40)
+"""Any text a catalogue may hold: DEL, C0 and C1 controls, line breaks, quotes, backslashes, `]]`, `#` ..."""
+
+
+@settings(max_examples=150, deadline=None)
+@given(name=HOSTILE_TEXT, operative=HOSTILE_TEXT, weapon=HOSTILE_TEXT, rule=HOSTILE_TEXT, note=HOSTILE_TEXT, source=HOSTILE_TEXT, title=HOSTILE_TEXT)
+def test_a_rendered_roster_reads_back_as_it_was_with_hostile_names(name, operative, weapon, rule, note, source, title):
+    """The writer relied on "a JSON string is a TOML string" (DEL and other characters broke the
+    file); now every value reads back exactly, and a note never ends its comment early."""
+    gun = {"name": weapon, "kind": "ranged", "atk": 4, "hit": "3+", "dmg": "3/4", "rules": [rule]}
+    fields = {"name": operative, "apl": 2, "move": 6, "save": "4+", "wounds": 8, "keywords": [rule], "rules": [], "weapons": [gun], "unique_actions": []}
+    team = MappedTeam(
+        name=name,
+        edition="kt24",
+        source=source,
+        revision=rule,
+        archetypes=[title],
+        operatives=[MappedOperative(fields, [note])],
+        left_out=[note],
+        title=title,
+        equipment=[MappedEquipment({"name": rule, "weapon": gun}, [note])],
+    )
+    text = render(team)
+    parsed = tomllib.loads(text)
+    assert parsed == {
+        "name": name,
+        "archetypes": [title],
+        "source": source,
+        **({"revision": rule} if rule else {}),
+        "operatives": [{k: v for k, v in fields.items() if v != []} | {"weapons": [gun]}],
+        "equipment": [{"name": rule, "weapon": gun}],
+    }
+    flags = import_flags(text)
+    assert flags.left_out == [visible(note).strip()] and flags.notes == {operative: [visible(note).strip()]}

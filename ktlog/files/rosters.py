@@ -305,7 +305,7 @@ def check_roster(path: str | Path) -> tuple[Roster | None, list[RosterProblem]]:
         return None, [RosterProblem(f"not valid TOML: {exc}. Fix that line of the roster file", line=int(line[1]) if line else None)]
     raw, warnings = _read_older_wording(raw)
     problems = _problems(raw)
-    lines = text.splitlines()
+    lines = text.split("\n")  # TOML lines end at \n only: a value may hold U+2028 or U+0085
     problems = sorted((RosterProblem(p.text, p.at, _line(lines, p.at)) for p in problems), key=lambda p: p.line or 0)
     if problems:
         return None, problems
