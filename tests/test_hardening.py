@@ -211,6 +211,8 @@ def test_a_roster_named_alone_is_looked_up_and_the_command_says_which_file_it_us
     assert f"roster of Bob: Legionaries from {SAMPLE_ROSTERS / 'legionaries.toml'}" in result.stderr
     result = ktlog(tmp_path / "games.db", "new", "--killzone", "volkus", "--player", "Alice=rosters/kasrkin.toml", "--player", "Bob=legionaries", "--json")
     assert json.loads(result.stdout)["rosters"] == {"Alice": "rosters/kasrkin.toml", "Bob": str(SAMPLE_ROSTERS / "legionaries.toml")}
+    result = ktlog(tmp_path / "games.db", "new", "--killzone", "volkus", "--player", "Alice=rosters/kasrkin.toml", "--player", "Bob=legionaries")
+    assert "roster of Alice" not in result.stderr and "roster of Bob: Legionaries from" in result.stderr  # a path given is the file used
 
 
 # --- 10: roster import and check apply the limits of `ktlog new`; only ASCII digits are numbers ---

@@ -72,7 +72,8 @@ def new(ctx, ruleset, killzone, date, dataslate, mission, league, season, round_
         name, path, select = _parse_player(spec)
         loaded = load_roster(path)
         warnings += loaded.warnings
-        used.append(f"{name}: {loaded.name} from {path}")
+        if str(path) != spec.partition("=")[2].partition(":")[0]:  # looked up by name: say which file
+            used.append(f"{name}: {loaded.name} from {path}")
         paths[name] = str(path)
         setup += joining(name, loaded, select, taken, npo=npo)
     store = open_store(ctx, create=True)
