@@ -21,7 +21,7 @@ import polars as pl
 
 from ..errors import KtlogError
 from ..storage import catalog
-from ..storage.dbfile import store_error
+from ..storage.dbfile import read_uri, store_error
 from .tables import POLARS_TYPE, is_dataset, read_dataset_table, table_query
 
 
@@ -64,7 +64,7 @@ def read_table(db: Path, query: str, schema: dict[str, type], params: Sequence[s
     import adbc_driver_sqlite.dbapi as adbc
 
     try:
-        with adbc.connect(str(db)) as conn, conn.cursor() as cursor:
+        with adbc.connect(read_uri(db)) as conn, conn.cursor() as cursor:
             cursor.execute(f"PRAGMA busy_timeout = {READ_BUSY_TIMEOUT_MS}")  # readers beside a recorder or another reader wait their turn
             cursor.adbc_statement.set_options(**{"adbc.sqlite.query.batch_rows": str(2**30)})  # one batch: one type per column
             cursor.execute(query, _bound(params) if params else None)
