@@ -597,7 +597,7 @@ def find_roster(name: str) -> Path:
     names a path (it holds a `/` or ends in `.toml`) is that file or nothing: a folder mistyped
     is never replaced by another roster of the same file name."""
     path = Path(name)
-    if path.is_file():
+    if path.is_file() or (names_a_path(name) and path.exists()):  # a pipe, a device or a folder: the reader says what it is
         return path
     if names_a_path(name):
         raise RosterError(
