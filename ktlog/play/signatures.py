@@ -114,11 +114,6 @@ class Signers:
         return tuple(dict.fromkeys(s.name for s in self.signed))
 
     @property
-    def by_every_player(self) -> bool:
-        """Every player's name is under a signature that holds (a name is what the signer typed)."""
-        return bool(self.players) and set(self.players) <= set(self.names)
-
-    @property
     def by_every_players_key(self) -> bool:
         """Every player signed with a key pinned to their name in the league's keyring."""
         return bool(self.players) and set(self.players) <= {s.name for s in self.signed if s.standing == "pinned"}
