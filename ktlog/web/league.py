@@ -15,7 +15,7 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
-from ..errors import KtlogError
+from ..errors import KtlogError, StoreError
 from .source import Unavailable
 
 FILTERS = ("league", "season", "round", "since", "until", "ruleset", "player", "team")
@@ -61,9 +61,11 @@ def league_tables(db: Path, filters: dict[str, str | None]) -> tuple[str | None,
         try:
             league = League(db, Filters(**(filters | days)))
             frames = [("Standings", standings(league)), ("Kill teams", entity_stats(league, "kill_team"))]
+        except StoreError:
+            raise
         except KtlogError as exc:  # nothing to compute, an unknown player ...
             return str(exc), [], choices
-    except adbc_driver_manager.Error as exc:  # locked longer than the read waits, damaged ...
+    except (adbc_driver_manager.Error, StoreError) as exc:  # locked longer than the read waits, damaged ...
         reason = str(exc).splitlines()[0]
         raise Unavailable(f"the league's statistics cannot read {db} just now ({reason}); reload the page in a moment") from None
     return None, [(heading, frame.columns, frame.rows()) for heading, frame in frames], choices
