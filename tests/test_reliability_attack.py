@@ -119,7 +119,7 @@ def test_a_failed_output_leaves_the_previous_file_whole(samples_db, tmp_path, mo
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr("ktlog.files.atomic.os.fsync", full_disk)
-    out = ktlog(samples_db, "stats", "standings", "--format", "csv", "-o", target, ok=False)
+    out = ktlog(samples_db, "stats", "standings", "--format", "csv", "-o", target, "--force", ok=False)
     assert f"cannot write {target}: No space left on device" in out.output
     assert target.read_text() == "the previous standings\n"
     assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")] == []

@@ -61,6 +61,12 @@ def render_table(frame: pl.DataFrame, width: int | None = None) -> tuple[str, li
     return _table(frame.select(kept), UNWRAPPED), [c for c in frame.columns if c not in kept]
 
 
+def terminal_width() -> int | None:
+    """The width a table on standard output keeps to: the terminal's (80 at least), or None when
+    the output goes to a file or another program (every column)."""
+    return max(80, shutil.get_terminal_size((120, 24)).columns) if sys.stdout.isatty() else None
+
+
 def write(frame: pl.DataFrame, fmt: str, output: Path | None, *, database: Path | None = None, wide: bool = False) -> None:
     """The frame in `fmt` on standard output, or written atomically to `output`, never over the
     `database` (CSV: UTF-8 with a header row, no index column, ISO dates: what a spreadsheet
@@ -68,7 +74,7 @@ def write(frame: pl.DataFrame, fmt: str, output: Path | None, *, database: Path 
     if fmt == "parquet" and output is None:
         raise KtlogError("Parquet is binary: give a file with -o FILE.parquet")
     if fmt == "table":
-        fit = None if wide or output is not None else max(80, shutil.get_terminal_size((120, 24)).columns)
+        fit = terminal_width() if output is None and not wide else None
         table, left_out = render_table(frame, fit)
         text = table + "\n"
         if left_out:
