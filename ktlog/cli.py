@@ -18,7 +18,6 @@ import click
 from . import __version__
 from .commands.context import fail, quiet_broken_pipe, what_was_changed
 from .errors import KtlogError
-from .storage.dbfile import default_db_path
 
 COMMANDS: dict[str, tuple[str, str]] = {
     "new": ("ktlog.commands.recording:new", "Create a game from flags and roster files; prints its id."),
@@ -120,6 +119,8 @@ def cli(ctx: click.Context, db: Path | None) -> None:
     With no command, loads the sample games and opens the terminal UI (`ktlog demo` is the
     text version).
     """
+    from .play.database import default_db_path
+
     ctx.obj = {"db": db or default_db_path(), "store": None}
     if ctx.invoked_subcommand is None:
         from .commands.terminal import start

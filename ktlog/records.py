@@ -7,6 +7,7 @@ import hashlib
 import re
 import secrets
 import uuid
+from dataclasses import dataclass
 
 import msgspec
 
@@ -212,3 +213,22 @@ def decode_payload(type_name: str, version: int, payload: bytes | str) -> Event:
     if type(event) is not cls:
         raise InvalidEvent(f"payload says {type(event).__name__} but the envelope says {type_name}", "type")
     return event
+
+
+@dataclass(frozen=True)
+class GameRow:
+    """A game as the games table lists it."""
+
+    id: str
+    created_at: str
+    ruleset: str
+    killzone: str
+    date: str
+    labels: dict[str, str]
+    players: list[str]
+    kill_teams: list[str]
+    status: str
+    result: dict | None
+    head_seq: int
+    simulated: bool = False
+    """Played by `ktlog simulate` (GameCreated.simulated)."""

@@ -12,7 +12,7 @@ from pathlib import Path
 import click
 
 if typing.TYPE_CHECKING:
-    from ..storage.store import Store
+    from ..play.database import Store
 
 
 def echo(text: str = "", **kwargs) -> None:
@@ -48,8 +48,7 @@ def open_store(ctx: click.Context, *, ui: bool = False, create: bool = False) ->
     `ui`: the terminal UI's short wait for another writer's lock. Only a command that records
     games passes `create`: any other refuses a path with no database (issue 16 #11) instead of
     leaving folders and an empty database behind a mistyped --db."""
-    from ..storage.dbfile import BUSY_TIMEOUT_MS, UI_BUSY_TIMEOUT_MS
-    from ..storage.store import Store
+    from ..play.database import BUSY_TIMEOUT_MS, UI_BUSY_TIMEOUT_MS, Store
 
     obj = ctx.find_root().obj
     if obj.get("store") is None:

@@ -19,9 +19,9 @@ from ..errors import GameNotFound, KtlogError
 from ..files.gamefile import SUFFIX as GAME_FILE_SUFFIX
 from ..files.gamelog import Header, export_lines
 from ..files.output import refuse_database
+from ..play.database import Store
 from ..play.importer import ImportReport, import_file, import_files
 from ..play.replay import Replay
-from ..storage.store import Store
 from ..text.render import render_replay_summary, render_score
 from .context import database_path, echo, open_store, write_output
 

@@ -15,14 +15,13 @@ import sqlite3
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..errors import ConcurrencyConflict, GameNotFound, InvalidEvent, KtlogError, StoreError
 from ..events import Envelope, Event, EventCorrected, EventVoided, GameCreated
-from ..records import GENESIS, check_event, check_ids, decode_payload, event_id_bytes, event_id_text, game_prefix, now, seal
+from ..records import GENESIS, GameRow, check_event, check_ids, decode_payload, event_id_bytes, event_id_text, game_prefix, now, seal
 from ..reducer import apply_in_place, fold_with_snapshots
 from ..state import GameState, copy_state, decode_state, encode_state
 from . import projections
@@ -46,40 +45,22 @@ class Raced(KtlogError):
     file with the database (the importer compares again)."""
 
 
-@dataclass(frozen=True)
-class GameRow:
-    """A game as the games table lists it."""
-
-    id: str
-    created_at: str
-    ruleset: str
-    killzone: str
-    date: str
-    labels: dict[str, str]
-    players: list[str]
-    kill_teams: list[str]
-    status: str
-    result: dict | None
-    head_seq: int
-    simulated: bool = False
-    """Played by `ktlog simulate` (GameCreated.simulated)."""
-
-    @classmethod
-    def from_row(cls, row: dict) -> GameRow:
-        return cls(
-            id=row["id"],
-            created_at=row["created_at"],
-            ruleset=row["ruleset"],
-            killzone=row["killzone"],
-            date=row["date"],
-            head_seq=row["head_seq"],
-            status=row["status"],
-            labels={k: row[c] for k, c in LABEL_COLUMNS.items() if row[c]},
-            players=json.loads(row["players"] or "[]"),
-            kill_teams=json.loads(row["kill_teams"] or "[]"),
-            result=json.loads(row["result"]) if row["result"] else None,
-            simulated=bool(row["simulated"]),
-        )
+def listed_game(row: dict) -> GameRow:
+    """A row of the games table as a `GameRow`."""
+    return GameRow(
+        id=row["id"],
+        created_at=row["created_at"],
+        ruleset=row["ruleset"],
+        killzone=row["killzone"],
+        date=row["date"],
+        head_seq=row["head_seq"],
+        status=row["status"],
+        labels={k: row[c] for k, c in LABEL_COLUMNS.items() if row[c]},
+        players=json.loads(row["players"] or "[]"),
+        kill_teams=json.loads(row["kill_teams"] or "[]"),
+        result=json.loads(row["result"]) if row["result"] else None,
+        simulated=bool(row["simulated"]),
+    )
 
 
 class Store:
@@ -150,8 +131,8 @@ class Store:
     def games(self, newest: int | None = None) -> list[GameRow]:
         """Every game, oldest first; or only the `newest` games, newest first."""
         if newest is None:
-            return [GameRow.from_row(r) for r in self._rows("SELECT * FROM games ORDER BY date, created_at")]
-        return [GameRow.from_row(r) for r in self._rows("SELECT * FROM games ORDER BY date DESC, created_at DESC LIMIT ?", [newest])]
+            return [listed_game(r) for r in self._rows("SELECT * FROM games ORDER BY date, created_at")]
+        return [listed_game(r) for r in self._rows("SELECT * FROM games ORDER BY date DESC, created_at DESC LIMIT ?", [newest])]
 
     def count_games(self) -> tuple[int, int]:
         """How many games there are, and how many of them are unfinished."""
@@ -162,7 +143,7 @@ class Store:
         rows = self._rows("SELECT * FROM games WHERE id = ?", [game_id])
         if not rows:
             raise GameNotFound(f"no game {game_id!r} in {self.path or ':memory:'}; `ktlog games` lists them")
-        return GameRow.from_row(rows[0])
+        return listed_game(rows[0])
 
     def resolve(self, prefix: str) -> str:
         """The id of the game whose id is `prefix` or starts with it."""

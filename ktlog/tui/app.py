@@ -6,7 +6,7 @@ from textual.app import App
 from textual.binding import Binding
 
 from ktlog.errors import KtlogError
-from ktlog.storage.store import Store
+from ktlog.play.database import Store
 from ktlog.tui.compat import show_control_characters
 
 SCREENS = ("start", "new", "record", "replay")

@@ -14,11 +14,11 @@ from dataclasses import dataclass
 
 from ktlog import events as ev
 from ktlog.errors import ConcurrencyConflict, KtlogError, RuleViolation
+from ktlog.play.database import Store
 from ktlog.play.moves import refusal_text
 from ktlog.play.session import NothingToDo, Recorded, RecordingSession
 from ktlog.rules.team import unlisted
 from ktlog.state import GameState
-from ktlog.storage.store import Store
 from ktlog.text.describe import describe
 from ktlog.text.render import changes, undo_text
 

@@ -21,9 +21,9 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..errors import GameNotFound, KtlogError
+from ..play.database import Store
 from ..play.replay import Replay
 from ..play.timeline import Timeline
-from ..storage.store import Store
 from ..text.json_views import score_view, state_view
 from . import pages
 from .follower import Follower, Viewer

@@ -17,10 +17,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..events import Envelope, Event
+from ..play.database import Store
 from ..play.timeline import Timeline
 from ..rulesets import get_ruleset
 from ..state import GameState
-from ..storage.store import Store
 from ..text.describe import describe
 from .source import Source, Unavailable
 from .tables import table_rows

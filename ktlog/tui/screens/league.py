@@ -21,7 +21,7 @@ from textual.widgets import DataTable, Header, Static, TabbedContent, TabPane
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from ktlog.analytics.league import Filters, League
-from ktlog.storage.store import GameRow, Store
+from ktlog.play.database import GameRow, Store
 from ktlog.text.results import game_result
 
 from ..markup import escape

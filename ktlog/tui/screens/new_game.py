@@ -17,10 +17,10 @@ from textual.widgets import Button, Header, Input, Label, Select, Static
 
 from ktlog import events as ev
 from ktlog.errors import KtlogError
+from ktlog.play.database import Store
 from ktlog.rules.not_applied import not_applied_in_setup
 from ktlog.rules.ruleset import Ruleset
 from ktlog.rulesets import RULESETS
-from ktlog.storage.store import Store
 
 from ..markup import escape
 from ..widgets.key_footer import KeyFooter

@@ -18,10 +18,10 @@ from textual.containers import Vertical
 
 from ktlog import events as ev
 from ktlog.errors import KtlogError
+from ktlog.play.database import Store
 from ktlog.rules.candidates import active
 from ktlog.rulesets import get_ruleset
 from ktlog.state import OperativeState
-from ktlog.storage.store import Store
 from ktlog.text.describe import describe
 from ktlog.text.event_text import parse_event
 

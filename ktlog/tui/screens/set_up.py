@@ -16,9 +16,9 @@ from textual.widgets import Button, Checkbox, Header, Input, Label, Select, Stat
 from ktlog import events as ev
 from ktlog.errors import KtlogError
 from ktlog.files.rosters import slug
+from ktlog.play.database import Store
 from ktlog.rules.ruleset import Ruleset
 from ktlog.rulesets import get_ruleset
-from ktlog.storage.store import Store
 
 from ..markup import escape
 from ..recorder import Recorder

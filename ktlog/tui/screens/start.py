@@ -11,7 +11,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import DataTable, Header, Static
 
-from ktlog.storage.store import Store
+from ktlog.play.database import Store
 
 from ..widgets.game_table import GameTable
 from ..widgets.key_footer import KeyFooter

@@ -5,7 +5,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widgets import DataTable
 
-from ktlog.storage.store import GameRow
+from ktlog.play.database import GameRow
 from ktlog.text.results import game_result
 
 
