@@ -8,6 +8,7 @@ import re
 import secrets
 import uuid
 from dataclasses import dataclass
+from typing import Any, cast
 
 import msgspec
 
@@ -68,7 +69,7 @@ def seal(game_id: str, seq: int, event: Event, prev_hash: str, *, event_id: str 
         event_id=event_id,
         version=version,
         recorded_at=recorded_at,
-        payload=event,
+        payload=cast("AnyEvent", event),  # an Event is always one of AnyEvent (events.py)
         prev_hash=prev_hash,
         hash=digest,
     )
@@ -122,7 +123,7 @@ def check_event(event: Event, payload: bytes | None = None) -> None:
         raise InvalidEvent(problem, "limits of docs/file-formats.md")
 
 
-def _bad_value(value, field: str, path: str) -> str | None:
+def _bad_value(value: object, field: str, path: str) -> str | None:
     if isinstance(value, str):
         free = field in FREE_TEXT
         limit = TEXT_LIMIT if free else NAME_LIMIT
@@ -228,7 +229,7 @@ class GameRow:
     players: list[str]
     kill_teams: list[str]
     status: str
-    result: dict | None
+    result: dict[str, Any] | None
     head_seq: int
     simulated: bool = False
     """Played by `ktlog simulate` (GameCreated.simulated)."""

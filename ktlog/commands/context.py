@@ -8,6 +8,7 @@ import sys
 import typing
 from collections.abc import Callable
 from pathlib import Path
+from typing import BinaryIO
 
 import click
 
@@ -61,7 +62,7 @@ def database_path(ctx: click.Context) -> Path:
     return Path(ctx.find_root().obj["db"])
 
 
-def write_output(ctx: click.Context, output: Path, content: bytes | str | Callable[[Path], None]) -> None:
+def write_output(ctx: click.Context, output: Path, content: bytes | str | Callable[[BinaryIO], object]) -> None:
     """Write an `-o` file atomically, refusing the open database and its -wal/-shm; says "wrote"."""
     from ..files.output import write_file
 

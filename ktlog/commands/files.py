@@ -92,8 +92,9 @@ def _report_signers(store: Store, path: Path) -> None:
     from ..play import signatures
 
     header = signatures.file_header(path)
-    if header is not None:
-        echo(f"  game {header.game_id[:8]}: {signatures.keep_from_header(store, header).describe()}")
+    signers = signatures.keep_from_header(store, header) if header is not None else None
+    if header is not None and signers is not None:  # a header with an empty "signatures" list has none
+        echo(f"  game {header.game_id[:8]}: {signers.describe()}")
 
 
 @contextlib.contextmanager
@@ -189,7 +190,7 @@ def load_samples(store: Store, samples: Path):
     files = sorted(Path(samples).glob("*.jsonl"))
     if not files:
         raise KtlogError(f"no sample games (*.jsonl) in {samples}; pass --samples DIR")
-    results = []
+    results: list[ImportReport | KtlogError] = []
     with store.batch():
         for path in files:
             try:

@@ -15,6 +15,7 @@ import re
 import shlex
 import typing
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -70,7 +71,7 @@ class GameFile:
         return self.header.get("ruleset", DEFAULT_RULESET)
 
     def created(self) -> ev.GameCreated:
-        return ev.GameCreated(ruleset=self.ruleset, killzone=self.header["killzone"], date=self.header["date"], **{k: self.header.get(k) for k in LABELS})
+        return ev.GameCreated(ruleset=self.ruleset, killzone=self.header["killzone"], date=self.header["date"], **{k: self.header.get(k) for k in LABELS})  # type: ignore[arg-type]  # the label fields, str | None
 
 
 # --- reading ---------------------------------------------------------------------------------
@@ -172,7 +173,7 @@ def _side(where: str, number: int, value: str, npo: bool) -> Side:
 # --- writing ---------------------------------------------------------------------------------
 
 
-def game_file_text(header: dict[str, str | None], sides: list[Side], events: list[ev.Event], comments: list[str] = ()) -> str:
+def game_file_text(header: dict[str, str | None], sides: list[Side], events: Sequence[ev.Event], comments: list[str] = ()) -> str:
     """A game file: comment lines, the header (keys in the order of KEYS), the sides, the events."""
     lines = [f"# {c}" for c in comments]
     lines += [f"{key}: {header[key]}" for key in KEYS if header.get(key) is not None]
@@ -214,7 +215,8 @@ def _json_words(event: ev.Event) -> list[str]:
 
 
 def _short_words(event: ev.Event) -> list[str]:
-    words, shot = [], []
+    words: list[str] = []
+    shot: list[str] = []
     for name, value, annotation in _fields(event):
         if isinstance(event, ev.Shot) and name == "attacks" and len(value) == 1 and (shot := _shot_words(value[0])):
             continue

@@ -171,9 +171,9 @@ def changes(before: GameState, after: GameState) -> list[str]:
     """What an event changed that a player cares about: VP, CP, wounds, warnings, phase, result."""
     out = [f"{v.player} scores {v.vp}VP ({v.op}: {v.reason})" for v in after.vp_log[len(before.vp_log) :]]
     out += [f"{c.player} CP {c.delta:+d} ({c.source}) -> {after.players[c.player].cp}CP" for c in after.cp_log[len(before.cp_log) :]]
-    for name, old in before.players.items():
+    for name, was in before.players.items():
         now = after.players[name].resources
-        out += [f"{name} {r} {count - old.resources.get(r, 0):+d} -> {count}" for r, count in now.items() if count != old.resources.get(r, 0)]
+        out += [f"{name} {r} {count - was.resources.get(r, 0):+d} -> {count}" for r, count in now.items() if count != was.resources.get(r, 0)]
     for op_id, op in after.operatives.items():
         old = before.operatives.get(op_id)
         if old and old.wounds != op.wounds:

@@ -69,7 +69,7 @@ class Recorder:
         return self._attempt(lambda: self.session.override(reason), _news)
 
     def undo(self) -> Outcome:
-        return self._attempt(self.session.undo, lambda r: undo_text(r.seq, *r.undone))
+        return self._attempt(self.session.undo, lambda r: undo_text(r.seq, *r.undone))  # type: ignore[misc]  # an undo's outcome names what it undid
 
     def correct(self, target: int, event: ev.Event) -> Outcome:
         """Let `event` count instead of the event at seq `target` (later events checked again)."""

@@ -118,7 +118,7 @@ def make_app(db: Path, *, interval: float = 0.02) -> Starlette:
     async def league(request: Request) -> Response:
         filters = {k: request.query_params.get(k) or None for k in ("league", "season", "round", "since", "until", "ruleset", "player", "team")}
         for day in ("since", "until"):
-            if filters[day] and not _is_day(filters[day]):
+            if filters[day] and not _is_day(filters[day]):  # type: ignore[arg-type]  # checked non-empty first
                 raise BadRequest(f"{day} must be a day as YYYY-MM-DD, not {filters[day]!r}")
         with source.reading():  # a missing or foreign file gets the same page as everywhere else
             pass
@@ -277,7 +277,7 @@ def _league_tables(db: Path, filters: dict[str, str | None]) -> tuple[str | None
     choices = filter_choices(db)
     days = {k: dt.date.fromisoformat(v) for k, v in filters.items() if k in ("since", "until") and v}
     try:
-        league = League(db, Filters(**(filters | days)))
+        league = League(db, Filters(**(filters | days)))  # type: ignore[arg-type]  # since/until as dates, the rest as given
         frames = [("Standings", standings(league)), ("Kill teams", entity_stats(league, "kill_team"))]
     except KtlogError as exc:  # nothing to compute, an unknown player ...
         return str(exc), [], choices

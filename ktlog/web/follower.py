@@ -214,7 +214,7 @@ class Follower:
             head = store.game(game_id).head_seq
             state = store.state(game_id, head)
             ruleset = get_ruleset(state.ruleset)
-            hidden = {e.seq: e.payload for e in store.events(game_id) if ruleset.hidden(state, e.payload)}
+            hidden: dict[int, Event] = {e.seq: e.payload for e in store.events(game_id) if ruleset.hidden(state, e.payload)}
             feed = self.games[game_id] = GameFeed(game_id, head, hidden)
         viewer = Viewer()
         for chunk in self._catch_up(store, feed, after):
