@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import datetime as dt
 import uuid
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 
 from ..errors import RuleViolation
 from ..events import (
@@ -278,7 +278,7 @@ class GameBuilder:
         return seal_reproducibly(game_id, start, self.events)
 
 
-def seal_reproducibly(game_id: str, start: str, events: list[Event], first: int = 1, prev: str = GENESIS) -> list[tuple[Envelope, bytes]]:
+def seal_reproducibly(game_id: str, start: str, events: Sequence[Event], first: int = 1, prev: str = GENESIS) -> list[tuple[Envelope, bytes]]:
     """Events sealed from seq `first` on (chained to `prev`), each recorded 20 s after `start`
     times its seq and its id made from the game id and seq: the same events give the same file."""
     t0 = dt.datetime.fromisoformat(start)
