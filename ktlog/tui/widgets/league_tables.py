@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import polars as pl
-from rich.text import JustifyMethod, Text
+from rich.console import JustifyMethod
+from rich.text import Text
 from textual.widgets import DataTable
 
 
