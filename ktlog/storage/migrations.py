@@ -7,14 +7,12 @@ from __future__ import annotations
 
 import sqlite3
 
-import sqlite_utils
-from sqlite_utils import Migrations
-
 from ..records import GENESIS, event_id_bytes
 from .catalog import REWINDS
+from .schema_library import sqlite_utils
 from .snapshots import pack
 
-migrations = Migrations("ktlog")
+migrations = sqlite_utils.Migrations("ktlog")
 REBUILDING_MIGRATIONS = {
     "m002_dice_figures_and_crit_op",
     "m006_elimination_and_mission_vp",
