@@ -431,6 +431,18 @@ def test_both_players_sign_a_game_and_a_recomputed_chain_loses_the_signatures(sa
     assert out.exit_code == 1 and "Alice" not in out.stdout
 
 
+def test_a_header_with_an_empty_signature_list_imports_as_unsigned(samples_db, tmp_path):
+    # Found by mypy's union-attr (issue 22): the import read `"signatures"` in the header, found
+    # no signature to keep (None) and asked None to describe who signed: a traceback.
+    ktlog(samples_db, "export", "334f", "-o", tmp_path / "game.jsonl")
+    lines = (tmp_path / "game.jsonl").read_bytes().split(b"\n")
+    header = json.loads(lines[0])
+    (tmp_path / "empty.jsonl").write_bytes(b"\n".join([json.dumps({**header, "signatures": []}).encode(), *lines[1:]]))
+    out = ktlog(tmp_path / "fresh.db", "import", tmp_path / "empty.jsonl", sorted(SAMPLE_GAMES.glob("02_*.jsonl"))[0]).output
+    assert "2 files: 2 new" in out and "signed" not in out
+    assert "334f68f6  ok (266 events); not signed" in ktlog(tmp_path / "fresh.db", "verify").output
+
+
 def rechained(lines: list[bytes]) -> list[bytes]:
     """Game-log lines with their hash chain recomputed, as a forger would."""
     from ktlog.records import GENESIS, canonical_raw, chain_hash

@@ -53,7 +53,8 @@ def render_table(frame: pl.DataFrame, width: int | None = None) -> tuple[str, li
     if width is None or frame.width < 2 or len(text.partition("\n")[0]) <= width:
         return text, []
     cells = text.partition("\n")[0].strip("|").split("|")
-    kept, used = [], 1
+    kept: list[str] = []
+    used = 1
     for name, cell in zip(frame.columns, cells):
         if not kept or used + len(cell) + 1 <= width:
             kept.append(name)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Iterator
 from functools import cache
+from typing import get_args
 
 import msgspec
 
@@ -125,7 +126,7 @@ def _counteract(s: GameState) -> Iterator[ev.Event]:
 
 
 def _fight(s: GameState, op: OperativeState) -> Iterator[ev.Event]:
-    actions = ["Fight"] + [a for a, zone in KILLZONE_OF_ACTION.items() if a.endswith("Fight") and zone in s.killzone.casefold()]
+    actions: list[ev.FightAction] = [a for a in get_args(ev.FightAction) if a == "Fight" or KILLZONE_OF_ACTION[a] in s.killzone.casefold()]
     for name in actions:
         targets = [s.operatives[t] for t in op.engaged_with] if name == "Fight" else enemies(s, op)
         for weapon in melee(s, op):
@@ -287,7 +288,7 @@ class Moves:
         if refusal is not None:
             if kind not in self._refusals:
                 self._refusals[kind], self._refused[kind] = refusal, event
-            if shared and self._fails_shared_checks(event):
+            if shared and isinstance(event, ev.Action) and self._fails_shared_checks(event):
                 self._refused_actions.add(shared)
         return refusal is None
 
@@ -327,6 +328,7 @@ def _set_up(s: GameState, e: ev.OperativeSetUp) -> str:
 
 
 def _activation(s: GameState, e: ev.Event) -> str:
+    assert s.activation is not None, "asked only while an operative is active"
     op = s.operatives[s.activation.operative]
     return f"{op.id} ({op.player}) is active, {op.apl - s.activation.ap_spent} AP left: an action, or ActivationEnded operative={op.id}"
 

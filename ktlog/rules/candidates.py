@@ -53,10 +53,15 @@ in_setup, in_strategy, in_battle = during("setup"), during("strategy"), during("
 
 def of_active(fn: Callable[[GameState, OperativeState], Iterator[ev.Event]]) -> Candidates:
     """Candidates for the active operative, if there is one."""
-    return lambda s: fn(s, active(s)) if s.activation else iter(())
+
+    def candidates(s: GameState) -> Iterator[ev.Event]:
+        op = active(s) if s.activation else None
+        return fn(s, op) if op else iter(())
+
+    return candidates
 
 
-def action(cls: type[ev.Event]) -> Candidates:
+def action(cls: Callable[..., ev.Event]) -> Candidates:
     """An action of the active operative that needs nothing more (Dash, Normal Move ...)."""
     return of_active(lambda s, op: iter([cls(operative=op.id)]))
 
