@@ -13,6 +13,7 @@ import itertools
 import json
 import shlex
 import typing
+from collections.abc import Iterable
 
 import msgspec
 
@@ -35,6 +36,20 @@ def parse_event(line: str) -> ev.Event:
     if not words:
         raise KtlogError('type an event: TYPE FIELD=VALUE ..., e.g. TacOpScored player=Ana vp=2 reason="Flank"')
     return build_event(words[0], words[1:], None)
+
+
+def event_line(event_type: str, answers: Iterable[tuple[str, str]]) -> str:
+    """The line `ktlog event` takes for an event type and the answers to a move's questions (its
+    fixed fields first): a field answered twice takes both values (A,B), a field's part
+    (`control.MARKER`) becomes a MARKER:VALUE pair, an empty answer leaves the field out."""
+    fields: dict[str, list[str]] = {}
+    for field, value in answers:
+        name, dot, part = field.partition(".")
+        if dot:
+            fields.setdefault(name, []).append(f"{part}:{value}")
+        elif value != "":
+            fields.setdefault(name, []).append(value)
+    return " ".join([event_type, *(f"{name}={shlex.quote(','.join(values))}" for name, values in fields.items())])
 
 
 def build_event(type_name: str, assignments: list[str], override: str | None) -> ev.Event:

@@ -12,7 +12,7 @@ from textual.widgets import Label
 from ktlog import events as ev
 from ktlog.errors import KtlogError
 from ktlog.play.moves import Trial, refusal_text
-from ktlog.rulesets.multiplayer.rules import listing
+from ktlog.rules.ruleset import listing
 from ktlog.state import GameState, OperativeState
 
 from ..markup import escape
