@@ -37,10 +37,10 @@ from ..rules.candidates import (
     turn_order,
 )
 from ..rules.context import Ctx
+from ..rules.ruleset import Ruleset, listing
 from ..rules.shooting import defence_dice_collected, expected_attack_dice
 from ..rules.team import weapons_of
 from ..rules.weapons import weapon_profile
-from ..rules.ruleset import Ruleset, listing
 from ..rulesets import get_ruleset
 from ..state import UNREAD_LOGS, GameState, OperativeState, decode_state, encode_state
 

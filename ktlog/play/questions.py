@@ -66,12 +66,10 @@ def ploy_questions(kind: str):
 
 def _ploy_operative(s: GameState, e: ev.Event) -> tuple[Question, ...]:
     questions = ploy_questions("firefight")(s, e)
-    if s.activation is None:
+    if s.activation is None or not any(op.in_killzone for op in s.operatives_of(e.player)):
         return questions
     own = sorted((op for op in s.operatives_of(e.player) if op.in_killzone), key=lambda op: op.id != s.activation.operative)
-    used_on = Question(
-        "operative", "operative", "used on which operative", choices=tuple(Choice(op.id, operative_label(op)) for op in own), optional=True
-    )
+    used_on = Question("operative", "operative", "used on which operative", choices=tuple(Choice(op.id, operative_label(op)) for op in own), optional=True)
     return (*questions, used_on)
 
 
@@ -141,7 +139,9 @@ def _rolloff(moves: Moves) -> list[Move]:
     moves_now = []
     for e in moves.options("roll_off")[:1]:
         dice = tuple(DiceGroup(p, count=1) for p in e.rolls)
-        rolls = Question("rolls", "dice", "each player's D6", shape="NAME:N,NAME:N", dice=dice, hint="NAME:ROLL for each player, e.g. " + ",".join(f"{p}:4" for p in e.rolls))
+        rolls = Question(
+            "rolls", "dice", "each player's D6", shape="NAME:N,NAME:N", dice=dice, hint="NAME:ROLL for each player, e.g. " + ",".join(f"{p}:4" for p in e.rolls)
+        )
         moves_now.append(Move("roll_off", "Roll off", "RolledOff", fixed={"purpose": e.purpose}, questions=(rolls,)))
     return moves_now
 
@@ -162,7 +162,12 @@ KINDS: tuple[Kind, ...] = (
     # set-up (pg 110, pg 81)
     Kind("roll_off", "Roll off", "o", describe=_rolloff),
     Kind("initiative", "Initiative", "i", asked=("player",)),
-    Kind("marker", "Objective marker", "m", free=lambda s, e: (text("marker", f"Objective marker {len(s.markers) + 1}, set up by {e.player}: its name", default=e.marker),)),
+    Kind(
+        "marker",
+        "Objective marker",
+        "m",
+        free=lambda s, e: (text("marker", f"Objective marker {len(s.markers) + 1}, set up by {e.player}: its name", default=e.marker),),
+    ),
     Kind("crit_op", "Crit op", "k", asked=("roll",)),
     Kind("drop_zone", "Drop zone", "z", free=lambda s, e: (text("drop_zone", f"Drop zone chosen by {e.player}", default=e.drop_zone),)),
     Kind(
@@ -170,7 +175,14 @@ KINDS: tuple[Kind, ...] = (
         "Equipment",
         "q",
         free=lambda s, e: (
-            options("equipment", f"Equipment selected by {e.player}", ((x.name, x.name) for x in s.players[e.player].equipment_options), other=True, many=True, optional=True),
+            options(
+                "equipment",
+                f"Equipment selected by {e.player}",
+                ((x.name, x.name) for x in s.players[e.player].equipment_options),
+                other=True,
+                many=True,
+                optional=True,
+            ),
         ),
     ),
     Kind("set_up", "Set up operative", "u", asked=("operative",)),
@@ -180,7 +192,7 @@ KINDS: tuple[Kind, ...] = (
     Kind("pass", "Pass", "p"),
     # the firefight phase (pg 38-39)
     Kind("activate", "Activate", "a", asked=("operative",), free=lambda s, e: (options("order", "its order", (("engage", "Engage"), ("conceal", "Conceal"))),)),
-    Kind("counteract", "Counteract", "x", asked=("operative",)),
+    Kind("counteract", "Counteract", "x"),
     Kind("reposition", "Reposition", "r", exact=True),
     Kind("dash", "Dash", "d", exact=True),
     Kind("fall_back", "Fall Back", "b", exact=True),
@@ -197,7 +209,7 @@ KINDS: tuple[Kind, ...] = (
     Kind("control", "Objectives", "o", describe=_control),
     Kind("end_tp", "End turning point", "t", exact=True),
     # the kill team's own resources, counted at any moment (its roster names them)
-    Kind("resource", "Resource", "h", asked=("resource",), free=lambda s, e: (number("delta", "count it up or down", "+1 or -1"), text("reason", "why"))),
+    Kind("resource", "Resource", "h", free=lambda s, e: (number("delta", "count it up or down", "+1 or -1"), text("reason", "why"))),
     # rare steps
     Kind(
         "damage",
@@ -311,8 +323,9 @@ def _group(
             if all(c[f] == chosen[0][f] for c in chosen) and (v := value_text(chosen[0][f])) is not None and not any(q.field == f for q in questions):
                 fixed[f] = v
         questions += [*(free(s, group[0]) if free else ()), *more]
+        questions.sort(key=lambda q: kind.first.index(q.field) if q.field in kind.first else len(kind.first))
         player = fixed.get("player") or (None if "player" in asked else _owner(s, group[0]))
-        label = describe(group[0]) if not questions else kind.label + (f": {player}" if player and len(groups) > 1 else "")
+        label = describe(group[0]) if not questions else kind.label + (f": {', '.join(fixed.values())}" if fixed and len(groups) > 1 else "")
         found.append(Move(name, label, event_type, player, fixed, tuple(questions)))
     return found
 
@@ -374,4 +387,3 @@ def _owner(s: GameState, event: ev.Event) -> str | None:
     player = getattr(event, "player", None)
     operative = getattr(event, "operative", None)
     return player or (s.operatives[operative].player if operative in s.operatives else None)
-

@@ -120,6 +120,8 @@ class Kind:
     recorded with an override."""
     after: str | None = None
     """A ruleset's kind: the shared kind it is offered after (in the sequence of the game)."""
+    first: tuple[str, ...] = ()
+    """Fields asked before the others, in this order (VP and why, then from which card)."""
 
 
 def value_text(value: Any) -> str | None:

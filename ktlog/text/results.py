@@ -6,8 +6,8 @@ refusal of an event after the end and the game-log file check say a result the s
 
 from __future__ import annotations
 
-from ..rulesets import RULESETS
 from ..rules.ruleset import listing
+from ..rulesets import RULESETS
 from ..state import GameState
 
 

@@ -37,7 +37,9 @@ def _reinforcements_asked(moves: Moves) -> list[Move]:
     s = moves.state
     down = [o for o in s.operatives_of(npo_side(s) or "") if o.incapacitated]
     light = [o.id for o in down if not is_heavy(o)]
-    first = Question("operatives", "operatives", "Reinforcements: the NPOs that return", shape="A,B", choices=tuple(Choice(o.id, operative_label(o)) for o in down))
+    first = Question(
+        "operatives", "operatives", "Reinforcements: the NPOs that return", shape="A,B", choices=tuple(Choice(o.id, operative_label(o)) for o in down)
+    )
     second = Question(
         "operatives",
         "operatives",

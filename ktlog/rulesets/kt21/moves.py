@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ... import events as ev
-from ...play.questions import number, options, shots_described, text
+from ...play.questions import number, shots_described, text
 from ...rules.candidates import Candidates, action, in_battle, shots, turn_order
 from ...rules.questions import Kind
 from ...state import GameState
@@ -44,12 +44,10 @@ KINDS = (
         "mission_vp",
         "VP",
         "V",
-        free=lambda s, e: (
-            number("vp", "VP", "then what scored them; e.g. 3 controls two markers"),
-            text("reason", "what scored them"),
-            options("category", f"{e.player}'s VP are from", (("mission", "the mission"), ("tac", "a tac op"))),
-        ),
+        asked=("category",),
+        free=lambda s, e: (number("vp", "VP", "then what scored them; e.g. 3 controls two markers"), text("reason", "what scored them")),
         after="end_tp",
+        first=("vp", "reason"),
     ),
 )
 """How each of these kinds is offered and asked (ktlog.play.questions)."""

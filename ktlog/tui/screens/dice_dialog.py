@@ -27,11 +27,6 @@ def wounds_text(op: OperativeState) -> str:
 
 
 class DiceDialog(Modal):
-    DEFAULT_CSS = """
-    DiceDialog #entries { height: auto; }
-    DiceDialog #options { color: $text-muted; }
-    DiceDialog #preview { min-height: 2; margin-top: 1; }
-    """
     BINDINGS = [Binding("enter", "confirm", "Record")]
     HINT = "type the dice as digits; Backspace corrects; Enter records; Esc cancels"
 
