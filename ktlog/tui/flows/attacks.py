@@ -27,10 +27,11 @@ async def shoot(screen: Asker, kind: str = "shoot") -> None:
     """The shooter (when several may: KT21 Overwatch), the target, then the dice dialog. Any
     kind of move whose event is a shot is taken this way (`registry.SHOT_FLOW`)."""
     s = screen.recorder.state
-    (move,) = screen.steps.describe(kind) or [None]
-    if move is None:
+    described = screen.steps.describe(kind)
+    if not described:
         screen.say(screen.steps.why_not(kind), ok=False)
         return
+    (move,) = described
     shooter = await screen.pick_one(f"{move.label} by", [operative_choice(s.operatives[o], o, s) for o in choices_of(move, "operative")])
     if shooter is None:
         screen.record(None)
