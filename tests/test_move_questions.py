@@ -34,8 +34,8 @@ def first_answers(move: Move) -> list[tuple[str, str]]:
         elif legal:
             value = q.default if q.default is not None else legal[0].value
         elif not q.other and q.kind not in ("number", "text"):
-            assert q.optional, f"{move.kind}: {q.field} has no legal choice"
-            continue
+            assert q.choices, f"{move.kind}: {q.field} has no choice"
+            continue  # ruled out by the earlier answers: it does not apply
         else:
             value = {"number": "1"}.get(q.kind, q.default or "x")
         given.append((q.field, value))

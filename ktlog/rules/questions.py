@@ -50,7 +50,8 @@ class Question(msgspec.Struct, frozen=True, omit_defaults=True):
     shape: str = "TEXT"
     """How the answer is written (`ktlog event --help`: DICE, N, A,B, NAME:N,NAME:N, a|b ...)."""
     choices: tuple[Choice, ...] = ()
-    """The legal values; empty: any value of the shape."""
+    """The legal values; empty: any value of the shape. A question whose choices the earlier
+    answers all rule out (`when`) is not asked: it does not apply (a second NPO after a Heavy one)."""
     other: bool = False
     """The choices are suggestions (the roster's ploys): another value may be typed."""
     many: bool = False
@@ -59,7 +60,7 @@ class Question(msgspec.Struct, frozen=True, omit_defaults=True):
     """With `many`: at most this many values."""
     default: str | None = None
     optional: bool = False
-    """May be left unanswered: the field is then left out (its default)."""
+    """May be left unanswered even when it has legal choices: the field is then left out (its default)."""
     dice: tuple[DiceGroup, ...] = ()
     """For dice: how many dice, by the earlier answers."""
     hint: str = ""

@@ -32,8 +32,9 @@ MOVES: dict[str, Candidates] = {
 
 
 def _reinforcements_asked(moves: Moves) -> list[Move]:
-    """The incapacitated NPOs that return: one Heavy one, or a second that is not Heavy after a
-    first that is not (pg 92, 94)."""
+    """The incapacitated NPOs that return: one Heavy one, or two that are not (pg 92, 94): the
+    second question has no legal choice after a Heavy one (nor when only one is down), so it is
+    not asked then."""
     s = moves.state
     down = [o for o in s.operatives_of(npo_side(s) or "") if o.incapacitated]
     light = [o.id for o in down if not is_heavy(o)]
@@ -46,7 +47,6 @@ def _reinforcements_asked(moves: Moves) -> list[Move]:
         "Reinforcements: the second NPO that returns",
         shape="A,B",
         choices=tuple(Choice(o, operative_label(s.operatives[o]), when={"operatives": tuple(x for x in light if x != o)}) for o in light),
-        optional=True,
     )
     return [Move("reinforcements", "Reinforcements", "ReinforcementsArrived", npo_side(s), questions=(first, second))]
 

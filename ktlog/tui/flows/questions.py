@@ -95,7 +95,7 @@ async def _one(screen: Asker, move: Move, q: Question, so_far: dict[str, str]):
             return NONE if q.optional and text is not None else None
         return text.strip()
     if not legal:
-        return NONE if q.optional else None
+        return NONE  # ruled out by the earlier answers: it does not apply
     choices = [_choice(screen, q, c.value, c.label) for c in legal]
     if q.optional:
         choices.append(Choice("none", NONE, "0"))
