@@ -90,13 +90,16 @@ def _shot_dice(s: GameState, events: list[ev.Event]) -> tuple[Question, ...]:
         when = {"weapon": e.weapon, "target": target}
         attack.append(DiceGroup("attack dice", count=expected.attack, when=when))
         defence.append(DiceGroup("defence dice", most=expected.defence, when=when))
-    flag = lambda field, label: Question(field, "option", label, shape="BOOL", choices=(Choice("false", "no"), Choice("true", "yes")), optional=True)  # noqa: E731
     return (
         Question("dice", "dice", "attack dice", shape="DICE", dice=tuple(attack)),
         Question("saves", "dice", "defence dice", shape="DICE", dice=tuple(defence)),
-        flag("cover", "in cover"),
-        flag("obscured", "obscured"),
+        _flag("cover", "in cover"),
+        _flag("obscured", "obscured"),
     )
+
+
+def _flag(field: str, label: str) -> Question:
+    return Question(field, "option", label, shape="BOOL", choices=(Choice("false", "no"), Choice("true", "yes")), optional=True)
 
 
 def shots_described(moves: Moves, kind: str) -> list[Move]:
@@ -120,13 +123,14 @@ def _fights(moves: Moves) -> list[Move]:
         mine.append(DiceGroup(e.operative, count=expected.attack, when={"weapon": e.weapon}))
         for w in melee(s, s.operatives[e.target]):
             weapons.append(Choice(w.name, f"{w.name} (Atk {w.atk}, Hit {w.hit}+)", when={"target": (e.target,)}))
-            theirs.append(DiceGroup(e.target, count=w.atk, when={"target": e.target, "target_weapon": w.name}))
+            retaliating = dice_expected(s, e.operative, e.weapon, e.target, target_weapon=w.name).defence
+            theirs.append(DiceGroup(e.target, count=retaliating, when={"target": e.target, "target_weapon": w.name}))
     extra = (
         Question("target_weapon", "option", "the target's weapon", choices=_distinct(weapons), optional=True),
         Question("attack_dice", "dice", "attack dice", shape="DICE", dice=_distinct(mine)),
         Question("target_dice", "dice", "the target's attack dice", shape="DICE", dice=_distinct(theirs), optional=True),
     )
-    return _group(moves, "fight", events, asked=("action", "target", "weapon"), values=lambda e: _fields(e, ("action", "target", "weapon")), more=extra)
+    return _group(moves, "fight", events, asked=("action", "target", "weapon"), more=extra)
 
 
 def _distinct(items: list) -> tuple:
@@ -316,11 +320,11 @@ def _group(
     for (event_type, given), group in groups.items():
         fixed = {f: text for f, v in given if (text := value_text(v)) is not None}
         chosen = [values(e) for e in group]
-        questions = [q for q in (_question(s, f, chosen, asked) for f in asked) if q is not None]
-        for q in questions:
-            fixed.pop(q.field, None)
+        questions = []
         for f in asked:
-            if all(c[f] == chosen[0][f] for c in chosen) and (v := value_text(chosen[0][f])) is not None and not any(q.field == f for q in questions):
+            if (q := _question(s, f, chosen, asked)) is not None:
+                questions.append(q)
+            elif (v := value_text(chosen[0][f])) is not None:  # one legal value: decided
                 fixed[f] = v
         questions += [*(free(s, group[0]) if free else ()), *more]
         questions.sort(key=lambda q: kind.first.index(q.field) if q.field in kind.first else len(kind.first))
