@@ -169,9 +169,8 @@ def _migrate(conn: sqlite3.Connection, path: Path | None) -> bool:
         )
     if version == SCHEMA_VERSION:
         return False
-    import sqlite_utils
-
     from .migrations import COMPACTING_MIGRATIONS, REBUILDING_MIGRATIONS, migrations
+    from .schema_library import sqlite_utils
 
     db = sqlite_utils.Database(conn, execute_plugins=False)
     pending = {m.name for m in migrations.pending(db)}
