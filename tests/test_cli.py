@@ -263,6 +263,21 @@ def test_event_types_show_the_shape_of_each_field(run):
     assert "equipment?=A,B" in types
 
 
+def test_event_types_of_a_game_are_its_legal_moves_as_lines_to_type(run, new_game):
+    """`ktlog event GAME --types`: the moves of the game's state from the same description the
+    record screen asks from (ktlog.play.questions), each typed back as it shows."""
+    out = run("event", new_game[:8], "--types").stdout
+    assert "RolledOff purpose=setup rolls=Alice:D6,Bob:D6" in out and "InitiativeDecided" not in out
+    run("event", new_game[:8], "RolledOff", "purpose=setup", "rolls=Alice:5,Bob:2")
+    out = run("event", new_game[:8], "--types").stdout
+    assert "next: Alice decides who has initiative" in out and re.search(r"Initiative +InitiativeDecided player=Alice\|Bob", out)
+    run("event", new_game[:8], "InitiativeDecided", "player=Alice")
+    out = run("event", new_game[:8], "--types").stdout
+    marker = next(line for line in out.splitlines() if line.startswith("  ") and "ObjectiveMarkerSetUp" in line)
+    assert marker.split(None, 2)[2] == "ObjectiveMarkerSetUp player=Bob marker=TEXT"  # Bob sets up the first (pg 110)
+    assert "Bob sets up objective marker centre" in run("event", new_game[:8], "ObjectiveMarkerSetUp", "player=Bob", "marker=centre").stdout
+
+
 def test_help_lists_the_commands_without_importing_them():
     # Issue 16: `ktlog --help` loaded every command's module (the rules included) for one line each.
     from ktlog.cli import COMMANDS

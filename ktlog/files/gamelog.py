@@ -16,7 +16,7 @@ from .. import __version__
 from ..errors import GameLogError, KtlogError
 from ..events import AnyEvent, Envelope
 from ..records import GENESIS, NUMBER_LIMIT, canonical, canonical_raw, chain_hash, decode_payload
-from ..rulesets.multiplayer.rules import shared_win
+from ..rulesets import get_ruleset
 from ..state import GameState
 from .inputs import GAME_LOG_LIMIT, LINE_LIMIT, read_limited
 from .output import write_file
@@ -106,7 +106,7 @@ def header_result(state: GameState) -> HeaderResult | None:
     if r is None:
         return None
     score = {n: {**p.vp, "total": p.total_vp} for n, p in state.players.items()}
-    return HeaderResult(winner=r.winner, draw=r.draw, ended_by=r.ended_by, score=score, winners=tuple(shared_win(state)))
+    return HeaderResult(winner=r.winner, draw=r.draw, ended_by=r.ended_by, score=score, winners=tuple(get_ruleset(state.ruleset).shared_win(state)))
 
 
 def make_header(game_id: str, state: GameState, events: int, description: str | None = None) -> Header:

@@ -38,9 +38,11 @@ from ..rules.candidates import (
     turn_order,
 )
 from ..rules.context import Ctx
-from ..rules.ruleset import Ruleset
+from ..rules.ruleset import Ruleset, listing
+from ..rules.shooting import defence_dice_collected, expected_attack_dice
+from ..rules.team import weapons_of
+from ..rules.weapons import weapon_profile
 from ..rulesets import get_ruleset
-from ..rulesets.multiplayer.rules import listing
 from ..state import UNREAD_LOGS, GameState, OperativeState, decode_state, encode_state
 
 _STUB = ev.Datacard(name="", apl=1, move=1, save=6, wounds=1)
@@ -203,6 +205,41 @@ MOVES: dict[str, Candidates] = {
 
 SHOOTING = {"shoot": ev.Shot, "overwatch": ev.OverwatchFired}
 """The kinds of move that are shooting attacks, and their events (KT21 Overwatch is a Shot too)."""
+
+
+class DiceExpected(msgspec.Struct, frozen=True):
+    """The dice an attack takes (a face's dice entry asks for these)."""
+
+    attack: int
+    """The attacker's attack dice (a weapon's Atk, less those Accurate retains, pg 111)."""
+    defence: int
+    """Shooting: the most defence dice the target rolls (pg 42, Piercing pg 111; cover retains
+    one, pg 42). Fighting: the target's attack dice (its weapon's Atk, pg 45; 0 without one)."""
+
+
+def dice_expected(
+    state: GameState,
+    operative: str,
+    weapon: str,
+    target: str,
+    *,
+    target_weapon: str | None = None,
+    accurate: int = 0,
+    cover: bool = False,
+    invulnerable: bool = False,
+) -> DiceExpected:
+    """How many dice a shot (a ranged `weapon`) or a fight (a melee one, with `target_weapon`)
+    of `operative` against `target` takes, as this ruleset plays the weapon (KT21: DF defence
+    dice, an invulnerable save keeps them all, 004)."""
+    op, victim = state.operatives[operative], state.operatives[target]
+    ruleset = get_ruleset(state.ruleset)
+    armed = next(w for w in weapons_of(state, op) if w.name == weapon)
+    if armed.kind == "melee":
+        theirs = next((w for w in melee(state, victim) if w.name == target_weapon), None) if target_weapon else None
+        return DiceExpected(armed.atk, theirs.atk if theirs else 0)
+    profile = weapon_profile(ruleset.weapon_as_played(armed).rules)
+    collected = victim.datacard.defence if invulnerable else defence_dice_collected(profile, False, victim.datacard.defence)
+    return DiceExpected(expected_attack_dice(armed, accurate), max(0, collected - (cover and not profile.saturate)))
 
 
 @cache

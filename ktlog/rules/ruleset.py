@@ -15,6 +15,11 @@ if TYPE_CHECKING:
     from ..events import Action, EquipmentSelected, Event, RolledOff, Weapon
 
 
+def listing(names: list[str]) -> str:
+    """Names as a person lists them: "Ana", "Ana and Ben", "Ana, Ben and Cleo"."""
+    return " and ".join(names) if len(names) < 3 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
 class Ruleset(ABC):
     """The hooks the shared machinery (sequence, actions, attacks) and the layers above ask a ruleset about."""
 
@@ -62,6 +67,23 @@ class Ruleset(ABC):
     def npo_budget(self, mission: str | None) -> tuple[str, int] | None:
         """The mission's title and the NPOs' combined Wounds at most, when `npos`."""
         return None
+
+    # --- the players ---------------------------------------------------------------------------
+
+    def player_order(self, state: GameState) -> list[str]:
+        """The players in the order they act once it is settled (initiative first, pg 36; the
+        roll-offs' order in Multiplayer Ops, pg 99), else in the order they joined."""
+        return list(state.order) or list(state.players)
+
+    def npo_side(self, state: GameState) -> str | None:
+        """The side of the non-player operatives (Joint Ops, pg 87), if there is one."""
+        return next((name for name, p in state.players.items() if p.npo), None)
+
+    def shared_win(self, state: GameState) -> list[str]:
+        """The players sharing the win (ruling 5: tied leaders in Multiplayer Ops); [] when one
+        player wins or every player draws."""
+        r = state.result
+        return list(r.winners) if r and r.draw and 0 < len(r.winners) < len(state.players) else []
 
     @property
     def kill_op(self) -> bool:

@@ -15,7 +15,6 @@ from msgspec.structs import astuple
 
 from ..errors import InvalidEvent
 from ..rulesets import get_ruleset
-from ..rulesets.multiplayer.rules import shared_win
 from ..state import GameState, game_status
 from .catalog import DERIVED, LABEL_COLUMNS, PROJECTION_LOGS, PROJECTIONS
 
@@ -84,7 +83,7 @@ def game_columns(state: GameState) -> dict[str, Any]:
                 "ended_by": r.ended_by,
                 "conceded_by": r.conceded_by,
                 "score": {n: p.total_vp for n, p in state.players.items()},
-                **({"winners": shared_win(state)} if shared_win(state) else {}),
+                **({"winners": shared} if (shared := get_ruleset(state.ruleset).shared_win(state)) else {}),
             }
         )
     return {

@@ -14,11 +14,13 @@ import itertools
 import json
 import shlex
 import typing
+from collections.abc import Iterable
 
 import msgspec
 
 from .. import events as ev
 from ..errors import KtlogError
+from ..rules.questions import Move, Question
 from .notation import parse_dice, parse_rerolls, parse_steps
 
 SHOT_SHORTHAND = ("target", "dice", "saves", "cover", "obscured", "invulnerable", "accurate", "damage", "rerolls", "save_rerolls")
@@ -36,6 +38,52 @@ def parse_event(line: str) -> ev.Event:
     if not words:
         raise KtlogError('type an event: TYPE FIELD=VALUE ..., e.g. TacOpScored player=Ana vp=2 reason="Flank"')
     return build_event(words[0], words[1:], None)
+
+
+def event_line(event_type: str, answers: Iterable[tuple[str, str]]) -> str:
+    """The line `ktlog event` takes for an event type and the answers to a move's questions (its
+    fixed fields first): a field answered twice takes both values (A,B), a field's part
+    (`control.MARKER`) becomes a MARKER:VALUE pair, an empty answer leaves the field out."""
+    fields: dict[str, list[str]] = {}
+    for field, value in answers:
+        name, dot, part = field.partition(".")
+        if dot:
+            fields.setdefault(name, []).append(f"{part}:{value}")
+        elif value != "":
+            fields.setdefault(name, []).append(value)
+    return " ".join([event_type, *(f"{name}={shlex.quote(','.join(values))}" for name, values in fields.items())])
+
+
+def move_usage(move: Move, most: int = 8) -> str:
+    """A legal move as the line `ktlog event` takes, each question's legal values in place of
+    its value (a|b|c, at most `most` of them), or its shape (DICE with how many, N, TEXT);
+    FIELD? may be left out."""
+    parts = [move.event, *(f"{f}={shlex.quote(v)}" for f, v in move.fixed.items())]
+    parts_of: dict[str, list[str]] = {}
+    for q in move.questions:
+        name, dot, part = q.field.partition(".")
+        values = _values(q, most)
+        if dot:
+            parts_of.setdefault(name, []).append(f"{part}:{values}")
+        elif not any(p.startswith(f"{q.field}=") or p.startswith(f"{q.field}?=") for p in parts):
+            parts.append(f"{q.field}{'?' if q.optional else ''}={values}")
+    parts += [f"{name}={','.join(found)}" for name, found in parts_of.items()]
+    return " ".join(parts)
+
+
+def _values(q: Question, most: int) -> str:
+    if q.dice:
+        counts = sorted({g.count if g.count is not None else g.most or 0 for g in q.dice})
+        how_many = f"{counts[0]}" if len(counts) == 1 else f"{counts[0]}-{counts[-1]}"
+        exact = all(g.count is not None for g in q.dice)
+        if q.shape == "NAME:N,NAME:N":
+            return ",".join(f"{shlex.quote(g.label)}:D6" for g in q.dice)
+        return f"{q.shape}({how_many if exact else 'up to ' + how_many} dice)" if q.shape == "DICE" else q.shape
+    if q.choices:
+        values = list(dict.fromkeys(shlex.quote(c.value) if c.value else "nobody" for c in q.choices))
+        shown = "|".join(values[:most]) + ("|…" if len(values) > most else "")
+        return shown + ("|other" if q.other else "")
+    return q.shape
 
 
 def build_event(type_name: str, assignments: list[str], override: str | None) -> ev.Event:

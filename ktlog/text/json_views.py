@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..rulesets import get_ruleset
-from ..rulesets.multiplayer.rules import shared_win
 from ..state import GameState, game_status
 
 if TYPE_CHECKING:
@@ -55,7 +54,7 @@ def score_view(game_id: str, state: GameState, spectator: bool = False) -> dict[
         "draw": bool(r and r.draw),
         "ended_by": r.ended_by if r else None,
         "conceded_by": r.conceded_by if r else None,
-        "winners": shared_win(state),
+        "winners": get_ruleset(state.ruleset).shared_win(state),
     }
     view = {
         "game": game_id,

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from ..events import Event
 from ..rulesets import get_ruleset
-from ..rulesets.multiplayer.rules import shared_win
 from ..state import GameState, MarkerState
 from .describe import describe
 from .results import describe_result, outcome_text
@@ -38,7 +37,11 @@ def render_score(game_id: str, state: GameState) -> str:
                 lines.append(f"      TP{v.turning_point}  seq {v.seq:<4} +{v.vp} {v.op:<5} {v.reason}")
     r = state.result
     if r:
-        lines.append("Result: " + outcome_text(r.winner, r.draw, shared_win(state)) + (f" ({r.conceded_by} conceded)" if r.conceded_by else ""))
+        lines.append(
+            "Result: "
+            + outcome_text(r.winner, r.draw, get_ruleset(state.ruleset).shared_win(state))
+            + (f" ({r.conceded_by} conceded)" if r.conceded_by else "")
+        )
     return "\n".join(lines)
 
 

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from ...events import Datacard, Weapon
 from ...rules.setup import check_datacard
 from ...rules.weapons import weapon_profile
-from ...rulesets.kt21.rules import as_played
+from ...rulesets import of_datacards
 from ...wording import TWICE
 from ..rosters import slug
 from .teams import Edition, Entry, Profile, Team
@@ -252,8 +252,7 @@ def _unknown_rules(weapon: dict, edition: Edition) -> list[str]:
         rules=tuple(weapon.get("rules", ())),
         critical_rules=tuple(weapon.get("critical_rules", ())),
     )
-    if edition == "kt21":
-        played = as_played(played)
+    played = of_datacards(edition).weapon_as_played(played)  # KT21's rules as the shared ones they are the same as
     return [r for r in weapon_profile(played.rules).other if not r.endswith("*")]
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from textual import events
 
+from ktlog.rules.ruleset import listing
 from ktlog.rulesets import get_ruleset
-from ktlog.rulesets.multiplayer.rules import listing
 from ktlog.state import GameState
 from ktlog.text.results import describe_result
 
