@@ -7,7 +7,7 @@ from ..rulesets import get_ruleset
 from ..rulesets.multiplayer.rules import shared_win
 from ..state import GameState, MarkerState
 from .describe import describe
-from .results import describe_result, outcome_text
+from .results import describe_result, outcome_text, provisional_text
 
 
 def secret_text(choice: str | None, revealed: bool, spectator: bool) -> str:
@@ -39,6 +39,8 @@ def render_score(game_id: str, state: GameState) -> str:
     r = state.result
     if r:
         lines.append("Result: " + outcome_text(r.winner, r.draw, shared_win(state)) + (f" ({r.conceded_by} conceded)" if r.conceded_by else ""))
+    if provisional := provisional_text(state):
+        lines.append(provisional[0].upper() + provisional[1:])
     return "\n".join(lines)
 
 
