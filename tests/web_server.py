@@ -35,12 +35,12 @@ def launch_chromium(playwright, profile: Path, **options):
 
 
 @contextmanager
-def running(db: Path, interval: float = 0.02) -> Iterator[str]:
-    """The server's base URL while the block runs."""
+def running(db: Path, interval: float = 0.02, *, seats: bool = False, log_level: str = "warning") -> Iterator[str]:
+    """The server's base URL while the block runs (`seats`: `ktlog serve --seats`)."""
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
-    server = Server(make_app(db, interval=interval), log_level="warning", timeout_graceful_shutdown=1)
+    server = Server(make_app(db, interval=interval, seats=seats), log_level=log_level, timeout_graceful_shutdown=1)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     while not server.started:

@@ -27,6 +27,7 @@ from ..storage.store import Store
 from ..text.json_views import score_view, state_view
 from . import pages
 from .follower import Follower, Viewer
+from .seats import SeatApi
 from .source import Source, Unavailable
 from .tables import table_rows
 from .views import log_rows
@@ -56,9 +57,11 @@ class SecurityHeaders:
         await self.app(scope, receive, send_with_headers if scope["type"] == "http" else send)
 
 
-def make_app(db: Path, *, interval: float = 0.02) -> Starlette:
-    """The web app over the database `db`; the follower asks it for new events every `interval` s."""
+def make_app(db: Path, *, interval: float = 0.02, seats: bool = False) -> Starlette:
+    """The web app over the database `db`; the follower asks it for new events every `interval` s.
+    `seats`: players' seats may record (`web.seats`); without it every write is answered 405."""
     source = Source(db)
+    seat_api = SeatApi(db) if seats else None
     follower = Follower(source, interval)
     replays: OrderedDict[tuple[str, int], Replay] = OrderedDict()
 
@@ -195,8 +198,11 @@ def make_app(db: Path, *, interval: float = 0.02) -> Starlette:
         finally:
             await follower.stop()
             source.close()
+            if seat_api is not None:
+                seat_api.close()
 
     routes = [
+        *(seat_api.routes() if seat_api is not None else []),
         Route("/", tables),
         Route("/games/{game}", game),
         Route("/games/{game}/overlay", overlay),
