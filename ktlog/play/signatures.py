@@ -76,6 +76,9 @@ class Signers:
     players: tuple[str, ...]
     failed: tuple[str, ...] = ()
     """Signers whose signature does not match the stored events."""
+    keys: tuple[tuple[str, str], ...] = ()
+    """(signer, public key) of each signature that checks out: a name is what the signer typed,
+    the key is who signed (issue 23: both seats' keys)."""
 
     @property
     def by_every_player(self) -> bool:
@@ -92,6 +95,8 @@ class Signers:
             text = f"signed by {', '.join(self.names)}; not by {', '.join(p for p in self.players if p not in self.names)}"
         if self.failed:
             text += f"; the signature of {', '.join(self.failed)} does NOT match the events"
+        if self.keys:
+            text += "; by key " + ", ".join(f"{name} {key[:16]}" for name, key in self.keys)
         return text
 
 
@@ -105,8 +110,10 @@ def signers(store: Store, game_id: str) -> Signers:
     head_seq, players = store.conn.execute("SELECT head_seq, players FROM games WHERE id = ?", (game_id,)).fetchone()
     current = [s for s in stored(store, game_id) if s.head_seq == head_seq]
     event_hash = _event_hash(store, game_id, head_seq)
-    good = [s.signer for s in current if holds(s, game_id, event_hash)]
-    return Signers(tuple(dict.fromkeys(good)), tuple(json.loads(players or "[]")), tuple(s.signer for s in current if s.signer not in good))
+    good = [s for s in current if holds(s, game_id, event_hash)]
+    names = [s.signer for s in good]
+    keys = tuple(dict.fromkeys((s.signer, s.public_key) for s in good))
+    return Signers(tuple(dict.fromkeys(names)), tuple(json.loads(players or "[]")), tuple(s.signer for s in current if s.signer not in names), keys)
 
 
 def keep_from_header(store: Store, header: Header) -> Signers | None:
@@ -119,7 +126,7 @@ def keep_from_header(store: Store, header: Header) -> Signers | None:
     store.add_signatures(game_id, [(s.head_seq, s.signer, s.public_key, s.signature) for s in good])
     result = signers(store, game_id)
     bad = tuple(s.signer for s in header.signatures if s not in good)
-    return Signers(result.names, result.players, tuple(dict.fromkeys(result.failed + bad)))
+    return Signers(result.names, result.players, tuple(dict.fromkeys(result.failed + bad)), result.keys)
 
 
 def signed_by_every_player(store: Store) -> set[str]:

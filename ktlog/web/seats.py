@@ -273,7 +273,9 @@ def seat_view(store: Store, seat: seats.Seat) -> dict[str, Any]:
         "log": rows,
         "head_hash": store.conn.execute("SELECT head_hash FROM games WHERE id = ?", (seat.game_id,)).fetchone()[0],
         "public_key": seat.public_key,
-        "signers": [s for (s,) in store.conn.execute("SELECT signer FROM signatures WHERE game_id = ? AND head_seq = ?", (seat.game_id, state.seq))],
+        "signers": [
+            s for (s,) in store.conn.execute("SELECT signer FROM signatures WHERE game_id = ? AND head_seq = ? ORDER BY recorded_at", (seat.game_id, state.seq))
+        ],
     }
 
 
