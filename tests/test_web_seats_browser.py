@@ -134,3 +134,40 @@ def test_two_seats_record_dispute_correct_conflict_and_sign(tmp_path):
 def _seq(db: Path, gid: str) -> int:
     with Store(db) as store:
         return store.state(gid).seq
+
+
+def test_a_tap_made_offline_is_shown_waiting_and_sent_on_reconnect_or_refused(tmp_path):
+    db = tmp_path / "seats.db"
+    with Store(db) as store:
+        gid = tiny_game(store)
+        token = seats.issue(store, gid, "Alice")
+    with running(db, seats=True) as base, sync_playwright() as pw:
+        ctx = launch_chromium(pw, tmp_path / "alice", **PHONE)
+        page = ctx.pages[0]
+        page.goto(f"{base}/seat/{gid}#{token}")
+        expect(page.locator("#net")).to_have_text("online")
+        head = _seq(db, gid)
+        ctx.set_offline(True)
+        expect(page.locator("#net")).to_have_text("offline", timeout=5 * SECOND)
+        _tap(page, "trooper-1 activates (engage)")
+        expect(page.locator("#net")).to_have_text("offline: 1 tap waiting")
+        assert _seq(db, gid) == head  # not sent, and not lost: it waits
+        ctx.set_offline(False)
+        expect(page.locator("#log li").first).to_contain_text("trooper-1 activates (engage)", timeout=10 * SECOND)
+        assert _seq(db, gid) == head + 1
+        # Offline again, and the game moves on meanwhile (the table records): the waiting tap is refused with the reason.
+        ctx.set_offline(True)
+        expect(page.locator("#net")).to_have_text("offline", timeout=5 * SECOND)
+        page.locator(".move", has_text="Dash").first.tap()
+        with Store(db) as store:
+            store.append(gid, seats_event("Repositioned operative=trooper-1"))
+        ctx.set_offline(False)
+        expect(page.locator("#problem")).to_contain_text("Not recorded: the game moved on", timeout=10 * SECOND)
+        assert _seq(db, gid) == head + 2
+        ctx.close()
+
+
+def seats_event(line: str):
+    from ktlog.text.event_text import parse_event
+
+    return parse_event(line)

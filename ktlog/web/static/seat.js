@@ -221,19 +221,25 @@
     }
   }
 
+  // The game's event stream: each new event reloads the seat's view; a stream the browser gave
+  // up on (offline) is opened again, and the tap waiting meanwhile is sent first.
+  let stream = null;
   function follow() {
     if (!view) return setTimeout(follow, 200);
-    const stream = new EventSource(`/api/games/${game}/events?after=${view.seq}`);
+    if (stream) stream.close();
+    stream = new EventSource(`/api/games/${game}/events?after=${view.seq}`);
     stream.onopen = () => {
       net(true);
-      if (waiting) {
-        const body = waiting;
-        waiting = null;
-        send(body);
-      } else load();
+      if (!waiting) return load();
+      const body = waiting;
+      waiting = null;
+      send(body);
     };
     stream.onmessage = () => load();
-    stream.onerror = () => net(false);
+    stream.onerror = () => {
+      net(false);
+      if (stream.readyState === EventSource.CLOSED) setTimeout(follow, 1000);
+    };
   }
 
   document.querySelectorAll(".pad button").forEach((b) => b.addEventListener("click", () => tap(b.dataset.die)));
@@ -243,5 +249,6 @@
   $("note").addEventListener("click", () => view && view.log.length && fix("note", view.log[view.log.length - 1]));
   $("sign").addEventListener("click", sign);
   window.addEventListener("offline", () => net(false));
+  window.addEventListener("online", () => follow());
   load().then(follow);
 })();
