@@ -260,8 +260,10 @@ def seat_view(store: Store, seat: seats.Seat) -> dict[str, Any]:
     latest = timeline.latest()
     rows = log_rows(timeline, state)[-LOG_ROWS:]
     for row in rows:
-        row["by"] = timeline.event(row["seq"]).seat or "table"
-        row["line"] = event_line(timeline.event(row["seq"]))
+        event = timeline.event(row["seq"])
+        row["by"] = event.seat or "table"
+        if row["by"] == seat.player:  # the line a correction starts from (worked out for the seat's own rows only: it is most of the view's time)
+            row["line"] = event_line(event)
     return {
         "game": seat.game_id,
         "player": seat.player,
