@@ -17,6 +17,7 @@
   let asking = null;
   let fixing = null;
 
+  const ABOUT_EVENTS = ["EventDisputed", "DisputeResolved", "EventCorrected", "EventVoided", "Annotation"]; // no correction of these
   const el = (tag, text, cls) => {
     const e = document.createElement(tag);
     if (text !== undefined) e.textContent = text;
@@ -110,7 +111,7 @@
       const li = el("li", `${row.seq} ${row.text}`, row.undone_by ? "undone" : "");
       li.value = row.seq;
       li.append(el("small", " · " + row.by));
-      if (row.by === me && !row.undone_by && row.type !== "EventDisputed") li.append(button("Correct", () => fix("correct", row)));
+      if (row.by === me && !row.undone_by && !ABOUT_EVENTS.includes(row.type)) li.append(button("Correct", () => fix("correct", row)));
       if (row.by !== me && row.seq > 1 && !row.undone_by) li.append(button("Dispute", () => fix("dispute", row)));
       for (const d of disputes)
         if (d.seq === row.seq && d.by === me) {
