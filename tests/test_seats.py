@@ -84,6 +84,7 @@ def test_a_dispute_makes_the_result_provisional_and_the_game_unsignable_until_ac
     score = runner.invoke(cli, ["--db", str(store.path), "score", gid[:8]]).output
     assert f"Provisional: seq {activated} disputed by Bob at seq {disputed}: it was trooper-2" in score
     assert json.loads(runner.invoke(cli, ["--db", str(store.path), "score", gid[:8], "--json"]).output)["provisional"] is True
+    assert "The result is provisional: seq" in runner.invoke(cli, ["--db", str(store.path), "show", gid[:8]]).output
     with pytest.raises(KtlogError, match="1 open dispute"):
         sign(store, gid, key=("Alice", _key()))
     # Only the raiser resolves it, and accepts only a correction.
@@ -124,3 +125,17 @@ def _key():
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
     return Ed25519PrivateKey.generate()
+
+
+def test_statistics_name_the_games_whose_result_is_provisional(tmp_path):
+    from ktlog.data import SAMPLE_GAMES
+
+    db = str(tmp_path / "league.db")
+    runner = CliRunner()
+    assert runner.invoke(cli, ["--db", db, "import", str(SAMPLE_GAMES / "01_secure_kasrkin_vs_legionaries.jsonl")]).exit_code == 0
+    quiet = runner.invoke(cli, ["--db", db, "stats", "standings"])
+    assert "provisional" not in quiet.stderr
+    gid = json.loads(runner.invoke(cli, ["--db", db, "games", "--json"]).output)[0]["id"]
+    runner.invoke(cli, ["--db", db, "dispute", gid[:8], "40", "--reason", "wrong save"])
+    noted = runner.invoke(cli, ["--db", db, "stats", "standings"])
+    assert f"note: 1 game(s) have open disputes, so their results are provisional ({gid[:8]})" in noted.stderr

@@ -82,6 +82,10 @@ def test_two_seats_record_dispute_correct_conflict_and_sign(tmp_path):
         bob.locator("#fix-send").tap()
         expect(alice.locator("#provisional")).to_contain_text(f"seq {shot_seq} disputed by Bob", timeout=SECOND)
         bob.screenshot(path=str(IMG / "seat-bob-dispute.png"))
+        watching = alice_ctx.new_page()  # a spectator's game page says so too
+        watching.goto(f"{base}/games/{gid}")
+        expect(watching.locator(".moment-line")).to_contain_text(f"provisional: seq {shot_seq} disputed by Bob")
+        watching.close()
         # Alice corrects it (the old line filled in), Bob accepts the correction.
         alice.locator(f"#log li[value='{shot_seq}']").get_by_role("button", name="Correct").tap()
         assert alice.locator("#fix-line").input_value().endswith("saves=213")

@@ -86,6 +86,8 @@ def render_state(game_id: str, state: GameState, spectator: bool = False) -> str
         lines.append("")
         lines.append("Notes:")
         lines.extend(f"  on seq {n.target}: {n.text}" for n in state.notes)
+    if provisional := provisional_text(state):
+        lines += ["", "The result is " + provisional]
     return "\n".join(lines)
 
 
