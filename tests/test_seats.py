@@ -139,3 +139,32 @@ def test_statistics_name_the_games_whose_result_is_provisional(tmp_path):
     runner.invoke(cli, ["--db", db, "dispute", gid[:8], "40", "--reason", "wrong save"])
     noted = runner.invoke(cli, ["--db", db, "stats", "standings"])
     assert f"note: 1 game(s) have open disputes, so their results are provisional ({gid[:8]})" in noted.stderr
+
+
+def test_by_survives_export_import_and_verify(store, tmp_path):
+    gid = tiny_game(store)
+    session = RecordingSession(store, gid)
+    seats.record(session, seats.Seat(gid, "Alice"), [ev.OperativeActivated(operative="trooper-1", order="engage")])
+    db, other = str(store.path), str(tmp_path / "other.db")
+    store.close()
+    runner = CliRunner()
+    assert runner.invoke(cli, ["--db", db, "export", gid[:8], "-o", str(tmp_path / "g.jsonl")]).exit_code == 0
+    imported = runner.invoke(cli, ["--db", other, "import", str(tmp_path / "g.jsonl")])
+    assert imported.exit_code == 0, imported.output
+    assert json.loads(runner.invoke(cli, ["--db", other, "log", gid[:8], "--json"]).output)[-1]["by"] == "Alice"
+    verified = runner.invoke(cli, ["--db", other, "verify"])
+    assert verified.exit_code == 0 and " ok (" in verified.output
+
+
+def test_serve_with_seats_warns_that_the_links_are_the_keys(store, monkeypatch):
+    from ktlog.web import app as web_app
+
+    tiny_game(store)
+    made = {}
+    monkeypatch.setattr(web_app.Server, "run", lambda self: made.setdefault("routes", [r.path for r in self.config.app.routes]))
+    out = CliRunner().invoke(cli, ["--db", str(store.path), "serve", "--seats", "--host", "0.0.0.0"])
+    assert "seats may record" in out.output and "holds a seat's link can record as that player" in out.stderr
+    assert "/api/games/{game}/seat" in made["routes"]
+    made.clear()
+    plain = CliRunner().invoke(cli, ["--db", str(store.path), "serve"])
+    assert "read-only" in plain.output and "/api/games/{game}/seat" not in made["routes"]
