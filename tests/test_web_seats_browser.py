@@ -22,15 +22,10 @@ from web_server import CHROMIUM, launch_chromium, running  # noqa: E402
 
 pytestmark = pytest.mark.browser
 
-try:
-    from playwright.sync_api import expect, sync_playwright
-except ImportError:  # pragma: no cover - the test extras install it
-    sync_playwright = None
-
 if CHROMIUM is None:
     pytest.skip("no Chromium found (apt-get install chromium); the seat browser tests are skipped", allow_module_level=True)
-if sync_playwright is None:
-    pytest.skip("the playwright package is not installed (pip install -e '.[test]'); the seat browser tests are skipped", allow_module_level=True)
+sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed (pip install -e '.[test]')")
+expect, sync_playwright = sync_api.expect, sync_api.sync_playwright
 
 PHONE = {"viewport": {"width": 360, "height": 740}, "has_touch": True, "is_mobile": True, "device_scale_factor": 2}
 IMG = Path(__file__).parent.parent / "docs" / "img"
