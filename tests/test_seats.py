@@ -161,7 +161,7 @@ def test_serve_with_seats_warns_that_the_links_are_the_keys(store, monkeypatch):
 
     tiny_game(store)
     made = {}
-    monkeypatch.setattr(web_app.Server, "run", lambda self: made.setdefault("routes", [r.path for r in self.config.app.routes]))
+    monkeypatch.setattr(web_app.Server, "run", lambda self, *args, **kw: made.setdefault("routes", [r.path for r in self.config.app.routes]))
     out = CliRunner().invoke(cli, ["--db", str(store.path), "serve", "--seats", "--host", "0.0.0.0"])
     assert "seats may record" in out.output and "holds a seat's link can record as that player" in out.stderr
     assert "/api/games/{game}/seat" in made["routes"]

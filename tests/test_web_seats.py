@@ -45,7 +45,7 @@ def _copy_of(store, gid):
 
 @pytest.fixture
 def client(seated):
-    with TestClient(make_app(seated[0], seats=True)) as c:
+    with TestClient(make_app(seated[0], seats=True), base_url="http://127.0.0.1:8787") as c:
         yield c
 
 
@@ -116,7 +116,7 @@ def test_400_413_429_and_the_405_of_a_server_without_seats(client, seated, monke
     monkeypatch.setattr(web_seats, "RATE_PER_S", 0.001)
     statuses = [post(client, gid, tokens["Bob"], {"line": "Annotation target=2 text=hi"}).status_code for _ in range(6)]
     assert 429 in statuses and statuses.index(429) <= 3
-    with TestClient(make_app(db)) as plain:
+    with TestClient(make_app(db), base_url="http://127.0.0.1:8787") as plain:
         r = post(plain, gid, tokens["Alice"], {"line": ACTIVATE})
         assert r.status_code == 405 and plain.get(f"/seat/{gid}").status_code == 404
 
