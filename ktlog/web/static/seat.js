@@ -46,15 +46,30 @@
     return { status: response.status, data };
   }
 
+  // One request for the seat's view at a time: events arriving meanwhile ask for one more after it.
+  let loading = null;
+  let again = false;
   async function load() {
     if (!token) return problem("This link has no seat token: ask the table for your link (ktlog seat GAME PLAYER).");
-    try {
-      const { status, data } = await api("/seat");
-      if (status !== 200) return problem(data.error);
-      view = data;
-      render();
-    } catch (err) {
-      net(false);
+    if (loading) {
+      again = true;
+      return loading;
+    }
+    loading = (async () => {
+      try {
+        const { status, data } = await api("/seat");
+        if (status !== 200) return problem(data.error);
+        view = data;
+        render();
+      } catch (err) {
+        net(false);
+      }
+    })();
+    await loading;
+    loading = null;
+    if (again) {
+      again = false;
+      await load();
     }
   }
 
@@ -236,7 +251,9 @@
       waiting = null;
       send(body);
     };
-    stream.onmessage = () => load();
+    stream.onmessage = (e) => {
+      if (!view || Number(e.lastEventId) > view.seq) load(); // the view already holds what a tap's own reload fetched
+    };
     stream.onerror = () => {
       net(false);
       if (stream.readyState === EventSource.CLOSED) setTimeout(follow, 1000);
