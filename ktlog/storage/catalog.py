@@ -83,8 +83,12 @@ SNAPSHOTS: dict[str, type] = {"game_key": int, "seq": int, "state": bytes, "seal
 VERIFICATIONS: dict[str, type] = {"game_id": str, "checked_at": str, "head_seq": int, "ok": int, "bad_seq": int, "problem": str}
 """The latest `ktlog verify` verdict of each game."""
 META: dict[str, type] = {"key": str, "value": str}
+"""Which ktlog wrote the database and which it needs."""
 SIGNATURES: dict[str, type] = {"game_id": str, "head_seq": int, "signer": str, "public_key": str, "signature": str, "recorded_at": str}
 """Recorders' signatures of a game as it stood at head_seq (Ed25519, hex; `play.signatures`)."""
+KEYRING: dict[str, type] = {"public_key": str, "name": str, "how": str, "pinned_at": str, "revoked_at": str}
+"""The league's keyring: each public key (hex) pinned to the one name it signs for (`play.keyring`)."""
+
 """Which ktlog wrote the database and which it needs."""
 SEATS: dict[str, type] = {"game_id": str, "player": str, "token_hash": str, "issued_at": str, "revoked_at": str, "public_key": str}
 """A player's seat of a game (`play.seats`): the SHA-256 of its token (hex; the token is only
@@ -152,6 +156,7 @@ TABLES: dict[str, dict[str, type]] = {
     "verifications": VERIFICATIONS,
     "meta": META,
     "signatures": SIGNATURES,
+    "keyring": KEYRING,
     "seats": SEATS,
     **PROJECTIONS,
 }

@@ -263,6 +263,16 @@ def m011_lean_log(db: sqlite_utils.Database) -> None:
 
 
 @migrations()
+def m012_keyring(db: sqlite_utils.Database) -> None:
+    """Schema 12: the league's keyring (`play.keyring`): each public key pinned to the one name
+    it signs for, how it came to be pinned (`ktlog key trust`, or on first use at an import) and
+    when, and when it was revoked. A signature counts as a player's only by a key pinned to them."""
+    db["keyring"].create(
+        {"public_key": str, "name": str, "how": str, "pinned_at": str, "revoked_at": str}, pk="public_key", not_null={"name", "how", "pinned_at"}
+    )
+    db["keyring"].create_index(["name"])
+
+
 def m013_seats(db: sqlite_utils.Database) -> None:
     """Schema 13: the seats of a game (`ktlog seat`), one per player: the SHA-256 of its token
     (the token itself is never stored), when it was issued and revoked, and the public key the
