@@ -273,6 +273,7 @@ def m012_keyring(db: sqlite_utils.Database) -> None:
     db["keyring"].create_index(["name"])
 
 
+@migrations()
 def m013_seats(db: sqlite_utils.Database) -> None:
     """Schema 13: the seats of a game (`ktlog seat`), one per player: the SHA-256 of its token
     (the token itself is never stored), when it was issued and revoked, and the public key the
