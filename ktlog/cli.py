@@ -56,6 +56,14 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "roster": ("ktlog.commands.roster:roster", "Rosters: import your kill team, list the rosters, show one, check a roster file."),
     "serve": ("ktlog.commands.serve:serve", "Serve a read-only web view: every table live, a game, a stream overlay, the replay and the league."),
     "key": ("ktlog.commands.keys:key", "Your signing key (`ktlog export GAME --sign` signs with it) and the league's keyring."),
+    "seat": (
+        "ktlog.commands.seats:seat",
+        "Print a link (and its QR code) for PLAYER to record their side of GAME from a phone; the link is the key: anyone holding it records as PLAYER.",
+    ),
+    "dispute": (
+        "ktlog.commands.seats:dispute",
+        "Dispute the event at SEQ: the result is provisional, and the game cannot be signed, until the dispute is resolved.",
+    ),
 }
 """Each subcommand's name -> the "module:attribute" of its click command, and its one-line help,
 so that `ktlog --help` lists them without importing any (tests/test_cli.py checks each help

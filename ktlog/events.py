@@ -50,6 +50,11 @@ class Event(FrozenStruct, frozen=True, kw_only=True, tag=True, forbid_unknown_fi
     """A secret choice: a spectator does not see it until its reveal event."""
 
     override: str | None = None
+    seat: str | None = None
+    """The seat that recorded the event: a player's name for that player's own seat (`ktlog serve
+    --seats`), None for the table seat (the terminal or command line at the table, which may
+    record for everyone, as every event before seats was). Inside the payload, so the hash chain
+    and the signatures cover it, and left out when None, so older events keep their bytes."""
 
 
 class Part(FrozenStruct, frozen=True, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
@@ -633,6 +638,25 @@ class Annotation(Event):
     text: str
 
 
+class EventDisputed(Event):
+    """A seat disputes the event at seq `target` (a wrong die, an operative that was not in
+    range ...), saying why. While it is open the game's result is provisional and the game
+    cannot be signed; `DisputeResolved` closes it."""
+
+    meta = True
+    target: int
+    reason: str
+
+
+class DisputeResolved(Event):
+    """The dispute recorded at seq `dispute` is closed by the seat that raised it: `accepted`
+    (the disputed event was corrected, and the correction is accepted) or `withdrawn`."""
+
+    meta = True
+    dispute: int
+    outcome: Literal["accepted", "withdrawn"]
+
+
 AnyEvent = Union[  # noqa: UP007  (a typing.Union: msgspec decodes it as a tagged union, and EVENT_TYPES reads its __args__)
     GameCreated,
     PlayerJoined,
@@ -689,6 +713,8 @@ AnyEvent = Union[  # noqa: UP007  (a typing.Union: msgspec decodes it as a tagge
     EventVoided,
     EventCorrected,
     Annotation,
+    EventDisputed,
+    DisputeResolved,
 ]
 
 EVENT_TYPES: dict[str, type[Event]] = {cls.__name__: cls for cls in get_args(AnyEvent)}

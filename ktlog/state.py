@@ -226,6 +226,17 @@ class Note(S):
     text: str
 
 
+class Dispute(S):
+    """A dispute of the event at `target`, raised at `seq` by a seat (None: the table seat)."""
+
+    seq: int
+    target: int
+    reason: str
+    raised_by: str | None = None
+    outcome: str | None = None
+    """None while it is open; then "accepted" or "withdrawn"."""
+
+
 class TurningPointRecord(S):
     """Who had initiative in a turning point (and when it was decided)."""
 
@@ -309,6 +320,8 @@ class GameState(S):
     incapacitations: list[Incapacitation] = []
     warnings: list[RuleWarning] = []
     notes: list[Note] = []
+    disputes: list[Dispute] = []
+    """Every dispute raised (`EventDisputed`), open or closed."""
 
     # --- convenient views -------------------------------------------------------------------
 
@@ -317,6 +330,11 @@ class GameState(S):
             if record.turning_point == turning_point:
                 return record.initiative
         return None
+
+    @property
+    def open_disputes(self) -> list[Dispute]:
+        """The disputes not yet closed: while there is one, the result is provisional."""
+        return [d for d in self.disputes if d.outcome is None]
 
     def opponent(self, player: str) -> str:
         """The other player of a two-player game."""

@@ -100,11 +100,19 @@ def _day(ctx, param, value: dt.datetime | None) -> dt.date | None:
 
 def _report_left_out(league: League) -> None:
     """Say on stderr what the figures leave out: games in progress, games failing the checks."""
+    import polars as pl
+
     from ..analytics.integrity import suspicious_games
 
     if league.in_progress.height:
         ids = ", ".join(league.in_progress.get_column("game_id").str.slice(0, 8).to_list()[:5])
         echo(f"note: {league.in_progress.height} game(s) in progress are not counted ({ids}{'...' if league.in_progress.height > 5 else ''})", err=True)
+    disputed = league.games.filter(pl.col("disputes").fill_null(0) > 0).get_column("game_id").str.slice(0, 8).to_list()
+    if disputed:
+        echo(
+            f"note: {len(disputed)} game(s) have open disputes, so their results are provisional ({', '.join(disputed[:5])}{'...' if len(disputed) > 5 else ''})",
+            err=True,
+        )
     for game_id, problem in suspicious_games(league):
         echo(f"warning: game {game_id[:8]} failed verification: {problem}. Its figures may be wrong; run `ktlog verify {game_id[:8]}`", err=True)
 

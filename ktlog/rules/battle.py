@@ -8,6 +8,8 @@ from ..events import (
     AplModified,
     CommandPointsAdjusted,
     CounteractStarted,
+    DisputeResolved,
+    EventDisputed,
     FirefightPloyUsed,
     GambitPassed,
     GameConceded,
@@ -17,7 +19,7 @@ from ..events import (
     TurningPointEnded,
     TurningPointStarted,
 )
-from ..state import Activation, AplChange, GameState, Note, RuleWarning, TurningPointRecord
+from ..state import Activation, AplChange, Dispute, GameState, Note, RuleWarning, TurningPointRecord
 from .context import Ctx, handles
 from .team import COMMAND_REROLL, ploy_cost
 
@@ -295,3 +297,22 @@ def annotation(ctx: Ctx, e: Annotation) -> None:
     if not e.text.strip():
         ctx.invalid("the annotation is empty", "text")
     ctx.state.notes.append(Note(seq=ctx.seq, target=e.target, text=e.text))
+
+
+@handles(EventDisputed)
+def event_disputed(ctx: Ctx, e: EventDisputed) -> None:
+    if not 1 < e.target < ctx.seq:
+        ctx.invalid(f"there is no earlier event at seq {e.target} to dispute (the game's creation cannot be)", "target")
+    if not e.reason.strip():
+        ctx.invalid("say why the event is disputed (reason=TEXT)", "reason")
+    if any(d.target == e.target for d in ctx.state.open_disputes):
+        ctx.invalid(f"seq {e.target} is disputed already; resolve that dispute first", "target")
+    ctx.state.disputes.append(Dispute(seq=ctx.seq, target=e.target, reason=e.reason.strip(), raised_by=e.seat))
+
+
+@handles(DisputeResolved)
+def dispute_resolved(ctx: Ctx, e: DisputeResolved) -> None:
+    dispute = next((d for d in ctx.state.open_disputes if d.seq == e.dispute), None)
+    if dispute is None:
+        ctx.invalid(f"there is no open dispute at seq {e.dispute}; open ones: {', '.join(str(d.seq) for d in ctx.state.open_disputes) or 'none'}", "dispute")
+    dispute.outcome = e.outcome

@@ -275,6 +275,21 @@ def m012_keyring(db: sqlite_utils.Database) -> None:
     db.table("keyring").create_index(["name"])
 
 
+@migrations()
+def m013_seats(db: sqlite_utils.Database) -> None:
+    """Schema 13: the seats of a game (`ktlog seat`), one per player: the SHA-256 of its token
+    (the token itself is never stored), when it was issued and revoked, and the public key the
+    seat registered to sign with. And the games row's count of open disputes, which statistics
+    name (no stored game has a dispute yet: nothing to rebuild)."""
+    db.table("seats").create(
+        {"game_id": str, "player": str, "token_hash": str, "issued_at": str, "revoked_at": str, "public_key": str},
+        pk=("game_id", "player"),
+    )
+    db.execute("CREATE UNIQUE INDEX idx_seats_token_hash ON seats (token_hash)")
+    db.table("games").add_column("disputes", int)
+    db.execute("UPDATE games SET disputes = 0")
+
+
 def _hash_bytes(text: str | bytes | int | float | None) -> str | bytes | int | float | None:
     """A SHA-256 hash as hex text -> its 32 bytes (anything else as it is)."""
     if isinstance(text, str) and len(text) == 64:

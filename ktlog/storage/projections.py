@@ -91,6 +91,7 @@ def game_columns(state: GameState) -> dict[str, Any]:
         "date": state.date,
         "pve": int(get_ruleset(state.ruleset).pve),
         "simulated": int(state.simulated),
+        "disputes": len(state.open_disputes),
         **{column: state.labels.get(label) for label, column in LABEL_COLUMNS.items()},
         "players": json.dumps(list(state.players)),
         "kill_teams": json.dumps([p.kill_team for p in state.players.values()]),

@@ -115,6 +115,10 @@ def describe(event: ev.Event, spectator: bool = False, state: GameState | None =
             return f"correction of seq {e.target}: {describe(e.event, spectator, state)}"
         case ev.Annotation():
             return f"note on seq {e.target}: {e.text}"
+        case ev.EventDisputed():
+            return f"dispute of seq {e.target}: {e.reason}"
+        case ev.DisputeResolved():
+            return f"dispute at seq {e.dispute} {e.outcome}"
     return type(e).__name__
 
 

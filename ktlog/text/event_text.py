@@ -133,7 +133,9 @@ def types_help() -> str:
     lines = []
     for name, cls in ev.EVENT_TYPES.items():
         hints, defaults = field_types(cls), field_defaults(cls)
-        fields = [f"{f}{'?' if f in defaults else ''}={field_shape(hints[f])}" for f in cls.__struct_fields__ if f not in ("override", "version", "meta")]
+        fields = [
+            f"{f}{'?' if f in defaults else ''}={field_shape(hints[f])}" for f in cls.__struct_fields__ if f not in ("override", "seat", "version", "meta")
+        ]
         if issubclass(cls, ev.Shot):
             fields.append("(one target: target=ID dice=DICE saves=DICE cover?=BOOL obscured?=BOOL damage?=N)")
         lines.append(f"  {name:<26} {' '.join(fields)}")

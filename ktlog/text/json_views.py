@@ -63,11 +63,19 @@ def score_view(game_id: str, state: GameState, spectator: bool = False) -> dict[
         "turning_point": state.turning_point,
         "players": players,
         "result": result,
+        **disputes_view(state),
     }
     progress = ruleset.progress(state)
     if progress:
         view["progress"] = progress
     return view
+
+
+def disputes_view(state: GameState) -> dict[str, Any]:
+    """While a dispute is open: `provisional` true and the `open_disputes` (no keys otherwise,
+    so an undisputed game's view is as it always was)."""
+    disputes = [{"seq": d.seq, "target": d.target, "reason": d.reason, "by": d.raised_by or "table"} for d in state.open_disputes]
+    return {"provisional": True, "open_disputes": disputes} if disputes else {}
 
 
 def state_view(game_id: str, state: GameState, spectator: bool = False) -> dict[str, Any]:

@@ -6,7 +6,7 @@ from ..events import Event
 from ..rulesets import get_ruleset
 from ..state import GameState, MarkerState
 from .describe import describe
-from .results import describe_result, outcome_text
+from .results import describe_result, outcome_text, provisional_text
 
 
 def secret_text(choice: str | None, revealed: bool, spectator: bool) -> str:
@@ -42,6 +42,8 @@ def render_score(game_id: str, state: GameState) -> str:
             + outcome_text(r.winner, r.draw, get_ruleset(state.ruleset).shared_win(state))
             + (f" ({r.conceded_by} conceded)" if r.conceded_by else "")
         )
+    if provisional := provisional_text(state):
+        lines.append(provisional[0].upper() + provisional[1:])
     return "\n".join(lines)
 
 
@@ -87,6 +89,8 @@ def render_state(game_id: str, state: GameState, spectator: bool = False) -> str
         lines.append("")
         lines.append("Notes:")
         lines.extend(f"  on seq {n.target}: {n.text}" for n in state.notes)
+    if provisional := provisional_text(state):
+        lines += ["", "The result is " + provisional]
     return "\n".join(lines)
 
 

@@ -37,3 +37,11 @@ def game_result(ruleset_name: str, r: dict) -> str:
     if ruleset is not None and not ruleset.ops:
         return outcome
     return f"{outcome} " + "-".join(str(v) for v in r["score"].values())
+
+
+def provisional_text(state: GameState) -> str | None:
+    """Why the result is provisional (open disputes, each with its seq and reason), or None."""
+    if not state.open_disputes:
+        return None
+    each = "; ".join(f"seq {d.target} disputed by {d.raised_by or 'the table'} at seq {d.seq}: {d.reason}" for d in state.open_disputes)
+    return f"provisional: {each}"
