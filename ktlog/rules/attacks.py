@@ -6,7 +6,7 @@ import dataclasses
 from functools import lru_cache
 
 from ..events import Fought, Shot, Weapon
-from ..state import AplChange, AttackRecord, OperativeState
+from ..state import AplChange, AttackRecord, GameState, OperativeState
 from .actions import KILLZONE_OF_ACTION, begin_action, finish_action, in_killzone, not_engaged
 from .context import Ctx, handles
 from .damage import inflict
@@ -136,6 +136,8 @@ def shooting_attacks(ctx: Ctx, e: Shot, op: OperativeState, worsen: int = 0) -> 
                 ctx.broke(f"{target.id!r} has friendly operatives within its control range ({', '.join(friends)}) and is not a valid target", "pg 42")
             if target.order == "conceal" and attack.cover and not (profile.seek or profile.seek_light):
                 ctx.broke(f"{target.id!r} has a Conceal order and is in cover, so it is not a valid target", "pg 42")
+        elif profile.blast:
+            ctx.ruleset.blast_secondary(ctx, e.attacks[0], attack)
         dice_mode = attack.attack_dice is not None
         if dice_mode == (attack.damage is not None):
             ctx.invalid(f"attack on {target.id!r}: give the dice, or in quick mode the damage only", "Shoot, pg 42")
@@ -188,6 +190,29 @@ def shooting_attacks(ctx: Ctx, e: Shot, op: OperativeState, worsen: int = 0) -> 
         op.weapon_uses[weapon.name] = op.weapon_uses.get(weapon.name, 0) + 1
 
 
+def assistants(s: GameState, fighter: OperativeState, enemy: OperativeState) -> list[str]:
+    """The friendly operatives that can assist `fighter` against `enemy` (Fight, 000 pg 45): within
+    the enemy's control range and not within control range of another enemy operative, as
+    Charge and Fall Back left the control ranges."""
+    return [
+        f.id
+        for f in s.operatives.values()
+        if f.player == fighter.player and f.id != fighter.id and f.in_killzone and enemy.id in f.engaged_with and set(f.engaged_with) == {enemy.id}
+    ]
+
+
+def _check_assists(ctx: Ctx, fighter: OperativeState, enemy: OperativeState, assists: int, field: str) -> None:
+    """No more assists than friendly operatives that can assist (Fight, pg 45)."""
+    if assists:
+        can = assistants(ctx.state, fighter, enemy)
+        if assists > len(can):
+            ctx.broke(
+                f"{field}={assists}, but {len(can)} friendly operative(s) of {fighter.id!r} can assist against {enemy.id!r} "
+                f"({', '.join(can) or 'none'}): an assist is within {enemy.id!r}'s control range and not within another enemy's",
+                "Fight assists, pg 45",
+            )
+
+
 @handles(Fought)
 def fought(ctx: Ctx, e: Fought) -> None:
     op = begin_action(ctx, e)
@@ -209,6 +234,8 @@ def fought(ctx: Ctx, e: Fought) -> None:
         ctx.broke(f"{target.id!r} retaliates: select its melee weapon (target_weapon)", "pg 44")
     if e.assists < 0 or e.target_assists < 0:
         ctx.invalid("assists cannot be negative", "pg 44")
+    _check_assists(ctx, op, target, e.assists, "assists")
+    _check_assists(ctx, target, op, e.target_assists, "target_assists")
     dice_mode = e.attack_dice is not None or e.target_dice is not None
     quick = e.damage is not None or e.damage_taken is not None
     if dice_mode == quick:

@@ -228,6 +228,10 @@ class Kt21(Ruleset):
 
     # --- activations and actions ------------------------------------------------------------
 
+    def blast_secondary(self, ctx: Ctx, primary: ev.ShootingAttack, secondary: ev.ShootingAttack) -> None:
+        """KT21 has the opposite rule: each further target of a Blast weapon cannot be in Cover
+        (004 errata, checked with the Shoot action in `check_event`)."""
+
     def check_event(self, ctx: Ctx, event: ev.Event) -> None:
         check = CHECKS.get(type(event))
         if check is not None:
