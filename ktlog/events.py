@@ -245,6 +245,10 @@ class DropZoneChosen(Event):
 
 
 class EquipmentSelected(Event):
+    """Version 2: checked against the set-up order (selected once the battle is set up, pg 110);
+    version 1 events were not, and are read with an override saying so."""
+
+    version = 2
     player: str
     equipment: tuple[str, ...] = ()
 
@@ -381,12 +385,20 @@ class MarkerPlaced(Action):
 
 
 class Shot(Action):
-    """The Shoot action (pg 42): one weapon, one or more sequences, one Hot roll if any."""
+    """The Shoot action (pg 42): one weapon, one or more sequences, one Hot roll if any.
 
+    Version 2 added `guard`. Blast secondary targets are checked against the primary's cover and
+    obscured since version 2 (pg 111): a version 1 shot that differs is read with an override
+    saying so."""
+
+    version = 2
     name = "Shoot"
     weapon: str
     attacks: tuple[ShootingAttack, ...]
     hot_roll: int | None = None
+    guard: bool = False
+    """Performed for free by an operative on guard, interrupting an enemy operative's activation
+    after one of its actions (Guard, Killzone: Gallowdark, pg 70)."""
 
 
 class Fought(Action, kw_only=True):
@@ -394,8 +406,12 @@ class Fought(Action, kw_only=True):
 
     With dice: both sides' attack dice, assists, and optionally the order of strikes and blocks.
     Quick mode: `damage` to the target and `damage_taken` by the active operative.
+
+    Version 2 added `guard`. Assists are checked against control range since version 2 (pg 45):
+    a version 1 fight with assists is read with an override saying so.
     """
 
+    version = 2
     name = "Fight"
     action: Literal["Fight", "Door Fight", "Hatchway Fight"] = "Fight"
     target: str
@@ -408,6 +424,9 @@ class Fought(Action, kw_only=True):
     steps: tuple[FightStep, ...] | None = None
     damage: int | None = None
     damage_taken: int | None = None
+    guard: bool = False
+    """Performed for free by an operative on guard, interrupting an enemy operative's activation
+    (Guard, Killzone: Gallowdark, pg 70)."""
 
 
 class MarkerSecured(Action):
@@ -569,7 +588,8 @@ class Passed(Action):
 
 class OverwatchFired(Shot):
     """Overwatch (0AP): a shooting attack with BS worsened by 1, by an Engage operative when its
-    player has no ready operatives left and the opponent has (001)."""
+    player has no ready operatives left and the opponent has (001). Version 2: a Shot's `guard`
+    came with Shot version 2; Overwatch never has it."""
 
     name = "Overwatch"
     cost = 0
@@ -722,6 +742,36 @@ def _unchanged(payload: dict) -> dict:
     return payload
 
 
+UNCHECKED = "recorded before ktlog checked {rule}"
+"""The override an older event is read with when a rule checked since may refuse it: the game
+still folds, and the game's warnings say which rule it breaks, if it does."""
+
+
+def _unchecked(payload: dict, rule: str) -> dict:
+    return payload if payload.get("override") else {**payload, "override": UNCHECKED.format(rule=rule)}
+
+
+def _shot_v1_v2(payload: dict) -> dict:
+    """A further target without the first target's cover or obscured may be a Blast secondary
+    target, checked since version 2 (pg 111)."""
+    first, *more = payload.get("attacks") or [{}]
+    if any(first.get(flag) and not other.get(flag) for other in more for flag in ("cover", "obscured")):
+        return _unchecked(payload, "Blast secondary targets (pg 111)")
+    return payload
+
+
+def _fought_v1_v2(payload: dict) -> dict:
+    """Assists are checked against control range since version 2 (pg 45)."""
+    if payload.get("assists") or payload.get("target_assists"):
+        return _unchecked(payload, "fight assists (pg 45)")
+    return payload
+
+
+def _equipment_selected_v1_v2(payload: dict) -> dict:
+    """Equipment is selected after the battle is set up since version 2 (pg 110)."""
+    return _unchecked(payload, "the set-up order (pg 110)")
+
+
 def _operative_added_v2_v3(payload: dict) -> dict:
     """Version 2 datacards had their special rules read from the wording: the same wording is
     read into the fields once, so an older game keeps the rules it was recorded under."""
@@ -734,6 +784,10 @@ UPCASTERS: dict[tuple[str, int], Upcaster] = {
     ("PlayerJoined", 2): _unchanged,
     ("OperativeAdded", 1): _unchanged,
     ("OperativeAdded", 2): _operative_added_v2_v3,
+    ("Shot", 1): _shot_v1_v2,
+    ("OverwatchFired", 1): _unchanged,
+    ("Fought", 1): _fought_v1_v2,
+    ("EquipmentSelected", 1): _equipment_selected_v1_v2,
 }
 """(type name, from version) -> function turning that payload dict into the next version's."""
 

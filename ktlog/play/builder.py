@@ -391,10 +391,11 @@ def shoot(
     hot: int | None = None,
     extra: Iterable[ShootingAttack] = (),
     override: str | None = None,
+    guard: bool = False,
     **attack_kw,
 ) -> ActionMaker:
     first = target if isinstance(target, ShootingAttack) else attack(target, dice, saves, **attack_kw)
-    return lambda op: Shot(operative=op, weapon=weapon, attacks=(first, *extra), hot_roll=hot, override=override)
+    return lambda op: Shot(operative=op, weapon=weapon, attacks=(first, *extra), hot_roll=hot, override=override, guard=guard)
 
 
 def fight(
@@ -413,6 +414,7 @@ def fight(
     damage_taken: int | None = None,
     action: str = "Fight",
     override: str | None = None,
+    guard: bool = False,
 ) -> ActionMaker:
     return lambda op: Fought(
         operative=op,
@@ -428,4 +430,5 @@ def fight(
         damage_taken=damage_taken,
         action=action,
         override=override,
+        guard=guard,
     )

@@ -408,6 +408,8 @@ def overwatch_fired(ctx: Ctx, e: ev.OverwatchFired) -> None:
     its BS worsened by 1; once per operative per turning point, not within Engagement Range, not
     with a Blast weapon (004 errata). It is not an activation (004); the opponent then activates."""
     s = ctx.state
+    if e.guard:
+        ctx.invalid("Overwatch is not a guard interrupt (KT24 Gallowdark, pg 70): leave guard out", "001 Overwatch")
     if s.phase != "firefight":
         ctx.invalid(f"Overwatch happens in the Firefight phase (now: {s.phase})", "001 Overwatch")
     if s.activation is not None:
