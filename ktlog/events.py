@@ -66,12 +66,14 @@ class Ploy(Part):
 
 
 class Equipment(Part):
-    """One of a kill team's equipment options (Equipment, pg 50), with the weapon it gives, if any."""
+    """One of a kill team's equipment options (Equipment, pg 50), with the weapons it gives, if
+    any: one option may give several (explosive grenades: frag and krak), and counts once among
+    the four a player selects (pg 110)."""
 
     name: str
     reminder: str | None = None
-    weapon: Weapon | None = None
-    """A weapon any of the player's operatives can use once the option is selected."""
+    weapons: tuple[Weapon, ...] = ()
+    """Weapons any of the player's operatives can use once the option is selected."""
 
 
 class Resource(Part):
@@ -188,9 +190,10 @@ class GameCreated(Event):
 class PlayerJoined(Event):
     """Version 2 added `npo`: the non-player operatives' side of a Joint Ops game. Version 3 the
     kill team's own ploys, equipment options and resources, frozen from its roster so a later
-    roster edit never changes a recorded game."""
+    roster edit never changes a recorded game. Version 4: an equipment option's `weapons` (a
+    list: one option may give several) instead of its one `weapon`."""
 
-    version = 3
+    version = 4
     player: str
     kill_team: str
     faction: str | None = None
@@ -772,6 +775,19 @@ def _equipment_selected_v1_v2(payload: dict) -> dict:
     return _unchecked(payload, "the set-up order (pg 110)")
 
 
+def _player_joined_v3_v4(payload: dict) -> dict:
+    """An equipment option's one `weapon` became its list of `weapons`."""
+    options = [_weapons_listed(o) for o in payload.get("equipment_options", ())]
+    return {**payload, "equipment_options": options} if options else payload
+
+
+def _weapons_listed(option: dict) -> dict:
+    if not isinstance(option, dict) or "weapon" not in option:
+        return option
+    rest = {k: v for k, v in option.items() if k != "weapon"}
+    return {**rest, "weapons": [option["weapon"]]} if option["weapon"] is not None else rest
+
+
 def _operative_added_v2_v3(payload: dict) -> dict:
     """Version 2 datacards had their special rules read from the wording: the same wording is
     read into the fields once, so an older game keeps the rules it was recorded under."""
@@ -782,6 +798,7 @@ UPCASTERS: dict[tuple[str, int], Upcaster] = {
     ("GameCreated", 1): _game_created_v1_v2,
     ("PlayerJoined", 1): _unchanged,
     ("PlayerJoined", 2): _unchanged,
+    ("PlayerJoined", 3): _player_joined_v3_v4,
     ("OperativeAdded", 1): _unchanged,
     ("OperativeAdded", 2): _operative_added_v2_v3,
     ("Shot", 1): _shot_v1_v2,
