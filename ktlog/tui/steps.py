@@ -57,6 +57,7 @@ KINDS: tuple[StepKind, ...] = (
     StepKind("place", "P", "Place marker"),
     StepKind("unique", "u", "Unique action"),
     StepKind("killzone", "k", "Killzone action"),
+    StepKind("guard", "I", "Interrupt from guard"),
     StepKind("pass_action", "w", "Pass action", exact=True),
     StepKind("escape", "E", "Escape", exact=True),
     StepKind("end_activation", "e", "End activation", exact=True),

@@ -23,6 +23,7 @@ import re
 from dataclasses import dataclass, field
 
 from ...events import Datacard, Weapon
+from ...rules.not_applied import TWICE_WORDING
 from ...rules.setup import check_datacard
 from ...rules.weapons import weapon_profile
 from ...rulesets.kt21.rules import as_played
@@ -188,9 +189,16 @@ def _equipment(item: Entry, edition: Edition, left_out: list[str]) -> MappedEqui
 
 
 def _double_action(abilities: list[Profile], notes: list[str]) -> list[str]:
-    """The actions an ability's text lets the operative perform twice in an activation (pg 39)."""
+    """The actions an ability's text lets the operative perform twice in an activation (pg 39);
+    an ability that only reads like one is noted as not applied, naming the field to write."""
     found = [(m[1].title(), p.name) for p in abilities for text in p.values.values() if (m := TWICE.search(text))]
     notes += [f'double_action = ["{action}"]: read from the ability {name!r}' for action, name in found]
+    mapped = {name for _, name in found}
+    loose = [p.name for p in abilities if p.name not in mapped and any(TWICE_WORDING.search(text) for text in p.values.values())]
+    notes += [
+        f'the ability {name!r} reads like an action performed twice in an activation and is not applied: write double_action = ["ACTION"] if it is one (pg 39)'
+        for name in loose
+    ]
     return list(dict.fromkeys(action for action, _ in found))
 
 

@@ -17,7 +17,7 @@ from textual.binding import Binding
 from textual.containers import Vertical
 
 from ktlog import events as ev
-from ktlog.errors import KtlogError
+from ktlog.errors import KtlogError, RuleViolation
 from ktlog.rules.candidates import active
 from ktlog.rulesets import get_ruleset
 from ktlog.state import OperativeState
@@ -83,6 +83,9 @@ class RecordScreen(RulesetFlows, DialogHost):
         self.recorder = Recorder(store, game_id)
         self.busy = False
         """A step is under way (between its dialogs)."""
+        self.refused_kind: StepKind | None = None
+        """A step the rules refused (for a reason an override may set aside) that still asks its
+        questions: ! enters it anyway (`step_anyway`)."""
 
     def compose(self) -> ComposeResult:
         with Vertical(id="main"):
@@ -119,6 +122,7 @@ class RecordScreen(RulesetFlows, DialogHost):
         self.query_one("#message", TextBlock).set(f"[{style}]{escape(text)}[/]")
 
     def show_outcome(self, outcome: Outcome) -> None:
+        self.refused_kind = None
         self.say(outcome.message, outcome.ok)
         self.refresh_view()
 
@@ -134,7 +138,7 @@ class RecordScreen(RulesetFlows, DialogHost):
         if action == "retry":
             return self.recorder.session.pending is not None
         if action == "override":
-            return self.recorder.session.refused is not None
+            return self.recorder.session.refused is not None or self.refused_kind is not None
         return True
 
     async def on_key(self, event: events.Key) -> None:
@@ -173,11 +177,17 @@ class RecordScreen(RulesetFlows, DialogHost):
         kinds = timely or kinds
         for kind in kinds:
             refused = self.steps.refused_event(kind.action)
-            if kind.exact and refused is not None:
+            refusal = self.steps.refusal(kind.action)
+            if refused is None or not isinstance(refusal, RuleViolation) or not refusal.overridable:
+                continue
+            if kind.exact:
                 self.recorder.session.refused = refused
-                self.refresh_bindings()
                 self.say(self.steps.why_not(kind.action) + "; press ! to record it anyway with the reason", ok=False)
-                return
+            else:  # its choices and dice are still to enter: ! asks the reason, then the step's questions
+                self.refused_kind = kind
+                self.say(self.steps.why_not(kind.action) + "; press ! to enter it anyway with the reason", ok=False)
+            self.refresh_bindings()
+            return
         self.say("; ".join(self.steps.why_not(k.action) for k in kinds), ok=False)
 
     # --- committing -------------------------------------------------------------------------
@@ -231,10 +241,28 @@ class RecordScreen(RulesetFlows, DialogHost):
     async def flow_override(self) -> None:
         refused = self.recorder.session.refused
         if refused is None:
+            await self.step_anyway()
             return
         reason = await self.prompt(f"Record anyway: {describe(refused)}", hint="the kill team rule that allows it (precedence, pg 55)")
         if reason is not None:
             self.show_outcome(self.recorder.override(reason))
+
+    async def step_anyway(self) -> None:
+        """The step the rules refused, entered anyway: the reason first, then the step's own
+        questions, its choices those the rules accept with that reason (precedence, pg 55)."""
+        kind, self.refused_kind = self.refused_kind, None
+        if kind is None:
+            return
+        reason = await self.prompt(f"{kind.label} anyway", hint="the kill team rule that allows it (precedence, pg 55)")
+        if not reason or not reason.strip():
+            self.say("Cancelled; nothing recorded", ok=None)
+            return
+        self.recorder.reason = reason.strip()
+        try:
+            await (getattr(self, f"flow_{kind.action}", None) or (lambda: self.pick_and_record(kind.action)))()
+        finally:
+            self.recorder.reason = None
+            self.refresh_view()
 
     def selected_event(self) -> int | None:
         """The event under the log's cursor; on the last row, the latest event that counts (not
@@ -457,6 +485,26 @@ class RecordScreen(RulesetFlows, DialogHost):
             return self.record(None)
         probes = [e for e in options if (e.action, e.target) == chosen]
         self.record(await self.ask(FightDialog(self.steps.trial, probes)))
+
+    async def flow_guard(self) -> None:
+        """An operative on guard interrupts the enemy operative's activation (Guard, pg 70): it
+        shoots or fights for free."""
+        s = self.recorder.state
+        options = self.steps.options("guard")
+        guards = distinct(e.operative for e in options)
+        guard = await self.pick_one("Interrupt from guard", [operative_choice(s.operatives[o], o, s) for o in guards])
+        if guard is None:
+            return self.record(None)
+        shots = [e for e in options if e.operative == guard and isinstance(e, ev.Shot)]
+        fights = [e for e in options if e.operative == guard and isinstance(e, ev.Fought)]
+        action = await self.pick_one("From guard", [Choice(label, label, label[0].lower()) for label, some in (("Shoot", shots), ("Fight", fights)) if some])
+        if action == "Shoot":
+            target = await self.pick_one("Shoot at", [operative_choice(s.operatives[t], t, s) for t in distinct(e.attacks[0].target for e in shots)])
+            return self.record(await self.ask(ShootDialog(self.steps, target, s.operatives[guard], "guard")) if target else None)
+        if action == "Fight":
+            target = await self.pick_one("Fight", [operative_choice(s.operatives[t], t, s) for t in distinct(e.target for e in fights)])
+            return self.record(await self.ask(FightDialog(self.steps.trial, [e for e in fights if e.target == target])) if target else None)
+        return self.record(None)
 
     # --- the "more" menu --------------------------------------------------------------------
 
