@@ -18,7 +18,6 @@ import click
 from . import __version__
 from .commands.context import echo, fail, quiet_broken_pipe, what_was_changed
 from .errors import KtlogError
-from .storage.dbfile import default_db_path
 
 COMMANDS: dict[str, tuple[str, str]] = {
     "new": ("ktlog.commands.recording:new", "Create a game from flags and roster files; prints its id."),
@@ -110,9 +109,9 @@ class KtlogGroup(click.Group):
         #25: three), ctrl+c "interrupted" with status 130 in every command (import said
         "Aborted!" and 1)."""
         if not standalone_mode:
-            return super().main(*args, standalone_mode=False, **kwargs)
+            return super().main(*args, standalone_mode=False, **kwargs)  # type: ignore[call-overload]  # passed through as given
         try:
-            result = super().main(*args, standalone_mode=False, **kwargs)
+            result = super().main(*args, standalone_mode=False, **kwargs)  # type: ignore[call-overload]  # passed through as given
         except click.UsageError as exc:
             where = exc.ctx.command_path if exc.ctx else "ktlog"
             message = " ".join(exc.format_message().split())
@@ -168,6 +167,8 @@ def cli(ctx: click.Context, db: Path | None) -> None:
     With no command, loads the sample games and opens the terminal UI (`ktlog demo` is the
     text version).
     """
+    from .play.database import default_db_path
+
     ctx.obj = {"db": db or default_db_path(), "store": None}
     if ctx.invoked_subcommand is None:
         from .commands.terminal import start

@@ -8,7 +8,7 @@ and results are derived by the reducer.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Literal, Union
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, Union, get_args
 
 import msgspec
 
@@ -17,9 +17,30 @@ from .wording import fields_from_wording
 
 Order = Literal["engage", "conceal"]
 RerollSource = Literal["balanced", "ceaseless", "relentless", "command", "other"]
+WeaponKind = Literal["ranged", "melee"]
+RollOffPurpose = Literal["setup", "initiative"]
+FightAction = Literal["Fight", "Door Fight", "Hatchway Fight"]
+KillzoneAction = Literal["Operate Hatch", "Guard"]
+DamageSource = Literal["mine", "devastating", "hot", "other"]
+ScoutingOption = Literal["equip", "ploy", "reposition"]
+PrimaryOp = Literal["crit", "kill", "tac"]
 
 
-class Event(msgspec.Struct, frozen=True, kw_only=True, tag=True, forbid_unknown_fields=True, omit_defaults=True):
+if TYPE_CHECKING:
+    from typing import dataclass_transform
+
+    @dataclass_transform(frozen_default=True, field_specifiers=(msgspec.field,))
+    class FrozenStruct(msgspec.Struct, frozen=True):
+        """What a type checker is told of `Event` and `Part`: msgspec passes `frozen=True` on to every
+        subclass, but msgspec's stub declares `Struct` with a dataclass_transform whose default is
+        not frozen, so mypy read each event class as a non-frozen dataclass inheriting from a frozen
+        one (66 false "[misc]" errors). This base says frozen is the default; at run time it is `Struct`."""
+
+else:
+    FrozenStruct = msgspec.Struct
+
+
+class Event(FrozenStruct, frozen=True, kw_only=True, tag=True, forbid_unknown_fields=True, omit_defaults=True):
     """Base of every event. `override` is the reason a failed rule check is accepted anyway."""
 
     version: ClassVar[int] = 1
@@ -31,7 +52,7 @@ class Event(msgspec.Struct, frozen=True, kw_only=True, tag=True, forbid_unknown_
     override: str | None = None
 
 
-class Part(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
+class Part(FrozenStruct, frozen=True, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
     """Base of the value objects events are made of."""
 
 
@@ -40,7 +61,7 @@ class Part(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True
 
 class Weapon(Part):
     name: str
-    kind: Literal["ranged", "melee"]
+    kind: WeaponKind
     atk: int
     hit: int
     normal_dmg: int
@@ -221,7 +242,7 @@ class RolledOff(Event):
     In Multiplayer Ops it establishes player order instead (pg 99): the tied players roll
     again in a further RolledOff of the same purpose, with only their rolls."""
 
-    purpose: Literal["setup", "initiative"]
+    purpose: RollOffPurpose
     rolls: dict[str, int]
 
 
@@ -416,7 +437,7 @@ class Fought(Action, kw_only=True):
 
     version = 2
     name = "Fight"
-    action: Literal["Fight", "Door Fight", "Hatchway Fight"] = "Fight"
+    action: FightAction = "Fight"
     target: str
     weapon: str
     target_weapon: str | None = None
@@ -454,7 +475,7 @@ class KillzoneActionPerformed(Action):
     """Operate Hatch or Guard (Gallowdark); Guard counts as Shoot for action restrictions."""
 
     name = "Killzone action"
-    action: Literal["Operate Hatch", "Guard"]
+    action: KillzoneAction
 
     @property
     def counts_as(self) -> str:
@@ -477,7 +498,7 @@ class DamageInflicted(Event):
 
     operative: str
     damage: int
-    source: Literal["mine", "devastating", "hot", "other"]
+    source: DamageSource
     by: str | None = None
     reason: str | None = None
 
@@ -533,7 +554,7 @@ class ScoutingSelected(Event):
 
     secret: ClassVar[bool] = True
     player: str
-    option: Literal["equip", "ploy", "reposition"]
+    option: ScoutingOption
 
 
 class ScoutingRevealed(Event):
@@ -545,7 +566,7 @@ class PrimaryOpSelected(Event):
 
     secret: ClassVar[bool] = True
     player: str
-    op: Literal["crit", "kill", "tac"]
+    op: PrimaryOp
 
 
 class PrimaryOpRevealed(Event):
@@ -693,7 +714,7 @@ AnyEvent = Union[  # noqa: UP007  (a typing.Union: msgspec decodes it as a tagge
     Annotation,
 ]
 
-EVENT_TYPES: dict[str, type[Event]] = {cls.__name__: cls for cls in AnyEvent.__args__}
+EVENT_TYPES: dict[str, type[Event]] = {cls.__name__: cls for cls in get_args(AnyEvent)}
 
 
 def event_type(name: str) -> type[Event]:
@@ -732,7 +753,7 @@ class Envelope(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
 Upcaster = Any  # Callable[[dict], dict]: one version step of one event type's payload
 
 
-def _game_created_v1_v2(payload: dict) -> dict:
+def _game_created_v1_v2(payload: dict[str, Any]) -> dict[str, Any]:
     """Version 1 had no dataslate field: those games named none (a version 1 payload that holds
     one was not written by ktlog, and is refused rather than silently losing it)."""
     if "dataslate" in payload:
@@ -740,7 +761,7 @@ def _game_created_v1_v2(payload: dict) -> dict:
     return {**payload, "dataslate": None}
 
 
-def _unchanged(payload: dict) -> dict:
+def _unchanged(payload: dict[str, Any]) -> dict[str, Any]:
     """A version that only added fields with defaults: the old payload reads as it is."""
     return payload
 
@@ -750,11 +771,11 @@ UNCHECKED = "recorded before ktlog checked {rule}"
 still folds, and the game's warnings say which rule it breaks, if it does."""
 
 
-def _unchecked(payload: dict, rule: str) -> dict:
+def _unchecked(payload: dict[str, Any], rule: str) -> dict[str, Any]:
     return payload if payload.get("override") else {**payload, "override": UNCHECKED.format(rule=rule)}
 
 
-def _shot_v1_v2(payload: dict) -> dict:
+def _shot_v1_v2(payload: dict[str, Any]) -> dict[str, Any]:
     """A further target without the first target's cover or obscured may be a Blast secondary
     target, checked since version 2 (pg 111)."""
     first, *more = payload.get("attacks") or [{}]
@@ -763,32 +784,32 @@ def _shot_v1_v2(payload: dict) -> dict:
     return payload
 
 
-def _fought_v1_v2(payload: dict) -> dict:
+def _fought_v1_v2(payload: dict[str, Any]) -> dict[str, Any]:
     """Assists are checked against control range since version 2 (pg 45)."""
     if payload.get("assists") or payload.get("target_assists"):
         return _unchecked(payload, "fight assists (pg 45)")
     return payload
 
 
-def _equipment_selected_v1_v2(payload: dict) -> dict:
+def _equipment_selected_v1_v2(payload: dict[str, Any]) -> dict[str, Any]:
     """Equipment is selected after the battle is set up since version 2 (pg 110)."""
     return _unchecked(payload, "the set-up order (pg 110)")
 
 
-def _player_joined_v3_v4(payload: dict) -> dict:
+def _player_joined_v3_v4(payload: dict[str, Any]) -> dict[str, Any]:
     """An equipment option's one `weapon` became its list of `weapons`."""
     options = [_weapons_listed(o) for o in payload.get("equipment_options", ())]
     return {**payload, "equipment_options": options} if options else payload
 
 
-def _weapons_listed(option: dict) -> dict:
+def _weapons_listed(option: Any) -> Any:
     if not isinstance(option, dict) or "weapon" not in option:
         return option
     rest = {k: v for k, v in option.items() if k != "weapon"}
     return {**rest, "weapons": [option["weapon"]]} if option["weapon"] is not None else rest
 
 
-def _operative_added_v2_v3(payload: dict) -> dict:
+def _operative_added_v2_v3(payload: dict[str, Any]) -> dict[str, Any]:
     """Version 2 datacards had their special rules read from the wording: the same wording is
     read into the fields once, so an older game keeps the rules it was recorded under."""
     return {**payload, "datacard": fields_from_wording(payload["datacard"])}
@@ -809,7 +830,7 @@ UPCASTERS: dict[tuple[str, int], Upcaster] = {
 """(type name, from version) -> function turning that payload dict into the next version's."""
 
 
-def upcast(type_name: str, version: int, payload: dict) -> dict:
+def upcast(type_name: str, version: int, payload: dict[str, Any]) -> dict[str, Any]:
     """Bring an old payload up to the current version of its type, one small step at a time."""
     current = EVENT_TYPES[type_name].version
     while version < current:

@@ -16,6 +16,9 @@ Phase = Literal["setup", "strategy", "firefight", "between", "over"]
 """between: a turning point has ended and the next has not started; over: the battle is over."""
 Status = Literal["selected", "ready", "expended", "incapacitated", "escaped"]
 Op = Literal["kill", "crit"]
+CPKind = Literal["income", "ploy", "gambit", "reroll", "adjustment"]
+AttackKind = Literal["shoot", "fight"]
+AttackMode = Literal["dice", "quick"]
 
 
 class S(msgspec.Struct, kw_only=True, omit_defaults=True):
@@ -167,7 +170,7 @@ class CPChanged(S):
     turning_point: int
     player: str
     delta: int
-    kind: Literal["income", "ploy", "gambit", "reroll", "adjustment"]
+    kind: CPKind
     source: str
 
 
@@ -176,9 +179,9 @@ class AttackRecord(S):
 
     seq: int
     turning_point: int
-    kind: Literal["shoot", "fight"]
+    kind: AttackKind
     retaliation: bool
-    mode: Literal["dice", "quick"]
+    mode: AttackMode
     player: str
     operative: str
     weapon: str

@@ -7,9 +7,9 @@ import msgspec
 
 from .. import events as ev
 from ..errors import KtlogError
+from ..play.database import Store
 from ..play.replay import Replay
 from ..play.timeline import Timeline
-from ..storage.store import Store
 from ..text.describe import describe
 from ..text.json_views import game_row, score_view, state_view
 from ..text.plural import counted

@@ -187,6 +187,7 @@ def _record_file(session: RecordingSession, lines: TextIO, expect_seq: int | Non
 def undo(ctx, game, expect_seq) -> None:
     """Void the latest effective event (undo). Nothing is deleted: the undo is an event too."""
     recorded = _session(ctx, game).undo(expected_seq=expect_seq)
+    assert recorded.undone is not None, "an undo's outcome names the event it undid"
     click.echo(undo_text(recorded.seq, *recorded.undone))
 
 

@@ -36,7 +36,7 @@ def roster() -> None:
 def import_cmd(file: Path, system: Path | None, archetypes: str | None, out: Path | None, dry_run: bool, force: bool) -> None:
     """Import a kill team: a BattleScribe roster (.ros, .rosz), a New Recruit export (.json), a
     BSData catalogue (.cat, .catz, with --system), or a whole BSData folder."""
-    from ..files.bsdata.mapping import MissingCharacteristic, map_team
+    from ..files.bsdata.mapping import MappedEquipment, MappedOperative, MissingCharacteristic, map_team
 
     chosen = [a.strip() for a in archetypes.split(",") if a.strip()] if archetypes else []
     try:
@@ -63,7 +63,8 @@ def import_cmd(file: Path, system: Path | None, archetypes: str | None, out: Pat
             for w in weapons
         )
         click.echo(f"equipment: {item.fields['name']}{': ' + profiles if profiles else ''}")
-    for operative in (*team.operatives, *team.equipment):
+    entries: list[MappedOperative | MappedEquipment] = [*team.operatives, *team.equipment]
+    for operative in entries:
         for note in operative.notes:
             click.echo(f"note: {operative.fields['name']}: {note}")
     for text in team.left_out:

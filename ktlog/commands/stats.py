@@ -19,7 +19,7 @@ if TYPE_CHECKING:  # Polars loads with the first statistic, not with every ktlog
 def _league(ctx: click.Context, kw: dict) -> League:
     from ..analytics.league import Filters, League
     from ..analytics.tables import METADATA, is_dataset
-    from ..storage.dbfile import is_current
+    from ..play.database import is_current
 
     filters = Filters(**{k: kw.pop(k) for k in FILTERS})
     source = kw.pop("source", None)
@@ -29,7 +29,7 @@ def _league(ctx: click.Context, kw: dict) -> League:
         return League(source, filters)
     db = Path(ctx.find_root().obj["db"])
     if not is_current(db):  # a missing, wrong or newer file gets the store's clear message; an older one is migrated
-        from ..storage.store import Store
+        from ..play.database import Store
 
         Store(db, create=False).close()
     return League(db, filters)
@@ -276,7 +276,7 @@ def report(ctx, game, output, force) -> None:
     from ..analytics.league import Filters, League
     from ..analytics.report import game_report
     from ..files.output import default_name
-    from ..storage.store import Store
+    from ..play.database import Store
 
     db = Path(ctx.find_root().obj["db"])
     with Store(db, create=False) as store:

@@ -60,14 +60,14 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache, partial
 from pathlib import Path
-from typing import Annotated, Literal, TypeVar
+from typing import Annotated, Literal, TypeVar, cast
 
 import msgspec
 import platformdirs
 
 from ..data import SAMPLE_ROSTERS
 from ..errors import InvalidEvent, KtlogError, RosterError
-from ..events import EVENT_TYPES, Action, Datacard, Equipment, Event, OperativeAdded, PlayerJoined, Ploy, Resource, UniqueAction, Weapon
+from ..events import EVENT_TYPES, Action, Datacard, Equipment, Event, OperativeAdded, PlayerJoined, Ploy, Resource, UniqueAction, Weapon, WeaponKind
 from ..records import check_event
 from ..rules.setup import check_datacard
 from ..rules.team import MAX_PLOY_CP, MAX_RESOURCE, check_team
@@ -242,7 +242,7 @@ def joining(player: str, roster: Roster, select: list[str] | None, taken: set[st
             resources=roster.resources,
         )
     ]
-    repeated = {i for i in select or () if select.count(i) > 1}
+    repeated = {i for i in select or () if (select or []).count(i) > 1}
     seen: dict[str, int] = {}
     for op in roster.select(select):
         seen[op.id] = seen.get(op.id, 0) + 1
@@ -632,7 +632,7 @@ def _weapon(w: WeaponEntry) -> Weapon:
         raise ValueError(f"weapon {w.name!r}: one_in {w.one_in} is below 2 (1 in 1 is every operative: leave one_in out)")
     return Weapon(
         name=w.name,
-        kind=w.kind,
+        kind=cast(WeaponKind, w.kind),  # checked above
         atk=w.atk,
         hit=_stat(w.hit, f"weapon {w.name!r}: hit"),
         normal_dmg=normal,

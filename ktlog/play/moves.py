@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import functools
 import importlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import cache
+from typing import get_args
 
 import msgspec
 
@@ -133,7 +134,7 @@ def _counteract(s: GameState) -> Iterator[ev.Event]:
 
 
 def _fight(s: GameState, op: OperativeState) -> Iterator[ev.Event]:
-    actions = ["Fight"] + [a for a, zone in KILLZONE_OF_ACTION.items() if a.endswith("Fight") and zone in s.killzone.casefold()]
+    actions: list[ev.FightAction] = [a for a in get_args(ev.FightAction) if a == "Fight" or KILLZONE_OF_ACTION[a] in s.killzone.casefold()]
     for name in actions:
         targets = [s.operatives[t] for t in op.engaged_with] if name == "Fight" else enemies(s, op)
         for weapon in melee(s, op):
@@ -236,7 +237,7 @@ MOVES: dict[str, Candidates] = {
 }
 """The kinds of move every ruleset has, by name, with their candidates."""
 
-SHOOTING = {"shoot": ev.Shot, "overwatch": ev.OverwatchFired, "guard": GUARD_SHOT}
+SHOOTING: dict[str, Callable[..., ev.Shot]] = {"shoot": ev.Shot, "overwatch": ev.OverwatchFired, "guard": GUARD_SHOT}
 """The kinds of move that are shooting attacks, and how their events are made (KT21 Overwatch
 and a shot from guard are Shots too)."""
 
@@ -325,7 +326,7 @@ class Moves:
         if refusal is not None:
             if kind not in self._refusals:
                 self._refusals[kind], self._refused[kind] = refusal, event
-            if shared and self._fails_shared_checks(event):
+            if shared and isinstance(event, ev.Action) and self._fails_shared_checks(event):
                 self._refused_actions.add(shared)
         return refusal is None
 
@@ -367,6 +368,7 @@ def _set_up(s: GameState, e: ev.OperativeSetUp) -> str:
 
 
 def _activation(s: GameState, e: ev.Event) -> str:
+    assert s.activation is not None, "asked only while an operative is active"
     op = s.operatives[s.activation.operative]
     return f"{op.id} ({op.player}) is active, {op.apl - s.activation.ap_spent} AP left: an action, or ActivationEnded operative={op.id}"
 

@@ -39,7 +39,7 @@ def printed_cost(op: OperativeState, e: Action) -> int:
 def begin_action(ctx: Ctx, e: Action) -> OperativeState:
     """Checks every action shares: who may act, AP within APL, once per activation (pg 39)."""
     op, cost = check_action(ctx, e)
-    if cost:
+    if cost and ctx.state.activation:  # a cost is counted only in the operative's own activation
         ctx.state.activation.ap_spent += cost
     op.on_guard = False  # guard ends when the operative performs any action (pg 70)
     if guarding(e) and ctx.state.activation is not None:
@@ -68,7 +68,7 @@ def check_action(ctx: Ctx, e: Action) -> tuple[OperativeState, int]:
         ctx.invalid("an action costs at least 0AP", "pg 39")
     if cost != printed:
         ctx.broke(f"{e.counts_as} costs {printed}AP, not {cost}AP", "pg 40")
-    if not active:
+    if act is None or not active:
         return op, 0
     if act.counteract:
         if printed != 1:
@@ -147,7 +147,7 @@ def moved(ctx: Ctx, e: Action) -> None:
             ctx.broke(f"operative {op.id!r} has no enemy within its control range to Fall Back from", "pg 40")
         _excluded(ctx, "Fall Back", ("Reposition", "Charge"), "pg 40")
         disengage(s, op)
-    else:
+    elif isinstance(e, Charged):
         if op.order != "engage":
             ctx.broke(f"operative {op.id!r} has a Conceal order and cannot Charge", "pg 41")
         not_engaged(ctx, op, "Charge", "pg 41")

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import dataclasses
 from functools import lru_cache
+from typing import Any
 
 from ..events import Fought, Shot, Weapon
-from ..state import AplChange, AttackRecord, GameState, OperativeState
+from ..state import AplChange, AttackKind, AttackMode, AttackRecord, GameState, OperativeState
 from .actions import KILLZONE_OF_ACTION, begin_action, finish_action, in_killzone, not_engaged
 from .context import Ctx, handles
 from .damage import inflict
-from .dice import check_die, save_successes
+from .dice import Successes, check_die, save_successes
 from .fighting import Fighter, resolve_fight
 from .guard import GUARD, POINT_BLANK_HIT_PENALTY, guarding, point_blank
 from .shooting import hot_damage, resolve_shooting
@@ -54,7 +55,7 @@ def _pay_rerolls(ctx: Ctx, player: str, command: int, other: int) -> None:
         ctx.broke("a re-roll from a rule outside the core book", "pg 50")
 
 
-def _dice_figures(rolled: int, hit: int, profile: WeaponProfile, hits) -> dict:
+def _dice_figures(rolled: int, hit: int, profile: WeaponProfile, hits: Successes) -> dict[str, Any]:
     """The attack dice columns of an AttackRecord."""
     return {
         "attack_dice": rolled,
@@ -72,7 +73,9 @@ def _stun(target: OperativeState) -> None:
     target.apl_changes.append(AplChange(delta=-1, reason="Stun"))
 
 
-def _record(ctx: Ctx, kind: str, retaliation: bool, mode: str, op: OperativeState, weapon: Weapon, target: OperativeState, **figures) -> None:
+def _record(
+    ctx: Ctx, kind: AttackKind, retaliation: bool, mode: AttackMode, op: OperativeState, weapon: Weapon, target: OperativeState, **figures: Any
+) -> None:
     ctx.state.attacks.append(
         AttackRecord(
             seq=ctx.seq,
@@ -180,7 +183,7 @@ def shooting_attacks(ctx: Ctx, e: Shot, op: OperativeState, worsen: int = 0) -> 
                 expected_damage=result.expected_damage,
             )
         else:
-            if attack.damage < 0:
+            if attack.damage is None or attack.damage < 0:  # None: refused above (quick mode gives the damage)
                 ctx.invalid("damage cannot be negative", "damage")
             inflict(ctx, target, attack.damage, op, "shoot")
             _record(ctx, "shoot", False, "quick", op, weapon, target, damage=attack.damage, hit=hit, save=save)

@@ -162,6 +162,8 @@ def due_to_activate(s: GameState) -> str | None:
     operatives (they may only counteract or pass), the next in player order who has (pg 38)."""
     player = s.next_player
     for _ in s.players:
+        if player is None:
+            return None
         if s.ready_operatives(player):
             return player
         player = s.next_in_order(player)
@@ -216,6 +218,7 @@ def end_activation(ctx: Ctx) -> None:
     """Expend the active operative (or close a counteract) and pass the turn (pg 38-39)."""
     s = ctx.state
     active = s.activation
+    assert active is not None, "ActivationEnded is refused when no operative is active"
     op = s.operatives[active.operative]
     if active.counteract:
         op.counteracted_tp = s.turning_point
@@ -253,8 +256,8 @@ def objectives_controlled(ctx: Ctx, e: ObjectivesControlled) -> None:
             ctx.invalid(f"no objective marker {marker!r} (markers: {', '.join(s.markers)})", "marker")
         if player is not None:
             ctx.player(player)
-    for marker in s.markers.values():
-        marker.controlled_by = e.control.get(marker.id)
+    for held in s.markers.values():
+        held.controlled_by = e.control.get(held.id)
     s.control_recorded_tp = s.turning_point
 
 

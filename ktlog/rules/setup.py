@@ -18,7 +18,7 @@ from ..events import (
     PlayerJoined,
     RolledOff,
 )
-from ..state import MarkerState, OperativeState, PlayerState
+from ..state import GameState, MarkerState, OperativeState, PlayerState
 from .battle import order_established
 from .context import Ctx, handles
 from .team import check_team, weapon_problem
@@ -235,7 +235,7 @@ def _battle_not_set_up(ctx: Ctx) -> list[str]:
     return missing
 
 
-def next_to_set_up(s) -> str | None:
+def next_to_set_up(s: GameState) -> str | None:
     """Who sets up next: a third of each kill team (rounding up) in turn, in player order,
     initiative first (pg 110)."""
     order = s.order

@@ -8,7 +8,7 @@ Loaded without sqlite-utils or the rules: the statistics read it to type their f
 
 from __future__ import annotations
 
-from typing import get_args, get_type_hints
+from typing import Any, get_args, get_type_hints
 
 from ..state import LOGS
 
@@ -101,7 +101,7 @@ PROJECTION_LOGS = {
 """Projection table -> the state log (`ktlog.state.LOGS`) whose entries are its rows."""
 
 
-def _sql_type(annotation) -> type:
+def _sql_type(annotation: Any) -> type:
     """The column type for a state field: int (bools too), float, or text."""
     names = {getattr(a, "__name__", str(a)) for a in (get_args(annotation) or (annotation,))}
     return float if "float" in names else int if names & {"int", "bool"} else str

@@ -48,7 +48,9 @@ def is_current(path: Path) -> bool:
                 return False
         conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
         try:
-            return conn.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID and conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+            return bool(
+                conn.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID and conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+            )
         finally:
             conn.close()
     except (OSError, sqlite3.Error):

@@ -20,10 +20,10 @@ from ..state import GameState, game_status
 from .catalog import DERIVED, LABEL_COLUMNS, PROJECTION_LOGS, PROJECTIONS
 
 
-def rows_since(game_id: str, state: GameState, after_seq: int) -> dict[str, list[tuple]]:
+def rows_since(game_id: str, state: GameState, after_seq: int) -> dict[str, list[tuple[Any, ...]]]:
     """The projection rows produced by events after `after_seq` (0: all of them), as tuples
     in the column order of `catalog.DERIVED`."""
-    out: dict[str, list[tuple]] = {}
+    out: dict[str, list[tuple[Any, ...]]] = {}
     for table, log in PROJECTION_LOGS.items():
         entries = getattr(state, log)
         first = len(entries)
@@ -127,7 +127,7 @@ def delete(conn: sqlite3.Connection, game_id: str, since: int = 0) -> None:
 INT64 = range(-(2**63), 2**63)
 
 
-def _too_large(table: str, rows: list[tuple], state: GameState) -> InvalidEvent:
+def _too_large(table: str, rows: list[tuple[Any, ...]], state: GameState) -> InvalidEvent:
     """The error for an event whose numbers, or numbers the rules derive from them, do not fit
     SQLite's 64-bit integers, naming that event's seq: the row holding the number (rows carry
     their event's seq second) or, for a player's total (CP left, VP), the event whose change

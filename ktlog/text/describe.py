@@ -131,4 +131,4 @@ def _shot(a: ev.ShootingAttack) -> str:
         return f"{a.target} ({a.damage} damage)"
     flags = [f for f, on in (("cover", a.cover), ("obscured", a.obscured)) if on]
     saves = format_dice(a.defence_dice.rolls) if a.defence_dice and a.defence_dice.rolls else "no dice"
-    return f"{a.target} ({format_dice(a.attack_dice.rolls)} vs {saves}{', ' + ', '.join(flags) if flags else ''})"
+    return f"{a.target} ({format_dice(a.attack_dice.rolls) if a.attack_dice else 'no dice'} vs {saves}{', ' + ', '.join(flags) if flags else ''})"

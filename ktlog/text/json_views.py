@@ -9,7 +9,7 @@ from ..rulesets.multiplayer.rules import shared_win
 from ..state import GameState, game_status
 
 if TYPE_CHECKING:
-    from ..storage.store import GameRow
+    from ..records import GameRow
 
 
 def game_row(g: GameRow) -> dict[str, Any]:

@@ -174,9 +174,9 @@ def changes(before: GameState, after: GameState) -> list[str]:
     for c in after.cp_log[len(before.cp_log) :]:
         running[c.player] = running.get(c.player, 0) + c.delta
         out.append(f"{c.player} CP {c.delta:+d} ({c.source}) -> {running[c.player]}CP")
-    for name, old in before.players.items():
+    for name, was in before.players.items():
         now = after.players[name].resources
-        out += [f"{name} {r} {count - old.resources.get(r, 0):+d} -> {count}" for r, count in now.items() if count != old.resources.get(r, 0)]
+        out += [f"{name} {r} {count - was.resources.get(r, 0):+d} -> {count}" for r, count in now.items() if count != was.resources.get(r, 0)]
     for op_id, op in after.operatives.items():
         old = before.operatives.get(op_id)
         if old and old.wounds != op.wounds:

@@ -14,11 +14,11 @@ from dataclasses import dataclass
 
 from ktlog import events as ev
 from ktlog.errors import ConcurrencyConflict, KtlogError, RuleViolation
+from ktlog.play.database import Store
 from ktlog.play.moves import refusal_text
 from ktlog.play.session import NothingToDo, Recorded, RecordingSession
 from ktlog.rules.team import unlisted
 from ktlog.state import GameState
-from ktlog.storage.store import Store
 from ktlog.text.describe import describe
 from ktlog.text.render import changes, undo_text
 
@@ -73,7 +73,7 @@ class Recorder:
         return self._attempt(lambda: self.session.override(reason), _news)
 
     def undo(self) -> Outcome:
-        return self._attempt(self.session.undo, lambda r: undo_text(r.seq, *r.undone))
+        return self._attempt(self.session.undo, lambda r: undo_text(r.seq, *r.undone))  # type: ignore[misc]  # an undo's outcome names what it undid
 
     def correct(self, target: int, event: ev.Event) -> Outcome:
         """Let `event` count instead of the event at seq `target` (later events checked again)."""

@@ -143,7 +143,7 @@ def _operative(entry: Entry, edition: Edition, left_out: list[str]) -> MappedOpe
     except ValueError as exc:
         left_out.append(f"{entry.name}: {exc}; left out")
         return None
-    weapons = []
+    weapons: list[dict] = []
     for profile in (p for p in entry.profiles if p.kind == "Weapons"):
         weapon = _weapon(profile, edition, notes, left_out, entry.name)
         if weapon is None or weapon in weapons:

@@ -216,7 +216,9 @@ class Kt21(Ruleset):
         s.rolloff = e.purpose
 
     def tie_decider(self, state: GameState) -> str:
-        return state.opponent(state.initiative_in(state.turning_point - 1))
+        before = state.initiative_in(state.turning_point - 1)
+        assert before is not None, "KT21 ties a roll-off only from the second turning point"
+        return state.opponent(before)
 
     def ready_cp(self, state: GameState, player: str) -> int:
         """Each player generates 1CP in each Strategy phase, with no bonus (001 Generate Command Points)."""
@@ -306,7 +308,7 @@ def _operative_activated(ctx: Ctx, e: ev.OperativeActivated) -> None:
         )
     if op.player == turn:
         in_a_row = s.activations_in_a_row + 1 if continuing else 1
-    elif not s.ready_operatives(turn):
+    elif turn is None or not s.ready_operatives(turn):
         in_a_row = 1  # the opponent had their turn: no operative left to activate, and no Overwatch
     else:
         in_a_row = 1 if s.group_left else s.activations_in_a_row + 1  # out of turn (a kill team rule)
@@ -361,7 +363,9 @@ def _fought(ctx: Ctx, e: ev.Fought) -> None:
 def _ceaseless(ctx: Ctx, weapon: ev.Weapon, *all_dice: ev.Dice | None) -> None:
     """KT21 Ceaseless re-rolls results of 1 only (004), where KT24's re-rolls any one value."""
     for dice in all_dice:
-        for r in dice.rerolls if dice else ():
+        if dice is None:
+            continue
+        for r in dice.rerolls:
             if r.source == "ceaseless" and dice.rolls[r.die - 1] != 1:
                 ctx.broke(f"{weapon.name}: Ceaseless re-rolls attack dice results of 1, not a {dice.rolls[r.die - 1]}", "Ceaseless, 004 special rules")
 

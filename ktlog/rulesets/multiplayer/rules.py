@@ -90,8 +90,8 @@ class MultiplayerOps(Kt24):
             tied = groups[0]
         else:
             groups = s.order_ties
-            tied = next((g for g in groups if len(g) > 1 and set(g) == set(e.rolls)), None)
-            if tied is None:
+            tied = next((g for g in groups if len(g) > 1 and set(g) == set(e.rolls)), [])
+            if not tied:
                 ctx.invalid(self._not_the_tied_players(groups, e.rolls), PLAYER_ORDER)
         i = groups.index(tied)
         groups = groups[:i] + split_by_roll(tied, e.rolls) + groups[i + 1 :]

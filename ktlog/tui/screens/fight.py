@@ -3,6 +3,8 @@ quick mode that takes the damage dealt and taken only."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import Label
@@ -121,7 +123,7 @@ class FightDialog(DiceDialog):
         if not entry.complete:
             return None
         parts = entry.parts()
-        common = {
+        common: dict[str, Any] = {
             "operative": self.op.id,
             "action": self.probe.action,
             "target": self.target.id,

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual import events, on
 from textual.binding import Binding
@@ -28,9 +28,10 @@ from textual.screen import Screen
 from textual.widget import Widget
 
 from ..compat import bindings_for_key
+from ..typed_app import InKtlogApp
 
 
-class Modal(Vertical, can_focus=True):
+class Modal(InKtlogApp, Vertical, can_focus=True):
     DEFAULT_CSS = """
     Modal { width: 100%; height: auto; max-height: 100%; border: thick $accent; background: $surface; padding: 0 1; }
     Modal Label { width: 100%; }
@@ -45,6 +46,13 @@ class Modal(Vertical, can_focus=True):
     """What is done with the answer (`DialogHost.show_dialog`)."""
     return_focus: Widget | None = None
     """What had the focus when the dialog opened: it gets it back when the dialog closes."""
+
+    if TYPE_CHECKING:
+
+        @property
+        def screen(self) -> DialogHost:
+            """A dialog is shown only by a `DialogHost` (`show_dialog`)."""
+            ...
 
     @on(events.Mount)
     def opening(self) -> None:

@@ -18,12 +18,13 @@ from textual.containers import Vertical
 
 from ktlog import events as ev
 from ktlog.errors import KtlogError, RuleViolation
+from ktlog.play.database import Store
 from ktlog.rules.candidates import active
 from ktlog.rulesets import get_ruleset
 from ktlog.state import OperativeState
-from ktlog.storage.store import Store
 from ktlog.text.describe import describe
 from ktlog.text.event_text import parse_event
+from ktlog.tui.typed_app import InKtlogApp
 
 from ..markup import escape
 from ..recorder import Outcome, Recorder
@@ -55,7 +56,7 @@ def name_and_cp(text: str) -> tuple[str, int | None]:
     return text.strip(), None
 
 
-class RecordScreen(RulesetFlows, DialogHost):
+class RecordScreen(InKtlogApp, RulesetFlows, DialogHost):
     DEFAULT_CSS = """
     RecordScreen #main { height: 1fr; }
     RecordScreen #left { height: 1fr; }
@@ -375,7 +376,7 @@ class RecordScreen(RulesetFlows, DialogHost):
     async def flow_equipment(self) -> None:
         player = await self.pick_player("equipment", "Equipment of")
         if player is None:
-            return self.record(None)
+            return self.record(None)  # type: ignore[return-value]  # record(None) says nothing was recorded
         options = ", ".join(e.name for e in self.recorder.state.players[player].equipment_options)
         text = await self.prompt(
             f"Equipment selected by {player}", hint="options separated by commas; empty: none" + (f" (the roster's: {options})" if options else "")
@@ -436,7 +437,8 @@ class RecordScreen(RulesetFlows, DialogHost):
         if s.activation is None:
             return ""
         own = [op for op in s.operatives.values() if op.player == player and op.in_killzone]
-        own.sort(key=lambda op: op.id != s.activation.operative)
+        active_id = s.activation.operative
+        own.sort(key=lambda op: op.id != active_id)
         choices = [operative_choice(op, op.id, s) for op in own]
         choices.insert(1 if own and own[0].id == s.activation.operative else 0, Choice("no operative", "", "0"))
         return await self.pick(f"{ploy}: used on which of {player}'s operatives?", choices)
@@ -455,7 +457,7 @@ class RecordScreen(RulesetFlows, DialogHost):
 
         if len(ops) == 1:
             first = order((ops[0],))
-            answer = await self.pick(first.title, first.choices, first.hint)
+            answer = await self.pick(first.title, first.choices, first.hint)  # type: ignore[union-attr]  # order() asks for one operative
             answers = (ops[0], answer) if answer else None
         else:
             answers = await self.ask(PickScreen("Activate", [operative_choice(o, o, s) for o in ops], then=order))
@@ -465,14 +467,14 @@ class RecordScreen(RulesetFlows, DialogHost):
         self.record(await self.ask(ControlDialog(self.recorder.state)))
 
     async def flow_shoot(self) -> None:
-        await self.shoot(active(self.recorder.state))
+        await self.shoot(active(self.recorder.state))  # type: ignore[arg-type]  # Shoot is offered only while an operative is active
 
     async def shoot(self, op: OperativeState, action: str = "shoot") -> None:
         s = self.recorder.state
         targets = self.steps.shot_targets(op, action)
         target = await self.pick_one("Shoot at", [operative_choice(s.operatives[t], t, s) for t in targets])
         if target is None:
-            return self.record(None)
+            return self.record(None)  # type: ignore[return-value]  # record(None) says nothing was recorded
         self.record(await self.ask(ShootDialog(self.steps, target, op, action)))
 
     async def flow_fight(self) -> None:
@@ -482,7 +484,7 @@ class RecordScreen(RulesetFlows, DialogHost):
         choices = [operative_choice(s.operatives[t], (a, t), s, "" if a == "Fight" else f" ({a})") for a, t in targets]
         chosen = await self.pick_one("Fight", choices)
         if chosen is None:
-            return self.record(None)
+            return self.record(None)  # type: ignore[return-value]  # record(None) says nothing was recorded
         probes = [e for e in options if (e.action, e.target) == chosen]
         self.record(await self.ask(FightDialog(self.steps.trial, probes)))
 
@@ -494,17 +496,20 @@ class RecordScreen(RulesetFlows, DialogHost):
         guards = distinct(e.operative for e in options)
         guard = await self.pick_one("Interrupt from guard", [operative_choice(s.operatives[o], o, s) for o in guards])
         if guard is None:
-            return self.record(None)
+            self.record(None)
+            return
         shots = [e for e in options if e.operative == guard and isinstance(e, ev.Shot)]
         fights = [e for e in options if e.operative == guard and isinstance(e, ev.Fought)]
         action = await self.pick_one("From guard", [Choice(label, label, label[0].lower()) for label, some in (("Shoot", shots), ("Fight", fights)) if some])
         if action == "Shoot":
             target = await self.pick_one("Shoot at", [operative_choice(s.operatives[t], t, s) for t in distinct(e.attacks[0].target for e in shots)])
-            return self.record(await self.ask(ShootDialog(self.steps, target, s.operatives[guard], "guard")) if target else None)
+            self.record(await self.ask(ShootDialog(self.steps, target, s.operatives[guard], "guard")) if target else None)
+            return
         if action == "Fight":
             target = await self.pick_one("Fight", [operative_choice(s.operatives[t], t, s) for t in distinct(e.target for e in fights)])
-            return self.record(await self.ask(FightDialog(self.steps.trial, [e for e in fights if e.target == target])) if target else None)
-        return self.record(None)
+            self.record(await self.ask(FightDialog(self.steps.trial, [e for e in fights if e.target == target])) if target else None)
+            return
+        self.record(None)
 
     # --- the "more" menu --------------------------------------------------------------------
 
@@ -555,7 +560,7 @@ class RecordScreen(RulesetFlows, DialogHost):
         op, amount, source = await self._amount_for("damage", "Damage from outside an attack", "damage, then mine, devastating, hot or other; e.g. 3 mine")
         if op is not None:
             source = source if source in ("mine", "devastating", "hot", "other") else "other"
-            self.record(ev.DamageInflicted(operative=op, damage=amount, source=source))
+            self.record(ev.DamageInflicted(operative=op, damage=amount, source=source))  # type: ignore[arg-type]  # one of the four, checked above
 
     async def flow_regain(self) -> None:
         op, amount, reason = await self._amount_for("regain", "Wounds regained", "wounds, then the rule; e.g. 2 Medic!")
@@ -579,7 +584,7 @@ class RecordScreen(RulesetFlows, DialogHost):
         choices = [Choice(f"{e.player}: {e.resource} ({s.players[e.player].resources[e.resource]})", e) for e in options]
         probe = await self.pick_one("Resource", choices)
         if probe is None:
-            return self.record(None)
+            return self.record(None)  # type: ignore[return-value]  # record(None) says nothing was recorded
         text = await self.prompt(f"{probe.player}'s {probe.resource}: count it up or down", hint="+1 or -1, then why; e.g. -1 special order")
         match = AMOUNT_AND_TEXT.match(text or "")
         if match is None or int(match[1]) == 0:

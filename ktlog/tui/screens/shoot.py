@@ -58,6 +58,7 @@ class ShootDialog(DiceDialog):
         """A shot at `target` (one of `steps.shot_targets()`): by the active operative, or with
         `action` "overwatch", by `shooter` performing KT21 Overwatch."""
         op = shooter or active(steps.state)
+        assert op is not None, "the Shoot dialog opens for the active operative or a named shooter"
         super().__init__(f"{op.id} {'performs Overwatch' if action == 'overwatch' else 'shoots'}", steps.trial)
         self.steps, self.shooter, self.action = steps, op, action
         self.weapons = steps.shot_weapons(op, target, action)
