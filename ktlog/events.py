@@ -92,12 +92,14 @@ class Ploy(Part):
 
 
 class Equipment(Part):
-    """One of a kill team's equipment options (Equipment, pg 50), with the weapon it gives, if any."""
+    """One of a kill team's equipment options (Equipment, pg 50), with the weapons it gives, if
+    any: one option may give several (explosive grenades: frag and krak), and counts once among
+    the four a player selects (pg 110)."""
 
     name: str
     reminder: str | None = None
-    weapon: Weapon | None = None
-    """A weapon any of the player's operatives can use once the option is selected."""
+    weapons: tuple[Weapon, ...] = ()
+    """Weapons any of the player's operatives can use once the option is selected."""
 
 
 class Resource(Part):
@@ -214,9 +216,10 @@ class GameCreated(Event):
 class PlayerJoined(Event):
     """Version 2 added `npo`: the non-player operatives' side of a Joint Ops game. Version 3 the
     kill team's own ploys, equipment options and resources, frozen from its roster so a later
-    roster edit never changes a recorded game."""
+    roster edit never changes a recorded game. Version 4: an equipment option's `weapons` (a
+    list: one option may give several) instead of its one `weapon`."""
 
-    version = 3
+    version = 4
     player: str
     kill_team: str
     faction: str | None = None
@@ -271,6 +274,10 @@ class DropZoneChosen(Event):
 
 
 class EquipmentSelected(Event):
+    """Version 2: checked against the set-up order (selected once the battle is set up, pg 110);
+    version 1 events were not, and are read with an override saying so."""
+
+    version = 2
     player: str
     equipment: tuple[str, ...] = ()
 
@@ -407,12 +414,20 @@ class MarkerPlaced(Action):
 
 
 class Shot(Action):
-    """The Shoot action (pg 42): one weapon, one or more sequences, one Hot roll if any."""
+    """The Shoot action (pg 42): one weapon, one or more sequences, one Hot roll if any.
 
+    Version 2 added `guard`. Blast secondary targets are checked against the primary's cover and
+    obscured since version 2 (pg 111): a version 1 shot that differs is read with an override
+    saying so."""
+
+    version = 2
     name = "Shoot"
     weapon: str
     attacks: tuple[ShootingAttack, ...]
     hot_roll: int | None = None
+    guard: bool = False
+    """Performed for free by an operative on guard, interrupting an enemy operative's activation
+    after one of its actions (Guard, Killzone: Gallowdark, pg 70)."""
 
 
 class Fought(Action, kw_only=True):
@@ -420,8 +435,12 @@ class Fought(Action, kw_only=True):
 
     With dice: both sides' attack dice, assists, and optionally the order of strikes and blocks.
     Quick mode: `damage` to the target and `damage_taken` by the active operative.
+
+    Version 2 added `guard`. Assists are checked against control range since version 2 (pg 45):
+    a version 1 fight with assists is read with an override saying so.
     """
 
+    version = 2
     name = "Fight"
     action: FightAction = "Fight"
     target: str
@@ -434,6 +453,9 @@ class Fought(Action, kw_only=True):
     steps: tuple[FightStep, ...] | None = None
     damage: int | None = None
     damage_taken: int | None = None
+    guard: bool = False
+    """Performed for free by an operative on guard, interrupting an enemy operative's activation
+    (Guard, Killzone: Gallowdark, pg 70)."""
 
 
 class MarkerSecured(Action):
@@ -595,7 +617,8 @@ class Passed(Action):
 
 class OverwatchFired(Shot):
     """Overwatch (0AP): a shooting attack with BS worsened by 1, by an Engage operative when its
-    player has no ready operatives left and the opponent has (001)."""
+    player has no ready operatives left and the opponent has (001). Version 2: a Shot's `guard`
+    came with Shot version 2; Overwatch never has it."""
 
     name = "Overwatch"
     cost = 0
@@ -769,6 +792,49 @@ def _unchanged(payload: dict[str, Any]) -> dict[str, Any]:
     return payload
 
 
+UNCHECKED = "recorded before ktlog checked {rule}"
+"""The override an older event is read with when a rule checked since may refuse it: the game
+still folds, and the game's warnings say which rule it breaks, if it does."""
+
+
+def _unchecked(payload: dict[str, Any], rule: str) -> dict[str, Any]:
+    return payload if payload.get("override") else {**payload, "override": UNCHECKED.format(rule=rule)}
+
+
+def _shot_v1_v2(payload: dict[str, Any]) -> dict[str, Any]:
+    """A further target without the first target's cover or obscured may be a Blast secondary
+    target, checked since version 2 (pg 111)."""
+    first, *more = payload.get("attacks") or [{}]
+    if any(first.get(flag) and not other.get(flag) for other in more for flag in ("cover", "obscured")):
+        return _unchecked(payload, "Blast secondary targets (pg 111)")
+    return payload
+
+
+def _fought_v1_v2(payload: dict[str, Any]) -> dict[str, Any]:
+    """Assists are checked against control range since version 2 (pg 45)."""
+    if payload.get("assists") or payload.get("target_assists"):
+        return _unchecked(payload, "fight assists (pg 45)")
+    return payload
+
+
+def _equipment_selected_v1_v2(payload: dict[str, Any]) -> dict[str, Any]:
+    """Equipment is selected after the battle is set up since version 2 (pg 110)."""
+    return _unchecked(payload, "the set-up order (pg 110)")
+
+
+def _player_joined_v3_v4(payload: dict[str, Any]) -> dict[str, Any]:
+    """An equipment option's one `weapon` became its list of `weapons`."""
+    options = [_weapons_listed(o) for o in payload.get("equipment_options", ())]
+    return {**payload, "equipment_options": options} if options else payload
+
+
+def _weapons_listed(option: Any) -> Any:
+    if not isinstance(option, dict) or "weapon" not in option:
+        return option
+    rest = {k: v for k, v in option.items() if k != "weapon"}
+    return {**rest, "weapons": [option["weapon"]]} if option["weapon"] is not None else rest
+
+
 def _operative_added_v2_v3(payload: dict[str, Any]) -> dict[str, Any]:
     """Version 2 datacards had their special rules read from the wording: the same wording is
     read into the fields once, so an older game keeps the rules it was recorded under."""
@@ -779,8 +845,13 @@ UPCASTERS: dict[tuple[str, int], Upcaster] = {
     ("GameCreated", 1): _game_created_v1_v2,
     ("PlayerJoined", 1): _unchanged,
     ("PlayerJoined", 2): _unchanged,
+    ("PlayerJoined", 3): _player_joined_v3_v4,
     ("OperativeAdded", 1): _unchanged,
     ("OperativeAdded", 2): _operative_added_v2_v3,
+    ("Shot", 1): _shot_v1_v2,
+    ("OverwatchFired", 1): _unchanged,
+    ("Fought", 1): _fought_v1_v2,
+    ("EquipmentSelected", 1): _equipment_selected_v1_v2,
 }
 """(type name, from version) -> function turning that payload dict into the next version's."""
 

@@ -47,6 +47,10 @@ class OperativeState(S):
     weapon_uses: dict[str, int] = {}
     counteracted_tp: int = 0
     incapacitated_by: str | None = None
+    on_guard: bool = False
+    """Gone on guard with the Guard action (Gallowdark, pg 70), until it performs an action, an
+    enemy ends an action within its control range and its player does not interrupt that
+    activation, or the next turning point starts."""
 
     @property
     def injured(self) -> bool:
@@ -143,6 +147,13 @@ class Activation(S):
     moved: bool = False
     used_heavy: bool = False
     heavy_only: str | None = None
+    interrupted_by: list[str] = []
+    """Players who interrupted this activation with an operative on guard (once each, pg 70)."""
+    near_guards: list[str] = []
+    """Enemy operatives on guard an action of this operative ended within control range of."""
+    cannot_retaliate: list[str] = []
+    """Operatives that made a point-blank shot during this activation: they cannot retaliate
+    until it ends (pg 70)."""
 
 
 class VPScored(S):

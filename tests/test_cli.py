@@ -114,6 +114,16 @@ def test_illegal_event_exits_1_with_the_rule_and_no_traceback(run, new_game):
     assert "Traceback" not in result.output
 
 
+def test_a_field_given_twice_is_refused_naming_it_and_nothing_is_recorded(run, new_game):
+    # Issue 24: `order=engage order=conceal` was recorded with the last value.
+    set_up(run, new_game)
+    before = json.loads(run("show", new_game[:8], "--json").stdout)["seq"]
+    result = run("event", new_game[:8], "OperativeActivated", "operative=gunner-plasma", "order=engage", "order=conceal", ok=False)
+    assert result.exit_code != 0 and "Traceback" not in result.output
+    assert "OperativeActivated: order is given twice (order=engage and order=conceal); give it once" in result.output
+    assert json.loads(run("show", new_game[:8], "--json").stdout)["seq"] == before
+
+
 def test_undo_annotate_and_log(run, new_game):
     gid = new_game[:8]
     run("event", gid, "RolledOff", "purpose=setup", "rolls=Alice:3,Bob:3")

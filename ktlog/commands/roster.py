@@ -57,9 +57,12 @@ def import_cmd(file: Path, system: Path | None, archetypes: str | None, out: Pat
     for card, count in _cards(loaded):
         click.echo(_shown(card, count))
     for item in team.equipment:
-        weapon = item.fields.get("weapon")
-        profile = f": {weapon['kind']} ATK {weapon['atk']} HIT {weapon['hit']} DMG {weapon['dmg']}  {', '.join(weapon.get('rules', []))}" if weapon else ""
-        click.echo(f"equipment: {item.fields['name']}{profile}".rstrip())
+        weapons = item.fields.get("weapons") or [w for w in [item.fields.get("weapon")] if w]
+        profiles = "; ".join(
+            f"{w['name'] + ' ' if len(weapons) > 1 else ''}{w['kind']} ATK {w['atk']} HIT {w['hit']} DMG {w['dmg']}  {', '.join(w.get('rules', []))}".rstrip()
+            for w in weapons
+        )
+        click.echo(f"equipment: {item.fields['name']}{': ' + profiles if profiles else ''}")
     entries: list[MappedOperative | MappedEquipment] = [*team.operatives, *team.equipment]
     for operative in entries:
         for note in operative.notes:

@@ -400,10 +400,11 @@ def shoot(
     hot: int | None = None,
     extra: Iterable[ShootingAttack] = (),
     override: str | None = None,
+    guard: bool = False,
     **attack_kw,
 ) -> ActionMaker:
     first = target if isinstance(target, ShootingAttack) else attack(target, dice, saves, **attack_kw)
-    return lambda op: Shot(operative=op, weapon=weapon, attacks=(first, *extra), hot_roll=hot, override=override)
+    return lambda op: Shot(operative=op, weapon=weapon, attacks=(first, *extra), hot_roll=hot, override=override, guard=guard)
 
 
 def fight(
@@ -422,6 +423,7 @@ def fight(
     damage_taken: int | None = None,
     action: FightAction = "Fight",
     override: str | None = None,
+    guard: bool = False,
 ) -> ActionMaker:
     return lambda op: Fought(
         operative=op,
@@ -437,4 +439,5 @@ def fight(
         damage_taken=damage_taken,
         action=action,
         override=override,
+        guard=guard,
     )

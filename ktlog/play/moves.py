@@ -9,8 +9,9 @@ needed to know that Shoot or Fight is possible. The shared kinds are here; a rul
 
 from __future__ import annotations
 
+import functools
 import importlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import cache
 from typing import get_args
 
@@ -57,18 +58,25 @@ class Trial:
     exactly what the event added (the resolved attack is `attacks[-1]`).
     """
 
-    def __init__(self, state: GameState):
+    def __init__(self, state: GameState, override: str | None = None):
         self.state = state
+        self.override = override
+        """A reason every event tried carries unless it has its own: the moves a kill team rule
+        allows (precedence, pg 55), as a player who overrides a refusal enters them."""
         self._cards = {op_id: op.datacard for op_id, op in state.operatives.items()}
         operatives = {op_id: msgspec.structs.replace(op, datacard=_STUB) for op_id, op in state.operatives.items()}
         self._lean = encode_state(msgspec.structs.replace(state, operatives=operatives, **{name: [] for name in UNREAD_LOGS}))
+
+    def overridden(self, event: ev.Event) -> ev.Event:
+        """The event with the trial's override reason, if it has one and the event none."""
+        return msgspec.structs.replace(event, override=self.override) if self.override and event.override is None and not event.meta else event
 
     def result(self, event: ev.Event) -> GameState:
         """The state after `event`, its logs holding only what it added. Raises RuleViolation."""
         new = decode_state(self._lean)
         for op_id, op in new.operatives.items():
             op.datacard = self._cards[op_id]
-        apply_in_place(new, event, self.state.seq + 1)
+        apply_in_place(new, self.overridden(event), self.state.seq + 1)
         return new
 
     def refusal(self, event: ev.Event) -> KtlogError | None:
@@ -154,6 +162,33 @@ def _mission(s: GameState, op: OperativeState) -> Iterator[ev.Event]:
             yield cls(operative=op.id, marker=marker)
 
 
+GUARD_SHOT = functools.partial(ev.Shot, guard=True)
+"""A Shoot action from guard (Gallowdark, pg 70), made like a Shot."""
+
+
+def _guard(s: GameState) -> Iterator[ev.Event]:
+    """Operatives on guard interrupting an enemy operative's activation (pg 70): a shot at each
+    enemy with each ranged weapon, a fight against each enemy within control range, for free."""
+    if s.phase != "firefight" or s.activation is None:
+        return
+    interrupted = s.operatives[s.activation.operative].player
+    for op in living(s):
+        if op.on_guard and op.player != interrupted:
+            yield from shots(s, op, GUARD_SHOT)
+            for weapon in melee(s, op):
+                for target in op.engaged_with:
+                    theirs = melee(s, s.operatives[target])
+                    yield ev.Fought(
+                        operative=op.id,
+                        target=target,
+                        weapon=weapon.name,
+                        target_weapon=theirs[0].name if theirs else None,
+                        damage=0,
+                        damage_taken=0,
+                        guard=True,
+                    )
+
+
 def _killzone(s: GameState, op: OperativeState) -> Iterator[ev.Event]:
     for name in ("Operate Hatch", "Guard"):
         if KILLZONE_OF_ACTION[name] in s.killzone.casefold():
@@ -187,6 +222,7 @@ MOVES: dict[str, Candidates] = {
     "place": of_active(lambda s, op: (ev.MarkerPlaced(operative=op.id, marker=m) for m in s.markers)),
     "unique": of_active(lambda s, op: (ev.UniqueActionPerformed(operative=op.id, action=a.name) for a in op.datacard.unique_actions)),
     "killzone": of_active(_killzone),
+    "guard": _guard,
     "end_activation": action(ev.ActivationEnded),
     "ploy": lambda s: (ev.FirefightPloyUsed(player=p, ploy="a ploy", cp=0) for p in turn_order(s)) if s.phase == "firefight" else iter(()),
     "control": lambda s: iter([ev.ObjectivesControlled(control=dict.fromkeys(s.markers))] if s.phase == "firefight" and s.markers else []),
@@ -203,8 +239,9 @@ MOVES: dict[str, Candidates] = {
 }
 """The kinds of move every ruleset has, by name, with their candidates."""
 
-SHOOTING = {"shoot": ev.Shot, "overwatch": ev.OverwatchFired}
-"""The kinds of move that are shooting attacks, and their events (KT21 Overwatch is a Shot too)."""
+SHOOTING: dict[str, Callable[..., ev.Shot]] = {"shoot": ev.Shot, "overwatch": ev.OverwatchFired, "guard": GUARD_SHOT}
+"""The kinds of move that are shooting attacks, and how their events are made (KT21 Overwatch
+and a shot from guard are Shots too)."""
 
 
 class DiceExpected(msgspec.Struct, frozen=True):
@@ -251,9 +288,10 @@ def ruleset_moves(ruleset: Ruleset) -> dict[str, Candidates]:
 class Moves:
     """The legal moves from one state, worked out as they are asked for and kept."""
 
-    def __init__(self, state: GameState):
+    def __init__(self, state: GameState, override: str | None = None):
+        """`override`: the moves are those the rules accept with this reason (see `Trial.override`)."""
         self.state = state
-        self.trial = Trial(state)
+        self.trial = Trial(state, override)
         self.ruleset = get_ruleset(state.ruleset)
         self._foreign: set[str] = set()
         """Kinds with candidates this ruleset has no such event for (Counteract in KT21)."""
@@ -334,9 +372,11 @@ class Moves:
         the same key, a shot at each enemy say, pass or fail them alike."""
         if not isinstance(event, ev.Action) or event.operative not in self.state.operatives:
             return None
-        return (event.operative, event.counts_as, printed_cost(self.state.operatives[event.operative], event), event.ap)
+        guard = getattr(event, "guard", False)  # an interrupt from guard is checked apart (pg 70)
+        return (event.operative, event.counts_as, printed_cost(self.state.operatives[event.operative], event), event.ap, guard)
 
     def _fails_shared_checks(self, event: ev.Action) -> bool:
+        event = self.trial.overridden(event)
         try:
             check_action(Ctx(self.state, event, self.state.seq + 1, self.ruleset), event)
         except KtlogError:

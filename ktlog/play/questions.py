@@ -209,6 +209,7 @@ KINDS: tuple[Kind, ...] = (
     Kind("place", "Place marker", "P"),
     Kind("unique", "Unique action", "u"),
     Kind("killzone", "Killzone action", "k"),
+    Kind("guard", "Interrupt from guard", "I"),
     Kind("end_activation", "End activation", "e", exact=True),
     Kind("ploy", "Ploy", "y", free=_ploy_operative),
     Kind("control", "Objectives", "o", describe=_control),

@@ -21,6 +21,7 @@ from ..events import (
 )
 from ..state import Activation, AplChange, Dispute, GameState, Note, RuleWarning, TurningPointRecord
 from .context import Ctx, handles
+from .guard import stand_down
 from .team import COMMAND_REROLL, ploy_cost
 
 
@@ -50,6 +51,8 @@ def turning_point_started(ctx: Ctx, e: TurningPointStarted) -> None:
         p.loot_vp_this_tp = 0
     for m in s.markers.values():
         m.transmitting = False  # transmitting until the start of the next turning point (pg 85)
+    for op in s.operatives.values():
+        op.on_guard = False  # on guard until the start of the next turning point (pg 70)
     if tp == 1:
         ctx.ruleset.on_battle_start(ctx)
 
@@ -225,6 +228,7 @@ def end_activation(ctx: Ctx) -> None:
         if not op.incapacitated:
             op.status = "expended"
         op.apl_changes = [c for c in op.apl_changes if not c.started]
+    stand_down(s, active)
     s.activation = None
     ctx.ruleset.after_activation(ctx, op)
 

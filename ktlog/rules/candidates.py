@@ -70,12 +70,12 @@ def each_player(make: Callable[[str], ev.Event]) -> Candidates:
     return lambda s: (make(p) for p in turn_order(s))
 
 
-def shot_probe(op: OperativeState, weapon: ev.Weapon, target: str, kind: type[ev.Shot] = ev.Shot) -> ev.Shot:
+def shot_probe(op: OperativeState, weapon: ev.Weapon, target: str, kind: Callable[..., ev.Shot] = ev.Shot) -> ev.Shot:
     """A shot in quick mode (0 damage): legal whenever a shot with dice at `target` could be."""
     return kind(operative=op.id, weapon=weapon.name, attacks=(ev.ShootingAttack(target=target, damage=0),))
 
 
-def shots(s: GameState, op: OperativeState, kind: type[ev.Shot] = ev.Shot) -> Iterator[ev.Event]:
+def shots(s: GameState, op: OperativeState, kind: Callable[..., ev.Shot] = ev.Shot) -> Iterator[ev.Event]:
     for target in enemies(s, op):
         for weapon in ranged(s, op):
             yield shot_probe(op, weapon, target.id, kind)

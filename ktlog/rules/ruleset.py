@@ -12,7 +12,7 @@ from . import rulings
 from .context import Ctx
 
 if TYPE_CHECKING:
-    from ..events import Action, EquipmentSelected, Event, RolledOff, Weapon
+    from ..events import Action, EquipmentSelected, Event, RolledOff, ShootingAttack, Weapon
 
 
 def listing(names: list[str]) -> str:
@@ -162,6 +162,18 @@ class Ruleset(ABC):
         """How many times the operative may perform an action in one activation (pg 39: once),
         twice when its datacard says so (double_action; precedence, pg 39; the Heavy NPOs, pg 89)."""
         return 2 if action in operative.datacard.double_action else 1
+
+    def blast_secondary(self, ctx: Ctx, primary: ShootingAttack, secondary: ShootingAttack) -> None:
+        """Check a Blast weapon's secondary target against its primary target: secondary targets
+        are in cover and obscured if the primary target was (Blast, 000 pg 111)."""
+        missing = [name for name in ("cover", "obscured") if getattr(primary, name) and not getattr(secondary, name)]
+        if missing:
+            was = " and ".join("in cover" if m == "cover" else m for m in missing)
+            ctx.broke(
+                f"{secondary.target!r} is a secondary target and the primary target {primary.target!r} was {was}, so {secondary.target!r} "
+                f"is too: record its sequence with {' and '.join(missing)}",
+                "Blast, pg 111",
+            )
 
     def free_ploy(self, state: GameState, player: str, ploy: str, cp: int) -> bool:
         """Whether a ploy of the player's roster may cost `cp` instead of its printed CP here,

@@ -59,9 +59,10 @@ def describe(event: ev.Event, spectator: bool = False, state: GameState | None =
         case ev.OverwatchFired():
             return f"{e.operative} performs Overwatch with {e.weapon} at " + "; ".join(_shot(a) for a in e.attacks)
         case ev.Shot():
-            return f"{e.operative} shoots {e.weapon} at " + "; ".join(_shot(a) for a in e.attacks) + (f"; Hot roll {e.hot_roll}" if e.hot_roll else "")
+            shoots = "shoots from guard" if e.guard else "shoots"
+            return f"{e.operative} {shoots} {e.weapon} at " + "; ".join(_shot(a) for a in e.attacks) + (f"; Hot roll {e.hot_roll}" if e.hot_roll else "")
         case ev.Fought():
-            text = f"{e.operative} {e.action.lower()}s {e.target} ({e.weapon}"
+            text = f"{e.operative} {e.action.lower()}s{' from guard' if e.guard else ''} {e.target} ({e.weapon}"
             if e.damage is not None or e.damage_taken is not None:
                 return text + f"): {e.damage or 0} damage dealt, {e.damage_taken or 0} taken"
             text += f" {format_dice(e.attack_dice.rolls) if e.attack_dice else '-'} vs {e.target_weapon or 'no weapon'} {format_dice(e.target_dice.rolls) if e.target_dice else '-'})"

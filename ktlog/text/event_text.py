@@ -98,10 +98,14 @@ def build_event(type_name: str, assignments: list[str], override: str | None) ->
     hints = field_types(cls)
     payload: dict[str, typing.Any] = {}
     shot: dict[str, typing.Any] = {}
+    given: dict[str, str] = {}
     for item in assignments:
         field, sep, raw = item.partition("=")
         if not sep:
             raise KtlogError(f"{item!r} is not FIELD=VALUE")
+        if field in given:
+            raise KtlogError(f"{cls.__name__}: {field} is given twice ({field}={given[field]} and {field}={raw}); give it once")
+        given[field] = raw
         if issubclass(cls, ev.Shot) and field in SHOT_SHORTHAND:  # KT21 Overwatch too
             shot[field] = raw
             continue
@@ -114,6 +118,8 @@ def build_event(type_name: str, assignments: list[str], override: str | None) ->
         except ValueError as exc:
             raise KtlogError(f"{field}={raw!r}: {exc}; see `ktlog event --help` for how to write values") from None
     if shot:
+        if "attacks" in payload:
+            raise KtlogError(f"{cls.__name__}: give attacks= or the one-target fields ({', '.join(shot)}), not both")
         payload["attacks"] = [_shot_attack(shot)]
     if override:
         payload["override"] = override
@@ -193,10 +199,25 @@ def _convert_value(field: str, raw: str, annotation: typing.Any):
         return {k.strip(): (v.strip() or None) for k, v in pairs}
     if text.startswith("tuple[str") and not raw.lstrip().startswith("["):
         return [x.strip() for x in raw.split(",") if x.strip()]
+    if annotation is bool and raw.lower() in _BOOLEAN:
+        return _BOOLEAN[raw.lower()]
     try:
-        return json.loads(raw)
+        return json.loads(raw, object_pairs_hook=_each_key_once)
     except json.JSONDecodeError:
         return raw
+
+
+_BOOLEAN = {"true": True, "yes": True, "y": True, "1": True, "false": False, "no": False, "n": False, "0": False}
+"""How a BOOL field may be typed (cover= and obscured= take the same words)."""
+
+
+def _each_key_once(pairs: list[tuple[str, typing.Any]]) -> dict[str, typing.Any]:
+    """A JSON object whose keys are each given once (the last would silently win)."""
+    keys = [k for k, _ in pairs]
+    twice = next((k for k in keys if keys.count(k) > 1), None)
+    if twice is not None:
+        raise ValueError(f"{twice!r} is given twice in the same object; give it once")
+    return dict(pairs)
 
 
 def _shot_attack(shot: dict[str, str]) -> dict:
@@ -212,7 +233,7 @@ def _shot_attack(shot: dict[str, str]) -> dict:
         }
     for flag in ("cover", "obscured", "invulnerable"):
         if flag in shot:
-            attack[flag] = shot[flag].lower() in ("1", "true", "yes", "y")
+            attack[flag] = _BOOLEAN.get(shot[flag].lower(), False)
     for number in ("accurate", "damage"):
         if number in shot:
             attack[number] = int(shot[number])

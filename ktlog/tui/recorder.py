@@ -41,6 +41,9 @@ class Recorder:
         self.session = RecordingSession(store, game_id)
         self.game_id = game_id
         self._steps: Steps | None = None
+        self.reason: str | None = None
+        """While a step is entered anyway after a refusal: the override reason its moves are
+        tried with and its event is recorded with (precedence, pg 55)."""
 
     @property
     def state(self) -> GameState:
@@ -53,12 +56,13 @@ class Recorder:
     @property
     def steps(self) -> Steps:
         """The legal next steps from the state the session holds (found again when it changes)."""
-        if self._steps is None or self._steps.state is not self.session.state:
-            self._steps = Steps(self.session.state)
+        if self._steps is None or self._steps.state is not self.session.state or self._steps.trial.override != self.reason:
+            self._steps = Steps(self.session.state, self.reason)
         return self._steps
 
     def commit(self, event: ev.Event) -> Outcome:
-        """Store one event, expecting it to take the next seq."""
+        """Store one event, expecting it to take the next seq (with the override `reason`, if any)."""
+        event = self.steps.trial.overridden(event)
         return self._attempt(lambda: self.session.record(event), _news)
 
     def retry(self) -> Outcome:

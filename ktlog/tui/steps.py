@@ -17,8 +17,8 @@ KIND = {k.name: k for k in KINDS}
 class Steps(Moves):
     """The legal moves from one state, as the record screen offers them."""
 
-    def __init__(self, state: GameState):
-        super().__init__(state)
+    def __init__(self, state: GameState, override: str | None = None):
+        super().__init__(state, override)
         self._described: dict[str, list[Move]] = {}
 
     def available(self, *, more: bool = False) -> list[Kind]:

@@ -35,12 +35,12 @@ from .. import events as ev
 from ..errors import ConcurrencyConflict, GameNotFound, KtlogError, RuleViolation, StoreError
 from ..files.gamefile import event_line
 from ..play import seats
+from ..play.database import Store
 from ..play.moves import MOVES, Moves, next_step, ruleset_moves
 from ..play.session import NothingToDo, RecordingSession
 from ..play.signatures import signable_head, signed_bytes
 from ..play.timeline import Timeline
 from ..state import GameState
-from ..play.database import Store
 from ..text.describe import describe
 from ..text.event_text import parse_event
 from ..text.json_views import state_view

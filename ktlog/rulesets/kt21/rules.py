@@ -230,6 +230,10 @@ class Kt21(Ruleset):
 
     # --- activations and actions ------------------------------------------------------------
 
+    def blast_secondary(self, ctx: Ctx, primary: ev.ShootingAttack, secondary: ev.ShootingAttack) -> None:
+        """KT21 has the opposite rule: each further target of a Blast weapon cannot be in Cover
+        (004 errata, checked with the Shoot action in `check_event`)."""
+
     def check_event(self, ctx: Ctx, event: ev.Event) -> None:
         check = CHECKS.get(type(event))
         if check is not None:
@@ -408,6 +412,8 @@ def overwatch_fired(ctx: Ctx, e: ev.OverwatchFired) -> None:
     its BS worsened by 1; once per operative per turning point, not within Engagement Range, not
     with a Blast weapon (004 errata). It is not an activation (004); the opponent then activates."""
     s = ctx.state
+    if e.guard:
+        ctx.invalid("Overwatch is not a guard interrupt (KT24 Gallowdark, pg 70): leave guard out", "001 Overwatch")
     if s.phase != "firefight":
         ctx.invalid(f"Overwatch happens in the Firefight phase (now: {s.phase})", "001 Overwatch")
     if s.activation is not None:

@@ -9,7 +9,7 @@ from ktlog import events as ev
 from ktlog.rules.questions import Move
 
 from ..screens.fight import FightDialog
-from ..screens.pick import distinct, operative_choice
+from ..screens.pick import Choice, distinct, operative_choice
 from ..screens.shoot import ShootDialog
 from .registry import KIND_FLOWS, Asker, flow
 
@@ -49,6 +49,30 @@ async def shoot(screen: Asker, kind: str = "shoot") -> None:
 
 
 KIND_FLOWS["shot"] = shoot
+
+
+@flow("guard")
+async def guard(screen: Asker) -> None:
+    """An operative on guard interrupts the enemy operative's activation (Guard, pg 70): it
+    shoots or fights for free."""
+    s = screen.recorder.state
+    options = screen.steps.options("guard")
+    guards = distinct(e.operative for e in cast(list[ev.Shot | ev.Fought], options))
+    guarding = await screen.pick_one("Interrupt from guard", [operative_choice(s.operatives[o], o, s) for o in guards])
+    if guarding is None:
+        screen.record(None)
+        return
+    shots = [e for e in options if isinstance(e, ev.Shot) and e.operative == guarding]
+    fights = [e for e in options if isinstance(e, ev.Fought) and e.operative == guarding]
+    action = await screen.pick_one("From guard", [Choice(label, label, label[0].lower()) for label, some in (("Shoot", shots), ("Fight", fights)) if some])
+    if action == "Shoot":
+        target = await screen.pick_one("Shoot at", [operative_choice(s.operatives[t], t, s) for t in distinct(e.attacks[0].target for e in shots)])
+        screen.record(await screen.ask(ShootDialog(screen.steps, target, s.operatives[guarding], "guard")) if target else None)
+    elif action == "Fight":
+        target = await screen.pick_one("Fight", [operative_choice(s.operatives[t], t, s) for t in distinct(e.target for e in fights)])
+        screen.record(await screen.ask(FightDialog(screen.steps.trial, [e for e in fights if e.target == target])) if target else None)
+    else:
+        screen.record(None)
 
 
 @flow("fight")

@@ -15,13 +15,33 @@ from .registry import Asker, flow
 
 @flow("override")
 async def override(screen: Asker) -> None:
-    """Record the refused event anyway, with the kill team rule that allows it (pg 55)."""
+    """Record the refused event anyway, with the kill team rule that allows it (pg 55); a refused
+    step that still has questions is entered anyway (`step_anyway`)."""
     refused = screen.recorder.session.refused
     if refused is None:
+        await step_anyway(screen)
         return
     reason = await screen.prompt(f"Record anyway: {describe(refused)}", hint="the kill team rule that allows it (precedence, pg 55)")
     if reason is not None:
         screen.show_outcome(screen.recorder.override(reason))
+
+
+async def step_anyway(screen: Asker) -> None:
+    """The step the rules refused, entered anyway: the reason first, then the step's own
+    questions, its choices those the rules accept with that reason (precedence, pg 55)."""
+    kind, screen.refused_kind = screen.refused_kind, None
+    if kind is None:
+        return
+    reason = await screen.prompt(f"{kind.label} anyway", hint="the kill team rule that allows it (precedence, pg 55)")
+    if not reason or not reason.strip():
+        screen.say("Cancelled; nothing recorded", ok=None)
+        return
+    screen.recorder.reason = reason.strip()
+    try:
+        await run(screen, kind.name)
+    finally:
+        screen.recorder.reason = None
+        screen.refresh_view()
 
 
 @flow("note")

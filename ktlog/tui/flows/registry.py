@@ -6,6 +6,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
 from ktlog import events as ev
+from ktlog.rules.questions import Kind
 
 from ..recorder import Outcome, Recorder
 from ..screens.pick import Choice
@@ -16,6 +17,9 @@ class Asker(Protocol):
     """The record screen, as a flow uses it: its dialogs, its recorder and its message line."""
 
     recorder: Recorder
+    refused_kind: Kind | None
+
+    def refresh_view(self) -> None: ...
 
     @property
     def steps(self) -> Steps: ...

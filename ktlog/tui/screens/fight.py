@@ -134,6 +134,7 @@ class FightDialog(DiceDialog):
             "target_weapon": self.target_weapon.name if self.target_weapon else None,
             "assists": self.assists,
             "target_assists": self.target_assists,
+            "guard": self.probe.guard,
         }
         if self.quick:
             return ev.Fought(**common, damage=int(parts[0]), damage_taken=int(parts[1]))

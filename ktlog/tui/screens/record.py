@@ -13,6 +13,7 @@ from textual.binding import Binding
 from textual.containers import Vertical
 
 from ktlog import events as ev
+from ktlog.errors import RuleViolation
 from ktlog.play.database import Store
 from ktlog.rules.questions import Kind
 from ktlog.tui.typed_app import InKtlogApp
@@ -54,6 +55,9 @@ class RecordScreen(InKtlogApp, DialogHost):
         self.recorder = Recorder(store, game_id)
         self.busy = False
         """A step is under way (between its dialogs)."""
+        self.refused_kind: Kind | None = None
+        """A step the rules refused (for a reason an override may set aside) that still asks its
+        questions: ! enters it anyway (`flows.editing.override`)."""
 
     def compose(self) -> ComposeResult:
         with Vertical(id="main"):
@@ -90,6 +94,7 @@ class RecordScreen(InKtlogApp, DialogHost):
         self.query_one("#message", TextBlock).set(f"[{style}]{escape(text)}[/]")
 
     def show_outcome(self, outcome: Outcome) -> None:
+        self.refused_kind = None
         self.say(outcome.message, outcome.ok)
         self.refresh_view()
 
@@ -105,7 +110,7 @@ class RecordScreen(InKtlogApp, DialogHost):
         if action == "retry":
             return self.recorder.session.pending is not None
         if action == "override":
-            return self.recorder.session.refused is not None
+            return self.recorder.session.refused is not None or self.refused_kind is not None
         return True
 
     async def on_key(self, event: events.Key) -> None:
@@ -144,11 +149,17 @@ class RecordScreen(InKtlogApp, DialogHost):
         kinds = timely or kinds
         for kind in kinds:
             refused = self.steps.refused_event(kind.name)
-            if kind.exact and refused is not None:
+            refusal = self.steps.refusal(kind.name)
+            if refused is None or not isinstance(refusal, RuleViolation) or not refusal.overridable:
+                continue
+            if kind.exact:
                 self.recorder.session.refused = refused
-                self.refresh_bindings()
                 self.say(self.steps.why_not(kind.name) + "; press ! to record it anyway with the reason", ok=False)
-                return
+            else:  # its choices and dice are still to enter: ! asks the reason, then the step's questions
+                self.refused_kind = kind
+                self.say(self.steps.why_not(kind.name) + "; press ! to enter it anyway with the reason", ok=False)
+            self.refresh_bindings()
+            return
         self.say("; ".join(self.steps.why_not(k.name) for k in kinds), ok=False)
 
     # --- committing -------------------------------------------------------------------------
