@@ -20,6 +20,7 @@ REBUILDING_MIGRATIONS = {
     "m008_snapshot_seals",
     "m009_pve",
     "m010_simulated",
+    "m014_rules_checked",
 }
 """Migrations that change projection tables: a database they upgrade is rebuilt from its log."""
 COMPACTING_MIGRATIONS = {"m011_lean_log"}
@@ -288,6 +289,16 @@ def m013_seats(db: sqlite_utils.Database) -> None:
     db.execute("CREATE UNIQUE INDEX idx_seats_token_hash ON seats (token_hash)")
     db.table("games").add_column("disputes", int)
     db.execute("UPDATE games SET disputes = 0")
+
+
+@migrations()
+def m014_rules_checked(db: sqlite_utils.Database) -> None:
+    """Schema 14 changes no table: the rules of this version check what the older ones did not
+    (fight assists, Blast secondaries, Guard, equipment after the set-up roll-off), reading an
+    older event they would refuse with an override that says so, and an equipment option gives a
+    list of weapons (`PlayerJoined` version 4). The states a fold gives are no longer those the
+    stored snapshots and projections hold, so a database this upgrades is rebuilt from its log
+    (REBUILDING_MIGRATIONS), and `ktlog verify` finds no snapshot "edited behind ktlog's back"."""
 
 
 def _hash_bytes(text: str | bytes | int | float | None) -> str | bytes | int | float | None:
