@@ -54,6 +54,8 @@ class SideForm(Vertical):
         self.key, self.default_name = key, name
         self.border_title = title
         self.roster: Roster | None = None
+        self.loaded_from: str | None = None
+        """The path or name typed that the roster shown was loaded from (None: a sample picked)."""
 
     def name_field(self) -> ComposeResult:
         yield Label("Name")
@@ -65,8 +67,8 @@ class SideForm(Vertical):
             yield Input(value, placeholder="a roster's name (ktlog roster list) or a file's path, then Enter", compact=True, id=f"file-{self.key}")
         yield Label("", classes="error", id=f"error-{self.key}")
 
-    def use(self, roster: Roster) -> None:
-        self.roster = roster
+    def use(self, roster: Roster, loaded_from: str | None = None) -> None:
+        self.roster, self.loaded_from = roster, loaded_from
         self.error("")
 
     def error(self, text: str) -> None:
@@ -92,7 +94,7 @@ class SideForm(Vertical):
         samples (`find_roster`); if it cannot be read, say why and keep the kill team shown (a
         game is not created from it: `roster_for_game` tries the path again)."""
         try:
-            self.use(load_roster(find_roster(str(Path(path).expanduser()))))
+            self.use(load_roster(find_roster(str(Path(path).expanduser()))), path)
         except KtlogError as exc:
             self.error(f"{exc}. {self.FIX}")
             return False
@@ -103,9 +105,10 @@ class SideForm(Vertical):
         return self.query_one(f"#name-{self.key}", Input).value.strip()
 
     def roster_for_game(self) -> Roster:
-        """The roster as the form stands (a path typed but not yet loaded is loaded now)."""
+        """The roster as the form stands (a path or name typed but not yet loaded is loaded now;
+        one loaded already keeps the operatives selected from it)."""
         path = self.query_one(f"#file-{self.key}", Input).value.strip()
-        if path and (self.roster is None or self.roster.path != str(Path(path).expanduser())) and not self.load_file(path):
+        if path and path != self.loaded_from and not self.load_file(path):
             raise KtlogError(f"{self.border_title}: the roster file has an error (shown above)")
         if self.roster is None:
             raise KtlogError(f"{self.border_title}: choose a kill team")
@@ -143,8 +146,8 @@ class PlayerForm(SideForm):
         self.query_one(Select).set_options(self.choices())
         self.query_one(Select).value = default
 
-    def use(self, roster: Roster) -> None:
-        super().use(roster)
+    def use(self, roster: Roster, loaded_from: str | None = None) -> None:
+        super().use(roster, loaded_from)
         ops = self.query_one(SelectionList)
         ops.clear_options()
         ops.add_options([(f"{o.id} · {o.datacard.name}", o.id, True) for o in roster.operatives])

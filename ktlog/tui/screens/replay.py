@@ -53,6 +53,7 @@ class ReplayScreen(DialogHost):
         Binding("g", "go_to_event", "Go to event"),
         Binding("t", "go_to_turning_point", "Go to TP"),
         Binding("escape", "app.pop_screen", "Back"),
+        Binding("q", "app.quit", "Quit", show=False),  # the footer shows ^q Quit, the app's
     ]
 
     def __init__(self, store: Store, game_id: str, *, spectator: bool = False):

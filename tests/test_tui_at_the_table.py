@@ -1,0 +1,69 @@
+"""Issue 24, "at the table in the TUI": what a real game with imported kill teams tripped on,
+each checked by keys at 80x24 and 120x40."""
+
+from __future__ import annotations
+
+import pytest
+from textual.widgets import SelectionList
+from tui_support import paste_into, press, tui_test, until
+
+from ktlog.data import SAMPLE_ROSTERS
+from ktlog.files.rosters import load_roster
+from ktlog.tui.app import make_app
+
+SIZES = [(80, 24), (120, 40)]
+
+
+def screen_name(pilot) -> str:
+    return type(pilot.app.screen).__name__
+
+
+# --- the new-game form ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("size", SIZES)
+@tui_test
+async def test_operatives_deselected_from_a_roster_taken_by_name_are_left_out(store, size):
+    """#2: the roster typed by name was loaded again at ctrl+s, every operative selected."""
+    kasrkin = [o.id for o in load_roster(SAMPLE_ROSTERS / "kasrkin.toml").operatives]
+    async with make_app(store, screen="new").run_test(size=size) as pilot:
+        await paste_into(pilot, "#file-1", "kasrkin")
+        await press(pilot, "enter")
+        ops = pilot.app.screen.query_one("#ops-1", SelectionList)
+        ops.focus()
+        ops.highlighted = 0
+        await press(pilot, "space", "down", "space", "down", "space")
+        assert len(ops.selected) == len(kasrkin) - 3
+        await press(pilot, "ctrl+s")
+        await until(pilot, lambda: screen_name(pilot) == "SetUpScreen", "the set-up screen")
+    (game,) = store.games()
+    assert [o.id for o in store.state(game.id).operatives_of("Alice")] == kasrkin[3:]
+
+
+@pytest.mark.parametrize("size", SIZES)
+@tui_test
+async def test_the_new_game_form_opens_with_the_first_players_name_focused(store, size):
+    """#19: it opened with no field focused; typing went nowhere."""
+    async with make_app(store, screen="new").run_test(size=size) as pilot:
+        await until(pilot, lambda: screen_name(pilot) == "NewGameScreen", "the new-game form")
+        await press(pilot, "ctrl+u", *"Dave")
+        assert pilot.app.screen.focused.id == "name-1"
+        await press(pilot, "ctrl+s")
+        await until(pilot, lambda: screen_name(pilot) == "SetUpScreen", "the set-up screen")
+    assert store.games()[0].players[0] == "Dave"
+
+
+# --- replay -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("size", SIZES)
+@tui_test
+async def test_q_quits_the_replay(store, size):
+    """#20: the README says q quits `ktlog replay`; it did nothing."""
+    from tui_support import tiny_game
+
+    gid = tiny_game(store)
+    async with make_app(store, screen="replay", game_id=gid).run_test(size=size) as pilot:
+        await until(pilot, lambda: screen_name(pilot) == "ReplayScreen", "the replay")
+        await press(pilot, "q")
+        await until(pilot, lambda: not pilot.app.is_running, "the app quit")
