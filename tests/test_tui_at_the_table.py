@@ -67,3 +67,38 @@ async def test_q_quits_the_replay(store, size):
         await until(pilot, lambda: screen_name(pilot) == "ReplayScreen", "the replay")
         await press(pilot, "q")
         await until(pilot, lambda: not pilot.app.is_running, "the app quit")
+
+
+# --- the record screen ------------------------------------------------------------------------
+
+
+def dialog_text(pilot) -> str:
+    """What the open dialog shows, as plain text."""
+    from tui_support import screen_strips
+
+    dialog = pilot.app.screen.dialogs[-1]
+    lines = [strip.text for strip in screen_strips(pilot.app.screen)]
+    return "\n".join(lines[y][dialog.region.x : dialog.region.right] for y in range(dialog.region.y, dialog.region.bottom))
+
+
+async def dialog_open(pilot, title: str) -> str:
+    await until(pilot, lambda: pilot.app.screen.dialogs and pilot.app.screen.dialogs[-1].opened and title in dialog_text(pilot), f"a dialog {title!r}")
+    return dialog_text(pilot)
+
+
+@pytest.mark.parametrize("size", SIZES)
+@tui_test
+async def test_a_players_number_in_a_list_is_theirs_for_the_whole_game(store, size):
+    """#15: the player who decides initiative was listed first, so `1` meant Alice in one
+    turning point and Bob in the next."""
+    from tui_support import tiny_game
+
+    gid = tiny_game(store, to="battle")
+    async with make_app(store, screen="record", game_id=gid).run_test(size=size) as pilot:
+        await until(pilot, lambda: screen_name(pilot) == "RecordScreen", "the record screen")
+        await press(pilot, "t", "1", "6", "enter")  # Bob wins the roll-off: he decides
+        shown = await dialog_open(pilot, "Bob gives initiative to")
+        assert "1 Alice" in shown and "2 Bob" in shown
+        await press(pilot, "1")
+        await until(pilot, lambda: pilot.app.screen.recorder.state.initiative is not None, "initiative recorded")
+    assert store.state(gid).initiative == "Alice"

@@ -56,6 +56,13 @@ def operative_choice(op: OperativeState, value: Any, state: GameState, suffix: s
     return Choice(operative_label(op) + suffix, value, KEYS[place] if place < len(KEYS) else None)
 
 
+def player_choice(player: str, value: Any, state: GameState, label: str | None = None) -> Choice:
+    """A player as a choice whose key stays the same all game: their place in the game (1 for
+    the first to join), whatever order today's list has (issue 24 #15)."""
+    place = list(state.players).index(player)
+    return Choice(label or player, value, KEYS[place] if place < len(KEYS) else None)
+
+
 def distinct(values) -> list:
     """The values in order, each once (the choices several candidate events share)."""
     return list(dict.fromkeys(values))

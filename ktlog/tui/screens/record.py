@@ -37,7 +37,7 @@ from .control import ControlDialog
 from .dice_dialog import RollOffDialog
 from .fight import FightDialog
 from .modal import DialogHost
-from .pick import Choice, PickScreen, Question, distinct, operative_choice
+from .pick import Choice, PickScreen, Question, distinct, operative_choice, player_choice
 from .prompt import TextPrompt
 from .ruleset_flows import RulesetFlows
 from .shoot import ShootDialog
@@ -287,7 +287,8 @@ class RecordScreen(RulesetFlows, DialogHost):
 
     async def pick_player(self, action: str, title: str) -> str | None:
         """The player of a step, among those it is legal for."""
-        return await self.pick_one(title, [Choice(p, p) for p in distinct(e.player for e in self.steps.options(action))])
+        s = self.recorder.state
+        return await self.pick_one(title, [player_choice(p, p, s) for p in distinct(e.player for e in self.steps.options(action))])
 
     # --- steps ------------------------------------------------------------------------------
 
@@ -322,7 +323,7 @@ class RecordScreen(RulesetFlows, DialogHost):
     async def flow_initiative(self) -> None:
         decider = self.recorder.state.decider
         options = sorted(self.steps.options("initiative"), key=lambda e: e.player != decider)
-        choices = [Choice(e.player, e) for e in options]
+        choices = [player_choice(e.player, e, self.recorder.state) for e in options]
         self.record(await self.pick(f"{decider} gives initiative to", choices))
 
     async def flow_marker(self) -> None:
@@ -540,7 +541,7 @@ class RecordScreen(RulesetFlows, DialogHost):
         self.record(msgspec.structs.replace(probe, delta=int(match[1]), reason=match[2].strip()))
 
     async def flow_concede(self) -> None:
-        player = await self.pick("Who concedes?", [Choice(e.player, e.player) for e in self.steps.options("concede")])
+        player = await self.pick("Who concedes?", [player_choice(e.player, e.player, self.recorder.state) for e in self.steps.options("concede")])
         if player is None:
             return
         sure = await self.pick(f"{player} concedes the game: sure?", [Choice("yes, record the concession", True, "y"), Choice("no", False, "n")])
