@@ -102,3 +102,54 @@ async def test_a_players_number_in_a_list_is_theirs_for_the_whole_game(store, si
         await press(pilot, "1")
         await until(pilot, lambda: pilot.app.screen.recorder.state.initiative is not None, "initiative recorded")
     assert store.state(gid).initiative == "Alice"
+
+
+GUNNERS = [f"kasrkin-veteran-gunner-with-{w}" for w in ("flamer", "grenade-launcher", "hot-shot-volley-gun", "meltagun", "plasma-gun")]
+"""Ids as long as a BSData import gives (they share their first 28 characters)."""
+
+
+def long_ids_game(store, tmp_path) -> str:
+    """Alice's five gunners (long ids that share their start) against Bob's tiny team, TP1."""
+    from tui_support import TINY
+
+    from ktlog.play.builder import GameBuilder
+
+    team = tmp_path / "gunners.toml"
+    cards = "".join(
+        f'\n[[operatives]]\nname = "Gunner {i}"\nid = "{gid}"\napl = 2\nmove = 6\nsave = "4+"\nwounds = 7\n'
+        'weapons = [{ name = "Rifle", kind = "ranged", atk = 4, hit = "4+", dmg = "3/4" }]\n'
+        for i, gid in enumerate(GUNNERS)
+    )
+    team.write_text(f'name = "Gunners"\nfaction = "Test"\n{cards}', encoding="utf-8")
+    g = GameBuilder(killzone="volkus", date="2026-11-21")
+    g.player("Alice", load_roster(team))
+    g.player("Bob", load_roster(TINY))
+    g.setup(rolloff={"Alice": 6, "Bob": 1}, initiative="Alice", crit_op=1)
+    g.turning_point(1, {"Alice": 5, "Bob": 2}, "Alice")
+    return store.new_game(g.events[0], g.events[1:])
+
+
+def table_names(pilot, side: int) -> list[str]:
+    """The names column of a side's operative table, as drawn."""
+    from tui_support import screen_strips
+
+    table = pilot.app.screen.query_one(f"#side-{side}")
+    lines = [strip.text for strip in screen_strips(pilot.app.screen)]
+    region = table.content_region
+    rows = [lines[y][region.x : region.right] for y in range(region.y + 1, region.bottom)]
+    return [r.split()[0] for r in rows if r.strip()]
+
+
+@pytest.mark.parametrize("size", SIZES)
+@tui_test
+async def test_long_operative_ids_are_shortened_keeping_what_tells_them_apart(store, tmp_path, size):
+    """#18: five gunners all read `gunner-with-~`."""
+    gid = long_ids_game(store, tmp_path)
+    async with make_app(store, screen="record", game_id=gid).run_test(size=size) as pilot:
+        await until(pilot, lambda: screen_name(pilot) == "RecordScreen", "the record screen")
+        await pilot.pause()
+        names = table_names(pilot, 0)
+    assert len(names) == len(GUNNERS) and len(set(names)) == len(names), names
+    for name, full in zip(names, GUNNERS):
+        assert "~" in name or name == full
+        assert name.replace("~", "")[-3:] in full.removeprefix("kasrkin-veteran-gunner-with-"), (name, full)  # the part that differs shows

@@ -8,6 +8,8 @@ worded shortly, and only then are long operative names shortened.
 
 from __future__ import annotations
 
+import os
+
 from rich.text import Text
 from textual import events
 from textual.strip import Strip
@@ -20,6 +22,8 @@ from .lines import LineCache
 HEADINGS = ("W", "ord", "state")
 NAME_MIN = 6
 """The narrowest the name column gets before the state column is shortened instead."""
+SHORT_HEAD = 3
+"""What a shortened name keeps of the start it shares with another ("gun~" for gunner-with-...)."""
 
 
 def row(op: OperativeState, s: GameState, compact: bool = False) -> tuple[Text, ...]:
@@ -70,6 +74,7 @@ class OperativeTable(Widget):
         self._height = 1
         self._widths: list[int] = []
         self._gap = "  "
+        self._names: list[str] = []
         self.lines = LineCache(self)
 
     def show(self, state: GameState) -> None:
@@ -120,11 +125,12 @@ class OperativeTable(Widget):
                 break
         widths[0] = max(NAME_MIN, min(widths[0], width - others))
         self.rows, self._gap, self._widths = rows, gap, widths
+        self._names = [r[0].plain for r in rows]
 
     def _heading(self) -> Text:
         widths = self._widths
         heading = Text.assemble(
-            (_cut(self.player or "waiting for a player", widths[0]), "bold"), *((f"{self._gap}{h:<{w}}", "bold") for h, w in zip(HEADINGS, widths[1:]))
+            (shorten(self.player or "waiting for a player", widths[0]), "bold"), *((f"{self._gap}{h:<{w}}", "bold") for h, w in zip(HEADINGS, widths[1:]))
         )
         if self._top:
             heading.append(f"  ↑{self._top}", style="dim")
@@ -136,7 +142,7 @@ class OperativeTable(Widget):
             if i:
                 line.append(self._gap)
             if len(cell) > width:  # a long name in a narrow table
-                cell = Text(_cut(cell.plain, width), style=cell.style)
+                cell = Text(shorten(cell.plain, width, self._names), style=cell.style)
             line.append_text(cell)
             if i < len(cells) - 1:
                 line.append(" " * (width - len(cell)))
@@ -154,7 +160,16 @@ class OperativeTable(Widget):
         self.refresh()
 
 
-def _cut(text: str, width: int) -> str:
-    """`text` in exactly `width` cells: padded, or shortened with a final "~" (which a
-    person reads as "shortened", and which the screens' test tells from a cut-off "…")."""
-    return f"{text:<{width}}" if len(text) <= width else text[: width - 1] + "~"
+def shorten(text: str, width: int, others: list[str] | tuple[str, ...] = ()) -> str:
+    """`text` in exactly `width` cells: padded, or shortened with "~" where it was cut (which a
+    person reads as "shortened", and which the screens' test tells from a cut-off "…"), keeping
+    what tells it from `others` (issue 24 #18): past the start it shares with another name,
+    "gunner-with-plasma-gun" beside "gunner-with-meltagun" is "gun~plasma-gun", not "gunner-with-~"."""
+    if len(text) <= width:
+        return f"{text:<{width}}"
+    shared = max((len(os.path.commonprefix([text, o])) for o in others if o != text), default=0)
+    if shared < width - 1 or width < NAME_MIN:  # what differs is before the cut
+        return text[: width - 1] + "~"
+    head, rest = text[:SHORT_HEAD], text[shared:]
+    room = width - len(head) - 1
+    return f"{head}~{rest:<{room}}" if len(rest) <= room else f"{head}~{rest[: room - 1]}~"
