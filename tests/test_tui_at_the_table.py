@@ -3,12 +3,16 @@ each checked by keys at 80x24 and 120x40."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from textual.widgets import SelectionList
-from tui_support import paste_into, press, tui_test, until
+from tui_support import TINY, paste_into, press, screen_strips, tiny_game, tui_test, until
 
+from ktlog import events as ev
 from ktlog.data import SAMPLE_ROSTERS
 from ktlog.files.rosters import load_roster
+from ktlog.play.builder import GameBuilder
 from ktlog.tui.app import make_app
 
 SIZES = [(80, 24), (120, 40)]
@@ -60,8 +64,6 @@ async def test_the_new_game_form_opens_with_the_first_players_name_focused(store
 @tui_test
 async def test_q_quits_the_replay(store, size):
     """#20: the README says q quits `ktlog replay`; it did nothing."""
-    from tui_support import tiny_game
-
     gid = tiny_game(store)
     async with make_app(store, screen="replay", game_id=gid).run_test(size=size) as pilot:
         await until(pilot, lambda: screen_name(pilot) == "ReplayScreen", "the replay")
@@ -74,8 +76,6 @@ async def test_q_quits_the_replay(store, size):
 
 def dialog_text(pilot) -> str:
     """What the open dialog shows, as plain text."""
-    from tui_support import screen_strips
-
     dialog = pilot.app.screen.dialogs[-1]
     lines = [strip.text for strip in screen_strips(pilot.app.screen)]
     return "\n".join(lines[y][dialog.region.x : dialog.region.right] for y in range(dialog.region.y, dialog.region.bottom))
@@ -91,8 +91,6 @@ async def dialog_open(pilot, title: str) -> str:
 async def test_a_players_number_in_a_list_is_theirs_for_the_whole_game(store, size):
     """#15: the player who decides initiative was listed first, so `1` meant Alice in one
     turning point and Bob in the next."""
-    from tui_support import tiny_game
-
     gid = tiny_game(store, to="battle")
     async with make_app(store, screen="record", game_id=gid).run_test(size=size) as pilot:
         await until(pilot, lambda: screen_name(pilot) == "RecordScreen", "the record screen")
@@ -108,31 +106,37 @@ GUNNERS = [f"kasrkin-veteran-gunner-with-{w}" for w in ("flamer", "grenade-launc
 """Ids as long as a BSData import gives (they share their first 28 characters)."""
 
 
-def long_ids_game(store, tmp_path) -> str:
-    """Alice's five gunners (long ids that share their start) against Bob's tiny team, TP1."""
-    from tui_support import TINY
+RIFLE = '{ name = "Rifle", kind = "ranged", atk = 4, hit = "4+", dmg = "3/4" }'
 
-    from ktlog.play.builder import GameBuilder
 
-    team = tmp_path / "gunners.toml"
+def team_file(tmp_path, name: str, ops: list[str], weapons: str = RIFLE) -> Path:
+    """A roster of operatives with these ids, 7 Wounds each, all armed alike."""
     cards = "".join(
-        f'\n[[operatives]]\nname = "Gunner {i}"\nid = "{gid}"\napl = 2\nmove = 6\nsave = "4+"\nwounds = 7\n'
-        'weapons = [{ name = "Rifle", kind = "ranged", atk = 4, hit = "4+", dmg = "3/4" }]\n'
-        for i, gid in enumerate(GUNNERS)
+        f'\n[[operatives]]\nname = "{name} {i}"\nid = "{op}"\napl = 2\nmove = 6\nsave = "4+"\nwounds = 7\nweapons = [{weapons}]\n' for i, op in enumerate(ops)
     )
-    team.write_text(f'name = "Gunners"\nfaction = "Test"\n{cards}', encoding="utf-8")
+    path = tmp_path / f"{name.lower()}.toml"
+    path.write_text(f'name = "{name}"\nfaction = "Test"\n{cards}', encoding="utf-8")
+    return path
+
+
+def battle(store, alice: Path, bob: Path, *events) -> str:
+    """Alice's and Bob's kill teams set up, TP1 with Alice to activate, then `events`."""
     g = GameBuilder(killzone="volkus", date="2026-11-21")
-    g.player("Alice", load_roster(team))
-    g.player("Bob", load_roster(TINY))
+    g.player("Alice", load_roster(alice))
+    g.player("Bob", load_roster(bob))
     g.setup(rolloff={"Alice": 6, "Bob": 1}, initiative="Alice", crit_op=1)
     g.turning_point(1, {"Alice": 5, "Bob": 2}, "Alice")
+    g.add(*events)
     return store.new_game(g.events[0], g.events[1:])
+
+
+def long_ids_game(store, tmp_path) -> str:
+    """Alice's five gunners (long ids that share their start) against Bob's tiny team, TP1."""
+    return battle(store, team_file(tmp_path, "Gunners", GUNNERS), TINY)
 
 
 def table_names(pilot, side: int) -> list[str]:
     """The names column of a side's operative table, as drawn."""
-    from tui_support import screen_strips
-
     table = pilot.app.screen.query_one(f"#side-{side}")
     lines = [strip.text for strip in screen_strips(pilot.app.screen)]
     region = table.content_region
@@ -153,3 +157,77 @@ async def test_long_operative_ids_are_shortened_keeping_what_tells_them_apart(st
     for name, full in zip(names, GUNNERS):
         assert "~" in name or name == full
         assert name.replace("~", "")[-3:] in full.removeprefix("kasrkin-veteran-gunner-with-"), (name, full)  # the part that differs shows
+
+
+def injured_duel(store, tmp_path, *events) -> str:
+    """Alice's two blades (blade-1 injured: 2 of 7 Wounds) against Bob's three (the first
+    incapacitated), their knives with weapon rules, their guns with Piercing 3; then `events`."""
+    weapons = '{ name = "Gun", kind = "ranged", atk = 4, hit = "3+", dmg = "3/4", rules = ["Piercing 3"] }, '
+    weapons += '{ name = "Knife", kind = "melee", atk = 4, hit = "3+", dmg = "3/4", rules = ["Lethal 5+", "Balanced"] }'
+    alice = team_file(tmp_path, "Blades", ["blade-1", "blade-2"], weapons)
+    bob = team_file(tmp_path, "Knives", ["knife-1", "knife-2", "knife-3"], weapons)
+    hurt = [ev.DamageInflicted(operative="blade-1", damage=5, source="other"), ev.DamageInflicted(operative="knife-1", damage=7, source="other")]
+    return battle(store, alice, bob, *hurt, *events)
+
+
+@pytest.mark.parametrize("size", SIZES)
+@tui_test
+async def test_pick_lists_show_an_injured_operative_as_words_not_markup(store, tmp_path, size):
+    """#19: the activation list read `2/7 [yellow]injured[/]`."""
+    gid = injured_duel(store, tmp_path)
+    async with make_app(store, screen="record", game_id=gid).run_test(size=size) as pilot:
+        await until(pilot, lambda: screen_name(pilot) == "RecordScreen", "the record screen")
+        await press(pilot, "a")
+        shown = await dialog_open(pilot, "Activate")
+    assert "blade-1 · Blades 0 · 2/7 injured · con" in shown and "[" not in shown
+
+
+@pytest.mark.parametrize("size", SIZES)
+@tui_test
+async def test_charge_targets_have_their_fixed_keys_and_the_fight_dialog_the_weapon_as_used(store, tmp_path, size):
+    """#19: the charge list numbered its rows 1, 2 (knife-2, knife-3 are Bob's 2 and 3); the
+    fight dialog gave the injured blade-1 its Knife's base Hit and left out the Knife's rules."""
+    gid = injured_duel(store, tmp_path, ev.OperativeActivated(operative="blade-1", order="engage"))
+    async with make_app(store, screen="record", game_id=gid).run_test(size=size) as pilot:
+        await until(pilot, lambda: screen_name(pilot) == "RecordScreen", "the record screen")
+        await press(pilot, "c")
+        shown = await dialog_open(pilot, "Charge")
+        assert "2 knife-2" in shown and "3 knife-3" in shown and "1 knife" not in shown
+        await press(pilot, "3")
+        await until(pilot, lambda: "knife-3" in store.state(gid).operatives["blade-1"].engaged_with, "the charge recorded")
+        await press(pilot, "f")
+        shown = await dialog_open(pilot, "blade-1 fights knife-3")
+    assert "Knife (Atk 4, Hit 4+, Dmg 3/4, Lethal 5+, Balanced)" in shown  # injured: Hit 3+ worsened by 1 (pg 47)
+    assert "knife-3 7/7 with Knife (Atk 4, Hit 3+, Dmg 3/4, Lethal 5+, Balanced)" in shown
+
+
+@pytest.mark.parametrize("size", SIZES)
+@tui_test
+async def test_a_shot_with_no_defence_dice_to_roll_says_so(store, tmp_path, size):
+    """#19: Piercing 3 leaves no defence die, and the entry read `defence dice: _`."""
+    gid = injured_duel(store, tmp_path, ev.OperativeActivated(operative="blade-2", order="engage"))
+    async with make_app(store, screen="record", game_id=gid).run_test(size=size) as pilot:
+        await until(pilot, lambda: screen_name(pilot) == "RecordScreen", "the record screen")
+        await press(pilot, "s", "2")
+        shown = await dialog_open(pilot, "blade-2 shoots")
+        assert "defence dice: none to roll" in shown and "_" not in shown
+        await press(pilot, *"4411", "enter")
+        await until(pilot, lambda: store.state(gid).operatives["knife-2"].wounds == 1, "6 damage recorded")
+
+
+@pytest.mark.parametrize("size", SIZES)
+@tui_test
+async def test_the_header_names_nobody_to_activate_when_every_operative_has(store, size):
+    """#19: "Alice to activate" with every operative expended."""
+    g = GameBuilder(killzone="volkus", date="2026-11-21")
+    g.player("Alice", load_roster(TINY))
+    g.player("Bob", load_roster(TINY))
+    g.setup(rolloff={"Alice": 6, "Bob": 1}, initiative="Alice", crit_op=1)
+    g.turning_point(1, {"Alice": 5, "Bob": 2}, "Alice")
+    for op in ("trooper-1", "bob-trooper-1", "trooper-2", "bob-trooper-2"):
+        g.activate(op, "engage")
+    gid = store.new_game(g.events[0], g.events[1:])
+    async with make_app(store, screen="record", game_id=gid).run_test(size=size) as pilot:
+        await until(pilot, lambda: screen_name(pilot) == "RecordScreen", "the record screen")
+        header = str(pilot.app.screen.query_one("GameHeader").render())
+    assert "nobody left to activate" in header and "Alice to activate" not in header

@@ -24,7 +24,6 @@ from ...files.rosters import Roster
 from ...play import builder as b
 from ...play.builder import GameBuilder
 from ...rules.attacks import killzone_profile
-from ...rules.battle import due_to_activate
 from ...rules.dice import attack_successes
 from ...rules.shooting import defence_dice_collected
 from ...state import GameState, OperativeState, PlayerState
@@ -115,7 +114,7 @@ class Simulator:
             if s.ready_operatives(player):
                 self.activation(g, self.rng.choice(s.ready_operatives(player)))
             elif not self.counteract(g, player):
-                self.activation(g, self.rng.choice(s.ready_operatives(due_to_activate(s))))
+                self.activation(g, self.rng.choice(s.ready_operatives(s.due_to_activate())))
 
     def end_turning_point(self, g: GameBuilder, tp: int) -> None:
         s = g.state

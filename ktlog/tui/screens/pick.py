@@ -46,7 +46,7 @@ FollowUp = Callable[[Any], Question | None]
 
 def operative_label(op: OperativeState) -> str:
     """An operative as a choice: id, datacard, wounds, order."""
-    return f"{op.id} · {op.datacard.name} · {wounds_text(op)} · {op.order}"
+    return f"{op.id} · {op.datacard.name} · {wounds_text(op, styled=False)} · {op.order}"
 
 
 def operative_choice(op: OperativeState, value: Any, state: GameState, suffix: str = "") -> Choice:

@@ -434,6 +434,13 @@ class RecordScreen(RulesetFlows, DialogHost):
             answers = await self.ask(PickScreen("Activate", [operative_choice(o, o, s) for o in ops], then=order))
         self.record(ev.OperativeActivated(operative=answers[0].id, order=answers[1]) if answers else None)
 
+    async def flow_charge(self) -> None:
+        """The enemy charged, each listed under its fixed key (its place in its kill team)."""
+        s = self.recorder.state
+        options = self.steps.options("charge")
+        choices = [operative_choice(s.operatives[e.targets[0]], e, s) if len(e.targets) == 1 else Choice(describe(e), e) for e in options]
+        self.record(await self.pick_one("Charge: which enemy?", choices))
+
     async def flow_control(self) -> None:
         self.record(await self.ask(ControlDialog(self.recorder.state)))
 

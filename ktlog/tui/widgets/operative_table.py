@@ -23,7 +23,8 @@ HEADINGS = ("W", "ord", "state")
 NAME_MIN = 6
 """The narrowest the name column gets before the state column is shortened instead."""
 SHORT_HEAD = 3
-"""What a shortened name keeps of the start it shares with another ("gun~" for gunner-with-...)."""
+"""The least a shortened name keeps of the start it shares with another ("gun~" for
+gunner-with-...), and the least of what differs that an end cut must leave."""
 
 
 def row(op: OperativeState, s: GameState, compact: bool = False) -> tuple[Text, ...]:
@@ -164,12 +165,14 @@ def shorten(text: str, width: int, others: list[str] | tuple[str, ...] = ()) -> 
     """`text` in exactly `width` cells: padded, or shortened with "~" where it was cut (which a
     person reads as "shortened", and which the screens' test tells from a cut-off "…"), keeping
     what tells it from `others` (issue 24 #18): past the start it shares with another name,
-    "gunner-with-plasma-gun" beside "gunner-with-meltagun" is "gun~plasma-gun", not "gunner-with-~"."""
+    at 14 cells "gunner-with-plasma-gun" beside "gunner-with-meltagun" is "gun~plasma-gun", not
+    "gunner-with-~"; a part that differs longer than the room left is cut at its end too."""
     if len(text) <= width:
         return f"{text:<{width}}"
     shared = max((len(os.path.commonprefix([text, o])) for o in others if o != text), default=0)
-    if shared < width - 1 or width < NAME_MIN:  # what differs is before the cut
+    if shared + SHORT_HEAD < width or width < NAME_MIN:  # enough of what differs is before the cut
         return text[: width - 1] + "~"
-    head, rest = text[:SHORT_HEAD], text[shared:]
-    room = width - len(head) - 1
-    return f"{head}~{rest:<{room}}" if len(rest) <= room else f"{head}~{rest[: room - 1]}~"
+    rest = text[shared:]
+    if len(rest) <= width - 1 - SHORT_HEAD:  # as much of the shared start as fits
+        return f"{text[: width - 1 - len(rest)]}~{rest}"
+    return f"{text[:SHORT_HEAD]}~{rest[: width - SHORT_HEAD - 2]}~"
