@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from textual.widgets import SelectionList
+from textual.widgets import Input, SelectionList
 from tui_support import TINY, paste_into, press, screen_strips, tiny_game, tui_test, until
 
 from ktlog import events as ev
@@ -231,3 +231,61 @@ async def test_the_header_names_nobody_to_activate_when_every_operative_has(stor
         await until(pilot, lambda: screen_name(pilot) == "RecordScreen", "the record screen")
         header = str(pilot.app.screen.query_one("GameHeader").render())
     assert "nobody left to activate" in header and "Alice to activate" not in header
+
+
+def shot_then_more(store) -> tuple[str, int]:
+    """A tiny game in which trooper-1 shoots bob-trooper-1 (dice 441, saves 111: 4 damage), then
+    ends its activation and Bob activates; returns the game and the shot's seq."""
+    gid = tiny_game(store)
+    store.append(gid, ev.OperativeActivated(operative="trooper-1", order="engage"))
+    dice = ev.ShootingAttack(target="bob-trooper-1", attack_dice=ev.Dice(rolls=(4, 4, 1)), defence_dice=ev.Dice(rolls=(1, 1, 1)))
+    shot = store.append(gid, ev.Shot(operative="trooper-1", weapon="Rifle", attacks=(dice,))).seq
+    store.append(gid, ev.ActivationEnded(operative="trooper-1"))
+    store.append(gid, ev.OperativeActivated(operative="bob-trooper-2", order="engage"))
+    return gid, shot
+
+
+@pytest.mark.parametrize("size", SIZES)
+@tui_test
+async def test_an_event_is_reached_by_its_seq_and_corrected_by_editing_its_fields(store, size):
+    """#16: reaching an event took a press of ↑ per event with no sign of the row selected, and
+    a correction had to be typed whole."""
+    gid, shot = shot_then_more(store)
+    async with make_app(store, screen="record", game_id=gid).run_test(size=size) as pilot:
+        await until(pilot, lambda: screen_name(pilot) == "RecordScreen", "the record screen")
+        assert store.state(gid).operatives["bob-trooper-1"].wounds == 2
+        log = pilot.app.screen.query_one("EventLog")
+        await press(pilot, "up", "up")  # the log moves without Tab to it first
+        assert log.selected_seq == log.last_seq - 2
+        await press(pilot, "j")
+        await dialog_open(pilot, "Jump to event")
+        await press(pilot, *str(shot), "enter")
+        await until(pilot, lambda: not pilot.app.screen.dialogs, "the jump done")
+        lines = [strip.text for strip in screen_strips(pilot.app.screen)]
+        assert any(line.lstrip("│ ").startswith(f"▶{shot:>4} trooper-1 shoots") for line in lines)  # the row marked
+        await press(pilot, "full_stop", "c")
+        await dialog_open(pilot, f"Correct seq {shot}")
+        field = pilot.app.screen.dialogs[-1].query_one(Input)
+        assert field.value == "Shot operative=trooper-1 weapon=Rifle target=bob-trooper-1 dice=441 saves=111"  # wider than 80 columns: it scrolls
+        await press(pilot, "backspace", "5", "enter")  # one save die changed: 1 -> 5
+        await until(pilot, lambda: store.state(gid).operatives["bob-trooper-1"].wounds == 4, "the correction counted (one save: 2 damage)")
+    assert store.state(gid).activation.operative == "bob-trooper-2"  # the later events still count
+
+
+@pytest.mark.parametrize("size", SIZES)
+@tui_test
+async def test_the_replay_of_an_event_says_a_later_correction_changes_it(store, size):
+    """#16: at the wrong event the replay showed it as if it stood."""
+    gid, shot = shot_then_more(store)
+    corrected = ev.Shot(
+        operative="trooper-1",
+        weapon="Rifle",
+        attacks=(ev.ShootingAttack(target="bob-trooper-1", attack_dice=ev.Dice(rolls=(4, 4, 1)), defence_dice=ev.Dice(rolls=(1, 1, 5))),),
+    )
+    fix = store.append(gid, ev.EventCorrected(target=shot, event=corrected)).seq
+    async with make_app(store, screen="replay", game_id=gid).run_test(size=size) as pilot:
+        await until(pilot, lambda: screen_name(pilot) == "ReplayScreen", "the replay")
+        pilot.app.screen.action_seek(shot)
+        await pilot.pause()
+        moment = str(pilot.app.screen.query_one("#moment").render())
+    assert f"seq {shot} trooper-1 shoots" in moment and f"corrected at seq {fix}" in moment

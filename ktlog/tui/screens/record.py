@@ -18,6 +18,7 @@ from textual.containers import Vertical
 
 from ktlog import events as ev
 from ktlog.errors import KtlogError
+from ktlog.files.gamefile import event_line
 from ktlog.rules.candidates import active
 from ktlog.rulesets import get_ruleset
 from ktlog.state import OperativeState
@@ -42,9 +43,17 @@ from .prompt import TextPrompt
 from .ruleset_flows import RulesetFlows
 from .shoot import ShootDialog
 
-FLOWS = {"n": "note", ".": "more", "!": "override", "U": "set_up_all"}
+FLOWS = {"n": "note", ".": "more", "!": "override", "U": "set_up_all", "j": "jump"}
 """Keys of the steps that are not kinds of event."""
 AMOUNT_AND_TEXT = re.compile(r"^\s*([+-]?\d+)\s*(.*)$")
+
+
+def as_recorded(event: ev.Event) -> str:
+    """The event as `ktlog event` takes it, to be edited ("" if it cannot be written so)."""
+    try:
+        return event_line(event)
+    except KtlogError:
+        return ""
 
 
 def name_and_cp(text: str) -> tuple[str, int | None]:
@@ -74,6 +83,9 @@ class RecordScreen(RulesetFlows, DialogHost):
         Binding("full_stop", "more", "More"),
         Binding("exclamation_mark", "override", "Override"),
         Binding("ctrl+r", "retry", "Retry"),
+        Binding("j", "jump", "Jump to event"),
+        Binding("up", "log(-1)", "Earlier event", show=False),
+        Binding("down", "log(1)", "Later event", show=False),
         Binding("escape", "back", "Back"),
     ]
 
@@ -205,6 +217,13 @@ class RecordScreen(RulesetFlows, DialogHost):
     def action_more(self) -> None:
         self.start(self.flow_more)
 
+    def action_jump(self) -> None:
+        self.start(self.flow_jump)
+
+    def action_log(self, n: int) -> None:
+        """↑↓ select an event in the log (for a note or a correction) without Tab to it first."""
+        self.query_one(EventLog).action_move(n)
+
     def action_set_up_all(self) -> None:
         self.start(self.flow_set_up_all)
 
@@ -255,6 +274,18 @@ class RecordScreen(RulesetFlows, DialogHost):
         if text is not None:
             self.show_outcome(self.recorder.annotate(target, text))
 
+    async def flow_jump(self) -> None:
+        """Select an event in the log by its seq (then n notes it, . c corrects it)."""
+        log = self.query_one(EventLog)
+        text = await self.prompt(f"Jump to event (seq 1 to {log.last_seq})", str(log.selected_seq or ""))
+        if text is None:
+            return
+        if not text.strip().isdigit() or not 1 <= int(text) <= log.last_seq:
+            self.say(f"{text!r} is not a seq: type a number from 1 to {log.last_seq}", ok=False)
+            return
+        log.show_seq(int(text), place=True)
+        self.say(f"seq {int(text)} selected: n notes it, . then c corrects it", ok=None)
+
     async def flow_correct(self) -> None:
         """Correct the event selected in the log: the event it should have been, typed as
         `ktlog event` takes it; the later events are checked again (! keeps them anyway)."""
@@ -263,8 +294,8 @@ class RecordScreen(RulesetFlows, DialogHost):
             self.say("No event to correct yet: select one in the log (Tab, then ↑↓)", ok=False)
             return
         wrong = self.recorder.session.timeline.event(target)
-        hint = "TYPE FIELD=VALUE ... as `ktlog event` takes it (e.g. Shot ... dice=6511 saves=31); the later events are checked again"
-        event = await self.typed_event(f"Correct seq {target}: {describe(wrong)}", hint)
+        hint = "edit the event as `ktlog event` takes it (e.g. a die of dice=6511); the later events are checked again"
+        event = await self.typed_event(f"Correct seq {target}: {describe(wrong)}", hint, as_recorded(wrong))
         if event is not None:
             self.show_outcome(self.recorder.correct(target, event))
 
@@ -483,9 +514,10 @@ class RecordScreen(RulesetFlows, DialogHost):
         if event is not None:
             self.record(event)
 
-    async def typed_event(self, title: str, hint: str) -> ev.Event | None:
-        """An event typed in the CLI's syntax; None (and why, on screen) if cancelled or unreadable."""
-        text = await self.prompt(title, hint=hint)
+    async def typed_event(self, title: str, hint: str, default: str = "") -> ev.Event | None:
+        """An event typed in the CLI's syntax (`default`: an event's line to edit); None (and
+        why, on screen) if cancelled or unreadable."""
+        text = await self.ask(TextPrompt(title, default, hint, edit=bool(default)))
         if not text:
             self.say("Cancelled; nothing recorded", ok=None)
             return None

@@ -111,6 +111,8 @@ class ReplayScreen(DialogHost):
         text = f"[b]seq {seq}[/] {escape(describe(event, self.spectator, self.replay.state))}"
         if seq in self.timeline.undone_by and not event.meta:
             text += f" [magenta](undone at seq {self.timeline.undone_by[seq]})[/]"
+        if seq in self.timeline.corrected_by and not event.meta:
+            text += f" [yellow](corrected at seq {self.timeline.corrected_by[seq]}: what counts is shown from there)[/]"
         for note in self.timeline.notes.get(seq, []):
             text += f"\n[i cyan]✎ {escape(note)}[/]"
         return text
