@@ -289,3 +289,37 @@ async def test_the_replay_of_an_event_says_a_later_correction_changes_it(store, 
         await pilot.pause()
         moment = str(pilot.app.screen.query_one("#moment").render())
     assert f"seq {shot} trooper-1 shoots" in moment and f"corrected at seq {fix}" in moment
+
+
+def shown_rows(pilot, side: int) -> list[str]:
+    """The operative rows a side's table shows, as drawn."""
+    table = pilot.app.screen.query_one(f"#side-{side}")
+    lines = [strip.text for strip in screen_strips(pilot.app.screen)]
+    region = table.content_region
+    return [row for y in range(region.y + 1, region.bottom) if (row := lines[y][region.x : region.right]).strip()]
+
+
+@pytest.mark.parametrize("size", SIZES)
+@tui_test
+async def test_the_operatives_get_the_room_and_the_active_one_is_always_shown(store, size):
+    """#17: at 80x24 the record screen showed 4 of Alice's 10 Kasrkin and the replay 2; the
+    active operative scrolled out of view."""
+    from tui_support import sample_cut
+
+    gid = sample_cut(store, "01", 2)  # recon-trooper, Alice's 8th, is active
+    least = 7 if size == (80, 24) else 10
+    async with make_app(store, screen="record", game_id=gid).run_test(size=size) as pilot:
+        await until(pilot, lambda: screen_name(pilot) == "RecordScreen", "the record screen")
+        await pilot.pause()
+        assert len(shown_rows(pilot, 0)) >= least
+        table = pilot.app.screen.query_one("#side-0")
+        for _ in range(10):  # the wheel scrolls the table up as far as it goes
+            table.on_mouse_scroll_up(None)
+        await pilot.pause()
+        assert any("recon-trooper" in row and "ACTIVE" in row for row in shown_rows(pilot, 0))
+    async with make_app(store, screen="replay", game_id=gid).run_test(size=size) as pilot:
+        await until(pilot, lambda: screen_name(pilot) == "ReplayScreen", "the replay")
+        pilot.app.screen.action_seek(-1)
+        await pilot.pause()
+        assert len(shown_rows(pilot, 0)) >= (5 if size == (80, 24) else 10)
+        assert any("recon-trooper" in row and "ACTIVE" in row for row in shown_rows(pilot, 0))

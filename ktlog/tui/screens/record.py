@@ -73,8 +73,12 @@ class RecordScreen(RulesetFlows, DialogHost):
     RecordScreen.-wide #main { layout: horizontal; }
     RecordScreen.-wide #left { width: 1fr; }
     RecordScreen.-wide EventLog { width: 40%; height: 1fr; }
+    RecordScreen.-short.-narrow EventLog { height: 5; }
+    RecordScreen.-short #message { min-height: 1; }
     """
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide")]
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (30, "-tall")]
+    """Under 30 lines (80x24) the log and the message give their room to the operatives."""
     BINDINGS = [
         *(Binding(k.key, f"step('{k.action}')", k.label, show=False) for k in KINDS if not k.more),  # shown in the action bar
         Binding("U", "set_up_all", "Set up all"),

@@ -71,7 +71,6 @@ class OperativeTable(Widget):
         self.compact: list[tuple[Text, ...]] = []
         self.active_row: int | None = None
         self._top = 0
-        self._follow = False
         self._height = 1
         self._widths: list[int] = []
         self._gap = "  "
@@ -85,7 +84,6 @@ class OperativeTable(Widget):
         full = [row(op, state) for op in ops]
         active = next((i for i, op in enumerate(ops) if state.activation and state.activation.operative == op.id), None)
         if full != self.full or active != self.active_row:
-            self._follow = active is not None and active != self.active_row
             self.full, self.compact, self.active_row = full, [row(op, state, compact=True) for op in ops], active
             self.rows = full
             self.refresh()
@@ -105,8 +103,7 @@ class OperativeTable(Widget):
     def _place(self) -> int:
         """Work out the rows shown (the first line is drawn first): returns the first row."""
         self._height = height = max(1, self.content_size.height - 1)
-        if self._follow:  # bring a newly active operative into view
-            self._follow = False
+        if self.active_row is not None:  # the active operative is always in view (the wheel scrolls around it)
             if self.active_row < self._top:
                 self._top = self.active_row
             elif self.active_row >= self._top + height:
