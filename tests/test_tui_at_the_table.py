@@ -323,3 +323,23 @@ async def test_the_operatives_get_the_room_and_the_active_one_is_always_shown(st
         await pilot.pause()
         assert len(shown_rows(pilot, 0)) >= (5 if size == (80, 24) else 10)
         assert any("recon-trooper" in row and "ACTIVE" in row for row in shown_rows(pilot, 0))
+
+
+@pytest.mark.parametrize("size", SIZES)
+@tui_test
+async def test_the_form_fields_an_operative_type_three_times(store, size):
+    """#13: a roster lists each type once; the CLI fields one three times, the form could not."""
+    kasrkin = [o.id for o in load_roster(SAMPLE_ROSTERS / "kasrkin.toml").operatives]
+    async with make_app(store, screen="new").run_test(size=size) as pilot:
+        await paste_into(pilot, "#file-1", "kasrkin")
+        await press(pilot, "enter")
+        ops = pilot.app.screen.query_one("#ops-1", SelectionList)
+        ops.focus()
+        ops.highlighted = 1  # the medic
+        await press(pilot, "plus", "plus")
+        assert ops.option_count == len(kasrkin) + 2 and len(ops.selected) == len(kasrkin) + 2
+        await press(pilot, "ctrl+s")
+        await until(pilot, lambda: screen_name(pilot) == "SetUpScreen", "the set-up screen")
+    (game,) = store.games()
+    fielded = [o.id for o in store.state(game.id).operatives_of("Alice")]
+    assert fielded == ["sergeant", "medic-1", *kasrkin[2:], "medic-2", "medic-3"]

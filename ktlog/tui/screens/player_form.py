@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Input, Label, Select, SelectionList
 
@@ -120,6 +121,7 @@ class PlayerForm(SideForm):
     datacards."""
 
     FIX = "Fix the file and press Enter in the path again, or pick a sample kill team"
+    BINDINGS = [Binding("plus", "another", "Another of this operative")]
 
     def __init__(self, number: int, name: str, samples: dict[str, Roster], default: str):
         super().__init__(str(number), f"Player {number}", name)
@@ -151,13 +153,33 @@ class PlayerForm(SideForm):
         ops = self.query_one(SelectionList)
         ops.clear_options()
         ops.add_options([(f"{o.id} · {o.datacard.name}", o.id, True) for o in roster.operatives])
-        ops.border_title = f"{roster.name}: the operatives selected (Space toggles)"
+        ops.border_title = f"{roster.name}: the operatives selected (Space toggles, + adds another of one)"
         self.flags = flags_of(roster)
+        self.show_datacards()
+
+    def fielded(self) -> list[str]:
+        """The roster ids of the operatives selected, in the list's order, an id once per copy
+        selected (a copy's value is "ID#2", "ID#3" ...)."""
+        ops = self.query_one(SelectionList)
+        chosen = set(ops.selected)
+        values = [ops.get_option_at_index(i).value for i in range(ops.option_count)]
+        return [str(v).partition("#")[0] for v in values if v in chosen]
+
+    def action_another(self) -> None:
+        """Another operative of the highlighted one's type (three Kommando Boys from a roster
+        that lists the type once), fielded as ID-1, ID-2 ... like `ktlog new`'s repeated ids."""
+        ops = self.query_one(SelectionList)
+        if self.roster is None or ops.highlighted is None:
+            return
+        base = str(ops.get_option_at_index(ops.highlighted).value).partition("#")[0]
+        copies = sum(1 for i in range(ops.option_count) if str(ops.get_option_at_index(i).value).partition("#")[0] == base)
+        card = next(o.datacard for o in self.roster.operatives if o.id == base)
+        ops.add_option((f"{base} (another, #{copies + 1}) · {card.name}", f"{base}#{copies + 1}", True))
         self.show_datacards()
 
     def show_datacards(self) -> None:
         assert self.roster is not None
-        self.query_one(DatacardPanel).show(self.roster, list(self.query_one(SelectionList).selected), self.flags)
+        self.query_one(DatacardPanel).show(self.roster, self.fielded(), self.flags)
 
     def on_selection_list_selected_changed(self, event: SelectionList.SelectedChanged) -> None:
         event.stop()
@@ -191,10 +213,10 @@ class PlayerForm(SideForm):
     def events(self, taken: set[str]) -> list[ev.Event]:
         """This player's PlayerJoined and OperativeAdded events."""
         roster = self.roster_for_game()
-        selected = self.query_one(SelectionList).selected
+        selected = self.fielded()
         if not selected:
             raise KtlogError(f"player {self.key}: select at least one operative")
-        return joining(self.player, roster, list(selected), taken)
+        return joining(self.player, roster, selected, taken)
 
 
 class NpoForm(SideForm):
