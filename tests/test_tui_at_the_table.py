@@ -343,3 +343,20 @@ async def test_the_form_fields_an_operative_type_three_times(store, size):
     (game,) = store.games()
     fielded = [o.id for o in store.state(game.id).operatives_of("Alice")]
     assert fielded == ["sergeant", "medic-1", *kasrkin[2:], "medic-2", "medic-3"]
+
+
+@pytest.mark.parametrize("size", SIZES)
+@tui_test
+async def test_a_dropped_operative_has_an_empty_box_not_only_another_colour(store, size):
+    """#19: selected and deselected operatives both showed X, in two colours."""
+    async with make_app(store, screen="new").run_test(size=size) as pilot:
+        await paste_into(pilot, "#file-1", "kasrkin")
+        await press(pilot, "enter")
+        ops = pilot.app.screen.query_one("#ops-1", SelectionList)
+        ops.focus()
+        ops.highlighted = 1
+        await press(pilot, "space")  # the medic dropped
+        lines = [strip.text for strip in screen_strips(pilot.app.screen)]
+    sergeant = next(line for line in lines if "sergeant · " in line)
+    medic = next(line for line in lines if "medic · " in line)
+    assert "▐X▌ sergeant" in sergeant and "▐ ▌ medic" in medic

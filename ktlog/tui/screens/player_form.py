@@ -6,10 +6,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from rich.segment import Segment
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Input, Label, Select, SelectionList
+from textual.strip import Strip
+from textual.widgets import Checkbox, Input, Label, Select, SelectionList
 
 from ktlog import events as ev
 from ktlog.data import SAMPLE_ROSTERS
@@ -33,6 +35,23 @@ def datacards_of(path: str) -> str:
     """The edition of a sample roster's datacards (`Ruleset.datacards`): ktlog/data/rosters/kt21_*.toml
     are KT21's."""
     return "kt21" if Path(path).stem.startswith("kt21_") else "kt24"
+
+
+class OperativeSelection(SelectionList):
+    """The operatives to field: a selected one's box shows X, a dropped one's is empty (Textual
+    draws an X in both, told apart only by colour). Relies on `SelectionList.render_line`
+    drawing the box as its first three segments, the middle one Textual's toggle mark (a
+    Checkbox's); tests/test_tui_at_the_table.py checks the screen."""
+
+    def render_line(self, y: int) -> Strip:
+        strip = super().render_line(y)
+        segments = list(strip)
+        index = self.scroll_offset.y + y
+        if index < self.option_count and len(segments) > 2 and segments[1].text == Checkbox.BUTTON_INNER:
+            if self.get_option_at_index(index).value not in self.selected:
+                segments[1] = Segment(" " * len(Checkbox.BUTTON_INNER), segments[1].style)
+                return Strip(segments, strip.cell_length)
+        return strip
 
 
 class SideForm(Vertical):
@@ -133,7 +152,7 @@ class PlayerForm(SideForm):
             yield Label(" Kill team")
             yield Select(self.choices(), value=self.default, allow_blank=False, compact=True, id=f"team-{self.key}")
         yield from self.file_field()
-        yield SelectionList(id=f"ops-{self.key}")
+        yield OperativeSelection(id=f"ops-{self.key}")
         yield DatacardPanel(id=f"cards-{self.key}")
 
     def choices(self) -> list[tuple[str, str]]:
