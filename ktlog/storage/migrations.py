@@ -5,14 +5,12 @@ without sqlite-utils' import time (about 0.18 s of the TUI's start-up)."""
 
 from __future__ import annotations
 
-import sqlite_utils
-from sqlite_utils import Migrations
-
 from ..records import GENESIS, event_id_bytes
 from .catalog import REWINDS
+from .schema_library import sqlite_utils
 from .snapshots import pack
 
-migrations = Migrations("ktlog")
+migrations = sqlite_utils.Migrations("ktlog")
 REBUILDING_MIGRATIONS = {
     "m002_dice_figures_and_crit_op",
     "m006_elimination_and_mission_vp",

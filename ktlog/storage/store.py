@@ -106,7 +106,7 @@ class Store:
     def db(self) -> sqlite_utils.Database:
         """The database through sqlite-utils, for tests and tools (imported at first use: the
         store reads through `_rows`)."""
-        import sqlite_utils
+        from .schema_library import sqlite_utils
 
         return sqlite_utils.Database(self.conn, execute_plugins=False)  # ktlog uses no plugins: no scan of installed packages
 
