@@ -37,13 +37,15 @@ class ReplayScreen(DialogHost):
     ReplayScreen #side > * { width: 1fr; }
     ReplayScreen #moment { height: auto; min-height: 2; max-height: 4; padding: 0 1; }
     ReplayScreen.-short.-narrow #side { height: 6; }
+    ReplayScreen.-short.-narrow VPCurve { display: none; }
     ReplayScreen.-wide #main { layout: horizontal; }
     ReplayScreen.-wide #side { layout: vertical; width: 40%; height: 1fr; }
     ReplayScreen.-wide #side > * { width: 1fr; height: 1fr; }
     """
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide")]
     VERTICAL_BREAKPOINTS = [(0, "-short"), (30, "-tall")]
-    """Under 30 lines (80x24) the VP curve and the log give their room to the operatives."""
+    """Under 30 lines (80x24) the log gives its room to the operatives, and the VP curve (no
+    chart in four rows; the score board has the VP) its width to the log."""
     BINDINGS = [
         Binding("right", "step(1)", "Step", priority=True),
         Binding("left", "step(-1)", "Back", priority=True),
