@@ -262,6 +262,17 @@ def m011_lean_log(db: sqlite_utils.Database) -> None:
     conn.execute(f"CREATE INDEX idx_events_rewinds ON events (game_key, seq) WHERE {REWINDS}")
 
 
+@migrations()
+def m012_keyring(db: sqlite_utils.Database) -> None:
+    """Schema 12: the league's keyring (`play.keyring`): each public key pinned to the one name
+    it signs for, how it came to be pinned (`ktlog key trust`, or on first use at an import) and
+    when, and when it was revoked. A signature counts as a player's only by a key pinned to them."""
+    db["keyring"].create(
+        {"public_key": str, "name": str, "how": str, "pinned_at": str, "revoked_at": str}, pk="public_key", not_null={"name", "how", "pinned_at"}
+    )
+    db["keyring"].create_index(["name"])
+
+
 def _hash_bytes(text):
     """A SHA-256 hash as hex text -> its 32 bytes (anything else as it is)."""
     if isinstance(text, str) and len(text) == 64:
