@@ -362,6 +362,19 @@ class GameState(S):
     def ready_operatives(self, player: str) -> list[OperativeState]:
         return [o for o in self.operatives.values() if o.player == player and o.status == "ready"]
 
+    def due_to_activate(self) -> str | None:
+        """The player who activates next: the one whose turn it is, or, when they have no ready
+        operatives (they may only counteract or pass), the next in player order who has (pg 38);
+        None when nobody has a ready operative."""
+        player = self.next_player
+        if player is None:
+            return None
+        for _ in self.players:
+            if self.ready_operatives(player):
+                return player
+            player = self.next_in_order(player)
+        return None
+
     def starting_operatives(self, player: str) -> int:
         return sum(1 for o in self.operatives.values() if o.player == player)
 

@@ -70,10 +70,8 @@ def mp_game(players: int = 3, ops: int | dict[str, int] = 2, *, cards: dict[str,
 
 def expend_all(g: GameBuilder) -> GameBuilder:
     """Activate every ready operative with no action, whoever is due (pg 38)."""
-    from ktlog.rules.battle import due_to_activate
-
     while any(o.status == "ready" for o in g.state.operatives.values()):
-        g.activate(g.state.ready_operatives(due_to_activate(g.state))[0].id, "conceal")
+        g.activate(g.state.ready_operatives(g.state.due_to_activate())[0].id, "conceal")
     return g
 
 

@@ -5,25 +5,10 @@ from __future__ import annotations
 import pytest
 from textual import events
 from textual.widgets import Input, Label, Select
-from tui_support import BROKEN, TINY, press, screen_strips, tui_test
+from tui_support import BROKEN, TINY, paste_into, press, screen_strips, tui_test, type_into, until
 
 from ktlog import events as ev
 from ktlog.tui.app import make_app
-
-
-async def type_into(pilot, selector: str, text: str) -> None:
-    field = pilot.app.screen.query_one(selector, Input)
-    field.focus()
-    field.value = ""
-    await press(pilot, *text)
-
-
-async def paste_into(pilot, selector: str, text: str) -> None:
-    """A long path is pasted rather than typed (a keystroke each would only slow the test)."""
-    field = pilot.app.screen.query_one(selector, Input)
-    field.focus()
-    field.value = text
-    await pilot.pause()
 
 
 def label(pilot, selector: str) -> str:
@@ -144,17 +129,30 @@ async def test_multiplayer_ops_takes_three_or_four_players(store):
 
 @tui_test
 async def test_joint_ops_takes_the_players_side_and_the_npos_within_the_mission_budget(store):
+    """Each step waits on what it changes (the NPO form mounted, the tally, the refusal, the
+    record screen), never on a pause: under load one pause had not let the ruleset's forms mount
+    (issue 24 #24)."""
+
+    def wounds() -> str:
+        return label(pilot, "#npo-wounds") if pilot.app.screen.query("#npo-wounds") else ""
+
+    def problem() -> str:
+        return label(pilot, "#problem")
+
     async with make_app(store, screen="new").run_test(size=(100, 30)) as pilot:
-        await choose(pilot, "#ruleset", "kt24-joint")
-        assert "combined Wounds 45 of 01 Breach's 90" in label(pilot, "#npo-wounds")
+        await until(pilot, lambda: pilot.app.screen.query("#ruleset"), "the new-game form")
+        pilot.app.screen.query_one("#ruleset", Select).value = "kt24-joint"
+        await until(pilot, lambda: "combined Wounds 45 of 01 Breach's 90" in wounds(), "the NPO form with its default selection")
         await paste_into(pilot, "#ops-npo", "heavy-brawler, " * 7)
+        await until(pilot, lambda: "combined Wounds 98 of" in wounds(), "the tally of seven Heavy Brawlers (14 Wounds each)")
         await press(pilot, "ctrl+s")
-        assert "over 01 Breach's 90" in label(pilot, "#problem") and store.games() == []
+        await until(pilot, lambda: "Not created" in problem(), "the refusal")
+        assert "over 01 Breach's 90" in problem() and store.games() == []
         await paste_into(pilot, "#ops-npo", "heavy-brawler, trooper-marksman, trooper-marksman")
-        await type_into(pilot, "#mission", "escape")
-        assert "combined Wounds 28 of 03 Escape's 77" in label(pilot, "#npo-wounds")
+        await paste_into(pilot, "#mission", "escape")
+        await until(pilot, lambda: "combined Wounds 28 of 03 Escape's 77" in wounds(), "the tally against Escape's budget")
         await press(pilot, "ctrl+s")
-        assert type(pilot.app.screen).__name__ == "RecordScreen"
+        await until(pilot, lambda: type(pilot.app.screen).__name__ == "RecordScreen", "the record screen")
     (game,) = store.games()
     state = store.state(game.id)
     assert state.labels["mission"] == "escape" and [p.npo for p in state.players.values()] == [False, True]

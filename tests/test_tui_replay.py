@@ -166,4 +166,5 @@ async def test_the_log_highlights_one_row_however_it_moves(store, notes_game):
             await press(pilot, *keys)
             shown = highlighted_log_rows(pilot.app)
             seq = screen.replay.seq
-            assert [row.split()[0] for row in shown] == ([str(seq)] if seq else []), (keys, shown)  # Home: before the first event
+            assert [row.removeprefix("▶").split()[0] for row in shown] == ([str(seq)] if seq else []), (keys, shown)
+            assert all(row.startswith("▶") for row in shown)  # marked, not only reversed (issue 24 #16)  # Home: before the first event

@@ -67,7 +67,7 @@ async def test_from_a_battlescribe_roster_to_a_ploy_a_resource_and_an_equipment_
     charges the ploy by name and counts the resource."""
     from click.testing import CliRunner
     from conftest import ROOT
-    from test_tui_new_game import paste_into, type_into
+    from tui_support import paste_into, type_into
 
     from ktlog.cli import cli
     from ktlog.rules.team import weapons_of

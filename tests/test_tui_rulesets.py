@@ -175,7 +175,7 @@ async def test_kt21_normal_move_pass_overwatch_and_vp(store):
     async with make_app(store, screen="record", game_id=gid).run_test(size=(100, 30)) as pilot:
         await press(pilot, "O", "2", *"5444", *"111", "enter")  # a1 is the only one: the target b2, the dice
         assert "a1 performs Overwatch with Gun at b2" in message(pilot.app)
-        await press(pilot, "V", "2")  # Bob is to activate: Alice is second
+        await press(pilot, "V", "1")  # Alice is player 1 in every list (issue 24 #15), whoever is to activate
         await answer(pilot, "3 controls two markers")
         await press(pilot, "m")
         assert "Alice scores 3VP" in message(pilot.app)

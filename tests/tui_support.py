@@ -9,6 +9,7 @@ from pathlib import Path
 
 from conftest import ROOT
 from textual.content import Content
+from textual.widgets import Input
 
 from ktlog.data import SAMPLE_GAMES
 from ktlog.files.rosters import load_roster
@@ -75,11 +76,34 @@ def sample_cut(store: Store, name: str, tp: int) -> str:
     return header.game_id
 
 
+async def type_into(pilot, selector: str, text: str) -> None:
+    field = pilot.app.screen.query_one(selector, Input)
+    field.focus()
+    field.value = ""
+    await press(pilot, *text)
+
+
+async def paste_into(pilot, selector: str, text: str) -> None:
+    """A long path is pasted rather than typed (a keystroke each would only slow the test)."""
+    field = pilot.app.screen.query_one(selector, Input)
+    field.focus()
+    field.value = text
+    await pilot.pause()
+
+
+async def until(pilot, ready, what: str, frames: int = 500) -> None:
+    """Let the app run until `ready()` holds (a state the test waits on, never a time): each
+    pause lets the app handle what is queued. Fails naming `what` if it never holds."""
+    for _ in range(frames):
+        if ready():
+            return
+        await pilot.pause()
+    raise AssertionError(f"never happened: {what}")
+
+
 async def answer(pilot, text: str) -> None:
     """Answer the open text prompt: the text is pasted (a keystroke each would only slow the
     test), then Enter."""
-    from textual.widgets import Input
-
     await pilot.pause()
     pilot.app.screen.query_one(Input).value = text
     await press(pilot, "enter")

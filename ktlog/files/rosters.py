@@ -226,6 +226,17 @@ def game_id_for(operative_id: str, player: str, taken: set[str]) -> str:
     return f"{slug(player)}-{operative_id}"
 
 
+def numbered_ids(select: list[str]) -> list[str]:
+    """The ids of operatives selected, one named several times numbered (OP-1, OP-2 ...)."""
+    repeated = {i for i in select if select.count(i) > 1}
+    seen: dict[str, int] = {}
+    out = []
+    for i in select:
+        seen[i] = seen.get(i, 0) + 1
+        out.append(f"{i}-{seen[i]}" if i in repeated else i)
+    return out
+
+
 def joining(player: str, roster: Roster, select: list[str] | None, taken: set[str], *, npo: bool = False) -> list[Event]:
     """A player's PlayerJoined, then an OperativeAdded for each operative selected (all of them
     when `select` is None). An operative named several times is selected that many times (ids
@@ -242,11 +253,8 @@ def joining(player: str, roster: Roster, select: list[str] | None, taken: set[st
             resources=roster.resources,
         )
     ]
-    repeated = {i for i in select or () if (select or []).count(i) > 1}
-    seen: dict[str, int] = {}
-    for op in roster.select(select):
-        seen[op.id] = seen.get(op.id, 0) + 1
-        op_id = game_id_for(f"{op.id}-{seen[op.id]}" if op.id in repeated else op.id, player, taken)
+    for op, numbered in zip(roster.select(select), numbered_ids(select or [o.id for o in roster.operatives])):
+        op_id = game_id_for(numbered, player, taken)
         taken.add(op_id)
         out.append(OperativeAdded(player=player, operative=op_id, datacard=op.datacard))
     return out

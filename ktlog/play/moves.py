@@ -22,6 +22,7 @@ from ..errors import KtlogError, RuleViolation
 from ..files.rosters import slug
 from ..reducer import apply_in_place
 from ..rules.actions import KILLZONE_OF_ACTION, check_action, printed_cost
+from ..rules.attacks import hit_stat
 from ..rules.candidates import (
     Candidates,
     action,
@@ -453,3 +454,8 @@ def next_step(state: GameState) -> str | None:
         if options := moves.options(kind):
             return f"{_owner(state, options[0]) or 'the players'}: {type(options[0]).__name__}"
     return None
+
+
+def hit_as_used(op: OperativeState, weapon: ev.Weapon) -> int:
+    """A weapon's Hit as an attack uses it (worse when injured, pg 47): what the dialogs show."""
+    return hit_stat(op, weapon)

@@ -19,7 +19,7 @@ from ..events import (
     TurningPointEnded,
     TurningPointStarted,
 )
-from ..state import Activation, AplChange, Dispute, GameState, Note, RuleWarning, TurningPointRecord
+from ..state import Activation, AplChange, Dispute, Note, RuleWarning, TurningPointRecord
 from .context import Ctx, handles
 from .guard import stand_down
 from .team import COMMAND_REROLL, ploy_cost
@@ -159,19 +159,6 @@ def _firefight(ctx: Ctx, what: str) -> None:
         ctx.invalid(f"{active.operative if active else ''} is still active; end its activation first", "pg 38")
 
 
-def due_to_activate(s: GameState) -> str | None:
-    """The player who activates next: the one whose turn it is, or, when they have no ready
-    operatives (they may only counteract or pass), the next in player order who has (pg 38)."""
-    player = s.next_player
-    for _ in s.players:
-        if player is None:
-            return None
-        if s.ready_operatives(player):
-            return player
-        player = s.next_in_order(player)
-    return None
-
-
 @handles(OperativeActivated)
 def operative_activated(ctx: Ctx, e: OperativeActivated) -> None:
     _firefight(ctx, "activating an operative")
@@ -179,7 +166,7 @@ def operative_activated(ctx: Ctx, e: OperativeActivated) -> None:
     op = ctx.living(e.operative)
     if op.status != "ready":
         ctx.broke(f"operative {op.id!r} is expended and cannot be activated again this turning point", "pg 38")
-    turn = due_to_activate(s)
+    turn = s.due_to_activate()
     if op.player != turn:
         ctx.broke(f"it is {turn}'s turn to activate an operative; players alternate activations", "pg 38")
     op.order = e.order

@@ -25,7 +25,6 @@ from ...files.rosters import Roster
 from ...play import builder as b
 from ...play.builder import GameBuilder
 from ...rules.attacks import killzone_profile
-from ...rules.battle import due_to_activate
 from ...rules.dice import attack_successes
 from ...rules.shooting import defence_dice_collected
 from ...state import GameState, OperativeState, PlayerState
@@ -112,7 +111,7 @@ class Simulator:
             s = g.state
             if s.activation is None and not any(o.status == "ready" for o in s.operatives.values()):
                 return
-            player, due = s.next_player, due_to_activate(s)
+            player, due = s.next_player, s.due_to_activate()
             assert player is not None and due is not None, "an operative is ready, so a player is due"
             if s.ready_operatives(player):
                 self.activation(g, self.rng.choice(s.ready_operatives(player)))

@@ -7,6 +7,7 @@ from typing import cast
 
 from ktlog import events as ev
 from ktlog.rules.questions import Move
+from ktlog.text.describe import describe
 
 from ..screens.fight import FightDialog
 from ..screens.pick import Choice, distinct, operative_choice
@@ -49,6 +50,15 @@ async def shoot(screen: Asker, kind: str = "shoot") -> None:
 
 
 KIND_FLOWS["shot"] = shoot
+
+
+@flow("charge")
+async def charge(screen: Asker) -> None:
+    """The enemy charged, each listed under its fixed key (its place in its kill team)."""
+    s = screen.recorder.state
+    options = cast(list[ev.Charged], screen.steps.options("charge"))
+    choices = [operative_choice(s.operatives[e.targets[0]], e, s) if len(e.targets) == 1 else Choice(describe(e), e) for e in options]
+    screen.record(await screen.pick_one("Charge: which enemy?", choices))
 
 
 @flow("guard")

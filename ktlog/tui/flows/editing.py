@@ -5,10 +5,13 @@ from __future__ import annotations
 
 from ktlog import events as ev
 from ktlog.errors import KtlogError
+from ktlog.files.gamefile import event_line
 from ktlog.text.describe import describe
 from ktlog.text.event_text import parse_event
 
 from ..screens.pick import Choice
+from ..screens.prompt import TextPrompt
+from ..widgets.event_log import EventLog
 from .questions import run
 from .registry import Asker, flow
 
@@ -65,8 +68,8 @@ async def correct(screen: Asker) -> None:
         screen.say("No event to correct yet: select one in the log (Tab, then ↑↓)", ok=False)
         return
     wrong = screen.recorder.session.timeline.event(target)
-    hint = "TYPE FIELD=VALUE ... as `ktlog event` takes it (e.g. Shot ... dice=6511 saves=31); the later events are checked again"
-    event = await typed_event(screen, f"Correct seq {target}: {describe(wrong)}", hint)
+    hint = "edit the event as `ktlog event` takes it (e.g. a die of dice=6511); the later events are checked again"
+    event = await typed_event(screen, f"Correct seq {target}: {describe(wrong)}", hint, as_recorded(wrong))
     if event is not None:
         screen.show_outcome(screen.recorder.correct(target, event))
 
@@ -80,9 +83,18 @@ async def typed(screen: Asker) -> None:
         screen.record(event)
 
 
-async def typed_event(screen: Asker, title: str, hint: str) -> ev.Event | None:
-    """An event typed in the CLI's syntax; None (and why, on screen) if cancelled or unreadable."""
-    text = await screen.prompt(title, hint=hint)
+def as_recorded(event: ev.Event) -> str:
+    """The event as `ktlog event` takes it, to be edited ("" if it cannot be written so)."""
+    try:
+        return event_line(event)
+    except KtlogError:
+        return ""
+
+
+async def typed_event(screen: Asker, title: str, hint: str, default: str = "") -> ev.Event | None:
+    """An event typed in the CLI's syntax (`default`: an event's line to edit); None (and why,
+    on screen) if cancelled or unreadable."""
+    text = await screen.ask(TextPrompt(title, default, hint, edit=bool(default)))
     if not text:
         screen.say("Cancelled; nothing recorded", ok=None)
         return None
@@ -91,6 +103,20 @@ async def typed_event(screen: Asker, title: str, hint: str) -> ev.Event | None:
     except KtlogError as exc:
         screen.say(f"Not recorded: {exc}", ok=False)
         return None
+
+
+@flow("jump")
+async def jump(screen: Asker) -> None:
+    """Select an event in the log by its seq (then n notes it, . c corrects it)."""
+    log = screen.query_one(EventLog)
+    text = await screen.prompt(f"Jump to event (seq 1 to {log.last_seq})", str(log.selected_seq or ""))
+    if text is None:
+        return
+    if not text.strip().isdigit() or not 1 <= int(text) <= log.last_seq:
+        screen.say(f"{text!r} is not a seq: type a number from 1 to {log.last_seq}", ok=False)
+        return
+    log.show_seq(int(text), place=True)
+    screen.say(f"seq {int(text)} selected: n notes it, . then c corrects it", ok=None)
 
 
 @flow("more")

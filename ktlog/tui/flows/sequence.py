@@ -11,7 +11,7 @@ from ktlog import events as ev
 
 from ..screens.control import ControlDialog
 from ..screens.dice_dialog import RollOffDialog
-from ..screens.pick import Choice, PickScreen, Question, distinct, operative_choice
+from ..screens.pick import Choice, PickScreen, Question, distinct, operative_choice, player_choice
 from .registry import Asker, flow
 
 
@@ -25,7 +25,8 @@ def name_and_cp(text: str) -> tuple[str, int | None]:
 
 async def pick_player(screen: Asker, kind: str, title: str) -> str | None:
     """The player of a step, among those it is legal for."""
-    return await screen.pick_one(title, [Choice(p, p) for p in distinct(m.player for m in screen.steps.describe(kind))])
+    s = screen.recorder.state
+    return await screen.pick_one(title, [player_choice(p, p, s) for p in distinct(m.player for m in screen.steps.describe(kind))])
 
 
 @flow("start_tp")
@@ -58,7 +59,7 @@ async def initiative(screen: Asker) -> None:
     decider = screen.recorder.state.decider
     (move,) = screen.steps.describe("initiative")
     players = [c.value for q in move.questions for c in q.choices] or [move.fixed["player"]]
-    choices = [Choice(p, ev.InitiativeDecided(player=p)) for p in sorted(players, key=lambda p: p != decider)]
+    choices = [player_choice(p, ev.InitiativeDecided(player=p), screen.recorder.state) for p in sorted(players, key=lambda p: p != decider)]
     screen.record(await screen.pick(f"{decider} gives initiative to", choices))
 
 
@@ -180,7 +181,8 @@ async def control(screen: Asker) -> None:
 
 @flow("concede")
 async def concede(screen: Asker) -> None:
-    player = await screen.pick("Who concedes?", [Choice(m.player or "", m.player) for m in screen.steps.describe("concede")])
+    s = screen.recorder.state
+    player = await screen.pick("Who concedes?", [player_choice(m.player, m.player, s) for m in screen.steps.describe("concede") if m.player])
     if player is None:
         return
     sure = await screen.pick(f"{player} concedes the game: sure?", [Choice("yes, record the concession", True, "y"), Choice("no", False, "n")])

@@ -11,7 +11,7 @@ from textual.widgets import Label
 
 from ktlog import events as ev
 from ktlog.errors import KtlogError
-from ktlog.play.moves import Trial, refusal_text
+from ktlog.play.moves import Trial, hit_as_used, refusal_text
 from ktlog.rules.ruleset import listing
 from ktlog.state import GameState, OperativeState
 
@@ -21,9 +21,20 @@ from ..widgets.text_line import TextBlock
 from .modal import Modal
 
 
-def wounds_text(op: OperativeState) -> str:
-    fate = " [b red]incapacitated[/]" if op.incapacitated else (" [yellow]injured[/]" if op.injured else "")
-    return f"{max(op.wounds, 0)}/{op.datacard.wounds}{fate}"
+def wounds_text(op: OperativeState, styled: bool = True) -> str:
+    """Wounds left of the datacard's, and incapacitated or injured (as markup when `styled`;
+    plain for a pick list, whose labels are never read as markup)."""
+    fate = "incapacitated" if op.incapacitated else ("injured" if op.injured else "")
+    if fate and styled:
+        fate = f"[b red]{fate}[/]" if op.incapacitated else f"[yellow]{fate}[/]"
+    return f"{max(op.wounds, 0)}/{op.datacard.wounds}" + (f" {fate}" if fate else "")
+
+
+def weapon_text(w: ev.Weapon, op: OperativeState) -> str:
+    """A weapon as markup: Atk, Hit as the operative uses it (worse when injured, pg 47), Dmg
+    and its rules."""
+    rules = f", {escape(', '.join(w.rules))}" if w.rules else ""
+    return f"[b]{escape(w.name)}[/] (Atk {w.atk}, Hit {hit_as_used(op, w)}+, Dmg {w.normal_dmg}/{w.crit_dmg}{rules})"
 
 
 class DiceDialog(Modal):

@@ -12,20 +12,20 @@ from textual.widgets import Label
 from ktlog import events as ev
 from ktlog.play.moves import Trial, dice_expected
 from ktlog.rules.candidates import melee
-from ktlog.state import GameState
+from ktlog.state import GameState, OperativeState
 from ktlog.text.notation import NotationError, parse_steps
 
 from ..markup import escape
 from ..widgets.dice_entry import DiceEntry, Group
 from ..widgets.text_line import TextBlock
-from .dice_dialog import DiceDialog, wounds_text
+from .dice_dialog import DiceDialog, weapon_text, wounds_text
 from .prompt import TextPrompt
 
 MAX_ASSISTS = 2
 
 
-def _weapon(w: ev.Weapon | None) -> str:
-    return f"{escape(w.name)} (Atk {w.atk}, Hit {w.hit}+, Dmg {w.normal_dmg}/{w.crit_dmg})" if w else "no melee weapon"
+def _weapon(w: ev.Weapon | None, op: OperativeState) -> str:
+    return weapon_text(w, op) if w else "no melee weapon"
 
 
 class FightDialog(DiceDialog):
@@ -59,10 +59,11 @@ class FightDialog(DiceDialog):
 
     def entries(self) -> ComposeResult:
         yield Label(
-            f"[b]{escape(self.op.id)}[/] {wounds_text(self.op)} with {_weapon(self.weapon)}" + (" [dim](w: another)[/]" if len(self.weapons) > 1 else "")
+            f"[b]{escape(self.op.id)}[/] {wounds_text(self.op)} with {_weapon(self.weapon, self.op)}"
+            + (" [dim](w: another)[/]" if len(self.weapons) > 1 else "")
         )
         yield Label(
-            f"[b]{self.target.id}[/] {wounds_text(self.target)} with {_weapon(self.target_weapon)}"
+            f"[b]{escape(self.target.id)}[/] {wounds_text(self.target)} with {_weapon(self.target_weapon, self.target)}"
             + (" [dim](W: another)[/]" if len(self.target_weapons) > 1 else "")
         )
         if self.quick:

@@ -47,6 +47,8 @@ class NewGameScreen(InKtlogApp, Screen):
     NewGameScreen #create { margin: 0 0 1 0; }
     """
     BINDINGS = [Binding("ctrl+s", "create", "Create game"), Binding("escape", "app.pop_screen", "Back")]
+    AUTO_FOCUS = "#name-1"
+    """The first player's name: typing goes somewhere at once (the date and killzone have defaults)."""
 
     def __init__(self, store: Store):
         super().__init__()

@@ -46,7 +46,7 @@ FollowUp = Callable[[Any], Question | None]
 
 def operative_label(op: OperativeState) -> str:
     """An operative as a choice: id, datacard, wounds, order."""
-    return f"{op.id} · {op.datacard.name} · {wounds_text(op)} · {op.order}"
+    return f"{op.id} · {op.datacard.name} · {wounds_text(op, styled=False)} · {op.order}"
 
 
 def operative_choice(op: OperativeState, value: Any, state: GameState, suffix: str = "") -> Choice:
@@ -54,6 +54,13 @@ def operative_choice(op: OperativeState, value: Any, state: GameState, suffix: s
     (1 for the first ...), not in today's list, so a remembered key never picks someone else."""
     place = [o.id for o in state.operatives_of(op.player)].index(op.id)
     return Choice(operative_label(op) + suffix, value, KEYS[place] if place < len(KEYS) else None)
+
+
+def player_choice(player: str, value: Any, state: GameState, label: str | None = None) -> Choice:
+    """A player as a choice whose key stays the same all game: their place in the game (1 for
+    the first to join), whatever order today's list has (issue 24 #15)."""
+    place = list(state.players).index(player)
+    return Choice(label or player, value, KEYS[place] if place < len(KEYS) else None)
 
 
 def distinct(values) -> list:

@@ -6,9 +6,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from rich.segment import Segment
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Input, Label, Select, SelectionList
+from textual.strip import Strip
+from textual.widgets import Checkbox, Input, Label, Select, SelectionList
 
 from ktlog import events as ev
 from ktlog.data import SAMPLE_ROSTERS
@@ -34,6 +37,23 @@ def datacards_of(path: str) -> str:
     return "kt21" if Path(path).stem.startswith("kt21_") else "kt24"
 
 
+class OperativeSelection(SelectionList):
+    """The operatives to field: a selected one's box shows X, a dropped one's is empty (Textual
+    draws an X in both, told apart only by colour). Relies on `SelectionList.render_line`
+    drawing the box as its first three segments, the middle one Textual's toggle mark (a
+    Checkbox's); tests/test_tui_at_the_table.py checks the screen."""
+
+    def render_line(self, y: int) -> Strip:
+        strip = super().render_line(y)
+        segments = list(strip)
+        index = self.scroll_offset.y + y
+        if index < self.option_count and len(segments) > 2 and segments[1].text == Checkbox.BUTTON_INNER:
+            if self.get_option_at_index(index).value not in self.selected:
+                segments[1] = Segment(" " * len(Checkbox.BUTTON_INNER), segments[1].style)
+                return Strip(segments, strip.cell_length)
+        return strip
+
+
 class SideForm(Vertical):
     """One side of the game: its name, a roster file (Enter loads it) and where its errors show."""
 
@@ -54,6 +74,8 @@ class SideForm(Vertical):
         self.key, self.default_name = key, name
         self.border_title = title
         self.roster: Roster | None = None
+        self.loaded_from: str | None = None
+        """The path or name typed that the roster shown was loaded from (None: a sample picked)."""
 
     def name_field(self) -> ComposeResult:
         yield Label("Name")
@@ -65,8 +87,8 @@ class SideForm(Vertical):
             yield Input(value, placeholder="a roster's name (ktlog roster list) or a file's path, then Enter", compact=True, id=f"file-{self.key}")
         yield Label("", classes="error", id=f"error-{self.key}")
 
-    def use(self, roster: Roster) -> None:
-        self.roster = roster
+    def use(self, roster: Roster, loaded_from: str | None = None) -> None:
+        self.roster, self.loaded_from = roster, loaded_from
         self.error("")
 
     def error(self, text: str) -> None:
@@ -92,7 +114,7 @@ class SideForm(Vertical):
         samples (`find_roster`); if it cannot be read, say why and keep the kill team shown (a
         game is not created from it: `roster_for_game` tries the path again)."""
         try:
-            self.use(load_roster(find_roster(str(Path(path).expanduser()))))
+            self.use(load_roster(find_roster(str(Path(path).expanduser()))), path)
         except KtlogError as exc:
             self.error(f"{exc}. {self.FIX}")
             return False
@@ -103,9 +125,10 @@ class SideForm(Vertical):
         return self.query_one(f"#name-{self.key}", Input).value.strip()
 
     def roster_for_game(self) -> Roster:
-        """The roster as the form stands (a path typed but not yet loaded is loaded now)."""
+        """The roster as the form stands (a path or name typed but not yet loaded is loaded now;
+        one loaded already keeps the operatives selected from it)."""
         path = self.query_one(f"#file-{self.key}", Input).value.strip()
-        if path and (self.roster is None or self.roster.path != str(Path(path).expanduser())) and not self.load_file(path):
+        if path and path != self.loaded_from and not self.load_file(path):
             raise KtlogError(f"{self.border_title}: the roster file has an error (shown above)")
         if self.roster is None:
             raise KtlogError(f"{self.border_title}: choose a kill team")
@@ -117,6 +140,7 @@ class PlayerForm(SideForm):
     datacards."""
 
     FIX = "Fix the file and press Enter in the path again, or pick a sample kill team"
+    BINDINGS = [Binding("plus", "another", "Another of this operative")]
 
     def __init__(self, number: int, name: str, samples: dict[str, Roster], default: str):
         super().__init__(str(number), f"Player {number}", name)
@@ -128,7 +152,7 @@ class PlayerForm(SideForm):
             yield Label(" Kill team")
             yield Select(self.choices(), value=self.default, allow_blank=False, compact=True, id=f"team-{self.key}")
         yield from self.file_field()
-        yield SelectionList(id=f"ops-{self.key}")
+        yield OperativeSelection(id=f"ops-{self.key}")
         yield DatacardPanel(id=f"cards-{self.key}")
 
     def choices(self) -> list[tuple[str, str]]:
@@ -143,18 +167,38 @@ class PlayerForm(SideForm):
         self.query_one(Select).set_options(self.choices())
         self.query_one(Select).value = default
 
-    def use(self, roster: Roster) -> None:
-        super().use(roster)
+    def use(self, roster: Roster, loaded_from: str | None = None) -> None:
+        super().use(roster, loaded_from)
         ops = self.query_one(SelectionList)
         ops.clear_options()
         ops.add_options([(f"{o.id} · {o.datacard.name}", o.id, True) for o in roster.operatives])
-        ops.border_title = f"{roster.name}: the operatives selected (Space toggles)"
+        ops.border_title = f"{roster.name}: the operatives selected (Space toggles, + adds another of one)"
         self.flags = flags_of(roster)
+        self.show_datacards()
+
+    def fielded(self) -> list[str]:
+        """The roster ids of the operatives selected, in the list's order, an id once per copy
+        selected (a copy's value is "ID#2", "ID#3" ...)."""
+        ops = self.query_one(SelectionList)
+        chosen = set(ops.selected)
+        values = [ops.get_option_at_index(i).value for i in range(ops.option_count)]
+        return [str(v).partition("#")[0] for v in values if v in chosen]
+
+    def action_another(self) -> None:
+        """Another operative of the highlighted one's type (three Kommando Boys from a roster
+        that lists the type once), fielded as ID-1, ID-2 ... like `ktlog new`'s repeated ids."""
+        ops = self.query_one(SelectionList)
+        if self.roster is None or ops.highlighted is None:
+            return
+        base = str(ops.get_option_at_index(ops.highlighted).value).partition("#")[0]
+        copies = sum(1 for i in range(ops.option_count) if str(ops.get_option_at_index(i).value).partition("#")[0] == base)
+        card = next(o.datacard for o in self.roster.operatives if o.id == base)
+        ops.add_option((f"{base} (another, #{copies + 1}) · {card.name}", f"{base}#{copies + 1}", True))
         self.show_datacards()
 
     def show_datacards(self) -> None:
         assert self.roster is not None
-        self.query_one(DatacardPanel).show(self.roster, list(self.query_one(SelectionList).selected), self.flags)
+        self.query_one(DatacardPanel).show(self.roster, self.fielded(), self.flags)
 
     def on_selection_list_selected_changed(self, event: SelectionList.SelectedChanged) -> None:
         event.stop()
@@ -188,10 +232,10 @@ class PlayerForm(SideForm):
     def events(self, taken: set[str]) -> list[ev.Event]:
         """This player's PlayerJoined and OperativeAdded events."""
         roster = self.roster_for_game()
-        selected = self.query_one(SelectionList).selected
+        selected = self.fielded()
         if not selected:
             raise KtlogError(f"player {self.key}: select at least one operative")
-        return joining(self.player, roster, list(selected), taken)
+        return joining(self.player, roster, selected, taken)
 
 
 class NpoForm(SideForm):

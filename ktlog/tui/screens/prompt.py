@@ -10,13 +10,15 @@ from .modal import Modal
 
 
 class TextPrompt(Modal):
-    def __init__(self, title: str, default: str = "", hint: str = ""):
+    def __init__(self, title: str, default: str = "", hint: str = "", *, edit: bool = False):
+        """`default` is proposed selected (typing replaces it) or, with `edit`, to be edited
+        (the cursor at its end)."""
         super().__init__()
-        self.title_text, self.default, self.hint = title, default, hint
+        self.title_text, self.default, self.hint, self.edit = title, default, hint, edit
 
     def compose(self) -> ComposeResult:
         yield Label(f"[b]{escape(self.title_text)}[/]")
-        yield Input(value=self.default, select_on_focus=True)
+        yield Input(value=self.default, select_on_focus=not self.edit)
         yield Label((self.hint + "  " if self.hint else "") + "Enter accepts, Esc cancels", classes="hint")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:

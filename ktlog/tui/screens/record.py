@@ -31,13 +31,15 @@ from .modal import DialogHost
 from .pick import Choice, PickScreen
 from .prompt import TextPrompt
 
-OTHER_FLOWS = {"n": "note", ".": "more", "!": "override", "U": "set_up_all"}
+OTHER_FLOWS = {"n": "note", ".": "more", "!": "override", "U": "set_up_all", "j": "jump"}
 """Keys of the flows that are not kinds of event (ktlog.tui.flows)."""
 
 
 class RecordScreen(InKtlogApp, DialogHost):
     CSS_PATH = ["dialogs.tcss", "record.tcss"]
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide")]
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (30, "-tall")]
+    """Under 30 lines (80x24) the log and the message give their room to the operatives."""
     BINDINGS = [
         *(Binding(k.key, f"step('{k.name}')", k.label, show=False) for k in KINDS if not k.more),  # shown in the action bar
         Binding("U", "set_up_all", "Set up all"),
@@ -46,6 +48,9 @@ class RecordScreen(InKtlogApp, DialogHost):
         Binding("full_stop", "more", "More"),
         Binding("exclamation_mark", "override", "Override"),
         Binding("ctrl+r", "retry", "Retry"),
+        Binding("j", "jump", "Jump to event"),
+        Binding("up", "log(-1)", "Earlier event", show=False),
+        Binding("down", "log(1)", "Later event", show=False),
         Binding("escape", "back", "Back"),
     ]
 
@@ -186,6 +191,13 @@ class RecordScreen(InKtlogApp, DialogHost):
 
     def action_more(self) -> None:
         self.start("more")
+
+    def action_jump(self) -> None:
+        self.start("jump")
+
+    def action_log(self, n: int) -> None:
+        """↑↓ select an event in the log (for a note or a correction) without Tab to it first."""
+        self.query_one(EventLog).action_move(n)
 
     def action_set_up_all(self) -> None:
         self.start("set_up_all")

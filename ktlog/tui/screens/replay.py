@@ -23,7 +23,7 @@ from ..widgets.event_log import EventLog
 from ..widgets.key_footer import KeyFooter
 from ..widgets.scrubber import Scrubber
 from ..widgets.state_panel import StatePanel
-from ..widgets.text_line import TextLine
+from ..widgets.text_line import TextBlock
 from ..widgets.vp_curve import VPCurve
 from .modal import DialogHost
 from .pick import Choice, PickScreen
@@ -35,12 +35,17 @@ class ReplayScreen(DialogHost):
     ReplayScreen #main { height: 1fr; }
     ReplayScreen #side { height: 9; }
     ReplayScreen #side > * { width: 1fr; }
-    ReplayScreen #moment { height: 2; padding: 0 1; }
+    ReplayScreen #moment { height: auto; min-height: 2; max-height: 4; padding: 0 1; }
+    ReplayScreen.-short.-narrow #side { height: 6; }
+    ReplayScreen.-short.-narrow VPCurve { display: none; }
     ReplayScreen.-wide #main { layout: horizontal; }
     ReplayScreen.-wide #side { layout: vertical; width: 40%; height: 1fr; }
     ReplayScreen.-wide #side > * { width: 1fr; height: 1fr; }
     """
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide")]
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (30, "-tall")]
+    """Under 30 lines (80x24) the log gives its room to the operatives, and the VP curve (no
+    chart in four rows; the score board has the VP) its width to the log."""
     BINDINGS = [
         Binding("right", "step(1)", "Step", priority=True),
         Binding("left", "step(-1)", "Back", priority=True),
@@ -53,6 +58,7 @@ class ReplayScreen(DialogHost):
         Binding("g", "go_to_event", "Go to event"),
         Binding("t", "go_to_turning_point", "Go to TP"),
         Binding("escape", "app.pop_screen", "Back"),
+        Binding("q", "app.quit", "Quit", show=False),  # the footer shows ^q Quit, the app's
     ]
 
     def __init__(self, store: Store, game_id: str, *, spectator: bool = False):
@@ -76,7 +82,7 @@ class ReplayScreen(DialogHost):
                 if self.ruleset.ops:  # Joint Ops scores no VP
                     yield VPCurve(self.replay.head, self.top_vp, self.tp_starts)
                 yield EventLog(spectator=self.spectator)
-        yield TextLine(id="moment")
+        yield TextBlock(id="moment")  # a long event wraps: its note stays under it
         yield Scrubber(self.replay.head, {seq: "┼" for seq in self.tp_starts})
         yield KeyFooter()
 
@@ -101,7 +107,7 @@ class ReplayScreen(DialogHost):
         log = self.query_one(EventLog)
         log.show_moment(state)
         log.show_seq(r.seq)
-        self.query_one("#moment", TextLine).set(self.moment_text(r.seq))
+        self.query_one("#moment", TextBlock).set(self.moment_text(r.seq))
 
     def moment_text(self, seq: int) -> str:
         if seq == 0:
@@ -110,6 +116,8 @@ class ReplayScreen(DialogHost):
         text = f"[b]seq {seq}[/] {escape(describe(event, self.spectator, self.replay.state))}"
         if seq in self.timeline.undone_by and not event.meta:
             text += f" [magenta](undone at seq {self.timeline.undone_by[seq]})[/]"
+        if seq in self.timeline.corrected_by and not event.meta:
+            text += f" [yellow](corrected at seq {self.timeline.corrected_by[seq]}: what counts is shown from there)[/]"
         for note in self.timeline.notes.get(seq, []):
             text += f"\n[i cyan]✎ {escape(note)}[/]"
         return text
@@ -146,7 +154,7 @@ class ReplayScreen(DialogHost):
         if text is None:
             return
         if not text.strip().isdigit():
-            self.query_one("#moment", TextLine).set(f"[red]{escape(text)!r} is not a seq: type a number from 0 to {self.replay.head}[/]")
+            self.query_one("#moment", TextBlock).set(f"[red]{escape(text)!r} is not a seq: type a number from 0 to {self.replay.head}[/]")
             return
         self.action_seek(int(text))
 

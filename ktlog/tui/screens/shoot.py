@@ -20,7 +20,7 @@ from ..markup import escape
 from ..steps import KIND, Steps
 from ..widgets.dice_entry import DiceEntry, Group
 from ..widgets.text_line import TextBlock
-from .dice_dialog import DiceDialog, wounds_text
+from .dice_dialog import DiceDialog, weapon_text, wounds_text
 from .pick import Choice, PickScreen
 from .prompt import TextPrompt
 
@@ -86,10 +86,8 @@ class ShootDialog(DiceDialog):
     # --- entries ----------------------------------------------------------------------------
 
     def entries(self) -> ComposeResult:
-        w = self.weapon
-        rules = f" · {escape(', '.join(w.rules))}" if w.rules else ""
         more = " [dim](w: another weapon)[/]" if len(self.weapons) > 1 else ""
-        yield Label(f"[b]{escape(w.name)}[/] (Atk {w.atk}, Hit {w.hit}+, Dmg {w.normal_dmg}/{w.crit_dmg}{rules}){more}")
+        yield Label(weapon_text(self.weapon, self.shooter) + more)
         for i, seq in enumerate(self.sequences):
             yield Label(self._target_line(seq), id=f"target-{i}")
             entry = DiceEntry(self._groups(i), numbers=self.quick, id=f"dice-{i}")

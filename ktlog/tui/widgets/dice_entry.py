@@ -97,6 +97,9 @@ class DiceEntry(Widget, can_focus=True):
             if self.numbers:
                 shown.append(f"{group.label}: [b]{part or '_'}[/]")
                 continue
+            if group.length is None and group.most == 0:  # e.g. Piercing takes every defence die
+                shown.append(f"{group.label}: none to roll")
+                continue
             slots = list(part) + (["·"] * (group.length - len(part)) if group.length else [])
             count = f" ({group.length})" if group.length else (f" (up to {group.most})" if group.most else "")
             shown.append(f"{group.label}{count}: [b]{' '.join(slots) or '_'}[/]")

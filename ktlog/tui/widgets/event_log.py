@@ -180,8 +180,9 @@ class EventLog(Widget, can_focus=True):
         if i >= len(self.rows):
             return self.lines.strip("blank", Text("no events yet" if not self.rows and y == 0 else "", style="dim"))
         selected = i == self.selected - 1
-        line = Text(f"{i + 1:>5} ", style="dim").append_text(self.rows[i])
-        if selected:
+        line = Text(f"{'▶' if selected else ' '}{i + 1:>4} ", style="bold" if selected else "dim").append_text(self.rows[i])
+        if selected:  # the whole row, marked: a reversed dim number alone was easy to miss
+            line.pad_right(self.content_size.width - line.cell_len)
             line.stylize("reverse")
         return self.lines.strip((i, selected, self._versions.get(i, 0)), line)
 

@@ -37,7 +37,8 @@ def standing(s: GameState) -> str:
             verb = "counteracting" if act.counteract else "active"
             parts.append(f"{verb}: [b]{op.id}[/] ({escape(op.player)}, {act.ap_spent}/{op.apl} AP)")
         elif s.next_player:
-            parts.append(f"[b]{escape(s.next_player)}[/] to activate")
+            due = s.due_to_activate()
+            parts.append(f"[b]{escape(due)}[/] to activate" if due else "nobody left to activate")
     if s.crit_op:
         parts.append(f"crit op {s.crit_op}")
     if mission:

@@ -8,6 +8,8 @@ worded shortly, and only then are long operative names shortened.
 
 from __future__ import annotations
 
+import os
+
 from rich.text import Text
 from textual import events
 from textual.strip import Strip
@@ -20,6 +22,9 @@ from .lines import LineCache
 HEADINGS = ("W", "ord", "state")
 NAME_MIN = 6
 """The narrowest the name column gets before the state column is shortened instead."""
+SHORT_HEAD = 3
+"""The least a shortened name keeps of the start it shares with another ("gun~" for
+gunner-with-...), and the least of what differs that an end cut must leave."""
 
 
 def row(op: OperativeState, s: GameState, compact: bool = False) -> tuple[Text, ...]:
@@ -66,10 +71,10 @@ class OperativeTable(Widget):
         self.compact: list[tuple[Text, ...]] = []
         self.active_row: int | None = None
         self._top = 0
-        self._follow = False
         self._height = 1
         self._widths: list[int] = []
         self._gap = "  "
+        self._names: list[str] = []
         self.lines = LineCache(self)
 
     def show(self, state: GameState) -> None:
@@ -79,7 +84,6 @@ class OperativeTable(Widget):
         full = [row(op, state) for op in ops]
         active = next((i for i, op in enumerate(ops) if state.activation and state.activation.operative == op.id), None)
         if full != self.full or active != self.active_row:
-            self._follow = active is not None and active != self.active_row
             self.full, self.compact, self.active_row = full, [row(op, state, compact=True) for op in ops], active
             self.rows = full
             self.refresh()
@@ -99,13 +103,11 @@ class OperativeTable(Widget):
     def _place(self) -> int:
         """Work out the rows shown (the first line is drawn first): returns the first row."""
         self._height = height = max(1, self.content_size.height - 1)
-        if self._follow:  # bring a newly active operative into view
-            self._follow = False
-            row = self.active_row
-            if row is not None and row < self._top:
-                self._top = row
-            elif row is not None and row >= self._top + height:
-                self._top = row - height + 1
+        if self.active_row is not None:  # the active operative is always in view (the wheel scrolls around it)
+            if self.active_row < self._top:
+                self._top = self.active_row
+            elif self.active_row >= self._top + height:
+                self._top = self.active_row - height + 1
         self._top = max(0, min(self._top, len(self.rows) - height))
         more = len(f" ↓{len(self.full)}") if len(self.full) > height else 0  # "↓5": five more below
         self._fit(self.content_size.width - more)
@@ -121,11 +123,12 @@ class OperativeTable(Widget):
                 break
         widths[0] = max(NAME_MIN, min(widths[0], width - others))
         self.rows, self._gap, self._widths = rows, gap, widths
+        self._names = [r[0].plain for r in rows]
 
     def _heading(self) -> Text:
         widths = self._widths
         heading = Text.assemble(
-            (_cut(self.player or "waiting for a player", widths[0]), "bold"), *((f"{self._gap}{h:<{w}}", "bold") for h, w in zip(HEADINGS, widths[1:]))
+            (shorten(self.player or "waiting for a player", widths[0]), "bold"), *((f"{self._gap}{h:<{w}}", "bold") for h, w in zip(HEADINGS, widths[1:]))
         )
         if self._top:
             heading.append(f"  ↑{self._top}", style="dim")
@@ -137,7 +140,7 @@ class OperativeTable(Widget):
             if i:
                 line.append(self._gap)
             if len(cell) > width:  # a long name in a narrow table
-                cell = Text(_cut(cell.plain, width), style=cell.style)
+                cell = Text(shorten(cell.plain, width, self._names), style=cell.style)
             line.append_text(cell)
             if i < len(cells) - 1:
                 line.append(" " * (width - len(cell)))
@@ -155,7 +158,18 @@ class OperativeTable(Widget):
         self.refresh()
 
 
-def _cut(text: str, width: int) -> str:
-    """`text` in exactly `width` cells: padded, or shortened with a final "~" (which a
-    person reads as "shortened", and which the screens' test tells from a cut-off "…")."""
-    return f"{text:<{width}}" if len(text) <= width else text[: width - 1] + "~"
+def shorten(text: str, width: int, others: list[str] | tuple[str, ...] = ()) -> str:
+    """`text` in exactly `width` cells: padded, or shortened with "~" where it was cut (which a
+    person reads as "shortened", and which the screens' test tells from a cut-off "…"), keeping
+    what tells it from `others` (issue 24 #18): past the start it shares with another name,
+    at 14 cells "gunner-with-plasma-gun" beside "gunner-with-meltagun" is "gun~plasma-gun", not
+    "gunner-with-~"; a part that differs longer than the room left is cut at its end too."""
+    if len(text) <= width:
+        return f"{text:<{width}}"
+    shared = max((len(os.path.commonprefix([text, o])) for o in others if o != text), default=0)
+    if shared + SHORT_HEAD < width or width < NAME_MIN:  # enough of what differs is before the cut
+        return text[: width - 1] + "~"
+    rest = text[shared:]
+    if len(rest) <= width - 1 - SHORT_HEAD:  # as much of the shared start as fits
+        return f"{text[: width - 1 - len(rest)]}~{rest}"
+    return f"{text[:SHORT_HEAD]}~{rest[: width - SHORT_HEAD - 2]}~"
