@@ -172,7 +172,7 @@ def long_game(target: int) -> tuple[str, GameBuilder]:
     while True:
         ops = tuple(RosterOperative(f"{o.id}-{i}", o.datacard) for i in range(size) for o in base.operatives[i % len(base.operatives) :][:1])
         team = Roster(base.name, base.faction, base.archetypes, ops, base.path)
-        sim = simulate.Simulator(random.Random(seed), [team])
+        sim = simulate.Simulator(random.Random(seed), [team], "kt24-preliminary")
         original = simulate.GameBuilder
         simulate.GameBuilder = ChattyBuilder
         try:

@@ -36,6 +36,7 @@ class Ruleset(ABC):
     ops: ClassVar[tuple[str, ...]] = ()
     """The ops VP are scored in, in display order (each is shown by its name)."""
     max_vp: ClassVar[dict[str, int]] = {}
+    """The most VP a player scores in each op (see `vp_caps`)."""
     crit_ops: ClassVar[dict[int, str]] = {}
     """Crit op by the initiative player's D3."""
     pve: ClassVar[bool] = False
@@ -62,6 +63,10 @@ class Ruleset(ABC):
     def npo_budget(self, mission: str | None) -> tuple[str, int] | None:
         """The mission's title and the NPOs' combined Wounds at most, when `npos`."""
         return None
+
+    def vp_caps(self, state: GameState) -> tuple[dict[str, int], int]:
+        """The most VP a player scores in each op, and in all: the score's maximum."""
+        return dict(self.max_vp), sum(self.max_vp.values())
 
     @property
     def kill_op(self) -> bool:

@@ -46,8 +46,6 @@ TAC_OPS = {
 
 
 class Simulator(kt24.Simulator):
-    ruleset = "kt24-approved"
-
     def setup(self, g: GameBuilder, rolls: list[dict[str, int]], initiative: str) -> None:
         rng, players = self.rng, list(g.state.players.values())
         equipment = {p.name: rng.sample(UNIVERSAL_EQUIPMENT, rng.randint(0, 4)) for p in players}

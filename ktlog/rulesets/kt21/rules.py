@@ -194,6 +194,11 @@ class Kt21(Ruleset):
 
     order_from = Kt24.order_from  # the initiative player first, as in KT24
 
+    def vp_caps(self, state: GameState) -> tuple[dict[str, int], int]:
+        """The mission's cap, and the game's (a tac op has only the game's), by the dataslate (004)."""
+        mission, total = vp_caps(state)
+        return {"mission": mission, "tac": total}, total
+
     def marker_count(self, state: GameState) -> tuple[int, int | None]:
         """Ruling: as many objective markers as the mission map shows (the maps are not in 001/004)."""
         return 0, None

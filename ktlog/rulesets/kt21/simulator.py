@@ -50,15 +50,16 @@ def profile(weapon: Weapon) -> WeaponProfile:
 
 
 class Simulator:
-    def __init__(self, rng: random.Random, rosters: list[Roster]):
+    def __init__(self, rng: random.Random, rosters: list[Roster], ruleset: str):
         self.rng = rng
         self.rosters = kt21_rosters(rosters)
+        self.ruleset = ruleset
 
     def play(self, date: str, **labels: str) -> GameBuilder:
         rng = self.rng
         a, b_ = rng.sample(PLAYERS, 2)
         slate = {"dataslate": SLATE} if rng.random() < 0.5 else {}
-        g = GameBuilder(ruleset="kt21", killzone=rng.choice(KILLZONES), date=date, **slate, **labels)
+        g = GameBuilder(ruleset=self.ruleset, killzone=rng.choice(KILLZONES), date=date, **slate, **labels)
         g.player(a, rng.choice(self.rosters))
         g.player(b_, rng.choice(self.rosters))
         rolls = self.roll_off([a, b_])
