@@ -55,6 +55,8 @@ class Ruleset(ABC):
     """The edition of the datacards its kill teams use (sample rosters named kt21_* are KT21's)."""
     labels: ClassVar[tuple[str, ...]] = ()
     """GameCreated labels a new game of it asks for besides the usual ones (KT21: the dataslate)."""
+    label_hints: ClassVar[dict[str, str]] = {}
+    """What the new-game form shows in each of `labels` while it is empty (an example, what empty means)."""
     missions: ClassVar[tuple[str, ...]] = ()
     """The missions a new game chooses from (the first by default); empty: any, or none."""
     npos: ClassVar[bool] = False

@@ -185,6 +185,7 @@ class Kt21(Ruleset):
     moves = "ktlog.rulesets.kt21.moves"
     datacards = "kt21"
     labels = ("dataslate",)
+    label_hints = {"dataslate": "e.g. Balance Dataslate Q1 2023 (empty: the core book)"}
     events = KT21_EVENTS
     turning_points = 4
     ops = ("mission", "tac")

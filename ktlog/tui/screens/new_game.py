@@ -30,8 +30,10 @@ KILLZONES = ["volkus", "gallowdark", "bheta-decima"]
 LABELS = ("league", "round", "table", "mission")
 NAMES = ("Alice", "Bob", "Carol", "Dave")
 MISSIONS = [m for r in RULESETS.values() for m in r.missions]
-EXTRA_LABELS = {"dataslate": ("Dataslate", "e.g. Balance Dataslate Q1 2023 (empty: the core book)")}
-"""The labels a ruleset may ask for besides LABELS (`Ruleset.labels`): title and placeholder."""
+FIRST = next(iter(RULESETS))
+"""The ruleset the form starts with: the first offered."""
+EXTRA_LABELS = {label: hint for r in RULESETS.values() for label, hint in r.label_hints.items()}
+"""The labels a ruleset may ask for besides LABELS (`Ruleset.labels`), with the hint shown in the empty field."""
 
 
 class NewGameScreen(Screen):
@@ -53,7 +55,7 @@ class NewGameScreen(Screen):
 
     def compose(self) -> ComposeResult:
         yield Header()
-        samples = self.offered("kt24-preliminary")
+        samples = self.offered(FIRST)
         paths = list(samples)
         with VerticalScroll():
             yield Static("[b]New game[/]: the players and their kill teams; the set-up comes next. Tab moves between fields.", classes="row")
@@ -63,17 +65,17 @@ class NewGameScreen(Screen):
                 yield Label("Killzone")
                 yield Input("volkus", placeholder="killzone", suggester=SuggestFromList(KILLZONES), compact=True, id="killzone")
                 yield Label("Ruleset")
-                yield Select([(r.title, name) for name, r in RULESETS.items()], value="kt24-preliminary", allow_blank=False, compact=True, id="ruleset")
+                yield Select([(r.title, name) for name, r in RULESETS.items()], value=FIRST, allow_blank=False, compact=True, id="ruleset")
             with Horizontal(classes="row"):
                 for label in LABELS:
                     yield Label(label.title())
                     yield Input(placeholder="optional", suggester=SuggestFromList(MISSIONS) if label == "mission" else None, compact=True, id=label)
             with Horizontal(classes="row", id="options"):
                 yield Label("Players", id="player-count-label")
-                yield Select([("3", 3), ("4", 4)], value=3, allow_blank=False, compact=True, id="player-count")
-                for label, (title, placeholder) in EXTRA_LABELS.items():
-                    yield Label(title, id=f"{label}-label")
-                    yield Input(placeholder=placeholder, compact=True, id=label)
+                yield Select([], allow_blank=True, compact=True, id="player-count")
+                for label, hint in EXTRA_LABELS.items():
+                    yield Label(label.title(), id=f"{label}-label")
+                    yield Input(placeholder=hint, compact=True, id=label)
             for i in range(2):
                 yield PlayerForm(i + 1, NAMES[i], samples, paths[i])
             yield Label("", id="problem")
@@ -107,12 +109,21 @@ class NewGameScreen(Screen):
         """Show the fields and forms of the chosen ruleset (mounting those it is the first to need)."""
         ruleset = self.ruleset
         many, npos = ruleset.players[1] > 2 and not ruleset.npos, ruleset.npos
+        if many:
+            count = self.query_one("#player-count", Select)
+            low, high = ruleset.players
+            if count.is_blank() or not low <= count.value <= high:
+                count.set_options([(str(n), n) for n in range(low, high + 1)])
+                count.value = low
         for field, shown in (("player-count", many), *((label, label in ruleset.labels) for label in EXTRA_LABELS)):
             self.query_one(f"#{field}").display = self.query_one(f"#{field}-label").display = shown
         self.query_one("#options").display = many or bool(ruleset.labels)
         forms = list(self.query(PlayerForm))
         samples = forms[0].samples
-        more = [PlayerForm(i + 1, NAMES[i], samples, list(samples)[i % len(samples)]) for i in range(len(forms), self.player_count())]
+        more = [
+            PlayerForm(i + 1, NAMES[i] if i < len(NAMES) else f"Player {i + 1}", samples, list(samples)[i % len(samples)])
+            for i in range(len(forms), self.player_count())
+        ]
         if npos and not self.query(NpoForm):
             more.append(NpoForm())
         if more:
