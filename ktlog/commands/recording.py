@@ -10,7 +10,8 @@ import click
 
 from .. import events as ev
 from ..errors import ConcurrencyConflict, KtlogError, RosterError, RuleViolation
-from ..files.rosters import find_roster, joining, load_roster
+from ..files.rosters import find_roster, load_roster
+from ..play.creation import Side, opening_events
 from ..play.moves import next_step, refusal_text
 from ..play.session import Recorded, RecordingSession
 from ..rules.not_applied import not_applied_in_setup
@@ -63,16 +64,15 @@ def new(ctx, ruleset, killzone, date, dataslate, mission, league, season, round_
     created = ev.GameCreated(
         ruleset=ruleset, killzone=killzone, date=date, dataslate=dataslate, mission=mission, league=league, season=season, round=round_, table=table
     )
-    setup: list[ev.Event] = []
-    taken: set[str] = set()
+    sides: list[Side] = []
     warnings: list[str] = []
     for spec, npo in [(p, False) for p in players] + [(p, True) for p in npos]:
         name, path, select = _parse_player(spec)
         loaded = load_roster(path)
         warnings += loaded.warnings
-        setup += joining(name, loaded, select, taken, npo=npo)
-    store = open_store(ctx, create=True)
-    game_id = store.new_game(created, setup)
+        sides.append(Side(name, loaded, select, npo=npo))
+    setup = opening_events(created, sides)[1:]  # refused here, before the database is opened
+    game_id = open_store(ctx, create=True).new_game(created, setup)
     unapplied = not_applied_in_setup(setup, RULESETS[ruleset])
     if as_json:
         echo_json(

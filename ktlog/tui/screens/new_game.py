@@ -17,6 +17,7 @@ from textual.widgets import Button, Header, Input, Label, Select, Static
 
 from ktlog import events as ev
 from ktlog.errors import KtlogError
+from ktlog.play.creation import opening_events
 from ktlog.rules.not_applied import not_applied_in_setup
 from ktlog.rules.ruleset import Ruleset
 from ktlog.rulesets import RULESETS
@@ -179,9 +180,8 @@ class NewGameScreen(Screen):
                 date=self.value("date"),
                 **{label: self.value(label) or None for label in (*LABELS, *ruleset.labels)},
             )
-            taken: set[str] = set()
-            sides = self.players() + ([self.query_one(NpoForm)] if ruleset.npos else [])
-            players = [e for form in sides for e in form.events(taken)]
+            forms = self.players() + ([self.query_one(NpoForm)] if ruleset.npos else [])
+            players = opening_events(created, [form.side() for form in forms])[1:]
             game_id = self.store.new_game(created, players)  # the rules check every event; a refusal stores nothing
         except KtlogError as exc:
             problem.update(f"Not created: {escape(str(exc))}")
@@ -189,7 +189,7 @@ class NewGameScreen(Screen):
             self.call_after_refresh(problem.scroll_visible, animate=False)  # below the fold at 80x24
             return
         reported = [
-            *(f"warning: {w}" for form in sides if form.roster for w in form.roster.warnings),
+            *(f"warning: {w}" for form in forms if form.roster for w in form.roster.warnings),
             *(f"not applied: {text}" for text in not_applied_in_setup(players, ruleset)),
         ]
         if reported:
