@@ -1,8 +1,7 @@
 """Random legal games, played through the reducer: for property tests, benchmarks and demo data.
 
 Each ruleset names its simulator module (`Ruleset.simulator`): a `Simulator` class, constructed
-with a Random, the rosters and the name of the ruleset that asked (the one its games are stored
-under), whose `play(date, **labels)` returns a finished GameBuilder.
+with a Random, the rosters and the ruleset that asked (its games are stored under its name), whose `play(date, **labels)` returns a finished GameBuilder.
 """
 
 from __future__ import annotations
@@ -52,7 +51,7 @@ def simulate_games(
     `ktlog simulate` does; tests and benchmarks leave it off to play a league as people would."""
     simulator = simulator_for(ruleset)
     rng = random.Random(seed)
-    sim = simulator(rng, rosters or load_sim_rosters(), ruleset)
+    sim = simulator(rng, rosters or load_sim_rosters(), RULESETS[ruleset])
     start = dt.date(2026, 1, 5)
     for i in range(count):
         date = (start + dt.timedelta(days=i // 4)).isoformat()

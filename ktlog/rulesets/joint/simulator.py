@@ -33,6 +33,7 @@ from ...events import (
 from ...files.rosters import Roster, load_roster, slug
 from ...play import builder as b
 from ...play.builder import GameBuilder
+from ...rules.ruleset import Ruleset
 from ...rules.setup import next_to_set_up
 from ...state import GameState, OperativeState
 from ..kt24 import simulator as kt24
@@ -65,7 +66,7 @@ def npo_force(cards: list[Datacard], budget: int, rng: random.Random) -> list[tu
 
 
 class Simulator(kt24.Simulator):
-    def __init__(self, rng: random.Random, rosters: list[Roster], ruleset: str):
+    def __init__(self, rng: random.Random, rosters: list[Roster], ruleset: Ruleset):
         super().__init__(rng, rosters, ruleset)
         self.npo_cards = [o.datacard for o in load_roster(SAMPLE_ROSTERS / "npo.toml").operatives]
 

@@ -25,6 +25,7 @@ from ...files.rosters import Roster, load_roster
 from ...play import builder as b
 from ...play.builder import GameBuilder
 from ...rules.dice import attack_successes
+from ...rules.ruleset import Ruleset
 from ...rules.shooting import defence_dice_collected
 from ...rules.weapons import WeaponProfile, weapon_profile
 from ...state import GameState, OperativeState
@@ -50,10 +51,10 @@ def profile(weapon: Weapon) -> WeaponProfile:
 
 
 class Simulator:
-    def __init__(self, rng: random.Random, rosters: list[Roster], ruleset: str):
+    def __init__(self, rng: random.Random, rosters: list[Roster], ruleset: Ruleset):
         self.rng = rng
         self.rosters = kt21_rosters(rosters)
-        self.ruleset = ruleset
+        self.ruleset = ruleset.name
 
     def play(self, date: str, **labels: str) -> GameBuilder:
         rng = self.rng

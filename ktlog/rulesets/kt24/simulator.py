@@ -26,8 +26,8 @@ from ...play.builder import GameBuilder
 from ...rules.attacks import killzone_profile
 from ...rules.battle import due_to_activate
 from ...rules.dice import attack_successes
+from ...rules.ruleset import Ruleset
 from ...rules.shooting import defence_dice_collected
-from ...rulesets import get_ruleset
 from ...state import GameState, OperativeState, PlayerState
 
 PLAYERS = ["Ana", "Ben", "Cleo", "Dev", "Eli", "Fay", "Gus", "Hana", "Ivo", "Jun", "Kai", "Lea", "Max", "Nia", "Oto", "Pia"]
@@ -64,13 +64,13 @@ def fight_action(rng: random.Random, s: GameState, op: OperativeState, quick: fl
 
 
 class Simulator:
-    """Plays games of the ruleset it is told (`ruleset`, a registered name) for two players."""
+    """Plays two-player games of the ruleset it is given, stored under its name."""
 
-    def __init__(self, rng: random.Random, rosters: list[Roster], ruleset: str):
+    def __init__(self, rng: random.Random, rosters: list[Roster], ruleset: Ruleset):
         self.rng = rng
         self.rosters = rosters
-        self.ruleset = ruleset
-        self.turning_points = get_ruleset(ruleset).turning_points or 4
+        self.ruleset = ruleset.name
+        self.turning_points = ruleset.turning_points or 4
         """The battle's length (a ruleset whose mission ends it plays on in its own `play`)."""
 
     def play(self, date: str, **labels: str) -> GameBuilder:
