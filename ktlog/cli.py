@@ -16,7 +16,7 @@ from pathlib import Path
 import click
 
 from . import __version__
-from .commands.context import fail, quiet_broken_pipe, what_was_changed
+from .commands.context import echo, fail, quiet_broken_pipe, what_was_changed
 from .errors import KtlogError
 from .storage.dbfile import default_db_path
 
@@ -63,6 +63,30 @@ so that `ktlog --help` lists them without importing any (tests/test_cli.py check
 against its command's own)."""
 
 
+def _db_given_after(ctx: click.Context, param: click.Parameter, value: Path | None) -> None:
+    if value is not None:
+        ctx.find_root().obj["db"] = value
+
+
+def _with_db(command: click.Command) -> click.Command:
+    """Give every subcommand a `--db` of its own, so that `ktlog games --db league.db` opens the
+    same file as `ktlog --db league.db games` (issue 24 #21)."""
+    if isinstance(command, click.Group):
+        for sub in command.commands.values():
+            _with_db(sub)
+    elif not any(param.name == "db" for param in command.params):
+        command.params.append(
+            click.Option(
+                ["--db"],
+                type=click.Path(dir_okay=False, path_type=Path),
+                expose_value=False,
+                callback=_db_given_after,
+                help="The database file (as `ktlog --db FILE COMMAND`).",
+            )
+        )
+    return command
+
+
 class KtlogGroup(click.Group):
     """Loads each subcommand when it is asked for, and turns every ktlog error into one line on
     stderr and exit status 1."""
@@ -79,7 +103,28 @@ class KtlogGroup(click.Group):
         if name not in COMMANDS:
             return None
         module, _, attribute = COMMANDS[name][0].partition(":")
-        return getattr(importlib.import_module(module), attribute)
+        return _with_db(getattr(importlib.import_module(module), attribute))
+
+    def main(self, *args, standalone_mode: bool = True, **kwargs):  # type: ignore[override]
+        """Click's standalone handling, with ktlog's words: a usage error in one line (issue 24
+        #25: three), ctrl+c "interrupted" with status 130 in every command (import said
+        "Aborted!" and 1)."""
+        if not standalone_mode:
+            return super().main(*args, standalone_mode=False, **kwargs)
+        try:
+            result = super().main(*args, standalone_mode=False, **kwargs)
+        except click.UsageError as exc:
+            where = exc.ctx.command_path if exc.ctx else "ktlog"
+            message = " ".join(exc.format_message().split())
+            echo(f"error: {message}{'' if message.endswith(('.', '?')) else '.'} `{where} --help` lists what it takes", err=True)
+            sys.exit(exc.exit_code)
+        except click.ClickException as exc:
+            echo(f"error: {' '.join(exc.format_message().split())}", err=True)
+            sys.exit(exc.exit_code)
+        except click.Abort:
+            echo("interrupted", err=True)
+            sys.exit(130)
+        sys.exit(result if isinstance(result, int) else 0)
 
     def invoke(self, ctx: click.Context):
         try:
@@ -94,6 +139,9 @@ class KtlogGroup(click.Group):
             fail(f"database problem: {exc}; {what_was_changed(ctx)}. Check the file given with --db (or KTLOG_DB)")
         except (click.exceptions.Exit, click.ClickException, click.Abort):
             raise
+        except KeyboardInterrupt:  # ctrl+c, and SIGTERM or SIGHUP where a command turns them into it
+            echo(f"interrupted; {what_was_changed(ctx)}", err=True)
+            sys.exit(130)
         except OSError as exc:  # writing standard output (a full device, a closed terminal)
             fail(f"cannot write {exc.filename or 'to standard output'}: {exc.strerror or exc}; {what_was_changed(ctx)}")
         except RecursionError:

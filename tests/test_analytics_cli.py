@@ -257,3 +257,31 @@ def test_a_game_the_league_leaves_out_is_named_with_why(samples):
     first = next(iter(scores))[:8]
     filtered = ktlog(db, "stats", "curves", "--game", first, "--league", "No Such League", code=1)
     assert f"game {first} is left out by the filters (league No Such League)" in filtered.stderr
+
+
+@pytest.mark.parametrize("table", ["teams", "players", "standings"])
+def test_a_table_keeps_to_the_terminal_and_wide_shows_every_column(samples, monkeypatch, table):
+    # Issue 24 #22: in a 120-column terminal every column of `stats teams` wrapped to three characters.
+    samples_db = samples[0]
+    monkeypatch.setenv("COLUMNS", "120")
+    fitted = ktlog(samples_db, "stats", table)
+    lines = fitted.stdout.splitlines()
+    assert all(len(line) <= 120 for line in lines)
+    header = [cell.strip() for cell in lines[0].strip("|").split("|")]
+    every = json.loads(ktlog(samples_db, "stats", table, "--format", "json").stdout)[0].keys()
+    assert header == [c for c in every if c in header] and all(len(cell) > 3 or cell in every for cell in header)  # names whole, in order
+    assert lines[1].startswith("|--") and len(lines) == 2 + len(json.loads(ktlog(samples_db, "stats", table, "--format", "json").stdout))  # a row a line
+    left_out = [c for c in every if c not in header]
+    if left_out:
+        assert f"{len(left_out)} column(s) left out to fit 120 characters: {', '.join(left_out)}. --wide shows every column" in fitted.stderr
+    wide = ktlog(samples_db, "stats", table, "--wide").stdout.splitlines()
+    assert [cell.strip() for cell in wide[0].strip("|").split("|")] == list(every)
+
+
+def test_a_table_shows_whole_figures_as_integers(samples):
+    samples_db = samples[0]
+    # Issue 24 #25: `vp_against` printed 6.000 beside integers.
+    standings = ktlog(samples_db, "stats", "standings", "--wide").stdout
+    kasia = next(line for line in standings.splitlines() if "| Kasia " in line)
+    assert [cell.strip() for cell in kasia.strip("|").split("|")][8:11] == ["16", "6", "10"]
+    assert ".000" not in standings

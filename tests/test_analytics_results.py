@@ -92,7 +92,7 @@ def test_csv_opens_in_a_spreadsheet(league, table, tmp_path):
     """UTF-8 with a header row, ISO dates, no index column, written atomically (no temporary left)."""
     path = tmp_path / "results.csv"
     path.write_text("an older file\n")
-    assert ktlog(league.db, "stats", "results", "--format", "csv", "-o", path).stdout == ""
+    assert ktlog(league.db, "stats", "results", "--format", "csv", "-o", path, "--force").stdout == ""  # replacing an older file needs --force (issue 24 #8)
     with open(path, encoding="utf-8", newline="") as f:
         rows = list(csv.DictReader(f))
     assert list(rows[0]) == table.columns

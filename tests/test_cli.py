@@ -142,7 +142,7 @@ def test_export_import_verify_rebuild(run, new_game, tmp_path):
     assert result.exit_code == 0 and "imported game" in result.output
     again = CliRunner().invoke(cli, ["--db", str(other), "import", str(out)])
     assert "nothing to import" in again.output
-    assert "all 1 games verified" in run("verify").stdout
+    assert "the 1 game verified" in run("verify").stdout
     assert "rebuilt" in run("rebuild").stdout
 
 
@@ -323,3 +323,126 @@ def test_simulate_keeps_to_a_database_of_its_own_and_says_what_an_interrupt_stor
     result = CliRunner().invoke(cli, ["--db", str(db), "simulate", "--games", "5"])
     assert result.exit_code == 130 and f"interrupted: 2 of 5 games were stored in {db}, each whole" in result.output
     assert len(Store(db).games()) == 2
+
+
+def test_event_file_shows_the_running_cp_after_each_change(run):
+    # Issue 24 #7: every CP line of a batch showed the player's CP at its end (Bob "+2 -> 2CP",
+    # "+1 -> 2CP", "-1 -> 2CP"). Each set-up gives 2CP (pg 110) and each turning point 1CP (pg 38).
+    game = run(
+        "new",
+        "--killzone",
+        "volkus",
+        "--player",
+        f"Alice={ROSTERS / 'kasrkin.toml'}:sergeant,gunner-plasma,medic",
+        "--player",
+        f"Bob={ROSTERS / 'legionaries.toml'}:aspiring-champion,legionary-1,heavy-gunner",
+    ).stdout.split()[0]
+    out = run("event", game, "--file", ROOT / "ktlog" / "data" / "examples" / "first-activations.txt").stdout
+    cp_lines = [line.strip() for line in out.splitlines() if " CP " in line]
+    assert cp_lines == [
+        "Alice CP +2 (set-up) -> 2CP",
+        "Bob CP +2 (set-up) -> 2CP",
+        "Alice CP +1 (turning point 1) -> 3CP",
+        "Bob CP +1 (turning point 1) -> 3CP",
+        "Bob CP -1 (Dark Pact) -> 2CP",
+    ]
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ("report", "GAME"),
+        ("chart", "vp", "GAME"),
+        ("stats", "standings", "--format", "csv"),
+        ("stats", "results", "--format", "parquet"),
+    ],
+    ids=["report", "chart", "stats-csv", "stats-parquet"],
+)
+def test_every_output_keeps_an_existing_file_without_force(run, new_game, tmp_path, command):
+    # Issue 24 #8: report, chart and stats -o replaced an existing file while export -o refused.
+    run("event", new_game[:8], "GameConceded", "player=Bob")
+    suffix = {"report": ".html", "chart": ".png"}.get(command[0], "." + command[-1])
+    out = tmp_path / f"kept{suffix}"
+    out.write_text("a file the user keeps\n")
+    args = [new_game[:8] if a == "GAME" else a for a in command]
+    refused = run(*args, "-o", out, ok=False)
+    assert refused.exit_code == 1 and f"{out} exists: give --force to replace it" in refused.output
+    assert out.read_text() == "a file the user keeps\n"
+    run(*args, "-o", out, "--force")
+    assert out.read_bytes() != b"a file the user keeps\n" and out.stat().st_size > 0
+
+
+def test_db_is_taken_after_the_command_too(tmp_path, monkeypatch):
+    # Issue 24 #21: the user guide says every command takes --db; after the command it was "No such option".
+    db = tmp_path / "after.db"
+    monkeypatch.setenv("KTLOG_DB", str(tmp_path / "elsewhere.db"))
+    created = CliRunner().invoke(
+        cli, ["new", "--killzone", "volkus", "--player", f"Alice={ROSTERS / 'kasrkin.toml'}", "--player", f"Bob={ROSTERS / 'legionaries.toml'}", "--db", db]
+    )
+    assert created.exit_code == 0, created.output
+    game = created.stdout.split()[0]
+    assert db.exists() and not (tmp_path / "elsewhere.db").exists()
+    listed = CliRunner().invoke(cli, ["games", "--db", str(db)])
+    assert listed.exit_code == 0 and game[:8] in listed.output
+    grouped = CliRunner().invoke(cli, ["stats", "standings", "--db", str(db)])
+    assert "no finished game matches (no filter); 1 game(s) still in progress" in grouped.output  # this database's game, not another's
+
+
+def test_small_things_a_user_sees(run, new_game, monkeypatch):
+    # Issue 24 #25, each worded as the user guide promises.
+    usage = CliRunner().invoke(cli, ["games", "--bogus"], prog_name="ktlog")  # one line, not three
+    assert usage.exit_code == 2 and usage.output == "error: No such option '--bogus'. `ktlog games --help` lists what it takes\n"
+    assert CliRunner().invoke(cli, ["nosuch"], prog_name="ktlog").output == "error: No such command 'nosuch'. `ktlog --help` lists what it takes\n"
+    typo = run("event", new_game[:8], "GameConcede", "player=Bob", ok=False)
+    assert "unknown event type 'GameConcede'; did you mean GameConceded?" in typo.output
+    head = len(json.loads(run("log", new_game[:8], "--json").stdout))
+    past = run("show", new_game[:8], "--at", 99999, ok=False)  # it showed the end as if it were seq 99999
+    assert past.exit_code == 1 and f"has {head} events: give --at a seq from 0 to {head}" in past.output
+    assert run("show", new_game[:8], "--at", head).exit_code == 0
+    assert "the 1 game verified" in run("verify").stdout  # not "all 1 games"
+
+
+def test_ctrl_c_is_130_and_one_line_in_every_command(run, tmp_path, monkeypatch):
+    # Issue 24 #25: ctrl+c exited 130 in `simulate` but 1 with "Aborted!" in `import`.
+    import ktlog.commands.files as files
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+        yield
+
+    monkeypatch.setattr(files, "import_files", interrupted)
+    result = run("import", *sorted(SAMPLE_GAMES.glob("*.jsonl"))[:2], ok=False)
+    assert result.exit_code == 130 and "Aborted!" not in result.output
+    assert result.output.splitlines()[-1].startswith("interrupted; nothing was changed")
+
+
+def test_a_database_in_a_read_only_folder_is_read(run, new_game, tmp_path):
+    # Issue 24 #25: a database in a read-only folder (a mounted backup, a share) could not even be
+    # read: SQLite wants its -wal and -shm beside it. As root only a read-only mount makes a
+    # folder read-only, so the test mounts one in a mount namespace of its own.
+    import shutil
+
+    if shutil.which("unshare") is None:
+        pytest.skip("no unshare(1) to make a read-only mount")
+    source, mount = tmp_path / "backup", tmp_path / "mounted"
+    source.mkdir()
+    mount.mkdir()
+    import sqlite3
+
+    with sqlite3.connect(tmp_path / "cli.db") as live, sqlite3.connect(source / "league.db") as copy:
+        live.backup(copy)  # the file as a backup leaves it: whole, its write-ahead log folded in
+    copy.close()
+    ktlog_bin = f"{sys.executable} -m ktlog"
+    script = (
+        f"mount --bind {source} {mount} && mount -o remount,bind,ro {mount} || exit 99; "
+        f"{ktlog_bin} --db {mount}/league.db games; {ktlog_bin} --db {mount}/league.db show {new_game[:8]} --json >/dev/null && echo shown; "
+        f"{ktlog_bin} --db {mount}/league.db stats results --format csv | grep -q {new_game[:8]} ; echo stats=$?; "
+        f"{ktlog_bin} --db {mount}/league.db annotate {new_game[:8]} 1 note; echo annotate=$?"
+    )
+    done = subprocess.run(["unshare", "-m", "sh", "-c", script], capture_output=True, text=True, timeout=120)
+    if done.returncode == 99 or "unshare failed" in done.stderr or "Operation not permitted" in done.stderr:
+        pytest.skip(f"this machine gives no mount namespace: {done.stderr.strip()[:200]}")
+    assert new_game[:8] in done.stdout and "shown" in done.stdout, done.stderr
+    assert "stats=1" in done.stdout and "no finished game" in done.stderr  # read by the statistics too: a game in progress, named
+    assert "annotate=1" in done.stdout and "is read-only; nothing was recorded" in done.stderr
+    assert sorted(p.name for p in source.iterdir()) == ["league.db"]  # no -wal or -shm left beside it

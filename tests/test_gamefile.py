@@ -234,3 +234,61 @@ def test_import_and_export_on_the_command_line(tmp_path):
     assert "carries no signatures" in ktlog("export", game, "-o", tmp_path / "s.ktgame", "--sign").output
     other = CliRunner().invoke(cli, ["--db", str(tmp_path / "other.db"), "import", str(out)])
     assert other.exit_code == 0 and "imported game" in other.output, other.output
+
+
+def test_a_game_recorded_live_exports_as_a_game_file_that_imports_as_the_same_events(tmp_path):
+    # Issue 24 #10: a live game exported as .ktgame got new event ids and hashes on import
+    # elsewhere, so its .jsonl was later refused there as another recording of the game.
+    def ktlog(db, *args):
+        result = CliRunner().invoke(cli, ["--db", str(db), *map(str, args)])
+        assert result.exit_code == 0, result.output
+        return result.output
+
+    table, league = tmp_path / "table.db", tmp_path / "league.db"
+    game = ktlog(
+        table,
+        "new",
+        "--killzone",
+        "volkus",
+        "--player",
+        "Alice=kasrkin:sergeant,gunner-plasma,medic",
+        "--player",
+        "Bob=legionaries:aspiring-champion,legionary-1,heavy-gunner",
+    ).split()[0]
+    ktlog(table, "event", game, "--file", EXAMPLE.with_suffix(".txt"))
+    ktlog(table, "export", game, "-o", tmp_path / "game.ktgame")
+    ktlog(table, "export", game, "-o", tmp_path / "game.jsonl")
+    assert f"imported game {game[:8]}" in ktlog(league, "import", tmp_path / "game.ktgame")
+    assert "already in the database; nothing to import" in ktlog(league, "import", tmp_path / "game.jsonl")
+    with Store(table) as a, Store(league) as b:
+        assert [(e.event_id, e.recorded_at, e.hash) for e in a.events(game)] == [(e.event_id, e.recorded_at, e.hash) for e in b.events(game)]
+    assert "the 1 game verified" in ktlog(league, "verify")
+
+
+def _without_last_recorded(text: str) -> str:
+    lines = text.splitlines(keepends=True)
+    last = max(i for i, line in enumerate(lines) if line.startswith("recorded: "))
+    return "".join(lines[:last] + lines[last + 1 :])
+
+
+@pytest.mark.parametrize(
+    "change, words",
+    [
+        (lambda t: t.replace(" @id=", " @id=x", 1), "is not an event id (a UUID)"),
+        (lambda t: t.replace("+00:00\n", "\n", 1), "recorded: @at="),
+        (lambda t: t[: t.index(" @id=", t.index("RolledOff"))] + "\n", "it has no @id and @at, while other lines carry them"),
+        (_without_last_recorded, "the header makes 5 events (the creation, each side's joining and operatives) but has 4 `recorded:` lines"),
+    ],
+    ids=["bad-id", "no-offset", "one-line-without", "header-short"],
+)
+def test_recorded_ids_are_checked_and_all_or_none(tmp_path, change, words):
+    db = tmp_path / "table.db"
+    run = lambda *a: CliRunner().invoke(cli, ["--db", str(db), *map(str, a)])  # noqa: E731
+    game = run("new", "--killzone", "volkus", "--player", "Alice=kasrkin:sergeant", "--player", "Bob=legionaries:legionary-1").output.split()[0]
+    run("event", game, "RolledOff", "purpose=setup", "rolls=Alice:5,Bob:2")
+    text = run("export", game, "--format", "ktgame").output
+    assert text.count("\nrecorded: ") == 5 and text.count(" @id=") == 1  # the creation, 2 players, 2 operatives; the roll-off
+    path = tmp_path / "bad.ktgame"
+    path.write_text(change(text))
+    refused = run("--db", tmp_path / "other.db", "import", path)
+    assert refused.exit_code == 1 and words in refused.output and "line" in refused.output, refused.output

@@ -176,7 +176,7 @@ def test_a_read_only_database_is_read_and_never_written(tmp_path, figures):
         db.chmod(0o644)
     assert score[0] == 0 and "Alice" in score[1]
     assert export[0] == 0 and len(export[1].splitlines()) == len(g.events) + 1
-    assert verified[0] == 0 and "all 1 games verified" in verified[1]  # its verdicts are not kept, that is all
+    assert verified[0] == 0 and "the 1 game verified" in verified[1]  # its verdicts are not kept, that is all
     refusal = f"{db} is read-only; nothing was recorded. Make the file writable or choose another with --db"
     for status, _, err in (annotate, undo, imported):
         assert status == 1 and refusal in err, err

@@ -117,14 +117,33 @@ def test_zipped_catalogue_and_a_whole_data_folder(folder, tmp_path):
         z.write(CATALOGUE, "test-troopers.cat")
     (data / "broken.cat").write_text("<catalogue")
     result = run("roster", "import", str(data), "--dry-run")
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 1 and "error: 1 catalogue of" in result.output  # issue 24 #14: it said nothing of broken.cat in its status
     lines = result.output.splitlines()
     assert lines[0].split() == ["kill", "team", "operatives", "weapons", "could", "not", "map"]
     assert any(line.startswith("broken ") and "not a BattleScribe XML file" in line for line in lines)
     assert any(line.split()[:4] == ["Test", "Troopers", "2", "4"] for line in lines)
     assert not folder.exists()
-    assert run("roster", "import", str(data)).exit_code == 0
-    assert load_roster(folder / "test-troopers.toml").revision == "3"
+    written = run("roster", "import", str(data))
+    assert written.exit_code == 1 and f"error: 1 catalogue of {data} could not be imported (above)" in written.output
+    assert load_roster(folder / "test-troopers.toml").revision == "3"  # the others are written all the same
+    (data / "broken.cat").unlink()
+    assert run("roster", "import", str(data), "--force").exit_code == 0
+
+
+def test_import_into_an_existing_folder_and_check_by_name(folder, tmp_path):
+    # Issue 24 #14: `--out DIR` of an existing folder said "a roster file is already there";
+    # `roster check` took only a path, while `roster show` takes a name.
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    result = run("roster", "import", str(CATALOGUE), "--system", str(SYSTEM), "--out", str(mine))
+    assert result.exit_code == 0, result.output
+    assert [p.name for p in mine.iterdir()] == ["test-troopers.toml"] and f"wrote {mine / 'test-troopers.toml'}" in result.output
+    imported(folder, str(ROS))
+    by_name = run("roster", "check", "test-troopers")
+    assert by_name.exit_code == 0 and f"checking {folder / 'test-troopers.toml'}" in by_name.output and "Test Troopers, 4 operatives" in by_name.output
+    assert "Kasrkin" in run("roster", "check", "kasrkin").output  # a sample by name
+    unknown = run("roster", "check", "no-such-team")
+    assert unknown.exit_code == 1 and "no roster 'no-such-team'" in unknown.output
 
 
 def test_refuses_to_overwrite_without_force(folder):

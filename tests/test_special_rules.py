@@ -278,7 +278,7 @@ def test_roster_check_reports_what_is_not_applied_and_the_older_wording(tmp_path
     assert lines[1].startswith("not applied: Heavy Brute: the rule 'Can perform two Shoot actions' reads like an action performed twice")
     assert lines[2].startswith("not applied: Heavy Brute: weapon 'Gewehr': 'Frobnicate 2' is not a weapon rule ktlog knows")
     assert (
-        lines[3] == f"{path}: usable, with 1 warnings and 2 not applied (above): Garnison, 1 operatives; no archetypes (add "
+        lines[3] == f"{path}: usable, with 1 warning and 2 not applied (above): Garnison, 1 operative; no archetypes (add "
         "archetypes = [...] for the game's records)"
     )
     fine = run("roster", "check", str(ROSTERS / "kt21_veteran_guardsmen.toml"), "--ruleset", "kt21")

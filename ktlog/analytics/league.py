@@ -58,7 +58,9 @@ def read_table(db: Path, query: str, schema: dict[str, type]) -> pl.DataFrame:
     types of their own, and a column of NULLs would otherwise come back as integers."""
     import adbc_driver_sqlite.dbapi as adbc
 
-    with adbc.connect(str(db)) as conn, conn.cursor() as cursor:
+    from ..storage.dbfile import read_uri
+
+    with adbc.connect(read_uri(db)) as conn, conn.cursor() as cursor:
         cursor.execute(f"PRAGMA busy_timeout = {READ_BUSY_TIMEOUT_MS}")  # readers beside a recorder or another reader wait their turn
         cursor.adbc_statement.set_options(**{"adbc.sqlite.query.batch_rows": str(2**30)})  # one batch: one type per column
         cursor.execute(query)

@@ -16,9 +16,17 @@ from ..text.safe import visible_output
 FORMATS = ("table", "csv", "json", "parquet")
 
 
-def render_table(frame: pl.DataFrame) -> str:
-    """The whole frame as a plain table sized to the terminal."""
-    width = max(80, shutil.get_terminal_size((120, 24)).columns)
+def _shown(frame: pl.DataFrame) -> pl.DataFrame:
+    """The frame as a table shows it: a whole float as an integer (VP against, 6, beside VP for,
+    16, not 6.000), any other to 3 places."""
+    floats = [name for name, dtype in frame.schema.items() if dtype.is_float()]
+    return frame.with_columns(
+        pl.when(pl.col(name) == pl.col(name).round(0)).then(pl.col(name).cast(pl.Int64).cast(pl.String)).otherwise(pl.col(name).round(3).cast(pl.String))
+        for name in floats
+    )
+
+
+def _table(frame: pl.DataFrame, width: int) -> str:
     with pl.Config(
         tbl_rows=-1,
         tbl_cols=-1,
@@ -32,14 +40,43 @@ def render_table(frame: pl.DataFrame) -> str:
         return str(frame)
 
 
-def write(frame: pl.DataFrame, fmt: str, output: Path | None, *, database: Path | None = None) -> None:
+UNWRAPPED = 65_535
+"""The widest table Polars lays out (a u16): columns at their own widths, never wrapped."""
+
+
+def render_table(frame: pl.DataFrame, width: int | None = None) -> tuple[str, list[str]]:
+    """The frame as a plain table, and the columns left out. Given a `width` (the terminal's), the
+    columns that fit it at their own widths, in order, the first always (issue 24 #22: a table
+    squeezed into a terminal wrapped every column to three characters); without, every column."""
+    frame = _shown(frame)
+    text = _table(frame, UNWRAPPED)
+    if width is None or frame.width < 2 or len(text.partition("\n")[0]) <= width:
+        return text, []
+    cells = text.partition("\n")[0].strip("|").split("|")
+    kept, used = [], 1
+    for name, cell in zip(frame.columns, cells):
+        if not kept or used + len(cell) + 1 <= width:
+            kept.append(name)
+            used += len(cell) + 1
+    return _table(frame.select(kept), UNWRAPPED), [c for c in frame.columns if c not in kept]
+
+
+def write(frame: pl.DataFrame, fmt: str, output: Path | None, *, database: Path | None = None, wide: bool = False) -> None:
     """The frame in `fmt` on standard output, or written atomically to `output`, never over the
     `database` (CSV: UTF-8 with a header row, no index column, ISO dates: what a spreadsheet
-    opens as it is)."""
+    opens as it is). A table on standard output keeps to the terminal's width unless `wide`."""
     if fmt == "parquet" and output is None:
         raise KtlogError("Parquet is binary: give a file with -o FILE.parquet")
     if fmt == "table":
-        text = render_table(frame) + "\n"
+        fit = None if wide or output is not None else max(80, shutil.get_terminal_size((120, 24)).columns)
+        table, left_out = render_table(frame, fit)
+        text = table + "\n"
+        if left_out:
+            print(
+                f"note: {len(left_out)} column(s) left out to fit {fit} characters: {', '.join(left_out)}. "
+                "--wide shows every column; --format csv or json gives them all",
+                file=sys.stderr,
+            )
     elif fmt == "csv":
         text = frame.write_csv()
     elif fmt == "json":

@@ -62,6 +62,30 @@ def database_path(ctx: click.Context) -> Path:
     return Path(ctx.find_root().obj["db"])
 
 
+def output_options(*, required: bool = False, help: str = "Write to this file instead of standard output.") -> Callable:
+    """`-o FILE` and `--force`: the one rule of every output file (issue 24 #8): an existing file
+    is replaced only with --force, the open database never."""
+
+    def add(command: Callable) -> Callable:
+        command = click.option("--force", is_flag=True, help="Replace the -o file if it exists.")(command)
+        return click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), required=required, help=help)(command)
+
+    return add
+
+
+def claim_output(ctx: click.Context, output: Path | None, force: bool) -> None:
+    """Refuse, before anything is worked out, an output file that is the open database or that
+    exists without --force."""
+    from ..errors import KtlogError
+    from ..files.output import refuse_database
+
+    if output is None:
+        return
+    refuse_database(output, database_path(ctx))  # its own message, before "exists"
+    if output.exists() and not force:
+        raise KtlogError(f"{output} exists: give --force to replace it, or another file with -o; nothing was written")
+
+
 def write_output(ctx: click.Context, output: Path, content: bytes | str | Callable[[Path], None]) -> None:
     """Write an `-o` file atomically, refusing the open database and its -wal/-shm; says "wrote"."""
     from ..files.output import write_file

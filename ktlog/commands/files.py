@@ -18,12 +18,12 @@ from ..data import SAMPLE_GAMES
 from ..errors import GameNotFound, KtlogError
 from ..files.gamefile import SUFFIX as GAME_FILE_SUFFIX
 from ..files.gamelog import Header, export_lines
-from ..files.output import refuse_database
 from ..play.importer import ImportReport, import_file, import_files
 from ..play.replay import Replay
 from ..storage.store import Store
+from ..text.plural import counted
 from ..text.render import render_replay_summary, render_score
-from .context import database_path, echo, open_store, write_output
+from .context import claim_output, echo, open_store, output_options, write_output
 
 
 @click.command("import")
@@ -113,8 +113,7 @@ def _stopped_as_by_ctrl_c() -> Iterator[None]:
 
 @click.command()
 @click.argument("game")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write to this file instead of standard output.")
-@click.option("--force", is_flag=True, help="Replace the -o file if it exists.")
+@output_options()
 @click.option("--sign", is_flag=True, help="Sign the game as it stands with your key (`ktlog key new NAME` makes one).")
 @click.option(
     "--format",
@@ -130,10 +129,7 @@ def export(ctx, game, output, force, sign, form) -> None:
     either."""
     from ..play import signatures
 
-    if output:
-        refuse_database(output, database_path(ctx))  # its own message, before "exists"
-    if output and output.exists() and not force:
-        raise KtlogError(f"{output} exists: give --force to replace it, or another file with -o; nothing was written")
+    claim_output(ctx, output, force)
     if (form or ("ktgame" if output and output.suffix == GAME_FILE_SUFFIX else "jsonl")) == "ktgame":
         if sign:
             raise KtlogError("a game file carries no signatures (its ids and hashes are made on import): sign the jsonl export; nothing was written")
@@ -180,7 +176,7 @@ def demo(ctx, samples) -> None:
     echo("")
     echo(render_score(first, store.state(first)))
     me = "ktlog" if shutil.which("ktlog") else sys.argv[0]
-    echo(f"\nDatabase: {store.path}  ({total} games). Try: {me} games, {me} show {first[:8]} --tp 2, {me} log {first[:8]}")
+    echo(f"\nDatabase: {store.path}  ({counted(total, 'game')}). Try: {me} games, {me} show {first[:8]} --tp 2, {me} log {first[:8]}")
 
 
 def load_samples(store: Store, samples: Path):

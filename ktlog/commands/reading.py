@@ -12,6 +12,7 @@ from ..play.timeline import Timeline
 from ..storage.store import Store
 from ..text.describe import describe
 from ..text.json_views import game_row, score_view, state_view
+from ..text.plural import counted
 from ..text.render import render_score, render_state
 from ..text.results import game_result
 from .context import echo, echo_json, open_store, warn_passed_over
@@ -32,7 +33,7 @@ def games(ctx, as_json) -> None:
     for g in rows:
         who = " vs ".join(f"{p} ({t})" for p, t in zip(g.players, g.kill_teams))
         result = game_result(g.ruleset, g.result) if g.result else g.status
-        echo(f"{g.id[:8]}  {g.date}  {g.ruleset:<17} {who}  [{result}]  {g.head_seq} events{'  (simulated)' * g.simulated}")
+        echo(f"{g.id[:8]}  {g.date}  {g.ruleset:<17} {who}  [{result}]  {counted(g.head_seq, 'event')}{'  (simulated)' * g.simulated}")
 
 
 def _state_for(store: Store, game_id: str, at: int | None, tp: int | None):
@@ -43,7 +44,10 @@ def _state_for(store: Store, game_id: str, at: int | None, tp: int | None):
         return replay.seek(replay.timeline.turning_point_end(tp))
     if at is not None and at < 0:
         raise KtlogError("--at takes a seq of 0 or more")
-    return store.state(game_id, at)
+    state = store.state(game_id, at)
+    if at is not None and at > state.seq:  # issue 24 #25: the end was shown as if it were seq `at`
+        raise KtlogError(f"game {game_id[:8]} has {state.seq} events: give --at a seq from 0 to {state.seq}")
+    return state
 
 
 @click.command()

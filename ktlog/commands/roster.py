@@ -15,6 +15,7 @@ from ..rules.not_applied import not_applied
 from ..rules.ruleset import Ruleset
 from ..rulesets import RULESETS
 from ..text.datacards import datacard_lines, team_lines
+from ..text.plural import counted
 from .context import fail
 
 _CATALOGUES = (".cat", ".catz")
@@ -47,9 +48,12 @@ def import_cmd(file: Path, system: Path | None, archetypes: str | None, out: Pat
         raise RosterError(str(exc)) from exc
     if not team.operatives:
         raise RosterError(f"{file}: no operative could be mapped ({'; '.join(team.left_out) or 'the file has none'}); nothing written")
-    target = out or user_roster_folder() / f"{slug(team.name)}.toml"
+    target = _into(out, team.name)
     loaded = _written(team, None if dry_run else target, force)
-    click.echo(f"{loaded.name}: {len(loaded.operatives)} operatives from {team.source}" + (f" (catalogue revision {team.revision})" if team.revision else ""))
+    click.echo(
+        f"{loaded.name}: {counted(len(loaded.operatives), 'operative')} from {team.source}"
+        + (f" (catalogue revision {team.revision})" if team.revision else "")
+    )
     for card, count in _cards(loaded):
         click.echo(_shown(card, count))
     for item in team.equipment:
@@ -65,6 +69,14 @@ def import_cmd(file: Path, system: Path | None, archetypes: str | None, out: Pat
     if not chosen:
         click.echo("archetypes: BSData has none; give them with --archetypes A,B, or add archetypes = [...] to the roster file")
     click.echo("dry run: nothing written" if dry_run else f"wrote {target}\nuse it: ktlog new --player NAME={target} ...")
+
+
+def _into(out: Path | None, name: str) -> Path:
+    """The roster file to write: --out itself, or the kill team's file in --out's folder (or
+    the user's roster folder) when it names a folder (issue 24 #14)."""
+    if out is not None and not out.is_dir():
+        return out
+    return (out or user_roster_folder()) / f"{slug(name)}.toml"
 
 
 def _read(file: Path, system: Path | None):
@@ -94,7 +106,7 @@ def _import_folder(folder: Path, archetypes: list[str], out: Path | None, dry_ru
     from ..files.bsdata.mapping import MissingCharacteristic, map_team
 
     rows = [("kill team", "operatives", "weapons", "could not map")]
-    written = 0
+    written = refused = 0
     for path, team in read_folder(folder):
         try:
             if isinstance(team, RosterError):
@@ -102,15 +114,18 @@ def _import_folder(folder: Path, archetypes: list[str], out: Path | None, dry_ru
             mapped = map_team(team, archetypes)
             if not mapped.operatives:
                 raise RosterError(f"no operative could be mapped: {'; '.join(mapped.left_out)}")
-            _written(mapped, None if dry_run else (out or user_roster_folder()) / f"{slug(mapped.name)}.toml", force)
+            _written(mapped, None if dry_run else _into(out, mapped.name), force)
             written += not dry_run
             rows.append((mapped.name, str(len(mapped.operatives)), str(mapped.weapons), "; ".join(mapped.left_out) or "-"))
         except (RosterError, MissingCharacteristic) as exc:
             rows.append((path.stem, "-", "-", str(exc)))
+            refused += 1
     widths = [max(len(r[i]) for r in rows) for i in range(3)]
     for row in rows:
         click.echo("  ".join(cell.ljust(widths[i]) if i < 3 else cell for i, cell in enumerate(row)))
-    click.echo("dry run: nothing written" if dry_run else f"wrote {written} rosters to {out or user_roster_folder()}")
+    click.echo("dry run: nothing written" if dry_run else f"wrote {counted(written, 'roster')} to {out or user_roster_folder()}")
+    if refused:
+        fail(f"{counted(refused, 'catalogue')} of {folder} could not be imported (above)")
 
 
 @roster.command("list")
@@ -124,7 +139,7 @@ def list_cmd() -> None:
         for path in paths:
             try:
                 loaded = load_roster(path)
-                click.echo(f"  {path.stem:<24} {loaded.name} ({len(loaded.operatives)} operatives)")
+                click.echo(f"  {path.stem:<24} {loaded.name} ({counted(len(loaded.operatives), 'operative')})")
             except RosterError as exc:
                 click.echo(f"  {path.stem:<24} cannot be used: {exc}")
 
@@ -144,7 +159,7 @@ def show(name: str) -> None:
 
 
 @roster.command("check")
-@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("name")
 @click.option(
     "--ruleset",
     type=click.Choice(sorted(RULESETS)),
@@ -152,9 +167,13 @@ def show(name: str) -> None:
     show_default=True,
     help="The ruleset whose weapon rules the roster is checked against (kt21 for a KT21 roster).",
 )
-def check(file: Path, ruleset: str) -> None:
-    """Check a roster file: every problem, each with its line and field; older wording read as a
-    field and text that reads like a rule ktlog does not apply ("not applied"); else a summary."""
+def check(name: str, ruleset: str) -> None:
+    """Check a roster, a file or a name as `roster show` takes it: every problem, each with its
+    line and field; older wording read as a field and text that reads like a rule ktlog does not
+    apply ("not applied"); else a summary."""
+    file = find_roster(name)
+    if str(file) != name:
+        click.echo(f"checking {file}")
     loaded, problems = check_roster(file)
     for problem in problems:
         click.echo(f"{file}:{problem.line}: {problem.text}" if problem.line else f"{file}: {problem.text}")
@@ -167,10 +186,11 @@ def check(file: Path, ruleset: str) -> None:
         click.echo(f"warning: {warning}")
     for text in unapplied:
         click.echo(f"not applied: {text}")
-    found = [f"{n} {what}" for n, what in ((len(loaded.warnings), "warnings"), (len(unapplied), "not applied")) if n]
+    found = [counted(len(loaded.warnings), "warning")] * bool(loaded.warnings) + [f"{len(unapplied)} not applied"] * bool(unapplied)
     click.echo(
         f"{file}: {'usable, with ' + ' and '.join(found) + ' (above)' if found else 'fine'}: {loaded.name}, "
-        f"{len(loaded.operatives)} operatives" + ("" if loaded.archetypes else "; no archetypes (add archetypes = [...] for the game's records)")
+        + counted(len(loaded.operatives), "operative")
+        + ("" if loaded.archetypes else "; no archetypes (add archetypes = [...] for the game's records)")
     )
 
 

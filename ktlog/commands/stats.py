@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import click
 
 from ..errors import KtlogError
-from .context import database_path, echo, write_output
+from .context import claim_output, database_path, echo, output_options, write_output
 
 if TYPE_CHECKING:  # Polars loads with the first statistic, not with every ktlog command
     from ..analytics.league import League
@@ -66,7 +66,8 @@ def filtered(command):
             help="Compute from this Parquet dataset (`ktlog dataset export`) instead of the database.",
         ),
         click.option("--format", "fmt", type=click.Choice(["table", "csv", "json", "parquet"]), default="table", show_default=True, help="Output format."),
-        click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write to this file instead of standard output."),
+        output_options(),
+        click.option("--wide", is_flag=True, help="A table with every column, however wide (by default, the columns that fit the terminal)."),
     ]
     for option in reversed(options):
         command = option(command)
@@ -78,9 +79,11 @@ def filtered(command):
         from ..analytics.output import write
 
         fmt, output = kw.pop("fmt"), kw.pop("output")
+        claim_output(ctx, output, kw.pop("force"))
+        wide = kw.pop("wide")
         league = _league(ctx, kw)
         frame = command(league, **kw)
-        write(frame, fmt, output, database=database_path(ctx))
+        write(frame, fmt, output, database=database_path(ctx), wide=wide)
         _report_left_out(league)
 
     return run
@@ -241,13 +244,14 @@ CHARTS = ("vp", "curves", "teams", "elo")
 @click.command()
 @click.argument("kind", type=click.Choice(CHARTS))
 @click.argument("game", required=False)
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), required=True, help="The chart file: .png or .svg.")
+@output_options(required=True, help="The chart file: .png or .svg.")
 @click.pass_context
-def chart(ctx, kind, game, output) -> None:
+def chart(ctx, kind, game, output, force) -> None:
     """Draw a chart to PNG or SVG: vp GAME (one game's VP race), curves (winners and losers),
     teams (win rate per kill team with its interval), elo (ratings over time)."""
     from ..analytics import charts
 
+    claim_output(ctx, output, force)
     league = _league(ctx, dict.fromkeys(FILTERS))
     if kind == "vp":
         if not game:
@@ -260,9 +264,9 @@ def chart(ctx, kind, game, output) -> None:
 
 @click.command()
 @click.argument("game")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="The HTML file (default: the game's id).html).")
+@output_options(help="The HTML file (default: the game's id).html).")
 @click.pass_context
-def report(ctx, game, output) -> None:
+def report(ctx, game, output, force) -> None:
     """Write one game as a single HTML file: result, VP curve, events and notes (opens offline)."""
     from ..analytics.league import Filters, League
     from ..analytics.report import game_report
@@ -272,5 +276,7 @@ def report(ctx, game, output) -> None:
     db = Path(ctx.find_root().obj["db"])
     with Store(db, create=False) as store:
         game_id = store.resolve(game)
+        output = output or default_name(game_id, ".html")
+        claim_output(ctx, output, force)
         text = game_report(store, League(db, Filters(simulated=True)), game_id)  # any game of the database, simulated too
-    write_output(ctx, output or default_name(game_id, ".html"), text)
+    write_output(ctx, output, text)

@@ -8,6 +8,7 @@ import sys
 import click
 
 from ..errors import KtlogError
+from ..text.plural import counted
 from .context import echo, open_store
 
 
@@ -34,7 +35,7 @@ def verify_cmd(ctx, game) -> None:
     if bad:
         echo(f"{len(bad)} of {len(verdicts)} games failed verification", err=True)
         sys.exit(1)
-    echo(f"all {len(verdicts)} games verified")
+    echo(f"all {len(verdicts)} games verified" if len(verdicts) != 1 else "the 1 game verified")
 
 
 @click.command()
@@ -42,7 +43,7 @@ def verify_cmd(ctx, game) -> None:
 def rebuild(ctx) -> None:
     """Rebuild the projection tables and snapshots from the event log."""
     count = open_store(ctx).rebuild()
-    echo(f"rebuilt projections and snapshots of {count} games")
+    echo(f"rebuilt projections and snapshots of {counted(count, 'game')}")
 
 
 @click.command()
@@ -68,4 +69,4 @@ def simulate(ctx, count, seed, league, ruleset) -> None:
     except KeyboardInterrupt:
         echo(f"interrupted: {len(ids)} of {count} games were stored in {store.path}, each whole; the others were not played", err=True)
         ctx.exit(130)
-    echo(f"simulated {len(ids)} games into {store.path or ':memory:'}")
+    echo(f"simulated {counted(len(ids), 'game')} into {store.path or ':memory:'}")

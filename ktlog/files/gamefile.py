@@ -3,8 +3,12 @@
 A few header lines `key: value` (the players and their rosters, the ruleset, killzone, date and
 labels), then one event a line in the syntax of `ktlog event` (`TYPE FIELD=VALUE ...`, parsed by
 `text.event_text`). `#` starts a comment (a whole line, or after a space); blank lines are
-skipped. Ids, times and hashes are not written: `play.typed_game` makes them on import. This
-module reads and writes the text; it knows nothing of rosters or rules.
+skipped. Ids, times and hashes are made on import (`play.typed_game`), unless the file carries
+them: a game recorded live and exported keeps its events' ids and times, a `recorded:` header
+line for each event the header makes (its creation, each side's joining and operatives) and
+`@id=ID @at=TIME` at the end of every event line, so that it imports as the same events (issue
+24 #10). This module reads and writes the text; it knows nothing of
+rosters or rules.
 """
 
 from __future__ import annotations
@@ -34,10 +38,40 @@ SUFFIX = ".ktgame"
 LABELS = ("dataslate", "mission", "league", "season", "round", "table")
 """Header keys copied into the game's GameCreated as they are."""
 KEYS = ("game", "ruleset", "killzone", "date", *LABELS)
-"""Header keys given once; `player` and `npo` are given once per side."""
+"""Header keys given once; `player` and `npo` are given once per side, `recorded` once per event
+the header makes."""
 SIDES = ("player", "npo")
 DEFAULT_RULESET = "kt24-preliminary"
 _HEADER_LINE = re.compile(r"([A-Za-z_]+):(?:\s+(.*))?")
+_RECORDED = re.compile(r"\s@id=(\S*)\s+@at=(\S*)(?=\s*(?:#.*)?$)")
+"""The end of an event line that carries its event's id and time as recorded."""
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """An event's id and the time it was recorded, as a game file carries them."""
+
+    event_id: str
+    at: str
+
+    @classmethod
+    def read(cls, event_id: str, at: str) -> Recorded:
+        """Checked: a UUID, and an ISO time with its offset (ValueError names which is wrong)."""
+        try:
+            if str(uuid.UUID(event_id)) != event_id.lower():
+                raise ValueError
+        except ValueError:
+            raise ValueError(f"@id={event_id!r} is not an event id (a UUID)") from None
+        try:
+            when = dt.datetime.fromisoformat(at)
+        except ValueError:
+            when = None
+        if when is None or when.utcoffset() is None:
+            raise ValueError(f"@at={at!r} is not a time with its offset, such as 2026-11-21T19:04:05.123456+00:00")
+        return cls(event_id.lower(), at)
+
+    def words(self) -> str:
+        return f"@id={self.event_id} @at={self.at}"
 
 
 @dataclass(frozen=True)
@@ -64,6 +98,10 @@ class GameFile:
     sides: list[Side] = field(default_factory=list)
     events: list[tuple[int, ev.Event]] = field(default_factory=list)
     """Each event with its line number."""
+    recorded: dict[int, Recorded] = field(default_factory=dict)
+    """The id and time of the events whose line carries them, by line."""
+    header_recorded: list[tuple[int, Recorded]] = field(default_factory=list)
+    """The `recorded:` lines: the ids and times of the events the header makes, in seq order."""
 
     @property
     def ruleset(self) -> str:
@@ -104,7 +142,12 @@ def parse_game_file(text: str, where: str) -> GameFile:
             _header_line(game, number, header[1].lower(), (header[2] or "").strip())
             continue
         try:
+            if found := _RECORDED.search(line):
+                game.recorded[number] = Recorded.read(found[1], found[2])
+                line = line[: found.start()] + line[found.end() :]
             game.events.append((number, parse_event(line)))
+        except ValueError as exc:
+            raise GameLogError(where, number, f"{exc}; `ktlog export --format ktgame` writes each event line's @id and @at") from None
         except KtlogError as exc:
             hint = "; a header line is `key: value`, an event `TYPE FIELD=VALUE ...`" if str(exc).startswith("unknown event type") else ""
             raise GameLogError(where, number, f"{exc}{hint}") from None
@@ -121,13 +164,20 @@ def _uncommented(text: str) -> str:
     return re.split(r"\s#", text, maxsplit=1)[0].rstrip()
 
 
-_KEYS_TEXT = "header keys: " + ", ".join((*KEYS, *SIDES))
+_KEYS_TEXT = "header keys: " + ", ".join((*KEYS, *SIDES, "recorded"))
 
 
 def _header_line(game: GameFile, number: int, key: str, value: str) -> None:
     where = game.path
     if key in SIDES:
         game.sides.append(_side(where, number, value, key == "npo"))
+        return
+    if key == "recorded":
+        event_id, _, at = value.partition(" ")
+        try:
+            game.header_recorded.append((number, Recorded.read(event_id, at.strip())))
+        except ValueError as exc:
+            raise GameLogError(where, number, f"recorded: {exc} (`recorded: ID TIME`, once for each event the header makes)") from None
         return
     if key not in KEYS:
         raise GameLogError(where, number, f"{key!r} is not a header key; the {_KEYS_TEXT}")
@@ -172,16 +222,22 @@ def _side(where: str, number: int, value: str, npo: bool) -> Side:
 # --- writing ---------------------------------------------------------------------------------
 
 
-def game_file_text(header: dict[str, str | None], sides: list[Side], events: list[ev.Event], comments: list[str] = ()) -> str:
-    """A game file: comment lines, the header (keys in the order of KEYS), the sides, the events."""
+def game_file_text(
+    header: dict[str, str | None], sides: list[Side], events: list[ev.Event], comments: list[str] = (), recorded: list[Recorded] | None = None
+) -> str:
+    """A game file: comment lines, the header (keys in the order of KEYS), the sides, the events.
+    With `recorded` (every event's id and time, from seq 1), the header's events' as `recorded:`
+    lines and the others' at the end of their lines."""
     lines = [f"# {c}" for c in comments]
     lines += [f"{key}: {header[key]}" for key in KEYS if header.get(key) is not None]
     lines += [f"{'npo' if s.npo else 'player'}: {s.spec()}" for s in sides]
+    made_by_header = len(recorded) - len(events) if recorded else 0
+    lines += [f"recorded: {r.event_id} {r.at}" for r in (recorded or [])[:made_by_header]]
     lines.append("")
-    for event in events:
+    for i, event in enumerate(events):
         if isinstance(event, ev.TurningPointStarted):
             lines.append("")
-        lines.append(event_line(event))
+        lines.append(event_line(event) + (f" {recorded[made_by_header + i].words()}" if recorded else ""))
     return "\n".join(lines) + "\n"
 
 

@@ -36,6 +36,7 @@ from ..reducer import fold_with_snapshots
 from ..state import GameState, decode_state, encode_state
 from ..storage.snapshots import SNAPSHOT_EVERY
 from ..storage.store import Raced, Store, event_rows, snapshot_rows
+from ..text.plural import counted
 from ..text.results import describe_result
 from .typed_game import read_typed_game
 
@@ -51,7 +52,7 @@ class ImportReport:
     def describe(self) -> str:
         gid = self.game_id[:8]
         text = {
-            "imported": f"{self.path}: imported game {gid} ({self.events_added} events)",
+            "imported": f"{self.path}: imported game {gid} ({counted(self.events_added, 'event')})",
             "extended": f"{self.path}: added {self.events_added} new events to game {gid}",
             "unchanged": f"{self.path}: game {gid} is already in the database; nothing to import",
         }[self.status]

@@ -20,10 +20,10 @@ from pathlib import Path
 from .. import events as ev
 from ..data import SAMPLE_ROSTERS
 from ..errors import GameLogError, KtlogError, RuleViolation
-from ..files.gamefile import LABELS, GameFile, Side, event_line, game_file_text, read_game_file
+from ..files.gamefile import LABELS, GameFile, Recorded, Side, event_line, game_file_text, read_game_file
 from ..files.gamelog import Header, make_header
 from ..files.rosters import Roster, find_roster, joining, load_roster, slug, user_roster_folder
-from ..records import GENESIS, canonical
+from ..records import GENESIS, canonical, seal
 from ..reducer import fold_with_snapshots
 from ..storage.snapshots import SNAPSHOT_EVERY
 from ..storage.store import Store, event_rows
@@ -45,7 +45,15 @@ def read_typed_game(path: Path, store: Store | None = None) -> tuple[Header, lis
     game_id = game.header.get("game") or str(uuid.uuid5(NAMESPACE, _identity(events)))
     start = f"{game.header['date']}T00:00:00+00:00"
     kept = _stored_prefix(store, game_id, events, game, lines) if store is not None else []
-    sealed = kept + seal_reproducibly(game_id, start, events[len(kept) :], len(kept) + 1, kept[-1][0].hash if kept else GENESIS)
+    recorded = _recorded(game, events)
+    prev = kept[-1][0].hash if kept else GENESIS
+    if recorded is None:
+        sealed = kept + seal_reproducibly(game_id, start, events[len(kept) :], len(kept) + 1, prev)
+    else:
+        sealed = kept
+        for seq in range(len(kept) + 1, len(events) + 1):
+            sealed.append(seal(game_id, seq, events[seq - 1], prev, event_id=recorded[seq - 1].event_id, recorded_at=recorded[seq - 1].at))
+            prev = sealed[-1][0].hash
     try:
         event_rows(sealed)  # the values every stored event must keep to
         state, _ = fold_with_snapshots([(e.seq, e.payload) for e, _ in sealed], SNAPSHOT_EVERY)
@@ -83,6 +91,30 @@ def _events(game: GameFile) -> tuple[list[ev.Event], list[int | None]]:
         events.append(event)
         lines.append(number)
     return events, lines
+
+
+def _recorded(game: GameFile, events: list[ev.Event]) -> list[Recorded] | None:
+    """Each event's id and time as the file carries them (issue 24 #10: a live game exported and
+    imported elsewhere got new ids, so its game-log file was later refused there as another
+    recording of the game), or None when it carries none: every event has them, or none does."""
+    if not game.recorded and not game.header_recorded:
+        return None
+    made = len(events) - len(game.events)
+    if len(game.header_recorded) != made:
+        raise GameLogError(
+            game.path,
+            game.header_recorded[-1][0] if game.header_recorded else None,
+            f"the header makes {made} events (the creation, each side's joining and operatives) but has {len(game.header_recorded)} `recorded:` lines: "
+            "every event carries its id and time (as `ktlog export` writes them), or none does",
+        )
+    missing = next((n for n, _ in game.events if n not in game.recorded), None)
+    if missing is not None:
+        raise GameLogError(
+            game.path,
+            missing,
+            "it has no @id and @at, while other lines carry them: every event carries its id and time (as `ktlog export` writes them), or none does",
+        )
+    return [r for _, r in game.header_recorded] + [game.recorded[n] for n, _ in game.events]
 
 
 def _identity(events: list[ev.Event]) -> str:
@@ -128,16 +160,21 @@ def game_file(store: Store, game_id: str) -> str:
     (in the user's roster folder or the samples) give exactly their stored operatives are
     header lines, up to the first that none does; from there the PlayerJoined and
     OperativeAdded events are written out as lines."""
-    events = [e.payload for e in store.events(game_id)]
+    envelopes = list(store.events(game_id))
+    events = [e.payload for e in envelopes]
     created = events[0]
     assert isinstance(created, ev.GameCreated)
-    sides, written = _sides(events)
     header = {"game": game_id, "ruleset": created.ruleset, "killzone": created.killzone, "date": created.date, **{k: getattr(created, k) for k in LABELS}}
+    made = seal_reproducibly(game_id, f"{created.date}T00:00:00+00:00", events)
+    recorded = None
+    if any((e.event_id, e.recorded_at) != (m.event_id, m.recorded_at) for e, (m, _) in zip(envelopes, made)):  # recorded live, not made from a file
+        recorded = [Recorded(e.event_id, e.recorded_at) for e in envelopes]
+    sides, written = _sides(events)
     state = store.state(game_id)
     comments = [f"ktlog game file: `ktlog import FILE.ktgame` (game {game_id[:8]}, {len(events)} events)"]
     if state.result is not None:
         comments.append(f"result: {describe_result(state)}")
-    return game_file_text(header, sides, events[written:], comments)
+    return game_file_text(header, sides, events[written:], comments, recorded)
 
 
 def _sides(events: list[ev.Event]) -> tuple[list[Side], int]:

@@ -15,6 +15,7 @@ from ..storage import projections
 from ..storage.catalog import PROJECTIONS
 from ..storage.snapshots import SNAPSHOT_EVERY, unpack
 from ..storage.store import Store
+from ..text.plural import counted
 
 
 @dataclass(frozen=True)
@@ -30,7 +31,7 @@ class Verdict:
 
     def describe(self) -> str:
         if self.ok:
-            return f"{self.game_id[:8]}  ok ({self.events} events)"
+            return f"{self.game_id[:8]}  ok ({counted(self.events, 'event')})"
         where = f"seq {self.bad_seq}" if self.bad_seq else "the game"
         return f"{self.game_id[:8]}  FAILED at {where}: {self.problem}"
 

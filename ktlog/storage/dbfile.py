@@ -89,6 +89,8 @@ def _connect(path: Path | None, create: bool, busy_timeout_ms: int) -> sqlite3.C
             path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise StoreError(f"cannot create the folder for {where}: {exc.strerror}; choose another place with --db or KTLOG_DB") from exc
+    if not create and not os.access(path.parent, os.W_OK):
+        return _read_only(path, busy_timeout_ms)
     try:
         conn = sqlite3.connect(where, isolation_level=None, check_same_thread=False, timeout=busy_timeout_ms / 1000)
         conn.execute(f"PRAGMA busy_timeout = {busy_timeout_ms}")
@@ -113,6 +115,30 @@ def _connect(path: Path | None, create: bool, busy_timeout_ms: int) -> sqlite3.C
         raise StoreError(f"cannot open {where} as a database: {exc}; choose another file with --db") from exc
     if mode.lower() != "wal" and os.access(where, os.W_OK):
         raise StoreError(f"{where}: cannot switch to WAL mode ({mode}); is the folder writable?")
+    return conn
+
+
+def read_uri(path: Path) -> str:
+    """The URI another reader (the statistics' ADBC driver) opens a database with: the file as it
+    is, or read-only in a folder nobody here may write (see `_read_only`)."""
+    if os.access(path.parent, os.W_OK):
+        return str(path)
+    return f"{path.resolve().as_uri()}?mode=ro{'' if Path(f'{path}-wal').exists() else '&immutable=1'}"
+
+
+def _read_only(path: Path, busy_timeout_ms: int) -> sqlite3.Connection:
+    """A database in a folder nobody here may write (a read-only share, a mounted backup), opened
+    to read (issue 24 #25: it could not be read at all). SQLite keeps its -wal and -shm files
+    beside a database: with a -wal left there it reads through it; without, nothing can change
+    the file, so it is read as immutable. A write is then refused as read-only."""
+    try:
+        conn = sqlite3.connect(read_uri(path), uri=True, isolation_level=None, check_same_thread=False, timeout=busy_timeout_ms / 1000)
+        conn.execute("PRAGMA application_id").fetchone()
+    except sqlite3.DatabaseError as exc:
+        raise StoreError(
+            f"cannot read {path}: its folder {path.parent} is read-only ({exc}), and SQLite needs {path.name}-shm beside a database "
+            "with a write-ahead log; copy the database to a writable folder and give that path with --db"
+        ) from exc
     return conn
 
 

@@ -8,6 +8,7 @@ or text. A Shot at one target can use target=, dice=, saves=, cover=, obscured=.
 
 from __future__ import annotations
 
+import difflib
 import functools
 import itertools
 import json
@@ -43,7 +44,9 @@ def build_event(type_name: str, assignments: list[str], override: str | None) ->
     try:
         cls = ev.event_type(type_name)
     except KeyError:
-        raise KtlogError(f"unknown event type {type_name!r}; `ktlog event --types` lists them") from None
+        close = difflib.get_close_matches(type_name, ev.EVENT_TYPES, n=1, cutoff=0.6)
+        hint = f"; did you mean {close[0]}?" if close else ";"
+        raise KtlogError(f"unknown event type {type_name!r}{hint} `ktlog event --types` lists them") from None
     hints = field_types(cls)
     payload: dict[str, typing.Any] = {}
     shot: dict[str, typing.Any] = {}

@@ -170,7 +170,10 @@ def undo_text(seq: int, target: int, undone: Event) -> str:
 def changes(before: GameState, after: GameState) -> list[str]:
     """What an event changed that a player cares about: VP, CP, wounds, warnings, phase, result."""
     out = [f"{v.player} scores {v.vp}VP ({v.op}: {v.reason})" for v in after.vp_log[len(before.vp_log) :]]
-    out += [f"{c.player} CP {c.delta:+d} ({c.source}) -> {after.players[c.player].cp}CP" for c in after.cp_log[len(before.cp_log) :]]
+    running = {name: p.cp for name, p in before.players.items()}
+    for c in after.cp_log[len(before.cp_log) :]:
+        running[c.player] = running.get(c.player, 0) + c.delta
+        out.append(f"{c.player} CP {c.delta:+d} ({c.source}) -> {running[c.player]}CP")
     for name, old in before.players.items():
         now = after.players[name].resources
         out += [f"{name} {r} {count - old.resources.get(r, 0):+d} -> {count}" for r, count in now.items() if count != old.resources.get(r, 0)]
