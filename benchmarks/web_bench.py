@@ -27,7 +27,7 @@ import httpx
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 from web_server import launch_chromium  # noqa: E402
-from web_support import sample_events  # noqa: E402
+from web_support import as_older_ktlog, sample_events  # noqa: E402
 
 from ktlog.data import SAMPLE_GAMES  # noqa: E402
 from ktlog.storage.store import Store  # noqa: E402
@@ -52,12 +52,14 @@ def free_port() -> int:
 
 
 class Served:
-    """`ktlog serve` on a database, in its own process."""
+    """`ktlog serve` (the executable `ktlog`, this checkout's by default) on a database, in its own
+    process; `options` for serve (by default as many streams as the benchmark's viewers, who all
+    come from 127.0.0.1)."""
 
-    def __init__(self, db: Path):
+    def __init__(self, db: Path, ktlog: Path = KTLOG, options: tuple[str, ...] = ("--max-streams", "1000")):
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
-        self.proc = subprocess.Popen([str(KTLOG), "--db", str(db), "serve", "--port", str(self.port)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        self.proc = subprocess.Popen([str(ktlog), "--db", str(db), "serve", "--port", str(self.port), *options], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         deadline = time.monotonic() + 20
         while True:
             try:
@@ -176,7 +178,7 @@ async def viewers(base: str, game: str, after: int, want: int, count: int, start
 def bench_viewers(tmp: Path, count: int, games: int, appends: int, delay: float) -> list[str]:
     db = tmp / "viewers.db"
     events = sample_events()
-    with Store(db) as store:
+    with as_older_ktlog(), Store(db) as store:  # the hostile names, as an older ktlog stored them
         ids = [store.new_game(events[0], events[1:60]) for _ in range(games)]
     served = Served(db)
     try:
@@ -215,7 +217,7 @@ def bench_dom(tmp: Path, appends: int, delay: float) -> list[str]:
 
     db = tmp / "dom.db"
     events = sample_events()
-    with Store(db) as store:
+    with as_older_ktlog(), Store(db) as store:
         game = store.new_game(events[0], events[1:60])
     served = Served(db)
     try:

@@ -56,7 +56,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "report": ("ktlog.commands.stats:report", "Write one game as a single HTML file: result, VP curve, events and notes (opens offline)."),
     "roster": ("ktlog.commands.roster:roster", "Rosters: import your kill team, list the rosters, show one, check a roster file."),
     "serve": ("ktlog.commands.serve:serve", "Serve a read-only web view: every table live, a game, a stream overlay, the replay and the league."),
-    "key": ("ktlog.commands.keys:key", "Your signing key: `ktlog export GAME --sign` signs a game with it."),
+    "key": ("ktlog.commands.keys:key", "Your signing key (`ktlog export GAME --sign` signs with it) and the league's keyring."),
 }
 """Each subcommand's name -> the "module:attribute" of its click command, and its one-line help,
 so that `ktlog --help` lists them without importing any (tests/test_cli.py checks each help

@@ -121,6 +121,14 @@ def check_event(event: Event, payload: bytes | None = None) -> None:
         raise InvalidEvent(problem, "limits of docs/file-formats.md")
 
 
+def name_problem(name: str, field: str) -> str | None:
+    """What is wrong with a name given outside an event (a signer's), by the limits every name in
+    an event meets: empty, too long, a control character; None if it is fine."""
+    if not name.strip():
+        return f"field {field}: the name is empty"
+    return _bad_value(name, field, field)
+
+
 def _bad_value(value, field: str, path: str) -> str | None:
     if isinstance(value, str):
         free = field in FREE_TEXT

@@ -128,3 +128,25 @@ def pytest_terminal_summary(terminalreporter) -> None:
         terminalreporter.write_sep("-", "reliability figures (quoted in docs/reliability.md)")
         for name, value in sorted(FIGURES.items()):
             terminalreporter.write_line(f"{name}: {value:,}")
+
+
+@pytest.fixture
+def web_game(tmp_path: Path) -> tuple[Path, str]:
+    """A database holding the hostile Approved Ops game (tests/web_support.py) up to seq 60: both
+    tac ops chosen, not revealed."""
+    from web_support import store_part
+
+    db = tmp_path / "web.db"
+    game_id, _ = store_part(db, 60)
+    return db, game_id
+
+
+@pytest.fixture
+def web_client(web_game):
+    """A client of `ktlog serve`'s app over `web_game`, as a browser at 127.0.0.1 asks."""
+    from starlette.testclient import TestClient
+
+    from ktlog.web.app import make_app
+
+    with TestClient(make_app(web_game[0]), base_url="http://127.0.0.1:8787") as c:
+        yield c

@@ -76,7 +76,7 @@ def test_m011_keeps_snapshots_seals_and_signatures(tmp_path):
         assert unpacked == snapshots and len(snapshots) == 5  # the states' bytes as they were, seals holding (a reader uses them)
         assert store.conn.execute("SELECT * FROM signatures").fetchall() == signatures
         out = CliRunner().invoke(cli, ["--db", str(path), "verify"])
-        assert out.exit_code == 0 and "signed by Alice; not by Bob" in out.stdout
+        assert out.exit_code == 0 and "signed by Alice (key " in out.stdout and "not pinned); not by Bob" in out.stdout
         for game in store.games():
             assert not store.distrusted and store.state(game.id, 150) == Replay.open(store, game.id).seek(150)
         assert not store.distrusted

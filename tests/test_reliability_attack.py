@@ -409,11 +409,11 @@ def test_both_players_sign_a_game_and_a_recomputed_chain_loses_the_signatures(sa
     monkeypatch.setenv("KTLOG_KEYS", str(bob_keys))
     ktlog(samples_db, "key", "new", "Bob")
     out = ktlog(bob_db, "import", tmp_path / "alice.jsonl").output
-    assert "signed by Alice; not by Bob" in out
+    assert "signed by Alice (key " in out and "not pinned); not by Bob" in out
     ktlog(bob_db, "export", "334f", "--sign", "-o", tmp_path / "both.jsonl")
-    out = ktlog(league_db, "import", tmp_path / "both.jsonl", *sorted(SAMPLE_GAMES.glob("0[2-4]_*.jsonl"))).output
-    assert "signed by Alice, Bob (every player)" in out
-    assert "334f68f6  ok (266 events); signed by Alice, Bob (every player)" in ktlog(league_db, "verify").output
+    out = ktlog(league_db, "import", "--trust-new", tmp_path / "both.jsonl", *sorted(SAMPLE_GAMES.glob("0[2-4]_*.jsonl"))).output
+    assert "signed by Alice, Bob (every player, each by their pinned key)" in out  # pinned on first use (tests/test_keyring.py)
+    assert "334f68f6  ok (266 events); signed by Alice, Bob (every player, each by their pinned key)" in ktlog(league_db, "verify").output
     standings = json.loads(ktlog(league_db, "stats", "standings", "--signed-by-both", "--format", "json").stdout)
     assert sorted(r["player"] for r in standings) == ["Alice", "Bob"] and all(r["games"] == 1 for r in standings)
 

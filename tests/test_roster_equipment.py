@@ -15,7 +15,7 @@ from ktlog.cli import cli
 from ktlog.files.bsdata.catalogues import read_catalogue, read_system
 from ktlog.files.bsdata.mapping import map_team
 from ktlog.files.bsdata.rosters import read_roster
-from ktlog.files.bsdata.toml_out import equipment_tables, import_flags, render
+from ktlog.files.bsdata.toml_out import import_flags, render
 from ktlog.files.rosters import load_roster
 
 FIXTURES = Path(__file__).parent / "fixtures" / "bsdata"
@@ -30,7 +30,7 @@ def catalogue_team():
 
 def written(team) -> list[dict]:
     """The [[equipment]] tables as a TOML reader reads them back."""
-    return tomllib.loads("\n".join(equipment_tables(team)))["equipment"]
+    return tomllib.loads(render(team))["equipment"]
 
 
 def test_a_catalogue_gives_its_faction_equipment_then_the_universal_equipment():

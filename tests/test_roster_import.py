@@ -264,7 +264,7 @@ def test_a_huge_file_is_refused_before_it_is_read(folder, tmp_path):
     with open(huge, "wb") as f:
         f.truncate(21 * 2**20)
     result = run("roster", "import", str(huge))
-    assert result.exit_code == 1 and "over the 20 MB limit" in result.output and not folder.exists()
+    assert result.exit_code == 1 and "is larger than 20 MB, the most ktlog reads as a roster or catalogue" in result.output and not folder.exists()
 
 
 def test_a_catalogue_needs_its_own_game_system(folder, tmp_path):

@@ -321,3 +321,31 @@ def test_a_new_database_has_the_catalogs_tables_and_columns(store):
     assert set(store.db.table_names()) - {"_sqlite_migrations"} == set(TABLES)
     for table, columns in TABLES.items():
         assert {c.name for c in store.db[table].columns} == set(columns), table
+
+
+def test_no_optional_library_is_imported_on_ktlogs_paths(tmp_path):
+    # Issue 26: sqlite-utils imports pandas (and numpy) whenever they are installed: an import
+    # into a new database cost 1.22x the CPU with pandas. A stand-in pandas on the path says
+    # when it is imported; plain `import sqlite_utils` shows that it would be.
+    import subprocess
+    import sys
+
+    from ktlog.data import SAMPLE_GAMES
+
+    fake = tmp_path / "site"
+    for name in ("pandas", "numpy"):
+        (fake / name).mkdir(parents=True)
+        (fake / name / "__init__.py").write_text(
+            f"import pathlib\npathlib.Path({str(tmp_path / 'imported')!r}).open('a').write({name!r} + ' ')\n"
+            "def __getattr__(attribute):\n    return type(attribute, (), {})\n"  # whatever sqlite-utils reads of it
+        )
+    env = {**__import__("os").environ, "PYTHONPATH": str(fake)}
+    sample = next(SAMPLE_GAMES.glob("01_*.jsonl"))
+    subprocess.run([sys.executable, "-c", "import sqlite_utils"], env=env, check=True)
+    assert (tmp_path / "imported").read_text().split() == ["pandas", "numpy"]  # the stand-ins are reached
+    (tmp_path / "imported").unlink()
+    done = subprocess.run([sys.executable, "-m", "ktlog", "--db", str(tmp_path / "new.db"), "import", str(sample)], env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert not (tmp_path / "imported").exists(), (tmp_path / "imported").read_text()
+    done = subprocess.run([sys.executable, "-c", "import ktlog.storage.schema_library, pandas"], env=env, capture_output=True, text=True)
+    assert done.returncode == 0 and (tmp_path / "imported").read_text() == "pandas "  # a later import of pandas still works

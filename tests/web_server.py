@@ -12,6 +12,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from ktlog.web.app import Server, make_app
 
@@ -35,12 +36,12 @@ def launch_chromium(playwright, profile: Path, **options):
 
 
 @contextmanager
-def running(db: Path, interval: float = 0.02) -> Iterator[str]:
-    """The server's base URL while the block runs."""
+def running(db: Path, interval: float = 0.02, *, log_level: str = "warning", **settings: Any) -> Iterator[str]:
+    """The server's base URL while the block runs (`settings`: make_app's)."""
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
-    server = Server(make_app(db, interval=interval), log_level="warning", timeout_graceful_shutdown=1)
+    server = Server(make_app(db, interval=interval, **settings), log_level=log_level, timeout_graceful_shutdown=1)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     while not server.started:

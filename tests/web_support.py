@@ -2,6 +2,7 @@
 for the web tests and benchmarks. Run as a script to append the rest of a game:
 
     python tests/web_support.py append DB GAME FIRST COUNT DELAY   append events FIRST.. one by one
+    python tests/web_support.py notes DB GAME FIRST COUNT DELAY    append COUNT notes instead
 
 It prints "ready", waits for a line on stdin, then prints each appended seq as it commits.
 """
@@ -18,7 +19,7 @@ from pathlib import Path
 import msgspec
 
 from ktlog.data import SAMPLE_GAMES
-from ktlog.events import Event
+from ktlog.events import Annotation, Event
 from ktlog.files.gamelog import read_game_log
 from ktlog.records import decode_payload
 from ktlog.storage.store import Store
@@ -64,17 +65,17 @@ def store_part(db: Path, upto: int, names: dict[str, str] = HOSTILE, sample: Pat
         return store.new_game(events[0], events[1:upto]), events
 
 
-def append(db: str, game: str, first: int, count: int, delay: float) -> None:
-    events = sample_events()
+def append(db: str, game: str, first: int, count: int, delay: float, notes: bool = False) -> None:
+    events = [Annotation(target=3, text=f"note {n}") for n in range(count)] if notes else sample_events()[first : first + count]
     with as_older_ktlog(), Store(db) as store:
         print("ready", flush=True)
         sys.stdin.readline()
-        for event in events[first : first + count]:
+        for event in events:
             envelope = store.append(game, event)
             print(envelope.seq, time.time(), flush=True)
             time.sleep(delay)
 
 
 if __name__ == "__main__":
-    if sys.argv[1] == "append":
-        append(sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5]), float(sys.argv[6]))
+    if sys.argv[1] in ("append", "notes"):
+        append(sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5]), float(sys.argv[6]), notes=sys.argv[1] == "notes")

@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-import re
-
 import polars as pl
 
-from ..errors import KtlogError
 from ..storage.catalog import EVENTS, select
 from .league import League, read_table
 
@@ -43,23 +40,16 @@ def game_race(league: League, game_id: str) -> tuple[pl.DataFrame, pl.DataFrame]
     (seq, label "TP1" ...)."""
     steps = game_curve(league, game_id)
     players = league.results.filter(pl.col("game_id") == game_id).get_column("player")
-    game = f"game_key = (SELECT game_key FROM games WHERE id = {_quoted(game_id)})"
-    last = read_table(league.db, f"SELECT MAX(seq) AS seq FROM events WHERE {game}", {"seq": EVENTS["seq"]}).item()
+    game = "game_key = (SELECT game_key FROM games WHERE id = ?)"
+    last = read_table(league.db, f"SELECT MAX(seq) AS seq FROM events WHERE {game}", {"seq": EVENTS["seq"]}, [game_id]).item()
     start = pl.DataFrame({"seq": 0, "turning_point": 0, "player": players, "vp": 0}, schema=CURVE)
     end = (steps.filter(pl.col("seq") == pl.col("seq").max()) if steps.height else start).with_columns(pl.lit(last, dtype=pl.Int64).alias("seq"))
     race = pl.concat([start, steps, end])
     query, types = select("events", ("seq", "payload"))
-    boundaries = read_table(league.db, f"{query} WHERE {game} AND type = 'TurningPointStarted'", types).select(
+    boundaries = read_table(league.db, f"{query} WHERE {game} AND type = 'TurningPointStarted'", types, [game_id]).select(
         "seq", pl.format("TP{}", pl.col("payload").str.json_path_match("$.turning_point")).alias("label")
     )
     return race, boundaries
-
-
-def _quoted(game_id: str) -> str:
-    """A game id as an SQL literal; ids come from the database, and are checked to be ids."""
-    if not re.fullmatch(r"[0-9a-f-]{1,64}", game_id):
-        raise KtlogError(f"{game_id!r} is not a game id")
-    return f"'{game_id}'"
 
 
 def after_each_turning_point(league: League) -> pl.DataFrame:

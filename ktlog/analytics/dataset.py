@@ -195,7 +195,7 @@ def _write_partition(db: Path, folder: Path, name: str, where: str, args: list, 
             sql = f"{query} WHERE game_id IN (SELECT id FROM games WHERE {where} AND {label})"
         else:
             sql = f"{query} WHERE game_key IN ({keys})"
-        frame = read_table(db, _inline(sql, params), types)
+        frame = read_table(db, sql, types, params)
         if table == "games":
             games = frame.height
             rowids = frame.get_column("game_key")
@@ -206,14 +206,6 @@ def _write_partition(db: Path, folder: Path, name: str, where: str, args: list, 
         target.mkdir(parents=True, exist_ok=True)
         write_atomically(target / _file(name), frame.write_parquet)
     return games
-
-
-def _inline(sql: str, params: list) -> str:
-    """The query with its parameters as SQL literals (the ADBC reader takes none)."""
-    for value in params:
-        literal = "NULL" if value is None else "'" + str(value).replace("'", "''") + "'"
-        sql = sql.replace("?", literal, 1)
-    return sql
 
 
 def _read_metadata(path: Path) -> dict:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import difflib
+from collections.abc import Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -20,6 +21,7 @@ import polars as pl
 
 from ..errors import KtlogError
 from ..storage import catalog
+from ..storage.dbfile import read_uri, store_error
 from .tables import POLARS_TYPE, is_dataset, read_dataset_table, table_query
 
 
@@ -38,7 +40,7 @@ class Filters:
     player: str | None = None
     team: str | None = None
     signed_by_both: bool | None = None
-    """Only games every player signed as they stand (`play.signatures`, each signature checked)."""
+    """Only games every player signed as they stand with the key pinned to their name (`play.keyring`, each signature checked)."""
     simulated: bool | None = None
     """Take in games played by `ktlog simulate` (left out otherwise)."""
 
@@ -52,22 +54,31 @@ READ_BUSY_TIMEOUT_MS = 5000
 reader opening the WAL) before it fails."""
 
 
-def read_table(db: Path, query: str, schema: dict[str, type]) -> pl.DataFrame:
+def read_table(db: Path, query: str, schema: dict[str, type], params: Sequence[str | int | None] = ()) -> pl.DataFrame:
     """One query's rows as a frame, through the ADBC SQLite driver (Arrow, no Python object
     per row), cast to `schema` (column -> int, float or str): SQLite's columns carry no
-    types of their own, and a column of NULLs would otherwise come back as integers."""
+    types of their own, and a column of NULLs would otherwise come back as integers. `params`
+    are bound to the query's `?`s, never pasted into it. A damaged file is a StoreError saying
+    so, as every command says it (`dbfile.store_error`)."""
+    import adbc_driver_manager
     import adbc_driver_sqlite.dbapi as adbc
 
-    from ..storage.dbfile import read_uri
-
-    with adbc.connect(read_uri(db)) as conn, conn.cursor() as cursor:
-        cursor.execute(f"PRAGMA busy_timeout = {READ_BUSY_TIMEOUT_MS}")  # readers beside a recorder or another reader wait their turn
-        cursor.adbc_statement.set_options(**{"adbc.sqlite.query.batch_rows": str(2**30)})  # one batch: one type per column
-        cursor.execute(query)
-        frame = pl.DataFrame(cursor.fetch_arrow())
+    try:
+        with adbc.connect(read_uri(db)) as conn, conn.cursor() as cursor:
+            cursor.execute(f"PRAGMA busy_timeout = {READ_BUSY_TIMEOUT_MS}")  # readers beside a recorder or another reader wait their turn
+            cursor.adbc_statement.set_options(**{"adbc.sqlite.query.batch_rows": str(2**30)})  # one batch: one type per column
+            cursor.execute(query, _bound(params) if params else None)
+            frame = pl.DataFrame(cursor.fetch_arrow())
+    except adbc_driver_manager.DatabaseError as exc:
+        raise store_error(exc, db) from exc
     if frame.width == 0:
         return pl.DataFrame(schema={c: POLARS_TYPE[t] for c, t in schema.items()})
     return frame.cast({c: POLARS_TYPE[t] for c, t in schema.items() if c in frame.columns})
+
+
+def _bound(params: Sequence[str | int | None]) -> pl.DataFrame:
+    """Query parameters as one row of Arrow data, each a text or a whole number (a NULL as a null text)."""
+    return pl.DataFrame([pl.Series(f"p{i}", [p], dtype=pl.Int64 if isinstance(p, int) else pl.String) for i, p in enumerate(params)])
 
 
 FILTER_LABELS = ("league", "season", "round", "ruleset")

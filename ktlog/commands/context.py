@@ -44,16 +44,19 @@ def quiet_broken_pipe() -> typing.NoReturn:
 
 
 def open_store(ctx: click.Context, *, ui: bool = False, create: bool = False) -> Store:
-    """The database given with --db (or KTLOG_DB, or the default), opened once per command;
+    """The database given with --db (or KTLOG_DB, or the default), opened once per command and
+    closed at its end;
     `ui`: the terminal UI's short wait for another writer's lock. Only a command that records
     games passes `create`: any other refuses a path with no database (issue 16 #11) instead of
     leaving folders and an empty database behind a mistyped --db."""
     from ..storage.dbfile import BUSY_TIMEOUT_MS, UI_BUSY_TIMEOUT_MS
     from ..storage.store import Store
 
-    obj = ctx.find_root().obj
+    root = ctx.find_root()
+    obj = root.obj
     if obj.get("store") is None:
         obj["store"] = Store(obj["db"], create=create, busy_timeout_ms=UI_BUSY_TIMEOUT_MS if ui else BUSY_TIMEOUT_MS)
+        root.call_on_close(obj["store"].close)  # closed when the command ends, not whenever it is collected
     return obj["store"]
 
 

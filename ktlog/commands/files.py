@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import contextlib
+import shlex
 import shutil
 import signal
-import sqlite3
 import sys
 from collections import Counter
 from collections.abc import Iterator
@@ -33,14 +33,20 @@ from .context import claim_output, echo, open_store, output_options, write_outpu
     type=click.IntRange(1),
     help="Processes reading and checking the files (default: the cores ktlog may use; 1: this process alone).",
 )
+@click.option(
+    "--trust-new",
+    is_flag=True,
+    help="Pin each signer's key seen for the first time to the name it signed under (trust on first use; `ktlog key list` shows the keyring).",
+)
 @click.pass_context
-def import_cmd(ctx, files, jobs) -> None:
+def import_cmd(ctx, files, jobs, trust_new) -> None:
     """Import game-log files (each whole or not at all; importing twice changes nothing), then
     say how many were new, extended, unchanged and refused. A FILE that is a folder stands for
     its .jsonl and .ktgame files (not its subfolders'). A FILE ending in .ktgame is a game
     file: a header of players and labels, then one `TYPE FIELD=VALUE ...` event a line
     (docs/file-formats.md). SIGTERM and SIGHUP stop it as ctrl+c does: the file being written
-    is left out whole, the files before it stay imported."""
+    is left out whole, the files before it stay imported. A signed file's signers are named,
+    each with how their key stands in the league's keyring (`ktlog key`)."""
     files = _in_folders(files)
     store = open_store(ctx, create=True)
     tally: Counter[str] = Counter()
@@ -54,8 +60,8 @@ def import_cmd(ctx, files, jobs) -> None:
                     tally[result.status] += 1
                     echo(result.describe())
                     if Path(result.path).suffix != GAME_FILE_SUFFIX:
-                        _report_signers(store, Path(result.path))
-    except (KeyboardInterrupt, KtlogError, sqlite3.Error):
+                        _report_signers(store, Path(result.path), trust_new)
+    except BaseException:  # ctrl+c, a database that fails, or a bug: the summary is said all the same
         echo(f"stopped: {_summary(tally, len(files))}", err=True)
         raise
     if len(files) > 1:
@@ -87,13 +93,24 @@ def _summary(tally: Counter[str], files: int) -> str:
     return text + (f"; {left} not reached" if left else "")
 
 
-def _report_signers(store: Store, path: Path) -> None:
-    """Keep the signatures an imported file carries, and say who signed the game."""
+def _report_signers(store: Store, path: Path, trust_new: bool) -> None:
+    """Keep the signatures an imported file carries, say who signed the game, and pin the new
+    keys (`trust_new`) or say how to."""
     from ..play import signatures
 
     header = signatures.file_header(path)
-    if header is not None:
-        echo(f"  game {header.game_id[:8]}: {signatures.keep_from_header(store, header).describe()}")
+    found = None if header is None else signatures.keep_from_header(store, header)
+    if header is None or found is None:
+        return
+    if trust_new and (pinned := signatures.trust_new(store, found)):
+        for signer in pinned:
+            echo(f"  pinned the key of {signer.name} on first use: {signer.public_key}")
+        found = signatures.signers(store, header.game_id)
+    echo(f"  game {header.game_id[:8]}: {found.describe()}")
+    for signer in found.new_keys:
+        echo(
+            f"  new key of {signer.name}: compare it with theirs (`ktlog key show`), then `ktlog key trust {shlex.quote(signer.name)} {signer.public_key}` (or import with --trust-new)"
+        )
 
 
 @contextlib.contextmanager

@@ -66,21 +66,33 @@ def new(ctx, ruleset, killzone, date, dataslate, mission, league, season, round_
     )
     sides: list[Side] = []
     warnings: list[str] = []
+    used: list[str] = []
+    paths: dict[str, str] = {}
     for spec, npo in [(p, False) for p in players] + [(p, True) for p in npos]:
         name, path, select = _parse_player(spec)
         loaded = load_roster(path)
         warnings += loaded.warnings
+        if str(path) != spec.partition("=")[2].partition(":")[0]:  # looked up by name: say which file
+            used.append(f"{name}: {loaded.name} from {path}")
+        paths[name] = str(path)
         sides.append(Side(name, loaded, select, npo=npo))
     setup = opening_events(created, sides)[1:]  # refused here, before the database is opened
     game_id = open_store(ctx, create=True).new_game(created, setup)
     unapplied = not_applied_in_setup(setup, RULESETS[ruleset])
     if as_json:
         echo_json(
-            {"id": game_id, "players": [p.partition("=")[0] for p in players + npos], "events": len(setup) + 1, "warnings": warnings, "not_applied": unapplied}
+            {
+                "id": game_id,
+                "players": [p.partition("=")[0] for p in players + npos],
+                "rosters": paths,
+                "events": len(setup) + 1,
+                "warnings": warnings,
+                "not_applied": unapplied,
+            }
         )
         return
     click.echo(game_id)
-    for line in [f"warning: {w}" for w in warnings] + [f"not applied: {u}" for u in unapplied]:
+    for line in [f"roster of {u}" for u in used] + [f"warning: {w}" for w in warnings] + [f"not applied: {u}" for u in unapplied]:
         click.echo(line, err=True)
     click.echo(f"created {RULESETS[ruleset].title} game {game_id[:8]} with {len(setup) + 1} events; next: the set-up roll-off, e.g.", err=True)
     names = [p.partition("=")[0] for p in players + npos]

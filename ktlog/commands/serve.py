@@ -14,19 +14,27 @@ LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
 @click.command()
 @click.option("--host", default="127.0.0.1", show_default=True, help="The address to listen on (0.0.0.0: every network of this machine).")
 @click.option("--port", type=click.IntRange(1, 65535), default=8787, show_default=True, help="The port to listen on.")
+@click.option("--allow-host", "allow", multiple=True, metavar="NAME", help="Another name the server may be reached by (repeatable).")
+@click.option("--max-streams", type=click.IntRange(1, 10_000), default=32, show_default=True, help="Live streams one client address may hold open.")
 @click.pass_context
-def serve(ctx: click.Context, host: str, port: int) -> None:
+def serve(ctx: click.Context, host: str, port: int, allow: tuple[str, ...], max_streams: int) -> None:
     """Serve a read-only web view: every table live, a game, a stream overlay, the replay and the league."""
-    from ..web.app import Server, make_app
+    from ..web.app import Server, listen, make_app
 
     db = Path(ctx.find_root().obj["db"])
     if not db.exists():
         raise KtlogError(f"no database at {db}; record a game first (`ktlog new`), or give one with --db")
+    sock = listen(host, port)
     shown = f"[{host}]" if ":" in host else host
     click.echo(f"ktlog serve: reading {db} at http://{shown}:{port}/ (read-only; Ctrl+C stops it)")
     if host not in LOCAL_HOSTS:
         click.echo(f"warning: listening on {host}: anyone on your network can read every game in {db.name}", err=True)
     try:
-        Server(make_app(db), host=host, port=port, log_level="warning", timeout_graceful_shutdown=2).run()
-    except OSError as exc:
-        raise KtlogError(f"cannot listen on {host}:{port}: {exc.strerror}; choose another --port") from exc
+        app = make_app(db, hosts=(host,), allow=allow, streams_per_client=max_streams)
+        Server(app, log_level="warning", timeout_graceful_shutdown=2, proxy_headers=False).run(sockets=[sock])  # no proxy: the client's own address
+    except KeyboardInterrupt:  # uvicorn stops the server, then raises the Ctrl+C again
+        click.echo("ktlog serve: stopped")
+        ctx.exit(130)
+    finally:
+        sock.close()
+    click.echo("ktlog serve: stopped")

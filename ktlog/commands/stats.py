@@ -49,7 +49,12 @@ def filter_options(command):
         click.option("--ruleset", help="Only games of this ruleset (e.g. kt24-preliminary)."),
         click.option("--player", help="Only games this player played (and their rows)."),
         click.option("--team", help="Only games this kill team played (and its rows)."),
-        click.option("--signed-by-both", is_flag=True, default=None, help="Only games every player signed as they stand (each signature checked)."),
+        click.option(
+            "--signed-by-both",
+            is_flag=True,
+            default=None,
+            help="Only games every player signed as they stand, each with the key pinned to their name (`ktlog key trust`; each signature checked).",
+        ),
         click.option("--simulated", is_flag=True, default=None, help="Take in games played by `ktlog simulate` (left out otherwise)."),
     ]
     for option in reversed(options):

@@ -8,14 +8,14 @@ file whole (a temporary file beside it, then renamed). Importing files into a da
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Annotated, Literal
 
 import msgspec
 
 from .. import __version__
 from ..errors import GameLogError, KtlogError
 from ..events import Envelope
-from ..records import GENESIS, canonical, canonical_raw, chain_hash, decode_payload
+from ..records import GENESIS, NUMBER_LIMIT, canonical, canonical_raw, chain_hash, decode_payload
 from ..rulesets.multiplayer.rules import shared_win
 from ..state import GameState
 from .inputs import GAME_LOG_LIMIT, LINE_LIMIT, read_limited
@@ -33,6 +33,11 @@ class HeaderPlayer(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     kill_team: str
 
 
+Count = Annotated[int, msgspec.Meta(ge=0, le=NUMBER_LIMIT)]
+"""A number of a header: checked against the limits of every number ktlog stores when the header is read."""
+Score = Annotated[int, msgspec.Meta(ge=-NUMBER_LIMIT, le=NUMBER_LIMIT)]
+
+
 class HeaderResult(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
     """The final result: winner (None for a draw or a shared win), each player's VP by op with
     `total`, and the players sharing the win (Multiplayer Ops, ruling 5; absent otherwise)."""
@@ -40,7 +45,7 @@ class HeaderResult(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit
     winner: str | None
     draw: bool
     ended_by: Literal["battle", "concession"]
-    score: dict[str, dict[str, int]]
+    score: dict[str, dict[str, Score]]
     winners: tuple[str, ...] = ()
 
 
@@ -58,13 +63,13 @@ class Header(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defau
     """Line 1 of a game-log file, like PGN's tag roster."""
 
     format: Literal["ktlog-game"]
-    format_version: int
+    format_version: Count
     game_id: str
     ruleset: str
     killzone: str
     date: str
     players: tuple[HeaderPlayer, ...]
-    events: int
+    events: Count
     mission: str | None = None
     league: str | None = None
     season: str | None = None

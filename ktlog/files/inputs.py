@@ -15,29 +15,28 @@ LINE_LIMIT = 2**20
 """Bytes at most in one line of a game-log file (an event with a whole datacard is a few KB)."""
 
 
-def check_regular(path: Path, what: str) -> os.stat_result | None:
-    """Refuse a path that exists but is not a regular file; its stat, or None if it does not exist."""
-    try:
-        info = os.stat(path)
-    except FileNotFoundError:
-        return None
-    except OSError as exc:
-        raise KtlogError(f"cannot read {path}: {exc.strerror}") from exc
-    if not stat.S_ISREG(info.st_mode):
-        kind = "a folder" if stat.S_ISDIR(info.st_mode) else "a pipe" if stat.S_ISFIFO(info.st_mode) else "a device or socket"
-        raise KtlogError(f"{path} is {kind}, not a regular file; give the path of {what}")
-    return info
+ROSTER_LIMIT = 20 * 2**20
+"""Bytes at most in a roster file, a BattleScribe roster or catalogue, or one unzipped from it:
+many times the largest BSData catalogue."""
 
 
 def read_limited(path: Path, what: str, limit: int) -> bytes:
-    """The bytes of a regular file of at most `limit` bytes (refused with the limit named)."""
-    info = check_regular(path, what)
-    if info is None:
-        raise KtlogError(f"cannot read {path}: no such file")
-    too_big = f"{path} is larger than {limit // 2**20} MB, the most ktlog reads as {what}; is it the right file?"
-    if info.st_size > limit:
-        raise KtlogError(too_big)
-    with open(path, "rb") as f:
+    """The bytes of a regular file of at most `limit` bytes, the limit applied while reading (a
+    file growing as it is read stops at it). Anything else is refused, named, before a byte is
+    read: opened without waiting (a FIFO with no writer would block), then checked to be a
+    regular file by the open file itself, so nothing can swap the path in between."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except FileNotFoundError:
+        raise KtlogError(f"cannot read {path}: no such file") from None
+    with os.fdopen(fd, "rb") as f:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            kind = "a folder" if stat.S_ISDIR(info.st_mode) else "a pipe" if stat.S_ISFIFO(info.st_mode) else "a device or socket"
+            raise KtlogError(f"{path} is {kind}, not a regular file; give the path of {what}")
+        too_big = f"{path} is larger than {limit // 2**20} MB, the most ktlog reads as {what}; is it the right file?"
+        if info.st_size > limit:
+            raise KtlogError(too_big)
         data = f.read(limit + 1)
     if len(data) > limit:
         raise KtlogError(too_big)

@@ -26,11 +26,11 @@ def public_hex(key: Ed25519PrivateKey) -> str:
 def create_key(name: str) -> tuple[str, Ed25519PrivateKey]:
     """A new key pair for `name`, written once (an existing key is never replaced: games signed
     with it would no longer match its owner)."""
-    from ..characters import unsafe_character
+    from ..records import name_problem
 
     name = name.strip()
-    if not name or len(name) > 200 or unsafe_character(name):
-        raise KtlogError("give your name as the players' list shows it (plain text, at most 200 characters)")
+    if problem := name_problem(name, "name"):
+        raise KtlogError(f"{problem}; give your name as the players' list shows it (plain text, at most 200 characters)")
     path = key_file()
     if path.exists():
         raise KtlogError(f"{path} already holds a signing key; ktlog never replaces one (move it away first to make another)")

@@ -65,11 +65,13 @@ import msgspec
 import platformdirs
 
 from ..data import SAMPLE_ROSTERS
-from ..errors import RosterError
+from ..errors import InvalidEvent, KtlogError, RosterError
 from ..events import EVENT_TYPES, Action, Datacard, Equipment, Event, OperativeAdded, PlayerJoined, Ploy, Resource, UniqueAction, Weapon
+from ..records import check_event
 from ..rules.setup import check_datacard
 from ..rules.team import MAX_PLOY_CP, MAX_RESOURCE, check_team
 from ..wording import read_wording
+from .inputs import ROSTER_LIMIT, read_limited
 
 T = TypeVar("T")
 
@@ -259,7 +261,7 @@ def _stat(value: int | str, what: str) -> int:
 
 
 def _damage(value: str, weapon: str) -> tuple[int, int]:
-    m = re.fullmatch(r"\s*(\d+)\s*/\s*(\d+)\s*", value)
+    m = re.fullmatch(r"\s*([0-9]+)\s*/\s*([0-9]+)\s*", value)  # ASCII digits only: int() reads ٣ as 3
     if not m:
         raise ValueError(f"weapon {weapon!r}: dmg {value!r} is not like 3/4 (normal/critical)")
     return int(m[1]), int(m[2])
@@ -291,7 +293,9 @@ def check_roster(path: str | Path) -> tuple[Roster | None, list[RosterProblem]]:
     datacards the rules refuse, ids used twice."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_limited(path, "a roster file", ROSTER_LIMIT).decode("utf-8")
+    except KtlogError as exc:
+        return None, [RosterProblem(f"cannot read the roster file: {exc}")]
     except (OSError, UnicodeDecodeError) as exc:
         return None, [RosterProblem(f"cannot read the roster file: {getattr(exc, 'strerror', None) or exc}")]
     try:
@@ -301,11 +305,14 @@ def check_roster(path: str | Path) -> tuple[Roster | None, list[RosterProblem]]:
         return None, [RosterProblem(f"not valid TOML: {exc}. Fix that line of the roster file", line=int(line[1]) if line else None)]
     raw, warnings = _read_older_wording(raw)
     problems = _problems(raw)
-    lines = text.splitlines()
+    lines = text.split("\n")  # TOML lines end at \n only: a value may hold U+2028 or U+0085
     problems = sorted((RosterProblem(p.text, p.at, _line(lines, p.at)) for p in problems), key=lambda p: p.line or 0)
     if problems:
         return None, problems
     spec = msgspec.convert(raw, RosterFile)  # every field was checked above
+    beyond = [RosterProblem(p.text, p.at, _line(lines, p.at)) for p in _limit_problems(spec)]
+    if beyond:
+        return None, beyond
     operatives = [RosterOperative(i, card) for op in spec.operatives for card in [_datacard(op)] for i in _ids(op)]
     ploys, equipment, resources = _team(spec)  # every table was checked above
     return Roster(
@@ -321,6 +328,38 @@ def check_roster(path: str | Path) -> tuple[Roster | None, list[RosterProblem]]:
         equipment=equipment,
         resources=resources,
     ), []
+
+
+_EVENT_FIELDS = {"kill_team": "name", "equipment_options": "equipment", "group_activation": "ga", "defence": "df", "normal_dmg": "dmg", "crit_dmg": "dmg"}
+"""A field of the events a roster becomes -> the roster file's field."""
+
+
+def _limit_problems(spec: RosterFile) -> list[RosterProblem]:
+    """What `ktlog new` would refuse in the events this roster becomes (`records.check_event`:
+    whole numbers within +-NUMBER_LIMIT, names and texts within their lengths, no control
+    character), found before the file is used, each with its field."""
+    ploys, equipment, resources = _team(spec)
+    team = PlayerJoined(
+        player="-", kill_team=spec.name, faction=spec.faction, archetypes=tuple(spec.archetypes), ploys=ploys, equipment_options=equipment, resources=resources
+    )
+    problems = _refused(team, "", ())
+    for i, op in enumerate(spec.operatives):
+        event = OperativeAdded(player="-", operative=_ids(op)[-1], datacard=_datacard(op))
+        problems += _refused(event, f"operative {op.name[:60]!r}: ", ("operatives", i))
+    return problems
+
+
+def _refused(event: Event, named: str, at: tuple[str | int, ...]) -> list[RosterProblem]:
+    try:
+        check_event(event)
+    except InvalidEvent as exc:
+        text = exc.message.replace("field datacard.", "field ").replace("field operative:", "field id:")
+        path = re.match(r"field ([\w.\[\]]+):", text)
+        fields = tuple(_EVENT_FIELDS.get(f, f) if isinstance(f, str) else f for f in (_path("." + path[1]) if path else ()))
+        if path:  # the event's field as the roster file names it
+            text = text.replace(path[0], "field " + re.sub(r"\w+", lambda w: _EVENT_FIELDS.get(w[0], w[0]), path[1]) + ":", 1)
+        return [RosterProblem(named + text, (*at, *fields))]
+    return []
 
 
 def _ids(op: OperativeEntry | dict) -> list[str]:
@@ -554,16 +593,27 @@ def user_roster_folder() -> Path:
 
 def find_roster(name: str) -> Path:
     """A roster file by path, or by name in the user's roster folder, then among the samples
-    (`kasrkin`, `My Kasrkin` and `my-kasrkin.toml` all name my-kasrkin.toml)."""
+    (`kasrkin`, `My Kasrkin` and `my-kasrkin` all name my-kasrkin.toml). An argument that
+    names a path (it holds a `/` or ends in `.toml`) is that file or nothing: a folder mistyped
+    is never replaced by another roster of the same file name."""
     path = Path(name)
-    if path.is_file():
+    if path.is_file() or (names_a_path(name) and path.exists()):  # a pipe, a device or a folder: the reader says what it is
         return path
-    stem = slug(path.stem if path.suffix == ".toml" else name)
+    if names_a_path(name):
+        raise RosterError(
+            f"no roster file {name!r}: nothing is at that path (a roster given with a / or .toml is a path); "
+            "check the path, or give a roster's name alone to look it up (ktlog roster list shows them)"
+        )
     for folder in (user_roster_folder(), SAMPLE_ROSTERS):
-        for candidate in (folder / f"{path.stem}.toml", folder / f"{stem}.toml"):
+        for candidate in (folder / f"{name}.toml", folder / f"{slug(name)}.toml"):
             if candidate.is_file():
                 return candidate
     raise RosterError(f"no roster {name!r}: not a file, and not in {user_roster_folder()} or the samples; ktlog roster list shows them")
+
+
+def names_a_path(name: str) -> bool:
+    """Whether a roster argument is a path rather than a roster's name: it holds a folder separator or ends in .toml."""
+    return "/" in name or os.sep in name or name.strip().lower().endswith(".toml")
 
 
 def _weapon(w: WeaponEntry) -> Weapon:

@@ -32,6 +32,7 @@ from ..errors import GameLogError, KtlogError
 from ..events import Envelope
 from ..files.gamefile import SUFFIX as GAME_FILE_SUFFIX
 from ..files.gamelog import Header, header_result, read_game_log
+from ..files.inputs import LINE_LIMIT
 from ..reducer import fold_with_snapshots
 from ..state import GameState, decode_state, encode_state
 from ..storage.snapshots import SNAPSHOT_EVERY
@@ -142,19 +143,30 @@ _HEADER = msgspec.json.Decoder(_HeaderStart)
 _TAIL = msgspec.json.Decoder(_Tail)
 
 
-def _last_line(f: BinaryIO, chunk: int = 8192) -> bytes:
-    """The file's last line that is not blank, read from its end."""
+def _last_line(f: BinaryIO, chunk: int = 65536) -> bytes:
+    """The file's last line that is not blank, read from its end in linear time; ValueError if
+    it is longer than a line may be (LINE_LIMIT: the full check then says so), found once that
+    many bytes are read, whatever the file's length."""
     end = f.seek(0, os.SEEK_END)
-    tail = b""
+    blocks: list[bytes] = []
+    length = 0
     while end > 0:
         start = max(0, end - chunk)
         f.seek(start)
-        tail = f.read(end - start) + tail
+        block = f.read(end - start)
         end = start
-        stripped = tail.rstrip()
-        if b"\n" in stripped:
-            return stripped.rsplit(b"\n", 1)[1]
-    return tail.rstrip()
+        if not blocks:
+            block = block.rstrip()  # the blank lines and spaces at the end, as editors leave them
+            if not block:
+                continue
+        cut = block.rfind(b"\n")
+        blocks.append(block[cut + 1 :])
+        length += len(blocks[-1])
+        if length > LINE_LIMIT:
+            raise ValueError("the last line is longer than a line may be")
+        if cut >= 0:
+            break
+    return b"".join(reversed(blocks))
 
 
 def import_files(store: Store, paths: list[Path], jobs: int | None = None) -> Iterator[ImportReport | KtlogError]:

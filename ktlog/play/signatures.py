@@ -7,7 +7,8 @@ which covers every event up to it. So a signature says "the holder of this key v
 game up to this seq". It proves that the file was not changed after the signer signed it (the
 hash chain alone does not: anyone can recompute it), and with both players' signatures, that
 both vouch for the same events. It does not prove who holds a key: a name is what the signer
-typed, so a league compares each player's key (`ktlog key show`) once, in person.
+typed, so a league pins each player's key in its keyring (`play.keyring`), compared once in
+person, and counts a signature as a player's only by their pinned key.
 """
 
 from __future__ import annotations
@@ -23,7 +24,9 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 from ..files.gamelog import Header, HeaderSignature
 from ..files.inputs import LINE_LIMIT
 from ..files.keys import load_key, public_hex
+from ..records import NUMBER_LIMIT, name_problem
 from ..storage.store import Store
+from .keyring import Standing, public_key_problem, standing, trust
 
 CONTEXT = b"ktlog game signature v1\n"
 """Prefixed to what is signed, so a ktlog signature can never be taken for another program's."""
@@ -44,7 +47,7 @@ def sign(store: Store, game_id: str, key: tuple[str, Ed25519PrivateKey] | None =
 
 def holds(signature: HeaderSignature, game_id: str, event_hash: str | None) -> bool:
     """Whether the signature is the key's over the game up to its seq, whose event has `event_hash`."""
-    if event_hash is None:
+    if event_hash is None or malformed(signature):
         return False
     try:
         key = Ed25519PublicKey.from_public_bytes(bytes.fromhex(signature.public_key))
@@ -54,36 +57,85 @@ def holds(signature: HeaderSignature, game_id: str, event_hash: str | None) -> b
     return True
 
 
+def malformed(signature: HeaderSignature) -> str | None:
+    """What makes a signature from a file one ktlog never keeps: a seq out of range, a signer's
+    name that is not a name (the limits of every name), a key or signature that is not hex of its
+    length. Checked before anything is looked up or written."""
+    if not 1 <= signature.head_seq <= NUMBER_LIMIT:
+        return f"head_seq {signature.head_seq} is not a seq of the game (1 to {NUMBER_LIMIT:,})"
+    if problem := name_problem(signature.signer, "signer"):
+        return problem
+    if problem := public_key_problem(signature.public_key):
+        return f"public_key: {problem}"
+    if len(signature.signature) != 128:
+        return f"signature: an Ed25519 signature is 128 hex digits; this has {len(signature.signature):,} characters"
+    return None
+
+
 def _event_hash(store: Store, game_id: str, seq: int) -> str | None:
     row = store.conn.execute("SELECT e.hash FROM events e JOIN games g USING (game_key) WHERE g.id = ? AND e.seq = ?", (game_id, seq)).fetchone()
     return row[0].hex() if row and isinstance(row[0], bytes) else None
 
 
 @dataclass(frozen=True)
+class Signer:
+    """A signature that holds: the name it was made under, its key, and how the key stands in
+    the league's keyring (`play.keyring`)."""
+
+    name: str
+    public_key: str
+    standing: Standing
+    pinned_to: str | None = None
+
+    def describe(self) -> str:
+        key = self.public_key[:16]
+        return {
+            "pinned": f"{self.name} (pinned key)",
+            "new": f"{self.name} (key {key}… not pinned)",
+            "other key": f"{self.name}? NOT the key pinned to {self.name}: a different signer (key {key}…)",
+            "key of another": f"{self.name}? the key pinned to {self.pinned_to}, not to {self.name} (key {key}…)",
+            "revoked": f"{self.name} (revoked key {key}…)",
+        }[self.standing]
+
+
+@dataclass(frozen=True)
 class Signers:
     """Who signed a game as it stands (the signatures that check out), against its players."""
 
-    names: tuple[str, ...]
+    signed: tuple[Signer, ...]
     players: tuple[str, ...]
     failed: tuple[str, ...] = ()
     """Signers whose signature does not match the stored events."""
+    refused: tuple[str, ...] = ()
+    """Signatures a file carried that are not even well formed, each with why."""
 
     @property
-    def by_every_player(self) -> bool:
-        return bool(self.players) and set(self.players) <= set(self.names)
+    def names(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(s.name for s in self.signed))
+
+    @property
+    def by_every_players_key(self) -> bool:
+        """Every player signed with a key pinned to their name in the league's keyring."""
+        return bool(self.players) and set(self.players) <= {s.name for s in self.signed if s.standing == "pinned"}
+
+    @property
+    def new_keys(self) -> tuple[Signer, ...]:
+        return tuple(s for s in self.signed if s.standing == "new")
 
     def describe(self) -> str:
-        if not self.names and not self.failed:
+        if not self.signed and not self.failed and not self.refused:
             return "not signed"
-        if not self.names:
+        if not self.signed:
             text = "no valid signature"
-        elif self.by_every_player:
-            text = f"signed by {', '.join(self.names)} (every player)"
+        elif self.by_every_players_key:
+            text = f"signed by {', '.join(self.names)} (every player, each by their pinned key)"
         else:
-            text = f"signed by {', '.join(self.names)}; not by {', '.join(p for p in self.players if p not in self.names)}"
+            text = f"signed by {', '.join(s.describe() for s in self.signed)}"
+            missing = [p for p in self.players if p not in self.names]
+            text += f"; not by {', '.join(missing)}" if missing else "; not every player by a pinned key"
         if self.failed:
             text += f"; the signature of {', '.join(self.failed)} does NOT match the events"
-        return text
+        return text + "".join(f"; a signature refused: {why}" for why in self.refused)
 
 
 def stored(store: Store, game_id: str) -> list[HeaderSignature]:
@@ -92,31 +144,49 @@ def stored(store: Store, game_id: str) -> list[HeaderSignature]:
 
 
 def signers(store: Store, game_id: str) -> Signers:
-    """The stored signatures of the game as it stands, each checked again."""
+    """The stored signatures of the game as it stands, each checked again, with its key's standing."""
     head_seq, players = store.conn.execute("SELECT head_seq, players FROM games WHERE id = ?", (game_id,)).fetchone()
     current = [s for s in stored(store, game_id) if s.head_seq == head_seq]
     event_hash = _event_hash(store, game_id, head_seq)
-    good = [s.signer for s in current if holds(s, game_id, event_hash)]
-    return Signers(tuple(dict.fromkeys(good)), tuple(json.loads(players or "[]")), tuple(s.signer for s in current if s.signer not in good))
+    refused = {s: why for s in current if (why := malformed(s))}  # kept by an older ktlog
+    good = [s for s in current if s not in refused and holds(s, game_id, event_hash)]
+    signed = tuple(Signer(s.signer, s.public_key, *standing(store, s.signer, s.public_key)) for s in good)
+    failed = tuple(s.signer for s in current if s not in good and s not in refused)
+    return Signers(signed, tuple(json.loads(players or "[]")), failed, tuple(refused.values()))
 
 
 def keep_from_header(store: Store, header: Header) -> Signers | None:
     """Check the signatures a game-log file carries against the stored events, keep those that
-    hold, and say who signed (None for an unsigned file)."""
+    hold, and say who signed (None for an unsigned file). A malformed one is refused before
+    anything is looked up."""
     if not header.signatures:
         return None
     game_id = header.game_id
-    good = [s for s in header.signatures if holds(s, game_id, _event_hash(store, game_id, s.head_seq))]
+    refused = {s: why for s in header.signatures if (why := malformed(s))}
+    good = [s for s in header.signatures if s not in refused and holds(s, game_id, _event_hash(store, game_id, s.head_seq))]
     store.add_signatures(game_id, [(s.head_seq, s.signer, s.public_key, s.signature) for s in good])
     result = signers(store, game_id)
-    bad = tuple(s.signer for s in header.signatures if s not in good)
-    return Signers(result.names, result.players, tuple(dict.fromkeys(result.failed + bad)))
+    bad = tuple(s.signer for s in header.signatures if s not in good and s not in refused)
+    return Signers(result.signed, result.players, tuple(dict.fromkeys(result.failed + bad)), tuple(dict.fromkeys(result.refused + tuple(refused.values()))))
+
+
+def trust_new(store: Store, found: Signers) -> list[Signer]:
+    """Pin, on first use, the new keys of a game's signatures: each under a name no key is pinned
+    to, the only new key under that name (two would leave it to the league to choose)."""
+    by_name: dict[str, list[Signer]] = {}
+    for s in found.new_keys:
+        by_name.setdefault(s.name, []).append(s)
+    chosen = [keys[0] for keys in by_name.values() if len({k.public_key for k in keys}) == 1]
+    for s in chosen:
+        trust(store, s.name, s.public_key, how="first use")
+    return chosen
 
 
 def signed_by_every_player(store: Store) -> set[str]:
-    """The games every player of which signed the game as it stands (each signature checked)."""
+    """The games every player of which signed as they stand, each by the key pinned to their
+    name in the league's keyring (each signature checked)."""
     ids = [g for (g,) in store.conn.execute("SELECT DISTINCT s.game_id FROM signatures s JOIN games g ON g.id = s.game_id AND g.head_seq = s.head_seq")]
-    return {g for g in ids if signers(store, g).by_every_player}
+    return {g for g in ids if signers(store, g).by_every_players_key}
 
 
 def file_header(path: Path) -> Header | None:

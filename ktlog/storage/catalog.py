@@ -81,9 +81,11 @@ SNAPSHOTS: dict[str, type] = {"game_key": int, "seq": int, "state": bytes, "seal
 VERIFICATIONS: dict[str, type] = {"game_id": str, "checked_at": str, "head_seq": int, "ok": int, "bad_seq": int, "problem": str}
 """The latest `ktlog verify` verdict of each game."""
 META: dict[str, type] = {"key": str, "value": str}
+"""Which ktlog wrote the database and which it needs."""
 SIGNATURES: dict[str, type] = {"game_id": str, "head_seq": int, "signer": str, "public_key": str, "signature": str, "recorded_at": str}
 """Recorders' signatures of a game as it stood at head_seq (Ed25519, hex; `play.signatures`)."""
-"""Which ktlog wrote the database and which it needs."""
+KEYRING: dict[str, type] = {"public_key": str, "name": str, "how": str, "pinned_at": str, "revoked_at": str}
+"""The league's keyring: each public key (hex) pinned to the one name it signs for (`play.keyring`)."""
 
 GAME_KEY = "game_key"
 """Every projection row also carries its game's integer key (the games table's `game_key`), which the
@@ -147,6 +149,7 @@ TABLES: dict[str, dict[str, type]] = {
     "verifications": VERIFICATIONS,
     "meta": META,
     "signatures": SIGNATURES,
+    "keyring": KEYRING,
     **PROJECTIONS,
 }
 """Every table of a current database -> its columns."""

@@ -21,7 +21,7 @@ from .. import __version__
 from ..errors import StoreError
 
 APPLICATION_ID = 0x6B746C67  # "ktlg"
-SCHEMA_VERSION = 11
+SCHEMA_VERSION = 12
 """Bumped with each migration; a database with a higher one needs a newer ktlog."""
 SCHEMA_NEEDS_KTLOG = "0.1.0"
 """The first ktlog version that reads this schema (recorded in the database's meta table)."""
@@ -169,9 +169,8 @@ def _migrate(conn: sqlite3.Connection, path: Path | None) -> bool:
         )
     if version == SCHEMA_VERSION:
         return False
-    import sqlite_utils
-
     from .migrations import COMPACTING_MIGRATIONS, REBUILDING_MIGRATIONS, migrations
+    from .schema_library import sqlite_utils
 
     db = sqlite_utils.Database(conn, execute_plugins=False)
     pending = {m.name for m in migrations.pending(db)}
@@ -228,8 +227,9 @@ def durable_once(conn: sqlite3.Connection) -> Iterator[None]:
                 ) from exc
 
 
-def store_error(exc: sqlite3.DatabaseError, path: Path | None) -> StoreError:
-    """What a failed write means to the user: a lock, a read-only file, a full disk."""
+def store_error(exc: Exception, path: Path | None) -> StoreError:
+    """What a failed write or read means to the user: a lock, a read-only file, a damaged file,
+    a full disk (`exc`: an error of sqlite3 or of the ADBC driver the analytics read with)."""
     text = str(exc)
     where = path or ":memory:"
     if "locked" in text or "busy" in text:

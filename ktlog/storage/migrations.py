@@ -5,14 +5,12 @@ without sqlite-utils' import time (about 0.18 s of the TUI's start-up)."""
 
 from __future__ import annotations
 
-import sqlite_utils
-from sqlite_utils import Migrations
-
 from ..records import GENESIS, event_id_bytes
 from .catalog import REWINDS
+from .schema_library import sqlite_utils
 from .snapshots import pack
 
-migrations = Migrations("ktlog")
+migrations = sqlite_utils.Migrations("ktlog")
 REBUILDING_MIGRATIONS = {
     "m002_dice_figures_and_crit_op",
     "m006_elimination_and_mission_vp",
@@ -262,6 +260,17 @@ def m011_lean_log(db: sqlite_utils.Database) -> None:
         conn.execute(f"DROP TABLE {table}_before_m011")
     restore_guards(conn)
     conn.execute(f"CREATE INDEX idx_events_rewinds ON events (game_key, seq) WHERE {REWINDS}")
+
+
+@migrations()
+def m012_keyring(db: sqlite_utils.Database) -> None:
+    """Schema 12: the league's keyring (`play.keyring`): each public key pinned to the one name
+    it signs for, how it came to be pinned (`ktlog key trust`, or on first use at an import) and
+    when, and when it was revoked. A signature counts as a player's only by a key pinned to them."""
+    db["keyring"].create(
+        {"public_key": str, "name": str, "how": str, "pinned_at": str, "revoked_at": str}, pk="public_key", not_null={"name", "how", "pinned_at"}
+    )
+    db["keyring"].create_index(["name"])
 
 
 def _hash_bytes(text):

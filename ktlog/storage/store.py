@@ -106,7 +106,7 @@ class Store:
     def db(self) -> sqlite_utils.Database:
         """The database through sqlite-utils, for tests and tools (imported at first use: the
         store reads through `_rows`)."""
-        import sqlite_utils
+        from .schema_library import sqlite_utils
 
         return sqlite_utils.Database(self.conn, execute_plugins=False)  # ktlog uses no plugins: no scan of installed packages
 
@@ -377,6 +377,20 @@ class Store:
                 "INSERT OR IGNORE INTO signatures (game_id, head_seq, signer, public_key, signature, recorded_at) VALUES (?,?,?,?,?,?)",
                 [(game_id, *s, now()) for s in signatures],
             )
+
+    def pin_key(self, public_key: str, name: str, how: str) -> None:
+        """Pin a public key to a name in the league's keyring (again, if it was revoked)."""
+        with self._write():
+            self.conn.execute(
+                "INSERT INTO keyring (public_key, name, how, pinned_at) VALUES (?,?,?,?) "
+                "ON CONFLICT (public_key) DO UPDATE SET name = excluded.name, how = excluded.how, pinned_at = excluded.pinned_at, revoked_at = NULL",
+                (public_key, name, how, now()),
+            )
+
+    def revoke_key(self, public_key: str) -> None:
+        """Mark a pinned key revoked: signatures by it count as no one's from now on."""
+        with self._write():
+            self.conn.execute("UPDATE keyring SET revoked_at = ? WHERE public_key = ? AND revoked_at IS NULL", (now(), public_key))
 
     def record_file_check(self, problems: list[str]) -> None:
         """Keep what `ktlog verify` found wrong with the file itself: while it stands, every write is refused."""

@@ -3,8 +3,11 @@ server's read connection, which never writes, then the events stored after the l
 seen) and pushes each new event to the viewers of its game, and each changed game to the viewers
 of the tables page.
 
-A message is built once per game and batch, whatever the number of viewers. Each viewer has a
-bounded queue: one that stops reading is dropped when its queue is full, never waited for.
+A message is built once per game and batch, and a new viewer's catch-up once per game, moment
+and starting seq, whatever the number of viewers: they share the same bytes. The reading runs in
+the source's worker thread (`look`); the handing out on the event loop (`deliver`). A catch-up
+is sent whole, however long; after it, each viewer has a bounded queue (messages and bytes): one
+that stops reading is dropped when it is full, its queue let go at once, never waited for.
 """
 
 from __future__ import annotations
@@ -12,9 +15,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from collections.abc import AsyncIterator
+from collections import OrderedDict, deque
+from collections.abc import AsyncIterator, Iterable
 from dataclasses import dataclass, field
 from typing import Any
+
+import anyio.to_thread
 
 from ..events import Envelope, Event
 from ..play.timeline import Timeline
@@ -27,9 +33,18 @@ from .tables import table_rows
 from .views import event_row, stream_messages
 
 QUEUE_SIZE = 1000
-"""Messages a viewer may fall behind by before it is dropped."""
+"""Messages a viewer may fall behind by, after its catch-up, before it is dropped."""
+VIEWER_BYTES = 16 * 2**20
+"""Bytes of messages a viewer may fall behind by before it is dropped (a state of a long game
+with many notes is about 2 MB; messages are shared between viewers, so this bounds what one
+stalled viewer keeps alive)."""
+CATCH_UPS_KEPT = 8
+"""Catch-ups kept per game (one per starting seq asked since its last event)."""
 KEEP_ALIVE_S = 15.0
 """A comment line sent to an idle stream, so proxies and browsers keep it open."""
+LOCKED_BACK_OFF_S = 0.5
+"""How long the follower waits before it looks again at a database another program has locked
+(its look waits up to the read busy timeout; the pages get their turn in between)."""
 
 
 def sse(data: Any, *, seq: int | None = None, kind: str | None = None) -> bytes:
@@ -40,43 +55,68 @@ def sse(data: Any, *, seq: int | None = None, kind: str | None = None) -> bytes:
 
 
 class Viewer:
-    """One open event stream: its bounded queue of encoded messages."""
+    """One open event stream: its catch-up (sent first, whole), then its bounded queue of
+    encoded messages (None ends the stream)."""
 
-    def __init__(self, size: int = QUEUE_SIZE, **wants: str | None):
+    def __init__(self, backlog: Iterable[bytes] = (), *, size: int = QUEUE_SIZE, max_bytes: int = VIEWER_BYTES, **wants: str | None):
+        self.backlog = deque(backlog)
         self.queue: asyncio.Queue[bytes | None] = asyncio.Queue(size)
+        self.max_bytes = max_bytes
+        self.held = 0
+        """Bytes of the messages in the queue."""
         self.dropped = False
         self.wants = wants
         """What a tables viewer filters on (league, round)."""
 
     def push(self, chunk: bytes | None) -> bool:
         """Queue a message; False (and dropped) when the viewer has fallen too far behind."""
-        try:
-            self.queue.put_nowait(chunk)
-        except asyncio.QueueFull:
-            self.dropped = True
-        return not self.dropped
+        if self.dropped:
+            return False
+        size = len(chunk) if chunk else 0
+        if self.queue.full() or self.held + size > self.max_bytes:
+            self.drop()
+            return False
+        self.queue.put_nowait(chunk)
+        self.held += size
+        return True
+
+    def drop(self) -> None:
+        """Let go of everything queued and end the stream (a browser reconnects with its
+        Last-Event-ID and catches up)."""
+        self.dropped = True
+        self.backlog.clear()
+        while not self.queue.empty():
+            self.queue.get_nowait()
+        self.held = 0
+        self.queue.put_nowait(None)
 
     async def chunks(self, keep_alive: float = KEEP_ALIVE_S) -> AsyncIterator[bytes]:
-        while not (self.dropped and self.queue.empty()):
+        while self.backlog:
+            yield self.backlog.popleft()
+        while True:
             try:
-                chunk = await asyncio.wait_for(self.queue.get(), keep_alive)
+                async with asyncio.timeout(keep_alive):  # no task a wait, as wait_for makes
+                    chunk = await self.queue.get()
             except TimeoutError:
                 yield b": keep-alive\n\n"
                 continue
             if chunk is None:
                 return
+            self.held -= len(chunk)
             yield chunk
 
 
 @dataclass
 class GameFeed:
-    """One game's viewers, the seq they have been sent up to, and the events a spectator could
-    not see yet (re-worded for them once a later event reveals them)."""
+    """One game's viewers, the seq they have been sent up to, the events a spectator could not
+    see yet (re-worded for them once a later event reveals them), and the catch-ups made since
+    the last event (starting seq -> messages)."""
 
     game_id: str
     seq: int
     hidden: dict[int, Event]
     viewers: set[Viewer] = field(default_factory=set)
+    catch_ups: OrderedDict[int | None, list[bytes]] = field(default_factory=OrderedDict)
 
     def advance(self, envelopes: list[Envelope], state: GameState) -> list[bytes]:
         """The messages of events after `seq`, `state` being the state after the last of them."""
@@ -86,13 +126,44 @@ class GameFeed:
             del self.hidden[seq]
         self.hidden.update({e.seq: e.payload for e in envelopes if ruleset.hidden(state, e.payload)})
         self.seq = envelopes[-1].seq if envelopes else self.seq
+        self.catch_ups.clear()
         rows = [event_row(e, state) for e in envelopes]
         return [sse(message, seq=seq) for seq, message in stream_messages(self.game_id, rows, state, revealed)]
 
+    def catch_up(self, store: Store, after: int | None) -> list[bytes]:
+        """What a viewer that has seen up to seq `after` is sent first (None: a fresh viewer, sent
+        the state now), made once for every viewer asking the same."""
+        key = None if after is None or after > self.seq else after
+        if key not in self.catch_ups:
+            self.catch_ups[key] = self._catch_up(store, key)
+            while len(self.catch_ups) > CATCH_UPS_KEPT:
+                self.catch_ups.popitem(last=False)
+        return self.catch_ups[key]
+
+    def _catch_up(self, store: Store, after: int | None) -> list[bytes]:
+        if after == self.seq:
+            return []
+        state = store.state(self.game_id, self.seq)
+        if after is None:
+            return [sse(message, seq=seq) for seq, message in stream_messages(self.game_id, [], state, {})]
+        timeline = Timeline(store.events(self.game_id, upto=self.seq))
+        rows = [event_row(e, state) for e in timeline.envelopes[after:]]
+        rewrite = {seq: describe(timeline.event(seq), True, state) for seq in timeline.revealed_later(state) if seq <= after}
+        return [sse(message, seq=seq) for seq, message in stream_messages(self.game_id, rows, state, rewrite)]
+
+
+@dataclass
+class News:
+    """What one look at the database found, to hand out on the event loop."""
+
+    replaced: bool = False
+    games: list[tuple[GameFeed, list[bytes]]] = field(default_factory=list)
+    tables: list[dict[str, Any]] = field(default_factory=list)
+
 
 class Follower:
-    """The log follower of one server (runs on its event loop; `interval`: how often it asks the
-    database whether anything was committed)."""
+    """The log follower of one server (`interval`: how often it asks the database whether
+    anything was committed)."""
 
     def __init__(self, source: Source, interval: float = 0.02):
         self.source = source
@@ -130,21 +201,43 @@ class Follower:
 
     async def _run(self) -> None:
         while True:
-            self.tick()
-            await asyncio.sleep(self.interval)
+            async with self.source.lane:
+                news = await anyio.to_thread.run_sync(self.look)
+                self.deliver(news)
+            locked = self.source.problem is not None and "locked" in self.source.problem
+            await asyncio.sleep(LOCKED_BACK_OFF_S if locked else self.interval)
 
     def tick(self) -> None:
-        """Look once for new events and push them; a database problem is told to every viewer
-        (and cleared when the file reads again), never raised."""
+        """Look once and hand out what was found, in this thread (the tests' follower)."""
+        self.deliver(self.look())
+
+    def look(self) -> News:
+        """Read what is new (in the source's worker thread); a database problem is kept for
+        `deliver` to tell every viewer (and cleared when the file reads again), never raised."""
+        news = News()
         try:
             with self.source.reading() as store:
                 if self.source.replacements != self.replacements:
                     self.replacements = self.source.replacements
-                    self._start_over()
-                self._follow(store)
+                    self.version = None
+                    news.replaced = True
+                else:
+                    self._follow(store, news)
             self.source.problem = None
         except Unavailable:
             pass
+        return news
+
+    def deliver(self, news: News) -> None:
+        """Hand out what `look` found (on the event loop)."""
+        if news.replaced:
+            self._start_over()
+        for feed, chunks in news.games:
+            for viewer in list(feed.viewers):
+                if not all(viewer.push(chunk) for chunk in chunks):
+                    feed.viewers.discard(viewer)
+        if news.tables:
+            self._publish_tables(news.tables)
         if self.source.problem != self.shown_problem:
             self.shown_problem = self.source.problem
             self._broadcast(sse({"problem": self.shown_problem}, kind="problem"))
@@ -157,9 +250,10 @@ class Follower:
         self._end_streams()
         self.games.clear()
         self.tables.clear()
-        self.version = None
 
-    def _follow(self, store: Store) -> None:
+    def _follow(self, store: Store, news: News) -> None:
+        for game_id in [g for g, feed in self.games.items() if not feed.viewers]:
+            del self.games[game_id]  # its last viewer left
         version = store.conn.execute("PRAGMA data_version").fetchone()[0]
         if version == self.version:
             return
@@ -175,22 +269,14 @@ class Follower:
             return
         self.position = max(position for _, position in changed)
         for game_id, _ in changed:
-            if game_id in self.games:
-                self._publish(store, self.games[game_id])
+            feed = self.games.get(game_id)
+            envelopes = store.events(game_id, after=feed.seq) if feed else []
+            if feed and envelopes:
+                news.games.append((feed, feed.advance(envelopes, store.state(game_id, envelopes[-1].seq))))
         if self.tables:
-            self._publish_tables(store, [game_id for game_id, _ in changed])
+            news.tables = table_rows(store, ids=[game_id for game_id, _ in changed])
 
-    def _publish(self, store: Store, feed: GameFeed) -> None:
-        envelopes = store.events(feed.game_id, after=feed.seq)
-        if not envelopes:
-            return
-        chunks = feed.advance(envelopes, store.state(feed.game_id, envelopes[-1].seq))
-        for viewer in list(feed.viewers):
-            if not all(viewer.push(chunk) for chunk in chunks):
-                feed.viewers.discard(viewer)
-
-    def _publish_tables(self, store: Store, game_ids: list[str]) -> None:
-        rows = table_rows(store, ids=game_ids)
+    def _publish_tables(self, rows: list[dict[str, Any]]) -> None:
         for viewer in list(self.tables):
             league, round_ = viewer.wants.get("league"), viewer.wants.get("round")
             shown = [r for r in rows if (not league or r["labels"].get("league") == league) and (not round_ or r["labels"].get("round") == round_)]
@@ -207,8 +293,8 @@ class Follower:
     # --- viewers ----------------------------------------------------------------------------
 
     def watch_game(self, store: Store, game_id: str, after: int | None) -> Viewer:
-        """A new viewer of a game, first sent what it missed after seq `after` (None: a fresh
-        viewer, sent the state now)."""
+        """A new viewer of a game (in the source's worker thread), first sent what it missed
+        after seq `after` (None: a fresh viewer, sent the state now)."""
         feed = self.games.get(game_id)
         if feed is None:
             head = store.game(game_id).head_seq
@@ -216,31 +302,17 @@ class Follower:
             ruleset = get_ruleset(state.ruleset)
             hidden = {e.seq: e.payload for e in store.events(game_id) if ruleset.hidden(state, e.payload)}
             feed = self.games[game_id] = GameFeed(game_id, head, hidden)
-        viewer = Viewer()
-        for chunk in self._catch_up(store, feed, after):
-            viewer.push(chunk)
+        viewer = Viewer(feed.catch_up(store, after))
         if self.source.problem:
-            viewer.push(sse({"problem": self.source.problem}, kind="problem"))
+            viewer.backlog.append(sse({"problem": self.source.problem}, kind="problem"))
         feed.viewers.add(viewer)
         return viewer
 
-    def _catch_up(self, store: Store, feed: GameFeed, after: int | None) -> list[bytes]:
-        if after == feed.seq:
-            return []
-        state = store.state(feed.game_id, feed.seq)
-        if after is None or after > feed.seq:
-            return [sse(message, seq=seq) for seq, message in stream_messages(feed.game_id, [], state, {})]
-        timeline = Timeline(store.events(feed.game_id, upto=feed.seq))
-        rows = [event_row(e, state) for e in timeline.envelopes[after:]]
-        rewrite = {seq: describe(timeline.event(seq), True, state) for seq in timeline.revealed_later(state) if seq <= after}
-        return [sse(message, seq=seq) for seq, message in stream_messages(feed.game_id, rows, state, rewrite)]
-
     def leave_game(self, game_id: str, viewer: Viewer) -> None:
+        """A viewer's stream ended (its feed goes at the next look, if it was the last)."""
         feed = self.games.get(game_id)
         if feed is not None:
             feed.viewers.discard(viewer)
-            if not feed.viewers:
-                del self.games[game_id]
 
     def watch_tables(self, league: str | None, round_: str | None) -> Viewer:
         viewer = Viewer(league=league, round=round_)

@@ -1,13 +1,21 @@
 """The database the server reads: opened once, reopened when the file is replaced, and every
-problem (missing, locked, replaced, not a ktlog file) turned into one sentence for the page."""
+problem (missing, locked, replaced, not a ktlog file) turned into one sentence for the page.
+
+Every read runs in a worker thread, one at a time (`run`, and the follower holding `lane`): a
+lock held by another program makes the pages that read wait for it, never the event loop (the
+stylesheet, the streams already open)."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TypeVar
+
+import anyio.to_thread
 
 from ..errors import KtlogError, StoreError
 from ..storage.store import Store
@@ -15,16 +23,20 @@ from ..storage.store import Store
 READ_BUSY_TIMEOUT_MS = 2000
 """How long a page waits for another program's lock before it says the database is busy."""
 
+T = TypeVar("T")
+
 
 class Unavailable(KtlogError):
     """The database cannot be read just now; the message says why and what to do."""
 
 
 class Source:
-    """One read-only view of a database file, used from the server's event-loop thread only."""
+    """One read-only view of a database file, read from one worker thread at a time."""
 
     def __init__(self, path: Path):
         self.path = Path(path)
+        self.lane = asyncio.Lock()
+        """Held while a worker thread reads (and while the follower hands out what it read)."""
         self._store: Store | None = None
         self._identity: tuple[int, int] | None = None
         self.problem: str | None = None
@@ -57,6 +69,16 @@ class Source:
             self._store = Store(self.path, create=False, busy_timeout_ms=READ_BUSY_TIMEOUT_MS)
         return self._store
 
+    async def run(self, read: Callable[[Store], T]) -> T:
+        """`read(store)` in a worker thread, after the reads before it; a database problem comes
+        out as `Unavailable`."""
+        async with self.lane:
+            return await anyio.to_thread.run_sync(self._read, read)
+
+    def _read(self, read: Callable[[Store], T]) -> T:
+        with self.reading() as store:
+            return read(store)
+
     @contextlib.contextmanager
     def reading(self) -> Iterator[Store]:
         """The store to read from; any database problem comes out as `Unavailable`."""
@@ -71,6 +93,9 @@ class Source:
             raise
         except StoreError as exc:  # not a ktlog file, a newer one ...
             self.close()
+            cause = exc.__cause__
+            if isinstance(cause, sqlite3.OperationalError) and ("locked" in str(cause) or "busy" in str(cause)):
+                raise Unavailable(self._word(cause)) from exc  # locked while it was being opened
             self.problem = str(exc)
             raise Unavailable(str(exc)) from exc
 

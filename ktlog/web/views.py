@@ -46,13 +46,14 @@ def log_rows(timeline: Timeline, state: GameState) -> list[dict[str, Any]]:
 
 def stream_messages(game_id: str, rows: list[dict[str, Any]], state: GameState, rewrite: dict[int, str]) -> list[tuple[int, dict[str, Any]]]:
     """The stream messages of a batch of new events, as (seq, object): one per event, the last
-    also carrying the state after the batch (`ktlog show --json --spectator`) and the earlier
-    rows a reveal has re-worded."""
+    also carrying the state after the batch (`ktlog show --json --spectator` without its notes:
+    each note is an event of the stream, and a long game's notes would make every message
+    megabytes) and the earlier rows a reveal has re-worded."""
     messages = [(row["seq"], {"game": game_id, "event": row}) for row in rows]
     if not messages:
         messages = [(state.seq, {"game": game_id})]
     last = messages[-1][1]
-    last["state"] = state_view(game_id, state, spectator=True)
+    last["state"] = {k: v for k, v in state_view(game_id, state, spectator=True).items() if k != "notes"}
     if rewrite:
         last["rewrite"] = {str(seq): text for seq, text in rewrite.items()}
     return messages

@@ -18,10 +18,11 @@ from xml.etree.ElementTree import Element, ParseError, SubElement
 import defusedxml
 import defusedxml.ElementTree
 
-from ...errors import RosterError
+from ...errors import KtlogError, RosterError
+from ..inputs import ROSTER_LIMIT, read_limited
 
-MAX_BYTES = 20 * 1024 * 1024
-"""The largest file, or zip member, read (20 MB): many times the largest BSData catalogue."""
+MAX_BYTES = ROSTER_LIMIT
+"""The largest file, or zip member, read (20 MB)."""
 
 _ZIPPED = {".rosz": ".ros", ".catz": ".cat", ".gstz": ".gst"}
 _EXPORT = "export it again from BattleScribe or New Recruit"
@@ -40,13 +41,11 @@ def read_document(path: Path) -> Element:
 
 
 def _read_bytes(path: Path) -> bytes:
+    """The file's bytes (a zip's one BattleScribe file unzipped): only a regular file, within MAX_BYTES."""
     try:
-        size = path.stat().st_size
-        if size > MAX_BYTES:
-            raise RosterError(
-                f"{path}: {size / 2**20:.1f} MB is over the {MAX_BYTES // 2**20} MB limit for a roster or catalogue; check that it is the right file"
-            )
-        data = path.read_bytes()
+        data = read_limited(path, "a roster or catalogue", MAX_BYTES)
+    except KtlogError as exc:
+        raise RosterError(str(exc)) from exc
     except OSError as exc:
         raise RosterError(f"{path}: cannot read it: {exc.strerror}") from exc
     if path.suffix.lower() in _ZIPPED or data[:4] == b"PK\x03\x04":

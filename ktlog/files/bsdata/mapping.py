@@ -40,7 +40,7 @@ _SHAPES = {"▲": 1, "⬤": 2, "●": 2, "■": 3, "⬛": 3, "⬟": 6}
 """KT21 distance symbols: triangle 1", circle 2", square 3", pentagon 6"."""
 _KINDS = {"⌖": "ranged", "⚔": "melee"}
 _RANGED_RULE = re.compile(r"^(range|rng|blast|torrent)\b", re.I)
-_ACTION = re.compile(r"^(?P<name>.*?)\s*\((?P<ap>\d+)\s*AP\)\s*$", re.I)
+_ACTION = re.compile(r"^(?P<name>.*?)\s*\((?P<ap>[0-9]+)\s*AP\)\s*$", re.I)
 
 
 @dataclass
@@ -214,7 +214,7 @@ def _weapon(profile: Profile, edition: Edition, notes: list[str], left_out: list
     if kind is None:
         kind = "ranged" if any(_RANGED_RULE.match(r) for r in rules) else "melee"
         notes.append(f"{name}: no ⌖/⚔ symbol; taken as {kind} from its rules")
-    damage = re.fullmatch(r"\s*(\d+)\s*/\s*(\d+)\s*", dmg)
+    damage = re.fullmatch(r"\s*([0-9]+)\s*/\s*([0-9]+)\s*", dmg)
     try:
         weapon = {"name": name, "kind": kind, "atk": _number(atk, "ATK"), "hit": f"{_dice(hit, 'HIT')}+"}
         if not damage:
@@ -236,7 +236,7 @@ def _weapon(profile: Profile, edition: Edition, notes: list[str], left_out: list
 def _rules(text: str, edition: Edition) -> list[str]:
     """`Range 8", Piercing 1` -> its rules; KT21 distance symbols as inches."""
     if edition == "kt21":
-        text = re.sub(r"\s*(\d*)\s*([▲⬤●■⬛⬟])", lambda m: f' {int(m[1] or 1) * _SHAPES[m[2]]}"', text)
+        text = re.sub(r"\s*([0-9]*)\s*([▲⬤●■⬛⬟])", lambda m: f' {int(m[1] or 1) * _SHAPES[m[2]]}"', text)
     return [r.strip() for r in text.split(",") if r.strip() and r.strip() not in ("-", "–")]
 
 
@@ -266,7 +266,7 @@ def _action(profile: Profile, notes: list[str]) -> dict:
 
 
 def _number(text: str, what: str) -> int:
-    if not re.fullmatch(r"\d+", text.strip()):
+    if not re.fullmatch(r"[0-9]+", text.strip()):  # ASCII digits only: int() reads ٣ as 3
         raise ValueError(f"{what} {text!r} is not a number")
     return int(text)
 
@@ -280,7 +280,7 @@ def _dice(text: str, what: str) -> int:
 
 def _distance(text: str, what: str) -> int:
     """6" or 3⬤ -> inches."""
-    found = re.fullmatch(r'\s*(\d+)\s*(["″”]|[▲⬤●■⬛⬟])?\s*', text)
+    found = re.fullmatch(r'\s*([0-9]+)\s*(["″”]|[▲⬤●■⬛⬟])?\s*', text)
     if not found:
         raise ValueError(f"{what} {text!r} is not a distance")
     return int(found[1]) * _SHAPES.get(found[2] or '"', 1)

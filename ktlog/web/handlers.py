@@ -1,0 +1,228 @@
+"""The routes of `ktlog serve`: the pages, the JSON API and the event streams, each a function
+of its own. What a route reads it reads in the source's worker thread (`reads`): the page and
+JSON functions take the store and the request and return the response; what they share lives on
+`request.app.state` (the source, the follower, the replays, the league worker, the settings)."""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Iterator
+
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, Response, StreamingResponse
+
+from ..play.replay import Replay
+from ..play.timeline import Timeline
+from ..state import GameState
+from ..storage.store import Store
+from ..text.json_views import score_view, state_view
+from . import pages
+from .follower import Viewer
+from .league import FILTERS
+from .params import BadRequest, query_number, query_text, whole_number
+from .responses import AsciiJSON
+from .tables import table_rows
+from .views import log_rows
+
+REPLAYS_KEPT = 8
+"""Replay cursors kept open (one per game being replayed; the oldest is dropped first)."""
+
+Render = Callable[[Store, Request], Response]
+
+
+class Replays:
+    """The replay cursors of the games being replayed, by game and head (a new event makes a
+    new cursor), the most recently used kept."""
+
+    def __init__(self, kept: int = REPLAYS_KEPT):
+        self.kept = kept
+        self.cursors: OrderedDict[tuple[str, int], Replay] = OrderedDict()
+
+    def of(self, store: Store, game_id: str) -> Replay:
+        key = (game_id, store.game(game_id).head_seq)
+        if key not in self.cursors:
+            self.cursors[key] = Replay.open(store, game_id)
+            while len(self.cursors) > self.kept:
+                self.cursors.popitem(last=False)
+        self.cursors.move_to_end(key)
+        return self.cursors[key]
+
+
+def reads(render: Render) -> Callable[[Request], Awaitable[Response]]:
+    """The endpoint of a route that reads the database: `render(store, request)` in the
+    source's worker thread."""
+
+    async def endpoint(request: Request) -> Response:
+        return await request.app.state.source.run(lambda store: render(store, request))
+
+    endpoint.__name__ = endpoint.__qualname__ = render.__name__
+    endpoint.__doc__ = render.__doc__
+    return endpoint
+
+
+def game_of(store: Store, request: Request) -> tuple[str, str]:
+    """The game the path names (a prefix of its id) and its title."""
+    game_id = store.resolve(request.path_params["game"])
+    row = store.game(game_id)
+    return game_id, " vs ".join(f"{p} ({t})" for p, t in zip(row.players, row.kill_teams))
+
+
+def state_at(store: Store, game_id: str, request: Request) -> GameState:
+    """The state at `?at=SEQ` or at the end of `?tp=N` (the latest without either)."""
+    at, tp = query_number(request, "at"), query_number(request, "tp")
+    if at is not None and tp is not None:
+        raise BadRequest("give at=SEQ or tp=N, not both")
+    if at == 0:
+        raise BadRequest("at=0 is before the game was created; the first state is at=1")
+    if tp is not None:
+        replay = request.app.state.replays.of(store, game_id)
+        return replay.seek(replay.timeline.turning_point_end(tp))
+    if at is not None:
+        head = store.game(game_id).head_seq
+        if at > head:
+            raise BadRequest(f"at={at} is after the last event of the game (seq {head}); leave out at= for the latest state")
+    return store.state(game_id, at)
+
+
+# --- pages ----------------------------------------------------------------------------------
+
+
+def tables(store: Store, request: Request) -> Response:
+    """The tables page: every game in progress and the latest finished."""
+    league, round_ = query_text(request, "league"), query_text(request, "round")
+    return HTMLResponse(pages.tables_page(table_rows(store, league, round_), league, round_, _labels(store)))
+
+
+def game(store: Store, request: Request) -> Response:
+    """A game's page: scoreboard, operatives, markers and log."""
+    game_id, title = game_of(store, request)
+    state = store.state(game_id)
+    rows = log_rows(Timeline(store.events(game_id, upto=state.seq)), state)
+    return HTMLResponse(pages.game_page(game_id, title, state_view(game_id, state, spectator=True), rows))
+
+
+def overlay(store: Store, request: Request) -> Response:
+    """A game's scoreboard alone, for a stream."""
+    game_id, title = game_of(store, request)
+    return HTMLResponse(pages.overlay_page(game_id, title, state_view(game_id, store.state(game_id), spectator=True)))
+
+
+def replay(store: Store, request: Request) -> Response:
+    """A game's replay page."""
+    game_id, title = game_of(store, request)
+    cursor = request.app.state.replays.of(store, game_id)
+    rows = log_rows(cursor.timeline, cursor.final)
+    return HTMLResponse(pages.replay_page(game_id, title, state_view(game_id, cursor.final, spectator=True), rows))
+
+
+async def league(request: Request) -> Response:
+    """The league page: `ktlog stats`' standings and kill-team table, worked out in the league
+    worker's process (`league.py` says why)."""
+    filters = {k: query_text(request, k) for k in FILTERS}
+    for day in ("since", "until"):
+        if filters[day] and not _is_day(filters[day]):
+            raise BadRequest(f"{day} must be a day as YYYY-MM-DD, not {filters[day]!r}")
+    source = request.app.state.source
+    await source.run(lambda store: None)  # a missing, locked or foreign file gets the same page as everywhere else
+    message, frames, choices = await request.app.state.league.tables(source.path, filters)
+    return HTMLResponse(pages.league_page(filters, choices, frames, message))
+
+
+# --- JSON -----------------------------------------------------------------------------------
+
+
+def api_games(store: Store, request: Request) -> Response:
+    """The tables page's list of games."""
+    return AsciiJSON(table_rows(store, query_text(request, "league"), query_text(request, "round")))
+
+
+def api_state(store: Store, request: Request) -> Response:
+    """A game's state, as `ktlog show --json --spectator`."""
+    game_id, _ = game_of(store, request)
+    return AsciiJSON(state_view(game_id, state_at(store, game_id, request), spectator=True))
+
+
+def api_score(store: Store, request: Request) -> Response:
+    """A game's score, as `ktlog score --json`."""
+    game_id, _ = game_of(store, request)
+    return AsciiJSON(score_view(game_id, state_at(store, game_id, request), spectator=True))
+
+
+def api_log(store: Store, request: Request) -> Response:
+    """A game's log, worded as a spectator sees it at the moment asked."""
+    game_id, _ = game_of(store, request)
+    state = state_at(store, game_id, request)
+    return AsciiJSON(log_rows(Timeline(store.events(game_id)), state))
+
+
+# --- streams --------------------------------------------------------------------------------
+
+
+async def game_events(request: Request) -> Response:
+    """A game's event stream: what the viewer missed after `?after=` (or its Last-Event-ID),
+    then each new event."""
+    after = query_number(request, "after")
+    last = request.headers.get("last-event-id")
+    if last:
+        after = whole_number(last, "Last-Event-ID")
+    follower = request.app.state.follower
+
+    def watch(store: Store) -> tuple[str, Viewer]:
+        game_id, _ = game_of(store, request)
+        return game_id, follower.watch_game(store, game_id, after)
+
+    with _counted(request) as address:
+        game_id, viewer = await request.app.state.source.run(watch)
+    return _stream(request, address, viewer, lambda: follower.leave_game(game_id, viewer))
+
+
+async def tables_events(request: Request) -> Response:
+    """The tables page's stream: the row of each game that changed."""
+    follower = request.app.state.follower
+    with _counted(request) as address:
+        viewer = follower.watch_tables(query_text(request, "league"), query_text(request, "round"))
+    return _stream(request, address, viewer, lambda: follower.leave_tables(viewer))
+
+
+@contextlib.contextmanager
+def _counted(request: Request) -> Iterator[str]:
+    """A stream counted against its client's cap (given back if it does not start)."""
+    streams = request.app.state.streams
+    address = streams.take(request)
+    try:
+        yield address
+    except BaseException:
+        streams.give_back(address)
+        raise
+
+
+def _stream(request: Request, address: str, viewer: Viewer, leave: Callable[[], None]) -> StreamingResponse:
+    streams = request.app.state.streams
+
+    async def chunks():
+        try:
+            async for chunk in viewer.chunks():
+                yield chunk
+        finally:
+            leave()
+            streams.give_back(address)
+
+    return StreamingResponse(chunks(), media_type="text/event-stream", headers={"cache-control": "no-cache", "x-accel-buffering": "no"})
+
+
+def _is_day(text: str) -> bool:
+    try:
+        dt.date.fromisoformat(text)
+    except ValueError:
+        return False
+    return len(text) == 10
+
+
+def _labels(store: Store) -> dict[str, list[str]]:
+    """The leagues and rounds of the games, for the tables page's filter."""
+    return {
+        label: [v for (v,) in store.conn.execute(f"SELECT DISTINCT {label} FROM games WHERE coalesce({label}, '') != '' ORDER BY {label}")]
+        for label in ("league", "round")
+    }

@@ -1,0 +1,68 @@
+"""What the server answers with besides a page: JSON in ASCII, and every problem worded for
+the one who asked (JSON under /api/, a page elsewhere), never a traceback."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+
+from ..errors import GameNotFound, KtlogError
+from . import pages
+from .source import Unavailable
+
+
+class AsciiJSON(JSONResponse):
+    """JSON with every character beyond ASCII escaped (`\\u00e9`), as the docs promise."""
+
+    def render(self, content: Any) -> bytes:
+        return json.dumps(content, ensure_ascii=True, separators=(",", ":")).encode("ascii")
+
+
+class TooManyStreams(KtlogError):
+    """A client address holds as many event streams as one may (429)."""
+
+
+def problem(request: Request, status: int, heading: str, message: str) -> Response:
+    """A problem as JSON `{"error": ...}` under /api/, else as a page saying it."""
+    if request.url.path.startswith("/api/"):
+        return AsciiJSON({"error": message}, status_code=status)
+    return HTMLResponse(pages.message_page(heading, message), status_code=status)
+
+
+async def not_found(request: Request, exc: Exception) -> Response:
+    return problem(request, 404, "Not found", str(exc))
+
+
+async def unavailable(request: Request, exc: Exception) -> Response:
+    return problem(request, 503, "Database unavailable", str(exc))
+
+
+async def too_many(request: Request, exc: Exception) -> Response:
+    return problem(request, 429, "Too many streams", str(exc))
+
+
+async def bad_request(request: Request, exc: Exception) -> Response:
+    return problem(request, 400, "Bad request", str(exc))
+
+
+async def http_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, HTTPException)
+    texts = {404: f"there is no page {request.url.path}; the tables are at /", 405: "this route is read-only: only GET requests are answered"}
+    response = problem(request, exc.status_code, "Not found" if exc.status_code == 404 else "Not allowed", texts.get(exc.status_code, exc.detail))
+    if exc.headers:
+        response.headers.update(exc.headers)
+    return response
+
+
+ERROR_HANDLERS: dict[Any, Any] = {
+    GameNotFound: not_found,
+    Unavailable: unavailable,
+    TooManyStreams: too_many,
+    KtlogError: bad_request,
+    HTTPException: http_error,
+}
+"""Each kind of problem and its answer (the most particular kind first)."""
