@@ -169,8 +169,8 @@ def test_ktlog_serve_shows_its_games(site, tmp_path, installed):
     ktlog(site, db, "simulate", "--games", "1", "--seed", "2", "--ruleset", NAME)
     with Store(db) as store:
         (game,) = store.games()
-    with TestClient(make_app(db)) as client:
-        for url in ("/?simulated=1", f"/games/{game.id}", f"/games/{game.id}/replay"):
+    with TestClient(make_app(db), base_url="http://127.0.0.1:8787") as client:
+        for url in ("/", f"/games/{game.id}", f"/games/{game.id}/replay"):
             assert client.get(url).status_code == 200, url
         page = client.get(f"/games/{game.id}").text
         shown = json.loads(page.split('id="ktlog-state">')[1].split("</script>")[0])  # what the page's script draws
