@@ -7,11 +7,13 @@ with a Random, the rosters and the ruleset that asked (its games are stored unde
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import importlib
 import random
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 from ..data import SAMPLE_ROSTERS
 from ..errors import KtlogError
@@ -29,13 +31,14 @@ def load_sim_rosters(folder: Path = SAMPLE_ROSTERS) -> list[Roster]:
     return rosters
 
 
-def simulator_for(ruleset: str) -> type:
-    """The `Simulator` class of a ruleset, loaded now."""
+def simulator_for(ruleset: str) -> Callable[[random.Random, list[Roster]], Any]:
+    """The `Simulator` of a ruleset, loaded now and told the ruleset (its games are stored under
+    its name): called with a Random and the rosters."""
     module = RULESETS[ruleset].simulator if ruleset in RULESETS else None
     if module is None:
         have = ", ".join(name for name, r in RULESETS.items() if r.simulator)
         raise KtlogError(f"no simulator for ruleset {ruleset!r}; simulators: {have}")
-    return importlib.import_module(module).Simulator
+    return functools.partial(importlib.import_module(module).Simulator, ruleset=RULESETS[ruleset])
 
 
 def simulate_games(
@@ -51,7 +54,7 @@ def simulate_games(
     `ktlog simulate` does; tests and benchmarks leave it off to play a league as people would."""
     simulator = simulator_for(ruleset)
     rng = random.Random(seed)
-    sim = simulator(rng, rosters or load_sim_rosters(), RULESETS[ruleset])
+    sim = simulator(rng, rosters or load_sim_rosters())
     start = dt.date(2026, 1, 5)
     for i in range(count):
         date = (start + dt.timedelta(days=i // 4)).isoformat()
