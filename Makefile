@@ -20,10 +20,11 @@ test: $(STAMP)  ## set up, then run the whole test suite
 test-fast: $(STAMP)  ## the core tests only: no terminal UI, reliability trials or slow tests
 	$(BIN)/python -m pytest -m "not tui and not reliability and not slow and not browser"
 
-check: $(STAMP)  ## lint, format check and type check (configured in pyproject.toml)
+check: $(STAMP)  ## lint, format check, type check and the import contracts (configured in pyproject.toml)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy ktlog
+	$(BIN)/lint-imports
 
 bench: $(STAMP)  ## the core benchmarks quoted in docs/performance.md
 	$(BIN)/python benchmarks/run.py

@@ -18,7 +18,6 @@ import click
 from . import __version__
 from .commands.context import echo, fail, quiet_broken_pipe, what_was_changed
 from .errors import KtlogError
-from .storage.dbfile import default_db_path
 
 COMMANDS: dict[str, tuple[str, str]] = {
     "new": ("ktlog.commands.recording:new", "Create a game from flags and roster files; prints its id."),
@@ -57,6 +56,14 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "roster": ("ktlog.commands.roster:roster", "Rosters: import your kill team, list the rosters, show one, check a roster file."),
     "serve": ("ktlog.commands.serve:serve", "Serve a read-only web view: every table live, a game, a stream overlay, the replay and the league."),
     "key": ("ktlog.commands.keys:key", "Your signing key (`ktlog export GAME --sign` signs with it) and the league's keyring."),
+    "seat": (
+        "ktlog.commands.seats:seat",
+        "Print a link (and its QR code) for PLAYER to record their side of GAME from a phone; the link is the key: anyone holding it records as PLAYER.",
+    ),
+    "dispute": (
+        "ktlog.commands.seats:dispute",
+        "Dispute the event at SEQ: the result is provisional, and the game cannot be signed, until the dispute is resolved.",
+    ),
 }
 """Each subcommand's name -> the "module:attribute" of its click command, and its one-line help,
 so that `ktlog --help` lists them without importing any (tests/test_cli.py checks each help
@@ -110,9 +117,9 @@ class KtlogGroup(click.Group):
         #25: three), ctrl+c "interrupted" with status 130 in every command (import said
         "Aborted!" and 1)."""
         if not standalone_mode:
-            return super().main(*args, standalone_mode=False, **kwargs)
+            return super().main(*args, standalone_mode=False, **kwargs)  # type: ignore[call-overload]  # passed through as given
         try:
-            result = super().main(*args, standalone_mode=False, **kwargs)
+            result = super().main(*args, standalone_mode=False, **kwargs)  # type: ignore[call-overload]  # passed through as given
         except click.UsageError as exc:
             where = exc.ctx.command_path if exc.ctx else "ktlog"
             message = " ".join(exc.format_message().split())
@@ -168,6 +175,8 @@ def cli(ctx: click.Context, db: Path | None) -> None:
     With no command, loads the sample games and opens the terminal UI (`ktlog demo` is the
     text version).
     """
+    from .play.database import default_db_path
+
     ctx.obj = {"db": db or default_db_path(), "store": None}
     if ctx.invoked_subcommand is None:
         from .commands.terminal import start

@@ -6,6 +6,9 @@ from __future__ import annotations
 class KtlogError(Exception):
     """Base of every error ktlog reports to a user (the CLI prints it, never a traceback)."""
 
+    index: int | None = None
+    """Of a refusal in `Store.append_all`: the position of the event refused."""
+
 
 class RuleViolation(KtlogError, ValueError):
     """An event breaks a game rule.
@@ -65,7 +68,7 @@ class GameLogError(KtlogError):
         where = f"{path}, line {line}" if line else path
         super().__init__(f"{where}: {message}. Nothing from this file was imported")
 
-    def __reduce__(self):  # an import's worker process hands it back
+    def __reduce__(self) -> tuple[type[GameLogError], tuple[str, int | None, str]]:  # an import's worker process hands it back
         return type(self), (self.path, self.line, self.detail)
 
 

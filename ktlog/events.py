@@ -8,7 +8,7 @@ and results are derived by the reducer.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Literal, Union
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, Union, get_args
 
 import msgspec
 
@@ -17,9 +17,30 @@ from .wording import fields_from_wording
 
 Order = Literal["engage", "conceal"]
 RerollSource = Literal["balanced", "ceaseless", "relentless", "command", "other"]
+WeaponKind = Literal["ranged", "melee"]
+RollOffPurpose = Literal["setup", "initiative"]
+FightAction = Literal["Fight", "Door Fight", "Hatchway Fight"]
+KillzoneAction = Literal["Operate Hatch", "Guard"]
+DamageSource = Literal["mine", "devastating", "hot", "other"]
+ScoutingOption = Literal["equip", "ploy", "reposition"]
+PrimaryOp = Literal["crit", "kill", "tac"]
 
 
-class Event(msgspec.Struct, frozen=True, kw_only=True, tag=True, forbid_unknown_fields=True, omit_defaults=True):
+if TYPE_CHECKING:
+    from typing import dataclass_transform
+
+    @dataclass_transform(frozen_default=True, field_specifiers=(msgspec.field,))
+    class FrozenStruct(msgspec.Struct, frozen=True):
+        """What a type checker is told of `Event` and `Part`: msgspec passes `frozen=True` on to every
+        subclass, but msgspec's stub declares `Struct` with a dataclass_transform whose default is
+        not frozen, so mypy read each event class as a non-frozen dataclass inheriting from a frozen
+        one (66 false "[misc]" errors). This base says frozen is the default; at run time it is `Struct`."""
+
+else:
+    FrozenStruct = msgspec.Struct
+
+
+class Event(FrozenStruct, frozen=True, kw_only=True, tag=True, forbid_unknown_fields=True, omit_defaults=True):
     """Base of every event. `override` is the reason a failed rule check is accepted anyway."""
 
     version: ClassVar[int] = 1
@@ -29,9 +50,14 @@ class Event(msgspec.Struct, frozen=True, kw_only=True, tag=True, forbid_unknown_
     """A secret choice: a spectator does not see it until its reveal event."""
 
     override: str | None = None
+    seat: str | None = None
+    """The seat that recorded the event: a player's name for that player's own seat (`ktlog serve
+    --seats`), None for the table seat (the terminal or command line at the table, which may
+    record for everyone, as every event before seats was). Inside the payload, so the hash chain
+    and the signatures cover it, and left out when None, so older events keep their bytes."""
 
 
-class Part(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
+class Part(FrozenStruct, frozen=True, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
     """Base of the value objects events are made of."""
 
 
@@ -40,7 +66,7 @@ class Part(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True
 
 class Weapon(Part):
     name: str
-    kind: Literal["ranged", "melee"]
+    kind: WeaponKind
     atk: int
     hit: int
     normal_dmg: int
@@ -66,12 +92,14 @@ class Ploy(Part):
 
 
 class Equipment(Part):
-    """One of a kill team's equipment options (Equipment, pg 50), with the weapon it gives, if any."""
+    """One of a kill team's equipment options (Equipment, pg 50), with the weapons it gives, if
+    any: one option may give several (explosive grenades: frag and krak), and counts once among
+    the four a player selects (pg 110)."""
 
     name: str
     reminder: str | None = None
-    weapon: Weapon | None = None
-    """A weapon any of the player's operatives can use once the option is selected."""
+    weapons: tuple[Weapon, ...] = ()
+    """Weapons any of the player's operatives can use once the option is selected."""
 
 
 class Resource(Part):
@@ -188,9 +216,10 @@ class GameCreated(Event):
 class PlayerJoined(Event):
     """Version 2 added `npo`: the non-player operatives' side of a Joint Ops game. Version 3 the
     kill team's own ploys, equipment options and resources, frozen from its roster so a later
-    roster edit never changes a recorded game."""
+    roster edit never changes a recorded game. Version 4: an equipment option's `weapons` (a
+    list: one option may give several) instead of its one `weapon`."""
 
-    version = 3
+    version = 4
     player: str
     kill_team: str
     faction: str | None = None
@@ -218,7 +247,7 @@ class RolledOff(Event):
     In Multiplayer Ops it establishes player order instead (pg 99): the tied players roll
     again in a further RolledOff of the same purpose, with only their rolls."""
 
-    purpose: Literal["setup", "initiative"]
+    purpose: RollOffPurpose
     rolls: dict[str, int]
 
 
@@ -245,6 +274,10 @@ class DropZoneChosen(Event):
 
 
 class EquipmentSelected(Event):
+    """Version 2: checked against the set-up order (selected once the battle is set up, pg 110);
+    version 1 events were not, and are read with an override saying so."""
+
+    version = 2
     player: str
     equipment: tuple[str, ...] = ()
 
@@ -381,12 +414,20 @@ class MarkerPlaced(Action):
 
 
 class Shot(Action):
-    """The Shoot action (pg 42): one weapon, one or more sequences, one Hot roll if any."""
+    """The Shoot action (pg 42): one weapon, one or more sequences, one Hot roll if any.
 
+    Version 2 added `guard`. Blast secondary targets are checked against the primary's cover and
+    obscured since version 2 (pg 111): a version 1 shot that differs is read with an override
+    saying so."""
+
+    version = 2
     name = "Shoot"
     weapon: str
     attacks: tuple[ShootingAttack, ...]
     hot_roll: int | None = None
+    guard: bool = False
+    """Performed for free by an operative on guard, interrupting an enemy operative's activation
+    after one of its actions (Guard, Killzone: Gallowdark, pg 70)."""
 
 
 class Fought(Action, kw_only=True):
@@ -394,10 +435,14 @@ class Fought(Action, kw_only=True):
 
     With dice: both sides' attack dice, assists, and optionally the order of strikes and blocks.
     Quick mode: `damage` to the target and `damage_taken` by the active operative.
+
+    Version 2 added `guard`. Assists are checked against control range since version 2 (pg 45):
+    a version 1 fight with assists is read with an override saying so.
     """
 
+    version = 2
     name = "Fight"
-    action: Literal["Fight", "Door Fight", "Hatchway Fight"] = "Fight"
+    action: FightAction = "Fight"
     target: str
     weapon: str
     target_weapon: str | None = None
@@ -408,6 +453,9 @@ class Fought(Action, kw_only=True):
     steps: tuple[FightStep, ...] | None = None
     damage: int | None = None
     damage_taken: int | None = None
+    guard: bool = False
+    """Performed for free by an operative on guard, interrupting an enemy operative's activation
+    (Guard, Killzone: Gallowdark, pg 70)."""
 
 
 class MarkerSecured(Action):
@@ -432,7 +480,7 @@ class KillzoneActionPerformed(Action):
     """Operate Hatch or Guard (Gallowdark); Guard counts as Shoot for action restrictions."""
 
     name = "Killzone action"
-    action: Literal["Operate Hatch", "Guard"]
+    action: KillzoneAction
 
     @property
     def counts_as(self) -> str:
@@ -455,7 +503,7 @@ class DamageInflicted(Event):
 
     operative: str
     damage: int
-    source: Literal["mine", "devastating", "hot", "other"]
+    source: DamageSource
     by: str | None = None
     reason: str | None = None
 
@@ -511,7 +559,7 @@ class ScoutingSelected(Event):
 
     secret: ClassVar[bool] = True
     player: str
-    option: Literal["equip", "ploy", "reposition"]
+    option: ScoutingOption
 
 
 class ScoutingRevealed(Event):
@@ -523,7 +571,7 @@ class PrimaryOpSelected(Event):
 
     secret: ClassVar[bool] = True
     player: str
-    op: Literal["crit", "kill", "tac"]
+    op: PrimaryOp
 
 
 class PrimaryOpRevealed(Event):
@@ -569,7 +617,8 @@ class Passed(Action):
 
 class OverwatchFired(Shot):
     """Overwatch (0AP): a shooting attack with BS worsened by 1, by an Engage operative when its
-    player has no ready operatives left and the opponent has (001)."""
+    player has no ready operatives left and the opponent has (001). Version 2: a Shot's `guard`
+    came with Shot version 2; Overwatch never has it."""
 
     name = "Overwatch"
     cost = 0
@@ -610,6 +659,25 @@ class Annotation(Event):
     meta = True
     target: int
     text: str
+
+
+class EventDisputed(Event):
+    """A seat disputes the event at seq `target` (a wrong die, an operative that was not in
+    range ...), saying why. While it is open the game's result is provisional and the game
+    cannot be signed; `DisputeResolved` closes it."""
+
+    meta = True
+    target: int
+    reason: str
+
+
+class DisputeResolved(Event):
+    """The dispute recorded at seq `dispute` is closed by the seat that raised it: `accepted`
+    (the disputed event was corrected, and the correction is accepted) or `withdrawn`."""
+
+    meta = True
+    dispute: int
+    outcome: Literal["accepted", "withdrawn"]
 
 
 AnyEvent = Union[  # noqa: UP007  (a typing.Union: msgspec decodes it as a tagged union, and EVENT_TYPES reads its __args__)
@@ -668,9 +736,11 @@ AnyEvent = Union[  # noqa: UP007  (a typing.Union: msgspec decodes it as a tagge
     EventVoided,
     EventCorrected,
     Annotation,
+    EventDisputed,
+    DisputeResolved,
 ]
 
-EVENT_TYPES: dict[str, type[Event]] = {cls.__name__: cls for cls in AnyEvent.__args__}
+EVENT_TYPES: dict[str, type[Event]] = {cls.__name__: cls for cls in get_args(AnyEvent)}
 
 
 def event_type(name: str) -> type[Event]:
@@ -709,7 +779,7 @@ class Envelope(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
 Upcaster = Any  # Callable[[dict], dict]: one version step of one event type's payload
 
 
-def _game_created_v1_v2(payload: dict) -> dict:
+def _game_created_v1_v2(payload: dict[str, Any]) -> dict[str, Any]:
     """Version 1 had no dataslate field: those games named none (a version 1 payload that holds
     one was not written by ktlog, and is refused rather than silently losing it)."""
     if "dataslate" in payload:
@@ -717,12 +787,55 @@ def _game_created_v1_v2(payload: dict) -> dict:
     return {**payload, "dataslate": None}
 
 
-def _unchanged(payload: dict) -> dict:
+def _unchanged(payload: dict[str, Any]) -> dict[str, Any]:
     """A version that only added fields with defaults: the old payload reads as it is."""
     return payload
 
 
-def _operative_added_v2_v3(payload: dict) -> dict:
+UNCHECKED = "recorded before ktlog checked {rule}"
+"""The override an older event is read with when a rule checked since may refuse it: the game
+still folds, and the game's warnings say which rule it breaks, if it does."""
+
+
+def _unchecked(payload: dict[str, Any], rule: str) -> dict[str, Any]:
+    return payload if payload.get("override") else {**payload, "override": UNCHECKED.format(rule=rule)}
+
+
+def _shot_v1_v2(payload: dict[str, Any]) -> dict[str, Any]:
+    """A further target without the first target's cover or obscured may be a Blast secondary
+    target, checked since version 2 (pg 111)."""
+    first, *more = payload.get("attacks") or [{}]
+    if any(first.get(flag) and not other.get(flag) for other in more for flag in ("cover", "obscured")):
+        return _unchecked(payload, "Blast secondary targets (pg 111)")
+    return payload
+
+
+def _fought_v1_v2(payload: dict[str, Any]) -> dict[str, Any]:
+    """Assists are checked against control range since version 2 (pg 45)."""
+    if payload.get("assists") or payload.get("target_assists"):
+        return _unchecked(payload, "fight assists (pg 45)")
+    return payload
+
+
+def _equipment_selected_v1_v2(payload: dict[str, Any]) -> dict[str, Any]:
+    """Equipment is selected after the battle is set up since version 2 (pg 110)."""
+    return _unchecked(payload, "the set-up order (pg 110)")
+
+
+def _player_joined_v3_v4(payload: dict[str, Any]) -> dict[str, Any]:
+    """An equipment option's one `weapon` became its list of `weapons`."""
+    options = [_weapons_listed(o) for o in payload.get("equipment_options", ())]
+    return {**payload, "equipment_options": options} if options else payload
+
+
+def _weapons_listed(option: Any) -> Any:
+    if not isinstance(option, dict) or "weapon" not in option:
+        return option
+    rest = {k: v for k, v in option.items() if k != "weapon"}
+    return {**rest, "weapons": [option["weapon"]]} if option["weapon"] is not None else rest
+
+
+def _operative_added_v2_v3(payload: dict[str, Any]) -> dict[str, Any]:
     """Version 2 datacards had their special rules read from the wording: the same wording is
     read into the fields once, so an older game keeps the rules it was recorded under."""
     return {**payload, "datacard": fields_from_wording(payload["datacard"])}
@@ -732,13 +845,18 @@ UPCASTERS: dict[tuple[str, int], Upcaster] = {
     ("GameCreated", 1): _game_created_v1_v2,
     ("PlayerJoined", 1): _unchanged,
     ("PlayerJoined", 2): _unchanged,
+    ("PlayerJoined", 3): _player_joined_v3_v4,
     ("OperativeAdded", 1): _unchanged,
     ("OperativeAdded", 2): _operative_added_v2_v3,
+    ("Shot", 1): _shot_v1_v2,
+    ("OverwatchFired", 1): _unchanged,
+    ("Fought", 1): _fought_v1_v2,
+    ("EquipmentSelected", 1): _equipment_selected_v1_v2,
 }
 """(type name, from version) -> function turning that payload dict into the next version's."""
 
 
-def upcast(type_name: str, version: int, payload: dict) -> dict:
+def upcast(type_name: str, version: int, payload: dict[str, Any]) -> dict[str, Any]:
     """Bring an old payload up to the current version of its type, one small step at a time."""
     current = EVENT_TYPES[type_name].version
     while version < current:

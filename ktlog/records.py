@@ -7,6 +7,8 @@ import hashlib
 import re
 import secrets
 import uuid
+from dataclasses import dataclass
+from typing import Any, cast
 
 import msgspec
 
@@ -67,7 +69,7 @@ def seal(game_id: str, seq: int, event: Event, prev_hash: str, *, event_id: str 
         event_id=event_id,
         version=version,
         recorded_at=recorded_at,
-        payload=event,
+        payload=cast("AnyEvent", event),  # an Event is always one of AnyEvent (events.py)
         prev_hash=prev_hash,
         hash=digest,
     )
@@ -129,7 +131,7 @@ def name_problem(name: str, field: str) -> str | None:
     return _bad_value(name, field, field)
 
 
-def _bad_value(value, field: str, path: str) -> str | None:
+def _bad_value(value: object, field: str, path: str) -> str | None:
     if isinstance(value, str):
         free = field in FREE_TEXT
         limit = TEXT_LIMIT if free else NAME_LIMIT
@@ -220,3 +222,22 @@ def decode_payload(type_name: str, version: int, payload: bytes | str) -> Event:
     if type(event) is not cls:
         raise InvalidEvent(f"payload says {type(event).__name__} but the envelope says {type_name}", "type")
     return event
+
+
+@dataclass(frozen=True)
+class GameRow:
+    """A game as the games table lists it."""
+
+    id: str
+    created_at: str
+    ruleset: str
+    killzone: str
+    date: str
+    labels: dict[str, str]
+    players: list[str]
+    kill_teams: list[str]
+    status: str
+    result: dict[str, Any] | None
+    head_seq: int
+    simulated: bool = False
+    """Played by `ktlog simulate` (GameCreated.simulated)."""

@@ -16,6 +16,9 @@ Phase = Literal["setup", "strategy", "firefight", "between", "over"]
 """between: a turning point has ended and the next has not started; over: the battle is over."""
 Status = Literal["selected", "ready", "expended", "incapacitated", "escaped"]
 Op = Literal["kill", "crit"]
+CPKind = Literal["income", "ploy", "gambit", "reroll", "adjustment"]
+AttackKind = Literal["shoot", "fight"]
+AttackMode = Literal["dice", "quick"]
 
 
 class S(msgspec.Struct, kw_only=True, omit_defaults=True):
@@ -44,6 +47,10 @@ class OperativeState(S):
     weapon_uses: dict[str, int] = {}
     counteracted_tp: int = 0
     incapacitated_by: str | None = None
+    on_guard: bool = False
+    """Gone on guard with the Guard action (Gallowdark, pg 70), until it performs an action, an
+    enemy ends an action within its control range and its player does not interrupt that
+    activation, or the next turning point starts."""
 
     @property
     def injured(self) -> bool:
@@ -140,6 +147,13 @@ class Activation(S):
     moved: bool = False
     used_heavy: bool = False
     heavy_only: str | None = None
+    interrupted_by: list[str] = []
+    """Players who interrupted this activation with an operative on guard (once each, pg 70)."""
+    near_guards: list[str] = []
+    """Enemy operatives on guard an action of this operative ended within control range of."""
+    cannot_retaliate: list[str] = []
+    """Operatives that made a point-blank shot during this activation: they cannot retaliate
+    until it ends (pg 70)."""
 
 
 class VPScored(S):
@@ -156,7 +170,7 @@ class CPChanged(S):
     turning_point: int
     player: str
     delta: int
-    kind: Literal["income", "ploy", "gambit", "reroll", "adjustment"]
+    kind: CPKind
     source: str
 
 
@@ -165,9 +179,9 @@ class AttackRecord(S):
 
     seq: int
     turning_point: int
-    kind: Literal["shoot", "fight"]
+    kind: AttackKind
     retaliation: bool
-    mode: Literal["dice", "quick"]
+    mode: AttackMode
     player: str
     operative: str
     weapon: str
@@ -221,6 +235,17 @@ class Note(S):
     seq: int
     target: int
     text: str
+
+
+class Dispute(S):
+    """A dispute of the event at `target`, raised at `seq` by a seat (None: the table seat)."""
+
+    seq: int
+    target: int
+    reason: str
+    raised_by: str | None = None
+    outcome: str | None = None
+    """None while it is open; then "accepted" or "withdrawn"."""
 
 
 class TurningPointRecord(S):
@@ -306,6 +331,8 @@ class GameState(S):
     incapacitations: list[Incapacitation] = []
     warnings: list[RuleWarning] = []
     notes: list[Note] = []
+    disputes: list[Dispute] = []
+    """Every dispute raised (`EventDisputed`), open or closed."""
 
     # --- convenient views -------------------------------------------------------------------
 
@@ -314,6 +341,11 @@ class GameState(S):
             if record.turning_point == turning_point:
                 return record.initiative
         return None
+
+    @property
+    def open_disputes(self) -> list[Dispute]:
+        """The disputes not yet closed: while there is one, the result is provisional."""
+        return [d for d in self.disputes if d.outcome is None]
 
     def opponent(self, player: str) -> str:
         """The other player of a two-player game."""

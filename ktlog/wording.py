@@ -19,8 +19,9 @@ import json
 import re
 from typing import Any
 
-TWICE = re.compile(r"can perform two (\w+) actions during its activation", re.IGNORECASE)
-"""The wording of a rule letting an operative repeat an action (the Heavy NPOs, pg 89)."""
+TWICE = re.compile(r"can perform two [*_^]*(\w+)[*_^]* actions during its activation", re.IGNORECASE)
+"""The wording of a rule letting an operative repeat an action (the Heavy NPOs, pg 89; a kill
+team leader's ability), the action's name as BSData marks it up too (two **Fight** actions)."""
 _TROOPER_MARKSMAN = "trooper (marksman)"
 _SPECIAL_WEAPON = "special weapon"
 _ONE_IN_THREE = 3

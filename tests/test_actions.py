@@ -18,7 +18,7 @@ from ktlog.events import (
     Shot,
     UniqueAction,
 )
-from ktlog.play.builder import charge, dash, fall_back, fight, killzone_action, pick_up, reposition, shoot, unique
+from ktlog.play.builder import attack, charge, dash, fall_back, fight, killzone_action, pick_up, reposition, shoot, unique
 
 
 def active(g, op_id, order="engage"):
@@ -270,3 +270,56 @@ def test_rulebook_example_pg39_apl_2():
     g.activate("a2", "engage", fall_back(), end=False)
     with pytest.raises(RuleViolation, match="APL 2 and has spent 2AP; Shoot costs 1AP more"):
         g.add(shoot("Gun", "b2", "1111", "111")("a2"))
+
+
+def test_fight_assists_only_from_friends_in_the_targets_control_range_pg45():
+    # 000 pg 45 (fight sequence, step 3): improve Hit by 1 for each friendly operative within
+    # control range of the enemy in that fight and not within control range of another enemy.
+    g = game(3, 3)
+    g.activate("a1", "engage", charge("b1"))
+    g.activate("b2", "conceal")
+    g.activate("a3", "engage", charge("b1", "b3"))  # within b3's control range too: no assist
+    g.activate("b3", "conceal")
+    g.activate("a2", "engage", charge("b1"), end=False)
+    with pytest.raises(RuleViolation, match=r"assists=2, but 1 friendly operative\(s\) of 'a2' can assist against 'b1' \(a1\).*Fight assists, pg 45"):
+        g.add(fight("Blade", "b1", "Blade", "3311", "1111", assists=2)("a2"))
+    # One assist: Blade's Hit 4+ becomes 3+, so both 3s are normal successes.
+    g.add(fight("Blade", "b1", "Blade", "3311", "1111", assists=1)("a2"))
+    mine = g.state.attacks[-2]
+    assert (mine.hit, mine.normal_hits, mine.damage) == (3, 2, 6)
+
+
+def test_fight_assists_with_no_friend_near_are_refused_unless_overridden_pg45():
+    # The issue's case: assists=3 with no other friendly operative near b1 made four 2s hits.
+    g = game(2, 2)
+    g.activate("a1", "engage", charge("b1"), end=False)
+    with pytest.raises(RuleViolation, match=r"assists=3, but 0 friendly operative\(s\).*\(none\)"):
+        g.add(fight("Blade", "b1", "Blade", "2222", "1111", assists=3)("a1"))
+    with pytest.raises(RuleViolation, match=r"target_assists=1, but 0 friendly operative\(s\) of 'b1' can assist against 'a1'"):
+        g.add(fight("Blade", "b1", "Blade", "1111", "1111", target_assists=1)("a1"))
+    g.add(fight("Blade", "b1", "Blade", "2222", "1111", assists=3, override="a kill team rule gives the assists")("a1"))
+    assert g.state.operatives["b1"].incapacitated  # four normal strikes of 3 against 10 wounds
+    assert g.state.warnings[-1].rule == "Fight assists, pg 45"
+
+
+def test_blast_secondary_targets_are_in_cover_and_obscured_if_the_primary_was_pg111():
+    # 000 pg 111, Blast x: "Secondary targets are in cover and obscured if the primary target was."
+    # Grenade 4 Atk, Hit 4+, Dmg 3/4. At b2, 5 5 1 1 are two normal successes: in the open with
+    # saves 1 1 1 that is 6 damage; obscured discards one success and the cover save blocks the
+    # other, so 0 damage (pg 43).
+    grenade = gun("Grenade", 4, 4, (3, 4), 'Blast 2"')
+    g = game({"a1": card(weapons=(grenade, blade())), "a2": card()}, 3)
+    covered = attack("b1", "5511", "11", cover=True, obscured=True)
+    g.activate("a2", "conceal").activate("b1", "engage")  # in cover, b1 is a valid target with an Engage order (pg 42)
+    active(g, "a1")
+    with pytest.raises(RuleViolation, match=r"'b2' is a secondary target and the primary target 'b1' was in cover and obscured.*\(Blast, pg 111\)"):
+        g.add(shoot("Grenade", covered, extra=[attack("b2", "5511", "111")])("a1"))
+    g.add(shoot("Grenade", covered, extra=[attack("b2", "5511", "11", cover=True, obscured=True)])("a1"))
+    assert [g.state.operatives[t].wounds for t in ("b1", "b2")] == [10, 10]
+
+
+def test_blast_secondary_targets_in_the_open_when_the_primary_was_pg111():
+    grenade = gun("Grenade", 4, 4, (3, 4), 'Blast 2"')
+    g = game({"a1": card(weapons=(grenade, blade()))}, 3)
+    g.activate("a1", "engage", shoot("Grenade", "b1", "5511", "111", extra=[attack("b2", "5511", "111")]))
+    assert [g.state.operatives[t].wounds for t in ("b1", "b2")] == [4, 4]

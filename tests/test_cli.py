@@ -114,6 +114,16 @@ def test_illegal_event_exits_1_with_the_rule_and_no_traceback(run, new_game):
     assert "Traceback" not in result.output
 
 
+def test_a_field_given_twice_is_refused_naming_it_and_nothing_is_recorded(run, new_game):
+    # Issue 24: `order=engage order=conceal` was recorded with the last value.
+    set_up(run, new_game)
+    before = json.loads(run("show", new_game[:8], "--json").stdout)["seq"]
+    result = run("event", new_game[:8], "OperativeActivated", "operative=gunner-plasma", "order=engage", "order=conceal", ok=False)
+    assert result.exit_code != 0 and "Traceback" not in result.output
+    assert "OperativeActivated: order is given twice (order=engage and order=conceal); give it once" in result.output
+    assert json.loads(run("show", new_game[:8], "--json").stdout)["seq"] == before
+
+
 def test_undo_annotate_and_log(run, new_game):
     gid = new_game[:8]
     run("event", gid, "RolledOff", "purpose=setup", "rolls=Alice:3,Bob:3")
@@ -261,6 +271,21 @@ def test_event_types_show_the_shape_of_each_field(run):
     assert re.search(r"RolledOff +purpose=setup\|initiative rolls=NAME:N,NAME:N", types)
     assert 'steps?="STEPS"' in types and "attack_dice?=DICE" in types and "control=MARKER:PLAYER,MARKER:" in types
     assert "equipment?=A,B" in types
+
+
+def test_event_types_of_a_game_are_its_legal_moves_as_lines_to_type(run, new_game):
+    """`ktlog event GAME --types`: the moves of the game's state from the same description the
+    record screen asks from (ktlog.play.questions), each typed back as it shows."""
+    out = run("event", new_game[:8], "--types").stdout
+    assert "RolledOff purpose=setup rolls=Alice:D6,Bob:D6" in out and "InitiativeDecided" not in out
+    run("event", new_game[:8], "RolledOff", "purpose=setup", "rolls=Alice:5,Bob:2")
+    out = run("event", new_game[:8], "--types").stdout
+    assert "next: Alice decides who has initiative" in out and re.search(r"Initiative +InitiativeDecided player=Alice\|Bob", out)
+    run("event", new_game[:8], "InitiativeDecided", "player=Alice")
+    out = run("event", new_game[:8], "--types").stdout
+    marker = next(line for line in out.splitlines() if line.startswith("  ") and "ObjectiveMarkerSetUp" in line)
+    assert marker.split(None, 2)[2] == "ObjectiveMarkerSetUp player=Bob marker=TEXT"  # Bob sets up the first (pg 110)
+    assert "Bob sets up objective marker centre" in run("event", new_game[:8], "ObjectiveMarkerSetUp", "player=Bob", "marker=centre").stdout
 
 
 def test_help_lists_the_commands_without_importing_them():

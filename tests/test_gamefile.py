@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from ktlog import events as ev
 from ktlog.cli import cli
 from ktlog.data import SAMPLE_GAMES, SAMPLE_ROSTERS
-from ktlog.errors import GameLogError
+from ktlog.errors import GameLogError, KtlogError
 from ktlog.events import Dice, Reroll, ShootingAttack
 from ktlog.files.gamefile import event_line
 from ktlog.play.importer import import_file, import_files
@@ -105,6 +105,7 @@ def test_a_file_that_differs_from_the_stored_game_names_its_line(store, tmp_path
         ("saves=31", "saves=37", 39, "'7' is not a D6 result"),
         ("Dashed operative", "Dashd operative", 36, "unknown event type 'Dashd'"),
         ("Dashed operative=legionary-1", "Dashed operative=legionary-1 distance=3", 36, "Dashed has no field 'distance'"),
+        ("Dashed operative=legionary-1", "Dashed operative=legionary-1 operative=sergeant", 36, "Dashed: operative is given twice"),
         ("Dashed operative=legionary-1", "Dashed operative=sergeant", 36, "Dashed (seq 33): operative 'sergeant' is not the active operative"),
         ("StrategicGambitUsed player=Bob", "StrategicGambitUsed player=Alice", 32, "(pg "),
         ("ActivationEnded operative=gunner-plasma", "ActivationEnded operative=gunner-plasma\nmission: Loot", 41, "comes after the events"),
@@ -202,6 +203,27 @@ def test_the_export_names_rosters_where_they_give_the_stored_operatives(tmp_path
 )
 def test_an_event_line_reads_back_as_the_same_event(event):
     assert canonical(parse_event(event_line(event))) == canonical(event)
+
+
+@pytest.mark.parametrize(
+    ("line", "words"),
+    [
+        ("OperativeActivated operative=a1 order=engage order=conceal", "order is given twice (order=engage and order=conceal); give it once"),
+        ("Shot operative=a1 weapon=Gun target=b1 target=b2 damage=1", "target is given twice (target=b1 and target=b2)"),
+        ('Shot operative=a1 weapon=Gun target=b1 damage=1 attacks=\'[{"target": "b2", "damage": 1}]\'', "give attacks= or the one-target fields"),
+        ('Shot operative=a1 weapon=Gun attacks=\'[{"target": "b1", "damage": 1, "damage": 6}]\'', "'damage' is given twice in the same object"),
+        ("GambitPassed player=Alice override=a override=b", "override is given twice"),
+    ],
+)
+def test_a_field_given_twice_is_refused_naming_it(line, words):
+    with pytest.raises(KtlogError) as caught:
+        parse_event(line)
+    assert words in str(caught.value)
+
+
+def test_a_yes_or_no_field_takes_the_words_cover_takes():
+    assert parse_event("Shot operative=a1 weapon=Gun target=b1 damage=1 guard=yes").guard is True
+    assert parse_event("Shot operative=a1 weapon=Gun target=b1 damage=1 guard=no").guard is False
 
 
 def test_game_files_and_game_logs_import_together(tmp_path):

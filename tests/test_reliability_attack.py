@@ -119,7 +119,7 @@ def test_a_failed_output_leaves_the_previous_file_whole(samples_db, tmp_path, mo
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr("ktlog.files.atomic.os.fsync", full_disk)
-    out = ktlog(samples_db, "stats", "standings", "--format", "csv", "-o", target, ok=False)
+    out = ktlog(samples_db, "stats", "standings", "--format", "csv", "-o", target, "--force", ok=False)
     assert f"cannot write {target}: No space left on device" in out.output
     assert target.read_text() == "the previous standings\n"
     assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")] == []
@@ -429,6 +429,18 @@ def test_both_players_sign_a_game_and_a_recomputed_chain_loses_the_signatures(sa
     assert "334f68f6  ok (266 events); not signed" in ktlog(forged_db, "verify").output  # what does not hold is not kept
     out = CliRunner().invoke(cli, ["--db", str(forged_db), "stats", "standings", "--signed-by-both"])
     assert out.exit_code == 1 and "Alice" not in out.stdout
+
+
+def test_a_header_with_an_empty_signature_list_imports_as_unsigned(samples_db, tmp_path):
+    # Found by mypy's union-attr (issue 22): the import read `"signatures"` in the header, found
+    # no signature to keep (None) and asked None to describe who signed: a traceback.
+    ktlog(samples_db, "export", "334f", "-o", tmp_path / "game.jsonl")
+    lines = (tmp_path / "game.jsonl").read_bytes().split(b"\n")
+    header = json.loads(lines[0])
+    (tmp_path / "empty.jsonl").write_bytes(b"\n".join([json.dumps({**header, "signatures": []}).encode(), *lines[1:]]))
+    out = ktlog(tmp_path / "fresh.db", "import", tmp_path / "empty.jsonl", sorted(SAMPLE_GAMES.glob("02_*.jsonl"))[0]).output
+    assert "2 files: 2 new" in out and "signed" not in out
+    assert "334f68f6  ok (266 events); not signed" in ktlog(tmp_path / "fresh.db", "verify").output
 
 
 def rechained(lines: list[bytes]) -> list[bytes]:

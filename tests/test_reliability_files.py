@@ -196,8 +196,10 @@ def test_a_database_in_a_read_only_folder_says_so(tmp_path, figures):
         results = as_an_ordinary_user(["--db", db, "games"], ["--db", db, "annotate", game_id[:8], 3, "a note"], ["--db", folder / "new.db", "import", sample])
     finally:
         folder.chmod(0o755)
-    for status, _, err in results:
-        assert status == 1 and f"its folder {folder} is read-only" in err and "make the folder writable" in err, err
+    (listed, out, _), (annotated, _, refused), (created, _, no_folder) = results
+    assert listed == 0 and game_id[:8] in out  # read where it lies (issue 24 #25), never written
+    assert annotated == 1 and f"{db} is read-only; nothing was recorded" in refused, refused
+    assert created == 1 and f"its folder {folder} is read-only" in no_folder and "make the folder writable" in no_folder, no_folder
     intact(db, game_id, g)
     figures["wrong files: read-only refusals with a clear message"] += len(results)
 

@@ -10,6 +10,7 @@ import tomllib
 from pathlib import Path
 
 from click.testing import CliRunner
+from conftest import ROSTERS
 
 from ktlog.cli import cli
 from ktlog.files.bsdata.catalogues import read_catalogue, read_system
@@ -17,6 +18,7 @@ from ktlog.files.bsdata.mapping import map_team
 from ktlog.files.bsdata.rosters import read_roster
 from ktlog.files.bsdata.toml_out import import_flags, render
 from ktlog.files.rosters import load_roster
+from ktlog.play.builder import GameBuilder, shoot
 
 FIXTURES = Path(__file__).parent / "fixtures" / "bsdata"
 KNIVES = {"name": "Training Knives", "weapon": {"name": "Training knife", "kind": "melee", "atk": 3, "hit": "4+", "dmg": "2/4"}}
@@ -38,13 +40,12 @@ def test_a_catalogue_gives_its_faction_equipment_then_the_universal_equipment():
     assert written(team) == [
         {"name": "Practice Scope"},
         KNIVES,
-        {"name": "Practice Grenades: Chalk grenade", "weapon": CHALK},
-        {"name": "Practice Grenades: Paint grenade", "weapon": PAINT},
+        {"name": "Practice Grenades", "weapons": [CHALK, PAINT]},  # one option that gives two weapons (issue 24)
         {"name": "Practice Cones"},
     ]
     notes = {item.fields["name"]: item.notes for item in team.equipment}
     assert notes["Training Knives"] == ["Training knife: no ⌖/⚔ symbol; taken as melee from its rules"]
-    assert notes["Practice Grenades: Chalk grenade"] == ["Practice Grenades gives 2 weapons: an equipment entry for each"]
+    assert notes["Practice Grenades"] == ["Practice Grenades gives 2 weapons (Chalk grenade, Paint grenade): one option, counted once (pg 110)"]
     assert [o.fields["name"] for o in team.operatives] == ["Trooper Sergeant", "Test Trooper"]  # equipment is no operative
 
 
@@ -82,10 +83,23 @@ def test_the_written_roster_loads_with_its_equipment(tmp_path):
     )
     assert result.exit_code == 0, result.output
     roster = load_roster(out)
-    assert [e.name for e in roster.equipment] == [
-        "Practice Scope",
-        "Training Knives",
-        "Practice Grenades: Chalk grenade",
-        "Practice Grenades: Paint grenade",
-        "Practice Cones",
-    ]
+    assert [e.name for e in roster.equipment] == ["Practice Scope", "Training Knives", "Practice Grenades", "Practice Cones"]
+    assert [w.name for w in roster.equipment[2].weapons] == ["Chalk grenade", "Paint grenade"]
+
+
+def test_four_options_one_of_which_gives_two_weapons_are_four_of_four_pg110(tmp_path):
+    # 000 pg 110: "Each player secretly selects up to four equipment options." An option that
+    # gives two weapons (explosive grenades: frag and krak) is one option: the four are legal
+    # (they were five entries before), and both of its weapons can be used.
+    out = tmp_path / "team.toml"
+    args = ["roster", "import", str(FIXTURES / "test-troopers.cat"), "--system", str(FIXTURES / "test-system.gst"), "--out", str(out)]
+    assert CliRunner().invoke(cli, args, catch_exceptions=False).exit_code == 0
+    g = GameBuilder(date="2026-11-21").player("Alice", load_roster(out)).player("Bob", load_roster(ROSTERS / "legionaries.toml"))
+    four = ["Practice Scope", "Training Knives", "Practice Grenades", "Practice Cones"]
+    g.setup(rolloff={"Alice": 6, "Bob": 1}, initiative="Alice", crit_op=1, equipment={"Alice": four})
+    assert g.state.players["Alice"].equipment == four and not g.state.warnings
+    g.turning_point(1, {"Alice": 5, "Bob": 2}, "Alice")
+    g.activate("trooper-sergeant", "engage", shoot("Chalk grenade", "legionary-1", damage=0))
+    g.activate("legionary-1", "conceal")
+    g.activate("test-trooper", "engage", shoot("Paint grenade", "legionary-2", damage=0))
+    assert [a.weapon for a in g.state.attacks] == ["Chalk grenade", "Paint grenade"]

@@ -277,3 +277,34 @@ def test_a_catalogue_needs_its_own_game_system(folder, tmp_path):
     )
     result = run("roster", "import", str(CATALOGUE), "--system", str(other))
     assert result.exit_code == 1 and "give the catalogue's own game system with --system" in result.output
+
+
+def _leader(ability: str):
+    """A made-up leader as the BSData files give one: an Operative profile, a melee weapon and an
+    ability whose text marks the action up the way BSData does (two **Fight** actions)."""
+    from ktlog.files.bsdata.teams import Entry, Profile, Team
+
+    profiles = [
+        Profile("Operative", "Boss", {"APL": "3", "Move": '6"', "Save": "4+", "Wounds": "14"}, "test"),
+        Profile("Weapons", "⚔ Big blade", {"ATK": "4", "HIT": "3+", "DMG": "4/5", "WR": "-"}, "test"),
+        Profile("Abilities", "Brawler", {"Ability": ability}, "test"),
+    ]
+    return Team("Test Bosses", "kt24", "test.cat", "1", [Entry("Boss", 1, profiles, ["Operative", "Leader"], "test")])
+
+
+def test_two_fight_actions_as_bsdata_words_them_become_double_action_pg39():
+    # Issue 24: "This operative can perform two **Fight** actions during its activation" (BSData's
+    # markup) was neither mapped nor noted, so the leader's second Fight was refused.
+    from ktlog.files.bsdata.mapping import map_team
+
+    (boss,) = map_team(_leader("This operative can perform two **Fight** actions during its activation."), []).operatives
+    assert boss.fields["double_action"] == ["Fight"]
+    assert "double_action = [\"Fight\"]: read from the ability 'Brawler'" in boss.notes
+
+
+def test_an_ability_that_only_reads_like_two_actions_is_noted_as_not_applied_naming_double_action():
+    from ktlog.files.bsdata.mapping import map_team
+
+    (boss,) = map_team(_leader("This operative can either perform two **Shoot** or two **Fight** actions during its activation."), []).operatives
+    assert "double_action" not in boss.fields or boss.fields["double_action"] == []
+    assert any("the ability 'Brawler' reads like an action performed twice" in n and 'double_action = ["ACTION"]' in n for n in boss.notes)

@@ -50,9 +50,9 @@ def write(tmp_path, text: str):
 def test_the_roster_gives_its_ploys_equipment_and_resources():
     roster = load_roster(KIT)
     assert [(p.name, p.kind, p.cp) for p in roster.ploys] == [("Rally", "strategy", 2), ("Brace", "firefight", 1), ("Quick Step", "firefight", 0)]
-    grenade = roster.equipment[0].weapon
+    (grenade,) = roster.equipment[0].weapons
     assert (grenade.name, grenade.atk, grenade.hit, grenade.normal_dmg, grenade.crit_dmg) == ("Grenade", 4, 4, 2, 3)
-    assert roster.equipment[1].weapon is None
+    assert roster.equipment[1].weapons == ()
     assert [(r.name, r.start) for r in roster.resources] == [("Faith", 2)]
 
 
@@ -79,10 +79,16 @@ def test_a_bad_table_is_refused_naming_the_field(tmp_path, extra, words):
 def test_the_kill_team_is_frozen_into_player_joined():
     g = kit_game()
     joined = g.events[1]
-    assert isinstance(joined, ev.PlayerJoined) and type(joined).version == 3
+    assert isinstance(joined, ev.PlayerJoined) and type(joined).version == 4
     assert [p.name for p in joined.ploys] == ["Rally", "Brace", "Quick Step"]
-    assert joined.equipment_options[0].weapon.name == "Grenade"
+    assert joined.equipment_options[0].weapons[0].name == "Grenade"
     assert g.state.players["Alice"].resources == {"Faith": 2}
+
+
+def test_a_version_3_player_joined_reads_its_equipment_weapon_as_a_list_of_one():
+    payload = b'{"type":"PlayerJoined","player":"Ann","kill_team":"Old","equipment_options":[{"name":"Frag","weapon":{"name":"Frag","kind":"ranged","atk":4,"hit":4,"normal_dmg":2,"crit_dmg":4}},{"name":"Ladder","weapon":null},{"name":"Rope"}]}'
+    joined = decode_payload("PlayerJoined", 3, payload)
+    assert [(o.name, [w.name for w in o.weapons]) for o in joined.equipment_options] == [("Frag", ["Frag"]), ("Ladder", []), ("Rope", [])]
 
 
 def test_a_version_2_player_joined_reads_with_no_ploys():

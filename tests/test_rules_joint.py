@@ -288,9 +288,11 @@ def test_sabotage_needs_an_objective_marker_before_operatives_are_set_up_pg92():
         InitiativeDecided(player="Alice"),
         DropZoneChosen(player="Alice", drop_zone="south"),
         DropZoneChosen(player="NPOs", drop_zone="north"),
-        EquipmentSelected(player="Alice"),
-        EquipmentSelected(player="NPOs"),
     )
+    # The markers belong to setting up the battle (pg 110 step 1, the sequence of pg 108-110):
+    # equipment, and so the operatives, come after them.
+    with pytest.raises(RuleViolation, match="equipment is selected after objective markers"):
+        g.add(EquipmentSelected(player="Alice"))
     with pytest.raises(InvalidEvent, match="operatives are set up after objective markers"):
         g.add(OperativeSetUp(operative="a1"))
     joint("breach", markers=0)  # Breach and Escape need none

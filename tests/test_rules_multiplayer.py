@@ -202,7 +202,7 @@ def test_fewer_markers_than_players_holds_up_the_set_up_ruling9():
     g.add(ObjectiveMarkerSetUp(marker="m1", player="Ana"), ObjectiveMarkerSetUp(marker="m2", player="Ben"), CritOpRolled(roll=1))
     for p, z in (("Ana", "A"), ("Ben", "B"), ("Cleo", "C")):
         g.add(DropZoneChosen(player=p, drop_zone=z))
-    with pytest.raises(InvalidEvent, match="after objective markers"):
+    with pytest.raises(RuleViolation, match="equipment is selected after objective markers"):
         g.equipment_and_operatives(None)
 
 

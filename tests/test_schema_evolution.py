@@ -44,6 +44,10 @@ def test_a_schema_1_database_is_migrated_and_its_games_replay(tmp_path):
         assert version == [(1,)]  # kept as recorded, upcast when read
         assert_current_schema(store)
         assert store.conn.execute("SELECT COUNT(DISTINCT game_id) FROM vp_by_op").fetchone()[0] == 2
+        # Sample 05 then shot a Blast secondary target in the open behind a primary in cover: it
+        # replays, and its warnings say which rule ktlog checks since (pg 111).
+        warned = [w for game in store.games() for w in store.state(game.id).warnings if w.rule == "Blast, pg 111"]
+        assert [w.reason for w in warned] == ["recorded before ktlog checked Blast secondary targets (pg 111)"]
 
 
 def assert_current_schema(store: Store) -> None:
@@ -114,3 +118,25 @@ def test_a_database_from_a_newer_ktlog_is_refused_naming_the_version_needed(tmp_
     conn.close()
     with pytest.raises(StoreError, match=f"database schema {SCHEMA_VERSION + 1}; this is ktlog .*install ktlog 9.2.0 or newer to open it"):
         Store(path)
+
+
+def test_version_1_events_a_later_check_may_refuse_are_read_with_an_override_saying_so():
+    """Shot, Fought and EquipmentSelected version 2 (issue 24): the checks of Blast secondary
+    targets (pg 111), fight assists (pg 45) and the set-up order (pg 110) came with them."""
+    from ktlog.records import decode_payload
+
+    def read(type_name, payload):
+        return decode_payload(type_name, 1, json.dumps({"type": type_name, **payload}))
+
+    cover = {"target": "b1", "damage": 0, "cover": True}
+    blast = read("Shot", {"operative": "a1", "weapon": "Frag", "attacks": [cover, {"target": "b2", "damage": 0}]})
+    assert blast.override == "recorded before ktlog checked Blast secondary targets (pg 111)" and blast.guard is False
+    same = read("Shot", {"operative": "a1", "weapon": "Frag", "attacks": [cover, {**cover, "target": "b2"}]})
+    assert same.override is None
+    kept = read("Shot", {"operative": "a1", "weapon": "Frag", "attacks": [cover, {"target": "b2", "damage": 0}], "override": "Grenadier"})
+    assert kept.override == "Grenadier"
+    assisted = read("Fought", {"operative": "a1", "target": "b1", "weapon": "Blade", "damage": 0, "damage_taken": 0, "assists": 2})
+    assert assisted.override == "recorded before ktlog checked fight assists (pg 45)"
+    assert read("Fought", {"operative": "a1", "target": "b1", "weapon": "Blade", "damage": 0, "damage_taken": 0}).override is None
+    equipment = read("EquipmentSelected", {"player": "Alice", "equipment": ["Ammo cache"]})
+    assert equipment.override == "recorded before ktlog checked the set-up order (pg 110)"

@@ -9,7 +9,9 @@ from ktlog.errors import InvalidEvent, RuleViolation
 from ktlog.events import (
     ActivationEnded,
     CounteractStarted,
+    CritOpRolled,
     DropZoneChosen,
+    EquipmentSelected,
     FirefightPloyUsed,
     GambitPassed,
     InitiativeDecided,
@@ -62,6 +64,22 @@ def test_markers_drop_zones_and_setup_order_pg81_pg110():
         g.add(DropZoneChosen(player="Bob", drop_zone="north"))
     with pytest.raises(InvalidEvent, match="operatives are set up after .*equipment selection"):
         g.add(OperativeSetUp(operative="a1"))
+
+
+def test_equipment_is_selected_after_the_battle_is_set_up_pg110():
+    # 000 pg 110: "1. Set up the battle" (roll-off, objective markers, drop zones) comes before
+    # "2. Select operatives" (operatives, up to four equipment options, then each player gains 2CP).
+    g = game(to="setup")
+    with pytest.raises(RuleViolation, match=r"equipment is selected after set-up initiative, objective markers, the crit op, drop zones .*\(pg 110\)"):
+        g.add(EquipmentSelected(player="Alice", equipment=("Ammo cache",)))
+    g.add(RolledOff(purpose="setup", rolls={"Alice": 6, "Bob": 1}), InitiativeDecided(player="Alice"))
+    g.add(ObjectiveMarkerSetUp(marker="m1", player="Bob"), ObjectiveMarkerSetUp(marker="m2", player="Alice"), ObjectiveMarkerSetUp(marker="m3", player="Bob"))
+    g.add(CritOpRolled(roll=1), DropZoneChosen(player="Alice", drop_zone="north"))
+    with pytest.raises(RuleViolation, match=r"equipment is selected after drop zones"):
+        g.add(EquipmentSelected(player="Bob", equipment=()))
+    g.add(DropZoneChosen(player="Bob", drop_zone="south"))
+    g.add(EquipmentSelected(player="Alice", equipment=("Ammo cache",)), EquipmentSelected(player="Bob", equipment=()))
+    assert [g.state.players[p].cp for p in ("Alice", "Bob")] == [2, 2]  # the set-up CP, once both have selected
 
 
 def test_operatives_set_up_in_alternating_thirds_with_conceal_orders():

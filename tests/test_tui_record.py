@@ -12,7 +12,7 @@ from tui_support import TINY, answer, cut_texts, message, press, sample, screen_
 from ktlog import events as ev
 from ktlog.files.gamelog import read_game_log
 from ktlog.files.rosters import load_roster
-from ktlog.play.builder import GameBuilder
+from ktlog.play.builder import GameBuilder, killzone_action
 from ktlog.play.replay import Replay
 from ktlog.reducer import effective
 from ktlog.storage.store import Store
@@ -346,9 +346,10 @@ async def test_an_operatives_pick_key_stays_the_same_as_others_are_expended(stor
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)])
 @tui_test
-async def test_m_in_turning_point_1_gives_the_reason_that_matters_and_bang_says_why_it_does_nothing(store, size):
+async def test_m_in_turning_point_1_gives_the_reason_that_matters_and_bang_enters_it_anyway(store, size):
     # Issue 16 #4: with crit op Loot, `m` said "Objective marker is not a step of this moment ...;
-    # Mission action: Secure is not an action of this game's crit op (Loot)", cut off.
+    # Mission action: Secure is not an action of this game's crit op (Loot)", cut off. Issue 24:
+    # the refusal may be overridden, so ! asks the reason (it said "Nothing to record anyway").
     g = GameBuilder(killzone="volkus", date="2026-11-21")
     g.player("Alice", load_roster(TINY))
     g.player("Bob", load_roster(TINY))
@@ -361,8 +362,11 @@ async def test_m_in_turning_point_1_gives_the_reason_that_matters_and_bang_says_
         assert "Loot cannot be performed during the first turning point (pg 84-85)" in said
         assert "Objective marker" not in said and "Secure" not in said
         assert not cut_texts(pilot.app.screen)
+        assert "press ! to enter it anyway with the reason" in said
+        await press(pilot, "exclamation_mark", "escape")
+        assert message(pilot.app) == "Cancelled; nothing recorded"
         await press(pilot, "exclamation_mark")
-        assert "Nothing to record anyway" in message(pilot.app)
+        assert "Nothing to record anyway" in message(pilot.app)  # once is all it offers
 
 
 def flamer_game(store: Store) -> str:
@@ -419,3 +423,53 @@ async def test_cover_on_a_conceal_target_is_refused_before_the_dice(store, size)
         assert not cut_texts(pilot.app.screen)
         await press(pilot, "c")  # out of cover: the dice are asked for again
         assert "type the 4 attack dice" in str(pilot.app.screen.query_one("#preview").render())
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+@tui_test
+async def test_a_refused_fight_can_be_entered_anyway_with_its_reason(store, size):
+    # Issue 24: a second Fight (a leader's "two Fight actions during its activation") was refused
+    # and ! then answered "Nothing to record anyway": a refusal an override may set aside is
+    # always followed by a way to record it, dice and all.
+    gid = tiny_game(store)
+    async with make_app(store, screen="record", game_id=gid).run_test(size=size) as pilot:
+        await press(pilot, "a", "1", "e", "c", "1")  # trooper-1 charges bob-trooper-1
+        await press(pilot, "f", *"411", *"111", "enter")  # Knife 3 Atk, Hit 4+, Dmg 2/3: 2 damage
+        assert "fights bob-trooper-1" in message(pilot.app)
+        await press(pilot, "f")
+        assert "press ! to enter it anyway with the reason" in message(pilot.app)
+        await press(pilot, "!", *"Krumpin Time", "enter")
+        # With the reason, every fight the rules accept with an override is offered: pick the target.
+        await press(pilot, "1", *"411", *"111", "enter")
+        assert "fights bob-trooper-1" in message(pilot.app), message(pilot.app)
+    second = payloads(store, gid)[-1]
+    assert isinstance(second, ev.Fought) and second.override == "Krumpin Time"
+    state = store.state(gid)
+    assert state.operatives["bob-trooper-1"].wounds == 6 - 2 - 2
+    assert [w.message for w in state.warnings if w.reason == "Krumpin Time"] == [
+        "operative 'trooper-1' has APL 2 and has spent 2AP; Fight costs 1AP more",
+        "operative 'trooper-1' already performed Fight this activation",
+    ]
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+@tui_test
+async def test_an_operative_on_guard_interrupts_with_a_shot_pg70(store, size):
+    # Issue 24: the Guard action put nobody on guard, and the interrupting Shoot was refused (pg 39).
+    g = GameBuilder(killzone="gallowdark", date="2026-11-21")
+    g.player("Alice", load_roster(TINY))
+    g.player("Bob", load_roster(TINY))
+    g.setup(rolloff={"Alice": 6, "Bob": 1}, initiative="Alice", crit_op=1)
+    g.turning_point(1, {"Alice": 5, "Bob": 2}, "Alice")
+    g.activate("trooper-1", "engage", killzone_action("Guard"))
+    g.add(ev.OperativeActivated(operative="bob-trooper-1", order="engage"), ev.Repositioned(operative="bob-trooper-1"))
+    gid = store.new_game(g.events[0], g.events[1:])
+    async with make_app(store, screen="record", game_id=gid).run_test(size=size) as pilot:
+        assert pilot.app.screen.steps.legal("guard")
+        await press(pilot, "I")  # the one operative on guard, its only action (Shoot): the targets
+        await press(pilot, "1", *"411", *"111", "enter")  # Rifle 3 Atk, Hit 4+, Dmg 2/3: 2 damage
+        assert "shoots from guard" in message(pilot.app), message(pilot.app)
+    shot = payloads(store, gid)[-1]
+    assert isinstance(shot, ev.Shot) and shot.guard and shot.operative == "trooper-1"
+    state = store.state(gid)
+    assert state.activation.operative == "bob-trooper-1" and not state.operatives["trooper-1"].on_guard

@@ -72,6 +72,7 @@ def test_the_wheel_carries_the_package_data(wheel):
     for schema in ("envelope.json", "game-log.json", "game-log-header.json", "events/Shot.json"):
         assert f"ktlog/data/schemas/{schema}" in names
     assert "ktlog/tui/app.py" in names
+    assert "ktlog/py.typed" in names  # PEP 561: a project importing ktlog gets its annotations checked
     assert not [n for n in names if n.startswith(("tests/", "tools/", "benchmarks/"))]
 
 

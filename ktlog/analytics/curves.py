@@ -30,7 +30,7 @@ def game_curve(league: League, game_id: str) -> pl.DataFrame:
         .with_columns(pl.col("vp").fill_null(0).cum_sum().over("player"))
         .sort("seq", "order")
         .select(list(CURVE))
-        .cast(CURVE)
+        .cast(CURVE)  # type: ignore[arg-type]  # polars types the keys as its own union; these are column names
     )
 
 

@@ -53,12 +53,19 @@ def render_table(frame: pl.DataFrame, width: int | None = None) -> tuple[str, li
     if width is None or frame.width < 2 or len(text.partition("\n")[0]) <= width:
         return text, []
     cells = text.partition("\n")[0].strip("|").split("|")
-    kept, used = [], 1
+    kept: list[str] = []
+    used = 1
     for name, cell in zip(frame.columns, cells):
         if not kept or used + len(cell) + 1 <= width:
             kept.append(name)
             used += len(cell) + 1
     return _table(frame.select(kept), UNWRAPPED), [c for c in frame.columns if c not in kept]
+
+
+def terminal_width() -> int | None:
+    """The width a table on standard output keeps to: the terminal's (80 at least), or None when
+    the output goes to a file or another program (every column)."""
+    return max(80, shutil.get_terminal_size((120, 24)).columns) if sys.stdout.isatty() else None
 
 
 def write(frame: pl.DataFrame, fmt: str, output: Path | None, *, database: Path | None = None, wide: bool = False) -> None:
@@ -68,7 +75,7 @@ def write(frame: pl.DataFrame, fmt: str, output: Path | None, *, database: Path 
     if fmt == "parquet" and output is None:
         raise KtlogError("Parquet is binary: give a file with -o FILE.parquet")
     if fmt == "table":
-        fit = None if wide or output is not None else max(80, shutil.get_terminal_size((120, 24)).columns)
+        fit = terminal_width() if output is None and not wide else None
         table, left_out = render_table(frame, fit)
         text = table + "\n"
         if left_out:

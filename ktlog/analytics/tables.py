@@ -31,6 +31,7 @@ GAME_COLUMNS = (
     "ended_by",
     "pve",
     "simulated",
+    "disputes",
 )
 """The columns of the games table the statistics read (besides its `game_key`, and its id as
 `game_id`)."""

@@ -8,11 +8,12 @@ import sys
 import typing
 from collections.abc import Callable
 from pathlib import Path
+from typing import BinaryIO
 
 import click
 
 if typing.TYPE_CHECKING:
-    from ..storage.store import Store
+    from ..play.database import Store
 
 
 def echo(text: str = "", **kwargs) -> None:
@@ -49,8 +50,7 @@ def open_store(ctx: click.Context, *, ui: bool = False, create: bool = False) ->
     `ui`: the terminal UI's short wait for another writer's lock. Only a command that records
     games passes `create`: any other refuses a path with no database (issue 16 #11) instead of
     leaving folders and an empty database behind a mistyped --db."""
-    from ..storage.dbfile import BUSY_TIMEOUT_MS, UI_BUSY_TIMEOUT_MS
-    from ..storage.store import Store
+    from ..play.database import BUSY_TIMEOUT_MS, UI_BUSY_TIMEOUT_MS, Store
 
     root = ctx.find_root()
     obj = root.obj
@@ -89,7 +89,7 @@ def claim_output(ctx: click.Context, output: Path | None, force: bool) -> None:
         raise KtlogError(f"{output} exists: give --force to replace it, or another file with -o; nothing was written")
 
 
-def write_output(ctx: click.Context, output: Path, content: bytes | str | Callable[[Path], None]) -> None:
+def write_output(ctx: click.Context, output: Path, content: bytes | str | Callable[[BinaryIO], object]) -> None:
     """Write an `-o` file atomically, refusing the open database and its -wal/-shm; says "wrote"."""
     from ..files.output import write_file
 

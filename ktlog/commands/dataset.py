@@ -27,7 +27,7 @@ def export_cmd(ctx, folder: Path, name: str | None, **kw) -> None:
     club's) export into the same FOLDER under their own names: the dataset holds them all."""
     from ..analytics.dataset import export
     from ..analytics.league import Filters
-    from ..storage.store import Store
+    from ..play.database import Store
 
     db = Path(ctx.find_root().obj["db"])
     Store(db, create=False).close()  # a missing, wrong or newer file gets the store's clear message; an older one is migrated

@@ -18,9 +18,9 @@ from ..data import SAMPLE_GAMES
 from ..errors import GameNotFound, KtlogError
 from ..files.gamefile import SUFFIX as GAME_FILE_SUFFIX
 from ..files.gamelog import Header, export_lines
+from ..play.database import Store
 from ..play.importer import ImportReport, import_file, import_files
 from ..play.replay import Replay
-from ..storage.store import Store
 from ..text.plural import counted
 from ..text.render import render_replay_summary, render_score
 from .context import claim_output, echo, open_store, output_options, write_output
@@ -202,7 +202,7 @@ def load_samples(store: Store, samples: Path):
     files = sorted(Path(samples).glob("*.jsonl"))
     if not files:
         raise KtlogError(f"no sample games (*.jsonl) in {samples}; pass --samples DIR")
-    results = []
+    results: list[ImportReport | KtlogError] = []
     with store.batch():
         for path in files:
             try:

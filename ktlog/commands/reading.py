@@ -7,9 +7,9 @@ import msgspec
 
 from .. import events as ev
 from ..errors import KtlogError
+from ..play.database import Store
 from ..play.replay import Replay
 from ..play.timeline import Timeline
-from ..storage.store import Store
 from ..text.describe import describe
 from ..text.json_views import game_row, score_view, state_view
 from ..text.plural import counted
@@ -81,7 +81,10 @@ def log(ctx, game, as_json, spectator) -> None:
     timeline = Timeline(store.events(game_id))
     state = store.state(game_id)
     if as_json:
-        shown = (_redacted(e) if spectator and timeline.hidden(state, e.payload) else e for e in timeline.envelopes)
+        shown = (
+            (_redacted(e) if spectator and timeline.hidden(state, e.payload) else msgspec.to_builtins(e)) | {"by": e.payload.seat or "table"}
+            for e in timeline.envelopes
+        )
         echo("[" + ",\n".join(msgspec.json.encode(x).decode() for x in shown) + "]")
         return
     for e in timeline.envelopes:
@@ -90,6 +93,7 @@ def log(ctx, game, as_json, spectator) -> None:
         mark = f"  [undone by seq {timeline.undone_by[e.seq]}]" if e.seq in timeline.undone_by else ""
         mark += f"  [corrected by seq {timeline.corrected_by[e.seq]}]" if e.seq in timeline.corrected_by else ""
         override = f"  [override: {e.payload.override}]" if e.payload.override else ""
+        override += f"  [by {e.payload.seat}'s seat]" if e.payload.seat else ""
         echo(f"{e.seq:>5}  {describe(e.payload, spectator, state)}{override}{mark}")
         for text in timeline.notes.get(e.seq, []):
             echo(f"         # {text}")

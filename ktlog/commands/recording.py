@@ -12,13 +12,15 @@ from .. import events as ev
 from ..errors import ConcurrencyConflict, KtlogError, RosterError, RuleViolation
 from ..files.rosters import find_roster, load_roster
 from ..play.creation import Side, opening_events
-from ..play.moves import next_step, refusal_text
+from ..play.moves import Moves, next_step, refusal_text
+from ..play.questions import legal_moves
 from ..play.session import Recorded, RecordingSession
 from ..rules.not_applied import not_applied_in_setup
 from ..rules.team import unlisted
 from ..rulesets import RULESETS
+from ..state import GameState
 from ..text.describe import describe
-from ..text.event_text import build_event, parse_event, types_help
+from ..text.event_text import build_event, move_usage, parse_event, types_help
 from ..text.render import changes, undo_text
 from .context import echo_json, open_store
 
@@ -105,7 +107,9 @@ def new(ctx, ruleset, killzone, date, dataslate, mission, league, season, round_
 @click.argument("fields", nargs=-1, metavar="[FIELD=VALUE]...")
 @click.option("--override", help="Record it although a rule check fails, with this reason (a kill team rule, pg 55).")
 @click.option("--expect-seq", type=int, help="Refuse if the event would not get this seq (another writer got there first).")
-@click.option("--types", "list_types", is_flag=True, help="List the event types and the shape of each field.")
+@click.option(
+    "--types", "list_types", is_flag=True, help="With a GAME: the moves legal now, as lines to type. Without: every event type and the shape of each field."
+)
 @click.option(
     "--file",
     "batch",
@@ -126,6 +130,9 @@ def event_cmd(ctx, game, type_name, fields, override, expect_seq, list_types, ba
     With --file, each line is TYPE FIELD=VALUE ... (blank lines and # comments skipped) and
     the events are recorded together or not at all. Prints what is expected next, and whose.
     """
+    if list_types and game is not None:
+        _legal_moves(_session(ctx, game).state)
+        return
     if list_types or (not type_name and batch is None):
         click.echo("Event types and their fields (`ktlog event --help` says how to write each shape):\n" + types_help())
         return
@@ -145,6 +152,18 @@ def event_cmd(ctx, game, type_name, fields, override, expect_seq, list_types, ba
         click.echo(f"  {line}")
     upcoming = next_step(recorded.after)
     click.echo(f"next: {upcoming}" if upcoming else "the game is over")
+
+
+def _legal_moves(state: GameState) -> None:
+    """The moves legal now, each as the line to type (ktlog.play.questions describes them)."""
+    described = legal_moves(Moves(state))
+    if not described:
+        click.echo("No move is legal: the game is over" if state.phase == "over" else "No move is legal now")
+        return
+    upcoming = next_step(state)
+    click.echo("Legal moves now" + (f" (next: {upcoming})" if upcoming else "") + ", as `ktlog event GAME` takes them:")
+    for move in described:
+        click.echo(f"  {move.label:<30} {move_usage(move)}")
 
 
 def _record_file(session: RecordingSession, lines: TextIO, expect_seq: int | None) -> Recorded:
@@ -187,6 +206,7 @@ def _record_file(session: RecordingSession, lines: TextIO, expect_seq: int | Non
 def undo(ctx, game, expect_seq) -> None:
     """Void the latest effective event (undo). Nothing is deleted: the undo is an event too."""
     recorded = _session(ctx, game).undo(expected_seq=expect_seq)
+    assert recorded.undone is not None, "an undo's outcome names the event it undid"
     click.echo(undo_text(recorded.seq, *recorded.undone))
 
 

@@ -36,7 +36,7 @@ def roster() -> None:
 def import_cmd(file: Path, system: Path | None, archetypes: str | None, out: Path | None, dry_run: bool, force: bool) -> None:
     """Import a kill team: a BattleScribe roster (.ros, .rosz), a New Recruit export (.json), a
     BSData catalogue (.cat, .catz, with --system), or a whole BSData folder."""
-    from ..files.bsdata.mapping import MissingCharacteristic, map_team
+    from ..files.bsdata.mapping import MappedEquipment, MappedOperative, MissingCharacteristic, map_team
 
     chosen = [a.strip() for a in archetypes.split(",") if a.strip()] if archetypes else []
     try:
@@ -57,10 +57,14 @@ def import_cmd(file: Path, system: Path | None, archetypes: str | None, out: Pat
     for card, count in _cards(loaded):
         click.echo(_shown(card, count))
     for item in team.equipment:
-        weapon = item.fields.get("weapon")
-        profile = f": {weapon['kind']} ATK {weapon['atk']} HIT {weapon['hit']} DMG {weapon['dmg']}  {', '.join(weapon.get('rules', []))}" if weapon else ""
-        click.echo(f"equipment: {item.fields['name']}{profile}".rstrip())
-    for operative in (*team.operatives, *team.equipment):
+        weapons = item.fields.get("weapons") or [w for w in [item.fields.get("weapon")] if w]
+        profiles = "; ".join(
+            f"{w['name'] + ' ' if len(weapons) > 1 else ''}{w['kind']} ATK {w['atk']} HIT {w['hit']} DMG {w['dmg']}  {', '.join(w.get('rules', []))}".rstrip()
+            for w in weapons
+        )
+        click.echo(f"equipment: {item.fields['name']}{': ' + profiles if profiles else ''}")
+    entries: list[MappedOperative | MappedEquipment] = [*team.operatives, *team.equipment]
+    for operative in entries:
         for note in operative.notes:
             click.echo(f"note: {operative.fields['name']}: {note}")
     for text in team.left_out:

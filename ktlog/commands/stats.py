@@ -19,7 +19,7 @@ if TYPE_CHECKING:  # Polars loads with the first statistic, not with every ktlog
 def _league(ctx: click.Context, kw: dict) -> League:
     from ..analytics.league import Filters, League
     from ..analytics.tables import METADATA, is_dataset
-    from ..storage.dbfile import is_current
+    from ..play.database import is_current
 
     filters = Filters(**{k: kw.pop(k) for k in FILTERS})
     source = kw.pop("source", None)
@@ -29,7 +29,7 @@ def _league(ctx: click.Context, kw: dict) -> League:
         return League(source, filters)
     db = Path(ctx.find_root().obj["db"])
     if not is_current(db):  # a missing, wrong or newer file gets the store's clear message; an older one is migrated
-        from ..storage.store import Store
+        from ..play.database import Store
 
         Store(db, create=False).close()
     return League(db, filters)
@@ -100,11 +100,19 @@ def _day(ctx, param, value: dt.datetime | None) -> dt.date | None:
 
 def _report_left_out(league: League) -> None:
     """Say on stderr what the figures leave out: games in progress, games failing the checks."""
+    import polars as pl
+
     from ..analytics.integrity import suspicious_games
 
     if league.in_progress.height:
         ids = ", ".join(league.in_progress.get_column("game_id").str.slice(0, 8).to_list()[:5])
         echo(f"note: {league.in_progress.height} game(s) in progress are not counted ({ids}{'...' if league.in_progress.height > 5 else ''})", err=True)
+    disputed = league.games.filter(pl.col("disputes").fill_null(0) > 0).get_column("game_id").str.slice(0, 8).to_list()
+    if disputed:
+        echo(
+            f"note: {len(disputed)} game(s) have open disputes, so their results are provisional ({', '.join(disputed[:5])}{'...' if len(disputed) > 5 else ''})",
+            err=True,
+        )
     for game_id, problem in suspicious_games(league):
         echo(f"warning: game {game_id[:8]} failed verification: {problem}. Its figures may be wrong; run `ktlog verify {game_id[:8]}`", err=True)
 
@@ -276,7 +284,7 @@ def report(ctx, game, output, force) -> None:
     from ..analytics.league import Filters, League
     from ..analytics.report import game_report
     from ..files.output import default_name
-    from ..storage.store import Store
+    from ..play.database import Store
 
     db = Path(ctx.find_root().obj["db"])
     with Store(db, create=False) as store:

@@ -57,8 +57,8 @@ def simulate(ctx, count, seed, league, ruleset) -> None:
 
     They are marked simulated: statistics, datasets and the web's tables leave them out unless
     asked (`--simulated`)."""
+    from ..play.database import default_db_path
     from ..play.simulate import simulate_into
-    from ..storage.dbfile import default_db_path
 
     if not os.environ.get("KTLOG_DB") and ctx.find_root().obj["db"] == default_db_path():  # issue 16 #12
         raise KtlogError("simulated games would go into your league's database: give them one of their own with --db FILE")

@@ -19,6 +19,7 @@ import re
 import shlex
 import typing
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -108,7 +109,7 @@ class GameFile:
         return self.header.get("ruleset", DEFAULT_RULESET)
 
     def created(self) -> ev.GameCreated:
-        return ev.GameCreated(ruleset=self.ruleset, killzone=self.header["killzone"], date=self.header["date"], **{k: self.header.get(k) for k in LABELS})
+        return ev.GameCreated(ruleset=self.ruleset, killzone=self.header["killzone"], date=self.header["date"], **{k: self.header.get(k) for k in LABELS})  # type: ignore[arg-type]  # the label fields, str | None
 
 
 # --- reading ---------------------------------------------------------------------------------
@@ -223,7 +224,7 @@ def _side(where: str, number: int, value: str, npo: bool) -> Side:
 
 
 def game_file_text(
-    header: dict[str, str | None], sides: list[Side], events: list[ev.Event], comments: list[str] = (), recorded: list[Recorded] | None = None
+    header: dict[str, str | None], sides: list[Side], events: Sequence[ev.Event], comments: list[str] = (), recorded: list[Recorded] | None = None
 ) -> str:
     """A game file: comment lines, the header (keys in the order of KEYS), the sides, the events.
     With `recorded` (every event's id and time, from seq 1), the header's events' as `recorded:`
@@ -270,7 +271,8 @@ def _json_words(event: ev.Event) -> list[str]:
 
 
 def _short_words(event: ev.Event) -> list[str]:
-    words, shot = [], []
+    words: list[str] = []
+    shot: list[str] = []
     for name, value, annotation in _fields(event):
         if isinstance(event, ev.Shot) and name == "attacks" and len(value) == 1 and (shot := _shot_words(value[0])):
             continue

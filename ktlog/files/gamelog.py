@@ -8,15 +8,15 @@ file whole (a temporary file beside it, then renamed). Importing files into a da
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Literal, cast
 
 import msgspec
 
 from .. import __version__
 from ..errors import GameLogError, KtlogError
-from ..events import Envelope
+from ..events import AnyEvent, Envelope
 from ..records import GENESIS, NUMBER_LIMIT, canonical, canonical_raw, chain_hash, decode_payload
-from ..rulesets.multiplayer.rules import shared_win
+from ..rulesets import get_ruleset
 from ..state import GameState
 from .inputs import GAME_LOG_LIMIT, LINE_LIMIT, read_limited
 from .output import write_file
@@ -24,7 +24,7 @@ from .output import write_file
 if TYPE_CHECKING:
     from ..storage.store import Store
 
-FORMAT = "ktlog-game"
+FORMAT: Literal["ktlog-game"] = "ktlog-game"
 FORMAT_VERSION = 1
 
 
@@ -106,7 +106,7 @@ def header_result(state: GameState) -> HeaderResult | None:
     if r is None:
         return None
     score = {n: {**p.vp, "total": p.total_vp} for n, p in state.players.items()}
-    return HeaderResult(winner=r.winner, draw=r.draw, ended_by=r.ended_by, score=score, winners=tuple(shared_win(state)))
+    return HeaderResult(winner=r.winner, draw=r.draw, ended_by=r.ended_by, score=score, winners=tuple(get_ruleset(state.ruleset).shared_win(state)))
 
 
 def make_header(game_id: str, state: GameState, events: int, description: str | None = None) -> Header:
@@ -122,7 +122,7 @@ def make_header(game_id: str, state: GameState, events: int, description: str | 
         result=header_result(state),
         description=description,
         ktlog_version=__version__,
-        **{k: state.labels.get(k) for k in ("mission", "league", "season", "round", "table")},
+        **{k: state.labels.get(k) for k in ("mission", "league", "season", "round", "table")},  # type: ignore[arg-type]  # the label fields, str | None
     )
 
 
@@ -300,7 +300,7 @@ def _read_line_slowly(where: str, number: int, raw_line: bytes) -> tuple[Envelop
         event_id=line.event_id,
         version=line.version,
         recorded_at=line.recorded_at,
-        payload=event,
+        payload=cast("AnyEvent", event),  # an Event is always one of AnyEvent
         prev_hash=line.prev_hash,
         hash=line.hash,
     )

@@ -50,8 +50,12 @@ def write_file(output: Path, content: bytes | str | Callable[[BinaryIO], object]
     refuse_database(output, database)
     if output.exists() and not output.is_file():
         raise KtlogError(f"cannot write {output}: it is not a regular file; give a file path with -o")
-    data = content.encode() if isinstance(content, str) else content
+    if callable(content):
+        writer = content
+    else:
+        data = content.encode() if isinstance(content, str) else content
+        writer = lambda f: f.write(data)  # noqa: E731
     try:
-        write_atomically(output, content if callable(content) else lambda f: f.write(data))
+        write_atomically(output, writer)
     except OSError as exc:
         raise KtlogError(f"cannot write {output}: {exc.strerror or exc}; nothing was written there") from exc

@@ -43,6 +43,7 @@ Optionally, the kill team's own ploys, equipment and resources, offered by name 
     [[equipment]]
     name = "Frag grenade"
     weapon = { name = "Frag grenade", kind = "ranged", atk = 4, hit = "4+", dmg = "2/4", rules = ["Blast 2\"", "Limited 1"] }  # optional
+    # an option that gives several weapons lists them instead: weapons = [{ name = ... }, { name = ... }]
 
     [[resources]]
     name = "Faith"
@@ -59,14 +60,14 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache, partial
 from pathlib import Path
-from typing import Annotated, Literal, TypeVar
+from typing import Annotated, Literal, TypeVar, cast
 
 import msgspec
 import platformdirs
 
 from ..data import SAMPLE_ROSTERS
 from ..errors import InvalidEvent, KtlogError, RosterError
-from ..events import EVENT_TYPES, Action, Datacard, Equipment, Event, OperativeAdded, PlayerJoined, Ploy, Resource, UniqueAction, Weapon
+from ..events import EVENT_TYPES, Action, Datacard, Equipment, Event, OperativeAdded, PlayerJoined, Ploy, Resource, UniqueAction, Weapon, WeaponKind
 from ..records import check_event
 from ..rules.setup import check_datacard
 from ..rules.team import MAX_PLOY_CP, MAX_RESOURCE, check_team
@@ -146,13 +147,18 @@ class PloyEntry(msgspec.Struct, forbid_unknown_fields=True):
 
 
 class EquipmentEntry(msgspec.Struct, forbid_unknown_fields=True):
-    """One of the kill team's equipment options (Equipment, pg 50), with the weapon it gives, if any."""
+    """One of the kill team's equipment options (Equipment, pg 50), with the weapon or weapons it
+    gives, if any: one option counts once among the four selected (pg 110), whatever it gives."""
 
     name: str
     reminder: Reminder | None = None
     weapon: Annotated[
         WeaponEntry | None, msgspec.Meta(description="A weapon any of the player's operatives can use once the option is selected (e.g. a grenade)")
     ] = None
+    weapons: Annotated[
+        list[WeaponEntry],
+        msgspec.Meta(description="The weapons of an option that gives several (explosive grenades: frag and krak); give weapon or weapons, not both"),
+    ] = []
 
 
 class ResourceEntry(msgspec.Struct, forbid_unknown_fields=True):
@@ -236,7 +242,7 @@ def joining(player: str, roster: Roster, select: list[str] | None, taken: set[st
             resources=roster.resources,
         )
     ]
-    repeated = {i for i in select or () if select.count(i) > 1}
+    repeated = {i for i in select or () if (select or []).count(i) > 1}
     seen: dict[str, int] = {}
     for op in roster.select(select):
         seen[op.id] = seen.get(op.id, 0) + 1
@@ -536,11 +542,13 @@ def _team(spec: RosterFile) -> tuple[tuple[Ploy, ...], tuple[Equipment, ...], tu
     ploys = tuple(Ploy(name=p.name.strip(), kind=p.kind, cp=p.cp, reminder=p.reminder) for p in spec.ploys)
     equipment = []
     for e in spec.equipment:
+        if e.weapon is not None and e.weapons:
+            raise ValueError(f"equipment {e.name!r}: give weapon (one) or weapons (several), not both")
         try:
-            weapon = None if e.weapon is None else _weapon(e.weapon)
+            weapons = tuple(_weapon(w) for w in ([e.weapon] if e.weapon is not None else e.weapons))
         except ValueError as exc:
             raise ValueError(f"equipment {e.name!r}: {exc}") from exc
-        equipment.append(Equipment(name=e.name.strip(), reminder=e.reminder, weapon=weapon))
+        equipment.append(Equipment(name=e.name.strip(), reminder=e.reminder, weapons=weapons))
     resources = tuple(Resource(name=r.name.strip(), start=r.start, reminder=r.reminder) for r in spec.resources)
     return ploys, tuple(equipment), resources
 
@@ -624,7 +632,7 @@ def _weapon(w: WeaponEntry) -> Weapon:
         raise ValueError(f"weapon {w.name!r}: one_in {w.one_in} is below 2 (1 in 1 is every operative: leave one_in out)")
     return Weapon(
         name=w.name,
-        kind=w.kind,
+        kind=cast(WeaponKind, w.kind),  # checked above
         atk=w.atk,
         hit=_stat(w.hit, f"weapon {w.name!r}: hit"),
         normal_dmg=normal,

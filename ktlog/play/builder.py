@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import datetime as dt
 import uuid
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 
 from ..errors import RuleViolation
 from ..events import (
@@ -32,11 +32,13 @@ from ..events import (
     Event,
     EventVoided,
     FellBack,
+    FightAction,
     Fought,
     GambitPassed,
     GameConceded,
     GameCreated,
     InitiativeDecided,
+    KillzoneAction,
     KillzoneActionPerformed,
     MarkerLooted,
     MarkerPickedUp,
@@ -49,10 +51,12 @@ from ..events import (
     OperativeActivated,
     OperativeEscaped,
     OperativeSetUp,
+    Order,
     OverwatchFired,
     Passed,
     Repositioned,
     RolledOff,
+    RollOffPurpose,
     ShootingAttack,
     Shot,
     StrategicGambitUsed,
@@ -81,7 +85,7 @@ class GameBuilder:
         self.state = fold([])
         self._snapshots: dict[int, bytes] = {}
         self._voids: list[tuple[int, int]] = []
-        self.add(GameCreated(ruleset=ruleset, killzone=killzone, date=date, **labels))
+        self.add(GameCreated(ruleset=ruleset, killzone=killzone, date=date, **labels))  # type: ignore[arg-type]  # labels: GameCreated's str fields (LABELS)
 
     # --- any event --------------------------------------------------------------------------
 
@@ -188,7 +192,7 @@ class GameBuilder:
             self.add(OperativeSetUp(operative=first.id))
         return self
 
-    def player_order(self, purpose: str, rolls: dict[str, int] | list[dict[str, int]]) -> GameBuilder:
+    def player_order(self, purpose: RollOffPurpose, rolls: dict[str, int] | list[dict[str, int]]) -> GameBuilder:
         """Multiplayer Ops player order (pg 99): every player's D6, then a roll-off of each group
         still tied, with only their rolls."""
         for round_ in rolls if isinstance(rolls, list) else [rolls]:
@@ -217,23 +221,28 @@ class GameBuilder:
         self.add(TurningPointStarted(turning_point=tp))
         return self.player_order("initiative", rolls).gambit_step(gambits)
 
+    def _pass_gambit(self) -> None:
+        turn = self.state.gambit_turn
+        assert turn is not None, "in the strategy phase a gambit turn is always someone's"
+        self.add(GambitPassed(player=turn))
+
     def gambit_step(self, gambits: Iterable[tuple[str, str, int] | tuple[str, str] | Event] = ()) -> GameBuilder:
         """Gambits in turn (a strategy ploy as (player, ploy[, cp]; without cp its roster CP, else 1CP), or any event with a `player`
         that takes a gambit turn), passing for the players in between, then passes until all pass."""
         for gambit in gambits:
             if isinstance(gambit, Event):
-                player, event = gambit.player, gambit
+                player, event = gambit.player, gambit  # type: ignore[attr-defined]  # an event that takes a gambit turn names its player
             else:
                 player, name, *cp = gambit
                 event = StrategicGambitUsed(player=player, gambit=name, cp=cp[0] if cp else None)
             while self.state.gambit_turn != player:
-                self.add(GambitPassed(player=self.state.gambit_turn))
+                self._pass_gambit()
             self.add(event)
         while self.state.phase == "strategy":
-            self.add(GambitPassed(player=self.state.gambit_turn))
+            self._pass_gambit()
         return self
 
-    def activate(self, operative: str, order: str, *actions: ActionMaker, end: bool = True) -> GameBuilder:
+    def activate(self, operative: str, order: Order, *actions: ActionMaker, end: bool = True) -> GameBuilder:
         self.add(OperativeActivated(operative=operative, order=order))
         for make in actions:
             self.add(make(operative))
@@ -269,7 +278,7 @@ class GameBuilder:
         return seal_reproducibly(game_id, start, self.events)
 
 
-def seal_reproducibly(game_id: str, start: str, events: list[Event], first: int = 1, prev: str = GENESIS) -> list[tuple[Envelope, bytes]]:
+def seal_reproducibly(game_id: str, start: str, events: Sequence[Event], first: int = 1, prev: str = GENESIS) -> list[tuple[Envelope, bytes]]:
     """Events sealed from seq `first` on (chained to `prev`), each recorded 20 s after `start`
     times its seq and its id made from the game id and seq: the same events give the same file."""
     t0 = dt.datetime.fromisoformat(start)
@@ -352,7 +361,7 @@ def unique(name: str, **kw) -> ActionMaker:
     return lambda op: UniqueActionPerformed(operative=op, action=name, **kw)
 
 
-def killzone_action(name: str, **kw) -> ActionMaker:
+def killzone_action(name: KillzoneAction, **kw) -> ActionMaker:
     return lambda op: KillzoneActionPerformed(operative=op, action=name, **kw)
 
 
@@ -391,10 +400,11 @@ def shoot(
     hot: int | None = None,
     extra: Iterable[ShootingAttack] = (),
     override: str | None = None,
+    guard: bool = False,
     **attack_kw,
 ) -> ActionMaker:
     first = target if isinstance(target, ShootingAttack) else attack(target, dice, saves, **attack_kw)
-    return lambda op: Shot(operative=op, weapon=weapon, attacks=(first, *extra), hot_roll=hot, override=override)
+    return lambda op: Shot(operative=op, weapon=weapon, attacks=(first, *extra), hot_roll=hot, override=override, guard=guard)
 
 
 def fight(
@@ -411,8 +421,9 @@ def fight(
     target_assists: int = 0,
     damage: int | None = None,
     damage_taken: int | None = None,
-    action: str = "Fight",
+    action: FightAction = "Fight",
     override: str | None = None,
+    guard: bool = False,
 ) -> ActionMaker:
     return lambda op: Fought(
         operative=op,
@@ -428,4 +439,5 @@ def fight(
         damage_taken=damage_taken,
         action=action,
         override=override,
+        guard=guard,
     )

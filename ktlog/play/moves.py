@@ -9,9 +9,11 @@ needed to know that Shoot or Fight is possible. The shared kinds are here; a rul
 
 from __future__ import annotations
 
+import functools
 import importlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import cache
+from typing import get_args
 
 import msgspec
 
@@ -37,9 +39,11 @@ from ..rules.candidates import (
     turn_order,
 )
 from ..rules.context import Ctx
-from ..rules.ruleset import Ruleset
+from ..rules.ruleset import Ruleset, listing
+from ..rules.shooting import defence_dice_collected, expected_attack_dice
+from ..rules.team import weapons_of
+from ..rules.weapons import weapon_profile
 from ..rulesets import get_ruleset
-from ..rulesets.multiplayer.rules import listing
 from ..state import UNREAD_LOGS, GameState, OperativeState, decode_state, encode_state
 
 _STUB = ev.Datacard(name="", apl=1, move=1, save=6, wounds=1)
@@ -54,18 +58,25 @@ class Trial:
     exactly what the event added (the resolved attack is `attacks[-1]`).
     """
 
-    def __init__(self, state: GameState):
+    def __init__(self, state: GameState, override: str | None = None):
         self.state = state
+        self.override = override
+        """A reason every event tried carries unless it has its own: the moves a kill team rule
+        allows (precedence, pg 55), as a player who overrides a refusal enters them."""
         self._cards = {op_id: op.datacard for op_id, op in state.operatives.items()}
         operatives = {op_id: msgspec.structs.replace(op, datacard=_STUB) for op_id, op in state.operatives.items()}
         self._lean = encode_state(msgspec.structs.replace(state, operatives=operatives, **{name: [] for name in UNREAD_LOGS}))
+
+    def overridden(self, event: ev.Event) -> ev.Event:
+        """The event with the trial's override reason, if it has one and the event none."""
+        return msgspec.structs.replace(event, override=self.override) if self.override and event.override is None and not event.meta else event
 
     def result(self, event: ev.Event) -> GameState:
         """The state after `event`, its logs holding only what it added. Raises RuleViolation."""
         new = decode_state(self._lean)
         for op_id, op in new.operatives.items():
             op.datacard = self._cards[op_id]
-        apply_in_place(new, event, self.state.seq + 1)
+        apply_in_place(new, self.overridden(event), self.state.seq + 1)
         return new
 
     def refusal(self, event: ev.Event) -> KtlogError | None:
@@ -125,7 +136,7 @@ def _counteract(s: GameState) -> Iterator[ev.Event]:
 
 
 def _fight(s: GameState, op: OperativeState) -> Iterator[ev.Event]:
-    actions = ["Fight"] + [a for a, zone in KILLZONE_OF_ACTION.items() if a.endswith("Fight") and zone in s.killzone.casefold()]
+    actions: list[ev.FightAction] = [a for a in get_args(ev.FightAction) if a == "Fight" or KILLZONE_OF_ACTION[a] in s.killzone.casefold()]
     for name in actions:
         targets = [s.operatives[t] for t in op.engaged_with] if name == "Fight" else enemies(s, op)
         for weapon in melee(s, op):
@@ -149,6 +160,33 @@ def _mission(s: GameState, op: OperativeState) -> Iterator[ev.Event]:
     for cls in sorted(kinds, key=lambda cls: not s.crit_op or s.crit_op not in cls.__name__):
         for marker in s.markers:
             yield cls(operative=op.id, marker=marker)
+
+
+GUARD_SHOT = functools.partial(ev.Shot, guard=True)
+"""A Shoot action from guard (Gallowdark, pg 70), made like a Shot."""
+
+
+def _guard(s: GameState) -> Iterator[ev.Event]:
+    """Operatives on guard interrupting an enemy operative's activation (pg 70): a shot at each
+    enemy with each ranged weapon, a fight against each enemy within control range, for free."""
+    if s.phase != "firefight" or s.activation is None:
+        return
+    interrupted = s.operatives[s.activation.operative].player
+    for op in living(s):
+        if op.on_guard and op.player != interrupted:
+            yield from shots(s, op, GUARD_SHOT)
+            for weapon in melee(s, op):
+                for target in op.engaged_with:
+                    theirs = melee(s, s.operatives[target])
+                    yield ev.Fought(
+                        operative=op.id,
+                        target=target,
+                        weapon=weapon.name,
+                        target_weapon=theirs[0].name if theirs else None,
+                        damage=0,
+                        damage_taken=0,
+                        guard=True,
+                    )
 
 
 def _killzone(s: GameState, op: OperativeState) -> Iterator[ev.Event]:
@@ -184,6 +222,7 @@ MOVES: dict[str, Candidates] = {
     "place": of_active(lambda s, op: (ev.MarkerPlaced(operative=op.id, marker=m) for m in s.markers)),
     "unique": of_active(lambda s, op: (ev.UniqueActionPerformed(operative=op.id, action=a.name) for a in op.datacard.unique_actions)),
     "killzone": of_active(_killzone),
+    "guard": _guard,
     "end_activation": action(ev.ActivationEnded),
     "ploy": lambda s: (ev.FirefightPloyUsed(player=p, ploy="a ploy", cp=0) for p in turn_order(s)) if s.phase == "firefight" else iter(()),
     "control": lambda s: iter([ev.ObjectivesControlled(control=dict.fromkeys(s.markers))] if s.phase == "firefight" and s.markers else []),
@@ -200,8 +239,44 @@ MOVES: dict[str, Candidates] = {
 }
 """The kinds of move every ruleset has, by name, with their candidates."""
 
-SHOOTING = {"shoot": ev.Shot, "overwatch": ev.OverwatchFired}
-"""The kinds of move that are shooting attacks, and their events (KT21 Overwatch is a Shot too)."""
+SHOOTING: dict[str, Callable[..., ev.Shot]] = {"shoot": ev.Shot, "overwatch": ev.OverwatchFired, "guard": GUARD_SHOT}
+"""The kinds of move that are shooting attacks, and how their events are made (KT21 Overwatch
+and a shot from guard are Shots too)."""
+
+
+class DiceExpected(msgspec.Struct, frozen=True):
+    """The dice an attack takes (a face's dice entry asks for these)."""
+
+    attack: int
+    """The attacker's attack dice (a weapon's Atk, less those Accurate retains, pg 111)."""
+    defence: int
+    """Shooting: the most defence dice the target rolls (pg 42, Piercing pg 111; cover retains
+    one, pg 42). Fighting: the target's attack dice (its weapon's Atk, pg 45; 0 without one)."""
+
+
+def dice_expected(
+    state: GameState,
+    operative: str,
+    weapon: str,
+    target: str,
+    *,
+    target_weapon: str | None = None,
+    accurate: int = 0,
+    cover: bool = False,
+    invulnerable: bool = False,
+) -> DiceExpected:
+    """How many dice a shot (a ranged `weapon`) or a fight (a melee one, with `target_weapon`)
+    of `operative` against `target` takes, as this ruleset plays the weapon (KT21: DF defence
+    dice, an invulnerable save keeps them all, 004)."""
+    op, victim = state.operatives[operative], state.operatives[target]
+    ruleset = get_ruleset(state.ruleset)
+    armed = next(w for w in weapons_of(state, op) if w.name == weapon)
+    if armed.kind == "melee":
+        theirs = next((w for w in melee(state, victim) if w.name == target_weapon), None) if target_weapon else None
+        return DiceExpected(armed.atk, theirs.atk if theirs else 0)
+    profile = weapon_profile(ruleset.weapon_as_played(armed).rules)
+    collected = victim.datacard.defence if invulnerable else defence_dice_collected(profile, False, victim.datacard.defence)
+    return DiceExpected(expected_attack_dice(armed, accurate), max(0, collected - (cover and not profile.saturate)))
 
 
 @cache
@@ -213,9 +288,10 @@ def ruleset_moves(ruleset: Ruleset) -> dict[str, Candidates]:
 class Moves:
     """The legal moves from one state, worked out as they are asked for and kept."""
 
-    def __init__(self, state: GameState):
+    def __init__(self, state: GameState, override: str | None = None):
+        """`override`: the moves are those the rules accept with this reason (see `Trial.override`)."""
         self.state = state
-        self.trial = Trial(state)
+        self.trial = Trial(state, override)
         self.ruleset = get_ruleset(state.ruleset)
         self._foreign: set[str] = set()
         """Kinds with candidates this ruleset has no such event for (Counteract in KT21)."""
@@ -287,7 +363,7 @@ class Moves:
         if refusal is not None:
             if kind not in self._refusals:
                 self._refusals[kind], self._refused[kind] = refusal, event
-            if shared and self._fails_shared_checks(event):
+            if shared and isinstance(event, ev.Action) and self._fails_shared_checks(event):
                 self._refused_actions.add(shared)
         return refusal is None
 
@@ -296,9 +372,11 @@ class Moves:
         the same key, a shot at each enemy say, pass or fail them alike."""
         if not isinstance(event, ev.Action) or event.operative not in self.state.operatives:
             return None
-        return (event.operative, event.counts_as, printed_cost(self.state.operatives[event.operative], event), event.ap)
+        guard = getattr(event, "guard", False)  # an interrupt from guard is checked apart (pg 70)
+        return (event.operative, event.counts_as, printed_cost(self.state.operatives[event.operative], event), event.ap, guard)
 
     def _fails_shared_checks(self, event: ev.Action) -> bool:
+        event = self.trial.overridden(event)
         try:
             check_action(Ctx(self.state, event, self.state.seq + 1, self.ruleset), event)
         except KtlogError:
@@ -327,6 +405,7 @@ def _set_up(s: GameState, e: ev.OperativeSetUp) -> str:
 
 
 def _activation(s: GameState, e: ev.Event) -> str:
+    assert s.activation is not None, "asked only while an operative is active"
     op = s.operatives[s.activation.operative]
     return f"{op.id} ({op.player}) is active, {op.apl - s.activation.ap_spent} AP left: an action, or ActivationEnded operative={op.id}"
 

@@ -21,6 +21,7 @@ import msgspec
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
+from ..errors import KtlogError
 from ..files.gamelog import Header, HeaderSignature
 from ..files.inputs import LINE_LIMIT
 from ..files.keys import load_key, public_hex
@@ -39,10 +40,18 @@ def signed_bytes(game_id: str, head_seq: int, head_hash: str) -> bytes:
 def sign(store: Store, game_id: str, key: tuple[str, Ed25519PrivateKey] | None = None) -> HeaderSignature:
     """This recorder's signature of the game as stored now (its head)."""
     name, private = key or load_key()
-    head_seq, head_hash = store.conn.execute("SELECT head_seq, head_hash FROM games WHERE id = ?", (game_id,)).fetchone()
+    head_seq, head_hash = signable_head(store, game_id)
     return HeaderSignature(
         signer=name, public_key=public_hex(private), head_seq=head_seq, signature=private.sign(signed_bytes(game_id, head_seq, head_hash)).hex()
     )
+
+
+def signable_head(store: Store, game_id: str) -> tuple[int, str]:
+    """The game's head (seq, hash) to sign; refused while a dispute of its events is open."""
+    head_seq, head_hash, disputes = store.conn.execute("SELECT head_seq, head_hash, disputes FROM games WHERE id = ?", (game_id,)).fetchone()
+    if disputes:
+        raise KtlogError(f"game {game_id[:8]} has {disputes} open dispute(s): its result is provisional and cannot be signed until they are resolved")
+    return head_seq, head_hash
 
 
 def holds(signature: HeaderSignature, game_id: str, event_hash: str | None) -> bool:

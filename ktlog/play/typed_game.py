@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 import uuid
+from collections.abc import Sequence
 from pathlib import Path
 
 from .. import events as ev
@@ -177,7 +178,7 @@ def game_file(store: Store, game_id: str) -> str:
     return game_file_text(header, sides, events[written:], comments, recorded)
 
 
-def _sides(events: list[ev.Event]) -> tuple[list[Side], int]:
+def _sides(events: Sequence[ev.Event]) -> tuple[list[Side], int]:
     """The sides that join first, each as NAME=ROSTER[:OP,OP], while a roster gives exactly its
     stored events; and how many events (from the creation) they stand for."""
     sides: list[Side] = []
@@ -196,7 +197,7 @@ def _sides(events: list[ev.Event]) -> tuple[list[Side], int]:
     return sides, written
 
 
-def _side(block: list[ev.Event], taken: set[str], rosters: list[tuple[Path, Roster]]) -> Side | None:
+def _side(block: Sequence[ev.Event], taken: set[str], rosters: list[tuple[Path, Roster]]) -> Side | None:
     joined = block[0]
     assert isinstance(joined, ev.PlayerJoined)
     ids = [e.operative for e in block[1:] if isinstance(e, ev.OperativeAdded)]

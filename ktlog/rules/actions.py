@@ -19,6 +19,7 @@ from ..events import (
 from ..state import GameState, OperativeState
 from .battle import end_activation
 from .context import Ctx, handles
+from .guard import check_interrupt, guarding, note_near_guards
 
 MOVES = ("Reposition", "Dash", "Fall Back", "Charge")
 KILLZONE_PAGE = {"volkus": "pg 64", "gallowdark": "pg 70"}
@@ -38,8 +39,11 @@ def printed_cost(op: OperativeState, e: Action) -> int:
 def begin_action(ctx: Ctx, e: Action) -> OperativeState:
     """Checks every action shares: who may act, AP within APL, once per activation (pg 39)."""
     op, cost = check_action(ctx, e)
-    if cost:
+    if cost and ctx.state.activation:  # a cost is counted only in the operative's own activation
         ctx.state.activation.ap_spent += cost
+    op.on_guard = False  # guard ends when the operative performs any action (pg 70)
+    if guarding(e) and ctx.state.activation is not None:
+        ctx.state.activation.interrupted_by.append(op.player)
     return op
 
 
@@ -50,17 +54,21 @@ def check_action(ctx: Ctx, e: Action) -> tuple[OperativeState, int]:
     if s.phase != "firefight":
         ctx.invalid(f"actions are performed in the Firefight phase (now: {s.phase})", "pg 38")
     op = ctx.living(e.operative)
+    if guarding(e):
+        check_interrupt(ctx, op, e)
+        return op, 0  # for free, and no action of the interrupted activation (pg 70)
     act = s.activation
     active = act is not None and act.operative == op.id
     if not active:
-        ctx.broke(f"operative {op.id!r} is not the active operative; activate it (or counteract with it) first", "pg 39")
+        guard = " (it is on guard: an interrupt from guard is a Shoot or Fight with guard=yes, Guard pg 70)" if op.on_guard else ""
+        ctx.broke(f"operative {op.id!r} is not the active operative; activate it (or counteract with it) first{guard}", "pg 39")
     printed = printed_cost(op, e)
     cost = printed if e.ap is None else e.ap
     if cost < 0:
         ctx.invalid("an action costs at least 0AP", "pg 39")
     if cost != printed:
         ctx.broke(f"{e.counts_as} costs {printed}AP, not {cost}AP", "pg 40")
-    if not active:
+    if act is None or not active:
         return op, 0
     if act.counteract:
         if printed != 1:
@@ -76,12 +84,18 @@ def check_action(ctx: Ctx, e: Action) -> tuple[OperativeState, int]:
 def finish_action(ctx: Ctx, e: Action, op: OperativeState) -> None:
     """Remember the action; a counteract, or an activation whose operative fell, ends now."""
     ctx.ruleset.after_action(ctx, e, op)
-    act = ctx.state.activation
-    if act is None or act.operative != op.id:
+    s = ctx.state
+    act = s.activation
+    if act is None:
+        return
+    if act.operative != op.id:
+        if guarding(e) and s.operatives[act.operative].incapacitated:
+            end_activation(ctx)  # the interrupt incapacitated the interrupted operative
         return
     act.actions.append(e.counts_as)
     if e.counts_as in MOVES:
         act.moved = True
+    note_near_guards(s, act, op)
     if act.counteract or op.incapacitated:
         end_activation(ctx)
 
@@ -133,7 +147,7 @@ def moved(ctx: Ctx, e: Action) -> None:
             ctx.broke(f"operative {op.id!r} has no enemy within its control range to Fall Back from", "pg 40")
         _excluded(ctx, "Fall Back", ("Reposition", "Charge"), "pg 40")
         disengage(s, op)
-    else:
+    elif isinstance(e, Charged):
         if op.order != "engage":
             ctx.broke(f"operative {op.id!r} has a Conceal order and cannot Charge", "pg 41")
         not_engaged(ctx, op, "Charge", "pg 41")
@@ -199,6 +213,8 @@ def killzone_action(ctx: Ctx, e: KillzoneActionPerformed) -> None:
         if op.order != "engage":
             ctx.broke(f"operative {op.id!r} has a Conceal order and cannot Guard", "Guard, pg 70")
     finish_action(ctx, e, op)
+    if e.action == "Guard" and not op.incapacitated:
+        op.on_guard = True
 
 
 @handles(UniqueActionPerformed)

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import dataclasses
 from functools import lru_cache
+from typing import Any
 
 from ..events import Fought, Shot, Weapon
-from ..state import AplChange, AttackRecord, OperativeState
+from ..state import AplChange, AttackKind, AttackMode, AttackRecord, GameState, OperativeState
 from .actions import KILLZONE_OF_ACTION, begin_action, finish_action, in_killzone, not_engaged
 from .context import Ctx, handles
 from .damage import inflict
-from .dice import check_die, save_successes
+from .dice import Successes, check_die, save_successes
 from .fighting import Fighter, resolve_fight
+from .guard import GUARD, POINT_BLANK_HIT_PENALTY, guarding, point_blank
 from .shooting import hot_damage, resolve_shooting
 from .team import equipment_weapon, limited_uses, weapons_of
 from .weapons import WeaponProfile, weapon_profile
@@ -53,7 +55,7 @@ def _pay_rerolls(ctx: Ctx, player: str, command: int, other: int) -> None:
         ctx.broke("a re-roll from a rule outside the core book", "pg 50")
 
 
-def _dice_figures(rolled: int, hit: int, profile: WeaponProfile, hits) -> dict:
+def _dice_figures(rolled: int, hit: int, profile: WeaponProfile, hits: Successes) -> dict[str, Any]:
     """The attack dice columns of an AttackRecord."""
     return {
         "attack_dice": rolled,
@@ -71,7 +73,9 @@ def _stun(target: OperativeState) -> None:
     target.apl_changes.append(AplChange(delta=-1, reason="Stun"))
 
 
-def _record(ctx: Ctx, kind: str, retaliation: bool, mode: str, op: OperativeState, weapon: Weapon, target: OperativeState, **figures) -> None:
+def _record(
+    ctx: Ctx, kind: AttackKind, retaliation: bool, mode: AttackMode, op: OperativeState, weapon: Weapon, target: OperativeState, **figures: Any
+) -> None:
     ctx.state.attacks.append(
         AttackRecord(
             seq=ctx.seq,
@@ -105,11 +109,13 @@ def shooting_attacks(ctx: Ctx, e: Shot, op: OperativeState, worsen: int = 0) -> 
     profile = killzone_profile(s.killzone, weapon)
     if op.order != "engage" and not profile.silent:
         ctx.broke(f"operative {op.id!r} has a Conceal order and can only Shoot with a Silent weapon", "pg 42")
-    not_engaged(ctx, op, "Shoot", "pg 42")
+    close = point_blank(e, op)
+    if not close:
+        not_engaged(ctx, op, "Shoot", "pg 42")
     if profile.limited:
         if limited_uses(s, op, weapon) >= profile.limited:
             ctx.broke(f"{op.id!r} has used its {weapon.name} {profile.limited} time(s): Limited {profile.limited}", "Limited, pg 111")
-    if profile.heavy:
+    if profile.heavy and not guarding(e):  # from guard, the activation under way is the enemy's
         moves = [a for a in (s.activation.actions if s.activation else []) if a in ("Reposition", "Dash", "Fall Back", "Charge")]
         allowed = {profile.heavy_only} if profile.heavy_only else set()
         if any(m not in allowed for m in moves):
@@ -123,12 +129,15 @@ def shooting_attacks(ctx: Ctx, e: Shot, op: OperativeState, worsen: int = 0) -> 
     targets = [a.target for a in e.attacks]
     if len(set(targets)) != len(targets):
         ctx.invalid("each target is shot once per action", "pg 111")
-    hit = hit_stat(op, weapon) + worsen
+    hit = hit_stat(op, weapon) + worsen + (POINT_BLANK_HIT_PENALTY if close else 0)
     for i, attack in enumerate(e.attacks):
         target = ctx.living(attack.target, "target")
         if not target.set_up:
             ctx.invalid(f"{target.id!r} is not in the killzone", "pg 42")
-        if i == 0 or profile.torrent:
+        if i == 0 and close:  # a valid target even if it would not normally be (pg 70)
+            if target.id not in op.engaged_with:
+                ctx.broke(f"a point-blank shot targets an enemy operative within {op.id!r}'s control range ({', '.join(op.engaged_with)})", GUARD)
+        elif i == 0 or profile.torrent:
             if target.player == op.player:
                 ctx.broke(f"{target.id!r} is a friendly operative; select an enemy operative", "pg 42")
             friends = [x for x in target.engaged_with if s.operatives[x].player == op.player]
@@ -136,6 +145,8 @@ def shooting_attacks(ctx: Ctx, e: Shot, op: OperativeState, worsen: int = 0) -> 
                 ctx.broke(f"{target.id!r} has friendly operatives within its control range ({', '.join(friends)}) and is not a valid target", "pg 42")
             if target.order == "conceal" and attack.cover and not (profile.seek or profile.seek_light):
                 ctx.broke(f"{target.id!r} has a Conceal order and is in cover, so it is not a valid target", "pg 42")
+        elif profile.blast:
+            ctx.ruleset.blast_secondary(ctx, e.attacks[0], attack)
         dice_mode = attack.attack_dice is not None
         if dice_mode == (attack.damage is not None):
             ctx.invalid(f"attack on {target.id!r}: give the dice, or in quick mode the damage only", "Shoot, pg 42")
@@ -172,7 +183,7 @@ def shooting_attacks(ctx: Ctx, e: Shot, op: OperativeState, worsen: int = 0) -> 
                 expected_damage=result.expected_damage,
             )
         else:
-            if attack.damage < 0:
+            if attack.damage is None or attack.damage < 0:  # None: refused above (quick mode gives the damage)
                 ctx.invalid("damage cannot be negative", "damage")
             inflict(ctx, target, attack.damage, op, "shoot")
             _record(ctx, "shoot", False, "quick", op, weapon, target, damage=attack.damage, hit=hit, save=save)
@@ -186,6 +197,31 @@ def shooting_attacks(ctx: Ctx, e: Shot, op: OperativeState, worsen: int = 0) -> 
             ctx.broke(f"{weapon.name} is Hot: record the D6 rolled after shooting (hot_roll)", "Hot, pg 111")
     if profile.limited:
         op.weapon_uses[weapon.name] = op.weapon_uses.get(weapon.name, 0) + 1
+    if close and s.activation is not None:
+        s.activation.cannot_retaliate.append(op.id)  # until the end of the interrupted activation (pg 70)
+
+
+def assistants(s: GameState, fighter: OperativeState, enemy: OperativeState) -> list[str]:
+    """The friendly operatives that can assist `fighter` against `enemy` (Fight, 000 pg 45): within
+    the enemy's control range and not within control range of another enemy operative, as
+    Charge and Fall Back left the control ranges."""
+    return [
+        f.id
+        for f in s.operatives.values()
+        if f.player == fighter.player and f.id != fighter.id and f.in_killzone and enemy.id in f.engaged_with and set(f.engaged_with) == {enemy.id}
+    ]
+
+
+def _check_assists(ctx: Ctx, fighter: OperativeState, enemy: OperativeState, assists: int, field: str) -> None:
+    """No more assists than friendly operatives that can assist (Fight, pg 45)."""
+    if assists:
+        can = assistants(ctx.state, fighter, enemy)
+        if assists > len(can):
+            ctx.broke(
+                f"{field}={assists}, but {len(can)} friendly operative(s) of {fighter.id!r} can assist against {enemy.id!r} "
+                f"({', '.join(can) or 'none'}): an assist is within {enemy.id!r}'s control range and not within another enemy's",
+                "Fight assists, pg 45",
+            )
 
 
 @handles(Fought)
@@ -204,11 +240,17 @@ def fought(ctx: Ctx, e: Fought) -> None:
         not_engaged(ctx, op, e.action, "pg 64, pg 70")
     weapon = find_weapon(ctx, op, e.weapon, "melee")
     target_weapon = find_weapon(ctx, target, e.target_weapon, "melee") if e.target_weapon else None
+    act = ctx.state.activation
+    held = act is not None and act.operative == op.id and target.id in act.cannot_retaliate
+    if held and target_weapon is not None:
+        ctx.broke(f"{target.id!r} made a point-blank shot during {op.id!r}'s activation and cannot retaliate until it ends: leave target_weapon out", GUARD)
     has_melee = any(w.kind == "melee" for w in weapons_of(ctx.state, target))
-    if target_weapon is None and has_melee:
+    if target_weapon is None and has_melee and not held:
         ctx.broke(f"{target.id!r} retaliates: select its melee weapon (target_weapon)", "pg 44")
     if e.assists < 0 or e.target_assists < 0:
         ctx.invalid("assists cannot be negative", "pg 44")
+    _check_assists(ctx, op, target, e.assists, "assists")
+    _check_assists(ctx, target, op, e.target_assists, "target_assists")
     dice_mode = e.attack_dice is not None or e.target_dice is not None
     quick = e.damage is not None or e.damage_taken is not None
     if dice_mode == quick:

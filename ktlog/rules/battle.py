@@ -8,6 +8,8 @@ from ..events import (
     AplModified,
     CommandPointsAdjusted,
     CounteractStarted,
+    DisputeResolved,
+    EventDisputed,
     FirefightPloyUsed,
     GambitPassed,
     GameConceded,
@@ -17,8 +19,9 @@ from ..events import (
     TurningPointEnded,
     TurningPointStarted,
 )
-from ..state import Activation, AplChange, GameState, Note, RuleWarning, TurningPointRecord
+from ..state import Activation, AplChange, Dispute, GameState, Note, RuleWarning, TurningPointRecord
 from .context import Ctx, handles
+from .guard import stand_down
 from .team import COMMAND_REROLL, ploy_cost
 
 
@@ -48,6 +51,8 @@ def turning_point_started(ctx: Ctx, e: TurningPointStarted) -> None:
         p.loot_vp_this_tp = 0
     for m in s.markers.values():
         m.transmitting = False  # transmitting until the start of the next turning point (pg 85)
+    for op in s.operatives.values():
+        op.on_guard = False  # on guard until the start of the next turning point (pg 70)
     if tp == 1:
         ctx.ruleset.on_battle_start(ctx)
 
@@ -159,6 +164,8 @@ def due_to_activate(s: GameState) -> str | None:
     operatives (they may only counteract or pass), the next in player order who has (pg 38)."""
     player = s.next_player
     for _ in s.players:
+        if player is None:
+            return None
         if s.ready_operatives(player):
             return player
         player = s.next_in_order(player)
@@ -213,6 +220,7 @@ def end_activation(ctx: Ctx) -> None:
     """Expend the active operative (or close a counteract) and pass the turn (pg 38-39)."""
     s = ctx.state
     active = s.activation
+    assert active is not None, "ActivationEnded is refused when no operative is active"
     op = s.operatives[active.operative]
     if active.counteract:
         op.counteracted_tp = s.turning_point
@@ -220,6 +228,7 @@ def end_activation(ctx: Ctx) -> None:
         if not op.incapacitated:
             op.status = "expended"
         op.apl_changes = [c for c in op.apl_changes if not c.started]
+    stand_down(s, active)
     s.activation = None
     ctx.ruleset.after_activation(ctx, op)
 
@@ -249,8 +258,8 @@ def objectives_controlled(ctx: Ctx, e: ObjectivesControlled) -> None:
             ctx.invalid(f"no objective marker {marker!r} (markers: {', '.join(s.markers)})", "marker")
         if player is not None:
             ctx.player(player)
-    for marker in s.markers.values():
-        marker.controlled_by = e.control.get(marker.id)
+    for held in s.markers.values():
+        held.controlled_by = e.control.get(held.id)
     s.control_recorded_tp = s.turning_point
 
 
@@ -292,3 +301,22 @@ def annotation(ctx: Ctx, e: Annotation) -> None:
     if not e.text.strip():
         ctx.invalid("the annotation is empty", "text")
     ctx.state.notes.append(Note(seq=ctx.seq, target=e.target, text=e.text))
+
+
+@handles(EventDisputed)
+def event_disputed(ctx: Ctx, e: EventDisputed) -> None:
+    if not 1 < e.target < ctx.seq:
+        ctx.invalid(f"there is no earlier event at seq {e.target} to dispute (the game's creation cannot be)", "target")
+    if not e.reason.strip():
+        ctx.invalid("say why the event is disputed (reason=TEXT)", "reason")
+    if any(d.target == e.target for d in ctx.state.open_disputes):
+        ctx.invalid(f"seq {e.target} is disputed already; resolve that dispute first", "target")
+    ctx.state.disputes.append(Dispute(seq=ctx.seq, target=e.target, reason=e.reason.strip(), raised_by=e.seat))
+
+
+@handles(DisputeResolved)
+def dispute_resolved(ctx: Ctx, e: DisputeResolved) -> None:
+    dispute = next((d for d in ctx.state.open_disputes if d.seq == e.dispute), None)
+    if dispute is None:
+        ctx.invalid(f"there is no open dispute at seq {e.dispute}; open ones: {', '.join(str(d.seq) for d in ctx.state.open_disputes) or 'none'}", "dispute")
+    dispute.outcome = e.outcome

@@ -53,10 +53,15 @@ in_setup, in_strategy, in_battle = during("setup"), during("strategy"), during("
 
 def of_active(fn: Callable[[GameState, OperativeState], Iterator[ev.Event]]) -> Candidates:
     """Candidates for the active operative, if there is one."""
-    return lambda s: fn(s, active(s)) if s.activation else iter(())
+
+    def candidates(s: GameState) -> Iterator[ev.Event]:
+        op = active(s) if s.activation else None
+        return fn(s, op) if op else iter(())
+
+    return candidates
 
 
-def action(cls: type[ev.Event]) -> Candidates:
+def action(cls: Callable[..., ev.Event]) -> Candidates:
     """An action of the active operative that needs nothing more (Dash, Normal Move ...)."""
     return of_active(lambda s, op: iter([cls(operative=op.id)]))
 
@@ -65,12 +70,12 @@ def each_player(make: Callable[[str], ev.Event]) -> Candidates:
     return lambda s: (make(p) for p in turn_order(s))
 
 
-def shot_probe(op: OperativeState, weapon: ev.Weapon, target: str, kind: type[ev.Shot] = ev.Shot) -> ev.Shot:
+def shot_probe(op: OperativeState, weapon: ev.Weapon, target: str, kind: Callable[..., ev.Shot] = ev.Shot) -> ev.Shot:
     """A shot in quick mode (0 damage): legal whenever a shot with dice at `target` could be."""
     return kind(operative=op.id, weapon=weapon.name, attacks=(ev.ShootingAttack(target=target, damage=0),))
 
 
-def shots(s: GameState, op: OperativeState, kind: type[ev.Shot] = ev.Shot) -> Iterator[ev.Event]:
+def shots(s: GameState, op: OperativeState, kind: Callable[..., ev.Shot] = ev.Shot) -> Iterator[ev.Event]:
     for target in enemies(s, op):
         for weapon in ranged(s, op):
             yield shot_probe(op, weapon, target.id, kind)

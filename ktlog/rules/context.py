@@ -3,24 +3,24 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 from ..errors import InvalidEvent, RuleViolation
 from ..events import Event
-from ..state import CPChanged, GameState, OperativeState, PlayerState, RuleWarning, VPScored
+from ..state import CPChanged, CPKind, GameState, OperativeState, PlayerState, RuleWarning, VPScored
 
 if TYPE_CHECKING:
     from .ruleset import Ruleset
 
 E = TypeVar("E", bound=Event)
 Handler = Callable[["Ctx", E], None]
-HANDLERS: dict[type[Event], Handler] = {}
+HANDLERS: dict[type[Event], Handler[Any]] = {}
 
 
-def handles(*types: type[Event]) -> Callable[[Handler], Handler]:
+def handles(*types: type[Event]) -> Callable[[Handler[Any]], Handler[Any]]:
     """Register a rule handler for event types (one handler per type)."""
 
-    def register(fn: Handler) -> Handler:
+    def register(fn: Handler[Any]) -> Handler[Any]:
         for t in types:
             assert t not in HANDLERS, f"two handlers for {t.__name__}"
             HANDLERS[t] = fn
@@ -90,7 +90,7 @@ class Ctx:
         p.vp[op] = p.vp.get(op, 0) + vp
         self.state.vp_log.append(VPScored(seq=self.seq, turning_point=self.state.turning_point, player=player, op=op, vp=vp, reason=reason))
 
-    def change_cp(self, player: str, delta: int, kind: str, source: str) -> None:
+    def change_cp(self, player: str, delta: int, kind: CPKind, source: str) -> None:
         """Gain or spend CP; CP never goes below 0 (pg 54). Ploys and gambits are logged even
         when they cost 0CP, so statistics count every use."""
         p = self.player(player)

@@ -23,9 +23,10 @@ def crit_op_action(ctx: Ctx, event: Action, operative: OperativeState, page: str
         ctx.broke(f"{event.name} is not an action of this game's crit op ({state.crit_op})", page)
     if state.turning_point <= 1:
         ctx.broke(f"{event.name} cannot be performed during the first turning point", page)
-    marker = state.markers.get(event.marker)
+    name: str = event.marker  # type: ignore[attr-defined]  # each of MISSION_ACTION_OF's actions names its marker
+    marker = state.markers.get(name)
     if marker is None:
-        ctx.invalid(f"no objective marker {event.marker!r} (markers: {', '.join(state.markers)})", "marker")
+        ctx.invalid(f"no objective marker {name!r} (markers: {', '.join(state.markers)})", "marker")
     if isinstance(event, MarkerSecured):
         marker.secured_by = operative.player
     elif isinstance(event, MarkerLooted):

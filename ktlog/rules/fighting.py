@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from ..errors import InvalidEvent, RuleViolation
 from ..events import Dice, FightStep, Weapon
 from .dice import Rolled, Successes, apply_rerolls, attack_successes
-from .weapons import weapon_profile
+from .weapons import WeaponProfile, weapon_profile
 
 
 @dataclass(frozen=True)
@@ -92,8 +92,9 @@ def resolve_fight(attacker: Fighter, defender: Fighter, steps: Sequence[FightSte
         wounds[1 - by] -= amount
 
     for i, hits in enumerate((a_hits, d_hits)):
-        if profiles[i] and profiles[i].devastating:
-            hurt(i, hits.critical * profiles[i].devastating)
+        devastating = profiles[i]
+        if devastating and devastating.devastating:
+            hurt(i, hits.critical * devastating.devastating)
 
     recorded = list(steps or ())
     resolved: list[FightStep] = []
@@ -105,15 +106,17 @@ def resolve_fight(attacker: Fighter, defender: Fighter, steps: Sequence[FightSte
             if not any(pools[turn].values()):
                 break
         pool, opposing = pools[turn], pools[1 - turn]
-        step = recorded.pop(0) if recorded else _default_step(pool, sides[turn].weapon)
+        weapon, profile = sides[turn].weapon, profiles[turn]
+        assert weapon is not None and profile is not None, "a side without a weapon has no successes to resolve"
+        step = recorded.pop(0) if recorded else _default_step(pool, weapon)
         who = "attacker" if turn == 0 else "defender"
         n = len(resolved) + 1
         if pool[step.die] == 0:
             raise RuleViolation(f"fight step {n}: the {who} has no unresolved {step.die} success to {step.action} with", "Fight, pg 45")
         pool[step.die] -= 1
         if step.action == "strike":
-            hurt(turn, _damage(sides[turn].weapon, step.die))
-            if step.die == "critical" and profiles[turn].shock and not shocked[turn]:
+            hurt(turn, _damage(weapon, step.die))
+            if step.die == "critical" and profile.shock and not shocked[turn]:
                 shocked[turn] = True
                 lose = "normal" if opposing["normal"] else "critical"
                 opposing[lose] = max(0, opposing[lose] - 1)
@@ -131,7 +134,7 @@ def resolve_fight(attacker: Fighter, defender: Fighter, steps: Sequence[FightSte
     )
 
 
-def _block(step: FightStep, n: int, who: str, opposing: dict[str, int], opposing_profile) -> None:
+def _block(step: FightStep, n: int, who: str, opposing: dict[str, int], opposing_profile: WeaponProfile | None) -> None:
     if opposing_profile is not None and opposing_profile.brutal and step.die != "critical":
         raise RuleViolation(f"fight step {n}: against a Brutal weapon the {who} blocks only with criticals", "Brutal, pg 111")
     if step.blocks is None:

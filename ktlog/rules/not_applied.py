@@ -17,8 +17,8 @@ from ..wording import heavy_wording
 from .ruleset import Ruleset
 from .weapons import weapon_profile
 
-_TWICE = re.compile(r"\b(?:two|2)\s+(?P<action>\w+(?:\s+\w+)??)\s+actions?\b|\btwice\b", re.IGNORECASE)
-"""Text about performing an action twice in an activation (pg 39, pg 89)."""
+TWICE_WORDING = re.compile(r"\b(?:two|2)\s+[*_^]*(?P<action>\w+(?:\s+\w+)??)[*_^]*\s+actions?\b|\btwice\b", re.IGNORECASE)
+"""Text about performing an action twice in an activation (pg 39, pg 89), markup or not."""
 _ONE_IN = re.compile(r"\b(?:1|one)\s+in\s+(?:\d+|two|three|four|five|six)\b", re.IGNORECASE)
 """Text limiting a weapon to 1 in x operatives (pg 89)."""
 
@@ -28,7 +28,7 @@ def not_applied(card: Datacard, ruleset: Ruleset, *, npo: bool = False) -> list[
     the datacard, the text and the field to write. `npo`: the card is a non-player operative's."""
     found: list[str] = []
     for rule in card.rules:
-        twice = _TWICE.search(rule)
+        twice = TWICE_WORDING.search(rule)
         if twice and not _double(twice["action"], card):
             action = (twice["action"] or "ACTION").title()
             found.append(

@@ -12,7 +12,12 @@ from . import rulings
 from .context import Ctx
 
 if TYPE_CHECKING:
-    from ..events import Action, EquipmentSelected, Event, RolledOff, Weapon
+    from ..events import Action, EquipmentSelected, Event, RolledOff, ShootingAttack, Weapon
+
+
+def listing(names: list[str]) -> str:
+    """Names as a person lists them: "Ana", "Ana and Ben", "Ana, Ben and Cleo"."""
+    return " and ".join(names) if len(names) < 3 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 class Ruleset(ABC):
@@ -69,6 +74,23 @@ class Ruleset(ABC):
     def vp_caps(self, state: GameState) -> tuple[dict[str, int], int]:
         """The most VP a player scores in each op, and in all: the score's maximum."""
         return dict(self.max_vp), sum(self.max_vp.values())
+
+    # --- the players ---------------------------------------------------------------------------
+
+    def player_order(self, state: GameState) -> list[str]:
+        """The players in the order they act once it is settled (initiative first, pg 36; the
+        roll-offs' order in Multiplayer Ops, pg 99), else in the order they joined."""
+        return list(state.order) or list(state.players)
+
+    def npo_side(self, state: GameState) -> str | None:
+        """The side of the non-player operatives (Joint Ops, pg 87), if there is one."""
+        return next((name for name, p in state.players.items() if p.npo), None)
+
+    def shared_win(self, state: GameState) -> list[str]:
+        """The players sharing the win (ruling 5: tied leaders in Multiplayer Ops); [] when one
+        player wins or every player draws."""
+        r = state.result
+        return list(r.winners) if r and r.draw and 0 < len(r.winners) < len(state.players) else []
 
     @property
     def kill_op(self) -> bool:
@@ -147,6 +169,18 @@ class Ruleset(ABC):
         """How many times the operative may perform an action in one activation (pg 39: once),
         twice when its datacard says so (double_action; precedence, pg 39; the Heavy NPOs, pg 89)."""
         return 2 if action in operative.datacard.double_action else 1
+
+    def blast_secondary(self, ctx: Ctx, primary: ShootingAttack, secondary: ShootingAttack) -> None:
+        """Check a Blast weapon's secondary target against its primary target: secondary targets
+        are in cover and obscured if the primary target was (Blast, 000 pg 111)."""
+        missing = [name for name in ("cover", "obscured") if getattr(primary, name) and not getattr(secondary, name)]
+        if missing:
+            was = " and ".join("in cover" if m == "cover" else m for m in missing)
+            ctx.broke(
+                f"{secondary.target!r} is a secondary target and the primary target {primary.target!r} was {was}, so {secondary.target!r} "
+                f"is too: record its sequence with {' and '.join(missing)}",
+                "Blast, pg 111",
+            )
 
     def free_ploy(self, state: GameState, player: str, ploy: str, cp: int) -> bool:
         """Whether a ploy of the player's roster may cost `cp` instead of its printed CP here,

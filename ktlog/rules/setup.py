@@ -18,7 +18,7 @@ from ..events import (
     PlayerJoined,
     RolledOff,
 )
-from ..state import MarkerState, OperativeState, PlayerState
+from ..state import GameState, MarkerState, OperativeState, PlayerState
 from .battle import order_established
 from .context import Ctx, handles
 from .team import check_team, weapon_problem
@@ -201,6 +201,11 @@ def equipment_selected(ctx: Ctx, e: EquipmentSelected) -> None:
     if player.equipment is not None:
         ctx.ruleset.extra_equipment(ctx, e)
         return
+    missing = _battle_not_set_up(ctx)
+    if missing:
+        # pg 110: the roll-off, objective markers and drop zones (1. Set up the battle) come
+        # before operatives and equipment are selected and the 2CP gained (2. Select operatives).
+        ctx.broke(f"equipment is selected after {', '.join(missing)} (set up the battle first, then select operatives and equipment)", "pg 110")
     if len(e.equipment) > MAX_EQUIPMENT:
         ctx.broke(f"{e.player} selected {len(e.equipment)} equipment options; at most {MAX_EQUIPMENT}", "pg 110")
     if len(set(e.equipment)) != len(e.equipment):
@@ -214,7 +219,23 @@ def equipment_selected(ctx: Ctx, e: EquipmentSelected) -> None:
         s.cp_setup_given = True
 
 
-def next_to_set_up(s) -> str | None:
+def _battle_not_set_up(ctx: Ctx) -> list[str]:
+    """What of pg 110's "1. Set up the battle" is still to do: set-up initiative, the objective
+    markers set up before the operatives, the mission's crit op (pg 84), drop zones."""
+    s = ctx.state
+    missing = []
+    if s.setup_initiative is None:
+        missing.append("set-up initiative")
+    if len(s.markers) < ctx.ruleset.marker_count(s)[0]:
+        missing.append("objective markers")
+    if ctx.ruleset.crit_ops and s.crit_op is None:
+        missing.append("the crit op")
+    if any(p.drop_zone is None for p in s.players.values()):
+        missing.append("drop zones")
+    return missing
+
+
+def next_to_set_up(s: GameState) -> str | None:
     """Who sets up next: a third of each kill team (rounding up) in turn, in player order,
     initiative first (pg 110)."""
     order = s.order
@@ -242,15 +263,7 @@ def operative_set_up(ctx: Ctx, e: OperativeSetUp) -> None:
     op = ctx.operative(e.operative)
     if op.set_up:
         ctx.invalid(f"operative {op.id!r} is already set up", "pg 110")
-    missing = []
-    if s.setup_initiative is None:
-        missing.append("set-up initiative")
-    if len(s.markers) < ctx.ruleset.marker_count(s)[0]:
-        missing.append("objective markers")
-    if ctx.ruleset.crit_ops and s.crit_op is None:
-        missing.append("the crit op")
-    if any(p.drop_zone is None for p in s.players.values()):
-        missing.append("drop zones")
+    missing = _battle_not_set_up(ctx)
     if not s.cp_setup_given:
         missing.append("equipment selection")
     if missing:

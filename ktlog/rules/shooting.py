@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from math import comb
@@ -148,7 +149,7 @@ def _outcomes(n: int, p: dict[str, float]) -> list[tuple[float, int, int, int]]:
     return out
 
 
-def _chances(outcome_of) -> dict[str, float]:
+def _chances(outcome_of: Callable[[int], str]) -> dict[str, float]:
     chances = {"fail": 0.0, "normal": 0.0, "critical": 0.0}
     for r in range(1, 7):
         chances[outcome_of(r)] += 1 / 6

@@ -36,7 +36,13 @@ def check_team(ploys: Sequence[Ploy], equipment: Sequence[Equipment], resources:
                 problems.append(f"{table}: two are named {name!r}; give each its own name")
     problems += [f"ploy {p.name!r}: cp {p.cp} is not 0 to {MAX_PLOY_CP}" for p in ploys if not 0 <= p.cp <= MAX_PLOY_CP]
     problems += [f"resource {r.name!r}: start {r.start} is not 0 to {MAX_RESOURCE}" for r in resources if not 0 <= r.start <= MAX_RESOURCE]
-    problems += [f"equipment {e.name!r}: weapon {problem}" for e in equipment if e.weapon is not None and (problem := weapon_problem(e.weapon))]
+    problems += [f"equipment {e.name!r}: weapon {problem}" for e in equipment for w in e.weapons if (problem := weapon_problem(w))]
+    problems += [
+        f"equipment {e.name!r}: two weapons are named {w.name!r}"
+        for e in equipment
+        for i, w in enumerate(e.weapons)
+        if any(same(w.name, o.name) for o in e.weapons[:i])
+    ]
     return problems
 
 
@@ -102,7 +108,7 @@ def weapons_of(state: GameState, op: OperativeState) -> list[Weapon]:
     """The operative's weapons: its datacard's, then those of its player's selected equipment
     (any operative of the kill team can use them, Equipment pg 50)."""
     player = state.players.get(op.player)
-    extra = [e.weapon for e in player.equipment_options if e.weapon is not None and selected(player, e)] if player else []
+    extra = [w for e in player.equipment_options if selected(player, e) for w in e.weapons] if player else []
     return [*op.datacard.weapons, *(w for w in extra if not any(same(w.name, d.name) for d in op.datacard.weapons))]
 
 
@@ -111,14 +117,15 @@ def equipment_weapon(ctx: Ctx, op: OperativeState, name: str) -> Weapon | None:
     not selected breaks the rule that equipment is selected before the battle (pg 50, pg 110)."""
     player = ctx.state.players[op.player]
     for option in player.equipment_options:
-        if option.weapon is not None and same(option.weapon.name, name):
-            if not selected(player, option):
-                chosen = ", ".join(player.equipment or ()) or "none"
-                ctx.broke(
-                    f"{option.weapon.name} comes with the equipment option {option.name!r}, which {op.player} did not select (selected: {chosen})",
-                    "Equipment, pg 50",
-                )
-            return option.weapon
+        for weapon in option.weapons:
+            if same(weapon.name, name):
+                if not selected(player, option):
+                    chosen = ", ".join(player.equipment or ()) or "none"
+                    ctx.broke(
+                        f"{weapon.name} comes with the equipment option {option.name!r}, which {op.player} did not select (selected: {chosen})",
+                        "Equipment, pg 50",
+                    )
+                return weapon
     return None
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Any
 
 _FLAGS = {
     "balanced",
@@ -65,7 +66,7 @@ class WeaponProfile:
 @lru_cache(maxsize=1024)
 def weapon_profile(rules: tuple[str, ...]) -> WeaponProfile:
     """Parse printed weapon rules; a rule the core book does not define is kept in `other`."""
-    values: dict[str, object] = {}
+    values: dict[str, Any] = {}
     other: list[str] = []
     for raw in rules:
         text = " ".join(raw.replace("”", '"').replace("″", '"').split()).lower().rstrip(".")

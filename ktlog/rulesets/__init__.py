@@ -90,6 +90,15 @@ for _package in PACKAGES:
 load_entry_points()
 
 
+def of_datacards(edition: str) -> Ruleset:
+    """The first ruleset offered whose kill teams use that edition's datacards (how a weapon of
+    a KT21 roster is played, for instance)."""
+    try:
+        return next(r for r in RULESETS.values() if r.datacards == edition)
+    except StopIteration:
+        raise RegistryError(f"no ruleset plays {edition!r} datacards; rulesets: {', '.join(RULESETS)}") from None
+
+
 def get_ruleset(name: str) -> Ruleset:
     try:
         return RULESETS[name]

@@ -8,7 +8,7 @@ Loaded without sqlite-utils or the rules: the statistics read it to type their f
 
 from __future__ import annotations
 
-from typing import get_args, get_type_hints
+from typing import Any, get_args, get_type_hints
 
 from ..state import LOGS
 
@@ -37,6 +37,7 @@ GAMES: dict[str, type] = {
     "conceded_by": str,
     "pve": int,
     "simulated": int,
+    "disputes": int,
 }
 """One row per game. `game_key`, its integer primary key, keys its events, snapshots and
 projection rows (a tenth of the 36-character id, and never renumbered by a VACUUM); `id` is the
@@ -47,7 +48,8 @@ is); the result's parts a program compares are typed columns: `winner` (None for
 shared win), `draw` (0 or 1), `ended_by`, `conceded_by`, and each player's VP in `game_results`
 and `vp_by_op`. `pve` (0 or 1): played against non-player operatives (`Ruleset.pve`), left out of
 the league unless asked for. `simulated` (0 or 1): played by `ktlog simulate` (GameCreated.simulated),
-left out of statistics and datasets unless asked for (`--simulated`)."""
+left out of statistics and datasets unless asked for (`--simulated`). `disputes`: how many
+disputes of its events are open (`EventDisputed`): while any is, its result is provisional."""
 
 LABEL_COLUMNS = {"mission": "mission", "league": "league", "season": "season", "round": "round", "table": "table_label"}
 """A game's label -> its column in the games table."""
@@ -87,6 +89,11 @@ SIGNATURES: dict[str, type] = {"game_id": str, "head_seq": int, "signer": str, "
 KEYRING: dict[str, type] = {"public_key": str, "name": str, "how": str, "pinned_at": str, "revoked_at": str}
 """The league's keyring: each public key (hex) pinned to the one name it signs for (`play.keyring`)."""
 
+"""Which ktlog wrote the database and which it needs."""
+SEATS: dict[str, type] = {"game_id": str, "player": str, "token_hash": str, "issued_at": str, "revoked_at": str, "public_key": str}
+"""A player's seat of a game (`play.seats`): the SHA-256 of its token (hex; the token is only
+ever in the seat's link), when it was issued and revoked, and the Ed25519 public key it signs with."""
+
 GAME_KEY = "game_key"
 """Every projection row also carries its game's integer key (the games table's `game_key`), which the
 analytics read and join on: a tenth of the cost of the 36-character game id."""
@@ -101,7 +108,7 @@ PROJECTION_LOGS = {
 """Projection table -> the state log (`ktlog.state.LOGS`) whose entries are its rows."""
 
 
-def _sql_type(annotation) -> type:
+def _sql_type(annotation: Any) -> type:
     """The column type for a state field: int (bools too), float, or text."""
     names = {getattr(a, "__name__", str(a)) for a in (get_args(annotation) or (annotation,))}
     return float if "float" in names else int if names & {"int", "bool"} else str
@@ -150,6 +157,7 @@ TABLES: dict[str, dict[str, type]] = {
     "meta": META,
     "signatures": SIGNATURES,
     "keyring": KEYRING,
+    "seats": SEATS,
     **PROJECTIONS,
 }
 """Every table of a current database -> its columns."""

@@ -21,7 +21,7 @@ from .. import __version__
 from ..errors import StoreError
 
 APPLICATION_ID = 0x6B746C67  # "ktlg"
-SCHEMA_VERSION = 12
+SCHEMA_VERSION = 14
 """Bumped with each migration; a database with a higher one needs a newer ktlog."""
 SCHEMA_NEEDS_KTLOG = "0.1.0"
 """The first ktlog version that reads this schema (recorded in the database's meta table)."""
@@ -48,7 +48,9 @@ def is_current(path: Path) -> bool:
                 return False
         conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
         try:
-            return conn.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID and conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+            return bool(
+                conn.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID and conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+            )
         finally:
             conn.close()
     except (OSError, sqlite3.Error):

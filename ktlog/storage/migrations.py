@@ -5,6 +5,8 @@ without sqlite-utils' import time (about 0.18 s of the TUI's start-up)."""
 
 from __future__ import annotations
 
+import sqlite3
+
 from ..records import GENESIS, event_id_bytes
 from .catalog import REWINDS
 from .schema_library import sqlite_utils
@@ -18,6 +20,7 @@ REBUILDING_MIGRATIONS = {
     "m008_snapshot_seals",
     "m009_pve",
     "m010_simulated",
+    "m014_rules_checked",
 }
 """Migrations that change projection tables: a database they upgrade is rebuilt from its log."""
 COMPACTING_MIGRATIONS = {"m011_lean_log"}
@@ -25,7 +28,7 @@ COMPACTING_MIGRATIONS = {"m011_lean_log"}
 so the file shrinks (the freed pages would otherwise stay in it, for new rows)."""
 
 
-def restore_guards(conn) -> None:
+def restore_guards(conn: sqlite3.Connection) -> None:
     """The schema objects the log's promises rest on, made (again) as they should be: the unique
     indexes of events on (game_key, seq) and on event_id, and the triggers keeping events
     append-only (`ktlog verify` reports them missing; `ktlog rebuild` calls this)."""
@@ -34,7 +37,7 @@ def restore_guards(conn) -> None:
     _append_only(conn)
 
 
-def _append_only(conn) -> None:
+def _append_only(conn: sqlite3.Connection) -> None:
     for op in ("UPDATE", "DELETE"):
         conn.execute(f"DROP TRIGGER IF EXISTS events_no_{op.lower()}")
         conn.execute(
@@ -45,7 +48,7 @@ def _append_only(conn) -> None:
 
 @migrations()
 def m001_initial(db: sqlite_utils.Database) -> None:
-    db["games"].create(
+    db.table("games").create(
         {
             "id": str,
             "created_at": str,
@@ -68,7 +71,7 @@ def m001_initial(db: sqlite_utils.Database) -> None:
         pk="id",
         not_null={"ruleset", "status", "head_seq", "head_hash"},
     )
-    db["events"].create(
+    db.table("events").create(
         {
             "position": int,
             "game_id": str,
@@ -90,7 +93,7 @@ def m001_initial(db: sqlite_utils.Database) -> None:
     _append_only(db.conn)
     # Undos are found often (to pick a usable snapshot) and are few: a partial index holds only them.
     db.execute("CREATE INDEX idx_events_voids ON events (game_id, seq) WHERE type = 'EventVoided'")
-    db["snapshots"].create({"game_id": str, "seq": int, "state": bytes}, pk=("game_id", "seq"))
+    db.table("snapshots").create({"game_id": str, "seq": int, "state": bytes}, pk=("game_id", "seq"))
     projection_v1 = {
         "vp_changes": "turning_point player op vp:int reason",
         "cp_changes": "turning_point player delta:int kind source",
@@ -107,8 +110,8 @@ def m001_initial(db: sqlite_utils.Database) -> None:
         for column in spec.split():
             name, _, kind = column.partition(":")
             columns[name] = int if kind == "int" or name == "turning_point" else str
-        db[table].create(columns)
-        db[table].create_index(["game_id", "seq"])
+        db.table(table).create(columns)
+        db.table(table).create_index(["game_id", "seq"])
 
 
 @migrations()
@@ -123,28 +126,28 @@ def m002_dice_figures_and_crit_op(db: sqlite_utils.Database) -> None:
         ("rolled_critical_saves", int),
         ("expected_damage", float),
     ):
-        db["attacks"].add_column(column, kind)
-    db["game_results"].add_column("crit_op", str)
-    db["game_results"].add_column("killzone", str)
+        db.table("attacks").add_column(column, kind)
+    db.table("game_results").add_column("crit_op", str)
+    db.table("game_results").add_column("killzone", str)
 
 
 @migrations()
 def m003_verifications(db: sqlite_utils.Database) -> None:
     """Schema 3: the latest `ktlog verify` verdict of each game, for statistics to warn about."""
-    db["verifications"].create({"game_id": str, "checked_at": str, "head_seq": int, "ok": int, "bad_seq": int, "problem": str}, pk="game_id")
+    db.table("verifications").create({"game_id": str, "checked_at": str, "head_seq": int, "ok": int, "bad_seq": int, "problem": str}, pk="game_id")
 
 
 @migrations()
 def m004_meta(db: sqlite_utils.Database) -> None:
     """Schema 4: which ktlog wrote the database and which it needs, for older ktlogs to say."""
-    db["meta"].create({"key": str, "value": str}, pk="key")
+    db.table("meta").create({"key": str, "value": str}, pk="key")
 
 
 @migrations()
 def m005_game_keys(db: sqlite_utils.Database) -> None:
     """Schema 5: every projection row carries its game's integer key (the analytics join on it)."""
     for table in ("vp_changes", "cp_changes", "attacks", "incapacitations", "turning_points", "game_results"):
-        db[table].add_column("game_key", int)
+        db.table(table).add_column("game_key", int)
         db.execute(f"UPDATE {table} SET game_key = (SELECT rowid FROM games WHERE games.id = {table}.game_id)")
 
 
@@ -153,7 +156,7 @@ def m006_elimination_and_mission_vp(db: sqlite_utils.Database) -> None:
     """Schema 6: game results carry Multiplayer Ops' elimination VP and KT21's mission VP (they
     were in vp_total only). Projections are rebuilt after migrating (`dbfile.open_database`)."""
     for column in ("vp_elimination", "vp_mission"):
-        db["game_results"].add_column(column, int)
+        db.table("game_results").add_column(column, int)
 
 
 @migrations()
@@ -163,11 +166,11 @@ def m007_vp_by_op_and_typed_results(db: sqlite_utils.Database) -> None:
     vp_elimination and vp_mission; and the games row's result as typed columns (winner, draw,
     ended_by, conceded_by) beside its JSON. Both are filled in from the log: the projections
     and games rows are rebuilt after migrating."""
-    db["vp_by_op"].create({"game_id": str, "seq": int, "player": str, "op": str, "vp": int, "game_key": int})
-    db["vp_by_op"].create_index(["game_id", "seq"])
-    db["game_results"].transform(drop={f"vp_{op}" for op in ("crit", "kill", "tac", "primary", "elimination", "mission")})
+    db.table("vp_by_op").create({"game_id": str, "seq": int, "player": str, "op": str, "vp": int, "game_key": int})
+    db.table("vp_by_op").create_index(["game_id", "seq"])
+    db.table("game_results").transform(drop={f"vp_{op}" for op in ("crit", "kill", "tac", "primary", "elimination", "mission")})
     for column, kind in (("winner", str), ("draw", int), ("ended_by", str), ("conceded_by", str)):
-        db["games"].add_column(column, kind)
+        db.table("games").add_column(column, kind)
 
 
 @migrations()
@@ -176,8 +179,8 @@ def m008_snapshot_seals(db: sqlite_utils.Database) -> None:
     and of its bytes (`snapshots.seal`); a reader uses only a snapshot whose seal holds. The
     snapshots are rewritten, sealed, after migrating. And the recorders' signatures of games
     (`play.signatures`), kept beside the log as the game-log files brought them."""
-    db["snapshots"].add_column("seal", str)
-    db["signatures"].create(
+    db.table("snapshots").add_column("seal", str)
+    db.table("signatures").create(
         {"game_id": str, "head_seq": int, "signer": str, "public_key": str, "signature": str, "recorded_at": str}, pk=("game_id", "head_seq", "public_key")
     )
 
@@ -187,7 +190,7 @@ def m009_pve(db: sqlite_utils.Database) -> None:
     """Schema 9: whether a game is played against non-player operatives (`Ruleset.pve`), in its
     games row, so the statistics leave such games out without loading the rules. Filled in from
     the log: the games rows are rebuilt after migrating."""
-    db["games"].add_column("pve", int)
+    db.table("games").add_column("pve", int)
 
 
 @migrations()
@@ -195,7 +198,7 @@ def m010_simulated(db: sqlite_utils.Database) -> None:
     """Schema 10: whether a game was played by `ktlog simulate` (GameCreated.simulated), in its
     games row, so statistics and datasets leave simulated games out unless asked. Filled in from
     the log: the games rows are rebuilt after migrating."""
-    db["games"].add_column("simulated", int)
+    db.table("games").add_column("simulated", int)
 
 
 @migrations()
@@ -218,7 +221,7 @@ def m011_lean_log(db: sqlite_utils.Database) -> None:
     conn.execute("ALTER TABLE games RENAME TO games_before_m011")
     conn.execute("ALTER TABLE events RENAME TO events_before_m011")
     conn.execute("ALTER TABLE snapshots RENAME TO snapshots_before_m011")
-    db["games"].create(
+    db.table("games").create(
         {"game_key": int, "id": str, **{c: db["games_before_m011"].columns_dict[c] for c in games}},
         pk="game_key",
         not_null={"id", "ruleset", "status", "head_seq", "head_hash"},
@@ -251,7 +254,7 @@ def m011_lean_log(db: sqlite_utils.Database) -> None:
         "SELECT e.position, g.game_key, e.seq, uuid_bytes(e.event_id), e.type, e.version, e.recorded_at, e.payload, hash_bytes(e.hash), "
         "CASE WHEN e.seq = 1 THEN e.game_id END FROM events_before_m011 e JOIN games g ON g.id = e.game_id ORDER BY e.position"
     )
-    db["snapshots"].create({"game_key": int, "seq": int, "state": bytes, "seal": bytes}, pk=("game_key", "seq"))
+    db.table("snapshots").create({"game_key": int, "seq": int, "state": bytes, "seal": bytes}, pk=("game_key", "seq"))
     conn.execute(
         "INSERT INTO snapshots (game_key, seq, state, seal) SELECT g.game_key, s.seq, pack(s.state), hash_bytes(s.seal) "
         "FROM snapshots_before_m011 s JOIN games g ON g.id = s.game_id WHERE s.seal GLOB '[0-9a-f]*' AND length(s.seal) = 64"
@@ -267,13 +270,38 @@ def m012_keyring(db: sqlite_utils.Database) -> None:
     """Schema 12: the league's keyring (`play.keyring`): each public key pinned to the one name
     it signs for, how it came to be pinned (`ktlog key trust`, or on first use at an import) and
     when, and when it was revoked. A signature counts as a player's only by a key pinned to them."""
-    db["keyring"].create(
+    db.table("keyring").create(
         {"public_key": str, "name": str, "how": str, "pinned_at": str, "revoked_at": str}, pk="public_key", not_null={"name", "how", "pinned_at"}
     )
-    db["keyring"].create_index(["name"])
+    db.table("keyring").create_index(["name"])
 
 
-def _hash_bytes(text):
+@migrations()
+def m013_seats(db: sqlite_utils.Database) -> None:
+    """Schema 13: the seats of a game (`ktlog seat`), one per player: the SHA-256 of its token
+    (the token itself is never stored), when it was issued and revoked, and the public key the
+    seat registered to sign with. And the games row's count of open disputes, which statistics
+    name (no stored game has a dispute yet: nothing to rebuild)."""
+    db.table("seats").create(
+        {"game_id": str, "player": str, "token_hash": str, "issued_at": str, "revoked_at": str, "public_key": str},
+        pk=("game_id", "player"),
+    )
+    db.execute("CREATE UNIQUE INDEX idx_seats_token_hash ON seats (token_hash)")
+    db.table("games").add_column("disputes", int)
+    db.execute("UPDATE games SET disputes = 0")
+
+
+@migrations()
+def m014_rules_checked(db: sqlite_utils.Database) -> None:
+    """Schema 14 changes no table: the rules of this version check what the older ones did not
+    (fight assists, Blast secondaries, Guard, equipment after the set-up roll-off), reading an
+    older event they would refuse with an override that says so, and an equipment option gives a
+    list of weapons (`PlayerJoined` version 4). The states a fold gives are no longer those the
+    stored snapshots and projections hold, so a database this upgrades is rebuilt from its log
+    (REBUILDING_MIGRATIONS), and `ktlog verify` finds no snapshot "edited behind ktlog's back"."""
+
+
+def _hash_bytes(text: str | bytes | int | float | None) -> str | bytes | int | float | None:
     """A SHA-256 hash as hex text -> its 32 bytes (anything else as it is)."""
     if isinstance(text, str) and len(text) == 64:
         try:

@@ -15,15 +15,14 @@ from msgspec.structs import astuple
 
 from ..errors import InvalidEvent
 from ..rulesets import get_ruleset
-from ..rulesets.multiplayer.rules import shared_win
 from ..state import GameState, game_status
 from .catalog import DERIVED, LABEL_COLUMNS, PROJECTION_LOGS, PROJECTIONS
 
 
-def rows_since(game_id: str, state: GameState, after_seq: int) -> dict[str, list[tuple]]:
+def rows_since(game_id: str, state: GameState, after_seq: int) -> dict[str, list[tuple[Any, ...]]]:
     """The projection rows produced by events after `after_seq` (0: all of them), as tuples
     in the column order of `catalog.DERIVED`."""
-    out: dict[str, list[tuple]] = {}
+    out: dict[str, list[tuple[Any, ...]]] = {}
     for table, log in PROJECTION_LOGS.items():
         entries = getattr(state, log)
         first = len(entries)
@@ -84,7 +83,7 @@ def game_columns(state: GameState) -> dict[str, Any]:
                 "ended_by": r.ended_by,
                 "conceded_by": r.conceded_by,
                 "score": {n: p.total_vp for n, p in state.players.items()},
-                **({"winners": shared_win(state)} if shared_win(state) else {}),
+                **({"winners": shared} if (shared := get_ruleset(state.ruleset).shared_win(state)) else {}),
             }
         )
     return {
@@ -92,6 +91,7 @@ def game_columns(state: GameState) -> dict[str, Any]:
         "date": state.date,
         "pve": int(get_ruleset(state.ruleset).pve),
         "simulated": int(state.simulated),
+        "disputes": len(state.open_disputes),
         **{column: state.labels.get(label) for label, column in LABEL_COLUMNS.items()},
         "players": json.dumps(list(state.players)),
         "kill_teams": json.dumps([p.kill_team for p in state.players.values()]),
@@ -127,7 +127,7 @@ def delete(conn: sqlite3.Connection, game_id: str, since: int = 0) -> None:
 INT64 = range(-(2**63), 2**63)
 
 
-def _too_large(table: str, rows: list[tuple], state: GameState) -> InvalidEvent:
+def _too_large(table: str, rows: list[tuple[Any, ...]], state: GameState) -> InvalidEvent:
     """The error for an event whose numbers, or numbers the rules derive from them, do not fit
     SQLite's 64-bit integers, naming that event's seq: the row holding the number (rows carry
     their event's seq second) or, for a player's total (CP left, VP), the event whose change

@@ -13,14 +13,16 @@ on the path. The one place ktlog imports sqlite_utils.
 from __future__ import annotations
 
 import sys
+from types import ModuleType
+from typing import TYPE_CHECKING
 
 _OPTIONAL = ("pandas", "numpy")
 
 
-def _imported_lean():
+def _imported_lean() -> ModuleType:
     blocked = [name for name in _OPTIONAL if name not in sys.modules]
     for name in blocked:
-        sys.modules[name] = None  # type: ignore[assignment]
+        sys.modules[name] = None  # "assignment" (a module expected) is off in [tool.mypy]
     try:
         import sqlite_utils
     finally:
@@ -30,4 +32,7 @@ def _imported_lean():
     return sqlite_utils
 
 
-sqlite_utils = _imported_lean()
+if TYPE_CHECKING:  # the type checker reads sqlite-utils' own annotations
+    import sqlite_utils as sqlite_utils
+else:
+    sqlite_utils = _imported_lean()

@@ -18,8 +18,8 @@ import sqlite3
 import zlib
 from collections.abc import Callable
 
-from ..events import Envelope, Event
-from ..reducer import Record, resume
+from ..events import Envelope, Event, EventCorrected, EventVoided
+from ..reducer import resume
 from ..state import GameState, decode_state
 from .catalog import REWINDS
 
@@ -88,7 +88,7 @@ def state_at(
     game_key: int,
     at: int,
     events: Callable[[int, int], list[Envelope]],
-    then: Record | None = None,
+    then: tuple[int, EventVoided | EventCorrected] | None = None,
     distrusted: list[int] | None = None,
 ) -> GameState:
     """The state after seq `at` from the stored snapshots and `events(after, upto)`; `then` is
@@ -120,7 +120,8 @@ def state_at(
             raise _Untrusted(seq) from exc
 
     def records_after(start: int) -> list[tuple[int, Event]]:
-        return [(e.seq, e.payload) for e in events(start, at)] + ([then] if then else [])
+        stored: list[tuple[int, Event]] = [(e.seq, e.payload) for e in events(start, at)]
+        return stored + ([then] if then else [])
 
     seqs = {r[0] for r in conn.execute("SELECT seq FROM snapshots WHERE game_key = ? AND seq <= ?", (game_key, at))}
     while True:

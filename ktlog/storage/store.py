@@ -13,16 +13,15 @@ from __future__ import annotations
 import json
 import sqlite3
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, cast
 
 from ..errors import ConcurrencyConflict, GameNotFound, InvalidEvent, KtlogError, StoreError
-from ..events import Envelope, Event, EventCorrected, EventVoided, GameCreated
-from ..records import GENESIS, check_event, check_ids, decode_payload, event_id_bytes, event_id_text, game_prefix, now, seal
+from ..events import AnyEvent, Envelope, Event, EventCorrected, EventVoided, GameCreated
+from ..records import GENESIS, GameRow, check_event, check_ids, decode_payload, event_id_bytes, event_id_text, game_prefix, now, seal
 from ..reducer import apply_in_place, fold_with_snapshots
 from ..state import GameState, copy_state, decode_state, encode_state
 from . import projections
@@ -46,40 +45,22 @@ class Raced(KtlogError):
     file with the database (the importer compares again)."""
 
 
-@dataclass(frozen=True)
-class GameRow:
-    """A game as the games table lists it."""
-
-    id: str
-    created_at: str
-    ruleset: str
-    killzone: str
-    date: str
-    labels: dict[str, str]
-    players: list[str]
-    kill_teams: list[str]
-    status: str
-    result: dict | None
-    head_seq: int
-    simulated: bool = False
-    """Played by `ktlog simulate` (GameCreated.simulated)."""
-
-    @classmethod
-    def from_row(cls, row: dict) -> GameRow:
-        return cls(
-            id=row["id"],
-            created_at=row["created_at"],
-            ruleset=row["ruleset"],
-            killzone=row["killzone"],
-            date=row["date"],
-            head_seq=row["head_seq"],
-            status=row["status"],
-            labels={k: row[c] for k, c in LABEL_COLUMNS.items() if row[c]},
-            players=json.loads(row["players"] or "[]"),
-            kill_teams=json.loads(row["kill_teams"] or "[]"),
-            result=json.loads(row["result"]) if row["result"] else None,
-            simulated=bool(row["simulated"]),
-        )
+def listed_game(row: dict[str, Any]) -> GameRow:
+    """A row of the games table as a `GameRow`."""
+    return GameRow(
+        id=row["id"],
+        created_at=row["created_at"],
+        ruleset=row["ruleset"],
+        killzone=row["killzone"],
+        date=row["date"],
+        head_seq=row["head_seq"],
+        status=row["status"],
+        labels={k: row[c] for k, c in LABEL_COLUMNS.items() if row[c]},
+        players=json.loads(row["players"] or "[]"),
+        kill_teams=json.loads(row["kill_teams"] or "[]"),
+        result=json.loads(row["result"]) if row["result"] else None,
+        simulated=bool(row["simulated"]),
+    )
 
 
 class Store:
@@ -110,7 +91,7 @@ class Store:
 
         return sqlite_utils.Database(self.conn, execute_plugins=False)  # ktlog uses no plugins: no scan of installed packages
 
-    def _rows(self, sql: str, args: tuple | list = ()) -> list[dict]:
+    def _rows(self, sql: str, args: tuple[Any, ...] | list[Any] = ()) -> list[dict[str, Any]]:
         cursor = self.conn.execute(sql, args)
         names = [d[0] for d in cursor.description]
         return [dict(zip(names, row)) for row in cursor]
@@ -121,7 +102,7 @@ class Store:
     def __enter__(self) -> Store:
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
     @contextmanager
@@ -150,8 +131,8 @@ class Store:
     def games(self, newest: int | None = None) -> list[GameRow]:
         """Every game, oldest first; or only the `newest` games, newest first."""
         if newest is None:
-            return [GameRow.from_row(r) for r in self._rows("SELECT * FROM games ORDER BY date, created_at")]
-        return [GameRow.from_row(r) for r in self._rows("SELECT * FROM games ORDER BY date DESC, created_at DESC LIMIT ?", [newest])]
+            return [listed_game(r) for r in self._rows("SELECT * FROM games ORDER BY date, created_at")]
+        return [listed_game(r) for r in self._rows("SELECT * FROM games ORDER BY date DESC, created_at DESC LIMIT ?", [newest])]
 
     def count_games(self) -> tuple[int, int]:
         """How many games there are, and how many of them are unfinished."""
@@ -162,7 +143,7 @@ class Store:
         rows = self._rows("SELECT * FROM games WHERE id = ?", [game_id])
         if not rows:
             raise GameNotFound(f"no game {game_id!r} in {self.path or ':memory:'}; `ktlog games` lists them")
-        return GameRow.from_row(rows[0])
+        return listed_game(rows[0])
 
     def resolve(self, prefix: str) -> str:
         """The id of the game whose id is `prefix` or starts with it."""
@@ -180,12 +161,12 @@ class Store:
             raise GameNotFound(f"no game id starts with {prefix!r}; `ktlog games` lists them")
         if len(ids) > 1:
             raise GameNotFound(f"{len(ids)} games start with {prefix!r} ({', '.join(i[:12] for i in ids[:4])}...); type more of the id")
-        return ids[0]
+        return str(ids[0])
 
     def has_game(self, game_id: str) -> bool:
         return self.conn.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is not None
 
-    def new_game(self, created: GameCreated, events: list[Event] = (), *, game_id: str | None = None) -> str:
+    def new_game(self, created: GameCreated, events: Sequence[Event] = (), *, game_id: str | None = None) -> str:
         """Create a game and record its first events in one transaction. Returns its id."""
         game_id = game_id or str(uuid.uuid4())
         sealed, prev = [], GENESIS
@@ -212,7 +193,7 @@ class Store:
             self._write_folded(game_id, rows[already:], state, snapshot_rows(rows, [(seq, blob) for seq, blob in snapshots if seq > already]))
         return self._new_head(game_id, state)
 
-    def import_folded(self, game_id: str, rows: list[tuple], state: GameState, snapshots: list[tuple[int, bytes, bytes]]) -> GameState:
+    def import_folded(self, game_id: str, rows: list[tuple[Any, ...]], state: GameState, snapshots: list[tuple[int, bytes, bytes]]) -> GameState:
         """Write a new game whose events are checked and folded already (`event_rows` of them,
         their state and `snapshot_rows`, perhaps made by another process), in one transaction."""
         with self._write():
@@ -231,7 +212,7 @@ class Store:
         self._undoable.pop(game_id, None)
         return state
 
-    def _write_folded(self, game_id: str, rows: list[tuple], state: GameState, snapshots: list[tuple[int, bytes, bytes]]) -> None:
+    def _write_folded(self, game_id: str, rows: list[tuple[Any, ...]], state: GameState, snapshots: list[tuple[int, bytes, bytes]]) -> None:
         """Events (as `event_rows`), their snapshots, the game's projections (it has none
         stored) and head."""
         key = self._key(game_id)
@@ -278,7 +259,7 @@ class Store:
         before = self._state_at_head(game_id, seq - 1)
         undo = isinstance(event, EventVoided)
         before_bytes = b"" if undo else encode_state(before)  # kept for undoing this event without a fold
-        if undo:
+        if isinstance(event, EventVoided):
             state = self._state_before(game_id, event) or self._state_from_snapshot(game_id, seq, then=(seq, event))
             state.seq = seq
         elif isinstance(event, EventCorrected):
@@ -323,7 +304,7 @@ class Store:
             return decode_state(undoable[-1][1])
         return None
 
-    def _insert_event(self, envelope: Envelope, row: tuple) -> None:
+    def _insert_event(self, envelope: Envelope, row: tuple[Any, ...]) -> None:
         try:
             self.conn.execute(INSERT_EVENT, row)
         except sqlite3.IntegrityError as exc:
@@ -332,7 +313,7 @@ class Store:
             head, _ = self._head(envelope.game_id)
             raise ConcurrencyConflict(envelope.game_id, envelope.seq, head) from exc
 
-    def _taken_event_id(self, game_id: str, rows: list[tuple]) -> InvalidEvent:
+    def _taken_event_id(self, game_id: str, rows: list[tuple[Any, ...]]) -> InvalidEvent:
         """The error for the first of these events (`event_rows`) whose id an event of another game has."""
         for seq, event_id, *_ in rows:
             row = self.conn.execute(
@@ -362,12 +343,12 @@ class Store:
         row = self.conn.execute("SELECT head_seq, head_hash FROM games WHERE id = ?", (game_id,)).fetchone()
         if row is None:
             raise GameNotFound(f"no game {game_id!r}; `ktlog games` lists them")
-        return row
+        return int(row[0]), str(row[1])
 
     def _write_head(self, game_id: str, state: GameState, head_hash: str) -> None:
         self._update_game(game_id, {**projections.game_columns(state), "updated_at": now(), "head_seq": state.seq, "head_hash": head_hash})
 
-    def _update_game(self, game_id: str, columns: dict) -> None:
+    def _update_game(self, game_id: str, columns: dict[str, Any]) -> None:
         self.conn.execute(f"UPDATE games SET {', '.join(f'{c}=?' for c in columns)} WHERE id=?", (*columns.values(), game_id))
 
     def add_signatures(self, game_id: str, signatures: list[tuple[int, str, str, str]]) -> None:
@@ -392,6 +373,29 @@ class Store:
         with self._write():
             self.conn.execute("UPDATE keyring SET revoked_at = ? WHERE public_key = ? AND revoked_at IS NULL", (now(), public_key))
 
+    def issue_seat(self, game_id: str, player: str, token_hash: str) -> None:
+        """Give the player's seat of the game a new token (by its hash): an earlier token of
+        that seat stops working, and the key it registered goes with it (a new device)."""
+        with self._write():
+            self.conn.execute(
+                "INSERT OR REPLACE INTO seats (game_id, player, token_hash, issued_at, revoked_at, public_key) VALUES (?,?,?,?,NULL,NULL)",
+                (game_id, player, token_hash, now()),
+            )
+
+    def update_seat(self, game_id: str, player: str, **columns: str | None) -> bool:
+        """Set columns of a seat (`revoked_at`, `public_key`); whether the game has that seat."""
+        with self._write():
+            cursor = self.conn.execute(
+                f"UPDATE seats SET {', '.join(f'{c}=?' for c in columns)} WHERE game_id=? AND player=?", (*columns.values(), game_id, player)
+            )
+        return cursor.rowcount > 0
+
+    def seat_rows(self, *, game_id: str | None = None, token_hash: str | None = None) -> list[dict[str, Any]]:
+        """The seats of a game, or the live (not revoked) seat holding a token, as rows."""
+        if token_hash is not None:
+            return self._rows("SELECT * FROM seats WHERE token_hash = ? AND revoked_at IS NULL", [token_hash])
+        return self._rows("SELECT * FROM seats WHERE game_id = ? ORDER BY player", [game_id])
+
     def record_file_check(self, problems: list[str]) -> None:
         """Keep what `ktlog verify` found wrong with the file itself: while it stands, every write is refused."""
         with self._write(damaged_ok=True):
@@ -400,7 +404,7 @@ class Store:
             else:
                 self.conn.execute("DELETE FROM meta WHERE key = ?", (DAMAGED,))
 
-    def record_verdicts(self, verdicts) -> None:
+    def record_verdicts(self, verdicts: Iterable[Any]) -> None:
         """Keep the latest `ktlog verify` verdict of each game (not part of the log)."""
         with self._write(damaged_ok=True):
             self.conn.executemany(
@@ -475,7 +479,7 @@ class Store:
             self._undoable.pop(game_id, None)  # another writer's events came in between
         return cached
 
-    def _state_from_snapshot(self, game_id: str, at: int, then: tuple[int, EventVoided] | None = None) -> GameState:
+    def _state_from_snapshot(self, game_id: str, at: int, then: tuple[int, EventVoided | EventCorrected] | None = None) -> GameState:
         passed_over: list[int] = []
         state = state_at(self.conn, self._key(game_id), at, lambda after, upto: self.events(game_id, upto=upto, after=after), then, passed_over)
         self.distrusted += [(game_id, seq) for seq in passed_over]
@@ -490,7 +494,7 @@ RECORDED_AT, PAYLOAD, HASH = 4, 5, 6
 """Where an `event_rows` row holds the time recorded and the hash."""
 
 
-def event_rows(sealed: list[tuple[Envelope, bytes]]) -> list[tuple]:
+def event_rows(sealed: list[tuple[Envelope, bytes]]) -> list[tuple[Any, ...]]:
     """Sealed events as rows of the events table, in INSERT_EVENT's column order after the game's
     key (which the games row gives when the rows are written): the one way into the table, so
     every event's values are checked here (`records.check_event`) before a row is written. Ids
@@ -508,14 +512,14 @@ def event_rows(sealed: list[tuple[Envelope, bytes]]) -> list[tuple]:
     ]
 
 
-def snapshot_rows(rows: list[tuple], snapshots: list[tuple[int, bytes]]) -> list[tuple[int, bytes, bytes]]:
+def snapshot_rows(rows: list[tuple[Any, ...]], snapshots: list[tuple[int, bytes]]) -> list[tuple[int, bytes, bytes]]:
     """(seq, encoded state) snapshots of events (`event_rows`) as the rows to store, packed and
     sealed with the hashes of those rows."""
     seqs = {seq for seq, _ in snapshots}
     return sealed_rows(snapshots, {row[0]: row[HASH] for row in rows if row[0] in seqs})
 
 
-def row_envelope(game_id: str, row: tuple, prev_hash: str) -> Envelope:
+def row_envelope(game_id: str, row: tuple[Any, ...], prev_hash: str) -> Envelope:
     """An event as READ_COLUMNS read it, of game `game_id`, whose previous event's hash is `prev_hash`."""
     seq, event_id, type_name, version, recorded_at, payload, digest = row
     return Envelope(
@@ -524,7 +528,7 @@ def row_envelope(game_id: str, row: tuple, prev_hash: str) -> Envelope:
         event_id=event_id_text(event_id),
         version=version,
         recorded_at=recorded_at,
-        payload=decode_payload(type_name, version, payload),
+        payload=cast("AnyEvent", decode_payload(type_name, version, payload)),  # an Event is always one of AnyEvent
         prev_hash=prev_hash,
         hash=digest.hex() if isinstance(digest, bytes) else str(digest),  # one edited behind ktlog's back: `verify` names it
     )

@@ -36,7 +36,7 @@ def datacard_lines(card: Datacard, title: str | None = None) -> list[str]:
 
 
 def team_lines(ploys: tuple[Ploy, ...], equipment: tuple[Equipment, ...], resources: tuple[Resource, ...]) -> list[str]:
-    """A kill team's own ploys (kind, CP), equipment options (with the weapon one gives) and
+    """A kill team's own ploys (kind, CP), equipment options (with the weapons one gives) and
     resources (starting value), a line each, each with its reminder."""
 
     def reminded(line: str, reminder: str | None) -> str:
@@ -44,6 +44,6 @@ def team_lines(ploys: tuple[Ploy, ...], equipment: tuple[Equipment, ...], resour
 
     lines = [reminded(f"{p.kind} ploy: {p.name} ({p.cp}CP)", p.reminder) for p in ploys]
     for item in equipment:
-        weapon = f" [{'  '.join(c for c in weapon_cells(item.weapon) if c)}]" if item.weapon else ""
-        lines.append(reminded(f"equipment: {item.name}{weapon}", item.reminder))
+        weapons = "".join(f" [{'  '.join(c for c in weapon_cells(w) if c)}]" for w in item.weapons)
+        lines.append(reminded(f"equipment: {item.name}{weapons}", item.reminder))
     return lines + [reminded(f"resource: {r.name} (starts at {r.start})", r.reminder) for r in resources]

@@ -59,9 +59,10 @@ def describe(event: ev.Event, spectator: bool = False, state: GameState | None =
         case ev.OverwatchFired():
             return f"{e.operative} performs Overwatch with {e.weapon} at " + "; ".join(_shot(a) for a in e.attacks)
         case ev.Shot():
-            return f"{e.operative} shoots {e.weapon} at " + "; ".join(_shot(a) for a in e.attacks) + (f"; Hot roll {e.hot_roll}" if e.hot_roll else "")
+            shoots = "shoots from guard" if e.guard else "shoots"
+            return f"{e.operative} {shoots} {e.weapon} at " + "; ".join(_shot(a) for a in e.attacks) + (f"; Hot roll {e.hot_roll}" if e.hot_roll else "")
         case ev.Fought():
-            text = f"{e.operative} {e.action.lower()}s {e.target} ({e.weapon}"
+            text = f"{e.operative} {e.action.lower()}s{' from guard' if e.guard else ''} {e.target} ({e.weapon}"
             if e.damage is not None or e.damage_taken is not None:
                 return text + f"): {e.damage or 0} damage dealt, {e.damage_taken or 0} taken"
             text += f" {format_dice(e.attack_dice.rolls) if e.attack_dice else '-'} vs {e.target_weapon or 'no weapon'} {format_dice(e.target_dice.rolls) if e.target_dice else '-'})"
@@ -115,6 +116,10 @@ def describe(event: ev.Event, spectator: bool = False, state: GameState | None =
             return f"correction of seq {e.target}: {describe(e.event, spectator, state)}"
         case ev.Annotation():
             return f"note on seq {e.target}: {e.text}"
+        case ev.EventDisputed():
+            return f"dispute of seq {e.target}: {e.reason}"
+        case ev.DisputeResolved():
+            return f"dispute at seq {e.dispute} {e.outcome}"
     return type(e).__name__
 
 
@@ -130,4 +135,4 @@ def _shot(a: ev.ShootingAttack) -> str:
         return f"{a.target} ({a.damage} damage)"
     flags = [f for f, on in (("cover", a.cover), ("obscured", a.obscured)) if on]
     saves = format_dice(a.defence_dice.rolls) if a.defence_dice and a.defence_dice.rolls else "no dice"
-    return f"{a.target} ({format_dice(a.attack_dice.rolls)} vs {saves}{', ' + ', '.join(flags) if flags else ''})"
+    return f"{a.target} ({format_dice(a.attack_dice.rolls) if a.attack_dice else 'no dice'} vs {saves}{', ' + ', '.join(flags) if flags else ''})"

@@ -14,11 +14,13 @@ import itertools
 import json
 import shlex
 import typing
+from collections.abc import Iterable
 
 import msgspec
 
 from .. import events as ev
 from ..errors import KtlogError
+from ..rules.questions import Move, Question
 from .notation import parse_dice, parse_rerolls, parse_steps
 
 SHOT_SHORTHAND = ("target", "dice", "saves", "cover", "obscured", "invulnerable", "accurate", "damage", "rerolls", "save_rerolls")
@@ -38,6 +40,52 @@ def parse_event(line: str) -> ev.Event:
     return build_event(words[0], words[1:], None)
 
 
+def event_line(event_type: str, answers: Iterable[tuple[str, str]]) -> str:
+    """The line `ktlog event` takes for an event type and the answers to a move's questions (its
+    fixed fields first): a field answered twice takes both values (A,B), a field's part
+    (`control.MARKER`) becomes a MARKER:VALUE pair, an empty answer leaves the field out."""
+    fields: dict[str, list[str]] = {}
+    for field, value in answers:
+        name, dot, part = field.partition(".")
+        if dot:
+            fields.setdefault(name, []).append(f"{part}:{value}")
+        elif value != "":
+            fields.setdefault(name, []).append(value)
+    return " ".join([event_type, *(f"{name}={shlex.quote(','.join(values))}" for name, values in fields.items())])
+
+
+def move_usage(move: Move, most: int = 8) -> str:
+    """A legal move as the line `ktlog event` takes, each question's legal values in place of
+    its value (a|b|c, at most `most` of them), or its shape (DICE with how many, N, TEXT);
+    FIELD? may be left out."""
+    parts = [move.event, *(f"{f}={shlex.quote(v)}" for f, v in move.fixed.items())]
+    parts_of: dict[str, list[str]] = {}
+    for q in move.questions:
+        name, dot, part = q.field.partition(".")
+        values = _values(q, most)
+        if dot:
+            parts_of.setdefault(name, []).append(f"{part}:{values}")
+        elif not any(p.startswith(f"{q.field}=") or p.startswith(f"{q.field}?=") for p in parts):
+            parts.append(f"{q.field}{'?' if q.optional else ''}={values}")
+    parts += [f"{name}={','.join(found)}" for name, found in parts_of.items()]
+    return " ".join(parts)
+
+
+def _values(q: Question, most: int) -> str:
+    if q.dice:
+        counts = sorted({g.count if g.count is not None else g.most or 0 for g in q.dice})
+        how_many = f"{counts[0]}" if len(counts) == 1 else f"{counts[0]}-{counts[-1]}"
+        exact = all(g.count is not None for g in q.dice)
+        if q.shape == "NAME:N,NAME:N":
+            return ",".join(f"{shlex.quote(g.label)}:D6" for g in q.dice)
+        return f"{q.shape}({how_many if exact else 'up to ' + how_many} dice)" if q.shape == "DICE" else q.shape
+    if q.choices:
+        values = list(dict.fromkeys(shlex.quote(c.value) if c.value else "nobody" for c in q.choices))
+        shown = "|".join(values[:most]) + ("|…" if len(values) > most else "")
+        return shown + ("|other" if q.other else "")
+    return q.shape
+
+
 def build_event(type_name: str, assignments: list[str], override: str | None) -> ev.Event:
     """An event from `TYPE FIELD=VALUE ...`. A Shot at one target may use the flat fields
     target, dice, saves, cover, obscured, invulnerable, accurate, damage, rerolls, save_rerolls."""
@@ -50,10 +98,14 @@ def build_event(type_name: str, assignments: list[str], override: str | None) ->
     hints = field_types(cls)
     payload: dict[str, typing.Any] = {}
     shot: dict[str, typing.Any] = {}
+    given: dict[str, str] = {}
     for item in assignments:
         field, sep, raw = item.partition("=")
         if not sep:
             raise KtlogError(f"{item!r} is not FIELD=VALUE")
+        if field in given:
+            raise KtlogError(f"{cls.__name__}: {field} is given twice ({field}={given[field]} and {field}={raw}); give it once")
+        given[field] = raw
         if issubclass(cls, ev.Shot) and field in SHOT_SHORTHAND:  # KT21 Overwatch too
             shot[field] = raw
             continue
@@ -66,6 +118,8 @@ def build_event(type_name: str, assignments: list[str], override: str | None) ->
         except ValueError as exc:
             raise KtlogError(f"{field}={raw!r}: {exc}; see `ktlog event --help` for how to write values") from None
     if shot:
+        if "attacks" in payload:
+            raise KtlogError(f"{cls.__name__}: give attacks= or the one-target fields ({', '.join(shot)}), not both")
         payload["attacks"] = [_shot_attack(shot)]
     if override:
         payload["override"] = override
@@ -85,7 +139,9 @@ def types_help() -> str:
     lines = []
     for name, cls in ev.EVENT_TYPES.items():
         hints, defaults = field_types(cls), field_defaults(cls)
-        fields = [f"{f}{'?' if f in defaults else ''}={field_shape(hints[f])}" for f in cls.__struct_fields__ if f not in ("override", "version", "meta")]
+        fields = [
+            f"{f}{'?' if f in defaults else ''}={field_shape(hints[f])}" for f in cls.__struct_fields__ if f not in ("override", "seat", "version", "meta")
+        ]
         if issubclass(cls, ev.Shot):
             fields.append("(one target: target=ID dice=DICE saves=DICE cover?=BOOL obscured?=BOOL damage?=N)")
         lines.append(f"  {name:<26} {' '.join(fields)}")
@@ -143,10 +199,25 @@ def _convert_value(field: str, raw: str, annotation: typing.Any):
         return {k.strip(): (v.strip() or None) for k, v in pairs}
     if text.startswith("tuple[str") and not raw.lstrip().startswith("["):
         return [x.strip() for x in raw.split(",") if x.strip()]
+    if annotation is bool and raw.lower() in _BOOLEAN:
+        return _BOOLEAN[raw.lower()]
     try:
-        return json.loads(raw)
+        return json.loads(raw, object_pairs_hook=_each_key_once)
     except json.JSONDecodeError:
         return raw
+
+
+_BOOLEAN = {"true": True, "yes": True, "y": True, "1": True, "false": False, "no": False, "n": False, "0": False}
+"""How a BOOL field may be typed (cover= and obscured= take the same words)."""
+
+
+def _each_key_once(pairs: list[tuple[str, typing.Any]]) -> dict[str, typing.Any]:
+    """A JSON object whose keys are each given once (the last would silently win)."""
+    keys = [k for k, _ in pairs]
+    twice = next((k for k in keys if keys.count(k) > 1), None)
+    if twice is not None:
+        raise ValueError(f"{twice!r} is given twice in the same object; give it once")
+    return dict(pairs)
 
 
 def _shot_attack(shot: dict[str, str]) -> dict:
@@ -162,7 +233,7 @@ def _shot_attack(shot: dict[str, str]) -> dict:
         }
     for flag in ("cover", "obscured", "invulnerable"):
         if flag in shot:
-            attack[flag] = shot[flag].lower() in ("1", "true", "yes", "y")
+            attack[flag] = _BOOLEAN.get(shot[flag].lower(), False)
     for number in ("accurate", "damage"):
         if number in shot:
             attack[number] = int(shot[number])

@@ -5,11 +5,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..rulesets import get_ruleset
-from ..rulesets.multiplayer.rules import shared_win
 from ..state import GameState, game_status
 
 if TYPE_CHECKING:
-    from ..storage.store import GameRow
+    from ..records import GameRow
 
 
 def game_row(g: GameRow) -> dict[str, Any]:
@@ -55,7 +54,7 @@ def score_view(game_id: str, state: GameState, spectator: bool = False) -> dict[
         "draw": bool(r and r.draw),
         "ended_by": r.ended_by if r else None,
         "conceded_by": r.conceded_by if r else None,
-        "winners": shared_win(state),
+        "winners": get_ruleset(state.ruleset).shared_win(state),
     }
     view = {
         "game": game_id,
@@ -64,11 +63,19 @@ def score_view(game_id: str, state: GameState, spectator: bool = False) -> dict[
         "turning_point": state.turning_point,
         "players": players,
         "result": result,
+        **disputes_view(state),
     }
     progress = ruleset.progress(state)
     if progress:
         view["progress"] = progress
     return view
+
+
+def disputes_view(state: GameState) -> dict[str, Any]:
+    """While a dispute is open: `provisional` true and the `open_disputes` (no keys otherwise,
+    so an undisputed game's view is as it always was)."""
+    disputes = [{"seq": d.seq, "target": d.target, "reason": d.reason, "by": d.raised_by or "table"} for d in state.open_disputes]
+    return {"provisional": True, "open_disputes": disputes} if disputes else {}
 
 
 def state_view(game_id: str, state: GameState, spectator: bool = False) -> dict[str, Any]:

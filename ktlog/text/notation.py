@@ -14,10 +14,10 @@ from __future__ import annotations
 import re
 
 from ..errors import KtlogError
-from ..events import FightStep, Reroll
+from ..events import FightStep, Reroll, RerollSource
 
-SOURCES = ("balanced", "ceaseless", "relentless", "command", "other")
-_SOURCE_ALIASES = {"cmd": "command", "cr": "command"}
+SOURCES: tuple[RerollSource, ...] = ("balanced", "ceaseless", "relentless", "command", "other")
+_SOURCE_ALIASES: dict[str, RerollSource] = {"cmd": "command", "cr": "command"}
 _STEPS = {
     "sc": FightStep(action="strike", die="critical"),
     "sn": FightStep(action="strike", die="normal"),
@@ -58,7 +58,7 @@ def parse_rerolls(text: str) -> tuple[Reroll, ...]:
     return tuple(out)
 
 
-def _source(word: str, token: str) -> str:
+def _source(word: str, token: str) -> RerollSource:
     if word in _SOURCE_ALIASES:
         return _SOURCE_ALIASES[word]
     matches = [s for s in SOURCES if s.startswith(word)]

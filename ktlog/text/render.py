@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from ..events import Event
 from ..rulesets import get_ruleset
-from ..rulesets.multiplayer.rules import shared_win
 from ..state import GameState, MarkerState
 from .describe import describe
-from .results import describe_result, outcome_text
+from .results import describe_result, outcome_text, provisional_text
 
 
 def secret_text(choice: str | None, revealed: bool, spectator: bool) -> str:
@@ -38,7 +37,13 @@ def render_score(game_id: str, state: GameState) -> str:
                 lines.append(f"      TP{v.turning_point}  seq {v.seq:<4} +{v.vp} {v.op:<5} {v.reason}")
     r = state.result
     if r:
-        lines.append("Result: " + outcome_text(r.winner, r.draw, shared_win(state)) + (f" ({r.conceded_by} conceded)" if r.conceded_by else ""))
+        lines.append(
+            "Result: "
+            + outcome_text(r.winner, r.draw, get_ruleset(state.ruleset).shared_win(state))
+            + (f" ({r.conceded_by} conceded)" if r.conceded_by else "")
+        )
+    if provisional := provisional_text(state):
+        lines.append(provisional[0].upper() + provisional[1:])
     return "\n".join(lines)
 
 
@@ -84,6 +89,8 @@ def render_state(game_id: str, state: GameState, spectator: bool = False) -> str
         lines.append("")
         lines.append("Notes:")
         lines.extend(f"  on seq {n.target}: {n.text}" for n in state.notes)
+    if provisional := provisional_text(state):
+        lines += ["", "The result is " + provisional]
     return "\n".join(lines)
 
 
@@ -174,9 +181,9 @@ def changes(before: GameState, after: GameState) -> list[str]:
     for c in after.cp_log[len(before.cp_log) :]:
         running[c.player] = running.get(c.player, 0) + c.delta
         out.append(f"{c.player} CP {c.delta:+d} ({c.source}) -> {running[c.player]}CP")
-    for name, old in before.players.items():
+    for name, was in before.players.items():
         now = after.players[name].resources
-        out += [f"{name} {r} {count - old.resources.get(r, 0):+d} -> {count}" for r, count in now.items() if count != old.resources.get(r, 0)]
+        out += [f"{name} {r} {count - was.resources.get(r, 0):+d} -> {count}" for r, count in now.items() if count != was.resources.get(r, 0)]
     for op_id, op in after.operatives.items():
         old = before.operatives.get(op_id)
         if old and old.wounds != op.wounds:

@@ -6,8 +6,8 @@ refusal of an event after the end and the game-log file check say a result the s
 
 from __future__ import annotations
 
+from ..rules.ruleset import listing
 from ..rulesets import RULESETS
-from ..rulesets.multiplayer.rules import listing, shared_win
 from ..state import GameState
 
 
@@ -24,7 +24,7 @@ def describe_result(state: GameState) -> str:
         return "in progress"
     if r.ended_by == "concession":
         return f"{r.conceded_by} conceded" + (f", {r.winner} wins" if r.winner else "")
-    return outcome_text(r.winner, r.draw, shared_win(state))
+    return outcome_text(r.winner, r.draw, RULESETS[state.ruleset].shared_win(state))
 
 
 def game_result(ruleset_name: str, r: dict) -> str:
@@ -37,3 +37,11 @@ def game_result(ruleset_name: str, r: dict) -> str:
     if ruleset is not None and not ruleset.ops:
         return outcome
     return f"{outcome} " + "-".join(str(v) for v in r["score"].values())
+
+
+def provisional_text(state: GameState) -> str | None:
+    """Why the result is provisional (open disputes, each with its seq and reason), or None."""
+    if not state.open_disputes:
+        return None
+    each = "; ".join(f"seq {d.target} disputed by {d.raised_by or 'the table'} at seq {d.seq}: {d.reason}" for d in state.open_disputes)
+    return f"provisional: {each}"

@@ -6,7 +6,7 @@ from textual.app import App
 from textual.binding import Binding
 
 from ktlog.errors import KtlogError
-from ktlog.storage.store import Store
+from ktlog.play.database import Store
 from ktlog.tui.compat import show_control_characters
 
 SCREENS = ("start", "new", "record", "replay")
@@ -39,9 +39,9 @@ class KtlogApp(App):
         self.push_screen(StartScreen(self.store))
         if self.first_screen == "new":
             self.open_new_game()
-        elif self.first_screen == "record":
+        elif self.first_screen == "record" and self.game_id:
             self.open_record(self.game_id)
-        elif self.first_screen == "replay":
+        elif self.first_screen == "replay" and self.game_id:
             self.open_replay(self.game_id)
 
     # --- screens, opened the same way from the CLI and from the start screen --------------------

@@ -36,4 +36,4 @@ def show_control_characters() -> None:
     characters = [chr(cp) for cp in [*range(0x20), *range(0x7F, 0xA0), *range(0x202A, 0x202F), *range(0x2066, 0x206A)]]
     shown = {ord(c): visible(c) for c in characters if visible(c) != c and c not in "\t\n"}
     for table in (textual.content._CONTROL_STRIP_TRANSLATE, rich.control._CONTROL_STRIP_TRANSLATE):
-        table.update({cp: text for cp, text in shown.items() if cp not in table})
+        table.update({cp: text for cp, text in shown.items() if cp not in table})  # type: ignore[misc]  # typed as the stripping table (values None); a translate table takes text too

@@ -14,11 +14,11 @@ from dataclasses import dataclass
 
 from ktlog import events as ev
 from ktlog.errors import ConcurrencyConflict, KtlogError, RuleViolation
+from ktlog.play.database import Store
 from ktlog.play.moves import refusal_text
 from ktlog.play.session import NothingToDo, Recorded, RecordingSession
 from ktlog.rules.team import unlisted
 from ktlog.state import GameState
-from ktlog.storage.store import Store
 from ktlog.text.describe import describe
 from ktlog.text.render import changes, undo_text
 
@@ -41,6 +41,9 @@ class Recorder:
         self.session = RecordingSession(store, game_id)
         self.game_id = game_id
         self._steps: Steps | None = None
+        self.reason: str | None = None
+        """While a step is entered anyway after a refusal: the override reason its moves are
+        tried with and its event is recorded with (precedence, pg 55)."""
 
     @property
     def state(self) -> GameState:
@@ -53,12 +56,13 @@ class Recorder:
     @property
     def steps(self) -> Steps:
         """The legal next steps from the state the session holds (found again when it changes)."""
-        if self._steps is None or self._steps.state is not self.session.state:
-            self._steps = Steps(self.session.state)
+        if self._steps is None or self._steps.state is not self.session.state or self._steps.trial.override != self.reason:
+            self._steps = Steps(self.session.state, self.reason)
         return self._steps
 
     def commit(self, event: ev.Event) -> Outcome:
-        """Store one event, expecting it to take the next seq."""
+        """Store one event, expecting it to take the next seq (with the override `reason`, if any)."""
+        event = self.steps.trial.overridden(event)
         return self._attempt(lambda: self.session.record(event), _news)
 
     def retry(self) -> Outcome:
@@ -69,7 +73,7 @@ class Recorder:
         return self._attempt(lambda: self.session.override(reason), _news)
 
     def undo(self) -> Outcome:
-        return self._attempt(self.session.undo, lambda r: undo_text(r.seq, *r.undone))
+        return self._attempt(self.session.undo, lambda r: undo_text(r.seq, *r.undone))  # type: ignore[misc]  # an undo's outcome names what it undid
 
     def correct(self, target: int, event: ev.Event) -> Outcome:
         """Let `event` count instead of the event at seq `target` (later events checked again)."""

@@ -26,6 +26,7 @@ from .guard import STREAMS_PER_CLIENT, ClientStreams, Guard, allowed_hosts
 from .handlers import Replays, reads
 from .league import LeagueWorker
 from .responses import ERROR_HANDLERS
+from .seats import SeatApi
 from .source import Source
 
 
@@ -38,6 +39,8 @@ class Settings:
     names: frozenset[str]
     interval: float = 0.02
     streams_per_client: int = STREAMS_PER_CLIENT
+    seats: bool = False
+    """Players' seats may record (`web.seats`, `ktlog serve --seats`); without it every write is a 405."""
 
 
 def routes() -> list[BaseRoute]:
@@ -67,6 +70,8 @@ async def lifespan(app: Starlette):
         await app.state.follower.stop()
         app.state.league.close()
         app.state.source.close()
+        if app.state.seats is not None:
+            app.state.seats.close()
 
 
 def make_app(
@@ -76,12 +81,20 @@ def make_app(
     hosts: Sequence[str] = ("127.0.0.1",),
     allow: Sequence[str] = (),
     streams_per_client: int = STREAMS_PER_CLIENT,
+    seats: bool = False,
 ) -> Starlette:
     """The web app over the database `db`, listening on `hosts` and answering to their names and
     to `allow`; the follower asks the database for new events every `interval` s."""
-    settings = Settings(Path(db), allowed_hosts(hosts, allow), interval, streams_per_client)
-    app = Starlette(routes=routes(), exception_handlers=ERROR_HANDLERS, lifespan=lifespan, middleware=[Middleware(Guard, allowed=settings.names)])
+    settings = Settings(Path(db), allowed_hosts(hosts, allow), interval, streams_per_client, seats)
+    seat_api = SeatApi(settings.db) if seats else None
+    app = Starlette(
+        routes=[*(seat_api.routes() if seat_api else []), *routes()],
+        exception_handlers=ERROR_HANDLERS,
+        lifespan=lifespan,
+        middleware=[Middleware(Guard, allowed=settings.names)],
+    )
     app.state.settings = settings
+    app.state.seats = seat_api
     app.state.source = Source(settings.db)
     app.state.follower = Follower(app.state.source, interval)
     app.state.replays = Replays()

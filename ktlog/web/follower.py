@@ -23,10 +23,10 @@ from typing import Any
 import anyio.to_thread
 
 from ..events import Envelope, Event
+from ..play.database import Store
 from ..play.timeline import Timeline
 from ..rulesets import get_ruleset
 from ..state import GameState
-from ..storage.store import Store
 from ..text.describe import describe
 from .source import Source, Unavailable
 from .tables import table_rows
@@ -300,7 +300,7 @@ class Follower:
             head = store.game(game_id).head_seq
             state = store.state(game_id, head)
             ruleset = get_ruleset(state.ruleset)
-            hidden = {e.seq: e.payload for e in store.events(game_id) if ruleset.hidden(state, e.payload)}
+            hidden: dict[int, Event] = {e.seq: e.payload for e in store.events(game_id) if ruleset.hidden(state, e.payload)}
             feed = self.games[game_id] = GameFeed(game_id, head, hidden)
         viewer = Viewer(feed.catch_up(store, after))
         if self.source.problem:

@@ -13,10 +13,10 @@ from collections.abc import Awaitable, Callable, Iterator
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response, StreamingResponse
 
+from ..play.database import Store
 from ..play.replay import Replay
 from ..play.timeline import Timeline
 from ..state import GameState
-from ..storage.store import Store
 from ..text.json_views import score_view, state_view
 from . import pages
 from .follower import Viewer
@@ -122,8 +122,8 @@ async def league(request: Request) -> Response:
     worker's process (`league.py` says why)."""
     filters = {k: query_text(request, k) for k in FILTERS}
     for day in ("since", "until"):
-        if filters[day] and not _is_day(filters[day]):
-            raise BadRequest(f"{day} must be a day as YYYY-MM-DD, not {filters[day]!r}")
+        if (value := filters[day]) and not _is_day(value):
+            raise BadRequest(f"{day} must be a day as YYYY-MM-DD, not {value!r}")
     source = request.app.state.source
     await source.run(lambda store: None)  # a missing, locked or foreign file gets the same page as everywhere else
     message, frames, choices = await request.app.state.league.tables(source.path, filters)

@@ -59,7 +59,7 @@ def league_tables(db: Path, filters: dict[str, str | None]) -> tuple[str | None,
     try:
         choices = filter_choices(db)
         try:
-            league = League(db, Filters(**(filters | days)))
+            league = League(db, Filters(**(filters | days)))  # type: ignore[arg-type]  # a filter's text or, for since and until, its day
             frames = [("Standings", standings(league)), ("Kill teams", entity_stats(league, "kill_team"))]
         except StoreError:
             raise

@@ -123,3 +123,28 @@ def _cell(value: Any) -> str:
     if isinstance(value, float):
         return f"{value:.3f}".rstrip("0").rstrip(".")
     return "" if value is None else escape(str(value))
+
+
+def seat_page(game: str) -> str:
+    """A player's seat (static/seat.js): its token is in the link's fragment, which the browser
+    never sends; the page asks /api/games/GAME/seat with it for the game as the seat sees it."""
+    return (
+        "<!doctype html>\n<html lang='en'><head><meta charset='utf-8'>"
+        "<meta name='viewport' content='width=device-width, initial-scale=1'><link rel='icon' href='data:,'>"
+        f"<title>Seat · {TITLE}</title><link rel='stylesheet' href='/static/seat.css'><script src='/static/seat.js' defer></script></head>"
+        f"<body class='seat' data-game='{escape(game)}'>"
+        "<header><h1 id='who'>Seat</h1><span id='net' class='net'>connecting</span></header>"
+        "<p id='problem' class='problem' role='alert' hidden></p>"
+        "<p id='provisional' class='provisional' hidden></p>"
+        "<section id='score' class='score'></section>"
+        "<section><h2>Next</h2><p id='next'></p><div id='moves' class='moves'></div></section>"
+        "<section id='ask' class='ask' hidden><p id='ask-what'></p><output id='typed'></output>"
+        "<div class='pad'>" + "".join(f"<button data-die='{d}'>{d}</button>" for d in range(1, 7)) + "<button data-die='back'>⌫</button>"
+        "<button data-die='ok' class='ok'>OK</button><button data-die='cancel'>Cancel</button></div></section>"
+        "<section id='fix' class='ask' hidden><p id='fix-what'></p><input id='fix-line' autocomplete='off'>"
+        "<div class='row'><button id='fix-send' class='ok'>Send</button><button id='fix-cancel'>Cancel</button></div></section>"
+        "<section class='tools'><button id='undo'>Undo my last</button><button id='note'>Note</button><button id='sign'>Sign</button></section>"
+        "<p id='signers' class='signers'></p>"
+        "<section><h2>Log</h2><ol id='log' class='log' reversed></ol></section>"
+        "<noscript><p>The seat needs JavaScript.</p></noscript></body></html>"
+    )

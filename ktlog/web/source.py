@@ -18,7 +18,7 @@ from typing import TypeVar
 import anyio.to_thread
 
 from ..errors import KtlogError, StoreError
-from ..storage.store import Store
+from ..play.database import Store
 
 READ_BUSY_TIMEOUT_MS = 2000
 """How long a page waits for another program's lock before it says the database is busy."""

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..play.database import GameRow, Store, listed_game
 from ..records import decode_payload
-from ..storage.store import GameRow, Store
 from ..text.describe import describe
 from ..text.json_views import game_row
 
@@ -29,7 +29,7 @@ def table_rows(store: Store, league: str | None = None, round: str | None = None
     clause = f"WHERE {' AND '.join(where)}"
     cursor = store.conn.execute(f"SELECT * FROM games {clause} ORDER BY status = 'finished', date DESC, created_at DESC", args)
     names = [d[0] for d in cursor.description]
-    games = [GameRow.from_row(dict(zip(names, r))) for r in cursor]
+    games = [listed_game(dict(zip(names, r))) for r in cursor]
     if ids is None:
         finished = [g for g in games if g.status == "finished"][:FINISHED_SHOWN]
         games = [g for g in games if g.status != "finished"] + finished

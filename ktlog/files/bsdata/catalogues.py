@@ -135,8 +135,8 @@ class _Index:
         self.by_id: dict[str, Element] = {}
         for root in roots:
             for element in root.iter():
-                if element.tag in _INDEXED and element.get("id"):
-                    self.by_id.setdefault(element.get("id"), element)
+                if element.tag in _INDEXED and (ident := element.get("id")):
+                    self.by_id.setdefault(ident, element)
 
     def target(self, link: Element) -> Element | None:
         return self.by_id.get(link.get("targetId", ""))

@@ -10,8 +10,9 @@ keywords, except the structural ones; abilities are kept by name, and an ability
 "can perform two Shoot actions during its activation" becomes double_action (noted). BSData has
 no archetypes: they are given, or left out.
 
-Equipment becomes the roster's [[equipment]]: its name, and its weapon where it gives one (one
-entry for each weapon when it gives several, named "EQUIPMENT: WEAPON"). The Equipment text is
+Equipment becomes the roster's [[equipment]]: its name, and its weapon where it gives one, or its
+weapons where it gives several (explosive grenades: frag and krak are one option, pg 110, not
+one entry a weapon). The Equipment text is
 the publisher's rules text: it is not copied (no reminder; the player may write one). The data
 has no ploys and no CP costs (BSData's KT2024 and KT2021 files, 2026-11): the player adds ploys.
 """
@@ -22,9 +23,10 @@ import re
 from dataclasses import dataclass, field
 
 from ...events import Datacard, Weapon
+from ...rules.not_applied import TWICE_WORDING
 from ...rules.setup import check_datacard
 from ...rules.weapons import weapon_profile
-from ...rulesets.kt21.rules import as_played
+from ...rulesets import of_datacards
 from ...wording import TWICE
 from ..rosters import slug
 from .teams import Edition, Entry, Profile, Team
@@ -101,7 +103,7 @@ def map_team(team: Team, archetypes: list[str]) -> MappedTeam:
         operatives=operatives,
         left_out=left_out,
         title=team.title,
-        equipment=[e for item in team.equipment for e in _equipment(item, team.edition, left_out)],
+        equipment=[_equipment(item, team.edition, left_out) for item in team.equipment],
     )
 
 
@@ -141,7 +143,7 @@ def _operative(entry: Entry, edition: Edition, left_out: list[str]) -> MappedOpe
     except ValueError as exc:
         left_out.append(f"{entry.name}: {exc}; left out")
         return None
-    weapons = []
+    weapons: list[dict] = []
     for profile in (p for p in entry.profiles if p.kind == "Weapons"):
         weapon = _weapon(profile, edition, notes, left_out, entry.name)
         if weapon is None or weapon in weapons:
@@ -175,21 +177,28 @@ def _operative(entry: Entry, edition: Edition, left_out: list[str]) -> MappedOpe
     return MappedOperative(fields, notes)
 
 
-def _equipment(item: Entry, edition: Edition, left_out: list[str]) -> list[MappedEquipment]:
-    """A piece of equipment as [[equipment]]: one with its weapon, or one for each weapon it gives."""
+def _equipment(item: Entry, edition: Edition, left_out: list[str]) -> MappedEquipment:
+    """A piece of equipment as one [[equipment]] option (pg 110 counts options), with its weapon,
+    or its weapons when it gives several."""
     notes = list(item.notes)
     weapons = [w for p in item.profiles if p.kind == "Weapons" and (w := _weapon(p, edition, notes, left_out, f"equipment {item.name!r}")) is not None]
     if len(weapons) <= 1:
-        return [MappedEquipment({"name": item.name, **({"weapon": weapons[0]} if weapons else {})}, notes)]
-    named = [MappedEquipment({"name": f"{item.name}: {w['name']}", "weapon": w}) for w in weapons]
-    named[0].notes = [*notes, f"{item.name} gives {len(weapons)} weapons: an equipment entry for each"]
-    return named
+        return MappedEquipment({"name": item.name, **({"weapon": weapons[0]} if weapons else {})}, notes)
+    notes.append(f"{item.name} gives {len(weapons)} weapons ({', '.join(w['name'] for w in weapons)}): one option, counted once (pg 110)")
+    return MappedEquipment({"name": item.name, "weapons": weapons}, notes)
 
 
 def _double_action(abilities: list[Profile], notes: list[str]) -> list[str]:
-    """The actions an ability's text lets the operative perform twice in an activation (pg 39)."""
+    """The actions an ability's text lets the operative perform twice in an activation (pg 39);
+    an ability that only reads like one is noted as not applied, naming the field to write."""
     found = [(m[1].title(), p.name) for p in abilities for text in p.values.values() if (m := TWICE.search(text))]
     notes += [f'double_action = ["{action}"]: read from the ability {name!r}' for action, name in found]
+    mapped = {name for _, name in found}
+    loose = [p.name for p in abilities if p.name not in mapped and any(TWICE_WORDING.search(text) for text in p.values.values())]
+    notes += [
+        f'the ability {name!r} reads like an action performed twice in an activation and is not applied: write double_action = ["ACTION"] if it is one (pg 39)'
+        for name in loose
+    ]
     return list(dict.fromkeys(action for action, _ in found))
 
 
@@ -252,8 +261,7 @@ def _unknown_rules(weapon: dict, edition: Edition) -> list[str]:
         rules=tuple(weapon.get("rules", ())),
         critical_rules=tuple(weapon.get("critical_rules", ())),
     )
-    if edition == "kt21":
-        played = as_played(played)
+    played = of_datacards(edition).weapon_as_played(played)  # KT21's rules as the shared ones they are the same as
     return [r for r in weapon_profile(played.rules).other if not r.endswith("*")]
 
 

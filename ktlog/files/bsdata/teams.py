@@ -13,6 +13,7 @@ from ...errors import RosterError
 
 Edition = Literal["kt24", "kt21"]
 
+_YEARS: tuple[tuple[str, Edition], ...] = (("2024", "kt24"), ("2021", "kt21"))
 _SYSTEM_IDS: dict[str, Edition] = {"c521-ad27-44df-f959": "kt24", "3b7e-7dab-f79f-2e74": "kt21"}
 """The BSData game system ids of Kill Team (2024) and Kill Team (2021)."""
 
@@ -61,7 +62,7 @@ def edition_of(system_name: str | None, system_id: str | None, path: Path) -> Ed
     """Kill Team 2024 or 2021, from the game system a file names; any other system is refused."""
     name = system_name or ""
     if "kill team" in name.lower():
-        for year, edition in (("2024", "kt24"), ("2021", "kt21")):
+        for year, edition in _YEARS:
             if year in name:
                 return edition
     if system_id in _SYSTEM_IDS:

@@ -20,6 +20,7 @@ from ...events import (
     GambitPassed,
     InitiativeDecided,
     OperativeSetUp,
+    PrimaryOp,
     PrimaryOpRevealed,
     PrimaryOpSelected,
     RolledOff,
@@ -38,10 +39,10 @@ from ..preliminary.rules import PreliminaryOps
 
 ARCHETYPES = ("Infiltration", "Recon", "Security", "Seek & Destroy")
 """The kill team archetypes tac ops come from (002 step 2; RULES.md section 2)."""
-BEATS = {"equip": "ploy", "ploy": "reposition", "reposition": "equip"}
+BEATS: dict[str, str] = {"equip": "ploy", "ploy": "reposition", "reposition": "equip"}
 """Scouting option -> the option it beats for TP1 initiative: 1 Equip beats 2 Ploy, 2 beats
 3 Reposition, 3 beats 1 (002 step 5)."""
-PRIMARY_OPS = ("crit", "kill", "tac")
+PRIMARY_OPS: tuple[PrimaryOp, ...] = ("crit", "kill", "tac")
 OP_CAP = 6
 """Max 6VP from each op (002 step 5)."""
 
@@ -135,6 +136,7 @@ class ApprovedOps(PreliminaryOps):
         if len(event.equipment) != 1:
             ctx.invalid(f"Equip adds exactly one new equipment option, not {len(event.equipment)}", "002 step 4")
         option = event.equipment[0]
+        player.equipment = player.equipment or []
         if option in player.equipment:
             ctx.broke(f"{event.player} already has {option}; each equipment option can be selected once", "pg 50")
         player.equipment.append(option)
@@ -147,6 +149,7 @@ class ApprovedOps(PreliminaryOps):
         super().on_battle_start(ctx)
         s = ctx.state
         s.rolloff = "initiative"
+        assert s.setup_initiative is not None, "set-up initiative is decided before the battle"
         s.decider = scouting_winner(s) or s.opponent(s.setup_initiative)
 
     def on_turning_point_end(self, ctx: Ctx) -> None:
@@ -196,9 +199,9 @@ class ApprovedOps(PreliminaryOps):
 def scouting_winner(s: GameState) -> str | None:
     """The player whose revealed scouting option beats the other's (None: the same option)."""
     (a, pa), (b, pb) = s.players.items()
-    if BEATS.get(pa.scouting) == pb.scouting:
+    if pa.scouting and BEATS.get(pa.scouting) == pb.scouting:
         return a
-    if BEATS.get(pb.scouting) == pa.scouting:
+    if pb.scouting and BEATS.get(pb.scouting) == pa.scouting:
         return b
     return None
 

@@ -3,6 +3,9 @@ scouting step, primary ops chosen as TP1 gambits, tac op VP and the reveals (002
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import get_args
+
 from ...events import (
     EquipmentSelected,
     GambitPassed,
@@ -10,6 +13,7 @@ from ...events import (
     PrimaryOpRevealed,
     PrimaryOpSelected,
     RolledOff,
+    ScoutingOption,
     ScoutingRevealed,
     ScoutingSelected,
     StrategicGambitUsed,
@@ -21,7 +25,7 @@ from ...events import (
 from ...play.builder import GameBuilder
 from ..kt24 import simulator as kt24
 from ..kt24.simulator import STRATEGY_PLOYS
-from .rules import BEATS, OP_CAP, PRIMARY_OPS, RULESET, scouting_winner
+from .rules import OP_CAP, PRIMARY_OPS, RULESET, scouting_winner
 
 UNIVERSAL_EQUIPMENT = (
     "Ammo Cache",
@@ -48,18 +52,18 @@ TAC_OPS = {
 class Simulator(kt24.Simulator):
     def setup(self, g: GameBuilder, rolls: list[dict[str, int]], initiative: str) -> None:
         rng, players = self.rng, list(g.state.players.values())
-        equipment = {p.name: rng.sample(UNIVERSAL_EQUIPMENT, rng.randint(0, 4)) for p in players}
+        equipment: dict[str, Iterable[str]] = {p.name: rng.sample(UNIVERSAL_EQUIPMENT, rng.randint(0, 4)) for p in players}
         tac_ops = []
         for p in players:
             archetype = rng.choice(p.archetypes)
             tac_ops.append(TacOpSelected(player=p.name, tac_op=rng.choice(TAC_OPS[archetype]), archetype=archetype))
         g.setup(rolloff=rolls, initiative=initiative, crit_op=rng.randint(1, 3), equipment=equipment, before_set_up=tac_ops)
         for p in players:
-            g.add(ScoutingSelected(player=p.name, option=rng.choice(list(BEATS))))
+            g.add(ScoutingSelected(player=p.name, option=rng.choice(get_args(ScoutingOption))))
         g.add(ScoutingRevealed())
         for p in g.state.players.values():
             if p.scouting == "equip":
-                g.add(EquipmentSelected(player=p.name, equipment=(rng.choice([e for e in UNIVERSAL_EQUIPMENT if e not in p.equipment]),)))
+                g.add(EquipmentSelected(player=p.name, equipment=(rng.choice([e for e in UNIVERSAL_EQUIPMENT if e not in (p.equipment or ())]),)))
 
     def strategy_phase(self, g: GameBuilder, tp: int) -> None:
         """TP1: the scouting options decide initiative; later: a roll-off (002 step 5)."""
@@ -70,7 +74,7 @@ class Simulator(kt24.Simulator):
         else:
             rolls = {n: rng.randint(1, 6) for n in s.players}
             g.add(RolledOff(purpose="initiative", rolls=rolls))
-            initiative = rng.choice(list(rolls)) if rng.random() < 0.3 else max(rolls, key=rolls.get)
+            initiative = rng.choice(list(rolls)) if rng.random() < 0.3 else max(rolls, key=rolls.__getitem__)
         g.add(InitiativeDecided(player=initiative))
         self.gambits(g)
 

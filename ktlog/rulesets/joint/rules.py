@@ -186,9 +186,10 @@ class JointOps(Kt24TwoPlayer):
             ctx.broke("NPOs do not sabotage: the Sabotage action is the players' (pg 92), and no NPO behaviour performs it (pg 88)", "pg 88, pg 92")
         if s.turning_point <= 1:
             ctx.broke("Sabotage cannot be performed during the first turning point", "Sabotage, pg 92")
-        marker = s.markers.get(event.marker)
+        name: str = event.marker  # type: ignore[attr-defined]  # Sabotage, the one mission action of Joint Ops, names its marker
+        marker = s.markers.get(name)
         if marker is None:
-            ctx.invalid(f"no objective marker {event.marker!r} (markers: {', '.join(s.markers) or 'none'})", "marker")
+            ctx.invalid(f"no objective marker {name!r} (markers: {', '.join(s.markers) or 'none'})", "marker")
         if marker.sabotaged:
             ctx.broke(f"objective marker {marker.id!r} has already been sabotaged; sabotage another one", "Sabotage, pg 92")
         marker.sabotaged = True
@@ -348,6 +349,7 @@ def reinforcements_arrived(ctx: Ctx, e: ev.ReinforcementsArrived) -> None:
     Heavy NPO, are set up again with a Conceal order, their wounds restored."""
     s = ctx.state
     npo = npo_side(s)
+    assert npo is not None, "Joint Ops always has the NPO side"
     m = mission(s)
     if not m.reinforcements:
         ctx.broke(f"{m.title} has no reinforcements; only 02 Sabotage (pg 92) and 03 Escape (pg 94) do", m.page)
@@ -419,4 +421,5 @@ def operative_escaped(ctx: Ctx, e: ev.OperativeEscaped) -> None:
     if act is not None and act.operative == op.id:
         end_activation(ctx)
     op.status = "escaped"
+    assert isinstance(ctx.ruleset, JointOps), "Escape is an event of Joint Ops only"
     ctx.ruleset.end_if_decided(ctx)

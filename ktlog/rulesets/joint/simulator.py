@@ -111,7 +111,7 @@ class Simulator(kt24.Simulator):
 
     def initiative(self, g: GameBuilder, rolls: dict[str, int]) -> str:
         """The NPOs always take initiative when they win the roll-off (pg 87); the players choose."""
-        winner = max(rolls, key=rolls.get)
+        winner = max(rolls, key=rolls.__getitem__)
         if winner == NPO_SIDE or self.rng.random() < 0.8:
             return winner
         return NPO_SIDE

@@ -6,7 +6,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ... import events as ev
+from ...play.questions import number, shots_described, text
 from ...rules.candidates import Candidates, action, in_battle, shots, turn_order
+from ...rules.questions import Kind
 from ...state import GameState
 
 
@@ -33,3 +35,19 @@ MOVES: dict[str, Candidates] = {
     "pass_action": action(ev.Passed),
     "mission_vp": in_battle(_mission_vp),
 }
+
+KINDS = (
+    Kind("overwatch", "Overwatch", "O", describe=lambda moves: shots_described(moves, "overwatch"), after="counteract"),
+    Kind("normal_move", "Normal Move", "v", exact=True, after="reposition"),
+    Kind("pass_action", "Pass action", "w", exact=True, after="killzone"),
+    Kind(
+        "mission_vp",
+        "VP",
+        "V",
+        asked=("category",),
+        free=lambda s, e: (number("vp", "VP", "then what scored them; e.g. 3 controls two markers"), text("reason", "what scored them")),
+        after="end_tp",
+        first=("vp", "reason"),
+    ),
+)
+"""How each of these kinds is offered and asked (ktlog.play.questions)."""

@@ -222,7 +222,9 @@ class Kt21(Ruleset):
         s.rolloff = e.purpose
 
     def tie_decider(self, state: GameState) -> str:
-        return state.opponent(state.initiative_in(state.turning_point - 1))
+        before = state.initiative_in(state.turning_point - 1)
+        assert before is not None, "KT21 ties a roll-off only from the second turning point"
+        return state.opponent(before)
 
     def ready_cp(self, state: GameState, player: str) -> int:
         """Each player generates 1CP in each Strategy phase, with no bonus (001 Generate Command Points)."""
@@ -233,6 +235,10 @@ class Kt21(Ruleset):
         return True
 
     # --- activations and actions ------------------------------------------------------------
+
+    def blast_secondary(self, ctx: Ctx, primary: ev.ShootingAttack, secondary: ev.ShootingAttack) -> None:
+        """KT21 has the opposite rule: each further target of a Blast weapon cannot be in Cover
+        (004 errata, checked with the Shoot action in `check_event`)."""
 
     def check_event(self, ctx: Ctx, event: ev.Event) -> None:
         check = CHECKS.get(type(event))
@@ -308,7 +314,7 @@ def _operative_activated(ctx: Ctx, e: ev.OperativeActivated) -> None:
         )
     if op.player == turn:
         in_a_row = s.activations_in_a_row + 1 if continuing else 1
-    elif not s.ready_operatives(turn):
+    elif turn is None or not s.ready_operatives(turn):
         in_a_row = 1  # the opponent had their turn: no operative left to activate, and no Overwatch
     else:
         in_a_row = 1 if s.group_left else s.activations_in_a_row + 1  # out of turn (a kill team rule)
@@ -363,7 +369,9 @@ def _fought(ctx: Ctx, e: ev.Fought) -> None:
 def _ceaseless(ctx: Ctx, weapon: ev.Weapon, *all_dice: ev.Dice | None) -> None:
     """KT21 Ceaseless re-rolls results of 1 only (004), where KT24's re-rolls any one value."""
     for dice in all_dice:
-        for r in dice.rerolls if dice else ():
+        if dice is None:
+            continue
+        for r in dice.rerolls:
             if r.source == "ceaseless" and dice.rolls[r.die - 1] != 1:
                 ctx.broke(f"{weapon.name}: Ceaseless re-rolls attack dice results of 1, not a {dice.rolls[r.die - 1]}", "Ceaseless, 004 special rules")
 
@@ -410,6 +418,8 @@ def overwatch_fired(ctx: Ctx, e: ev.OverwatchFired) -> None:
     its BS worsened by 1; once per operative per turning point, not within Engagement Range, not
     with a Blast weapon (004 errata). It is not an activation (004); the opponent then activates."""
     s = ctx.state
+    if e.guard:
+        ctx.invalid("Overwatch is not a guard interrupt (KT24 Gallowdark, pg 70): leave guard out", "001 Overwatch")
     if s.phase != "firefight":
         ctx.invalid(f"Overwatch happens in the Firefight phase (now: {s.phase})", "001 Overwatch")
     if s.activation is not None:

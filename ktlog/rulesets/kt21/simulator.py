@@ -64,7 +64,7 @@ class Simulator:
         g.player(a, rng.choice(self.rosters))
         g.player(b_, rng.choice(self.rosters))
         rolls = self.roll_off([a, b_])
-        winner = max(rolls[-1], key=rolls[-1].get)
+        winner = max(rolls[-1], key=rolls[-1].__getitem__)
         markers = [(f"objective-{i}", rng.choice([a, b_])) for i in range(1, rng.randint(3, 6))]
         g.setup(rolloff=rolls, initiative=winner if rng.random() < 0.8 else (a if winner == b_ else b_), markers=markers)
         for tp in range(1, 5):
@@ -90,6 +90,7 @@ class Simulator:
             g.add(RolledOff(purpose="initiative", rolls=rolls))
         s = g.state
         if s.initiative is None:  # not a tie after TP1: the winner decides, usually keeping it
+            assert s.decider is not None, "the roll-off names who decides"
             initiative = s.decider if rng.random() < 0.8 else s.opponent(s.decider)
         else:
             initiative = s.initiative
@@ -110,6 +111,7 @@ class Simulator:
             if not any(o.status == "ready" for o in s.operatives.values()):
                 return
             player = s.next_player
+            assert player is not None, "an operative is ready, so a player is due"
             if not s.ready_operatives(player):
                 if self.overwatch(g, player):
                     continue

@@ -83,15 +83,17 @@ class Kt24TwoPlayer(Kt24):
     def tie_decider(self, state: GameState) -> str:
         """TP1: the player without set-up initiative (pg 110); later: the player without
         initiative in the previous turning point (pg 37)."""
-        if state.turning_point == 1:
-            return state.opponent(state.setup_initiative)
-        return state.opponent(state.initiative_in(state.turning_point - 1))
+        before = state.setup_initiative if state.turning_point == 1 else state.initiative_in(state.turning_point - 1)
+        assert before is not None, "a roll-off is tied only after set-up initiative is decided"
+        return state.opponent(before)
 
     def marker_placer(self, state: GameState, index: int) -> str | None:
         """pg 81: the player without initiative places the centreline marker, then each player
         one, initiative first."""
+        if state.setup_initiative is None or index >= 3:
+            return None
         without = state.opponent(state.setup_initiative)
-        return [without, state.setup_initiative, without][index] if index < 3 else None
+        return [without, state.setup_initiative, without][index]
 
     def result(self, state: GameState) -> Result:
         """Most VP wins; equal VP is a draw (pg 110)."""

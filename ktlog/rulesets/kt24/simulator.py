@@ -17,6 +17,7 @@ from ...events import (
     GameConceded,
     ObjectivesControlled,
     OperativeActivated,
+    Order,
     StrategicGambitUsed,
     TurningPointEnded,
 )
@@ -82,7 +83,7 @@ class Simulator:
         rolls = [{a: rng.randint(1, 6), b_: rng.randint(1, 6)}]
         while rolls[-1][a] == rolls[-1][b_]:
             rolls.append({a: rng.randint(1, 6), b_: rng.randint(1, 6)})
-        winner = max(rolls[-1], key=rolls[-1].get)
+        winner = max(rolls[-1], key=rolls[-1].__getitem__)
         initiative = winner if rng.random() < 0.8 else (a if winner == b_ else b_)
         self.setup(g, rolls, initiative)
         for tp in range(1, self.turning_points + 1):
@@ -104,7 +105,7 @@ class Simulator:
     def strategy_phase(self, g: GameBuilder, tp: int) -> None:
         rng, names = self.rng, list(g.state.players)
         rolls = {n: rng.randint(1, 6) for n in names}
-        g.turning_point(tp, rolls, rng.choice(names) if rng.random() < 0.3 else max(rolls, key=rolls.get))
+        g.turning_point(tp, rolls, rng.choice(names) if rng.random() < 0.3 else max(rolls, key=rolls.__getitem__))
         self.gambits(g)
 
     def firefight_phase(self, g: GameBuilder) -> None:
@@ -115,11 +116,12 @@ class Simulator:
             s = g.state
             if s.activation is None and not any(o.status == "ready" for o in s.operatives.values()):
                 return
-            player = s.next_player
+            player, due = s.next_player, due_to_activate(s)
+            assert player is not None and due is not None, "an operative is ready, so a player is due"
             if s.ready_operatives(player):
                 self.activation(g, self.rng.choice(s.ready_operatives(player)))
             elif not self.counteract(g, player):
-                self.activation(g, self.rng.choice(s.ready_operatives(due_to_activate(s))))
+                self.activation(g, self.rng.choice(s.ready_operatives(due)))
 
     def end_turning_point(self, g: GameBuilder, tp: int) -> None:
         s = g.state
@@ -137,7 +139,7 @@ class Simulator:
 
     def activation(self, g: GameBuilder, op: OperativeState) -> None:
         rng = self.rng
-        order = "engage" if rng.random() < 0.7 else "conceal"
+        order: Order = "engage" if rng.random() < 0.7 else "conceal"
         g.add(OperativeActivated(operative=op.id, order=order))
         for _ in range(op.apl + 1):
             s = g.state

@@ -14,6 +14,7 @@ from ...rules import rulings
 from ...rules.battle import order_established
 from ...rules.context import Ctx
 from ...rules.critop import CRIT_OPS, crit_op_action, markers_held
+from ...rules.ruleset import listing
 from ...state import GameState, OperativeState, Result, RuleWarning
 from ..kt24.rules import KT24_EVENTS, Kt24, most_vp
 
@@ -37,18 +38,6 @@ def ranks(counts: dict[str, int]) -> dict[str, int]:
 
 def ordinal(rank: int) -> str:
     return {1: "1st", 2: "2nd", 3: "3rd"}.get(rank, f"{rank}th")
-
-
-def shared_win(state: GameState) -> list[str]:
-    """The players sharing the win (ruling 5: tied leaders in Multiplayer Ops); [] when one
-    player wins or every player draws."""
-    r = state.result
-    return list(r.winners) if r and r.draw and 0 < len(r.winners) < len(state.players) else []
-
-
-def listing(names: list[str]) -> str:
-    """Names as a person lists them: "Ana", "Ana and Ben", "Ana, Ben and Cleo"."""
-    return " and ".join(names) if len(names) < 3 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def split_by_roll(players: list[str], rolls: dict[str, int]) -> list[list[str]]:
@@ -90,8 +79,8 @@ class MultiplayerOps(Kt24):
             tied = groups[0]
         else:
             groups = s.order_ties
-            tied = next((g for g in groups if len(g) > 1 and set(g) == set(e.rolls)), None)
-            if tied is None:
+            tied = next((g for g in groups if len(g) > 1 and set(g) == set(e.rolls)), [])
+            if not tied:
                 ctx.invalid(self._not_the_tied_players(groups, e.rolls), PLAYER_ORDER)
         i = groups.index(tied)
         groups = groups[:i] + split_by_roll(tied, e.rolls) + groups[i + 1 :]

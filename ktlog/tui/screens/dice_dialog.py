@@ -12,7 +12,7 @@ from textual.widgets import Label
 from ktlog import events as ev
 from ktlog.errors import KtlogError
 from ktlog.play.moves import Trial, refusal_text
-from ktlog.rulesets.multiplayer.rules import listing
+from ktlog.rules.ruleset import listing
 from ktlog.state import GameState, OperativeState
 
 from ..markup import escape
@@ -27,11 +27,6 @@ def wounds_text(op: OperativeState) -> str:
 
 
 class DiceDialog(Modal):
-    DEFAULT_CSS = """
-    DiceDialog #entries { height: auto; }
-    DiceDialog #options { color: $text-muted; }
-    DiceDialog #preview { min-height: 2; margin-top: 1; }
-    """
     BINDINGS = [Binding("enter", "confirm", "Record")]
     HINT = "type the dice as digits; Backspace corrects; Enter records; Esc cancels"
 

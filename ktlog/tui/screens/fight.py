@@ -3,12 +3,14 @@ quick mode that takes the damage dealt and taken only."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import Label
 
 from ktlog import events as ev
-from ktlog.play.moves import Trial
+from ktlog.play.moves import Trial, dice_expected
 from ktlog.rules.candidates import melee
 from ktlog.state import GameState
 from ktlog.text.notation import NotationError, parse_steps
@@ -66,9 +68,12 @@ class FightDialog(DiceDialog):
         if self.quick:
             yield DiceEntry([Group("damage dealt"), Group("damage taken")], numbers=True)
             return
-        groups = [Group(f"{self.op.id}", self.weapon.atk)]
+        expected = dice_expected(
+            self.trial.state, self.op.id, self.weapon.name, self.target.id, target_weapon=self.target_weapon.name if self.target_weapon else None
+        )
+        groups = [Group(f"{self.op.id}", expected.attack)]
         if self.target_weapon:
-            groups.append(Group(f"{self.target.id}", self.target_weapon.atk))
+            groups.append(Group(f"{self.target.id}", expected.defence))
         yield DiceEntry(groups)
 
     async def action_weapon(self) -> None:
@@ -121,7 +126,7 @@ class FightDialog(DiceDialog):
         if not entry.complete:
             return None
         parts = entry.parts()
-        common = {
+        common: dict[str, Any] = {
             "operative": self.op.id,
             "action": self.probe.action,
             "target": self.target.id,
@@ -129,6 +134,7 @@ class FightDialog(DiceDialog):
             "target_weapon": self.target_weapon.name if self.target_weapon else None,
             "assists": self.assists,
             "target_assists": self.target_assists,
+            "guard": self.probe.guard,
         }
         if self.quick:
             return ev.Fought(**common, damage=int(parts[0]), damage_taken=int(parts[1]))

@@ -21,8 +21,9 @@ from textual.widgets import DataTable, Header, Static, TabbedContent, TabPane
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from ktlog.analytics.league import Filters, League
-from ktlog.storage.store import GameRow, Store
+from ktlog.play.database import GameRow, Store
 from ktlog.text.results import game_result
+from ktlog.tui.typed_app import InKtlogApp
 
 from ..markup import escape
 from ..widgets.game_table import GameTable
@@ -42,7 +43,7 @@ class LeagueTable(GameTable):
     COLUMNS = (("league", "league"), ("round", "round"), ("table", "table"), *GameTable.COLUMNS)
 
 
-class LeagueScreen(Screen):
+class LeagueScreen(InKtlogApp, Screen):
     DEFAULT_CSS = """
     LeagueScreen #summary { height: auto; padding: 0 1; }
     LeagueScreen TabbedContent { height: 1fr; }
@@ -102,6 +103,7 @@ class LeagueScreen(Screen):
         for table in self.query(DataTable):
             table.loading = True
         self.say("Reading the league...")
+        assert self.store.path is not None, "the league reads a database file (not :memory:)"
         self.read_league(Path(self.store.path), filters, offer_filters)
 
     @work(thread=True, exclusive=True, group="league", exit_on_error=False)
@@ -191,7 +193,7 @@ class LeagueScreen(Screen):
             caption.set(f"[b]{g.id[:8]}[/] {escape(' v '.join(g.players))}: [yellow]{g.status}[/], not counted in the league; Enter opens its replay")
             self.query_one(RaceCurve).hide()
             return
-        caption.set(f"[b]{g.id[:8]}[/] {escape(' v '.join(g.players))}: {escape(game_result(g.ruleset, g.result))} · Enter: replay")
+        caption.set(f"[b]{g.id[:8]}[/] {escape(' v '.join(g.players))}: {escape(game_result(g.ruleset, g.result or {}))} · Enter: replay")
         self.read_race(self.league, g.id)
 
     @work(thread=True, exclusive=True, group="race", exit_on_error=False)
@@ -217,5 +219,5 @@ class LeagueScreen(Screen):
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         """Enter on a game opens its replay."""
-        if isinstance(event.data_table, LeagueTable):
+        if isinstance(event.data_table, LeagueTable) and event.row_key.value:
             self.app.open_replay(event.row_key.value)

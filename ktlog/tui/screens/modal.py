@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual import events, on
 from textual.binding import Binding
@@ -28,14 +28,13 @@ from textual.screen import Screen
 from textual.widget import Widget
 
 from ..compat import bindings_for_key
+from ..messages import Answered
+from ..typed_app import InKtlogApp
 
 
-class Modal(Vertical, can_focus=True):
-    DEFAULT_CSS = """
-    Modal { width: 100%; height: auto; max-height: 100%; border: thick $accent; background: $surface; padding: 0 1; }
-    Modal Label { width: 100%; }
-    Modal .hint { color: $text-muted; }
-    """
+class Modal(InKtlogApp, Vertical, can_focus=True):
+    """A dialog (styled in dialogs.tcss, which its host screen loads)."""
+
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
     closed = False
@@ -45,6 +44,13 @@ class Modal(Vertical, can_focus=True):
     """What is done with the answer (`DialogHost.show_dialog`)."""
     return_focus: Widget | None = None
     """What had the focus when the dialog opened: it gets it back when the dialog closes."""
+
+    if TYPE_CHECKING:
+
+        @property
+        def screen(self) -> DialogHost:
+            """A dialog is shown only by a `DialogHost` (`show_dialog`)."""
+            ...
 
     @on(events.Mount)
     def opening(self) -> None:
@@ -87,8 +93,7 @@ class Modal(Vertical, can_focus=True):
         host = self.screen
         assert isinstance(host, DialogHost)
         host.close(self)
-        if self.reply is not None:
-            host.call_later(self.reply, result)
+        host.post_message(Answered(self, result))
 
     def action_cancel(self) -> None:
         self.dismiss(None)
@@ -100,18 +105,11 @@ class DialogLayer(Container):
     repaint; removed from the screen itself, it repainted the whole screen one frame (30-40 ms)
     after the frame that showed its answer."""
 
-    DEFAULT_CSS = """
-    DialogLayer { layer: dialog; width: 100%; height: auto; max-height: 100%; display: none; }
-    DialogLayer.-over { layer: over; }
-    """
-
 
 class DialogHost(Screen):
     """A screen that shows dialogs (`Modal`) as a layer over itself."""
 
-    DEFAULT_CSS = """
-    DialogHost { layers: default dialog over; align: center middle; }
-    """
+    CSS_PATH = "dialogs.tcss"
 
     def __init__(self) -> None:
         super().__init__()
@@ -146,6 +144,13 @@ class DialogHost(Screen):
 
         self.show_dialog(dialog, given)
         return await answer
+
+    async def on_answered(self, message: Answered) -> None:
+        """A dialog's answer, to whoever asked for it."""
+        if message.dialog.reply is not None:
+            result = message.dialog.reply(message.answer)
+            if asyncio.iscoroutine(result):
+                await result
 
     def close(self, dialog: Modal) -> None:
         """Take a dialog away and give the focus back to where it was when it opened."""

@@ -7,6 +7,7 @@ KT21 datacards. Creating it records those events in one transaction and goes on 
 from __future__ import annotations
 
 import datetime as dt
+from typing import cast
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -18,10 +19,11 @@ from textual.widgets import Button, Header, Input, Label, Select, Static
 from ktlog import events as ev
 from ktlog.errors import KtlogError
 from ktlog.play.creation import opening_events
+from ktlog.play.database import Store
 from ktlog.rules.not_applied import not_applied_in_setup
 from ktlog.rules.ruleset import Ruleset
 from ktlog.rulesets import RULESETS
-from ktlog.storage.store import Store
+from ktlog.tui.typed_app import InKtlogApp
 
 from ..markup import escape
 from ..widgets.key_footer import KeyFooter
@@ -37,7 +39,7 @@ EXTRA_LABELS = {label: hint for r in RULESETS.values() for label, hint in r.labe
 """The labels a ruleset may ask for besides LABELS (`Ruleset.labels`), with the hint shown in the empty field."""
 
 
-class NewGameScreen(Screen):
+class NewGameScreen(InKtlogApp, Screen):
     DEFAULT_CSS = """
     NewGameScreen VerticalScroll { padding: 0 1; }
     NewGameScreen .row { height: auto; margin-bottom: 1; }
@@ -104,7 +106,7 @@ class NewGameScreen(Screen):
         low, high = self.ruleset.players
         if self.ruleset.npos:
             return low - 1
-        return self.query_one("#player-count", Select).value if high > 2 else low
+        return cast(int, self.query_one("#player-count", Select).value) if high > 2 else low  # allow_blank=False
 
     async def fit(self) -> None:
         """Show the fields and forms of the chosen ruleset (mounting those it is the first to need)."""
@@ -113,7 +115,7 @@ class NewGameScreen(Screen):
         if many:
             count = self.query_one("#player-count", Select)
             low, high = ruleset.players
-            if count.is_blank() or not low <= count.value <= high:
+            if not isinstance(count.value, int) or not low <= count.value <= high:
                 count.set_options([(str(n), n) for n in range(low, high + 1)])
                 count.value = low
         for field, shown in (("player-count", many), *((label, label in ruleset.labels) for label in EXTRA_LABELS)):
@@ -121,7 +123,7 @@ class NewGameScreen(Screen):
         self.query_one("#options").display = many or bool(ruleset.labels)
         forms = list(self.query(PlayerForm))
         samples = forms[0].samples
-        more = [
+        more: list[PlayerForm | NpoForm] = [
             PlayerForm(i + 1, NAMES[i] if i < len(NAMES) else f"Player {i + 1}", samples, list(samples)[i % len(samples)])
             for i in range(len(forms), self.player_count())
         ]
@@ -129,10 +131,10 @@ class NewGameScreen(Screen):
             more.append(NpoForm())
         if more:
             await self.query_one(VerticalScroll).mount_all(more, before="#problem")
-        shown = self.players()
+        taking = self.players()
         for form in self.query(PlayerForm):
-            form.display = form in shown
-        shown[0].border_title = "The players' side (solo, or co-op as one player, pg 87)" if npos else "Player 1"
+            form.display = form in taking
+        taking[0].border_title = "The players' side (solo, or co-op as one player, pg 87)" if npos else "Player 1"
         for form in self.query(NpoForm):
             form.display = npos
         mission = self.query_one("#mission", Input)
@@ -178,7 +180,7 @@ class NewGameScreen(Screen):
                 ruleset=ruleset.name,
                 killzone=self.value("killzone"),
                 date=self.value("date"),
-                **{label: self.value(label) or None for label in (*LABELS, *ruleset.labels)},
+                **{label: self.value(label) or None for label in (*LABELS, *ruleset.labels)},  # type: ignore[arg-type]  # the label fields, str | None
             )
             forms = self.players() + ([self.query_one(NpoForm)] if ruleset.npos else [])
             players = opening_events(created, [form.side() for form in forms])[1:]

@@ -62,15 +62,11 @@ def distinct(values) -> list:
 
 
 ROWS = 20
-"""The most choices a pick list shows at once; ↑↓ scroll to the others."""
+"""The most choices a pick list shows at once (its max-height in dialogs.tcss); ↑↓ scroll to the others."""
 
 
 class PickScreen(Modal):
-    # No scrollbar: one appearing narrows the list and lays it out again (two more frames, about
-    # 30 ms of the `s` key's 36 targets); the hint says when there are more choices than rows.
-    DEFAULT_CSS = f"""
-    PickScreen OptionList {{ height: auto; max-height: {ROWS}; border: none; overflow-y: hidden; }}
-    """
+    """A list of choices (its list has no scrollbar: see dialogs.tcss)."""
 
     def __init__(self, title: str, choices: list[Choice], hint: str = "", then: FollowUp | None = None):
         """Dismissed with the chosen value; with `then`, with the tuple of every answer."""

@@ -7,67 +7,39 @@ as well. Every entered event is committed at once through the `Recorder` (the re
 
 from __future__ import annotations
 
-import random
-import re
-
-import msgspec
 from textual import events, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 
 from ktlog import events as ev
-from ktlog.errors import KtlogError
-from ktlog.rules.candidates import active
-from ktlog.rulesets import get_ruleset
-from ktlog.state import OperativeState
-from ktlog.storage.store import Store
-from ktlog.text.describe import describe
-from ktlog.text.event_text import parse_event
+from ktlog.errors import RuleViolation
+from ktlog.play.database import Store
+from ktlog.rules.questions import Kind
+from ktlog.tui.typed_app import InKtlogApp
 
+from .. import flows
 from ..markup import escape
 from ..recorder import Outcome, Recorder
-from ..steps import KIND, KINDS, StepKind
+from ..steps import KINDS
 from ..widgets.action_bar import ActionBar
 from ..widgets.event_log import EventLog
 from ..widgets.key_footer import KeyFooter
 from ..widgets.state_panel import StatePanel
 from ..widgets.text_line import TextBlock
-from .control import ControlDialog
-from .dice_dialog import RollOffDialog
-from .fight import FightDialog
 from .modal import DialogHost
-from .pick import Choice, PickScreen, Question, distinct, operative_choice
+from .pick import Choice, PickScreen
 from .prompt import TextPrompt
-from .ruleset_flows import RulesetFlows
-from .shoot import ShootDialog
 
-FLOWS = {"n": "note", ".": "more", "!": "override", "U": "set_up_all"}
-"""Keys of the steps that are not kinds of event."""
-AMOUNT_AND_TEXT = re.compile(r"^\s*([+-]?\d+)\s*(.*)$")
+OTHER_FLOWS = {"n": "note", ".": "more", "!": "override", "U": "set_up_all"}
+"""Keys of the flows that are not kinds of event (ktlog.tui.flows)."""
 
 
-def name_and_cp(text: str) -> tuple[str, int | None]:
-    """'Seize Ground, 2' -> ('Seize Ground', 2); without a CP, None: the roster's cost, else 1CP."""
-    name, _, cp = text.rpartition(",")
-    if name and cp.strip().isdigit():
-        return name.strip(), int(cp)
-    return text.strip(), None
-
-
-class RecordScreen(RulesetFlows, DialogHost):
-    DEFAULT_CSS = """
-    RecordScreen #main { height: 1fr; }
-    RecordScreen #left { height: 1fr; }
-    RecordScreen EventLog { height: 7; }
-    RecordScreen #message { height: auto; min-height: 2; max-height: 6; padding: 0 1; }
-    RecordScreen.-wide #main { layout: horizontal; }
-    RecordScreen.-wide #left { width: 1fr; }
-    RecordScreen.-wide EventLog { width: 40%; height: 1fr; }
-    """
+class RecordScreen(InKtlogApp, DialogHost):
+    CSS_PATH = ["dialogs.tcss", "record.tcss"]
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide")]
     BINDINGS = [
-        *(Binding(k.key, f"step('{k.action}')", k.label, show=False) for k in KINDS if not k.more),  # shown in the action bar
+        *(Binding(k.key, f"step('{k.name}')", k.label, show=False) for k in KINDS if not k.more),  # shown in the action bar
         Binding("U", "set_up_all", "Set up all"),
         Binding("ctrl+z", "undo", "Undo"),
         Binding("n", "note", "Note"),
@@ -83,6 +55,9 @@ class RecordScreen(RulesetFlows, DialogHost):
         self.recorder = Recorder(store, game_id)
         self.busy = False
         """A step is under way (between its dialogs)."""
+        self.refused_kind: Kind | None = None
+        """A step the rules refused (for a reason an override may set aside) that still asks its
+        questions: ! enters it anyway (`flows.editing.override`)."""
 
     def compose(self) -> ComposeResult:
         with Vertical(id="main"):
@@ -119,6 +94,7 @@ class RecordScreen(RulesetFlows, DialogHost):
         self.query_one("#message", TextBlock).set(f"[{style}]{escape(text)}[/]")
 
     def show_outcome(self, outcome: Outcome) -> None:
+        self.refused_kind = None
         self.say(outcome.message, outcome.ok)
         self.refresh_view()
 
@@ -134,7 +110,7 @@ class RecordScreen(RulesetFlows, DialogHost):
         if action == "retry":
             return self.recorder.session.pending is not None
         if action == "override":
-            return self.recorder.session.refused is not None
+            return self.recorder.session.refused is not None or self.refused_kind is not None
         return True
 
     async def on_key(self, event: events.Key) -> None:
@@ -147,18 +123,18 @@ class RecordScreen(RulesetFlows, DialogHost):
             await self.dialogs[-1].feed(event.key, event.character)
         elif self.busy:
             self.app.typeahead.append((event.key, event.character))
-        elif event.character in FLOWS and self.check_action(FLOWS[event.character], ()):
-            self.start(getattr(self, f"flow_{FLOWS[event.character]}"))
+        elif event.character in OTHER_FLOWS and self.check_action(OTHER_FLOWS[event.character], ()):
+            self.start(OTHER_FLOWS[event.character])
         elif (kind := self.legal_kind(event.character)) is not None:
-            self.action_step(kind.action)
+            self.action_step(kind.name)
         else:
             self.explain(event.character)
             return
         event.stop()
         event.prevent_default()
 
-    def legal_kind(self, key: str | None) -> StepKind | None:
-        return next((k for k in KINDS if k.key == key and not k.more and self.steps.legal(k.action)), None)
+    def legal_kind(self, key: str | None) -> Kind | None:
+        return next((k for k in KINDS if k.key == key and not k.more and self.steps.legal(k.name)), None)
 
     def explain(self, key: str | None) -> None:
         """A step key with no legal step now: say why, in the rules' words (only the steps of
@@ -166,19 +142,25 @@ class RecordScreen(RulesetFlows, DialogHost):
         if key == "!":
             self.say("Nothing to record anyway: ! follows a refused event (its key first, then ! and the reason)", ok=False)
             return
-        kinds = [k for k in KINDS if k.key == key and not k.more and self.steps.part_of(k.action)]
+        kinds = [k for k in KINDS if k.key == key and not k.more and self.steps.part_of(k.name)]
         if not kinds:
             return
-        timely = [k for k in kinds if self.steps.refusal(k.action) is not None]
+        timely = [k for k in kinds if self.steps.refusal(k.name) is not None]
         kinds = timely or kinds
         for kind in kinds:
-            refused = self.steps.refused_event(kind.action)
-            if kind.exact and refused is not None:
+            refused = self.steps.refused_event(kind.name)
+            refusal = self.steps.refusal(kind.name)
+            if refused is None or not isinstance(refusal, RuleViolation) or not refusal.overridable:
+                continue
+            if kind.exact:
                 self.recorder.session.refused = refused
-                self.refresh_bindings()
-                self.say(self.steps.why_not(kind.action) + "; press ! to record it anyway with the reason", ok=False)
-                return
-        self.say("; ".join(self.steps.why_not(k.action) for k in kinds), ok=False)
+                self.say(self.steps.why_not(kind.name) + "; press ! to record it anyway with the reason", ok=False)
+            else:  # its choices and dice are still to enter: ! asks the reason, then the step's questions
+                self.refused_kind = kind
+                self.say(self.steps.why_not(kind.name) + "; press ! to enter it anyway with the reason", ok=False)
+            self.refresh_bindings()
+            return
+        self.say("; ".join(self.steps.why_not(k.name) for k in kinds), ok=False)
 
     # --- committing -------------------------------------------------------------------------
 
@@ -197,29 +179,30 @@ class RecordScreen(RulesetFlows, DialogHost):
         self.show_outcome(self.recorder.retry())
 
     def action_override(self) -> None:
-        self.start(self.flow_override)
+        self.start("override")
 
     def action_note(self) -> None:
-        self.start(self.flow_note)
+        self.start("note")
 
     def action_more(self) -> None:
-        self.start(self.flow_more)
+        self.start("more")
 
     def action_set_up_all(self) -> None:
-        self.start(self.flow_set_up_all)
+        self.start("set_up_all")
 
-    def action_step(self, action: str) -> None:
-        self.start(getattr(self, f"flow_{action}", None) or (lambda: self.pick_and_record(action)))
+    def action_step(self, kind: str) -> None:
+        self.start(kind)
 
-    def start(self, flow) -> None:
-        """Take one step, asking what it needs; keys typed from now on go to its dialogs."""
+    def start(self, flow: str) -> None:
+        """Take one step (a kind of move, or another flow), asking what it needs; keys typed
+        from now on go to its dialogs."""
         self.busy = True
         self.run_flow(flow)
 
     @work(exclusive=True, group="step")
-    async def run_flow(self, flow) -> None:
+    async def run_flow(self, flow: str) -> None:
         try:
-            await flow()
+            await flows.run(self, flow)
         except Exception as exc:  # a bug: say so on screen; every event entered is stored already  # noqa: BLE001
             self.say(f"Unexpected {type(exc).__name__}: {exc}. This is a bug in ktlog; the events entered are stored. Please report it", ok=False)
         finally:
@@ -227,14 +210,6 @@ class RecordScreen(RulesetFlows, DialogHost):
             self.refresh_bindings()  # the keys a step turned off (undo, back) are in the footer of the step's last frame
             for key, character in self.app.take_typeahead():
                 self.app.post_message(events.Key(key, character))
-
-    async def flow_override(self) -> None:
-        refused = self.recorder.session.refused
-        if refused is None:
-            return
-        reason = await self.prompt(f"Record anyway: {describe(refused)}", hint="the kill team rule that allows it (precedence, pg 55)")
-        if reason is not None:
-            self.show_outcome(self.recorder.override(reason))
 
     def selected_event(self) -> int | None:
         """The event under the log's cursor; on the last row, the latest event that counts (not
@@ -244,29 +219,6 @@ class RecordScreen(RulesetFlows, DialogHost):
             latest = self.recorder.session.latest()
             return latest[0] if latest else None
         return log.note_target()
-
-    async def flow_note(self) -> None:
-        """A note on the event selected in the log (see `selected_event`)."""
-        target = self.selected_event()
-        if target is None:
-            self.say("No event to annotate yet", ok=False)
-            return
-        text = await self.prompt(f"Note on seq {target}", hint="a comment kept with the event, shown in replays")
-        if text is not None:
-            self.show_outcome(self.recorder.annotate(target, text))
-
-    async def flow_correct(self) -> None:
-        """Correct the event selected in the log: the event it should have been, typed as
-        `ktlog event` takes it; the later events are checked again (! keeps them anyway)."""
-        target = self.selected_event()
-        if target is None:
-            self.say("No event to correct yet: select one in the log (Tab, then ↑↓)", ok=False)
-            return
-        wrong = self.recorder.session.timeline.event(target)
-        hint = "TYPE FIELD=VALUE ... as `ktlog event` takes it (e.g. Shot ... dice=6511 saves=31); the later events are checked again"
-        event = await self.typed_event(f"Correct seq {target}: {describe(wrong)}", hint)
-        if event is not None:
-            self.show_outcome(self.recorder.correct(target, event))
 
     def action_back(self) -> None:
         self.app.pop_screen()
@@ -284,264 +236,3 @@ class RecordScreen(RulesetFlows, DialogHost):
         if len(choices) == 1:
             return choices[0].value
         return await self.pick(title, choices)
-
-    async def pick_player(self, action: str, title: str) -> str | None:
-        """The player of a step, among those it is legal for."""
-        return await self.pick_one(title, [Choice(p, p) for p in distinct(e.player for e in self.steps.options(action))])
-
-    # --- steps ------------------------------------------------------------------------------
-
-    async def pick_and_record(self, action: str) -> None:
-        """A step whose only question is which of its legal events."""
-        options = self.steps.options(action)
-        if not options:
-            self.say(self.steps.why_not(action), ok=False)
-            return
-        event = await self.pick_one(KIND[action].label, [Choice(describe(e), e) for e in options])
-        self.record(event)
-
-    async def flow_start_tp(self) -> None:
-        if not self.record(self.steps.options("start_tp")[0]):
-            return
-        if self.steps.legal("roll_off"):
-            await self.flow_roll_off()
-        elif self.steps.legal("initiative"):  # Approved Ops TP1: the scouting options decide (002 step 5)
-            await self.flow_initiative()
-
-    async def flow_roll_off(self) -> None:
-        """The roll-off, each roll-off again its ties call for, then who decides initiative picks."""
-        while True:
-            event = await self.ask(RollOffDialog(self.steps.trial, self.steps.options("roll_off")[0]))
-            if not self.record(event):
-                return
-            if self.recorder.state.decider is not None:
-                return await self.flow_initiative()
-            if not self.steps.legal("roll_off"):  # Multiplayer Ops: the player order is settled
-                return
-
-    async def flow_initiative(self) -> None:
-        decider = self.recorder.state.decider
-        options = sorted(self.steps.options("initiative"), key=lambda e: e.player != decider)
-        choices = [Choice(e.player, e) for e in options]
-        self.record(await self.pick(f"{decider} gives initiative to", choices))
-
-    async def flow_marker(self) -> None:
-        probe = self.steps.options("marker")[0]
-        name = await self.prompt(f"Objective marker {len(self.recorder.state.markers) + 1}, set up by {probe.player}: its name", probe.marker)
-        self.record(msgspec.structs.replace(probe, marker=name.strip()) if name else None)
-
-    async def flow_crit_op(self) -> None:
-        crit_ops = get_ruleset(self.recorder.state.ruleset).crit_ops
-        choices = [Choice(f"{name} (D3 roll {roll})", roll) for roll, name in crit_ops.items()]
-        choices.append(Choice("roll the D3 for me", "roll", "r"))
-        roll = await self.pick("Crit op: the initiative player's D3 (pg 84)", choices)
-        if roll == "roll":
-            roll = random.randint(1, 3)
-        self.record(ev.CritOpRolled(roll=roll) if roll else None)
-
-    async def flow_drop_zone(self) -> None:
-        probe = self.steps.options("drop_zone")[0]
-        zone = await self.prompt(f"Drop zone chosen by {probe.player}", probe.drop_zone)
-        self.record(msgspec.structs.replace(probe, drop_zone=zone.strip()) if zone else None)
-
-    async def flow_equipment(self) -> None:
-        player = await self.pick_player("equipment", "Equipment of")
-        if player is None:
-            return self.record(None)
-        options = ", ".join(e.name for e in self.recorder.state.players[player].equipment_options)
-        text = await self.prompt(
-            f"Equipment selected by {player}", hint="options separated by commas; empty: none" + (f" (the roster's: {options})" if options else "")
-        )
-        if text is not None:
-            self.record(ev.EquipmentSelected(player=player, equipment=tuple(x.strip() for x in text.split(",") if x.strip())))
-
-    async def flow_set_up(self) -> None:
-        options = self.steps.options("set_up")
-        player = self.recorder.state.operatives[options[0].operative].player
-        ops = [self.recorder.state.operatives[e.operative] for e in options]
-        self.record(await self.pick_one(f"{player} sets up", [operative_choice(o, ev.OperativeSetUp(operative=o.id), self.recorder.state) for o in ops]))
-
-    async def flow_set_up_all(self) -> None:
-        """Set up every remaining operative in the rulebook's order (alternating thirds)."""
-        while self.steps.legal("set_up"):
-            if not self.record(self.steps.options("set_up")[0]):
-                return
-
-    async def flow_gambit(self) -> None:
-        player = self.steps.options("gambit")[0].player
-        chosen = await self.ploy_used(player, "strategy", f"Strategic gambit used by {player}")
-        if chosen is not None:
-            self.record(ev.StrategicGambitUsed(player=player, gambit=chosen[0], cp=chosen[1]))
-
-    async def flow_ploy(self) -> None:
-        player = await self.pick_player("ploy", "Firefight ploy used by")
-        if player is None:
-            return
-        chosen = await self.ploy_used(player, "firefight", f"Firefight ploy used by {player}", " (Command Re-roll: with the dice)")
-        if chosen is None:
-            return
-        operative = await self.ploy_operative(player, chosen[0])
-        if operative is not None:
-            self.record(ev.FirefightPloyUsed(player=player, ploy=chosen[0], cp=chosen[1], operative=operative or None))
-
-    async def ploy_used(self, player: str, kind: str, title: str, more: str = "") -> tuple[str, int | None] | None:
-        """A ploy of the player's roster by name (its CP charged by the rules), or "other…": a
-        name typed, with its CP after a comma (a name the roster does not list is recorded as
-        free text, with a warning). None: cancelled."""
-        ploys = [p for p in self.recorder.state.players[player].ploys if p.kind == kind]
-        name: str | None = None
-        if ploys:
-            choices = [Choice(f"{p.name} ({p.cp}CP)" + (f" · {p.reminder}" if p.reminder else ""), p.name) for p in ploys]
-            choices.append(Choice("other… (type its name)", "", "o"))
-            name = await self.pick(title, choices)
-            if name is None:
-                return None
-        if name:
-            return name, None
-        text = await self.prompt(title, hint="its name, then a comma and the CP if not 1" + more)
-        return name_and_cp(text) if text else None
-
-    async def ploy_operative(self, player: str, ploy: str) -> str | None:
-        """The player's own operative a ploy is used on, asked during an activation ("" for none;
-        None: cancelled). Out of an activation a ploy names no operative."""
-        s = self.recorder.state
-        if s.activation is None:
-            return ""
-        own = [op for op in s.operatives.values() if op.player == player and op.in_killzone]
-        own.sort(key=lambda op: op.id != s.activation.operative)
-        choices = [operative_choice(op, op.id, s) for op in own]
-        choices.insert(1 if own and own[0].id == s.activation.operative else 0, Choice("no operative", "", "0"))
-        return await self.pick(f"{ploy}: used on which of {player}'s operatives?", choices)
-
-    async def flow_activate(self) -> None:
-        """The operative, then its order, in one dialog (the only operative: its order at once)."""
-        s = self.recorder.state
-        ops = [s.operatives[e.operative] for e in self.steps.options("activate")]
-
-        def order(answers: tuple) -> Question | None:
-            if len(answers) > 1:
-                return None
-            op = answers[0]
-            orders = sorted([Choice("Engage", "engage", "e"), Choice("Conceal", "conceal", "c")], key=lambda c: c.value != op.order)
-            return Question(f"Order for {op.id}", orders, "e engage, c conceal (Enter keeps its order)")
-
-        if len(ops) == 1:
-            first = order((ops[0],))
-            answer = await self.pick(first.title, first.choices, first.hint)
-            answers = (ops[0], answer) if answer else None
-        else:
-            answers = await self.ask(PickScreen("Activate", [operative_choice(o, o, s) for o in ops], then=order))
-        self.record(ev.OperativeActivated(operative=answers[0].id, order=answers[1]) if answers else None)
-
-    async def flow_control(self) -> None:
-        self.record(await self.ask(ControlDialog(self.recorder.state)))
-
-    async def flow_shoot(self) -> None:
-        await self.shoot(active(self.recorder.state))
-
-    async def shoot(self, op: OperativeState, action: str = "shoot") -> None:
-        s = self.recorder.state
-        targets = self.steps.shot_targets(op, action)
-        target = await self.pick_one("Shoot at", [operative_choice(s.operatives[t], t, s) for t in targets])
-        if target is None:
-            return self.record(None)
-        self.record(await self.ask(ShootDialog(self.steps, target, op, action)))
-
-    async def flow_fight(self) -> None:
-        s = self.recorder.state
-        options = self.steps.options("fight")
-        targets = distinct((e.action, e.target) for e in options)
-        choices = [operative_choice(s.operatives[t], (a, t), s, "" if a == "Fight" else f" ({a})") for a, t in targets]
-        chosen = await self.pick_one("Fight", choices)
-        if chosen is None:
-            return self.record(None)
-        probes = [e for e in options if (e.action, e.target) == chosen]
-        self.record(await self.ask(FightDialog(self.steps.trial, probes)))
-
-    # --- the "more" menu --------------------------------------------------------------------
-
-    async def flow_more(self) -> None:
-        choices = [Choice(k.label, k.action, k.key) for k in self.steps.available(more=True)]
-        choices.append(Choice("Type an event, as `ktlog event` takes it", "typed", "e"))
-        choices.append(Choice("Correct the event selected in the log", "correct", "c"))
-        action = await self.pick("More", choices)
-        if action:
-            await getattr(self, f"flow_{action}")()
-
-    async def flow_typed(self) -> None:
-        """Any event, typed in the CLI's syntax: a way to record what no step offers."""
-        hint = 'TYPE FIELD=VALUE ..., e.g. TacOpScored player=Ana vp=2 reason="Flank"; override=REASON sets a rule aside'
-        event = await self.typed_event("An event, as `ktlog event` takes it", hint)
-        if event is not None:
-            self.record(event)
-
-    async def typed_event(self, title: str, hint: str) -> ev.Event | None:
-        """An event typed in the CLI's syntax; None (and why, on screen) if cancelled or unreadable."""
-        text = await self.prompt(title, hint=hint)
-        if not text:
-            self.say("Cancelled; nothing recorded", ok=None)
-            return None
-        try:
-            return parse_event(text)
-        except KtlogError as exc:
-            self.say(f"Not recorded: {exc}", ok=False)
-            return None
-
-    async def _amount_for(self, action: str, title: str, hint: str, who: str = "operative"):
-        """Pick the operative (or player) of a rare step, then its amount and reason."""
-        s = self.recorder.state
-        if who == "operative":
-            subject = await self.pick_one(title, [operative_choice(s.operatives[e.operative], e.operative, s) for e in self.steps.options(action)])
-        else:
-            subject = await self.pick_player(action, title)
-        if subject is None:
-            return None, None, None
-        text = await self.prompt(f"{title}: {subject}", hint=hint)
-        match = AMOUNT_AND_TEXT.match(text or "")
-        if match is None:
-            self.say("Nothing recorded" + (f": {text!r} does not start with a number ({hint})" if text else ""), ok=False)
-            return None, None, None
-        return subject, int(match[1]), match[2].strip()
-
-    async def flow_damage(self) -> None:
-        op, amount, source = await self._amount_for("damage", "Damage from outside an attack", "damage, then mine, devastating, hot or other; e.g. 3 mine")
-        if op is not None:
-            source = source if source in ("mine", "devastating", "hot", "other") else "other"
-            self.record(ev.DamageInflicted(operative=op, damage=amount, source=source))
-
-    async def flow_regain(self) -> None:
-        op, amount, reason = await self._amount_for("regain", "Wounds regained", "wounds, then the rule; e.g. 2 Medic!")
-        if op is not None:
-            self.record(ev.WoundsRegained(operative=op, wounds=amount, reason=reason))
-
-    async def flow_apl(self) -> None:
-        op, amount, reason = await self._amount_for("apl", "APL change", "+1 or -1, then the rule; e.g. -1 Stun")
-        if op is not None:
-            self.record(ev.AplModified(operative=op, delta=amount, reason=reason))
-
-    async def flow_cp(self) -> None:
-        player, amount, reason = await self._amount_for("cp", "CP adjustment", "+1 or -1, then the rule; e.g. +1 Strategic Mastery", who="player")
-        if player is not None:
-            self.record(ev.CommandPointsAdjusted(player=player, delta=amount, reason=reason))
-
-    async def flow_resource(self) -> None:
-        """Count one of a kill team's resources up or down (its roster names them)."""
-        s = self.recorder.state
-        options = self.steps.options("resource")
-        choices = [Choice(f"{e.player}: {e.resource} ({s.players[e.player].resources[e.resource]})", e) for e in options]
-        probe = await self.pick_one("Resource", choices)
-        if probe is None:
-            return self.record(None)
-        text = await self.prompt(f"{probe.player}'s {probe.resource}: count it up or down", hint="+1 or -1, then why; e.g. -1 special order")
-        match = AMOUNT_AND_TEXT.match(text or "")
-        if match is None or int(match[1]) == 0:
-            self.say("Nothing recorded" + (f": {text!r} does not start with a number other than 0 (+1 or -1)" if text else ""), ok=False)
-            return
-        self.record(msgspec.structs.replace(probe, delta=int(match[1]), reason=match[2].strip()))
-
-    async def flow_concede(self) -> None:
-        player = await self.pick("Who concedes?", [Choice(e.player, e.player) for e in self.steps.options("concede")])
-        if player is None:
-            return
-        sure = await self.pick(f"{player} concedes the game: sure?", [Choice("yes, record the concession", True, "y"), Choice("no", False, "n")])
-        self.record(ev.GameConceded(player=player) if sure else None)

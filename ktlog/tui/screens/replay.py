@@ -13,9 +13,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 
+from ktlog.play.database import Store
 from ktlog.play.replay import Replay
 from ktlog.rulesets import get_ruleset
-from ktlog.storage.store import Store
 from ktlog.text.describe import describe
 
 from ..markup import escape

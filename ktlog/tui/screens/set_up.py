@@ -6,6 +6,7 @@ does it for the rulesets whose set-up is not this one (`SetUpScreen.covers`)."""
 from __future__ import annotations
 
 import random
+from typing import cast
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -16,9 +17,10 @@ from textual.widgets import Button, Checkbox, Header, Input, Label, Select, Stat
 from ktlog import events as ev
 from ktlog.errors import KtlogError
 from ktlog.files.rosters import slug
+from ktlog.play.database import Store
 from ktlog.rules.ruleset import Ruleset
 from ktlog.rulesets import get_ruleset
-from ktlog.storage.store import Store
+from ktlog.tui.typed_app import InKtlogApp
 
 from ..markup import escape
 from ..recorder import Recorder
@@ -42,7 +44,7 @@ class DieInput(Input):
             super().insert_text_at_cursor(text)
 
 
-class SetUpScreen(Screen):
+class SetUpScreen(InKtlogApp, Screen):
     DEFAULT_CSS = """
     SetUpScreen VerticalScroll { padding: 0 1; }
     SetUpScreen .row { height: auto; margin-bottom: 1; }
@@ -113,7 +115,7 @@ class SetUpScreen(Screen):
     # --- defaults follow the roll-off and initiative ----------------------------------------
 
     def initiative(self) -> tuple[str, str]:
-        first = self.query_one("#initiative", Select).value
+        first = cast(str, self.query_one("#initiative", Select).value)  # allow_blank=False: always a player
         return first, next(p for p in self.players if p != first)
 
     def defaults(self) -> None:
@@ -129,7 +131,7 @@ class SetUpScreen(Screen):
                 self.focus_next()  # one die each: on to the next field
             rolls = self.rolls()
             if rolls and len(set(rolls.values())) == 2:
-                self.query_one("#initiative", Select).value = max(rolls, key=rolls.get)
+                self.query_one("#initiative", Select).value = max(rolls, key=rolls.__getitem__)
 
     def on_select_changed(self, event: Select.Changed) -> None:
         if event.select.id == "initiative":
@@ -158,7 +160,7 @@ class SetUpScreen(Screen):
         out: list[tuple[str, ev.Event]] = [("roll-off", ev.RolledOff(purpose="setup", rolls=rolls)), ("initiative", ev.InitiativeDecided(player=first))]
         for i, placer in enumerate((other, first, other)):
             out.append((f"objective marker {i + 1}", ev.ObjectiveMarkerSetUp(marker=self.query_one(f"#marker-{i}", Input).value.strip(), player=placer)))
-        out.append(("crit op", ev.CritOpRolled(roll=self.query_one("#crit-op", Select).value)))
+        out.append(("crit op", ev.CritOpRolled(roll=cast(int, self.query_one("#crit-op", Select).value))))
         zones = {p: self.query_one(f"#zone-{i}", Input).value.strip() for i, p in enumerate(self.players)}
         out += [("drop zones", ev.DropZoneChosen(player=p, drop_zone=zones[p])) for p in (first, other)]
         for i, p in enumerate(self.players):
@@ -173,7 +175,9 @@ class SetUpScreen(Screen):
         except KtlogError as exc:
             problem.update(str(exc))
             return
-        rolls = events[0][1].rolls
+        roll_off = events[0][1]
+        assert isinstance(roll_off, ev.RolledOff), "events() starts with the set-up roll-off"
+        rolls = roll_off.rolls
         if len(set(rolls.values())) == 1:
             self.commit([events[0]])  # dice are facts: the tie is recorded, then a re-roll (pg 55)
             for i in range(len(self.players)):

@@ -10,15 +10,14 @@ from textual.binding import Binding
 from textual.widgets import Label
 
 from ktlog import events as ev
-from ktlog.play.moves import SHOOTING, refusal_text
+from ktlog.play.moves import SHOOTING, DiceExpected, dice_expected, refusal_text
 from ktlog.rules.candidates import active
-from ktlog.rules.shooting import defence_dice_collected, expected_attack_dice
 from ktlog.rules.weapons import weapon_profile
 from ktlog.state import GameState, OperativeState
 from ktlog.text.notation import NotationError, parse_rerolls
 
 from ..markup import escape
-from ..steps import Steps
+from ..steps import KIND, Steps
 from ..widgets.dice_entry import DiceEntry, Group
 from ..widgets.text_line import TextBlock
 from .dice_dialog import DiceDialog, wounds_text
@@ -56,9 +55,10 @@ class ShootDialog(DiceDialog):
 
     def __init__(self, steps: Steps, target: str, shooter: OperativeState | None = None, action: str = "shoot"):
         """A shot at `target` (one of `steps.shot_targets()`): by the active operative, or with
-        `action` "overwatch", by `shooter` performing KT21 Overwatch."""
+        another kind of shooting move (KT21 Overwatch), by `shooter`."""
         op = shooter or active(steps.state)
-        super().__init__(f"{op.id} {'performs Overwatch' if action == 'overwatch' else 'shoots'}", steps.trial)
+        assert op is not None, "the Shoot dialog opens for the active operative or a named shooter"
+        super().__init__(f"{op.id} {'shoots' if action == 'shoot' else 'performs ' + KIND[action].label}", steps.trial)
         self.steps, self.shooter, self.action = steps, op, action
         self.weapons = steps.shot_weapons(op, target, action)
         self.weapon = self.weapons[0]
@@ -99,14 +99,22 @@ class ShootDialog(DiceDialog):
     def _groups(self, i: int) -> list[Group]:
         if self.quick:
             return [Group("damage")]
-        seq = self.sequences[i]
-        target = self.trial.state.operatives[seq.target]
-        collected = target.datacard.defence if seq.invulnerable else defence_dice_collected(self.profile, False, target.datacard.defence)  # KT21 004
-        most = collected - (seq.cover and not self.profile.saturate)  # the most that can be rolled (Piercing Crits may take more)
-        groups = [Group("attack dice", expected_attack_dice(self.weapon, seq.accurate)), Group("defence dice", most=max(0, most))]
+        expected = self._dice(self.sequences[i])  # the defence dice: the most that can be rolled (Piercing Crits may take more)
+        groups = [Group("attack dice", expected.attack), Group("defence dice", most=expected.defence)]
         if self.profile.hot and i == len(self.sequences) - 1:
             groups.append(Group("Hot roll", 1))
         return groups
+
+    def _dice(self, seq: Sequence) -> DiceExpected:
+        return dice_expected(
+            self.trial.state,
+            self.shooter.id,
+            self.weapon.name,
+            seq.target,
+            accurate=seq.accurate,
+            cover=seq.cover,
+            invulnerable=seq.invulnerable,
+        )
 
     def _target_line(self, seq: Sequence) -> str:
         target = self.trial.state.operatives[seq.target]
@@ -213,7 +221,7 @@ class ShootDialog(DiceDialog):
         target = f" for {seq.target}" + (f" (target {i + 1} of {len(self.sequences)}; Tab moves between them)" if len(self.sequences) > 1 else "")
         if self.quick:
             return f"type the damage inflicted{target}"
-        return f"type the {expected_attack_dice(self.weapon, seq.accurate)} attack dice{target}, then the defence dice"
+        return f"type the {self._dice(seq).attack} attack dice{target}, then the defence dice"
 
     def early_refusal(self) -> str | None:
         """The rules' word on the shot with no dice (quick mode, no damage): a Conceal target in

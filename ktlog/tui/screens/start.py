@@ -11,7 +11,8 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import DataTable, Header, Static
 
-from ktlog.storage.store import Store
+from ktlog.play.database import Store
+from ktlog.tui.typed_app import InKtlogApp
 
 from ..widgets.game_table import GameTable
 from ..widgets.key_footer import KeyFooter
@@ -50,7 +51,7 @@ class RecentGames(GameTable):
         return str(cells["players"]).count("\n") + 1
 
 
-class StartScreen(Screen):
+class StartScreen(InKtlogApp, Screen):
     DEFAULT_CSS = """
     StartScreen RecentGames { height: 1fr; }
     StartScreen #hint { height: auto; padding: 0 1; color: $text-muted; }

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from textual import events
 
-from ..steps import StepKind
+from ktlog.rules.questions import Kind
+
 from .text_line import TextLine, lines_of
 
 
@@ -18,13 +19,12 @@ class ActionBar(TextLine):
     ActionBar { height: 3; padding: 0 1; border-top: solid $primary-darken-2; }
     """
 
-    kinds: list[StepKind] = []
+    kinds: list[Kind] = []
 
-    def show(self, kinds: list[StepKind]) -> None:
+    def show(self, kinds: list[Kind]) -> None:
         self.kinds = kinds
         parts = [
-            (f"""[@click="screen.step('{k.action}')"][b reverse] {key_label(k.key)} [/] {k.label}[/]""", len(key_label(k.key)) + 3 + len(k.label))
-            for k in kinds
+            (f"""[@click="screen.step('{k.name}')"][b reverse] {key_label(k.key)} [/] {k.label}[/]""", len(key_label(k.key)) + 3 + len(k.label)) for k in kinds
         ]
         self.set(lines_of(parts, self.content_size.width or 78) if parts else "[dim]nothing to record: the battle is over[/]")
 

@@ -34,7 +34,7 @@ def split(digits: str, groups: list[Group]) -> list[str]:
         out[i], rest = rest[: groups[i].length], rest[groups[i].length :]
     if open_at == len(groups):
         return out
-    tail = sum(g.length for g in groups[open_at + 1 :])
+    tail = sum(g.length or 0 for g in groups[open_at + 1 :])  # one group is open; those after it have a length
     most = groups[open_at].most
     cut = max(0, len(rest) - tail) if most is None else min(most, len(rest))
     out[open_at], rest = rest[:cut], rest[cut:]
@@ -89,7 +89,7 @@ class DiceEntry(Widget, can_focus=True):
         if self.numbers:
             return False
         limits = [g.length if g.length is not None else g.most for g in self.groups]
-        return None not in limits and len(self.digits) >= sum(limits)
+        return None not in limits and len(self.digits) >= sum(n or 0 for n in limits)
 
     def render(self) -> str:
         shown = []

@@ -154,7 +154,7 @@ class EventLog(Widget, can_focus=True):
 
     def _remember(self, e: Envelope) -> None:
         if e.payload.meta:
-            self._targets[e.seq] = e.payload.target
+            self._targets[e.seq] = e.payload.target  # type: ignore[union-attr]  # every meta event (undo, correction, note) names its target
 
     # --- drawing and moving -----------------------------------------------------------------
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from textual import events
 
+from ktlog.rules.ruleset import listing
 from ktlog.rulesets import get_ruleset
-from ktlog.rulesets.multiplayer.rules import listing
 from ktlog.state import GameState
 from ktlog.text.results import describe_result
 
@@ -75,7 +75,7 @@ class GameHeader(TextBlock):
         width, shown = self.content_size
         if not width:
             return True
-        height = parsed(text).get_height(self.styles, width)
+        height = parsed(text).get_height(self.styles, width)  # type: ignore[arg-type]  # Textual's Content reads a widget's styles (typed as its RulesMap)
         if height > shown:
             self.styles.min_height = height
             return True

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from rich.text import Text
+from textual.coordinate import Coordinate
 from textual.widgets import DataTable
 
-from ktlog.storage.store import GameRow
+from ktlog.play.database import GameRow
 from ktlog.text.results import game_result
 
 
@@ -65,4 +66,4 @@ class GameTable(DataTable):
     def selected_game(self) -> str | None:
         if not self.row_count:
             return None
-        return self.coordinate_to_cell_key((self.cursor_row, 0)).row_key.value
+        return self.coordinate_to_cell_key(Coordinate(self.cursor_row, 0)).row_key.value

@@ -47,7 +47,7 @@ class LeagueFilters(Horizontal):
     @property
     def filters(self) -> Filters:
         values = {label: self.query_one(f"#{label}", Select).value for label in FILTER_LABELS}
-        return Filters(**{label: None if v == Select.NULL else v for label, v in values.items()})
+        return Filters(**{label: None if v == Select.NULL else str(v) for label, v in values.items()})  # type: ignore[arg-type]  # FILTER_LABELS: the text filters
 
     def on_select_changed(self, event: Select.Changed) -> None:
         event.stop()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import polars as pl
+from rich.console import JustifyMethod
 from rich.text import Text
 from textual.widgets import DataTable
 
@@ -43,7 +44,7 @@ class FrameTable(DataTable):
     def show(self, frame: pl.DataFrame) -> None:
         self.frame = frame
         cells = frame.select(expr.fill_null("-") for _, expr in self.COLUMNS)
-        justify = ["left" if c in self.TEXT else "right" for c in cells.columns]
+        justify: list[JustifyMethod] = ["left" if c in self.TEXT else "right" for c in cells.columns]
         self.clear()
         for row in cells.iter_rows():
             self.add_row(*(Text(value, justify=j) for value, j in zip(row, justify)))

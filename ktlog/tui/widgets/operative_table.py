@@ -101,10 +101,11 @@ class OperativeTable(Widget):
         self._height = height = max(1, self.content_size.height - 1)
         if self._follow:  # bring a newly active operative into view
             self._follow = False
-            if self.active_row < self._top:
-                self._top = self.active_row
-            elif self.active_row >= self._top + height:
-                self._top = self.active_row - height + 1
+            row = self.active_row
+            if row is not None and row < self._top:
+                self._top = row
+            elif row is not None and row >= self._top + height:
+                self._top = row - height + 1
         self._top = max(0, min(self._top, len(self.rows) - height))
         more = len(f" ↓{len(self.full)}") if len(self.full) > height else 0  # "↓5": five more below
         self._fit(self.content_size.width - more)

@@ -3,6 +3,8 @@ draws its curve."""
 
 from __future__ import annotations
 
+from typing import cast
+
 import polars as pl
 
 from .vp_curve import VPCurve
@@ -30,8 +32,8 @@ class RaceCurve(VPCurve):
 
     def show_race(self, game_id: str, race: pl.DataFrame, boundaries: pl.DataFrame) -> None:
         self.game_id = game_id
-        self.head = max(1, race.get_column("seq").max())
-        self.top = race.get_column("vp").max() + 1
+        self.head = max(1, cast(int, race.get_column("seq").max()))
+        self.top = cast(int, race.get_column("vp").max()) + 1
         self.turning_points = dict(boundaries.iter_rows())
         self.draw(race_steps(race))
         self.display = True

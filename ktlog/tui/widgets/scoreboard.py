@@ -59,6 +59,6 @@ class ScoreBoard(TextLine):
     def show(self, state: GameState) -> None:
         lines = score_lines(state, self.spectator) if state.players else ["no players yet"]
         height = max(2, len(lines))
-        if self.styles.height.value != height:  # more players, secrets or progress: a taller board (once)
+        if self.styles.height is None or self.styles.height.value != height:  # more players, secrets or progress: a taller board (once)
             self.styles.height = height
         self.set("\n".join(lines))

@@ -49,4 +49,4 @@ class TextBlock(TextLine):
 
     def relayout(self, before: str | None, text: str) -> bool:
         width = self.content_size.width
-        return before is None or not width or parsed(before).get_height(self.styles, width) != parsed(text).get_height(self.styles, width)
+        return before is None or not width or parsed(before).get_height(self.styles, width) != parsed(text).get_height(self.styles, width)  # type: ignore[arg-type]  # Textual's Content reads a widget's styles (typed as its RulesMap)

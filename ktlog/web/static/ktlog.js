@@ -56,7 +56,8 @@
 
   function renderScoreboard(state, compact) {
     const board = document.getElementById("scoreboard");
-    const head = el("div", "moment-line", `TP ${state.turning_point}`, state.phase ? ` · ${state.phase}` : "", ` · ${resultText(state)}`);
+    const head = el("div", "moment-line", `TP ${state.turning_point}`, state.phase ? ` · ${state.phase}` : "", ` · ${resultText(state)}`,
+      state.provisional ? el("span", "provisional", ` · provisional: ${state.open_disputes.map((d) => `seq ${d.target} disputed by ${d.by}`).join(", ")}`) : null);
     const players = el("div", "players");
     state.players.forEach((p, i) => {
       const ops = Object.entries(p.vp).filter(([op]) => op !== "total").map(([op, vp]) => `${op} ${vp}`).join(" · ");

@@ -179,9 +179,13 @@ def build() -> GameBuilder:
     g.undo()  # UNDO 3: wrong weapon.
     # L7 missile launcher (blast, Lethal 5+ in Gallowdark) at the heavy gunner (1W) in cover: 5 crit, 4 normal;
     # saves 2 (fail), 6 (crit save) + cover: crit save on the crit, cover on the normal: 0 damage.
-    # Blast onto the icon bearer (14W) in the open: 6 crit, 4 normal; saves 3,4 (two normals) cancel the
-    # crit; the normal does 3. Icon bearer 14 -> 11.
-    then(g, "hearthkyn-gunner", shoot("L7 missile launcher (blast)", "heavy-gunner", "5241", "26", cover=True, extra=[attack("icon-bearer", "3364", "341")]))
+    # Blast onto the icon bearer (14W), in cover as the primary target was (pg 111): 6 crit, 4 normal;
+    # saves 3 + cover (two normals) cancel the crit; the normal does 3. Icon bearer 14 -> 11.
+    then(
+        g,
+        "hearthkyn-gunner",
+        shoot("L7 missile launcher (blast)", "heavy-gunner", "5241", "26", cover=True, extra=[attack("icon-bearer", "3364", "31", cover=True)]),
+    )
     # Heavy gunner (1W, injured: Hit 4+) at the grenadier in cover: 6 crit, 4 normal, 3,2,1 miss.
     # Piercing Crits 1: 1 die (4 saves) + cover = 2 saves cancel the crit; the normal does 4. Grenadier 10 -> 6.
     g.activate("heavy-gunner", "engage", dash(), shoot("Heavy bolter (focused)", "grenadier", "34261", "4", cover=True))

@@ -1,0 +1,15 @@
+"""The event store as the faces reach it: the one door from the commands, the TUI and the web
+server to `ktlog.storage` (tests/test_layers.py and the import contracts keep it the only one).
+
+A face opens a `Store`, lists its games (`GameRow`) and reads a game's events and states
+through it; recording goes through `session`, creating a game through the builder and the
+importer. Where the database lives and how long a face waits for a lock are the storage's.
+"""
+
+from __future__ import annotations
+
+from ..records import GameRow
+from ..storage.dbfile import BUSY_TIMEOUT_MS, UI_BUSY_TIMEOUT_MS, default_db_path, is_current
+from ..storage.store import Store, listed_game
+
+__all__ = ["BUSY_TIMEOUT_MS", "UI_BUSY_TIMEOUT_MS", "GameRow", "Store", "default_db_path", "is_current", "listed_game"]

@@ -1,0 +1,104 @@
+"""The flows that are not kinds of move: a note, a correction, an override of a refusal, an
+event typed as `ktlog event` takes it, and the "more" menu of the rare steps."""
+
+from __future__ import annotations
+
+from ktlog import events as ev
+from ktlog.errors import KtlogError
+from ktlog.text.describe import describe
+from ktlog.text.event_text import parse_event
+
+from ..screens.pick import Choice
+from .questions import run
+from .registry import Asker, flow
+
+
+@flow("override")
+async def override(screen: Asker) -> None:
+    """Record the refused event anyway, with the kill team rule that allows it (pg 55); a refused
+    step that still has questions is entered anyway (`step_anyway`)."""
+    refused = screen.recorder.session.refused
+    if refused is None:
+        await step_anyway(screen)
+        return
+    reason = await screen.prompt(f"Record anyway: {describe(refused)}", hint="the kill team rule that allows it (precedence, pg 55)")
+    if reason is not None:
+        screen.show_outcome(screen.recorder.override(reason))
+
+
+async def step_anyway(screen: Asker) -> None:
+    """The step the rules refused, entered anyway: the reason first, then the step's own
+    questions, its choices those the rules accept with that reason (precedence, pg 55)."""
+    kind, screen.refused_kind = screen.refused_kind, None
+    if kind is None:
+        return
+    reason = await screen.prompt(f"{kind.label} anyway", hint="the kill team rule that allows it (precedence, pg 55)")
+    if not reason or not reason.strip():
+        screen.say("Cancelled; nothing recorded", ok=None)
+        return
+    screen.recorder.reason = reason.strip()
+    try:
+        await run(screen, kind.name)
+    finally:
+        screen.recorder.reason = None
+        screen.refresh_view()
+
+
+@flow("note")
+async def note(screen: Asker) -> None:
+    """A note on the event selected in the log (`selected_event`)."""
+    target = screen.selected_event()
+    if target is None:
+        screen.say("No event to annotate yet", ok=False)
+        return
+    text = await screen.prompt(f"Note on seq {target}", hint="a comment kept with the event, shown in replays")
+    if text is not None:
+        screen.show_outcome(screen.recorder.annotate(target, text))
+
+
+@flow("correct")
+async def correct(screen: Asker) -> None:
+    """Correct the event selected in the log: the event it should have been, typed as
+    `ktlog event` takes it; the later events are checked again (! keeps them anyway)."""
+    target = screen.selected_event()
+    if target is None:
+        screen.say("No event to correct yet: select one in the log (Tab, then ↑↓)", ok=False)
+        return
+    wrong = screen.recorder.session.timeline.event(target)
+    hint = "TYPE FIELD=VALUE ... as `ktlog event` takes it (e.g. Shot ... dice=6511 saves=31); the later events are checked again"
+    event = await typed_event(screen, f"Correct seq {target}: {describe(wrong)}", hint)
+    if event is not None:
+        screen.show_outcome(screen.recorder.correct(target, event))
+
+
+@flow("typed")
+async def typed(screen: Asker) -> None:
+    """Any event, typed in the CLI's syntax: a way to record what no step offers."""
+    hint = 'TYPE FIELD=VALUE ..., e.g. TacOpScored player=Ana vp=2 reason="Flank"; override=REASON sets a rule aside'
+    event = await typed_event(screen, "An event, as `ktlog event` takes it", hint)
+    if event is not None:
+        screen.record(event)
+
+
+async def typed_event(screen: Asker, title: str, hint: str) -> ev.Event | None:
+    """An event typed in the CLI's syntax; None (and why, on screen) if cancelled or unreadable."""
+    text = await screen.prompt(title, hint=hint)
+    if not text:
+        screen.say("Cancelled; nothing recorded", ok=None)
+        return None
+    try:
+        return parse_event(text)
+    except KtlogError as exc:
+        screen.say(f"Not recorded: {exc}", ok=False)
+        return None
+
+
+@flow("more")
+async def more(screen: Asker) -> None:
+    """The rare steps, an event typed, a correction."""
+    choices = [Choice(k.label, k.name, k.key) for k in screen.steps.available(more=True)]
+    choices.append(Choice("Type an event, as `ktlog event` takes it", "typed", "e"))
+    choices.append(Choice("Correct the event selected in the log", "correct", "c"))
+    chosen = await screen.pick("More", choices)
+    if chosen:
+        await run(screen, chosen)

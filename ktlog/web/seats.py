@@ -1,0 +1,341 @@
+"""The seat API of `ktlog serve --seats` (issue 23): a player's phone records their side of a game.
+
+Every write is `POST` with `Authorization: Bearer TOKEN` (the token the seat's link carries in
+its fragment; no cookie is ever set, so no other site can make a browser write) and a JSON body
+of at most BODY_LIMIT bytes. Each is recorded through the recording session `ktlog event` uses,
+after `play.seats` has checked it is the seat's to record. Every refusal has one shape,
+`{"error": TEXT, "status": N, "kind": ...}` (a conflict adds the current `seq`, a rule refusal its
+`rule`), worded as the command line words it:
+
+    201 recorded (`seq`: the last new seq)        401 no token, or a wrong or revoked one
+    403 a token of another game, or an event that is not the seat's    404 no such game
+    409 the game moved on since `expected_seq`    413 body too large    422 the rules refuse it
+    429 too many writes from the seat (Retry-After)    400 a body or line that does not read
+
+The writes use a store of their own (the server's read connection never writes: the log
+follower notices commits by its `data_version`), on the event loop's thread.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+import time
+from pathlib import Path
+from typing import Any
+
+import msgspec
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.routing import Route
+
+from .. import events as ev
+from ..errors import ConcurrencyConflict, GameNotFound, KtlogError, RuleViolation, StoreError
+from ..files.gamefile import event_line
+from ..play import seats
+from ..play.database import Store
+from ..play.moves import MOVES, Moves, next_step, ruleset_moves
+from ..play.session import NothingToDo, RecordingSession
+from ..play.signatures import signable_head, signed_bytes
+from ..play.timeline import Timeline
+from ..state import GameState
+from ..text.describe import describe
+from ..text.event_text import parse_event
+from ..text.json_views import state_view
+from . import pages
+from .views import log_rows
+
+BODY_LIMIT = 16_384
+"""Bytes at most in a write's body (a batch of a whole activation is a few hundred)."""
+RATE_PER_S, BURST = 5.0, 20
+"""Writes a seat may make: BURST at once, then RATE_PER_S a second (a person taps far slower)."""
+LOG_ROWS = 40
+"""The latest rows of the log a seat's view carries."""
+NOT_ON_A_SEAT = frozenset({"damage", "regain", "apl", "cp", "concede", "fight"})
+"""Kinds of move the seat page does not offer yet: their candidates are probes whose values (the
+damage, the APL change and its reason, the fight's dice) a dialog asks for; the page has no such
+dialog, so they are recorded at the table (or typed as a line)."""
+
+
+class Refused(KtlogError):
+    """A write refused before it reaches the session: its HTTP status and kind."""
+
+    def __init__(self, status: int, kind: str, message: str, **extra: Any):
+        super().__init__(message)
+        self.status, self.kind, self.extra = status, kind, extra
+
+
+class SeatApi:
+    """The seat routes over the database `db`, with their own writing store."""
+
+    def __init__(self, db: Path):
+        self.db = db
+        self._store: Store | None = None
+        self.buckets: dict[tuple[str, str], tuple[float, float]] = {}
+        """(game, player) -> (writes left, when counted): the rate limit's token buckets."""
+
+    def store(self) -> Store:
+        if self._store is None:
+            self._store = Store(self.db, create=False)
+        return self._store
+
+    def close(self) -> None:
+        if self._store is not None:
+            self._store.close()
+            self._store = None
+
+    def routes(self) -> list[Route]:
+        return [
+            Route("/seat/{game}", self.page),
+            Route("/api/games/{game}/events", self.record, methods=["POST"]),
+            Route("/api/games/{game}/seat", self.view),
+            Route("/api/games/{game}/seat/key", self.register_key, methods=["POST"]),
+            Route("/api/games/{game}/seat/signature", self.sign, methods=["POST"]),
+        ]
+
+    # --- routes ----------------------------------------------------------------------------
+
+    async def page(self, request: Request) -> Response:
+        """The seat's page: the token stays in the fragment, which the browser never sends."""
+        game = request.path_params["game"]
+        return HTMLResponse(pages.seat_page(game))
+
+    async def view(self, request: Request) -> Response:
+        return await self._answer(request, self._view, write=False)
+
+    async def record(self, request: Request) -> Response:
+        return await self._answer(request, self._record)
+
+    async def register_key(self, request: Request) -> Response:
+        return await self._answer(request, self._register_key)
+
+    async def sign(self, request: Request) -> Response:
+        return await self._answer(request, self._sign)
+
+    # --- the one way a request is answered -------------------------------------------------
+
+    async def _answer(self, request: Request, handler, *, write: bool = True) -> Response:
+        try:
+            store = self.store()
+            game_id = store.resolve(request.path_params["game"])
+            seat = seats.seat_of(store, _bearer(request), game_id)
+            body: dict = {}
+            if write:
+                self._spend(seat)
+                body = await _json_body(request)
+            status, data = handler(store, seat, body)
+        except Refused as exc:
+            return refusal(exc.status, exc.kind, str(exc), **exc.extra)
+        except seats.NoSeat as exc:
+            return refusal(401, "no_seat", str(exc), headers={"www-authenticate": "Bearer"})
+        except seats.NotYourSeat as exc:
+            return refusal(403, "not_your_seat", str(exc))
+        except GameNotFound as exc:
+            return refusal(404, "no_game", str(exc))
+        except ConcurrencyConflict as exc:
+            return refusal(409, "conflict", str(exc), seq=exc.head_seq)
+        except RuleViolation as exc:
+            return refusal(422, "rule", str(exc), rule=exc.rule)
+        except StoreError as exc:
+            self.close()
+            return refusal(503, "unavailable", str(exc))
+        except KtlogError as exc:  # a line that does not read, nothing to undo ...
+            return refusal(400, "bad_request", str(exc))
+        return JSONResponse(data, status_code=status)
+
+    def _spend(self, seat: seats.Seat) -> None:
+        """Take one write from the seat's bucket, or refuse with 429."""
+        key = (seat.game_id, seat.player)
+        now = time.monotonic()
+        left, then = self.buckets.get(key, (float(BURST), now))
+        left = min(float(BURST), left + (now - then) * RATE_PER_S)
+        if left < 1:
+            raise Refused(429, "rate", f"too many writes from {seat.player}'s seat: wait a moment", headers={"retry-after": "1"})
+        self.buckets[key] = (left - 1, now)
+
+    # --- handlers: (store, seat, body) -> (status, JSON) ------------------------------------
+
+    def _view(self, store: Store, seat: seats.Seat, body: dict) -> tuple[int, dict]:
+        return 200, seat_view(store, seat)
+
+    def _record(self, store: Store, seat: seats.Seat, body: dict) -> tuple[int, dict]:
+        session = RecordingSession(store, seat.game_id)
+        expected = body.get("expected_seq")
+        if expected is not None and (not isinstance(expected, int) or isinstance(expected, bool)):
+            raise Refused(400, "bad_request", f"expected_seq must be a whole number (the seq the page expects next), not {expected!r}")
+        events = _events(session, body)
+        recorded = seats.record(session, seat, events, expected)
+        return 201, {"seq": recorded.seq, "first": recorded.seq - len(events) + 1, "next": next_step(recorded.after)}
+
+    def _register_key(self, store: Store, seat: seats.Seat, body: dict) -> tuple[int, dict]:
+        key = body.get("public_key")
+        if not isinstance(key, str):
+            raise Refused(400, "bad_request", 'give {"public_key": HEX}: the Ed25519 public key made on this device')
+        seats.register_key(store, seat, key)
+        return 200, {"player": seat.player, "public_key": key}
+
+    def _sign(self, store: Store, seat: seats.Seat, body: dict) -> tuple[int, dict]:
+        if not seat.public_key:
+            raise Refused(400, "bad_request", "this seat has no key yet: register its public key first (/seat/key)")
+        head_seq, head_hash = signable_head(store, seat.game_id)
+        if body.get("head_seq") != head_seq or not isinstance(body.get("signature"), str):
+            raise Refused(409, "conflict", f"sign the game as it stands: head_seq {head_seq}", seq=head_seq)
+        try:
+            Ed25519PublicKey.from_public_bytes(bytes.fromhex(seat.public_key)).verify(
+                bytes.fromhex(body["signature"]), signed_bytes(seat.game_id, head_seq, head_hash)
+            )
+        except (InvalidSignature, ValueError):
+            raise Refused(422, "signature", f"the signature does not hold for {seat.player}'s key over seq {head_seq}; nothing was kept") from None
+        store.add_signatures(seat.game_id, [(head_seq, seat.player, seat.public_key, body["signature"])])
+        return 201, {"signer": seat.player, "head_seq": head_seq}
+
+
+def refusal(status: int, kind: str, message: str, headers: dict[str, str] | None = None, **extra: Any) -> JSONResponse:
+    """Every refused request's one JSON shape."""
+    return JSONResponse({"error": message, "status": status, "kind": kind, **extra}, status_code=status, headers=headers)
+
+
+def _bearer(request: Request) -> str | None:
+    scheme, _, token = request.headers.get("authorization", "").partition(" ")
+    return token.strip() if scheme.lower() == "bearer" and token.strip() else None
+
+
+async def _json_body(request: Request) -> dict:
+    """The request's JSON object, read no further than BODY_LIMIT bytes."""
+    declared = request.headers.get("content-length")
+    if declared and declared.isdigit() and int(declared) > BODY_LIMIT:
+        raise Refused(413, "too_large", f"the body is {declared} bytes; a write takes at most {BODY_LIMIT}")
+    data = b""
+    async for chunk in request.stream():
+        data += chunk
+        if len(data) > BODY_LIMIT:
+            raise Refused(413, "too_large", f"the body is over {BODY_LIMIT} bytes; a write takes at most that")
+    try:
+        body = json.loads(data or b"{}")
+    except (ValueError, RecursionError):
+        raise Refused(400, "bad_request", 'the body is not JSON: send {"line": "TYPE FIELD=VALUE ..."}') from None
+    if not isinstance(body, dict):
+        raise Refused(400, "bad_request", 'the body is a JSON object: {"line": ...} or {"lines": [...]}')
+    return body
+
+
+def _events(session: RecordingSession, body: dict) -> list[ev.Event]:
+    """The events a write body asks for: {"line"}, {"lines"} (all or none), {"undo": true} (the
+    seat's latest event), or {"correct": SEQ, "line"} (that event counts as the line instead)."""
+    if body.get("undo") is True:
+        latest = session.latest()
+        if latest is None:
+            raise NothingToDo("There is nothing to undo: only the game's creation is left")
+        return [ev.EventVoided(target=latest[0])]
+    lines = body.get("lines", [body["line"]] if "line" in body else None)
+    if not isinstance(lines, list) or not lines or not all(isinstance(line, str) for line in lines):
+        raise Refused(400, "bad_request", 'give {"line": "TYPE FIELD=VALUE ..."} or {"lines": [...]} (the syntax of `ktlog event --file`)')
+    events = []
+    for number, line in enumerate(lines, 1):
+        try:
+            events.append(parse_event(line))
+        except KtlogError as exc:
+            raise KtlogError(f"line {number}: {exc}; nothing was recorded" if len(lines) > 1 else f"{exc}; nothing was recorded") from None
+    target = body.get("correct")
+    if target is not None:
+        if not isinstance(target, int) or len(events) != 1:
+            raise Refused(400, "bad_request", 'a correction is {"correct": SEQ, "line": "TYPE FIELD=VALUE ..."}: one line')
+        return [ev.EventCorrected(target=target, event=events[0])]  # type: ignore[arg-type]  # parse_event gives one of AnyEvent
+    return events
+
+
+# --- what a seat sees ---------------------------------------------------------------------------
+
+
+def seat_view(store: Store, seat: seats.Seat) -> dict[str, Any]:
+    """The game as the seat's player may see it (their own secret choices, the opponent's
+    hidden until revealed), the legal next steps that are theirs to record, and their latest event."""
+    state = store.state(seat.game_id)
+    timeline = Timeline(store.events(seat.game_id))
+    view = state_view(seat.game_id, state, spectator=True)
+    own = state_view(seat.game_id, state)
+    view["players"] = [mine if mine["name"] == seat.player else theirs for mine, theirs in zip(own["players"], view["players"])]
+    latest = timeline.latest()
+    rows = log_rows(timeline, state)[-LOG_ROWS:]
+    for row in rows:
+        event = timeline.event(row["seq"])
+        row["by"] = event.seat or "table"
+        if row["by"] == seat.player:  # the line a correction starts from (worked out for the seat's own rows only: it is most of the view's time)
+            row["line"] = event_line(event)
+    return {
+        "game": seat.game_id,
+        "player": seat.player,
+        "seq": state.seq,
+        "state": view,
+        "moves": seat_moves(state, seat.player),
+        "next": next_step(state),
+        "undoable": latest[0] if latest and latest[1].seat == seat.player else None,
+        "log": rows,
+        "head_hash": store.conn.execute("SELECT head_hash FROM games WHERE id = ?", (seat.game_id,)).fetchone()[0],
+        "public_key": seat.public_key,
+        "signers": [
+            s for (s,) in store.conn.execute("SELECT signer FROM signatures WHERE game_id = ? AND head_seq = ? ORDER BY recorded_at", (seat.game_id, state.seq))
+        ],
+    }
+
+
+def seat_moves(state: GameState, player: str) -> list[dict[str, Any]]:
+    """The legal next steps the seat may record, each with the line it records and what the
+    page must ask first (`asks`: dice for a shot, each player's roll for a roll-off)."""
+    moves = Moves(state)
+    out: list[dict[str, Any]] = []
+    for kind in [*MOVES, *ruleset_moves(moves.ruleset)]:
+        if kind in NOT_ON_A_SEAT or not moves.part_of(kind):
+            continue
+        options = moves.options(kind)
+        if kind in ("ploy", "gambit"):
+            out += _ploys(state, player, kind, options)
+            continue
+        for event in options:
+            if seats.whose(state, event) not in (None, player):
+                continue
+            out += _moves(kind, event, state)
+    return out
+
+
+def _moves(kind: str, event: ev.Event, state: GameState) -> list[dict[str, Any]]:
+    """A legal step as the page's buttons: the line it records, or the line before the dice the
+    page's pad adds (`asks`)."""
+    if isinstance(event, ev.Shot):
+        target = event.attacks[0].target
+        line = f"{type(event).__name__} operative={event.operative} weapon={shlex.quote(event.weapon)} target={target}"
+        return [{"kind": kind, "line": line, "text": f"{event.operative} shoots {target} with the {event.weapon}", "asks": ["dice", "saves"]}]
+    if isinstance(event, ev.RolledOff):
+        return [
+            {
+                "kind": kind,
+                "line": f"RolledOff purpose={event.purpose}",
+                "text": f"the {event.purpose} roll-off",
+                "asks": ["rolls"],
+                "players": list(event.rolls),
+            }
+        ]
+    if isinstance(event, ev.CritOpRolled):
+        return [] if event.roll != 1 else [{"kind": kind, "line": "CritOpRolled", "text": "the crit op's D3", "asks": ["roll"]}]
+    if isinstance(event, ev.OperativeActivated):
+        variants: list[ev.Event] = [msgspec.structs.replace(event, order=order) for order in ("engage", "conceal")]
+    elif isinstance(event, ev.ResourceAdjusted):
+        variants = [event, msgspec.structs.replace(event, delta=-1)]
+    else:
+        variants = [event]
+    return [{"kind": kind, "line": event_line(e), "text": describe(e, False, state)} for e in variants]
+
+
+def _ploys(state: GameState, player: str, kind: str, options: list[ev.Event]) -> list[dict[str, Any]]:
+    """A seat's ploys by name with their CP, when its player may use one now."""
+    if not any(getattr(e, "player", None) == player for e in options):
+        return []
+    wanted, cls = ("strategy", "StrategicGambitUsed gambit") if kind == "gambit" else ("firefight", "FirefightPloyUsed ploy")
+    event, field = cls.split()
+    return [
+        {"kind": kind, "line": f"{event} player={shlex.quote(player)} {field}={shlex.quote(p.name)} cp={p.cp}", "text": f"{p.name} ({p.cp}CP)"}
+        for p in state.players[player].ploys
+        if p.kind == wanted
+    ]

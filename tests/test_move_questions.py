@@ -1,0 +1,175 @@
+"""A move's questions as data (ktlog.play.questions): every legal move of every ruleset, answered
+with its first legal values, makes an event line that `ktlog event` reads and the rules accept;
+the description is JSON; the dice a shot or a fight takes are the rulebook's numbers."""
+
+from __future__ import annotations
+
+import msgspec
+import pytest
+from conftest import blade, card, expend_all, game, gun
+from test_tui_rulesets import joint
+
+from ktlog import events as ev
+from ktlog.data import SAMPLE_GAMES
+from ktlog.files.gamelog import read_game_log
+from ktlog.play.moves import DiceExpected, Moves, dice_expected
+from ktlog.play.questions import KINDS, describe_kind, every_kind, kinds, legal_moves, table
+from ktlog.play.replay import Replay
+from ktlog.rules.questions import Move
+from ktlog.rulesets import RULESETS
+from ktlog.text.event_text import event_line, parse_event
+
+
+def first_answers(move: Move) -> list[tuple[str, str]]:
+    """Each question answered with its first legal value (dice: 1s, as many as it takes)."""
+    given, so_far = list(move.fixed.items()), dict(move.fixed)
+    for q in move.questions:
+        legal = q.legal(so_far)
+        if q.kind == "dice":
+            groups = q.dice_for(so_far)
+            if q.shape == "NAME:N,NAME:N":
+                value = ",".join(f"{g.label}:{i + 1}" for i, g in enumerate(groups))
+            else:
+                value = "1" * (groups[0].count if groups[0].count is not None else groups[0].most or 0) if groups else ""
+        elif legal:
+            value = q.default if q.default is not None else legal[0].value
+        elif not q.other and q.kind not in ("number", "text"):
+            assert q.choices, f"{move.kind}: {q.field} has no choice"
+            continue  # ruled out by the earlier answers: it does not apply
+        else:
+            value = {"number": "1"}.get(q.kind, q.default or "x")
+        given.append((q.field, value))
+        so_far.setdefault(q.field, value)
+    return given
+
+
+SAMPLES = sorted(p.name[:2] for p in SAMPLE_GAMES.glob("*.jsonl"))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", SAMPLES)
+def test_every_legal_move_answered_makes_an_event_the_rules_accept(name):
+    _, sealed = read_game_log(next(SAMPLE_GAMES.glob(f"{name}_*.jsonl")))
+    replay = Replay([e for e, _ in sealed])
+    seen = set()
+    for seq in range(1, replay.head + 1, 9):
+        moves = Moves(replay.seek(seq))
+        described = legal_moves(moves)
+        assert msgspec.json.decode(msgspec.json.encode(described), type=list[Move]) == described
+        for move in described:
+            line = event_line(move.event, first_answers(move))
+            event = parse_event(line)
+            assert moves.trial.refusal(event) is None, f"seq {seq}: {line}"
+            assert moves.legal(move.kind)
+            seen.add(move.kind)
+    assert seen  # the game offered moves
+
+
+def test_the_shared_kinds_and_a_rulesets_own_all_have_a_label_and_a_key():
+    for ruleset in RULESETS.values():
+        names = [k.name for k in kinds(ruleset)]
+        assert len(names) == len(set(names)), ruleset.name
+        assert all(k.key and k.label for k in kinds(ruleset))
+    assert [k.name for k in KINDS] == [k.name for k in every_kind() if k in KINDS]
+    assert {k.name for k in every_kind()} - {k.name for k in KINDS} == {
+        "tac_op",
+        "scouting",
+        "reveal",
+        "primary_op",
+        "tac_op_vp",
+        "reinforcements",
+        "escape",
+        "overwatch",
+        "normal_move",
+        "pass_action",
+        "mission_vp",
+    }
+
+
+def test_a_rulesets_kind_is_offered_after_the_kind_it_names():
+    order = [k.name for k in kinds(RULESETS["kt24-approved"])]
+    assert order[order.index("set_up") + 1 : order.index("set_up") + 4] == ["tac_op", "scouting", "reveal"]
+    assert order[order.index("pass") + 1] == "primary_op"
+    assert "overwatch" not in order
+
+
+def test_event_line_joins_a_field_answered_twice_and_a_markers_holders():
+    assert event_line("ReinforcementsArrived", [("operatives", "n1"), ("operatives", "n2")]) == "ReinforcementsArrived operatives=n1,n2"
+    line = event_line("ObjectivesControlled", [("control.m1", "Alice"), ("control.m2", "")])
+    assert line == "ObjectivesControlled control=m1:Alice,m2:"
+    assert parse_event(line) == ev.ObjectivesControlled(control={"m1": "Alice", "m2": None})
+    assert parse_event(event_line("TacOpScored", [("player", "Ana"), ("vp", "2"), ("reason", "Flank: both flanks held"), ("note", "")])) == ev.TacOpScored(
+        player="Ana", vp=2, reason="Flank: both flanks held"
+    )
+
+
+# --- the dice of an attack (pg 42-45, pg 111) ---------------------------------------------------
+
+
+def shooting_game(*rules: str, save: int = 4):
+    alice = {"a1": card(weapons=(gun("Gun", 4, 4, (3, 4), *rules), blade("Blade", 5)))}
+    bob = {"b1": card(save=save, weapons=(gun(), blade("Claws", 3))), "b2": card()}
+    return game(alice, bob).add(ev.OperativeActivated(operative="a1", order="engage")).state
+
+
+@pytest.mark.parametrize(
+    ("rules", "accurate", "cover", "expected"),
+    [
+        ((), 0, False, DiceExpected(4, 3)),  # Atk 4; three defence dice (pg 42-43)
+        (("Accurate 1",), 1, False, DiceExpected(3, 3)),  # one retained without rolling (Accurate, pg 111)
+        (("Piercing 1",), 0, False, DiceExpected(4, 2)),  # one fewer defence die (Piercing, pg 111)
+        ((), 0, True, DiceExpected(4, 2)),  # in cover one save is retained without rolling (pg 43)
+        (("Saturate",), 0, True, DiceExpected(4, 3)),  # no cover save against Saturate (pg 111)
+    ],
+)
+def test_the_dice_a_shot_takes(rules, accurate, cover, expected):
+    assert dice_expected(shooting_game(*rules), "a1", "Gun", "b1", accurate=accurate, cover=cover) == expected
+
+
+def test_the_dice_a_fight_takes_are_both_weapons_attacks():
+    s = shooting_game()
+    assert dice_expected(s, "a1", "Blade", "b1", target_weapon="Claws") == DiceExpected(5, 3)  # pg 44-45
+    assert dice_expected(s, "a1", "Blade", "b1") == DiceExpected(5, 0)
+
+
+def test_a_shots_description_holds_each_weapon_and_targets_dice():
+    s = shooting_game("Piercing 1")
+    (move,) = describe_kind(Moves(s), "shoot")
+    assert move.event == "Shot" and move.fixed == {"operative": "a1", "weapon": "Gun"} and move.player == "Alice"
+    target = next(q for q in move.questions if q.field == "target")
+    assert [c.value for c in target.choices] == ["b1", "b2"]
+    dice = {q.field: q.dice_for({"weapon": "Gun", "target": "b1"}) for q in move.questions if q.kind == "dice"}
+    assert dice["dice"][0].count == 4 and dice["saves"][0].most == 2
+
+
+def test_a_choice_is_legal_only_with_the_answers_it_was_legal_with():
+    """Joint Ops reinforcements (pg 92, 94): two NPOs that are not Heavy return; the second is
+    any other one than the first."""
+    (move,) = describe_kind(Moves(reinforcements_due().state), "reinforcements")
+    first, second = move.questions
+    assert move.player == "NPOs" and [c.value for c in first.choices] == ["n1", "n2"]
+    assert [c.value for c in second.legal({"operatives": "n1"})] == ["n2"]
+    assert [c.value for c in second.legal({"operatives": "n2"})] == ["n1"]
+    line = event_line(move.event, [("operatives", "n1"), ("operatives", "n2")])
+    assert Moves(reinforcements_due().state).trial.refusal(parse_event(line)) is None
+
+
+def reinforcements_due():
+    g = joint("sabotage")
+    g.add(*(ev.DamageInflicted(operative=n, damage=7, source="other") for n in ("n1", "n2")))
+    expend_all(g).end_turning_point().add(ev.TurningPointStarted(turning_point=2))
+    g.add(ev.RolledOff(purpose="initiative", rolls={"Alice": 5, "NPOs": 2}), ev.InitiativeDecided(player="Alice"))
+    return g.add(ev.GambitPassed(player="Alice"))
+
+
+# --- the table ------------------------------------------------------------------------------
+
+
+def test_the_table_names_the_player_order_and_the_npo_side():
+    s = game(to="firefight").state
+    assert table(s) == msgspec.convert({"ruleset": "kt24-preliminary", "players": ["Alice", "Bob"]}, type(table(s)))
+    _, sealed = read_game_log(next(SAMPLE_GAMES.glob("10_*.jsonl")))
+    replay = Replay([e for e, _ in sealed])
+    state = replay.seek(replay.head)
+    assert list(table(state).players) == state.order and len(state.order) == 3
+    assert table(reinforcements_due().state).npo_side == "NPOs"

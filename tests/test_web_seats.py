@@ -1,0 +1,156 @@
+"""The seat API of `ktlog serve --seats` (issue 23): every status of a write, one JSON shape for
+each refusal, a rule refusal worded as the command line words it, and no token in the server's
+log. The page in a real browser: tests/test_web_seats_browser.py."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import httpx
+import pytest
+from click.testing import CliRunner
+from starlette.testclient import TestClient
+from tui_support import tiny_game
+
+from ktlog.cli import cli
+from ktlog.play import seats
+from ktlog.storage.store import Store
+from ktlog.web import seats as web_seats
+from ktlog.web.app import make_app
+
+sys.path.insert(0, str(Path(__file__).parent))
+from web_server import running  # noqa: E402
+
+ACTIVATE = "OperativeActivated operative=trooper-1 order=engage"
+SHAPE = {"error", "status", "kind"}
+
+
+@pytest.fixture
+def seated(tmp_path):
+    """A game in TP1 (Alice to activate) with Alice's and Bob's seats, and a second game."""
+    db = tmp_path / "seats.db"
+    with Store(db) as store:
+        gid = tiny_game(store)
+        tokens = {p: seats.issue(store, gid, p) for p in ("Alice", "Bob")}
+        other = store.new_game(*_copy_of(store, gid))
+        tokens["other"] = seats.issue(store, other, "Alice")
+    return db, gid, tokens
+
+
+def _copy_of(store, gid):
+    events = [e.payload for e in store.events(gid)]
+    return events[0], events[1:]
+
+
+@pytest.fixture
+def client(seated):
+    with TestClient(make_app(seated[0], seats=True), base_url="http://127.0.0.1:8787") as c:
+        yield c
+
+
+def post(client, gid, token, body):
+    headers = {"authorization": f"Bearer {token}"} if token else {}
+    return client.post(f"/api/games/{gid}/events", json=body, headers=headers)
+
+
+def test_a_seat_records_its_own_event_201_with_the_new_seq(client, seated):
+    db, gid, tokens = seated
+    r = post(client, gid, tokens["Alice"], {"line": ACTIVATE, "expected_seq": _seq(db, gid) + 1})
+    assert r.status_code == 201 and r.json()["seq"] == _seq(db, gid)
+    assert "set-cookie" not in r.headers
+    batch = post(client, gid, tokens["Alice"], {"lines": ["Dashed operative=trooper-1", "ActivationEnded operative=trooper-1"]})
+    assert batch.status_code == 201 and batch.json()["seq"] == batch.json()["first"] + 1 == _seq(db, gid)
+    with Store(db) as store:
+        assert {e.payload.seat for e in store.events(gid)[-3:]} == {"Alice"}
+
+
+def test_401_without_a_token_or_with_a_wrong_or_revoked_one(client, seated):
+    db, gid, tokens = seated
+    for token in (None, "not-a-token"):
+        r = post(client, gid, token, {"line": ACTIVATE})
+        assert r.status_code == 401 and SHAPE <= set(r.json()) and r.headers["www-authenticate"] == "Bearer"
+    with Store(db) as store:
+        seats.revoke(store, gid, "Alice")
+    r = post(client, gid, tokens["Alice"], {"line": ACTIVATE})
+    assert r.status_code == 401 and "revoked" in r.json()["error"]
+
+
+def test_403_for_another_games_token_or_an_event_not_the_seats(client, seated):
+    db, gid, tokens = seated
+    head = _seq(db, gid)
+    r = post(client, gid, tokens["other"], {"line": ACTIVATE})
+    assert r.status_code == 403 and r.json()["kind"] == "not_your_seat" and "not of game" in r.json()["error"]
+    r = post(client, gid, tokens["Bob"], {"line": ACTIVATE})
+    assert r.status_code == 403 and r.json()["error"].startswith("OperativeActivated is Alice's decision")
+    assert _seq(db, gid) == head  # nothing stored either time
+    assert post(client, gid, tokens["Alice"], {"line": ACTIVATE}).status_code == 201
+
+
+def test_409_when_the_game_moved_on_with_the_current_seq(client, seated):
+    db, gid, tokens = seated
+    head = _seq(db, gid)
+    assert post(client, gid, tokens["Alice"], {"line": ACTIVATE, "expected_seq": head + 1}).status_code == 201
+    r = post(client, gid, tokens["Bob"], {"line": f"Annotation target={head} text=late", "expected_seq": head + 1})
+    assert r.status_code == 409 and r.json()["seq"] == head + 1 and SHAPE <= set(r.json())
+    r = post(client, gid, tokens["Alice"], {"lines": ["Dashed operative=trooper-1"], "expected_seq": head + 1})
+    assert r.status_code == 409 and r.json()["seq"] == head + 1
+
+
+def test_422_a_rule_refusal_worded_as_the_cli_words_it(client, seated):
+    db, gid, tokens = seated
+    line = "TurningPointEnded turning_point=1"  # operatives still ready: pg 36
+    r = post(client, gid, tokens["Alice"], {"line": line})
+    assert r.status_code == 422 and r.json()["kind"] == "rule" and r.json()["rule"].startswith("pg")
+    cli_error = CliRunner().invoke(cli, ["--db", str(db), "event", gid[:8], *line.split()]).output
+    assert cli_error.strip() == f"error: {r.json()['error']}"
+
+
+def test_400_413_429_and_the_405_of_a_server_without_seats(client, seated, monkeypatch):
+    db, gid, tokens = seated
+    r = post(client, gid, tokens["Alice"], {"line": "NoSuchEvent x=1"})
+    assert r.status_code == 400 and "unknown event type" in r.json()["error"] and SHAPE <= set(r.json())
+    big = client.post(f"/api/games/{gid}/events", content=b'{"line": "' + b"x" * 20_000 + b'"}', headers={"authorization": f"Bearer {tokens['Alice']}"})
+    assert big.status_code == 413 and big.json()["kind"] == "too_large"
+    monkeypatch.setattr(web_seats, "BURST", 3)
+    monkeypatch.setattr(web_seats, "RATE_PER_S", 0.001)
+    statuses = [post(client, gid, tokens["Bob"], {"line": "Annotation target=2 text=hi"}).status_code for _ in range(6)]
+    assert 429 in statuses and statuses.index(429) <= 3
+    with TestClient(make_app(db), base_url="http://127.0.0.1:8787") as plain:
+        r = post(plain, gid, tokens["Alice"], {"line": ACTIVATE})
+        assert r.status_code == 405 and plain.get(f"/seat/{gid}").status_code == 404
+
+
+def test_the_seat_view_shows_only_the_seats_moves_and_its_own_undo(client, seated):
+    db, gid, tokens = seated
+    auth = {"authorization": f"Bearer {tokens['Alice']}"}
+    view = client.get(f"/api/games/{gid}/seat", headers=auth).json()
+    assert view["player"] == "Alice" and any(m["line"] == ACTIVATE for m in view["moves"])
+    bob = client.get(f"/api/games/{gid}/seat", headers={"authorization": f"Bearer {tokens['Bob']}"}).json()
+    assert not any(m["kind"] == "activate" for m in bob["moves"])  # Alice's turn to activate
+    post(client, gid, tokens["Alice"], {"line": ACTIVATE})
+    view = client.get(f"/api/games/{gid}/seat", headers=auth).json()
+    assert view["undoable"] == view["seq"] and view["log"][-1]["by"] == "Alice"
+    shot = next(m for m in view["moves"] if m["kind"] == "shoot")
+    assert shot["asks"] == ["dice", "saves"] and shot["line"].startswith("Shot operative=trooper-1 weapon=Rifle target=bob-trooper")
+    r = post(client, gid, tokens["Alice"], {"line": shot["line"] + " dice=654 saves=213"})
+    assert r.status_code == 201, r.json()
+    assert post(client, gid, tokens["Bob"], {"undo": True}).status_code == 403  # not his event
+    assert post(client, gid, tokens["Alice"], {"undo": True}).status_code == 201
+
+
+def test_the_token_never_appears_in_the_servers_log(seated, capfd):
+    db, gid, tokens = seated
+    with running(db, seats=True, log_level="info") as base:
+        for path in ("/api/games/{g}/seat", "/seat/{g}"):
+            httpx.get(base + path.format(g=gid), headers={"authorization": f"Bearer {tokens['Alice']}"})
+        httpx.post(f"{base}/api/games/{gid}/events", json={"line": ACTIVATE}, headers={"authorization": f"Bearer {tokens['Alice']}"})
+        httpx.post(f"{base}/api/games/{gid}/events", json={"line": ACTIVATE}, headers={"authorization": f"Bearer {tokens['Alice']}x"})
+    out, err = capfd.readouterr()
+    assert f"/api/games/{gid}/events" in out + err  # the access log was on
+    assert tokens["Alice"] not in out + err
+
+
+def _seq(db: Path, gid: str) -> int:
+    with Store(db) as store:
+        return store.state(gid).seq
