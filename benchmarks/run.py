@@ -27,6 +27,7 @@ from ktlog.play.replay import Replay
 from ktlog.play.simulate import load_sim_rosters, simulate_games
 from ktlog.records import GENESIS, seal
 from ktlog.reducer import effective, fold
+from ktlog.rulesets import RULESETS
 from ktlog.rulesets.kt24 import simulator as simulate
 from ktlog.storage.catalog import PROJECTIONS
 from ktlog.storage.dbfile import SCHEMA_VERSION
@@ -172,7 +173,7 @@ def long_game(target: int) -> tuple[str, GameBuilder]:
     while True:
         ops = tuple(RosterOperative(f"{o.id}-{i}", o.datacard) for i in range(size) for o in base.operatives[i % len(base.operatives) :][:1])
         team = Roster(base.name, base.faction, base.archetypes, ops, base.path)
-        sim = simulate.Simulator(random.Random(seed), [team])
+        sim = simulate.Simulator(random.Random(seed), [team], RULESETS["kt24-preliminary"])
         original = simulate.GameBuilder
         simulate.GameBuilder = ChattyBuilder
         try:

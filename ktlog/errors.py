@@ -74,3 +74,8 @@ class GameLogError(KtlogError):
 
 class RosterError(KtlogError):
     pass
+
+
+class RegistryError(KtlogError):
+    """A ruleset cannot be offered: a bad entry in ktlog's registry, or a ruleset another installed
+    package offers through an entry point (the message names it and its package)."""

@@ -110,6 +110,7 @@ def test_a_file_that_differs_from_the_stored_game_names_its_line(store, tmp_path
         ("StrategicGambitUsed player=Bob", "StrategicGambitUsed player=Alice", 32, "(pg "),
         ("ActivationEnded operative=gunner-plasma", "ActivationEnded operative=gunner-plasma\nmission: Loot", 41, "comes after the events"),
         ('"Dark Pact"', '"Dark Pact', 32, "close the quotes"),
+        ("player: Bob=legionaries:aspiring-champion,legionary-1,heavy-gunner", "", 9, "is played by 2 players, not 1 (Alice): give 2 (players)"),
     ],
 )
 def test_a_bad_line_is_refused_with_its_number_and_nothing_is_stored(store, tmp_path, old, new, line, words):

@@ -614,17 +614,12 @@ def simulated(seed: int, count: int = 1):
 
 
 @pytest.mark.parametrize("seed", range(8))
-def test_random_games_obey_the_rules_after_every_event(seed):
+def test_random_games_give_the_npos_no_cp_and_keep_the_missions_budget(seed):
     (g,) = simulated(seed)
     budget = MISSIONS[g.state.labels["mission"]].npo_wounds
     for state in states_after_each_event(g.events):
-        for p in state.players.values():
-            assert p.cp >= 0 and p.vp == {}
-            assert not p.npo or p.cp == 0
-        for op in state.operatives.values():
-            assert op.incapacitated == (op.wounds <= 0)
+        assert all(not p.npo or p.cp == 0 for p in state.players.values())
     assert sum(o.datacard.wounds for o in state.operatives_of("NPOs")) <= budget
-    assert state == fold(g.events)
     ended_as_the_mission_says(state)
 
 

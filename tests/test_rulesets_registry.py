@@ -90,6 +90,21 @@ def test_a_bad_registry_entry_fails_loudly(tmp_path, monkeypatch, dummy):
         register(dummy)
 
 
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"name": "Dummy Ops"}, "a ruleset's name is 1 to 40 lower-case letters"),
+        ({"name": "x" * 41}, "a ruleset's name is 1 to 40"),
+        ({"title": ""}, "needs a title and a source"),
+        ({"labels": ("weather",)}, "asks for labels a game does not have: weather"),
+    ],
+)
+def test_a_ruleset_the_faces_could_not_show_or_store_is_refused(dummy, fields, message):
+    odd = type("OddOps", (type(dummy),), fields)()
+    with pytest.raises(RegistryError, match=message):
+        register(odd)
+
+
 def test_a_ruleset_that_misses_a_hook_cannot_be_made():
     class Unfinished(Ruleset):
         name, title, source = "unfinished", "Unfinished", "none"

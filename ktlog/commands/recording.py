@@ -10,7 +10,8 @@ import click
 
 from .. import events as ev
 from ..errors import ConcurrencyConflict, KtlogError, RosterError, RuleViolation
-from ..files.rosters import find_roster, joining, load_roster
+from ..files.rosters import find_roster, load_roster
+from ..play.creation import Side, opening_events
 from ..play.moves import Moves, next_step, refusal_text
 from ..play.questions import legal_moves
 from ..play.session import Recorded, RecordingSession
@@ -65,8 +66,7 @@ def new(ctx, ruleset, killzone, date, dataslate, mission, league, season, round_
     created = ev.GameCreated(
         ruleset=ruleset, killzone=killzone, date=date, dataslate=dataslate, mission=mission, league=league, season=season, round=round_, table=table
     )
-    setup: list[ev.Event] = []
-    taken: set[str] = set()
+    sides: list[Side] = []
     warnings: list[str] = []
     used: list[str] = []
     paths: dict[str, str] = {}
@@ -77,9 +77,9 @@ def new(ctx, ruleset, killzone, date, dataslate, mission, league, season, round_
         if str(path) != spec.partition("=")[2].partition(":")[0]:  # looked up by name: say which file
             used.append(f"{name}: {loaded.name} from {path}")
         paths[name] = str(path)
-        setup += joining(name, loaded, select, taken, npo=npo)
-    store = open_store(ctx, create=True)
-    game_id = store.new_game(created, setup)
+        sides.append(Side(name, loaded, select, npo=npo))
+    setup = opening_events(created, sides)[1:]  # refused here, before the database is opened
+    game_id = open_store(ctx, create=True).new_game(created, setup)
     unapplied = not_applied_in_setup(setup, RULESETS[ruleset])
     if as_json:
         echo_json(

@@ -1,17 +1,19 @@
 """Random legal games, played through the reducer: for property tests, benchmarks and demo data.
 
 Each ruleset names its simulator module (`Ruleset.simulator`): a `Simulator` class, constructed
-with a Random and the rosters, whose `play(date, **labels)` returns a finished GameBuilder.
+with a Random, the rosters and the ruleset that asked (its games are stored under its name), whose `play(date, **labels)` returns a finished GameBuilder.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import importlib
 import random
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 from ..data import SAMPLE_ROSTERS
 from ..errors import KtlogError
@@ -29,13 +31,14 @@ def load_sim_rosters(folder: Path = SAMPLE_ROSTERS) -> list[Roster]:
     return rosters
 
 
-def simulator_for(ruleset: str) -> type:
-    """The `Simulator` class of a ruleset, loaded now."""
+def simulator_for(ruleset: str) -> Callable[[random.Random, list[Roster]], Any]:
+    """The `Simulator` of a ruleset, loaded now and told the ruleset (its games are stored under
+    its name): called with a Random and the rosters."""
     module = RULESETS[ruleset].simulator if ruleset in RULESETS else None
     if module is None:
         have = ", ".join(name for name, r in RULESETS.items() if r.simulator)
         raise KtlogError(f"no simulator for ruleset {ruleset!r}; simulators: {have}")
-    return importlib.import_module(module).Simulator
+    return functools.partial(importlib.import_module(module).Simulator, ruleset=RULESETS[ruleset])
 
 
 def simulate_games(

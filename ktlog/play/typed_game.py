@@ -2,7 +2,7 @@
 game written back as one.
 
 Importing: the header's players join with their rosters as `ktlog new` adds them
-(`rosters.joining`), each event is checked by the rules in order, and the first refusal names
+(`play.creation`), each event is checked by the rules in order, and the first refusal names
 its line. The game's id is the header's `game:`, or else made from the header (ruleset,
 killzone, date, labels; each side's name, kill team and operatives), so the same file imported
 again is the same game ("unchanged"; "extended" with lines added). Event ids and times are made
@@ -29,6 +29,7 @@ from ..reducer import fold_with_snapshots
 from ..storage.snapshots import SNAPSHOT_EVERY
 from ..storage.store import Store, event_rows
 from ..text.results import describe_result
+from . import creation
 from .builder import seal_reproducibly
 from .moves import refusal_text
 
@@ -68,17 +69,25 @@ def read_typed_game(path: Path, store: Store | None = None) -> tuple[Header, lis
 
 def _events(game: GameFile) -> tuple[list[ev.Event], list[int | None]]:
     """The game's events from its creation, and the line each came from (None: the header's)."""
-    events: list[ev.Event] = [game.created()]
-    lines: list[int | None] = [game.lines.get("killzone")]
-    taken: set[str] = set()
+    sides: list[creation.Side] = []
     for side in game.sides:
         try:
             beside = Path(game.path).parent / side.roster  # a roster file named relative to the game file
-            joined = joining(side.name, load_roster(beside if beside.is_file() else find_roster(side.roster)), side.select, taken, npo=side.npo)
+            roster = load_roster(beside if beside.is_file() else find_roster(side.roster))
+            roster.select(side.select)  # an operative the roster does not have, refused on its line
         except KtlogError as exc:
             raise GameLogError(game.path, side.line, f"{side.name}'s roster: {exc}") from None
-        events += joined
-        lines += [side.line] * len(joined)
+        sides.append(creation.Side(side.name, roster, side.select, npo=side.npo))
+    try:
+        later = sum(isinstance(event, ev.PlayerJoined) for _, event in game.events)
+        events = creation.opening_events(game.created(), sides, joining_later=later)
+    except RuleViolation as exc:  # an unknown ruleset, or one not played by that many sides
+        line = game.lines.get("ruleset") if exc.rule == "ruleset" or not game.sides else game.sides[0].line
+        raise GameLogError(game.path, line, str(exc)) from None
+    lines: list[int | None] = [game.lines.get("killzone")]
+    side_lines = iter(side.line for side in game.sides)
+    for event in events[1:]:
+        lines.append(next(side_lines) if isinstance(event, ev.PlayerJoined) else lines[-1])
     for number, event in game.events:
         events.append(event)
         lines.append(number)

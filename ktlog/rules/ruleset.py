@@ -41,6 +41,7 @@ class Ruleset(ABC):
     ops: ClassVar[tuple[str, ...]] = ()
     """The ops VP are scored in, in display order (each is shown by its name)."""
     max_vp: ClassVar[dict[str, int]] = {}
+    """The most VP a player scores in each op (see `vp_caps`)."""
     crit_ops: ClassVar[dict[int, str]] = {}
     """Crit op by the initiative player's D3."""
     pve: ClassVar[bool] = False
@@ -59,6 +60,8 @@ class Ruleset(ABC):
     """The edition of the datacards its kill teams use (sample rosters named kt21_* are KT21's)."""
     labels: ClassVar[tuple[str, ...]] = ()
     """GameCreated labels a new game of it asks for besides the usual ones (KT21: the dataslate)."""
+    label_hints: ClassVar[dict[str, str]] = {}
+    """What the new-game form shows in each of `labels` while it is empty (an example, what empty means)."""
     missions: ClassVar[tuple[str, ...]] = ()
     """The missions a new game chooses from (the first by default); empty: any, or none."""
     npos: ClassVar[bool] = False
@@ -67,6 +70,10 @@ class Ruleset(ABC):
     def npo_budget(self, mission: str | None) -> tuple[str, int] | None:
         """The mission's title and the NPOs' combined Wounds at most, when `npos`."""
         return None
+
+    def vp_caps(self, state: GameState) -> tuple[dict[str, int], int]:
+        """The most VP a player scores in each op, and in all: the score's maximum."""
+        return dict(self.max_vp), sum(self.max_vp.values())
 
     # --- the players ---------------------------------------------------------------------------
 

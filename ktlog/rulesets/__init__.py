@@ -1,23 +1,27 @@
 """The rulesets: one package each, and the registry.
 
 A ruleset package holds its `rules` module (a `Ruleset` subclass, its instance named `RULESET`),
-its `simulator` and its `moves`. Listing the package in PACKAGES is all it takes to offer it; a
-package that cannot be loaded is an error at import, never a ruleset silently missing.
+its `simulator` and its `moves`. Listing the package in PACKAGES is all it takes to offer one of
+ktlog's own; another installed package offers one through an entry point in the group
+ENTRY_POINT_GROUP naming its Ruleset instance (`example = "their_package.rules:RULESET"`). A
+package or entry point that cannot be loaded is an error at import, never a ruleset silently
+missing.
 """
 
 from __future__ import annotations
 
 import importlib
+import re
+from importlib.metadata import EntryPoint, entry_points
 
-from ..errors import InvalidEvent
+from ..errors import InvalidEvent, RegistryError
+from ..events import GameCreated
 from ..rules.ruleset import Ruleset
 
 PACKAGES = ("preliminary", "approved", "multiplayer", "joint", "kt21")
 """The packages in ktlog/rulesets/ that offer a ruleset, in the order they are offered."""
-
-
-class RegistryError(RuntimeError):
-    """A ruleset the registry was given cannot be offered (a programming error, not a user's)."""
+ENTRY_POINT_GROUP = "ktlog.rulesets"
+"""The entry point group through which other installed packages offer rulesets (after ktlog's)."""
 
 
 RULESETS: dict[str, Ruleset] = {}
@@ -36,18 +40,54 @@ def load(module: str) -> Ruleset:
     return ruleset
 
 
+NAME = re.compile(r"[a-z0-9][a-z0-9.-]{0,39}")
+"""A ruleset's name: what GameCreated.ruleset stores and `--ruleset` takes."""
+
+
 def register(ruleset: Ruleset) -> Ruleset:
     """Offer a ruleset under its name (once)."""
     if not isinstance(ruleset, Ruleset):
         raise RegistryError(f"{ruleset!r} is not a Ruleset")
+    name = getattr(ruleset, "name", None)
+    if not isinstance(name, str) or not NAME.fullmatch(name):
+        raise RegistryError(f"a ruleset's name is 1 to 40 lower-case letters, digits, '-' and '.' (not {name!r}): {type(ruleset).__name__}.name")
+    if not all(isinstance(getattr(ruleset, field, None), str) and getattr(ruleset, field) for field in ("title", "source")):
+        raise RegistryError(f"ruleset {name!r} needs a title and a source (where its rules are written): {type(ruleset).__name__}.title, .source")
+    if unknown := set(ruleset.labels) - set(GameCreated.__struct_fields__):
+        raise RegistryError(f"ruleset {name!r} asks for labels a game does not have: {', '.join(sorted(unknown))} (GameCreated's fields)")
     if ruleset.name in RULESETS:
         raise RegistryError(f"two rulesets are called {ruleset.name!r}")
     RULESETS[ruleset.name] = ruleset
     return ruleset
 
 
+def load_entry_point(entry: EntryPoint) -> Ruleset:
+    """The Ruleset instance an entry point names, registered; any failure names the entry point
+    and the package that installed it."""
+    dist = entry.dist
+    package = f"{dist.name} {dist.version}" if dist is not None else "an unnamed package"
+    where = f"the ruleset entry point {entry.name!r} = {entry.value!r} (group {ENTRY_POINT_GROUP!r}) of the package {package}"
+    todo = f"fix the package or uninstall it (pip uninstall {dist.name if dist is not None else '...'})"
+    try:
+        ruleset = entry.load()
+    except Exception as exc:  # any error of another package's code, named with it
+        raise RegistryError(f"{where} cannot be loaded ({type(exc).__name__}: {exc}); {todo}") from exc
+    if not isinstance(ruleset, Ruleset):
+        raise RegistryError(f'{where} names {ruleset!r}, not a Ruleset instance ("module:RULESET"); {todo}')
+    try:
+        return register(ruleset)
+    except RegistryError as exc:
+        raise RegistryError(f"{where}: {exc}; {todo}") from None
+
+
+def load_entry_points() -> list[Ruleset]:
+    """Register the rulesets the installed packages offer (done once, at import)."""
+    return [load_entry_point(entry) for entry in entry_points(group=ENTRY_POINT_GROUP)]
+
+
 for _package in PACKAGES:
     register(load(f"{__name__}.{_package}.rules"))
+load_entry_points()
 
 
 def of_datacards(edition: str) -> Ruleset:

@@ -50,8 +50,6 @@ TAC_OPS = {
 
 
 class Simulator(kt24.Simulator):
-    ruleset = "kt24-approved"
-
     def setup(self, g: GameBuilder, rolls: list[dict[str, int]], initiative: str) -> None:
         rng, players = self.rng, list(g.state.players.values())
         equipment: dict[str, Iterable[str]] = {p.name: rng.sample(UNIVERSAL_EQUIPMENT, rng.randint(0, 4)) for p in players}

@@ -33,6 +33,7 @@ from ...events import (
 from ...files.rosters import Roster, load_roster, slug
 from ...play import builder as b
 from ...play.builder import GameBuilder
+from ...rules.ruleset import Ruleset
 from ...rules.setup import next_to_set_up
 from ...state import GameState, OperativeState
 from ..kt24 import simulator as kt24
@@ -65,15 +66,15 @@ def npo_force(cards: list[Datacard], budget: int, rng: random.Random) -> list[tu
 
 
 class Simulator(kt24.Simulator):
-    def __init__(self, rng: random.Random, rosters: list[Roster]):
-        super().__init__(rng, rosters)
+    def __init__(self, rng: random.Random, rosters: list[Roster], ruleset: Ruleset):
+        super().__init__(rng, rosters, ruleset)
         self.npo_cards = [o.datacard for o in load_roster(SAMPLE_ROSTERS / "npo.toml").operatives]
 
     def play(self, date: str, **labels: str) -> GameBuilder:
         rng = self.rng
         name = rng.choice(PLAYERS)
         key = rng.choice(list(MISSIONS))
-        g = GameBuilder(ruleset="kt24-joint", killzone=rng.choice(["volkus", "gallowdark", "bheta-decima"]), date=date, mission=key, **labels)
+        g = GameBuilder(ruleset=self.ruleset, killzone=rng.choice(["volkus", "gallowdark", "bheta-decima"]), date=date, mission=key, **labels)
         g.player(name, rng.choice(self.rosters))
         g.add(PlayerJoined(player=NPO_SIDE, kill_team="Non-player operatives", faction="NPO", npo=True))
         for op_id, card in npo_force(self.npo_cards, MISSIONS[key].npo_wounds, rng):

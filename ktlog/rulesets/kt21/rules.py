@@ -185,6 +185,7 @@ class Kt21(Ruleset):
     moves = "ktlog.rulesets.kt21.moves"
     datacards = "kt21"
     labels = ("dataslate",)
+    label_hints = {"dataslate": "e.g. Balance Dataslate Q1 2023 (empty: the core book)"}
     events = KT21_EVENTS
     turning_points = 4
     ops = ("mission", "tac")
@@ -193,6 +194,11 @@ class Kt21(Ruleset):
     # --- set-up and initiative --------------------------------------------------------------
 
     order_from = Kt24.order_from  # the initiative player first, as in KT24
+
+    def vp_caps(self, state: GameState) -> tuple[dict[str, int], int]:
+        """The mission's cap, and the game's (a tac op has only the game's), by the dataslate (004)."""
+        mission, total = vp_caps(state)
+        return {"mission": mission, "tac": total}, total
 
     def marker_count(self, state: GameState) -> tuple[int, int | None]:
         """Ruling: as many objective markers as the mission map shows (the maps are not in 001/004)."""

@@ -25,6 +25,7 @@ from ...files.rosters import Roster, load_roster
 from ...play import builder as b
 from ...play.builder import GameBuilder
 from ...rules.dice import attack_successes
+from ...rules.ruleset import Ruleset
 from ...rules.shooting import defence_dice_collected
 from ...rules.weapons import WeaponProfile, weapon_profile
 from ...state import GameState, OperativeState
@@ -50,15 +51,16 @@ def profile(weapon: Weapon) -> WeaponProfile:
 
 
 class Simulator:
-    def __init__(self, rng: random.Random, rosters: list[Roster]):
+    def __init__(self, rng: random.Random, rosters: list[Roster], ruleset: Ruleset):
         self.rng = rng
         self.rosters = kt21_rosters(rosters)
+        self.ruleset = ruleset.name
 
     def play(self, date: str, **labels: str) -> GameBuilder:
         rng = self.rng
         a, b_ = rng.sample(PLAYERS, 2)
         slate = {"dataslate": SLATE} if rng.random() < 0.5 else {}
-        g = GameBuilder(ruleset="kt21", killzone=rng.choice(KILLZONES), date=date, **slate, **labels)
+        g = GameBuilder(ruleset=self.ruleset, killzone=rng.choice(KILLZONES), date=date, **slate, **labels)
         g.player(a, rng.choice(self.rosters))
         g.player(b_, rng.choice(self.rosters))
         rolls = self.roll_off([a, b_])

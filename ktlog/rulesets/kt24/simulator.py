@@ -26,6 +26,7 @@ from ...play import builder as b
 from ...play.builder import GameBuilder
 from ...rules.attacks import killzone_profile
 from ...rules.dice import attack_successes
+from ...rules.ruleset import Ruleset
 from ...rules.shooting import defence_dice_collected
 from ...state import GameState, OperativeState, PlayerState
 
@@ -63,11 +64,14 @@ def fight_action(rng: random.Random, s: GameState, op: OperativeState, quick: fl
 
 
 class Simulator:
-    ruleset = "kt24-preliminary"
+    """Plays two-player games of the ruleset it is given, stored under its name."""
 
-    def __init__(self, rng: random.Random, rosters: list[Roster]):
+    def __init__(self, rng: random.Random, rosters: list[Roster], ruleset: Ruleset):
         self.rng = rng
         self.rosters = rosters
+        self.ruleset = ruleset.name
+        self.turning_points = ruleset.turning_points or 4
+        """The battle's length (a ruleset whose mission ends it plays on in its own `play`)."""
 
     def play(self, date: str, **labels: str) -> GameBuilder:
         rng = self.rng
@@ -81,7 +85,7 @@ class Simulator:
         winner = max(rolls[-1], key=rolls[-1].__getitem__)
         initiative = winner if rng.random() < 0.8 else (a if winner == b_ else b_)
         self.setup(g, rolls, initiative)
-        for tp in range(1, 5):
+        for tp in range(1, self.turning_points + 1):
             if tp > 1 and rng.random() < 0.01:
                 trailing = min(g.state.players.values(), key=lambda p: p.total_vp).name
                 g.add(GameConceded(player=trailing))

@@ -15,8 +15,6 @@ from .rules import split_by_roll
 
 
 class Simulator(kt24.Simulator):
-    ruleset = "kt24-multiplayer"
-
     def play(self, date: str, **labels: str) -> GameBuilder:
         rng = self.rng
         names = rng.sample(PLAYERS, rng.choice((3, 4)))
@@ -24,7 +22,7 @@ class Simulator(kt24.Simulator):
         for name in names:
             g.player(name, rng.choice(self.rosters))  # a kill team may be chosen twice (a mirror)
         g.setup_multiplayer(self.order_rolls(names), crit_op=rng.randint(1, 3), markers=len(names) + rng.choice((0, 1)))
-        for tp in range(1, 5):
+        for tp in range(1, self.turning_points + 1):
             self.turning_point(g, tp)
         return g
 

@@ -18,6 +18,7 @@ from textual.widgets import Button, Header, Input, Label, Select, Static
 
 from ktlog import events as ev
 from ktlog.errors import KtlogError
+from ktlog.play.creation import opening_events
 from ktlog.play.database import Store
 from ktlog.rules.not_applied import not_applied_in_setup
 from ktlog.rules.ruleset import Ruleset
@@ -32,8 +33,10 @@ KILLZONES = ["volkus", "gallowdark", "bheta-decima"]
 LABELS = ("league", "round", "table", "mission")
 NAMES = ("Alice", "Bob", "Carol", "Dave")
 MISSIONS = [m for r in RULESETS.values() for m in r.missions]
-EXTRA_LABELS = {"dataslate": ("Dataslate", "e.g. Balance Dataslate Q1 2023 (empty: the core book)")}
-"""The labels a ruleset may ask for besides LABELS (`Ruleset.labels`): title and placeholder."""
+FIRST = next(iter(RULESETS))
+"""The ruleset the form starts with: the first offered."""
+EXTRA_LABELS = {label: hint for r in RULESETS.values() for label, hint in r.label_hints.items()}
+"""The labels a ruleset may ask for besides LABELS (`Ruleset.labels`), with the hint shown in the empty field."""
 
 
 class NewGameScreen(InKtlogApp, Screen):
@@ -57,7 +60,7 @@ class NewGameScreen(InKtlogApp, Screen):
 
     def compose(self) -> ComposeResult:
         yield Header()
-        samples = self.offered("kt24-preliminary")
+        samples = self.offered(FIRST)
         paths = list(samples)
         with VerticalScroll():
             yield Static("[b]New game[/]: the players and their kill teams; the set-up comes next. Tab moves between fields.", classes="row")
@@ -67,17 +70,17 @@ class NewGameScreen(InKtlogApp, Screen):
                 yield Label("Killzone")
                 yield Input("volkus", placeholder="killzone", suggester=SuggestFromList(KILLZONES), compact=True, id="killzone")
                 yield Label("Ruleset")
-                yield Select([(r.title, name) for name, r in RULESETS.items()], value="kt24-preliminary", allow_blank=False, compact=True, id="ruleset")
+                yield Select([(r.title, name) for name, r in RULESETS.items()], value=FIRST, allow_blank=False, compact=True, id="ruleset")
             with Horizontal(classes="row"):
                 for label in LABELS:
                     yield Label(label.title())
                     yield Input(placeholder="optional", suggester=SuggestFromList(MISSIONS) if label == "mission" else None, compact=True, id=label)
             with Horizontal(classes="row", id="options"):
                 yield Label("Players", id="player-count-label")
-                yield Select([("3", 3), ("4", 4)], value=3, allow_blank=False, compact=True, id="player-count")
-                for label, (title, placeholder) in EXTRA_LABELS.items():
-                    yield Label(title, id=f"{label}-label")
-                    yield Input(placeholder=placeholder, compact=True, id=label)
+                yield Select([], allow_blank=True, compact=True, id="player-count")
+                for label, hint in EXTRA_LABELS.items():
+                    yield Label(label.title(), id=f"{label}-label")
+                    yield Input(placeholder=hint, compact=True, id=label)
             for i in range(2):
                 yield PlayerForm(i + 1, NAMES[i], samples, paths[i])
             yield Label("", id="problem")
@@ -111,13 +114,20 @@ class NewGameScreen(InKtlogApp, Screen):
         """Show the fields and forms of the chosen ruleset (mounting those it is the first to need)."""
         ruleset = self.ruleset
         many, npos = ruleset.players[1] > 2 and not ruleset.npos, ruleset.npos
+        if many:
+            count = self.query_one("#player-count", Select)
+            low, high = ruleset.players
+            if not isinstance(count.value, int) or not low <= count.value <= high:
+                count.set_options([(str(n), n) for n in range(low, high + 1)])
+                count.value = low
         for field, shown in (("player-count", many), *((label, label in ruleset.labels) for label in EXTRA_LABELS)):
             self.query_one(f"#{field}").display = self.query_one(f"#{field}-label").display = shown
         self.query_one("#options").display = many or bool(ruleset.labels)
         forms = list(self.query(PlayerForm))
         samples = forms[0].samples
         more: list[PlayerForm | NpoForm] = [
-            PlayerForm(i + 1, NAMES[i], samples, list(samples)[i % len(samples)]) for i in range(len(forms), self.player_count())
+            PlayerForm(i + 1, NAMES[i] if i < len(NAMES) else f"Player {i + 1}", samples, list(samples)[i % len(samples)])
+            for i in range(len(forms), self.player_count())
         ]
         if npos and not self.query(NpoForm):
             more.append(NpoForm())
@@ -174,9 +184,8 @@ class NewGameScreen(InKtlogApp, Screen):
                 date=self.value("date"),
                 **{label: self.value(label) or None for label in (*LABELS, *ruleset.labels)},  # type: ignore[arg-type]  # the label fields, str | None
             )
-            taken: set[str] = set()
-            sides = self.players() + ([self.query_one(NpoForm)] if ruleset.npos else [])
-            players = [e for form in sides for e in form.events(taken)]
+            forms = self.players() + ([self.query_one(NpoForm)] if ruleset.npos else [])
+            players = opening_events(created, [form.side() for form in forms])[1:]
             game_id = self.store.new_game(created, players)  # the rules check every event; a refusal stores nothing
         except KtlogError as exc:
             problem.update(f"Not created: {escape(str(exc))}")
@@ -184,7 +193,7 @@ class NewGameScreen(InKtlogApp, Screen):
             self.call_after_refresh(problem.scroll_visible, animate=False)  # below the fold at 80x24
             return
         reported = [
-            *(f"warning: {w}" for form in sides if form.roster for w in form.roster.warnings),
+            *(f"warning: {w}" for form in forms if form.roster for w in form.roster.warnings),
             *(f"not applied: {text}" for text in not_applied_in_setup(players, ruleset)),
         ]
         if reported:

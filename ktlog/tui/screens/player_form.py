@@ -13,10 +13,10 @@ from textual.containers import Horizontal, Vertical
 from textual.strip import Strip
 from textual.widgets import Checkbox, Input, Label, Select, SelectionList
 
-from ktlog import events as ev
 from ktlog.data import SAMPLE_ROSTERS
 from ktlog.errors import KtlogError
-from ktlog.files.rosters import Roster, find_roster, joining, load_roster
+from ktlog.files.rosters import Roster, find_roster, load_roster
+from ktlog.play.creation import Side
 
 from ..markup import escape
 from ..widgets.datacard import DatacardPanel, flags_of
@@ -229,13 +229,13 @@ class PlayerForm(SideForm):
         team.value = self.roster.path
         return True
 
-    def events(self, taken: set[str]) -> list[ev.Event]:
-        """This player's PlayerJoined and OperativeAdded events."""
+    def side(self) -> Side:
+        """This player, their roster and the operatives selected."""
         roster = self.roster_for_game()
         selected = self.fielded()
         if not selected:
             raise KtlogError(f"player {self.key}: select at least one operative")
-        return joining(self.player, roster, selected, taken)
+        return Side(self.player, roster, list(selected))
 
 
 class NpoForm(SideForm):
@@ -268,7 +268,7 @@ class NpoForm(SideForm):
         most = f" of {budget[0]}'s {budget[1]}" if budget else ""
         self.query_one("#npo-wounds", Label).update(f"combined Wounds {wounds}{most}; the roster has: {escape(', '.join(cards))}")
 
-    def events(self, taken: set[str]) -> list[ev.Event]:
+    def side(self) -> Side:
         if not self.selection():
             raise KtlogError("the NPOs: select at least one operative")
-        return joining(self.player, self.roster_for_game(), self.selection(), taken, npo=True)
+        return Side(self.player, self.roster_for_game(), self.selection(), npo=True)

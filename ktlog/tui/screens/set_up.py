@@ -63,7 +63,7 @@ class SetUpScreen(InKtlogApp, Screen):
     def covers(ruleset: Ruleset) -> bool:
         """Whether the form fits the ruleset's set-up: two players, three markers and a crit op
         (Preliminary and Approved Ops; Approved Ops' tac ops and scouting follow on the record screen)."""
-        return ruleset.players == (2, 2) and bool(ruleset.crit_ops)
+        return ruleset.players == (2, 2) and ruleset.objective_markers == 3 and bool(ruleset.crit_ops)
 
     def __init__(self, store: Store, game_id: str):
         super().__init__()

@@ -1,0 +1,50 @@
+"""Creating a game, the one way every face does it (`ktlog new`, the TUI's new-game form, game
+files, the seat API): its GameCreated, then each side's PlayerJoined and OperativeAdded from its
+roster, checked before anything is written and stored in one transaction."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .. import events as ev
+from ..errors import InvalidEvent
+from ..files.rosters import Roster, joining
+from ..rulesets import get_ruleset
+from ..storage.store import Store
+
+
+@dataclass(frozen=True)
+class Side:
+    """A side joining a new game: a player (or Joint Ops' NPOs) and their kill team's roster, with
+    the operatives selected for this battle (None: all of them; an id named n times: n of it)."""
+
+    name: str
+    roster: Roster
+    select: list[str] | None = None
+    npo: bool = False
+
+
+def opening_events(created: ev.GameCreated, sides: Sequence[Side], *, joining_later: int = 0) -> list[ev.Event]:
+    """GameCreated and each side's PlayerJoined and OperativeAdded events, in order; refused
+    (InvalidEvent) when the ruleset is not played by that many sides (with `joining_later`, those
+    a game file's own PlayerJoined lines add)."""
+    ruleset = get_ruleset(created.ruleset)
+    low, high = ruleset.players
+    count = len(sides) + joining_later
+    if not low <= count <= high:
+        many = f"{low}" if low == high else f"{low} to {high}"
+        npos = " (the players' side and the NPOs')" if ruleset.npos else ""
+        given = ", ".join(side.name for side in sides) or "nobody"
+        raise InvalidEvent(f"{ruleset.title} ({ruleset.name}) is played by {many} players{npos}, not {count} ({given}): give {many}", "players")
+    events: list[ev.Event] = [created]
+    taken: set[str] = set()
+    for side in sides:
+        events += joining(side.name, side.roster, side.select, taken, npo=side.npo)
+    return events
+
+
+def create_game(store: Store, created: ev.GameCreated, sides: Sequence[Side], *, game_id: str | None = None) -> str:
+    """Check and store a new game's opening events, all or none (the rules check each); its id."""
+    events = opening_events(created, sides)
+    return store.new_game(created, events[1:], game_id=game_id)

@@ -1,0 +1,222 @@
+"""A ruleset from another package (tests/plugin_ruleset/: Example Skirmish, three turning points and
+one objective marker) installed beside ktlog and played through every face with no change to
+ktlog: the registry finds it by its entry point (group `ktlog.rulesets`), `ktlog simulate`,
+`ktlog new` and `ktlog event` play it in processes of their own, the TUI records a new game of it
+(Pilot, 80x24 and 120x40) and `ktlog serve` shows it. A bad entry point fails loudly, naming
+itself and its package.
+
+Installing: the package is copied into a folder with the `.dist-info` an installer writes (its
+METADATA and the entry points of its pyproject.toml), and that folder is put on the path, as
+`pip install --target` leaves it (pip cannot build it offline here: setuptools needs `wheel`)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tomllib
+from importlib.metadata import distributions
+from pathlib import Path
+
+import pytest
+from starlette.testclient import TestClient
+from textual.widgets import Input, Select
+from tui_support import TINY, press, tui_test
+
+from ktlog.errors import RegistryError
+from ktlog.rulesets import RULESETS, load_entry_point, load_entry_points
+from ktlog.storage.store import Store
+
+ROOT = Path(__file__).resolve().parent.parent
+PROJECT = ROOT / "tests" / "plugin_ruleset"
+NAME = "example-skirmish"
+
+
+def install(project: Path, site: Path) -> None:
+    """What an installer leaves in `site` for `project`: its packages and a dist-info with its
+    metadata and entry points."""
+    meta = tomllib.loads((project / "pyproject.toml").read_text())["project"]
+    for package in tomllib.loads((project / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"]:
+        shutil.copytree(project / package, site / package, ignore=shutil.ignore_patterns("__pycache__"))
+    info = site / f"{meta['name'].replace('-', '_')}-{meta['version']}.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {meta['name']}\nVersion: {meta['version']}\n")
+    groups = meta.get("entry-points", {})
+    (info / "entry_points.txt").write_text("".join(f"[{g}]\n" + "".join(f"{k} = {v}\n" for k, v in eps.items()) for g, eps in groups.items()))
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Path:
+    site = tmp_path_factory.mktemp("site-packages")
+    install(PROJECT, site)
+    return site
+
+
+@pytest.fixture
+def installed(site, monkeypatch):
+    """The package on this process's path and its rulesets registered, as they are when ktlog is
+    imported with it installed (load_entry_points is what the registry runs at import)."""
+    monkeypatch.syspath_prepend(str(site))
+    (ruleset,) = load_entry_points()
+    yield ruleset
+    del RULESETS[ruleset.name]
+    for module in [m for m in sys.modules if m.startswith("ktlog_example_ruleset")]:
+        del sys.modules[module]
+
+
+def ktlog(site: Path, db: Path, *args: str, code: int = 0, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    """`ktlog --db DB ARGS` in a process of its own with the package installed."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("KTLOG_")}
+    env["PYTHONPATH"] = os.pathsep.join([str(site), *filter(None, [env.get("PYTHONPATH")])])
+    result = subprocess.run([sys.executable, "-m", "ktlog", "--db", str(db), *args], input=stdin, env=env, capture_output=True, text=True, timeout=300)
+    assert result.returncode == code, f"{args} exited {result.returncode}:\n{result.stdout}\n{result.stderr}"
+    return result
+
+
+def test_ktlog_simulate_stores_the_installed_ruleset(site, tmp_path, installed):
+    db = tmp_path / "sim.db"
+    ktlog(site, db, "simulate", "--games", "3", "--seed", "7", "--ruleset", NAME)
+    games = json.loads(ktlog(site, db, "games", "--json").stdout)
+    assert [g["ruleset"] for g in games] == [NAME] * 3
+    with Store(db) as store:
+        for game in store.games():
+            state = store.state(game.id)
+            assert state.ruleset == NAME and state.phase == "over"
+            assert len(state.markers) == 1 and state.crit_op == "Secure"  # its own rules, not Preliminary Ops'
+            if state.result.ended_by == "battle":
+                assert state.turning_point == 3
+
+
+SET_UP = """\
+RolledOff purpose=setup rolls=Alice:5,Bob:2
+InitiativeDecided player=Alice
+ObjectiveMarkerSetUp marker=centre player=Bob
+CritOpRolled roll=2
+DropZoneChosen player=Alice drop_zone=A
+DropZoneChosen player=Bob drop_zone=B
+EquipmentSelected player=Alice
+EquipmentSelected player=Bob
+OperativeSetUp operative=sergeant
+OperativeSetUp operative=legionary-1
+OperativeSetUp operative=gunner-grenade
+OperativeSetUp operative=legionary-2
+"""
+
+
+def test_ktlog_new_and_event_lines_play_it_by_its_rules(site, tmp_path):
+    db = tmp_path / "typed.db"
+    new = ktlog(
+        site,
+        db,
+        "new",
+        "--ruleset",
+        NAME,
+        "--killzone",
+        "volkus",
+        "--player",
+        "Alice=kasrkin:sergeant,gunner-grenade",
+        "--player",
+        "Bob=legionaries:legionary-1,legionary-2",
+    )
+    game = new.stdout.strip()
+    assert "created Example Skirmish game" in new.stderr
+    refused = ktlog(
+        site, db, "event", game[:8], "--file", "-", stdin=SET_UP.replace("CritOpRolled", "ObjectiveMarkerSetUp marker=north player=Alice\nCritOpRolled"), code=1
+    )
+    assert "marker" in refused.stderr and "Traceback" not in refused.stderr  # one marker only, all or none
+    first_tp = "TurningPointStarted turning_point=1\nRolledOff purpose=initiative rolls=Alice:4,Bob:3\nInitiativeDecided player=Alice\n"
+    out = ktlog(site, db, "event", game[:8], "--file", "-", stdin=SET_UP + first_tp).stdout
+    assert "next:" in out and "Alice" in out
+    score = json.loads(ktlog(site, db, "score", game[:8], "--json").stdout)
+    assert score["ruleset"] == NAME, score
+
+
+@pytest.mark.tui
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+@tui_test
+async def test_the_tui_starts_a_new_game_of_it_and_records_the_set_up(store, installed, size):
+    from ktlog.tui.app import make_app
+
+    async with make_app(store, screen="new").run_test(size=size) as pilot:
+        pilot.app.screen.query_one("#ruleset", Select).value = NAME
+        await pilot.pause()
+        for i in (1, 2):
+            field = pilot.app.screen.query_one(f"#file-{i}", Input)
+            field.focus()
+            field.value = str(TINY)
+            await press(pilot, "enter")
+        await press(pilot, "ctrl+s")
+        assert type(pilot.app.screen).__name__ == "RecordScreen"  # its set-up step by step: not the three-marker form
+        await press(pilot, "o", "6", "1", "enter", "1")  # roll-off: Alice wins, keeps initiative
+        await press(pilot, "m", "enter")  # the one marker
+        assert not pilot.app.screen.steps.legal("marker")
+        await press(pilot, "k", "2")  # crit op: the D3's 2 is Secure here
+        await press(pilot, "z", "enter", "z", "enter")  # drop zones A then B
+        await press(pilot, "q", "1", "enter", "q", "enter", "U")  # no equipment; every operative set up
+        assert pilot.app.screen.steps.legal("start_tp")
+    (game,) = store.games()
+    state = store.state(game.id)
+    assert game.ruleset == NAME and state.crit_op == "Secure" and list(state.markers) == ["centre"]
+    assert all(o.set_up for o in state.operatives.values())
+
+
+def test_ktlog_serve_shows_its_games(site, tmp_path, installed):
+    from ktlog.web.app import make_app
+
+    db = tmp_path / "web.db"
+    ktlog(site, db, "simulate", "--games", "1", "--seed", "2", "--ruleset", NAME)
+    with Store(db) as store:
+        (game,) = store.games()
+    with TestClient(make_app(db), base_url="http://127.0.0.1:8787") as client:
+        for url in ("/", f"/games/{game.id}", f"/games/{game.id}/replay"):
+            assert client.get(url).status_code == 200, url
+        page = client.get(f"/games/{game.id}").text
+        shown = json.loads(page.split('id="ktlog-state">')[1].split("</script>")[0])  # what the page's script draws
+        assert shown["ruleset"] == NAME and [m["id"] for m in shown["markers"]] == ["centre"]
+        view = client.get(f"/api/games/{game.id}").json()
+        assert view["ruleset"] == NAME and view["phase"] == "over"
+        assert client.get(f"/api/games/{game.id}/score").status_code == 200
+
+
+# --- a bad entry point fails loudly ---------------------------------------------------------------
+
+
+BAD = {
+    "import": ('broken = "ktlog_bad_ruleset.missing:RULESET"', "cannot be loaded (ModuleNotFoundError"),
+    "type": ('notaruleset = "ktlog_bad_ruleset:NOT_A_RULESET"', "names 'text', not a Ruleset instance"),
+    "duplicate": ('again = "ktlog_bad_ruleset:AGAIN"', "two rulesets are called 'kt24-preliminary'"),
+}
+
+
+@pytest.fixture
+def bad_site(tmp_path) -> Path:
+    package = tmp_path / "project" / "ktlog_bad_ruleset"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("from ktlog.rulesets.preliminary.rules import PreliminaryOps\n\nNOT_A_RULESET = 'text'\nAGAIN = PreliminaryOps()\n")
+    return tmp_path
+
+
+@pytest.mark.parametrize("kind", list(BAD))
+def test_a_bad_entry_point_names_itself_and_its_package(bad_site, monkeypatch, kind):
+    entry, message = BAD[kind]
+    project, site = bad_site / "project", bad_site / "site"
+    site.mkdir()
+    (project / "pyproject.toml").write_text(
+        f'[project]\nname = "ktlog-bad-ruleset"\nversion = "0.2.0"\n\n[project.entry-points."ktlog.rulesets"]\n{entry}\n\n[tool.setuptools]\npackages = ["ktlog_bad_ruleset"]\n'
+    )
+    install(project, site)
+    monkeypatch.syspath_prepend(str(site))
+    (dist,) = distributions(path=[str(site)])
+    (point,) = dist.entry_points
+    with pytest.raises(RegistryError) as refused:
+        load_entry_point(point)
+    assert message in str(refused.value)
+    assert f"the ruleset entry point {point.name!r}" in str(refused.value) and "ktlog-bad-ruleset 0.2.0" in str(refused.value)
+    assert "pip uninstall ktlog-bad-ruleset" in str(refused.value)
+    assert list(RULESETS) == ["kt24-preliminary", "kt24-approved", "kt24-multiplayer", "kt24-joint", "kt21"]
+    sys.modules.pop("ktlog_bad_ruleset", None)
+    if kind == "duplicate":  # and any command says so in one line, not a traceback
+        failed = ktlog(site, bad_site / "x.db", "games", code=1)
+        assert failed.stderr.count("\n") == 1 and message in failed.stderr and "Traceback" not in failed.stderr
