@@ -11,7 +11,7 @@ from ktlog.errors import KtlogError
 from ktlog.rules.questions import Move, Question
 from ktlog.text.event_text import event_line, parse_event
 
-from ..screens.pick import Choice, operative_choice
+from ..screens.pick import Choice, operative_choice, player_choice
 from ..steps import KIND
 from .registry import FLOWS, KIND_FLOWS, Asker
 
@@ -38,7 +38,10 @@ async def ask_move(screen: Asker, kind: str) -> None:
     if not moves:
         screen.say(screen.steps.why_not(kind), ok=False)
         return
-    move = await screen.pick_one(KIND[kind].label, [Choice(m.label, m) for m in moves])
+    s = screen.recorder.state
+    by_player = len({m.player for m in moves}) == len(moves) and all(m.player in s.players for m in moves)
+    choices = [player_choice(m.player, m, s, m.label) if by_player and m.player else Choice(m.label, m) for m in moves]  # a player's number is theirs all game
+    move = await screen.pick_one(KIND[kind].label, choices)
     answers = await answer(screen, move) if move is not None else None
     if answers is False or answers is True:  # refused, and said why (True is never answered)
         return
@@ -111,6 +114,8 @@ def _choice(screen: Asker, q: Question, value: str, label: str) -> Choice:
     s = screen.recorder.state
     if q.kind in ("operative", "target") and value in s.operatives:
         return operative_choice(s.operatives[value], value, s)
+    if q.field == "player" and value in s.players:  # a player keeps their number all game (issue 24 #15)
+        return player_choice(value, value, s, label)
     firsts = [c.value[:1] for c in q.choices]
     if q.kind == "option" and all(c.value.isalpha() and c.value.islower() for c in q.choices) and len(set(firsts)) == len(firsts):
         return Choice(label, value, value[:1].lower())
