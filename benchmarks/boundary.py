@@ -20,10 +20,10 @@ from unittest import mock
 
 from ktlog.analytics.integrity import tables_behind_events
 from ktlog.analytics.league import Filters, League
+from ktlog.envelopes import canonical, check_limits
 from ktlog.files.gamelog import _encoder, make_header, write_game_log
 from ktlog.play.importer import import_files
 from ktlog.play.simulate import simulate_games
-from ktlog.records import canonical, check_event
 from ktlog.storage.store import Store
 
 
@@ -49,7 +49,7 @@ def both_ways(run: Callable[[], object], repeat: int) -> tuple[list[float], list
 
 def unchecked():
     """Writing with the boundary switched off (the way before issue 17)."""
-    return mock.patch.multiple("ktlog.storage.store", check_event=lambda event, payload=None: None, check_ids=lambda game_id, event_id: None)
+    return mock.patch.multiple("ktlog.storage.store", check_limits=lambda event, payload=None: None, check_ids=lambda game_id, event_id: None)
 
 
 def row(name: str, with_checks: list[float], without: list[float], unit: str, scale: float) -> str:
@@ -67,10 +67,10 @@ def main() -> None:
     print(f"{args.games} simulated games, {len(events):,} events; min / median of {args.repeat} runs\n")
     print("| what | with the checks | without | ratio (medians) |\n|---|---|---|---|")
     payloads = [canonical(e) for e in events]
-    searched = timed(lambda: [check_event(e, p) for e, p in zip(events, payloads)], args.repeat)
-    walked = timed(lambda: [check_event(e) for e in events], args.repeat)
+    searched = timed(lambda: [check_limits(e, p) for e, p in zip(events, payloads)], args.repeat)
+    walked = timed(lambda: [check_limits(e) for e in events], args.repeat)
     per_event = [[t / len(events) for t in times] for times in (searched, walked)]
-    print(row("check_event per event: byte search first / every event walked", *per_event, "us", 1e6))
+    print(row("check_limits per event: byte search first / every event walked", *per_event, "us", 1e6))
 
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)

@@ -17,8 +17,8 @@ import time
 from pathlib import Path
 
 from ktlog.data import SAMPLE_GAMES
+from ktlog.play.game_files import game_file
 from ktlog.play.importer import import_file
-from ktlog.play.typed_game import game_file
 from ktlog.storage.store import Store
 
 

@@ -18,6 +18,7 @@ import time
 import uuid
 from pathlib import Path
 
+from ktlog.envelopes import GENESIS, seal
 from ktlog.events import Annotation, Envelope, EventVoided
 from ktlog.files.gamelog import _encoder, make_header, write_game_log
 from ktlog.files.rosters import Roster, RosterOperative
@@ -25,7 +26,6 @@ from ktlog.play.builder import GameBuilder
 from ktlog.play.importer import available_cores, import_files
 from ktlog.play.replay import Replay
 from ktlog.play.simulate import load_sim_rosters, simulate_games
-from ktlog.records import GENESIS, seal
 from ktlog.reducer import effective, fold
 from ktlog.rulesets import RULESETS
 from ktlog.rulesets.kt24 import simulator as simulate

@@ -1,5 +1,5 @@
 """The characters a name or a note may not hold: the boundary refuses them in new events
-(`records.check_event`) and every face shows those an older file holds as visible escapes
+(`envelopes.check_limits`) and every face shows those an older file holds as visible escapes
 (`text.safe`). Its own module, so a display need not load the events."""
 
 from __future__ import annotations

@@ -21,7 +21,8 @@ from .rulesets import get_ruleset
 from .state import GameState, copy_state, decode_state, encode_state
 from .text.results import describe_result
 
-Record = tuple[int, Event]
+SeqEvent = tuple[int, Event]
+"""An event at its seq: what the reducer folds and the timeline lists."""
 
 
 def apply(state: GameState, event: Event, seq: int | None = None) -> GameState:
@@ -59,9 +60,9 @@ def apply_in_place(state: GameState, event: Event, seq: int) -> None:
     state.seq = seq
 
 
-def numbered(events: Iterable[Event | Record | Envelope], first: int = 1) -> list[Record]:
+def numbered(events: Iterable[Event | SeqEvent | Envelope], first: int = 1) -> list[SeqEvent]:
     """(seq, event) pairs from envelopes, pairs, or bare events numbered from `first`."""
-    records: list[Record] = []
+    records: list[SeqEvent] = []
     for i, item in enumerate(events, first):
         if isinstance(item, Envelope):
             records.append((item.seq, item.payload))
@@ -72,9 +73,9 @@ def numbered(events: Iterable[Event | Record | Envelope], first: int = 1) -> lis
     return records
 
 
-def effective(records: list[Record]) -> list[Record]:
+def effective(records: list[SeqEvent]) -> list[SeqEvent]:
     """The events that still count: each `EventVoided` removes the latest effective event."""
-    stack: list[Record] = []
+    stack: list[SeqEvent] = []
     for seq, event in records:
         if not isinstance(event, EventVoided):
             stack.append((seq, event))
@@ -96,7 +97,7 @@ def _bad_void(seq: int, message: str, rule: str = "EventVoided") -> InvalidEvent
     return error
 
 
-def corrected(records: list[Record]) -> list[Record]:
+def corrected(records: list[SeqEvent]) -> list[SeqEvent]:
     """Effective records as they count after their corrections: each corrected event replaced
     by its correction's event (at its own seq), the corrections left out. A correction given
     with an override passes its reason to the replacement and to the events recorded between
@@ -112,7 +113,7 @@ def corrected(records: list[Record]) -> list[Record]:
         if target not in seqs or target >= at:
             raise _bad_void(at, f"seq {at} corrects seq {target}, which is not an earlier event that counts", "EventCorrected")
     reasons = [(target, at, f"corrected at seq {at}: {fix.override}") for target, (at, fix) in fixes.items() if fix.override]
-    out: list[Record] = []
+    out: list[SeqEvent] = []
     for seq, event in records:
         if isinstance(event, EventCorrected):
             continue
@@ -128,13 +129,13 @@ def corrected(records: list[Record]) -> list[Record]:
     return out
 
 
-def rewinds(records: list[Record]) -> list[tuple[int, int]]:
+def rewinds(records: list[SeqEvent]) -> list[tuple[int, int]]:
     """(seq, target) of each event that reaches back: undos and corrections. A snapshot taken
     after a target is no use to a seek past its rewind (`usable_snapshot_seq`)."""
     return [(seq, e.target) for seq, e in records if isinstance(e, EventVoided | EventCorrected)]
 
 
-def fold(events: Iterable[Event | Record | Envelope], start: GameState | None = None) -> GameState:
+def fold(events: Iterable[Event | SeqEvent | Envelope], start: GameState | None = None) -> GameState:
     """The state after `events`, from the beginning or from the snapshot `start`.
 
     `start` is not changed. Voids in `events` may only reach back to events in `events`.
@@ -143,7 +144,7 @@ def fold(events: Iterable[Event | Record | Envelope], start: GameState | None = 
     return _fold_into(state, numbered(events, state.seq + 1))
 
 
-def _fold_into(state: GameState, records: list[Record]) -> GameState:
+def _fold_into(state: GameState, records: list[SeqEvent]) -> GameState:
     for seq, event in corrected(effective(records)):
         apply_in_place(state, event, seq)
     if records:
@@ -165,7 +166,7 @@ def resume(
     snapshot_seqs: Iterable[int],
     voids: list[tuple[int, int]],
     load_snapshot: Callable[[int], GameState],
-    records_after: Callable[[int], list[Record]],
+    records_after: Callable[[int], list[SeqEvent]],
 ) -> tuple[GameState, int]:
     """The state after `seq`, folded forward from the latest snapshot that no later undo
     reaches past (or from the start). `voids` are (seq, target) of the undos up to `seq`;
@@ -178,7 +179,7 @@ def resume(
     return state, len(records)
 
 
-def fold_with_snapshots(records: list[Record], every: int) -> tuple[GameState, list[tuple[int, bytes]]]:
+def fold_with_snapshots(records: list[SeqEvent], every: int) -> tuple[GameState, list[tuple[int, bytes]]]:
     """Fold a whole log from the start, keeping the encoded state at every `every`-th seq.
 
     A snapshot at seq s is the state as of s. An undo of the event at seq t leaves the state

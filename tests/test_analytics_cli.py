@@ -263,7 +263,7 @@ def test_a_game_the_league_leaves_out_is_named_with_why(samples):
 def test_a_table_keeps_to_the_terminal_and_wide_shows_every_column(samples, monkeypatch, table):
     # Issue 24 #22: in a 120-column terminal every column of `stats teams` wrapped to three characters.
     samples_db = samples[0]
-    monkeypatch.setattr("ktlog.analytics.output.terminal_width", lambda: 120)  # a 120-column terminal (CliRunner's output is none)
+    monkeypatch.setattr("ktlog.analytics.formats.terminal_width", lambda: 120)  # a 120-column terminal (CliRunner's output is none)
     fitted = ktlog(samples_db, "stats", table)
     lines = fitted.stdout.splitlines()
     assert all(len(line) <= 120 for line in lines)

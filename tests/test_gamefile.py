@@ -11,12 +11,12 @@ from click.testing import CliRunner
 from ktlog import events as ev
 from ktlog.cli import cli
 from ktlog.data import SAMPLE_GAMES, SAMPLE_ROSTERS
+from ktlog.envelopes import canonical
 from ktlog.errors import GameLogError, KtlogError
 from ktlog.events import Dice, Reroll, ShootingAttack
 from ktlog.files.gamefile import event_line
+from ktlog.play.game_files import game_file
 from ktlog.play.importer import import_file, import_files
-from ktlog.play.typed_game import game_file
-from ktlog.records import canonical
 from ktlog.state import encode_state
 from ktlog.storage.store import Store
 from ktlog.text.event_text import parse_event

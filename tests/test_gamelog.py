@@ -166,8 +166,8 @@ def test_a_header_result_that_disagrees_is_reported(exported, other):
 def test_an_older_event_version_is_upcast_on_read_and_keeps_its_hash(monkeypatch, tmp_path, other):
     """Pretend GambitPassed is now version 2 (its player field was called `who` in version 1)."""
     from ktlog import events
+    from ktlog.envelopes import GENESIS, canonical_raw, chain_hash
     from ktlog.files.gamelog import Header, _encoder
-    from ktlog.records import GENESIS, canonical_raw, chain_hash
 
     g = game(2, 2)
     lines, prev = [], GENESIS

@@ -11,15 +11,15 @@ import pytest
 from click.testing import CliRunner
 from conftest import ROOT, game
 
-import ktlog.records
+import ktlog.envelopes
 from ktlog.cli import cli
+from ktlog.envelopes import GENESIS, decode_payload, seal
 from ktlog.errors import InvalidEvent
 from ktlog.events import Annotation
 from ktlog.files.gamelog import export_lines, write_game_log
 from ktlog.play.importer import import_file
 from ktlog.play.replay import Replay
 from ktlog.play.verify import verify
-from ktlog.records import GENESIS, decode_payload, seal
 from ktlog.reducer import fold
 from ktlog.storage.catalog import TABLES
 from ktlog.storage.dbfile import SCHEMA_VERSION
@@ -99,7 +99,7 @@ def test_an_event_id_taken_by_another_game_is_refused_in_append(store, monkeypat
     first = store.new_game(g.events[0], g.events[1:])
     taken = store.events(first)[3].event_id
     second = store.new_game(g.events[0])
-    monkeypatch.setattr(ktlog.records, "event_uuid", lambda recorded_at: taken)
+    monkeypatch.setattr(ktlog.envelopes, "event_uuid", lambda recorded_at: taken)
     with pytest.raises(InvalidEvent, match=f"event id {taken} is already stored"):
         store.append(second, g.events[1])
     assert store.game(second).head_seq == 1 and len(store.events(second)) == 1

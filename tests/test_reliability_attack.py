@@ -389,7 +389,7 @@ def test_a_deeply_nested_argument_is_refused_plainly(tmp_path):
 
 
 def test_a_version_1_game_created_with_a_dataslate_is_refused():
-    from ktlog.records import decode_payload
+    from ktlog.envelopes import decode_payload
 
     with pytest.raises(InvalidEvent, match="GameCreated version 1 has no dataslate field"):
         decode_payload("GameCreated", 1, b'{"type":"GameCreated","ruleset":"kt24-preliminary","killzone":"volkus","date":"2026-11-01","dataslate":"Q4"}')
@@ -445,7 +445,7 @@ def test_a_header_with_an_empty_signature_list_imports_as_unsigned(samples_db, t
 
 def rechained(lines: list[bytes]) -> list[bytes]:
     """Game-log lines with their hash chain recomputed, as a forger would."""
-    from ktlog.records import GENESIS, canonical_raw, chain_hash
+    from ktlog.envelopes import GENESIS, canonical_raw, chain_hash
 
     out, prev = [lines[0]], GENESIS
     for line in lines[1:]:
@@ -459,7 +459,7 @@ def rechained(lines: list[bytes]) -> list[bytes]:
 
 @given(name=st.text(max_size=260), delta=st.integers())
 def test_the_byte_search_never_passes_what_the_walk_refuses(name, delta):
-    from ktlog.records import _bad_value, _plainly_within_limits, canonical
+    from ktlog.envelopes import _bad_value, _plainly_within_limits, canonical
 
     for event in (PlayerJoined(player=name, kill_team=name), AplModified(operative="a1", delta=delta, reason=name)):
         if _plainly_within_limits(canonical(event)):

@@ -10,10 +10,10 @@ import sys
 
 from conftest import ROOT, game
 
+from ktlog.envelopes import canonical
 from ktlog.events import Annotation
 from ktlog.play.simulate import simulate_games
 from ktlog.play.verify import verify
-from ktlog.records import canonical
 from ktlog.storage.store import Store
 
 WRITERS = 4

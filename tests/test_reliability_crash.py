@@ -25,8 +25,8 @@ import pytest
 from conftest import ROOT
 from writers import after_the_battle
 
+from ktlog.envelopes import canonical
 from ktlog.play.verify import verify_game
-from ktlog.records import canonical
 from ktlog.storage.store import Store
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="the recorders are forked (POSIX only)")

@@ -27,12 +27,12 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from ktlog.cli import cli
+from ktlog.envelopes import GENESIS, canonical, canonical_raw, chain_hash
 from ktlog.errors import RuleViolation
 from ktlog.events import EVENT_TYPES, ActivationEnded, GameCreated, OperativeActivated, OperativeAdded, PlayerJoined, TurningPointStarted
 from ktlog.files.gamelog import make_header
 from ktlog.play.builder import GameBuilder, shoot
 from ktlog.play.verify import verify_game
-from ktlog.records import GENESIS, canonical, canonical_raw, chain_hash
 from ktlog.storage.store import Store
 
 GAME_ID = "0f0f0f0f-1111-4111-8111-111111111111"

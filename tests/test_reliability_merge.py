@@ -13,10 +13,10 @@ import pytest
 from click.testing import CliRunner
 
 from ktlog.cli import cli
+from ktlog.envelopes import canonical
 from ktlog.events import Annotation
 from ktlog.play.simulate import simulate_games
 from ktlog.play.verify import verify
-from ktlog.records import canonical
 from ktlog.storage.catalog import DERIVED
 from ktlog.storage.store import Store
 

@@ -16,10 +16,10 @@ from click.testing import CliRunner
 from conftest import game
 
 from ktlog.cli import cli
+from ktlog.envelopes import chain_hash, event_id_text
 from ktlog.files.gamelog import export_lines, write_game_log
 from ktlog.play.builder import shoot
 from ktlog.play.simulate import simulate_games
-from ktlog.records import chain_hash, event_id_text
 from ktlog.storage.snapshots import SNAPSHOT_EVERY
 from ktlog.storage.store import Store
 

@@ -11,11 +11,11 @@ from conftest import ROOT
 
 from ktlog import events as ev
 from ktlog.cli import cli
+from ktlog.envelopes import decode_payload
 from ktlog.errors import InvalidEvent, RosterError, RuleViolation
 from ktlog.files.rosters import load_roster
 from ktlog.play.builder import GameBuilder
 from ktlog.play.moves import next_step
-from ktlog.records import decode_payload
 from ktlog.rules.team import unlisted
 from ktlog.storage.store import Store
 from ktlog.text.describe import describe

@@ -123,7 +123,7 @@ def test_a_database_from_a_newer_ktlog_is_refused_naming_the_version_needed(tmp_
 def test_version_1_events_a_later_check_may_refuse_are_read_with_an_override_saying_so():
     """Shot, Fought and EquipmentSelected version 2 (issue 24): the checks of Blast secondary
     targets (pg 111), fight assists (pg 45) and the set-up order (pg 110) came with them."""
-    from ktlog.records import decode_payload
+    from ktlog.envelopes import decode_payload
 
     def read(type_name, payload):
         return decode_payload(type_name, 1, json.dumps({"type": type_name, **payload}))

@@ -19,9 +19,9 @@ from pathlib import Path
 import msgspec
 
 from ktlog.data import SAMPLE_GAMES
+from ktlog.envelopes import decode_payload
 from ktlog.events import Annotation, Event
 from ktlog.files.gamelog import read_game_log
-from ktlog.records import decode_payload
 from ktlog.storage.store import Store
 
 SAMPLE = SAMPLE_GAMES / "08_approved_ops_kasrkin_vs_legionaries.jsonl"

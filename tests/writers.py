@@ -18,10 +18,10 @@ import sys
 import time
 from pathlib import Path
 
+from ktlog.envelopes import canonical
 from ktlog.errors import ConcurrencyConflict
 from ktlog.events import Annotation
 from ktlog.play.simulate import simulate_games
-from ktlog.records import canonical
 from ktlog.storage.store import Store
 
 CONFLICT = re.compile(

@@ -40,8 +40,8 @@ from .. import __version__
 from ..errors import KtlogError
 from ..files.atomic import write_atomically
 from ..storage.dbfile import SCHEMA_VERSION
+from .columns import FORMAT, METADATA, table_query
 from .league import Filters, read_table
-from .tables import FORMAT, METADATA, table_query
 
 PARTITIONS = ("season", "league")
 NULL_PARTITION = "__HIVE_DEFAULT_PARTITION__"

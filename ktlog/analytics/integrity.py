@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import polars as pl
 
+from .columns import is_dataset
 from .league import League, read_table
-from .tables import is_dataset
 
 
 def suspicious_games(league: League) -> list[tuple[str, str]]:

@@ -22,7 +22,7 @@ import polars as pl
 from ..errors import KtlogError
 from ..storage import catalog
 from ..storage.dbfile import read_uri, store_error
-from .tables import POLARS_TYPE, is_dataset, read_dataset_table, table_query
+from .columns import POLARS_TYPE, is_dataset, read_dataset_table, table_query
 
 
 class NothingToCompute(KtlogError):

@@ -18,7 +18,7 @@ if TYPE_CHECKING:  # Polars loads with the first statistic, not with every ktlog
 
 def _league(ctx: click.Context, kw: dict) -> League:
     from ..analytics.league import Filters, League
-    from ..analytics.tables import METADATA, is_dataset
+    from ..columns import METADATA, is_dataset
     from ..play.database import is_current
 
     filters = Filters(**{k: kw.pop(k) for k in FILTERS})
@@ -81,7 +81,7 @@ def filtered(command):
     @functools.wraps(command)
     @click.pass_context
     def run(ctx, **kw):
-        from ..analytics.output import write
+        from ..formats import write
 
         fmt, output = kw.pop("fmt"), kw.pop("output")
         claim_output(ctx, output, kw.pop("force"))
@@ -218,7 +218,7 @@ def elo(league: League):
 def _game_id(league: League, prefix: str) -> str:
     """A finished game of the league by its id or the start of it."""
     from ..analytics.league import NothingToCompute
-    from ..records import game_prefix
+    from ..envelopes import game_prefix
 
     prefix = game_prefix(prefix)
     games = league.games.filter(league.games.get_column("game_id").str.starts_with(prefix))
@@ -283,7 +283,7 @@ def report(ctx, game, output, force) -> None:
     """Write one game as a single HTML file: result, VP curve, events and notes (opens offline)."""
     from ..analytics.league import Filters, League
     from ..analytics.report import game_report
-    from ..files.output import default_name
+    from ..output_file import default_name
     from ..play.database import Store
 
     db = Path(ctx.find_root().obj["db"])

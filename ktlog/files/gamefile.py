@@ -3,7 +3,7 @@
 A few header lines `key: value` (the players and their rosters, the ruleset, killzone, date and
 labels), then one event a line in the syntax of `ktlog event` (`TYPE FIELD=VALUE ...`, parsed by
 `text.event_text`). `#` starts a comment (a whole line, or after a space); blank lines are
-skipped. Ids, times and hashes are made on import (`play.typed_game`), unless the file carries
+skipped. Ids, times and hashes are made on import (`play.game_files`), unless the file carries
 them: a game recorded live and exported keeps its events' ids and times, a `recorded:` header
 line for each event the header makes (its creation, each side's joining and operatives) and
 `@id=ID @at=TIME` at the end of every event line, so that it imports as the same events (issue
@@ -26,8 +26,8 @@ from pathlib import Path
 import msgspec
 
 from .. import events as ev
+from ..envelopes import canonical
 from ..errors import GameLogError, KtlogError
-from ..records import canonical
 from ..rulesets import RULESETS
 from ..text.event_text import field_defaults, field_types, parse_event
 from ..text.notation import format_dice, format_steps

@@ -13,13 +13,13 @@ from typing import TYPE_CHECKING, Annotated, Literal, cast
 import msgspec
 
 from .. import __version__
+from ..envelopes import GENESIS, NUMBER_LIMIT, canonical, canonical_raw, chain_hash, decode_payload
 from ..errors import GameLogError, KtlogError
 from ..events import AnyEvent, Envelope
-from ..records import GENESIS, NUMBER_LIMIT, canonical, canonical_raw, chain_hash, decode_payload
 from ..rulesets import get_ruleset
 from ..state import GameState
 from .inputs import GAME_LOG_LIMIT, LINE_LIMIT, read_limited
-from .output import write_file
+from .output_file import write_file
 
 if TYPE_CHECKING:
     from ..storage.store import Store

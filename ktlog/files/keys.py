@@ -26,7 +26,7 @@ def public_hex(key: Ed25519PrivateKey) -> str:
 def create_key(name: str) -> tuple[str, Ed25519PrivateKey]:
     """A new key pair for `name`, written once (an existing key is never replaced: games signed
     with it would no longer match its owner)."""
-    from ..records import name_problem
+    from ..envelopes import name_problem
 
     name = name.strip()
     if problem := name_problem(name, "name"):

@@ -66,9 +66,9 @@ import msgspec
 import platformdirs
 
 from ..data import SAMPLE_ROSTERS
+from ..envelopes import check_limits
 from ..errors import InvalidEvent, KtlogError, RosterError
 from ..events import EVENT_TYPES, Action, Datacard, Equipment, Event, OperativeAdded, PlayerJoined, Ploy, Resource, UniqueAction, Weapon, WeaponKind
-from ..records import check_event
 from ..rules.setup import check_datacard
 from ..rules.team import MAX_PLOY_CP, MAX_RESOURCE, check_team
 from ..wording import read_wording
@@ -349,7 +349,7 @@ _EVENT_FIELDS = {"kill_team": "name", "equipment_options": "equipment", "group_a
 
 
 def _limit_problems(spec: RosterFile) -> list[RosterProblem]:
-    """What `ktlog new` would refuse in the events this roster becomes (`records.check_event`:
+    """What `ktlog new` would refuse in the events this roster becomes (`envelopes.check_limits`:
     whole numbers within +-NUMBER_LIMIT, names and texts within their lengths, no control
     character), found before the file is used, each with its field."""
     ploys, equipment, resources = _team(spec)
@@ -365,7 +365,7 @@ def _limit_problems(spec: RosterFile) -> list[RosterProblem]:
 
 def _refused(event: Event, named: str, at: tuple[str | int, ...]) -> list[RosterProblem]:
     try:
-        check_event(event)
+        check_limits(event)
     except InvalidEvent as exc:
         text = exc.message.replace("field datacard.", "field ").replace("field operative:", "field id:")
         path = re.match(r"field ([\w.\[\]]+):", text)

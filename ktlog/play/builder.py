@@ -16,6 +16,7 @@ import datetime as dt
 import uuid
 from collections.abc import Callable, Iterable, Sequence
 
+from ..envelopes import GENESIS, event_uuid, seal
 from ..errors import RuleViolation
 from ..events import (
     Action,
@@ -66,7 +67,6 @@ from ..events import (
     UniqueActionPerformed,
 )
 from ..files.rosters import Roster, joining
-from ..records import GENESIS, event_uuid, seal
 from ..reducer import apply_in_place, effective, fold, resume
 from ..rules.setup import next_to_set_up
 from ..state import GameState, decode_state, encode_state

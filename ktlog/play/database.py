@@ -8,7 +8,7 @@ importer. Where the database lives and how long a face waits for a lock are the 
 
 from __future__ import annotations
 
-from ..records import GameRow
+from ..envelopes import GameRow
 from ..storage.dbfile import BUSY_TIMEOUT_MS, UI_BUSY_TIMEOUT_MS, default_db_path, is_current
 from ..storage.store import Store, listed_game
 

@@ -39,7 +39,7 @@ from ..storage.snapshots import SNAPSHOT_EVERY
 from ..storage.store import Raced, Store, event_rows, snapshot_rows
 from ..text.plural import counted
 from ..text.results import describe_result
-from .typed_game import read_typed_game
+from .game_files import read_typed_game
 
 
 @dataclass
@@ -103,7 +103,7 @@ def _import_file(store: Store, path: Path) -> ImportReport:
 
 
 def _read(path: Path, store: Store | None = None) -> tuple[Header, list[tuple[Envelope, bytes]]]:
-    """A game-log file, or a typed game file by its suffix (`play.typed_game`: `store` lets
+    """A game-log file, or a typed game file by its suffix (`play.game_files`: `store` lets
     the events it holds already keep their stored envelopes)."""
     return read_typed_game(path, store) if path.suffix == GAME_FILE_SUFFIX else read_game_log(path)
 

@@ -16,8 +16,8 @@ from typing import Literal
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
+from ..envelopes import name_problem
 from ..errors import KtlogError
-from ..records import name_problem
 from ..storage.store import Store
 
 Standing = Literal["pinned", "new", "other key", "key of another", "revoked"]

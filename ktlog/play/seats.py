@@ -22,8 +22,8 @@ from dataclasses import dataclass
 import msgspec
 
 from .. import events as ev
+from ..envelopes import now
 from ..errors import ConcurrencyConflict, KtlogError
-from ..records import now
 from ..state import GameState
 from ..storage.store import Store
 from .session import Recorded, RecordingSession

@@ -20,7 +20,7 @@ import msgspec
 
 from .. import events as ev
 from ..errors import ConcurrencyConflict, KtlogError, RuleViolation
-from ..reducer import Record, apply
+from ..reducer import SeqEvent, apply
 from ..state import GameState
 from ..storage.store import Store
 from ..text.describe import describe
@@ -39,7 +39,7 @@ class Recorded:
     event: ev.Event
     before: GameState
     after: GameState
-    undone: Record | None = None
+    undone: SeqEvent | None = None
     """For an undo: the (seq, event) it voided."""
 
 
@@ -127,7 +127,7 @@ class RecordingSession:
             raise NothingToDo("Give the reason (the kill team rule that allows it)")
         return self.record(msgspec.structs.replace(self.refused, override=reason.strip()))
 
-    def latest(self) -> Record | None:
+    def latest(self) -> SeqEvent | None:
         """The latest event that still counts (what an undo voids), or None at the game's creation."""
         return self.timeline.latest()
 

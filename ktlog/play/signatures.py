@@ -21,11 +21,11 @@ import msgspec
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
+from ..envelopes import NUMBER_LIMIT, name_problem
 from ..errors import KtlogError
 from ..files.gamelog import Header, HeaderSignature
 from ..files.inputs import LINE_LIMIT
 from ..files.keys import load_key, public_hex
-from ..records import NUMBER_LIMIT, name_problem
 from ..storage.store import Store
 from .keyring import Standing, public_key_problem, standing, trust
 

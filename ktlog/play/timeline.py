@@ -13,7 +13,7 @@ from functools import cached_property
 
 from ..errors import KtlogError
 from ..events import Annotation, Envelope, Event, EventCorrected, EventVoided, OperativeActivated, TurningPointEnded, TurningPointStarted
-from ..reducer import Record, effective, fold
+from ..reducer import SeqEvent, effective, fold
 from ..rulesets import get_ruleset
 from ..state import GameState
 
@@ -25,7 +25,7 @@ class Timeline:
 
     def __init__(self, envelopes: Sequence[Envelope]):
         self.envelopes = list(envelopes)
-        self.records: list[Record] = [(e.seq, e.payload) for e in self.envelopes]
+        self.records: list[SeqEvent] = [(e.seq, e.payload) for e in self.envelopes]
 
     def append(self, envelope: Envelope) -> None:
         """An event recorded after the timeline was read."""
@@ -45,7 +45,7 @@ class Timeline:
     # --- what still counts ------------------------------------------------------------------
 
     @cached_property
-    def counting(self) -> list[Record]:
+    def counting(self) -> list[SeqEvent]:
         """The events that still count, in order (each undo removed its target)."""
         return effective(self.records)
 
@@ -64,7 +64,7 @@ class Timeline:
         """The seq of each corrected event -> the seq of the correction that counts (the latest)."""
         return {e.target: seq for seq, e in self.counting if isinstance(e, EventCorrected)}
 
-    def latest(self) -> Record | None:
+    def latest(self) -> SeqEvent | None:
         """The latest event that still counts (what an undo voids), or None at the game's creation."""
         return self.counting[-1] if len(self.counting) > 1 else None
 

@@ -7,8 +7,8 @@ import sqlite3
 from collections import Counter
 from dataclasses import dataclass
 
+from ..envelopes import GENESIS, chain_hash, decode_payload, event_id_text
 from ..errors import KtlogError, StoreError
-from ..records import GENESIS, chain_hash, decode_payload, event_id_text
 from ..reducer import fold_with_snapshots
 from ..state import GameState, decode_state
 from ..storage import projections

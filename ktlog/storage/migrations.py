@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from ..records import GENESIS, event_id_bytes
+from ..envelopes import GENESIS, event_id_bytes
 from .catalog import REWINDS
 from .schema_library import sqlite_utils
 from .snapshots import pack

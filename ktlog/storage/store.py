@@ -19,9 +19,9 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
+from ..envelopes import GENESIS, GameRow, check_ids, check_limits, decode_payload, event_id_bytes, event_id_text, game_prefix, now, seal
 from ..errors import ConcurrencyConflict, GameNotFound, InvalidEvent, KtlogError, StoreError
 from ..events import AnyEvent, Envelope, Event, EventCorrected, EventVoided, GameCreated
-from ..records import GENESIS, GameRow, check_event, check_ids, decode_payload, event_id_bytes, event_id_text, game_prefix, now, seal
 from ..reducer import apply_in_place, fold_with_snapshots
 from ..state import GameState, copy_state, decode_state, encode_state
 from . import projections
@@ -497,12 +497,12 @@ RECORDED_AT, PAYLOAD, HASH = 4, 5, 6
 def event_rows(sealed: list[tuple[Envelope, bytes]]) -> list[tuple[Any, ...]]:
     """Sealed events as rows of the events table, in INSERT_EVENT's column order after the game's
     key (which the games row gives when the rows are written): the one way into the table, so
-    every event's values are checked here (`records.check_event`) before a row is written. Ids
+    every event's values are checked here (`envelopes.check_limits`) before a row is written. Ids
     and hashes become bytes (`event_id_bytes`); the game's id is kept on its first event only."""
     for envelope, payload in sealed:
         try:
             check_ids(envelope.game_id, envelope.event_id)
-            check_event(envelope.payload, payload)
+            check_limits(envelope.payload, payload)
         except InvalidEvent as exc:
             exc.seq = envelope.seq
             raise

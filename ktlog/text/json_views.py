@@ -8,7 +8,7 @@ from ..rulesets import get_ruleset
 from ..state import GameState, game_status
 
 if TYPE_CHECKING:
-    from ..records import GameRow
+    from ..envelopes import GameRow
 
 
 def game_row(g: GameRow) -> dict[str, Any]:

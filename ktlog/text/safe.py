@@ -1,5 +1,5 @@
 """Text from a game shown safely: a control character or bidirectional override that an older
-file holds (new events refuse them, `records.check_event`) is shown as a visible `\\uXXXX`
+file holds (new events refuse them, `envelopes.check_limits`) is shown as a visible `\\uXXXX`
 escape on the terminal, in the TUI, CSV, JSON, charts and HTML, never sent raw. Line breaks and
 tabs of multi-line output stay as they are."""
 

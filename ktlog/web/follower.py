@@ -28,8 +28,8 @@ from ..play.timeline import Timeline
 from ..rulesets import get_ruleset
 from ..state import GameState
 from ..text.describe import describe
+from .live_tables import table_rows
 from .source import Source, Unavailable
-from .tables import table_rows
 from .views import event_row, stream_messages
 
 QUEUE_SIZE = 1000

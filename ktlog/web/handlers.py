@@ -21,9 +21,9 @@ from ..text.json_views import score_view, state_view
 from . import pages
 from .follower import Viewer
 from .league import FILTERS
+from .live_tables import table_rows
 from .params import BadRequest, query_number, query_text, whole_number
 from .responses import AsciiJSON
-from .tables import table_rows
 from .views import log_rows
 
 REPLAYS_KEPT = 8

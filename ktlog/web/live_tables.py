@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..envelopes import decode_payload
 from ..play.database import GameRow, Store, listed_game
-from ..records import decode_payload
 from ..text.describe import describe
 from ..text.json_views import game_row
 

@@ -20,11 +20,11 @@ from pathlib import Path
 
 from .. import events as ev
 from ..data import SAMPLE_ROSTERS
+from ..envelopes import GENESIS, canonical, seal
 from ..errors import GameLogError, KtlogError, RuleViolation
 from ..files.gamefile import LABELS, GameFile, Recorded, Side, event_line, game_file_text, read_game_file
 from ..files.gamelog import Header, make_header
 from ..files.rosters import Roster, find_roster, joining, load_roster, slug, user_roster_folder
-from ..records import GENESIS, canonical, seal
 from ..reducer import fold_with_snapshots
 from ..storage.snapshots import SNAPSHOT_EVERY
 from ..storage.store import Store, event_rows

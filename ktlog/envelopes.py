@@ -28,7 +28,7 @@ def canonical(event: Event) -> bytes:
     try:
         return _encoder.encode(event)
     except UnicodeEncodeError:  # a lone surrogate: a byte of a command line that was not UTF-8
-        check_event(event)  # names the field
+        check_limits(event)  # names the field
         raise
 
 
@@ -107,7 +107,7 @@ def _plainly_within_limits(payload: bytes) -> bool:
     return len(payload) <= NAME_LIMIT or max(map(len, payload.split(b'"'))) <= NAME_LIMIT
 
 
-def check_event(event: Event, payload: bytes | None = None) -> None:
+def check_limits(event: Event, payload: bytes | None = None) -> None:
     """Refuse an event holding a value ktlog cannot store and show safely: a whole number outside
     +-NUMBER_LIMIT, a text too long, or a control character (C0 and C1, a tab only in free text)
     or a bidirectional override. Raises InvalidEvent naming the field; every writer calls it
