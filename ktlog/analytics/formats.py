@@ -10,7 +10,7 @@ from pathlib import Path
 import polars as pl
 
 from ..errors import KtlogError
-from ..output_file import write_file
+from ..files.output_file import write_file
 from ..text.safe import visible_output
 
 FORMATS = ("table", "csv", "json", "parquet")

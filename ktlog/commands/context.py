@@ -80,7 +80,7 @@ def claim_output(ctx: click.Context, output: Path | None, force: bool) -> None:
     """Refuse, before anything is worked out, an output file that is the open database or that
     exists without --force."""
     from ..errors import KtlogError
-    from ..output_file import refuse_database
+    from ..files.output_file import refuse_database
 
     if output is None:
         return
@@ -91,7 +91,7 @@ def claim_output(ctx: click.Context, output: Path | None, force: bool) -> None:
 
 def write_output(ctx: click.Context, output: Path, content: bytes | str | Callable[[BinaryIO], object]) -> None:
     """Write an `-o` file atomically, refusing the open database and its -wal/-shm; says "wrote"."""
-    from ..output_file import write_file
+    from ..files.output_file import write_file
 
     write_file(output, content, database=database_path(ctx))
     echo(f"wrote {output}", err=True)

@@ -150,7 +150,7 @@ def export(ctx, game, output, force, sign, form) -> None:
     if (form or ("ktgame" if output and output.suffix == GAME_FILE_SUFFIX else "jsonl")) == "ktgame":
         if sign:
             raise KtlogError("a game file carries no signatures (its ids and hashes are made on import): sign the jsonl export; nothing was written")
-        from ..game_files import game_file
+        from ..play.game_files import game_file
 
         store = open_store(ctx)
         return _emit(ctx, output, game_file(store, store.resolve(game)).encode())

@@ -17,8 +17,8 @@ if TYPE_CHECKING:  # Polars loads with the first statistic, not with every ktlog
 
 
 def _league(ctx: click.Context, kw: dict) -> League:
+    from ..analytics.columns import METADATA, is_dataset
     from ..analytics.league import Filters, League
-    from ..columns import METADATA, is_dataset
     from ..play.database import is_current
 
     filters = Filters(**{k: kw.pop(k) for k in FILTERS})
@@ -81,7 +81,7 @@ def filtered(command):
     @functools.wraps(command)
     @click.pass_context
     def run(ctx, **kw):
-        from ..formats import write
+        from ..analytics.formats import write
 
         fmt, output = kw.pop("fmt"), kw.pop("output")
         claim_output(ctx, output, kw.pop("force"))
@@ -283,7 +283,7 @@ def report(ctx, game, output, force) -> None:
     """Write one game as a single HTML file: result, VP curve, events and notes (opens offline)."""
     from ..analytics.league import Filters, League
     from ..analytics.report import game_report
-    from ..output_file import default_name
+    from ..files.output_file import default_name
     from ..play.database import Store
 
     db = Path(ctx.find_root().obj["db"])
