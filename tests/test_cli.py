@@ -471,3 +471,13 @@ def test_a_database_in_a_read_only_folder_is_read(run, new_game, tmp_path):
     assert "stats=1" in done.stdout and "no finished game" in done.stderr  # read by the statistics too: a game in progress, named
     assert "annotate=1" in done.stdout and "is read-only; nothing was recorded" in done.stderr
     assert sorted(p.name for p in source.iterdir()) == ["league.db"]  # no -wal or -shm left beside it
+
+
+def test_an_override_that_cannot_keep_a_correction_says_so(run, new_game):
+    # Issue 25 (low): `correct --override` on a rule that cannot be overridden gave the same
+    # refusal, without saying that the override cannot keep it.
+    run("event", new_game[:8], "RolledOff", "purpose=setup", "rolls=Alice:5,Bob:2")
+    seq = len(json.loads(run("log", new_game[:8], "--json").stdout))
+    refused = run("correct", new_game[:8], seq, "RolledOff", "purpose=setup", "rolls=Alice:5,Nobody:2", "--override", "our house rule", ok=False)
+    assert refused.exit_code == 1 and "--override cannot keep this" in refused.output and "nothing was recorded" in refused.output, refused.output
+    assert len(json.loads(run("log", new_game[:8], "--json").stdout)) == seq

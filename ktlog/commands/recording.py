@@ -225,7 +225,15 @@ def correct(ctx, game, seq, type_name, fields, override, expect_seq) -> None:
     (naming its seq and the rule) unless --override gives the reason to keep it."""
     event = build_event(type_name, list(fields), None)
     session = _session(ctx, game)
-    recorded = session.correct(seq, event, override=override, expected_seq=expect_seq)
+    try:
+        recorded = session.correct(seq, event, override=override, expected_seq=expect_seq)
+    except RuleViolation as exc:
+        if override and not exc.overridable:  # issue 25: the same refusal came back, as if the override had not been read
+            raise KtlogError(
+                f"{exc}; --override cannot keep this: it sets aside a game rule a kill team's own rule takes precedence over (pg 55), "
+                "not an event that cannot be applied at all. Correct the event itself; nothing was recorded"
+            ) from None
+        raise
     click.echo(f"seq {recorded.seq}: {describe(recorded.event)}")
     for line in changes(recorded.before, recorded.after):
         click.echo(f"  {line}")
