@@ -161,3 +161,15 @@ def test_a_head_seq_beyond_64_bits_is_refused_as_not_holding_and_a_folder_import
 def test_a_signature_seq_out_of_range_never_holds(head_seq, players):
     signature = HeaderSignature("Alice", public_hex(players[0][1]), head_seq, "00" * 64)
     assert signatures.malformed(signature) and not signatures.holds(signature, GAME_ID, "00" * 32)
+
+
+def test_a_file_that_only_adds_a_signature_says_so(tmp_path, players):
+    # Issue 24 #25: importing a file whose events are stored and which only adds a signature said
+    # "nothing to import", then named the new signer.
+    league = tmp_path / "league.db"
+    ktlog(league, "import", GAME)
+    out = ktlog(league, "import", signed_file(tmp_path, "alice.jsonl", players[0])).output
+    assert "is already in the database; its events are unchanged, and the file's 1 new signature was kept" in out and "nothing to import" not in out
+    again = ktlog(league, "import", signed_file(tmp_path, "both.jsonl", *players)).output
+    assert "the file's 1 new signature was kept" in again  # Alice's is kept already: Bob's is the new one
+    assert "nothing to import" in ktlog(league, "import", tmp_path / "both.jsonl").output  # nothing new at all

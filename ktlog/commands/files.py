@@ -58,9 +58,10 @@ def import_cmd(ctx, files, jobs, trust_new) -> None:
                     echo(f"error: {result}", err=True)
                 else:
                     tally[result.status] += 1
-                    echo(result.describe())
-                    if Path(result.path).suffix != GAME_FILE_SUFFIX:
-                        _report_signers(store, Path(result.path), trust_new)
+                    if Path(result.path).suffix == GAME_FILE_SUFFIX:
+                        echo(result.describe())
+                    else:
+                        _report_signers(store, result, trust_new)
     except BaseException:  # ctrl+c, a database that fails, or a bug: the summary is said all the same
         echo(f"stopped: {_summary(tally, len(files))}", err=True)
         raise
@@ -93,14 +94,27 @@ def _summary(tally: Counter[str], files: int) -> str:
     return text + (f"; {left} not reached" if left else "")
 
 
-def _report_signers(store: Store, path: Path, trust_new: bool) -> None:
-    """Keep the signatures an imported file carries, say who signed the game, and pin the new
-    keys (`trust_new`) or say how to."""
+def _report_signers(store: Store, result: ImportReport, trust_new: bool) -> None:
+    """Say what a game-log file brought, keep the signatures it carries, say who signed the
+    game, and pin the new keys (`trust_new`) or say how to. A file of stored events that brings
+    a signature is not "nothing to import" (issue 24 #25)."""
     from ..play import signatures
 
-    header = signatures.file_header(path)
-    found = None if header is None else signatures.keep_from_header(store, header)
-    if header is None or found is None:
+    header = signatures.file_header(Path(result.path))
+    if header is None:
+        echo(result.describe())
+        return
+    before = len(signatures.stored(store, header.game_id))
+    found = signatures.keep_from_header(store, header)
+    added = len(signatures.stored(store, header.game_id)) - before
+    if result.status == "unchanged" and added:
+        kept = "was kept" if added == 1 else "were kept"
+        echo(
+            f"{result.path}: game {header.game_id[:8]} is already in the database; its events are unchanged, and the file's {counted(added, 'new signature')} {kept}"
+        )
+    else:
+        echo(result.describe())
+    if found is None:
         return
     if trust_new and (pinned := signatures.trust_new(store, found)):
         for signer in pinned:
