@@ -1,4 +1,4 @@
-"""What issue 17's checks cost: the event boundary (`records.check_event` and `check_ids`, run for
+"""What issue 17's checks cost: the event boundary (`envelopes.check_limits` and `check_ids`, run for
 every event written) against appending and importing without it, and the statistics' cheap check
 of the tables against the events (`analytics.integrity.tables_behind_events`).
 

@@ -99,7 +99,7 @@ def test_trailing_blank_lines_are_accepted(folder, tmp_path):
 
 
 def test_a_number_too_large_names_the_line_that_holds_it(tmp_path):
-    """CP 2^62: beyond the whole numbers ktlog stores (records.check_event); the refusal names the
+    """CP 2^62: beyond the whole numbers ktlog stores (envelopes.check_limits); the refusal names the
     adjustment's line, not the game's last line."""
     from conftest import game
 

@@ -28,7 +28,7 @@ SAMPLE = SAMPLE_GAMES / "08_approved_ops_kasrkin_vs_legionaries.jsonl"
 """An Approved Ops game: its tac ops and primary op are secret until revealed."""
 HOSTILE = {"Hana": "<script>window.pwned=1</script>", "Ivo": "Ivo \"the 'quoted'\" \x07\x1b[31m</td>"}
 """Player names a page must show as text: markup, quotes, a bell and a terminal escape. ktlog
-refuses control characters in new events (records.check_event), so the game is stored as an
+refuses control characters in new events (envelopes.check_limits), so the game is stored as an
 older ktlog stored it (`as_older_ktlog`): a database may still hold such names."""
 
 
@@ -37,12 +37,12 @@ def as_older_ktlog() -> Iterator[None]:
     """Store events without the boundary check of control characters, as ktlog did before it."""
     from ktlog.storage import store
 
-    checked = store.check_event
-    store.check_event = lambda event, payload=None: None
+    checked = store.check_limits
+    store.check_limits = lambda event, payload=None: None
     try:
         yield
     finally:
-        store.check_event = checked
+        store.check_limits = checked
 
 
 def sample_events(names: dict[str, str] = HOSTILE, sample: Path = SAMPLE) -> list[Event]:
