@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import os
 import sqlite3
+import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TypeVar
@@ -37,6 +38,10 @@ class Source:
         self.path = Path(path)
         self.lane = asyncio.Lock()
         """Held while a worker thread reads (and while the follower hands out what it read)."""
+        self.in_use = threading.RLock()
+        """Held by the thread using the connection: `close` waits for it. A read cancelled on the
+        event loop (the server stopping) goes on in its thread after `lane` is let go, and a
+        connection closed under it crashed the process (a segfault in the full suite)."""
         self._store: Store | None = None
         self._identity: tuple[int, int] | None = None
         self.problem: str | None = None
@@ -83,8 +88,9 @@ class Source:
     def reading(self) -> Iterator[Store]:
         """The store to read from; any database problem comes out as `Unavailable`."""
         try:
-            self.replaced()
-            yield self.store()
+            with self.in_use:
+                self.replaced()
+                yield self.store()
         except sqlite3.Error as exc:
             self.close()
             raise Unavailable(self._word(exc)) from exc
@@ -108,7 +114,8 @@ class Source:
         return self.problem
 
     def close(self) -> None:
-        if self._store is not None:
-            with contextlib.suppress(sqlite3.Error):
-                self._store.close()
-        self._store = None
+        with self.in_use:
+            if self._store is not None:
+                with contextlib.suppress(sqlite3.Error):
+                    self._store.close()
+            self._store = None
