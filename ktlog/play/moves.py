@@ -388,11 +388,14 @@ class Moves:
 # --- what comes next ---------------------------------------------------------------------------
 
 
-def _owner(s: GameState, event: ev.Event) -> str | None:
-    """Whose move an event is: its player's, or its operative's player's."""
+def owner(s: GameState, event: ev.Event) -> str | None:
+    """Whose move an event is: its player's, or its operative's player's (None: neither)."""
     player = getattr(event, "player", None)
+    if isinstance(player, str):
+        return player
     operative = getattr(event, "operative", None)
-    return player or (s.operatives[operative].player if operative in s.operatives else None)
+    op = s.operatives.get(operative) if isinstance(operative, str) else None
+    return op.player if op else None
 
 
 def _roll_off(s: GameState, e: ev.RolledOff) -> str:
@@ -430,7 +433,7 @@ NEXT_WORDS = {
         f"{e.player}'s strategic gambit: StrategicGambitUsed player={e.player} gambit=NAME{_ploys(s, e.player, 'strategy')}, or GambitPassed player={e.player}"
     ),
     "pass": lambda s, e: f"{e.player} passes: GambitPassed player={e.player}",
-    "activate": lambda s, e: f"{_owner(s, e)} activates an operative: OperativeActivated operative=ID order=engage|conceal",
+    "activate": lambda s, e: f"{owner(s, e)} activates an operative: OperativeActivated operative=ID order=engage|conceal",
     "end_activation": _activation,
     "end_tp": lambda s, e: f"the end of turning point {s.turning_point}: TurningPointEnded turning_point={s.turning_point}",
 }
@@ -452,7 +455,7 @@ def next_step(state: GameState) -> str | None:
             return words(state, options[0])
     for kind in ruleset_moves(moves.ruleset):  # a ruleset's own step (Approved Ops scouting ...)
         if options := moves.options(kind):
-            return f"{_owner(state, options[0]) or 'the players'}: {type(options[0]).__name__}"
+            return f"{owner(state, options[0]) or 'the players'}: {type(options[0]).__name__}"
     return None
 
 

@@ -26,7 +26,7 @@ from ..rulesets import RULESETS
 from ..state import GameState, OperativeState
 from ..text.describe import describe
 from ..text.event_text import SHOT_SHORTHAND, field_defaults, field_shape, field_types
-from .moves import SHOOTING, Moves, dice_expected
+from .moves import SHOOTING, Moves, dice_expected, owner
 
 FIELD_KIND: dict[str, QuestionKind] = {"player": "player", "operative": "operative", "target": "target", "targets": "target", "operatives": "operatives"}
 """The kind of question a field chosen from the legal events is (any other: an option)."""
@@ -330,7 +330,7 @@ def _group(
                 fixed[f] = v
         questions += [*(free(s, group[0]) if free else ()), *more]
         questions.sort(key=lambda q: kind.first.index(q.field) if q.field in kind.first else len(kind.first))
-        player = fixed.get("player") or (None if "player" in asked else _owner(s, group[0]))
+        player = fixed.get("player") or (None if "player" in asked else owner(s, group[0]))
         label = describe(group[0]) if not questions else kind.label + (f": {', '.join(fixed.values())}" if fixed and len(groups) > 1 else "")
         found.append(Move(name, label, event_type, player, fixed, tuple(questions)))
     return found
@@ -386,10 +386,3 @@ def _choice_label(s: GameState, field: str, value: str) -> str:
     if field == "roll" and value.isdigit() and (crit := RULESETS[s.ruleset].crit_ops.get(int(value))):
         return f"{crit} (D3 roll {value})"
     return value
-
-
-def _owner(s: GameState, event: ev.Event) -> str | None:
-    """Whose move an event is: its player's, or its operative's player's."""
-    player = getattr(event, "player", None)
-    operative = getattr(event, "operative", None)
-    return player or (s.operatives[operative].player if operative in s.operatives else None)

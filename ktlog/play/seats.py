@@ -26,6 +26,7 @@ from ..envelopes import now
 from ..errors import ConcurrencyConflict, KtlogError
 from ..state import GameState
 from ..storage.store import Store
+from .moves import owner
 from .session import Recorded, RecordingSession
 
 TOKEN_BYTES = 32
@@ -110,17 +111,9 @@ def whose(state: GameState, event: ev.Event) -> str | None:
     if isinstance(event, ev.DamageInflicted) and event.by in state.operatives:
         return state.operatives[event.by].player
     if isinstance(event, ev.ReinforcementsArrived):
-        return _owner(state, event.operatives[0]) if event.operatives else None
-    player = getattr(event, "player", None)
-    if isinstance(player, str):
-        return player
-    operative = getattr(event, "operative", None)
-    return _owner(state, operative) if isinstance(operative, str) else None
-
-
-def _owner(state: GameState, operative: str) -> str | None:
-    op = state.operatives.get(operative)
-    return op.player if op else None
+        op = state.operatives.get(event.operatives[0]) if event.operatives else None
+        return op.player if op else None
+    return owner(state, event)
 
 
 def refusal(session: RecordingSession, player: str, event: ev.Event) -> str | None:
