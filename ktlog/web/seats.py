@@ -20,13 +20,16 @@ from __future__ import annotations
 
 import json
 import shlex
+import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import msgspec
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
@@ -59,6 +62,9 @@ damage, the APL change and its reason, the fight's dice) a dialog asks for; the 
 dialog, so they are recorded at the table (or typed as a line)."""
 
 
+T = TypeVar("T")
+
+
 class Refused(KtlogError):
     """A write refused before it reaches the session: its HTTP status and kind."""
 
@@ -73,6 +79,8 @@ class SeatApi:
     def __init__(self, db: Path):
         self.db = db
         self._store: Store | None = None
+        self._lock = threading.Lock()
+        """Held by the worker thread using the store (one connection, one user at a time)."""
         self.buckets: dict[tuple[str, str], tuple[float, float]] = {}
         """(game, player) -> (writes left, when counted): the rate limit's token buckets."""
 
@@ -82,9 +90,20 @@ class SeatApi:
         return self._store
 
     def close(self) -> None:
-        if self._store is not None:
-            self._store.close()
-            self._store = None
+        with self._lock:
+            if self._store is not None:
+                self._store.close()
+                self._store = None
+
+    async def _in_thread(self, work: Callable[[], T]) -> T:
+        """`work` in a worker thread, one at a time: a write waiting for another program's lock
+        (up to the store's busy timeout) never holds up the event loop (issue 25 #8)."""
+
+        def serial() -> T:
+            with self._lock:
+                return work()
+
+        return await run_in_threadpool(serial)
 
     def routes(self) -> list[Route]:
         return [
@@ -118,14 +137,9 @@ class SeatApi:
 
     async def _answer(self, request: Request, handler, *, write: bool = True) -> Response:
         try:
-            store = self.store()
-            game_id = store.resolve(request.path_params["game"])
-            seat = seats.seat_of(store, _bearer(request), game_id)
-            body: dict = {}
-            if write:
-                self._spend(seat)
-                body = await _json_body(request)
-            status, data = handler(store, seat, body)
+            seat = await self._in_thread(lambda: self._seat(request.path_params["game"], _bearer(request), write))
+            body: dict = await _json_body(request) if write else {}
+            status, data = await self._in_thread(lambda: handler(self.store(), seat, body))
         except Refused as exc:
             return refusal(exc.status, exc.kind, str(exc), **exc.extra)
         except seats.NoSeat as exc:
@@ -144,6 +158,14 @@ class SeatApi:
         except KtlogError as exc:  # a line that does not read, nothing to undo ...
             return refusal(400, "bad_request", str(exc))
         return JSONResponse(data, status_code=status)
+
+    def _seat(self, game: str, token: str | None, write: bool) -> seats.Seat:
+        """The seat a token holds for the game, a write taken from its bucket."""
+        store = self.store()
+        seat = seats.seat_of(store, token, store.resolve(game))
+        if write:
+            self._spend(seat)
+        return seat
 
     def _spend(self, seat: seats.Seat) -> None:
         """Take one write from the seat's bucket, or refuse with 429."""
