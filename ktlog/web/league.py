@@ -42,7 +42,7 @@ class LeagueWorker:
 
     def close(self) -> None:
         if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool.shutdown(wait=True, cancel_futures=True)  # its process ended here, never left to a later terminate()
             self._pool = None
 
 
