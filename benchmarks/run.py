@@ -167,7 +167,7 @@ class ChattyBuilder(GameBuilder):
 def long_game(target: int) -> tuple[str, GameBuilder]:
     """The long game of the state-at-any-seq benchmark: two big kill teams (APL 3 operatives),
     four turning points, recorded with notes and undos, growing the teams until the log
-    passes `target` events."""
+    passes `target` events (each try's size scaled by how far the last fell short)."""
     base = next(r for r in load_sim_rosters() if r.name == "Legionaries")
     size, seed = 10, 0
     while True:
@@ -183,7 +183,7 @@ def long_game(target: int) -> tuple[str, GameBuilder]:
         if g.state.result.ended_by == "battle":
             if len(g.events) >= target:
                 return "33333333-3333-4333-8333-333333333333", g
-            size += 2
+            size = max(size + 2, -(-size * target * 21 // (len(g.events) * 20)))  # the events grow about as the teams do
         seed += 1
 
 

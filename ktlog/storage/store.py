@@ -23,7 +23,7 @@ from ..envelopes import GENESIS, GameRow, check_ids, check_limits, decode_payloa
 from ..errors import ConcurrencyConflict, GameNotFound, InvalidEvent, KtlogError, StoreError
 from ..events import AnyEvent, Envelope, Event, EventCorrected, EventVoided, GameCreated
 from ..reducer import apply_in_place, fold_with_snapshots
-from ..state import GameState, copy_state, decode_state, encode_state
+from ..state import Checkpoint, GameState, copy_state, encode_state
 from . import projections
 from .catalog import EVENTS, LABEL_COLUMNS, PROJECTIONS
 from .dbfile import BUSY_TIMEOUT_MS, default_db_path, durable_once, open_database, transaction
@@ -73,8 +73,8 @@ class Store:
         """Game id -> its game_key (which never changes), for the games this store has read or written."""
         self.distrusted: list[tuple[str, int]] = []
         """(game, seq) of each snapshot passed over because its seal did not hold (readers say so)."""
-        self._undoable: dict[str, list[tuple[int, bytes]]] = {}
-        """Per game, (seq, the state before it, encoded) of the latest events this store appended,
+        self._undoable: dict[str, list[tuple[int, Checkpoint]]] = {}
+        """Per game, (seq, the state before it) of the latest events this store appended,
         newest last: an undo takes its state from here instead of folding from a snapshot."""
         self.busy_timeout_ms = busy_timeout_ms
         self.commits = 0
@@ -257,8 +257,7 @@ class Store:
         envelope, payload = seal(game_id, seq, event, head_hash)
         row = event_rows([(envelope, payload)])[0]  # its values checked before the rules see them
         before = self._state_at_head(game_id, seq - 1)
-        undo = isinstance(event, EventVoided)
-        before_bytes = b"" if undo else encode_state(before)  # kept for undoing this event without a fold
+        kept = None if isinstance(event, EventVoided) else Checkpoint(before)  # for undoing this event without a fold
         if isinstance(event, EventVoided):
             state = self._state_before(game_id, event) or self._state_from_snapshot(game_id, seq, then=(seq, event))
             state.seq = seq
@@ -279,10 +278,10 @@ class Store:
         self._write_head(game_id, state, envelope.hash)
         self._cache[game_id] = state
         undoable = self._undoable.setdefault(game_id, [])
-        if undo:
+        if kept is None:
             del undoable[-1:]
         else:
-            undoable.append((seq, before_bytes))
+            undoable.append((seq, kept))
             del undoable[:-UNDOABLE]
         return envelope
 
@@ -301,7 +300,7 @@ class Store:
         still holds the state before it."""
         undoable = self._undoable.get(game_id)
         if undoable and undoable[-1][0] == void.target:
-            return decode_state(undoable[-1][1])
+            return undoable[-1][1].restore()
         return None
 
     def _insert_event(self, envelope: Envelope, row: tuple[Any, ...]) -> None:
