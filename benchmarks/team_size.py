@@ -57,7 +57,7 @@ def main() -> int:
                 got = rates.setdefault((way, size), {"cpu": [], "wall": []})
                 got["cpu"].append(len(sealed) / cpu)
                 got["wall"].append(len(sealed) / wall)
-    print("| benchmark | 2x%d operatives | 2x%d operatives (baseline, same run) | ratio (median) | target |" % (args.big, args.small))
+    print(f"| benchmark | 2x{args.big} operatives | 2x{args.small} operatives (baseline, same run) | ratio (median) | target |")
     print("|---|---|---|---|---|")
     for way in ("import", "append"):
         for clock in ("cpu", "wall"):
