@@ -105,9 +105,9 @@ def game_columns(state: GameState) -> dict[str, Any]:
     }
 
 
-def write(conn: sqlite3.Connection, game_id: str, state: GameState, after_seq: int) -> None:
-    """Insert the game's projection rows of the events after `after_seq`."""
-    key = None  # the game's key, read only when some row is written (most events write none)
+def write(conn: sqlite3.Connection, game_id: str, state: GameState, after_seq: int, key: int | None = None) -> None:
+    """Insert the game's projection rows of the events after `after_seq`; `key`, the game's
+    key, if the caller knows it (else it is read only when some row is written: most events write none)."""
     for table, rows in rows_since(game_id, state, after_seq).items():
         if rows:
             key = key or conn.execute("SELECT game_key FROM games WHERE id = ?", (game_id,)).fetchone()[0]
