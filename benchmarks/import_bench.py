@@ -31,7 +31,7 @@ from ktlog.play.importer import available_cores
 from ktlog.play.simulate import simulate_games
 from ktlog.reducer import fold_with_snapshots
 from ktlog.storage.snapshots import SNAPSHOT_EVERY
-from ktlog.storage.store import INSERT_EVENT, Store, event_rows, snapshot_rows
+from ktlog.storage.store import INSERT_EVENT, Store, event_rows, folded
 
 CPU_RATIO_TARGET = 1.5
 """`ktlog import`'s whole-process CPU / the bare executemany's."""
@@ -110,15 +110,18 @@ def stages(files: Path, db: Path) -> dict[str, float]:
     read = timed("read, parse, hash chain (files.gamelog)", lambda: [read_game_log(p) for p in paths])
     rows = timed("boundary checks, rows (store.event_rows)", lambda: [event_rows(sealed) for _, sealed in read])
     folds = timed("rules: fold (reducer)", lambda: [fold_with_snapshots([(e.seq, e.payload) for e, _ in sealed], SNAPSHOT_EVERY) for _, sealed in read])
-    snaps = timed("snapshots packed and sealed", lambda: [snapshot_rows(r, s) for r, (_, s) in zip(rows, folds)])
+    games = timed(
+        "rows ready to insert: snapshots packed and sealed, projection rows, games columns (store.folded)",
+        lambda: [folded(h.game_id, r, state, s) for (h, _), r, (state, s) in zip(read, rows, folds)],
+    )
     store = Store(db)
 
     def write() -> None:
         with store.batch():
-            for (header, _), r, (state, _), s in zip(read, rows, folds, snaps):
-                store.import_folded(header.game_id, r, state, s)
+            for (header, _), game in zip(read, games):
+                store.import_folded(header.game_id, game)
 
-    timed("write: events, projections, snapshots, games rows (Store.import_folded)", write)
+    timed("write: insert them (Store.import_folded, the importing process's part)", write)
     store.close()
     return out
 

@@ -15,6 +15,7 @@ import sqlite3
 import uuid
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
@@ -207,26 +208,28 @@ class Store:
         rows = event_rows(sealed)
         state, snapshots = fold_with_snapshots([(e.seq, e.payload) for e, _ in sealed], SNAPSHOT_EVERY)
         if not already:
-            return self.import_folded(game_id, rows, state, snapshot_rows(rows, snapshots))
+            self.import_folded(game_id, folded(game_id, rows, state, snapshots))
+            return self._new_head(game_id, state)
         with self._write():
             if self._head(game_id)[0] != already:
                 raise Raced(f"game {game_id[:8]} changed while it was being imported")
             projections.delete(self.conn, game_id)  # the new events may undo stored ones: every row is written again
-            self._write_folded(game_id, rows[already:], state, snapshot_rows(rows, [(seq, blob) for seq, blob in snapshots if seq > already]))
+            self._write_folded(game_id, folded(game_id, rows, state, snapshots, already=already))
         return self._new_head(game_id, state)
 
-    def import_folded(self, game_id: str, rows: list[tuple[Any, ...]], state: GameState, snapshots: list[tuple[int, bytes, bytes]]) -> GameState:
-        """Write a new game whose events are checked and folded already (`event_rows` of them,
-        their state and `snapshot_rows`, perhaps made by another process), in one transaction."""
+    def import_folded(self, game_id: str, game: Folded) -> None:
+        """Write a new game whose events are checked and folded already (`folded`, perhaps made
+        by another process: this one only inserts), in one transaction."""
         with self._write():
             if self.has_game(game_id):
                 raise Raced(f"game {game_id[:8]} was stored by another writer while it was being imported")
             self.conn.execute(
                 "INSERT INTO games (id, created_at, ruleset, status, head_seq, head_hash) VALUES (?,?,?,?,?,?)",
-                (game_id, rows[0][RECORDED_AT], state.ruleset, "setup", 0, GENESIS),
+                (game_id, game.rows[0][RECORDED_AT], game.ruleset, "setup", 0, GENESIS),
             )
-            self._write_folded(game_id, rows, state, snapshots)
-        return self._new_head(game_id, state)
+            self._write_folded(game_id, game)
+        self._cache.pop(game_id, None)
+        self._recent.pop(game_id, None)
 
     def _new_head(self, game_id: str, state: GameState) -> GameState:
         """Remember the state of a game whose events came in whole (the states before them are not kept)."""
@@ -234,17 +237,18 @@ class Store:
         self._recent.pop(game_id, None)
         return state
 
-    def _write_folded(self, game_id: str, rows: list[tuple[Any, ...]], state: GameState, snapshots: list[tuple[int, bytes, bytes]]) -> None:
-        """Events (as `event_rows`), their snapshots, the game's projections (it has none
-        stored) and head."""
+    def _write_folded(self, game_id: str, game: Folded) -> None:
+        """A game's events, their snapshots, its projections (it has none stored) and head."""
         key = self._key(game_id)
         try:
-            self.conn.executemany(INSERT_EVENT, [(key, *row) for row in rows])
+            self.conn.executemany(INSERT_EVENT, [(key, *row) for row in game.rows])
         except sqlite3.IntegrityError as exc:
-            raise self._taken_event_id(game_id, rows) from exc
-        write_sealed(self.conn, key, snapshots)
-        projections.write(self.conn, game_id, state, 0)
-        self._write_head(game_id, state, rows[-1][HASH].hex())
+            raise self._taken_event_id(game_id, game.rows) from exc
+        write_sealed(self.conn, key, game.snapshots)
+        projections.insert(self.conn, game_id, game.projections, key)
+        head = (game.seq, game.rows[-1][HASH].hex())
+        self._update_game(game_id, {**game.columns, "updated_at": now(), "head_seq": head[0], "head_hash": head[1]})
+        self._heads[game_id], self._columns[game_id] = head, game.columns
 
     # --- appending --------------------------------------------------------------------------
 
@@ -356,11 +360,6 @@ class Store:
         if row is None:
             raise GameNotFound(f"no game {game_id!r}; `ktlog games` lists them")
         return int(row[0]), str(row[1])
-
-    def _write_head(self, game_id: str, state: GameState, head_hash: str) -> None:
-        columns = projections.game_columns(state)
-        self._update_game(game_id, {**columns, "updated_at": now(), "head_seq": state.seq, "head_hash": head_hash})
-        self._heads[game_id], self._columns[game_id] = (state.seq, head_hash), columns
 
     def _advance_head(self, game_id: str, state: GameState, head_hash: str, was: tuple[int, str]) -> None:
         """Move the game's head on from `was` (seq, hash) after an append, writing only the
@@ -547,6 +546,39 @@ def event_rows(sealed: list[tuple[Envelope, bytes]]) -> list[tuple[Any, ...]]:
             raise
         rows.append((e.seq, event_id, e.type, e.version, e.recorded_at, p.decode(), bytes.fromhex(e.hash), e.game_id if e.seq == 1 else None))
     return rows
+
+
+@dataclass(frozen=True)
+class Folded:
+    """A game's events checked and folded, as what the writer inserts and nothing it must work
+    out: an import's checking process makes it (`folded`), the importing one writes it."""
+
+    rows: list[tuple[Any, ...]]
+    """The events' rows (`event_rows`), the first `already` left out."""
+    snapshots: list[tuple[int, bytes, bytes]]
+    """`snapshot_rows`."""
+    projections: dict[str, list[tuple[Any, ...]]]
+    """Every projection row of the game (`projections.rows_since`)."""
+    columns: dict[str, Any]
+    """The games row's derived columns (`projections.game_columns`)."""
+    ruleset: str
+    seq: int
+    """The head's seq."""
+
+
+def folded(game_id: str, rows: list[tuple[Any, ...]], state: GameState, snapshots: list[tuple[int, bytes]], *, already: int = 0) -> Folded:
+    """A game's `event_rows`, its state and its (seq, encoded state) snapshots as the writer
+    inserts them (the events after `already`). Raises if a CP or VP total would not fit a column."""
+    if error := projections.out_of_range(state):
+        raise error
+    return Folded(
+        rows[already:],
+        snapshot_rows(rows, [(seq, blob) for seq, blob in snapshots if seq > already]),
+        projections.rows_since(game_id, state, 0),
+        projections.game_columns(state),
+        state.ruleset,
+        state.seq,
+    )
 
 
 def snapshot_rows(rows: list[tuple[Any, ...]], snapshots: list[tuple[int, bytes]]) -> list[tuple[int, bytes, bytes]]:
