@@ -432,3 +432,34 @@ def test_no_optional_library_is_imported_on_ktlogs_paths(tmp_path):
     assert done.stdout.splitlines()[-1] == "[]" and (tmp_path / "newer.db").exists()
     done = subprocess.run([sys.executable, "-c", "import ktlog.storage.schema_library, pandas"], env=env, capture_output=True, text=True)
     assert done.returncode == 0 and (tmp_path / "imported").read_text() == "pandas "  # a later import of pandas still works
+
+
+def test_a_new_file_is_made_as_the_migrations_make_it_without_sqlite_utils(tmp_path, monkeypatch):
+    """Issue 26: a new database is made from `new_database`'s statements (no sqlite-utils import,
+    no migrations run one by one): the same tables, indexes, triggers, pragmas and migration
+    rows as the migrations give, and a later migration applies to it as to any."""
+    import subprocess
+    import sys
+
+    from ktlog.storage import new_database
+
+    def schema(path):
+        conn = sqlite3.connect(path)
+        try:
+            return (
+                sorted(conn.execute("SELECT type, name, tbl_name, sql FROM sqlite_master")),
+                [n for (n,) in conn.execute("SELECT name FROM _sqlite_migrations ORDER BY id")],
+                [conn.execute(f"PRAGMA {p}").fetchone()[0] for p in ("application_id", "user_version", "journal_mode")],
+                sorted(conn.execute("SELECT key FROM meta")),
+            )
+        finally:
+            conn.close()
+
+    Store(tmp_path / "made.db").close()
+    monkeypatch.setattr(new_database, "VERSION", -1)  # stale: the migrations make the file
+    Store(tmp_path / "migrated.db").close()
+    made, migrated = schema(tmp_path / "made.db"), schema(tmp_path / "migrated.db")
+    assert made == migrated, "new_database.py is stale: write SCHEMA and MIGRATIONS again from a migrated file:\n" + repr(migrated[:2])
+    code = "import sys, ktlog.storage.store as s; s.Store(sys.argv[1]).close(); print(sorted(m for m in sys.modules if m.startswith('sqlite_utils')))"
+    done = subprocess.run([sys.executable, "-c", code, str(tmp_path / "lean.db")], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"
