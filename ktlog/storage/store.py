@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import uuid
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from functools import cached_property
 from pathlib import Path
@@ -122,6 +122,10 @@ class Store:
             raise
         self.commits += 1
 
+    def writing(self) -> contextlib.AbstractContextManager[None]:
+        """One write transaction for the tables beside the log (a tournament's, `storage.tournaments`)."""
+        return self._write()
+
     def batch(self) -> contextlib.AbstractContextManager[None]:
         """Many write transactions made durable together (one fsync for a whole import)."""
         return durable_once(self.conn)
@@ -166,15 +170,18 @@ class Store:
     def has_game(self, game_id: str) -> bool:
         return self.conn.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is not None
 
-    def new_game(self, created: GameCreated, events: Sequence[Event] = (), *, game_id: str | None = None) -> str:
-        """Create a game and record its first events in one transaction. Returns its id."""
+    def new_game(self, created: GameCreated, events: Sequence[Event] = (), *, game_id: str | None = None, then: Callable[[str], None] | None = None) -> str:
+        """Create a game and record its first events in one transaction, with `then(game_id)`'s
+        writes in it too (a tournament's table linked to the game). Returns its id."""
         game_id = game_id or str(uuid.uuid4())
         sealed, prev = [], GENESIS
         for seq, event in enumerate([created, *events], 1):
             envelope, payload = seal(game_id, seq, event, prev)
             sealed.append((envelope, payload))
             prev = envelope.hash
-        self.import_envelopes(game_id, sealed)
+        rows = event_rows(sealed)
+        state, snapshots = fold_with_snapshots([(e.seq, e.payload) for e, _ in sealed], SNAPSHOT_EVERY)
+        self.import_folded(game_id, rows, state, snapshot_rows(rows, snapshots), then=then)
         return game_id
 
     def import_envelopes(self, game_id: str, sealed: list[tuple[Envelope, bytes]], *, already: int = 0) -> GameState:
@@ -193,9 +200,18 @@ class Store:
             self._write_folded(game_id, rows[already:], state, snapshot_rows(rows, [(seq, blob) for seq, blob in snapshots if seq > already]))
         return self._new_head(game_id, state)
 
-    def import_folded(self, game_id: str, rows: list[tuple[Any, ...]], state: GameState, snapshots: list[tuple[int, bytes, bytes]]) -> GameState:
+    def import_folded(
+        self,
+        game_id: str,
+        rows: list[tuple[Any, ...]],
+        state: GameState,
+        snapshots: list[tuple[int, bytes, bytes]],
+        *,
+        then: Callable[[str], None] | None = None,
+    ) -> GameState:
         """Write a new game whose events are checked and folded already (`event_rows` of them,
-        their state and `snapshot_rows`, perhaps made by another process), in one transaction."""
+        their state and `snapshot_rows`, perhaps made by another process), in one transaction
+        (with `then(game_id)`'s writes, if given)."""
         with self._write():
             if self.has_game(game_id):
                 raise Raced(f"game {game_id[:8]} was stored by another writer while it was being imported")
@@ -204,6 +220,8 @@ class Store:
                 (game_id, rows[0][RECORDED_AT], state.ruleset, "setup", 0, GENESIS),
             )
             self._write_folded(game_id, rows, state, snapshots)
+            if then is not None:
+                then(game_id)
         return self._new_head(game_id, state)
 
     def _new_head(self, game_id: str, state: GameState) -> GameState:
