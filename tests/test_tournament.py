@@ -15,6 +15,7 @@ from click.testing import CliRunner, Result
 from starlette.testclient import TestClient
 
 from ktlog.cli import cli
+from ktlog.errors import KtlogError
 from ktlog.web.app import make_app
 
 OPERATIVE = {"a": "sergeant", "b": "aspiring-champion"}
@@ -184,3 +185,78 @@ def test_a_15_player_event_gives_one_bye_a_round_never_twice_to_a_player(tmp_pat
     meetings = [frozenset((r["player_a"], r["player_b"])) for r in results if r["player_b"]]
     assert len(meetings) == len(set(meetings)) == 28
     assert all(r["vp_a"] == 0 and r["ended_by"] == "bye" for r in results if r["result"] == "bye")
+
+
+@pytest.fixture
+def paired(tmp_path: Path) -> Organiser:
+    """Round 1 of four players paired (seed 5): Alice v Bob at table 1, Dan v Carol at table 2."""
+    run = Organiser(tmp_path / "event.db", "Club Night")
+    run("tournament", "new", "Club Night", "--rounds", 2, "--ruleset", "kt24-preliminary")
+    run("tournament", "add", "Club Night", "Alice", "Bob", "Carol", "Dan", "Bob")
+    tables = json.loads(run("tournament", "pair", "Club Night", "--seed", 5, "--json").stdout)
+    assert [(t["player_a"], t["player_b"]) for t in tables] == [("Alice", "Bob"), ("Dan", "Carol")]
+    return run
+
+
+def new_game(run: Organiser, a: str, b: str, *more: str, ok: bool = True) -> Result:
+    return run("new", "--killzone", "volkus", "--player", f"{a}=kasrkin:sergeant", "--player", f"{b}=legionaries:aspiring-champion", *more, ok=ok)
+
+
+def test_a_game_created_for_the_event_carries_its_round_table_and_league(paired: Organiser) -> None:
+    game = new_game(paired, "Bob", "Alice", "--tournament", "Club Night").stdout.strip()
+    (row,) = json.loads(paired("games", "--json").stdout)
+    assert row["id"] == game and row["labels"] == {"league": "Club Night", "round": "1", "table": "1"}
+    (table, _) = paired.json("tournament", "results")
+    assert table["game_id"] == game and table["result"] == "open"
+
+
+def test_refusals_name_what_was_wrong_and_change_nothing(paired: Organiser) -> None:
+    run = paired
+    assert "registration closed when round 1 was paired" in run("tournament", "add", "Club Night", "Erin", ok=False).output
+    assert (
+        "no table waiting for Alice and Carol; waiting: table 1: Alice v Bob; table 2: Dan v Carol"
+        in new_game(run, "Alice", "Carol", "--tournament", "Club Night", ok=False).output
+    )
+    assert (
+        "is played under kt24-preliminary, not kt24-approved"
+        in new_game(run, "Alice", "Bob", "--tournament", "Club Night", "--ruleset", "kt24-approved", ok=False).output
+    )
+    assert (
+        "--table 4: the tournament pairs these players in round 1 at table 1"
+        in new_game(run, "Alice", "Bob", "--tournament", "Club Night", "--table", "4", ok=False).output
+    )
+    assert "no tournament named 'Club Day'; the tournaments are: Club Night" in new_game(run, "Alice", "Bob", "--tournament", "Club Day", ok=False).output
+    assert json.loads(run("games", "--json").stdout) == []
+    assert "round 1 is still being played: table 1 (Alice v Bob), table 2 (Dan v Carol)" in run("tournament", "pair", "Club Night", ok=False).output
+    game = new_game(run, "Bob", "Alice").stdout.strip()
+    run("tournament", "link", "Club Night", game[:8])
+    assert f"game {game[:8]} is linked to Club Night round 1 table 1 already" in run("tournament", "link", "Club Night", game, ok=False).output
+    assert "table 1 has game" in run("tournament", "no-show", "Club Night", "Bob", ok=False).output
+    assert "no table waiting for Alice and Dan" in run("tournament", "link", "Club Night", new_game(run, "Alice", "Dan").stdout.strip(), ok=False).output
+    assert "Erin has no table being played" in run("tournament", "no-show", "Club Night", "Erin", ok=False).output
+    for args, message in [
+        (("new", "Club Night"), "a tournament named 'Club Night' exists already"),
+        (("new", "Bad\x1bName"), "holds the control character U+001B"),
+        (("new", "  "), "the tournament's name is empty"),
+        (("new", "Ten", "--rounds", 0), "--rounds 0: a tournament has 1 to 20 rounds"),
+        (("new", "Ten", "--tie-breakers", "sos,elo"), "--tie-breakers sos,elo: give each at most once, from sos, vp_diff, vp_for"),
+        (("standings", "Nope"), "no tournament named 'Nope'"),
+    ]:
+        assert message in run("tournament", *args, ok=False).output
+    assert run("tournament", "standings", "Club Night", "--format", "csv").stdout.splitlines()[0] == ",".join(
+        ["rank", "player", "points", "sos", "vp_for", "vp_against", "vp_diff", "wins", "draws", "losses", "byes", "played", "kill_teams"]
+    )
+
+
+def test_a_link_refused_inside_the_transaction_leaves_no_game(paired: Organiser) -> None:
+    """Another writer links table 1 between `ktlog new`'s check and its write: the game is not stored."""
+    from ktlog.events import GameCreated
+    from ktlog.play import tournament
+    from ktlog.play.database import Store
+
+    with Store(paired.db) as store:
+        labels, link = tournament.for_new_game(store, "Club Night", ["Bob", "Alice"], "kt24-preliminary", {})
+        paired("tournament", "link", "Club Night", new_game(paired, "Alice", "Bob").stdout.strip())
+        with pytest.raises(KtlogError, match="Club Night round 1 table 1 has game .* recorded already"):
+            store.new_game(GameCreated(ruleset="kt24-preliminary", killzone="volkus", date="2026-11-27", **labels), [], then=link)
+        assert store.count_games() == (1, 1)

@@ -83,6 +83,8 @@ def _write(ctx: click.Context, rows: list[dict[str, Any]], columns: dict[str, st
     from ..analytics.formats import write
 
     claim_output(ctx, output, force)
+    if fmt == "table" and not as_json:  # a table shows nothing where CSV and JSON give empty and null
+        rows = [{k: "" if v is None else v for k, v in row.items()} for row in rows]
     frame = pl.DataFrame(rows, infer_schema_length=None) if rows else pl.DataFrame(schema=dict.fromkeys(columns, pl.String))
     write(frame, "json" if as_json else fmt, output, database=database_path(ctx))
 

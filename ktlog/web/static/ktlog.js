@@ -211,7 +211,8 @@
     document.querySelector("#pairings tbody").replaceChildren(...current.map((r) => pairingRow(r, liveVp)));
     document.querySelector("#standings tbody").replaceChildren(...t.standings.map(standingRow));
     document.querySelector("#results tbody").replaceChildren(...t.results.filter((r) => r.result !== "open").map(resultRow));
-    document.getElementById("tie-breakers").textContent = `Ranked by points, then ${t.tie_breakers.join(", then ") || "name"}.`;
+    const words = { sos: "strength of schedule (SoS: the opponents' points)", vp_diff: "VP difference", vp_for: "VP scored" };
+    document.getElementById("tie-breakers").textContent = `Ranked by points, then ${[...t.tie_breakers.map((b) => words[b] || b), "name"].join(", then ")}.`;
     body.dataset.round = t.round;
     body.dataset.openTables = open;
   }
