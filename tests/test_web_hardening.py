@@ -30,11 +30,19 @@ from web_support import store_part  # noqa: E402
 
 
 def _get_routes(db: Path, gid: str) -> list[str]:
-    """Every GET route of the app, its game filled in, the league with each of its filters."""
+    """Every GET route of the app, its game filled in (and a tournament of round 1 paired), the
+    league with each of its filters."""
+    from ktlog.play import tournament
+    from ktlog.play.database import Store
+
+    with Store(db) as store:
+        tournament.create(store, "Autumn GT", 3, None)
+        tournament.add(store, "Autumn GT", ["Alice", "Bob", "Carol"])
+        tournament.pair(store, "Autumn GT", seed=1)
     urls = []
     for route in make_app(db).routes:
         if isinstance(route, Route) and "GET" in (route.methods or ()):
-            urls.append(route.path.replace("{game}", gid))
+            urls.append(route.path.replace("{game}", gid).replace("{name:path}", "Autumn%20GT"))
     urls += ["/league?player=Grace", "/league?team=Kasrkin", "/static/ktlog.css", "/static/ktlog.js"]
     return urls
 

@@ -77,7 +77,7 @@ def _listing(command: Callable) -> Callable:
     return output_options()(command)
 
 
-def _write(ctx: click.Context, rows: list[dict[str, Any]], columns: dict[str, str], fmt: str, as_json: bool, output: Path | None, force: bool) -> None:
+def _write(ctx: click.Context, rows: list[dict[str, Any]], columns: tuple[str, ...], fmt: str, as_json: bool, output: Path | None, force: bool) -> None:
     import polars as pl
 
     from ..analytics.formats import write

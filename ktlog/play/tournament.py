@@ -212,21 +212,8 @@ def record_no_show(store: Store, name: str, player: str) -> Table:
     raise KtlogError(f"{absent} has no table being played in {event.name} round {event.current_round}")
 
 
-RESULT_COLUMNS = {
-    "round": "the round",
-    "table": "the table",
-    "player_a": "the first player of the pairing",
-    "kill_team_a": "their kill team (from the game)",
-    "vp_a": "their VP",
-    "player_b": "the second player (empty for a bye)",
-    "kill_team_b": "their kill team",
-    "vp_b": "their VP",
-    "result": "`win` (see winner), `draw`, `bye`, or `open` while the table is being played",
-    "winner": "the winner's name (empty for a draw, a bye or an open table)",
-    "ended_by": "`battle`, `concession`, `no-show` or `bye` (empty while open)",
-    "by": "the player who conceded or did not show",
-    "game_id": "the game played at the table",
-}
+RESULT_COLUMNS = ("round", "table", "player_a", "kill_team_a", "vp_a", "player_b", "kill_team_b", "vp_b", "result", "winner", "ended_by", "by", "game_id")
+"""The columns, in order (docs/running-a-league.md says what each holds)."""
 
 
 def results(event: Tournament) -> list[dict[str, Any]]:
@@ -256,21 +243,8 @@ def results(event: Tournament) -> list[dict[str, Any]]:
     return out
 
 
-STANDING_COLUMNS = {
-    "rank": "the place, by points then the event's tie-breakers in order, then name",
-    "player": "the player",
-    "points": "1 a win (a bye and an opponent's no-show count as wins), 1/2 a draw, 0 a loss",
-    "sos": "strength of schedule: the sum of the points of every opponent the player was paired with",
-    "vp_for": "VP scored over the player's ended games",
-    "vp_against": "VP their opponents scored against them",
-    "vp_diff": "vp_for - vp_against",
-    "wins": "games won (byes not counted)",
-    "draws": "games drawn",
-    "losses": "games lost (a concession or a no-show is a loss)",
-    "byes": "byes had (one at most)",
-    "played": "wins + draws + losses",
-    "kill_teams": "the kill teams they played with, in round order",
-}
+STANDING_COLUMNS = ("rank", "player", "points", "sos", "vp_for", "vp_against", "vp_diff", "wins", "draws", "losses", "byes", "played", "kill_teams")
+"""The columns, in order (docs/running-a-league.md says what each holds)."""
 
 
 def standing_rows(event: Tournament) -> list[dict[str, Any]]:
