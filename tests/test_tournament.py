@@ -239,6 +239,7 @@ def test_refusals_name_what_was_wrong_and_change_nothing(paired: Organiser) -> N
         (("new", "Bad\x1bName"), "holds the control character U+001B"),
         (("new", "  "), "the tournament's name is empty"),
         (("new", "Ten", "--rounds", 0), "--rounds 0: a tournament has 1 to 20 rounds"),
+        (("new", "Ten", "--ruleset", "kt24-joint"), "--ruleset kt24-joint: a Swiss round pairs two players a game, against each other"),
         (("new", "Ten", "--tie-breakers", "sos,elo"), "--tie-breakers sos,elo: give each at most once, from sos, vp_diff, vp_for"),
         (("standings", "Nope"), "no tournament named 'Nope'"),
     ]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import secrets
 import shlex
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..characters import unsafe_character
@@ -82,6 +82,8 @@ def create(store: Store, name: str, rounds: int, ruleset: str | None, tie_breake
         raise KtlogError(f"--rounds {rounds}: a tournament has 1 to {MAX_ROUNDS} rounds")
     if ruleset is not None and ruleset not in RULESETS:
         raise KtlogError(f"--ruleset {ruleset!r} is not a ruleset; choose from {', '.join(sorted(RULESETS))}")
+    if ruleset is not None and (RULESETS[ruleset].pve or not RULESETS[ruleset].players[0] <= 2 <= RULESETS[ruleset].players[1]):
+        raise KtlogError(f"--ruleset {ruleset}: a Swiss round pairs two players a game, against each other; {ruleset} is not played that way")
     unknown = [t for t in tie_breakers if t not in TIE_BREAKERS]
     if unknown or len(set(tie_breakers)) != len(tie_breakers):
         raise KtlogError(f"--tie-breakers {','.join(tie_breakers)}: give each at most once, from {', '.join(TIE_BREAKERS)}, in the order they count")
@@ -98,7 +100,7 @@ def load(store: Store, name: str) -> Tournament:
     tables, kill_teams = [], {}
     for r in rows.tables(store, row["name"]):
         table = Table(r["round"], r["table_no"], r["player_a"], r["player_b"], game_id=r["game_id"])
-        tables.append(Table(table.round, table.table, table.a, table.b, _outcome(table, r), r["game_id"]))
+        tables.append(replace(table, outcome=_outcome(table, r)))
         for player, team in r["kill_teams"].items():
             kill_teams[(r["round"], player_key(player))] = team
     breakers = tuple(b for b in (row["tie_breakers"] or "").split(",") if b)
