@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test test-fast check bench bench-append bench-import bench-analytics schemas samples clean
+.PHONY: run test test-fast check bench bench-append bench-import bench-analytics schemas new-database samples clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -41,6 +41,9 @@ bench-analytics: $(STAMP)  ## issue 5's league benchmark (builds a 10,000-game l
 
 schemas: $(STAMP)  ## regenerate ktlog/data/schemas/ from ktlog/events.py
 	$(BIN)/python -m ktlog.files.schemas
+
+new-database: $(STAMP)  ## write ktlog/storage/new_database.py again after adding a migration
+	$(BIN)/python tools/write_new_database.py
 
 samples: $(STAMP)  ## regenerate ktlog/data/samples/*.jsonl from tools/sample_games/scripts/
 	$(BIN)/python tools/sample_games/build.py

@@ -2,9 +2,9 @@
 the two), so a new file is made in one transaction without importing sqlite-utils or running
 the migrations one by one (about 0.16 s of CPU, a tenth of importing 200 games into a new file).
 Used only while VERSION is the schema version: a new migration makes it stale, and new files
-are then made by the migrations until it is written again (the test prints it)."""
+are then made by the migrations until `make new-database` writes it again."""
 
-VERSION = 14
+VERSION = 18
 """The schema version these statements make."""
 MIGRATIONS = (
     "m001_initial",
@@ -21,6 +21,7 @@ MIGRATIONS = (
     "m012_keyring",
     "m013_seats",
     "m014_rules_checked",
+    "m018_tournaments",
 )
 """The migrations a database made by SCHEMA counts as applied (sqlite-utils' `_sqlite_migrations`)."""
 SCHEMA = (
@@ -56,5 +57,9 @@ SCHEMA = (
     'CREATE INDEX "idx_keyring_name"\n    ON "keyring" ("name")',
     'CREATE TABLE "seats" (\n   "game_id" TEXT,\n   "player" TEXT,\n   "token_hash" TEXT,\n   "issued_at" TEXT,\n   "revoked_at" TEXT,\n   "public_key" TEXT,\n   PRIMARY KEY ("game_id", "player")\n)',
     "CREATE UNIQUE INDEX idx_seats_token_hash ON seats (token_hash)",
+    'CREATE TABLE "tournaments" (\n   "name" TEXT PRIMARY KEY,\n   "created_at" TEXT NOT NULL,\n   "rounds" INTEGER NOT NULL,\n   "ruleset" TEXT,\n   "tie_breakers" TEXT,\n   "seed" INTEGER\n)',
+    'CREATE TABLE "tournament_players" (\n   "tournament" TEXT,\n   "player" TEXT,\n   "added_at" TEXT,\n   PRIMARY KEY ("tournament", "player")\n)',
+    'CREATE TABLE "tournament_tables" (\n   "tournament" TEXT,\n   "round" INTEGER,\n   "table_no" INTEGER,\n   "player_a" TEXT NOT NULL,\n   "player_b" TEXT,\n   "game_id" TEXT,\n   "no_show" TEXT,\n   "paired_at" TEXT NOT NULL,\n   PRIMARY KEY ("tournament", "round", "table_no")\n)',
+    "CREATE UNIQUE INDEX idx_tournament_tables_game_id ON tournament_tables (game_id) WHERE game_id IS NOT NULL",
 )
 """CREATE statements in the order SQLite lists them (tables before their indexes and triggers)."""

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import uuid
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cached_property
@@ -145,6 +145,10 @@ class Store:
                 "Restore it from a backup, or import the games' exported files into a new database"
             )
 
+    def writing(self) -> contextlib.AbstractContextManager[None]:
+        """One write transaction for the tables beside the log (a tournament's, `storage.tournaments`)."""
+        return self._write()
+
     def batch(self) -> contextlib.AbstractContextManager[None]:
         """Many write transactions made durable together (one fsync for a whole import)."""
         return durable_once(self.conn)
@@ -189,26 +193,27 @@ class Store:
     def has_game(self, game_id: str) -> bool:
         return self.conn.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is not None
 
-    def new_game(self, created: GameCreated, events: Sequence[Event] = (), *, game_id: str | None = None) -> str:
-        """Create a game and record its first events in one transaction. Returns its id."""
+    def new_game(self, created: GameCreated, events: Sequence[Event] = (), *, game_id: str | None = None, then: Callable[[str], None] | None = None) -> str:
+        """Create a game and record its first events in one transaction, with `then(game_id)`'s
+        writes in it too (a tournament's table linked to the game). Returns its id."""
         game_id = game_id or str(uuid.uuid4())
         sealed, prev = [], GENESIS
         for seq, event in enumerate([created, *events], 1):
             envelope, payload = seal(game_id, seq, event, prev)
             sealed.append((envelope, payload))
             prev = envelope.hash
-        self.import_envelopes(game_id, sealed)
+        self.import_envelopes(game_id, sealed, then=then)
         return game_id
 
-    def import_envelopes(self, game_id: str, sealed: list[tuple[Envelope, bytes]], *, already: int = 0) -> GameState:
+    def import_envelopes(self, game_id: str, sealed: list[tuple[Envelope, bytes]], *, already: int = 0, then: Callable[[str], None] | None = None) -> GameState:
         """Validate sealed events and write them with their projections and snapshots, in one
-        transaction: a new game (`already` 0) or the rest of a game whose first `already`
-        events are stored (the caller has checked they are these, by hash). Raises on the first
-        illegal event; then nothing is written."""
+        transaction: a new game (`already` 0; with `then(game_id)`'s writes) or the rest of a
+        game whose first `already` events are stored (the caller has checked they are these, by
+        hash). Raises on the first illegal event; then nothing is written."""
         rows = event_rows(sealed)
         state, snapshots = fold_with_snapshots([(e.seq, e.payload) for e, _ in sealed], SNAPSHOT_EVERY)
         if not already:
-            self.import_folded(game_id, folded(game_id, rows, state, snapshots))
+            self.import_folded(game_id, folded(game_id, rows, state, snapshots), then=then)
             return self._new_head(game_id, state)
         with self._write():
             if self._head(game_id)[0] != already:
@@ -217,9 +222,10 @@ class Store:
             self._write_folded(game_id, folded(game_id, rows, state, snapshots, already=already))
         return self._new_head(game_id, state)
 
-    def import_folded(self, game_id: str, game: Folded) -> None:
+    def import_folded(self, game_id: str, game: Folded, *, then: Callable[[str], None] | None = None) -> None:
         """Write a new game whose events are checked and folded already (`folded`, perhaps made
-        by another process: this one only inserts), in one transaction."""
+        by another process: this one only inserts), in one transaction (with `then(game_id)`'s
+        writes, if given)."""
         with self._write():
             if self.has_game(game_id):
                 raise Raced(f"game {game_id[:8]} was stored by another writer while it was being imported")
@@ -228,6 +234,8 @@ class Store:
                 (game_id, game.rows[0][RECORDED_AT], game.ruleset, "setup", 0, GENESIS),
             )
             self._write_folded(game_id, game)
+            if then is not None:
+                then(game_id)
         self._cache.pop(game_id, None)
         self._recent.pop(game_id, None)
 
