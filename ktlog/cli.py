@@ -56,6 +56,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "roster": ("ktlog.commands.roster:roster", "Rosters: import your kill team, list the rosters, show one, check a roster file."),
     "serve": ("ktlog.commands.serve:serve", "Serve a read-only web view: every table live, a game, a stream overlay, the replay and the league."),
     "key": ("ktlog.commands.keys:key", "Your signing key (`ktlog export GAME --sign` signs with it) and the league's keyring."),
+    "player": (
+        "ktlog.commands.players:player",
+        "The league's players: each is their pinned key, or their name within the database (club) that recorded them.",
+    ),
     "seat": (
         "ktlog.commands.seats:seat",
         "Print a link (and its QR code) for PLAYER to record their side of GAME from a phone; the link is the key: anyone holding it records as PLAYER.",

@@ -12,8 +12,9 @@ from __future__ import annotations
 import contextlib
 import os
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 import platformdirs
 
@@ -21,7 +22,7 @@ from .. import __version__
 from ..errors import StoreError
 
 APPLICATION_ID = 0x6B746C67  # "ktlg"
-SCHEMA_VERSION = 14
+SCHEMA_VERSION = 17
 """Bumped with each migration; a database with a higher one needs a newer ktlog."""
 SCHEMA_NEEDS_KTLOG = "0.1.0"
 """The first ktlog version that reads this schema (recorded in the database's meta table)."""
@@ -30,6 +31,25 @@ BUSY_TIMEOUT_MS = 5000
 UI_BUSY_TIMEOUT_MS = 1000
 """The terminal UI waits at most this long for another writer's lock; then it keeps the event for
 ctrl+r, so the screen never freezes for the full BUSY_TIMEOUT_MS."""
+
+
+Origin = tuple[str, str]
+"""The database that recorded a game: its id and its label (`play.players`)."""
+
+
+Rows = Callable[[str], Sequence[Sequence[Any]]]
+"""A query's rows, by whichever SQLite library reads (Python's, or the statistics' ADBC driver:
+one process must not open a file with both, or their locks undo each other)."""
+
+
+def database_home(rows: Rows, path: Path | None) -> Origin:
+    """A database's own id (meta `database_id`, made by migration 17; "" if deleted behind
+    ktlog's back) and label: meta `database_label` (`ktlog player club`), else its file's name
+    and the start of its id, as two clubs' `ktlog.db` differ."""
+    meta = {key: value for key, value in rows("SELECT key, value FROM meta WHERE key IN ('database_id', 'database_label')")}
+    database = str(meta.get("database_id") or "")
+    stem = path.stem if path else "memory"
+    return database, str(meta.get("database_label") or f"{stem[:40]}-{database[:4]}")
 
 
 def default_db_path() -> Path:
