@@ -156,3 +156,22 @@ def test_the_recording_database_travels_in_the_file_and_is_checked(tmp_path):
     bad.write_text("\n".join(lines) + "\n")
     out = ktlog(tmp_path / "other.db", "import", bad, ok=False).output
     assert "line 1" in out and "recorded_in.database" in out
+
+
+def test_identify_gives_a_new_name_the_id_its_games_will_have(tmp_path):
+    """`play.players.identify`, for the faces that register players (a tournament): a typed name is
+    a known player, or with `new` the player their first game here will make; never a namesake's."""
+    from ktlog.errors import KtlogError
+    from ktlog.play.players import identify
+
+    db = tmp_path / "club.db"
+    play(db, 1, "Hana", "Kai", "2026-09-01")
+    with Store(db) as store:
+        assert identify(store, "Hana").games == 1
+        newcomer = identify(store, "Noor", new=True)
+        assert newcomer.games == 0
+        with pytest.raises(KtlogError, match="no player called 'Noor'"):
+            identify(store, "Noor")
+    play(db, 2, "Noor", "Kai", "2026-09-08")
+    with Store(db) as store:
+        assert identify(store, "Noor").player_id == newcomer.player_id

@@ -246,18 +246,14 @@ class League:
         asked = self.filters.player
         if asked is None:
             return None
-        people = self.identities.select("player_id", "player", "name").unique()
-        for matched in (people.filter(pl.col("player_id") == asked), people.filter(pl.col("player") == asked), people.filter(pl.col("name") == asked)):
-            found = matched.select("player_id", "player").unique().sort("player")
-            if found.height == 1:
-                return str(found.item(0, "player"))
-            if found.height:
-                which = "; ".join(f"{p} ({i})" for i, p in found.rows())
-                raise NothingToCompute(f"{asked!r} is the name of {found.height} players: {which}; give --player the name as shown or the player id")
-        known = people.get_column("player").unique().to_list()
-        close = difflib.get_close_matches(asked, known, n=3)
-        hint = f"; did you mean {' or '.join(map(repr, close))}?" if close else f"; known: {', '.join(sorted(known)[:8])}"
-        raise NothingToCompute(f"no player called {asked!r} in {self.db}{hint}")
+        from ..play.players import pick
+
+        people = self.identities.group_by("player_id", "player").agg("name").rows()
+        try:
+            player_id = pick(asked, people)
+        except KtlogError as exc:
+            raise NothingToCompute(str(exc)) from exc
+        return next(shown for pid, shown, _ in people if pid == player_id)
 
     @cached_property
     def player_ids(self) -> pl.DataFrame:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import difflib
 import hashlib
 from collections import Counter
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -80,23 +81,25 @@ class Roster:
     home: Origin
 
     def find(self, text: str) -> Player:
-        """The player a person means by `text`: a player id, a name as shown, or a name as
-        recorded or renamed (refused, naming each, when it is several players' name)."""
-        text = text.strip()
-        if text in self.players:
-            return self.players[text]
-        for matches in (
-            [p for p in self.players.values() if p.shown == text],
-            [p for p in self.players.values() if p.name == text or any(h.name == text for h in p.handles)],
-        ):
-            if len(matches) == 1:
-                return matches[0]
-            if matches:
-                which = "; ".join(f"{p.shown} ({p.player_id})" for p in matches)
-                raise KtlogError(f"{text!r} is the name of {len(matches)} players: {which}; give the name as shown or the player id")
-        close = difflib.get_close_matches(text, [p.shown for p in self.players.values()], n=3)
-        hint = f"; did you mean {' or '.join(map(repr, close))}?" if close else "; `ktlog player list` lists them"
-        raise KtlogError(f"no player called {text!r}{hint}")
+        """The player a person means by `text` (`pick`)."""
+        return self.players[pick(text, [(p.player_id, p.shown, {p.name, *(h.name for h in p.handles)}) for p in self.players.values()])]
+
+
+def pick(text: str, people: Iterable[tuple[str, str, Collection[str]]]) -> str:
+    """The id of the player a person means by `text`, among (player id, name as shown, names as
+    recorded or given): an id, else a name as shown, else a name; refused, naming each, when it
+    is several players' name, and with the closest names when it is no one's."""
+    text = text.strip()
+    people = list(people)
+    for matches in ([p for p in people if p[0] == text], [p for p in people if p[1] == text], [p for p in people if text in p[2]]):
+        if len(matches) == 1:
+            return matches[0][0]
+        if matches:
+            which = "; ".join(f"{shown} ({pid})" for pid, shown, _ in sorted(matches, key=lambda p: p[1]))
+            raise KtlogError(f"{text!r} is the name of {len(matches)} players: {which}; give the name as shown or the player id")
+    close = difflib.get_close_matches(text, [shown for _, shown, _ in people], n=3)
+    hint = f"; did you mean {' or '.join(map(repr, close))}?" if close else "; `ktlog player list` lists them"
+    raise KtlogError(f"no player called {text!r}{hint}")
 
 
 def name_id(database: str, name: str) -> str:
