@@ -304,8 +304,8 @@ def m014_rules_checked(db: sqlite_utils.Database) -> None:
 @migrations()
 def m017_player_identities(db: sqlite_utils.Database) -> None:
     """Schema 17: players as identities (`play.players`), beside the log, which is never rewritten.
-    The database's own id, made once here and kept in `meta` (`database_id`): a player with no
-    pinned key is their name within the database that recorded their games. `game_origins`: the
+    A player with no pinned key is their name within the database that recorded their games (its
+    own id, `meta`'s `database_id`, made once when a file is set up or migrated: `dbfile`). `game_origins`: the
     database that recorded a game imported from another (a game-log file's `recorded_in`); a game
     with no row was recorded here. `player_aliases`: a name as one database recorded it, counted as
     another identity (`ktlog player merge`, a new name of `ktlog player rename`). `player_names`:
@@ -314,7 +314,6 @@ def m017_player_identities(db: sqlite_utils.Database) -> None:
     db.table("player_aliases").create({"database_id": str, "name": str, "player_id": str}, pk=("database_id", "name"), not_null={"player_id"})
     db.table("player_aliases").create_index(["player_id"])
     db.table("player_names").create({"player_id": str, "name": str, "changed_at": str}, pk="player_id", not_null={"name", "changed_at"})
-    db.execute("INSERT OR IGNORE INTO meta (key, value) VALUES ('database_id', lower(hex(randomblob(16))))")
 
 
 def _hash_bytes(text: str | bytes | int | float | None) -> str | bytes | int | float | None:
@@ -325,3 +324,21 @@ def _hash_bytes(text: str | bytes | int | float | None) -> str | bytes | int | f
         except ValueError:
             pass
     return text
+
+
+@migrations()
+def m018_tournaments(db: sqlite_utils.Database) -> None:
+    """Schema 18: tournaments (`ktlog tournament`, `play.tournament`): each event's rounds,
+    ruleset, tie-breakers and first-round seed; its players; and its tables, one row per pairing
+    of a round (player_b empty for a bye), with the game linked to it or the player who did
+    not show. The games themselves stay in the log: a table's result is read from its game."""
+    db.table("tournaments").create(
+        {"name": str, "created_at": str, "rounds": int, "ruleset": str, "tie_breakers": str, "seed": int}, pk="name", not_null={"created_at", "rounds"}
+    )
+    db.table("tournament_players").create({"tournament": str, "player": str, "added_at": str}, pk=("tournament", "player"))
+    db.table("tournament_tables").create(
+        {"tournament": str, "round": int, "table_no": int, "player_a": str, "player_b": str, "game_id": str, "no_show": str, "paired_at": str},
+        pk=("tournament", "round", "table_no"),
+        not_null={"player_a", "paired_at"},
+    )
+    db.execute("CREATE UNIQUE INDEX idx_tournament_tables_game_id ON tournament_tables (game_id) WHERE game_id IS NOT NULL")
