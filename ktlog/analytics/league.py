@@ -22,7 +22,8 @@ import polars as pl
 from ..errors import KtlogError
 from ..storage import catalog
 from ..storage.dbfile import read_uri, store_error
-from .columns import POLARS_TYPE, is_dataset, read_dataset_table, table_query
+from .columns import POLARS_TYPE, league_games, read_dataset_table, table_query
+from .place import Place
 
 
 class NothingToCompute(KtlogError):
@@ -121,7 +122,8 @@ KEPT_AS = {"games": "games", "game_results": "results", "vp_by_op": "results", "
 class League:
     """The games of a database that pass the filters."""
 
-    db: Path
+    db: Path | Place
+    """The database, or the place of a Parquet dataset (`ktlog dataset export`)."""
     filters: Filters = field(default_factory=Filters)
     _reading: dict[str, Future] = field(default_factory=dict, repr=False)
     """Tables being read ahead (`read_ahead`), by name."""
@@ -147,11 +149,12 @@ class League:
 
     def read(self, name: str, columns: tuple[str, ...] | None = None) -> pl.DataFrame:
         """A table of the source as it is (all its columns by default): from the database, or
-        from a Parquet dataset (`ktlog dataset export`) when `db` is its folder."""
-        if is_dataset(self.db):
+        from a Parquet dataset when `db` is its place; the games' players and kill teams as
+        lists from either."""
+        if isinstance(self.db, Place):
             return read_dataset_table(self.db, name, columns)
         if name == "games":
-            frame = read_table(self.db, *table_query(name))
+            frame = league_games(read_table(self.db, *table_query(name)))
             return frame if columns is None else frame.select(columns)
         return read_table(self.db, *catalog.select(name, columns))
 
@@ -172,7 +175,7 @@ class League:
         for column, name, what in (("players", f.player, "player"), ("kill_teams", f.team, "kill team")):
             if name is not None:
                 self._check_name(games, column, name, what)
-                conditions.append(pl.col(column).str.json_decode(pl.List(pl.String)).list.contains(name))
+                conditions.append(pl.col(column).list.contains(name))
         if f.signed_by_both:
             conditions.append(pl.col("game_id").is_in(sorted(self._signed_by_every_player())))
         return games.filter(*conditions) if conditions else games
@@ -181,11 +184,13 @@ class League:
         from ..play.signatures import signed_by_every_player
         from ..storage.store import Store
 
+        if isinstance(self.db, Place):
+            raise KtlogError(f"--signed-by-both checks the signatures in the database; a dataset ({self.db}) has none: drop --source")
         with Store(self.db, create=False) as store:
             return signed_by_every_player(store)
 
     def _check_name(self, games: pl.DataFrame, column: str, name: str, what: str) -> None:
-        known = games.select(pl.col(column).str.json_decode(pl.List(pl.String)).explode().unique().drop_nulls()).to_series().to_list()
+        known = games.select(pl.col(column).explode().unique().drop_nulls()).to_series().to_list()
         if name not in known:
             close = difflib.get_close_matches(name, known, n=3)
             hint = f"; did you mean {' or '.join(map(repr, close))}?" if close else f"; known: {', '.join(sorted(known)[:8])}"
