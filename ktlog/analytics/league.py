@@ -180,13 +180,17 @@ class League:
             conditions.append(pl.col("game_id").is_in(sorted(self._signed_by_every_player())))
         return games.filter(*conditions) if conditions else games
 
+    def database(self, what: str) -> Path:
+        """The database, for what only it holds (`what`: the events, the signatures)."""
+        if isinstance(self.db, Place):
+            raise KtlogError(f"{what} are in the database only, not in a dataset ({self.db}): drop --source")
+        return self.db
+
     def _signed_by_every_player(self) -> set[str]:
         from ..play.signatures import signed_by_every_player
         from ..storage.store import Store
 
-        if isinstance(self.db, Place):
-            raise KtlogError(f"--signed-by-both checks the signatures in the database; a dataset ({self.db}) has none: drop --source")
-        with Store(self.db, create=False) as store:
+        with Store(self.database("--signed-by-both checks signatures, which"), create=False) as store:
             return signed_by_every_player(store)
 
     def _check_name(self, games: pl.DataFrame, column: str, name: str, what: str) -> None:
