@@ -15,6 +15,7 @@ import json
 from typing import get_type_hints
 
 import polars as pl
+from polars.datatypes.classes import DataTypeClass
 
 from ..errors import KtlogError
 from ..state import LOGS
@@ -90,7 +91,7 @@ def dataset_schema(table: str) -> pl.Schema:
     return pl.Schema({c: kind(c, t) for c, t in types.items()})
 
 
-def type_name(dtype: pl.DataType | type[pl.DataType]) -> str:
+def type_name(dtype: pl.DataType | DataTypeClass) -> str:
     """A type as pyarrow names what the files hold (the metadata's and docs/dataset.md's names)."""
     names = {pl.String: "large_string", pl.Int64: "int64", pl.Float64: "double", pl.Boolean: "bool", pl.Date: "date32[day]"}
     if isinstance(dtype, pl.List):
