@@ -115,3 +115,19 @@ def test_without_credentials_or_with_a_missing_bucket_it_says_so(s3, league, mon
     refused = ktlog(league.db, "dataset", "export", "s3://league/other", code=1).stderr
     assert "no AWS credentials found" in refused and "Traceback" not in refused
     assert "s3://BUCKET/PREFIX" in ktlog(league.db, "dataset", "export", "gs://league/x", code=1).stderr
+
+
+def test_labels_escaped_in_keys_read_back(s3, tmp_path):
+    """A label's `/`, `:` and `%` are %XX in the key (as in a folder name): Polars reads the key as
+    it is, not decoded."""
+    from ktlog.play.simulate import simulate_into
+    from ktlog.storage.store import Store
+
+    db = tmp_path / "odd.db"
+    with Store(db) as store:
+        simulate_into(store, 2, seed=70, league="North/South: 100%")
+        simulate_into(store, 1, seed=71, league="_practice")
+    ktlog(db, "dataset", "export", "s3://league/odd", "--simulated")
+    assert any("/North%2FSouth%3A 100%25/" in k for k in keys(s3, "odd/"))
+    standings = ("stats", "standings", "--simulated", "--format", "csv")
+    assert ktlog(db, *standings, "--source", "s3://league/odd").stdout == ktlog(db, *standings).stdout
