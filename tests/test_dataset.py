@@ -196,3 +196,10 @@ def test_duckdb_computes_the_same_standings(league, exported):
     table = pl.read_csv(ktlog(league.db, "stats", "standings", "--format", "csv").stdout.encode())
     expected = table.select("player", "games", "wins", "draws", "losses", "vp_for", "vp_against").sort("player").rows()
     assert rows == expected and len(rows) == 5
+
+
+def test_what_only_the_database_holds_is_asked_of_it(league, exported):
+    """Signatures are not in a dataset: --signed-by-both with --source says so (it tried to open
+    the folder as a database)."""
+    refused = ktlog(league.db, "stats", "standings", "--source", exported, "--signed-by-both", code=1).stderr
+    assert "signatures, which are in the database only, not in a dataset" in refused and "drop --source" in refused

@@ -15,28 +15,15 @@ import pandas as pd
 import polars as pl
 import pyarrow.parquet as pq
 import pytest
-from click.testing import CliRunner
 from league import league_fixture  # noqa: F401 (the `league` fixture)
+from test_dataset import exported as exported_fixture  # noqa: F401 (the `exported` fixture: the league's dataset)
+from test_dataset import ktlog
 
 from ktlog.analytics.dataset import TABLES
-from ktlog.cli import cli
 from ktlog.play.simulate import simulate_into
 from ktlog.storage.store import Store
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "dataset.md"
-
-
-def ktlog(db, *args, code: int = 0):
-    result = CliRunner().invoke(cli, ["--db", str(db), *map(str, args)])
-    assert result.exit_code == code, result.output
-    return result
-
-
-@pytest.fixture(scope="module")
-def exported(league, tmp_path_factory):
-    folder = tmp_path_factory.mktemp("readers") / "league"
-    ktlog(league.db, "dataset", "export", folder)
-    return folder
 
 
 @pytest.mark.parametrize("table", TABLES)

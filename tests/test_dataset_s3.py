@@ -12,20 +12,12 @@ from pathlib import Path
 import boto3
 import duckdb
 import pytest
-from click.testing import CliRunner
 from league import league_fixture  # noqa: F401 (the `league` fixture)
 from moto.server import ThreadedMotoServer
-
-from ktlog.cli import cli
+from test_dataset import ktlog
 
 STATISTICS = [("standings",), ("results",), ("players",), ("teams",), ("matchups",), ("curves",), ("ops",), ("dice",), ("elo",)]
 DOC = Path(__file__).resolve().parent.parent / "docs" / "dataset.md"
-
-
-def ktlog(db, *args, code: int = 0):
-    result = CliRunner().invoke(cli, ["--db", str(db), *map(str, args)])
-    assert result.exit_code == code, result.output
-    return result
 
 
 @pytest.fixture(scope="module")
