@@ -22,7 +22,8 @@ from pathlib import Path
 
 import polars as pl
 
-from ktlog.analytics.dataset import PROJECTION_TABLES, export
+from ktlog.analytics.columns import PROJECTION_TABLES
+from ktlog.analytics.dataset import export
 from ktlog.analytics.league import League
 from ktlog.analytics.performance import entity_stats
 from ktlog.analytics.place import Place

@@ -39,8 +39,8 @@ def ktlog(db, *args, code: int = 0):
     return result
 
 
-@pytest.fixture(scope="module")
-def exported(league, tmp_path_factory):
+@pytest.fixture(scope="module", name="exported")
+def exported_fixture(league, tmp_path_factory):
     folder = tmp_path_factory.mktemp("dataset") / "league"
     assert "wrote 3 partition(s) (13 games)" in ktlog(league.db, "dataset", "export", folder).stdout
     return folder

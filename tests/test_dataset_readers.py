@@ -16,10 +16,12 @@ import polars as pl
 import pyarrow.parquet as pq
 import pytest
 from league import league_fixture  # noqa: F401 (the `league` fixture)
-from test_dataset import exported as exported_fixture  # noqa: F401 (the `exported` fixture: the league's dataset)
-from test_dataset import ktlog
+from test_dataset import (
+    exported_fixture,  # noqa: F401 (the `exported` fixture: the league's dataset)
+    ktlog,
+)
 
-from ktlog.analytics.dataset import TABLES
+from ktlog.analytics.columns import TABLES
 from ktlog.play.simulate import simulate_into
 from ktlog.storage.store import Store
 

@@ -51,6 +51,10 @@ GAME_COLUMNS = (
 """The columns of the games table the statistics read (besides its `game_key`, and its id as
 `game_id`)."""
 
+PROJECTION_TABLES = ("game_results", "vp_by_op", "vp_changes", "attacks", "cp_changes", "incapacitations", "turning_points")
+TABLES = ("games", *PROJECTION_TABLES, "verifications")
+"""A dataset's tables."""
+
 LISTS = ("players", "kill_teams", "opponents")
 """Columns the database keeps as JSON text (`players`, `kill_teams`) or ", "-joined text (`opponents`)."""
 TIMES = ("created_at", "checked_at")
@@ -142,8 +146,6 @@ def league_games(frame: pl.DataFrame) -> pl.DataFrame:
 
 def metadata_schema() -> dict[str, dict[str, str]]:
     """Every table's columns and their types, as the dataset's metadata gives them."""
-    from .dataset import TABLES
-
     return {table: {c: type_name(t) for c, t in dataset_schema(table).items()} for table in TABLES}
 
 

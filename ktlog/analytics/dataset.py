@@ -46,15 +46,13 @@ import polars as pl
 from .. import __version__
 from ..errors import KtlogError
 from ..storage.dbfile import SCHEMA_VERSION
-from .columns import FORMAT, LAYOUT, METADATA, metadata_schema, table_query, to_dataset
+from .columns import FORMAT, LAYOUT, METADATA, TABLES, metadata_schema, table_query, to_dataset
 from .league import Filters, read_table
 from .place import Place
 
 PARTITIONS = ("season", "league")
 NULL_PARTITION = "~"
 """The folder of a missing label (an escaped label is never `~`: `~` is escaped)."""
-PROJECTION_TABLES = ("game_results", "vp_by_op", "vp_changes", "attacks", "cp_changes", "incapacitations", "turning_points")
-TABLES = ("games", *PROJECTION_TABLES, "verifications")
 RESULTS = ("win", "draw", "loss")
 """`game_results.result`, as `ktlog stats results` (results.csv) gives it too."""
 

@@ -15,8 +15,7 @@ from .stats import FILTERS, filter_options
 
 @click.group()
 def dataset() -> None:
-    """The league as a Parquet dataset that Polars, DuckDB, pandas, pyarrow or Spark read with
-    their defaults (columns in docs/dataset.md)."""
+    """The league as a Parquet dataset (a folder or s3://) that Polars, DuckDB, pandas, pyarrow or Spark read with their defaults."""
 
 
 @dataset.command("export")
