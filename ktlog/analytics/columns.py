@@ -67,6 +67,11 @@ FLAGS = {
 UTC = pl.Datetime("us", "UTC")
 
 
+IDENTITY = {"player_id": str, "player_name": str, "player_label": str}
+"""The columns a dataset's `game_results` adds to the database's (`play.players`): who each player
+is, their name as shown (renamed or merged) and what tells them from a namesake (a club, a key)."""
+
+
 def games_query() -> tuple[str, dict[str, type]]:
     """The games as the statistics read them: the id as `game_id`."""
     types = {"game_key": int, "game_id": str, **{c: catalog.GAMES[c] for c in GAME_COLUMNS}}
@@ -79,8 +84,9 @@ def table_query(name: str) -> tuple[str, dict[str, type]]:
 
 
 def dataset_schema(table: str) -> pl.Schema:
-    """A table's columns in a dataset and their types."""
+    """A table's columns in a dataset and their types (`game_results` with who each player is, `IDENTITY`)."""
     _, types = table_query(table)
+    types = types | IDENTITY if table == "game_results" else types
     flags = FLAGS.get(table, ())
 
     def kind(column: str, sql: type) -> pl.DataType:

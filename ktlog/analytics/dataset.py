@@ -17,7 +17,8 @@ Tables: `games` (one row per game, its `game_key` joins the others), `game_resul
 per player per finished game), `vp_by_op`, `vp_changes` (VP by op and moment), `attacks` (the
 dice of every attack), `cp_changes`, `incapacitations`, `turning_points` and `verifications`,
 with the database's columns (`ktlog.storage.catalog`) in the dataset's types (`columns.dataset_schema`,
-listed in `metadata.json`'s `schema`).
+listed in `metadata.json`'s `schema`); `game_results` adds who each player is
+(`player_id`, `player_name`, `player_label`: `play.players`).
 
 Several databases (the clubs of a circuit) export into one DIR, each under its source name
 (`--name`, by default the database file's name and a hash of its path): the dataset is the union
@@ -45,8 +46,8 @@ import polars as pl
 
 from .. import __version__
 from ..errors import KtlogError
-from ..storage.dbfile import SCHEMA_VERSION
-from .columns import FORMAT, LAYOUT, METADATA, TABLES, metadata_schema, table_query, to_dataset
+from ..storage.dbfile import SCHEMA_VERSION, database_home
+from .columns import FORMAT, IDENTITY, LAYOUT, METADATA, TABLES, metadata_schema, table_query, to_dataset
 from .league import Filters, read_table
 from .place import Place
 
@@ -159,11 +160,12 @@ def export(db: Path, place: Place, filters: Filters | None = None, name: str | N
             f"SELECT DISTINCT season, league FROM games WHERE {where} AND game_key IN (SELECT DISTINCT game_key FROM events WHERE position > ?)", [*args, last]
         ).fetchall()
         ids = [gid for (gid,) in conn.execute(f"SELECT id FROM games WHERE {where}", args)]
+        people = _identities(conn, db)
     conn.close()
     _refuse_games_of_other_sources(place, name, ids)
     games = 0
     for done, (season, league) in enumerate(changed):
-        games += _write_partition(db, place, name, where, args, season, league)
+        games += _write_partition(db, place, name, where, args, season, league, people)
         if progress:
             progress(done + 1, len(changed))
     _write_metadata(place, meta, name, db, filters, position)
@@ -195,9 +197,23 @@ def _file(name: str) -> str:
     return f"part-{name}.parquet"
 
 
-def _write_partition(db: Path, place: Place, name: str, where: str, args: list, season: str | None, league: str | None) -> int:
+def _identities(conn: sqlite3.Connection, db: Path) -> pl.DataFrame:
+    """Who each player of each game is (`play.players`): game_id, player (as recorded), and the
+    `IDENTITY` columns a dataset's game_results adds."""
+    from ..play.players import roster
+
+    def query(sql: str) -> list[tuple]:
+        return conn.execute(sql).fetchall()
+
+    found = roster(query, database_home(query, db))
+    rows = [(game_id, name, pid, found.players[pid].name, found.players[pid].label) for _, game_id, name, pid in found.seats]
+    return pl.DataFrame(rows, schema=["game_id", "player", *IDENTITY], orient="row")
+
+
+def _write_partition(db: Path, place: Place, name: str, where: str, args: list, season: str | None, league: str | None, people: pl.DataFrame) -> int:
     """Every table's rows of the games of one season and league in the dataset's types, each
-    file replaced whole, their `game_key` the dataset's (`dataset_key`)."""
+    file replaced whole, their `game_key` the dataset's (`dataset_key`); game_results with who
+    each player is (`people`)."""
     label = " AND ".join(f"{k} IS ?" for k in PARTITIONS)
     keys = f"SELECT game_key FROM games WHERE {where} AND {label}"
     params = [*args, season, league]
@@ -216,6 +232,8 @@ def _write_partition(db: Path, place: Place, name: str, where: str, args: list, 
         if "game_key" in frame.columns:
             stable = games.get_column("game_id").map_elements(dataset_key, return_dtype=pl.Int64)
             frame = frame.with_columns(pl.col("game_key").replace_strict(games.get_column("game_key"), stable, return_dtype=pl.Int64))
+        if table == "game_results":
+            frame = frame.join(people, on=["game_id", "player"], how="left")
         place.write_parquet(f"{table}/{_folder(season, league)}/{_file(name)}", to_dataset(table, frame))
     return games.height
 

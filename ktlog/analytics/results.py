@@ -31,6 +31,7 @@ def results(league: League) -> pl.DataFrame:
         league.games.select("game_key", pl.col("players").alias("player"))
         .with_columns(pl.int_ranges(pl.col("player").list.len()).alias("player_order"))
         .explode("player", "player_order")
+        .pipe(league.as_shown, ("player",))
     )
     games = league.games.select("game_key", "league", "season", "round", pl.col("table_label").alias("table"), "ruleset", "ended_by")
     tac = (
@@ -77,6 +78,7 @@ def results(league: League) -> pl.DataFrame:
         "game_id",
         "ruleset",
         "player",
+        "player_id",
         "opponents",
         "kill_team",
         pl.col("opponent_team").alias("opponent_teams"),
