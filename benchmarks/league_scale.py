@@ -22,9 +22,11 @@ from pathlib import Path
 
 import polars as pl
 
-from ktlog.analytics.dataset import PROJECTION_TABLES, export
+from ktlog.analytics.columns import PROJECTION_TABLES
+from ktlog.analytics.dataset import export
 from ktlog.analytics.league import League
 from ktlog.analytics.performance import entity_stats
+from ktlog.analytics.place import Place
 from ktlog.analytics.standings import standings
 from ktlog.play.simulate import simulate_into
 from ktlog.storage.store import Store
@@ -39,7 +41,7 @@ def seed_dataset(tmp: Path) -> Path:
     db, folder = tmp / "seed.db", tmp / "seed"
     with Store(db) as store:
         simulate_into(store, BASE_GAMES, seed=1)
-    export(db, folder)
+    export(db, Place.of(folder))
     return folder
 
 
@@ -62,13 +64,13 @@ def grow(seed: Path, games: int, out: Path) -> Path:
             if "game_id" in part.columns:
                 part = part.with_columns(pl.format("{}-{}", pl.col("game_id").str.slice(0, 28), pl.lit(f"{copy:07d}")).alias("game_id"))
             if "date" in part.columns:
-                part = part.with_columns((pl.col("date").str.to_date() + pl.duration(days=copy)).dt.to_string("%Y-%m-%d").alias("date"))
+                part = part.with_columns(pl.col("date") + pl.duration(days=copy))
             part = part.with_columns([pl.col(c) + suffix for c in part.columns if c in NAMED])
             parts.append(part)
         grown = pl.concat(parts)
         keys = grown.get_column("game_key").unique().sort().head(games)
         grown = grown.filter(pl.col("game_key").is_in(keys.implode()))
-        target = out / table / "season=1" / "league=Simulated League"
+        target = out / table / "1" / "Simulated League"
         target.mkdir(parents=True)
         grown.write_parquet(target / "part-0.parquet")
     (out / "metadata.json").write_text((seed / "metadata.json").read_text())
@@ -78,9 +80,9 @@ def grow(seed: Path, games: int, out: Path) -> Path:
 
 def timed(folder: Path, runs: int) -> dict[str, tuple[float, float]]:
     ways = {
-        "standings": lambda: standings(League(folder)),
-        "players": lambda: entity_stats(League(folder), "player"),
-        "teams": lambda: entity_stats(League(folder), "kill_team"),
+        "standings": lambda: standings(League(Place.of(folder))),
+        "players": lambda: entity_stats(League(Place.of(folder)), "player"),
+        "teams": lambda: entity_stats(League(Place.of(folder)), "kill_team"),
     }
     out = {}
     for name, run in ways.items():

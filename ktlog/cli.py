@@ -46,7 +46,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "stats": ("ktlog.commands.stats:stats", "League statistics: standings, results, players, teams, matchups, curves, ops, dice, elo."),
     "dataset": (
         "ktlog.commands.dataset:dataset",
-        "The league as a Parquet dataset (Hive layout by season and league) that Polars, DuckDB or Spark read without ktlog.",
+        "The league as a Parquet dataset (a folder or s3://) that Polars, DuckDB, pandas, pyarrow or Spark read with their defaults.",
     ),
     "chart": (
         "ktlog.commands.stats:chart",

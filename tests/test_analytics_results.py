@@ -42,8 +42,8 @@ def test_a_win_from_both_sides(table):
     alice, bob = row(table, 1, "Alice"), row(table, 1, "Bob")
     assert (alice["league"], alice["season"], alice["round"], alice["date"]) == ("Autumn League", "2026", "1", "2026-09-05")
     assert (alice["opponents"], alice["kill_team"], alice["opponent_teams"]) == ("Bob", "Kasrkin", "Legionaries")
-    assert (alice["result"], alice["vp_total"], alice["vp_against"], alice["points"], alice["vp_diff"]) == ("W", 4, 1, 1.0, 3)
-    assert (bob["result"], bob["vp_total"], bob["vp_against"], bob["points"], bob["vp_diff"]) == ("L", 1, 4, 0.0, -3)
+    assert (alice["result"], alice["vp_total"], alice["vp_against"], alice["points"], alice["vp_diff"]) == ("win", 4, 1, 1.0, 3)
+    assert (bob["result"], bob["vp_total"], bob["vp_against"], bob["points"], bob["vp_diff"]) == ("loss", 1, 4, 0.0, -3)
     assert alice["vp_total"] == sum(alice[c] for c in table.columns if c.startswith("vp_") and c not in ("vp_total", "vp_against", "vp_diff"))
     assert alice["elo_before"] == bob["elo_before"] == 1500.0
     assert alice["elo_after"] - 1500 == pytest.approx(1500 - bob["elo_after"]) == pytest.approx(16.0)
@@ -51,7 +51,7 @@ def test_a_win_from_both_sides(table):
 
 def test_a_draw_and_a_concession(table):
     """G03: Erin 2-2 Alice, a draw; G06: Carol concedes to Alice after TP2."""
-    assert {row(table, 3, p)["result"] for p in ("Erin", "Alice")} == {"D"}
+    assert {row(table, 3, p)["result"] for p in ("Erin", "Alice")} == {"draw"}
     assert row(table, 3, "Alice")["points"] == 0.5
     assert row(table, 6, "Alice")["ended_by"] == "concession"
     assert not table.get_column("shared_win").any()

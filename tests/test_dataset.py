@@ -40,8 +40,8 @@ def ktlog(db, *args, code: int = 0):
     return result
 
 
-@pytest.fixture(scope="module")
-def exported(league, tmp_path_factory):
+@pytest.fixture(scope="module", name="exported")
+def exported_fixture(league, tmp_path_factory):
     folder = tmp_path_factory.mktemp("dataset") / "league"
     assert "wrote 3 partition(s) (13 games)" in ktlog(league.db, "dataset", "export", folder).stdout
     return folder
@@ -72,12 +72,13 @@ def test_the_layout_and_metadata(league, exported):
     assert source["source_database"] == str(league.db.resolve()) and source["schema_version"] == SCHEMA_VERSION
     assert source["last_position"] == Store(league.db).conn.execute("SELECT max(position) FROM events").fetchone()[0]
     assert sorted(str(p.parent.relative_to(exported)) for p in exported.glob(f"games/*/*/part-{name}.parquet")) == [
-        "games/season=2026/league=Autumn League",
-        "games/season=2026/league=Winter League",
-        "games/season=2027/league=Winter League",
+        "games/2026/Autumn League",
+        "games/2026/Winter League",
+        "games/2027/Winter League",
     ]
     for table in ("games", "game_results", "vp_by_op", "vp_changes", "attacks"):
-        assert len(list((exported / table).glob(f"season=*/league=*/part-{name}.parquet"))) == 3
+        assert len(list((exported / table).glob(f"*/*/part-{name}.parquet"))) == 3
+    assert meta["layout"] == 2 and meta["result_values"] == ["win", "draw", "loss"] and list(meta["schema"]) == list(meta["tables"])
 
 
 def test_the_game_key_is_the_games_own(league, exported):
@@ -128,6 +129,18 @@ def test_a_dataset_of_an_earlier_ktlog_is_refused_not_mixed(league, tmp_path):
     (old / "metadata.json").write_text(json.dumps({"format": "ktlog-dataset", "source_database": str(league.db), "last_position": 3}))
     assert "a dataset of an earlier ktlog" in ktlog(league.db, "dataset", "export", old, code=1).stderr
     assert sorted(p.name for p in old.iterdir()) == ["metadata.json"]
+
+
+def test_a_dataset_of_the_hive_layout_is_refused_not_misread(league, exported, tmp_path):
+    """Layout 1 (season= and league= folders, the labels in the files too) is refused by export
+    and by --source, before anything is read with the wrong types."""
+    old = tmp_path / "old"
+    shutil.copytree(exported, old)
+    meta = json.loads((old / "metadata.json").read_text())
+    (old / "metadata.json").write_text(json.dumps({k: v for k, v in meta.items() if k != "layout"}))
+    assert "a dataset of an earlier ktlog (another layout" in ktlog(league.db, "dataset", "export", old, code=1).stderr
+    refused = ktlog(league.db, "stats", "standings", "--source", old, code=1).stderr
+    assert "not a ktlog dataset of this version (layout 2" in refused and "export it again" in refused
 
 
 def test_a_folder_holding_one_game_twice_is_refused_when_read(league, exported, tmp_path):
@@ -184,3 +197,10 @@ def test_duckdb_computes_the_same_standings(league, exported):
     table = pl.read_csv(ktlog(league.db, "stats", "standings", "--format", "csv").stdout.encode())
     expected = table.select("player", "games", "wins", "draws", "losses", "vp_for", "vp_against").sort("player").rows()
     assert rows == expected and len(rows) == 5
+
+
+def test_what_only_the_database_holds_is_asked_of_it(league, exported):
+    """Signatures are not in a dataset: --signed-by-both with --source says so (it tried to open
+    the folder as a database)."""
+    refused = ktlog(league.db, "stats", "standings", "--source", exported, "--signed-by-both", code=1).stderr
+    assert "signatures, which are in the database only, not in a dataset" in refused and "drop --source" in refused

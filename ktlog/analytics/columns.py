@@ -1,19 +1,34 @@
 """The tables a league reads, from a ktlog database or from its Parquet dataset (`ktlog dataset
-export`): the columns and their Polars types, and reading a dataset's table."""
+export`): the columns and their Polars types, the dataset's own types, and reading a dataset's
+table.
+
+A dataset's columns have the types every reader takes as they are (docs/dataset.md): labels are
+text (a season of "2026" too), `date` a date, `created_at` and `checked_at` UTC timestamps, flags
+booleans and the players, kill teams and opponents lists of text, where the database keeps
+integers and JSON or ", "-joined text. `to_dataset` converts a table's frame from the
+database's types, `from_dataset` back (but for the lists, which the statistics read as lists from
+either source: `league_games`)."""
 
 from __future__ import annotations
 
-from pathlib import Path
+import json
+from typing import get_type_hints
 
 import polars as pl
+from polars.datatypes.classes import DataTypeClass
 
 from ..errors import KtlogError
+from ..state import LOGS
 from ..storage import catalog
+from .place import Place
 
 POLARS_TYPE = {int: pl.Int64, float: pl.Float64, str: pl.String}
 FORMAT = "ktlog-dataset"
+LAYOUT = 2
+"""The dataset's layout: 2 keeps season and league in the files only (1, ktlog before issue 27,
+had them in `season=`/`league=` folder names too)."""
 METADATA = "metadata.json"
-"""A dataset's folder holds this file (its format, schema version, source and last position)."""
+"""A dataset's folder holds this file (its format, layout, schema, sources and their last positions)."""
 
 GAME_COLUMNS = (
     "created_at",
@@ -36,6 +51,21 @@ GAME_COLUMNS = (
 """The columns of the games table the statistics read (besides its `game_key`, and its id as
 `game_id`)."""
 
+PROJECTION_TABLES = ("game_results", "vp_by_op", "vp_changes", "attacks", "cp_changes", "incapacitations", "turning_points")
+TABLES = ("games", *PROJECTION_TABLES, "verifications")
+"""A dataset's tables."""
+
+LISTS = ("players", "kill_teams", "opponents")
+"""Columns the database keeps as JSON text (`players`, `kill_teams`) or ", "-joined text (`opponents`)."""
+TIMES = ("created_at", "checked_at")
+FLAGS = {
+    "games": ("pve", "simulated"),
+    "verifications": ("ok",),
+    **{table: tuple(f for f, hint in get_type_hints(LOGS[log]).items() if hint is bool) for table, log in catalog.PROJECTION_LOGS.items()},
+}
+"""Each table's columns that are 0 or 1 in the database, true or false in the dataset."""
+UTC = pl.Datetime("us", "UTC")
+
 
 IDENTITY = {"player_id": str, "player_name": str, "player_label": str}
 """The columns a dataset's `game_results` adds to the database's (`play.players`): who each player
@@ -53,25 +83,108 @@ def table_query(name: str) -> tuple[str, dict[str, type]]:
     return games_query() if name == "games" else catalog.select(name)
 
 
-def is_dataset(path: Path) -> bool:
-    return (path / METADATA).is_file()
+def dataset_schema(table: str) -> pl.Schema:
+    """A table's columns in a dataset and their types (`game_results` with who each player is, `IDENTITY`)."""
+    _, types = table_query(table)
+    types = types | IDENTITY if table == "game_results" else types
+    flags = FLAGS.get(table, ())
+
+    def kind(column: str, sql: type) -> pl.DataType:
+        if column in LISTS:
+            return pl.List(pl.String)
+        if column == "date":
+            return pl.Date()
+        if column in TIMES:
+            return UTC
+        return pl.Boolean() if column in flags else POLARS_TYPE[sql]()
+
+    return pl.Schema({c: kind(c, t) for c, t in types.items()})
 
 
-def read_dataset_table(folder: Path, name: str, columns: tuple[str, ...] | None) -> pl.DataFrame:
-    """One table of a dataset (its `columns`, all by default), typed as the database's."""
-    _, types = table_query(name)
-    files = sorted((folder / name).glob("*/*/*.parquet"))
-    if name == "game_results" and files and set(IDENTITY) <= set(pl.read_parquet_schema(files[0])):
-        types |= IDENTITY
-    wanted = {c: types[c] for c in (columns or tuple(types)) if c in types or c not in IDENTITY}  # an older dataset has no identities
-    schema = pl.Schema({c: POLARS_TYPE[t] for c, t in wanted.items()})
+def type_name(dtype: pl.DataType | DataTypeClass) -> str:
+    """A type as pyarrow names what the files hold (the metadata's and docs/dataset.md's names)."""
+    names = {pl.String: "large_string", pl.Int64: "int64", pl.Float64: "double", pl.Boolean: "bool", pl.Date: "date32[day]"}
+    if isinstance(dtype, pl.List):
+        return f"large_list<element: {type_name(dtype.inner)}>"
+    if isinstance(dtype, pl.Datetime):
+        return "timestamp[us, tz=UTC]"
+    return names[dtype.base_type()]
+
+
+def to_dataset(table: str, frame: pl.DataFrame) -> pl.DataFrame:
+    """A table's frame as the database gives it, in the dataset's types."""
+    schema = dataset_schema(table)
+
+    def convert(column: str) -> pl.Expr:
+        col, dtype = pl.col(column), schema[column]
+        if column == "opponents":  # computed from the game's players by `with_opponents`
+            return col
+        if isinstance(dtype, pl.List):
+            return col.str.json_decode(dtype)
+        if dtype == pl.Date:
+            return col.str.to_date("%Y-%m-%d", strict=False)
+        if dtype == UTC:
+            return col.str.to_datetime(time_zone="UTC", time_unit="us", strict=False)
+        return col.fill_null(0).cast(pl.Boolean) if dtype == pl.Boolean else col.cast(dtype)
+
+    return frame.select(convert(c) for c in schema)
+
+
+def from_dataset(table: str, frame: pl.DataFrame) -> pl.DataFrame:
+    """A dataset's frame in the database's types (dates as text, flags 0 or 1, opponents joined
+    with ", "), but for the games' lists of players and kill teams (`league_games`)."""
+
+    def convert(column: str, dtype: pl.DataType) -> pl.Expr:
+        col = pl.col(column)
+        if column == "opponents":
+            return col.list.join(", ")
+        if dtype == pl.Date:
+            return col.dt.to_string("%Y-%m-%d")
+        return col.cast(pl.Int64) if dtype == pl.Boolean else col
+
+    return frame.select(convert(c, t) for c, t in frame.schema.items())
+
+
+def league_games(frame: pl.DataFrame) -> pl.DataFrame:
+    """The database's games with their players and kill teams as lists, as a dataset has them."""
+    return frame.with_columns(pl.col(c).str.json_decode(pl.List(pl.String)) for c in ("players", "kill_teams") if c in frame.columns)
+
+
+def metadata_schema() -> dict[str, dict[str, str]]:
+    """Every table's columns and their types, as the dataset's metadata gives them."""
+    return {table: {c: type_name(t) for c, t in dataset_schema(table).items()} for table in TABLES}
+
+
+def is_dataset(place: Place) -> bool:
+    return place.exists(METADATA)
+
+
+def check_layout(place: Place) -> None:
+    """Refuse a dataset of another layout, before reading it with the wrong types."""
+    try:
+        meta = json.loads(place.read(METADATA))
+    except ValueError as exc:
+        raise KtlogError(f"cannot read {place.name(METADATA)} ({exc}); export the dataset again into an empty folder") from exc
+    if not isinstance(meta, dict) or meta.get("format") != FORMAT or meta.get("layout") != LAYOUT:
+        raise KtlogError(
+            f"{place} is not a ktlog dataset of this version (layout {LAYOUT}: season and league in the files only); "
+            "export it again into an empty folder with `ktlog dataset export`"
+        )
+
+
+def read_dataset_table(place: Place, name: str, columns: tuple[str, ...] | None) -> pl.DataFrame:
+    """One table of a dataset (its `columns`, all by default), in the database's types but for
+    the games' lists (`from_dataset`)."""
+    schema = dataset_schema(name)
+    wanted = pl.Schema({c: schema[c] for c in (columns or tuple(schema))})
+    files = place.glob(f"{name}/*/*/*.parquet")
     if not files:
-        return pl.DataFrame(schema=schema)
-    frame = pl.scan_parquet(files, hive_partitioning=False).select(list(wanted)).cast(schema).collect()
+        return from_dataset(name, pl.DataFrame(schema=wanted))
+    frame = pl.scan_parquet(files, hive_partitioning=False, storage_options=place.storage_options).select(list(wanted)).cast(wanted).collect()
     if name == "games" and "game_key" in frame.columns and frame.get_column("game_key").n_unique() < frame.height:
         twice = frame.filter(pl.col("game_key").is_duplicated()).get_column("game_key")[0]
         raise KtlogError(
-            f"{folder} holds game key {twice} more than once (a game exported from two databases, or two datasets copied together); "
+            f"{place} holds game key {twice} more than once (a game exported from two databases, or two datasets copied together); "
             "export each game from one database into an empty folder"
         )
-    return frame
+    return from_dataset(name, frame)

@@ -41,12 +41,13 @@ def game_race(league: League, game_id: str) -> tuple[pl.DataFrame, pl.DataFrame]
     steps = game_curve(league, game_id)
     players = league.results.filter(pl.col("game_id") == game_id).get_column("player")
     game = "game_key = (SELECT game_key FROM games WHERE id = ?)"
-    last = read_table(league.db, f"SELECT MAX(seq) AS seq FROM events WHERE {game}", {"seq": EVENTS["seq"]}, [game_id]).item()
+    db = league.database("a game's events")
+    last = read_table(db, f"SELECT MAX(seq) AS seq FROM events WHERE {game}", {"seq": EVENTS["seq"]}, [game_id]).item()
     start = pl.DataFrame({"seq": 0, "turning_point": 0, "player": players, "vp": 0}, schema=CURVE)
     end = (steps.filter(pl.col("seq") == pl.col("seq").max()) if steps.height else start).with_columns(pl.lit(last, dtype=pl.Int64).alias("seq"))
     race = pl.concat([start, steps, end])
     query, types = select("events", ("seq", "payload"))
-    boundaries = read_table(league.db, f"{query} WHERE {game} AND type = 'TurningPointStarted'", types, [game_id]).select(
+    boundaries = read_table(db, f"{query} WHERE {game} AND type = 'TurningPointStarted'", types, [game_id]).select(
         "seq", pl.format("TP{}", pl.col("payload").str.json_path_match("$.turning_point")).alias("label")
     )
     return race, boundaries

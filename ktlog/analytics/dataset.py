@@ -1,18 +1,24 @@
-"""A league as a Parquet dataset (`ktlog dataset export DIR`), for Polars, DuckDB or Spark to
-read without ktlog, and for `ktlog stats ... --source DIR` to compute every statistic from.
+"""A league as a Parquet dataset (`ktlog dataset export DIR`), for Polars, DuckDB, pandas,
+pyarrow or Spark to read with their defaults, and for `ktlog stats ... --source DIR` to compute
+every statistic from. DIR is a folder or an `s3://bucket/prefix` (`place.py`).
 
-Layout (Hive style, one folder per season and league, labels escaped as Hive does, a missing label
-`__HIVE_DEFAULT_PARTITION__`), one file per source database in each partition:
+Layout (docs/dataset.md), one folder per season and league, one file per source database:
 
     DIR/metadata.json
-    DIR/<table>/season=<season>/league=<league>/part-<source>.parquet
+    DIR/<table>/<season>/<league>/part-<source>.parquet
+
+`season` and `league` are columns of the files only: the folder names are labels escaped as Hive
+escapes them (and a leading `.` or `_`, which pyarrow and Spark skip), a missing label `~`, and
+never `name=value`, so no reader takes a column from them. A folder name has no type: each reader
+would guess one (a season of "2026" an integer to DuckDB, pyarrow and Polars), and a column both
+in the files and in the folder names is one pandas and pyarrow refuse to merge.
 
 Tables: `games` (one row per game, its `game_key` joins the others), `game_results` (one row
 per player per finished game), `vp_by_op`, `vp_changes` (VP by op and moment), `attacks` (the
 dice of every attack), `cp_changes`, `incapacitations`, `turning_points` and `verifications`,
-with the database's columns (`ktlog.storage.catalog`); `game_results` adds who each player is
-(`player_id`, `player_name`, `player_label`: `play.players`). The files keep `season` and `league` in
-the games table as columns too: read with hive partitioning off, or let the engine add them.
+with the database's columns (`ktlog.storage.catalog`) in the dataset's types (`columns.dataset_schema`,
+listed in `metadata.json`'s `schema`); `game_results` adds who each player is
+(`player_id`, `player_name`, `player_label`: `play.players`).
 
 Several databases (the clubs of a circuit) export into one DIR, each under its source name
 (`--name`, by default the database file's name and a hash of its path): the dataset is the union
@@ -32,6 +38,7 @@ import hashlib
 import json
 import re
 import sqlite3
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -39,30 +46,31 @@ import polars as pl
 
 from .. import __version__
 from ..errors import KtlogError
-from ..files.atomic import write_atomically
 from ..storage.dbfile import SCHEMA_VERSION, database_home
-from .columns import FORMAT, IDENTITY, METADATA, table_query
+from .columns import FORMAT, IDENTITY, LAYOUT, METADATA, TABLES, metadata_schema, table_query, to_dataset
 from .league import Filters, read_table
+from .place import Place
 
 PARTITIONS = ("season", "league")
-NULL_PARTITION = "__HIVE_DEFAULT_PARTITION__"
-"""Hive's folder name for a missing value (Spark, DuckDB and Polars read it as null)."""
-PROJECTION_TABLES = ("game_results", "vp_by_op", "vp_changes", "attacks", "cp_changes", "incapacitations", "turning_points")
-TABLES = ("games", *PROJECTION_TABLES, "verifications")
+NULL_PARTITION = "~"
+"""The folder of a missing label (an escaped label is never `~`: `~` is escaped)."""
+RESULTS = ("win", "draw", "loss")
+"""`game_results.result`, as `ktlog stats results` (results.csv) gives it too."""
 
 
 @dataclass(frozen=True)
 class ExportReport:
+    dataset: str
     partitions_written: int
     partitions_kept: int
     games: int
     last_position: int
 
-    def describe(self, folder: Path) -> str:
+    def describe(self) -> str:
         if not self.partitions_written:
-            return f"{folder}: nothing new since position {self.last_position}; {self.partitions_kept} partition(s) kept as they were"
+            return f"{self.dataset}: nothing new since position {self.last_position}; {self.partitions_kept} partition(s) kept as they were"
         return (
-            f"{folder}: wrote {self.partitions_written} partition(s) ({self.games} games), kept {self.partitions_kept}; "
+            f"{self.dataset}: wrote {self.partitions_written} partition(s) ({self.games} games), kept {self.partitions_kept}; "
             f"exported up to position {self.last_position}"
         )
 
@@ -85,16 +93,19 @@ def _where(filters: Filters) -> tuple[str, list]:
     return (" AND ".join(clauses) or "1"), args
 
 
-HIVE_ESCAPED = set("\"#%'*/:=?\\{[]^") | {chr(c) for c in range(0x20)} | {"\x7f"}
-"""The characters Hive writes as %XX in a partition's folder name (the others stay as they are)."""
+ESCAPED = set("\"#%'*/:=?\\{[]^~") | {chr(c) for c in range(0x20)} | {"\x7f"}
+"""The characters written as %XX in a folder name: Hive's, and `~` (the missing label's folder)."""
 
 
 def _folder(season: str | None, league: str | None) -> str:
-    return "/".join(f"{k}={NULL_PARTITION if v is None else _escape(v)}" for k, v in zip(PARTITIONS, (season, league)))
+    return "/".join(NULL_PARTITION if v is None else _escape(v) for v in (season, league))
 
 
 def _escape(value: str) -> str:
-    return "".join(f"%{ord(c):02X}" if c in HIVE_ESCAPED else c for c in value)
+    """A label as a folder name: Hive's escapes, and a first `.` or `_` (hidden to pyarrow and
+    Spark); an empty label is `%`."""
+    text = "".join(f"%{ord(c):02X}" if c in ESCAPED else c for c in value)
+    return f"%{ord(text[0]):02X}{text[1:]}" if text[:1] in (".", "_") else text or "%"
 
 
 def _filters_text(filters: Filters) -> dict[str, str]:
@@ -119,21 +130,24 @@ def source_name(db: Path) -> str:
     return f"{stem}-{hashlib.blake2b(str(db.resolve()).encode(), digest_size=4).hexdigest()}"
 
 
-def export(db: Path, folder: Path, filters: Filters | None = None, name: str | None = None) -> ExportReport:
-    """Export the games of `db` passing `filters` into `folder` as the source `name`, or only what
+Progress = Callable[[int, int], None]
+"""Told (done, total) as partitions are written."""
+
+
+def export(db: Path, place: Place, filters: Filters | None = None, name: str | None = None, progress: Progress | None = None) -> ExportReport:
+    """Export the games of `db` passing `filters` into `place` as the source `name`, or only what
     changed since that source's last export there (which must have used the same database and
-    filters). Other sources' files in `folder` stay as they are; a game they hold is refused."""
+    filters). Other sources' files in `place` stay as they are; a game they hold is refused."""
     filters = filters or Filters()
     name = name or source_name(db)
     if not SOURCE_NAME.fullmatch(name):
         raise KtlogError(f"--name {name[:60]!r}: a source name is 1 to 40 letters, digits, '-' or '_'; nothing was written")
     where, args = _where(filters)
-    meta_path = folder / METADATA
-    meta = _read_metadata(meta_path)
+    meta = _read_metadata(place)
     mine = meta["sources"].get(name, {})
     if mine and (mine.get("source_database") != str(db.resolve()) or mine.get("filters") != _filters_text(filters)):
         raise KtlogError(
-            f"{folder} holds an export of {mine.get('source_database')} with filters {mine.get('filters') or 'none'} under the name {name!r}; "
+            f"{place} holds an export of {mine.get('source_database')} with filters {mine.get('filters') or 'none'} under the name {name!r}; "
             "run the same export again, give this database another name with --name, or export into an empty folder; nothing was written"
         )
     if mine.get("schema_version") != SCHEMA_VERSION:
@@ -148,23 +162,24 @@ def export(db: Path, folder: Path, filters: Filters | None = None, name: str | N
         ids = [gid for (gid,) in conn.execute(f"SELECT id FROM games WHERE {where}", args)]
         people = _identities(conn, db)
     conn.close()
-    _refuse_games_of_other_sources(folder, name, ids)
-    folder.mkdir(parents=True, exist_ok=True)
+    _refuse_games_of_other_sources(place, name, ids)
     games = 0
-    for season, league in changed:
-        games += _write_partition(db, folder, name, where, args, season, league, people)
-    _write_metadata(meta_path, meta, name, db, filters, position)
-    return ExportReport(len(changed), len(every) - len(changed), games, position)
+    for done, (season, league) in enumerate(changed):
+        games += _write_partition(db, place, name, where, args, season, league, people)
+        if progress:
+            progress(done + 1, len(changed))
+    _write_metadata(place, meta, name, db, filters, position)
+    return ExportReport(str(place), len(changed), len(every) - len(changed), games, position)
 
 
-def _refuse_games_of_other_sources(folder: Path, name: str, ids: list[str]) -> None:
+def _refuse_games_of_other_sources(place: Place, name: str, ids: list[str]) -> None:
     """Refuse, before anything is written, an export holding a game another source exported
-    into `folder` already (its rows would count twice)."""
-    others = [p for p in (folder / "games").glob("*/*/*.parquet") if p.name != _file(name)]
+    into `place` already (its rows would count twice)."""
+    others = [p for p in place.glob("games/*/*/*.parquet") if not p.endswith(f"/{_file(name)}")]
     if not others or not ids:
         return
     both = (
-        pl.scan_parquet(others, hive_partitioning=False, include_file_paths="file")
+        pl.scan_parquet(others, hive_partitioning=False, include_file_paths="file", storage_options=place.storage_options)
         .select("game_id", "file")
         .filter(pl.col("game_id").is_in(ids))
         .sort("game_id")
@@ -173,7 +188,7 @@ def _refuse_games_of_other_sources(folder: Path, name: str, ids: list[str]) -> N
     if both.height:
         game_id, file = both.row(0)
         raise KtlogError(
-            f"game {game_id[:8]} (and {both.height - 1} more) is in {folder} already, exported from another database ({Path(file).name}); "
+            f"game {game_id[:8]} (and {both.height - 1} more) is in {place} already, exported from another database ({file.rsplit('/', 1)[-1]}); "
             "a dataset takes each game from one database: leave it out of one of them (import it into one central database, or filter it out); nothing was written"
         )
 
@@ -195,15 +210,14 @@ def _identities(conn: sqlite3.Connection, db: Path) -> pl.DataFrame:
     return pl.DataFrame(rows, schema=["game_id", "player", *IDENTITY], orient="row")
 
 
-def _write_partition(db: Path, folder: Path, name: str, where: str, args: list, season: str | None, league: str | None, people: pl.DataFrame) -> int:
-    """Every table's rows of the games of one season and league, each file replaced whole, their
-    `game_key` the dataset's (`dataset_key`); game_results with who each player is (`people`)."""
+def _write_partition(db: Path, place: Place, name: str, where: str, args: list, season: str | None, league: str | None, people: pl.DataFrame) -> int:
+    """Every table's rows of the games of one season and league in the dataset's types, each
+    file replaced whole, their `game_key` the dataset's (`dataset_key`); game_results with who
+    each player is (`people`)."""
     label = " AND ".join(f"{k} IS ?" for k in PARTITIONS)
     keys = f"SELECT game_key FROM games WHERE {where} AND {label}"
     params = [*args, season, league]
-    games = 0
-    rowids: pl.Series | None = None
-    stable: pl.Series | None = None
+    games = pl.DataFrame()
     for table in TABLES:
         query, types = table_query(table)
         if table == "verifications":
@@ -212,35 +226,53 @@ def _write_partition(db: Path, folder: Path, name: str, where: str, args: list, 
             sql = f"{query} WHERE game_key IN ({keys})"
         frame = read_table(db, sql, types, params)
         if table == "games":
-            games = frame.height
-            rowids = frame.get_column("game_key")
-            stable = frame.get_column("game_id").map_elements(dataset_key, return_dtype=pl.Int64)
+            games = frame
+        if table == "game_results":
+            frame = _with_opponents(frame, games)
         if "game_key" in frame.columns:
-            frame = frame.with_columns(pl.col("game_key").replace_strict(rowids, stable, return_dtype=pl.Int64))
+            stable = games.get_column("game_id").map_elements(dataset_key, return_dtype=pl.Int64)
+            frame = frame.with_columns(pl.col("game_key").replace_strict(games.get_column("game_key"), stable, return_dtype=pl.Int64))
         if table == "game_results":
             frame = frame.join(people, on=["game_id", "player"], how="left")
-        target = folder / table / _folder(season, league)
-        target.mkdir(parents=True, exist_ok=True)
-        write_atomically(target / _file(name), frame.write_parquet)
-    return games
+        place.write_parquet(f"{table}/{_folder(season, league)}/{_file(name)}", to_dataset(table, frame))
+    return games.height
 
 
-def _read_metadata(path: Path) -> dict:
+def _with_opponents(results: pl.DataFrame, games: pl.DataFrame) -> pl.DataFrame:
+    """The results with each player's opponents as a list, in the game's order of players (the
+    database joins them with ", ", which a name may hold)."""
+    seats = games.select("game_key", pl.col("players").str.json_decode(pl.List(pl.String)).alias("opponent")).explode("opponent")
+    opponents = (
+        results.select("game_key", "player")
+        .join(seats, on="game_key", maintain_order="left_right")
+        .filter(pl.col("opponent") != pl.col("player"))
+        .group_by("game_key", "player", maintain_order=True)
+        .agg(pl.col("opponent").alias("opponents"))
+    )
+    return (
+        results.drop("opponents")
+        .join(opponents, on=["game_key", "player"], how="left", maintain_order="left")
+        .with_columns(pl.col("opponents").fill_null([]))
+        .select(results.columns)
+    )
+
+
+def _read_metadata(place: Place) -> dict:
     """A dataset's metadata (a new dataset's when there is none yet)."""
-    if not path.exists():
+    if not place.exists(METADATA):
         return {"sources": {}}
     try:
-        meta = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise KtlogError(f"cannot read {path} ({exc}); export into an empty folder") from exc
+        meta = json.loads(place.read(METADATA))
+    except ValueError as exc:
+        raise KtlogError(f"cannot read {place.name(METADATA)} ({exc}); export into an empty folder") from exc
     if not isinstance(meta, dict) or meta.get("format") != FORMAT:
-        raise KtlogError(f"{path} is not a ktlog dataset's metadata; export into an empty folder")
-    if not isinstance(meta.get("sources"), dict):
-        raise KtlogError(f"{path} is a dataset of an earlier ktlog (one database, part-0 files); export into an empty folder")
+        raise KtlogError(f"{place.name(METADATA)} is not a ktlog dataset's metadata; export into an empty folder")
+    if not isinstance(meta.get("sources"), dict) or meta.get("layout") != LAYOUT:
+        raise KtlogError(f"{place.name(METADATA)} is a dataset of an earlier ktlog (another layout of its files); export into an empty folder")
     return meta
 
 
-def _write_metadata(path: Path, meta: dict, name: str, db: Path, filters: Filters, position: int) -> None:
+def _write_metadata(place: Place, meta: dict, name: str, db: Path, filters: Filters, position: int) -> None:
     sources = meta["sources"] | {
         name: {
             "source_database": str(db.resolve()),
@@ -253,11 +285,14 @@ def _write_metadata(path: Path, meta: dict, name: str, db: Path, filters: Filter
     }
     meta = {
         "format": FORMAT,
+        "layout": LAYOUT,
         "schema_version": SCHEMA_VERSION,
         "ktlog_version": __version__,
         "tables": list(TABLES),
-        "partitioned_by": list(PARTITIONS),
+        "folders": [*PARTITIONS, "labels %XX-escaped, a missing one `~`; season and league are columns of the files, never taken from the folder names"],
+        "schema": metadata_schema(),
+        "result_values": list(RESULTS),
         "game_key": "the first 8 bytes of BLAKE2b(game_id), a signed 64-bit integer: the same from every database",
         "sources": dict(sorted(sources.items())),
     }
-    write_atomically(path, lambda f: f.write(json.dumps(meta, indent=2).encode() + b"\n"))
+    place.write(METADATA, json.dumps(meta, indent=2).encode() + b"\n")

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import polars as pl
 
-from .columns import is_dataset
 from .league import League, read_table
+from .place import Place
 
 
 def suspicious_games(league: League) -> list[tuple[str, str]]:
@@ -58,7 +58,7 @@ def tables_behind_events(league: League) -> list[tuple[str, str]]:
     """(game id, what is wrong) for each game whose row disagrees with its stored events: a
     deleted games row (the game would vanish from the statistics), events added or removed
     behind ktlog's back, or a head edited. A dataset has no events to compare: nothing to say."""
-    if is_dataset(league.db):
+    if isinstance(league.db, Place):
         return []
     rows = read_table(league.db, TABLES_BEHIND, {"game_id": str, "head_seq": int})
     problems = []

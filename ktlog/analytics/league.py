@@ -23,7 +23,8 @@ import polars as pl
 from ..errors import KtlogError
 from ..storage import catalog
 from ..storage.dbfile import database_home, read_uri, store_error
-from .columns import IDENTITY, POLARS_TYPE, is_dataset, read_dataset_table, table_query
+from .columns import IDENTITY, POLARS_TYPE, league_games, read_dataset_table, table_query
+from .place import Place
 
 
 class NothingToCompute(KtlogError):
@@ -142,7 +143,8 @@ KEPT_AS = {"games": "games", "game_results": "results", "vp_by_op": "results", "
 class League:
     """The games of a database that pass the filters."""
 
-    db: Path
+    db: Path | Place
+    """The database, or the place of a Parquet dataset (`ktlog dataset export`)."""
     filters: Filters = field(default_factory=Filters)
     _reading: dict[str, Future] = field(default_factory=dict, repr=False)
     """Tables being read ahead (`read_ahead`), by name."""
@@ -168,11 +170,12 @@ class League:
 
     def read(self, name: str, columns: tuple[str, ...] | None = None) -> pl.DataFrame:
         """A table of the source as it is (all its columns by default): from the database, or
-        from a Parquet dataset (`ktlog dataset export`) when `db` is its folder."""
-        if is_dataset(self.db):
+        from a Parquet dataset when `db` is its place; the games' players and kill teams as
+        lists from either."""
+        if isinstance(self.db, Place):
             return read_dataset_table(self.db, name, columns)
         if name == "games":
-            frame = read_table(self.db, *table_query(name))
+            frame = league_games(read_table(self.db, *table_query(name)))
             return frame if columns is None else frame.select(columns)
         return read_table(self.db, *catalog.select(name, columns))
 
@@ -194,20 +197,26 @@ class League:
             conditions.append(pl.col("game_key").is_in(self.identities.filter(pl.col("player") == self.asked_player).get_column("game_key").implode()))
         if f.team is not None:
             self._check_name(games, "kill_teams", f.team, "kill team")
-            conditions.append(pl.col("kill_teams").str.json_decode(pl.List(pl.String)).list.contains(f.team))
+            conditions.append(pl.col("kill_teams").list.contains(f.team))
         if f.signed_by_both:
             conditions.append(pl.col("game_id").is_in(sorted(self._signed_by_every_player())))
         return games.filter(*conditions) if conditions else games
+
+    def database(self, what: str) -> Path:
+        """The database, for what only it holds (`what`: the events, the signatures)."""
+        if isinstance(self.db, Place):
+            raise KtlogError(f"{what} are in the database only, not in a dataset ({self.db}): drop --source")
+        return self.db
 
     def _signed_by_every_player(self) -> set[str]:
         from ..play.signatures import signed_by_every_player
         from ..storage.store import Store
 
-        with Store(self.db, create=False) as store:
+        with Store(self.database("--signed-by-both checks signatures, which"), create=False) as store:
             return signed_by_every_player(store)
 
     def _check_name(self, games: pl.DataFrame, column: str, name: str, what: str) -> None:
-        known = games.select(pl.col(column).str.json_decode(pl.List(pl.String)).explode().unique().drop_nulls()).to_series().to_list()
+        known = games.select(pl.col(column).explode().unique().drop_nulls()).to_series().to_list()
         if name not in known:
             close = difflib.get_close_matches(name, known, n=3)
             hint = f"; did you mean {' or '.join(map(repr, close))}?" if close else f"; known: {', '.join(sorted(known)[:8])}"
@@ -221,10 +230,8 @@ class League:
         from ..play.players import roster, shown_names
 
         schema = pl.Schema({"game_key": pl.Int64, "name": pl.String, "player_id": pl.String, "player": pl.String})
-        if is_dataset(self.db):
+        if isinstance(self.db, Place):
             rows = self.read("game_results", ("game_key", "player", *IDENTITY))
-            if "player_id" not in rows.columns:  # exported before players were identities: the names as they are
-                return rows.select("game_key", pl.col("player").alias("name"), pl.col("player").alias("player_id"), "player").cast(schema)
             people = rows.select("player_id", "player_name", "player_label").unique()
             shown = shown_names(people.rows())
             return rows.select(

@@ -13,7 +13,6 @@ from .league import League
 from .performance import per_game
 from .standings import elo_history
 
-OUTCOME = {"win": "W", "draw": "D", "loss": "L"}
 POINTS = {"win": 1.0, "draw": 0.5, "loss": 0.0}
 """A win is 1 point, a draw 1/2 (the standings' `points`)."""
 
@@ -29,7 +28,7 @@ def results(league: League) -> pl.DataFrame:
     league.read_ahead("game_results", "incapacitations", "cp_changes", "turning_points", "vp_changes")
     rows = per_game(league)
     seats = (
-        league.games.select("game_key", pl.col("players").str.json_decode(pl.List(pl.String)).alias("player"))
+        league.games.select("game_key", pl.col("players").alias("player"))
         .with_columns(pl.int_ranges(pl.col("player").list.len()).alias("player_order"))
         .explode("player", "player_order")
         .pipe(league.as_shown, ("player",))
@@ -50,7 +49,6 @@ def results(league: League) -> pl.DataFrame:
         .join(shared, on="game_key", how="left")
         .with_columns(
             pl.col("tac_ops_scored").fill_null(0),
-            pl.col("result").replace_strict(OUTCOME).alias("outcome"),
             (pl.col("shared") & (pl.col("result") == "draw")).alias("shared_win"),
             pl.col("result").replace_strict(POINTS).alias("points"),
             (pl.col("vp_total") - pl.col("vp_against")).alias("vp_diff"),
@@ -84,7 +82,7 @@ def results(league: League) -> pl.DataFrame:
         "opponents",
         "kill_team",
         pl.col("opponent_team").alias("opponent_teams"),
-        pl.col("outcome").alias("result"),
+        "result",
         "shared_win",
         "ended_by",
         "vp_total",

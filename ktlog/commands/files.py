@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import shlex
 import shutil
 import signal
 import sys
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import click
@@ -23,7 +24,8 @@ from ..play.importer import ImportReport, import_file, import_files
 from ..play.replay import Replay
 from ..text.plural import counted
 from ..text.render import render_replay_summary, render_score
-from .context import claim_output, echo, open_store, output_options, write_output
+from .context import claim_output, echo, echo_json, open_store, output_options, write_output
+from .progress import progress
 
 
 @click.command("import")
@@ -38,34 +40,57 @@ from .context import claim_output, echo, open_store, output_options, write_outpu
     is_flag=True,
     help="Pin each signer's key seen for the first time to the name it signed under (trust on first use; `ktlog key list` shows the keyring).",
 )
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Print the outcome as JSON: files (path, status, game_id, events_added, warnings, error) and summary (new, extended, unchanged, refused, not_reached).",
+)
 @click.pass_context
-def import_cmd(ctx, files, jobs, trust_new) -> None:
+def import_cmd(ctx, files, jobs, trust_new, as_json) -> None:
     """Import game-log files (each whole or not at all; importing twice changes nothing), then
     say how many were new, extended, unchanged and refused. A FILE that is a folder stands for
     its .jsonl and .ktgame files (not its subfolders'). A FILE ending in .ktgame is a game
     file: a header of players and labels, then one `TYPE FIELD=VALUE ...` event a line
     (docs/file-formats.md). SIGTERM and SIGHUP stop it as ctrl+c does: the file being written
     is left out whole, the files before it stay imported. A signed file's signers are named,
-    each with how their key stands in the league's keyring (`ktlog key`)."""
+    each with how their key stands in the league's keyring (`ktlog key`). With --json, the
+    lines said of each file go to standard error and the JSON alone to standard output."""
     files = _in_folders(files)
     store = open_store(ctx, create=True)
     tally: Counter[str] = Counter()
+    outcomes: list[dict] = []
+    say = functools.partial(echo, err=as_json)
     try:
-        with _stopped_as_by_ctrl_c(), store.batch():
-            for result in import_files(store, list(files), jobs):
+        with _stopped_as_by_ctrl_c(), store.batch(), progress("importing files") as advance:
+            for done, result in enumerate(import_files(store, list(files), jobs), 1):
                 if isinstance(result, KtlogError):
                     tally["refused"] += 1
                     echo(f"error: {result}", err=True)
+                    outcomes.append({"path": str(files[done - 1]), "status": "refused", "error": str(result)})  # in the order of the files
                 else:
                     tally[result.status] += 1
+                    outcomes.append(
+                        {
+                            "path": result.path,
+                            "status": result.status,
+                            "game_id": result.game_id,
+                            "events_added": result.events_added,
+                            "warnings": result.warnings,
+                        }
+                    )
                     if Path(result.path).suffix == GAME_FILE_SUFFIX:
-                        echo(result.describe())
+                        say(result.describe())
                     else:
-                        _report_signers(store, result, trust_new)
+                        _report_signers(store, result, trust_new, say)
+                advance(done, len(files))
     except BaseException:  # ctrl+c, a database that fails, or a bug: the summary is said all the same
         echo(f"stopped: {_summary(tally, len(files))}", err=True)
         raise
-    if len(files) > 1:
+    if as_json:
+        counts = {"new": tally["imported"], "extended": tally["extended"], "unchanged": tally["unchanged"], "refused": tally["refused"]}
+        echo_json({"files": outcomes, "summary": counts | {"not_reached": len(files) - sum(counts.values())}})
+    elif len(files) > 1:
         echo(_summary(tally, len(files)), err=True)
     if tally["refused"]:
         sys.exit(1)
@@ -94,7 +119,7 @@ def _summary(tally: Counter[str], files: int) -> str:
     return text + (f"; {left} not reached" if left else "")
 
 
-def _report_signers(store: Store, result: ImportReport, trust_new: bool) -> None:
+def _report_signers(store: Store, result: ImportReport, trust_new: bool, echo: Callable[[str], None] = echo) -> None:
     """Say what a game-log file brought, keep the signatures it carries, say who signed the
     game, and pin the new keys (`trust_new`) or say how to. A file of stored events that brings
     a signature is not "nothing to import" (issue 24 #25)."""

@@ -16,7 +16,8 @@ from ..rules.ruleset import Ruleset
 from ..rulesets import RULESETS
 from ..text.datacards import datacard_lines, team_lines
 from ..text.plural import counted
-from .context import fail
+from .context import echo_json, fail
+from .progress import progress
 
 _CATALOGUES = (".cat", ".catz")
 
@@ -107,23 +108,15 @@ def _written(team, target: Path | None, force: bool) -> Roster:
 
 def _import_folder(folder: Path, archetypes: list[str], out: Path | None, dry_run: bool, force: bool) -> None:
     from ..files.bsdata.catalogues import read_folder
-    from ..files.bsdata.mapping import MissingCharacteristic, map_team
 
-    rows = [("kill team", "operatives", "weapons", "could not map")]
-    written = refused = 0
-    for path, team in read_folder(folder):
-        try:
-            if isinstance(team, RosterError):
-                raise team
-            mapped = map_team(team, archetypes)
-            if not mapped.operatives:
-                raise RosterError(f"no operative could be mapped: {'; '.join(mapped.left_out)}")
-            _written(mapped, None if dry_run else _into(out, mapped.name), force)
-            written += not dry_run
-            rows.append((mapped.name, str(len(mapped.operatives)), str(mapped.weapons), "; ".join(mapped.left_out) or "-"))
-        except (RosterError, MissingCharacteristic) as exc:
-            rows.append((path.stem, "-", "-", str(exc)))
-            refused += 1
+    rows: list[tuple[str, ...]] = [("kill team", "operatives", "weapons", "could not map")]
+    refused = 0
+    with progress("importing kill teams") as advance:
+        teams = read_folder(folder)
+        for done, (path, team) in enumerate(teams, 1):
+            refused += not _import_one(path, team, archetypes, out, dry_run, force, rows)
+            advance(done, len(teams))
+    written = 0 if dry_run else len(rows) - 1 - refused
     widths = [max(len(r[i]) for r in rows) for i in range(3)]
     for row in rows:
         click.echo("  ".join(cell.ljust(widths[i]) if i < 3 else cell for i, cell in enumerate(row)))
@@ -132,20 +125,49 @@ def _import_folder(folder: Path, archetypes: list[str], out: Path | None, dry_ru
         fail(f"{counted(refused, 'catalogue')} of {folder} could not be imported (above)")
 
 
+def _import_one(path: Path, team, archetypes: list[str], out: Path | None, dry_run: bool, force: bool, rows: list[tuple[str, ...]]) -> bool:
+    """Map and write one catalogue's kill team (or not, for a dry run), its row added to `rows`;
+    whether it could be."""
+    from ..files.bsdata.mapping import MissingCharacteristic, map_team
+
+    try:
+        if isinstance(team, RosterError):
+            raise team
+        mapped = map_team(team, archetypes)
+        if not mapped.operatives:
+            raise RosterError(f"no operative could be mapped: {'; '.join(mapped.left_out)}")
+        _written(mapped, None if dry_run else _into(out, mapped.name), force)
+        rows.append((mapped.name, str(len(mapped.operatives)), str(mapped.weapons), "; ".join(mapped.left_out) or "-"))
+        return True
+    except (RosterError, MissingCharacteristic) as exc:
+        rows.append((path.stem, "-", "-", str(exc)))
+        return False
+
+
 @roster.command("list")
-def list_cmd() -> None:
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON list: name, origin (yours or samples), path, kill_team, operatives, problem.")
+def list_cmd(as_json: bool) -> None:
     """The rosters at hand: your own (imported or written) and the samples ktlog ships."""
     from ..data import SAMPLE_ROSTERS
 
+    listed = []
     for title, folder in (("yours", user_roster_folder()), ("samples", SAMPLE_ROSTERS)):
         paths = sorted(folder.glob("*.toml")) if folder.is_dir() else []
-        click.echo(f"{title} ({folder}):" + ("" if paths else " none"))
+        if not as_json:
+            click.echo(f"{title} ({folder}):" + ("" if paths else " none"))
         for path in paths:
+            entry: dict = {"name": path.stem, "origin": title, "path": str(path), "kill_team": None, "operatives": None, "problem": None}
             try:
                 loaded = load_roster(path)
-                click.echo(f"  {path.stem:<24} {loaded.name} ({counted(len(loaded.operatives), 'operative')})")
+                entry |= {"kill_team": loaded.name, "operatives": len(loaded.operatives)}
             except RosterError as exc:
-                click.echo(f"  {path.stem:<24} cannot be used: {exc}")
+                entry["problem"] = str(exc)
+            listed.append(entry)
+            if not as_json:
+                what = f"cannot be used: {entry['problem']}" if entry["problem"] else f"{loaded.name} ({counted(len(loaded.operatives), 'operative')})"
+                click.echo(f"  {path.stem:<24} {what}")
+    if as_json:
+        echo_json(listed)
 
 
 @roster.command("show")

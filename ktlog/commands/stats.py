@@ -17,16 +17,19 @@ if TYPE_CHECKING:  # Polars loads with the first statistic, not with every ktlog
 
 
 def _league(ctx: click.Context, kw: dict) -> League:
-    from ..analytics.columns import METADATA, is_dataset
+    from ..analytics.columns import METADATA, check_layout, is_dataset
     from ..analytics.league import Filters, League
+    from ..analytics.place import Place
     from ..play.database import is_current
 
     filters = Filters(**{k: kw.pop(k) for k in FILTERS})
     source = kw.pop("source", None)
     if source is not None:
-        if not is_dataset(source):
+        place = Place.of(source)
+        if not is_dataset(place):
             raise KtlogError(f"{source} is not a ktlog dataset (it has no {METADATA}); write one with `ktlog dataset export {source}`")
-        return League(source, filters)
+        check_layout(place)
+        return League(place, filters)
     db = Path(ctx.find_root().obj["db"])
     if not is_current(db):  # a missing, wrong or newer file gets the store's clear message; an older one is migrated
         from ..play.database import Store
@@ -67,8 +70,8 @@ def filtered(command):
     options = [
         click.option(
             "--source",
-            type=click.Path(file_okay=False, exists=True, path_type=Path),
-            help="Compute from this Parquet dataset (`ktlog dataset export`) instead of the database.",
+            metavar="DIR|s3://BUCKET/PREFIX",
+            help="Compute from this Parquet dataset (`ktlog dataset export`: a folder or an s3:// address) instead of the database.",
         ),
         click.option("--format", "fmt", type=click.Choice(["table", "csv", "json", "parquet"]), default="table", show_default=True, help="Output format."),
         output_options(),

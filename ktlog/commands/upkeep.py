@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import sys
 
@@ -9,19 +10,33 @@ import click
 
 from ..errors import KtlogError
 from ..text.plural import counted
-from .context import echo, open_store
+from .context import echo, echo_json, open_store
+from .progress import progress
 
 
 @click.command("verify")
 @click.argument("game", required=False)
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Print the verdicts as JSON: file_problems, games (game_id, ok, events, bad_seq, problem, signers), verified, failed.",
+)
 @click.pass_context
-def verify_cmd(ctx, game) -> None:
-    """Re-check every game (or one): hash chain, event schemas, and the rules by re-folding."""
+def verify_cmd(ctx, game, as_json) -> None:
+    """Re-check every game (or one): hash chain, event schemas, and the rules by re-folding.
+    Exits 1 when the file or a game fails, with --json too."""
     from ..play.signatures import signers
     from ..play.verify import verify, verify_file
 
     store = open_store(ctx)
     damage, missing = verify_file(store)
+    if as_json:
+        verdicts = verify(store, [store.resolve(game)] if game else None)
+        games = [dataclasses.asdict(v) | {"ok": v.ok, "signers": signers(store, v.game_id).describe()} for v in verdicts]
+        failed = sum(not v.ok for v in verdicts)
+        echo_json({"file_problems": damage + missing, "games": games, "verified": len(verdicts) - failed, "failed": failed})
+        sys.exit(1 if damage or missing or failed else 0)
     for problem in damage + missing:
         echo(f"the file  FAILED: {problem}")
     verdicts = verify(store, [store.resolve(game)] if game else None)
@@ -51,8 +66,9 @@ def rebuild(ctx) -> None:
 @click.option("--seed", type=int, default=1, show_default=True, help="Random seed (the same seed plays the same games).")
 @click.option("--league", default="Simulated League", show_default=True, help="League label of the games.")
 @click.option("--ruleset", default="kt24-preliminary", show_default=True, help="The ruleset of the games (those with a simulator).")
+@click.option("--json", "as_json", is_flag=True, help="Print what was stored as JSON: database, games, game_ids, seed, league, ruleset.")
 @click.pass_context
-def simulate(ctx, count, seed, league, ruleset) -> None:
+def simulate(ctx, count, seed, league, ruleset, as_json) -> None:
     """Play random legal games through the rules and store them.
 
     They are marked simulated: statistics, datasets and the web's tables leave them out unless
@@ -65,8 +81,12 @@ def simulate(ctx, count, seed, league, ruleset) -> None:
     store = open_store(ctx, create=True)
     ids: list[str] = []
     try:
-        simulate_into(store, count, seed, league=league, ruleset=ruleset, ids=ids, simulated=True)
+        with progress("simulating games") as advance:
+            simulate_into(store, count, seed, league=league, ruleset=ruleset, ids=ids, simulated=True, progress=advance)
     except KeyboardInterrupt:
         echo(f"interrupted: {len(ids)} of {count} games were stored in {store.path}, each whole; the others were not played", err=True)
         ctx.exit(130)
-    echo(f"simulated {counted(len(ids), 'game')} into {store.path or ':memory:'}")
+    if as_json:
+        echo_json({"database": str(store.path or ":memory:"), "games": len(ids), "game_ids": ids, "seed": seed, "league": league, "ruleset": ruleset})
+    else:
+        echo(f"simulated {counted(len(ids), 'game')} into {store.path or ':memory:'}")

@@ -71,13 +71,16 @@ def simulate_into(
     ruleset: str = "kt24-preliminary",
     ids: list[str] | None = None,
     simulated: bool = False,
+    progress: Callable[[int, int], None] | None = None,
 ) -> list[str]:
     """Play and store `count` games, each whole (marked `simulated` if asked, as `simulate_games`);
     their ids (also appended to `ids` as each is stored, so that an interrupted run can say what
-    it stored)."""
+    it stored; and `progress` told (stored, count))."""
     ids = [] if ids is None else ids
     with store.batch():
         for game_id, g in simulate_games(count, seed, league, ruleset=ruleset, simulated=simulated):
             store.import_envelopes(game_id, g.sealed(game_id, g.state.date + "T18:00:00+00:00"))
             ids.append(game_id)
+            if progress:
+                progress(len(ids), count)
     return ids
