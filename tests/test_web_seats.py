@@ -146,7 +146,9 @@ def test_the_seat_view_shows_only_the_seats_moves_and_its_own_undo(client, seate
     assert [q["field"] for q in shot["questions"]][:3] == ["target", "dice", "saves"]
     dice = shot["questions"][1]["dice"]
     assert {g["count"] for g in dice} == {3}  # the Rifle's 3 attack dice (the fixture's Atk 3), for each target
-    r = post(client, gid, tokens["Alice"], {"event": "Shot", "answers": [*shot["fixed"].items(), ["target", "bob-trooper-1"], ["dice", "654"], ["saves", "213"]]})
+    r = post(
+        client, gid, tokens["Alice"], {"event": "Shot", "answers": [*shot["fixed"].items(), ["target", "bob-trooper-1"], ["dice", "654"], ["saves", "213"]]}
+    )
     assert r.status_code == 201, r.json()
     assert post(client, gid, tokens["Bob"], {"undo": True}).status_code == 403  # not his event
     assert post(client, gid, tokens["Alice"], {"undo": True}).status_code == 201

@@ -136,7 +136,7 @@ def seat_page(game: str) -> str:
         "<header><h1 id='who'>Seat</h1><span id='net' class='net'>connecting</span></header>"
         "<p id='problem' class='problem' role='alert' hidden></p>"
         "<p id='provisional' class='provisional' hidden></p>"
-        "<section id='score' class='score'></section>"
+        "<section id='score' class='score'></section><p id='signers' class='signers'></p>"
         "<section><h2>Next</h2><p id='next'></p><div id='moves' class='moves'></div>"
         "<details id='more' hidden><summary>More</summary><div id='more-moves' class='moves'></div></details></section>"
         "<section id='form' class='ask' hidden><p id='form-what'></p><p id='form-hint' class='hint' hidden></p>"
@@ -148,7 +148,6 @@ def seat_page(game: str) -> str:
         "<div class='row'><button id='fix-send' class='ok'>Send</button><button id='fix-cancel'>Cancel</button></div></section>"
         "<section class='tools'><button id='undo'>Undo my last</button><button id='note'>Note</button><button id='type-line'>Type a line</button>"
         "<button id='sign'>Sign</button></section>"
-        "<p id='signers' class='signers'></p>"
         "<section><h2>Log</h2><ol id='log' class='log' reversed></ol></section>"
         "<noscript><p>The seat needs JavaScript.</p></noscript></body></html>"
     )

@@ -153,8 +153,10 @@ class EventLog(Widget, can_focus=True):
         return self._targets.get(seq, seq) if seq else None
 
     def _remember(self, e: Envelope) -> None:
-        if e.payload.meta:
-            self._targets[e.seq] = e.payload.target  # type: ignore[union-attr]  # every meta event (undo, correction, note) names its target
+        if isinstance(e.payload, ev.DisputeResolved):  # names the dispute it closes
+            self._targets[e.seq] = e.payload.dispute
+        elif e.payload.meta:
+            self._targets[e.seq] = e.payload.target  # type: ignore[union-attr]  # every other meta event (undo, correction, note, dispute) names its target
 
     # --- drawing and moving -----------------------------------------------------------------
 
