@@ -198,3 +198,22 @@ def test_the_token_never_appears_in_the_servers_log(seated, capfd):
 def _seq(db: Path, gid: str) -> int:
     with Store(db) as store:
         return store.state(gid).seq
+
+
+def test_a_seat_sees_its_own_secret_choices_and_not_the_opponents(tmp_path):
+    """Approved Ops' tac ops are secret until revealed: Alice's seat shows hers (in the score and
+    in her log), never Bob's, in the score or the log."""
+    from test_rules_approved import approved
+
+    db = tmp_path / "secret.db"
+    g = approved("battle")
+    with Store(db) as store:
+        gid = store.new_game(g.events[0], g.events[1:])
+        token = seats.issue(store, gid, "Alice")
+    with TestClient(make_app(db, seats=True), base_url="http://127.0.0.1:8787") as client:
+        view = client.get(f"/api/games/{gid}/seat", headers={"authorization": f"Bearer {token}"}).json()
+    players = {p["name"]: p for p in view["state"]["players"]}
+    assert players["Alice"]["secrets"]["tac_op"]["choice"].startswith("Secure Centre")
+    assert players["Bob"]["secrets"]["tac_op"]["choice"] == "hidden"
+    texts = " | ".join(row["text"] for row in view["log"])
+    assert "Secure Centre" in texts and "Overrun" not in texts

@@ -91,6 +91,7 @@
 
   // A write: sent now with the seq the page last saw, kept if the network is down, never lost.
   // The answer carries the seat's view after it (no second request).
+  let sending = null; // the write under way (to its view drawn): a stream message meanwhile waits for it
   async function send(body) {
     if (!view) return;
     body.expected_seq = body.expected_seq || view.seq + 1;
@@ -100,6 +101,11 @@
       net(false);
       return;
     }
+    sending = write(body);
+    await sending;
+    sending = null;
+  }
+  async function write(body) {
     try {
       const { status, data } = await api("/events", body);
       if (status === 201) {
@@ -116,6 +122,7 @@
   }
 
   function render() {
+    if (!performance.getEntriesByName("ktlog-seat-drawn").length) performance.mark("ktlog-seat-drawn"); // the page's first view, for benchmarks/seat_bench.py
     const me = view.player;
     document.body.dataset.seq = view.seq;
     $("who").textContent = me + "'s seat";
@@ -385,11 +392,13 @@
     stream.onmessage = (e) => {
       if (!view || Number(e.lastEventId) <= view.seq) return; // the view already holds it (a tap's own answer)
       const message = JSON.parse(e.data);
+      const seq = Number(e.lastEventId);
       if (message.event && !pending.some((r) => r.seq === message.event.seq)) {
         pending.push(message.event);
         renderLog(view.state.open_disputes || []);
       }
-      load();
+      if (!sending) return load();
+      sending.then(() => seq > view.seq && load()); // the write's answer brought the view, most likely with this event
     };
     stream.onerror = () => {
       net(false);
