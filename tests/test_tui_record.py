@@ -473,3 +473,19 @@ async def test_an_operative_on_guard_interrupts_with_a_shot_pg70(store, size):
     assert isinstance(shot, ev.Shot) and shot.guard and shot.operative == "trooper-1"
     state = store.state(gid)
     assert state.activation.operative == "bob-trooper-1" and not state.operatives["trooper-1"].on_guard
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+@tui_test
+async def test_a_game_with_a_resolved_dispute_opens_and_records(store, size):
+    # Issue 23: a dispute a seat raised and resolved (DisputeResolved names its dispute, not a
+    # target) made the record screen's log fail as it opened.
+    gid = tiny_game(store)
+    store.append(gid, ev.OperativeActivated(operative="trooper-1", order="engage", seat="Alice"))
+    seq = store.state(gid).seq
+    store.append(gid, ev.EventDisputed(target=seq, reason="it was conceal", seat="Bob"))
+    store.append(gid, ev.DisputeResolved(dispute=seq + 1, outcome="withdrawn", seat="Bob"))
+    async with make_app(store, screen="record", game_id=gid).run_test(size=size) as pilot:
+        await press(pilot, "e")
+        assert "trooper-1 ends its activation" in message(pilot.app)
+        assert "withdrawn" in screen_text(pilot.app) or "dispute" in screen_text(pilot.app)

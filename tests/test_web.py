@@ -62,7 +62,7 @@ def test_the_json_api_gives_the_cli_objects_with_secrets_hidden(web_client, web_
     log = web_client.get(f"/api/games/{gid}/log").json()
     assert log[29]["seq"] == 30 and "Flank" not in log[29]["text"]
     assert web_client.get(f"/api/games/{gid}?at=x").status_code == 400
-    assert web_client.get(f"/api/games/{gid}?at=3&tp=1").json() == {"error": "give at=SEQ or tp=N, not both"}
+    assert web_client.get(f"/api/games/{gid}?at=3&tp=1").json() == {"error": "give at=SEQ or tp=N, not both", "status": 400, "kind": "bad_request"}
 
 
 def test_an_unknown_or_ambiguous_id_is_a_404_page_that_says_so(web_client, web_game) -> None:

@@ -119,24 +119,68 @@ def test_400_413_429_and_the_405_of_a_server_without_seats(client, seated, monke
     with TestClient(make_app(db), base_url="http://127.0.0.1:8787") as plain:
         r = post(plain, gid, tokens["Alice"], {"line": ACTIVATE})
         assert r.status_code == 405 and plain.get(f"/seat/{gid}").status_code == 404
+        assert r.json() == {"error": r.json()["error"], "status": 405, "kind": "read_only"}  # the seat API's one shape
+        assert "read-only" in r.json()["error"] and "--seats" in r.json()["error"]
+
+
+def _move(view: dict, kind: str) -> dict:
+    return next(m for m in view["moves"] if m["kind"] == kind)
 
 
 def test_the_seat_view_shows_only_the_seats_moves_and_its_own_undo(client, seated):
     db, gid, tokens = seated
     auth = {"authorization": f"Bearer {tokens['Alice']}"}
     view = client.get(f"/api/games/{gid}/seat", headers=auth).json()
-    assert view["player"] == "Alice" and any(m["line"] == ACTIVATE for m in view["moves"])
+    activate = _move(view, "activate")  # the move as every face asks it (play.questions), not a line the page must not change
+    assert activate["event"] == "OperativeActivated" and [q["field"] for q in activate["questions"]] == ["operative", "order"]
+    assert [c["value"] for c in activate["questions"][0]["choices"]] == ["trooper-1", "trooper-2"]  # her own operatives only
     bob = client.get(f"/api/games/{gid}/seat", headers={"authorization": f"Bearer {tokens['Bob']}"}).json()
     assert not any(m["kind"] == "activate" for m in bob["moves"])  # Alice's turn to activate
-    post(client, gid, tokens["Alice"], {"line": ACTIVATE})
+    assert {m.get("player") for m in bob["moves"]} <= {"Bob", None}  # nothing of Alice's to offer him
+    r = post(client, gid, tokens["Alice"], {"event": "OperativeActivated", "answers": [["operative", "trooper-1"], ["order", "engage"]], "view": True})
+    assert r.status_code == 201 and r.json()["view"]["seq"] == r.json()["seq"]  # the page's new view comes with the answer
     view = client.get(f"/api/games/{gid}/seat", headers=auth).json()
     assert view["undoable"] == view["seq"] and view["log"][-1]["by"] == "Alice"
-    shot = next(m for m in view["moves"] if m["kind"] == "shoot")
-    assert shot["asks"] == ["dice", "saves"] and shot["line"].startswith("Shot operative=trooper-1 weapon=Rifle target=bob-trooper")
-    r = post(client, gid, tokens["Alice"], {"line": shot["line"] + " dice=654 saves=213"})
+    shot = _move(view, "shoot")
+    assert shot["fixed"] == {"operative": "trooper-1", "weapon": "Rifle"}  # the active operative, its one ranged weapon
+    assert [q["field"] for q in shot["questions"]][:3] == ["target", "dice", "saves"]
+    dice = shot["questions"][1]["dice"]
+    assert {g["count"] for g in dice} == {3}  # the Rifle's 3 attack dice (the fixture's Atk 3), for each target
+    r = post(
+        client, gid, tokens["Alice"], {"event": "Shot", "answers": [*shot["fixed"].items(), ["target", "bob-trooper-1"], ["dice", "654"], ["saves", "213"]]}
+    )
     assert r.status_code == 201, r.json()
     assert post(client, gid, tokens["Bob"], {"undo": True}).status_code == 403  # not his event
     assert post(client, gid, tokens["Alice"], {"undo": True}).status_code == 201
+    assert post(client, gid, tokens["Alice"], {"event": "Shot", "answers": "dice=6"}).json()["kind"] == "bad_request"
+
+
+def test_every_kind_of_move_the_seat_may_record_is_offered(client, seated):
+    """Fights, damage, CP, APL changes and conceding (once left to the table) come as moves;
+    the rare ones marked `more`."""
+    db, gid, tokens = seated
+    auth = {"authorization": f"Bearer {tokens['Alice']}"}
+    post(client, gid, tokens["Alice"], {"line": ACTIVATE})
+    post(client, gid, tokens["Alice"], {"line": "Charged operative=trooper-1 target=bob-trooper-1"})
+    view = client.get(f"/api/games/{gid}/seat", headers=auth).json()
+    kinds = {m["kind"]: m for m in view["moves"]}
+    assert {"fight", "ploy", "damage", "apl", "cp", "concede"} <= set(kinds)
+    assert [kinds[k]["more"] for k in ("fight", "damage", "apl", "cp", "concede")] == [False, True, True, True, True]
+    fight = kinds["fight"]
+    assert {"target_weapon", "attack_dice", "target_dice"} <= {q["field"] for q in fight["questions"]}  # both sides' dice (pg 45)
+    assert kinds["cp"]["fixed"] == {"player": "Alice"}  # her own CP only
+
+
+def test_accept_is_offered_only_once_the_disputed_event_is_corrected(client, seated):
+    db, gid, tokens = seated
+    seq = post(client, gid, tokens["Alice"], {"line": ACTIVATE}).json()["seq"]
+    post(client, gid, tokens["Bob"], {"line": f"EventDisputed target={seq} reason='conceal it was'"})
+    bob = {"authorization": f"Bearer {tokens['Bob']}"}
+    (dispute,) = client.get(f"/api/games/{gid}/seat", headers=bob).json()["state"]["open_disputes"]
+    assert dispute["corrected"] is False
+    post(client, gid, tokens["Alice"], {"correct": seq, "line": "OperativeActivated operative=trooper-1 order=conceal"})
+    (dispute,) = client.get(f"/api/games/{gid}/seat", headers=bob).json()["state"]["open_disputes"]
+    assert dispute["corrected"] is True
 
 
 def test_the_token_never_appears_in_the_servers_log(seated, capfd):
@@ -154,3 +198,22 @@ def test_the_token_never_appears_in_the_servers_log(seated, capfd):
 def _seq(db: Path, gid: str) -> int:
     with Store(db) as store:
         return store.state(gid).seq
+
+
+def test_a_seat_sees_its_own_secret_choices_and_not_the_opponents(tmp_path):
+    """Approved Ops' tac ops are secret until revealed: Alice's seat shows hers (in the score and
+    in her log), never Bob's, in the score or the log."""
+    from test_rules_approved import approved
+
+    db = tmp_path / "secret.db"
+    g = approved("battle")
+    with Store(db) as store:
+        gid = store.new_game(g.events[0], g.events[1:])
+        token = seats.issue(store, gid, "Alice")
+    with TestClient(make_app(db, seats=True), base_url="http://127.0.0.1:8787") as client:
+        view = client.get(f"/api/games/{gid}/seat", headers={"authorization": f"Bearer {token}"}).json()
+    players = {p["name"]: p for p in view["state"]["players"]}
+    assert players["Alice"]["secrets"]["tac_op"]["choice"].startswith("Secure Centre")
+    assert players["Bob"]["secrets"]["tac_op"]["choice"] == "hidden"
+    texts = " | ".join(row["text"] for row in view["log"])
+    assert "Secure Centre" in texts and "Overrun" not in texts

@@ -2,20 +2,30 @@
 browser context per player, recording one game through `ktlog serve --seats`: activations, a
 shot with dice typed on the pad, a dispute resolved by an accepted correction, a conflict, a
 spectator's write and a revoked token refused, both seats signing with keys made in the browser,
-and `ktlog verify` naming both signers by key. Screenshots go to docs/img/seat-*.png."""
+and `ktlog verify` naming both signers by key; the terminal UI, a third face on the same
+database, shows the seats' events and records one the phones then show. Screenshots go to a
+temporary folder, or with KTLOG_DOC_IMAGES=1 to docs/img/seat-*.png
+(docs/recording-from-two-phones.md)."""
 
 from __future__ import annotations
 
+import asyncio
+import os
 import sys
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from tui_support import tiny_game
+from tui_support import TINY, message, press, screen_strips, tiny_game
 
 from ktlog.cli import cli
+from ktlog.files.rosters import load_roster
 from ktlog.play import seats
+from ktlog.play.builder import GameBuilder
 from ktlog.storage.store import Store
+from ktlog.tui.app import make_app
 
 sys.path.insert(0, str(Path(__file__).parent))
 from web_server import CHROMIUM, launch_chromium, running  # noqa: E402
@@ -28,13 +38,48 @@ sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright pac
 expect, sync_playwright = sync_api.expect, sync_api.sync_playwright
 
 PHONE = {"viewport": {"width": 360, "height": 740}, "has_touch": True, "is_mobile": True, "device_scale_factor": 2}
-IMG = Path(__file__).parent.parent / "docs" / "img"
+IMG = Path(__file__).parent.parent / "docs" / "img" if os.environ.get("KTLOG_DOC_IMAGES") == "1" else Path(tempfile.mkdtemp(prefix="ktlog-seat-shots-"))
 SECOND = 1000
 """A tap must reach the other seat's page within this many ms (issue 23)."""
 
 
+KIT = """
+[[ploys]]
+name = "Brace"
+kind = "firefight"
+cp = 1
+
+[[ploys]]
+name = "Quick Step"
+kind = "firefight"
+cp = 0
+"""
+"""The tiny team's own firefight ploys (illustrative names and costs), offered by name."""
+
+
+def _game(store: Store, tmp_path: Path) -> str:
+    """tiny_game's TP1 (Alice to activate), both rosters with the KIT ploys."""
+    roster_file = tmp_path / "tiny_kit.toml"
+    roster_file.write_text(TINY.read_text() + KIT)
+    roster = load_roster(roster_file)
+    g = GameBuilder(killzone="volkus", date="2026-11-21")
+    g.player("Alice", roster)
+    g.player("Bob", roster)
+    g.setup(rolloff={"Alice": 6, "Bob": 1}, initiative="Alice", crit_op=1)
+    g.turning_point(1, {"Alice": 5, "Bob": 2}, "Alice")
+    return store.new_game(g.events[0], g.events[1:])
+
+
 def _tap(page, text: str) -> None:
     page.get_by_role("button", name=text, exact=True).first.tap()
+
+
+def _move(page, kind: str) -> None:
+    page.locator(f".move[data-kind={kind}]").first.tap()
+
+
+def _choose(page, value: str) -> None:
+    page.locator(f"#form-choices button[data-value='{value}']").tap()
 
 
 def _pad(page, *groups: str) -> None:
@@ -42,15 +87,20 @@ def _pad(page, *groups: str) -> None:
     for digits in groups:
         for d in digits:
             page.locator(f".pad button[data-die='{d}']").tap()
-        page.locator(".pad button[data-die='ok']").tap()
+        page.locator("#form-ok").tap()
 
 
-def test_two_seats_record_dispute_correct_conflict_and_sign(tmp_path):
+def _row(page, seq: int):
+    return page.locator(f"#log li[value='{seq}']")
+
+
+def test_two_seats_and_the_tui_record_a_turning_point_dispute_correct_conflict_and_sign(tmp_path):
     db = tmp_path / "seats.db"
     with Store(db) as store:
-        gid = tiny_game(store)
+        gid = _game(store, tmp_path)
         tokens = {p: seats.issue(store, gid, p) for p in ("Alice", "Bob")}
     runner = CliRunner()
+    IMG.mkdir(exist_ok=True)
     with running(db, seats=True) as base, sync_playwright() as pw:
         alice_ctx = launch_chromium(pw, tmp_path / "alice", **PHONE)
         bob_ctx = launch_chromium(pw, tmp_path / "bob", **PHONE)
@@ -60,46 +110,87 @@ def test_two_seats_record_dispute_correct_conflict_and_sign(tmp_path):
         expect(alice.locator("#who")).to_have_text("Alice's seat")
         expect(bob.locator("#net")).to_have_text("online")
         assert "#" not in alice.url  # the token left the address bar
-        # Bob has no activation to offer: it is Alice's turn.
+        # Bob has no activation to offer: it is Alice's turn. Alice activates from the move's questions.
         assert bob.locator(".move[data-kind=activate]").count() == 0
-        _tap(alice, "trooper-1 activates (engage)")
+        _move(alice, "activate")
+        expect(alice.locator("#form-choices button")).to_have_count(2)  # her two operatives, none of Bob's
+        _choose(alice, "trooper-1")
+        _choose(alice, "engage")
         expect(bob.locator("#log li").first).to_contain_text("trooper-1 activates (engage)", timeout=SECOND)
-        # A shot: the pad takes the attack dice, then the defence dice.
-        alice.locator(".move[data-kind=shoot]").first.tap()
-        _pad(alice, "654", "213")
+        # A shot: its target, then the Rifle's 3 attack dice and the defence dice on the pad.
+        _move(alice, "shoot")
+        _choose(alice, "bob-trooper-1")
+        expect(alice.locator("#form-hint")).to_have_text("3 dice")
+        _pad(alice, "62")  # two dice for three: refused on the page, nothing sent
+        expect(alice.locator("#problem")).to_contain_text("3 dice, 2 typed")
+        alice.locator(".pad button[data-die='back']").tap()
+        alice.locator(".pad button[data-die='back']").tap()
+        _pad(alice, "621")
+        for die in "213":
+            alice.locator(f".pad button[data-die='{die}']").tap()
+        expect(alice.locator("#typed")).to_have_text("213")
+        alice.screenshot(path=str(IMG / "seat-alice-dice-pad.png"))
+        alice.locator("#form-ok").tap()
+        _choose(alice, "false")  # not in cover
+        _choose(alice, "false")  # not obscured
         expect(bob.locator("#log li").first).to_contain_text("shoots", timeout=SECOND)
         shot_seq = int(bob.locator("#log li").first.get_attribute("value"))
-        IMG.mkdir(exist_ok=True)
         alice.screenshot(path=str(IMG / "seat-alice-after-shot.png"))
-        # Bob disputes the shot; both pages say the result is provisional.
-        bob.locator("#log li").first.get_by_role("button", name="Dispute").tap()
+        # Bob's ploy by name, with its CP, during Alice's activation.
+        _move(bob, "ploy")
+        expect(bob.locator("#form-choices")).to_contain_text("Brace (1CP)")
+        bob.screenshot(path=str(IMG / "seat-bob-ploy.png"))
+        _choose(bob, "Brace")
+        bob.locator("#form-none").tap()  # its CP: the roster's
+        bob.locator("#form-none").tap()  # on no operative in particular
+        expect(alice.locator("#log li").first).to_contain_text("Bob uses Brace (1CP)", timeout=SECOND)
+        expect(alice.locator("#score")).to_contain_text("Bob: 0 VP, 2 CP")
+        # Bob disputes the shot; both pages say the result is provisional; nothing to accept yet.
+        _row(bob, shot_seq).get_by_role("button", name="Dispute").tap()
         bob.locator("#fix-line").fill("the second save was a 5")
         bob.locator("#fix-send").tap()
         expect(alice.locator("#provisional")).to_contain_text(f"seq {shot_seq} disputed by Bob", timeout=SECOND)
+        expect(bob.get_by_role("button", name="Withdraw")).to_be_visible()
+        assert bob.get_by_role("button", name="Accept").count() == 0
         bob.screenshot(path=str(IMG / "seat-bob-dispute.png"))
         watching = alice_ctx.new_page()  # a spectator's game page says so too
         watching.goto(f"{base}/games/{gid}")
         expect(watching.locator(".moment-line")).to_contain_text(f"provisional: seq {shot_seq} disputed by Bob")
         watching.close()
         # Alice corrects it (the old line filled in), Bob accepts the correction.
-        alice.locator(f"#log li[value='{shot_seq}']").get_by_role("button", name="Correct").tap()
-        assert alice.locator("#fix-line").input_value().endswith("saves=213")
-        alice.locator("#fix-line").fill(alice.locator("#fix-line").input_value().replace("saves=213", "saves=253"))
+        _row(alice, shot_seq).get_by_role("button", name="Correct").tap()
+        line = alice.locator("#fix-line").input_value()
+        assert "dice=621" in line and "saves=213" in line
+        alice.locator("#fix-line").fill(line.replace("saves=213", "saves=253"))
         alice.locator("#fix-send").tap()
         expect(bob.locator("#log li").first).to_contain_text("correction", timeout=SECOND)
         bob.get_by_role("button", name="Accept").tap()
         expect(alice.locator("#provisional")).to_be_hidden(timeout=SECOND)
-        # A conflict: both pages send a tap made on the same seq: one is stored, the other 409.
-        seq = _seq(db, gid)
-        answers = [
-            page.evaluate(
-                "async ([game, token, body]) => (await fetch(`/api/games/${game}/events`, {method: 'POST', headers: {authorization: 'Bearer ' + token,"
-                " 'content-type': 'application/json'}, body: JSON.stringify(body)})).status",
-                [gid, tokens[who], {"line": f"Annotation target={seq} text={who}", "expected_seq": seq + 1}],
-            )
-            for page, who in ((alice, "Alice"), (bob, "Bob"))
-        ]
-        assert sorted(answers) == [201, 409]
+        _move(alice, "end_activation")
+        expect(bob.locator("#log li").first).to_contain_text("trooper-1 ends its activation", timeout=SECOND)
+        # The table seat: the terminal UI on the same database shows the seats' events and records Bob's activation.
+        head = _seq(db, gid)
+        with ThreadPoolExecutor(1) as thread:  # Playwright's loop runs in this thread: the TUI's gets its own
+            shown = thread.submit(asyncio.run, _tui_records_an_activation(db, gid)).result()
+        assert "Bob uses Brace" in shown and f"seq {shot_seq} corrected" in shown and "accepted" in shown  # the seats' events, on the terminal
+        assert _seq(db, gid) == head + 1
+        for page in (alice, bob):
+            expect(page.locator("#log li").first).to_contain_text("bob-trooper-1 activates (engage)", timeout=SECOND)
+            expect(page.locator("#log li").first).to_contain_text("table")
+        expect(bob.locator(".move[data-kind=shoot]")).to_have_count(1)  # his moves now, from the application layer
+        # A conflict: both tap at the same moment, on the same seq: one is stored, the other is told and shows the new state.
+        head = _seq(db, gid)
+        for page, who in ((alice, "Alice"), (bob, "Bob")):
+            _tap(page, "Note")
+            page.locator("#fix-line").fill(f"{who} was here")
+        at = alice.evaluate("() => Date.now() + 400")
+        for page in (alice, bob):
+            page.evaluate("(at) => setTimeout(() => document.getElementById('fix-send').click(), at - Date.now())", at)
+        for page in (alice, bob):
+            expect(page.locator("body")).to_have_attribute("data-seq", str(head + 1), timeout=5 * SECOND)  # both show the new state
+        assert _seq(db, gid) == head + 1  # one note stored, not two
+        told = [page.locator("#problem").text_content() for page in (alice, bob)]
+        assert sorted("Not recorded: the game moved on" in t for t in told) == [False, True], told
         # A spectator's page cannot write: no token, 401.
         spectator = alice_ctx.new_page()
         spectator.goto(f"{base}/games/{gid}")
@@ -115,6 +206,7 @@ def test_two_seats_record_dispute_correct_conflict_and_sign(tmp_path):
         expect(alice.locator("#signers")).to_contain_text("Alice", timeout=5 * SECOND)
         _tap(bob, "Sign")
         expect(bob.locator("#signers")).to_contain_text("Alice, Bob", timeout=5 * SECOND)
+        bob.evaluate("window.scrollTo(0, 0)")
         bob.screenshot(path=str(IMG / "seat-bob-signed.png"))
         verify = runner.invoke(cli, ["--db", str(db), "verify", gid[:8]]).output
         assert "signed by Alice (key " in verify and ", Bob (key " in verify  # by their keys (not yet pinned in the league's keyring)
@@ -128,6 +220,18 @@ def test_two_seats_record_dispute_correct_conflict_and_sign(tmp_path):
         assert _seq(db, gid) == head
         alice_ctx.close()
         bob_ctx.close()
+
+
+async def _tui_records_an_activation(db: Path, gid: str) -> str:
+    """The terminal UI's record screen on the database the seats write to (120x40): its text
+    once open, after it records Bob's activation of bob-trooper-1 (Engage) as the table."""
+    with Store(db) as store:
+        async with make_app(store, screen="record", game_id=gid).run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            shown = "\n".join(strip.text for strip in screen_strips(pilot.app.screen))
+            await press(pilot, "a", "1", "e")
+            assert "bob-trooper-1 activates (engage)" in message(pilot.app)
+    return shown
 
 
 def _seq(db: Path, gid: str) -> int:
@@ -148,7 +252,9 @@ def test_a_tap_made_offline_is_shown_waiting_and_sent_on_reconnect_or_refused(tm
         head = _seq(db, gid)
         ctx.set_offline(True)
         expect(page.locator("#net")).to_have_text("offline", timeout=5 * SECOND)
-        _tap(page, "trooper-1 activates (engage)")
+        _move(page, "activate")
+        _choose(page, "trooper-1")
+        _choose(page, "engage")
         expect(page.locator("#net")).to_have_text("offline: 1 tap waiting")
         assert _seq(db, gid) == head  # not sent, and not lost: it waits
         ctx.set_offline(False)
@@ -157,7 +263,7 @@ def test_a_tap_made_offline_is_shown_waiting_and_sent_on_reconnect_or_refused(tm
         # Offline again, and the game moves on meanwhile (the table records): the waiting tap is refused with the reason.
         ctx.set_offline(True)
         expect(page.locator("#net")).to_have_text("offline", timeout=5 * SECOND)
-        page.locator(".move", has_text="Dash").first.tap()
+        _move(page, "dash")
         with Store(db) as store:
             store.append(gid, seats_event("Repositioned operative=trooper-1"))
         ctx.set_offline(False)

@@ -24,9 +24,11 @@ import msgspec
 from .. import events as ev
 from ..envelopes import now
 from ..errors import ConcurrencyConflict, KtlogError
+from ..rules.questions import Move
 from ..state import GameState
 from ..storage.store import Store
-from .moves import owner
+from .moves import Moves, owner
+from .questions import kinds, legal_moves
 from .session import Recorded, RecordingSession
 
 DEFAULT_BASE = "http://127.0.0.1:8787"
@@ -122,6 +124,28 @@ def whose(state: GameState, event: ev.Event) -> str | None:
         op = state.operatives.get(event.operatives[0]) if event.operatives else None
         return op.player if op else None
     return owner(state, event)
+
+
+class SeatMoves(Moves):
+    """The legal moves from a state that are a seat's to record: its player's decisions and the
+    steps both share (`whose`), as `refusal` lets them through."""
+
+    def __init__(self, state: GameState, player: str):
+        super().__init__(state)
+        self.player = player
+
+    def options(self, kind: str) -> list[ev.Event]:
+        return [e for e in super().options(kind) if whose(self.state, e) in (None, self.player)]
+
+    def legal(self, kind: str) -> bool:
+        return bool(self.options(kind))
+
+
+def seat_moves(state: GameState, player: str) -> tuple[list[Move], set[str]]:
+    """The moves legal now that are the seat's to record, described as every face asks them
+    (`play.questions`), and the kinds among them that are rare steps (offered under "more")."""
+    moves = SeatMoves(state, player)
+    return legal_moves(moves), {k.name for k in kinds(moves.ruleset) if k.more}
 
 
 def refusal(session: RecordingSession, player: str, event: ev.Event) -> str | None:

@@ -85,9 +85,9 @@ class Guard:
                 f"this server answers to {', '.join(sorted(self.allowed))} and to addresses, not to {shown!r}; "
                 f"to reach it by that name, start it with `ktlog serve --allow-host NAME`"
             )
-            await problem(request, 400, "Unknown host", message)(scope, receive, send_with_headers)
+            await problem(request, 400, "unknown_host", "Unknown host", message)(scope, receive, send_with_headers)
         elif scope["method"] == "HEAD":
-            refused = problem(request, 405, "Not allowed", "only GET requests are answered (HEAD is not)")
+            refused = problem(request, 405, "read_only", "Not allowed", "only GET requests are answered (HEAD is not)")
             refused.headers["allow"] = "GET"
             await refused(scope, receive, send_with_headers)
         else:

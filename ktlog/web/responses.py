@@ -26,33 +26,47 @@ class TooManyStreams(KtlogError):
     """A client address holds as many event streams as one may (429)."""
 
 
-def problem(request: Request, status: int, heading: str, message: str) -> Response:
-    """A problem as JSON `{"error": ...}` under /api/, else as a page saying it."""
+def refusal(status: int, kind: str, message: str, headers: dict[str, str] | None = None, **extra: Any) -> JSONResponse:
+    """Every refused API request's one JSON shape: `{"error": TEXT, "status": N, "kind": ...}`
+    (and what the kind adds: a conflict's `seq`, a rule refusal's `rule`)."""
+    return AsciiJSON({"error": message, "status": status, "kind": kind, **extra}, status_code=status, headers=headers)
+
+
+def problem(request: Request, status: int, kind: str, heading: str, message: str) -> Response:
+    """A problem as the JSON refusal under /api/, else as a page saying it."""
     if request.url.path.startswith("/api/"):
-        return AsciiJSON({"error": message}, status_code=status)
+        return refusal(status, kind, message)
     return HTMLResponse(pages.message_page(heading, message), status_code=status)
 
 
 async def not_found(request: Request, exc: Exception) -> Response:
-    return problem(request, 404, "Not found", str(exc))
+    return problem(request, 404, "no_game", "Not found", str(exc))
 
 
 async def unavailable(request: Request, exc: Exception) -> Response:
-    return problem(request, 503, "Database unavailable", str(exc))
+    return problem(request, 503, "unavailable", "Database unavailable", str(exc))
 
 
 async def too_many(request: Request, exc: Exception) -> Response:
-    return problem(request, 429, "Too many streams", str(exc))
+    return problem(request, 429, "rate", "Too many streams", str(exc))
 
 
 async def bad_request(request: Request, exc: Exception) -> Response:
-    return problem(request, 400, "Bad request", str(exc))
+    return problem(request, 400, "bad_request", "Bad request", str(exc))
+
+
+HTTP_KINDS = {404: ("not_found", "Not found"), 405: ("read_only", "Not allowed")}
+"""Starlette's own refusals: their kind and heading."""
 
 
 async def http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
-    texts = {404: f"there is no page {request.url.path}; the tables are at /", 405: "this route is read-only: only GET requests are answered"}
-    response = problem(request, exc.status_code, "Not found" if exc.status_code == 404 else "Not allowed", texts.get(exc.status_code, exc.detail))
+    texts = {
+        404: f"there is no page {request.url.path}; the tables are at /",
+        405: "this route is read-only: only GET requests are answered (recording from seats is `ktlog serve --seats`)",
+    }
+    kind, heading = HTTP_KINDS.get(exc.status_code, ("bad_request", "Not allowed"))
+    response = problem(request, exc.status_code, kind, heading, texts.get(exc.status_code, exc.detail))
     if exc.headers:
         response.headers.update(exc.headers)
     return response

@@ -19,7 +19,6 @@ follower notices commits by its `data_version`), on the event loop's thread.
 from __future__ import annotations
 
 import json
-import shlex
 import threading
 import time
 from collections.abc import Callable
@@ -36,19 +35,20 @@ from starlette.routing import Route
 
 from .. import events as ev
 from ..errors import ConcurrencyConflict, GameNotFound, KtlogError, RuleViolation, StoreError
+from ..events import Envelope
 from ..files.gamefile import event_line
 from ..play import seats
 from ..play.database import Store
-from ..play.moves import MOVES, Moves, next_step, ruleset_moves
+from ..play.moves import next_step
 from ..play.session import NothingToDo, RecordingSession
 from ..play.signatures import signable_head, signed_bytes
 from ..play.timeline import Timeline
-from ..state import GameState
-from ..text.describe import describe
+from ..text.event_text import event_line as answers_line
 from ..text.event_text import parse_event
 from ..text.json_views import state_view
 from . import pages
-from .views import log_rows
+from .responses import refusal
+from .views import event_row, log_rows
 
 BODY_LIMIT = 16_384
 """Bytes at most in a write's body (a batch of a whole activation is a few hundred)."""
@@ -56,10 +56,6 @@ RATE_PER_S, BURST = 5.0, 20
 """Writes a seat may make: BURST at once, then RATE_PER_S a second (a person taps far slower)."""
 LOG_ROWS = 40
 """The latest rows of the log a seat's view carries."""
-NOT_ON_A_SEAT = frozenset({"damage", "regain", "apl", "cp", "concede", "fight"})
-"""Kinds of move the seat page does not offer yet: their candidates are probes whose values (the
-damage, the APL change and its reason, the fight's dice) a dialog asks for; the page has no such
-dialog, so they are recorded at the table (or typed as a line)."""
 
 
 T = TypeVar("T")
@@ -189,7 +185,10 @@ class SeatApi:
             raise Refused(400, "bad_request", f"expected_seq must be a whole number (the seq the page expects next), not {expected!r}")
         events = _events(session, body)
         recorded = seats.record(session, seat, events, expected)
-        return 201, {"seq": recorded.seq, "first": recorded.seq - len(events) + 1, "next": next_step(recorded.after)}
+        answer = {"seq": recorded.seq, "first": recorded.seq - len(events) + 1, "next": next_step(recorded.after)}
+        if body.get("view") is True:  # the page's own view after its tap, without asking again
+            answer["view"] = seat_view(store, seat)
+        return 201, answer
 
     def _register_key(self, store: Store, seat: seats.Seat, body: dict) -> tuple[int, dict]:
         key = body.get("public_key")
@@ -212,11 +211,6 @@ class SeatApi:
             raise Refused(422, "signature", f"the signature does not hold for {seat.player}'s key over seq {head_seq}; nothing was kept") from None
         store.add_signatures(seat.game_id, [(head_seq, seat.player, seat.public_key, body["signature"])])
         return 201, {"signer": seat.player, "head_seq": head_seq}
-
-
-def refusal(status: int, kind: str, message: str, headers: dict[str, str] | None = None, **extra: Any) -> JSONResponse:
-    """Every refused request's one JSON shape."""
-    return JSONResponse({"error": message, "status": status, "kind": kind, **extra}, status_code=status, headers=headers)
 
 
 def _bearer(request: Request) -> str | None:
@@ -244,13 +238,16 @@ async def _json_body(request: Request) -> dict:
 
 
 def _events(session: RecordingSession, body: dict) -> list[ev.Event]:
-    """The events a write body asks for: {"line"}, {"lines"} (all or none), {"undo": true} (the
-    seat's latest event), or {"correct": SEQ, "line"} (that event counts as the line instead)."""
+    """The events a write body asks for: {"line"}, {"lines"} (all or none), {"event", "answers"}
+    (a move's answers, the line made as every face makes it), {"undo": true} (the seat's latest
+    event), or {"correct": SEQ, "line"} (that event counts as the line instead)."""
     if body.get("undo") is True:
         latest = session.latest()
         if latest is None:
             raise NothingToDo("There is nothing to undo: only the game's creation is left")
         return [ev.EventVoided(target=latest[0])]
+    if "answers" in body:
+        body = {**body, "line": _answered(body)}
     lines = body.get("lines", [body["line"]] if "line" in body else None)
     if not isinstance(lines, list) or not lines or not all(isinstance(line, str) for line in lines):
         raise Refused(400, "bad_request", 'give {"line": "TYPE FIELD=VALUE ..."} or {"lines": [...]} (the syntax of `ktlog event --file`)')
@@ -268,96 +265,57 @@ def _events(session: RecordingSession, body: dict) -> list[ev.Event]:
     return events
 
 
+def _answered(body: dict) -> str:
+    """The line of {"event": TYPE, "answers": [[FIELD, VALUE], ...]}: a move's fixed fields and
+    answers (the seat page's form of `play.questions`' moves), as `text.event_text` joins them."""
+    event, answers = body.get("event"), body.get("answers")
+    if (
+        not isinstance(event, str)
+        or not isinstance(answers, list)
+        or not all(isinstance(a, list) and len(a) == 2 and all(isinstance(x, str) for x in a) for a in answers)
+    ):
+        raise Refused(400, "bad_request", 'a move is {"event": TYPE, "answers": [[FIELD, VALUE], ...]} (the move\'s fixed fields, then its answers)')
+    return answers_line(event, [(field, value) for field, value in answers])
+
+
 # --- what a seat sees ---------------------------------------------------------------------------
 
 
 def seat_view(store: Store, seat: seats.Seat) -> dict[str, Any]:
-    """The game as the seat's player may see it (their own secret choices, the opponent's
-    hidden until revealed), the legal next steps that are theirs to record, and their latest event."""
+    """The game as the seat's player may see it (their own secret choices, in the score and the
+    log, the opponent's hidden until revealed), the legal next steps that are theirs to record
+    (`play.questions`' moves, as every face asks them), and their latest event."""
     state = store.state(seat.game_id)
     timeline = Timeline(store.events(seat.game_id))
     view = state_view(seat.game_id, state, spectator=True)
     own = state_view(seat.game_id, state)
     view["players"] = [mine if mine["name"] == seat.player else theirs for mine, theirs in zip(own["players"], view["players"])]
-    latest = timeline.latest()
-    rows = log_rows(timeline, state)[-LOG_ROWS:]
-    for row in rows:
-        event = timeline.event(row["seq"])
+    for dispute in view.get("open_disputes", []):
+        dispute["corrected"] = dispute["target"] in timeline.corrected_by  # only then may its raiser accept it
+
+    def row_of(envelope: Envelope) -> dict[str, Any]:
+        event = envelope.payload
+        mine = seats.whose(state, event) == seat.player
+        row = event_row(envelope, state, spectator=not mine)
         row["by"] = event.seat or "table"
-        if row["by"] == seat.player:  # the line a correction starts from (worked out for the seat's own rows only: it is most of the view's time)
+        if row["by"] == seat.player:  # the line a correction starts from
             row["line"] = event_line(event)
+        return row
+
+    latest = timeline.latest()
+    moves, rare = seats.seat_moves(state, seat.player)
     return {
         "game": seat.game_id,
         "player": seat.player,
         "seq": state.seq,
         "state": view,
-        "moves": seat_moves(state, seat.player),
+        "moves": [{**msgspec.to_builtins(m), "more": m.kind in rare} for m in moves],
         "next": next_step(state),
         "undoable": latest[0] if latest and latest[1].seat == seat.player else None,
-        "log": rows,
+        "log": log_rows(timeline, state, LOG_ROWS, row_of),
         "head_hash": store.conn.execute("SELECT head_hash FROM games WHERE id = ?", (seat.game_id,)).fetchone()[0],
         "public_key": seat.public_key,
         "signers": [
             s for (s,) in store.conn.execute("SELECT signer FROM signatures WHERE game_id = ? AND head_seq = ? ORDER BY recorded_at", (seat.game_id, state.seq))
         ],
     }
-
-
-def seat_moves(state: GameState, player: str) -> list[dict[str, Any]]:
-    """The legal next steps the seat may record, each with the line it records and what the
-    page must ask first (`asks`: dice for a shot, each player's roll for a roll-off)."""
-    moves = Moves(state)
-    out: list[dict[str, Any]] = []
-    for kind in [*MOVES, *ruleset_moves(moves.ruleset)]:
-        if kind in NOT_ON_A_SEAT or not moves.part_of(kind):
-            continue
-        options = moves.options(kind)
-        if kind in ("ploy", "gambit"):
-            out += _ploys(state, player, kind, options)
-            continue
-        for event in options:
-            if seats.whose(state, event) not in (None, player):
-                continue
-            out += _moves(kind, event, state)
-    return out
-
-
-def _moves(kind: str, event: ev.Event, state: GameState) -> list[dict[str, Any]]:
-    """A legal step as the page's buttons: the line it records, or the line before the dice the
-    page's pad adds (`asks`)."""
-    if isinstance(event, ev.Shot):
-        target = event.attacks[0].target
-        line = f"{type(event).__name__} operative={event.operative} weapon={shlex.quote(event.weapon)} target={target}"
-        return [{"kind": kind, "line": line, "text": f"{event.operative} shoots {target} with the {event.weapon}", "asks": ["dice", "saves"]}]
-    if isinstance(event, ev.RolledOff):
-        return [
-            {
-                "kind": kind,
-                "line": f"RolledOff purpose={event.purpose}",
-                "text": f"the {event.purpose} roll-off",
-                "asks": ["rolls"],
-                "players": list(event.rolls),
-            }
-        ]
-    if isinstance(event, ev.CritOpRolled):
-        return [] if event.roll != 1 else [{"kind": kind, "line": "CritOpRolled", "text": "the crit op's D3", "asks": ["roll"]}]
-    if isinstance(event, ev.OperativeActivated):
-        variants: list[ev.Event] = [msgspec.structs.replace(event, order=order) for order in ("engage", "conceal")]
-    elif isinstance(event, ev.ResourceAdjusted):
-        variants = [event, msgspec.structs.replace(event, delta=-1)]
-    else:
-        variants = [event]
-    return [{"kind": kind, "line": event_line(e), "text": describe(e, False, state)} for e in variants]
-
-
-def _ploys(state: GameState, player: str, kind: str, options: list[ev.Event]) -> list[dict[str, Any]]:
-    """A seat's ploys by name with their CP, when its player may use one now."""
-    if not any(getattr(e, "player", None) == player for e in options):
-        return []
-    wanted, cls = ("strategy", "StrategicGambitUsed gambit") if kind == "gambit" else ("firefight", "FirefightPloyUsed ploy")
-    event, field = cls.split()
-    return [
-        {"kind": kind, "line": f"{event} player={shlex.quote(player)} {field}={shlex.quote(p.name)} cp={p.cp}", "text": f"{p.name} ({p.cp}CP)"}
-        for p in state.players[player].ploys
-        if p.kind == wanted
-    ]

@@ -4,6 +4,7 @@ pages and the browser escape it."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ..events import Annotation, Envelope, EventVoided, TurningPointStarted
@@ -13,11 +14,12 @@ from ..text.describe import describe
 from ..text.json_views import state_view
 
 
-def event_row(envelope: Envelope, state: GameState) -> dict[str, Any]:
-    """An event as a spectator sees it at the moment `state`: its seq, type and words; a note
-    names the event it is about, an undo the event it voids."""
+def event_row(envelope: Envelope, state: GameState, spectator: bool = True) -> dict[str, Any]:
+    """An event as a spectator sees it at the moment `state` (or its player, who sees their own
+    secret choices): its seq, type and words; a note names the event it is about, an undo the
+    event it voids."""
     e = envelope.payload
-    row: dict[str, Any] = {"seq": envelope.seq, "type": envelope.type, "recorded_at": envelope.recorded_at, "text": describe(e, True, state)}
+    row: dict[str, Any] = {"seq": envelope.seq, "type": envelope.type, "recorded_at": envelope.recorded_at, "text": describe(e, spectator, state)}
     if e.override:
         row["override"] = e.override
     if isinstance(e, Annotation):
@@ -29,14 +31,16 @@ def event_row(envelope: Envelope, state: GameState) -> dict[str, Any]:
     return row
 
 
-def log_rows(timeline: Timeline, state: GameState) -> list[dict[str, Any]]:
-    """The game's log as the page first shows it: each event but the notes, with its notes and
-    the seq of the undo that voided it."""
+def log_rows(
+    timeline: Timeline, state: GameState, last: int | None = None, describe_as: Callable[[Envelope], dict[str, Any]] | None = None
+) -> list[dict[str, Any]]:
+    """The game's log as the page first shows it: each event but the notes (the `last` of them
+    only, when given), with its notes and the seq of the undo that voided it; each row made by
+    `describe_as` (default: as a spectator sees it)."""
     rows = []
-    for envelope in timeline.envelopes:
-        if isinstance(envelope.payload, Annotation):
-            continue
-        row = event_row(envelope, state)
+    envelopes = [e for e in timeline.envelopes if not isinstance(e.payload, Annotation)]
+    for envelope in envelopes[-last:] if last else envelopes:
+        row = describe_as(envelope) if describe_as else event_row(envelope, state)
         row["notes"] = timeline.notes.get(envelope.seq, [])
         if envelope.seq in timeline.undone_by:
             row["undone_by"] = timeline.undone_by[envelope.seq]
