@@ -268,4 +268,4 @@ def test_a_route_is_a_function_that_answers_alone_given_a_store_and_a_request(we
         score = json.loads(handlers.api_score(store, Request(scope | {"query_string": b"at=60"})).body)
         replay = handlers.replay(store, Request(scope | {"query_string": b""}))
     assert score["game"] == gid and score["turning_point"] == 1
-    assert replay.status_code == 200 and list(app.state.replays.cursors) == [(gid, 60)]  # the cursor kept on app.state
+    assert replay.status_code == 200 and list(app.state.replays.values) == [(gid, 60)]  # the cursor kept on app.state

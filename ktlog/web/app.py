@@ -1,5 +1,5 @@
 """The Starlette app of `ktlog serve`: its routes (`routes`, the one list), what they share
-(`app.state`: the settings, the source, the follower, the replays, the league worker, the
+(`app.state`: the settings, the source, the follower, the replays, the game pages as sent, the league worker, the
 client streams), the middleware every request passes (`guard.py`), the server that ends its
 streams when it stops, and the socket it listens on."""
 
@@ -23,7 +23,7 @@ from ..errors import KtlogError
 from . import handlers
 from .follower import Follower
 from .guard import STREAMS_PER_CLIENT, ClientStreams, Guard, allowed_hosts
-from .handlers import Replays, reads
+from .handlers import PAGES_KEPT, Kept, Replays, reads
 from .league import LeagueWorker
 from .responses import ERROR_HANDLERS
 from .seats import SeatApi
@@ -100,6 +100,7 @@ def make_app(
     app.state.source = Source(settings.db)
     app.state.follower = Follower(app.state.source, interval)
     app.state.replays = Replays()
+    app.state.pages = Kept[bytes](PAGES_KEPT)
     app.state.league = LeagueWorker()
     app.state.streams = ClientStreams(streams_per_client)
     return app

@@ -9,6 +9,7 @@ import contextlib
 import datetime as dt
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Iterator
+from typing import Generic, TypeVar
 
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response, StreamingResponse
@@ -30,26 +31,39 @@ from .views import log_rows
 
 REPLAYS_KEPT = 8
 """Replay cursors kept open (one per game being replayed; the oldest is dropped first)."""
+PAGES_KEPT = 32
+"""Game pages kept as sent (one per game and head)."""
 
 Render = Callable[[Store, Request], Response]
+T = TypeVar("T")
 
 
-class Replays:
-    """The replay cursors of the games being replayed, by game and head (a new event makes a
-    new cursor), the most recently used kept."""
+class Kept(Generic[T]):
+    """What was worked out for a game at one head, by key (a new event makes a new head, so
+    nothing kept is ever out of date), the most recently used kept. Reads run one at a time in
+    the source's worker thread, so it needs no lock."""
+
+    def __init__(self, kept: int):
+        self.kept = kept
+        self.values: OrderedDict[tuple[str, int], T] = OrderedDict()
+
+    def get(self, key: tuple[str, int], make: Callable[[], T]) -> T:
+        if key not in self.values:
+            self.values[key] = make()
+            while len(self.values) > self.kept:
+                self.values.popitem(last=False)
+        self.values.move_to_end(key)
+        return self.values[key]
+
+
+class Replays(Kept[Replay]):
+    """The replay cursors of the games being replayed, by game and head."""
 
     def __init__(self, kept: int = REPLAYS_KEPT):
-        self.kept = kept
-        self.cursors: OrderedDict[tuple[str, int], Replay] = OrderedDict()
+        super().__init__(kept)
 
     def of(self, store: Store, game_id: str) -> Replay:
-        key = (game_id, store.game(game_id).head_seq)
-        if key not in self.cursors:
-            self.cursors[key] = Replay.open(store, game_id)
-            while len(self.cursors) > self.kept:
-                self.cursors.popitem(last=False)
-        self.cursors.move_to_end(key)
-        return self.cursors[key]
+        return self.get((game_id, store.game(game_id).head_seq), lambda: Replay.open(store, game_id))
 
 
 def reads(render: Render) -> Callable[[Request], Awaitable[Response]]:
@@ -98,11 +112,16 @@ def tables(store: Store, request: Request) -> Response:
 
 
 def game(store: Store, request: Request) -> Response:
-    """A game's page: scoreboard, operatives, markers and log."""
+    """A game's page: scoreboard, operatives, markers and log; made once for each head of the
+    game, and sent as made until the next event (50 viewers opening it cost one rendering)."""
     game_id, title = game_of(store, request)
-    state = store.state(game_id)
-    rows = log_rows(Timeline(store.events(game_id, upto=state.seq)), state)
-    return HTMLResponse(pages.game_page(game_id, title, state_view(game_id, state, spectator=True), rows))
+
+    def made() -> bytes:
+        state = store.state(game_id)
+        rows = log_rows(Timeline(store.events(game_id, upto=state.seq)), state)
+        return pages.game_page(game_id, title, state_view(game_id, state, spectator=True), rows).encode()
+
+    return HTMLResponse(request.app.state.pages.get((game_id, store.game(game_id).head_seq), made))
 
 
 def overlay(store: Store, request: Request) -> Response:
