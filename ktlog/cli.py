@@ -43,6 +43,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "simulate": ("ktlog.commands.upkeep:simulate", "Play random legal games through the rules and store them."),
     "record": ("ktlog.commands.terminal:record", "Record a game live in the terminal UI: a new one, or resume GAME."),
     "replay": ("ktlog.commands.terminal:replay", "Replay a game step by step in the terminal UI."),
+    "analyse": ("ktlog.commands.analyse:analyse", "Win probability: fit the model on the league (analyse fit), or a game's key moments (analyse GAME)."),
     "stats": ("ktlog.commands.stats:stats", "League statistics: standings, results, players, teams, matchups, curves, ops, dice, elo."),
     "dataset": (
         "ktlog.commands.dataset:dataset",
