@@ -44,7 +44,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "record": ("ktlog.commands.terminal:record", "Record a game live in the terminal UI: a new one, or resume GAME."),
     "replay": ("ktlog.commands.terminal:replay", "Replay a game step by step in the terminal UI."),
     "analyse": ("ktlog.commands.analyse:analyse", "Win probability: fit the model on the league (analyse fit), or a game's key moments (analyse GAME)."),
-    "stats": ("ktlog.commands.stats:stats", "League statistics: standings, results, players, teams, matchups, curves, ops, dice, elo."),
+    "stats": ("ktlog.commands.stats:stats", "League statistics: standings, results, players, teams, matchups, curves, ops, dice, elo, moments."),
     "dataset": (
         "ktlog.commands.dataset:dataset",
         "The league as a Parquet dataset (Hive layout by season and league) that Polars, DuckDB or Spark read without ktlog.",

@@ -17,6 +17,7 @@ from league import Played, tp
 from ktlog.analytics import winprob
 from ktlog.analytics.key_moments import analyse
 from ktlog.analytics.league import Filters, League
+from ktlog.analytics.swings import moments_table, swings
 from ktlog.analytics.winprob import WinModel
 from ktlog.analytics.winprob_features import BASELINE_FEATURES, FEATURES, moments, state_logs, state_players
 from ktlog.cli import cli
@@ -236,3 +237,21 @@ def test_analyse_fit_and_a_game_from_the_command_line(simulated_db, tmp_path):
     assert text.exit_code == 0 and "key moments:" in text.output and "= dice" in text.output
     missing = runner.invoke(cli, ["--db", str(db), "analyse", "ffffffff"])
     assert missing.exit_code == 1 and "Traceback" not in missing.output
+
+
+def test_league_moments_name_the_shot_that_decided_the_game(tmp_path):
+    db = tmp_path / "one.db"
+    game = "01000000-0000-4000-8000-000000000000"
+    g = one_shot_game()
+    with Store(db) as store:
+        store.import_envelopes(game, g.sealed(game, "2026-11-21T19:00:00+00:00"))
+    shot = next(a.seq for a in g.state.attacks)
+    moments_ = swings(League(db), VP_MODEL)
+    decided = moments_.filter(pl.col("decided"))
+    assert decided.select("seq", "player", "action").rows() == [(shot, "Alice", "shoot: Melta")]
+    table = moments_table(League(db), VP_MODEL).filter(pl.col("action") == "shoot: Melta").row(0, named=True)
+    assert (table["moments"], table["games"], table["decided"], table["decided_rate"]) == (1, 1, 1, 1.0)
+    assert table["mean_swing"] == pytest.approx(100 * (1 / (1 + math.exp(-2.5)) - 0.5), abs=1e-3)
+    result = CliRunner().invoke(cli, ["--db", str(db), "stats", "moments", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    assert "baseline model fitted on 1 game(s)" in result.stderr and "shoot: Melta" in result.stdout
