@@ -11,8 +11,7 @@ import msgspec
 import polars as pl
 import pytest
 from click.testing import CliRunner
-from conftest import blade, card, expend_all, gun
-from league import Played, tp
+from winprob_support import VP_MODEL, one_shot_game
 
 from ktlog.analytics import winprob
 from ktlog.analytics.key_moments import analyse
@@ -22,14 +21,8 @@ from ktlog.analytics.winprob import WinModel
 from ktlog.analytics.winprob_features import BASELINE_FEATURES, FEATURES, moments, state_logs, state_players
 from ktlog.cli import cli
 from ktlog.errors import KtlogError
-from ktlog.events import OperativeAdded, PlayerJoined
-from ktlog.play.builder import GameBuilder, shoot
 from ktlog.play.simulate import simulate_into
 from ktlog.storage.store import Store
-
-MELTA = gun("Melta", 2, 4, (3, 4), "Piercing 3")
-"""Atk 2, Hit 4+, Dmg 3/4, Piercing 3: no defence dice; expected damage 2 * (2/6 * 3 + 1/6 * 4) = 10/3."""
-FRAGILE = card("Fragile", wounds=3, weapons=(MELTA, blade()))
 
 
 @pytest.fixture(scope="module")
@@ -39,29 +32,6 @@ def simulated_db(tmp_path_factory):
     with Store(db) as store:
         simulate_into(store, 12, seed=3)
     return db
-
-
-def one_shot_game() -> GameBuilder:
-    """Alice and Bob, five 3-wound operatives each; nothing happens until turning point 4, when
-    alice1's Melta rolls a critical (4 damage) and incapacitates bob1: kill grade 1 and the only
-    VP of the battle but the kill op's end-of-battle point. Alice wins."""
-    g = GameBuilder(date="2026-11-21")
-    for player in ("Alice", "Bob"):
-        g.add(PlayerJoined(player=player, kill_team="Troopers"))
-        for i in range(1, 6):
-            g.add(OperativeAdded(player=player, operative=f"{player.lower()}{i}", datacard=FRAGILE))
-    g.setup(rolloff={"Alice": 6, "Bob": 1}, initiative="Alice", crit_op=2, markers=[("centre", "Bob"), ("north", "Alice"), ("south", "Bob")])
-    played = Played(g, "2026-11-21T19:00:00+00:00")
-    for _ in range(3):
-        tp(played, "Alice")
-    tp(played, "Alice")
-    g.activate("alice1", "engage", shoot("Melta", "bob1", "36"))
-    expend_all(g).end_turning_point()
-    return g
-
-
-VP_MODEL = WinModel(kind="baseline", features=list(BASELINE_FEATURES), coefficients=[0.5, 2.0])
-"""A hand-set model: at turning point 4 a VP lead of 1 is log-odds 2.5 (92%)."""
 
 
 def test_key_moments_of_a_game_one_shot_decides():
@@ -246,7 +216,7 @@ def test_league_moments_name_the_shot_that_decided_the_game(tmp_path):
     with Store(db) as store:
         store.import_envelopes(game, g.sealed(game, "2026-11-21T19:00:00+00:00"))
     shot = next(a.seq for a in g.state.attacks)
-    moments_ = swings(League(db), VP_MODEL)
+    moments_ = swings(League(db), VP_MODEL)  # the model passed; the command's is the default baseline
     decided = moments_.filter(pl.col("decided"))
     assert decided.select("seq", "player", "action").rows() == [(shot, "Alice", "shoot: Melta")]
     table = moments_table(League(db), VP_MODEL).filter(pl.col("action") == "shoot: Melta").row(0, named=True)
@@ -254,4 +224,4 @@ def test_league_moments_name_the_shot_that_decided_the_game(tmp_path):
     assert table["mean_swing"] == pytest.approx(100 * (1 / (1 + math.exp(-2.5)) - 0.5), abs=1e-3)
     result = CliRunner().invoke(cli, ["--db", str(db), "stats", "moments", "--format", "json"])
     assert result.exit_code == 0, result.output
-    assert "baseline model fitted on 1 game(s)" in result.stderr and "shoot: Melta" in result.stdout
+    assert "no model is stored for this database" in result.stderr and "shoot: Melta" in result.stdout

@@ -21,7 +21,7 @@ import polars as pl
 
 from ..errors import KtlogError
 from ..files.atomic import write_atomically
-from .league import League
+from .league import League, NothingToCompute
 from .winprob_features import BASELINE_FEATURES, FEATURES, LOG_COLUMNS, TABLE, moments
 
 FORMAT = "ktlog-winprob"
@@ -72,7 +72,7 @@ class WinModel(msgspec.Struct, frozen=True, kw_only=True):
 
     def describe(self) -> str:
         """One line naming the model, its games and what to know about it."""
-        fitted = f"{self.kind} model fitted on {len(self.games)} game(s)"
+        fitted = f"{self.kind} model fitted on {len(self.games) or self.simulated_games} game(s)"
         if self.simulated_games:
             fitted += f", {self.simulated_games} of them simulated (`ktlog simulate`): not a model of real games"
         return fitted + (f"; {self.note}" if self.note else "")
@@ -222,7 +222,7 @@ def fit(league: League, folds: int = FOLDS, use_sklearn: bool | None = None) -> 
     rows = league_rows(league)
     games = rows.select("game_key", "game_id", "simulated").unique()
     if games.is_empty():
-        raise KtlogError("no finished two-player game to fit on: record or import games (`ktlog simulate` plays some, then --include-simulated)")
+        raise NothingToCompute("no finished two-player game to fit on: record or import games (`ktlog simulate` plays some, then --include-simulated)")
     use_sklearn = sklearn_available() if use_sklearn is None else use_sklearn
     note = ""
     if games.height < MIN_GAMES:
@@ -296,18 +296,21 @@ def load(path: Path) -> WinModel | None:
     return model
 
 
-def model_for(db: Path, path: Path | None = None) -> WinModel:
-    """The model a database's games are read with: the one stored for it (`path`, by default
-    beside it), or else the baseline fitted now on its finished games (its real ones; its
-    simulated ones when it has no other), its note saying so."""
-    from .league import Filters, NothingToCompute
+DEFAULT = WinModel(
+    kind="baseline",
+    features=list(BASELINE_FEATURES),
+    coefficients=[-0.2, 1.3],
+    source="ktlog simulate --games 2000 --seed 1",
+    simulated_games=2000,
+    note="no model is stored for this database (`ktlog analyse fit` fits one on its games): the baseline as fitted on ktlog's simulated 2,000-game league is used",
+)
+"""The model of a database none was fitted for: the baseline as fitted on the simulated league of
+docs/statistics.md, saying so."""
 
-    stored = load(path or model_path(db))
-    if stored is not None:
-        return stored
-    why = "no model is stored for this database (`ktlog analyse fit` fits one): the baseline was fitted now"
-    try:
-        model = fit(League(db), use_sklearn=False)
-    except NothingToCompute:
-        model = fit(League(db, Filters(simulated=True)), use_sklearn=False)
-    return msgspec.structs.replace(model, note=why)
+
+def model_for(db: Path | None, path: Path | None = None) -> WinModel:
+    """The model a database's games are read with, by every face: the one stored for it (`path`,
+    by default beside it), or else `DEFAULT` (an in-memory database has none stored)."""
+    where = path or (model_path(db) if db else None)
+    stored = load(where) if where else None
+    return stored or DEFAULT
