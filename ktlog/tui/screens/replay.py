@@ -21,10 +21,10 @@ from textual.containers import Horizontal, Vertical
 from ktlog.analytics.key_moments import Analysis, analyse
 from ktlog.analytics.winprob import model_for
 from ktlog.play.database import Store
-from ktlog.play.timeline import Timeline
-from ktlog.state import GameState
 from ktlog.play.replay import Replay
+from ktlog.play.timeline import Timeline
 from ktlog.rulesets import get_ruleset
+from ktlog.state import GameState
 from ktlog.text.describe import describe
 
 from ..markup import escape
