@@ -214,7 +214,7 @@ def _with_p(rows: pl.DataFrame, features: Sequence[str], w: list[float], name: s
     return rows.with_columns(probability(WinModel(kind="baseline", features=list(features), coefficients=w)).alias(name))
 
 
-def fit(league: League, folds: int = FOLDS, use_sklearn: bool | None = None) -> WinModel:
+def fit(league: League, folds: int = FOLDS) -> WinModel:
     """Fit on the league's finished two-player games: the out-of-fold scores of the model, the
     baseline and a coin, the calibration table of the one kept, and its coefficients fitted on every
     game. The baseline is kept when there are fewer than `MIN_GAMES` games, when scikit-learn is
@@ -223,16 +223,17 @@ def fit(league: League, folds: int = FOLDS, use_sklearn: bool | None = None) -> 
     games = rows.select("game_key", "game_id", "simulated").unique()
     if games.is_empty():
         raise NothingToCompute("no finished two-player game to fit on: record or import games (`ktlog simulate` plays some, then --include-simulated)")
-    use_sklearn = sklearn_available() if use_sklearn is None else use_sklearn
+    use_sklearn = sklearn_available()
     note = ""
     if games.height < MIN_GAMES:
         note = f"only {games.height} finished game(s), fewer than the {MIN_GAMES} needed to tell a model from the baseline: the baseline is used"
     elif not use_sklearn:
         note = f"scikit-learn is not installed, so the baseline is used; {EXTRA_HINT}"
     full = use_sklearn and not note
-    rows = game_folds(rows, min(folds, games.height)) if games.height > 1 else rows.with_columns(fold=pl.lit(0, pl.Int64))
+    folds = min(folds, games.height) if games.height > 1 else 0
+    rows = game_folds(rows, folds) if folds else rows.with_columns(fold=pl.lit(0, pl.Int64))
     out = []
-    for k in range(rows.get_column("fold").max() + 1 if games.height > 1 else 0):
+    for k in range(folds):
         train, test = rows.filter(pl.col("fold") != k), rows.filter(pl.col("fold") == k)
         test = _with_p(test, BASELINE_FEATURES, fit_newton(train, BASELINE_FEATURES), "p_baseline")
         if full:
