@@ -141,6 +141,8 @@ def test_too_few_games_fall_back_to_the_baseline_saying_so(simulated_db):
     assert "only 12 finished game(s)" in model.note and "the baseline is used" in model.describe()
     assert set(model.scores) == {"coin", "baseline"} and model.scores["coin"].log_loss == pytest.approx(math.log(2), abs=1e-4)
     assert len(model.games) == 12 and model.simulated_games == 0
+    assert [t.turning_point for t in model.by_turning_point] == [0, 1, 2, 3, 4] and sum(t.rows for t in model.by_turning_point) == model.rows
+    assert model.by_turning_point[4].favourite_won > 0.5  # a VP lead at the last turning point mostly holds
 
 
 def test_without_scikit_learn_the_baseline_says_how_to_install_it(simulated_db, monkeypatch):

@@ -49,6 +49,16 @@ class CalibrationBin(msgspec.Struct, frozen=True):
     observed: float
 
 
+class TurningPointScore(msgspec.Struct, frozen=True):
+    """How the kept model did out of fold at the moments of one turning point (0: before the first)."""
+
+    turning_point: int
+    rows: int
+    brier: float
+    favourite_won: float
+    """Of the rows where it favoured a player (not 50%), the share whose favourite won (a draw half)."""
+
+
 class WinModel(msgspec.Struct, frozen=True, kw_only=True):
     """A fitted model, as stored: what it reads, its coefficients, what it was fitted on and how well it did."""
 
@@ -67,6 +77,7 @@ class WinModel(msgspec.Struct, frozen=True, kw_only=True):
     scores: dict[str, Score] = {}
     """Out-of-fold scores by name: model, baseline, coin."""
     calibration: list[CalibrationBin] = []
+    by_turning_point: list[TurningPointScore] = []
     note: str = ""
     """Why the baseline is used, when it is."""
 
@@ -124,6 +135,18 @@ def calibration(rows: pl.DataFrame, p: str = "p", bins: int = BINS) -> list[Cali
     band = (pl.col(p) * bins).floor().clip(0, bins - 1).cast(pl.Int64).alias("band")
     table = rows.group_by(band).agg(pl.len().alias("rows"), pl.col(p).mean().alias("predicted"), pl.col("y").mean().alias("observed")).sort("band")
     return [CalibrationBin(b / bins, (b + 1) / bins, n, round(pr, 3), round(ob, 3)) for b, n, pr, ob in table.iter_rows()]
+
+
+def by_turning_point(rows: pl.DataFrame, p: str = "p") -> list[TurningPointScore]:
+    """Brier score and how often the favourite won, at the moments of each turning point."""
+    favoured = pl.col(p) != 0.5
+    won = pl.when(pl.col(p) > 0.5).then(pl.col("y")).otherwise(1 - pl.col("y"))
+    table = (
+        rows.group_by("turning_point")
+        .agg(pl.len().alias("rows"), ((pl.col(p) - pl.col("y")) ** 2).mean().alias("brier"), won.filter(favoured).mean().fill_null(0.5).alias("won"))
+        .sort("turning_point")
+    )
+    return [TurningPointScore(tp, n, round(b, 4), round(f, 3)) for tp, n, b, f in table.iter_rows()]
 
 
 def game_folds(rows: pl.DataFrame, folds: int = FOLDS, seed: int = 1) -> pl.DataFrame:
@@ -259,6 +282,7 @@ def fit(league: League, folds: int = FOLDS) -> WinModel:
         rows=rows.height,
         scores=scores,
         calibration=calibration(scored, "p_model" if full else "p_baseline"),
+        by_turning_point=by_turning_point(scored, "p_model" if full else "p_baseline"),
         note=note,
     )
 

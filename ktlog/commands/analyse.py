@@ -78,6 +78,8 @@ def fit_text(model, path: Path) -> str:
     lines += [f"  {name:<9} Brier {s.brier:.4f}  log loss {s.log_loss:.4f}" for name, s in model.scores.items()]
     lines += ["", "calibration (out of fold): predicted  won  rows"]
     lines += [f"  {b.low:.1f}-{b.high:.1f}  {b.predicted:9.3f}  {b.observed:.3f}  {b.rows}" for b in model.calibration]
+    lines += ["", "by turning point (out of fold): Brier  favourite won  rows"]
+    lines += [f"  TP{t.turning_point}  {t.brier:.4f}  {t.favourite_won:.1%}  {t.rows}" for t in model.by_turning_point]
     lines += ["", "coefficients: " + ", ".join(f"{f} {c:+.4f}" for f, c in zip(model.features, model.coefficients))]
     return "\n".join(lines)
 
