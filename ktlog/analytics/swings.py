@@ -70,7 +70,7 @@ def moments_table(league: League, model: WinModel) -> pl.DataFrame:
             (pl.col("swing").std() * 100 * Z95 / n.sqrt()).alias("half"),
             pl.col("decided").sum().alias("decided"),
         )
-        .with_columns(swing_low=pl.col("mean_swing") - pl.col("half").fill_null(0), swing_high=pl.col("mean_swing") + pl.col("half").fill_null(0))
+        .with_columns(swing_low=pl.col("mean_swing") - pl.col("half"), swing_high=pl.col("mean_swing") + pl.col("half"))  # none from one moment
     )
     low, high = wilson(pl.col("decided").cast(pl.Float64), pl.col("moments").cast(pl.Float64))
     table = table.with_columns(decided_rate=pl.col("decided") / pl.col("moments"), decided_low=low, decided_high=high).drop("half")
