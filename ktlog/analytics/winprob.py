@@ -325,7 +325,7 @@ def load(path: Path) -> WinModel | None:
 DEFAULT = WinModel(
     kind="baseline",
     features=list(BASELINE_FEATURES),
-    coefficients=[-0.2, 1.3],
+    coefficients=[0.880263, 0.198321],
     source="ktlog simulate --games 2000 --seed 1",
     simulated_games=2000,
     note="no model is stored for this database (`ktlog analyse fit` fits one on its games): the baseline as fitted on ktlog's simulated 2,000-game league is used",
