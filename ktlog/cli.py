@@ -43,7 +43,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "simulate": ("ktlog.commands.upkeep:simulate", "Play random legal games through the rules and store them."),
     "record": ("ktlog.commands.terminal:record", "Record a game live in the terminal UI: a new one, or resume GAME."),
     "replay": ("ktlog.commands.terminal:replay", "Replay a game step by step in the terminal UI."),
-    "analyse": ("ktlog.commands.analyse:analyse", "Win probability: `analyse fit` fits the model on the league's finished games; `analyse GAME` lists the events that moved a game's win probability most, and each player's swing split into their dice and the rest."),
+    "analyse": ("ktlog.commands.analyse:analyse", "Win probability: fit the model (analyse fit), or a game's key moments and swings (analyse GAME)."),
     "stats": ("ktlog.commands.stats:stats", "League statistics: standings, results, players, teams, matchups, curves, ops, dice, elo, moments."),
     "dataset": (
         "ktlog.commands.dataset:dataset",

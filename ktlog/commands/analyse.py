@@ -21,9 +21,11 @@ class GameOrCommand(click.Group):
 
 @click.group(cls=GameOrCommand)
 def analyse() -> None:
-    """Win probability: `analyse fit` fits the model on the league's finished games; `analyse
-    GAME` lists the events that moved a game's win probability most, and each player's swing
-    split into their dice and the rest."""
+    """Win probability: fit the model (analyse fit), or a game's key moments and swings (analyse GAME).
+
+    `analyse fit` fits the model on the league's finished games; `analyse GAME` lists the events
+    that moved a game's win probability most, and each player's swing split into their dice and
+    the rest."""
 
 
 MODEL_OPTION = click.option(
