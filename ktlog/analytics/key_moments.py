@@ -96,10 +96,13 @@ def dice_effects(state: GameState, model: WinModel, rows: pl.DataFrame) -> pl.Da
         orient="row",
     )
     luck = luck.group_by("seq", "player", "target").agg(pl.col("luck").sum())
-    sigmoid = lambda x: 1.0 / (1.0 + (-x).exp())  # noqa: E731
     return luck.join(rows.select("seq", "player", "logit"), on=["seq", "player"]).select(
-        "seq", "player", "target", dice=sigmoid(pl.col("logit")) - sigmoid(pl.col("logit") - weight * pl.col("luck"))
+        "seq", "player", "target", dice=_sigmoid(pl.col("logit")) - _sigmoid(pl.col("logit") - weight * pl.col("luck"))
     )
+
+
+def _sigmoid(logit: pl.Expr) -> pl.Expr:
+    return 1.0 / (1.0 + (-logit).exp())
 
 
 def swings(state: GameState, model: WinModel, rows: pl.DataFrame) -> list[Swing]:

@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from ..errors import KtlogError
 from .context import database_path, echo, echo_json, open_store, warn_passed_over
+
+if TYPE_CHECKING:  # scikit-learn, Polars and the analytics load only when a subcommand runs
+    from ..analytics.key_moments import Analysis
+    from ..analytics.winprob import WinModel
 
 
 class GameOrCommand(click.Group):
@@ -74,7 +79,7 @@ def fit(ctx, source: Path | None, include_simulated: bool, model_file: Path | No
     echo(fit_text(model, path))
 
 
-def fit_text(model, path: Path) -> str:
+def fit_text(model: WinModel, path: Path) -> str:
     """The fitting's report: the model, the out-of-fold scores and the calibration table."""
     lines = [f"{model.describe()}; {model.rows} rows (a player at a moment)", f"stored in {path}", "", "cross-validated by game (5 folds):"]
     lines += [f"  {name:<9} Brier {s.brier:.4f}  log loss {s.log_loss:.4f}" for name, s in model.scores.items()]
@@ -113,7 +118,8 @@ def game(ctx, game: str, top: int, spectator: bool, model_file: Path | None, as_
     echo(game_text(game_id, result))
 
 
-def game_text(game_id: str, result) -> str:
+def game_text(game_id: str, result: Analysis) -> str:
+    """The end's probability, the key moments and each player's swing, in words."""
     first, second = result.players
     end = result.curve[-1][1]
     lines = [f"game {game_id[:8]}: {first} {end:.0%} to win, {second} {1 - end:.0%} at the end", f"model: {result.model}", "", "key moments:"]
