@@ -212,7 +212,8 @@ def elo(league: League):
 
     from ..analytics.standings import elo_history
 
-    return league.entity_rows(elo_history(league.scope.results), "player").with_columns(pl.col("elo_before", "elo").round(1))
+    history = elo_history(league.scope.results).join(league.player_ids, on="player", how="left")
+    return league.entity_rows(history, "player").select("game_id", "date", "player", "player_id", pl.col("elo_before", "elo").round(1))
 
 
 @stats.command()
