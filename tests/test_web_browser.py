@@ -172,6 +172,37 @@ def test_screenshots_of_the_pages_on_sample_games(page, tmp_path: Path) -> None:
     assert not page.problems, page.problems
 
 
+def test_the_replay_draws_the_win_probability_curve(page, tmp_path: Path) -> None:
+    """The game one shot decides (tests/winprob_support.py), its model stored beside the
+    database: the curve, its key moments, and the chance at the moment shown (issue 28)."""
+    from winprob_support import ONE_SHOT_GAME, VP_MODEL, one_shot_game
+
+    from ktlog.analytics import winprob
+    from ktlog.storage.store import Store
+
+    db = tmp_path / "one.db"
+    g = one_shot_game()
+    shot = next(a.seq for a in g.state.attacks)
+    with Store(db) as store:
+        store.import_envelopes(ONE_SHOT_GAME, g.sealed(ONE_SHOT_GAME, "2026-11-21T19:00:00+00:00"))
+    winprob.save(VP_MODEL, winprob.model_path(db))
+    with running(db) as base:
+        page.goto(f"{base}/games/{ONE_SHOT_GAME[:8]}/replay")
+        wait_until(page, "document.getElementById('chance').textContent !== ''")
+        assert page.text_content("#chance") == "win probability: Alice 50% · Bob 50%"
+        assert page.locator("#winprob polyline").count() == 1 and page.locator("#winprob circle.key-moment").count() >= 2
+        assert "baseline model fitted on 0 game(s)" in page.text_content("p.model")
+        box = page.locator("#winprob").bounding_box()
+        assert box["width"] > 400 and box["height"] > 100  # drawn, on the page
+        page.fill("#scrubber", str(shot))
+        page.dispatch_event("#scrubber", "input")
+        wait_until(page, f"document.getElementById('at').textContent === 'seq {shot} of {g.seq}'")
+        assert page.text_content("#chance") == "win probability: Alice 92% · Bob 8% · key moment: Alice +42%"
+        cursor = page.get_attribute("#winprob-cursor", "x1")
+        assert abs(float(cursor) - 600 * shot / g.seq) < 0.01
+    assert not page.problems, page.problems
+
+
 def test_the_tournament_page_follows_the_games_as_they_end_on_a_hall_screen_and_a_phone(page, tmp_path: Path) -> None:
     """A tournament's page while round 1 is played: a game ends by a concession, a table by a
     no-show, and the page's standings become the command line's without a reload; names typed

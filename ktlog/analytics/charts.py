@@ -10,6 +10,7 @@ import polars as pl
 from ..errors import KtlogError
 from ..text.safe import visible
 from . import curves
+from .key_moments import Analysis
 from .league import League
 from .performance import entity_stats
 from .standings import elo_history
@@ -35,6 +36,18 @@ def game_vp_chart(league: League, game_id: str) -> alt.LayerChart:
     rules = alt.Chart(boundaries).mark_rule(strokeDash=[4, 4], color="gray").encode(x="seq:Q")
     labels = alt.Chart(boundaries).mark_text(align="left", dx=3, dy=-6, color="gray").encode(x="seq:Q", y=alt.value(10), text=alt.Text("label:N"))
     return (rules + labels + lines).properties(width=WIDTH, height=HEIGHT, title=f"VP race, game {game_id[:8]} (dashed: turning points)")
+
+
+def win_probability_chart(analysis: Analysis, game_id: str) -> alt.LayerChart:
+    """The first player's chance to win after each moment (a step line), the key moments as points."""
+    first = visible(analysis.players[0])
+    curve = pl.DataFrame(analysis.curve, schema={"seq": pl.Int64, "p": pl.Float64}, orient="row")
+    keys = pl.DataFrame({"seq": [m.seq for m in analysis.moments], "p": [m.probability for m in analysis.moments]}, schema={"seq": pl.Int64, "p": pl.Float64})
+    y = alt.Y("p:Q", title=f"{first}'s chance to win", scale=alt.Scale(domain=[0, 1]), axis=alt.Axis(format="%"))
+    line = alt.Chart(curve).mark_line(interpolate="step-after", strokeWidth=2.5).encode(x=alt.X("seq:Q", title="event (seq)"), y=y)
+    points = alt.Chart(keys).mark_point(filled=True, size=70, color="#b60").encode(x="seq:Q", y="p:Q")
+    even = alt.Chart(pl.DataFrame({"p": [0.5]})).mark_rule(strokeDash=[4, 4], color="gray").encode(y="p:Q")
+    return (even + line + points).properties(width=WIDTH, height=HEIGHT, title=f"Win probability, game {game_id[:8]} (points: key moments)")
 
 
 def average_curves_chart(league: League) -> alt.Chart:

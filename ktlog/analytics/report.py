@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
 
 from ..events import Annotation
 from ..play.timeline import Timeline
 from ..rulesets import get_ruleset
+from ..state import GameState
 from ..storage.store import Store
 from ..text.describe import describe
 from ..text.results import describe_result
 from ..text.safe import visible
-from .charts import game_vp_chart, svg
+from .charts import game_vp_chart, svg, win_probability_chart
+from .key_moments import analyse
 from .league import League
+from .winprob import WinModel, model_for
 
 STYLE = """
 body { font: 15px/1.45 system-ui, sans-serif; margin: 2rem auto; max-width: 60rem; color: #222; }
@@ -59,6 +63,8 @@ def game_report(store: Store, league: League, game_id: str) -> str:
     parts.append("</table>")
     if state.result is not None:
         parts.append(svg(game_vp_chart(league, game_id)))
+    if len(state.players) == 2:
+        parts += win_probability(state, timeline, model_for(league.db), game_id, esc)
     if state.warnings:
         parts.append(
             "<h2>Warnings</h2><ul>"
@@ -74,3 +80,19 @@ def game_report(store: Store, league: League, game_id: str) -> str:
         parts.append(f"<tr class='{kind}'><td class='n'>{e.seq}</td><td>{text}</td></tr>")
     parts.append("</table></body></html>")
     return "\n".join(parts)
+
+
+def win_probability(state: GameState, timeline: Timeline, model: WinModel, game_id: str, esc: Callable[[str], str]) -> list[str]:
+    """The win-probability curve, the key moments and each player's swing (`ktlog analyse GAME`)."""
+    result = analyse(state, model, dict(timeline.records))
+    parts = ["<h2>Win probability</h2>", svg(win_probability_chart(result, game_id)), f"<p class='sub'>{esc(result.model)}</p>"]
+    parts.append("<table><tr><th>seq</th><th>TP</th><th>key moment</th><th>for</th><th>change</th></tr>")
+    for m in result.moments:
+        parts.append(
+            f"<tr><td class='n'>{m.seq}</td><td class='n'>{m.turning_point}</td><td>{esc(m.description)}</td><td>{esc(m.gainer)}</td><td class='n'>{m.change:+.0%}</td></tr>"
+        )
+    parts.append("</table><table><tr><th>player</th><th>swing</th><th>dice</th><th>the rest</th></tr>")
+    for s in result.swings:
+        parts.append(f"<tr><td>{esc(s.player)}</td><td class='n'>{s.total:+.0%}</td><td class='n'>{s.dice:+.0%}</td><td class='n'>{s.rest:+.0%}</td></tr>")
+    parts.append("</table>")
+    return parts

@@ -122,7 +122,7 @@ def _report_left_out(league: League) -> None:
 
 @click.group()
 def stats() -> None:
-    """League statistics: standings, results, players, teams, matchups, curves, ops, dice, elo."""
+    """League statistics: standings, results, players, teams, matchups, curves, ops, dice, elo, moments."""
 
 
 @stats.command()
@@ -217,6 +217,20 @@ def elo(league: League):
 
     history = elo_history(league.scope.results).join(league.player_ids, on="player", how="left")
     return league.entity_rows(history, "player").select("game_id", "date", "player", "player_id", pl.col("elo_before", "elo").round(1))
+
+
+@stats.command()
+@filtered
+def moments(league: League):
+    """Per kill team and kind of action (shots by weapon, fights, ploys, VP, initiative): the mean
+    win-probability swing with its 95% interval, and how often it decided a game (`ktlog analyse fit`
+    fits the model; without one, the baseline is fitted now)."""
+    from ..analytics.swings import moments_table
+    from ..analytics.winprob import model_for
+
+    model = model_for(league.db)
+    echo(f"note: win probability from the {model.describe()}", err=True)
+    return moments_table(league, model)
 
 
 def _game_id(league: League, prefix: str) -> str:

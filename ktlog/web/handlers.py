@@ -135,7 +135,26 @@ def replay(store: Store, request: Request) -> Response:
     game_id, title = game_of(store, request)
     cursor = request.app.state.replays.of(store, game_id)
     rows = log_rows(cursor.timeline, cursor.final)
-    return HTMLResponse(pages.replay_page(game_id, title, state_view(game_id, cursor.final, spectator=True), rows))
+    evaluation = win_probability(store, cursor)
+    return HTMLResponse(pages.replay_page(game_id, title, state_view(game_id, cursor.final, spectator=True), rows, evaluation))
+
+
+def win_probability(store: Store, cursor: Replay) -> dict | None:
+    """The replay's win-probability curve and key moments as the page draws them (two-player
+    games; described as a spectator sees them: the model reads only the logs, nothing secret)."""
+    from ..analytics.key_moments import analyse
+    from ..analytics.winprob import model_for
+
+    final = cursor.final
+    if len(final.players) != 2:
+        return None
+    result = analyse(final, model_for(store.path), dict(cursor.timeline.records), spectator=True)
+    return {
+        "players": result.players,
+        "curve": result.curve,
+        "moments": [{"seq": m.seq, "gainer": m.gainer, "change": m.change, "text": m.description} for m in result.moments],
+        "model": result.model,
+    }
 
 
 async def league(request: Request) -> Response:

@@ -70,17 +70,25 @@ def overlay_page(game_id: str, title: str, state: dict) -> str:
     return page(title, body + data_block("ktlog-state", state), kind="overlay", attrs=_stream(game_id, state))
 
 
-def replay_page(game_id: str, title: str, state: dict, rows: list[dict]) -> str:
+def replay_page(game_id: str, title: str, state: dict, rows: list[dict], winprob: dict | None = None) -> str:
+    """The replay: controls, the VP curve, the win-probability curve (two players), the board and the log."""
     body = (
         f"<h1>{escape(title)}</h1>"
         "<div class='controls'><button id='start' title='start (Home)'>Start</button><button id='back' title='back (←)'>◀</button>"
         "<button id='step' title='step (→)'>▶</button><button id='end' title='end (End)'>End</button><span id='tps'></span>"
         f"<input id='scrubber' type='range' min='0' max='{state['seq']}' value='0'><output id='at'></output></div>"
         "<p id='moment' class='moment'></p><svg id='curve' class='curve' viewBox='0 0 600 160' preserveAspectRatio='none'></svg>"
-        "<section id='scoreboard' class='scoreboard'></section>"
+        + (
+            "<p id='chance' class='chance'></p><svg id='winprob' class='curve' viewBox='0 0 600 160' preserveAspectRatio='none'></svg>"
+            f"<p class='model'>{escape(winprob['model'])}</p>"
+            if winprob
+            else ""
+        )
+        + "<section id='scoreboard' class='scoreboard'></section>"
         "<section class='columns'><div><h2>Operatives</h2><div id='operatives'></div></div><div><h2>Events</h2><ol id='log' class='log'></ol></div></section>"
     )
-    return page(f"Replay: {title}", body + data_block("ktlog-state", state) + data_block("ktlog-rows", rows), kind="replay", attrs={"game": game_id})
+    blocks = data_block("ktlog-state", state) + data_block("ktlog-rows", rows) + (data_block("ktlog-winprob", winprob) if winprob else "")
+    return page(f"Replay: {title}", body + blocks, kind="replay", attrs={"game": game_id})
 
 
 def league_page(filters: dict[str, str | None], choices: dict[str, list[str]], tables: list[tuple[str, list[str], list[tuple]]], message: str | None) -> str:

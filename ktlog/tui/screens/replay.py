@@ -1,6 +1,9 @@
 """The replay screen: step through a battle moment by moment, read-only.
 
-The state panel is the record screen's; the replay cursor (`ktlog.play.replay.Replay`) gives the
+The state panel is the record screen's; the evaluation bar beside it shows the first player's
+chance to win at the moment shown (`ktlog.analytics.key_moments`, read once when the screen
+opens, from the model stored beside the database or the default baseline), and the scrubber
+marks the key moments (◆), `k` and `K` jumping to the next and the previous; the replay cursor (`ktlog.play.replay.Replay`) gives the
 state at any seq from its snapshots, so a jump costs about as much as a step. A spectator sees
 each secret choice (Approved Ops) only from the moment it is revealed: in the state panel, the
 moment line and the event log.
@@ -8,17 +11,24 @@ moment line and the event log.
 
 from __future__ import annotations
 
+import bisect
+
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 
+from ktlog.analytics.key_moments import Analysis, analyse
+from ktlog.analytics.winprob import model_for
 from ktlog.play.database import Store
 from ktlog.play.replay import Replay
+from ktlog.play.timeline import Timeline
 from ktlog.rulesets import get_ruleset
+from ktlog.state import GameState
 from ktlog.text.describe import describe
 
 from ..markup import escape
+from ..widgets.eval_bar import EvalBar
 from ..widgets.event_log import EventLog
 from ..widgets.key_footer import KeyFooter
 from ..widgets.scrubber import Scrubber
@@ -33,6 +43,7 @@ from .prompt import TextPrompt
 class ReplayScreen(DialogHost):
     DEFAULT_CSS = """
     ReplayScreen #main { height: 1fr; }
+    ReplayScreen #board { height: 1fr; }
     ReplayScreen #side { height: 9; }
     ReplayScreen #side > * { width: 1fr; }
     ReplayScreen #moment { height: auto; min-height: 2; max-height: 4; padding: 0 1; }
@@ -55,6 +66,8 @@ class ReplayScreen(DialogHost):
         Binding("pageup", "turning_point(-1)", "Prev TP", priority=True),
         Binding("home", "seek(0)", "Start", priority=True),
         Binding("end", "seek(-1)", "End", priority=True),
+        Binding("k", "key_moment(1)", "Key moment", priority=True),
+        Binding("K", "key_moment(-1)", "Prev key moment", show=False, priority=True),
         Binding("g", "go_to_event", "Go to event"),
         Binding("t", "go_to_turning_point", "Go to TP"),
         Binding("escape", "app.pop_screen", "Back"),
@@ -74,16 +87,22 @@ class ReplayScreen(DialogHost):
         self.timeline = self.replay.timeline
         self.tp_starts = {seq: f"TP{tp}" for seq, tp in self.timeline.turning_points.items()}
         self.top_vp = max((p.total_vp for p in final.players.values()), default=0) + 1
+        self.analysis = evaluate(store, final, self.timeline, spectator)
+        """The win probability at every moment and the key moments (None: not a two-player game)."""
+        self.key_seqs = sorted(m.seq for m in self.analysis.moments) if self.analysis else []
 
     def compose(self) -> ComposeResult:
         with Vertical(id="main"):
-            yield StatePanel(len(self.replay.final.players), spectator=self.spectator)
+            with Horizontal(id="board"):
+                if self.analysis:
+                    yield EvalBar(self.analysis.players)
+                yield StatePanel(len(self.replay.final.players), spectator=self.spectator)
             with Horizontal(id="side"):
                 if self.ruleset.ops:  # Joint Ops scores no VP
                     yield VPCurve(self.replay.head, self.top_vp, self.tp_starts)
                 yield EventLog(spectator=self.spectator)
         yield TextBlock(id="moment")  # a long event wraps: its note stays under it
-        yield Scrubber(self.replay.head, {seq: "┼" for seq in self.tp_starts})
+        yield Scrubber(self.replay.head, {seq: "┼" for seq in self.tp_starts} | dict.fromkeys(self.key_seqs, "◆"))
         yield KeyFooter()
 
     def on_mount(self) -> None:
@@ -104,6 +123,8 @@ class ReplayScreen(DialogHost):
         for curve in self.query(VPCurve):
             curve.show(state)
         self.query_one(Scrubber).position = r.seq
+        if self.analysis:
+            self.query_one(EvalBar).show(probability_at(self.analysis, r.seq), self.analysis.model)
         log = self.query_one(EventLog)
         log.show_moment(state)
         log.show_seq(r.seq)
@@ -118,6 +139,9 @@ class ReplayScreen(DialogHost):
             text += f" [magenta](undone at seq {self.timeline.undone_by[seq]})[/]"
         if seq in self.timeline.corrected_by and not event.meta:
             text += f" [yellow](corrected at seq {self.timeline.corrected_by[seq]}: what counts is shown from there)[/]"
+        moment = next((m for m in self.analysis.moments if m.seq == seq), None) if self.analysis else None
+        if moment:
+            text += f" [b yellow]◆ key moment: {escape(moment.gainer)} {moment.change:+.0%}[/]"
         for note in self.timeline.notes.get(seq, []):
             text += f"\n[i cyan]✎ {escape(note)}[/]"
         return text
@@ -137,6 +161,15 @@ class ReplayScreen(DialogHost):
         else:
             self.replay.previous_activation()
         self.show()
+
+    def action_key_moment(self, direction: int) -> None:
+        """To the next (or previous) key moment; the moment line says how it moved the bar."""
+        at = self.replay.seq
+        seqs = [s for s in self.key_seqs if s > at] if direction > 0 else [s for s in self.key_seqs if s < at][::-1]
+        if not seqs:
+            self.notify("no key moment " + ("after" if direction > 0 else "before") + " this one", timeout=3)
+            return
+        self.action_seek(seqs[0])
 
     def action_turning_point(self, direction: int) -> None:
         seqs = sorted(self.tp_starts)
@@ -172,3 +205,17 @@ class ReplayScreen(DialogHost):
 
     def on_event_log_chosen(self, message: EventLog.Chosen) -> None:
         self.action_seek(message.seq)
+
+
+def evaluate(store: Store, final: GameState, timeline: Timeline, spectator: bool) -> Analysis | None:
+    """The replay's evaluation: its game through the database's model (None for a game of more
+    than two players, which the model does not read)."""
+    if len(final.players) != 2:
+        return None
+    return analyse(final, model_for(store.path), dict(timeline.records), spectator=spectator)
+
+
+def probability_at(analysis: Analysis, seq: int) -> float:
+    """The first player's chance after `seq`: the curve's last moment at or before it."""
+    at = bisect.bisect_right(analysis.curve, seq, key=lambda point: point[0]) - 1
+    return analysis.curve[max(at, 0)][1]

@@ -260,6 +260,8 @@
       return b;
     }));
     drawCurve(final, head, tpStarts);
+    const winprob = data("ktlog-winprob");
+    if (winprob) drawWinprob(winprob, head, tpStarts);
 
     async function seek(to) {
       seq = Math.max(0, Math.min(head, to));
@@ -279,8 +281,11 @@
       here?.classList.add("here");
       scrollTo(here);
       document.getElementById("moment").textContent = seq === 0 ? "before the first event" : (here ? `seq ${seq}: ${here.querySelector(".text").textContent}` : `seq ${seq}`);
-      const cursor = document.getElementById("cursor");
-      if (cursor) cursor.setAttribute("x1", x(seq, head)), cursor.setAttribute("x2", x(seq, head));
+      for (const id of ["cursor", "winprob-cursor"]) {
+        const cursor = document.getElementById(id);
+        if (cursor) cursor.setAttribute("x1", x(seq, head)), cursor.setAttribute("x2", x(seq, head));
+      }
+      if (winprob) showChance(winprob, seq);
     }
 
     const jumps = { ArrowRight: () => seq + 1, ArrowLeft: () => seq - 1, Home: () => 0, End: () => head,
@@ -329,6 +334,55 @@
     });
     const cursor = line("cursor", { x1: 0, x2: 0, y1: 0, y2: 160 });
     cursor.id = "cursor";
+    parts.push(cursor);
+    svg.replaceChildren(...parts);
+  }
+
+  // --- the win probability (issue 28) ----------------------------------------------------------
+
+  function chanceAt(winprob, seq) {
+    let p = winprob.curve[0][1];
+    for (const [s, q] of winprob.curve) if (s <= seq) p = q;
+    return p;
+  }
+
+  function showChance(winprob, seq) {
+    const p = chanceAt(winprob, seq);
+    const [a, b] = winprob.players;
+    const key = winprob.moments.find((m) => m.seq === seq);
+    const pct = (v) => `${Math.round(100 * v)}%`;
+    const text = `win probability: ${a} ${pct(p)} · ${b} ${pct(1 - p)}` + (key ? ` · key moment: ${key.gainer} +${pct(key.change)}` : "");
+    document.getElementById("chance").replaceChildren(visible(text));
+  }
+
+  function drawWinprob(winprob, head, tpStarts) {
+    const svg = document.getElementById("winprob");
+    const ns = "http://www.w3.org/2000/svg";
+    const shape = (tag, cls, attrs) => {
+      const node = document.createElementNS(ns, tag);
+      node.setAttribute("class", cls);
+      for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+      return node;
+    };
+    const y = (p) => 155 - 150 * p;
+    const parts = tpStarts.map(([s]) => shape("line", "tp-line", { x1: x(s, head), x2: x(s, head), y1: 0, y2: 160 }));
+    parts.push(shape("line", "tp-line", { x1: 0, x2: 600, y1: y(0.5), y2: y(0.5) }));
+    const points = [];
+    winprob.curve.forEach(([s, p], i) => {
+      if (i) points.push([x(s, head), y(winprob.curve[i - 1][1])]);
+      points.push([x(s, head), y(p)]);
+    });
+    points.push([600, y(winprob.curve[winprob.curve.length - 1][1])]);
+    parts.push(shape("polyline", "vp p0", { points: points.map((pt) => pt.join(",")).join(" ") }));
+    for (const m of winprob.moments) {
+      const dot = shape("circle", "key-moment", { cx: x(m.seq, head), cy: y(chanceAt(winprob, m.seq)), r: 4 });
+      const title = document.createElementNS(ns, "title");
+      title.textContent = visible(`seq ${m.seq}: ${m.text}`);
+      dot.append(title);
+      parts.push(dot);
+    }
+    const cursor = shape("line", "cursor", { x1: 0, x2: 0, y1: 0, y2: 160 });
+    cursor.id = "winprob-cursor";
     parts.push(cursor);
     svg.replaceChildren(...parts);
   }
