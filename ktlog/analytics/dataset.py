@@ -10,7 +10,9 @@ Layout (Hive style, one folder per season and league, labels escaped as Hive doe
 Tables: `games` (one row per game, its `game_key` joins the others), `game_results` (one row
 per player per finished game), `vp_by_op`, `vp_changes` (VP by op and moment), `attacks` (the
 dice of every attack), `cp_changes`, `incapacitations`, `turning_points` and `verifications`,
-with the database's columns (`ktlog.storage.catalog`). The files keep `season` and `league` in
+with the database's columns (`ktlog.storage.catalog`); and `elo/elo.parquet`, the league's Elo
+history (`standings.store_elo`: computed at export over every source's games, so the statistics
+need not rate every game again; they read it only while it is of the very results they count). The files keep `season` and `league` in
 the games table as columns too: read with hive partitioning off, or let the engine add them.
 
 Several databases (the clubs of a circuit) export into one DIR, each under its source name
@@ -42,6 +44,7 @@ from ..files.atomic import write_atomically
 from ..storage.dbfile import SCHEMA_VERSION
 from .columns import FORMAT, METADATA, table_query
 from .league import Filters, read_table
+from .standings import STORED_ELO, store_elo
 
 PARTITIONS = ("season", "league")
 NULL_PARTITION = "__HIVE_DEFAULT_PARTITION__"
@@ -152,6 +155,8 @@ def export(db: Path, folder: Path, filters: Filters | None = None, name: str | N
     for season, league in changed:
         games += _write_partition(db, folder, name, where, args, season, league)
     _write_metadata(meta_path, meta, name, db, filters, position)
+    if changed or not (folder / STORED_ELO).is_file():
+        store_elo(folder)  # the league's Elo over every source's games, computed once here rather than by every statistic
     return ExportReport(len(changed), len(every) - len(changed), games, position)
 
 

@@ -265,24 +265,13 @@ class League:
 
     @cached_property
     def pairings(self) -> pl.DataFrame:
-        """Results with one opponent's name, kill team and VP beside each row: a row for each
-        opponent (one per player in a two-player game, two or three in Multiplayer Ops)."""
-        r = self.results
-        other = r.select("game_key", pl.col("player").alias("opponent"), pl.col("kill_team").alias("opponent_team"), pl.col("vp_total").alias("vp_against"))
-        return r.join(other, on="game_key").filter(pl.col("player") != pl.col("opponent"))
+        """Results with one opponent beside each row, a row for each opponent (`pairings`)."""
+        return pairings(self.results)
 
     @cached_property
     def with_opponents(self) -> pl.DataFrame:
-        """Results with the opponents beside each row, one row per player per game: in a
-        two-player game the opponent's name, kill team and VP; with three or four players the
-        opponents' names and kill teams joined with ", " and VP against the mean of their VP."""
-        pairs = self.pairings
-        if pairs.height == self.results.height:  # two-player games only: one opponent each
-            return pairs
-        opponents = pairs.group_by("game_key", "player").agg(
-            pl.col("opponent").sort().str.join(", "), pl.col("opponent_team").sort_by("opponent").str.join(", "), pl.col("vp_against").mean()
-        )
-        return self.results.join(opponents, on=["game_key", "player"], how="left")
+        """Results with the opponents beside each row (`with_opponents`)."""
+        return with_opponents(self.results)
 
     def entity_rows(self, frame: pl.DataFrame, by: str) -> pl.DataFrame:
         """Narrow per-player rows to the --player or --team asked for (their opponents stay in the games)."""
@@ -292,3 +281,41 @@ class League:
         if by == "kill_team" and f.team:
             return frame.filter(pl.col("kill_team") == f.team)
         return frame
+
+
+OPPONENT_OF = (("player", "opponent"), ("kill_team", "opponent_team"))
+
+
+def with_opponents(results: pl.DataFrame) -> pl.DataFrame:
+    """Result rows (game, player, kill team, VP) with the opponents beside each, one row per
+    player per game: in a two-player game the opponent's name, kill team and VP; with three or
+    four players the opponents' names and kill teams joined with ", " (by name) and VP against the
+    mean of their VP (a game with one result row: none).
+
+    Two-player games, nearly every game of a league, take their opponent from the game's other row
+    by window expressions (a third of the time of pairing every row with its game's rows and
+    dropping the player's own); games of other sizes pair their rows (`pairings`)."""
+    game = pl.col("game_key")
+    size = pl.len().over(game)
+    if results.select((size == 2).all()).item():
+        first = pl.col("player").first().over(game) == pl.col("player")
+        return results.with_columns(
+            *(pl.when(first).then(pl.col(c).last().over(game)).otherwise(pl.col(c).first().over(game)).alias(name) for c, name in OPPONENT_OF),
+            vp_against=pl.col("vp_total").sum().over(game) - pl.col("vp_total"),
+        )
+    two = with_opponents(results.filter(size == 2))
+    others = results.filter(size != 2)
+    pairs = pairings(others)
+    opponents = pairs.group_by("game_key", "player").agg(
+        pl.col("opponent").sort().str.join(", "), pl.col("opponent_team").sort_by("opponent").str.join(", "), pl.col("vp_against").mean()
+    )
+    return pl.concat([two.with_columns(pl.col("vp_against").cast(pl.Float64)), others.join(opponents, on=["game_key", "player"], how="left")])
+
+
+def pairings(results: pl.DataFrame) -> pl.DataFrame:
+    """Result rows with one opponent's name, kill team and VP beside each: a row for each
+    opponent (one per player in a two-player game, two or three in Multiplayer Ops)."""
+    other = results.select(
+        "game_key", pl.col("player").alias("opponent"), pl.col("kill_team").alias("opponent_team"), pl.col("vp_total").alias("vp_against")
+    )
+    return results.join(other, on="game_key").filter(pl.col("player") != pl.col("opponent"))

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import polars as pl
 
-from .league import League
+from ..files.atomic import write_atomically
+from .columns import is_dataset
+from .league import League, NothingToCompute
 
 ELO_START = 1500.0
 ELO_K = 32.0
@@ -17,14 +21,14 @@ TIE_BREAKS = ("points", "vp_diff", "vp_for", "elo")
 Elo, then name."""
 
 
-def _rate(results: pl.DataFrame, history: list[tuple] | None = None) -> dict[str, float]:
-    """Every player's rating after the last game: a pure function of the results in date order
-    (date, then the game's start time, then its id). With `history`, also appends (game, date,
-    player, rating before, rating after) for each player of each game.
+def elo_history(results: pl.DataFrame) -> pl.DataFrame:
+    """Each player's rating before and after every game (game, date, player, elo_before, elo),
+    in rating order: a pure function of the results in date order (date, then the game's start
+    time, then its id). Several players: each is scored against every other, averaged.
 
     Elo is a recurrence over games in order, so this walks the games once in Python (about
-    0.15 s for 10,000 games); the grouping and ordering around it are Polars. Several players:
-    each is scored against every other, averaged.
+    0.15 s for 10,000 games); the grouping and ordering around it are Polars. A dataset stores
+    it (`store_elo`), and `league_elo` reads it from there.
     """
     games = (
         results.select("game_id", "date", "created_at", "player", pl.col("result").replace_strict(SCORE).alias("score"))
@@ -32,9 +36,9 @@ def _rate(results: pl.DataFrame, history: list[tuple] | None = None) -> dict[str
         .group_by("game_id", "date", "created_at", maintain_order=True)
         .agg("player", "score")
     )
-    columns = ("game_id", "date", "player", "score") if history is not None else ("player", "score")
     ratings: dict[str, float] = {}
-    for *game, players, scores in zip(*(games.get_column(c).to_list() for c in columns)):
+    history: list[tuple] = []
+    for game_id, date, players, scores in zip(*(games.get_column(c).to_list() for c in ("game_id", "date", "player", "score"))):
         before = [ratings.get(p, ELO_START) for p in players]
         if len(players) == 2:  # the common case, spelled out: a tenth of the time of the general one
             (ra, rb), (sa, sb) = before, scores
@@ -48,23 +52,57 @@ def _rate(results: pl.DataFrame, history: list[tuple] | None = None) -> dict[str
                 actual = sum(1.0 if mine > s else 0.5 if mine == s else 0.0 for _, s in pairs) / len(pairs)
                 after.append(before[i] + ELO_K * (actual - expected))
         ratings.update(zip(players, after))
-        if history is not None:
-            history.extend((*game, p, b, a) for p, b, a in zip(players, before, after))
-    return ratings
-
-
-def elo_history(results: pl.DataFrame) -> pl.DataFrame:
-    """Each player's rating after every game (`ktlog stats elo`, the Elo chart)."""
-    history: list[tuple] = []
-    _rate(results, history)
+        history.extend((game_id, date, p, b, a) for p, b, a in zip(players, before, after))
     schema = {"game_id": pl.String, "date": pl.String, "player": pl.String, "elo_before": pl.Float64, "elo": pl.Float64}
     return pl.DataFrame(history, schema=schema, orient="row")
 
 
-def current_elo(results: pl.DataFrame) -> pl.DataFrame:
-    """Each player's rating after their last game (the standings' Elo column)."""
-    ratings = _rate(results)
-    return pl.DataFrame({"player": list(ratings), "elo": list(ratings.values())}, schema={"player": pl.String, "elo": pl.Float64})
+def current_elo(history: pl.DataFrame) -> pl.DataFrame:
+    """Each player's rating after their last game (the standings' Elo column), from their
+    history in rating order."""
+    return history.group_by("player").agg(pl.col("elo").last())
+
+
+STORED_ELO = Path("elo") / "elo.parquet"
+"""A dataset's Elo history (`ktlog dataset export` stores it): `elo_history`'s rows, in rating
+order, over the league without filters; the Parquet file's `ktlog.elo_of` is the fingerprint of
+the results it was computed from."""
+RATED = ("game_id", "date", "created_at", "player", "result")
+"""The results columns Elo is a function of."""
+
+
+def _fingerprint(results: pl.DataFrame) -> str:
+    """A hash of the rated columns of every result row, in any order (Polars' hash: a new Polars
+    may hash otherwise, and the stored Elo is then computed again, never misread)."""
+    return str(results.select(pl.struct(RATED).hash(seed=26).sum()).item())
+
+
+def store_elo(folder: Path) -> None:
+    """Compute the Elo history of the dataset in `folder` (its league without filters) and store
+    it there (`STORED_ELO`), so the statistics read it instead of rating every game again."""
+    try:
+        results = League(folder).results
+    except NothingToCompute:
+        results = None
+    target = folder / STORED_ELO
+    if results is None:
+        target.unlink(missing_ok=True)
+        return
+    history = elo_history(results)
+    target.parent.mkdir(exist_ok=True)
+    write_atomically(target, lambda f: history.write_parquet(f, metadata={"ktlog.elo_of": _fingerprint(results)}))
+
+
+def league_elo(league: League, columns: tuple[str, ...] | None = None) -> pl.DataFrame:
+    """The league's Elo history (`elo_history` of its results without --player and --team, its
+    `columns`): a dataset's stored one when it was computed from these very results, computed
+    otherwise."""
+    results = league.scope.results
+    stored = league.db / STORED_ELO
+    if is_dataset(league.db) and stored.is_file() and pl.read_parquet_metadata(stored).get("ktlog.elo_of") == _fingerprint(results):
+        return pl.read_parquet(stored, columns=list(columns) if columns else None)
+    history = elo_history(results)
+    return history.select(columns) if columns else history
 
 
 def standings(league: League) -> pl.DataFrame:
@@ -83,7 +121,7 @@ def standings(league: League) -> pl.DataFrame:
         )
         .with_columns(points=pl.col("wins") + 0.5 * pl.col("draws"), vp_diff=pl.col("vp_for") - pl.col("vp_against"))
         .with_columns(win_rate=pl.col("points") / pl.col("games"))
-        .join(current_elo(league.scope.results).with_columns(pl.col("elo").round(0).cast(pl.Int64)), on="player", how="left")
+        .join(current_elo(league_elo(league, ("player", "elo"))).with_columns(pl.col("elo").round(0).cast(pl.Int64)), on="player", how="left")
         .sort([*TIE_BREAKS, "player"], descending=[True, True, True, True, False])
         .with_row_index("rank", offset=1)
     )

@@ -210,9 +210,9 @@ def elo(league: League):
     games with their league ratings)."""
     import polars as pl
 
-    from ..analytics.standings import elo_history
+    from ..analytics.standings import league_elo
 
-    return league.entity_rows(elo_history(league.scope.results), "player").with_columns(pl.col("elo_before", "elo").round(1))
+    return league.entity_rows(league_elo(league), "player").with_columns(pl.col("elo_before", "elo").round(1))
 
 
 def _game_id(league: League, prefix: str) -> str:
