@@ -22,6 +22,7 @@ time; min and median of `--runs`, ktlog and DuckDB in turn.
 from __future__ import annotations
 
 import argparse
+import shutil
 import statistics
 import sys
 import tempfile
@@ -189,7 +190,10 @@ def ways(folder: Path) -> dict[str, tuple[Callable[[], pl.DataFrame], Callable[[
     """Each statistic: ktlog's, and DuckDB's over the same files."""
     import duckdb
 
-    ops = [*catalog.OPS, *sorted(set(pl.scan_parquet(f"{folder}/vp_by_op/*/*/*.parquet").select(pl.col("op").unique()).collect().to_series()) - set(catalog.OPS))]
+    ops = [
+        *catalog.OPS,
+        *sorted(set(pl.scan_parquet(f"{folder}/vp_by_op/*/*/*.parquet").select(pl.col("op").unique()).collect().to_series()) - set(catalog.OPS)),
+    ]
 
     def sql(text: str) -> Callable[[], pl.DataFrame]:
         def run() -> pl.DataFrame:  # a few hundred rows: through Python objects, as pyarrow is not installed
@@ -211,7 +215,11 @@ def same_figures(ours: pl.DataFrame, theirs: pl.DataFrame, name: str) -> None:
     theirs = theirs.select(ours.columns)
     for column in ours.columns:
         a, b = ours.get_column(column), theirs.get_column(column)
-        equal = (a.cast(pl.Float64) - b.cast(pl.Float64)).abs().fill_null(0).max() <= 1.001e-3 and a.is_null().equals(b.is_null()) if a.dtype.is_numeric() else a.equals(b)
+        equal = (
+            (a.cast(pl.Float64) - b.cast(pl.Float64)).abs().fill_null(0).max() <= 1.001e-3 and a.is_null().equals(b.is_null())
+            if a.dtype.is_numeric()
+            else a.equals(b)
+        )
         if not equal:
             raise SystemExit(f"{name}: DuckDB's {column} differs from ktlog's:\n{ours.select(column).head(5)}\n{theirs.select(column).head(5)}")
 
@@ -259,17 +267,10 @@ def main() -> int:
             together[n] = total
             target = f" ({'met' if total <= TARGET_S else 'not met'}: <= {TARGET_S:.0f} s)" if n == 1_000_000 else ""
             print(f"| {n:,} | the three together, ktlog (median wall) | | | | {total:.3f}{target} | | |", flush=True)
-            shutil_rmtree(league)
+            shutil.rmtree(league)  # 1,000,000 games take about a gigabyte
     first = sizes[0]
     print("Growth of the three together (median wall):", ", ".join(f"{n:,}: {s:.3f} s ({s / together[first]:.1f}x)" for n, s in together.items()))
     return 0
-
-
-def shutil_rmtree(folder: Path) -> None:
-    """A size's dataset is removed once measured (1,000,000 games take about a gigabyte)."""
-    import shutil
-
-    shutil.rmtree(folder)
 
 
 if __name__ == "__main__":

@@ -32,6 +32,8 @@ STATISTICS = [
     ("dice", "--by", "weapon"),
     ("elo",),
 ]
+
+
 def ktlog(db, *args, code: int = 0):
     result = CliRunner().invoke(cli, ["--db", str(db), *map(str, args)])
     assert result.exit_code == code, result.output

@@ -113,7 +113,7 @@ COLUMNS: dict[str, tuple[str, ...] | None] = {
 READ_WITH = {"game_results": ("vp_by_op",)}
 """Tables read with another: the results carry each player's VP by op."""
 
-KEPT_AS = {"games": "games", "game_results": "results", "vp_by_op": "results", "vp_changes": "vp_changes", "cp_changes": "cp_changes"}
+KEPT_AS = {"games": "games", "game_results": "result_rows", "vp_by_op": "by_op", "vp_changes": "vp_changes", "cp_changes": "cp_changes"}
 """The tables a `League` keeps once read, and the property that keeps each."""
 
 
@@ -126,12 +126,13 @@ class League:
     _reading: dict[str, Future] = field(default_factory=dict, repr=False)
     """Tables being read ahead (`read_ahead`), by name."""
 
-    def read_ahead(self, *tables: str) -> None:
-        """Start reading the games and these projection tables, two at a time on two threads,
-        while the caller goes on. The reads are most of a statistic's time, and SQLite and Arrow
-        release the GIL, so two cores share them (1.8x faster on a 10,000-game league)."""
+    def read_ahead(self, *tables: str, by_op: bool = True) -> None:
+        """Start reading the games and these projection tables (the results with their VP by op
+        unless `by_op` is False), two at a time on two threads, while the caller goes on. The
+        reads are most of a statistic's time, and SQLite and Arrow release the GIL, so two cores
+        share them (1.8x faster on a 10,000-game league)."""
         pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="ktlog-read")
-        for name in ("games", *tables, *(also for t in tables for also in READ_WITH.get(t, ()))):
+        for name in ("games", *tables, *(also for t in tables for also in READ_WITH.get(t, ()) if by_op)):
             if name not in self._reading and KEPT_AS.get(name) not in self.__dict__:
                 self._reading[name] = pool.submit(self._query, name)
         pool.shutdown(wait=False)  # the reads go on; `_read` waits for each when it is needed
@@ -227,31 +228,44 @@ class League:
         """A projection table's rows (its `COLUMNS`) for the finished games passing the filters."""
         frame = self._read(name)
         key = "game_key" if "game_key" in frame.columns else "game_id"
-        return frame.join(self.finished_ids.select(key), on=key, how="semi")
+        return frame.filter(pl.col(key).is_in(self.finished_ids.get_column(key).implode()))
+
+    @cached_property
+    def result_rows(self) -> pl.DataFrame:
+        """One row per player per finished game (`COLUMNS`), without their VP by op."""
+        return self.table("game_results")
+
+    @cached_property
+    def by_op(self) -> pl.DataFrame:
+        """Each player's VP by op in the finished games: game, player, op, VP."""
+        return self.table("vp_by_op")
+
+    @cached_property
+    def ops(self) -> list[str]:
+        """The ops of the results' VP-by-op columns: `catalog.OPS`, then any other op scored."""
+        return [*catalog.OPS, *sorted(set(self.by_op.get_column("op").unique()) - set(catalog.OPS))]
+
+    @property
+    def vp_ops(self) -> list[str]:
+        """The results' VP-by-op columns (vp_crit ...), in the order of `ops`."""
+        return [f"vp_{op}" for op in self.ops]
 
     @cached_property
     def results(self) -> pl.DataFrame:
         """One row per player per finished game, with their VP by op (`vp_ops`) after the
         total, and the game's date and start time to order by."""
-        results = self.table("game_results")
-        by_op = self.table("vp_by_op")
-        ops = [*catalog.OPS, *sorted(set(by_op.get_column("op").unique()) - set(catalog.OPS))]
-        wide = by_op.pivot(on="op", index=["game_key", "player"], values="vp", aggregate_function="sum")
-        wide = wide.select("game_key", "player", *(pl.col(op) if op in wide.columns else pl.lit(None, pl.Int64).alias(op) for op in ops))
-        columns = [f"vp_{op}" for op in ops]
+        results = self.result_rows
+        wide = self.by_op.pivot(on="op", index=["game_key", "player"], values="vp", aggregate_function="sum")
+        wide = wide.select("game_key", "player", *(pl.col(op) if op in wide.columns else pl.lit(None, pl.Int64).alias(op) for op in self.ops))
+        columns = self.vp_ops
         at = results.columns.index("vp_total") + 1
         order = self.games.select("game_key", "created_at")
         return (
-            results.join(wide.rename({op: f"vp_{op}" for op in ops}), on=["game_key", "player"], how="left")
+            results.join(wide.rename({op: f"vp_{op}" for op in self.ops}), on=["game_key", "player"], how="left")
             .with_columns(pl.col(columns).fill_null(0).cast(pl.Int64))
             .select(*results.columns[:at], *columns, *results.columns[at:])
             .join(order, on="game_key", how="left")
         )
-
-    @property
-    def vp_ops(self) -> list[str]:
-        """The results' VP-by-op columns (vp_crit ...): `catalog.OPS`, then any other op scored."""
-        return [c for c in self.results.columns if c.startswith("vp_") and c != "vp_total"]
 
     @cached_property
     def vp_changes(self) -> pl.DataFrame:
@@ -283,39 +297,38 @@ class League:
         return frame
 
 
-OPPONENT_OF = (("player", "opponent"), ("kill_team", "opponent_team"))
+OPPONENT_OF = (("player", "opponent"), ("kill_team", "opponent_team"), ("vp_total", "vp_against"))
 
 
 def with_opponents(results: pl.DataFrame) -> pl.DataFrame:
     """Result rows (game, player, kill team, VP) with the opponents beside each, one row per
-    player per game: in a two-player game the opponent's name, kill team and VP; with three or
-    four players the opponents' names and kill teams joined with ", " (by name) and VP against the
-    mean of their VP (a game with one result row: none).
+    player per game, in game order: in a two-player game the opponent's name, kill team and VP;
+    with three or four players the opponents' names and kill teams joined with ", " (by name) and
+    VP against the mean of their VP (a game with one result row: none).
 
-    Two-player games, nearly every game of a league, take their opponent from the game's other row
-    by window expressions (a third of the time of pairing every row with its game's rows and
-    dropping the player's own); games of other sizes pair their rows (`pairings`)."""
+    In a two-player game, nearly every game of a league, the opponent is the game's other row: the
+    next row once the rows are in game order, or else the previous one (a tenth of the time of
+    pairing every row with its game's rows); games of other sizes pair their rows (`pairings`)."""
     game = pl.col("game_key")
+    rows = results.sort("game_key", maintain_order=True)
     size = pl.len().over(game)
-    if results.select((size == 2).all()).item():
-        first = pl.col("player").first().over(game) == pl.col("player")
-        return results.with_columns(
-            *(pl.when(first).then(pl.col(c).last().over(game)).otherwise(pl.col(c).first().over(game)).alias(name) for c, name in OPPONENT_OF),
-            vp_against=pl.col("vp_total").sum().over(game) - pl.col("vp_total"),
-        )
-    two = with_opponents(results.filter(size == 2))
-    others = results.filter(size != 2)
-    pairs = pairings(others)
-    opponents = pairs.group_by("game_key", "player").agg(
-        pl.col("opponent").sort().str.join(", "), pl.col("opponent_team").sort_by("opponent").str.join(", "), pl.col("vp_against").mean()
+    if rows.select((size == 2).all()).item():
+        after = game.shift(-1) == game
+        return rows.with_columns(pl.when(after).then(pl.col(column).shift(-1)).otherwise(pl.col(column).shift(1)).alias(name) for column, name in OPPONENT_OF)
+    two = with_opponents(rows.filter(size == 2))
+    others = rows.filter(size != 2)
+    opponents = (
+        pairings(others)
+        .group_by("game_key", "player")
+        .agg(pl.col("opponent").sort().str.join(", "), pl.col("opponent_team").sort_by("opponent").str.join(", "), pl.col("vp_against").mean())
     )
-    return pl.concat([two.with_columns(pl.col("vp_against").cast(pl.Float64)), others.join(opponents, on=["game_key", "player"], how="left")])
+    return pl.concat([two.with_columns(pl.col("vp_against").cast(pl.Float64)), others.join(opponents, on=["game_key", "player"], how="left")]).sort(
+        "game_key", maintain_order=True
+    )
 
 
 def pairings(results: pl.DataFrame) -> pl.DataFrame:
     """Result rows with one opponent's name, kill team and VP beside each: a row for each
     opponent (one per player in a two-player game, two or three in Multiplayer Ops)."""
-    other = results.select(
-        "game_key", pl.col("player").alias("opponent"), pl.col("kill_team").alias("opponent_team"), pl.col("vp_total").alias("vp_against")
-    )
+    other = results.select("game_key", pl.col("player").alias("opponent"), pl.col("kill_team").alias("opponent_team"), pl.col("vp_total").alias("vp_against"))
     return results.join(other, on="game_key").filter(pl.col("player") != pl.col("opponent"))

@@ -8,7 +8,7 @@ import polars as pl
 
 from ..files.atomic import write_atomically
 from .columns import is_dataset
-from .league import League, NothingToCompute
+from .league import League, NothingToCompute, with_opponents
 
 ELO_START = 1500.0
 ELO_K = 32.0
@@ -67,48 +67,52 @@ STORED_ELO = Path("elo") / "elo.parquet"
 """A dataset's Elo history (`ktlog dataset export` stores it): `elo_history`'s rows, in rating
 order, over the league without filters; the Parquet file's `ktlog.elo_of` is the fingerprint of
 the results it was computed from."""
-RATED = ("game_id", "date", "created_at", "player", "result")
-"""The results columns Elo is a function of."""
+FINGERPRINTED = ("game_id", "date", "player", "result")
+"""The result columns Elo is a function of (and the game's start time, which its first event
+fixes for good, so its id stands for it)."""
 
 
-def _fingerprint(results: pl.DataFrame) -> str:
-    """A hash of the rated columns of every result row, in any order (Polars' hash: a new Polars
-    may hash otherwise, and the stored Elo is then computed again, never misread)."""
-    return str(results.select(pl.struct(RATED).hash(seed=26).sum()).item())
+def _fingerprint(rows: pl.DataFrame) -> str:
+    """A hash of the fingerprinted columns of every result row, in any order (Polars' hash: a
+    new Polars may hash otherwise, and the stored Elo is then computed again, never misread)."""
+    return str(rows.select(pl.struct(FINGERPRINTED).hash(seed=26).sum()).item())
+
+
+def _rated(league: League) -> pl.DataFrame:
+    """The result rows with their game's start time, to rate in order."""
+    return league.result_rows.join(league.games.select("game_key", "created_at"), on="game_key", how="left")
 
 
 def store_elo(folder: Path) -> None:
     """Compute the Elo history of the dataset in `folder` (its league without filters) and store
     it there (`STORED_ELO`), so the statistics read it instead of rating every game again."""
-    try:
-        results = League(folder).results
-    except NothingToCompute:
-        results = None
+    league = League(folder)
     target = folder / STORED_ELO
-    if results is None:
+    try:
+        history = elo_history(_rated(league))
+    except NothingToCompute:
         target.unlink(missing_ok=True)
         return
-    history = elo_history(results)
     target.parent.mkdir(exist_ok=True)
-    write_atomically(target, lambda f: history.write_parquet(f, metadata={"ktlog.elo_of": _fingerprint(results)}))
+    write_atomically(target, lambda f: history.write_parquet(f, metadata={"ktlog.elo_of": _fingerprint(league.result_rows)}))
 
 
 def league_elo(league: League, columns: tuple[str, ...] | None = None) -> pl.DataFrame:
     """The league's Elo history (`elo_history` of its results without --player and --team, its
     `columns`): a dataset's stored one when it was computed from these very results, computed
     otherwise."""
-    results = league.scope.results
+    scope = league.scope
     stored = league.db / STORED_ELO
-    if is_dataset(league.db) and stored.is_file() and pl.read_parquet_metadata(stored).get("ktlog.elo_of") == _fingerprint(results):
+    if is_dataset(league.db) and stored.is_file() and pl.read_parquet_metadata(stored).get("ktlog.elo_of") == _fingerprint(scope.result_rows):
         return pl.read_parquet(stored, columns=list(columns) if columns else None)
-    history = elo_history(results)
+    history = elo_history(_rated(scope))
     return history.select(columns) if columns else history
 
 
 def standings(league: League) -> pl.DataFrame:
     """Per player: games, wins, draws, losses, win rate (a draw half a win), VP for and against, VP difference, Elo."""
-    league.read_ahead("game_results")
-    rows = league.with_opponents
+    league.read_ahead("game_results", by_op=False)
+    rows = with_opponents(league.result_rows)
     table = (
         rows.group_by("player")
         .agg(
