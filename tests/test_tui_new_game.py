@@ -204,3 +204,22 @@ async def test_the_form_recovers_from_an_unreadable_roster_path(store):
         await pilot.pause()
         shown = "\n".join(strip.text for strip in screen_strips(pilot.app.screen))
         assert team.value == str(TINY) and "Tiny Team (file)" in shown
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+@tui_test
+async def test_backspace_typed_fast_among_characters_keeps_its_place(store, size):
+    # Issue 24 #19: a field's editing keys (Backspace, arrows) ran after the characters typed
+    # behind them (Textual issue #6605): "abx<Backspace>yz" typed fast gave "abxy".
+    keys = [*"Kill", "backspace", "backspace", *"ll", "left", "left", *"ab", "right", "home", *"Z"]
+    async with make_app(store, screen="new").run_test(size=size) as pilot:
+        for field in ("#killzone", "#name-1"):  # the killzone field suggests names as you type
+            pilot.app.screen.query_one(field, Input).value = ""
+            pilot.app.screen.set_focus(pilot.app.screen.query_one(field))
+            await pilot.pause()
+            for key in keys:  # as a terminal delivers them: all queued before any is handled
+                character = key if len(key) == 1 else None
+                pilot.app.post_message(events.Key(key, character))
+            await pilot.pause()
+            await pilot.pause()
+            assert pilot.app.screen.query_one(field, Input).value == "ZKiabll"

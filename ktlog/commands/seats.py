@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import click
 
+from ..play.seats import DEFAULT_BASE
 from .context import echo, echo_json, open_store
-
-DEFAULT_URL = "http://127.0.0.1:8787"
 
 
 @click.command()
 @click.argument("game")
 @click.argument("player")
-@click.option("--url", "base", default=DEFAULT_URL, show_default=True, help="Where `ktlog serve --seats` is reached from the player's phone.")
+@click.option("--url", "base", default=DEFAULT_BASE, show_default=True, help="Where `ktlog serve --seats` is reached from the player's phone.")
 @click.option("--revoke", is_flag=True, help="End the seat's token: its link records nothing more.")
 @click.option("--json", "as_json", is_flag=True, help='Print {"player", "url", "token"} as JSON (no QR code).')
 @click.pass_context
@@ -21,6 +20,7 @@ def seat(ctx, game, player, base, revoke, as_json) -> None:
 
     A new link ends the seat's earlier one; `ktlog serve --seats` answers it."""
     from ..play import seats
+    from ..text.qr import qr_text
 
     store = open_store(ctx)
     game_id = store.resolve(game)
@@ -29,24 +29,13 @@ def seat(ctx, game, player, base, revoke, as_json) -> None:
         echo(f"revoked {player}'s seat of game {game_id[:8]}: its link records nothing more")
         return
     token = seats.issue(store, game_id, player)
-    url = f"{base.rstrip('/')}/seat/{game_id}#{token}"
+    url = seats.link(base, game_id, token)
     if as_json:
         echo_json({"player": player, "url": url, "token": token})
         return
     echo(f"{player}'s seat of game {game_id[:8]} (the link is the key: give it to {player} only):")
     click.echo(url)
     click.echo(qr_text(url))
-
-
-def qr_text(url: str) -> str:
-    """The link as a QR code a phone's camera reads off the terminal (half-block characters)."""
-    import io
-
-    import segno
-
-    out = io.StringIO()
-    segno.make(url, error="l").terminal(out=out, compact=True)
-    return out.getvalue()
 
 
 @click.command()

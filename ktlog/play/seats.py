@@ -29,6 +29,9 @@ from ..storage.store import Store
 from .moves import owner
 from .session import Recorded, RecordingSession
 
+DEFAULT_BASE = "http://127.0.0.1:8787"
+"""Where `ktlog serve --seats` listens unless told otherwise (a phone needs the machine's own
+address, and the server started with `--host 0.0.0.0`)."""
 TOKEN_BYTES = 32
 """256 random bits a token (the issue asks for at least 128)."""
 SHARED = (ev.RolledOff, ev.CritOpRolled, ev.TurningPointStarted, ev.TurningPointEnded, ev.ObjectivesControlled, ev.ObjectiveMarkerSetUp, ev.ScoutingRevealed)
@@ -65,6 +68,11 @@ def issue(store: Store, game_id: str, player: str) -> str:
     token = secrets.token_urlsafe(TOKEN_BYTES)
     store.issue_seat(game_id, player, token_hash(token))
     return token
+
+
+def link(base: str, game_id: str, token: str) -> str:
+    """The seat's link: the token in the fragment, which a browser never sends to a server."""
+    return f"{base.rstrip('/')}/seat/{game_id}#{token}"
 
 
 def revoke(store: Store, game_id: str, player: str) -> None:

@@ -3,13 +3,13 @@ move needs (in small dialogs) and records the event. `run(screen, kind)` takes t
 from the registry, or asks the move's questions as ktlog.play.questions describes them
 (`questions.ask_move`): a ruleset's own kinds need no flow of their own.
 
-The flows that are not kinds of move (a note, a correction, an override, the "more" menu)
+The flows that are not kinds of move (a note, a correction, an override, a dispute, the seats, the "more" menu)
 are in the registry too, under their own names.
 """
 
 from __future__ import annotations
 
-from . import attacks, editing, sequence  # noqa: F401  (each registers its flows)
+from . import attacks, disputes, editing, sequence  # noqa: F401  (each registers its flows)
 from .questions import run
 from .registry import FLOWS
 

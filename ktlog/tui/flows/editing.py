@@ -121,10 +121,14 @@ async def jump(screen: Asker) -> None:
 
 @flow("more")
 async def more(screen: Asker) -> None:
-    """The rare steps, an event typed, a correction."""
+    """The rare steps, an event typed, a correction, a dispute, the players' seats."""
     choices = [Choice(k.label, k.name, k.key) for k in screen.steps.available(more=True)]
     choices.append(Choice("Type an event, as `ktlog event` takes it", "typed", "e"))
     choices.append(Choice("Correct the event selected in the log", "correct", "c"))
+    choices.append(Choice("Dispute the event selected in the log", "dispute", "d"))
+    if screen.recorder.state.open_disputes:
+        choices.append(Choice("Resolve a dispute (accepted or withdrawn)", "resolve", "r"))
+    choices.append(Choice("Seats: links for the players to record from their phones", "seats", "l"))
     chosen = await screen.pick("More", choices)
     if chosen:
         await run(screen, chosen)

@@ -27,6 +27,7 @@ from ktlog.tui.typed_app import InKtlogApp
 
 from ..markup import escape
 from ..widgets.key_footer import KeyFooter
+from ..widgets.text_field import TextField
 from .player_form import NpoForm, PlayerForm, datacards_of, sample_rosters
 
 KILLZONES = ["volkus", "gallowdark", "bheta-decima"]
@@ -66,21 +67,21 @@ class NewGameScreen(InKtlogApp, Screen):
             yield Static("[b]New game[/]: the players and their kill teams; the set-up comes next. Tab moves between fields.", classes="row")
             with Horizontal(classes="row"):
                 yield Label("Date")
-                yield Input(dt.date.today().isoformat(), placeholder="YYYY-MM-DD", compact=True, id="date")
+                yield TextField(dt.date.today().isoformat(), placeholder="YYYY-MM-DD", compact=True, id="date")
                 yield Label("Killzone")
-                yield Input("volkus", placeholder="killzone", suggester=SuggestFromList(KILLZONES), compact=True, id="killzone")
+                yield TextField("volkus", placeholder="killzone", suggester=SuggestFromList(KILLZONES), compact=True, id="killzone")
                 yield Label("Ruleset")
                 yield Select([(r.title, name) for name, r in RULESETS.items()], value=FIRST, allow_blank=False, compact=True, id="ruleset")
             with Horizontal(classes="row"):
                 for label in LABELS:
                     yield Label(label.title())
-                    yield Input(placeholder="optional", suggester=SuggestFromList(MISSIONS) if label == "mission" else None, compact=True, id=label)
+                    yield TextField(placeholder="optional", suggester=SuggestFromList(MISSIONS) if label == "mission" else None, compact=True, id=label)
             with Horizontal(classes="row", id="options"):
                 yield Label("Players", id="player-count-label")
                 yield Select([], allow_blank=True, compact=True, id="player-count")
                 for label, hint in EXTRA_LABELS.items():
                     yield Label(label.title(), id=f"{label}-label")
-                    yield Input(placeholder=hint, compact=True, id=label)
+                    yield TextField(placeholder=hint, compact=True, id=label)
             for i in range(2):
                 yield PlayerForm(i + 1, NAMES[i], samples, paths[i])
             yield Label("", id="problem")

@@ -20,6 +20,7 @@ from ktlog.play.creation import Side
 
 from ..markup import escape
 from ..widgets.datacard import DatacardPanel, flags_of
+from ..widgets.text_field import TextField
 
 NPO_ROSTER = SAMPLE_ROSTERS / "npo.toml"
 NPO_SELECTION = "heavy-brawler, tough-brawler, trooper-marksman, trooper-marksman, trooper-marksman"
@@ -79,12 +80,12 @@ class SideForm(Vertical):
 
     def name_field(self) -> ComposeResult:
         yield Label("Name")
-        yield Input(self.default_name, placeholder="name", compact=True, id=f"name-{self.key}")
+        yield TextField(self.default_name, placeholder="name", compact=True, id=f"name-{self.key}")
 
     def file_field(self, value: str = "") -> ComposeResult:
         with Horizontal():
             yield Label("or a roster file" if not value else "Roster file")
-            yield Input(value, placeholder="a roster's name (ktlog roster list) or a file's path, then Enter", compact=True, id=f"file-{self.key}")
+            yield TextField(value, placeholder="a roster's name (ktlog roster list) or a file's path, then Enter", compact=True, id=f"file-{self.key}")
         yield Label("", classes="error", id=f"error-{self.key}")
 
     def use(self, roster: Roster, loaded_from: str | None = None) -> None:
@@ -251,7 +252,7 @@ class NpoForm(SideForm):
         yield from self.file_field(str(NPO_ROSTER))
         with Horizontal():
             yield Label("Selected")
-            yield Input(NPO_SELECTION, placeholder="operative ids, comma separated; repeat an id to select it again", compact=True, id="ops-npo")
+            yield TextField(NPO_SELECTION, placeholder="operative ids, comma separated; repeat an id to select it again", compact=True, id="ops-npo")
         yield Label(id="npo-wounds")
 
     def on_mount(self) -> None:

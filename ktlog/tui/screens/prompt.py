@@ -6,6 +6,7 @@ from textual.app import ComposeResult
 from textual.widgets import Input, Label
 
 from ..markup import escape
+from ..widgets.text_field import TextField
 from .modal import Modal
 
 
@@ -18,7 +19,7 @@ class TextPrompt(Modal):
 
     def compose(self) -> ComposeResult:
         yield Label(f"[b]{escape(self.title_text)}[/]")
-        yield Input(value=self.default, select_on_focus=not self.edit)
+        yield TextField(value=self.default, select_on_focus=not self.edit)
         yield Label((self.hint + "  " if self.hint else "") + "Enter accepts, Esc cancels", classes="hint")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:

@@ -25,9 +25,10 @@ from ktlog.tui.typed_app import InKtlogApp
 from ..markup import escape
 from ..recorder import Recorder
 from ..widgets.key_footer import KeyFooter
+from ..widgets.text_field import TextField
 
 
-class DieInput(Input):
+class DieInput(TextField):
     """One player's D6 in the set-up roll-off. The screen moves on after one digit; a digit that
     reaches a field already holding one (typed before the focus moved) goes to the next die."""
 
@@ -87,7 +88,7 @@ class SetUpScreen(InKtlogApp, Screen):
             with Horizontal(classes="row"):
                 yield Label("Objective markers")
                 for i in range(3):
-                    yield Input(compact=True, id=f"marker-{i}")
+                    yield TextField(compact=True, id=f"marker-{i}")
             with Horizontal(classes="row"):
                 yield Label("Crit op")
                 yield Select([(f"{name} (D3 {roll})", roll) for roll, name in self.crit_ops.items()], value=1, allow_blank=False, compact=True, id="crit-op")
@@ -95,11 +96,11 @@ class SetUpScreen(InKtlogApp, Screen):
             with Horizontal(classes="row"):
                 yield Label("Drop zones")
                 for i, p in enumerate(self.players):
-                    yield Input(placeholder=f"{p}'s drop zone", compact=True, id=f"zone-{i}")
+                    yield TextField(placeholder=f"{p}'s drop zone", compact=True, id=f"zone-{i}")
             with Horizontal(classes="row"):
                 yield Label("Equipment")
                 for i, p in enumerate(self.players):
-                    yield Input(placeholder=f"{p}: options, comma separated", compact=True, id=f"equipment-{i}")
+                    yield TextField(placeholder=f"{p}: options, comma separated", compact=True, id=f"equipment-{i}")
             yield Checkbox("Set up every operative now, in the rulebook's order (alternating thirds)", value=True, id="all")
             yield Label("", id="problem")
             with Horizontal(classes="row"):

@@ -153,8 +153,13 @@ class EventLog(Widget, can_focus=True):
         return self._targets.get(seq, seq) if seq else None
 
     def _remember(self, e: Envelope) -> None:
-        if e.payload.meta:
-            self._targets[e.seq] = e.payload.target  # type: ignore[union-attr]  # every meta event (undo, correction, note) names its target
+        """What a meta event's row is about: its target (an undo, a correction, a note, a
+        dispute), or the dispute a resolution closes."""
+        p = e.payload
+        if isinstance(p, ev.DisputeResolved):
+            self._targets[e.seq] = p.dispute
+        elif isinstance(p, ev.EventVoided | ev.EventCorrected | ev.Annotation | ev.EventDisputed):
+            self._targets[e.seq] = p.target
 
     # --- drawing and moving -----------------------------------------------------------------
 

@@ -15,7 +15,16 @@ from .text_line import TextBlock, parsed
 
 def standing(s: GameState) -> str:
     """Turning point, phase, initiative (player order with three or four players) and whose
-    activation it is; the crit op or the Joint Ops mission; as markup."""
+    activation it is; the crit op or the Joint Ops mission; open disputes; as markup."""
+    disputes = s.open_disputes
+    if not disputes:
+        return battle(s)
+    listed = "; ".join(f"seq {d.target} by {escape(d.raised_by or 'the table')}: {escape(d.reason)}" for d in disputes)
+    return f"{battle(s)} · [bold red]provisional, {len(disputes)} open dispute{'s' if len(disputes) > 1 else ''}[/] ({listed})"
+
+
+def battle(s: GameState) -> str:
+    """Where the battle stands (`standing` without the disputes)."""
     ruleset = get_ruleset(s.ruleset) if s.ruleset else None
     mission = ruleset.progress(s).get("mission") if ruleset else None
     if s.phase == "setup":
