@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test test-fast check bench bench-append bench-analytics schemas samples clean
+.PHONY: run test test-fast check bench bench-append bench-import bench-analytics schemas new-database samples clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -32,12 +32,18 @@ bench: $(STAMP)  ## the core benchmarks quoted in docs/performance.md
 bench-append: $(STAMP)  ## one append's CPU and wall against a bare INSERT+COMMIT of the same row (issue 15)
 	$(BIN)/python benchmarks/append_bench.py
 
+bench-import: $(STAMP)  ## ktlog import's whole-process CPU against a bare executemany of the same rows, 1, 2 ... processes, and each stage's floor (issue 26)
+	$(BIN)/python benchmarks/import_bench.py
+
 bench-analytics: $(STAMP)  ## issue 5's league benchmark (builds a 10,000-game league once; pandas in .venv-bench)
 	test -x .venv-bench/bin/python || ($(PYTHON) -m venv .venv-bench && .venv-bench/bin/pip install --quiet pandas)
 	$(BIN)/python benchmarks/analytics.py
 
 schemas: $(STAMP)  ## regenerate ktlog/data/schemas/ from ktlog/events.py
 	$(BIN)/python -m ktlog.files.schemas
+
+new-database: $(STAMP)  ## write ktlog/storage/new_database.py again after adding a migration
+	$(BIN)/python tools/write_new_database.py
 
 samples: $(STAMP)  ## regenerate ktlog/data/samples/*.jsonl from tools/sample_games/scripts/
 	$(BIN)/python tools/sample_games/build.py

@@ -55,6 +55,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "report": ("ktlog.commands.stats:report", "Write one game as a single HTML file: result, VP curve, events and notes (opens offline)."),
     "roster": ("ktlog.commands.roster:roster", "Rosters: import your kill team, list the rosters, show one, check a roster file."),
     "serve": ("ktlog.commands.serve:serve", "Serve a read-only web view: every table live, a game, a stream overlay, the replay and the league."),
+    "tournament": (
+        "ktlog.commands.tournament:tournament",
+        "A Swiss tournament: new, add, pair, standings, results, link, no-show.",
+    ),
     "key": ("ktlog.commands.keys:key", "Your signing key (`ktlog export GAME --sign` signs with it) and the league's keyring."),
     "seat": (
         "ktlog.commands.seats:seat",

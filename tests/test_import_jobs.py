@@ -145,3 +145,27 @@ def test_a_folder_stands_for_its_game_log_and_game_files(tmp_path):
     refused = CliRunner().invoke(cli, ["--db", str(tmp_path / "other.db"), "import", str(empty)])
     assert refused.exit_code == 2 and "no game-log (.jsonl) or game (.ktgame) files in it; nothing was imported" in refused.output
     assert not (tmp_path / "other.db").exists()
+
+
+def test_the_writer_only_inserts_what_a_checker_handed_over(folder, tmp_path, monkeypatch):
+    """Issue 26: a checking process hands over the rows to insert (events, snapshots, projection
+    rows, the games row's columns); the importing process neither folds, nor decodes a state, nor
+    derives a row, so more checkers are not held back by it."""
+    from ktlog.reducer import fold
+    from ktlog.storage import projections
+    from ktlog.storage import store as store_module
+
+    path = sorted(folder.glob("*.jsonl"))[0]
+    checked = importer._checked(path)
+
+    def derived_here(*args, **kwargs):
+        raise AssertionError("the writer derived what the checker should have handed over")
+
+    for module, name in ((projections, "rows_since"), (projections, "game_columns"), (store_module, "fold_with_snapshots"), (store_module, "decode_state")):
+        monkeypatch.setattr(module, name, derived_here, raising=False)
+    with Store(tmp_path / "writer.db") as store:
+        report = importer._import_checked(store, checked)
+        monkeypatch.undo()
+        assert report.status == "imported" and report.events_added == len(checked.game.rows)
+        assert store.state(checked.header.game_id) == fold(store.events(checked.header.game_id))
+        assert store.game(checked.header.game_id).status == "finished"

@@ -177,6 +177,79 @@ def test_undoing_this_stores_latest_events_needs_no_fold_and_agrees_with_one(tmp
     assert store.state(gid) == fold(store.events(gid))
 
 
+def test_undoing_many_of_this_stores_appends_in_a_row_folds_none_and_agrees_with_a_fold(tmp_path, monkeypatch):
+    """The states kept for undo are encoded every few appends (`storage.recent`), not on each:
+    undoing past several of them, each state is the fold's, and none is folded from a snapshot."""
+    from ktlog.storage.recent import EVERY
+
+    g = game(6, 6)
+    for op in ("a1", "b1", "a2", "b2", "a3", "b3", "a4", "b4"):
+        g.activate(op, "engage", dash())
+    store = Store(tmp_path / "undo.db")
+    gid = store.new_game(g.events[0], g.events[1:4])
+    for event in g.events[4:]:
+        store.append(gid, event)
+    assert len(g.events) - 4 > 2 * EVERY
+    monkeypatch.setattr(Store, "_state_from_snapshot", lambda self, *a, **k: pytest.fail("folded"))
+    states = []
+    for _ in range(2 * EVERY):
+        undo(store, gid)
+        states.append(store.state(gid))
+    monkeypatch.undo()
+    fresh = Store(tmp_path / "undo.db")
+    assert states[-1] == fresh.state(gid) == fold(store.events(gid))
+    assert [msgspec.structs.replace(s, seq=0) for s in states] == [msgspec.structs.replace(fold(g.events[: -n - 1]), seq=0) for n in range(2 * EVERY)]
+
+
+def test_an_append_reads_nothing_before_writing_while_no_one_else_writes(tmp_path):
+    """Issue 26: an append is its INSERT and the head's UPDATE (and, here, SQLite's data_version);
+    it read the damage mark and the head before. Another connection's commit makes it read them again."""
+    g = game(2, 2)
+    g.activate("a1", "engage", dash())
+    store, other = Store(tmp_path / "two.db"), Store(tmp_path / "two.db")
+    gid = store.new_game(g.events[0], g.events[1:-2])
+    store.append(gid, g.events[-2])
+    statements: list[str] = []
+    store.conn.set_trace_callback(statements.append)
+    store.append(gid, g.events[-1])
+    assert [s.split()[0] for s in statements] == ["BEGIN", "PRAGMA", "INSERT", "UPDATE", "COMMIT"]
+    other.append(gid, Annotation(target=1, text="from the other table"))
+    statements.clear()
+    store.append(gid, Annotation(target=2, text="mine"))
+    words = [s.split()[:4] for s in statements]
+    assert words[2:4] == [["SELECT", "value", "FROM", "meta"], ["SELECT", "head_seq,", "head_hash", "FROM"]]  # then the state, refolded
+    assert [w[0] for w in words[-3:]] == ["INSERT", "UPDATE", "COMMIT"]
+    assert store.game(gid).head_seq == len(g.events) + 2 and store.state(gid) == fold(store.events(gid))
+
+
+@pytest.mark.parametrize("marked_by", ["this store", "another connection"])
+def test_an_append_is_refused_once_the_file_is_marked_damaged(tmp_path, marked_by):
+    g = game(2, 2)
+    store = Store(tmp_path / "d.db")
+    gid = recorded(store, g)
+    store.append(gid, Annotation(target=1, text="before"))
+    marker = store if marked_by == "this store" else Store(tmp_path / "d.db")
+    marker.record_file_check(["integrity_check: a page is damaged"])
+    with pytest.raises(StoreError, match="failed `ktlog verify`"):
+        store.append(gid, Annotation(target=1, text="after"))
+    marker.record_file_check([])
+    store.append(gid, Annotation(target=1, text="after"))
+    assert store.game(gid).head_seq == len(g.events) + 2
+
+
+def test_an_append_on_a_head_another_writer_moved_is_a_conflict_even_if_unseen(tmp_path):
+    """The head's UPDATE names the head the append was made on: were this store's belief wrong,
+    the append is refused, not written after another writer's event."""
+    g = game(2, 2)
+    store = Store(tmp_path / "h.db")
+    gid = recorded(store, g)
+    store._heads[gid] = (len(g.events), "0" * 64)  # a wrong belief about the head's hash
+    with pytest.raises(ConcurrencyConflict):
+        store.append(gid, Annotation(target=1, text="note"))
+    store.append(gid, Annotation(target=1, text="note"))  # the belief was dropped with the refusal
+    assert [e.seq for e in store.events(gid)] == list(range(1, len(g.events) + 2))
+
+
 def test_a_refusal_after_the_rules_changed_the_state_leaves_the_head_state_as_it_was(store, monkeypatch):
     """An append applies the event to the store's own head state (no copy): a rule that refuses
     after changing it must leave nothing of the change behind, in the state or an undo after."""
@@ -347,5 +420,46 @@ def test_no_optional_library_is_imported_on_ktlogs_paths(tmp_path):
     done = subprocess.run([sys.executable, "-m", "ktlog", "--db", str(tmp_path / "new.db"), "import", str(sample)], env=env, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert not (tmp_path / "imported").exists(), (tmp_path / "imported").read_text()
+    # And as sys.modules says, at the end of the same command run in the process that checks.
+    command = (
+        "import runpy, sys\n"
+        f"sys.argv = ['ktlog', '--db', {str(tmp_path / 'newer.db')!r}, 'import', {str(sample)!r}]\n"
+        "try:\n    runpy.run_module('ktlog', run_name='__main__')\nexcept SystemExit as exit:\n    assert not exit.code, exit.code\n"
+        "print(sorted(name for name in ('pandas', 'numpy') if name in sys.modules))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", command], env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == "[]" and (tmp_path / "newer.db").exists()
     done = subprocess.run([sys.executable, "-c", "import ktlog.storage.schema_library, pandas"], env=env, capture_output=True, text=True)
     assert done.returncode == 0 and (tmp_path / "imported").read_text() == "pandas "  # a later import of pandas still works
+
+
+def test_a_new_file_is_made_as_the_migrations_make_it_without_sqlite_utils(tmp_path, monkeypatch):
+    """Issue 26: a new database is made from `new_database`'s statements (no sqlite-utils import,
+    no migrations run one by one): the same tables, indexes, triggers, pragmas and migration
+    rows as the migrations give, and a later migration applies to it as to any."""
+    import subprocess
+    import sys
+
+    from ktlog.storage import new_database
+
+    def schema(path):
+        conn = sqlite3.connect(path)
+        try:
+            return (
+                sorted(conn.execute("SELECT type, name, tbl_name, sql FROM sqlite_master")),
+                [n for (n,) in conn.execute("SELECT name FROM _sqlite_migrations ORDER BY id")],
+                [conn.execute(f"PRAGMA {p}").fetchone()[0] for p in ("application_id", "user_version", "journal_mode")],
+                sorted(conn.execute("SELECT key FROM meta")),
+            )
+        finally:
+            conn.close()
+
+    Store(tmp_path / "made.db").close()
+    monkeypatch.setattr(new_database, "VERSION", -1)  # stale: the migrations make the file
+    Store(tmp_path / "migrated.db").close()
+    made, migrated = schema(tmp_path / "made.db"), schema(tmp_path / "migrated.db")
+    assert made == migrated, "new_database.py is stale: `make new-database` writes it again"
+    code = "import sys, ktlog.storage.store as s; s.Store(sys.argv[1]).close(); print(sorted(m for m in sys.modules if m.startswith('sqlite_utils')))"
+    done = subprocess.run([sys.executable, "-c", code, str(tmp_path / "lean.db")], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"

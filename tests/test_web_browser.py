@@ -170,3 +170,41 @@ def test_screenshots_of_the_pages_on_sample_games(page, tmp_path: Path) -> None:
         page.screenshot(path=str(folder / "web-overlay.png"), omit_background=True)
     assert all((folder / name).stat().st_size > 5000 for name in [*shots, "web-overlay.png"])
     assert not page.problems, page.problems
+
+
+def test_the_tournament_page_follows_the_games_as_they_end_on_a_hall_screen_and_a_phone(page, tmp_path: Path) -> None:
+    """A tournament's page while round 1 is played: a game ends by a concession, a table by a
+    no-show, and the page's standings become the command line's without a reload; names typed
+    by users stay text. Screenshots at a hall screen's size and a phone's (tournament-*.png)."""
+    from test_tournament import Organiser, new_game
+
+    name = "Hall <b>Night</b>"
+    run = Organiser(tmp_path / "event.db", name)
+    run("tournament", "new", name, "--rounds", 3)
+    run("tournament", "add", name, "Ann", "<i>Bea</i>", "Cid", "Dee", "Eve")
+    tables = json.loads(run("tournament", "pair", name, "--seed", 2, "--json").stdout)
+    first, second = tables[0], tables[1]
+    game = new_game(run, first["player_a"], first["player_b"], "--tournament", name).stdout.strip()
+    url = "/tournaments/Hall%20%3Cb%3ENight%3C%2Fb%3E"
+    with running(run.db) as base:
+        page.set_viewport_size({"width": 1920, "height": 1080})
+        page.goto(base + url)
+        wait_until(page, "document.querySelectorAll('#standings tbody tr').length === 5")
+        assert page.inner_text("h1") == name and page.locator("h1 b, td b, td i").count() == 0
+        assert page.inner_text("#pairings tbody tr:first-child td.result") == "in play"
+        assert page.inner_text("#round-line") == "Round 1 of 3: 2 of 3 tables playing"
+        run("event", game, "GameConceded", f"player={first['player_b']}")
+        wait_until(page, "document.body.dataset.openTables === '1'")  # the game's end, from the stream
+        run("tournament", "no-show", name, second["player_a"])
+        wait_until(page, "document.body.dataset.openTables === '0'", timeout=25)  # the no-show, from the page's own asking
+        assert page.inner_text("#round-line") == "Round 1 of 3: every table has ended"
+        assert page.inner_text("#pairings tbody tr:first-child td.result") == f"{first['player_a']} won ({first['player_b']} conceded)"
+        shown = [[c.strip() for c in row.split("\t")] for row in page.inner_text("#standings tbody").splitlines()]
+        expected = run.json("tournament", "standings")
+        assert [(r[1], float(r[2]), float(r[3])) for r in shown] == [(s["player"], s["points"], s["sos"]) for s in expected]
+        page.screenshot(path=str(tmp_path / "tournament-hall.png"), full_page=True)
+        page.set_viewport_size({"width": 390, "height": 844})
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390, "the phone scrolls sideways"
+        assert not page.locator("#standings th.more").first.is_visible()
+        page.screenshot(path=str(tmp_path / "tournament-phone.png"), full_page=True)
+    assert page.problems == []

@@ -29,12 +29,24 @@ from web_server import running  # noqa: E402
 from web_support import store_part  # noqa: E402
 
 
+def _with_tournament(db: Path) -> None:
+    """A tournament with round 1 paired, for the tournament routes (written before the server
+    opens the file: a connection closed in the server's process would drop its locks)."""
+    from ktlog.play import tournament
+    from ktlog.play.database import Store
+
+    with Store(db) as store:
+        tournament.create(store, "Autumn GT", 3, None)
+        tournament.add(store, "Autumn GT", ["Alice", "Bob", "Carol"])
+        tournament.pair(store, "Autumn GT", seed=1)
+
+
 def _get_routes(db: Path, gid: str) -> list[str]:
-    """Every GET route of the app, its game filled in, the league with each of its filters."""
+    """Every GET route of the app, its game and tournament filled in, the league with each of its filters."""
     urls = []
     for route in make_app(db).routes:
         if isinstance(route, Route) and "GET" in (route.methods or ()):
-            urls.append(route.path.replace("{game}", gid))
+            urls.append(route.path.replace("{game}", gid).replace("{name:path}", "Autumn%20GT"))
     urls += ["/league?player=Grace", "/league?team=Kasrkin", "/static/ktlog.css", "/static/ktlog.js"]
     return urls
 
@@ -46,6 +58,7 @@ def test_a_stream_still_delivers_notes_from_other_processes_after_every_route_wa
     demo = subprocess.run([sys.executable, "-m", "ktlog", "--db", str(db), "demo"], capture_output=True, timeout=120)
     assert demo.returncode == 0  # in a process of its own: the statistics it prints read through ADBC
     gid, _ = store_part(db, 60)
+    _with_tournament(db)
     with running(db) as base, httpx.Client(base_url=base, timeout=10) as http:
         for url in _get_routes(db, gid):
             if url.endswith("/events"):

@@ -59,10 +59,22 @@ def _parse_player(spec: str) -> tuple[str, Path, list[str] | None]:
     help="Joint Ops: the non-player operatives' side and its roster (e.g. ktlog/data/rosters/npo.toml); an OP named "
     "several times is selected that many times (ids OP-1, OP-2 ...).",
 )
+@click.option(
+    "--tournament",
+    help="Play the game at its players' table of this tournament's current round: the round, table and league labels are set, and the table is linked to the game.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the new game as JSON.")
 @click.pass_context
-def new(ctx, ruleset, killzone, date, dataslate, mission, league, season, round_, table, players, npos, as_json) -> None:
+def new(ctx, ruleset, killzone, date, dataslate, mission, league, season, round_, table, players, npos, tournament, as_json) -> None:
     """Create a game from flags and roster files; prints its id."""
+    link = None
+    if tournament is not None:
+        from ..play.tournament import for_new_game
+
+        labels, link = for_new_game(
+            open_store(ctx), tournament, [p.partition("=")[0] for p in players + npos], ruleset, {"league": league, "round": round_, "table": table}
+        )
+        league, round_, table = labels["league"], labels["round"], labels["table"]
     created = ev.GameCreated(
         ruleset=ruleset, killzone=killzone, date=date, dataslate=dataslate, mission=mission, league=league, season=season, round=round_, table=table
     )
@@ -79,7 +91,7 @@ def new(ctx, ruleset, killzone, date, dataslate, mission, league, season, round_
         paths[name] = str(path)
         sides.append(Side(name, loaded, select, npo=npo))
     setup = opening_events(created, sides)[1:]  # refused here, before the database is opened
-    game_id = open_store(ctx, create=True).new_game(created, setup)
+    game_id = open_store(ctx, create=True).new_game(created, setup, then=link)
     unapplied = not_applied_in_setup(setup, RULESETS[ruleset])
     if as_json:
         echo_json(
@@ -94,6 +106,8 @@ def new(ctx, ruleset, killzone, date, dataslate, mission, league, season, round_
         )
         return
     click.echo(game_id)
+    if tournament is not None:
+        click.echo(f"{league}: round {round_}, table {table}", err=True)
     for line in [f"roster of {u}" for u in used] + [f"warning: {w}" for w in warnings] + [f"not applied: {u}" for u in unapplied]:
         click.echo(line, err=True)
     click.echo(f"created {RULESETS[ruleset].title} game {game_id[:8]} with {len(setup) + 1} events; next: the set-up roll-off, e.g.", err=True)

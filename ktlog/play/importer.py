@@ -34,9 +34,9 @@ from ..files.gamefile import SUFFIX as GAME_FILE_SUFFIX
 from ..files.gamelog import Header, header_result, read_game_log
 from ..files.inputs import LINE_LIMIT
 from ..reducer import fold_with_snapshots
-from ..state import GameState, decode_state, encode_state
+from ..state import GameState
 from ..storage.snapshots import SNAPSHOT_EVERY
-from ..storage.store import Raced, Store, event_rows, snapshot_rows
+from ..storage.store import Folded, Raced, Store, event_rows, folded
 from ..text.plural import counted
 from ..text.results import describe_result
 from .game_files import read_typed_game
@@ -349,13 +349,13 @@ def _send_all(outbox: queue.SimpleQueue, sender: Connection) -> None:
 
 @dataclass
 class _Checked:
-    """A game-log file read and its events folded (by the checking process), ready to write."""
+    """A game-log file read and its events folded (by the checking process), as rows ready to
+    insert: the importing process only writes them."""
 
     path: str
     header: Header
-    rows: list[tuple]
-    state: bytes
-    snapshots: list[tuple[int, bytes, bytes]]
+    game: Folded
+    warnings: list[str]
 
 
 def _checked(path: Path) -> _Checked | GameLogError:
@@ -365,18 +365,19 @@ def _checked(path: Path) -> _Checked | GameLogError:
         with _named_line(str(path)):
             rows = event_rows(sealed)  # every value checked before the rules see it
             state, snapshots = fold_with_snapshots([(e.seq, e.payload) for e, _ in sealed], SNAPSHOT_EVERY)
+            game = folded(header.game_id, rows, state, snapshots)
     except GameLogError as exc:
         return exc
-    return _Checked(str(path), header, rows, encode_state(state), snapshot_rows(rows, snapshots))
+    return _Checked(str(path), header, game, _warnings(header, state))
 
 
 def _import_checked(store: Store, checked: _Checked) -> ImportReport:
     try:
         with _named_line(checked.path):
-            state = store.import_folded(checked.header.game_id, checked.rows, decode_state(checked.state), checked.snapshots)
+            store.import_folded(checked.header.game_id, checked.game)
     except Raced:  # another import stored this game first: compare with what it stored
         return import_file(store, Path(checked.path))
-    return _report(checked.path, checked.header, state, "imported", len(checked.rows))
+    return ImportReport(checked.path, checked.header.game_id, "imported", len(checked.game.rows), checked.warnings)
 
 
 def _either(importer, store: Store, source) -> ImportReport | KtlogError:
@@ -403,7 +404,11 @@ def _named_line(where: str) -> Iterator[None]:
 
 
 def _report(where: str, header: Header, state: GameState, status: Literal["imported", "extended"], added: int) -> ImportReport:
-    report = ImportReport(where, header.game_id, status, added)
+    return ImportReport(where, header.game_id, status, added, _warnings(header, state))
+
+
+def _warnings(header: Header, state: GameState) -> list[str]:
+    """What an import says of a file whose events are good: a header's result they do not give."""
     if header.result is not None and header.result != header_result(state):
-        report.warnings.append(f"the header's result differs from what the events give ({describe_result(state)})")
-    return report
+        return [f"the header's result differs from what the events give ({describe_result(state)})"]
+    return []

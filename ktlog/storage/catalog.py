@@ -90,6 +90,24 @@ KEYRING: dict[str, type] = {"public_key": str, "name": str, "how": str, "pinned_
 """The league's keyring: each public key (hex) pinned to the one name it signs for (`play.keyring`)."""
 
 """Which ktlog wrote the database and which it needs."""
+TOURNAMENTS: dict[str, type] = {"name": str, "created_at": str, "rounds": int, "ruleset": str, "tie_breakers": str, "seed": int}
+"""One row per tournament (`ktlog tournament new`): its number of rounds, the ruleset its games are
+played under (None: any), its tie-breakers after points (comma separated, `play.tournament_swiss`),
+and the seed that drew its first round (None until it is paired)."""
+TOURNAMENT_PLAYERS: dict[str, type] = {"tournament": str, "player": str, "added_at": str}
+TOURNAMENT_TABLES: dict[str, type] = {
+    "tournament": str,
+    "round": int,
+    "table_no": int,
+    "player_a": str,
+    "player_b": str,
+    "game_id": str,
+    "no_show": str,
+    "paired_at": str,
+}
+"""One row per pairing of a tournament's round: `player_b` None for a bye; `game_id` the game
+played at the table (linked once, unique), or `no_show` the player who did not come."""
+
 SEATS: dict[str, type] = {"game_id": str, "player": str, "token_hash": str, "issued_at": str, "revoked_at": str, "public_key": str}
 """A player's seat of a game (`play.seats`): the SHA-256 of its token (hex; the token is only
 ever in the seat's link), when it was issued and revoked, and the Ed25519 public key it signs with."""
@@ -158,6 +176,9 @@ TABLES: dict[str, dict[str, type]] = {
     "signatures": SIGNATURES,
     "keyring": KEYRING,
     "seats": SEATS,
+    "tournaments": TOURNAMENTS,
+    "tournament_players": TOURNAMENT_PLAYERS,
+    "tournament_tables": TOURNAMENT_TABLES,
     **PROJECTIONS,
 }
 """Every table of a current database -> its columns."""

@@ -10,6 +10,7 @@ and open a `Store` (which explains, migrates or refuses) only when the file is a
 from __future__ import annotations
 
 import contextlib
+import datetime as dt
 import os
 import sqlite3
 from collections.abc import Iterator
@@ -19,9 +20,10 @@ import platformdirs
 
 from .. import __version__
 from ..errors import StoreError
+from . import new_database
 
 APPLICATION_ID = 0x6B746C67  # "ktlg"
-SCHEMA_VERSION = 14
+SCHEMA_VERSION = 18
 """Bumped with each migration; a database with a higher one needs a newer ktlog."""
 SCHEMA_NEEDS_KTLOG = "0.1.0"
 """The first ktlog version that reads this schema (recorded in the database's meta table)."""
@@ -171,25 +173,47 @@ def _migrate(conn: sqlite3.Connection, path: Path | None) -> bool:
         )
     if version == SCHEMA_VERSION:
         return False
+    if not version and not tables and new_database.VERSION == SCHEMA_VERSION:
+        _create(conn, path)
+        return False
     from .migrations import COMPACTING_MIGRATIONS, REBUILDING_MIGRATIONS, migrations
     from .schema_library import sqlite_utils
 
     db = sqlite_utils.Database(conn, execute_plugins=False)
     pending = {m.name for m in migrations.pending(db)}
-    try:
-        with transaction(conn, path):
-            conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-            migrations.apply(db)
-            conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-            conn.executemany("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", [("written_by", __version__), ("needs_ktlog", SCHEMA_NEEDS_KTLOG)])
-    except sqlite3.OperationalError as exc:
-        raise StoreError(f"cannot set up the ktlog tables in {where}: {exc}; is the file read-only?") from exc
+    with _setting_up(conn, path):
+        migrations.apply(db)
     if version and pending & COMPACTING_MIGRATIONS:
         try:
             conn.execute("VACUUM")  # the pages the old tables held go back to the disk
         except sqlite3.OperationalError:
             pass  # no room for the copy VACUUM makes: the file keeps its size, and new rows use the free pages
     return bool(version and pending & REBUILDING_MIGRATIONS and conn.execute("SELECT 1 FROM games").fetchone())
+
+
+def _create(conn: sqlite3.Connection, path: Path | None) -> None:
+    """Make ktlog's tables in an empty file from `new_database`'s statements."""
+    with _setting_up(conn, path):
+        for statement in new_database.SCHEMA:
+            conn.execute(statement)
+        applied = dt.datetime.now(dt.UTC).isoformat(sep=" ")  # as sqlite-utils writes the time
+        conn.executemany(
+            "INSERT INTO _sqlite_migrations (migration_set, name, applied_at) VALUES ('ktlog', ?, ?)", [(m, applied) for m in new_database.MIGRATIONS]
+        )
+
+
+@contextlib.contextmanager
+def _setting_up(conn: sqlite3.Connection, path: Path | None) -> Iterator[None]:
+    """One transaction making or migrating ktlog's tables, then marking the file as ktlog's, of
+    this schema, written by this ktlog."""
+    try:
+        with transaction(conn, path):
+            conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+            yield
+            conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            conn.executemany("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", [("written_by", __version__), ("needs_ktlog", SCHEMA_NEEDS_KTLOG)])
+    except sqlite3.OperationalError as exc:
+        raise StoreError(f"cannot set up the ktlog tables in {path or ':memory:'}: {exc}; is the file read-only?") from exc
 
 
 @contextlib.contextmanager

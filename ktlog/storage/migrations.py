@@ -309,3 +309,21 @@ def _hash_bytes(text: str | bytes | int | float | None) -> str | bytes | int | f
         except ValueError:
             pass
     return text
+
+
+@migrations()
+def m018_tournaments(db: sqlite_utils.Database) -> None:
+    """Schema 18: tournaments (`ktlog tournament`, `play.tournament`): each event's rounds,
+    ruleset, tie-breakers and first-round seed; its players; and its tables, one row per pairing
+    of a round (player_b empty for a bye), with the game linked to it or the player who did
+    not show. The games themselves stay in the log: a table's result is read from its game."""
+    db.table("tournaments").create(
+        {"name": str, "created_at": str, "rounds": int, "ruleset": str, "tie_breakers": str, "seed": int}, pk="name", not_null={"created_at", "rounds"}
+    )
+    db.table("tournament_players").create({"tournament": str, "player": str, "added_at": str}, pk=("tournament", "player"))
+    db.table("tournament_tables").create(
+        {"tournament": str, "round": int, "table_no": int, "player_a": str, "player_b": str, "game_id": str, "no_show": str, "paired_at": str},
+        pk=("tournament", "round", "table_no"),
+        not_null={"player_a", "paired_at"},
+    )
+    db.execute("CREATE UNIQUE INDEX idx_tournament_tables_game_id ON tournament_tables (game_id) WHERE game_id IS NOT NULL")

@@ -105,10 +105,18 @@ def game_columns(state: GameState) -> dict[str, Any]:
     }
 
 
-def write(conn: sqlite3.Connection, game_id: str, state: GameState, after_seq: int) -> None:
-    """Insert the game's projection rows of the events after `after_seq`."""
-    key = None  # the game's key, read only when some row is written (most events write none)
-    for table, rows in rows_since(game_id, state, after_seq).items():
+def write(conn: sqlite3.Connection, game_id: str, state: GameState, after_seq: int, key: int | None = None) -> None:
+    """Insert the game's projection rows of the events after `after_seq`; `key`, the game's
+    key, if the caller knows it (else it is read only when some row is written: most events write none)."""
+    insert(conn, game_id, rows_since(game_id, state, after_seq), key, state)
+
+
+def insert(
+    conn: sqlite3.Connection, game_id: str, rows_by_table: dict[str, list[tuple[Any, ...]]], key: int | None = None, state: GameState | None = None
+) -> None:
+    """Insert projection rows (`rows_since`), made here or by an import's checking process;
+    `state`, where it is at hand, names the event of a number too large."""
+    for table, rows in rows_by_table.items():
         if rows:
             key = key or conn.execute("SELECT game_key FROM games WHERE id = ?", (game_id,)).fetchone()[0]
             columns = PROJECTIONS[table]
@@ -116,6 +124,21 @@ def write(conn: sqlite3.Connection, game_id: str, state: GameState, after_seq: i
                 conn.executemany(f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})", [(*row, key) for row in rows])
             except OverflowError as exc:
                 raise _too_large(table, rows, state) from exc
+
+
+def out_of_range(state: GameState) -> InvalidEvent | None:
+    """The error for a state whose running CP or VP totals leave SQLite's 64-bit integers (every
+    other number an event gives is within NUMBER_LIMIT): found where the state is folded, so an
+    import's checking process refuses the file before the writer sees it."""
+    seq = _first_out_of_range(state)
+    if seq is None:
+        return None
+    error = InvalidEvent(
+        "a number this event gives (a CP or VP total) is too large to store; ktlog keeps whole numbers between -2^63 and 2^63-1: check the values entered",
+        "event",
+    )
+    error.seq = seq
+    return error
 
 
 def delete(conn: sqlite3.Connection, game_id: str, since: int = 0) -> None:
@@ -127,7 +150,7 @@ def delete(conn: sqlite3.Connection, game_id: str, since: int = 0) -> None:
 INT64 = range(-(2**63), 2**63)
 
 
-def _too_large(table: str, rows: list[tuple[Any, ...]], state: GameState) -> InvalidEvent:
+def _too_large(table: str, rows: list[tuple[Any, ...]], state: GameState | None) -> InvalidEvent:
     """The error for an event whose numbers, or numbers the rules derive from them, do not fit
     SQLite's 64-bit integers, naming that event's seq: the row holding the number (rows carry
     their event's seq second) or, for a player's total (CP left, VP), the event whose change
@@ -135,7 +158,7 @@ def _too_large(table: str, rows: list[tuple[Any, ...]], state: GameState) -> Inv
     error = InvalidEvent(
         f"a number this event gives ({table}) is too large to store; ktlog keeps whole numbers between -2^63 and 2^63-1: check the values entered", "event"
     )
-    error.seq = _first_out_of_range(state) or next((r[1] for r in rows if any(isinstance(v, int) and v not in INT64 for v in r)), None)
+    error.seq = (state and _first_out_of_range(state)) or next((r[1] for r in rows if any(isinstance(v, int) and v not in INT64 for v in r)), None)
     return error
 
 

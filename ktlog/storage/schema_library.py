@@ -1,8 +1,9 @@
 """sqlite-utils, imported without the optional libraries it loads at import time.
 
 `sqlite_utils.db` imports pandas and numpy whenever they are installed, for inserting their
-frames, which ktlog never does: on a machine with pandas, an import into a new database (the
-only path that loads sqlite-utils, for the migrations) cost 1.22x the CPU (issue 26). While
+frames, which ktlog never does: on a machine with pandas, an import into a new database cost
+1.22x the CPU (issue 26; a new file is now made without sqlite-utils, `new_database`, so only
+migrating an older file loads it). While
 sqlite-utils is imported here, `import pandas` and `import numpy` fail as if they were not
 installed (a None in `sys.modules` is Python's documented way); a library that loaded them before
 keeps them. This leans on how sqlite-utils 4 imports them, so its version range is pinned in

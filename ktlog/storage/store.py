@@ -13,8 +13,9 @@ from __future__ import annotations
 import json
 import sqlite3
 import uuid
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
@@ -23,10 +24,11 @@ from ..envelopes import GENESIS, GameRow, check_ids, check_limits, decode_payloa
 from ..errors import ConcurrencyConflict, GameNotFound, InvalidEvent, KtlogError, StoreError
 from ..events import AnyEvent, Envelope, Event, EventCorrected, EventVoided, GameCreated
 from ..reducer import apply_in_place, fold_with_snapshots
-from ..state import GameState, copy_state, decode_state, encode_state
+from ..state import GameState, copy_state, encode_state
 from . import projections
 from .catalog import EVENTS, LABEL_COLUMNS, PROJECTIONS
 from .dbfile import BUSY_TIMEOUT_MS, default_db_path, durable_once, open_database, transaction
+from .recent import Recent
 from .snapshots import SNAPSHOT_EVERY, sealed_rows, state_at, write_sealed, write_snapshots
 
 if TYPE_CHECKING:
@@ -36,8 +38,6 @@ if TYPE_CHECKING:
 
 DAMAGED = "damaged"
 """The meta key holding what `ktlog verify` found wrong with the file (integrity check, schema)."""
-UNDOABLE = 20
-"""How many of its latest appends a store can undo without folding (the states before them)."""
 
 
 class Raced(KtlogError):
@@ -73,9 +73,16 @@ class Store:
         """Game id -> its game_key (which never changes), for the games this store has read or written."""
         self.distrusted: list[tuple[str, int]] = []
         """(game, seq) of each snapshot passed over because its seal did not hold (readers say so)."""
-        self._undoable: dict[str, list[tuple[int, bytes]]] = {}
-        """Per game, (seq, the state before it, encoded) of the latest events this store appended,
-        newest last: an undo takes its state from here instead of folding from a snapshot."""
+        self._recent: dict[str, Recent] = {}
+        """Per game, the latest events this store appended: an undo of one takes its state from
+        here instead of folding from a snapshot."""
+        self._heads: dict[str, tuple[int, str]] = {}
+        self._columns: dict[str, dict[str, Any]] = {}
+        """Per game, its head (seq, hash) and derived columns as this store last wrote them: true
+        while no other connection has written (`_data_version`), so an append reads neither."""
+        self._data_version: int | None = None
+        """SQLite's data_version when this store last checked the file (the damage mark, the heads);
+        it changes when another connection commits (not when this one does)."""
         self.busy_timeout_ms = busy_timeout_ms
         self.commits = 0
         """Write transactions this store committed (an error after one must not say "nothing was changed")."""
@@ -106,21 +113,41 @@ class Store:
         self.close()
 
     @contextmanager
-    def _write(self, *, damaged_ok: bool = False) -> Iterator[None]:
-        """A write transaction; refused in a file `ktlog verify` found damaged (`record_file_check`)."""
+    def _write(self, *, damaged_ok: bool = False, appending: bool = False) -> Iterator[None]:
+        """A write transaction; refused in a file `ktlog verify` found damaged (`record_file_check`).
+        `appending`: the damage mark is read, and the heads and columns this store wrote are
+        forgotten, only if another connection has committed since this store last looked
+        (SQLite's data_version changes then, not for this connection's own commits)."""
         try:
             with transaction(self.conn, self.path):
-                damage = None if damaged_ok else self.conn.execute("SELECT value FROM meta WHERE key = ?", (DAMAGED,)).fetchone()
-                if damage:
-                    raise StoreError(
-                        f"{self.path or ':memory:'} failed `ktlog verify` ({damage[0]}); ktlog writes nothing more to it. "
-                        "Restore it from a backup, or import the games' exported files into a new database"
-                    )
+                if appending:
+                    version = self.conn.execute("PRAGMA data_version").fetchone()[0]
+                    if version != self._data_version:
+                        self._heads.clear()
+                        self._columns.clear()
+                        self._refuse_damaged()
+                        self._data_version = version
+                elif not damaged_ok:
+                    self._refuse_damaged()
                 yield
         except BaseException:
             self._keys.clear()  # a games row rolled back: its key may go to another game
+            self._heads.clear()
+            self._columns.clear()
             raise
         self.commits += 1
+
+    def _refuse_damaged(self) -> None:
+        damage = self.conn.execute("SELECT value FROM meta WHERE key = ?", (DAMAGED,)).fetchone()
+        if damage:
+            raise StoreError(
+                f"{self.path or ':memory:'} failed `ktlog verify` ({damage[0]}); ktlog writes nothing more to it. "
+                "Restore it from a backup, or import the games' exported files into a new database"
+            )
+
+    def writing(self) -> contextlib.AbstractContextManager[None]:
+        """One write transaction for the tables beside the log (a tournament's, `storage.tournaments`)."""
+        return self._write()
 
     def batch(self) -> contextlib.AbstractContextManager[None]:
         """Many write transactions made durable together (one fsync for a whole import)."""
@@ -166,63 +193,70 @@ class Store:
     def has_game(self, game_id: str) -> bool:
         return self.conn.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is not None
 
-    def new_game(self, created: GameCreated, events: Sequence[Event] = (), *, game_id: str | None = None) -> str:
-        """Create a game and record its first events in one transaction. Returns its id."""
+    def new_game(self, created: GameCreated, events: Sequence[Event] = (), *, game_id: str | None = None, then: Callable[[str], None] | None = None) -> str:
+        """Create a game and record its first events in one transaction, with `then(game_id)`'s
+        writes in it too (a tournament's table linked to the game). Returns its id."""
         game_id = game_id or str(uuid.uuid4())
         sealed, prev = [], GENESIS
         for seq, event in enumerate([created, *events], 1):
             envelope, payload = seal(game_id, seq, event, prev)
             sealed.append((envelope, payload))
             prev = envelope.hash
-        self.import_envelopes(game_id, sealed)
+        self.import_envelopes(game_id, sealed, then=then)
         return game_id
 
-    def import_envelopes(self, game_id: str, sealed: list[tuple[Envelope, bytes]], *, already: int = 0) -> GameState:
+    def import_envelopes(self, game_id: str, sealed: list[tuple[Envelope, bytes]], *, already: int = 0, then: Callable[[str], None] | None = None) -> GameState:
         """Validate sealed events and write them with their projections and snapshots, in one
-        transaction: a new game (`already` 0) or the rest of a game whose first `already`
-        events are stored (the caller has checked they are these, by hash). Raises on the first
-        illegal event; then nothing is written."""
+        transaction: a new game (`already` 0; with `then(game_id)`'s writes) or the rest of a
+        game whose first `already` events are stored (the caller has checked they are these, by
+        hash). Raises on the first illegal event; then nothing is written."""
         rows = event_rows(sealed)
         state, snapshots = fold_with_snapshots([(e.seq, e.payload) for e, _ in sealed], SNAPSHOT_EVERY)
         if not already:
-            return self.import_folded(game_id, rows, state, snapshot_rows(rows, snapshots))
+            self.import_folded(game_id, folded(game_id, rows, state, snapshots), then=then)
+            return self._new_head(game_id, state)
         with self._write():
             if self._head(game_id)[0] != already:
                 raise Raced(f"game {game_id[:8]} changed while it was being imported")
             projections.delete(self.conn, game_id)  # the new events may undo stored ones: every row is written again
-            self._write_folded(game_id, rows[already:], state, snapshot_rows(rows, [(seq, blob) for seq, blob in snapshots if seq > already]))
+            self._write_folded(game_id, folded(game_id, rows, state, snapshots, already=already))
         return self._new_head(game_id, state)
 
-    def import_folded(self, game_id: str, rows: list[tuple[Any, ...]], state: GameState, snapshots: list[tuple[int, bytes, bytes]]) -> GameState:
-        """Write a new game whose events are checked and folded already (`event_rows` of them,
-        their state and `snapshot_rows`, perhaps made by another process), in one transaction."""
+    def import_folded(self, game_id: str, game: Folded, *, then: Callable[[str], None] | None = None) -> None:
+        """Write a new game whose events are checked and folded already (`folded`, perhaps made
+        by another process: this one only inserts), in one transaction (with `then(game_id)`'s
+        writes, if given)."""
         with self._write():
             if self.has_game(game_id):
                 raise Raced(f"game {game_id[:8]} was stored by another writer while it was being imported")
             self.conn.execute(
                 "INSERT INTO games (id, created_at, ruleset, status, head_seq, head_hash) VALUES (?,?,?,?,?,?)",
-                (game_id, rows[0][RECORDED_AT], state.ruleset, "setup", 0, GENESIS),
+                (game_id, game.rows[0][RECORDED_AT], game.ruleset, "setup", 0, GENESIS),
             )
-            self._write_folded(game_id, rows, state, snapshots)
-        return self._new_head(game_id, state)
+            self._write_folded(game_id, game)
+            if then is not None:
+                then(game_id)
+        self._cache.pop(game_id, None)
+        self._recent.pop(game_id, None)
 
     def _new_head(self, game_id: str, state: GameState) -> GameState:
         """Remember the state of a game whose events came in whole (the states before them are not kept)."""
         self._cache[game_id] = state
-        self._undoable.pop(game_id, None)
+        self._recent.pop(game_id, None)
         return state
 
-    def _write_folded(self, game_id: str, rows: list[tuple[Any, ...]], state: GameState, snapshots: list[tuple[int, bytes, bytes]]) -> None:
-        """Events (as `event_rows`), their snapshots, the game's projections (it has none
-        stored) and head."""
+    def _write_folded(self, game_id: str, game: Folded) -> None:
+        """A game's events, their snapshots, its projections (it has none stored) and head."""
         key = self._key(game_id)
         try:
-            self.conn.executemany(INSERT_EVENT, [(key, *row) for row in rows])
+            self.conn.executemany(INSERT_EVENT, [(key, *row) for row in game.rows])
         except sqlite3.IntegrityError as exc:
-            raise self._taken_event_id(game_id, rows) from exc
-        write_sealed(self.conn, key, snapshots)
-        projections.write(self.conn, game_id, state, 0)
-        self._write_head(game_id, state, rows[-1][HASH].hex())
+            raise self._taken_event_id(game_id, game.rows) from exc
+        write_sealed(self.conn, key, game.snapshots)
+        projections.insert(self.conn, game_id, game.projections, key)
+        head = (game.seq, game.rows[-1][HASH].hex())
+        self._update_game(game_id, {**game.columns, "updated_at": now(), "head_seq": head[0], "head_hash": head[1]})
+        self._heads[game_id], self._columns[game_id] = head, game.columns
 
     # --- appending --------------------------------------------------------------------------
 
@@ -235,8 +269,8 @@ class Store:
         the first the rules refuse is raised, its position in `events` as `exc.index`)."""
         envelopes = []
         try:
-            with self._write():
-                head_seq, head_hash = self._head(game_id)
+            with self._write(appending=True):
+                head_seq, head_hash = self._heads.get(game_id) or self._head(game_id)
                 if expected_seq is not None and expected_seq != head_seq + 1:
                     raise ConcurrencyConflict(game_id, expected_seq, head_seq)
                 for index, event in enumerate(events):
@@ -249,7 +283,7 @@ class Store:
                     head_hash = envelope.hash
         except BaseException:  # the cache holds states of events rolled back, or one a refusal left half applied
             self._cache.pop(game_id, None)
-            self._undoable.pop(game_id, None)
+            self._recent.pop(game_id, None)
             raise
         return envelopes
 
@@ -257,33 +291,31 @@ class Store:
         envelope, payload = seal(game_id, seq, event, head_hash)
         row = event_rows([(envelope, payload)])[0]  # its values checked before the rules see them
         before = self._state_at_head(game_id, seq - 1)
-        undo = isinstance(event, EventVoided)
-        before_bytes = b"" if undo else encode_state(before)  # kept for undoing this event without a fold
+        recent = self._recent.get(game_id)
         if isinstance(event, EventVoided):
-            state = self._state_before(game_id, event) or self._state_from_snapshot(game_id, seq, then=(seq, event))
+            state = (recent and recent.undo(event.target)) or self._state_from_snapshot(game_id, seq, then=(seq, event))
             state.seq = seq
         elif isinstance(event, EventCorrected):
             state = self._state_from_snapshot(game_id, seq, then=(seq, event))
+            self._recent.pop(game_id, None)  # its states are before the history the correction changed
         else:  # applied to the cached state itself (`state` gives callers copies; a refusal drops the cache)
+            if recent is None:
+                recent = self._recent[game_id] = Recent(before)
             state = before
             apply_in_place(state, event, seq)
-        self._insert_event(envelope, (self._key(game_id), *row))
+            recent.appended(seq, event, state)
+        key = self._key(game_id)
+        self._insert_event(envelope, (key, *row))
         since = self._rewritten_since(game_id, event)
         if since is not None:  # the rows from the first event whose state changed are the new state's
             projections.delete(self.conn, game_id, since=since)
-            projections.write(self.conn, game_id, state, since - 1)
+            projections.write(self.conn, game_id, state, since - 1, key)
         else:
-            projections.write(self.conn, game_id, state, seq - 1)
+            projections.write(self.conn, game_id, state, seq - 1, key)
         if seq % SNAPSHOT_EVERY == 0:
-            write_snapshots(self.conn, self._key(game_id), [(seq, encode_state(state))])
-        self._write_head(game_id, state, envelope.hash)
+            write_snapshots(self.conn, key, [(seq, encode_state(state))])
+        self._advance_head(game_id, state, envelope.hash, (seq - 1, head_hash))
         self._cache[game_id] = state
-        undoable = self._undoable.setdefault(game_id, [])
-        if undo:
-            del undoable[-1:]
-        else:
-            undoable.append((seq, before_bytes))
-            del undoable[:-UNDOABLE]
         return envelope
 
     def _rewritten_since(self, game_id: str, event: Event) -> int | None:
@@ -295,14 +327,6 @@ class Store:
             return None
         row = self.conn.execute("SELECT type, payload FROM events WHERE game_key = ? AND seq = ?", (self._key(game_id), event.target)).fetchone()
         return json.loads(row[1])["target"] if row and row[0] == "EventCorrected" else event.target
-
-    def _state_before(self, game_id: str, void: EventVoided) -> GameState | None:
-        """The state before the event `void` undoes, if this store appended that event and
-        still holds the state before it."""
-        undoable = self._undoable.get(game_id)
-        if undoable and undoable[-1][0] == void.target:
-            return decode_state(undoable[-1][1])
-        return None
 
     def _insert_event(self, envelope: Envelope, row: tuple[Any, ...]) -> None:
         try:
@@ -345,8 +369,21 @@ class Store:
             raise GameNotFound(f"no game {game_id!r}; `ktlog games` lists them")
         return int(row[0]), str(row[1])
 
-    def _write_head(self, game_id: str, state: GameState, head_hash: str) -> None:
-        self._update_game(game_id, {**projections.game_columns(state), "updated_at": now(), "head_seq": state.seq, "head_hash": head_hash})
+    def _advance_head(self, game_id: str, state: GameState, head_hash: str, was: tuple[int, str]) -> None:
+        """Move the game's head on from `was` (seq, hash) after an append, writing only the
+        columns that changed since this store last wrote them. One statement, which also refuses
+        a head another writer moved (whatever this store believed)."""
+        columns = projections.game_columns(state)
+        known = self._columns.get(game_id, {})
+        values = {c: v for c, v in columns.items() if c not in known or known[c] != v}
+        values.update(updated_at=now(), head_seq=state.seq, head_hash=head_hash)
+        cursor = self.conn.execute(
+            f"UPDATE games SET {', '.join(f'{c}=?' for c in values)} WHERE game_key = ? AND head_seq = ? AND head_hash = ?",
+            (*values.values(), self._key(game_id), *was),
+        )
+        if cursor.rowcount != 1:
+            raise ConcurrencyConflict(game_id, state.seq, self._head(game_id)[0])
+        self._heads[game_id], self._columns[game_id] = (state.seq, head_hash), columns
 
     def _update_game(self, game_id: str, columns: dict[str, Any]) -> None:
         self.conn.execute(f"UPDATE games SET {', '.join(f'{c}=?' for c in columns)} WHERE id=?", (*columns.values(), game_id))
@@ -398,6 +435,7 @@ class Store:
 
     def record_file_check(self, problems: list[str]) -> None:
         """Keep what `ktlog verify` found wrong with the file itself: while it stands, every write is refused."""
+        self._data_version = None  # the next append reads the mark again
         with self._write(damaged_ok=True):
             if problems:
                 self.conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (DAMAGED, "; ".join(problems)))
@@ -438,7 +476,9 @@ class Store:
                 self._update_game(game_id, {"ruleset": state.ruleset, "head_seq": state.seq, "head_hash": envelopes[-1].hash})
                 self._update_game(game_id, projections.game_columns(state))
         self._cache.clear()
-        self._undoable.clear()
+        self._recent.clear()
+        self._heads.clear()
+        self._columns.clear()
         return len(ids)
 
     # --- reading ----------------------------------------------------------------------------
@@ -476,7 +516,7 @@ class Store:
         if cached is None or cached.seq != head_seq:
             cached = self._state_from_snapshot(game_id, head_seq)
             self._cache[game_id] = cached
-            self._undoable.pop(game_id, None)  # another writer's events came in between
+            self._recent.pop(game_id, None)  # another writer's events came in between
         return cached
 
     def _state_from_snapshot(self, game_id: str, at: int, then: tuple[int, EventVoided | EventCorrected] | None = None) -> GameState:
@@ -498,18 +538,55 @@ def event_rows(sealed: list[tuple[Envelope, bytes]]) -> list[tuple[Any, ...]]:
     """Sealed events as rows of the events table, in INSERT_EVENT's column order after the game's
     key (which the games row gives when the rows are written): the one way into the table, so
     every event's values are checked here (`envelopes.check_limits`) before a row is written. Ids
-    and hashes become bytes (`event_id_bytes`); the game's id is kept on its first event only."""
-    for envelope, payload in sealed:
+    and hashes become bytes (`event_id_bytes`); the game's id is kept on its first event only.
+    One pass: a game's id is checked once, an event id that is a UUID needs no other check."""
+    rows = []
+    checked_game = None
+    for e, p in sealed:
         try:
-            check_ids(envelope.game_id, envelope.event_id)
-            check_limits(envelope.payload, payload)
+            event_id = event_id_bytes(e.event_id)
+            if e.game_id != checked_game or not isinstance(event_id, bytes):
+                check_ids(e.game_id, e.event_id)
+                checked_game = e.game_id
+            check_limits(e.payload, p)
         except InvalidEvent as exc:
-            exc.seq = envelope.seq
+            exc.seq = e.seq
             raise
-    return [
-        (e.seq, event_id_bytes(e.event_id), e.type, e.version, e.recorded_at, p.decode(), bytes.fromhex(e.hash), e.game_id if e.seq == 1 else None)
-        for e, p in sealed
-    ]
+        rows.append((e.seq, event_id, e.type, e.version, e.recorded_at, p.decode(), bytes.fromhex(e.hash), e.game_id if e.seq == 1 else None))
+    return rows
+
+
+@dataclass(frozen=True)
+class Folded:
+    """A game's events checked and folded, as what the writer inserts and nothing it must work
+    out: an import's checking process makes it (`folded`), the importing one writes it."""
+
+    rows: list[tuple[Any, ...]]
+    """The events' rows (`event_rows`), the first `already` left out."""
+    snapshots: list[tuple[int, bytes, bytes]]
+    """`snapshot_rows`."""
+    projections: dict[str, list[tuple[Any, ...]]]
+    """Every projection row of the game (`projections.rows_since`)."""
+    columns: dict[str, Any]
+    """The games row's derived columns (`projections.game_columns`)."""
+    ruleset: str
+    seq: int
+    """The head's seq."""
+
+
+def folded(game_id: str, rows: list[tuple[Any, ...]], state: GameState, snapshots: list[tuple[int, bytes]], *, already: int = 0) -> Folded:
+    """A game's `event_rows`, its state and its (seq, encoded state) snapshots as the writer
+    inserts them (the events after `already`). Raises if a CP or VP total would not fit a column."""
+    if error := projections.out_of_range(state):
+        raise error
+    return Folded(
+        rows[already:],
+        snapshot_rows(rows, [(seq, blob) for seq, blob in snapshots if seq > already]),
+        projections.rows_since(game_id, state, 0),
+        projections.game_columns(state),
+        state.ruleset,
+        state.seq,
+    )
 
 
 def snapshot_rows(rows: list[tuple[Any, ...]], snapshots: list[tuple[int, bytes]]) -> list[tuple[int, bytes, bytes]]:

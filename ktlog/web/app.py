@@ -51,6 +51,8 @@ def routes() -> list[BaseRoute]:
         Route("/games/{game}/overlay", reads(handlers.overlay)),
         Route("/games/{game}/replay", reads(handlers.replay)),
         Route("/league", handlers.league),
+        Route("/tournaments/{name:path}", reads(handlers.tournament)),
+        Route("/api/tournaments/{name:path}", reads(handlers.api_tournament)),
         Route("/api/games", reads(handlers.api_games)),
         Route("/api/games/{game}", reads(handlers.api_state)),
         Route("/api/games/{game}/score", reads(handlers.api_score)),

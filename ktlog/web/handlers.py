@@ -16,6 +16,8 @@ from starlette.responses import HTMLResponse, Response, StreamingResponse
 from ..play.database import Store
 from ..play.replay import Replay
 from ..play.timeline import Timeline
+from ..play.tournament import load as load_tournament
+from ..play.tournament import view as tournament_view
 from ..state import GameState
 from ..text.json_views import score_view, state_view
 from . import pages
@@ -131,6 +133,16 @@ async def league(request: Request) -> Response:
 
 
 # --- JSON -----------------------------------------------------------------------------------
+
+
+def tournament(store: Store, request: Request) -> Response:
+    """A tournament's pairings, tables and live standings, for the hall's screen and a phone."""
+    return HTMLResponse(pages.tournament_page(tournament_view(load_tournament(store, request.path_params["name"]))))
+
+
+def api_tournament(store: Store, request: Request) -> Response:
+    """A tournament as `ktlog tournament standings --json` and `results --json` give it, together."""
+    return AsciiJSON(tournament_view(load_tournament(store, request.path_params["name"])))
 
 
 def api_games(store: Store, request: Request) -> Response:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import html
 import json
 from typing import Any
-from urllib.parse import urlencode
+from urllib.parse import quote, urlencode
 
 TITLE = "ktlog"
 CONTROL_PICTURES = {code: 0x2400 + code for code in range(0x20)} | {0x7F: 0x2421}
@@ -93,6 +93,25 @@ def league_page(filters: dict[str, str | None], choices: dict[str, list[str]], t
         body = "".join("<tr>" + "".join(f"<td>{_cell(v)}</td>" for v in row) + "</tr>" for row in rows)
         parts.append(f"<h2>{escape(heading)}</h2><div class='wide'><table class='stats'><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>")
     return page("League", "".join(parts), kind="league")
+
+
+def tournament_page(event: dict) -> str:
+    """A tournament for the hall's screen and a phone: the current round's tables and the live
+    standings side by side (stacked on a narrow screen), then every round's results."""
+    api = "/api/tournaments/" + quote(event["name"], safe="")
+    body = (
+        f"<h1>{escape(event['name'])}</h1><p class='sub' id='round-line'></p>"
+        "<section class='event'>"
+        "<div><h2 id='pairings-title'>Tables</h2><div class='wide'><table id='pairings' class='pairings'><thead><tr><th>table</th><th>player</th>"
+        "<th class='n'>VP</th><th class='n'>VP</th><th>player</th><th>result</th></tr></thead><tbody></tbody></table></div></div>"
+        "<div><h2>Standings</h2><div class='wide'><table id='standings' class='standings'><thead><tr><th class='n'>#</th><th>player</th><th class='n'>points</th>"
+        "<th class='n' title='strength of schedule: the sum of the opponents&#39; points'>SoS</th><th class='n'>VP ±</th><th class='n more'>VP</th>"
+        "<th class='n'>W-D-L</th><th class='more'>kill teams</th></tr></thead><tbody></tbody></table></div>"
+        "<p class='sub' id='tie-breakers'></p></div></section>"
+        "<h2>Results</h2><div class='wide'><table id='results' class='stats'><thead><tr><th>round</th><th>table</th><th>player</th><th>kill team</th>"
+        "<th class='n'>VP</th><th class='n'>VP</th><th>player</th><th>kill team</th><th>result</th></tr></thead><tbody></tbody></table></div>"
+    )
+    return page(event["name"], body + data_block("ktlog-tournament", event), kind="tournament", attrs={"api": api, "stream": "/api/tables/events"})
 
 
 def message_page(heading: str, message: str) -> str:

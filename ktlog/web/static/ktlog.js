@@ -164,6 +164,82 @@
     }
   }
 
+  // --- a tournament ---------------------------------------------------------------------------
+
+  function outcomeText(r) {
+    if (r.result === "open") return r.game_id ? "in play" : "waiting";
+    if (r.result === "bye") return "bye";
+    if (r.ended_by === "no-show") return `${r.by} did not show`;
+    const how = r.ended_by === "concession" ? ` (${r.by} conceded)` : "";
+    return (r.result === "draw" ? "draw" : `${r.winner} won`) + how;
+  }
+
+  function playerCell(name, team) {
+    return el("td", null, el("span", "name", name), team ? el("span", "team", ` ${team}`) : null);
+  }
+
+  function pairingRow(r, live) {
+    const vp = live[r.game_id] || [r.vp_a, r.vp_b];
+    const table = r.game_id ? el("a", null, r.table) : r.table;
+    if (r.game_id) table.href = `/games/${encodeURIComponent(r.game_id)}`;
+    const tr = el("tr", r.result === "open" ? "open" : "ended", el("td", "n", table), playerCell(r.player_a, r.kill_team_a),
+      el("td", "n vp", vp[0] ?? ""), el("td", "n vp", r.player_b ? vp[1] ?? "" : ""), playerCell(r.player_b, r.kill_team_b), el("td", "result", outcomeText(r)));
+    tr.dataset.game = r.game_id || "";
+    return tr;
+  }
+
+  function standingRow(s) {
+    return el("tr", null, el("td", "n", s.rank), el("td", "name", s.player), el("td", "n points", s.points), el("td", "n", s.sos),
+      el("td", "n", s.vp_diff > 0 ? `+${s.vp_diff}` : s.vp_diff), el("td", "n more", s.vp_for), el("td", "n", `${s.wins}-${s.draws}-${s.losses}`),
+      el("td", "more team", s.kill_teams));
+  }
+
+  function resultRow(r) {
+    return el("tr", null, el("td", "n", r.round), el("td", "n", r.table), el("td", null, r.player_a), el("td", null, r.kill_team_a),
+      el("td", "n", r.vp_a ?? ""), el("td", "n", r.vp_b ?? ""), el("td", null, r.player_b), el("td", null, r.kill_team_b), el("td", null, outcomeText(r)));
+  }
+
+  const liveVp = {};
+
+  function renderTournament(t) {
+    const current = t.results.filter((r) => r.round === t.round);
+    const open = current.filter((r) => r.result === "open").length;
+    document.getElementById("round-line").textContent = !t.round ? `${t.players.length} players registered; round 1 is not paired yet`
+      : t.finished ? `Final standings after ${t.rounds} rounds`
+      : `Round ${t.round} of ${t.rounds}: ` + (open ? `${open} of ${current.length} tables playing` : "every table has ended");
+    document.getElementById("pairings-title").textContent = t.round ? `Round ${t.round} tables` : "Tables";
+    document.querySelector("#pairings tbody").replaceChildren(...current.map((r) => pairingRow(r, liveVp)));
+    document.querySelector("#standings tbody").replaceChildren(...t.standings.map(standingRow));
+    document.querySelector("#results tbody").replaceChildren(...t.results.filter((r) => r.result !== "open").map(resultRow));
+    const words = { sos: "strength of schedule (SoS: the opponents' points)", vp_diff: "VP difference", vp_for: "VP scored" };
+    document.getElementById("tie-breakers").textContent = `Ranked by points, then ${[...t.tie_breakers.map((b) => words[b] || b), "name"].join(", then ")}.`;
+    body.dataset.round = t.round;
+    body.dataset.openTables = open;
+  }
+
+  function tournament() {
+    let waiting = null;
+    const refresh = () => {
+      clearTimeout(waiting);
+      waiting = setTimeout(async () => {
+        try {
+          const response = await fetch(body.dataset.api, { cache: "no-store" });
+          if (!response.ok) throw new Error((await response.json()).problem || response.statusText);
+          renderTournament(await response.json());
+          showProblem(null);
+        } catch (error) {
+          showProblem(`cannot update the tournament: ${error.message}`);
+        }
+      }, 200);
+    };
+    renderTournament(data("ktlog-tournament"));
+    follow(body.dataset.stream, (message) => {
+      for (const g of message.games) liveVp[g.id] = g.players.map((p) => g.vp[p]);
+      refresh();
+    });
+    setInterval(refresh, 15000);  // a round paired or a no-show changes no game: the page asks now and then
+  }
+
   // --- the replay -----------------------------------------------------------------------------
 
   function replay() {
@@ -273,5 +349,7 @@
     follow(body.dataset.stream, (message) => { setTableRows(message.games); showProblem(null); });
   } else if (page === "replay") {
     replay();
+  } else if (page === "tournament") {
+    tournament();
   }
 })();
