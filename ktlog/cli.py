@@ -60,6 +60,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "A Swiss tournament: new, add, pair, standings, results, link, no-show.",
     ),
     "key": ("ktlog.commands.keys:key", "Your signing key (`ktlog export GAME --sign` signs with it) and the league's keyring."),
+    "player": (
+        "ktlog.commands.players:player",
+        "The league's players: each is their pinned key, or their name within the database (club) that recorded them.",
+    ),
     "seat": (
         "ktlog.commands.seats:seat",
         "Print a link (and its QR code) for PLAYER to record their side of GAME from a phone; the link is the key: anyone holding it records as PLAYER.",

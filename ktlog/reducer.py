@@ -9,6 +9,8 @@ override reason the event is accepted and the break listed in `state.warnings`. 
 
 from __future__ import annotations
 
+import bisect
+import math
 from collections.abc import Callable, Iterable
 
 import msgspec
@@ -18,7 +20,7 @@ from .events import Envelope, Event, EventCorrected, EventVoided, GameCreated
 from .rules import actions, attacks, battle, damage, setup, team  # noqa: F401  (handlers register)
 from .rules.context import HANDLERS, Ctx
 from .rulesets import get_ruleset
-from .state import GameState, copy_state, decode_state, encode_state
+from .state import Checkpoint, GameState, copy_state, encode_state
 from .text.results import describe_result
 
 SeqEvent = tuple[int, Event]
@@ -152,11 +154,18 @@ def _fold_into(state: GameState, records: list[SeqEvent]) -> GameState:
     return state
 
 
-def usable_snapshot_seq(snapshot_seqs: list[int], voids: list[tuple[int, int]]) -> int:
-    """The latest snapshot seq to fold forward from: no later void (seq, target) may reach back
-    to an event at or before it. 0 means fold from the start."""
+def usable_snapshot_seq(snapshot_seqs: list[int], voids: list[tuple[int, int]], upto: int | None = None) -> int:
+    """The latest snapshot seq to fold forward from: no later void (seq, target) up to seq
+    `upto` may reach back to an event at or before it. 0 means fold from the start. `voids`
+    are in seq order, and only those after the snapshot chosen are looked at (a seek in a
+    long game does not walk every undo before it)."""
+    i = len(voids) if upto is None else bisect.bisect_right(voids, (upto, math.inf))
+    lowest = math.inf  # the earliest target of the voids after the snapshot tried
     for start in reversed(snapshot_seqs):
-        if all(target > start for seq, target in voids if seq > start):
+        while i and voids[i - 1][0] > start:
+            i -= 1
+            lowest = min(lowest, voids[i][1])
+        if lowest > start:
             return start
     return 0
 
@@ -169,10 +178,10 @@ def resume(
     records_after: Callable[[int], list[SeqEvent]],
 ) -> tuple[GameState, int]:
     """The state after `seq`, folded forward from the latest snapshot that no later undo
-    reaches past (or from the start). `voids` are (seq, target) of the undos up to `seq`;
-    `records_after(start)` gives the events after `start` up to `seq`. Returns the state and
-    how many events were applied."""
-    start = usable_snapshot_seq(sorted(s for s in snapshot_seqs if s <= seq), [v for v in voids if v[0] <= seq])
+    reaches past (or from the start). `voids` are (seq, target) of the undos, in seq order
+    (those after `seq` are passed over); `records_after(start)` gives the events after `start`
+    up to `seq`. Returns the state and how many events were applied."""
+    start = usable_snapshot_seq(sorted(s for s in snapshot_seqs if s <= seq), voids, seq)
     records = records_after(start)
     state = _fold_into(load_snapshot(start) if start else GameState(), records)  # a loaded snapshot is ours to change
     state.seq = seq
@@ -184,23 +193,24 @@ def fold_with_snapshots(records: list[SeqEvent], every: int) -> tuple[GameState,
 
     A snapshot at seq s is the state as of s. An undo of the event at seq t leaves the state
     as of seq t - 1 (everything after t was undone already), so the states an undo will need
-    are kept on the way and no undo refolds anything.
+    are kept on the way (`Checkpoint`s: their cost grows with neither the game nor the teams'
+    datacards) and no undo refolds anything.
     """
     effective(records)  # every undo targets the latest effective event
     needed = {event.target - 1 for _, event in records if isinstance(event, EventVoided)}
     state = GameState()
-    kept: dict[int, bytes] = {0: encode_state(state)} if 0 in needed else {}
+    kept: dict[int, Checkpoint] = {0: Checkpoint(state)} if 0 in needed else {}
     snapshots: list[tuple[int, bytes]] = []
     for i, (seq, event) in enumerate(records):
         if isinstance(event, EventVoided):
-            state = decode_state(kept[event.target - 1])
+            state = kept[event.target - 1].restore()
             state.seq = seq
         elif isinstance(event, EventCorrected):  # the history again, corrected (corrections are rare)
             state = _fold_into(GameState(), records[: i + 1])
         else:
             apply_in_place(state, event, seq)
         if seq in needed:
-            kept[seq] = encode_state(state)
+            kept[seq] = Checkpoint(state)
         if seq % every == 0:
             snapshots.append((seq, encode_state(state)))
     return state, snapshots

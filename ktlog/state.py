@@ -379,6 +379,37 @@ class GameState(S):
         return sum(1 for o in self.operatives.values() if o.player == player)
 
 
+_STUB = Datacard(name="", apl=1, move=1, save=6, wounds=1)
+"""What a checkpoint encodes in place of each datacard (the datacards are kept by reference)."""
+
+
+class Checkpoint:
+    """A state kept to go back to (the state before an event an undo may void, a trial's
+    start), whose cost does not grow with the game or with the teams' datacards: encoded
+    without what the rules never change in place. The datacards are frozen, so they are kept
+    by reference; the logs the rules only append to (`UNREAD_LOGS`) are kept as each list and
+    its length, since the entries before that length are never changed."""
+
+    __slots__ = ("lean", "cards", "logs")
+
+    def __init__(self, state: GameState):
+        self.cards = {op_id: op.datacard for op_id, op in state.operatives.items()}
+        self.logs = {name: (getattr(state, name), len(getattr(state, name))) for name in UNREAD_LOGS}
+        operatives = {op_id: msgspec.structs.replace(op, datacard=_STUB) for op_id, op in state.operatives.items()}
+        self.lean = _encoder.encode(msgspec.structs.replace(state, operatives=operatives, **{name: [] for name in UNREAD_LOGS}))
+
+    def restore(self, logs: bool = True) -> GameState:
+        """A new state as the one kept was (`logs` False: its `UNREAD_LOGS` empty, so they hold
+        only what is applied to it next)."""
+        new = _decoder.decode(self.lean)
+        for op_id, op in new.operatives.items():
+            op.datacard = self.cards[op_id]
+        if logs:
+            for name, (entries, length) in self.logs.items():
+                setattr(new, name, entries[:length])
+        return new
+
+
 def copy_state(state: GameState) -> GameState:
     """A deep copy (frozen datacards included) by one msgpack round trip."""
     return _decoder.decode(_encoder.encode(state))

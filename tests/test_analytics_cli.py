@@ -59,7 +59,7 @@ def test_parquet_needs_a_file(league):
 
 def test_the_table_format(league):
     lines = ktlog(league.db, "stats", "standings").stdout.splitlines()
-    assert re.match(r"\| rank \| player \| games \|", lines[0])
+    assert re.match(r"\| rank \| player \| player_id +\| games \|", lines[0])
     assert [line.split("|")[2].strip() for line in lines[2:]] == ["Dan", "Carol", "Alice", "Bob", "Erin"]
 
 
@@ -283,5 +283,5 @@ def test_a_table_shows_whole_figures_as_integers(samples):
     # Issue 24 #25: `vp_against` printed 6.000 beside integers.
     standings = ktlog(samples_db, "stats", "standings", "--wide").stdout
     kasia = next(line for line in standings.splitlines() if "| Kasia " in line)
-    assert [cell.strip() for cell in kasia.strip("|").split("|")][8:11] == ["16", "6", "10"]
+    assert [cell.strip() for cell in kasia.strip("|").split("|")][9:12] == ["16", "6", "10"]
     assert ".000" not in standings

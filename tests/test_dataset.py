@@ -9,6 +9,7 @@ import shutil
 
 import pytest
 from click.testing import CliRunner
+from clubs import merge_clubs
 from league import league_fixture  # noqa: F401 (the `league` fixture)
 
 from ktlog.analytics.dataset import dataset_key, source_name
@@ -142,16 +143,15 @@ def test_a_folder_holding_one_game_twice_is_refused_when_read(league, exported, 
 
 def test_two_clubs_datasets_in_one_folder_give_the_standings_of_both(tmp_path):
     """Two databases whose games share rowids, labels and partitions, exported into one folder:
-    its figures are those of a database that imported both (and DuckDB reads the union)."""
+    its figures are those of a database that imported both (and DuckDB reads the union); their
+    namesakes are two players in both (`play.players`)."""
     import duckdb
 
     north, south, central, folder = (tmp_path / n for n in ("north.db", "south.db", "central.db", "circuit"))
     for db, seed in ((north, 31), (south, 32)):
         with Store(db) as store:
             simulate_into(store, 5, seed=seed, league="Circuit")
-    with Store(central) as store:
-        for seed in (31, 32):
-            simulate_into(store, 5, seed=seed, league="Circuit")
+    merge_clubs(central, north, south)
     ktlog(north, "dataset", "export", folder, "--name", "north")
     ktlog(south, "dataset", "export", folder)
     assert sorted(p.name for p in folder.glob("games/*/*/*.parquet")) == ["part-north.parquet", f"part-{source_name(south)}.parquet"]
@@ -160,6 +160,7 @@ def test_two_clubs_datasets_in_one_folder_give_the_standings_of_both(tmp_path):
         assert from_folder == ktlog(central, "stats", *args, "--format", "csv").stdout and from_folder.count("\n") > 3
     games = duckdb.sql(f"SELECT count(DISTINCT game_key) FROM read_parquet('{folder}/game_results/*/*/*.parquet')").fetchall()[0][0]
     assert games == 10
+    assert "Jun (north-" in ktlog(central, "stats", "standings", "--source", folder).stdout
     assert "nothing new" in ktlog(north, "dataset", "export", folder, "--name", "north").stdout
 
 

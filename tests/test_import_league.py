@@ -129,12 +129,12 @@ def test_an_import_racing_another_import_of_the_same_new_file(folder, tmp_path, 
     paths = files(folder)[:3]
     real = Store.import_folded
 
-    def another_import_first(self, game_id, *args):
+    def another_import_first(self, game_id, *args, **kwargs):
         if not self.has_game(game_id) and game_id in racing:
             racing.discard(game_id)
             with Store(db) as other:
                 import_file(other, paths[0])
-        return real(self, game_id, *args)
+        return real(self, game_id, *args, **kwargs)
 
     racing = {importer.read_game_log(paths[0])[0].game_id}
     with Store(db) as store:
@@ -155,12 +155,12 @@ def test_an_extension_racing_another_writer_is_compared_again(folder, tmp_path, 
     real = Store.import_envelopes
     raced = []
 
-    def another_writer_first(self, game_id, sealed, *, already=0):
+    def another_writer_first(self, game_id, sealed, *, already=0, **kwargs):
         if already and not raced:
             raced.append(already)
             with Store(db) as other:
                 import_file(other, source)
-        return real(self, game_id, sealed, already=already)
+        return real(self, game_id, sealed, already=already, **kwargs)
 
     with Store(db) as store:
         import_file(store, short)

@@ -235,4 +235,7 @@ def test_m011_gives_the_freed_pages_back_to_the_disk(tmp_path):
     with Store(path) as store:
         assert store.conn.execute("PRAGMA freelist_count").fetchone()[0] == 0
         store.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    assert path.stat().st_size < before * 0.75
+        in_use = store.conn.execute("PRAGMA page_count").fetchone()[0] * store.conn.execute("PRAGMA page_size").fetchone()[0]
+    # Every page of the file is in use; the later migrations' empty tables and indexes (m013 on,
+    # a page each: 20 pages, 80 KB) are most of what keeps it above three quarters of its old size.
+    assert path.stat().st_size == in_use < before * 0.8

@@ -37,6 +37,11 @@ GAME_COLUMNS = (
 `game_id`)."""
 
 
+IDENTITY = {"player_id": str, "player_name": str, "player_label": str}
+"""The columns a dataset's `game_results` adds to the database's (`play.players`): who each player
+is, their name as shown (renamed or merged) and what tells them from a namesake (a club, a key)."""
+
+
 def games_query() -> tuple[str, dict[str, type]]:
     """The games as the statistics read them: the id as `game_id`."""
     types = {"game_key": int, "game_id": str, **{c: catalog.GAMES[c] for c in GAME_COLUMNS}}
@@ -55,9 +60,11 @@ def is_dataset(path: Path) -> bool:
 def read_dataset_table(folder: Path, name: str, columns: tuple[str, ...] | None) -> pl.DataFrame:
     """One table of a dataset (its `columns`, all by default), typed as the database's."""
     _, types = table_query(name)
-    wanted = {c: types[c] for c in (columns or tuple(types))}
-    schema = pl.Schema({c: POLARS_TYPE[t] for c, t in wanted.items()})
     files = sorted((folder / name).glob("*/*/*.parquet"))
+    if name == "game_results" and files and set(IDENTITY) <= set(pl.read_parquet_schema(files[0])):
+        types |= IDENTITY
+    wanted = {c: types[c] for c in (columns or tuple(types)) if c in types or c not in IDENTITY}  # an older dataset has no identities
+    schema = pl.Schema({c: POLARS_TYPE[t] for c, t in wanted.items()})
     if not files:
         return pl.DataFrame(schema=schema)
     frame = pl.scan_parquet(files, hive_partitioning=False).select(list(wanted)).cast(schema).collect()

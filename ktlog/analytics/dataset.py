@@ -10,9 +10,11 @@ Layout (Hive style, one folder per season and league, labels escaped as Hive doe
 Tables: `games` (one row per game, its `game_key` joins the others), `game_results` (one row
 per player per finished game), `vp_by_op`, `vp_changes` (VP by op and moment), `attacks` (the
 dice of every attack), `cp_changes`, `incapacitations`, `turning_points` and `verifications`,
-with the database's columns (`ktlog.storage.catalog`); and `elo/elo.parquet`, the league's Elo
-history (`standings.store_elo`: computed at export over every source's games, so the statistics
-need not rate every game again; they read it only while it is of the very results they count). The files keep `season` and `league` in
+with the database's columns (`ktlog.storage.catalog`); `game_results` adds who each player is
+(`player_id`, `player_name`, `player_label`: `play.players`); and `elo/elo.parquet`, the
+league's Elo history (`standings.store_elo`: computed at export over every source's games, so
+the statistics need not rate every game again; they read it only while it is of the very
+results they count). The files keep `season` and `league` in
 the games table as columns too: read with hive partitioning off, or let the engine add them.
 
 Several databases (the clubs of a circuit) export into one DIR, each under its source name
@@ -41,8 +43,8 @@ import polars as pl
 from .. import __version__
 from ..errors import KtlogError
 from ..files.atomic import write_atomically
-from ..storage.dbfile import SCHEMA_VERSION
-from .columns import FORMAT, METADATA, table_query
+from ..storage.dbfile import SCHEMA_VERSION, database_home
+from .columns import FORMAT, IDENTITY, METADATA, table_query
 from .league import Filters, read_table
 from .standings import STORED_ELO, store_elo
 
@@ -148,12 +150,13 @@ def export(db: Path, folder: Path, filters: Filters | None = None, name: str | N
             f"SELECT DISTINCT season, league FROM games WHERE {where} AND game_key IN (SELECT DISTINCT game_key FROM events WHERE position > ?)", [*args, last]
         ).fetchall()
         ids = [gid for (gid,) in conn.execute(f"SELECT id FROM games WHERE {where}", args)]
+        people = _identities(conn, db)
     conn.close()
     _refuse_games_of_other_sources(folder, name, ids)
     folder.mkdir(parents=True, exist_ok=True)
     games = 0
     for season, league in changed:
-        games += _write_partition(db, folder, name, where, args, season, league)
+        games += _write_partition(db, folder, name, where, args, season, league, people)
     _write_metadata(meta_path, meta, name, db, filters, position)
     if changed or not (folder / STORED_ELO).is_file():
         store_elo(folder)  # the league's Elo over every source's games, computed once here rather than by every statistic
@@ -185,9 +188,22 @@ def _file(name: str) -> str:
     return f"part-{name}.parquet"
 
 
-def _write_partition(db: Path, folder: Path, name: str, where: str, args: list, season: str | None, league: str | None) -> int:
+def _identities(conn: sqlite3.Connection, db: Path) -> pl.DataFrame:
+    """Who each player of each game is (`play.players`): game_id, player (as recorded), and the
+    `IDENTITY` columns a dataset's game_results adds."""
+    from ..play.players import roster
+
+    def query(sql: str) -> list[tuple]:
+        return conn.execute(sql).fetchall()
+
+    found = roster(query, database_home(query, db))
+    rows = [(game_id, name, pid, found.players[pid].name, found.players[pid].label) for _, game_id, name, pid in found.seats]
+    return pl.DataFrame(rows, schema=["game_id", "player", *IDENTITY], orient="row")
+
+
+def _write_partition(db: Path, folder: Path, name: str, where: str, args: list, season: str | None, league: str | None, people: pl.DataFrame) -> int:
     """Every table's rows of the games of one season and league, each file replaced whole, their
-    `game_key` the dataset's (`dataset_key`)."""
+    `game_key` the dataset's (`dataset_key`); game_results with who each player is (`people`)."""
     label = " AND ".join(f"{k} IS ?" for k in PARTITIONS)
     keys = f"SELECT game_key FROM games WHERE {where} AND {label}"
     params = [*args, season, league]
@@ -207,6 +223,8 @@ def _write_partition(db: Path, folder: Path, name: str, where: str, args: list, 
             stable = frame.get_column("game_id").map_elements(dataset_key, return_dtype=pl.Int64)
         if "game_key" in frame.columns:
             frame = frame.with_columns(pl.col("game_key").replace_strict(rowids, stable, return_dtype=pl.Int64))
+        if table == "game_results":
+            frame = frame.join(people, on=["game_id", "player"], how="left")
         target = folder / table / _folder(season, league)
         target.mkdir(parents=True, exist_ok=True)
         write_atomically(target / _file(name), frame.write_parquet)

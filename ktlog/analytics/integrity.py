@@ -28,7 +28,7 @@ def suspicious_games(league: League) -> list[tuple[str, str]]:
             (pl.col("result") == "win").sum().alias("wins"),
             pl.col("player").filter(pl.col("result") == "win").first().alias("winner"),
         )
-        recorded = league.games.select("game_key", "game_id", pl.col("winner").alias("recorded_winner"))
+        recorded = league.as_shown(league.games.select("game_key", "game_id", "winner"), ("winner",)).rename({"winner": "recorded_winner"})
         mismatched = results.join(recorded, on="game_key").filter(
             pl.col("vp_differs") | (pl.col("wins") > 1) | (pl.col("winner").fill_null("") != pl.col("recorded_winner").fill_null(""))
         )

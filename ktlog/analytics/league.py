@@ -8,10 +8,11 @@ separately so the reports can show them.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import datetime as dt
 import difflib
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -21,8 +22,8 @@ import polars as pl
 
 from ..errors import KtlogError
 from ..storage import catalog
-from ..storage.dbfile import read_uri, store_error
-from .columns import POLARS_TYPE, is_dataset, read_dataset_table, table_query
+from ..storage.dbfile import database_home, read_uri, store_error
+from .columns import IDENTITY, POLARS_TYPE, is_dataset, read_dataset_table, table_query
 
 
 class NothingToCompute(KtlogError):
@@ -60,20 +61,28 @@ def read_table(db: Path, query: str, schema: dict[str, type], params: Sequence[s
     types of their own, and a column of NULLs would otherwise come back as integers. `params`
     are bound to the query's `?`s, never pasted into it. A damaged file is a StoreError saying
     so, as every command says it (`dbfile.store_error`)."""
+    with _reading(db) as cursor:
+        cursor.adbc_statement.set_options(**{"adbc.sqlite.query.batch_rows": str(2**30)})  # one batch: one type per column
+        cursor.execute(query, _bound(params) if params else None)
+        frame = pl.DataFrame(cursor.fetch_arrow())
+    if frame.width == 0:
+        return pl.DataFrame(schema={c: POLARS_TYPE[t] for c, t in schema.items()})
+    return frame.cast({c: POLARS_TYPE[t] for c, t in schema.items() if c in frame.columns})
+
+
+@contextlib.contextmanager
+def _reading(db: Path) -> Iterator:
+    """A cursor of the ADBC SQLite driver on the database (never Python's sqlite3 beside it in
+    this process: two SQLite libraries on one file undo each other's locks, `dbfile.Rows`)."""
     import adbc_driver_manager
     import adbc_driver_sqlite.dbapi as adbc
 
     try:
         with adbc.connect(read_uri(db)) as conn, conn.cursor() as cursor:
             cursor.execute(f"PRAGMA busy_timeout = {READ_BUSY_TIMEOUT_MS}")  # readers beside a recorder or another reader wait their turn
-            cursor.adbc_statement.set_options(**{"adbc.sqlite.query.batch_rows": str(2**30)})  # one batch: one type per column
-            cursor.execute(query, _bound(params) if params else None)
-            frame = pl.DataFrame(cursor.fetch_arrow())
+            yield cursor
     except adbc_driver_manager.DatabaseError as exc:
         raise store_error(exc, db) from exc
-    if frame.width == 0:
-        return pl.DataFrame(schema={c: POLARS_TYPE[t] for c, t in schema.items()})
-    return frame.cast({c: POLARS_TYPE[t] for c, t in schema.items() if c in frame.columns})
 
 
 def _bound(params: Sequence[str | int | None]) -> pl.DataFrame:
@@ -109,6 +118,18 @@ COLUMNS: dict[str, tuple[str, ...] | None] = {
     "attacks": None,
 }
 """The columns of each projection table the statistics read (None: all of them)."""
+
+NAMED: dict[str, tuple[str, ...]] = {
+    "game_results": ("player",),
+    "vp_by_op": ("player",),
+    "vp_changes": ("player",),
+    "cp_changes": ("player",),
+    "incapacitations": ("player", "by_player"),
+    "turning_points": ("initiative",),
+    "attacks": ("player", "target_player"),
+}
+"""The columns naming a player as recorded: a statistic reads the player's name as shown instead
+(`League.identities`), one name per person, whatever name each game recorded."""
 
 READ_WITH = {"game_results": ("vp_by_op",)}
 """Tables read with another: the results carry each player's VP by op."""
@@ -170,10 +191,11 @@ class League:
             conditions.append(pl.col("date") >= f.since.isoformat())
         if f.until:
             conditions.append(pl.col("date") <= f.until.isoformat())
-        for column, name, what in (("players", f.player, "player"), ("kill_teams", f.team, "kill team")):
-            if name is not None:
-                self._check_name(games, column, name, what)
-                conditions.append(pl.col(column).str.json_decode(pl.List(pl.String)).list.contains(name))
+        if f.player is not None:
+            conditions.append(pl.col("game_key").is_in(self.identities.filter(pl.col("player") == self.asked_player).get_column("game_key").implode()))
+        if f.team is not None:
+            self._check_name(games, "kill_teams", f.team, "kill team")
+            conditions.append(pl.col("kill_teams").str.json_decode(pl.List(pl.String)).list.contains(f.team))
         if f.signed_by_both:
             conditions.append(pl.col("game_id").is_in(sorted(self._signed_by_every_player())))
         return games.filter(*conditions) if conditions else games
@@ -191,6 +213,67 @@ class League:
             close = difflib.get_close_matches(name, known, n=3)
             hint = f"; did you mean {' or '.join(map(repr, close))}?" if close else f"; known: {', '.join(sorted(known)[:8])}"
             raise NothingToCompute(f"no {what} called {name!r} in {self.db}{hint}")
+
+    @cached_property
+    def identities(self) -> pl.DataFrame:
+        """Who each player of each game is (`play.players`): game_key, the name as recorded,
+        `player_id` and `player`, the name as shown (the name, and their club or key where
+        another player has the same name). From a dataset, as its export worked them out."""
+        from ..play.players import roster, shown_names
+
+        schema = pl.Schema({"game_key": pl.Int64, "name": pl.String, "player_id": pl.String, "player": pl.String})
+        if is_dataset(self.db):
+            rows = self.read("game_results", ("game_key", "player", *IDENTITY))
+            if "player_id" not in rows.columns:  # exported before players were identities: the names as they are
+                return rows.select("game_key", pl.col("player").alias("name"), pl.col("player").alias("player_id"), "player").cast(schema)
+            people = rows.select("player_id", "player_name", "player_label").unique()
+            shown = shown_names(people.rows())
+            return rows.select(
+                "game_key", pl.col("player").alias("name"), "player_id", pl.col("player_id").replace_strict(shown, return_dtype=pl.String).alias("player")
+            )
+        with _reading(self.db) as cursor:
+
+            def query(sql: str) -> list[tuple]:
+                cursor.execute(sql)
+                return pl.DataFrame(cursor.fetch_arrow()).rows()
+
+            found = roster(query, database_home(query, self.db))
+        shown = {pid: p.shown for pid, p in found.players.items()}
+        return pl.DataFrame([(key, name, pid, shown[pid]) for key, _, name, pid in found.seats], schema=schema, orient="row")
+
+    @cached_property
+    def asked_player(self) -> str | None:
+        """The player --player names (an id, a name as shown or as recorded), as shown."""
+        asked = self.filters.player
+        if asked is None:
+            return None
+        from ..play.players import pick
+
+        people = self.identities.group_by("player_id", "player").agg("name").rows()
+        try:
+            player_id = pick(asked, people)
+        except KtlogError as exc:
+            raise NothingToCompute(str(exc)) from exc
+        return next(shown for pid, shown, _ in people if pid == player_id)
+
+    @cached_property
+    def player_ids(self) -> pl.DataFrame:
+        """Each player's name as shown and their `player_id`, one row each (to join on `player`)."""
+        return self.identities.select("player", "player_id").unique(maintain_order=True)
+
+    def as_shown(self, frame: pl.DataFrame, columns: Sequence[str]) -> pl.DataFrame:
+        """A frame with its columns naming players (with its game_key) as recorded, naming them
+        as shown: unchanged where every name is shown as recorded."""
+        renamed = self.identities.filter(pl.col("name") != pl.col("player")).select("game_key", "name", pl.col("player").alias("_shown"))
+        if renamed.is_empty():
+            return frame
+        for column in (c for c in columns if c in frame.columns):
+            frame = (
+                frame.join(renamed.rename({"name": column}), on=["game_key", column], how="left")
+                .with_columns(pl.coalesce("_shown", column).alias(column))
+                .drop("_shown")
+            )
+        return frame
 
     @cached_property
     def scope(self) -> League:
@@ -228,7 +311,7 @@ class League:
         """A projection table's rows (its `COLUMNS`) for the finished games passing the filters."""
         frame = self._read(name)
         key = "game_key" if "game_key" in frame.columns else "game_id"
-        return frame.filter(pl.col(key).is_in(self.finished_ids.get_column(key).implode()))
+        return self.as_shown(frame.filter(pl.col(key).is_in(self.finished_ids.get_column(key).implode())), NAMED.get(name, ()))
 
     @cached_property
     def result_rows(self) -> pl.DataFrame:
@@ -265,6 +348,7 @@ class League:
             .with_columns(pl.col(columns).fill_null(0).cast(pl.Int64))
             .select(*results.columns[:at], *columns, *results.columns[at:])
             .join(order, on="game_key", how="left")
+            .join(self.player_ids, on="player", how="left")
         )
 
     @cached_property
@@ -291,7 +375,7 @@ class League:
         """Narrow per-player rows to the --player or --team asked for (their opponents stay in the games)."""
         f = self.filters
         if by == "player" and f.player:
-            return frame.filter(pl.col("player") == f.player)
+            return frame.filter(pl.col("player") == self.asked_player)
         if by == "kill_team" and f.team:
             return frame.filter(pl.col("kill_team") == f.team)
         return frame

@@ -46,6 +46,7 @@ def per_game(league: League) -> pl.DataFrame:
             game_player,
         ),
         (league.games.lazy().select("game_key", "created_at"), ["game_key"]),
+        (league.player_ids.lazy(), ["player"]),
     ]
     rows = with_opponents(league.result_rows).lazy()
     for frame, on in sums:

@@ -32,6 +32,7 @@ def results(league: League) -> pl.DataFrame:
         league.games.select("game_key", pl.col("players").str.json_decode(pl.List(pl.String)).alias("player"))
         .with_columns(pl.int_ranges(pl.col("player").list.len()).alias("player_order"))
         .explode("player", "player_order")
+        .pipe(league.as_shown, ("player",))
     )
     games = league.games.select("game_key", "league", "season", "round", pl.col("table_label").alias("table"), "ruleset", "ended_by")
     tac = (
@@ -79,6 +80,7 @@ def results(league: League) -> pl.DataFrame:
         "game_id",
         "ruleset",
         "player",
+        "player_id",
         "opponents",
         "kill_team",
         pl.col("opponent_team").alias("opponent_teams"),

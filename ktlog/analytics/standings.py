@@ -110,7 +110,7 @@ def league_elo(league: League, columns: tuple[str, ...] | None = None) -> pl.Dat
 
 
 def standings(league: League) -> pl.DataFrame:
-    """Per player: games, wins, draws, losses, win rate (a draw half a win), VP for and against, VP difference, Elo."""
+    """Per player (their name as shown and `player_id`): games, wins, draws, losses, win rate (a draw half a win), VP for and against, VP difference, Elo."""
     league.read_ahead("game_results", by_op=False)
     rows = with_opponents(league.result_rows)
     table = (
@@ -128,7 +128,8 @@ def standings(league: League) -> pl.DataFrame:
         .join(current_elo(league_elo(league, ("player", "elo"))).with_columns(pl.col("elo").round(0).cast(pl.Int64)), on="player", how="left")
         .sort([*TIE_BREAKS, "player"], descending=[True, True, True, True, False])
         .with_row_index("rank", offset=1)
+        .join(league.player_ids, on="player", how="left")
     )
     return league.entity_rows(table, "player").select(
-        "rank", "player", "games", "wins", "draws", "losses", "points", pl.col("win_rate").round(3), "vp_for", "vp_against", "vp_diff", "elo"
+        "rank", "player", "player_id", "games", "wins", "draws", "losses", "points", pl.col("win_rate").round(3), "vp_for", "vp_against", "vp_diff", "elo"
     )

@@ -212,7 +212,8 @@ def elo(league: League):
 
     from ..analytics.standings import league_elo
 
-    return league.entity_rows(league_elo(league), "player").with_columns(pl.col("elo_before", "elo").round(1))
+    history = league_elo(league).join(league.player_ids, on="player", how="left")
+    return league.entity_rows(history, "player").select("game_id", "date", "player", "player_id", pl.col("elo_before", "elo").round(1))
 
 
 def _game_id(league: League, prefix: str) -> str:

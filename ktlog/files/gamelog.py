@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Annotated, Literal, cast
 import msgspec
 
 from .. import __version__
-from ..envelopes import GENESIS, NUMBER_LIMIT, canonical, canonical_raw, chain_hash, decode_payload
+from ..envelopes import GENESIS, NAME_LIMIT, NUMBER_LIMIT, canonical, canonical_raw, chain_hash, decode_payload, name_problem
 from ..errors import GameLogError, KtlogError
 from ..events import AnyEvent, Envelope
 from ..rulesets import get_ruleset
@@ -59,6 +59,15 @@ class HeaderSignature(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     signature: str
 
 
+class HeaderOrigin(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """The database that recorded the game (`play.players`): its id, and its label then (the
+    club's name, shown beside a namesake's). Its players with no pinned key are their names
+    within it, whichever database the file is imported into."""
+
+    database: Annotated[str, msgspec.Meta(pattern="^[0-9a-f]{32}$")]
+    label: Annotated[str, msgspec.Meta(min_length=1, max_length=NAME_LIMIT)]
+
+
 class Header(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
     """Line 1 of a game-log file, like PGN's tag roster."""
 
@@ -79,6 +88,7 @@ class Header(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defau
     description: str | None = None
     ktlog_version: str | None = None
     signatures: tuple[HeaderSignature, ...] = ()
+    recorded_in: HeaderOrigin | None = None
 
 
 class _Line(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -109,7 +119,7 @@ def header_result(state: GameState) -> HeaderResult | None:
     return HeaderResult(winner=r.winner, draw=r.draw, ended_by=r.ended_by, score=score, winners=tuple(get_ruleset(state.ruleset).shared_win(state)))
 
 
-def make_header(game_id: str, state: GameState, events: int, description: str | None = None) -> Header:
+def make_header(game_id: str, state: GameState, events: int, description: str | None = None, origin: tuple[str, str] | None = None) -> Header:
     return Header(
         format=FORMAT,
         format_version=FORMAT_VERSION,
@@ -122,6 +132,7 @@ def make_header(game_id: str, state: GameState, events: int, description: str | 
         result=header_result(state),
         description=description,
         ktlog_version=__version__,
+        recorded_in=HeaderOrigin(*origin) if origin else None,
         **{k: state.labels.get(k) for k in ("mission", "league", "season", "round", "table")},  # type: ignore[arg-type]  # the label fields, str | None
     )
 
@@ -129,7 +140,7 @@ def make_header(game_id: str, state: GameState, events: int, description: str | 
 def export_lines(store: Store, game_id: str, description: str | None = None) -> list[bytes]:
     """The game-log file of a game, as lines without newlines."""
     sealed = store.sealed(game_id)
-    header = make_header(game_id, store.state(game_id), len(sealed), description)
+    header = make_header(game_id, store.state(game_id), len(sealed), description, store.origin(game_id))
     return [_encoder.encode(header)] + [_encoder.encode(_as_recorded(e, payload)) for e, payload in sealed]
 
 
@@ -192,6 +203,8 @@ def read_game_log(path: Path) -> tuple[Header, list[tuple[Envelope, bytes]]]:
         raise GameLogError(where, 1, f"the header is not valid JSON ({_undecodable(exc)})") from exc
     if header.format_version > FORMAT_VERSION:
         raise GameLogError(where, 1, f"format version {header.format_version} is newer than this ktlog reads ({FORMAT_VERSION}); upgrade ktlog")
+    if header.recorded_in is not None and (problem := name_problem(header.recorded_in.label, "recorded_in.label")):
+        raise GameLogError(where, 1, f"not a ktlog game-log header: {problem}")
     sealed: list[tuple[Envelope, bytes]] = []
     lines_of_ids: dict[str, int] = {}
     prev = GENESIS

@@ -35,6 +35,7 @@ from ..files.gamelog import Header, header_result, read_game_log
 from ..files.inputs import LINE_LIMIT
 from ..reducer import fold_with_snapshots
 from ..state import GameState
+from ..storage.dbfile import Origin
 from ..storage.snapshots import SNAPSHOT_EVERY
 from ..storage.store import Folded, Raced, Store, event_rows, folded
 from ..text.plural import counted
@@ -98,7 +99,7 @@ def _import_file(store: Store, path: Path) -> ImportReport:
         if len(sealed) <= len(stored):
             return ImportReport(where, game_id, "unchanged", 0)
     with _named_line(where):
-        state = store.import_envelopes(game_id, sealed, already=len(stored))
+        state = store.import_envelopes(game_id, sealed, already=len(stored), origin=_origin(header))
     return _report(where, header, state, "extended" if stored else "imported", len(sealed) - len(stored))
 
 
@@ -374,10 +375,15 @@ def _checked(path: Path) -> _Checked | GameLogError:
 def _import_checked(store: Store, checked: _Checked) -> ImportReport:
     try:
         with _named_line(checked.path):
-            store.import_folded(checked.header.game_id, checked.game)
+            store.import_folded(checked.header.game_id, checked.game, origin=_origin(checked.header))
     except Raced:  # another import stored this game first: compare with what it stored
         return import_file(store, Path(checked.path))
     return ImportReport(checked.path, checked.header.game_id, "imported", len(checked.game.rows), checked.warnings)
+
+
+def _origin(header: Header) -> Origin | None:
+    """The database that recorded a file's game, as its header says (`play.players`)."""
+    return (header.recorded_in.database, header.recorded_in.label) if header.recorded_in else None
 
 
 def _either(importer, store: Store, source) -> ImportReport | KtlogError:

@@ -45,18 +45,14 @@ from ..rules.shooting import defence_dice_collected, expected_attack_dice
 from ..rules.team import weapons_of
 from ..rules.weapons import weapon_profile
 from ..rulesets import get_ruleset
-from ..state import UNREAD_LOGS, GameState, OperativeState, decode_state, encode_state
-
-_STUB = ev.Datacard(name="", apl=1, move=1, save=6, wounds=1)
+from ..state import Checkpoint, GameState, OperativeState
 
 
 class Trial:
     """Applies events to private copies of one state.
 
-    A copy leaves out what the rules never change in place: the logs they only append to (VP
-    and CP changes, attacks, notes...) and the datacards, which are frozen and shared with the
-    original. That makes a copy many times cheaper in a long game, and a trial's logs hold
-    exactly what the event added (the resolved attack is `attacks[-1]`).
+    Each copy is restored from a `Checkpoint` with empty logs, so a trial's logs hold exactly
+    what the event added (the resolved attack is `attacks[-1]`).
     """
 
     def __init__(self, state: GameState, override: str | None = None):
@@ -64,9 +60,7 @@ class Trial:
         self.override = override
         """A reason every event tried carries unless it has its own: the moves a kill team rule
         allows (precedence, pg 55), as a player who overrides a refusal enters them."""
-        self._cards = {op_id: op.datacard for op_id, op in state.operatives.items()}
-        operatives = {op_id: msgspec.structs.replace(op, datacard=_STUB) for op_id, op in state.operatives.items()}
-        self._lean = encode_state(msgspec.structs.replace(state, operatives=operatives, **{name: [] for name in UNREAD_LOGS}))
+        self._start = Checkpoint(state)
 
     def overridden(self, event: ev.Event) -> ev.Event:
         """The event with the trial's override reason, if it has one and the event none."""
@@ -74,9 +68,7 @@ class Trial:
 
     def result(self, event: ev.Event) -> GameState:
         """The state after `event`, its logs holding only what it added. Raises RuleViolation."""
-        new = decode_state(self._lean)
-        for op_id, op in new.operatives.items():
-            op.datacard = self._cards[op_id]
+        new = self._start.restore(logs=False)
         apply_in_place(new, self.overridden(event), self.state.seq + 1)
         return new
 

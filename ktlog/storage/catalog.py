@@ -89,7 +89,6 @@ SIGNATURES: dict[str, type] = {"game_id": str, "head_seq": int, "signer": str, "
 KEYRING: dict[str, type] = {"public_key": str, "name": str, "how": str, "pinned_at": str, "revoked_at": str}
 """The league's keyring: each public key (hex) pinned to the one name it signs for (`play.keyring`)."""
 
-"""Which ktlog wrote the database and which it needs."""
 TOURNAMENTS: dict[str, type] = {"name": str, "created_at": str, "rounds": int, "ruleset": str, "tie_breakers": str, "seed": int}
 """One row per tournament (`ktlog tournament new`): its number of rounds, the ruleset its games are
 played under (None: any), its tie-breakers after points (comma separated, `play.tournament_swiss`),
@@ -111,6 +110,19 @@ played at the table (linked once, unique), or `no_show` the player who did not c
 SEATS: dict[str, type] = {"game_id": str, "player": str, "token_hash": str, "issued_at": str, "revoked_at": str, "public_key": str}
 """A player's seat of a game (`play.seats`): the SHA-256 of its token (hex; the token is only
 ever in the seat's link), when it was issued and revoked, and the Ed25519 public key it signs with."""
+
+GAME_ORIGINS: dict[str, type] = {"game_id": str, "database_id": str, "label": str}
+"""The database that recorded a game imported from another (its id and its label then); a game
+with no row was recorded in this one (`play.players`)."""
+PLAYER_ALIASES: dict[str, type] = {"database_id": str, "name": str, "player_id": str}
+"""A name as one database recorded it, counted as another player's (`ktlog player merge|rename`)."""
+PLAYER_NAMES: dict[str, type] = {"player_id": str, "name": str, "changed_at": str}
+"""A player's name as shown, when renamed or merged (the log keeps the names as recorded)."""
+DATABASE_ID = "database_id"
+"""The meta key of the database's own id (32 hex digits, made once): a player with no pinned key
+is their name within the database that recorded them."""
+DATABASE_LABEL = "database_label"
+"""The meta key of the database's label (`ktlog player club`), shown beside a namesake's name."""
 
 GAME_KEY = "game_key"
 """Every projection row also carries its game's integer key (the games table's `game_key`), which the
@@ -176,6 +188,9 @@ TABLES: dict[str, dict[str, type]] = {
     "signatures": SIGNATURES,
     "keyring": KEYRING,
     "seats": SEATS,
+    "game_origins": GAME_ORIGINS,
+    "player_aliases": PLAYER_ALIASES,
+    "player_names": PLAYER_NAMES,
     "tournaments": TOURNAMENTS,
     "tournament_players": TOURNAMENT_PLAYERS,
     "tournament_tables": TOURNAMENT_TABLES,

@@ -13,8 +13,9 @@ import contextlib
 import datetime as dt
 import os
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 import platformdirs
 
@@ -23,7 +24,7 @@ from ..errors import StoreError
 from . import new_database
 
 APPLICATION_ID = 0x6B746C67  # "ktlg"
-SCHEMA_VERSION = 18
+SCHEMA_VERSION = 19
 """Bumped with each migration; a database with a higher one needs a newer ktlog."""
 SCHEMA_NEEDS_KTLOG = "0.1.0"
 """The first ktlog version that reads this schema (recorded in the database's meta table)."""
@@ -32,6 +33,25 @@ BUSY_TIMEOUT_MS = 5000
 UI_BUSY_TIMEOUT_MS = 1000
 """The terminal UI waits at most this long for another writer's lock; then it keeps the event for
 ctrl+r, so the screen never freezes for the full BUSY_TIMEOUT_MS."""
+
+
+Origin = tuple[str, str]
+"""The database that recorded a game: its id and its label (`play.players`)."""
+
+
+Rows = Callable[[str], Sequence[Sequence[Any]]]
+"""A query's rows, by whichever SQLite library reads (Python's, or the statistics' ADBC driver:
+one process must not open a file with both, or their locks undo each other)."""
+
+
+def database_home(rows: Rows, path: Path | None) -> Origin:
+    """A database's own id (meta `database_id`, made by migration 17; "" if deleted behind
+    ktlog's back) and label: meta `database_label` (`ktlog player club`), else its file's name
+    and the start of its id, as two clubs' `ktlog.db` differ."""
+    meta = {key: value for key, value in rows("SELECT key, value FROM meta WHERE key IN ('database_id', 'database_label')")}
+    database = str(meta.get("database_id") or "")
+    stem = path.stem if path else "memory"
+    return database, str(meta.get("database_label") or f"{stem[:40]}-{database[:4]}")
 
 
 def default_db_path() -> Path:
@@ -212,6 +232,8 @@ def _setting_up(conn: sqlite3.Connection, path: Path | None) -> Iterator[None]:
             yield
             conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
             conn.executemany("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", [("written_by", __version__), ("needs_ktlog", SCHEMA_NEEDS_KTLOG)])
+            # The database's own id, made once (`play.players`: a player with no key is a name within the database that recorded them).
+            conn.execute("INSERT OR IGNORE INTO meta (key, value) VALUES ('database_id', lower(hex(randomblob(16))))")
     except sqlite3.OperationalError as exc:
         raise StoreError(f"cannot set up the ktlog tables in {path or ':memory:'}: {exc}; is the file read-only?") from exc
 

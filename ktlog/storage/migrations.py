@@ -301,6 +301,21 @@ def m014_rules_checked(db: sqlite_utils.Database) -> None:
     (REBUILDING_MIGRATIONS), and `ktlog verify` finds no snapshot "edited behind ktlog's back"."""
 
 
+@migrations()
+def m017_player_identities(db: sqlite_utils.Database) -> None:
+    """Schema 17: players as identities (`play.players`), beside the log, which is never rewritten.
+    A player with no pinned key is their name within the database that recorded their games (its
+    own id, `meta`'s `database_id`, made once when a file is set up or migrated: `dbfile`). `game_origins`: the
+    database that recorded a game imported from another (a game-log file's `recorded_in`); a game
+    with no row was recorded here. `player_aliases`: a name as one database recorded it, counted as
+    another identity (`ktlog player merge`, a new name of `ktlog player rename`). `player_names`:
+    an identity's name as shown, when renamed or merged."""
+    db.table("game_origins").create({"game_id": str, "database_id": str, "label": str}, pk="game_id", not_null={"database_id", "label"})
+    db.table("player_aliases").create({"database_id": str, "name": str, "player_id": str}, pk=("database_id", "name"), not_null={"player_id"})
+    db.table("player_aliases").create_index(["player_id"])
+    db.table("player_names").create({"player_id": str, "name": str, "changed_at": str}, pk="player_id", not_null={"name", "changed_at"})
+
+
 def _hash_bytes(text: str | bytes | int | float | None) -> str | bytes | int | float | None:
     """A SHA-256 hash as hex text -> its 32 bytes (anything else as it is)."""
     if isinstance(text, str) and len(text) == 64:

@@ -4,7 +4,7 @@ the migrations one by one (about 0.16 s of CPU, a tenth of importing 200 games i
 Used only while VERSION is the schema version: a new migration makes it stale, and new files
 are then made by the migrations until `make new-database` writes it again."""
 
-VERSION = 18
+VERSION = 19
 """The schema version these statements make."""
 MIGRATIONS = (
     "m001_initial",
@@ -21,6 +21,7 @@ MIGRATIONS = (
     "m012_keyring",
     "m013_seats",
     "m014_rules_checked",
+    "m017_player_identities",
     "m018_tournaments",
 )
 """The migrations a database made by SCHEMA counts as applied (sqlite-utils' `_sqlite_migrations`)."""
@@ -57,6 +58,10 @@ SCHEMA = (
     'CREATE INDEX "idx_keyring_name"\n    ON "keyring" ("name")',
     'CREATE TABLE "seats" (\n   "game_id" TEXT,\n   "player" TEXT,\n   "token_hash" TEXT,\n   "issued_at" TEXT,\n   "revoked_at" TEXT,\n   "public_key" TEXT,\n   PRIMARY KEY ("game_id", "player")\n)',
     "CREATE UNIQUE INDEX idx_seats_token_hash ON seats (token_hash)",
+    'CREATE TABLE "game_origins" (\n   "game_id" TEXT PRIMARY KEY,\n   "database_id" TEXT NOT NULL,\n   "label" TEXT NOT NULL\n)',
+    'CREATE TABLE "player_aliases" (\n   "database_id" TEXT,\n   "name" TEXT,\n   "player_id" TEXT NOT NULL,\n   PRIMARY KEY ("database_id", "name")\n)',
+    'CREATE INDEX "idx_player_aliases_player_id"\n    ON "player_aliases" ("player_id")',
+    'CREATE TABLE "player_names" (\n   "player_id" TEXT PRIMARY KEY,\n   "name" TEXT NOT NULL,\n   "changed_at" TEXT NOT NULL\n)',
     'CREATE TABLE "tournaments" (\n   "name" TEXT PRIMARY KEY,\n   "created_at" TEXT NOT NULL,\n   "rounds" INTEGER NOT NULL,\n   "ruleset" TEXT,\n   "tie_breakers" TEXT,\n   "seed" INTEGER\n)',
     'CREATE TABLE "tournament_players" (\n   "tournament" TEXT,\n   "player" TEXT,\n   "added_at" TEXT,\n   PRIMARY KEY ("tournament", "player")\n)',
     'CREATE TABLE "tournament_tables" (\n   "tournament" TEXT,\n   "round" INTEGER,\n   "table_no" INTEGER,\n   "player_a" TEXT NOT NULL,\n   "player_b" TEXT,\n   "game_id" TEXT,\n   "no_show" TEXT,\n   "paired_at" TEXT NOT NULL,\n   PRIMARY KEY ("tournament", "round", "table_no")\n)',

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import sqlite3
 import zlib
 from collections.abc import Callable
@@ -94,12 +95,6 @@ def state_at(
     """The state after seq `at` from the stored snapshots and `events(after, upto)`; `then` is
     an undo or a correction about to be appended at seq `at` (checked and applied, not stored). The seq of each
     snapshot passed over because its seal does not hold is added to `distrusted`."""
-    voids = [
-        (seq, json.loads(p)["target"])
-        for seq, p in conn.execute(f"SELECT seq, payload FROM events WHERE game_key = ? AND {REWINDS} AND seq <= ?", (game_key, at))
-    ]
-    if then:
-        voids.append((then[0], then[1].target))
 
     def load(seq: int) -> GameState:
         row = conn.execute(
@@ -123,11 +118,28 @@ def state_at(
         stored: list[tuple[int, Event]] = [(e.seq, e.payload) for e in events(start, at)]
         return stored + ([then] if then else [])
 
-    seqs = {r[0] for r in conn.execute("SELECT seq FROM snapshots WHERE game_key = ? AND seq <= ?", (game_key, at))}
+    seqs = sorted(r[0] for r in conn.execute("SELECT seq FROM snapshots WHERE game_key = ? AND seq <= ?", (game_key, at)))
     while True:
+        start = _usable_snapshot(conn, game_key, seqs, at, then)
         try:
-            return resume(at, seqs, voids, load, records_after)[0]
+            return resume(at, [start] if start else [], [], load, records_after)[0]
         except _Untrusted as exc:
-            seqs.discard(exc.seq)
+            seqs.remove(exc.seq)
             if distrusted is not None:
                 distrusted.append(exc.seq)
+
+
+def _usable_snapshot(conn: sqlite3.Connection, game_key: int, seqs: list[int], at: int, then: tuple[int, EventVoided | EventCorrected] | None) -> int:
+    """The latest of the snapshot `seqs` (in order) that no rewind up to `at` reaches back past
+    (`reducer.usable_snapshot_seq`), 0 if none. Only the rewinds after it are read (the partial
+    index holds them): a seek in a long game reads the few undos since a snapshot, not all."""
+    lowest = then[1].target if then else math.inf  # the earliest target of the rewinds read
+    upto = at
+    for start in reversed(seqs):
+        if start < upto:
+            rows = conn.execute(f"SELECT payload FROM events WHERE game_key = ? AND {REWINDS} AND seq > ? AND seq <= ?", (game_key, start, upto))
+            lowest = min([lowest, *(json.loads(p)["target"] for (p,) in rows)])
+            upto = start
+        if lowest > start:
+            return start
+    return 0

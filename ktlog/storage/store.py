@@ -26,8 +26,8 @@ from ..events import AnyEvent, Envelope, Event, EventCorrected, EventVoided, Gam
 from ..reducer import apply_in_place, fold_with_snapshots
 from ..state import GameState, copy_state, encode_state
 from . import projections
-from .catalog import EVENTS, LABEL_COLUMNS, PROJECTIONS
-from .dbfile import BUSY_TIMEOUT_MS, default_db_path, durable_once, open_database, transaction
+from .catalog import DATABASE_ID, EVENTS, LABEL_COLUMNS, PROJECTIONS
+from .dbfile import BUSY_TIMEOUT_MS, Origin, database_home, default_db_path, durable_once, open_database, transaction
 from .recent import Recent
 from .snapshots import SNAPSHOT_EVERY, sealed_rows, state_at, write_sealed, write_snapshots
 
@@ -205,27 +205,37 @@ class Store:
         self.import_envelopes(game_id, sealed, then=then)
         return game_id
 
-    def import_envelopes(self, game_id: str, sealed: list[tuple[Envelope, bytes]], *, already: int = 0, then: Callable[[str], None] | None = None) -> GameState:
+    def import_envelopes(
+        self,
+        game_id: str,
+        sealed: list[tuple[Envelope, bytes]],
+        *,
+        already: int = 0,
+        then: Callable[[str], None] | None = None,
+        origin: Origin | None = None,
+    ) -> GameState:
         """Validate sealed events and write them with their projections and snapshots, in one
         transaction: a new game (`already` 0; with `then(game_id)`'s writes) or the rest of a
         game whose first `already` events are stored (the caller has checked they are these, by
-        hash). Raises on the first illegal event; then nothing is written."""
+        hash). Raises on the first illegal event; then nothing is written. `origin`: the
+        database that recorded the game, when another (`_keep_origin`)."""
         rows = event_rows(sealed)
         state, snapshots = fold_with_snapshots([(e.seq, e.payload) for e, _ in sealed], SNAPSHOT_EVERY)
         if not already:
-            self.import_folded(game_id, folded(game_id, rows, state, snapshots), then=then)
+            self.import_folded(game_id, folded(game_id, rows, state, snapshots), then=then, origin=origin)
             return self._new_head(game_id, state)
         with self._write():
             if self._head(game_id)[0] != already:
                 raise Raced(f"game {game_id[:8]} changed while it was being imported")
             projections.delete(self.conn, game_id)  # the new events may undo stored ones: every row is written again
             self._write_folded(game_id, folded(game_id, rows, state, snapshots, already=already))
+            self._keep_origin(game_id, origin)
         return self._new_head(game_id, state)
 
-    def import_folded(self, game_id: str, game: Folded, *, then: Callable[[str], None] | None = None) -> None:
+    def import_folded(self, game_id: str, game: Folded, *, then: Callable[[str], None] | None = None, origin: Origin | None = None) -> None:
         """Write a new game whose events are checked and folded already (`folded`, perhaps made
         by another process: this one only inserts), in one transaction (with `then(game_id)`'s
-        writes, if given)."""
+        writes, if given, and the database that recorded it, `origin`)."""
         with self._write():
             if self.has_game(game_id):
                 raise Raced(f"game {game_id[:8]} was stored by another writer while it was being imported")
@@ -234,10 +244,53 @@ class Store:
                 (game_id, game.rows[0][RECORDED_AT], game.ruleset, "setup", 0, GENESIS),
             )
             self._write_folded(game_id, game)
+            self._keep_origin(game_id, origin)
             if then is not None:
                 then(game_id)
         self._cache.pop(game_id, None)
         self._recent.pop(game_id, None)
+
+    def _keep_origin(self, game_id: str, origin: Origin | None) -> None:
+        """Remember which database recorded a game, unless it is this one or known already (the
+        first database a game came from is the one that recorded it)."""
+        if origin is not None and origin[0] != self.meta(DATABASE_ID):
+            self.conn.execute("INSERT OR IGNORE INTO game_origins (game_id, database_id, label) VALUES (?,?,?)", (game_id, *origin))
+
+    def origin(self, game_id: str) -> Origin:
+        """The database that recorded a game: the one it was imported from, or this one."""
+        row = self.conn.execute("SELECT database_id, label FROM game_origins WHERE game_id = ?", (game_id,)).fetchone()
+        return (str(row[0]), str(row[1])) if row else self.home()
+
+    def home(self) -> Origin:
+        """This database's id and label (`dbfile.database_home`)."""
+        if self.meta(DATABASE_ID) is None:  # its row deleted behind ktlog's back: a new id, as a new database would make
+            self.set_meta(DATABASE_ID, uuid.uuid4().hex)
+        return database_home(self.rows, self.path)
+
+    def rows(self, sql: str) -> list[tuple[Any, ...]]:
+        """A query's rows as tuples (`dbfile.Rows`)."""
+        return self.conn.execute(sql).fetchall()
+
+    def meta(self, key: str) -> str | None:
+        row = self.conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def set_meta(self, key: str, value: str) -> None:
+        with self._write():
+            self.conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
+
+    def record_player(self, player_id: str, name: str, aliases: Iterable[tuple[str, str]], *, merged: str | None = None) -> None:
+        """In one transaction: a player's name as shown, names as databases recorded them counted
+        as theirs (database id, name), and with `merged` another player's names and aliases
+        taken over (`play.players`: rename, merge). The log keeps the names as recorded."""
+        with self._write():
+            if merged is not None:
+                self.conn.execute("UPDATE player_aliases SET player_id = ? WHERE player_id = ?", (player_id, merged))
+                self.conn.execute("DELETE FROM player_names WHERE player_id = ?", (merged,))
+            self.conn.executemany(
+                "INSERT OR REPLACE INTO player_aliases (database_id, name, player_id) VALUES (?,?,?)", [(db, n, player_id) for db, n in aliases]
+            )
+            self.conn.execute("INSERT OR REPLACE INTO player_names (player_id, name, changed_at) VALUES (?,?,?)", (player_id, name, now()))
 
     def _new_head(self, game_id: str, state: GameState) -> GameState:
         """Remember the state of a game whose events came in whole (the states before them are not kept)."""
