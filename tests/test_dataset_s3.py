@@ -66,7 +66,8 @@ def test_every_statistic_from_object_storage(league, exported, args):
 def test_the_layout_in_the_bucket_and_a_second_export(s3, league, exported):
     written = keys(s3)
     assert "circuit/2026/metadata.json" in written and "circuit/2026/games/2026/Autumn League/" in "".join(written)
-    assert len([k for k in written if k.endswith(".parquet")]) == 3 * 9
+    assert len([k for k in written if k.endswith(".parquet")]) == 3 * 9 + 1  # 9 tables in 3 partitions, and the stored Elo
+    assert "circuit/2026/elo/elo.parquet" in written
     assert "nothing new" in ktlog(league.db, "dataset", "export", exported).stdout
     parquet = {k: v for k, v in written.items() if k.endswith(".parquet")}
     assert {k: v for k, v in keys(s3).items() if k.endswith(".parquet")} == parquet  # no file rewritten

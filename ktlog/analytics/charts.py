@@ -13,7 +13,7 @@ from . import curves
 from .key_moments import Analysis
 from .league import League
 from .performance import entity_stats
-from .standings import elo_history
+from .standings import league_elo
 
 WIDTH, HEIGHT = 640, 320
 alt.data_transformers.disable_max_rows()  # charts are rendered here, not sent to a browser
@@ -71,7 +71,7 @@ def team_win_rates_chart(league: League) -> alt.LayerChart:
 
 
 def elo_chart(league: League, top: int = 8) -> alt.Chart:
-    history = elo_history(league.results)
+    history = league_elo(league)
     best = history.group_by("player").agg(pl.col("elo").last()).sort("elo", descending=True).head(top).get_column("player")
     data = history.filter(pl.col("player").is_in(best.implode())).with_columns(pl.int_range(pl.len()).over("player").alias("game"))
     return (

@@ -18,7 +18,10 @@ per player per finished game), `vp_by_op`, `vp_changes` (VP by op and moment), `
 dice of every attack), `cp_changes`, `incapacitations`, `turning_points` and `verifications`,
 with the database's columns (`ktlog.storage.catalog`) in the dataset's types (`columns.dataset_schema`,
 listed in `metadata.json`'s `schema`); `game_results` adds who each player is
-(`player_id`, `player_name`, `player_label`: `play.players`).
+(`player_id`, `player_name`, `player_label`: `play.players`); and `elo/elo.parquet`, the
+league's Elo history (`standings.store_elo`: computed at export over every source's games, so
+the statistics need not rate every game again; they read it only while it is of the very
+results they count).
 
 Several databases (the clubs of a circuit) export into one DIR, each under its source name
 (`--name`, by default the database file's name and a hash of its path): the dataset is the union
@@ -50,6 +53,7 @@ from ..storage.dbfile import SCHEMA_VERSION, database_home
 from .columns import FORMAT, IDENTITY, LAYOUT, METADATA, TABLES, metadata_schema, table_query, to_dataset
 from .league import Filters, read_table
 from .place import Place
+from .standings import STORED_ELO, store_elo
 
 PARTITIONS = ("season", "league")
 NULL_PARTITION = "~"
@@ -169,6 +173,8 @@ def export(db: Path, place: Place, filters: Filters | None = None, name: str | N
         if progress:
             progress(done + 1, len(changed))
     _write_metadata(place, meta, name, db, filters, position)
+    if changed or not place.exists(STORED_ELO):
+        store_elo(place)  # the league's Elo over every source's games, computed once here rather than by every statistic
     return ExportReport(str(place), len(changed), len(every) - len(changed), games, position)
 
 

@@ -135,7 +135,7 @@ NAMED: dict[str, tuple[str, ...]] = {
 READ_WITH = {"game_results": ("vp_by_op",)}
 """Tables read with another: the results carry each player's VP by op."""
 
-KEPT_AS = {"games": "games", "game_results": "results", "vp_by_op": "results", "vp_changes": "vp_changes", "cp_changes": "cp_changes"}
+KEPT_AS = {"games": "games", "game_results": "result_rows", "vp_by_op": "by_op", "vp_changes": "vp_changes", "cp_changes": "cp_changes"}
 """The tables a `League` keeps once read, and the property that keeps each."""
 
 
@@ -149,12 +149,13 @@ class League:
     _reading: dict[str, Future] = field(default_factory=dict, repr=False)
     """Tables being read ahead (`read_ahead`), by name."""
 
-    def read_ahead(self, *tables: str) -> None:
-        """Start reading the games and these projection tables, two at a time on two threads,
-        while the caller goes on. The reads are most of a statistic's time, and SQLite and Arrow
-        release the GIL, so two cores share them (1.8x faster on a 10,000-game league)."""
+    def read_ahead(self, *tables: str, by_op: bool = True) -> None:
+        """Start reading the games and these projection tables (the results with their VP by op
+        unless `by_op` is False), two at a time on two threads, while the caller goes on. The
+        reads are most of a statistic's time, and SQLite and Arrow release the GIL, so two cores
+        share them (1.8x faster on a 10,000-game league)."""
         pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="ktlog-read")
-        for name in ("games", *tables, *(also for t in tables for also in READ_WITH.get(t, ()))):
+        for name in ("games", *tables, *(also for t in tables for also in READ_WITH.get(t, ()) if by_op)):
             if name not in self._reading and KEPT_AS.get(name) not in self.__dict__:
                 self._reading[name] = pool.submit(self._query, name)
         pool.shutdown(wait=False)  # the reads go on; `_read` waits for each when it is needed
@@ -317,32 +318,45 @@ class League:
         """A projection table's rows (its `COLUMNS`) for the finished games passing the filters."""
         frame = self._read(name)
         key = "game_key" if "game_key" in frame.columns else "game_id"
-        return self.as_shown(frame.join(self.finished_ids.select(key), on=key, how="semi"), NAMED.get(name, ()))
+        return self.as_shown(frame.filter(pl.col(key).is_in(self.finished_ids.get_column(key).implode())), NAMED.get(name, ()))
+
+    @cached_property
+    def result_rows(self) -> pl.DataFrame:
+        """One row per player per finished game (`COLUMNS`), without their VP by op."""
+        return self.table("game_results")
+
+    @cached_property
+    def by_op(self) -> pl.DataFrame:
+        """Each player's VP by op in the finished games: game, player, op, VP."""
+        return self.table("vp_by_op")
+
+    @cached_property
+    def ops(self) -> list[str]:
+        """The ops of the results' VP-by-op columns: `catalog.OPS`, then any other op scored."""
+        return [*catalog.OPS, *sorted(set(self.by_op.get_column("op").unique()) - set(catalog.OPS))]
+
+    @property
+    def vp_ops(self) -> list[str]:
+        """The results' VP-by-op columns (vp_crit ...), in the order of `ops`."""
+        return [f"vp_{op}" for op in self.ops]
 
     @cached_property
     def results(self) -> pl.DataFrame:
         """One row per player per finished game, with their VP by op (`vp_ops`) after the
         total, and the game's date and start time to order by."""
-        results = self.table("game_results")
-        by_op = self.table("vp_by_op")
-        ops = [*catalog.OPS, *sorted(set(by_op.get_column("op").unique()) - set(catalog.OPS))]
-        wide = by_op.pivot(on="op", index=["game_key", "player"], values="vp", aggregate_function="sum")
-        wide = wide.select("game_key", "player", *(pl.col(op) if op in wide.columns else pl.lit(None, pl.Int64).alias(op) for op in ops))
-        columns = [f"vp_{op}" for op in ops]
+        results = self.result_rows
+        wide = self.by_op.pivot(on="op", index=["game_key", "player"], values="vp", aggregate_function="sum")
+        wide = wide.select("game_key", "player", *(pl.col(op) if op in wide.columns else pl.lit(None, pl.Int64).alias(op) for op in self.ops))
+        columns = self.vp_ops
         at = results.columns.index("vp_total") + 1
         order = self.games.select("game_key", "created_at")
         return (
-            results.join(wide.rename({op: f"vp_{op}" for op in ops}), on=["game_key", "player"], how="left")
+            results.join(wide.rename({op: f"vp_{op}" for op in self.ops}), on=["game_key", "player"], how="left")
             .with_columns(pl.col(columns).fill_null(0).cast(pl.Int64))
             .select(*results.columns[:at], *columns, *results.columns[at:])
             .join(order, on="game_key", how="left")
             .join(self.player_ids, on="player", how="left")
         )
-
-    @property
-    def vp_ops(self) -> list[str]:
-        """The results' VP-by-op columns (vp_crit ...): `catalog.OPS`, then any other op scored."""
-        return [c for c in self.results.columns if c.startswith("vp_") and c != "vp_total"]
 
     @cached_property
     def vp_changes(self) -> pl.DataFrame:
@@ -356,24 +370,13 @@ class League:
 
     @cached_property
     def pairings(self) -> pl.DataFrame:
-        """Results with one opponent's name, kill team and VP beside each row: a row for each
-        opponent (one per player in a two-player game, two or three in Multiplayer Ops)."""
-        r = self.results
-        other = r.select("game_key", pl.col("player").alias("opponent"), pl.col("kill_team").alias("opponent_team"), pl.col("vp_total").alias("vp_against"))
-        return r.join(other, on="game_key").filter(pl.col("player") != pl.col("opponent"))
+        """Results with one opponent beside each row, a row for each opponent (`pairings`)."""
+        return pairings(self.results)
 
     @cached_property
     def with_opponents(self) -> pl.DataFrame:
-        """Results with the opponents beside each row, one row per player per game: in a
-        two-player game the opponent's name, kill team and VP; with three or four players the
-        opponents' names and kill teams joined with ", " and VP against the mean of their VP."""
-        pairs = self.pairings
-        if pairs.height == self.results.height:  # two-player games only: one opponent each
-            return pairs
-        opponents = pairs.group_by("game_key", "player").agg(
-            pl.col("opponent").sort().str.join(", "), pl.col("opponent_team").sort_by("opponent").str.join(", "), pl.col("vp_against").mean()
-        )
-        return self.results.join(opponents, on=["game_key", "player"], how="left")
+        """Results with the opponents beside each row (`with_opponents`)."""
+        return with_opponents(self.results)
 
     def entity_rows(self, frame: pl.DataFrame, by: str) -> pl.DataFrame:
         """Narrow per-player rows to the --player or --team asked for (their opponents stay in the games)."""
@@ -383,3 +386,40 @@ class League:
         if by == "kill_team" and f.team:
             return frame.filter(pl.col("kill_team") == f.team)
         return frame
+
+
+OPPONENT_OF = (("player", "opponent"), ("kill_team", "opponent_team"), ("vp_total", "vp_against"))
+
+
+def with_opponents(results: pl.DataFrame) -> pl.DataFrame:
+    """Result rows (game, player, kill team, VP) with the opponents beside each, one row per
+    player per game, in game order: in a two-player game the opponent's name, kill team and VP;
+    with three or four players the opponents' names and kill teams joined with ", " (by name) and
+    VP against the mean of their VP (a game with one result row: none).
+
+    In a two-player game, nearly every game of a league, the opponent is the game's other row: the
+    next row once the rows are in game order, or else the previous one (a tenth of the time of
+    pairing every row with its game's rows); games of other sizes pair their rows (`pairings`)."""
+    game = pl.col("game_key")
+    rows = results.sort("game_key", maintain_order=True)
+    size = pl.len().over(game)
+    if rows.select((size == 2).all()).item():
+        after = game.shift(-1) == game
+        return rows.with_columns(pl.when(after).then(pl.col(column).shift(-1)).otherwise(pl.col(column).shift(1)).alias(name) for column, name in OPPONENT_OF)
+    two = with_opponents(rows.filter(size == 2))
+    others = rows.filter(size != 2)
+    opponents = (
+        pairings(others)
+        .group_by("game_key", "player")
+        .agg(pl.col("opponent").sort().str.join(", "), pl.col("opponent_team").sort_by("opponent").str.join(", "), pl.col("vp_against").mean())
+    )
+    return pl.concat([two.with_columns(pl.col("vp_against").cast(pl.Float64)), others.join(opponents, on=["game_key", "player"], how="left")]).sort(
+        "game_key", maintain_order=True
+    )
+
+
+def pairings(results: pl.DataFrame) -> pl.DataFrame:
+    """Result rows with one opponent's name, kill team and VP beside each: a row for each
+    opponent (one per player in a two-player game, two or three in Multiplayer Ops)."""
+    other = results.select("game_key", pl.col("player").alias("opponent"), pl.col("kill_team").alias("opponent_team"), pl.col("vp_total").alias("vp_against"))
+    return results.join(other, on="game_key").filter(pl.col("player") != pl.col("opponent"))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from .league import League
+from .league import League, with_opponents
 
 Z95 = 1.959964
 """The normal quantile of a two-sided 95% interval."""
@@ -21,44 +21,55 @@ def wilson(points: pl.Expr, n: pl.Expr, z: float = Z95) -> tuple[pl.Expr, pl.Exp
 
 
 def per_game(league: League) -> pl.DataFrame:
-    """One row per player per finished game, with what they did in it."""
-    rows = league.with_opponents
-    kills = league.table("incapacitations").rename({"player": "victim"})
-    killed = (
-        rows.select("game_key", "player")
-        .join(kills, on="game_key")
-        .group_by("game_key", "player")
-        .agg((pl.col("victim") != pl.col("player")).sum().alias("enemies_incapacitated"), (pl.col("victim") == pl.col("player")).sum().alias("operatives_lost"))
-    )
-    cp = league.cp_changes.group_by("game_key", "player").agg(
-        pl.col("delta").clip(lower_bound=0).sum().alias("cp_gained"), (-pl.col("delta").clip(upper_bound=0)).sum().alias("cp_spent")
-    )
-    tps = league.table("turning_points")
-    initiative = (
-        rows.select("game_key", "player")
-        .join(tps, on="game_key")
-        .group_by("game_key", "player")
-        .agg(
-            pl.len().alias("turning_points"),
-            (pl.col("initiative") == pl.col("player")).sum().alias("turning_points_with_initiative"),
-            ((pl.col("turning_point") == 1) & (pl.col("initiative") == pl.col("player"))).any().alias("tp1_initiative"),
-        )
-    )
+    """One row per player per finished game, with the opponents (`with_opponents`), their VP by
+    op (`vp_ops`), the game's start time and what they did in it: each table summed by game and
+    player (or by game) first, then joined to the rows, in one lazy query (Polars runs the sums
+    side by side)."""
+    game_player = ["game_key", "player"]
+    kills = league.table("incapacitations").lazy()
+    tps = league.table("turning_points").lazy()
+    sums = [
+        (league.by_op.lazy().group_by(game_player).agg(pl.col("vp").filter(pl.col("op") == op).sum().alias(f"vp_{op}") for op in league.ops), game_player),
+        (kills.group_by(game_player).agg(pl.len().alias("operatives_lost")), game_player),
+        (kills.group_by("game_key").agg(pl.len().alias("incapacitated")), ["game_key"]),
+        (
+            league.cp_changes.lazy()
+            .group_by(game_player)
+            .agg(pl.col("delta").clip(lower_bound=0).sum().alias("cp_gained"), (-pl.col("delta").clip(upper_bound=0)).sum().alias("cp_spent")),
+            game_player,
+        ),
+        (tps.group_by("game_key").agg(pl.len().alias("turning_points")), ["game_key"]),
+        (
+            tps.group_by("game_key", player="initiative").agg(
+                pl.len().alias("turning_points_with_initiative"), (pl.col("turning_point") == 1).any().alias("tp1_initiative")
+            ),
+            game_player,
+        ),
+        (league.games.lazy().select("game_key", "created_at"), ["game_key"]),
+        (league.player_ids.lazy(), ["player"]),
+    ]
+    rows = with_opponents(league.result_rows).lazy()
+    for frame, on in sums:
+        rows = rows.join(frame, on=on, how="left")
+    counts = ("operatives_lost", "cp_gained", "cp_spent", "turning_points_with_initiative")
     return (
-        rows.join(killed, on=["game_key", "player"], how="left")
-        .join(cp, on=["game_key", "player"], how="left")
-        .join(initiative, on=["game_key", "player"], how="left")
-        .with_columns(
-            pl.col("enemies_incapacitated", "operatives_lost", "cp_gained", "cp_spent", "turning_points", "turning_points_with_initiative").fill_null(0),
+        rows.with_columns(
+            pl.col(league.vp_ops).fill_null(0),
+            pl.col(counts).fill_null(0),
+            pl.col("turning_points").fill_null(0),
+            enemies_incapacitated=pl.col("incapacitated").fill_null(0) - pl.col("operatives_lost").fill_null(0),
+            tp1_initiative=pl.when(pl.col("turning_points").is_not_null()).then(pl.col("tp1_initiative").fill_null(False)),  # no turning point: unknown
             score=pl.col("result").replace_strict({"win": 1.0, "draw": 0.5, "loss": 0.0}),
         )
+        .drop("incapacitated")
+        .collect()
     )
 
 
 def most_used_ploys(league: League, by: str) -> pl.DataFrame:
     """The ploys and gambits each player or kill team used most, as "name (uses)" text."""
     ploys = league.cp_changes.filter(pl.col("kind").is_in(["gambit", "ploy", "reroll"]))
-    owners = league.results.select("game_key", "player", "kill_team")
+    owners = league.result_rows.select("game_key", "player", "kill_team")
     return (
         ploys.join(owners, on=["game_key", "player"])
         .group_by(by, "source")

@@ -55,7 +55,8 @@ class Place:
     def write(self, rel: str, data: bytes) -> None:
         raise NotImplementedError
 
-    def write_parquet(self, rel: str, frame: pl.DataFrame) -> None:
+    def write_parquet(self, rel: str, frame: pl.DataFrame, metadata: dict[str, str] | None = None) -> None:
+        """Write `frame` as the Parquet file `rel` (with key-value `metadata`), whole or not at all."""
         raise NotImplementedError
 
     def glob(self, pattern: str) -> list[str]:
@@ -86,10 +87,10 @@ class Folder(Place):
         self.path.mkdir(parents=True, exist_ok=True)
         write_atomically(self.path / rel, lambda f: f.write(data))
 
-    def write_parquet(self, rel: str, frame: pl.DataFrame) -> None:
+    def write_parquet(self, rel: str, frame: pl.DataFrame, metadata: dict[str, str] | None = None) -> None:
         target = self.path / rel
         target.parent.mkdir(parents=True, exist_ok=True)
-        write_atomically(target, frame.write_parquet)
+        write_atomically(target, lambda f: frame.write_parquet(f, metadata=metadata))
 
     def glob(self, pattern: str) -> list[str]:
         return sorted(str(p) for p in self.path.glob(pattern) if p.is_file())
@@ -163,10 +164,10 @@ class S3Place(Place):
     def write(self, rel: str, data: bytes) -> None:
         self._call(f"write {self.name(rel)}", self.client.put_object, Key=self.key(rel), Body=data)
 
-    def write_parquet(self, rel: str, frame: pl.DataFrame) -> None:
+    def write_parquet(self, rel: str, frame: pl.DataFrame, metadata: dict[str, str] | None = None) -> None:
         """One PUT: the object is the old one or the new one, never half of it."""
         try:
-            frame.write_parquet(self.name(rel), storage_options=self.storage_options)
+            frame.write_parquet(self.name(rel), storage_options=self.storage_options, metadata=metadata)
         except (OSError, pl.exceptions.PolarsError) as exc:
             raise KtlogError(f"cannot write {self.name(rel)} ({exc}); check the bucket, the prefix and your rights") from exc
 

@@ -11,7 +11,7 @@ import polars as pl
 
 from .league import League
 from .performance import per_game
-from .standings import elo_history
+from .standings import league_elo
 
 POINTS = {"win": 1.0, "draw": 0.5, "loss": 0.0}
 """A win is 1 point, a draw 1/2 (the standings' `points`)."""
@@ -39,7 +39,7 @@ def results(league: League) -> pl.DataFrame:
         .group_by("game_key", "player")
         .agg(pl.len().cast(pl.Int64).alias("tac_ops_scored"))
     )
-    elo = elo_history(league.scope.results).select("game_id", "player", "elo_before", pl.col("elo").alias("elo_after"))
+    elo = league_elo(league, ("game_id", "player", "elo_before", "elo")).rename({"elo": "elo_after"})
     shared = rows.group_by("game_key").agg(((pl.col("result") == "loss").any() & (pl.col("result") == "draw").any()).alias("shared"))
     out = (
         rows.join(games, on="game_key", how="left")

@@ -213,9 +213,9 @@ def elo(league: League):
     games with their league ratings)."""
     import polars as pl
 
-    from ..analytics.standings import elo_history
+    from ..analytics.standings import league_elo
 
-    history = elo_history(league.scope.results).join(league.player_ids, on="player", how="left")
+    history = league_elo(league).join(league.player_ids, on="player", how="left")
     return league.entity_rows(history, "player").select("game_id", "date", "player", "player_id", pl.col("elo_before", "elo").round(1))
 
 

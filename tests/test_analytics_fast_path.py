@@ -1,0 +1,134 @@
+"""Issue 26: the statistics' fast paths give the figures of their previous definitions.
+
+The opponents beside each result row come from window expressions for two-player games (they
+were every row paired with its game's rows, the player's own dropped); a dataset stores the
+league's Elo at export (it was rated again by every statistic) and a statistic reads it only
+while it is of the very results it counts. Checked on the sample games, which hold a draw, a
+concession, a mirror match, Multiplayer Ops games of three and four players (one a shared win)
+and Joint Ops games against the NPOs, from the database and from its dataset, with and without
+filters.
+"""
+
+from __future__ import annotations
+
+import shutil
+
+import polars as pl
+import pytest
+from click.testing import CliRunner
+from conftest import SAMPLE_GAMES
+
+from ktlog.analytics import standings as standings_module
+from ktlog.analytics.league import Filters, League, with_opponents
+from ktlog.analytics.place import Place
+from ktlog.analytics.standings import STORED_ELO, elo_history, league_elo
+from ktlog.cli import cli
+from ktlog.play.simulate import simulate_into
+from ktlog.storage.store import Store
+
+LEAGUES = [
+    Filters(),
+    Filters(ruleset="kt24-joint"),  # PvE: the NPOs' side
+    Filters(ruleset="kt24-multiplayer"),  # three and four players
+    Filters(ruleset="kt24-preliminary"),  # a draw, a concession, a mirror match
+    Filters(player="Pia"),
+]
+
+
+def ktlog(db, *args):
+    result = CliRunner().invoke(cli, ["--db", str(db), *map(str, args)])
+    assert result.exit_code == 0, result.output
+    return result
+
+
+@pytest.fixture(scope="module")
+def samples(tmp_path_factory):
+    """Every sample game, and a simulated league besides (two-player games with a long Elo
+    history), in one database and in its dataset."""
+    folder = tmp_path_factory.mktemp("fast")
+    db = folder / "samples.db"
+    ktlog(db, "import", *sorted(SAMPLE_GAMES.glob("*.jsonl")))
+    with Store(db) as store:
+        simulate_into(store, 12, seed=26, league="Summer League")
+    ktlog(db, "dataset", "export", folder / "dataset")
+    return db, folder / "dataset"
+
+
+def previous_with_opponents(results: pl.DataFrame) -> pl.DataFrame:
+    """`League.with_opponents` before issue 26, word for word: every row paired with its game's
+    rows, the player's own dropped."""
+    other = results.select("game_key", pl.col("player").alias("opponent"), pl.col("kill_team").alias("opponent_team"), pl.col("vp_total").alias("vp_against"))
+    pairs = results.join(other, on="game_key").filter(pl.col("player") != pl.col("opponent"))
+    if pairs.height == results.height:
+        return pairs
+    opponents = pairs.group_by("game_key", "player").agg(
+        pl.col("opponent").sort().str.join(", "), pl.col("opponent_team").sort_by("opponent").str.join(", "), pl.col("vp_against").mean()
+    )
+    return results.join(opponents, on=["game_key", "player"], how="left")
+
+
+def in_order(frame: pl.DataFrame) -> pl.DataFrame:
+    return frame.sort("game_id", "player")
+
+
+def test_the_samples_hold_every_kind_of_game(samples):
+    db, _ = samples
+    every = League(db, Filters(simulated=True, ruleset=None))
+    rows = every.read("game_results", ("game_key", "player", "result"))
+    sizes = rows.group_by("game_key").agg(pl.len(), (pl.col("result") == "draw").any().alias("draw"))
+    assert set(sizes.get_column("len")) == {2, 3, 4}
+    assert "NPOs" in rows.get_column("player").to_list()  # Joint Ops: the kill team (or two players together) against the NPOs
+    assert sizes.get_column("draw").any()
+    assert "concession" in every.read("games", ("ended_by",)).get_column("ended_by").to_list()
+
+
+@pytest.mark.parametrize("filters", LEAGUES, ids=Filters.describe)
+@pytest.mark.parametrize("source", ["database", "dataset"])
+def test_the_opponents_are_as_before(samples, filters, source):
+    league = League(samples[0] if source == "database" else Place.of(samples[1]), filters)
+    fast, before = league.with_opponents, previous_with_opponents(league.results)
+    assert fast.schema == before.schema
+    assert in_order(fast).equals(in_order(before))
+    assert fast.height == league.results.height > 0
+
+
+def test_games_of_two_three_and_four_players_together_are_as_before(samples):
+    """The mixed case: two-player games by windows, the others paired, in one frame."""
+    every = League(samples[0], Filters(ruleset=None, simulated=True)).read("game_results", ("game_key", "game_id", "player", "kill_team", "vp_total", "result"))
+    assert every.group_by("game_key").len().get_column("len").n_unique() == 3
+    fast = with_opponents(every)
+    assert fast.get_column("vp_against").dtype == pl.Float64
+    assert in_order(fast).equals(in_order(previous_with_opponents(every)))
+
+
+@pytest.mark.parametrize("filters", LEAGUES, ids=Filters.describe)
+def test_the_stored_elo_is_the_computed_one(samples, filters, monkeypatch):
+    db, folder = samples
+    computed = elo_history(League(db, filters).scope.results)
+    assert computed.height > 0
+    assert league_elo(League(db, filters)).equals(computed)
+    if filters == Filters() or filters.player:  # the league the dataset stored: read, not rated again
+        monkeypatch.setattr(standings_module, "elo_history", lambda results: pytest.fail("rated again"))
+    assert league_elo(League(Place.of(folder), filters)).equals(computed)
+
+
+def test_an_elo_stored_from_other_results_is_not_read(samples, tmp_path):
+    """A dataset whose stored Elo is another league's (copied in, or left by an export that
+    stopped before storing it): the statistics rate the games again."""
+    db, folder = samples
+    other = tmp_path / "other"
+    with Store(tmp_path / "other.db") as store:
+        simulate_into(store, 3, seed=27)
+    ktlog(tmp_path / "other.db", "dataset", "export", other)
+    mixed = tmp_path / "mixed"
+    shutil.copytree(folder, mixed)
+    shutil.copy(other / STORED_ELO, mixed / STORED_ELO)
+    assert league_elo(League(Place.of(mixed))).equals(elo_history(League(db).results))
+
+
+@pytest.mark.parametrize("args", [("standings",), ("players",), ("teams",), ("results",), ("elo",), ("matchups", "--long"), ("ops",)], ids=" ".join)
+@pytest.mark.parametrize("filters", [(), ("--ruleset", "kt24-joint"), ("--ruleset", "kt24-multiplayer"), ("--player", "Pia")], ids=" ".join)
+def test_every_figure_is_the_same_from_the_dataset(samples, args, filters):
+    db, folder = samples
+    from_db = ktlog(db, "stats", *args, *filters, "--format", "csv").stdout
+    assert ktlog(db, "stats", *args, *filters, "--format", "csv", "--source", folder).stdout == from_db and from_db.count("\n") > 1
