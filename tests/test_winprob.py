@@ -48,6 +48,7 @@ def test_key_moments_of_a_game_one_shot_decides():
     alice, bob = result.swings
     assert alice.total == pytest.approx(-bob.total) and alice.total > 0.4
     assert alice.dice == 0 and alice.rest == alice.total  # the model reads no damage: no dice in the swing
+    assert result.curve[-1] == (g.state.result.seq, 1.0)  # a finished game ends at its result, not at the model's guess
 
 
 def test_the_dice_part_is_the_damage_beyond_the_expected():

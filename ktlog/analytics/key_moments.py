@@ -54,10 +54,19 @@ class Analysis(msgspec.Struct, frozen=True):
 
 
 def curve_rows(state: GameState, model: WinModel) -> pl.DataFrame:
-    """Every moment of a two-player game, seen by each player, with the probability `p`."""
+    """Every moment of a two-player game, seen by each player, with the probability `p`; a
+    finished game's last moment is its result (1 to the winner, 0.5 each for a draw)."""
     if len(state.players) != 2:
         raise KtlogError(f"the win-probability model reads two-player games; this one has {len(state.players)} players")
-    return moments(state_logs(state), state_players(state)).with_columns(logit(model).alias("logit"), probability(model)).sort("seq")
+    rows = moments(state_logs(state), state_players(state)).with_columns(logit(model).alias("logit"), probability(model)).sort("seq")
+    if state.result is None:
+        return rows
+    ended = state.result.seq or state.seq
+    last = rows.filter(pl.col("seq") == rows.get_column("seq").max()).with_columns(
+        seq=pl.lit(ended, rows.schema["seq"]),
+        p=pl.when(pl.lit(state.result.draw)).then(0.5).when(pl.col("player") == state.result.winner).then(1.0).otherwise(0.0),
+    )
+    return pl.concat([rows.filter(pl.col("seq") != ended), last]).sort("seq")
 
 
 def analyse(state: GameState, model: WinModel, events: Mapping[int, Event], top: int = TOP, spectator: bool = False) -> Analysis:
