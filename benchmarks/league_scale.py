@@ -51,8 +51,8 @@ except ImportError:  # pragma: no cover
 BASE_GAMES = 200
 TARGET_S = 3.0
 TARGET_RATIO = 1.2
-NAMED = {"player", "victim", "target_player", "by_player", "initiative", "winner"}
-"""Columns holding player names, renamed per copy (the games row's `players` too, a JSON list)."""
+NAMED = {"player", "player_id", "player_name", "victim", "target_player", "by_player", "initiative", "winner"}
+"""Columns holding player names and ids, renamed per copy (the games row's `players` list too)."""
 
 
 def seed_dataset(tmp: Path) -> Path:
@@ -96,8 +96,8 @@ def grow(seed: Path, games: int, out: Path) -> Path:
     (out / "metadata.json").write_text((seed / "metadata.json").read_text())
     (out / "verifications").mkdir()
     if store_elo is not None:
-        store_elo(out)
-    problems = suspicious_games(League(out))
+        store_elo(Place.of(out))
+    problems = suspicious_games(League(Place.of(out)))
     if problems:
         raise SystemExit(f"the grown {games:,}-game dataset fails ktlog's checks: {len(problems)} games, the first {problems[0]}")
     return out
@@ -213,7 +213,9 @@ def ways(folder: Path) -> dict[str, tuple[Callable[[], pl.DataFrame], Callable[[
 
 def same_figures(ours: pl.DataFrame, theirs: pl.DataFrame, name: str) -> None:
     """DuckDB's answer is ktlog's: the same rows in the same order, numbers to the last digit
-    rounded (Polars rounds a half to even, DuckDB away from zero: 2.0625 is 2.062 and 2.063)."""
+    rounded (Polars rounds a half to even, DuckDB away from zero: 2.0625 is 2.062 and 2.063);
+    ktlog's `player_id` (issue 27's identities, which the SQL does not work out) aside."""
+    ours = ours.drop("player_id", strict=False)
     theirs = theirs.select(ours.columns)
     for column in ours.columns:
         a, b = ours.get_column(column), theirs.get_column(column)
