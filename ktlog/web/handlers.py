@@ -8,7 +8,7 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Hashable, Iterator
 from typing import Generic, TypeVar
 
 from starlette.requests import Request
@@ -32,7 +32,7 @@ from .views import log_rows
 REPLAYS_KEPT = 8
 """Replay cursors kept open (one per game being replayed; the oldest is dropped first)."""
 PAGES_KEPT = 32
-"""Game pages kept as sent (one per game and head)."""
+"""Game and replay pages kept as sent (one per page, game and head)."""
 
 Render = Callable[[Store, Request], Response]
 T = TypeVar("T")
@@ -45,9 +45,9 @@ class Kept(Generic[T]):
 
     def __init__(self, kept: int):
         self.kept = kept
-        self.values: OrderedDict[tuple[str, int], T] = OrderedDict()
+        self.values: OrderedDict[Hashable, T] = OrderedDict()
 
-    def get(self, key: tuple[str, int], make: Callable[[], T]) -> T:
+    def get(self, key: Hashable, make: Callable[[], T]) -> T:
         if key not in self.values:
             self.values[key] = make()
             while len(self.values) > self.kept:
@@ -78,11 +78,11 @@ def reads(render: Render) -> Callable[[Request], Awaitable[Response]]:
     return endpoint
 
 
-def game_of(store: Store, request: Request) -> tuple[str, str]:
-    """The game the path names (a prefix of its id) and its title."""
+def game_of(store: Store, request: Request) -> tuple[str, str, int]:
+    """The game the path names (a prefix of its id), its title and its head's seq."""
     game_id = store.resolve(request.path_params["game"])
     row = store.game(game_id)
-    return game_id, " vs ".join(f"{p} ({t})" for p, t in zip(row.players, row.kill_teams))
+    return game_id, " vs ".join(f"{p} ({t})" for p, t in zip(row.players, row.kill_teams)), row.head_seq
 
 
 def state_at(store: Store, game_id: str, request: Request) -> GameState:
@@ -114,29 +114,34 @@ def tables(store: Store, request: Request) -> Response:
 def game(store: Store, request: Request) -> Response:
     """A game's page: scoreboard, operatives, markers and log; made once for each head of the
     game, and sent as made until the next event (50 viewers opening it cost one rendering)."""
-    game_id, title = game_of(store, request)
+    game_id, title, head = game_of(store, request)
 
     def made() -> bytes:
         state = store.state(game_id)
         rows = log_rows(Timeline(store.events(game_id, upto=state.seq)), state)
         return pages.game_page(game_id, title, state_view(game_id, state, spectator=True), rows).encode()
 
-    return HTMLResponse(request.app.state.pages.get((game_id, store.game(game_id).head_seq), made))
+    return HTMLResponse(request.app.state.pages.get(("game", game_id, head), made))
 
 
 def overlay(store: Store, request: Request) -> Response:
     """A game's scoreboard alone, for a stream."""
-    game_id, title = game_of(store, request)
+    game_id, title, _ = game_of(store, request)
     return HTMLResponse(pages.overlay_page(game_id, title, state_view(game_id, store.state(game_id), spectator=True)))
 
 
 def replay(store: Store, request: Request) -> Response:
-    """A game's replay page."""
-    game_id, title = game_of(store, request)
-    cursor = request.app.state.replays.of(store, game_id)
-    rows = log_rows(cursor.timeline, cursor.final)
-    evaluation = win_probability(store, cursor)
-    return HTMLResponse(pages.replay_page(game_id, title, state_view(game_id, cursor.final, spectator=True), rows, evaluation))
+    """A game's replay page, made once for each head of the game (its win-probability curve
+    with it) and sent as made until the next event."""
+    game_id, title, head = game_of(store, request)
+
+    def made() -> bytes:
+        cursor = request.app.state.replays.of(store, game_id)
+        rows = log_rows(cursor.timeline, cursor.final)
+        evaluation = win_probability(store, cursor)
+        return pages.replay_page(game_id, title, state_view(game_id, cursor.final, spectator=True), rows, evaluation).encode()
+
+    return HTMLResponse(request.app.state.pages.get(("replay", game_id, head), made))
 
 
 def win_probability(store: Store, cursor: Replay) -> dict | None:
@@ -190,19 +195,19 @@ def api_games(store: Store, request: Request) -> Response:
 
 def api_state(store: Store, request: Request) -> Response:
     """A game's state, as `ktlog show --json --spectator`."""
-    game_id, _ = game_of(store, request)
+    game_id, _, _ = game_of(store, request)
     return AsciiJSON(state_view(game_id, state_at(store, game_id, request), spectator=True))
 
 
 def api_score(store: Store, request: Request) -> Response:
     """A game's score, as `ktlog score --json`."""
-    game_id, _ = game_of(store, request)
+    game_id, _, _ = game_of(store, request)
     return AsciiJSON(score_view(game_id, state_at(store, game_id, request), spectator=True))
 
 
 def api_log(store: Store, request: Request) -> Response:
     """A game's log, worded as a spectator sees it at the moment asked."""
-    game_id, _ = game_of(store, request)
+    game_id, _, _ = game_of(store, request)
     state = state_at(store, game_id, request)
     return AsciiJSON(log_rows(Timeline(store.events(game_id)), state))
 
@@ -220,7 +225,7 @@ async def game_events(request: Request) -> Response:
     follower = request.app.state.follower
 
     def watch(store: Store) -> tuple[str, Viewer]:
-        game_id, _ = game_of(store, request)
+        game_id, _, _ = game_of(store, request)
         return game_id, follower.watch_game(store, game_id, after)
 
     with _counted(request) as address:
