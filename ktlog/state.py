@@ -392,9 +392,11 @@ class Checkpoint:
 
     __slots__ = ("lean", "cards", "logs")
 
-    def __init__(self, state: GameState):
+    def __init__(self, state: GameState, *, own_logs: bool = False):
+        """Keep `state`; `own_logs`: its logs' lists copied (their entries shared), for a state
+        handed on to a caller who may change its lists."""
         self.cards = {op_id: op.datacard for op_id, op in state.operatives.items()}
-        self.logs = {name: (getattr(state, name), len(getattr(state, name))) for name in UNREAD_LOGS}
+        self.logs = {name: (list(entries) if own_logs else entries, len(entries)) for name in UNREAD_LOGS for entries in [getattr(state, name)]}
         operatives = {op_id: msgspec.structs.replace(op, datacard=_STUB) for op_id, op in state.operatives.items()}
         self.lean = _encoder.encode(msgspec.structs.replace(state, operatives=operatives, **{name: [] for name in UNREAD_LOGS}))
 
@@ -419,11 +421,50 @@ _encoder = msgspec.msgpack.Encoder()
 _decoder = msgspec.msgpack.Decoder(GameState)
 
 
+class _Stored(msgspec.Struct, array_like=True):
+    """A state as `encode_state` encodes it: each distinct datacard once (`cards`), each
+    operative's as its place there (`card_of`, in the order of `state.operatives`), and the
+    state with `_STUB` for every datacard. A team of many operatives of few datacards encodes
+    and decodes about as fast as its operatives' own fields."""
+
+    cards: list[Datacard]
+    card_of: list[int]
+    state: GameState
+
+
+_stored_decoder = msgspec.msgpack.Decoder(_Stored)
+
+
 def encode_state(state: GameState) -> bytes:
-    return _encoder.encode(state)
+    """A state as a snapshot stores it (`decode_state` reads it back). Its datacards are looked
+    up by identity first, by value only once an object: a state shares its operatives' datacards."""
+    cards: list[Datacard] = []
+    by_value: dict[Datacard, int] = {}
+    by_id: dict[int, int] = {}
+    card_of = []
+    operatives = {}
+    for op_id, op in state.operatives.items():
+        index = by_id.get(id(op.datacard))
+        if index is None:
+            index = by_id[id(op.datacard)] = by_value.setdefault(op.datacard, len(cards))
+            if index == len(cards):
+                cards.append(op.datacard)
+        card_of.append(index)
+        operatives[op_id] = msgspec.structs.replace(op, datacard=_STUB)
+    return _encoder.encode(_Stored(cards, card_of, msgspec.structs.replace(state, operatives=operatives)))
 
 
 def decode_state(data: bytes) -> GameState:
+    """A state `encode_state` encoded, or one encoded whole (a msgpack map: snapshots stored
+    before schema 20, each datacard in full)."""
+    if data[:1] and 0x90 <= data[0] <= 0x9F:  # a msgpack array of three: `_Stored`
+        stored = _stored_decoder.decode(data)
+        state = stored.state
+        if len(stored.card_of) != len(state.operatives) or not all(0 <= index < len(stored.cards) for index in stored.card_of):
+            raise msgspec.ValidationError("a stored state names one of its datacards for each of its operatives")
+        for op, index in zip(state.operatives.values(), stored.card_of, strict=True):
+            op.datacard = stored.cards[index]
+        return state
     return _decoder.decode(data)
 
 

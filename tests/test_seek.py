@@ -4,11 +4,18 @@ snapshot it starts from."""
 
 from __future__ import annotations
 
+import random
+import sqlite3
+import zlib
+
+import msgspec
+import pytest
 from conftest import game
 
-from ktlog.play.builder import dash, shoot
+from ktlog.play.builder import GameBuilder, dash, shoot
 from ktlog.reducer import fold, usable_snapshot_seq
-from ktlog.state import Checkpoint
+from ktlog.state import Checkpoint, decode_state, encode_state
+from ktlog.storage.snapshots import SNAPSHOT_EVERY
 from ktlog.storage.store import Store
 
 GAME = "66666666-6666-4666-8666-666666666666"
@@ -67,3 +74,72 @@ def test_a_seek_reads_only_the_undos_after_its_snapshot(tmp_path):
     assert state == expected
     rewinds = [sql for sql in read if "EventVoided" in sql]
     assert rewinds == [sql for sql in rewinds if f"seq > {at // 100 * 100} " in sql], rewinds  # from the latest snapshot on
+
+
+def chatty(size: int) -> GameBuilder:
+    """A game of two `size`-operative teams recorded with notes on 40% of events and 20% of
+    them undone and entered again (`benchmarks/run.py`'s chatty_game, smaller)."""
+    g = game(size, size)
+    rng = random.Random(size)
+    for tp in range(1, 3):
+        for i in range(1, size + 1):
+            for player in "ab":
+                g.activate(f"{player}{i}", "engage", dash())
+                roll = rng.random()
+                if roll < 0.4:
+                    g.annotate(f"note {tp}.{i}")
+                elif roll < 0.6:  # the activation's end undone and entered again
+                    last = g.events[-1]
+                    g.undo()
+                    g.add(last)
+        g.end_turning_point()
+        g.turning_point(tp + 1, {"Alice": 5, "Bob": 2}, "Alice")
+    return g
+
+
+def test_the_state_at_any_seq_is_the_fold_from_seq_1_seek_after_seek(tmp_path):
+    g = chatty(24)
+    assert len(g.events) > 3 * SNAPSHOT_EVERY
+    with Store(tmp_path / "seek.db") as store:
+        store.import_envelopes(GAME, g.sealed(GAME, "2026-11-21T10:00:00+00:00"))
+        rng = random.Random(7)
+        seqs = [rng.randint(1, len(g.events)) for _ in range(40)]
+        for seq in seqs + seqs[::-1]:  # each snapshot decoded once, then restored as it was kept
+            state = store.state(GAME, seq)
+            expected = fold(g.events[:seq])
+            expected.seq = seq
+            assert state == expected
+            state.notes.clear()  # the caller's to change: what the store keeps is not touched
+            state.operatives.clear()
+        assert store.state(GAME, seqs[0]) == fold(g.events[: seqs[0]]) or seqs[0] == len(g.events)
+
+
+def test_a_kept_snapshot_is_let_go_when_another_connection_writes(tmp_path):
+    g = chatty(24)
+    at = 2 * SNAPSHOT_EVERY + 5
+    with Store(tmp_path / "seek.db") as store:
+        store.import_envelopes(GAME, g.sealed(GAME, "2026-11-21T10:00:00+00:00"))
+        assert store.state(GAME, at) == store.state(GAME, at - 1 + 1)  # decoded, then restored as kept
+        other = sqlite3.connect(tmp_path / "seek.db")
+        with other:
+            other.execute("UPDATE snapshots SET state = ? WHERE seq = ?", (zlib.compress(b"\x93\x90\x90\xc0"), 2 * SNAPSHOT_EVERY))
+        other.close()
+        state = store.state(GAME, at)
+    expected = fold(g.events[:at])
+    expected.seq = at
+    assert state == expected
+    assert store.distrusted == [(GAME, 2 * SNAPSHOT_EVERY)]  # read again, and found out
+
+
+def test_a_snapshot_stores_each_datacard_once_and_still_reads_one_stored_whole():
+    whole = msgspec.msgpack.encode(chatty(6).state)  # as snapshots were stored before schema 20
+    state = decode_state(whole)
+    assert len({id(op.datacard) for op in state.operatives.values()}) == 12  # equal datacards, each its own object
+    stored = encode_state(state)
+    assert decode_state(stored) == state
+    assert len(stored) < len(whole)
+    copies = msgspec.msgpack.decode(stored)
+    assert len(copies[0]) == len({op.datacard for op in state.operatives.values()})  # the distinct datacards, once each
+    copies[1][0] = len(copies[0])  # an operative naming a datacard the state does not hold
+    with pytest.raises(msgspec.ValidationError, match="one of its datacards"):
+        decode_state(msgspec.msgpack.encode(copies))

@@ -17,11 +17,12 @@ import json
 import math
 import sqlite3
 import zlib
+from collections import OrderedDict
 from collections.abc import Callable
 
 from ..events import Envelope, Event, EventCorrected, EventVoided
 from ..reducer import resume
-from ..state import GameState, decode_state
+from ..state import Checkpoint, GameState, decode_state
 from .catalog import REWINDS
 
 SNAPSHOT_EVERY = 100
@@ -79,6 +80,47 @@ def write_sealed(conn: sqlite3.Connection, game_key: int, rows: list[tuple[int, 
     conn.executemany("INSERT OR REPLACE INTO snapshots (game_key, seq, state, seal) VALUES (?,?,?,?)", [(game_key, *row) for row in rows])
 
 
+DECODED_KEPT = 64
+"""Decoded snapshots a store keeps (`Decoded`): a replay's seeks to and fro in a few games."""
+
+
+class Decoded:
+    """The snapshots a store decoded lately (at most DECODED_KEPT, the least lately used let
+    go), each kept as a `Checkpoint` by (game_key, seq): a seek near one again restores it and
+    folds a few events, without reading, unpacking, checking and decoding the snapshot. A
+    snapshot's state follows from the events up to its seq, which never change, so one kept is
+    good until another connection writes to the file (`current`: SQLite's data_version) or a
+    write of this store's rolls back (`clear`)."""
+
+    def __init__(self) -> None:
+        self._kept: OrderedDict[tuple[int, int], Checkpoint] = OrderedDict()
+        self._version: int | None = None
+
+    def current(self, conn: sqlite3.Connection) -> None:
+        """Let every kept snapshot go if another connection committed since the last look."""
+        version = conn.execute("PRAGMA data_version").fetchone()[0]
+        if version != self._version:
+            self._kept.clear()
+            self._version = version
+
+    def clear(self) -> None:
+        self._kept.clear()
+
+    def restore(self, game_key: int, seq: int) -> GameState | None:
+        """A new state as the snapshot at `seq` holds it, if it is kept."""
+        kept = self._kept.get((game_key, seq))
+        if kept is None:
+            return None
+        self._kept.move_to_end((game_key, seq))
+        return kept.restore()
+
+    def keep(self, game_key: int, seq: int, state: GameState) -> None:
+        """Keep the state a snapshot decoded to (its logs copied: the caller's to change)."""
+        self._kept[(game_key, seq)] = Checkpoint(state, own_logs=True)
+        if len(self._kept) > DECODED_KEPT:
+            self._kept.popitem(last=False)
+
+
 class _Untrusted(Exception):
     def __init__(self, seq: int):
         self.seq = seq
@@ -91,12 +133,22 @@ def state_at(
     events: Callable[[int, int], list[Envelope]],
     then: tuple[int, EventVoided | EventCorrected] | None = None,
     distrusted: list[int] | None = None,
+    decoded: Decoded | None = None,
 ) -> GameState:
     """The state after seq `at` from the stored snapshots and `events(after, upto)`; `then` is
     an undo or a correction about to be appended at seq `at` (checked and applied, not stored). The seq of each
-    snapshot passed over because its seal does not hold is added to `distrusted`."""
+    snapshot passed over because its seal does not hold is added to `distrusted`. `decoded`:
+    the snapshots decoded lately, used and added to."""
 
     def load(seq: int) -> GameState:
+        state = decoded.restore(game_key, seq) if decoded else None
+        if state is None:
+            state = read(seq)
+            if decoded is not None:
+                decoded.keep(game_key, seq, state)
+        return state
+
+    def read(seq: int) -> GameState:
         row = conn.execute(
             "SELECT s.state, s.seal, e.hash FROM snapshots s JOIN events e USING (game_key, seq) WHERE s.game_key = ? AND s.seq = ?",
             (game_key, seq),

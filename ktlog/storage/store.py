@@ -29,7 +29,7 @@ from . import projections
 from .catalog import DATABASE_ID, EVENTS, LABEL_COLUMNS, PROJECTIONS
 from .dbfile import BUSY_TIMEOUT_MS, Origin, database_home, default_db_path, durable_once, open_database, transaction
 from .recent import Recent
-from .snapshots import SNAPSHOT_EVERY, sealed_rows, state_at, write_sealed, write_snapshots
+from .snapshots import SNAPSHOT_EVERY, Decoded, sealed_rows, state_at, write_sealed, write_snapshots
 
 if TYPE_CHECKING:
     import contextlib
@@ -76,6 +76,8 @@ class Store:
         self._recent: dict[str, Recent] = {}
         """Per game, the latest events this store appended: an undo of one takes its state from
         here instead of folding from a snapshot."""
+        self._decoded = Decoded()
+        """The snapshots this store decoded lately: a seek near one again restores it."""
         self._heads: dict[str, tuple[int, str]] = {}
         self._columns: dict[str, dict[str, Any]] = {}
         """Per game, its head (seq, hash) and derived columns as this store last wrote them: true
@@ -132,6 +134,7 @@ class Store:
                 yield
         except BaseException:
             self._keys.clear()  # a games row rolled back: its key may go to another game
+            self._decoded.clear()  # as may a snapshot decoded in the transaction
             self._heads.clear()
             self._columns.clear()
             raise
@@ -530,6 +533,7 @@ class Store:
                 self._update_game(game_id, projections.game_columns(state))
         self._cache.clear()
         self._recent.clear()
+        self._decoded.clear()
         self._heads.clear()
         self._columns.clear()
         return len(ids)
@@ -574,7 +578,10 @@ class Store:
 
     def _state_from_snapshot(self, game_id: str, at: int, then: tuple[int, EventVoided | EventCorrected] | None = None) -> GameState:
         passed_over: list[int] = []
-        state = state_at(self.conn, self._key(game_id), at, lambda after, upto: self.events(game_id, upto=upto, after=after), then, passed_over)
+        self._decoded.current(self.conn)
+        state = state_at(
+            self.conn, self._key(game_id), at, lambda after, upto: self.events(game_id, upto=upto, after=after), then, passed_over, self._decoded
+        )
         self.distrusted += [(game_id, seq) for seq in passed_over]
         return state
 

@@ -1,0 +1,110 @@
+"""State at any seq of a long game (issue 26's seek target: <= 5 ms p95): `Store.state(game,
+seq)` from a database file, for random seqs of a ~20,000-event game (`run.long_game`: two big
+kill teams, notes on 40% of events, 20% undone and entered again; snapshots every 100 seqs).
+
+    .venv/bin/python benchmarks/seek_bench.py [--events 20000] [--seeks 200] [--rounds 3]
+
+Four ways, taken in turn within each round, each on the same seqs (random, seed 5):
+- snapshots stored whole (as before schema 20: every operative's datacard, a msgpack map), and
+  snapshots stored with each datacard once (`state.encode_state`), the same rows resealed;
+- "every seek cold": the store keeps no decoded snapshot (`snapshots.DECODED_KEPT` 0), so each
+  seek reads, unpacks, checks and decodes its snapshot, as a `ktlog show --at` process does;
+  "one store": one store answers every seek of the round, the first cold, and each snapshot
+  decoded once is restored from the store's `Decoded` after (a replay or a web page stepping
+  through a game); its p95 counts the cold seeks it meets.
+Also "scrubbing": 20 random seqs, each followed by the 9 seqs after it (one store, cold first).
+Per way and round the p50 and p95 of the seeks' CPU (`time.process_time`) and wall; printed
+are the min and median over the rounds, with the target beside the p95.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import msgspec
+from run import long_game
+
+from ktlog.state import decode_state
+from ktlog.storage import snapshots
+from ktlog.storage.store import Store
+
+GAME = "33333333-3333-4333-8333-333333333333"
+
+
+def stored_whole(path: Path) -> None:
+    """Re-store every snapshot of the file as snapshots were stored before schema 20 (the
+    state encoded whole), resealed."""
+    with Store(path) as store, store.writing():
+        rows = store.conn.execute("SELECT s.game_key, s.seq, s.state, e.hash FROM snapshots s JOIN events e USING (game_key, seq)").fetchall()
+        for key, seq, packed, event_hash in rows:
+            whole = msgspec.msgpack.encode(decode_state(snapshots.unpack(packed)))
+            store.conn.execute("UPDATE snapshots SET state = ?, seal = ? WHERE game_key = ? AND seq = ?", (snapshots.pack(whole), snapshots.seal(event_hash, whole), key, seq))
+
+
+def seek_times(path: Path, seqs: list[int], kept: int) -> list[tuple[float, float]]:
+    """(CPU, wall) seconds of each seek, one store answering them all, keeping `kept` decoded snapshots."""
+    was, snapshots.DECODED_KEPT = snapshots.DECODED_KEPT, kept
+    try:
+        with Store(path) as store:
+            store.state(GAME)  # the head read once (as any reader's first look at a game)
+            times = []
+            for seq in seqs:
+                cpu, wall = time.process_time(), time.perf_counter()
+                store.state(GAME, seq)
+                times.append((time.process_time() - cpu, time.perf_counter() - wall))
+            return times
+    finally:
+        snapshots.DECODED_KEPT = was
+
+
+def p95(values: list[float]) -> float:
+    return statistics.quantiles(values, n=20)[-1]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--events", type=int, default=20000)
+    parser.add_argument("--seeks", type=int, default=200)
+    parser.add_argument("--rounds", type=int, default=3)
+    args = parser.parse_args()
+    game_id, g = long_game(args.events)
+    sealed = g.sealed(GAME, "2026-06-01T18:00:00+00:00")
+    rng = random.Random(5)
+    seqs = [rng.randint(1, len(sealed)) for _ in range(args.seeks)]
+    scrub = [start + step for start in (rng.randint(1, len(sealed) - 10) for _ in range(20)) for step in range(10)]
+    with tempfile.TemporaryDirectory() as tmp:
+        files = {"lean": Path(tmp, "lean.db"), "whole": Path(tmp, "whole.db")}
+        for path in files.values():
+            with Store(path) as store:
+                store.import_envelopes(GAME, sealed)
+        stored_whole(files["whole"])
+        ways: dict[str, Callable[[], list[tuple[float, float]]]] = {}
+        for stored, label in (("whole", "datacards stored whole (before)"), ("lean", "each datacard once")):
+            ways[f"{label}, every seek cold"] = lambda p=files[stored]: seek_times(p, seqs, 0)
+            ways[f"{label}, one store"] = lambda p=files[stored]: seek_times(p, seqs, snapshots.DECODED_KEPT)
+        ways["each datacard once, one store, scrubbing"] = lambda: seek_times(files["lean"], scrub, snapshots.DECODED_KEPT)
+        figures: dict[str, list[tuple[float, float, float, float]]] = {way: [] for way in ways}
+        for _ in range(args.rounds):
+            for way, run in ways.items():  # in turn, round by round
+                times = run()
+                cpu, wall = [t[0] * 1000 for t in times], [t[1] * 1000 for t in times]
+                figures[way].append((statistics.median(cpu), p95(cpu), statistics.median(wall), p95(wall)))
+    print(f"State at a random seq of a {len(sealed):,}-event game ({len(g.state.operatives)} operatives), {args.seeks} seeks a round, {args.rounds} rounds; ms, min / median over the rounds")
+    print("| way | CPU p50 | CPU p95 | wall p50 | wall p95 | target: p95 <= 5 ms |")
+    print("|---|---|---|---|---|---|")
+    for way, rounds in figures.items():
+        cells = [f"{min(r[i] for r in rounds):.2f} / {statistics.median(r[i] for r in rounds):.2f}" for i in range(4)]
+        met = "met" if statistics.median(r[1] for r in rounds) <= 5 else "**not met**"
+        print(f"| {way} | {' | '.join(cells)} | CPU {met} |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
