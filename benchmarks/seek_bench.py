@@ -13,7 +13,8 @@ Four ways, taken in turn within each round, each on the same seqs (random, seed 
   decoded once is restored from the store's `Decoded` after (a replay or a web page stepping
   through a game); its p95 counts the cold seeks it meets.
 Also "scrubbing": 20 random seqs, each followed by the 9 seqs after it (one store, cold first).
-Per way and round the p50 and p95 of the seeks' CPU (`time.process_time`) and wall; printed
+Run with another checkout's ktlog first on the path (`PYTHONPATH=../main`) for its figures:
+it prints which ktlog it timed. Per way and round the p50 and p95 of the seeks' CPU (`time.process_time`) and wall; printed
 are the min and median over the rounds, with the target beside the p95.
 """
 
@@ -31,6 +32,7 @@ from pathlib import Path
 import msgspec
 from run import long_game
 
+import ktlog
 from ktlog.state import decode_state
 from ktlog.storage import snapshots
 from ktlog.storage.store import Store
@@ -45,7 +47,9 @@ def stored_whole(path: Path) -> None:
         rows = store.conn.execute("SELECT s.game_key, s.seq, s.state, e.hash FROM snapshots s JOIN events e USING (game_key, seq)").fetchall()
         for key, seq, packed, event_hash in rows:
             whole = msgspec.msgpack.encode(decode_state(snapshots.unpack(packed)))
-            store.conn.execute("UPDATE snapshots SET state = ?, seal = ? WHERE game_key = ? AND seq = ?", (snapshots.pack(whole), snapshots.seal(event_hash, whole), key, seq))
+            store.conn.execute(
+                "UPDATE snapshots SET state = ?, seal = ? WHERE game_key = ? AND seq = ?", (snapshots.pack(whole), snapshots.seal(event_hash, whole), key, seq)
+            )
 
 
 def seek_times(path: Path, seqs: list[int], kept: int) -> list[tuple[float, float]]:
@@ -96,7 +100,10 @@ def main() -> int:
                 times = run()
                 cpu, wall = [t[0] * 1000 for t in times], [t[1] * 1000 for t in times]
                 figures[way].append((statistics.median(cpu), p95(cpu), statistics.median(wall), p95(wall)))
-    print(f"State at a random seq of a {len(sealed):,}-event game ({len(g.state.operatives)} operatives), {args.seeks} seeks a round, {args.rounds} rounds; ms, min / median over the rounds")
+    print(f"ktlog from {Path(ktlog.__file__).parent}")
+    print(
+        f"State at a random seq of a {len(sealed):,}-event game ({len(g.state.operatives)} operatives), {args.seeks} seeks a round, {args.rounds} rounds; ms, min / median over the rounds"
+    )
     print("| way | CPU p50 | CPU p95 | wall p50 | wall p95 | target: p95 <= 5 ms |")
     print("|---|---|---|---|---|---|")
     for way, rounds in figures.items():

@@ -342,3 +342,12 @@ def m018_tournaments(db: sqlite_utils.Database) -> None:
         not_null={"player_a", "paired_at"},
     )
     db.execute("CREATE UNIQUE INDEX idx_tournament_tables_game_id ON tournament_tables (game_id) WHERE game_id IS NOT NULL")
+
+
+@migrations()
+def m020_lean_snapshots(db: sqlite_utils.Database) -> None:
+    """Schema 20 changes no table: a snapshot stores each distinct datacard of its state once
+    (`state.encode_state`), not each operative's in full, so decoding one in a long game with
+    big teams costs less. Snapshots stored before are read as they are (`state.decode_state`
+    reads both) and written anew by `ktlog rebuild`; an older ktlog, which could not decode the
+    new ones (it would take them for edited), refuses the file."""

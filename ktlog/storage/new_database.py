@@ -4,7 +4,7 @@ the migrations one by one (about 0.16 s of CPU, a tenth of importing 200 games i
 Used only while VERSION is the schema version: a new migration makes it stale, and new files
 are then made by the migrations until `make new-database` writes it again."""
 
-VERSION = 19
+VERSION = 20
 """The schema version these statements make."""
 MIGRATIONS = (
     "m001_initial",
@@ -23,6 +23,7 @@ MIGRATIONS = (
     "m014_rules_checked",
     "m017_player_identities",
     "m018_tournaments",
+    "m020_lean_snapshots",
 )
 """The migrations a database made by SCHEMA counts as applied (sqlite-utils' `_sqlite_migrations`)."""
 SCHEMA = (

@@ -579,9 +579,7 @@ class Store:
     def _state_from_snapshot(self, game_id: str, at: int, then: tuple[int, EventVoided | EventCorrected] | None = None) -> GameState:
         passed_over: list[int] = []
         self._decoded.current(self.conn)
-        state = state_at(
-            self.conn, self._key(game_id), at, lambda after, upto: self.events(game_id, upto=upto, after=after), then, passed_over, self._decoded
-        )
+        state = state_at(self.conn, self._key(game_id), at, lambda after, upto: self.events(game_id, upto=upto, after=after), then, passed_over, self._decoded)
         self.distrusted += [(game_id, seq) for seq in passed_over]
         return state
 
