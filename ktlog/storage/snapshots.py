@@ -81,16 +81,17 @@ def write_sealed(conn: sqlite3.Connection, game_key: int, rows: list[tuple[int, 
 
 
 DECODED_KEPT = 64
-"""Decoded snapshots a store keeps (`Decoded`): a replay's seeks to and fro in a few games."""
+"""States a store keeps (`Decoded`): a replay's seeks to and fro in a few games."""
 
 
 class Decoded:
-    """The snapshots a store decoded lately (at most DECODED_KEPT, the least lately used let
-    go), each kept as a `Checkpoint` by (game_key, seq): a seek near one again restores it and
-    folds a few events, without reading, unpacking, checking and decoding the snapshot. A
-    snapshot's state follows from the events up to its seq, which never change, so one kept is
-    good until another connection writes to the file (`current`: SQLite's data_version) or a
-    write of this store's rolls back (`clear`)."""
+    """The snapshots a store decoded lately and the states its seeks gave (at most
+    DECODED_KEPT, the least lately used let go), each kept as a `Checkpoint` by (game_key, seq):
+    a seek at or after one (no rewind between reaching back past it, as for a snapshot)
+    restores it and folds the events after, without reading, unpacking, checking and decoding a
+    snapshot; a replay stepping on folds one event. The state after a seq follows from the
+    events up to it, which never change, so one kept is good until another connection writes to
+    the file (`current`: SQLite's data_version) or a write of this store's rolls back (`clear`)."""
 
     def __init__(self) -> None:
         self._kept: OrderedDict[tuple[int, int], Checkpoint] = OrderedDict()
@@ -114,8 +115,13 @@ class Decoded:
         self._kept.move_to_end((game_key, seq))
         return kept.restore()
 
+    def seqs(self, game_key: int, upto: int) -> list[int]:
+        """The seqs, up to `upto`, of the game's states kept."""
+        return [seq for key, seq in self._kept if key == game_key and seq <= upto]
+
     def keep(self, game_key: int, seq: int, state: GameState) -> None:
-        """Keep the state a snapshot decoded to (its logs copied: the caller's to change)."""
+        """Keep the state after `seq` (a snapshot decoded, a seek's result; its logs copied: the
+        caller's to change)."""
         self._kept[(game_key, seq)] = Checkpoint(state, own_logs=True)
         if len(self._kept) > DECODED_KEPT:
             self._kept.popitem(last=False)
@@ -170,15 +176,24 @@ def state_at(
         stored: list[tuple[int, Event]] = [(e.seq, e.payload) for e in events(start, at)]
         return stored + ([then] if then else [])
 
-    seqs = sorted(r[0] for r in conn.execute("SELECT seq FROM snapshots WHERE game_key = ? AND seq <= ?", (game_key, at)))
+    seqs = sorted(
+        {
+            *(r[0] for r in conn.execute("SELECT seq FROM snapshots WHERE game_key = ? AND seq <= ?", (game_key, at))),
+            *(decoded.seqs(game_key, at) if decoded else ()),
+        }
+    )
     while True:
         start = _usable_snapshot(conn, game_key, seqs, at, then)
         try:
-            return resume(at, [start] if start else [], [], load, records_after)[0]
+            state = resume(at, [start] if start else [], [], load, records_after)[0]
         except _Untrusted as exc:
             seqs.remove(exc.seq)
             if distrusted is not None:
                 distrusted.append(exc.seq)
+            continue
+        if decoded is not None and then is None and start != at:  # the next seek near it folds from here
+            decoded.keep(game_key, at, state)
+        return state
 
 
 def _usable_snapshot(conn: sqlite3.Connection, game_key: int, seqs: list[int], at: int, then: tuple[int, EventVoided | EventCorrected] | None) -> int:
