@@ -143,3 +143,21 @@ def test_a_snapshot_stores_each_datacard_once_and_still_reads_one_stored_whole()
     copies[1][0] = len(copies[0])  # an operative naming a datacard the state does not hold
     with pytest.raises(msgspec.ValidationError, match="one of its datacards"):
         decode_state(msgspec.msgpack.encode(copies))
+
+
+def test_a_seek_after_one_folds_from_its_state_without_reading_a_snapshot(tmp_path):
+    g = chatty(24)
+    at = 2 * SNAPSHOT_EVERY + 40
+    with Store(tmp_path / "seek.db") as store:
+        store.import_envelopes(GAME, g.sealed(GAME, "2026-11-21T10:00:00+00:00"))
+        store.state(GAME, at)
+        read: list[str] = []
+        store.conn.set_trace_callback(read.append)
+        stepped = [store.state(GAME, seq) for seq in range(at + 1, at + 4)]  # a replay stepping on
+        store.conn.set_trace_callback(None)
+    assert not [sql for sql in read if "s.state" in sql]  # no snapshot read, unpacked or decoded
+    assert [sql for sql in read if "FROM events" in sql and "payload" in sql and f"seq >= {at}" in sql]  # the events after the kept state
+    for seq, state in enumerate(stepped, at + 1):
+        expected = fold(g.events[:seq])
+        expected.seq = seq
+        assert state == expected
