@@ -428,6 +428,10 @@ class Operatives(dict[str, OperativeState]):
     def items(self) -> list[tuple[str, OperativeState]]:  # type: ignore[override]
         return [(op_id, self[op_id]) for op_id in self]
 
+    def __reduce__(self) -> tuple[type[Operatives], tuple[dict[str, OperativeState]]]:
+        """Pickled and deep-copied as the operatives they are now."""
+        return Operatives, (dict.copy(self),)
+
     def share(self) -> dict[str, OperativeState]:
         """The operatives as they are now, for a checkpoint: from here on each is copied before
         the rules change it."""

@@ -6,6 +6,8 @@ of every ruleset with a simulator and on a game of two 100-operative kill teams.
 
 from __future__ import annotations
 
+import copy
+import pickle
 import random
 
 import msgspec
@@ -168,3 +170,9 @@ def test_a_state_changed_after_its_checkpoint_leaves_the_checkpoint_as_it_was(re
     op.engaged_with.append("b1")
     assert state.operatives["a1"].wounds == op.datacard.wounds - 3
     assert kept.restore().operatives["a1"] == fold(g.events).operatives["a1"]
+
+
+def test_a_state_with_a_checkpoint_copies_and_pickles_as_its_operatives_are():
+    g = game(2, 2)
+    Checkpoint(g.state)
+    assert copy.deepcopy(g.state) == g.state == pickle.loads(pickle.dumps(g.state))
