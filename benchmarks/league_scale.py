@@ -2,7 +2,7 @@
 DIR`) of 1,000 to 1,000,000 games, each against DuckDB's SQL for the same figures over the same
 files, timed in the same run, pair by pair; and the growth from the smallest size to the largest.
 
-    .venv/bin/python benchmarks/league_scale.py [--games 1000,10000,100000,1000000] [--runs 3]
+    .venv/bin/python benchmarks/league_scale.py [--games 1000,10000,100000,1000000] [--runs 3] [--figures stored|summed]
 
 How the datasets are made: a 200-game league is simulated (`simulate_into`, every event through
 the rules; not marked simulated, as a league of people) and exported with `ktlog dataset export`;
@@ -10,11 +10,14 @@ its tables are then repeated, each copy with new game keys (the games numbered) 
 moved on a day a copy, and players renamed per copy into a pool of 320 (16 simulated players x
 20: `<name>-<copy % 20>`, in the result tables and in the games row alike, so ktlog's own checks
 pass: checked at every size), so Elo rates many players over a long history. The league's Elo
-is then stored in the dataset as `ktlog dataset export` stores it (`standings.store_elo`).
+is then stored in the dataset as `ktlog dataset export` stores it (`standings.store_elo`), and so
+are the per-game figures (`figures.store_figures`; not with `--figures summed`, the way before
+they were stored, when ktlog and DuckDB both sum them per query).
 
 The statistics are computed the way `ktlog stats ... --source DIR` computes them (a fresh
 `League` over the folder each time, reading through Polars `scan_parquet`). DuckDB computes the
-same figures with its own SQL over the same files (reading the stored Elo as ktlog does); its
+same figures with its own SQL over the same files (reading the stored Elo and figures as ktlog
+does, without ktlog's check that they are of the files beside them); its
 answer is compared with ktlog's at the smallest size. CPU is the process's (every thread's) CPU
 time; min and median of `--runs`, ktlog and DuckDB in turn.
 """
