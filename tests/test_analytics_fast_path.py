@@ -205,3 +205,17 @@ def test_an_export_stores_the_figures_a_dataset_from_before_lacks(samples, tmp_p
     shutil.rmtree(copy / STORED)
     assert "nothing new" in ktlog(db, "dataset", "export", copy).stdout
     assert stored_figures(League(Place.of(copy))) is not None
+
+
+def test_figures_of_an_op_with_no_stored_column_are_summed(samples, tmp_path):
+    """An op outside the stored columns (a future ruleset's): the partition's figures are stored
+    unread, and the statistics sum them, with that op's column."""
+    _, folder = samples
+    copy = tmp_path / "copy"
+    shutil.copytree(folder, copy)
+    file = sorted(copy.glob("vp_by_op/*/*/*.parquet"))[0]
+    pl.read_parquet(file).with_columns(pl.when(pl.int_range(pl.len()) == 0).then(pl.lit("bounty")).otherwise("op").alias("op")).write_parquet(file)
+    store_figures(Place.of(copy))
+    league = League(Place.of(copy))
+    assert stored_figures(league) is None
+    assert "vp_bounty" in league.figures.columns and league.ops[-1] == "bounty"
