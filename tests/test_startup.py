@@ -15,9 +15,18 @@ from ktlog.data import SAMPLE_GAMES
 NEVER_AT_START = ("polars", "numpy", "pandas", "sklearn", "boto3", "pyarrow", "starlette", "uvicorn", "sqlite_utils")
 """Libraries no start-up loads: the analytics, the model, S3, the web server, schema work."""
 
-START_SCREEN_LAZY = ("ktlog.commands.files", "ktlog.play.importer", "ktlog.play.game_files", "ktlog.play.replay", "multiprocessing", "importlib.metadata")
+START_SCREEN_LAZY = (
+    "ktlog.commands.files",
+    "ktlog.play.importer",
+    "ktlog.play.game_files",
+    "ktlog.play.replay",
+    "multiprocessing",
+    "importlib.metadata",
+    "importlib.resources",
+)
 """What the start screen does without once every sample game is stored: the importer and the
-command module that holds it; importlib.metadata while no installed package offers a ruleset."""
+command module that holds it; importlib.metadata while no installed package offers a ruleset;
+importlib.resources (the package data is found beside ktlog.data)."""
 
 RUN_START_SCREEN = """
 import atexit, json, sys
