@@ -235,6 +235,8 @@ def test_a_package_offering_a_ruleset_is_seen_on_the_path(site, tmp_path, monkey
     assert not group_on_path()
     monkeypatch.setattr(sys, "path", [str(tmp_path), str(site)])
     assert group_on_path()
+    monkeypatch.setattr(sys, "path", [tmp_path, site])  # Paths, as some tools put them
+    assert group_on_path()
     old = tmp_path / "old_package.egg-info"
     old.mkdir()
     (old / "entry_points.txt").write_text("[ktlog.rulesets]\nold = old_package.rules:RULESET\n")

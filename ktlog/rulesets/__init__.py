@@ -103,16 +103,17 @@ def group_on_path() -> bool:
     read (True), so no package that offers a ruleset is missed. A few ms of CPU where
     importlib.metadata takes 30-50."""
     for entry in sys.path:
-        if entry.lower().endswith(".egg"):
+        folder = str(entry) or "."  # a Path put on sys.path is searched too
+        if folder.lower().endswith(".egg"):
             return True
         try:
-            names = os.listdir(entry or ".")
+            names = os.listdir(folder)
         except NotADirectoryError:
             return True
         except OSError:
             continue
         metadata = (name for name in names if name.lower().endswith((".dist-info", ".egg-info")))
-        if any(_names_group(os.path.join(entry or ".", name, "entry_points.txt")) for name in metadata):
+        if any(_names_group(os.path.join(folder, name, "entry_points.txt")) for name in metadata):
             return True
     return False
 
