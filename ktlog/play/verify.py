@@ -11,7 +11,7 @@ from ..envelopes import GENESIS, chain_hash, decode_payload, event_id_text
 from ..errors import KtlogError, StoreError
 from ..reducer import fold_with_snapshots
 from ..state import GameState, decode_state
-from ..storage import projections
+from ..storage import log, projections
 from ..storage.catalog import PROJECTIONS
 from ..storage.snapshots import SNAPSHOT_EVERY, unpack
 from ..storage.store import Store
@@ -79,10 +79,8 @@ def _verify_game(store: Store, game_id: str) -> Verdict:
     conn = store.conn
     head = conn.execute("SELECT game_key, head_seq, head_hash FROM games WHERE id = ?", (game_id,)).fetchone()
     # A game whose row was deleted is found by its first event, which names it.
-    key = head[0] if head else conn.execute("SELECT game_key FROM events WHERE seq = 1 AND game_id = ?", (game_id,)).fetchone()[0]
-    rows = conn.execute(
-        "SELECT seq, event_id, type, version, recorded_at, payload, hash, game_id FROM events WHERE game_key = ? ORDER BY position", (key,)
-    ).fetchall()
+    key = head[0] if head else next(k for k, named, _ in log.unlisted(conn) if named == game_id)
+    rows = log.stored_rows(conn, key)
     if head is None:
         return Verdict(
             game_id, len(rows), None, f"{len(rows)} events are stored but the game's row is missing from the games table: it was deleted behind ktlog's back"
@@ -165,8 +163,7 @@ def _same_state(stored, expected: bytes) -> bool:
 def stored_game_ids(store: Store) -> list[str]:
     """Every game in the games table, and any game whose events are stored without its row."""
     listed = [g.id for g in store.games()]
-    orphans = store.conn.execute("SELECT game_id FROM events WHERE seq = 1 AND game_key NOT IN (SELECT game_key FROM games)").fetchall()
-    return listed + [game_id for (game_id,) in orphans]
+    return listed + [game_id for _, game_id, _ in log.unlisted(store.conn)]
 
 
 def verify_file(store: Store) -> tuple[list[str], list[str]]:
