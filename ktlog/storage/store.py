@@ -24,7 +24,7 @@ from ..envelopes import GENESIS, GameRow, check_ids, check_limits, decode_payloa
 from ..errors import ConcurrencyConflict, GameNotFound, InvalidEvent, KtlogError, StoreError
 from ..events import AnyEvent, Envelope, Event, EventCorrected, EventVoided, GameCreated
 from ..reducer import apply_in_place, fold_with_snapshots
-from ..state import GameState, copy_state, encode_state
+from ..state import GameState, copy_state, encode_state, game_status
 from . import log, projections
 from .catalog import DATABASE_ID, EVENTS, LABEL_COLUMNS, PROJECTIONS
 from .dbfile import BUSY_TIMEOUT_MS, Origin, database_home, default_db_path, durable_once, open_database, transaction
@@ -36,6 +36,8 @@ if TYPE_CHECKING:
 
     import sqlite_utils
 
+FINISHED = "finished"
+"""A finished game's status (`state.game_status`): its events but the last are archived (`log.archive`)."""
 DAMAGED = "damaged"
 """The meta key holding what `ktlog verify` found wrong with the file (integrity check, schema)."""
 
@@ -301,14 +303,18 @@ class Store:
     def _write_folded(self, game_id: str, game: Folded) -> None:
         """A game's events, their snapshots, its projections (it has none stored) and head."""
         key = self._key(game_id)
+        archived = game.rows[:-1] if game.blocks else []  # packed already: only the head is a row
         try:
-            self.conn.executemany(INSERT_EVENT, [(key, *row) for row in game.rows])
+            self.conn.executemany(INSERT_EVENT, [(key, *row) for row in game.rows[len(archived) :]])
+            log.write_blocks(self.conn, key, game.blocks, [row[1] for row in archived])
         except sqlite3.IntegrityError as exc:
             raise self._taken_event_id(game_id, game.rows) from exc
         write_sealed(self.conn, key, game.snapshots)
         projections.insert(self.conn, game_id, game.projections, key)
         head = (game.seq, game.rows[-1][HASH].hex())
         self._update_game(game_id, {**game.columns, "updated_at": now(), "head_seq": head[0], "head_hash": head[1]})
+        if game.columns["status"] == FINISHED and not game.blocks:  # its events but the last are archived
+            log.archive(self.conn, key, game.seq - 1)
         self._heads[game_id], self._columns[game_id] = head, game.columns
 
     # --- appending --------------------------------------------------------------------------
@@ -344,6 +350,7 @@ class Store:
         envelope, payload = seal(game_id, seq, event, head_hash)
         row = event_rows([(envelope, payload)])[0]  # its values checked before the rules see them
         before = self._state_at_head(game_id, seq - 1)
+        was_over = game_status(before) == FINISHED
         recent = self._recent.get(game_id)
         if isinstance(event, EventVoided):
             state = (recent and recent.undo(event.target)) or self._state_from_snapshot(game_id, seq, then=(seq, event))
@@ -368,6 +375,8 @@ class Store:
         if seq % SNAPSHOT_EVERY == 0:
             write_snapshots(self.conn, key, [(seq, encode_state(state))])
         self._advance_head(game_id, state, envelope.hash, (seq - 1, head_hash))
+        if not was_over and game_status(state) == FINISHED:  # the game ended: its events but this one are archived
+            log.archive(self.conn, key, seq - 1)
         self._cache[game_id] = state
         return envelope
 
@@ -638,6 +647,9 @@ class Folded:
     ruleset: str
     seq: int
     """The head's seq."""
+    blocks: list[log.Block]
+    """A new finished game's events but its head, archived (`log.blocks`): the writer inserts
+    them instead of those rows. Empty for a game in progress or the rest of a stored game."""
 
 
 def folded(game_id: str, rows: list[tuple[Any, ...]], state: GameState, snapshots: list[tuple[int, bytes]], *, already: int = 0) -> Folded:
@@ -645,13 +657,15 @@ def folded(game_id: str, rows: list[tuple[Any, ...]], state: GameState, snapshot
     inserts them (the events after `already`). Raises if a CP or VP total would not fit a column."""
     if error := projections.out_of_range(state):
         raise error
+    columns = projections.game_columns(state)
     return Folded(
         rows[already:],
         snapshot_rows(rows, [(seq, blob) for seq, blob in snapshots if seq > already]),
         projections.rows_since(game_id, state, 0),
-        projections.game_columns(state),
+        columns,
         state.ruleset,
         state.seq,
+        log.blocks(rows[:-1]) if columns["status"] == FINISHED and not already else [],
     )
 
 
