@@ -7,8 +7,8 @@ Bytes: the database's bytes an event, each table with its indexes (SQLite's dbst
 gzip'd game-log files (JSON Lines, `ktlog export`, gzip level 6, one file a game) of the same
 events: the target is at most 2x. Cost: the same games imported (`Store.import_envelopes`, one
 transaction a game) and each game's end event appended (`Store.append`, the game's other events
-stored before), with archiving and with `log.archive` made a no-op (main's layout: every event a
-row), in turn, round by round; CPU seconds (user + system), min and median, and the ratio.
+stored before), with archiving and with `log.archive` and `log.blocks` made no-ops (main's
+layout: every event a row), in turn, round by round; CPU seconds (user + system), min and median, and the ratio.
 """
 
 from __future__ import annotations
@@ -83,18 +83,19 @@ def cpu(run: Callable[[], object]) -> float:
 
 def compare(tmp: Path, games: list[tuple[str, list[tuple[Envelope, bytes]]]], rounds: int) -> dict[str, dict[str, list[float]]]:
     """CPU of importing every game and of appending each game's end event, archiving and not, in turn."""
-    archive = log.archive
+    archive, blocks = log.archive, log.blocks
     figures: dict[str, dict[str, list[float]]] = {"import": {"archived": [], "rows": []}, "end event": {"archived": [], "rows": []}}
     for n in range(rounds):
         for way in ("archived", "rows"):
             log.archive = archive if way == "archived" else (lambda *_: 0)  # type: ignore[assignment]
+            log.blocks = blocks if way == "archived" else (lambda _: [])  # type: ignore[assignment]
             with Store(tmp / f"import {way} {n}.db") as store, store.batch():
                 figures["import"][way].append(cpu(lambda: [store.import_envelopes(game_id, sealed) for game_id, sealed in games]))
             with Store(tmp / f"append {way} {n}.db") as store, store.batch():
                 for game_id, sealed in games:
                     store.import_envelopes(game_id, sealed[:-1])
                     figures["end event"][way].append(cpu(lambda: store.append(game_id, sealed[-1][0].payload)))  # noqa: B023
-    log.archive = archive
+    log.archive, log.blocks = archive, blocks
     return figures
 
 

@@ -21,7 +21,7 @@ class RawLog:
     def __init__(self, conn: sqlite3.Connection, game_id: str):
         self.conn = conn
         self.game_id = game_id
-        self.key = conn.execute("SELECT game_key FROM games WHERE id = ?", (game_id,)).fetchone()[0]
+        self.key, self.head = conn.execute("SELECT game_key, head_seq FROM games WHERE id = ?", (game_id,)).fetchone()
 
     def archived(self, seq: int) -> tuple[int, list[list[Any]]] | None:
         """(first seq, its events as lists of COLUMNS) of the block holding `seq`, None if `seq` is a row."""
@@ -78,8 +78,7 @@ class RawLog:
         """Recompute every hash from `seq` on from the events' content, and the head's: the short
         hashes and blocks' last hashes of archived events too."""
         prev = GENESIS
-        head = self.conn.execute("SELECT head_seq FROM games WHERE game_key = ?", (self.key,)).fetchone()[0]
-        for s in range(1, head + 1):
+        for s in range(1, self.head + 1):
             e = self.get(s)
             digest = chain_hash(prev, self.game_id, s, event_id_text(e["event_id"]), e["version"], e["recorded_at"], e["payload"].encode())
             if s >= seq:
