@@ -51,6 +51,7 @@ import polars as pl
 
 from .. import __version__
 from ..errors import KtlogError
+from ..storage import log
 from ..storage.dbfile import SCHEMA_VERSION, database_home
 from .columns import EXPORTED, FORMAT, IDENTITY, LAYOUT, METADATA, TABLES, metadata_schema, table_query, to_dataset
 from .figures import STORED, store_figures
@@ -161,10 +162,11 @@ def export(db: Path, place: Place, filters: Filters | None = None, name: str | N
         mine = {}  # another schema: everything again
     last = mine.get("last_position", 0)
     with sqlite3.connect(f"{db.resolve().as_uri()}?mode=ro", uri=True) as conn:
-        position = conn.execute("SELECT coalesce(max(position), 0) FROM events").fetchone()[0]
+        position = log.position(conn)
         every = conn.execute(f"SELECT DISTINCT season, league FROM games WHERE {where}", args).fetchall()
+        keys = json.dumps([key for key, _, _ in log.changed_since(conn, last)])
         changed = conn.execute(
-            f"SELECT DISTINCT season, league FROM games WHERE {where} AND game_key IN (SELECT DISTINCT game_key FROM events WHERE position > ?)", [*args, last]
+            f"SELECT DISTINCT season, league FROM games WHERE {where} AND game_key IN (SELECT value FROM json_each(?))", [*args, keys]
         ).fetchall()
         ids = [gid for (gid,) in conn.execute(f"SELECT id FROM games WHERE {where}", args)]
         people = _identities(conn, db)
