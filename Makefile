@@ -44,6 +44,7 @@ schemas: $(STAMP)  ## regenerate ktlog/data/schemas/ from ktlog/events.py
 
 new-database: $(STAMP)  ## write ktlog/storage/new_database.py again after adding a migration
 	$(BIN)/python tools/write_new_database.py
+	$(BIN)/ruff format --quiet ktlog/storage/new_database.py
 
 samples: $(STAMP)  ## regenerate ktlog/data/samples/*.jsonl from tools/sample_games/scripts/
 	$(BIN)/python tools/sample_games/build.py

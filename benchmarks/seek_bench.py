@@ -5,7 +5,7 @@ kill teams, notes on 40% of events, 20% undone and entered again; snapshots ever
     .venv/bin/python benchmarks/seek_bench.py [--events 20000] [--seeks 200] [--rounds 3]
 
 Four ways, taken in turn within each round, each on the same seqs (random, seed 5):
-- snapshots stored whole (as before schema 20: every operative's datacard, a msgpack map), and
+- snapshots stored whole (as before schema 21: every operative's datacard, a msgpack map), and
   snapshots stored with each datacard once (`state.encode_state`), the same rows resealed;
 - "every seek cold": the store keeps no decoded snapshot (`snapshots.DECODED_KEPT` 0), so each
   seek reads, unpacks, checks and decodes its snapshot, as a `ktlog show --at` process does;
@@ -41,7 +41,7 @@ GAME = "33333333-3333-4333-8333-333333333333"
 
 
 def stored_whole(path: Path) -> None:
-    """Re-store every snapshot of the file as snapshots were stored before schema 20 (the
+    """Re-store every snapshot of the file as snapshots were stored before schema 21 (the
     state encoded whole), resealed."""
     with Store(path) as store, store.writing():
         rows = store.conn.execute("SELECT s.game_key, s.seq, s.state, e.hash FROM snapshots s JOIN events e USING (game_key, seq)").fetchall()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import hashlib
 import re
 import secrets
@@ -20,7 +21,13 @@ GENESIS = "0" * 64
 """The `prev_hash` of a game's first event."""
 
 _encoder = msgspec.json.Encoder(order="sorted")
-_event_decoder = msgspec.json.Decoder(AnyEvent)
+
+
+@functools.cache
+def _event_decoder() -> msgspec.json.Decoder[AnyEvent]:
+    """The JSON decoder of every event type, made when first asked for: it takes 10-20 ms of
+    CPU to make, which a command that decodes no event (the start screen, `--help`) need not pay."""
+    return msgspec.json.Decoder(AnyEvent)
 
 
 def canonical(event: Event) -> bytes:
@@ -215,7 +222,7 @@ def decode_payload(type_name: str, version: int, payload: bytes | str) -> Event:
             "version",
         )
     if version == cls.version:
-        event = _event_decoder.decode(payload)
+        event = _event_decoder().decode(payload)
     else:
         data = upcast(type_name, version, msgspec.json.decode(payload))
         event = msgspec.convert(data, AnyEvent)

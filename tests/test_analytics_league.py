@@ -33,6 +33,7 @@ import polars as pl
 import pytest
 from click.testing import CliRunner
 from league import IN_PROGRESS, game_id, league_fixture  # noqa: F401 (the `league` fixture)
+from raw_log import RawLog
 
 from ktlog.analytics import curves
 from ktlog.analytics.dice import dice
@@ -850,14 +851,10 @@ def test_a_winner_edited_in_place_is_named(tampered):
 
 def test_a_failed_verify_verdict_is_named(tampered):
     with sqlite3.connect(tampered) as db:
-        seq = db.execute(
-            "SELECT seq FROM events WHERE game_key = (SELECT game_key FROM games WHERE id = ?) AND type = 'DamageInflicted' ORDER BY seq LIMIT 1", (G[5],)
-        ).fetchone()[0]
-        db.execute("DROP TRIGGER events_no_update")
-        db.execute(
-            "UPDATE events SET payload = replace(payload, '\"damage\":99', '\"damage\":98') WHERE game_key = (SELECT game_key FROM games WHERE id = ?) AND seq = ?",
-            (G[5], seq),
-        )
+        raw = RawLog(db, G[5])  # a finished game: archived (tests/raw_log.py edits either layout)
+        seq = next(s for s in range(1, raw.head + 1) if raw.get(s)["type"] == "DamageInflicted")
+        db.execute("DROP TRIGGER archives_no_update")
+        raw.update(seq, payload=raw.get(seq)["payload"].replace('"damage":99', '"damage":98'))
     assert suspicious_games(League(tampered)) == []  # the quick checks cannot see it: `ktlog verify` can
     verified = CliRunner().invoke(cli, ["--db", str(tampered), "verify"])
     assert verified.exit_code == 1

@@ -26,7 +26,7 @@ from textual.widgets import Input, Select
 from tui_support import TINY, press, tui_test
 
 from ktlog.errors import RegistryError
-from ktlog.rulesets import RULESETS, load_entry_point, load_entry_points
+from ktlog.rulesets import RULESETS, group_on_path, load_entry_point, load_entry_points
 from ktlog.storage.store import Store
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -220,3 +220,36 @@ def test_a_bad_entry_point_names_itself_and_its_package(bad_site, monkeypatch, k
     if kind == "duplicate":  # and any command says so in one line, not a traceback
         failed = ktlog(site, bad_site / "x.db", "games", code=1)
         assert failed.stderr.count("\n") == 1 and message in failed.stderr and "Traceback" not in failed.stderr
+
+
+# --- found without importlib.metadata when no package offers one -----------------------------------
+
+
+def test_a_package_offering_a_ruleset_is_seen_on_the_path(site, tmp_path, monkeypatch):
+    # importlib.metadata (30-50 ms of start-up) is loaded only when a package may offer a ruleset.
+    monkeypatch.setattr(sys, "path", [str(tmp_path / "missing"), str(tmp_path)])
+    other = tmp_path / "other_package-1.0.dist-info"
+    other.mkdir()
+    (other / "entry_points.txt").write_text("[console_scripts]\nother = other_package:main\n")
+    (tmp_path / "no_entry_points-2.0.DIST-INFO").mkdir()
+    assert not group_on_path()
+    monkeypatch.setattr(sys, "path", [str(tmp_path), str(site)])
+    assert group_on_path()
+    monkeypatch.setattr(sys, "path", [tmp_path, site])  # Paths, as some tools put them
+    assert group_on_path()
+    old = tmp_path / "old_package.egg-info"
+    old.mkdir()
+    (old / "entry_points.txt").write_text("[ktlog.rulesets]\nold = old_package.rules:RULESET\n")
+    monkeypatch.setattr(sys, "path", [str(tmp_path)])
+    assert group_on_path()
+    monkeypatch.setattr(sys, "path", [str(tmp_path / "zipped.egg")])  # left to importlib.metadata
+    assert group_on_path()
+
+
+def test_importlib_metadata_is_not_loaded_when_no_package_offers_a_ruleset(site):
+    code = "import sys, ktlog.rulesets as r; print(r.group_on_path(), 'importlib.metadata' in sys.modules, sorted(r.RULESETS))"
+    alone = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert alone.startswith("False False ") and NAME not in alone
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(site), *filter(None, [os.environ.get("PYTHONPATH")])]))
+    installed = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env).stdout
+    assert installed.startswith("True True ") and NAME in installed

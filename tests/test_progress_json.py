@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from raw_log import RawLog
 
 from ktlog.cli import cli
 from ktlog.data import SAMPLE_GAMES
@@ -54,8 +55,8 @@ def test_verify_json_of_a_failing_game_exits_1(simulated):
 
     db, ids = simulated
     with sqlite3.connect(db) as conn:  # tampered with behind ktlog's back (tests/test_verify.py's way)
-        conn.execute("DROP TRIGGER events_no_update")
-        conn.execute("UPDATE events SET seq = -6 WHERE game_key = (SELECT game_key FROM games WHERE id = ?) AND seq = 6", [ids[0]])
+        conn.execute("DROP TRIGGER archives_no_update")
+        RawLog(conn, ids[0]).swap(6, 7)
     conn.close()
     result = ktlog("--db", db, "verify", "--json", code=1)
     out = json.loads(result.stdout)

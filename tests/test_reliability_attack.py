@@ -246,10 +246,12 @@ def test_verify_names_the_damaged_game_and_verifies_the_others(tmp_path, damage,
 def test_verify_finds_dropped_schema_objects_and_rebuild_makes_them_again(tmp_path, figures):
     db = tmp_path / "v.db"
     two_games(db)
-    raw(db, "DROP INDEX idx_events_event_id")
+    raw(db, "DROP TRIGGER events_ids")
+    raw(db, "DROP TRIGGER archives_no_delete")
     out = ktlog(db, "verify", ok=False)
     assert "the trigger events_no_update that keeps events append-only is missing" in out.output
-    assert "the unique index of events on (event_id) is missing" in out.output
+    assert "the trigger events_ids that keeps every event id in event_ids is missing" in out.output
+    assert "the trigger archives_no_delete that keeps archived events append-only is missing" in out.output
     figures["tampering: damaged files found by ktlog verify"] += 1
     ktlog(db, "rebuild")
     assert "the file" not in ktlog(db, "verify").output

@@ -87,10 +87,8 @@ def test_writers_recording_different_games_in_one_database_all_succeed(tmp_path,
     with Store(db) as store:
         for r in reports:
             g = played[r["game_id"]]
-            stored = store.conn.execute(
-                "SELECT payload FROM events WHERE game_key = (SELECT game_key FROM games WHERE id = ?) ORDER BY seq", (r["game_id"],)
-            ).fetchall()
-            assert [p for (p,) in stored] == [canonical(e).decode() for e in g.events]
+            stored = [payload for _, payload in store.sealed(r["game_id"])]
+            assert stored == [canonical(e) for e in g.events]
             assert store.state(r["game_id"]) == g.state
         assert [v.ok for v in verify(store)] == [True] * tables
     figures["concurrency: appends by writers on different games"] += sum(r["events"] for r in reports)

@@ -17,6 +17,7 @@ from ktlog.envelopes import canonical
 from ktlog.events import Annotation
 from ktlog.play.simulate import simulate_games
 from ktlog.play.verify import verify
+from ktlog.storage import log
 from ktlog.storage.catalog import DERIVED
 from ktlog.storage.store import Store
 
@@ -62,14 +63,16 @@ def league_content(db: Path) -> dict:
         games = [g for (g,) in conn.execute("SELECT id FROM games ORDER BY id")]
         return {
             g: {
-                "events": conn.execute(
-                    "SELECT seq, event_id, hash FROM events WHERE game_key = (SELECT game_key FROM games WHERE id = ?) ORDER BY seq", (g,)
-                ).fetchall(),
+                "events": [(seq, event_id, digest) for seq, event_id, *_, digest in log.rows(conn, key_of(conn, g))],
                 "head": conn.execute("SELECT head_seq, head_hash, status, result FROM games WHERE id = ?", (g,)).fetchone(),
                 **{t: sorted(map(repr, conn.execute(f"SELECT {', '.join(c)} FROM {t} WHERE game_id = ?", (g,)))) for t, c in DERIVED.items()},
             }
             for g in games
         }
+
+
+def key_of(conn: sqlite3.Connection, game_id: str) -> int:
+    return conn.execute("SELECT game_key FROM games WHERE id = ?", (game_id,)).fetchone()[0]
 
 
 def dump(db: Path) -> list[str]:

@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from conftest import game
+from raw_log import RawLog
 
 from ktlog.cli import cli
-from ktlog.envelopes import chain_hash, event_id_text
 from ktlog.files.gamelog import export_lines, write_game_log
 from ktlog.play.builder import shoot
 from ktlog.play.simulate import simulate_games
@@ -34,19 +34,29 @@ class Game:
         self.head = conn.execute("SELECT head_seq FROM games WHERE id = ?", (game_id,)).fetchone()[0]
         self.shot = conn.execute("SELECT min(seq) FROM attacks WHERE game_id = ? AND damage > 0", (game_id,)).fetchone()[0]
         self.vp_seq = conn.execute("SELECT min(seq) FROM vp_changes WHERE game_id = ?", (game_id,)).fetchone()[0]
+        self.log = RawLog(conn, game_id)
 
 
-@pytest.fixture(scope="module")
-def recorded(tmp_path_factory) -> tuple[Path, str, str]:
-    """A database with two simulated games (finished, more than 200 events, with kills, VP and
-    snapshots): the one to tamper with, and a bystander."""
+LAYOUTS = ("rows", "archived")
+"""How the attacked game's events are stored: rows of `events` (a game in progress: the
+simulated game without its last event) or, finished, in `game_archives` blocks but its head
+(`ktlog.storage.log`). Every case is made on both."""
+
+
+@pytest.fixture(scope="module", params=LAYOUTS)
+def recorded(request, tmp_path_factory) -> tuple[Path, str, str]:
+    """A database with two simulated games (more than 200 events, with kills, VP and snapshots;
+    finished or not, as the layout says): the one to tamper with, and a bystander."""
     path = tmp_path_factory.mktemp("tampering") / "league.db"
     with Store(path) as store:
         ids = []
         for game_id, g in simulate_games(2, 3):
-            store.new_game(g.events[0], g.events[1:], game_id=game_id)
+            events = g.events if request.param == "archived" else g.events[:-1]
+            store.new_game(events[0], events[1:], game_id=game_id)
             ids.append(game_id)
         assert all(store.game(i).head_seq > 2 * SNAPSHOT_EVERY for i in ids)
+        archived = store.conn.execute("SELECT count(*) FROM game_archives").fetchone()[0]
+        assert archived == (2 if request.param == "archived" else 0)
     return path, ids[0], ids[1]
 
 
@@ -57,81 +67,52 @@ def league(recorded, tmp_path):
     db = tmp_path / "league.db"
     shutil.copy(source, db)
     with contextlib.closing(sqlite3.connect(db, isolation_level=None)) as conn:
-        conn.execute("DROP TRIGGER events_no_update")
-        conn.execute("DROP TRIGGER events_no_delete")
+        for trigger in ("events_no_update", "events_no_delete", "archives_no_update", "archives_no_delete"):
+            conn.execute(f"DROP TRIGGER {trigger}")
         yield db, conn, Game(conn, target), bystander
 
 
-def resealed_from(conn: sqlite3.Connection, game_id: str, seq: int) -> None:
-    """Recompute the hash chain from `seq` on, and the head, as an attacker who read the source would."""
-    prev = (
-        conn.execute("SELECT hash FROM events WHERE game_key = (SELECT game_key FROM games WHERE id = ?) AND seq = ?", (game_id, seq - 1)).fetchone()[0].hex()
-    )
-    rows = conn.execute(
-        "SELECT position, seq, event_id, version, recorded_at, payload FROM events WHERE game_key = (SELECT game_key FROM games WHERE id = ?) AND seq >= ? ORDER BY seq",
-        (game_id, seq),
-    ).fetchall()
-    for position, s, event_id, version, recorded_at, payload in rows:
-        digest = chain_hash(prev, game_id, s, event_id_text(event_id), version, recorded_at, payload.encode())
-        conn.execute("UPDATE events SET hash = ? WHERE position = ?", (bytes.fromhex(digest), position))
-        prev = digest
-    conn.execute("UPDATE games SET head_hash = ? WHERE id = ?", (prev, game_id))
-
-
 def edit_payload(conn, g):
-    conn.execute(
-        "UPDATE events SET payload = replace(payload, '\"operative\":', '\"operative\": ') WHERE game_key = (SELECT game_key FROM games WHERE id = ?) AND seq = ?",
-        (g.id, g.shot),
-    )
+    g.log.update(g.shot, payload=g.log.get(g.shot)["payload"].replace('"operative":', '"operative": '))
     return g.shot
 
 
 def edit_payload_into_bytes(conn, g):
-    conn.execute("UPDATE events SET payload = CAST(payload AS BLOB) WHERE game_key = (SELECT game_key FROM games WHERE id = ?) AND seq = ?", (g.id, g.shot))
+    g.log.update(g.shot, payload=g.log.get(g.shot)["payload"].encode())
     return g.shot
 
 
 def edit_type_column(conn, g):
-    conn.execute("UPDATE events SET type = 'Annotation' WHERE game_key = (SELECT game_key FROM games WHERE id = ?) AND seq = ?", (g.id, g.shot))
+    g.log.update(g.shot, type="Annotation")
     return g.shot
 
 
 def edit_recorded_at(conn, g):
-    conn.execute("UPDATE events SET recorded_at = '2020-01-01T00:00:00+00:00' WHERE game_key = (SELECT game_key FROM games WHERE id = ?) AND seq = 40", (g.id,))
+    g.log.update(40, recorded_at="2020-01-01T00:00:00+00:00")
     return 40
 
 
 def delete_an_event(conn, g):
-    conn.execute("DELETE FROM events WHERE game_key = (SELECT game_key FROM games WHERE id = ?) AND seq = 57", (g.id,))
+    g.log.delete(57)
     return 57
 
 
 def delete_the_last_event(conn, g):
-    conn.execute("DELETE FROM events WHERE game_key = (SELECT game_key FROM games WHERE id = ?) AND seq = ?", (g.id, g.head))
+    g.log.delete(g.head)
     return g.head
 
 
 def swap_two_seqs(conn, g):
-    conn.execute("UPDATE events SET seq = -1 WHERE game_key = (SELECT game_key FROM games WHERE id = ?) AND seq = 80", (g.id,))
-    conn.execute("UPDATE events SET seq = 80 WHERE game_key = (SELECT game_key FROM games WHERE id = ?) AND seq = 81", (g.id,))
-    conn.execute("UPDATE events SET seq = 81 WHERE game_key = (SELECT game_key FROM games WHERE id = ?) AND seq = -1", (g.id,))
+    g.log.swap(80, 81)
     return 80
 
 
 def swap_two_rows(conn, g):
-    """Exchange everything but the seq between two rows: the order of the log changes."""
-    columns = "event_id, type, version, recorded_at, payload, hash"
-    a, b = (
-        conn.execute(f"SELECT {columns} FROM events WHERE game_key = (SELECT game_key FROM games WHERE id = ?) AND seq = ?", (g.id, s)).fetchone()
-        for s in (90, 91)
-    )
-    conn.execute(
-        "UPDATE events SET event_id = event_id || '-' WHERE game_key = (SELECT game_key FROM games WHERE id = ?) AND seq IN (90, 91)", (g.id,)
-    )  # event ids are unique
-    for seq, row in ((90, b), (91, a)):
-        conn.execute(
-            f"UPDATE events SET ({columns}) = ({', '.join('?' * 6)}) WHERE game_key = (SELECT game_key FROM games WHERE id = ?) AND seq = ?", (*row, g.id, seq)
-        )
+    """Exchange everything but the seq between two events: the order of the log changes."""
+    a, b = g.log.get(90), g.log.get(91)
+    g.log.update(90, event_id=b"-")  # event ids are unique
+    g.log.update(91, **a)
+    g.log.update(90, **b)
     return 90
 
 
@@ -181,7 +162,7 @@ def edit_a_snapshot(conn, g):
 
 def edit_the_result(conn, g):
     """No seq to name: the game's row as a whole is wrong."""
-    row = json.loads(conn.execute("SELECT result FROM games WHERE id = ?", (g.id,)).fetchone()[0])
+    row = json.loads(conn.execute("SELECT result FROM games WHERE id = ?", (g.id,)).fetchone()[0] or "{}")
     row["winner"], row["draw"] = "Mallory", False
     conn.execute("UPDATE games SET result = ? WHERE id = ?", (json.dumps(row), g.id))
 
@@ -193,21 +174,27 @@ def delete_the_games_row(conn, g):
 
 def two_edits(conn, g):
     edit_recorded_at(conn, g)
-    conn.execute("UPDATE events SET recorded_at = '2020-01-01T00:00:00+00:00' WHERE game_key = (SELECT game_key FROM games WHERE id = ?) AND seq = 12", (g.id,))
+    g.log.update(12, recorded_at="2020-01-01T00:00:00+00:00")
     return 12
 
 
 def reseal_an_illegal_edit(conn, g):
     """An attacker who recomputes the chain: the edited shot now comes from an operative of the
     other player, which the rules refuse."""
-    (payload,) = conn.execute("SELECT payload FROM events WHERE game_key = (SELECT game_key FROM games WHERE id = ?) AND seq = ?", (g.id, g.shot)).fetchone()
-    target = json.loads(payload)["attacks"][0]["target"]
-    conn.execute(
-        "UPDATE events SET payload = json_set(payload, '$.operative', ?) WHERE game_key = (SELECT game_key FROM games WHERE id = ?) AND seq = ?",
-        (target, g.id, g.shot),
-    )
-    resealed_from(conn, g.id, g.shot)
+    payload = json.loads(g.log.get(g.shot)["payload"])
+    payload["operative"] = payload["attacks"][0]["target"]
+    g.log.update(g.shot, payload=json.dumps(payload, separators=(",", ":"), sort_keys=True, ensure_ascii=False))
+    g.log.reseal_from(g.shot)
     return g.shot
+
+
+def edit_an_archived_block(conn, g):
+    """Bytes of a block that no longer unpack: the game cannot be read, and says so (no seq:
+    its events are not known). A game in progress has no block: its first event's bytes instead."""
+    if g.log.archived(1) is None:
+        pytest.skip("a game in progress has no block")
+    conn.execute("UPDATE game_archives SET events = x'00ff' WHERE game_key = ? AND first_seq = 1", (g.log.key,))
+    return None
 
 
 CASES: list[Tamper] = [
@@ -230,6 +217,7 @@ CASES: list[Tamper] = [
     delete_the_games_row,
     two_edits,
     reseal_an_illegal_edit,
+    edit_an_archived_block,
 ]
 
 
@@ -271,11 +259,9 @@ def test_a_resealed_edit_is_caught_without_a_rebuild_and_by_the_export_with_one(
     shot = len(g.events) - 1
     with contextlib.closing(sqlite3.connect(db, isolation_level=None)) as conn:
         conn.execute("DROP TRIGGER events_no_update")
-        conn.execute(
-            "UPDATE events SET payload = replace(payload, '[2,1,1]', '[6,6,6]') WHERE game_key = (SELECT game_key FROM games WHERE id = ?) AND seq = ?",
-            (game_id, shot),
-        )
-        resealed_from(conn, game_id, shot)
+        log = RawLog(conn, game_id)
+        log.update(shot, payload=log.get(shot)["payload"].replace("[2,1,1]", "[6,6,6]"))
+        log.reseal_from(shot)
 
     caught = run_verify(db, game_id[:8])
     assert caught.exit_code == 1 and f"FAILED at seq {shot}: the " in caught.stdout and "does not match the events" in caught.stdout, caught.stdout

@@ -16,6 +16,7 @@ from ktlog.files.gamelog import header_result, read_game_log
 from ktlog.play.importer import import_file
 from ktlog.play.replay import Replay
 from ktlog.play.verify import verify
+from ktlog.storage import log
 from ktlog.storage.catalog import TABLES
 from ktlog.storage.dbfile import SCHEMA_VERSION
 from ktlog.storage.store import Store
@@ -40,8 +41,8 @@ def test_a_schema_1_database_is_migrated_and_its_games_replay(tmp_path):
         expected = store.conn.execute("SELECT COUNT(*) FROM attacks WHERE mode = 'dice' AND kind = 'shoot' AND expected_damage IS NULL").fetchone()[0]
         assert expected == 0
         assert store.conn.execute("SELECT COUNT(DISTINCT crit_op) FROM game_results").fetchone()[0] == 2
-        version = store.conn.execute("SELECT DISTINCT version FROM events WHERE type = 'GameCreated'").fetchall()
-        assert version == [(1,)]  # kept as recorded, upcast when read
+        versions = {r[3] for g in store.games() for r in log.rows(store.conn, g_key(store, g.id)) if r[2] == "GameCreated"}
+        assert versions == {1}  # kept as recorded (archived since m019), upcast when read
         assert_current_schema(store)
         assert store.conn.execute("SELECT COUNT(DISTINCT game_id) FROM vp_by_op").fetchone()[0] == 2
         # Sample 05 then shot a Blast secondary target in the open behind a primary in cover: it
@@ -50,12 +51,26 @@ def test_a_schema_1_database_is_migrated_and_its_games_replay(tmp_path):
         assert [w.reason for w in warned] == ["recorded before ktlog checked Blast secondary targets (pg 111)"]
 
 
+def g_key(store: Store, game_id: str) -> int:
+    return store.conn.execute("SELECT game_key FROM games WHERE id = ?", (game_id,)).fetchone()[0]
+
+
 def assert_current_schema(store: Store) -> None:
-    """Exactly the catalog's tables and columns, and every game's derived rows as a rebuild from its log writes them."""
+    """Exactly the catalog's tables and columns, every game's derived rows as a rebuild from its
+    log writes them, and every finished game archived (m019) but its head, whose events read back
+    as the chain recorded them."""
     assert set(store.db.table_names()) - {"_sqlite_migrations"} == set(TABLES)
     for table, columns in TABLES.items():
         assert {c.name for c in store.db[table].columns} == set(columns), table
     assert all(v.ok for v in verify(store))  # the games rows and projections agree with the log
+    for game in store.games():
+        key = g_key(store, game.id)
+        rows = store.conn.execute("SELECT seq FROM events WHERE game_key = ?", (key,)).fetchall()
+        archived = store.conn.execute("SELECT min(first_seq), max(last_seq) FROM game_archives WHERE game_key = ?", (key,)).fetchone()
+        assert game.status == "finished" and rows == [(game.head_seq,)] and archived == (1, game.head_seq - 1)
+        assert [e.seq for e in store.events(game.id)] == list(range(1, game.head_seq + 1))
+    ids = store.conn.execute("SELECT count(*) FROM event_ids").fetchone()[0]
+    assert ids == sum(g.head_seq for g in store.games())  # every event's id is taken, archived or not
 
 
 def test_a_schema_6_database_gets_vp_by_op_rows_and_typed_results(tmp_path):

@@ -132,7 +132,7 @@ def test_a_kept_snapshot_is_let_go_when_another_connection_writes(tmp_path):
 
 
 def test_a_snapshot_stores_each_datacard_once_and_still_reads_one_stored_whole():
-    whole = msgspec.msgpack.encode(chatty(6).state)  # as snapshots were stored before schema 20
+    whole = msgspec.msgpack.encode(chatty(6).state)  # as snapshots were stored before schema 21
     state = decode_state(whole)
     assert len({id(op.datacard) for op in state.operatives.values()}) == 12  # equal datacards, each its own object
     stored = encode_state(state)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from ..storage.catalog import EVENTS, select
+from ..storage.catalog import select
 from .league import League, read_table
 
 TURNING_POINTS = (1, 2, 3, 4)
@@ -42,14 +42,12 @@ def game_race(league: League, game_id: str) -> tuple[pl.DataFrame, pl.DataFrame]
     players = league.results.filter(pl.col("game_id") == game_id).get_column("player")
     game = "game_key = (SELECT game_key FROM games WHERE id = ?)"
     db = league.database("a game's events")
-    last = read_table(db, f"SELECT MAX(seq) AS seq FROM events WHERE {game}", {"seq": EVENTS["seq"]}, [game_id]).item()
+    last = read_table(db, "SELECT head_seq AS seq FROM games WHERE id = ?", {"seq": int}, [game_id]).item()
     start = pl.DataFrame({"seq": 0, "turning_point": 0, "player": players, "vp": 0}, schema=CURVE)
     end = (steps.filter(pl.col("seq") == pl.col("seq").max()) if steps.height else start).with_columns(pl.lit(last, dtype=pl.Int64).alias("seq"))
     race = pl.concat([start, steps, end])
-    query, types = select("events", ("seq", "payload"))
-    boundaries = read_table(db, f"{query} WHERE {game} AND type = 'TurningPointStarted'", types, [game_id]).select(
-        "seq", pl.format("TP{}", pl.col("payload").str.json_path_match("$.turning_point")).alias("label")
-    )
+    query, types = select("turning_points", ("seq", "turning_point"))
+    boundaries = read_table(db, f"{query} WHERE {game} ORDER BY seq", types, [game_id]).select("seq", pl.format("TP{}", "turning_point").alias("label"))
     return race, boundaries
 
 

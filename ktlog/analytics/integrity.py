@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import polars as pl
 
+from ..storage.log import HEADS_BEHIND
 from .league import League, read_table
 from .place import Place
 
@@ -36,31 +37,13 @@ def suspicious_games(league: League) -> list[tuple[str, str]]:
     return sorted(set(problems + tables_behind_events(league)))
 
 
-TABLES_BEHIND = """
-WITH RECURSIVE stored(game_key) AS (
-    SELECT min(game_key) FROM events
-    UNION ALL SELECT (SELECT min(game_key) FROM events WHERE game_key > stored.game_key) FROM stored WHERE stored.game_key IS NOT NULL
-)
-SELECT (SELECT game_id FROM events WHERE game_key = stored.game_key AND seq = 1) AS game_id, NULL AS head_seq
-FROM stored WHERE game_key IS NOT NULL AND game_key NOT IN (SELECT game_key FROM games)
-UNION ALL
-SELECT id, head_seq FROM games
-WHERE coalesce((SELECT lower(hex(hash)) FROM events WHERE game_key = games.game_key AND seq = games.head_seq), '') != coalesce(head_hash, '')
-   OR EXISTS (SELECT 1 FROM events WHERE game_key = games.game_key AND seq = games.head_seq + 1)
-"""
-"""Per game, its games row (the row the statistics' tables are written with) against its last
-events: the event at its head seq has its head hash and none comes after it; and every game that
-has events has a row. A cheap check: a few index lookups a game (the ids of the games with
-events are walked through the index, one lookup each), never a pass over every event."""
-
-
 def tables_behind_events(league: League) -> list[tuple[str, str]]:
     """(game id, what is wrong) for each game whose row disagrees with its stored events: a
     deleted games row (the game would vanish from the statistics), events added or removed
     behind ktlog's back, or a head edited. A dataset has no events to compare: nothing to say."""
     if isinstance(league.db, Place):
         return []
-    rows = read_table(league.db, TABLES_BEHIND, {"game_id": str, "head_seq": int})
+    rows = read_table(league.db, HEADS_BEHIND, {"game_id": str, "head_seq": int})
     problems = []
     for row in rows.iter_rows(named=True):
         if row["head_seq"] is None:

@@ -13,12 +13,11 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import click
-import msgspec
 
 from ..data import SAMPLE_GAMES
-from ..errors import GameNotFound, KtlogError
+from ..errors import KtlogError
 from ..files.gamefile import SUFFIX as GAME_FILE_SUFFIX
-from ..files.gamelog import Header, export_lines
+from ..files.gamelog import export_lines
 from ..play.database import Store
 from ..play.importer import ImportReport, import_file, import_files
 from ..play.replay import Replay
@@ -26,6 +25,7 @@ from ..text.plural import counted
 from ..text.render import render_replay_summary, render_score
 from .context import claim_output, echo, echo_json, open_store, output_options, write_output
 from .progress import progress
+from .samples import header_of, sample_files, stored_already
 
 
 @click.command("import")
@@ -238,34 +238,19 @@ def demo(ctx, samples) -> None:
 def load_samples(store: Store, samples: Path):
     """Import the sample game-log files (again: importing twice changes nothing). Returns the
     files and, for each, its import report or the error that kept it out."""
-    files = sorted(Path(samples).glob("*.jsonl"))
+    files = sample_files(samples)
     if not files:
         raise KtlogError(f"no sample games (*.jsonl) in {samples}; pass --samples DIR")
     results: list[ImportReport | KtlogError] = []
     with store.batch():
         for path in files:
             try:
-                results.append(_stored_already(store, path) or import_file(store, path))
+                stored = stored_already(store, path)
+                results.append(ImportReport(str(path), stored.game_id, "unchanged", 0) if stored else import_file(store, path))
             except KtlogError as exc:
                 results.append(exc)
     return files, results
 
 
-def _stored_already(store: Store, path: Path) -> ImportReport | None:
-    """The report for a sample game whose events are all in the database already, found from
-    its header alone (`ktlog` opens faster for not parsing every sample again); else None."""
-    try:
-        header = _header(path)
-        stored = store.game(header.game_id).head_seq
-    except (OSError, msgspec.DecodeError, GameNotFound):
-        return None  # not stored yet, or import_file says what is wrong with the file
-    return ImportReport(str(path), header.game_id, "unchanged", 0) if stored >= header.events else None
-
-
-def _header(path: Path) -> Header:
-    with open(path, "rb") as f:
-        return msgspec.json.decode(f.readline(), type=Header)
-
-
 def _header_game_id(path: Path) -> str:
-    return _header(path).game_id
+    return header_of(path).game_id

@@ -32,15 +32,20 @@ def replay(ctx, game, spectator) -> None:
 
 def start(ctx: click.Context) -> None:
     """`ktlog` alone: load the sample games (again: importing twice changes nothing), then open
-    the start screen."""
+    the start screen. The importer is loaded only for a sample the database does not hold in full."""
     from ktlog.tui.app import make_app
 
     from ..data import SAMPLE_GAMES
     from ..errors import KtlogError
-    from .files import load_samples
+    from .samples import sample_files, stored_already
 
     store = open_store(ctx, ui=True, create=True)
-    _, results = load_samples(store, SAMPLE_GAMES)
+    samples = sample_files(SAMPLE_GAMES)
+    results: list[object] = []
+    if not samples or not all(stored_already(store, path) for path in samples):
+        from .files import load_samples
+
+        _, results = load_samples(store, SAMPLE_GAMES)
     make_app(store, screen="start").run()
     for problem in (r for r in results if isinstance(r, KtlogError)):
         click.echo(f"note: a sample game was not loaded: {problem}", err=True)

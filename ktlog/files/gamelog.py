@@ -7,6 +7,7 @@ file whole (a temporary file beside it, then renamed). Importing files into a da
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Literal, cast
 
@@ -230,7 +231,13 @@ def read_game_log(path: Path) -> tuple[Header, list[tuple[Envelope, bytes]]]:
     return header, sealed
 
 
-_envelope_decoder = msgspec.json.Decoder(Envelope)
+@functools.cache
+def _envelope_decoder() -> msgspec.json.Decoder[Envelope]:
+    """The decoder of a current-version event's line, made when first asked for (as
+    `envelopes._event_decoder`)."""
+    return msgspec.json.Decoder(Envelope)
+
+
 _DIGITS = bytes(ord("0") if bytes((i,)).isdigit() else ord(" ") for i in range(256))
 _LONG_NUMBER = b"0" * 19
 """A payload with a whole number this long (its digits made "0", every other byte " ", found by
@@ -262,7 +269,7 @@ def _too_large(value, path: str = "payload") -> str | None:
 
 def _read_line(where: str, number: int, raw_line: bytes, header: Header, seq: int, prev: str) -> tuple[Envelope, bytes]:
     try:
-        envelope = _envelope_decoder.decode(raw_line)  # the common case: a current-version event
+        envelope = _envelope_decoder().decode(raw_line)  # the common case: a current-version event
         payload = canonical(envelope.payload) if envelope.version == type(envelope.payload).version else None
     except (msgspec.ValidationError, msgspec.DecodeError, UnicodeDecodeError, RecursionError):
         payload = None

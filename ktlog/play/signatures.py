@@ -81,11 +81,6 @@ def malformed(signature: HeaderSignature) -> str | None:
     return None
 
 
-def _event_hash(store: Store, game_id: str, seq: int) -> str | None:
-    row = store.conn.execute("SELECT e.hash FROM events e JOIN games g USING (game_key) WHERE g.id = ? AND e.seq = ?", (game_id, seq)).fetchone()
-    return row[0].hex() if row and isinstance(row[0], bytes) else None
-
-
 @dataclass(frozen=True)
 class Signer:
     """A signature that holds: the name it was made under, its key, and how the key stands in
@@ -156,7 +151,7 @@ def signers(store: Store, game_id: str) -> Signers:
     """The stored signatures of the game as it stands, each checked again, with its key's standing."""
     head_seq, players = store.conn.execute("SELECT head_seq, players FROM games WHERE id = ?", (game_id,)).fetchone()
     current = [s for s in stored(store, game_id) if s.head_seq == head_seq]
-    event_hash = _event_hash(store, game_id, head_seq)
+    event_hash = store.event_hash(game_id, head_seq)
     refused = {s: why for s in current if (why := malformed(s))}  # kept by an older ktlog
     good = [s for s in current if s not in refused and holds(s, game_id, event_hash)]
     signed = tuple(Signer(s.signer, s.public_key, *standing(store, s.signer, s.public_key)) for s in good)
@@ -172,7 +167,7 @@ def keep_from_header(store: Store, header: Header) -> Signers | None:
         return None
     game_id = header.game_id
     refused = {s: why for s in header.signatures if (why := malformed(s))}
-    good = [s for s in header.signatures if s not in refused and holds(s, game_id, _event_hash(store, game_id, s.head_seq))]
+    good = [s for s in header.signatures if s not in refused and holds(s, game_id, store.event_hash(game_id, s.head_seq))]
     store.add_signatures(game_id, [(s.head_seq, s.signer, s.public_key, s.signature) for s in good])
     result = signers(store, game_id)
     bad = tuple(s.signer for s in header.signatures if s not in good and s not in refused)

@@ -11,8 +11,9 @@ from ..envelopes import GENESIS, chain_hash, decode_payload, event_id_text
 from ..errors import KtlogError, StoreError
 from ..reducer import fold_with_snapshots
 from ..state import GameState, decode_state
-from ..storage import projections
+from ..storage import log, projections
 from ..storage.catalog import PROJECTIONS
+from ..storage.log import SHORT_HASH
 from ..storage.snapshots import SNAPSHOT_EVERY, unpack
 from ..storage.store import Store
 from ..text.plural import counted
@@ -36,10 +37,16 @@ class Verdict:
         return f"{self.game_id[:8]}  FAILED at {where}: {self.problem}"
 
 
-APPEND_ONLY_TRIGGERS = ("events_no_update", "events_no_delete")
-UNIQUE_EVENT_KEYS = (("game_key", "seq"), ("event_id",))
-"""The schema objects the log's promises rest on: triggers refusing to change or delete an event,
-and the unique indexes that turn a race between writers into a conflict instead of a duplicate."""
+APPEND_ONLY_TRIGGERS = {
+    "events_no_update": ("events", "that keeps events append-only"),
+    "events_no_delete": ("events", "that keeps events append-only"),
+    "archives_no_update": ("game_archives", "that keeps archived events append-only"),
+    "archives_no_delete": ("game_archives", "that keeps archived events append-only"),
+}
+UNIQUE_EVENT_KEYS = (("events", ("game_key", "seq")), ("event_ids", ("event_id",)))
+"""The schema objects the log's promises rest on: triggers refusing to change or delete an event
+(a row only once archived), and the unique keys that turn a race between writers into a conflict
+instead of a duplicate, with the trigger that keeps every event id in `event_ids`."""
 
 
 def check_file(store: Store) -> tuple[list[str], list[str]]:
@@ -49,18 +56,20 @@ def check_file(store: Store) -> tuple[list[str], list[str]]:
     conn = store.conn
     damage = [f"SQLite's integrity check: {row}" for (row,) in conn.execute("PRAGMA integrity_check") if row != "ok"]
     problems: list[str] = []
-    triggers = dict(conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'events'").fetchall())
-    for name in APPEND_ONLY_TRIGGERS:
-        if "RAISE(ABORT" not in (triggers.get(name) or ""):
-            problems.append(f"the trigger {name} that keeps events append-only is missing or changed: events can be edited without a trace")
-    unique = {
-        tuple(column for _, _, column in conn.execute(f"PRAGMA index_info('{name}')"))
-        for _, name, is_unique, _, partial in conn.execute("PRAGMA index_list('events')")
-        if is_unique and not partial
-    }
-    for key in UNIQUE_EVENT_KEYS:
+    triggers = {(table, name): sql for name, table, sql in conn.execute("SELECT name, tbl_name, sql FROM sqlite_master WHERE type = 'trigger'")}
+    for name, (table, role) in APPEND_ONLY_TRIGGERS.items():
+        if "RAISE(ABORT" not in (triggers.get((table, name)) or ""):
+            problems.append(f"the trigger {name} {role} is missing or changed: events can be edited without a trace")
+    if "INSERT INTO event_ids" not in (triggers.get(("events", "events_ids")) or ""):
+        problems.append("the trigger events_ids that keeps every event id in event_ids is missing or changed: two events could have the same id")
+    for table, key in UNIQUE_EVENT_KEYS:
+        unique = {
+            tuple(column for _, _, column in conn.execute(f"PRAGMA index_info('{name}')"))
+            for _, name, is_unique, _, partial in conn.execute(f"PRAGMA index_list('{table}')")
+            if is_unique and not partial
+        }
         if key not in unique:
-            problems.append(f"the unique index of events on ({', '.join(key)}) is missing: two writers could store the same {key[-1]} twice")
+            problems.append(f"the unique index of {table} on ({', '.join(key)}) is missing: two writers could store the same {key[-1]} twice")
     return damage, [f"{p} (`ktlog rebuild` makes it again)" for p in problems]
 
 
@@ -79,10 +88,8 @@ def _verify_game(store: Store, game_id: str) -> Verdict:
     conn = store.conn
     head = conn.execute("SELECT game_key, head_seq, head_hash FROM games WHERE id = ?", (game_id,)).fetchone()
     # A game whose row was deleted is found by its first event, which names it.
-    key = head[0] if head else conn.execute("SELECT game_key FROM events WHERE seq = 1 AND game_id = ?", (game_id,)).fetchone()[0]
-    rows = conn.execute(
-        "SELECT seq, event_id, type, version, recorded_at, payload, hash, game_id FROM events WHERE game_key = ? ORDER BY position", (key,)
-    ).fetchall()
+    key = head[0] if head else next(k for k, named, _ in log.unlisted(conn) if named == game_id)
+    rows = log.stored_rows(conn, key)
     if head is None:
         return Verdict(
             game_id, len(rows), None, f"{len(rows)} events are stored but the game's row is missing from the games table: it was deleted behind ktlog's back"
@@ -94,17 +101,16 @@ def _verify_game(store: Store, game_id: str) -> Verdict:
             return Verdict(game_id, len(rows), expected, f"event seq {expected} is missing or out of order (found seq {seq} in its place)")
         if named != (game_id if seq == 1 else None):
             return Verdict(game_id, len(rows), seq, "the event's game_id column was changed: only a game's first event names it, with its own id")
-        if (
-            not isinstance(payload, str)
-            or not isinstance(digest, bytes)
-            or chain_hash(prev, game_id, seq, event_id_text(event_id), version, recorded_at, payload.encode()) != digest.hex()
-        ):
+        # An archived event's hash is checked by its first bytes (`log.SHORT_HASH`), its block's
+        # last in full: an edit fails here, or at the next full hash the chain reaches.
+        computed = chain_hash(prev, game_id, seq, event_id_text(event_id), version, recorded_at, payload.encode()) if isinstance(payload, str) else ""
+        if not isinstance(digest, bytes) or len(digest) not in (SHORT_HASH, 32) or not computed.startswith(digest.hex()):
             return Verdict(game_id, len(rows), seq, "the hash does not match the event's content: it was changed after it was recorded")
         try:
             records.append((seq, decode_payload(type_name, version, payload)))
         except Exception as exc:  # a payload edited into something no schema accepts
             return Verdict(game_id, len(rows), seq, f"the payload does not match the {type_name} schema: {exc}")
-        prev = digest.hex()
+        prev = computed
     if len(rows) != head_seq:
         return Verdict(
             game_id,
@@ -165,8 +171,7 @@ def _same_state(stored, expected: bytes) -> bool:
 def stored_game_ids(store: Store) -> list[str]:
     """Every game in the games table, and any game whose events are stored without its row."""
     listed = [g.id for g in store.games()]
-    orphans = store.conn.execute("SELECT game_id FROM events WHERE seq = 1 AND game_key NOT IN (SELECT game_key FROM games)").fetchall()
-    return listed + [game_id for (game_id,) in orphans]
+    return listed + [game_id for _, game_id, _ in log.unlisted(store.conn)]
 
 
 def verify_file(store: Store) -> tuple[list[str], list[str]]:

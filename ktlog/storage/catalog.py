@@ -65,14 +65,24 @@ EVENTS: dict[str, type] = {
     "hash": bytes,
     "game_id": str,
 }
-"""The append-only log (besides `position`, its primary key: the order events were stored in),
-stored lean: the game's integer key, the event id (a UUID) as its 16 bytes, the SHA-256 hash as
+"""The append-only log's rows (besides `position`, its primary key: the order events were stored
+in): a game in progress's events, and a finished game's last (the rest are in `game_archives`;
+`storage.log` is the one reader of both), stored lean: the game's integer key, the event id (a UUID) as its 16 bytes, the SHA-256 hash as
 its 32 bytes, and no previous hash (it is the hash of the event before: readers take it from
 there, `ktlog verify` checks the chain with it). `game_id` is filled in on a game's first event
 only (seq 1): the log names its games by itself, so a deleted games row can be rebuilt. The
 in-memory `Envelope` keeps ids and hashes as text: `store.event_rows` and `store.row_envelope`
 convert at the boundary. An event id that is not a UUID (a game-log file may carry any short
 text) is stored as its UTF-8 bytes."""
+
+GAME_ARCHIVES: dict[str, type] = {"game_key": int, "first_seq": int, "last_seq": int, "last_hash": bytes, "game_id": str, "events": bytes}
+"""A finished game's events but its head, in blocks of seqs first_seq..last_seq (`log.pack`: one
+zlib stream of their columns, a short hash an event), with the full hash of the block's last
+event; `game_id` on the block holding seq 1 (the log names its games by itself). Read only
+through `storage.log`."""
+EVENT_IDS: dict[str, type] = {"event_id": bytes, "game_key": int}
+"""Every stored event's id (WITHOUT ROWID, keyed by it: an id is taken once, archived or not),
+and its game's key; filled by a trigger on `events`."""
 
 REWINDS = "type IN ('EventVoided', 'EventCorrected')"
 """The events that reach back (an undo, a correction): found often, to pick a usable snapshot,
@@ -182,6 +192,8 @@ PROJECTIONS: dict[str, dict[str, type]] = {table: {**columns, GAME_KEY: int} for
 TABLES: dict[str, dict[str, type]] = {
     "games": GAMES,
     "events": {"position": int, **EVENTS},
+    "game_archives": GAME_ARCHIVES,
+    "event_ids": EVENT_IDS,
     "snapshots": SNAPSHOTS,
     "verifications": VERIFICATIONS,
     "meta": META,

@@ -8,6 +8,7 @@ from __future__ import annotations
 import sqlite3
 
 from ..envelopes import GENESIS, event_id_bytes
+from . import log
 from .catalog import REWINDS
 from .schema_library import sqlite_utils
 from .snapshots import pack
@@ -23,25 +24,30 @@ REBUILDING_MIGRATIONS = {
     "m014_rules_checked",
 }
 """Migrations that change projection tables: a database they upgrade is rebuilt from its log."""
-COMPACTING_MIGRATIONS = {"m011_lean_log"}
+COMPACTING_MIGRATIONS = {"m011_lean_log", "m019_game_archives"}
 """Migrations that rewrite the largest tables smaller: a database they upgrade is vacuumed after,
 so the file shrinks (the freed pages would otherwise stay in it, for new rows)."""
 
 
 def restore_guards(conn: sqlite3.Connection) -> None:
     """The schema objects the log's promises rest on, made (again) as they should be: the unique
-    indexes of events on (game_key, seq) and on event_id, and the triggers keeping events
-    append-only (`ktlog verify` reports them missing; `ktlog rebuild` calls this)."""
+    index of events on (game_key, seq), every event id in `event_ids` (whose key keeps them
+    unique) and the trigger that puts them there, and the triggers keeping events and archived
+    blocks append-only (`ktlog verify` reports them missing; `ktlog rebuild` calls this)."""
     conn.execute("CREATE UNIQUE INDEX IF NOT EXISTS idx_events_game_key_seq ON events (game_key, seq)")
-    conn.execute("CREATE UNIQUE INDEX IF NOT EXISTS idx_events_event_id ON events (event_id)")
-    _append_only(conn)
+    for sql in log.GUARDS:
+        conn.execute(sql)
+    conn.execute("INSERT OR IGNORE INTO event_ids (event_id, game_key) SELECT event_id, game_key FROM events ORDER BY event_id")
+    _append_only(conn, log.ARCHIVED_ONLY)
 
 
-def _append_only(conn: sqlite3.Connection) -> None:
+def _append_only(conn: sqlite3.Connection, deletes_when: str = "") -> None:
+    """The triggers refusing to change or delete an event (a delete `deletes_when` only)."""
     for op in ("UPDATE", "DELETE"):
+        when = f" {deletes_when}" if op == "DELETE" and deletes_when else ""
         conn.execute(f"DROP TRIGGER IF EXISTS events_no_{op.lower()}")
         conn.execute(
-            f"CREATE TRIGGER events_no_{op.lower()} BEFORE {op} ON events "
+            f"CREATE TRIGGER events_no_{op.lower()} BEFORE {op} ON events{when} "
             f"BEGIN SELECT RAISE(ABORT, 'events are append-only: record a correction (undo) instead'); END"
         )
 
@@ -261,7 +267,9 @@ def m011_lean_log(db: sqlite_utils.Database) -> None:
     )
     for table in ("snapshots", "events", "games"):
         conn.execute(f"DROP TABLE {table}_before_m011")
-    restore_guards(conn)
+    conn.execute("CREATE UNIQUE INDEX idx_events_game_key_seq ON events (game_key, seq)")
+    conn.execute("CREATE UNIQUE INDEX idx_events_event_id ON events (event_id)")
+    _append_only(conn)
     conn.execute(f"CREATE INDEX idx_events_rewinds ON events (game_key, seq) WHERE {REWINDS}")
 
 
@@ -345,8 +353,35 @@ def m018_tournaments(db: sqlite_utils.Database) -> None:
 
 
 @migrations()
+def m019_game_archives(db: sqlite_utils.Database) -> None:
+    """Schema 20: finished games archived (`storage.log`: 339 bytes an event down to about 140).
+    A finished game's events but its head move into `game_archives`, zlib blocks of their
+    columns with a short hash an event and the full hash of each block's last event; every event
+    id is kept in `event_ids` (a WITHOUT ROWID table, filled by a trigger on events) instead of a
+    unique index on events, so an archived event's id stays taken. The events table's delete
+    trigger lets a row go only once it is archived. Every value is kept as it is: an event
+    edited before stays one `ktlog verify` names."""
+    conn = db.conn
+    conn.execute(
+        """CREATE TABLE game_archives (
+            game_key INTEGER NOT NULL REFERENCES games (game_key),
+            first_seq INTEGER NOT NULL,
+            last_seq INTEGER NOT NULL,
+            last_hash BLOB NOT NULL,
+            game_id TEXT,
+            events BLOB NOT NULL,
+            PRIMARY KEY (game_key, first_seq)
+        )"""
+    )
+    conn.execute("DROP INDEX IF EXISTS idx_events_event_id")
+    restore_guards(conn)  # event_ids, filled from the events
+    for key, head_seq in conn.execute("SELECT game_key, head_seq FROM games WHERE status = 'finished'").fetchall():
+        log.archive(conn, key, head_seq - 1)
+
+
+@migrations()
 def m020_lean_snapshots(db: sqlite_utils.Database) -> None:
-    """Schema 20 changes no table: a snapshot stores each distinct datacard of its state once
+    """Schema 21 changes no table: a snapshot stores each distinct datacard of its state once
     (`state.encode_state`), not each operative's in full, so decoding one in a long game with
     big teams costs less. Snapshots stored before are read as they are (`state.decode_state`
     reads both) and written anew by `ktlog rebuild`; an older ktlog, which could not decode the

@@ -4,7 +4,7 @@ the migrations one by one (about 0.16 s of CPU, a tenth of importing 200 games i
 Used only while VERSION is the schema version: a new migration makes it stale, and new files
 are then made by the migrations until `make new-database` writes it again."""
 
-VERSION = 20
+VERSION = 21
 """The schema version these statements make."""
 MIGRATIONS = (
     "m001_initial",
@@ -23,6 +23,7 @@ MIGRATIONS = (
     "m014_rules_checked",
     "m017_player_identities",
     "m018_tournaments",
+    "m019_game_archives",
     "m020_lean_snapshots",
 )
 """The migrations a database made by SCHEMA counts as applied (sqlite-utils' `_sqlite_migrations`)."""
@@ -51,9 +52,6 @@ SCHEMA = (
     "CREATE TABLE events (\n            position INTEGER PRIMARY KEY,\n            game_key INTEGER NOT NULL REFERENCES games (game_key),\n            seq INTEGER NOT NULL,\n            event_id BLOB NOT NULL,\n            type TEXT NOT NULL,\n            version INTEGER NOT NULL,\n            recorded_at TEXT NOT NULL,\n            payload TEXT NOT NULL,\n            hash BLOB NOT NULL,\n            game_id TEXT CHECK ((seq = 1) = (game_id IS NOT NULL))\n        )",
     'CREATE TABLE "snapshots" (\n   "game_key" INTEGER,\n   "seq" INTEGER,\n   "state" BLOB,\n   "seal" BLOB,\n   PRIMARY KEY ("game_key", "seq")\n)',
     "CREATE UNIQUE INDEX idx_events_game_key_seq ON events (game_key, seq)",
-    "CREATE UNIQUE INDEX idx_events_event_id ON events (event_id)",
-    "CREATE TRIGGER events_no_update BEFORE UPDATE ON events BEGIN SELECT RAISE(ABORT, 'events are append-only: record a correction (undo) instead'); END",
-    "CREATE TRIGGER events_no_delete BEFORE DELETE ON events BEGIN SELECT RAISE(ABORT, 'events are append-only: record a correction (undo) instead'); END",
     "CREATE INDEX idx_events_rewinds ON events (game_key, seq) WHERE type IN ('EventVoided', 'EventCorrected')",
     'CREATE TABLE "keyring" (\n   "public_key" TEXT PRIMARY KEY,\n   "name" TEXT NOT NULL,\n   "how" TEXT NOT NULL,\n   "pinned_at" TEXT NOT NULL,\n   "revoked_at" TEXT\n)',
     'CREATE INDEX "idx_keyring_name"\n    ON "keyring" ("name")',
@@ -67,5 +65,12 @@ SCHEMA = (
     'CREATE TABLE "tournament_players" (\n   "tournament" TEXT,\n   "player" TEXT,\n   "added_at" TEXT,\n   PRIMARY KEY ("tournament", "player")\n)',
     'CREATE TABLE "tournament_tables" (\n   "tournament" TEXT,\n   "round" INTEGER,\n   "table_no" INTEGER,\n   "player_a" TEXT NOT NULL,\n   "player_b" TEXT,\n   "game_id" TEXT,\n   "no_show" TEXT,\n   "paired_at" TEXT NOT NULL,\n   PRIMARY KEY ("tournament", "round", "table_no")\n)',
     "CREATE UNIQUE INDEX idx_tournament_tables_game_id ON tournament_tables (game_id) WHERE game_id IS NOT NULL",
+    "CREATE TABLE game_archives (\n            game_key INTEGER NOT NULL REFERENCES games (game_key),\n            first_seq INTEGER NOT NULL,\n            last_seq INTEGER NOT NULL,\n            last_hash BLOB NOT NULL,\n            game_id TEXT,\n            events BLOB NOT NULL,\n            PRIMARY KEY (game_key, first_seq)\n        )",
+    "CREATE TABLE event_ids (event_id BLOB PRIMARY KEY, game_key INTEGER NOT NULL) WITHOUT ROWID",
+    "CREATE TRIGGER events_ids AFTER INSERT ON events BEGIN INSERT INTO event_ids (event_id, game_key) VALUES (new.event_id, new.game_key); END",
+    "CREATE TRIGGER archives_no_update BEFORE UPDATE ON game_archives BEGIN SELECT RAISE(ABORT, 'archived events are append-only: record a correction (undo) instead'); END",
+    "CREATE TRIGGER archives_no_delete BEFORE DELETE ON game_archives BEGIN SELECT RAISE(ABORT, 'archived events are append-only: record a correction (undo) instead'); END",
+    "CREATE TRIGGER events_no_update BEFORE UPDATE ON events BEGIN SELECT RAISE(ABORT, 'events are append-only: record a correction (undo) instead'); END",
+    "CREATE TRIGGER events_no_delete BEFORE DELETE ON events WHEN NOT EXISTS (SELECT 1 FROM game_archives WHERE game_key = old.game_key AND old.seq BETWEEN first_seq AND last_seq) BEGIN SELECT RAISE(ABORT, 'events are append-only: record a correction (undo) instead'); END",
 )
 """CREATE statements in the order SQLite lists them (tables before their indexes and triggers)."""

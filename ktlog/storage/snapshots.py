@@ -13,7 +13,6 @@ state of 15 KB and 45 us to read it back); the seal is over the state's own byte
 from __future__ import annotations
 
 import hashlib
-import json
 import math
 import sqlite3
 import zlib
@@ -23,7 +22,7 @@ from collections.abc import Callable
 from ..events import Envelope, Event, EventCorrected, EventVoided
 from ..reducer import resume
 from ..state import Checkpoint, GameState, decode_state
-from .catalog import REWINDS
+from . import log
 
 SNAPSHOT_EVERY = 100
 """A snapshot of the state is kept every this many seqs, so a seek applies fewer events."""
@@ -70,9 +69,7 @@ def write_snapshots(conn: sqlite3.Connection, game_key: int, snapshots: list[tup
     sealed, replacing any at those seqs."""
     if not snapshots:
         return
-    seqs = [seq for seq, _ in snapshots]
-    hashes = dict(conn.execute(f"SELECT seq, hash FROM events WHERE game_key = ? AND seq IN ({', '.join('?' * len(seqs))})", (game_key, *seqs)))
-    write_sealed(conn, game_key, sealed_rows(snapshots, hashes))
+    write_sealed(conn, game_key, sealed_rows(snapshots, log.hashes(conn, game_key, [seq for seq, _ in snapshots])))
 
 
 def write_sealed(conn: sqlite3.Connection, game_key: int, rows: list[tuple[int, bytes, bytes]]) -> None:
@@ -155,17 +152,15 @@ def state_at(
         return state
 
     def read(seq: int) -> GameState:
-        row = conn.execute(
-            "SELECT s.state, s.seal, e.hash FROM snapshots s JOIN events e USING (game_key, seq) WHERE s.game_key = ? AND s.seq = ?",
-            (game_key, seq),
-        ).fetchone()
-        if row is None:
+        row = conn.execute("SELECT state, seal FROM snapshots WHERE game_key = ? AND seq = ?", (game_key, seq)).fetchone()
+        event_hash = log.hashes(conn, game_key, [seq]).get(seq)
+        if row is None or event_hash is None:
             raise _Untrusted(seq)
         try:
             blob = unpack(row[0])
         except ValueError as exc:
             raise _Untrusted(seq) from exc
-        if not isinstance(row[2], bytes) or row[1] != seal(row[2], blob):
+        if not isinstance(event_hash, bytes) or row[1] != seal(event_hash, blob):
             raise _Untrusted(seq)
         try:
             return decode_state(blob)
@@ -204,8 +199,7 @@ def _usable_snapshot(conn: sqlite3.Connection, game_key: int, seqs: list[int], a
     upto = at
     for start in reversed(seqs):
         if start < upto:
-            rows = conn.execute(f"SELECT payload FROM events WHERE game_key = ? AND {REWINDS} AND seq > ? AND seq <= ?", (game_key, start, upto))
-            lowest = min([lowest, *(json.loads(p)["target"] for (p,) in rows)])
+            lowest = min([lowest, *log.rewind_targets(conn, game_key, start, upto)])
             upto = start
         if lowest > start:
             return start

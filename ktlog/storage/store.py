@@ -24,8 +24,8 @@ from ..envelopes import GENESIS, GameRow, check_ids, check_limits, decode_payloa
 from ..errors import ConcurrencyConflict, GameNotFound, InvalidEvent, KtlogError, StoreError
 from ..events import AnyEvent, Envelope, Event, EventCorrected, EventVoided, GameCreated
 from ..reducer import apply_in_place, fold_with_snapshots
-from ..state import GameState, copy_state, encode_state
-from . import projections
+from ..state import GameState, copy_state, encode_state, game_status
+from . import log, projections
 from .catalog import DATABASE_ID, EVENTS, LABEL_COLUMNS, PROJECTIONS
 from .dbfile import BUSY_TIMEOUT_MS, Origin, database_home, default_db_path, durable_once, open_database, transaction
 from .recent import Recent
@@ -36,6 +36,8 @@ if TYPE_CHECKING:
 
     import sqlite_utils
 
+FINISHED = "finished"
+"""A finished game's status (`state.game_status`): its events but the last are archived (`log.archive`)."""
 DAMAGED = "damaged"
 """The meta key holding what `ktlog verify` found wrong with the file (integrity check, schema)."""
 
@@ -304,14 +306,18 @@ class Store:
     def _write_folded(self, game_id: str, game: Folded) -> None:
         """A game's events, their snapshots, its projections (it has none stored) and head."""
         key = self._key(game_id)
+        archived = game.rows[:-1] if game.blocks else []  # packed already: only the head is a row
         try:
-            self.conn.executemany(INSERT_EVENT, [(key, *row) for row in game.rows])
+            self.conn.executemany(INSERT_EVENT, [(key, *row) for row in game.rows[len(archived) :]])
+            log.write_blocks(self.conn, key, game.blocks, [row[1] for row in archived])
         except sqlite3.IntegrityError as exc:
             raise self._taken_event_id(game_id, game.rows) from exc
         write_sealed(self.conn, key, game.snapshots)
         projections.insert(self.conn, game_id, game.projections, key)
         head = (game.seq, game.rows[-1][HASH].hex())
         self._update_game(game_id, {**game.columns, "updated_at": now(), "head_seq": head[0], "head_hash": head[1]})
+        if game.columns["status"] == FINISHED and not game.blocks:  # its events but the last are archived
+            log.archive(self.conn, key, game.seq - 1)
         self._heads[game_id], self._columns[game_id] = head, game.columns
 
     # --- appending --------------------------------------------------------------------------
@@ -347,6 +353,7 @@ class Store:
         envelope, payload = seal(game_id, seq, event, head_hash)
         row = event_rows([(envelope, payload)])[0]  # its values checked before the rules see them
         before = self._state_at_head(game_id, seq - 1)
+        was_over = game_status(before) == FINISHED
         recent = self._recent.get(game_id)
         if isinstance(event, EventVoided):
             state = (recent and recent.undo(event.target)) or self._state_from_snapshot(game_id, seq, then=(seq, event))
@@ -371,6 +378,8 @@ class Store:
         if seq % SNAPSHOT_EVERY == 0:
             write_snapshots(self.conn, key, [(seq, encode_state(state))])
         self._advance_head(game_id, state, envelope.hash, (seq - 1, head_hash))
+        if not was_over and game_status(state) == FINISHED:  # the game ended: its events but this one are archived
+            log.archive(self.conn, key, seq - 1)
         self._cache[game_id] = state
         return envelope
 
@@ -381,7 +390,7 @@ class Store:
             return event.target
         if not isinstance(event, EventVoided):
             return None
-        row = self.conn.execute("SELECT type, payload FROM events WHERE game_key = ? AND seq = ?", (self._key(game_id), event.target)).fetchone()
+        row = log.event(self.conn, self._key(game_id), event.target)
         return json.loads(row[1])["target"] if row and row[0] == "EventCorrected" else event.target
 
     def _insert_event(self, envelope: Envelope, row: tuple[Any, ...]) -> None:
@@ -396,9 +405,7 @@ class Store:
     def _taken_event_id(self, game_id: str, rows: list[tuple[Any, ...]]) -> InvalidEvent:
         """The error for the first of these events (`event_rows`) whose id an event of another game has."""
         for seq, event_id, *_ in rows:
-            row = self.conn.execute(
-                "SELECT g.id, e.seq FROM events e JOIN games g USING (game_key) WHERE e.event_id = ? AND g.id != ?", (event_id, game_id)
-            ).fetchone()
+            row = log.holder(self.conn, event_id, self._key(game_id))
             if row:
                 error = InvalidEvent(
                     f"event id {event_id_text(event_id)} is already the id of seq {row[1]} of game {row[0][:8]}; "
@@ -516,10 +523,9 @@ class Store:
 
         with self._write():
             restore_guards(self.conn)
-            self.conn.execute(  # a game's first event names it, with its key
-                "INSERT INTO games (game_key, id, created_at, ruleset, status, head_seq, head_hash) "
-                "SELECT game_key, game_id, recorded_at, '', 'setup', 0, ? FROM events WHERE seq = 1 AND game_key NOT IN (SELECT game_key FROM games)",
-                (GENESIS,),
+            self.conn.executemany(  # a game's first event names it, with its key
+                "INSERT INTO games (game_key, id, created_at, ruleset, status, head_seq, head_hash) VALUES (?, ?, ?, '', 'setup', 0, ?)",
+                [(*unlisted, GENESIS) for unlisted in log.unlisted(self.conn)],
             )
             ids = [g.id for g in self.games()]
             for table in (*PROJECTIONS, "snapshots"):
@@ -548,8 +554,7 @@ class Store:
         """The same, each with its payload as stored: the canonical bytes its hash covers, in the
         version it was recorded in (the envelope's payload is upcast to this ktlog's)."""
         # The event at `after` is read too: its hash is the previous hash of the first one returned.
-        sql = f"SELECT {READ_COLUMNS} FROM events WHERE game_key = ? AND seq >= ?" + (" AND seq <= ?" if upto is not None else "") + " ORDER BY seq"
-        rows = self.conn.execute(sql, [self._key(game_id), after] + ([upto] if upto is not None else [])).fetchall()
+        rows = log.rows(self.conn, self._key(game_id), first=after, last=upto)
         prev = GENESIS
         if rows and rows[0][0] == after:
             prev = rows.pop(0)[-1].hex()
@@ -559,6 +564,25 @@ class Store:
             sealed.append((envelope, row[PAYLOAD].encode()))
             prev = envelope.hash
         return sealed
+
+    def event_hash(self, game_id: str, seq: int) -> str | None:
+        """The hash of a game's event at `seq` (hex), None if the game has no such event."""
+        if not self.has_game(game_id):
+            return None
+        digest = log.hashes(self.conn, self._key(game_id), [seq]).get(seq)
+        return digest.hex() if isinstance(digest, bytes) else None
+
+    def last_events(self, game_ids: list[str]) -> dict[str, Event]:
+        """The event at the head of each of these games (a game with none is left out)."""
+        return {game_id: decode_payload(type_name, version, payload) for game_id, type_name, version, payload in log.last_events(self.conn, game_ids)}
+
+    def position(self) -> int:
+        """How far the log has grown (`log.position`): it only grows."""
+        return log.position(self.conn)
+
+    def changed_since(self, position: int) -> list[tuple[str, int]]:
+        """(game id, position of its latest event) of each game with events stored after `position`."""
+        return [(game_id, latest) for _, game_id, latest in log.changed_since(self.conn, position)]
 
     def state(self, game_id: str, at: int | None = None) -> GameState:
         """The state after seq `at` (default: the latest), from the nearest usable snapshot."""
@@ -586,8 +610,6 @@ class Store:
 
 INSERT_EVENT = f"INSERT INTO events ({', '.join(EVENTS)}) VALUES ({', '.join('?' * len(EVENTS))})"
 """Rows of `event_rows`, each with the game's key first."""
-READ_COLUMNS = "seq, event_id, type, version, recorded_at, payload, hash"
-"""What `row_envelope` reads of an event."""
 RECORDED_AT, PAYLOAD, HASH = 4, 5, 6
 """Where an `event_rows` row holds the time recorded and the hash."""
 
@@ -630,6 +652,9 @@ class Folded:
     ruleset: str
     seq: int
     """The head's seq."""
+    blocks: list[log.Block]
+    """A new finished game's events but its head, archived (`log.blocks`): the writer inserts
+    them instead of those rows. Empty for a game in progress or the rest of a stored game."""
 
 
 def folded(game_id: str, rows: list[tuple[Any, ...]], state: GameState, snapshots: list[tuple[int, bytes]], *, already: int = 0) -> Folded:
@@ -637,13 +662,15 @@ def folded(game_id: str, rows: list[tuple[Any, ...]], state: GameState, snapshot
     inserts them (the events after `already`). Raises if a CP or VP total would not fit a column."""
     if error := projections.out_of_range(state):
         raise error
+    columns = projections.game_columns(state)
     return Folded(
         rows[already:],
         snapshot_rows(rows, [(seq, blob) for seq, blob in snapshots if seq > already]),
         projections.rows_since(game_id, state, 0),
-        projections.game_columns(state),
+        columns,
         state.ruleset,
         state.seq,
+        log.blocks(rows[:-1]) if columns["status"] == FINISHED and not already else [],
     )
 
 
@@ -655,7 +682,7 @@ def snapshot_rows(rows: list[tuple[Any, ...]], snapshots: list[tuple[int, bytes]
 
 
 def row_envelope(game_id: str, row: tuple[Any, ...], prev_hash: str) -> Envelope:
-    """An event as READ_COLUMNS read it, of game `game_id`, whose previous event's hash is `prev_hash`."""
+    """An event as `log.rows` read it, of game `game_id`, whose previous event's hash is `prev_hash`."""
     seq, event_id, type_name, version, recorded_at, payload, digest = row
     return Envelope(
         game_id=game_id,

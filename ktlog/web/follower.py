@@ -259,12 +259,10 @@ class Follower:
             return
         if self.version is None:  # the position the server starts from
             self.version = version
-            self.position = store.conn.execute("SELECT coalesce(max(position), 0) FROM events").fetchone()[0]
+            self.position = store.position()
             return
         self.version = version
-        changed = store.conn.execute(
-            "SELECT g.id, max(e.position) FROM events e JOIN games g USING (game_key) WHERE e.position > ? GROUP BY e.game_key", (self.position,)
-        ).fetchall()
+        changed = store.changed_since(self.position)
         if not changed:
             return
         self.position = max(position for _, position in changed)

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..envelopes import decode_payload
 from ..play.database import GameRow, Store, listed_game
 from ..text.describe import describe
 from ..text.json_views import game_row
@@ -44,13 +43,7 @@ def _with_figures(store: Store, games: list[GameRow]) -> list[dict[str, Any]]:
     vp = _per_player(store, f"SELECT game_id, player, sum(vp) FROM vp_changes WHERE game_id IN ({marks}) GROUP BY game_id, player", keys)
     cp = _per_player(store, f"SELECT game_id, player, sum(delta) FROM cp_changes WHERE game_id IN ({marks}) GROUP BY game_id, player", keys)
     tp = dict(store.conn.execute(f"SELECT game_id, max(turning_point) FROM turning_points WHERE game_id IN ({marks}) GROUP BY game_id", keys).fetchall())
-    last = {
-        r[0]: describe(decode_payload(r[1], r[2], r[3]), spectator=True)
-        for r in store.conn.execute(
-            f"SELECT g.id, e.type, e.version, e.payload FROM events e JOIN games g ON e.game_key = g.game_key AND e.seq = g.head_seq WHERE g.id IN ({marks})",
-            keys,
-        )
-    }
+    last = {game_id: describe(event, spectator=True) for game_id, event in store.last_events(keys).items()}
     out = []
     for g in games:
         row = game_row(g)
