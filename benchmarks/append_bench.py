@@ -1,7 +1,7 @@
 """Appending one event (issues 15 and 26): the CPU and wall time of `Store.append`, against a bare
 durable INSERT + COMMIT of the same row into a table of the same shape, timed in the same run.
 
-    make bench-append        # or: .venv/bin/python benchmarks/append_bench.py [--games N] [--rounds N]
+    make bench-append        # or: .venv/bin/python benchmarks/append_bench.py [--games N] [--rounds N] [--compare PATH]
 
 Each event of simulated games is appended through `Store.append` (rules, hash chain, projections,
 snapshot, games row, commit: WAL, synchronous=FULL); right after, the row it stored in `events` is
@@ -10,14 +10,20 @@ any append of that row pays. The two alternate event by event, so the machine's 
 both, and the CPU (time.process_time: this process's user and system time, the kernel's work for
 the commit's fsync included) is compared pair by pair; a third database, whose events table has
 the store's indexes, gives the floor of an append that keeps the unique checks. Each round is a fresh pair of databases;
-the figures are the min and median over rounds of each round's median.
+the figures are the min and median over rounds of each round's median. `--compare PATH` also
+times the ktlog whose source tree is at PATH (another checkout, e.g. main's) in the same rounds:
+each round runs in a child process, this ktlog's and the other's in turn, so a before and an after
+share the machine's noise.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import sqlite3
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -90,13 +96,48 @@ def one_round(folder: Path, games: int, seed: int) -> dict[str, float]:
     }
 
 
+def child_round(source: Path | None, folder: Path, games: int, seed: int) -> dict[str, float]:
+    """`one_round` in a child process, with this ktlog or the one whose source tree is at `source`."""
+    env = {**os.environ, "PYTHONPATH": str(source)} if source else None
+    folder = folder / f"{'compared' if source else 'this'} {seed}"
+    folder.mkdir()
+    done = subprocess.run(
+        [sys.executable, __file__, "--one-round", str(folder), "--games", str(games), "--rounds", str(seed)],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return dict(json.loads(done.stdout))
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=4, help="simulated games a round appends (default 4)")
     parser.add_argument("--rounds", type=int, default=5, help="rounds (default 5)")
+    parser.add_argument("--compare", type=Path, default=None, help="the source tree of another ktlog (e.g. main's checkout) to time in the same rounds")
+    parser.add_argument("--one-round", type=Path, default=None, help=argparse.SUPPRESS)  # a child's round: seed --rounds, figures as JSON
     args = parser.parse_args()
+    if args.one_round:
+        print(json.dumps(one_round(args.one_round, args.games, args.rounds)))
+        return 0
+    compared: list[dict[str, float]] = []
     with tempfile.TemporaryDirectory() as folder:
-        rounds = [one_round(Path(folder), args.games, seed) for seed in range(11, 11 + args.rounds)]
+        if args.compare:
+            rounds = []
+            for seed in range(11, 11 + args.rounds):
+                compared.append(child_round(args.compare.resolve(), Path(folder), args.games, seed))
+                rounds.append(child_round(None, Path(folder), args.games, seed))
+        else:
+            rounds = [one_round(Path(folder), args.games, seed) for seed in range(11, 11 + args.rounds)]
+    report("this ktlog", rounds, args)
+    if compared:
+        report(f"compared: the ktlog at {args.compare}, in the same rounds", compared, args)
+    return 0
+
+
+def report(title: str, rounds: list[dict[str, float]], args: argparse.Namespace) -> None:
+    """The table of one ktlog's rounds."""
     figures = {key: [r[key] for r in rounds] for key in rounds[0] if key != "events"}
     ratios = [r["append wall"] / r["bare insert+commit"] for r in rounds]
     cpu_ratios = [r["append cpu"] / r["bare insert+commit cpu"] for r in rounds]
@@ -104,7 +145,9 @@ def main() -> int:
     def span(values: list[float]) -> str:
         return f"min {min(values):.3f} ms, median {statistics.median(values):.3f} ms"
 
-    print(f"{args.rounds} rounds of {rounds[0]['events']} appends (WAL, synchronous=FULL); per round the median, then min and median over rounds\n")
+    print(
+        f"{title}: {args.rounds} rounds of {rounds[0]['events']:.0f} appends (WAL, synchronous=FULL); per round the median, then min and median over rounds\n"
+    )
     print("| measure | result | target |")
     print("|---|---|---|")
     print(
@@ -119,8 +162,7 @@ def main() -> int:
         f"| append / bare insert (CPU; medians' ratio, and the median of the pairs' ratios) | min {min(cpu_ratios):.2f}x, median {statistics.median(cpu_ratios):.2f}x; "
         f"pairs {statistics.median(figures['cpu ratio']):.2f}x | <= {RATIO_TARGET}x |"
     )
-    print(f"| append / the indexed insert (CPU, the median of the pairs' ratios) | {statistics.median(figures['indexed cpu ratio']):.2f}x | |")
-    return 0
+    print(f"| append / the indexed insert (CPU, the median of the pairs' ratios) | {statistics.median(figures['indexed cpu ratio']):.2f}x | |\n")
 
 
 if __name__ == "__main__":
