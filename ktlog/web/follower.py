@@ -29,7 +29,7 @@ from ..rulesets import get_ruleset
 from ..state import GameState
 from ..text.describe import describe
 from .live_tables import table_rows
-from .source import Source, Unavailable
+from .source import Source, Unavailable, data_version
 from .views import event_row, stream_messages
 
 QUEUE_SIZE = 1000
@@ -254,7 +254,7 @@ class Follower:
     def _follow(self, store: Store, news: News) -> None:
         for game_id in [g for g, feed in self.games.items() if not feed.viewers]:
             del self.games[game_id]  # its last viewer left
-        version = store.conn.execute("PRAGMA data_version").fetchone()[0]
+        version = data_version(store)
         if version == self.version:
             return
         if self.version is None:  # the position the server starts from
