@@ -6,6 +6,9 @@ the same run, round by round.
         [--compare CHECKOUT]   also serve with another checkout's ktlog (a worktree of main, say)
         [--revalidate]         also time ktlog's clients sending If-None-Match, as a browser
                                reloading does (304s: not the same bytes, so a row of its own)
+        [--long EVENTS]        instead: a long game (benchmarks/run.py's, with notes and undos)
+                               gets its last APPENDS events one by one, each followed by one GET
+                               of its page from each server: its bytes and the CPU of making it
 
 Prints, for each: requests a second, latency p50 and p95, the server's CPU a request (user +
 system, read from /proc) and the load generator's (this process: it shares the machine's cores),
@@ -68,17 +71,22 @@ def wait_up(url: str) -> None:
     raise SystemExit(f"{url} never answered")
 
 
-async def load(url: str, requests: int, clients: int, etag: str | None) -> tuple[float, list[float]]:
+async def load(url: str, requests: int, clients: int, etag: str | None) -> tuple[float, list[float], int]:
     """`requests` GETs from `clients` at once (each with If-None-Match: `etag` when given): the
-    wall time and each request's latency."""
+    wall time, each request's latency, and how many were sent again on a new connection."""
     latencies: list[float] = []
     left = iter(range(requests))
+    closed: list[int] = []
     headers, expected = ({"if-none-match": etag}, 304) if etag else ({}, 200)
 
     async def client(http: httpx.AsyncClient) -> None:
         for _ in left:
             start = time.perf_counter()
-            r = await http.get(url, headers=headers)
+            try:
+                r = await http.get(url, headers=headers)
+            except httpx.RemoteProtocolError:  # a kept-alive connection the server closed as idle (5 s: a loaded machine)
+                closed.append(1)
+                r = await http.get(url, headers=headers)
             latencies.append(time.perf_counter() - start)
             assert r.status_code == expected, r.status_code
 
@@ -86,12 +94,12 @@ async def load(url: str, requests: int, clients: int, etag: str | None) -> tuple
     async with httpx.AsyncClient(limits=limits, timeout=30) as http:
         start = time.perf_counter()
         await asyncio.gather(*(client(http) for _ in range(clients)))
-        return time.perf_counter() - start, latencies
+        return time.perf_counter() - start, latencies, len(closed)
 
 
 def measure(proc: subprocess.Popen, url: str, requests: int, clients: int, etag: str | None = None) -> dict[str, float]:
     before, ours = cpu_seconds(proc.pid), time.process_time()
-    wall, latencies = asyncio.run(load(url, requests, clients, etag))
+    wall, latencies, retried = asyncio.run(load(url, requests, clients, etag))
     ours = time.process_time() - ours
     latencies.sort()
     return {
@@ -100,6 +108,7 @@ def measure(proc: subprocess.Popen, url: str, requests: int, clients: int, etag:
         "p95 ms": latencies[int(len(latencies) * 0.95)] * 1000,
         "CPU ms/req": (cpu_seconds(proc.pid) - before) * 1000 / requests,
         "client CPU ms/req": ours * 1000 / requests,
+        "retried": retried,
     }
 
 
@@ -110,7 +119,55 @@ def serve(db: Path, port: int, checkout: Path | None = None) -> subprocess.Popen
         command, env = [KTLOG], None
     else:
         command, env = [sys.executable, "-m", "ktlog"], {**os.environ, "PYTHONPATH": str(checkout)}
-    return subprocess.Popen([*command, "serve", "--db", db, "--port", str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+    # run in the checkout: `python -m` puts the working directory first on the path
+    return subprocess.Popen([*command, "serve", "--db", db, "--port", str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, cwd=checkout)
+
+
+APPENDS = 40
+"""Events appended to the long game, each followed by a GET of its page."""
+
+
+def long_page(args: argparse.Namespace) -> None:
+    """The page of a long game after each of its last events: made again at every head."""
+    sys.path.insert(0, str(Path(__file__).parent))
+    from run import long_game
+
+    from ktlog.storage.store import Store
+
+    game_id, built = long_game(args.long)
+    sealed = built.sealed(game_id, "2026-06-01T18:00:00+00:00")
+    with tempfile.TemporaryDirectory() as tmp, contextlib.ExitStack() as stack:
+        db = Path(tmp) / "long.db"
+        with Store(db) as store:
+            store.import_envelopes(game_id, sealed[:-APPENDS])
+        servers = {"ktlog serve": serve(db, port := free_port())}
+        urls = {"ktlog serve": f"http://127.0.0.1:{port}/games/{game_id}"}
+        if args.compare:
+            name = f"ktlog serve ({args.compare.name})"
+            servers[name], urls[name] = serve(db, port := free_port(), args.compare), f"http://127.0.0.1:{port}/games/{game_id}"
+        for name, proc in servers.items():
+            stack.callback(lambda proc=proc: (proc.terminate(), proc.wait()))
+            wait_up(urls[name])
+        cpu: dict[str, list[float]] = {name: [] for name in servers}
+        wall: dict[str, list[float]] = {name: [] for name in servers}
+        size: dict[str, int] = {}
+        with Store(db) as store:
+            for envelope, _ in sealed[-APPENDS:]:
+                store.append(game_id, envelope.payload)
+                for name, proc in servers.items():
+                    before, start = cpu_seconds(proc.pid), time.perf_counter()
+                    page = httpx.get(urls[name], timeout=60)
+                    wall[name].append(time.perf_counter() - start)
+                    cpu[name].append(cpu_seconds(proc.pid) - before)
+                    size[name] = len(page.content)
+    print(f"a game of {len(sealed):,} events (notes and undos among them): its page after each of its last {APPENDS}, one GET a head; min / median")
+    print("| server | page bytes | server CPU ms a page | wall ms a page |")
+    print("|---|---|---|---|")
+    for name in servers:
+        print(
+            f"| {name} | {size[name]:,} | {min(cpu[name]) * 1000:.0f} / {statistics.median(cpu[name]) * 1000:.0f} "
+            f"| {min(wall[name]) * 1000:.0f} / {statistics.median(wall[name]) * 1000:.0f} |"
+        )
 
 
 def main() -> None:
@@ -120,7 +177,11 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--compare", type=Path, help="another checkout of ktlog to serve the same page in turn")
     parser.add_argument("--revalidate", action="store_true", help="also time clients sending If-None-Match (304s)")
+    parser.add_argument("--long", type=int, metavar="EVENTS", help="instead: the page of a long game after each of its last events")
     args = parser.parse_args()
+    if args.long:
+        long_page(args)
+        return
     with tempfile.TemporaryDirectory() as tmp, contextlib.ExitStack() as stack:
         db, sample = Path(tmp) / "page.db", sorted(SAMPLE_GAMES.glob("*.jsonl"))[0]
         subprocess.run([KTLOG, "--db", db, "import", sample], check=True, capture_output=True)
@@ -162,6 +223,9 @@ def main() -> None:
             best = max(values) if key == "req/s" else min(values)
             cells.append(f"{best:.1f} / {statistics.median(values):.1f}" if key != "CPU ms/req" else f"{best:.2f} / {statistics.median(values):.2f}")
         print(f"| {name} | " + " | ".join(cells) + " |")
+    for name, rounds in runs.items():
+        if retried := sum(r["retried"] for r in rounds):
+            print(f"{name}: {retried} requests sent again after the server closed an idle kept-alive connection")
     for name in runs:
         if name != "bare Starlette":
             ratio = medians[(name, "req/s")] / medians[("bare Starlette", "req/s")]
