@@ -251,12 +251,12 @@ def test_a_replaced_database_ends_the_streams_with_a_message_and_is_followed_ane
 def test_a_game_page_is_made_once_a_head_and_made_again_after_each_event(web_client, web_game, monkeypatch) -> None:
     # Issue 26: 50 viewers opening a game page cost one rendering, not 50; an event (a note
     # here, made by another program) makes the next request render the new head.
-    from ktlog.web import handlers
+    from ktlog.web import pages
 
     db, gid = web_game
     made = []
-    real = handlers.log_rows
-    monkeypatch.setattr(handlers, "log_rows", lambda *a, **k: made.append(1) or real(*a, **k))
+    real = pages.game_page
+    monkeypatch.setattr(pages, "game_page", lambda *a, **k: made.append(1) or real(*a, **k))
     first = [web_client.get(f"/games/{gid}").text for _ in range(5)]
     assert len(made) == 1 and len(set(first)) == 1
     store = Store(db)

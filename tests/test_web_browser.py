@@ -97,6 +97,32 @@ def test_the_game_page_follows_appends_and_reveals_a_secret_only_when_revealed(p
     assert not [p for p in page.problems if "Content Security Policy" in p or "Uncaught" in p], page.problems
 
 
+def test_the_log_of_a_long_game_is_paged_and_an_older_page_stays_as_it_is(page, tmp_path: Path) -> None:
+    # Issue 26: a game page holds its latest rows; "older events" leads to the rows before them,
+    # the names still shown as text; an older page keeps its rows while the game goes on.
+    from ktlog.web.game_log import ROWS_A_PAGE
+
+    db = tmp_path / "long.db"
+    gid, _ = store_part(db, 250)
+    with running(db) as base:
+        page.goto(f"{base}/games/{gid[:8]}")
+        latest = page.eval_on_selector_all("#log li", "rows => rows.map((row) => Number(row.dataset.seq))")
+        assert len(latest) == ROWS_A_PAGE and latest[-1] == 250
+        page.click("#older")
+        wait_until(page, "location.search.startsWith('?before=')")
+        older = page.eval_on_selector_all("#log li", "rows => rows.map((row) => Number(row.dataset.seq))")
+        assert older and older[-1] < latest[0] and older[0] == 1 and page.locator("#older").count() == 0
+        assert page.text_content("h1").startswith(HOSTILE["Hana"] + " (Kasrkin) vs Ivo") and page.evaluate("window.pwned") is None
+        proc = writer(db, gid, 250, 3)
+        wait_until(page, "document.body.dataset.seq === '253'")  # the scoreboard follows the game ...
+        proc.wait(10)
+        assert page.eval_on_selector_all("#log li", "rows => rows.map((row) => Number(row.dataset.seq))") == older  # ... the rows stay
+        page.click("#latest")
+        wait_until(page, "location.search === ''")
+        assert page.locator("#log li[data-seq='253']").count() == 1
+    assert not page.problems, page.problems
+
+
 def test_the_overlay_hides_the_secret_until_it_is_revealed(page, tmp_path: Path) -> None:
     db = tmp_path / "overlay.db"
     gid, _ = store_part(db, 183)

@@ -7,9 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
-from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Hashable, Iterator
-from typing import Generic, TypeVar
+from collections.abc import Awaitable, Callable, Iterator
 
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response, StreamingResponse
@@ -23,6 +21,8 @@ from ..state import GameState
 from ..text.json_views import score_view, state_view
 from . import pages
 from .follower import Viewer
+from .game_log import page_of
+from .kept import Kept, Made
 from .league import FILTERS
 from .live_tables import table_rows
 from .params import BadRequest, query_number, query_text, whole_number
@@ -31,29 +31,8 @@ from .views import log_rows
 
 REPLAYS_KEPT = 8
 """Replay cursors kept open (one per game being replayed; the oldest is dropped first)."""
-PAGES_KEPT = 32
-"""Game and replay pages kept as sent (one per page, game and head)."""
 
 Render = Callable[[Store, Request], Response]
-T = TypeVar("T")
-
-
-class Kept(Generic[T]):
-    """What was worked out for a game at one head, by key (a new event makes a new head, so
-    nothing kept is ever out of date), the most recently used kept. Reads run one at a time in
-    the source's worker thread, so it needs no lock."""
-
-    def __init__(self, kept: int):
-        self.kept = kept
-        self.values: OrderedDict[Hashable, T] = OrderedDict()
-
-    def get(self, key: Hashable, make: Callable[[], T]) -> T:
-        if key not in self.values:
-            self.values[key] = make()
-            while len(self.values) > self.kept:
-                self.values.popitem(last=False)
-        self.values.move_to_end(key)
-        return self.values[key]
 
 
 class Replays(Kept[Replay]):
@@ -111,17 +90,38 @@ def tables(store: Store, request: Request) -> Response:
     return HTMLResponse(pages.tables_page(table_rows(store, league, round_), league, round_, _labels(store)))
 
 
-def game(store: Store, request: Request) -> Response:
-    """A game's page: scoreboard, operatives, markers and log; made once for each head of the
-    game, and sent as made until the next event (50 viewers opening it cost one rendering)."""
+async def game(request: Request) -> Response:
+    """A game's page: scoreboard, operatives, markers and the latest rows of the log (`?before=SEQ`:
+    the rows before SEQ). Made once for each head of the game (its rows kept and extended from
+    head to head, `game_log.py`) and sent as made, straight from the event loop, while the
+    database says nothing was committed since (50 viewers cost one rendering and no reads)."""
+    before = query_number(request, "before") if request.scope["query_string"] else None
+    key = (request.path_params["game"], before)
+    source, sent = request.app.state.source, request.app.state.sent
+    last = sent.get(key)
+    if last is not None and source.unchanged(last[0]):
+        return last[1].response(request)
+    version, made = await source.run(lambda store: (source.version(store), game_page(store, request, before)))
+    sent.put(key, version, made)
+    return made.response(request)
+
+
+def game_page(store: Store, request: Request, before: int | None) -> Made:
+    """The game page at the game's head, as kept (in the source's worker thread)."""
     game_id, title, head = game_of(store, request)
+    if before is not None and not 1 < before <= head:
+        raise BadRequest(
+            f"before={before} names no page of this game's log: give a seq from 2 to {head} (the last event) "
+            "to see the events before it, or leave out before= for the latest"
+        )
+    source = request.app.state.source
 
-    def made() -> bytes:
-        state = store.state(game_id)
-        rows = log_rows(Timeline(store.events(game_id, upto=state.seq)), state)
-        return pages.game_page(game_id, title, state_view(game_id, state, spectator=True), rows).encode()
+    def made() -> Made:
+        log = request.app.state.logs.at(store, game_id, head, source.opened)
+        state = state_view(game_id, log.state, spectator=True)
+        return Made(pages.game_page(game_id, title, state, page_of(log.rows, before)).encode())
 
-    return HTMLResponse(request.app.state.pages.get(("game", game_id, head), made))
+    return request.app.state.pages.get(("game", source.opened, game_id, head, before), made)
 
 
 def overlay(store: Store, request: Request) -> Response:
@@ -135,13 +135,13 @@ def replay(store: Store, request: Request) -> Response:
     with it) and sent as made until the next event."""
     game_id, title, head = game_of(store, request)
 
-    def made() -> bytes:
+    def made() -> Made:
         cursor = request.app.state.replays.of(store, game_id)
         rows = log_rows(cursor.timeline, cursor.final)
         evaluation = win_probability(store, cursor)
-        return pages.replay_page(game_id, title, state_view(game_id, cursor.final, spectator=True), rows, evaluation).encode()
+        return Made(pages.replay_page(game_id, title, state_view(game_id, cursor.final, spectator=True), rows, evaluation).encode())
 
-    return HTMLResponse(request.app.state.pages.get(("replay", game_id, head), made))
+    return request.app.state.pages.get(("replay", game_id, head), made).response(request)
 
 
 def win_probability(store: Store, cursor: Replay) -> dict | None:

@@ -120,7 +120,7 @@
       return;
     }
     if (row.voids) logRow(row.voids)?.classList.add("undone");
-    if (logRow(row.seq)) return;
+    if (logRow(row.seq) || "past" in log.dataset) return; // an older page of the log gets no new rows
     log.append(rowNode(row));
     scrollTo(log.lastChild);
   }
