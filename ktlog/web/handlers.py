@@ -33,6 +33,8 @@ REPLAYS_KEPT = 8
 """Replay cursors kept open (one per game being replayed; the oldest is dropped first)."""
 PAGES_KEPT = 32
 """Game and replay pages kept as sent (one per page, game and head)."""
+CHANCES_KEPT = 32
+"""Overlays' win probabilities kept (one per game, head and stored model)."""
 
 Render = Callable[[Store, Request], Response]
 T = TypeVar("T")
@@ -125,9 +127,49 @@ def game(store: Store, request: Request) -> Response:
 
 
 def overlay(store: Store, request: Request) -> Response:
-    """A game's scoreboard alone, for a stream."""
-    game_id, title, _ = game_of(store, request)
-    return HTMLResponse(pages.overlay_page(game_id, title, state_view(game_id, store.state(game_id), spectator=True)))
+    """A game's scoreboard alone, for a stream, with the live win probability (two players)."""
+    game_id, title, head = game_of(store, request)
+    state = store.state(game_id)
+    return HTMLResponse(pages.overlay_page(game_id, title, state_view(game_id, state, spectator=True), live_chance(store, request, game_id, head)))
+
+
+def api_chance(store: Store, request: Request) -> Response:
+    """A game's win probability at its latest moment, as the overlay shows it (null for a game
+    of more than two players); worked out once for each head and model."""
+    game_id, _, head = game_of(store, request)
+    return AsciiJSON(live_chance(store, request, game_id, head))
+
+
+def live_chance(store: Store, request: Request, game_id: str, head: int) -> dict | None:
+    """The overlay's win probability: the model reads only the logs of VP, CP, attacks,
+    incapacitations and turning points, which a spectator sees whole (no secret choice, no
+    hidden reason: `key_moments.Chance`), and says which model it is and whether it was
+    fitted on simulated games."""
+    from ..analytics.key_moments import chance_now
+    from ..analytics.winprob import model_for, model_path
+
+    try:  # a model fitted again is read again
+        fitted = model_path(store.path).stat().st_mtime_ns if store.path else None
+    except OSError:
+        fitted = None
+
+    def made() -> dict | None:
+        state = store.state(game_id)
+        if len(state.players) != 2:
+            return None
+        model = model_for(store.path)
+        chance = chance_now(state, model)
+        return {
+            "seq": chance.seq,
+            "players": chance.players,
+            "probability": chance.probability,
+            "features": chance.features,
+            "model": model.kind,
+            "simulated": model.simulated_games > 0,
+            "about": model.describe(),
+        }
+
+    return request.app.state.chances.get((game_id, head, fitted), made)
 
 
 def replay(store: Store, request: Request) -> Response:
