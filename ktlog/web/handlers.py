@@ -14,6 +14,7 @@ from typing import Generic, TypeVar
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response, StreamingResponse
 
+from ..errors import KtlogError
 from ..play.database import Store
 from ..play.replay import Replay
 from ..play.timeline import Timeline
@@ -129,8 +130,11 @@ def game(store: Store, request: Request) -> Response:
 def overlay(store: Store, request: Request) -> Response:
     """A game's scoreboard alone, for a stream, with the live win probability (two players)."""
     game_id, title, head = game_of(store, request)
-    state = store.state(game_id)
-    return HTMLResponse(pages.overlay_page(game_id, title, state_view(game_id, state, spectator=True), live_chance(store, request, game_id, head)))
+    try:
+        chance = live_chance(store, request, game_id, head)
+    except KtlogError:  # a model file ktlog cannot read: the scoreboard still shows, and the overlay asks /chance, which says why
+        chance = None
+    return HTMLResponse(pages.overlay_page(game_id, title, state_view(game_id, store.state(game_id), spectator=True), chance))
 
 
 def api_chance(store: Store, request: Request) -> Response:

@@ -414,15 +414,23 @@
       if (!body.dataset.chance || asking || (shown && shown.seq >= Number(body.dataset.seq))) return;
       asking = true;
       fetch(body.dataset.chance, { cache: "no-store" })
-        .then((response) => (response.ok ? response.json() : null))
+        .then(async (response) => {
+          const answer = await response.json();
+          if (!response.ok) throw new Error(answer.error || response.statusText);
+          return answer;
+        })
         .then((chance) => {
           asking = false;
           if (chance && (!shown || chance.seq > shown.seq)) {
             renderLiveChance((shown = chance));
             ask();
           }
-        }, () => { asking = false; });
+        }, (error) => {
+          asking = false;
+          showProblem(`win probability: ${error.message}`);
+        });
     };
+    if (!shown) ask();  // not two players yet, or the model could not be read: ask, and say why
     return ask;
   }
 
