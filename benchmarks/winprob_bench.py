@@ -31,6 +31,7 @@ from run import long_game
 from ktlog.analytics import winprob
 from ktlog.analytics.key_moments import analyse
 from ktlog.analytics.league import League
+from ktlog.analytics.place import Place
 from ktlog.analytics.winprob_features import FEATURES
 from ktlog.play.replay import Replay
 
@@ -76,7 +77,7 @@ def bench_evaluate(runs: int) -> bool:
 
 def bench_fit(games: int, runs: int) -> bool:
     with tempfile.TemporaryDirectory() as tmp:
-        folder = grow(seed_dataset(Path(tmp)), games, Path(tmp) / f"league{games}")
+        folder = Place.of(grow(seed_dataset(Path(tmp)), games, Path(tmp) / f"league{games}"))
         rows = measure(runs, lambda: winprob.league_rows(League(folder)))
         fitted = measure(runs, lambda: winprob.fit(League(folder)))
         model = fitted[2]

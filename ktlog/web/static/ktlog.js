@@ -397,9 +397,7 @@
     const pct = (v) => `${Math.round(100 * v)}%`;
     box.querySelector(".bar .p0").style.width = pct(chance.probability);
     box.querySelector(".odds").textContent = visible(`win probability: ${a} ${pct(chance.probability)} · ${b} ${pct(1 - chance.probability)}`);
-    const name = chance.model === "baseline" ? "baseline (VP difference only)" : "model";
-    box.querySelector(".model").replaceChildren(el("span", null, `${name}: ${chance.about}`),
-      chance.simulated ? el("span", "simulated", " · simulated games") : null);
+    box.querySelector(".model").replaceChildren(el("span", null, chance.about), chance.simulated ? el("span", "simulated", " · simulated games") : null);
     box.dataset.seq = chance.seq;
     box.dataset.probability = chance.probability;
   }
