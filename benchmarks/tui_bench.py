@@ -107,6 +107,9 @@ def sample_game(store: Store) -> tuple[str, int, list[str]]:
 
 QUIET_S = 0.25
 """A screen is taken as updated once the program has written nothing for this long."""
+FIRST_BYTE_S = 5.0
+"""How long a key's first byte back is waited for: on a loaded machine a key may take longer
+than QUIET_S to start drawing, and its screen would be counted in the next key's time."""
 KEY_BYTES = {
     "enter": b"\r",
     "ctrl+z": b"\x1a",
@@ -161,7 +164,7 @@ class Terminal:
         cpu = self.cpu()
         sent = time.perf_counter()
         os.write(self.fd, KEY_BYTES.get(key, key.encode()))
-        shown = self.settle()
+        shown = self.settle(first=FIRST_BYTE_S)
         return (shown or sent) - sent, self.cpu() - cpu
 
     def close(self) -> None:
