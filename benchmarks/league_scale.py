@@ -2,7 +2,7 @@
 DIR`) of 1,000 to 1,000,000 games, each against DuckDB's SQL for the same figures over the same
 files, timed in the same run, pair by pair; and the growth from the smallest size to the largest.
 
-    .venv/bin/python benchmarks/league_scale.py [--games 1000,10000,100000,1000000] [--runs 3]
+    .venv/bin/python benchmarks/league_scale.py [--games 1000,10000,100000,1000000] [--runs 3] [--figures stored|summed]
 
 How the datasets are made: a 200-game league is simulated (`simulate_into`, every event through
 the rules; not marked simulated, as a league of people) and exported with `ktlog dataset export`;
@@ -10,11 +10,14 @@ its tables are then repeated, each copy with new game keys (the games numbered) 
 moved on a day a copy, and players renamed per copy into a pool of 320 (16 simulated players x
 20: `<name>-<copy % 20>`, in the result tables and in the games row alike, so ktlog's own checks
 pass: checked at every size), so Elo rates many players over a long history. The league's Elo
-is then stored in the dataset as `ktlog dataset export` stores it (`standings.store_elo`).
+is then stored in the dataset as `ktlog dataset export` stores it (`standings.store_elo`), and so
+are the per-game figures (`figures.store_figures`; not with `--figures summed`, the way before
+they were stored, when ktlog and DuckDB both sum them per query).
 
 The statistics are computed the way `ktlog stats ... --source DIR` computes them (a fresh
 `League` over the folder each time, reading through Polars `scan_parquet`). DuckDB computes the
-same figures with its own SQL over the same files (reading the stored Elo as ktlog does); its
+same figures with its own SQL over the same files (reading the stored Elo and figures as ktlog
+does, without ktlog's check that they are of the files beside them); its
 answer is compared with ktlog's at the smallest size. CPU is the process's (every thread's) CPU
 time; min and median of `--runs`, ktlog and DuckDB in turn.
 """
@@ -47,6 +50,10 @@ try:  # the stored Elo (issue 26); absent in a checkout from before it, which co
     from ktlog.analytics.standings import store_elo
 except ImportError:  # pragma: no cover
     store_elo = None  # type: ignore[assignment]
+try:  # the stored per-game figures (issue 26); absent before them, when both sum them per query
+    from ktlog.analytics.figures import store_figures
+except ImportError:  # pragma: no cover
+    store_figures = None  # type: ignore[assignment]
 
 BASE_GAMES = 200
 TARGET_S = 3.0
@@ -67,10 +74,11 @@ def read(folder: Path, table: str) -> pl.DataFrame:
     return pl.read_parquet(sorted((folder / table).glob("*/*/*.parquet")), hive_partitioning=False)
 
 
-def grow(seed: Path, games: int, out: Path) -> Path:
-    """`seed`'s tables repeated to `games` games, written as one partition per table."""
+def grow(seed: Path, games: int, out: Path, figures: bool = True) -> Path:
+    """`seed`'s tables repeated to `games` games, written as one partition per table; the Elo
+    stored, and the per-game figures unless `figures` is False."""
     copies = -(-games // BASE_GAMES)
-    base = {t: read(seed, t) for t in ("games", *PROJECTION_TABLES)}
+    base = {t: read(seed, t) for t in ("games", *PROJECTION_TABLES)}  # the stored figures are summed again below, as the Elo is rated
     hashed = base["games"].get_column("game_key").sort()
     span = len(hashed)
     for table, frame in base.items():
@@ -97,6 +105,8 @@ def grow(seed: Path, games: int, out: Path) -> Path:
     (out / "verifications").mkdir()
     if store_elo is not None:
         store_elo(Place.of(out))
+    if figures and store_figures is not None:
+        store_figures(Place.of(out))
     problems = suspicious_games(League(Place.of(out)))
     if problems:
         raise SystemExit(f"the grown {games:,}-game dataset fails ktlog's checks: {len(problems)} games, the first {problems[0]}")
@@ -134,11 +144,40 @@ def duckdb_standings(folder: Path) -> str:
     """
 
 
+def stored(folder: Path, ops: list[str]) -> tuple[str, str]:
+    """The per-game figures (VP by op, kills, CP, initiative) as the dataset stores them at export: read."""
+    figures = (
+        f"{', '.join(f'pg.vp_{op}' for op in ops)}, pg.enemies_incapacitated AS incapacitated, pg.operatives_lost AS lost, pg.cp_gained, pg.cp_spent,"
+        " pg.turning_points AS tps, pg.turning_points_with_initiative AS with_initiative, pg.tp1_initiative AS tp1"
+    )
+    return figures, f"JOIN {scan(folder, 'player_games')} pg USING (game_key, game_id, player)"
+
+
+def summed(folder: Path, ops: list[str]) -> tuple[str, str]:
+    """The per-game figures summed from the projection tables (a dataset from before they were stored)."""
+    vp = ", ".join(f"coalesce(sum(vp) FILTER (op = '{op}'), 0) AS vp_{op}" for op in ops)
+    sums = {
+        "ops": f"SELECT game_key, player, {vp} FROM {scan(folder, 'vp_by_op')} GROUP BY game_key, player",
+        "lost": f"SELECT game_key, player, count(*) AS lost FROM {scan(folder, 'incapacitations')} GROUP BY game_key, player",
+        "kills": f"SELECT game_key, count(*) AS kills FROM {scan(folder, 'incapacitations')} GROUP BY game_key",
+        "cp": f"SELECT game_key, player, sum(greatest(delta, 0)) AS cp_gained, sum(-least(delta, 0)) AS cp_spent FROM {scan(folder, 'cp_changes')} GROUP BY game_key, player",
+        "tps": f"SELECT game_key, count(*) AS tps FROM {scan(folder, 'turning_points')} GROUP BY game_key",
+        "init": f"SELECT game_key, initiative AS player, count(*) AS with_initiative, bool_or(turning_point = 1) AS tp1 FROM {scan(folder, 'turning_points')} GROUP BY game_key, initiative",
+    }
+    on = {"ops": "game_key, player", "lost": "game_key, player", "kills": "game_key", "cp": "game_key, player", "tps": "game_key", "init": "game_key, player"}
+    figures = (
+        f"{', '.join(f'coalesce(ops.vp_{op}, 0) AS vp_{op}' for op in ops)}, coalesce(kills.kills, 0) - coalesce(lost.lost, 0) AS incapacitated,"
+        " coalesce(lost.lost, 0) AS lost, coalesce(cp.cp_gained, 0) AS cp_gained, coalesce(cp.cp_spent, 0) AS cp_spent, coalesce(tps.tps, 0) AS tps,"
+        " coalesce(init.with_initiative, 0) AS with_initiative, CASE WHEN tps.tps IS NULL THEN NULL ELSE coalesce(init.tp1, false) END AS tp1"
+    )
+    return figures, " ".join(f"LEFT JOIN ({sql}) {name} USING ({on[name]})" for name, sql in sums.items())
+
+
 def duckdb_entities(folder: Path, by: str, ops: list[str]) -> str:
     """`players` (by player) or `teams` (by kill_team, mirror matches left out) in DuckDB's SQL."""
     z = 1.959964
     results = scan(folder, "game_results")
-    vp = ", ".join(f"coalesce(sum(vp) FILTER (op = '{op}'), 0) AS vp_{op}" for op in ops)
+    figures, joins = (summed if not (folder / "player_games").is_dir() else stored)(folder, ops)
     mirror = "count(*) OVER w = 2 AND min(kill_team) OVER w = max(kill_team) OVER w"
     return f"""
     WITH r AS (
@@ -147,19 +186,9 @@ def duckdb_entities(folder: Path, by: str, ops: list[str]) -> str:
         FROM {results} WHERE game_key IN ({LEAGUE_GAMES.format(games=scan(folder, "games"))})
         WINDOW w AS (PARTITION BY game_key)
     ),
-    ops AS (SELECT game_key, player, {vp} FROM {scan(folder, "vp_by_op")} GROUP BY game_key, player),
-    lost AS (SELECT game_key, player, count(*) AS lost FROM {scan(folder, "incapacitations")} GROUP BY game_key, player),
-    kills AS (SELECT game_key, count(*) AS kills FROM {scan(folder, "incapacitations")} GROUP BY game_key),
-    cp AS (SELECT game_key, player, sum(greatest(delta, 0)) AS cp_gained, sum(-least(delta, 0)) AS cp_spent FROM {scan(folder, "cp_changes")} GROUP BY game_key, player),
-    tps AS (SELECT game_key, count(*) AS tps FROM {scan(folder, "turning_points")} GROUP BY game_key),
-    init AS (SELECT game_key, initiative AS player, count(*) AS with_initiative, bool_or(turning_point = 1) AS tp1 FROM {scan(folder, "turning_points")} GROUP BY game_key, initiative),
     g AS (
-        SELECT r.*, {", ".join(f"coalesce(ops.vp_{op}, 0) AS vp_{op}" for op in ops)},
-               coalesce(kills.kills, 0) - coalesce(lost.lost, 0) AS incapacitated, coalesce(lost.lost, 0) AS lost,
-               coalesce(cp.cp_gained, 0) AS cp_gained, coalesce(cp.cp_spent, 0) AS cp_spent, coalesce(tps.tps, 0) AS tps,
-               coalesce(init.with_initiative, 0) AS with_initiative, CASE WHEN tps.tps IS NULL THEN NULL ELSE coalesce(init.tp1, false) END AS tp1
-        FROM r LEFT JOIN ops USING (game_key, player) LEFT JOIN lost USING (game_key, player) LEFT JOIN kills USING (game_key)
-        LEFT JOIN cp USING (game_key, player) LEFT JOIN tps USING (game_key) LEFT JOIN init USING (game_key, player)
+        SELECT r.*, {figures}
+        FROM r {joins}
         {"WHERE NOT mirror" if by == "kill_team" else ""}
     ),
     ploys AS (
@@ -242,9 +271,12 @@ def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--games", default="1000,10000,100000,1000000")
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument(
+        "--figures", choices=["stored", "summed"], default="stored", help="summed: no stored per-game figures, both sum them per query (as before)"
+    )
     args = parser.parse_args()
     sizes = [int(n) for n in args.games.split(",")]
-    print("CPU and wall seconds, min / median of", args.runs, "runs; ktlog and DuckDB in turn, same process, same files")
+    print("CPU and wall seconds, min / median of", args.runs, f"runs; ktlog and DuckDB in turn, same process, same files; per-game figures {args.figures}")
     print("| games | statistic | ktlog CPU | DuckDB CPU | CPU ratio (medians) | ktlog wall | DuckDB wall | wall ratio |")
     print("|---|---|---|---|---|---|---|---|")
     together: dict[int, float] = {}
@@ -252,7 +284,7 @@ def main() -> int:
         tmp = Path(folder)
         seed = seed_dataset(tmp)
         for n in sizes:
-            league = grow(seed, n, tmp / f"league-{n}")
+            league = grow(seed, n, tmp / f"league-{n}", figures=args.figures == "stored")
             total = 0.0
             for name, (ours, duck) in ways(league).items():
                 if n == sizes[0]:

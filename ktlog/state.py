@@ -6,6 +6,7 @@ The reducer never changes a state it was given; it works on a copy (see `reducer
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Literal
 
 import msgspec
@@ -21,8 +22,11 @@ AttackKind = Literal["shoot", "fight"]
 AttackMode = Literal["dice", "quick"]
 
 
-class S(msgspec.Struct, kw_only=True, omit_defaults=True):
-    """Base of the state structs (mutable, but only ever mutated on a private copy)."""
+class S(msgspec.Struct, kw_only=True, omit_defaults=True, gc=False):
+    """Base of the state structs (mutable, but only ever mutated on a private copy). A state is
+    a tree (no struct refers back to one holding it), so its structs are left out of Python's
+    cyclic garbage collector (`gc=False`): a big team's state is hundreds of structs, which
+    every collection would otherwise walk (issue 26)."""
 
 
 class AplChange(S):
@@ -356,11 +360,20 @@ class GameState(S):
         order = self.order or list(self.players)
         return order[(order.index(player) + 1) % len(order)]
 
+    def scan(self) -> Iterable[OperativeState]:
+        """Every operative, to read only: not copied from the checkpoints that share them
+        (`Operatives`), so a rule that changes an operative looks it up instead."""
+        return dict.values(self.operatives)
+
     def operatives_of(self, player: str) -> list[OperativeState]:
         return [o for o in self.operatives.values() if o.player == player]
 
     def ready_operatives(self, player: str) -> list[OperativeState]:
         return [o for o in self.operatives.values() if o.player == player and o.status == "ready"]
+
+    def has_ready(self, player: str) -> bool:
+        """Whether the player has a ready operative (pg 38)."""
+        return any(o.status == "ready" and o.player == player for o in self.scan())
 
     def due_to_activate(self) -> str | None:
         """The player who activates next: the one whose turn it is, or, when they have no ready
@@ -370,40 +383,94 @@ class GameState(S):
         if player is None:
             return None
         for _ in self.players:
-            if self.ready_operatives(player):
+            if self.has_ready(player):
                 return player
             player = self.next_in_order(player)
         return None
 
     def starting_operatives(self, player: str) -> int:
-        return sum(1 for o in self.operatives.values() if o.player == player)
+        return sum(1 for o in self.scan() if o.player == player)
 
 
-_STUB = Datacard(name="", apl=1, move=1, save=6, wounds=1)
-"""What a checkpoint encodes in place of each datacard (the datacards are kept by reference)."""
+class Operatives(dict[str, OperativeState]):
+    """A state's operatives, shared with the `Checkpoint`s taken of the state: the first time
+    the rules look an operative up after a checkpoint (`[id]`, `get`, `values`, `items`), it is
+    copied and the copy takes its place (`own` holds those copied since the last checkpoint),
+    so the rules only ever change an operative no checkpoint holds. A checkpoint then costs
+    no copy of every operative, only of those an event looks up (issue 26). To read every
+    operative without copying them, `GameState.scan()`."""
+
+    __slots__ = ("own",)
+
+    def __init__(self, operatives: dict[str, OperativeState] | None = None):
+        super().__init__(operatives or {})
+        self.own: set[str] = set()
+
+    def __getitem__(self, op_id: str) -> OperativeState:
+        op = dict.__getitem__(self, op_id)
+        if op_id in self.own:
+            return op
+        op = _copy_operative(op)
+        dict.__setitem__(self, op_id, op)
+        self.own.add(op_id)
+        return op
+
+    def __setitem__(self, op_id: str, op: OperativeState) -> None:
+        dict.__setitem__(self, op_id, op)
+        self.own.add(op_id)
+
+    def get(self, op_id: str, default: OperativeState | None = None) -> OperativeState | None:  # type: ignore[override]
+        return self[op_id] if op_id in self else default
+
+    def values(self) -> list[OperativeState]:  # type: ignore[override]
+        return [self[op_id] for op_id in self]
+
+    def items(self) -> list[tuple[str, OperativeState]]:  # type: ignore[override]
+        return [(op_id, self[op_id]) for op_id in self]
+
+    def __reduce__(self) -> tuple[type[Operatives], tuple[dict[str, OperativeState]]]:
+        """Pickled and deep-copied as the operatives they are now."""
+        return Operatives, (dict.copy(self),)
+
+    def share(self) -> dict[str, OperativeState]:
+        """The operatives as they are now, for a checkpoint: from here on each is copied before
+        the rules change it."""
+        self.own.clear()
+        return dict.copy(self)
+
+
+def _copy_operative(op: OperativeState) -> OperativeState:
+    """A copy of an operative that shares nothing the rules change in place (its datacard is
+    frozen, so shared)."""
+    return msgspec.structs.replace(
+        op,
+        engaged_with=list(op.engaged_with),
+        apl_changes=[msgspec.structs.replace(change) for change in op.apl_changes],
+        weapon_uses=dict(op.weapon_uses),
+    )
 
 
 class Checkpoint:
     """A state kept to go back to (the state before an event an undo may void, a trial's
-    start), whose cost does not grow with the game or with the teams' datacards: encoded
-    without what the rules never change in place. The datacards are frozen, so they are kept
-    by reference; the logs the rules only append to (`UNREAD_LOGS`) are kept as each list and
-    its length, since the entries before that length are never changed."""
+    start), whose cost grows with neither the game nor the teams: the operatives are shared
+    with the state until the rules look one up (`Operatives`), the logs the rules only append
+    to (`UNREAD_LOGS`) are kept as each list and its length (the entries before that length
+    are never changed), and the rest, a few players and markers, is encoded."""
 
-    __slots__ = ("lean", "cards", "logs")
+    __slots__ = ("lean", "operatives", "logs")
 
     def __init__(self, state: GameState):
-        self.cards = {op_id: op.datacard for op_id, op in state.operatives.items()}
+        if not isinstance(state.operatives, Operatives):
+            state.operatives = Operatives(state.operatives)
+        self.operatives = state.operatives.share()
         self.logs = {name: (getattr(state, name), len(getattr(state, name))) for name in UNREAD_LOGS}
-        operatives = {op_id: msgspec.structs.replace(op, datacard=_STUB) for op_id, op in state.operatives.items()}
-        self.lean = _encoder.encode(msgspec.structs.replace(state, operatives=operatives, **{name: [] for name in UNREAD_LOGS}))
+        self.lean = _encoder.encode(msgspec.structs.replace(state, operatives={}, **{name: [] for name in UNREAD_LOGS}))
 
     def restore(self, logs: bool = True) -> GameState:
         """A new state as the one kept was (`logs` False: its `UNREAD_LOGS` empty, so they hold
         only what is applied to it next)."""
         new = _decoder.decode(self.lean)
-        for op_id, op in new.operatives.items():
-            op.datacard = self.cards[op_id]
+        new.operatives = Operatives(self.operatives)
         if logs:
             for name, (entries, length) in self.logs.items():
                 setattr(new, name, entries[:length])

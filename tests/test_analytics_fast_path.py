@@ -6,7 +6,8 @@ league's Elo at export (it was rated again by every statistic) and a statistic r
 while it is of the very results it counts. Checked on the sample games, which hold a draw, a
 concession, a mirror match, Multiplayer Ops games of three and four players (one a shared win)
 and Joint Ops games against the NPOs, from the database and from its dataset, with and without
-filters.
+filters. The per-game figures a dataset stores at export are those summed from its tables, and
+are never read once the files they were summed from have changed.
 """
 
 from __future__ import annotations
@@ -18,7 +19,9 @@ import pytest
 from click.testing import CliRunner
 from conftest import SAMPLE_GAMES
 
+from ktlog.analytics import figures as figures_module
 from ktlog.analytics import standings as standings_module
+from ktlog.analytics.figures import STORED, game_figures, store_figures, stored_figures
 from ktlog.analytics.league import Filters, League, with_opponents
 from ktlog.analytics.place import Place
 from ktlog.analytics.standings import STORED_ELO, elo_history, league_elo
@@ -132,3 +135,87 @@ def test_every_figure_is_the_same_from_the_dataset(samples, args, filters):
     db, folder = samples
     from_db = ktlog(db, "stats", *args, *filters, "--format", "csv").stdout
     assert ktlog(db, "stats", *args, *filters, "--format", "csv", "--source", folder).stdout == from_db and from_db.count("\n") > 1
+
+
+FIGURES = ("players", "teams", "results")
+
+
+def test_the_stored_figures_are_the_summed_ones(samples):
+    """A dataset's `player_games` (stored at export) holds, row for row, the figures summed from
+    its projection tables, and the statistics read them rather than sum again."""
+    db, folder = samples
+    league = League(Place.of(folder))
+    stored = stored_figures(league)
+    assert stored is not None and stored.height == league.result_rows.height > 0
+    summed = game_figures(league.result_rows, league.by_op, league.table("incapacitations"), league.cp_changes, league.table("turning_points"), league.ops)
+    assert stored.equals(summed)
+    assert stored.get_column("operatives_lost").sum() > 0 and stored.get_column("cp_spent").sum() > 0 and stored.get_column("vp_crit").sum() > 0
+    from_db = League(db).figures.select(summed.columns).drop("game_key")  # the database's, summed as ever (its game_key is its own)
+    assert in_order(summed.drop("game_key")).equals(in_order(from_db))
+
+
+def test_the_statistics_read_the_stored_figures(samples, monkeypatch):
+    db, folder = samples
+    expected = {args: ktlog(db, "stats", args, "--format", "csv").stdout for args in FIGURES}
+    monkeypatch.setattr(figures_module, "game_figures", lambda *a: pytest.fail("summed again"))
+    for args in FIGURES:
+        assert ktlog(db, "stats", args, "--format", "csv", "--source", folder).stdout == expected[args]
+
+
+def edit_incapacitations(folder, tmp_path):
+    """Drop one incapacitation from a partition's file, as another tool would rewrite it."""
+    file = sorted(folder.glob("incapacitations/*/*/*.parquet"))[0]
+    pl.read_parquet(file).slice(1).write_parquet(file)
+
+
+def add_games(folder, tmp_path):
+    """Another club's games in the dataset's partition files, the stored figures left as they were."""
+    with Store(tmp_path / "more.db") as store:
+        simulate_into(store, 2, seed=28, league="Summer League")
+    ktlog(tmp_path / "more.db", "dataset", "export", tmp_path / "more")
+    for table in ("games", "game_results", "vp_by_op", "incapacitations", "cp_changes", "turning_points"):
+        mine, theirs = sorted(folder.glob(f"{table}/*/Summer League/*.parquet"))[0], sorted((tmp_path / "more").glob(f"{table}/*/*/*.parquet"))[0]
+        pl.concat([pl.read_parquet(mine), pl.read_parquet(theirs)]).write_parquet(mine)
+
+
+@pytest.mark.parametrize(
+    "stale", [edit_incapacitations, add_games, lambda folder, tmp_path: shutil.rmtree(folder / STORED)], ids=["edited", "games added", "none stored"]
+)
+def test_stale_stored_figures_are_summed_again(samples, tmp_path, stale):
+    """Figures stored from other files than the dataset now holds are never read: the statistics
+    sum the files they find (the same figures as a fresh export of those files)."""
+    db, folder = samples
+    copy = tmp_path / "copy"
+    shutil.copytree(folder, copy)
+    stale(copy, tmp_path)
+    league = League(Place.of(copy))
+    assert stored_figures(league) is None
+    fresh = tmp_path / "fresh"
+    shutil.copytree(copy, fresh)
+    store_figures(Place.of(fresh))
+    assert stored_figures(League(Place.of(fresh))) is not None
+    for args in FIGURES:
+        assert ktlog(db, "stats", args, "--format", "csv", "--source", copy).stdout == ktlog(db, "stats", args, "--format", "csv", "--source", fresh).stdout
+
+
+def test_an_export_stores_the_figures_a_dataset_from_before_lacks(samples, tmp_path):
+    db, folder = samples
+    copy = tmp_path / "copy"
+    shutil.copytree(folder, copy)
+    shutil.rmtree(copy / STORED)
+    assert "nothing new" in ktlog(db, "dataset", "export", copy).stdout
+    assert stored_figures(League(Place.of(copy))) is not None
+
+
+def test_figures_of_an_op_with_no_stored_column_are_summed(samples, tmp_path):
+    """An op outside the stored columns (a future ruleset's): the partition's figures are stored
+    unread, and the statistics sum them, with that op's column."""
+    _, folder = samples
+    copy = tmp_path / "copy"
+    shutil.copytree(folder, copy)
+    file = sorted(copy.glob("vp_by_op/*/*/*.parquet"))[0]
+    pl.read_parquet(file).with_columns(pl.when(pl.int_range(pl.len()) == 0).then(pl.lit("bounty")).otherwise("op").alias("op")).write_parquet(file)
+    store_figures(Place.of(copy))
+    league = League(Place.of(copy))
+    assert stored_figures(league) is None
+    assert "vp_bounty" in league.figures.columns and league.ops[-1] == "bounty"

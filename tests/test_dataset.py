@@ -107,7 +107,8 @@ def test_run_again_it_adds_only_what_is_new(league, tmp_path):
     after = files(folder)
     new = {p for p in after if "Spring" in str(p)}
     partitions = {p for p in before if p.parts[0] != "elo"}
-    assert len(new) == 9 and {p: after[p] for p in partitions} == {p: before[p] for p in partitions}  # the other partitions untouched
+    # every table and the stored figures; the other partitions untouched
+    assert len(new) == 10 and {p: after[p] for p in partitions} == {p: before[p] for p in partitions}
     assert after[Path(STORED_ELO)] != before[Path(STORED_ELO)]  # the league's Elo, over every game, stored again
     for args in (("standings",), ("results",), ("teams",)):
         assert ktlog(db, "stats", *args, "--format", "csv", "--source", folder).stdout == ktlog(db, "stats", *args, "--format", "csv").stdout

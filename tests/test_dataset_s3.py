@@ -66,7 +66,7 @@ def test_every_statistic_from_object_storage(league, exported, args):
 def test_the_layout_in_the_bucket_and_a_second_export(s3, league, exported):
     written = keys(s3)
     assert "circuit/2026/metadata.json" in written and "circuit/2026/games/2026/Autumn League/" in "".join(written)
-    assert len([k for k in written if k.endswith(".parquet")]) == 3 * 9 + 1  # 9 tables in 3 partitions, and the stored Elo
+    assert len([k for k in written if k.endswith(".parquet")]) == 3 * 10 + 1  # 9 tables and the stored figures in 3 partitions, and the stored Elo
     assert "circuit/2026/elo/elo.parquet" in written
     assert "nothing new" in ktlog(league.db, "dataset", "export", exported).stdout
     parquet = {k: v for k, v in written.items() if k.endswith(".parquet")}
@@ -124,3 +124,14 @@ def test_labels_escaped_in_keys_read_back(s3, tmp_path):
     assert any("/North%2FSouth%3A 100%25/" in k for k in keys(s3, "odd/"))
     standings = ("stats", "standings", "--simulated", "--format", "csv")
     assert ktlog(db, *standings, "--source", "s3://league/odd").stdout == ktlog(db, *standings).stdout
+
+
+def test_the_stored_figures_are_read_from_the_bucket(exported):
+    """The per-game figures stored beside each partition's files in the bucket are of those very
+    files (their fingerprint read back from the bucket), so the statistics read them."""
+    from ktlog.analytics.figures import stored_figures
+    from ktlog.analytics.league import League
+    from ktlog.analytics.place import Place
+
+    league = League(Place.of(exported))
+    assert stored_figures(league) is not None and league.figures.height == league.result_rows.height > 0

@@ -20,6 +20,8 @@ from polars.datatypes.classes import DataTypeClass
 from ..errors import KtlogError
 from ..state import LOGS
 from ..storage import catalog
+from .figures import SCHEMA as FIGURES
+from .figures import STORED
 from .place import Place
 
 POLARS_TYPE = {int: pl.Int64, float: pl.Float64, str: pl.String}
@@ -52,8 +54,10 @@ GAME_COLUMNS = (
 `game_id`)."""
 
 PROJECTION_TABLES = ("game_results", "vp_by_op", "vp_changes", "attacks", "cp_changes", "incapacitations", "turning_points")
-TABLES = ("games", *PROJECTION_TABLES, "verifications")
-"""A dataset's tables."""
+EXPORTED = ("games", *PROJECTION_TABLES, "verifications")
+"""The database's tables a dataset holds."""
+TABLES = (*EXPORTED, STORED)
+"""A dataset's tables: the database's, and the figures summed from them at export (`figures.STORED`)."""
 
 LISTS = ("players", "kill_teams", "opponents")
 """Columns the database keeps as JSON text (`players`, `kill_teams`) or ", "-joined text (`opponents`)."""
@@ -85,6 +89,8 @@ def table_query(name: str) -> tuple[str, dict[str, type]]:
 
 def dataset_schema(table: str) -> pl.Schema:
     """A table's columns in a dataset and their types (`game_results` with who each player is, `IDENTITY`)."""
+    if table == STORED:
+        return FIGURES
     _, types = table_query(table)
     types = types | IDENTITY if table == "game_results" else types
     flags = FLAGS.get(table, ())
@@ -172,15 +178,17 @@ def check_layout(place: Place) -> None:
         )
 
 
-def read_dataset_table(place: Place, name: str, columns: tuple[str, ...] | None) -> pl.DataFrame:
-    """One table of a dataset (its `columns`, all by default), in the database's types but for
-    the games' lists (`from_dataset`)."""
+def read_dataset_table(place: Place, name: str, columns: tuple[str, ...] | None, where: pl.Expr | None = None) -> pl.DataFrame:
+    """One table of a dataset (its `columns`, all by default; the rows `where` holds, all by
+    default, read only where Parquet's statistics allow), in the database's types but for the
+    games' lists (`from_dataset`)."""
     schema = dataset_schema(name)
     wanted = pl.Schema({c: schema[c] for c in (columns or tuple(schema))})
     files = place.glob(f"{name}/*/*/*.parquet")
     if not files:
         return from_dataset(name, pl.DataFrame(schema=wanted))
-    frame = pl.scan_parquet(files, hive_partitioning=False, storage_options=place.storage_options).select(list(wanted)).cast(wanted).collect()
+    scan = pl.scan_parquet(files, hive_partitioning=False, storage_options=place.storage_options)
+    frame = (scan if where is None else scan.filter(where)).select(list(wanted)).cast(wanted).collect()
     if name == "games" and "game_key" in frame.columns and frame.get_column("game_key").n_unique() < frame.height:
         twice = frame.filter(pl.col("game_key").is_duplicated()).get_column("game_key")[0]
         raise KtlogError(

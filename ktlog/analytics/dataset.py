@@ -18,7 +18,9 @@ per player per finished game), `vp_by_op`, `vp_changes` (VP by op and moment), `
 dice of every attack), `cp_changes`, `incapacitations`, `turning_points` and `verifications`,
 with the database's columns (`ktlog.storage.catalog`) in the dataset's types (`columns.dataset_schema`,
 listed in `metadata.json`'s `schema`); `game_results` adds who each player is
-(`player_id`, `player_name`, `player_label`: `play.players`); and `elo/elo.parquet`, the
+(`player_id`, `player_name`, `player_label`: `play.players`); `player_games`, what each player
+did in each game, summed from the partition's files once they are written (`figures.store_figures`:
+the statistics read it while it is of those very files); and `elo/elo.parquet`, the
 league's Elo history (`standings.store_elo`: computed at export over every source's games, so
 the statistics need not rate every game again; they read it only while it is of the very
 results they count).
@@ -50,7 +52,8 @@ import polars as pl
 from .. import __version__
 from ..errors import KtlogError
 from ..storage.dbfile import SCHEMA_VERSION, database_home
-from .columns import FORMAT, IDENTITY, LAYOUT, METADATA, TABLES, metadata_schema, table_query, to_dataset
+from .columns import EXPORTED, FORMAT, IDENTITY, LAYOUT, METADATA, TABLES, metadata_schema, table_query, to_dataset
+from .figures import STORED, store_figures
 from .league import Filters, read_table
 from .place import Place
 from .standings import STORED_ELO, store_elo
@@ -172,6 +175,8 @@ def export(db: Path, place: Place, filters: Filters | None = None, name: str | N
         games += _write_partition(db, place, name, where, args, season, league, people)
         if progress:
             progress(done + 1, len(changed))
+    kept = [f"{_folder(season, league)}/{_file(name)}" for season, league in set(every) - set(changed)]
+    store_figures(place, [p for p in kept if not place.exists(f"{STORED}/{p}")])  # a dataset exported before ktlog stored them
     _write_metadata(place, meta, name, db, filters, position)
     if changed or not place.exists(STORED_ELO):
         store_elo(place)  # the league's Elo over every source's games, computed once here rather than by every statistic
@@ -224,7 +229,7 @@ def _write_partition(db: Path, place: Place, name: str, where: str, args: list, 
     keys = f"SELECT game_key FROM games WHERE {where} AND {label}"
     params = [*args, season, league]
     games = pl.DataFrame()
-    for table in TABLES:
+    for table in EXPORTED:
         query, types = table_query(table)
         if table == "verifications":
             sql = f"{query} WHERE game_id IN (SELECT id FROM games WHERE {where} AND {label})"
@@ -241,6 +246,7 @@ def _write_partition(db: Path, place: Place, name: str, where: str, args: list, 
         if table == "game_results":
             frame = frame.join(people, on=["game_id", "player"], how="left")
         place.write_parquet(f"{table}/{_folder(season, league)}/{_file(name)}", to_dataset(table, frame))
+    store_figures(place, [f"{_folder(season, league)}/{_file(name)}"])  # last: an export stopped before it leaves figures of other files, never read
     return games.height
 
 

@@ -132,6 +132,9 @@ NAMED: dict[str, tuple[str, ...]] = {
 """The columns naming a player as recorded: a statistic reads the player's name as shown instead
 (`League.identities`), one name per person, whatever name each game recorded."""
 
+PLOY_KINDS = ("gambit", "ploy", "reroll")
+"""The `cp_changes` kinds spent on a ploy, a gambit or a re-roll (the statistics' most used ploys)."""
+
 READ_WITH = {"game_results": ("vp_by_op",)}
 """Tables read with another: the results carry each player's VP by op."""
 
@@ -276,7 +279,7 @@ class League:
             return frame
         for column in (c for c in columns if c in frame.columns):
             frame = (
-                frame.join(renamed.rename({"name": column}), on=["game_key", column], how="left")
+                frame.join(renamed.rename({"name": column}), on=["game_key", column], how="left", maintain_order="left")
                 .with_columns(pl.coalesce("_shown", column).alias(column))
                 .drop("_shown")
             )
@@ -316,7 +319,10 @@ class League:
 
     def table(self, name: str) -> pl.DataFrame:
         """A projection table's rows (its `COLUMNS`) for the finished games passing the filters."""
-        frame = self._read(name)
+        return self._narrowed(name, self._read(name))
+
+    def _narrowed(self, name: str, frame: pl.DataFrame) -> pl.DataFrame:
+        """A table's rows of the finished games passing the filters, players named as shown."""
         key = "game_key" if "game_key" in frame.columns else "game_id"
         return self.as_shown(frame.filter(pl.col(key).is_in(self.finished_ids.get_column(key).implode())), NAMED.get(name, ()))
 
@@ -332,7 +338,10 @@ class League:
 
     @cached_property
     def ops(self) -> list[str]:
-        """The ops of the results' VP-by-op columns: `catalog.OPS`, then any other op scored."""
+        """The ops of the results' VP-by-op columns: `catalog.OPS`, then any other op scored
+        (none where a dataset's stored figures were read: they are stored only then)."""
+        if "by_op" not in self.__dict__ and self.__dict__.get("figures") is not None:
+            return list(catalog.OPS)
         return [*catalog.OPS, *sorted(set(self.by_op.get_column("op").unique()) - set(catalog.OPS))]
 
     @property
@@ -359,6 +368,19 @@ class League:
         )
 
     @cached_property
+    def figures(self) -> pl.DataFrame:
+        """What each player did in each finished game (`figures.game_figures`), a row for each of
+        `result_rows`, in its order: a dataset's stored figures while they are of its files
+        (`figures.stored_figures`), summed from the projection tables otherwise."""
+        from .figures import game_figures, stored_figures
+
+        stored = stored_figures(self)
+        if stored is not None:
+            return stored
+        self.read_ahead("game_results", "cp_changes", "incapacitations", "turning_points")
+        return game_figures(self.result_rows, self.by_op, self.table("incapacitations"), self.cp_changes, self.table("turning_points"), self.ops)
+
+    @cached_property
     def vp_changes(self) -> pl.DataFrame:
         """Every VP scored in the finished games: game, seq, turning point, player, VP."""
         return self.table("vp_changes")
@@ -367,6 +389,15 @@ class League:
     def cp_changes(self) -> pl.DataFrame:
         """Every CP gained or spent: game, player, delta, kind (income, ploy, gambit ...), source."""
         return self.table("cp_changes")
+
+    @cached_property
+    def ploys(self) -> pl.DataFrame:
+        """Every ploy, gambit and re-roll paid for in the finished games: game, player, kind,
+        source (`cp_changes` of those kinds: from a dataset, only those rows read)."""
+        columns = ("game_key", "player", "kind", "source")
+        if "cp_changes" in self.__dict__ or "cp_changes" in self._reading or not isinstance(self.db, Place):
+            return self.cp_changes.filter(pl.col("kind").is_in(PLOY_KINDS)).select(columns)
+        return self._narrowed("cp_changes", read_dataset_table(self.db, "cp_changes", columns, pl.col("kind").is_in(PLOY_KINDS)))
 
     @cached_property
     def pairings(self) -> pl.DataFrame:

@@ -21,58 +21,31 @@ def wilson(points: pl.Expr, n: pl.Expr, z: float = Z95) -> tuple[pl.Expr, pl.Exp
 
 
 def per_game(league: League) -> pl.DataFrame:
-    """One row per player per finished game, with the opponents (`with_opponents`), their VP by
-    op (`vp_ops`), the game's start time and what they did in it: each table summed by game and
-    player (or by game) first, then joined to the rows, in one lazy query (Polars runs the sums
-    side by side)."""
-    game_player = ["game_key", "player"]
-    kills = league.table("incapacitations").lazy()
-    tps = league.table("turning_points").lazy()
-    sums = [
-        (league.by_op.lazy().group_by(game_player).agg(pl.col("vp").filter(pl.col("op") == op).sum().alias(f"vp_{op}") for op in league.ops), game_player),
-        (kills.group_by(game_player).agg(pl.len().alias("operatives_lost")), game_player),
-        (kills.group_by("game_key").agg(pl.len().alias("incapacitated")), ["game_key"]),
-        (
-            league.cp_changes.lazy()
-            .group_by(game_player)
-            .agg(pl.col("delta").clip(lower_bound=0).sum().alias("cp_gained"), (-pl.col("delta").clip(upper_bound=0)).sum().alias("cp_spent")),
-            game_player,
-        ),
-        (tps.group_by("game_key").agg(pl.len().alias("turning_points")), ["game_key"]),
-        (
-            tps.group_by("game_key", player="initiative").agg(
-                pl.len().alias("turning_points_with_initiative"), (pl.col("turning_point") == 1).any().alias("tp1_initiative")
-            ),
-            game_player,
-        ),
-        (league.games.lazy().select("game_key", "created_at"), ["game_key"]),
-        (league.player_ids.lazy(), ["player"]),
-    ]
-    rows = with_opponents(league.result_rows).lazy()
-    for frame, on in sums:
-        rows = rows.join(frame, on=on, how="left")
-    counts = ("operatives_lost", "cp_gained", "cp_spent", "turning_points_with_initiative")
+    """One row per player per finished game, with the opponents (`with_opponents`), what they did
+    in it (`League.figures`: VP by op `vp_ops`, operatives lost and incapacitated, CP, turning
+    points with the initiative), their score, the game's start time and their `player_id`."""
     return (
-        rows.with_columns(
-            pl.col(league.vp_ops).fill_null(0),
-            pl.col(counts).fill_null(0),
-            pl.col("turning_points").fill_null(0),
-            enemies_incapacitated=pl.col("incapacitated").fill_null(0) - pl.col("operatives_lost").fill_null(0),
-            tp1_initiative=pl.when(pl.col("turning_points").is_not_null()).then(pl.col("tp1_initiative").fill_null(False)),  # no turning point: unknown
-            score=pl.col("result").replace_strict({"win": 1.0, "draw": 0.5, "loss": 0.0}),
-        )
-        .drop("incapacitated")
-        .collect()
+        with_opponents(_with_figures(league))
+        .join(league.games.select("game_key", "created_at"), on="game_key", how="left")
+        .join(league.player_ids, on="player", how="left")
+    )
+
+
+def _with_figures(league: League) -> pl.DataFrame:
+    """The result rows with what each player did in the game (`League.figures`) and their score."""
+    figures = league.figures.drop("game_key", "game_id", "player")
+    return pl.concat([league.result_rows, figures], how="horizontal").with_columns(
+        score=pl.col("result").replace_strict({"win": 1.0, "draw": 0.5, "loss": 0.0})
     )
 
 
 def most_used_ploys(league: League, by: str) -> pl.DataFrame:
     """The ploys and gambits each player or kill team used most, as "name (uses)" text."""
-    ploys = league.cp_changes.filter(pl.col("kind").is_in(["gambit", "ploy", "reroll"]))
-    owners = league.result_rows.select("game_key", "player", "kill_team")
+    ploys = league.ploys
+    if by != "player":  # the kill team of whoever paid for it
+        ploys = ploys.join(league.result_rows.select("game_key", "player", by), on=["game_key", "player"])
     return (
-        ploys.join(owners, on=["game_key", "player"])
-        .group_by(by, "source")
+        ploys.group_by(by, "source")
         .agg(pl.len().alias("uses"))
         .sort([by, "uses", "source"], descending=[False, True, False])
         .group_by(by, maintain_order=True)
@@ -86,10 +59,11 @@ def entity_stats(league: League, by: str) -> pl.DataFrame:
     Kill team figures leave mirror matches out (a kill team against itself always wins half);
     `mirror_games` counts them.
     """
-    league.read_ahead("game_results", "cp_changes", "incapacitations", "turning_points")
-    games = per_game(league)
+    league.read_ahead("game_results", by_op=False)
+    games = _with_figures(league)
     mirrors = None
     if by == "kill_team":
+        games = with_opponents(games)
         mirror = pl.col("kill_team") == pl.col("opponent_team")
         mirrors = games.filter(mirror).group_by("kill_team").agg(pl.col("game_id").n_unique().alias("mirror_games"))
         games = games.filter(~mirror)

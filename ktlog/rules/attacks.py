@@ -207,7 +207,7 @@ def assistants(s: GameState, fighter: OperativeState, enemy: OperativeState) -> 
     Charge and Fall Back left the control ranges."""
     return [
         f.id
-        for f in s.operatives.values()
+        for f in s.scan()
         if f.player == fighter.player and f.id != fighter.id and f.in_killzone and enemy.id in f.engaged_with and set(f.engaged_with) == {enemy.id}
     ]
 

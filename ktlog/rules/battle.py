@@ -36,7 +36,7 @@ def turning_point_started(ctx: Ctx, e: TurningPointStarted) -> None:
     if tp == 1:
         if s.phase != "setup":
             ctx.invalid("turning point 1 follows the set-up", "pg 110")
-        not_set_up = [o.id for o in s.operatives.values() if not o.set_up]
+        not_set_up = [o.id for o in s.scan() if not o.set_up]
         if not s.operatives or not_set_up:
             ctx.invalid("set up every operative before the battle: " + (", ".join(not_set_up) or "no operatives selected"), "pg 110")
     else:
@@ -51,8 +51,8 @@ def turning_point_started(ctx: Ctx, e: TurningPointStarted) -> None:
         p.loot_vp_this_tp = 0
     for m in s.markers.values():
         m.transmitting = False  # transmitting until the start of the next turning point (pg 85)
-    for op in s.operatives.values():
-        op.on_guard = False  # on guard until the start of the next turning point (pg 70)
+    for guard in [o.id for o in s.scan() if o.on_guard]:
+        s.operatives[guard].on_guard = False  # on guard until the start of the next turning point (pg 70)
     if tp == 1:
         ctx.ruleset.on_battle_start(ctx)
 
@@ -180,8 +180,8 @@ def counteract_started(ctx: Ctx, e: CounteractStarted) -> None:
     _firefight(ctx, "a counteract")
     s = ctx.state
     op = ctx.living(e.operative)
-    opponent_ready = [o for p in s.players if p != op.player for o in s.ready_operatives(p)]
-    if s.ready_operatives(op.player):
+    opponent_ready = any(s.has_ready(p) for p in s.players if p != op.player)
+    if s.has_ready(op.player):
         ctx.broke(f"{op.player} still has ready operatives; counteract only when all yours are expended", "pg 39")
     if not opponent_ready:
         ctx.broke("no other player has ready operatives left, so there is nothing to counteract between", "pg 39")
@@ -259,7 +259,7 @@ def turning_point_ended(ctx: Ctx, e: TurningPointEnded) -> None:
         ctx.invalid(f"turning point {s.turning_point} ends after its Firefight phase (now: {s.phase})", "pg 36")
     if s.activation is not None:
         ctx.invalid(f"{s.activation.operative if s.activation else ''} is still active; end its activation first", "pg 38")
-    ready = [o.id for o in s.operatives.values() if o.status == "ready"]
+    ready = [o.id for o in s.scan() if o.status == "ready"]
     if ready:
         ctx.broke(f"the Firefight phase ends when every operative is expended; still ready: {', '.join(ready)}", "pg 38")
     ctx.ruleset.on_turning_point_end(ctx)

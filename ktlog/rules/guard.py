@@ -53,10 +53,14 @@ def check_interrupt(ctx: Ctx, op: OperativeState, e: Action) -> None:
 
 def note_near_guards(s: GameState, act: Activation, op: OperativeState) -> None:
     """After an action of the active operative: the enemy operatives on guard it ended within
-    control range of (their guard ends unless this activation is interrupted, pg 70)."""
-    for other in s.operatives.values():
-        if other.on_guard and other.player != op.player and op.id in other.engaged_with and other.id not in act.near_guards:
-            act.near_guards.append(other.id)
+    control range of (their guard ends unless this activation is interrupted, pg 70). Control
+    range is mutual (Charge, Fall Back and incapacitation change `engaged_with` on both sides),
+    so only the operatives within `op`'s are looked at, noted in the game's operative order."""
+    near = [g for g in op.engaged_with if g not in act.near_guards and (other := s.operatives[g]).on_guard and other.player != op.player]
+    if len(near) > 1:
+        order = {op_id: i for i, op_id in enumerate(s.operatives)}
+        near.sort(key=order.__getitem__)
+    act.near_guards += near
 
 
 def stand_down(s: GameState, act: Activation) -> None:

@@ -105,7 +105,7 @@ def operative_added(ctx: Ctx, e: OperativeAdded) -> None:
         ctx.invalid("the operative's id is empty", "operative")
     if e.operative in s.operatives:
         ctx.invalid(f"operative {e.operative!r} is already in the game; give each operative its own id", "operative")
-    if any(o.set_up for o in s.operatives_of(e.player)):
+    if any(o.set_up and o.player == e.player for o in s.scan()):
         ctx.invalid(f"{e.player} has begun setting up operatives; operatives are selected before ({ctx.ruleset.cite('pg 110')} step 2)", "pg 110")
     problems = check_datacard(e.datacard)
     if problems:
@@ -241,7 +241,7 @@ def next_to_set_up(s: GameState) -> str | None:
     order = s.order
     size = dict.fromkeys(order, 0)
     done = dict.fromkeys(order, 0)
-    for o in s.operatives.values():
+    for o in s.scan():
         size[o.player] += 1
         done[o.player] += o.set_up
     placed = dict.fromkeys(order, 0)

@@ -164,13 +164,21 @@ def expected_damage(
     over every way the dice can fall; re-rolls are not modelled)."""
     attack = _chances(lambda r: die_outcome(r, hit, profile.lethal))
     saving = _chances(lambda r: "critical" if r == 6 else ("normal" if r != 1 and r >= save else "fail"))
+    defending: dict[int, list[tuple[float, int, int, int]]] = {}  # the defence dice's outcomes, by dice rolled
+    damage: dict[tuple[int, int, int, int], int] = {}  # many attack outcomes retain the same hits
     total = 0.0
     for p_attack, fails, normal, critical in _outcomes(weapon.atk - accurate, attack):
         hits = retain(fails, normal, critical, profile, accurate=accurate, obscured=obscured)
         collected = defence_dice_collected(profile, hits.critical_retained, defence)
         cover_save = 1 if cover and not profile.saturate and collected > 0 else 0
-        for p_defence, _, saves, critical_saves in _outcomes(collected - cover_save, saving):
-            total += p_attack * p_defence * _damage(weapon, profile, hits.normal, hits.critical, saves + cover_save, critical_saves)
+        rolled = collected - cover_save
+        if rolled not in defending:
+            defending[rolled] = _outcomes(rolled, saving)
+        for p_defence, _, saves, critical_saves in defending[rolled]:
+            key = (hits.normal, hits.critical, saves + cover_save, critical_saves)
+            if key not in damage:
+                damage[key] = _damage(weapon, profile, *key)
+            total += p_attack * p_defence * damage[key]
     return total
 
 

@@ -134,7 +134,7 @@ def limited_uses(state: GameState, op: OperativeState, weapon: Weapon) -> int:
     whole kill team for an equipment weapon (its uses are the kill team's, 003 Equipment)."""
     if any(w.name == weapon.name for w in op.datacard.weapons):
         return op.weapon_uses.get(weapon.name, 0)
-    return sum(o.weapon_uses.get(weapon.name, 0) for o in state.operatives_of(op.player))
+    return sum(o.weapon_uses.get(weapon.name, 0) for o in state.scan() if o.player == op.player)
 
 
 # --- resources -------------------------------------------------------------------------------

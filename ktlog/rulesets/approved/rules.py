@@ -213,7 +213,7 @@ def scouting_winner(s: GameState) -> str | None:
 def tac_op_selected(ctx: Ctx, e: TacOpSelected) -> None:
     s = ctx.state
     player = ctx.player(e.player)
-    if s.phase != "setup" or any(o.set_up for o in s.operatives.values()):
+    if s.phase != "setup" or any(o.set_up for o in s.scan()):
         ctx.invalid("tac ops are selected during the set-up, after operatives and equipment and before operatives are set up", "002 step 2")
     if not s.cp_setup_given:
         ctx.invalid("tac ops are selected after every player has selected operatives and equipment", "002 step 2")
@@ -278,7 +278,7 @@ def scouting_selected(ctx: Ctx, e: ScoutingSelected) -> None:
     player = ctx.player(e.player)
     if s.phase != "setup":
         ctx.invalid("the scouting step is part of the set-up, before the first turning point", "002 step 4")
-    if not s.operatives or not all(o.set_up for o in s.operatives.values()):
+    if not s.operatives or not all(o.set_up for o in s.scan()):
         ctx.invalid("scouting options are selected after every operative is set up", "002 step 4")
     if e.option not in BEATS:
         ctx.invalid(f"{e.option!r} is not a scouting option; pick equip, ploy or reposition", "002 step 4")
@@ -326,7 +326,7 @@ def primary_op_revealed(ctx: Ctx, e: PrimaryOpRevealed) -> None:
     s = ctx.state
     player = ctx.player(e.player)
     last = ctx.ruleset.turning_points
-    ended = s.turning_point == last and s.phase == "firefight" and s.activation is None and not any(o.status == "ready" for o in s.operatives.values())
+    ended = s.turning_point == last and s.phase == "firefight" and s.activation is None and not any(o.status == "ready" for o in s.scan())
     if not ended:
         ctx.invalid(
             f"primary ops are revealed at the end of the battle: once every operative is expended in turning point {last}, before it ends", "002 step 7"

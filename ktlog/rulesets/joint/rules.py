@@ -231,7 +231,7 @@ class JointOps(Kt24TwoPlayer):
                 view[f"{key}_in_killzone"] = sum(o.in_killzone for o in ops)
                 view[f"{key}_incapacitated"] = sum(o.incapacitated for o in ops)
         if found.escape:
-            view["operatives_escaped"] = sum(o.status == "escaped" for o in state.operatives.values())
+            view["operatives_escaped"] = sum(o.status == "escaped" for o in state.scan())
         if found.sabotage:
             view["markers_sabotaged"] = sum(m.sabotaged for m in state.markers.values())
             view["markers"] = len(state.markers)
