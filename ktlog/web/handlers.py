@@ -12,6 +12,7 @@ from collections.abc import Awaitable, Callable, Iterator
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response, StreamingResponse
 
+from ..errors import KtlogError
 from ..play.database import Store
 from ..play.replay import Replay
 from ..play.timeline import Timeline
@@ -31,6 +32,8 @@ from .views import log_rows
 
 REPLAYS_KEPT = 8
 """Replay cursors kept open (one per game being replayed; the oldest is dropped first)."""
+CHANCES_KEPT = 32
+"""Overlays' win probabilities kept (one per game, head and stored model)."""
 
 Render = Callable[[Store, Request], Response]
 
@@ -125,9 +128,52 @@ def game_page(store: Store, request: Request, before: int | None) -> Made:
 
 
 def overlay(store: Store, request: Request) -> Response:
-    """A game's scoreboard alone, for a stream."""
-    game_id, title, _ = game_of(store, request)
-    return HTMLResponse(pages.overlay_page(game_id, title, state_view(game_id, store.state(game_id), spectator=True)))
+    """A game's scoreboard alone, for a stream, with the live win probability (two players)."""
+    game_id, title, head = game_of(store, request)
+    try:
+        chance = live_chance(store, request, game_id, head)
+    except KtlogError:  # a model file ktlog cannot read: the scoreboard still shows, and the overlay asks /chance, which says why
+        chance = None
+    return HTMLResponse(pages.overlay_page(game_id, title, state_view(game_id, store.state(game_id), spectator=True), chance))
+
+
+def api_chance(store: Store, request: Request) -> Response:
+    """A game's win probability at its latest moment, as the overlay shows it (null for a game
+    of more than two players); worked out once for each head and model."""
+    game_id, _, head = game_of(store, request)
+    return AsciiJSON(live_chance(store, request, game_id, head))
+
+
+def live_chance(store: Store, request: Request, game_id: str, head: int) -> dict | None:
+    """The overlay's win probability: the model reads only the logs of VP, CP, attacks,
+    incapacitations and turning points, which a spectator sees whole (no secret choice, no
+    hidden reason: `key_moments.Chance`), and says which model it is and whether it was
+    fitted on simulated games."""
+    from ..analytics.key_moments import chance_now
+    from ..analytics.winprob import model_for, model_path
+
+    try:  # a model fitted again is read again
+        fitted = model_path(store.path).stat().st_mtime_ns if store.path else None
+    except OSError:
+        fitted = None
+
+    def made() -> dict | None:
+        state = store.state(game_id)
+        if len(state.players) != 2:
+            return None
+        model = model_for(store.path)
+        chance = chance_now(state, model)
+        return {
+            "seq": chance.seq,
+            "players": chance.players,
+            "probability": chance.probability,
+            "features": chance.features,
+            "model": model.kind,
+            "simulated": model.simulated_games > 0,
+            "about": model.describe(),
+        }
+
+    return request.app.state.chances.get((game_id, head, fitted), made)
 
 
 def replay(store: Store, request: Request) -> Response:

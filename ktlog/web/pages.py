@@ -78,9 +78,16 @@ def game_page(game_id: str, title: str, state: dict, log: LogPage) -> str:
     return page(title, body + data_block("ktlog-state", state) + data_block("ktlog-rows", log.rows), kind="game", attrs=_stream(game_id, state))
 
 
-def overlay_page(game_id: str, title: str, state: dict) -> str:
+def overlay_page(game_id: str, title: str, state: dict, chance: dict | None = None) -> str:
+    """The scoreboard for a stream, and under it the live win probability (two players) with the
+    model that gives it; the script asks /api/games/GAME/chance again after each event.
+    `chance`: as that answers (None: not two players yet)."""
     body = "<section id='scoreboard' class='scoreboard compact'></section>"
-    return page(title, body + data_block("ktlog-state", state), kind="overlay", attrs=_stream(game_id, state))
+    attrs = _stream(game_id, state)
+    if len(state["players"]) <= 2:  # hidden until both players have joined
+        body += "<section id='chance' class='chance live-chance' hidden><div class='bar'><span class='p0'></span></div><p class='odds'></p><p class='model'></p></section>"
+        attrs["chance"] = f"/api/games/{game_id}/chance"
+    return page(title, body + data_block("ktlog-state", state) + data_block("ktlog-chance", chance), kind="overlay", attrs=attrs)
 
 
 def replay_page(game_id: str, title: str, state: dict, rows: list[dict], winprob: dict | None = None) -> str:
