@@ -1,6 +1,6 @@
 """The terminal UI benchmark (issue 4): key press to updated screen, and start-up.
 
-    .venv/bin/python benchmarks/tui_bench.py [--quick]
+    .venv/bin/python benchmarks/tui_bench.py [--quick] [--base DIR | --bar] [--rounds N]
 
 A 2,000-event game is built like `run.py` builds its long game (two 36-operative teams, notes
 and undos), cut in its last turning point so that it is still being recorded, and imported
@@ -107,6 +107,9 @@ def sample_game(store: Store) -> tuple[str, int, list[str]]:
 
 QUIET_S = 0.25
 """A screen is taken as updated once the program has written nothing for this long."""
+FIRST_BYTE_S = 5.0
+"""How long a key's first byte back is waited for: on a loaded machine a key may take longer
+than QUIET_S to start drawing, and its screen would be counted in the next key's time."""
 KEY_BYTES = {
     "enter": b"\r",
     "ctrl+z": b"\x1a",
@@ -161,7 +164,7 @@ class Terminal:
         cpu = self.cpu()
         sent = time.perf_counter()
         os.write(self.fd, KEY_BYTES.get(key, key.encode()))
-        shown = self.settle()
+        shown = self.settle(first=FIRST_BYTE_S)
         return (shown or sent) - sent, self.cpu() - cpu
 
     def close(self) -> None:
@@ -173,13 +176,16 @@ class Terminal:
         os.close(self.fd)
 
 
-def time_keys(command: list[str], keys: list[str], rounds: int, source: str | None = None) -> dict[str, list[tuple[float, float]]]:
-    """(wall, cpu) seconds per key, by what the key does, over `rounds` rounds of `keys`."""
+def time_keys(command: list[str], keys: list[str], rounds: int, source: str | None = None, first: tuple[str, ...] = ()) -> dict[str, list[tuple[float, float]]]:
+    """(wall, cpu) seconds per key, by what the key does, over `rounds` rounds of `keys` (after
+    the keys `first`, untimed)."""
     names = [_name(keys, i) for i in range(len(keys))]
     terminal = Terminal(*command, source=source)
     try:
         if terminal.settle(quiet=1.0, first=10.0) is None:
             raise SystemExit(f"{' '.join(command)} wrote nothing")
+        for key in first:
+            terminal.press(key)
         times: dict[str, list[tuple[float, float]]] = {}
         for _ in range(rounds):
             for key, name in zip(keys, names):
@@ -279,24 +285,53 @@ def compare(db: Path, game: tuple[str, int, list[str]], rounds: int, base: str) 
     print(f"| **every key** | {min(b) * 1000:.0f} / {median_ms(b):.0f} ms | {min(t) * 1000:.0f} / {median_ms(t):.0f} ms | {median_ms(t) / median_ms(b):.2f} |")
 
 
+def compare_bar(db: Path, game: tuple[str, int, list[str]], rounds: int) -> None:
+    """`--bar`: the replay keys with the evaluation bar shown and hidden (`b`, as a user hides
+    it; pressed twice, untimed, where it is shown), a ktlog of each in turn, round by round in
+    the same run: min and median of wall and CPU per key, and the ratio of the medians."""
+    game_id, events, _ = game
+    command = [str(KTLOG), "--db", str(db), "replay", game_id]
+    runs: dict[str, dict[str, list[tuple[float, float]]]] = {"shown": {}, "hidden": {}}
+    for _ in range(rounds):
+        for name, first in (("hidden", ("b",)), ("shown", ("b", "b"))):  # the same first key in both: the first after start-up costs more
+            for key, samples in time_keys(command, REPLAY_KEYS, 1, first=first).items():
+                runs[name].setdefault(key, []).extend(samples)
+    print(f"Replay keys with the evaluation bar hidden and shown, a {events}-event game, 120x40, {rounds} rounds each, in turns\n")
+    print("| key | hidden: wall min / median, CPU min / median | shown: wall min / median, CPU min / median | median ratio (wall, CPU) |")
+    print("|---|---|---|---|")
+    rows = [(key, runs["hidden"][key], runs["shown"][key]) for key in runs["shown"]]
+    rows.append(("**every key**", *([s for samples in runs[name].values() for s in samples] for name in ("hidden", "shown"))))
+    for key, hidden, shown in rows:
+        cells = []
+        for samples in (hidden, shown):
+            wall, cpu = [w for w, _ in samples], [c for _, c in samples]
+            cells.append(f"{min(wall) * 1000:.0f} / {median_ms(wall):.0f} ms, {min(cpu) * 1000:.0f} / {median_ms(cpu):.0f} ms")
+        ratio = [median_ms([x[i] for x in shown]) / max(median_ms([x[i] for x in hidden]), 1e-9) for i in (0, 1)]
+        print(f"| {key} | {cells[0]} | {cells[1]} | {ratio[0]:.2f}, {ratio[1]:.2f} |")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true", help="a 500-event game and fewer rounds, for a smoke run")
     parser.add_argument("--floor", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--base", metavar="DIR", help="compare the recording keys with the ktlog of another checkout (e.g. main), in the same run")
     parser.add_argument("--rounds", type=int, help="rounds of the recording keys (default 10; 3 with --quick)")
+    parser.add_argument("--bar", action="store_true", help="compare the replay keys with the evaluation bar hidden and shown, in the same run")
     args = parser.parse_args()
     if args.floor:
         return floor()
     target, rounds = (500, 3) if args.quick else (2000, 10)
     rounds = args.rounds or rounds
-    if args.base:
+    if args.base or args.bar:
         with tempfile.TemporaryDirectory() as folder:
             db = Path(folder) / "ktlog.tui.db"
             store = Store(db)
             long = recording_game(store, target)
             store.close()
-            compare(db, long, rounds, args.base)
+            if args.bar:
+                compare_bar(db, long, rounds)
+            else:
+                compare(db, long, rounds, args.base)
         return 0
     with tempfile.TemporaryDirectory() as folder:
         db = Path(folder) / "ktlog.tui.db"

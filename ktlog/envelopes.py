@@ -7,7 +7,6 @@ import functools
 import hashlib
 import re
 import secrets
-import uuid
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -60,7 +59,7 @@ def event_uuid(recorded_at: str, random_bits: int | None = None) -> str:
     ms = int(dt.datetime.fromisoformat(recorded_at).timestamp() * 1000)
     rand = secrets.randbits(74) if random_bits is None else random_bits & (2**74 - 1)
     value = (ms & (2**48 - 1)) << 80 | 0x7 << 76 | (rand >> 62) << 64 | 0b10 << 62 | rand & (2**62 - 1)
-    return str(uuid.UUID(int=value))
+    return _dashed(f"{value:032x}")
 
 
 def seal(game_id: str, seq: int, event: Event, prev_hash: str, *, event_id: str | None = None, recorded_at: str | None = None) -> tuple[Envelope, bytes]:
@@ -199,10 +198,12 @@ def event_id_bytes(event_id: str) -> bytes | str:
 
 def event_id_text(stored: bytes | str) -> str:
     """The event id `event_id_bytes` stored."""
-    if isinstance(stored, bytes):
-        h = stored.hex()
-        return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"
-    return stored
+    return _dashed(stored.hex()) if isinstance(stored, bytes) else stored
+
+
+def _dashed(digits: str) -> str:
+    """A UUID's 32 hex digits as its text (what str(uuid.UUID) writes, without making the object)."""
+    return f"{digits[:8]}-{digits[8:12]}-{digits[12:16]}-{digits[16:20]}-{digits[20:]}"
 
 
 def game_prefix(text: str) -> str:

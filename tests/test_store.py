@@ -9,10 +9,12 @@ import pytest
 from conftest import game
 
 from ktlog.errors import ConcurrencyConflict, RuleViolation, StoreError
-from ktlog.events import ActivationEnded, Annotation, GameCreated, OperativeActivated
+from ktlog.events import ActivationEnded, Annotation, DisputeResolved, EventDisputed, EventVoided, GameCreated, OperativeActivated
 from ktlog.play.builder import dash, shoot
 from ktlog.play.session import NothingToDo, RecordingSession
+from ktlog.play.simulate import simulate_games
 from ktlog.reducer import fold
+from ktlog.storage import projections
 from ktlog.storage import store as store_module
 from ktlog.storage.catalog import PROJECTIONS, TABLES
 from ktlog.storage.dbfile import default_db_path
@@ -221,6 +223,35 @@ def test_an_append_reads_nothing_before_writing_while_no_one_else_writes(tmp_pat
     assert words[2:4] == [["SELECT", "value", "FROM", "meta"], ["SELECT", "head_seq,", "head_hash", "FROM"]]  # then the state, refolded
     assert [w[0] for w in words[-3:]] == ["INSERT", "UPDATE", "COMMIT"]
     assert store.game(gid).head_seq == len(g.events) + 2 and store.state(gid) == fold(store.events(gid))
+
+
+def test_the_games_row_follows_every_append_though_its_columns_are_worked_out_only_on_change(tmp_path):
+    """Issue 26: an append works out the games row's derived columns only when what they follow
+    from changed (`projections.columns_key`). After every append of a whole game (set-up, the
+    battle, its end) and of a dispute raised, undone, raised again and resolved, the row is what
+    the state gives, and its updated_at is when the last event was recorded."""
+    store = Store(tmp_path / "row.db")
+    (_, simulated), *_ = simulate_games(1, seed=5)
+    g = game(2, 2)
+    g.activate("a1", "engage", dash())
+    disputes = [
+        EventDisputed(target=len(g.events), reason="it was conceal", seat="Bob"),
+        EventVoided(target=len(g.events) + 1),
+        EventDisputed(target=len(g.events), reason="it was conceal", seat="Bob"),
+        DisputeResolved(dispute=len(g.events) + 3, outcome="withdrawn", seat="Bob"),
+    ]
+    ids = []
+    for events in (simulated.events, [*g.events, *disputes]):
+        gid = store.new_game(events[0])
+        ids.append(gid)
+        for event in events[1:]:
+            store.append(gid, event)
+            row = store._rows("SELECT * FROM games WHERE id = ?", [gid])[0]
+            columns = projections.game_columns(store.state(gid))
+            assert {c: row[c] for c in columns} == columns, event
+            assert row["updated_at"] == store.events(gid, after=row["head_seq"] - 1)[-1].recorded_at
+    assert [store.game(i).status for i in ids] == ["finished", "in progress"]
+    assert store.conn.execute("SELECT head_seq, disputes FROM games WHERE id = ?", (gid,)).fetchone() == (len(g.events) + len(disputes), 0)
 
 
 @pytest.mark.parametrize("marked_by", ["this store", "another connection"])

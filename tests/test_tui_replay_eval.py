@@ -49,3 +49,21 @@ async def test_without_a_stored_model_the_bar_says_which_it_reads(store):
     async with make_app(store, screen="replay", game_id=ONE_SHOT_GAME).run_test(size=(80, 24)) as pilot:
         bar = pilot.app.screen.query_one(EvalBar)
         assert "no model is stored for this database" in str(bar.tooltip) and "simulated" in str(bar.tooltip)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+@tui_test
+async def test_b_hides_the_bar_and_shows_it_again_at_the_moment_shown(store, decided, size):
+    async with make_app(store, screen="replay", game_id=ONE_SHOT_GAME).run_test(size=size) as pilot:
+        screen = pilot.app.screen
+        bar = screen.query_one(EvalBar)
+        board = screen.query_one("#board").region
+        await press(pilot, "b")
+        assert not bar.display and bar.region.width == 0
+        assert screen.query_one("#board").region == board  # the board keeps its place; the state panel takes the bar's columns
+        while screen.replay.seq < decided:
+            await press(pilot, "k")
+        assert bar.label == "Alice 50% · Bob 50%"  # hidden: not told who is ahead
+        await press(pilot, "b")
+        assert bar.display and bar.region.width >= 4
+        assert bar.label == "Alice 92% · Bob 8%"  # shown again at the moment shown

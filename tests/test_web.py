@@ -251,12 +251,12 @@ def test_a_replaced_database_ends_the_streams_with_a_message_and_is_followed_ane
 def test_a_game_page_is_made_once_a_head_and_made_again_after_each_event(web_client, web_game, monkeypatch) -> None:
     # Issue 26: 50 viewers opening a game page cost one rendering, not 50; an event (a note
     # here, made by another program) makes the next request render the new head.
-    from ktlog.web import handlers
+    from ktlog.web import pages
 
     db, gid = web_game
     made = []
-    real = handlers.log_rows
-    monkeypatch.setattr(handlers, "log_rows", lambda *a, **k: made.append(1) or real(*a, **k))
+    real = pages.game_page
+    monkeypatch.setattr(pages, "game_page", lambda *a, **k: made.append(1) or real(*a, **k))
     first = [web_client.get(f"/games/{gid}").text for _ in range(5)]
     assert len(made) == 1 and len(set(first)) == 1
     store = Store(db)
@@ -264,3 +264,24 @@ def test_a_game_page_is_made_once_a_head_and_made_again_after_each_event(web_cli
     store.close()
     after = web_client.get(f"/games/{gid}").text
     assert len(made) == 2 and "a note made by another program" in after and after != first[0]
+
+
+def test_the_overlays_win_probability_names_its_model_and_survives_a_bad_model_file(web_client, web_game) -> None:
+    """/api/games/ID/chance (issue 28): the chance as it stands, no secret in it, the default
+    baseline named and flagged as fitted on simulated games; a model file ktlog cannot read is
+    said by the API while the overlay's scoreboard still shows."""
+    from ktlog.analytics import winprob
+
+    db, gid = web_game
+    chance = web_client.get(f"/api/games/{gid[:8]}/chance").json()
+    assert chance["seq"] == 60 and chance["players"] == [HANA, IVO] and 0 < chance["probability"] < 1
+    assert chance["model"] == "baseline" and chance["simulated"] is True and "no model is stored for this database" in chance["about"]
+    assert set(chance["features"]) == {"turning_point", "vp_diff", "vp_diff_late"}
+    assert "Flank" not in json.dumps(chance) and "Overrun" not in json.dumps(chance)
+    overlay = web_client.get(f"/games/{gid}/overlay").text
+    assert json.loads(overlay.split('id="ktlog-chance">')[1].split("</script>")[0]) == chance
+    winprob.model_path(db).write_text("{not json")
+    refused = web_client.get(f"/api/games/{gid}/chance")
+    assert refused.status_code >= 400 and "is not a ktlog win-probability model" in refused.json()["error"] and "ktlog analyse fit" in refused.json()["error"]
+    overlay = web_client.get(f"/games/{gid}/overlay")
+    assert overlay.status_code == 200 and 'id="ktlog-chance">null<' in overlay.text and "ktlog-state" in overlay.text

@@ -97,6 +97,32 @@ def test_the_game_page_follows_appends_and_reveals_a_secret_only_when_revealed(p
     assert not [p for p in page.problems if "Content Security Policy" in p or "Uncaught" in p], page.problems
 
 
+def test_the_log_of_a_long_game_is_paged_and_an_older_page_stays_as_it_is(page, tmp_path: Path) -> None:
+    # Issue 26: a game page holds its latest rows; "older events" leads to the rows before them,
+    # the names still shown as text; an older page keeps its rows while the game goes on.
+    from ktlog.web.game_log import ROWS_A_PAGE
+
+    db = tmp_path / "long.db"
+    gid, _ = store_part(db, 250)
+    with running(db) as base:
+        page.goto(f"{base}/games/{gid[:8]}")
+        latest = page.eval_on_selector_all("#log li", "rows => rows.map((row) => Number(row.dataset.seq))")
+        assert len(latest) == ROWS_A_PAGE and latest[-1] == 250
+        page.click("#older")
+        wait_until(page, "location.search.startsWith('?before=')")
+        older = page.eval_on_selector_all("#log li", "rows => rows.map((row) => Number(row.dataset.seq))")
+        assert older and older[-1] < latest[0] and older[0] == 1 and page.locator("#older").count() == 0
+        assert page.text_content("h1").startswith(HOSTILE["Hana"] + " (Kasrkin) vs Ivo") and page.evaluate("window.pwned") is None
+        proc = writer(db, gid, 250, 3)
+        wait_until(page, "document.body.dataset.seq === '253'")  # the scoreboard follows the game ...
+        proc.wait(10)
+        assert page.eval_on_selector_all("#log li", "rows => rows.map((row) => Number(row.dataset.seq))") == older  # ... the rows stay
+        page.click("#latest")
+        wait_until(page, "location.search === ''")
+        assert page.locator("#log li[data-seq='253']").count() == 1
+    assert not page.problems, page.problems
+
+
 def test_the_overlay_hides_the_secret_until_it_is_revealed(page, tmp_path: Path) -> None:
     db = tmp_path / "overlay.db"
     gid, _ = store_part(db, 183)
@@ -109,6 +135,43 @@ def test_the_overlay_hides_the_secret_until_it_is_revealed(page, tmp_path: Path)
         proc.wait(10)
         assert "tac op: Flank (Recon)" in page.text_content("#scoreboard .player.p0")
         assert page.text_content("#scoreboard .player.p1 .secret span.hidden") == "hidden"
+    assert not page.problems, page.problems
+
+
+def test_the_overlay_shows_the_live_win_probability_and_which_model_gives_it(page, tmp_path: Path) -> None:
+    """An event that moves the chance, appended by another process, moves the overlay's bar and
+    percentages without a reload; the model is named, and flagged as fitted on simulated games."""
+    from ktlog.analytics import winprob
+    from ktlog.analytics.key_moments import chance_now
+    from ktlog.analytics.winprob_features import FEATURES
+    from ktlog.files.gamelog import read_game_log
+    from ktlog.play.replay import Replay
+
+    model = winprob.WinModel(kind="logistic", features=list(FEATURES), coefficients=[0.3, 1.1, 0.4, -0.2, 0.05, 0.02, 0.1], simulated_games=200)
+    replay = Replay([e for e, _ in read_game_log(SAMPLE)[1]])
+    chances = {seq: chance_now(replay.seek(seq), model).probability for seq in range(150, 200)}
+    cut = next(seq for seq in range(150, 196) if round(100 * chances[seq + 3]) != round(100 * chances[seq]))
+    db = tmp_path / "chance.db"
+    gid, _ = store_part(db, cut)
+    winprob.save(model, winprob.model_path(db))
+
+    def odds(seq: int) -> str:
+        p = round(100 * chances[seq])
+        return f"win probability: {HOSTILE['Hana']} {p}% · {HOSTILE['Ivo']} {100 - p}%".replace("\x07", "\u2407").replace("\x1b", "\u241b")
+
+    with running(db) as base:
+        page.goto(f"{base}/games/{gid[:8]}/overlay")
+        assert page.text_content("#chance .odds") == odds(cut)  # the names as text, their control characters as pictures
+        assert page.evaluate("window.pwned") is None
+        assert "logistic model fitted on" in page.text_content("#chance .model") and page.text_content("#chance .simulated") == " · simulated games"
+        width = page.evaluate("document.querySelector('#chance .bar .p0').style.width")
+        assert width == f"{round(100 * chances[cut])}%"
+        page.evaluate("window.notReloaded = true")
+        proc = writer(db, gid, cut, 3)
+        wait_until(page, f"document.getElementById('chance').dataset.seq === '{cut + 3}'")
+        proc.wait(10)
+        assert page.text_content("#chance .odds") == odds(cut + 3) != odds(cut)
+        assert page.evaluate("window.notReloaded") is True
     assert not page.problems, page.problems
 
 

@@ -69,6 +69,25 @@ def curve_rows(state: GameState, model: WinModel) -> pl.DataFrame:
     return pl.concat([rows.filter(pl.col("seq") != ended), last]).sort("seq")
 
 
+class Chance(msgspec.Struct, frozen=True):
+    """The win probability at a game's latest moment, as a live overlay shows it."""
+
+    seq: int
+    players: list[str]
+    probability: float
+    """The first player's chance (a finished game's: 1, 0 or 1/2 by its result)."""
+    features: dict[str, float]
+    """What the model read, seen from the first player: only the logs' public figures (VP, CP,
+    operatives incapacitated, attack damage, turning point, initiative), never a secret choice."""
+
+
+def chance_now(state: GameState, model: WinModel) -> Chance:
+    """The first player's chance at `state` (a two-player game's latest moment), and what it read."""
+    last = curve_rows(state, model).filter(pl.col("player") == next(iter(state.players))).tail(1)
+    read = ("turning_point", *model.features)
+    return Chance(state.seq, list(state.players), round(last.get_column("p").item(), 4), {f: float(last.get_column(f).item()) for f in read})
+
+
 def analyse(state: GameState, model: WinModel, events: Mapping[int, Event], top: int = TOP, spectator: bool = False) -> Analysis:
     """The curve, the `top` moments by change, and the swings of a game at `state` (its events by seq, to describe them)."""
     rows = curve_rows(state, model)

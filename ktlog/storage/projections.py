@@ -105,6 +105,16 @@ def game_columns(state: GameState) -> dict[str, Any]:
     }
 
 
+def columns_key(state: GameState) -> tuple[Any, ...] | None:
+    """All `game_columns` reads of a state without a result, as one value: while it stays the
+    same, so do the columns, and an append works them out no more. None once the game has a
+    result (its score follows every VP): the columns are then worked out each time."""
+    if state.result is not None:
+        return None
+    players = tuple((name, p.kill_team) for name, p in state.players.items())
+    return (state.ruleset, state.killzone, state.date, state.simulated, state.phase, len(state.open_disputes), tuple(state.labels.items()), players)
+
+
 def write(conn: sqlite3.Connection, game_id: str, state: GameState, after_seq: int, key: int | None = None) -> None:
     """Insert the game's projection rows of the events after `after_seq`; `key`, the game's
     key, if the caller knows it (else it is read only when some row is written: most events write none)."""

@@ -81,9 +81,10 @@ class Store:
         self._decoded = Decoded()
         """The snapshots this store decoded lately: a seek near one again restores it."""
         self._heads: dict[str, tuple[int, str]] = {}
-        self._columns: dict[str, dict[str, Any]] = {}
-        """Per game, its head (seq, hash) and derived columns as this store last wrote them: true
-        while no other connection has written (`_data_version`), so an append reads neither."""
+        self._columns: dict[str, tuple[tuple[Any, ...] | None, dict[str, Any]]] = {}
+        """Per game, its head (seq, hash) and derived columns as this store last wrote them (with
+        the `projections.columns_key` they came from): true while no other connection has
+        written (`_data_version`), so an append reads neither."""
         self._data_version: int | None = None
         """SQLite's data_version when this store last checked the file (the damage mark, the heads);
         it changes when another connection commits (not when this one does)."""
@@ -318,7 +319,7 @@ class Store:
         self._update_game(game_id, {**game.columns, "updated_at": now(), "head_seq": head[0], "head_hash": head[1]})
         if game.columns["status"] == FINISHED and not game.blocks:  # its events but the last are archived
             log.archive(self.conn, key, game.seq - 1)
-        self._heads[game_id], self._columns[game_id] = head, game.columns
+        self._heads[game_id], self._columns[game_id] = head, (None, game.columns)
 
     # --- appending --------------------------------------------------------------------------
 
@@ -377,7 +378,7 @@ class Store:
             projections.write(self.conn, game_id, state, seq - 1, key)
         if seq % SNAPSHOT_EVERY == 0:
             write_snapshots(self.conn, key, [(seq, encode_state(state))])
-        self._advance_head(game_id, state, envelope.hash, (seq - 1, head_hash))
+        self._advance_head(game_id, state, envelope, (seq - 1, head_hash))
         if not was_over and game_status(state) == FINISHED:  # the game ended: its events but this one are archived
             log.archive(self.conn, key, seq - 1)
         self._cache[game_id] = state
@@ -432,21 +433,28 @@ class Store:
             raise GameNotFound(f"no game {game_id!r}; `ktlog games` lists them")
         return int(row[0]), str(row[1])
 
-    def _advance_head(self, game_id: str, state: GameState, head_hash: str, was: tuple[int, str]) -> None:
-        """Move the game's head on from `was` (seq, hash) after an append, writing only the
-        columns that changed since this store last wrote them. One statement, which also refuses
-        a head another writer moved (whatever this store believed)."""
-        columns = projections.game_columns(state)
-        known = self._columns.get(game_id, {})
-        values = {c: v for c, v in columns.items() if c not in known or known[c] != v}
-        values.update(updated_at=now(), head_seq=state.seq, head_hash=head_hash)
+    def _advance_head(self, game_id: str, state: GameState, envelope: Envelope, was: tuple[int, str]) -> None:
+        """Move the game's head on from `was` (seq, hash) to the event appended, `envelope`,
+        writing only the columns that changed since this store last wrote them (worked out only
+        if what they follow from changed: `projections.columns_key`); updated when the event was
+        recorded. One statement, which also refuses a head another writer moved (whatever this
+        store believed)."""
+        key = projections.columns_key(state)
+        known_key, known = self._columns.get(game_id, (None, {}))
+        if key is not None and key == known_key:
+            columns, values = known, {}
+        else:
+            columns = projections.game_columns(state)
+            values = {c: v for c, v in columns.items() if c not in known or known[c] != v}
+        head_hash = envelope.hash
+        values.update(updated_at=envelope.recorded_at, head_seq=state.seq, head_hash=head_hash)
         cursor = self.conn.execute(
             f"UPDATE games SET {', '.join(f'{c}=?' for c in values)} WHERE game_key = ? AND head_seq = ? AND head_hash = ?",
             (*values.values(), self._key(game_id), *was),
         )
         if cursor.rowcount != 1:
             raise ConcurrencyConflict(game_id, state.seq, self._head(game_id)[0])
-        self._heads[game_id], self._columns[game_id] = (state.seq, head_hash), columns
+        self._heads[game_id], self._columns[game_id] = (state.seq, head_hash), (key, columns)
 
     def _update_game(self, game_id: str, columns: dict[str, Any]) -> None:
         self.conn.execute(f"UPDATE games SET {', '.join(f'{c}=?' for c in columns)} WHERE id=?", (*columns.values(), game_id))

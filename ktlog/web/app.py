@@ -1,6 +1,6 @@
 """The Starlette app of `ktlog serve`: its routes (`routes`, the one list), what they share
-(`app.state`: the settings, the source, the follower, the replays, the game pages as sent, the league worker, the
-client streams), the middleware every request passes (`guard.py`), the server that ends its
+(`app.state`: the settings, the source, the follower, the replays, the game pages as made and as sent, the kept game logs, the overlays'
+win probabilities, the league worker, the client streams), the middleware every request passes (`guard.py`), the server that ends its
 streams when it stops, and the socket it listens on."""
 
 from __future__ import annotations
@@ -22,8 +22,10 @@ from starlette.staticfiles import StaticFiles
 from ..errors import KtlogError
 from . import handlers
 from .follower import Follower
+from .game_log import GameLogs
 from .guard import STREAMS_PER_CLIENT, ClientStreams, Guard, allowed_hosts
-from .handlers import PAGES_KEPT, Kept, Replays, reads
+from .handlers import CHANCES_KEPT, Replays, reads
+from .kept import PAGES_KEPT, Kept, Made, Sent
 from .league import LeagueWorker
 from .responses import ERROR_HANDLERS
 from .seats import SeatApi
@@ -47,7 +49,7 @@ def routes() -> list[BaseRoute]:
     """Every route of the server (a new group of routes is added here)."""
     return [
         Route("/", reads(handlers.tables)),
-        Route("/games/{game}", reads(handlers.game)),
+        Route("/games/{game}", handlers.game),
         Route("/games/{game}/overlay", reads(handlers.overlay)),
         Route("/games/{game}/replay", reads(handlers.replay)),
         Route("/league", handlers.league),
@@ -57,6 +59,7 @@ def routes() -> list[BaseRoute]:
         Route("/api/games/{game}", reads(handlers.api_state)),
         Route("/api/games/{game}/score", reads(handlers.api_score)),
         Route("/api/games/{game}/log", reads(handlers.api_log)),
+        Route("/api/games/{game}/chance", reads(handlers.api_chance)),
         Route("/api/games/{game}/events", handlers.game_events),
         Route("/api/tables/events", handlers.tables_events),
         Mount("/static", StaticFiles(directory=Path(__file__).parent / "static"), name="static"),
@@ -100,7 +103,10 @@ def make_app(
     app.state.source = Source(settings.db)
     app.state.follower = Follower(app.state.source, interval)
     app.state.replays = Replays()
-    app.state.pages = Kept[bytes](PAGES_KEPT)
+    app.state.pages = Kept[Made](PAGES_KEPT)
+    app.state.sent = Sent(PAGES_KEPT)
+    app.state.logs = GameLogs()
+    app.state.chances = Kept[dict | None](CHANCES_KEPT)
     app.state.league = LeagueWorker()
     app.state.streams = ClientStreams(streams_per_client)
     return app

@@ -1,7 +1,8 @@
 """Following the log: one background task watches the database (`PRAGMA data_version` on the
 server's read connection, which never writes, then the events stored after the last position
 seen) and pushes each new event to the viewers of its game, and each changed game to the viewers
-of the tables page.
+of the tables page. While nobody watches, it does not look: the first viewer wakes it, and its
+first look finds what was committed in between.
 
 A message is built once per game and batch, and a new viewer's catch-up once per game, moment
 and starting seq, whatever the number of viewers: they share the same bytes. The reading runs in
@@ -29,7 +30,7 @@ from ..rulesets import get_ruleset
 from ..state import GameState
 from ..text.describe import describe
 from .live_tables import table_rows
-from .source import Source, Unavailable
+from .source import Source, Unavailable, data_version
 from .views import event_row, stream_messages
 
 QUEUE_SIZE = 1000
@@ -176,6 +177,9 @@ class Follower:
         self.shown_problem: str | None = None
         self._task: asyncio.Task | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
+        self.wanted = asyncio.Event()
+        """Set when a viewer comes: while nobody watches, the follower does not look (a server
+        nobody follows costs no CPU between requests)."""
 
     # --- running ----------------------------------------------------------------------------
 
@@ -201,6 +205,9 @@ class Follower:
 
     async def _run(self) -> None:
         while True:
+            if not self._every_viewer():  # nobody to tell: the next look, after a viewer comes, finds what was committed since
+                self.wanted.clear()
+                await self.wanted.wait()
             async with self.source.lane:
                 news = await anyio.to_thread.run_sync(self.look)
                 self.deliver(news)
@@ -254,7 +261,7 @@ class Follower:
     def _follow(self, store: Store, news: News) -> None:
         for game_id in [g for g, feed in self.games.items() if not feed.viewers]:
             del self.games[game_id]  # its last viewer left
-        version = store.conn.execute("PRAGMA data_version").fetchone()[0]
+        version = data_version(store)
         if version == self.version:
             return
         if self.version is None:  # the position the server starts from
@@ -304,6 +311,7 @@ class Follower:
         if self.source.problem:
             viewer.backlog.append(sse({"problem": self.source.problem}, kind="problem"))
         feed.viewers.add(viewer)
+        self._wake()
         return viewer
 
     def leave_game(self, game_id: str, viewer: Viewer) -> None:
@@ -317,7 +325,13 @@ class Follower:
         if self.source.problem:
             viewer.push(sse({"problem": self.source.problem}, kind="problem"))
         self.tables.add(viewer)
+        self._wake()
         return viewer
+
+    def _wake(self) -> None:
+        """Look again (from any thread): a viewer came."""
+        if self._loop is not None and not self._loop.is_closed():
+            self._loop.call_soon_threadsafe(self.wanted.set)
 
     def leave_tables(self, viewer: Viewer) -> None:
         self.tables.discard(viewer)

@@ -59,6 +59,10 @@ def _name(host: str) -> str:
     return host.lower().rstrip(".")
 
 
+HOSTS_REMEMBERED = 256
+"""Host headers whose answer the guard keeps (a client naming more only costs it the check again)."""
+
+
 class Guard:
     """The middleware of the checks above: an unknown Host is a 400 and HEAD a 405, each
     worded; every response gets the security headers (streams too)."""
@@ -66,6 +70,16 @@ class Guard:
     def __init__(self, app: ASGIApp, allowed: frozenset[str]):
         self.app = app
         self.allowed = allowed
+        self.answered: dict[bytes, bool] = {}
+        """Each Host header seen and whether it is allowed (the same few on every request)."""
+
+    def host_allowed(self, host: bytes) -> bool:
+        allowed = self.answered.get(host)
+        if allowed is None:
+            if len(self.answered) >= HOSTS_REMEMBERED:
+                self.answered.clear()
+            allowed = self.answered[host] = host_allowed(self.allowed, host.decode("latin-1"))
+        return allowed
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -77,17 +91,17 @@ class Guard:
                 message["headers"] = [*message.get("headers", []), *SECURITY_HEADERS]
             await send(message)
 
-        request = Request(scope)
-        host = request.headers.get("host", "")
-        if not host_allowed(self.allowed, host):
-            shown = host if len(host) <= 100 else host[:100] + "..."
+        host = next((value for name, value in scope["headers"] if name == b"host"), b"")
+        if not self.host_allowed(host):
+            request, shown = Request(scope), host.decode("latin-1")
+            shown = shown if len(shown) <= 100 else shown[:100] + "..."
             message = (
                 f"this server answers to {', '.join(sorted(self.allowed))} and to addresses, not to {shown!r}; "
                 f"to reach it by that name, start it with `ktlog serve --allow-host NAME`"
             )
             await problem(request, 400, "unknown_host", "Unknown host", message)(scope, receive, send_with_headers)
         elif scope["method"] == "HEAD":
-            refused = problem(request, 405, "read_only", "Not allowed", "only GET requests are answered (HEAD is not)")
+            refused = problem(Request(scope), 405, "read_only", "Not allowed", "only GET requests are answered (HEAD is not)")
             refused.headers["allow"] = "GET"
             await refused(scope, receive, send_with_headers)
         else:

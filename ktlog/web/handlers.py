@@ -7,13 +7,12 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
-from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Hashable, Iterator
-from typing import Generic, TypeVar
+from collections.abc import Awaitable, Callable, Iterator
 
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response, StreamingResponse
 
+from ..errors import KtlogError
 from ..play.database import Store
 from ..play.replay import Replay
 from ..play.timeline import Timeline
@@ -23,6 +22,8 @@ from ..state import GameState
 from ..text.json_views import score_view, state_view
 from . import pages
 from .follower import Viewer
+from .game_log import page_of
+from .kept import Kept, Made
 from .league import FILTERS
 from .live_tables import table_rows
 from .params import BadRequest, query_number, query_text, whole_number
@@ -31,29 +32,10 @@ from .views import log_rows
 
 REPLAYS_KEPT = 8
 """Replay cursors kept open (one per game being replayed; the oldest is dropped first)."""
-PAGES_KEPT = 32
-"""Game and replay pages kept as sent (one per page, game and head)."""
+CHANCES_KEPT = 32
+"""Overlays' win probabilities kept (one per game, head and stored model)."""
 
 Render = Callable[[Store, Request], Response]
-T = TypeVar("T")
-
-
-class Kept(Generic[T]):
-    """What was worked out for a game at one head, by key (a new event makes a new head, so
-    nothing kept is ever out of date), the most recently used kept. Reads run one at a time in
-    the source's worker thread, so it needs no lock."""
-
-    def __init__(self, kept: int):
-        self.kept = kept
-        self.values: OrderedDict[Hashable, T] = OrderedDict()
-
-    def get(self, key: Hashable, make: Callable[[], T]) -> T:
-        if key not in self.values:
-            self.values[key] = make()
-            while len(self.values) > self.kept:
-                self.values.popitem(last=False)
-        self.values.move_to_end(key)
-        return self.values[key]
 
 
 class Replays(Kept[Replay]):
@@ -111,23 +93,87 @@ def tables(store: Store, request: Request) -> Response:
     return HTMLResponse(pages.tables_page(table_rows(store, league, round_), league, round_, _labels(store)))
 
 
-def game(store: Store, request: Request) -> Response:
-    """A game's page: scoreboard, operatives, markers and log; made once for each head of the
-    game, and sent as made until the next event (50 viewers opening it cost one rendering)."""
+async def game(request: Request) -> Response:
+    """A game's page: scoreboard, operatives, markers and the latest rows of the log (`?before=SEQ`:
+    the rows before SEQ). Made once for each head of the game (its rows kept and extended from
+    head to head, `game_log.py`) and sent as made, straight from the event loop, while the
+    database says nothing was committed since (50 viewers cost one rendering and no reads)."""
+    before = query_number(request, "before") if request.scope["query_string"] else None
+    key = (request.path_params["game"], before)
+    source, sent = request.app.state.source, request.app.state.sent
+    last = sent.get(key)
+    if last is not None and source.unchanged(last[0]):
+        return last[1].response(request)
+    version, made = await source.run(lambda store: (source.version(store), game_page(store, request, before)))
+    sent.put(key, version, made)
+    return made.response(request)
+
+
+def game_page(store: Store, request: Request, before: int | None) -> Made:
+    """The game page at the game's head, as kept (in the source's worker thread)."""
     game_id, title, head = game_of(store, request)
+    if before is not None and not 1 < before <= head:
+        raise BadRequest(
+            f"before={before} names no page of this game's log: give a seq from 2 to {head} (the last event) "
+            "to see the events before it, or leave out before= for the latest"
+        )
+    source = request.app.state.source
 
-    def made() -> bytes:
-        state = store.state(game_id)
-        rows = log_rows(Timeline(store.events(game_id, upto=state.seq)), state)
-        return pages.game_page(game_id, title, state_view(game_id, state, spectator=True), rows).encode()
+    def made() -> Made:
+        log = request.app.state.logs.at(store, game_id, head, source.opened)
+        state = state_view(game_id, log.state, spectator=True)
+        return Made(pages.game_page(game_id, title, state, page_of(log.rows, before)).encode())
 
-    return HTMLResponse(request.app.state.pages.get(("game", game_id, head), made))
+    return request.app.state.pages.get(("game", source.opened, game_id, head, before), made)
 
 
 def overlay(store: Store, request: Request) -> Response:
-    """A game's scoreboard alone, for a stream."""
-    game_id, title, _ = game_of(store, request)
-    return HTMLResponse(pages.overlay_page(game_id, title, state_view(game_id, store.state(game_id), spectator=True)))
+    """A game's scoreboard alone, for a stream, with the live win probability (two players)."""
+    game_id, title, head = game_of(store, request)
+    try:
+        chance = live_chance(store, request, game_id, head)
+    except KtlogError:  # a model file ktlog cannot read: the scoreboard still shows, and the overlay asks /chance, which says why
+        chance = None
+    return HTMLResponse(pages.overlay_page(game_id, title, state_view(game_id, store.state(game_id), spectator=True), chance))
+
+
+def api_chance(store: Store, request: Request) -> Response:
+    """A game's win probability at its latest moment, as the overlay shows it (null for a game
+    of more than two players); worked out once for each head and model."""
+    game_id, _, head = game_of(store, request)
+    return AsciiJSON(live_chance(store, request, game_id, head))
+
+
+def live_chance(store: Store, request: Request, game_id: str, head: int) -> dict | None:
+    """The overlay's win probability: the model reads only the logs of VP, CP, attacks,
+    incapacitations and turning points, which a spectator sees whole (no secret choice, no
+    hidden reason: `key_moments.Chance`), and says which model it is and whether it was
+    fitted on simulated games."""
+    from ..analytics.key_moments import chance_now
+    from ..analytics.winprob import model_for, model_path
+
+    try:  # a model fitted again is read again
+        fitted = model_path(store.path).stat().st_mtime_ns if store.path else None
+    except OSError:
+        fitted = None
+
+    def made() -> dict | None:
+        state = store.state(game_id)
+        if len(state.players) != 2:
+            return None
+        model = model_for(store.path)
+        chance = chance_now(state, model)
+        return {
+            "seq": chance.seq,
+            "players": chance.players,
+            "probability": chance.probability,
+            "features": chance.features,
+            "model": model.kind,
+            "simulated": model.simulated_games > 0,
+            "about": model.describe(),
+        }
+
+    return request.app.state.chances.get((game_id, head, fitted), made)
 
 
 def replay(store: Store, request: Request) -> Response:
@@ -135,13 +181,13 @@ def replay(store: Store, request: Request) -> Response:
     with it) and sent as made until the next event."""
     game_id, title, head = game_of(store, request)
 
-    def made() -> bytes:
+    def made() -> Made:
         cursor = request.app.state.replays.of(store, game_id)
         rows = log_rows(cursor.timeline, cursor.final)
         evaluation = win_probability(store, cursor)
-        return pages.replay_page(game_id, title, state_view(game_id, cursor.final, spectator=True), rows, evaluation).encode()
+        return Made(pages.replay_page(game_id, title, state_view(game_id, cursor.final, spectator=True), rows, evaluation).encode())
 
-    return HTMLResponse(request.app.state.pages.get(("replay", game_id, head), made))
+    return request.app.state.pages.get(("replay", game_id, head), made).response(request)
 
 
 def win_probability(store: Store, cursor: Replay) -> dict | None:

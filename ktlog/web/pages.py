@@ -6,8 +6,11 @@ from __future__ import annotations
 
 import html
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote, urlencode
+
+if TYPE_CHECKING:
+    from .game_log import LogPage
 
 TITLE = "ktlog"
 CONTROL_PICTURES = {code: 0x2400 + code for code in range(0x20)} | {0x7F: 0x2421}
@@ -53,21 +56,38 @@ def tables_page(rows: list[dict], league: str | None, round_: str | None, choice
     return page("Tables", body + data_block("ktlog-games", rows), kind="tables", attrs={"stream": stream})
 
 
-def game_page(game_id: str, title: str, state: dict, rows: list[dict]) -> str:
+def game_page(game_id: str, title: str, state: dict, log: LogPage) -> str:
+    """A game's page with one page of its log: the latest rows follow the game live; an older
+    page (`?before=SEQ`) keeps its rows and links to the pages beside it."""
+    base = f"/games/{escape(game_id)}"
+    older = f"<p class='pager'><a id='older' rel='prev' href='{base}?before={log.older}'>older events</a></p>" if log.older is not None else ""
+    newer = (
+        f"<p class='pager'><a id='newer' rel='next' href='{base}{f'?before={log.newer}' if log.newer else ''}'>newer events</a>"
+        f" · <a id='latest' href='{base}'>latest events</a></p>"
+        if log.newer is not None
+        else ""
+    )
     body = (
         f"<h1>{escape(title)}</h1><p class='sub' id='sub'></p>"
         "<section id='scoreboard' class='scoreboard'></section>"
         "<section class='columns'><div><h2>Operatives</h2><div id='operatives'></div><h2>Markers</h2><div id='markers'></div></div>"
-        "<div><h2>Events</h2><ol id='log' class='log'></ol></div></section>"
-        f"<p class='links'><a href='/games/{escape(game_id)}/overlay'>overlay</a> · <a href='/games/{escape(game_id)}/replay'>replay</a>"
+        f"<div><h2>Events</h2>{older}<ol id='log' class='log'{'' if log.newer is None else ' data-past'}></ol>{newer}</div></section>"
+        f"<p class='links'><a href='{base}/overlay'>overlay</a> · <a href='{base}/replay'>replay</a>"
         f" · <a href='/api/games/{escape(game_id)}'>JSON</a></p>"
     )
-    return page(title, body + data_block("ktlog-state", state) + data_block("ktlog-rows", rows), kind="game", attrs=_stream(game_id, state))
+    return page(title, body + data_block("ktlog-state", state) + data_block("ktlog-rows", log.rows), kind="game", attrs=_stream(game_id, state))
 
 
-def overlay_page(game_id: str, title: str, state: dict) -> str:
+def overlay_page(game_id: str, title: str, state: dict, chance: dict | None = None) -> str:
+    """The scoreboard for a stream, and under it the live win probability (two players) with the
+    model that gives it; the script asks /api/games/GAME/chance again after each event.
+    `chance`: as that answers (None: not two players yet)."""
     body = "<section id='scoreboard' class='scoreboard compact'></section>"
-    return page(title, body + data_block("ktlog-state", state), kind="overlay", attrs=_stream(game_id, state))
+    attrs = _stream(game_id, state)
+    if len(state["players"]) <= 2:  # hidden until both players have joined
+        body += "<section id='chance' class='chance live-chance' hidden><div class='bar'><span class='p0'></span></div><p class='odds'></p><p class='model'></p></section>"
+        attrs["chance"] = f"/api/games/{game_id}/chance"
+    return page(title, body + data_block("ktlog-state", state) + data_block("ktlog-chance", chance), kind="overlay", attrs=attrs)
 
 
 def replay_page(game_id: str, title: str, state: dict, rows: list[dict], winprob: dict | None = None) -> str:

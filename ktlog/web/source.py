@@ -25,6 +25,14 @@ READ_BUSY_TIMEOUT_MS = 2000
 """How long a page waits for another program's lock before it says the database is busy."""
 
 T = TypeVar("T")
+Version = tuple[int, int]
+"""The connection (its count) and its `PRAGMA data_version` at one moment."""
+
+
+def data_version(store: Store) -> int:
+    """SQLite's count for the connection, which moves when another connection commits (the
+    server's read connection never writes)."""
+    return int(store.conn.execute("PRAGMA data_version").fetchone()[0])
 
 
 class Unavailable(KtlogError):
@@ -44,10 +52,14 @@ class Source:
         connection closed under it crashed the process (a segfault in the full suite)."""
         self._store: Store | None = None
         self._identity: tuple[int, int] | None = None
+        self._not_waiting = False
+        """Whether `unchanged` set the connection not to wait for locks (`reading` sets it back)."""
         self.problem: str | None = None
         """The latest problem in words, None while the file reads fine."""
         self.replacements = 0
         """How many times the file was found replaced by another (the follower starts over)."""
+        self.opened = 0
+        """How many times a connection was opened (a version is a connection's own count)."""
 
     def identity(self) -> tuple[int, int] | None:
         """The file's device and inode (None when it is missing): a new pair means a new file."""
@@ -72,7 +84,33 @@ class Source:
                 self.replacements += 1
             self._identity = identity
             self._store = Store(self.path, create=False, busy_timeout_ms=READ_BUSY_TIMEOUT_MS)
+            self._not_waiting = False
+            self.opened += 1
         return self._store
+
+    def version(self, store: Store) -> Version:
+        """What the file holds now, as a token (in the thread reading `store`): the same token
+        later means nothing was committed in between."""
+        return self.opened, data_version(store)
+
+    def unchanged(self, version: Version) -> bool:
+        """Whether nothing was committed since `version` was taken, asked on the event loop:
+        never waits (a read under way, another program's lock, a replaced file: False, and
+        the caller reads in the worker thread as usual)."""
+        store = self._store
+        if store is None or version[0] != self.opened or not self.in_use.acquire(blocking=False):
+            return False
+        try:
+            if self.identity() != self._identity:
+                return False
+            if not self._not_waiting:
+                store.conn.execute("PRAGMA busy_timeout = 0")  # a lock is a no, never a wait on the event loop
+                self._not_waiting = True
+            return data_version(store) == version[1]
+        except sqlite3.Error:
+            return False
+        finally:
+            self.in_use.release()
 
     async def run(self, read: Callable[[Store], T]) -> T:
         """`read(store)` in a worker thread, after the reads before it; a database problem comes
@@ -90,7 +128,11 @@ class Source:
         try:
             with self.in_use:
                 self.replaced()
-                yield self.store()
+                store = self.store()
+                if self._not_waiting:
+                    store.conn.execute(f"PRAGMA busy_timeout = {READ_BUSY_TIMEOUT_MS}")
+                    self._not_waiting = False
+                yield store
         except sqlite3.Error as exc:
             self.close()
             raise Unavailable(self._word(exc)) from exc

@@ -3,7 +3,8 @@
 The state panel is the record screen's; the evaluation bar beside it shows the first player's
 chance to win at the moment shown (`ktlog.analytics.key_moments`, read once when the screen
 opens, from the model stored beside the database or the default baseline), and the scrubber
-marks the key moments (◆), `k` and `K` jumping to the next and the previous; the replay cursor (`ktlog.play.replay.Replay`) gives the
+marks the key moments (◆), `k` and `K` jumping to the next and the previous; `b` hides the bar
+(and shows it again); the replay cursor (`ktlog.play.replay.Replay`) gives the
 state at any seq from its snapshots, so a jump costs about as much as a step. A spectator sees
 each secret choice (Approved Ops) only from the moment it is revealed: in the state panel, the
 moment line and the event log.
@@ -68,6 +69,7 @@ class ReplayScreen(DialogHost):
         Binding("end", "seek(-1)", "End", priority=True),
         Binding("k", "key_moment(1)", "Key moment", priority=True),
         Binding("K", "key_moment(-1)", "Prev key moment", show=False, priority=True),
+        Binding("b", "toggle_bar", "Bar"),
         Binding("g", "go_to_event", "Go to event"),
         Binding("t", "go_to_turning_point", "Go to TP"),
         Binding("escape", "app.pop_screen", "Back"),
@@ -123,12 +125,28 @@ class ReplayScreen(DialogHost):
         for curve in self.query(VPCurve):
             curve.show(state)
         self.query_one(Scrubber).position = r.seq
-        if self.analysis:
-            self.query_one(EvalBar).show(probability_at(self.analysis, r.seq), self.analysis.model)
+        self.show_bar()
         log = self.query_one(EventLog)
         log.show_moment(state)
         log.show_seq(r.seq)
         self.query_one("#moment", TextBlock).set(self.moment_text(r.seq))
+
+    def show_bar(self) -> None:
+        """The evaluation bar at the moment shown (a hidden bar is left as it is)."""
+        for bar in self.query(EvalBar):
+            if bar.display and self.analysis:
+                bar.show(probability_at(self.analysis, self.replay.seq), self.analysis.model)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "toggle_bar" and not self.analysis:  # no bar with more than two players
+            return False
+        return super().check_action(action, parameters)
+
+    def action_toggle_bar(self) -> None:
+        """Hide the evaluation bar (to replay a game without being told who is ahead), or show it again."""
+        for bar in self.query(EvalBar):
+            bar.display = not bar.display
+        self.show_bar()
 
     def moment_text(self, seq: int) -> str:
         if seq == 0:

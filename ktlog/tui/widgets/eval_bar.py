@@ -22,10 +22,13 @@ class EvalBar(Widget):
         """The first player's chance at the moment shown."""
 
     def show(self, probability: float, why: str) -> None:
-        """The chance at the moment shown, and which model gave it (the tooltip)."""
-        self.probability = probability
-        self.tooltip = why
-        self.refresh()
+        """The chance at the moment shown, and which model gave it (the tooltip); drawn again
+        only when either changed (most replay keys move it not at all)."""
+        if why != self.tooltip:
+            self.tooltip = why
+        if probability != self.probability:
+            self.probability = probability
+            self.refresh()
 
     def render(self) -> Text:
         height = max(3, self.content_region.height)

@@ -120,7 +120,7 @@
       return;
     }
     if (row.voids) logRow(row.voids)?.classList.add("undone");
-    if (logRow(row.seq)) return;
+    if (logRow(row.seq) || "past" in log.dataset) return; // an older page of the log gets no new rows
     log.append(rowNode(row));
     scrollTo(log.lastChild);
   }
@@ -387,6 +387,51 @@
     svg.replaceChildren(...parts);
   }
 
+  // --- the overlay's live win probability (issue 28) --------------------------------------------
+
+  function renderLiveChance(chance) {
+    const box = document.getElementById("chance");
+    if (!box || !chance) return;
+    box.hidden = false;
+    const [a, b] = chance.players;
+    const pct = (v) => `${Math.round(100 * v)}%`;
+    box.querySelector(".bar .p0").style.width = pct(chance.probability);
+    box.querySelector(".odds").textContent = visible(`win probability: ${a} ${pct(chance.probability)} · ${b} ${pct(1 - chance.probability)}`);
+    box.querySelector(".model").replaceChildren(el("span", null, chance.about), chance.simulated ? el("span", "simulated", " · simulated games") : null);
+    box.dataset.seq = chance.seq;
+    box.dataset.probability = chance.probability;
+  }
+
+  // The overlay asks for the probability again after each event the stream brings (one request at
+  // a time; an event that comes while it asks is asked for when the answer comes, if it moved on).
+  function liveChance() {
+    let shown = data("ktlog-chance");
+    renderLiveChance(shown);
+    let asking = false;
+    const ask = () => {
+      if (!body.dataset.chance || asking || (shown && shown.seq >= Number(body.dataset.seq))) return;
+      asking = true;
+      fetch(body.dataset.chance, { cache: "no-store" })
+        .then(async (response) => {
+          const answer = await response.json();
+          if (!response.ok) throw new Error(answer.error || response.statusText);
+          return answer;
+        })
+        .then((chance) => {
+          asking = false;
+          if (chance && (!shown || chance.seq > shown.seq)) {
+            renderLiveChance((shown = chance));
+            ask();
+          }
+        }, (error) => {
+          asking = false;
+          showProblem(`win probability: ${error.message}`);
+        });
+    };
+    if (!shown) ask();  // not two players yet, or the model could not be read: ask, and say why
+    return ask;
+  }
+
   // --- start ------------------------------------------------------------------------------------
 
   if (page === "game" || page === "overlay") {
@@ -397,7 +442,11 @@
       log.replaceChildren(...rows.map(rowNode));
       scrollTo(log.lastChild);
     }
-    follow(body.dataset.stream, onGameMessage);
+    const chance = page === "overlay" ? liveChance() : null;
+    follow(body.dataset.stream, (message) => {
+      onGameMessage(message);
+      if (chance && message.state) chance();
+    });
   } else if (page === "tables") {
     setTableRows(data("ktlog-games").reverse());
     follow(body.dataset.stream, (message) => { setTableRows(message.games); showProblem(null); });
