@@ -162,12 +162,15 @@ def dump(db: Path) -> list[str]:
 def rows_of_other_games(db: Path, game_id: str) -> dict[str, list]:
     """Every table's rows, leaving out those of `game_id`."""
     with contextlib.closing(sqlite3.connect(db)) as conn:
+        found = conn.execute("SELECT game_key FROM games WHERE id = ?", (game_id,)).fetchone()
         out = {}
         for (table,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'"):
             columns = [c[1] for c in conn.execute(f"PRAGMA table_info({table})")]
-            key = "id" if table == "games" else "game_id" if "game_id" in columns else None
-            where = f" WHERE {key} != ?" if key else ""
-            out[table] = sorted(map(repr, conn.execute(f"SELECT * FROM {table}{where}", (game_id,) if key else ())))
+            # the game's rows by its key where a table has one (the events but the first, archived
+            # blocks, event ids and snapshots name no game id), else by its id
+            key, value = ("id", game_id) if table == "games" else ("game_key", found and found[0]) if "game_key" in columns else ("game_id", game_id)
+            where = f" WHERE {key} IS NOT ?" if key in columns else ""
+            out[table] = sorted(map(repr, conn.execute(f"SELECT * FROM {table}{where}", (value,) if where else ())))
         return out
 
 

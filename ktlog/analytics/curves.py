@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import polars as pl
 
+from ..errors import KtlogError
 from ..storage.catalog import select
+from ..storage.log import archived_of_type
 from .league import League, read_table
 
 TURNING_POINTS = (1, 2, 3, 4)
@@ -46,9 +50,21 @@ def game_race(league: League, game_id: str) -> tuple[pl.DataFrame, pl.DataFrame]
     start = pl.DataFrame({"seq": 0, "turning_point": 0, "player": players, "vp": 0}, schema=CURVE)
     end = (steps.filter(pl.col("seq") == pl.col("seq").max()) if steps.height else start).with_columns(pl.lit(last, dtype=pl.Int64).alias("seq"))
     race = pl.concat([start, steps, end])
-    query, types = select("turning_points", ("seq", "turning_point"))
-    boundaries = read_table(db, f"{query} WHERE {game} ORDER BY seq", types, [game_id]).select("seq", pl.format("TP{}", "turning_point").alias("label"))
-    return race, boundaries
+    return race, _turning_point_starts(db, game, game_id)
+
+
+def _turning_point_starts(db: Path, game: str, game_id: str) -> pl.DataFrame:
+    """Where each turning point of the game starts (its `TurningPointStarted`), labelled TP1...:
+    from its archived blocks (`storage.log`) and its events stored as rows."""
+    blocks = read_table(db, f"SELECT first_seq, events FROM game_archives WHERE {game} ORDER BY first_seq", {"first_seq": int}, [game_id])
+    try:
+        archived = archived_of_type(blocks.rows(), "TurningPointStarted") if blocks.height else []
+    except ValueError as exc:
+        raise KtlogError(f"game {game_id[:8]}'s archived events cannot be read ({exc}): run `ktlog verify {game_id[:8]}`") from exc
+    query, types = select("events", ("seq", "payload"))
+    rows = read_table(db, f"{query} WHERE {game} AND type = 'TurningPointStarted'", types, [game_id])
+    starts = pl.concat([pl.DataFrame(archived, schema={"seq": pl.Int64, "payload": pl.String}, orient="row"), rows.select("seq", "payload")])
+    return starts.sort("seq").select("seq", pl.format("TP{}", pl.col("payload").str.json_path_match("$.turning_point")).alias("label"))
 
 
 def after_each_turning_point(league: League) -> pl.DataFrame:

@@ -91,6 +91,13 @@ def unpack(block: bytes) -> tuple[tuple[Any, str, int, str, Any, bytes], ...]:
         raise ValueError(f"not an archived block ({exc})") from exc
 
 
+def archived_of_type(blocks: list[tuple[int, bytes]], type_name: str) -> list[tuple[int, str]]:
+    """The seq and payload of each event of `type_name` in a game's archived blocks, given as
+    (first seq, block) each (for a reader on a connection of its own, as the statistics' ADBC
+    one); ValueError if a block is not one ktlog wrote."""
+    return [(seq, event[4]) for first, block in blocks for seq, event in enumerate(unpack(block), first) if event[1] == type_name]
+
+
 @lru_cache(maxsize=64)
 def _hashed(block: bytes, game_id: str, first: int, prev_hash: str) -> tuple[Row, ...]:
     """A block's events as `Row`s, each hash computed from the event's content and the one before."""
