@@ -147,21 +147,25 @@ def opponents_vp(results: pl.DataFrame) -> pl.DataFrame:
     return results.select(pl.col("vp_total"), players.alias("players"), pl.when(players > 1).then(against).alias("vp_against")).cast(OPPONENTS)
 
 
+def _stored_files(league: League) -> tuple[Place, list[str]] | None:
+    """The league's dataset and its `STORED` files: None for a database's league, or a dataset without them."""
+    place = league.db
+    files = place.glob(f"{STORED}/*/*/*.parquet") if isinstance(place, Place) else []
+    return (place, files) if isinstance(place, Place) and files else None
+
+
 def stored_opponents(league: League) -> pl.DataFrame | None:
     """The result rows of the league (`League.result_rows`) with each one's VP against, read from a
     dataset's `STORED` files: None when the league is a database's, or a file is from before these
     columns, or the stored rows are not the results' (the same games in the same order, with the
     same VP: all the VP against depends on). The VP against is whole (Int64) when every game has
     two players, as `with_opponents` gives it."""
-    place = league.db
-    if not isinstance(place, Place):
+    stored = _stored_files(league)
+    if stored is None:
         return None
-    files = place.glob(f"{STORED}/*/*/*.parquet")
-    if not files:
-        return None
-    columns = ["game_key", *OPPONENTS]
+    place, files = stored
     try:
-        frame = pl.scan_parquet(files, hive_partitioning=False, storage_options=place.storage_options).select(columns).collect()
+        frame = pl.scan_parquet(files, hive_partitioning=False, storage_options=place.storage_options).select("game_key", *OPPONENTS).collect()
     except pl.exceptions.ColumnNotFoundError:  # stored before the opponents were
         return None
     rows = league.result_rows
@@ -176,12 +180,10 @@ def stored_figures(league: League) -> pl.DataFrame | None:
     """The figures a dataset stores for the league's result rows (`League.result_rows`: the same
     rows in the same order, players named as shown), or None when the league is a database's,
     or any stored file is not of the files it was summed from, or its rows are not the results'."""
-    place = league.db
-    if not isinstance(place, Place):
+    found = _stored_files(league)
+    if found is None:
         return None
-    files = place.glob(f"{STORED}/*/*/*.parquet")
-    if not files:
-        return None
+    place, files = found
     for file in files:
         stored = pl.read_parquet_metadata(file, storage_options=place.storage_options).get(FINGERPRINT)
         if not stored or stored != _inputs(place, _partition(place, STORED, file))[0]:
