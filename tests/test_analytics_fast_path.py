@@ -278,15 +278,18 @@ def test_a_stale_stored_vp_against_is_not_read(samples, tmp_path, stale):
 
 
 def test_a_renamed_player_has_the_right_opponents_in_an_export_after_it(samples, tmp_path):
-    """A player renamed in the database, then exported: the standings from the dataset are the
-    database's, under the new name, with the stored VP against. (Exported again into a dataset
-    made before the rename, the dataset keeps the old name: the export rewrites partitions with
-    new events only, and a rename is no event.)"""
+    """A player renamed in the database, then exported again into the dataset made before the
+    rename: the partitions she played in are written again (a rename is no event, so the log's
+    position alone would call them unchanged), and the standings from the dataset are the
+    database's, under the new name, with the stored VP against."""
     db, _ = samples
     renamed = tmp_path / "renamed.db"
     shutil.copy(db, renamed)
-    ktlog(renamed, "player", "rename", "Pia", "Pia R.")
     ktlog(renamed, "dataset", "export", tmp_path / "after")
+    ktlog(renamed, "player", "rename", "Pia", "Pia R.")
+    again = ktlog(renamed, "dataset", "export", tmp_path / "after").stdout
+    assert "wrote 2 partition(s)" in again  # the two partitions Pia played in, of five
+    assert "nothing new" in ktlog(renamed, "dataset", "export", tmp_path / "after").stdout
     assert stored_opponents(League(Place.of(tmp_path / "after"))) is not None
     table = ktlog(renamed, "stats", "standings", "--format", "csv").stdout
     assert "Pia R.," in table and "Pia," not in table

@@ -33,7 +33,9 @@ game id as a signed 64-bit integer, the same in every database (an integer joins
 faster than the 36-character id, which every table also carries).
 
 Run again, a source's export rewrites only its files of the partitions holding a game with events
-stored after the position it last exported (`metadata.json`'s `sources`), each file atomically.
+stored after the position it last exported, or a player renamed or merged since (`metadata.json`'s
+`sources`: `last_position`, and `players`, a hash of who played each partition's games), each
+file atomically.
 """
 
 from __future__ import annotations
@@ -168,10 +170,13 @@ def export(db: Path, place: Place, filters: Filters | None = None, name: str | N
         changed = conn.execute(
             f"SELECT DISTINCT season, league FROM games WHERE {where} AND game_key IN (SELECT value FROM json_each(?))", [*args, keys]
         ).fetchall()
-        ids = [gid for (gid,) in conn.execute(f"SELECT id FROM games WHERE {where}", args)]
+        placed = conn.execute(f"SELECT id, season, league FROM games WHERE {where}", args).fetchall()
         people = _identities(conn, db)
     conn.close()
+    ids = [gid for gid, _, _ in placed]
     _refuse_games_of_other_sources(place, name, ids)
+    who = _who_plays(people, placed)
+    changed += [p for p in every if p not in changed and who.get(_folder(*p)) != mine.get("players", {}).get(_folder(*p))]  # a rename or merge is no event
     games = 0
     for done, (season, league) in enumerate(changed):
         games += _write_partition(db, place, name, where, args, season, league, people)
@@ -179,7 +184,7 @@ def export(db: Path, place: Place, filters: Filters | None = None, name: str | N
             progress(done + 1, len(changed))
     kept = [f"{_folder(season, league)}/{_file(name)}" for season, league in set(every) - set(changed)]
     store_figures(place, [p for p in kept if not place.exists(f"{STORED}/{p}")])  # a dataset exported before ktlog stored them
-    _write_metadata(place, meta, name, db, filters, position)
+    _write_metadata(place, meta, name, db, filters, position, who)
     if changed or not place.exists(STORED_ELO):
         store_elo(place)  # the league's Elo over every source's games, computed once here rather than by every statistic
     return ExportReport(str(place), len(changed), len(every) - len(changed), games, position)
@@ -221,6 +226,21 @@ def _identities(conn: sqlite3.Connection, db: Path) -> pl.DataFrame:
     found = roster(query, database_home(query, db))
     rows = [(game_id, name, pid, found.players[pid].name, found.players[pid].label) for _, game_id, name, pid in found.seats]
     return pl.DataFrame(rows, schema=["game_id", "player", *IDENTITY], orient="row")
+
+
+def _who_plays(people: pl.DataFrame, placed: list[tuple[str, str | None, str | None]]) -> dict[str, str]:
+    """Each partition's folder and a SHA-256 of who played its games (`_identities`' rows): an
+    export rewrites a partition whose players were renamed or merged since it was written."""
+    games = pl.DataFrame(placed, schema={"game_id": pl.String, "season": pl.String, "league": pl.String}, orient="row")
+    rows = (
+        people.join(games, on="game_id")
+        .sort("season", "league", "game_id", "player", nulls_last=True)
+        .select("season", "league", pl.concat_list(pl.exclude("season", "league").cast(pl.String).fill_null("\x00")).list.join("\x1f").alias("row"))
+    )
+    digests: dict[str, str] = {}
+    for (season, league), part in rows.group_by("season", "league", maintain_order=True):
+        digests[_folder(season, league)] = hashlib.sha256("\x1e".join(part.get_column("row")).encode()).hexdigest()
+    return digests
 
 
 def _write_partition(db: Path, place: Place, name: str, where: str, args: list, season: str | None, league: str | None, people: pl.DataFrame) -> int:
@@ -286,12 +306,13 @@ def _read_metadata(place: Place) -> dict:
     return meta
 
 
-def _write_metadata(place: Place, meta: dict, name: str, db: Path, filters: Filters, position: int) -> None:
+def _write_metadata(place: Place, meta: dict, name: str, db: Path, filters: Filters, position: int, who: dict[str, str]) -> None:
     sources = meta["sources"] | {
         name: {
             "source_database": str(db.resolve()),
             "filters": _filters_text(filters),
             "last_position": position,
+            "players": who,
             "schema_version": SCHEMA_VERSION,
             "ktlog_version": __version__,
             "exported_at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
