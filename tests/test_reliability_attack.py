@@ -468,6 +468,26 @@ def test_the_byte_search_never_passes_what_the_walk_refuses(name, delta):
             assert _bad_value(msgspec.to_builtins(event), type(event).__name__, "") is None
 
 
+@given(name=st.text(alphabet='ab"\\', max_size=12), padding=st.integers(min_value=185, max_value=205))
+def test_quotes_inside_a_text_keep_the_byte_search_within_the_walk(name, padding):
+    """Texts around NAME_LIMIT with quotes (`\\"` in JSON) and backslashes in them: the byte
+    search passes none the walk refuses."""
+    from ktlog.envelopes import _bad_value, _plainly_within_limits, canonical
+
+    event = PlayerJoined(player="x" * padding + name, kill_team='Blast 2"')
+    if _plainly_within_limits(canonical(event)):
+        assert _bad_value(msgspec.to_builtins(event), type(event).__name__, "") is None
+
+
+def test_an_inch_mark_passes_the_byte_search():
+    """Weapon rules such as `Blast 2"` are in most games' OperativeAdded events (issue 26)."""
+    from ktlog.envelopes import _plainly_within_limits, canonical
+
+    assert _plainly_within_limits(canonical(PlayerJoined(player='Kal "the Red"', kill_team='Blast 2"')))
+    assert not _plainly_within_limits(canonical(PlayerJoined(player="Kal\\", kill_team="x")))
+    assert not _plainly_within_limits(canonical(PlayerJoined(player="Kal\n", kill_team="x")))
+
+
 def test_a_byte_that_is_not_utf8_on_the_command_line_is_refused_naming_the_field(samples_db):
     """A shell passes bytes; Python makes an invalid one a lone surrogate, which JSON cannot hold."""
     before = samples_db.read_bytes()
