@@ -78,12 +78,25 @@ def ktlog_import(source: Path | None, db: Path, files: Path, jobs: int) -> Calla
     return run
 
 
-def bare_executemany(stored: Path, db: Path) -> tuple[float, float]:
-    """CPU and wall of inserting the rows `stored`'s events table holds into a new database with
-    the same events table and indexes, in one executemany and one commit (WAL, synchronous=FULL)."""
+def event_table_rows(files: Path) -> list[tuple]:
+    """The events table's rows of every event of `files` (`event_rows`, each game's key first):
+    what a store holding every event as a row inserts (finished games' events are archived in
+    blocks since schema 20, so a stored database's events table no longer holds them)."""
+    return [(key, *row) for key, path in enumerate(sorted(files.glob("*.jsonl")), 1) for row in event_rows(read_game_log(path)[1])]
+
+
+def bare_executemany(stored: Path, rows: list[tuple], db: Path) -> tuple[float, float]:
+    """CPU and wall of inserting `rows` into a new database with `stored`'s events table, its
+    indexes and the event ids' table its trigger fills (the unique ids and seqs an import
+    checks), in one executemany and one commit (WAL, synchronous=FULL)."""
     source = sqlite3.connect(stored)
-    schema = [sql for (sql,) in source.execute("SELECT sql FROM sqlite_master WHERE tbl_name = 'events' AND type IN ('table', 'index') AND sql IS NOT NULL")]
-    rows = source.execute(f"SELECT {', '.join(INSERT_EVENT.split('(')[1].split(')')[0].split(', '))} FROM events ORDER BY position").fetchall()
+    schema = [
+        sql
+        for (sql,) in source.execute(
+            "SELECT sql FROM sqlite_master WHERE tbl_name IN ('events', 'event_ids') AND type IN ('table', 'index', 'trigger') AND sql IS NOT NULL"
+            " ORDER BY type = 'trigger', type = 'index'"
+        )
+    ]
     source.close()
     conn = sqlite3.connect(db, isolation_level=None)
     conn.execute("PRAGMA journal_mode = WAL")
@@ -164,7 +177,8 @@ def main() -> int:
         if args.compare:
             for j in jobs:
                 ways[f"compared ktlog import --jobs {j}"] = lambda db, j=j: child_cpu(ktlog_import(args.compare, db, tmp / "files", j))
-        ways["bare executemany + commit"] = lambda db: bare_executemany(tmp / "ktlog import --jobs 1 0.db", db)
+        rows = event_table_rows(tmp / "files")
+        ways["bare executemany + commit"] = lambda db: bare_executemany(tmp / "ktlog import --jobs 1 0.db", rows, db)
         cpu: dict[str, list[float]] = {way: [] for way in ways}
         wall: dict[str, list[float]] = {way: [] for way in ways}
         for n in range(args.rounds):
