@@ -1,20 +1,23 @@
 """Importing new game files (issue 26): the whole process's CPU of `ktlog import`, with 1, 2 ...
 checking processes, against a bare `executemany` of the same rows into the same events table
 (its unique indexes included) with one commit, timed in the same run; and each stage of the
-import timed alone in this process, the floor a faster import would stand on.
+import timed alone (a child process each round, one checking process), the floor a faster
+import would stand on.
 
     .venv/bin/python benchmarks/import_bench.py [--games 200] [--rounds 3] [--jobs 1,2] [--compare PATH]
 
 `ktlog import` runs as a child process into a new database each time (WAL, synchronous=FULL, one
 fsync at the end, as it does), its CPU the child's user + system time (its checkers' included:
 it waits for them). `--compare PATH` also runs the ktlog whose source tree is at PATH (another
-checkout, e.g. main's) in the same rounds, so a before and an after share the machine's noise.
+checkout, e.g. main's) in the same rounds, its stages too, so a before and an after share the
+machine's noise.
 Rounds alternate the ways; figures are min and median over rounds.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import resource
 import sqlite3
@@ -75,12 +78,25 @@ def ktlog_import(source: Path | None, db: Path, files: Path, jobs: int) -> Calla
     return run
 
 
-def bare_executemany(stored: Path, db: Path) -> tuple[float, float]:
-    """CPU and wall of inserting the rows `stored`'s events table holds into a new database with
-    the same events table and indexes, in one executemany and one commit (WAL, synchronous=FULL)."""
+def event_table_rows(files: Path) -> list[tuple]:
+    """The events table's rows of every event of `files` (`event_rows`, each game's key first):
+    what a store holding every event as a row inserts (finished games' events are archived in
+    blocks since schema 20, so a stored database's events table no longer holds them)."""
+    return [(key, *row) for key, path in enumerate(sorted(files.glob("*.jsonl")), 1) for row in event_rows(read_game_log(path)[1])]
+
+
+def bare_executemany(stored: Path, rows: list[tuple], db: Path) -> tuple[float, float]:
+    """CPU and wall of inserting `rows` into a new database with `stored`'s events table, its
+    indexes and the event ids' table its trigger fills (the unique ids and seqs an import
+    checks), in one executemany and one commit (WAL, synchronous=FULL)."""
     source = sqlite3.connect(stored)
-    schema = [sql for (sql,) in source.execute("SELECT sql FROM sqlite_master WHERE tbl_name = 'events' AND type IN ('table', 'index') AND sql IS NOT NULL")]
-    rows = source.execute(f"SELECT {', '.join(INSERT_EVENT.split('(')[1].split(')')[0].split(', '))} FROM events ORDER BY position").fetchall()
+    schema = [
+        sql
+        for (sql,) in source.execute(
+            "SELECT sql FROM sqlite_master WHERE tbl_name IN ('events', 'event_ids') AND type IN ('table', 'index', 'trigger') AND sql IS NOT NULL"
+            " ORDER BY type = 'trigger', type = 'index'"
+        )
+    ]
     source.close()
     conn = sqlite3.connect(db, isolation_level=None)
     conn.execute("PRAGMA journal_mode = WAL")
@@ -126,6 +142,13 @@ def stages(files: Path, db: Path) -> dict[str, float]:
     return out
 
 
+def stages_of(source: Path | None, files: Path, db: Path) -> dict[str, float]:
+    """`stages` in a child process running this ktlog or the one whose source tree is `source`."""
+    env = {**os.environ, "PYTHONPATH": str(source)} if source else None
+    done = subprocess.run([sys.executable, __file__, "--stages-of", str(files), str(db)], env=env, capture_output=True, text=True, check=True)
+    return json.loads(done.stdout)
+
+
 def start_up(source: Path | None) -> float:
     """CPU seconds of `ktlog import --help`: the interpreter and the modules an import loads."""
     env = {**os.environ, "PYTHONPATH": str(source)} if source else None
@@ -138,7 +161,11 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--jobs", default=None, help="checking processes to try, e.g. 1,2,4 (default: 1, 2 and the cores available)")
     parser.add_argument("--compare", type=Path, default=None, help="the source tree of another ktlog (e.g. main's checkout) to time in the same rounds")
+    parser.add_argument("--stages-of", nargs=2, type=Path, default=None, help=argparse.SUPPRESS)  # FILES DB: `stages` as JSON, for `stages_of`
     args = parser.parse_args()
+    if args.stages_of:
+        print(json.dumps(stages(*args.stages_of)))
+        return 0
     cores = available_cores()
     jobs = sorted({int(j) for j in args.jobs.split(",")}) if args.jobs else sorted({1, min(2, cores), cores})
     with tempfile.TemporaryDirectory() as folder:
@@ -150,7 +177,8 @@ def main() -> int:
         if args.compare:
             for j in jobs:
                 ways[f"compared ktlog import --jobs {j}"] = lambda db, j=j: child_cpu(ktlog_import(args.compare, db, tmp / "files", j))
-        ways["bare executemany + commit"] = lambda db: bare_executemany(tmp / "ktlog import --jobs 1 0.db", db)
+        rows = event_table_rows(tmp / "files")
+        ways["bare executemany + commit"] = lambda db: bare_executemany(tmp / "ktlog import --jobs 1 0.db", rows, db)
         cpu: dict[str, list[float]] = {way: [] for way in ways}
         wall: dict[str, list[float]] = {way: [] for way in ways}
         for n in range(args.rounds):
@@ -158,7 +186,12 @@ def main() -> int:
                 c, w = run(tmp / f"{way} {n}.db")
                 cpu[way].append(c)
                 wall[way].append(w)
-        floor = stages(tmp / "files", tmp / "stages.db")
+        floors: list[dict[str, float]] = []
+        compared_floors: list[dict[str, float]] = []
+        for n in range(args.rounds):  # each stage in a child process, the compared ktlog's in turn
+            floors.append(stages_of(None, tmp / "files", tmp / f"stages {n}.db"))
+            if args.compare:
+                compared_floors.append(stages_of(args.compare, tmp / "files", tmp / f"compared stages {n}.db"))
         starts = [start_up(None) for _ in range(args.rounds)]
         compared_starts = [start_up(args.compare) for _ in range(args.rounds)] if args.compare else []
     bare = statistics.median(cpu["bare executemany + commit"])
@@ -179,14 +212,15 @@ def main() -> int:
     for j in jobs:
         rate = events / statistics.median(wall[f"ktlog import --jobs {j}"])
         print(f"| {j} | {rate:,.0f} | {rate / one:.2f}x | {'>= ' + format(SCALING_TARGET * j, '.1f') + 'x' if 1 < j <= cores else ''} |")
-    print("\n| stage, alone, this process (the floor) | CPU s | x bare |")
-    print("|---|---|---|")
-    print(f"| start-up: `ktlog import --help` (min of {args.rounds}) | {min(starts):.2f} | {min(starts) / bare:.2f}x |")
-    if compared_starts:
-        print(f"| compared ktlog's start-up | {min(compared_starts):.2f} | {min(compared_starts) / bare:.2f}x |")
-    for stage, seconds in floor.items():
-        print(f"| {stage} | {seconds:.2f} | {seconds / bare:.2f}x |")
-    print(f"| sum of the stages and the start-up | {sum(floor.values()) + min(starts):.2f} | {(sum(floor.values()) + min(starts)) / bare:.2f}x |")
+    rows = [("start-up: `ktlog import --help`", starts, compared_starts)]
+    rows += [(stage, [f[stage] for f in floors], [f[stage] for f in compared_floors]) for stage in floors[0]]
+    sums = [sum(f.values()) + s for f, s in zip(floors, starts, strict=True)]
+    rows.append(("sum of the stages and the start-up", sums, [sum(f.values()) + s for f, s in zip(compared_floors, compared_starts, strict=True)]))
+    print(f"\n| stage, alone, a child process a round (the floor) | CPU s | x bare (medians) |{' compared ktlog, CPU s | x bare |' if args.compare else ''}")
+    print(f"|---|---|---|{'---|---|' if args.compare else ''}")
+    for stage, mine, theirs in rows:
+        compared = f" {span(theirs)} | {statistics.median(theirs) / bare:.2f}x |" if theirs else ""
+        print(f"| {stage} | {span(mine)} | {statistics.median(mine) / bare:.2f}x |{compared}")
     return 0
 
 

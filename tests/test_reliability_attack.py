@@ -445,6 +445,19 @@ def test_a_header_with_an_empty_signature_list_imports_as_unsigned(samples_db, t
     assert "334f68f6  ok (266 events); not signed" in ktlog(tmp_path / "fresh.db", "verify").output
 
 
+def test_an_event_id_of_two_uuids_on_two_lines_is_refused_naming_the_field(samples_db, tmp_path):
+    """The event ids of a file are checked and converted together (`envelopes.event_ids_bytes`):
+    one id holding a newline between two UUIDs, the file's chain recomputed, is still one id,
+    refused by its control character (not a traceback, nor two ids)."""
+    ktlog(samples_db, "export", "334f", "-o", tmp_path / "game.jsonl")
+    lines = (tmp_path / "game.jsonl").read_bytes().split(b"\n")[:-1]
+    third = json.loads(lines[3])
+    lines[3] = json.dumps({**third, "event_id": f"{json.loads(lines[2])['event_id']}\n{third['event_id']}"}).encode()
+    (tmp_path / "forged.jsonl").write_bytes(b"\n".join(rechained(lines)) + b"\n")
+    out = ktlog(tmp_path / "fresh.db", "import", tmp_path / "forged.jsonl", ok=False).output
+    assert "forged.jsonl, line 4: field event_id: holds the control character U+000A" in out and "Traceback" not in out, out
+
+
 def rechained(lines: list[bytes]) -> list[bytes]:
     """Game-log lines with their hash chain recomputed, as a forger would."""
     from ktlog.envelopes import GENESIS, canonical_raw, chain_hash
@@ -466,6 +479,26 @@ def test_the_byte_search_never_passes_what_the_walk_refuses(name, delta):
     for event in (PlayerJoined(player=name, kill_team=name), AplModified(operative="a1", delta=delta, reason=name)):
         if _plainly_within_limits(canonical(event)):
             assert _bad_value(msgspec.to_builtins(event), type(event).__name__, "") is None
+
+
+@given(name=st.text(alphabet='ab"\\', max_size=12), padding=st.integers(min_value=185, max_value=205))
+def test_quotes_inside_a_text_keep_the_byte_search_within_the_walk(name, padding):
+    """Texts around NAME_LIMIT with quotes (`\\"` in JSON) and backslashes in them: the byte
+    search passes none the walk refuses."""
+    from ktlog.envelopes import _bad_value, _plainly_within_limits, canonical
+
+    event = PlayerJoined(player="x" * padding + name, kill_team='Blast 2"')
+    if _plainly_within_limits(canonical(event)):
+        assert _bad_value(msgspec.to_builtins(event), type(event).__name__, "") is None
+
+
+def test_an_inch_mark_passes_the_byte_search():
+    """Weapon rules such as `Blast 2"` are in most games' OperativeAdded events (issue 26)."""
+    from ktlog.envelopes import _plainly_within_limits, canonical
+
+    assert _plainly_within_limits(canonical(PlayerJoined(player='Kal "the Red"', kill_team='Blast 2"')))
+    assert not _plainly_within_limits(canonical(PlayerJoined(player="Kal\\", kill_team="x")))
+    assert not _plainly_within_limits(canonical(PlayerJoined(player="Kal\n", kill_team="x")))
 
 
 def test_a_byte_that_is_not_utf8_on_the_command_line_is_refused_naming_the_field(samples_db):

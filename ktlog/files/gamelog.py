@@ -208,12 +208,26 @@ def read_game_log(path: Path) -> tuple[Header, list[tuple[Envelope, bytes]]]:
         raise GameLogError(where, 1, f"not a ktlog game-log header: {problem}")
     sealed: list[tuple[Envelope, bytes]] = []
     lines_of_ids: dict[str, int] = {}
-    prev = GENESIS
-    for number, raw_line in enumerate(lines[1:], 2):
-        envelope, payload = _read_line(where, number, raw_line, header, len(sealed) + 1, prev)
-        first = lines_of_ids.setdefault(envelope.event_id, number)
-        if first != number:
-            raise GameLogError(where, number, f"field event_id: {envelope.event_id} is already the id of the event on line {first}; each event has its own id")
+    prev, game_id, decode = GENESIS, header.game_id, _envelope_decoder().decode
+    for seq, raw_line in enumerate(lines[1:], 1):  # one loop, no call a line but the decode and the hash: 3/4 of reading's CPU
+        try:
+            envelope = decode(raw_line)  # the common case: a current-version event
+            payload = canonical(envelope.payload) if envelope.version == type(envelope.payload).version else None
+        except (msgspec.ValidationError, msgspec.DecodeError, UnicodeDecodeError, RecursionError):
+            payload = None
+        if payload is None:
+            envelope, payload = _read_line_slowly(where, seq + 1, raw_line)
+        if (
+            envelope.game_id != game_id
+            or envelope.seq != seq
+            or envelope.prev_hash != prev
+            or chain_hash(prev, game_id, seq, envelope.event_id, envelope.version, envelope.recorded_at, payload) != envelope.hash
+            or _LONG_NUMBER in payload.translate(_DIGITS)
+        ):
+            _refuse_line(where, seq, envelope, payload, game_id, prev)
+        first = lines_of_ids.setdefault(envelope.event_id, seq + 1)
+        if first != seq + 1:
+            raise GameLogError(where, seq + 1, f"field event_id: {envelope.event_id} is already the id of the event on line {first}; each event has its own id")
         sealed.append((envelope, payload))
         prev = envelope.hash
     if not sealed:
@@ -267,25 +281,20 @@ def _too_large(value, path: str = "payload") -> str | None:
     return None
 
 
-def _read_line(where: str, number: int, raw_line: bytes, header: Header, seq: int, prev: str) -> tuple[Envelope, bytes]:
-    try:
-        envelope = _envelope_decoder().decode(raw_line)  # the common case: a current-version event
-        payload = canonical(envelope.payload) if envelope.version == type(envelope.payload).version else None
-    except (msgspec.ValidationError, msgspec.DecodeError, UnicodeDecodeError, RecursionError):
-        payload = None
-    if payload is None:
-        envelope, payload = _read_line_slowly(where, number, raw_line)
+def _refuse_line(where: str, seq: int, envelope: Envelope, payload: bytes, game_id: str, prev: str) -> None:
+    """Raise GameLogError saying what is wrong with the line of event `seq` that `read_game_log`
+    doubts (the line after the header's is seq 1's); a long number that fits SQLite's integers passes."""
+    number = seq + 1
     if _LONG_NUMBER in payload.translate(_DIGITS) and (problem := _too_large(msgspec.json.decode(payload))):
         raise GameLogError(where, number, problem)
-    if envelope.game_id != header.game_id:
-        raise GameLogError(where, number, f"field game_id: {envelope.game_id} is not the header's game {header.game_id}")
+    if envelope.game_id != game_id:
+        raise GameLogError(where, number, f"field game_id: {envelope.game_id} is not the header's game {game_id}")
     if envelope.seq != seq:
         raise GameLogError(where, number, f"field seq: expected {seq}, found {envelope.seq} (a line is missing, repeated or out of order)")
     if envelope.prev_hash != prev:
         raise GameLogError(where, number, "field prev_hash: does not match the previous event's hash (events were removed or reordered)")
     if chain_hash(prev, envelope.game_id, seq, envelope.event_id, envelope.version, envelope.recorded_at, payload) != envelope.hash:
         raise GameLogError(where, number, "field hash: does not match the event's content: it was changed after it was recorded")
-    return envelope, payload
 
 
 def _read_line_slowly(where: str, number: int, raw_line: bytes) -> tuple[Envelope, bytes]:

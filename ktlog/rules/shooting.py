@@ -134,8 +134,12 @@ def resolve_shooting(
 
 def _damage(weapon: Weapon, profile: WeaponProfile, normal: int, critical: int, normal_saves: int, critical_saves: int) -> int:
     """Devastating on each retained critical, then the hits the saves do not block (ruling 4)."""
-    unblocked_normal, unblocked_critical = rulings.allocate_saves(normal, critical, normal_saves, critical_saves, weapon.normal_dmg, weapon.crit_dmg)
-    return critical * profile.devastating + unblocked_normal * weapon.normal_dmg + unblocked_critical * weapon.crit_dmg
+    return _hits_damage(normal, critical, normal_saves, critical_saves, weapon.normal_dmg, weapon.crit_dmg, profile.devastating)
+
+
+def _hits_damage(normal: int, critical: int, normal_saves: int, critical_saves: int, normal_dmg: int, crit_dmg: int, devastating: int) -> int:
+    unblocked_normal, unblocked_critical = rulings.allocate_saves(normal, critical, normal_saves, critical_saves, normal_dmg, crit_dmg)
+    return critical * devastating + unblocked_normal * normal_dmg + unblocked_critical * crit_dmg
 
 
 def _outcomes(n: int, p: dict[str, float]) -> list[tuple[float, int, int, int]]:
@@ -163,23 +167,30 @@ def expected_damage(
     """The average damage of one shooting sequence (the same rules as `resolve_shooting`,
     over every way the dice can fall; re-rolls are not modelled)."""
     attack = _chances(lambda r: die_outcome(r, hit, profile.lethal))
-    saving = _chances(lambda r: "critical" if r == 6 else ("normal" if r != 1 and r >= save else "fail"))
-    defending: dict[int, list[tuple[float, int, int, int]]] = {}  # the defence dice's outcomes, by dice rolled
-    damage: dict[tuple[int, int, int, int], int] = {}  # many attack outcomes retain the same hits
     total = 0.0
     for p_attack, fails, normal, critical in _outcomes(weapon.atk - accurate, attack):
         hits = retain(fails, normal, critical, profile, accurate=accurate, obscured=obscured)
         collected = defence_dice_collected(profile, hits.critical_retained, defence)
         cover_save = 1 if cover and not profile.saturate and collected > 0 else 0
-        rolled = collected - cover_save
-        if rolled not in defending:
-            defending[rolled] = _outcomes(rolled, saving)
-        for p_defence, _, saves, critical_saves in defending[rolled]:
-            key = (hits.normal, hits.critical, saves + cover_save, critical_saves)
-            if key not in damage:
-                damage[key] = _damage(weapon, profile, *key)
-            total += p_attack * p_defence * damage[key]
+        for p_defence, damage in _defended(
+            hits.normal, hits.critical, collected - cover_save, cover_save, save, weapon.normal_dmg, weapon.crit_dmg, profile.devastating
+        ):
+            total += p_attack * p_defence * damage
     return total
+
+
+@lru_cache(maxsize=8192)
+def _defended(
+    normal: int, critical: int, rolled: int, cover_save: int, save: int, normal_dmg: int, crit_dmg: int, devastating: int
+) -> tuple[tuple[float, int], ...]:
+    """(chance, damage) of each way `rolled` defence dice can fall against these retained hits
+    (`_damage`, with a cover save retained besides): the same for every weapon with these
+    figures, so an import works each out once rather than once a weapon and target."""
+    saving = _chances(lambda r: "critical" if r == 6 else ("normal" if r != 1 and r >= save else "fail"))
+    return tuple(
+        (p, _hits_damage(normal, critical, saves + cover_save, critical_saves, normal_dmg, crit_dmg, devastating))
+        for p, _, saves, critical_saves in _outcomes(rolled, saving)
+    )
 
 
 def hot_damage(hot_roll: int, hit: int) -> int:

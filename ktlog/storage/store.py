@@ -20,7 +20,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-from ..envelopes import GENESIS, GameRow, check_ids, check_limits, decode_payload, event_id_bytes, event_id_text, game_prefix, now, seal
+from ..envelopes import GENESIS, GameRow, check_ids, check_limits, decode_payload, event_id_text, event_ids_bytes, game_prefix, now, seal
 from ..errors import ConcurrencyConflict, GameNotFound, InvalidEvent, KtlogError, StoreError
 from ..events import AnyEvent, Envelope, Event, EventCorrected, EventVoided, GameCreated
 from ..reducer import apply_in_place, fold_with_snapshots
@@ -630,9 +630,8 @@ def event_rows(sealed: list[tuple[Envelope, bytes]]) -> list[tuple[Any, ...]]:
     One pass: a game's id is checked once, an event id that is a UUID needs no other check."""
     rows = []
     checked_game = None
-    for e, p in sealed:
+    for (e, p), event_id in zip(sealed, event_ids_bytes([e.event_id for e, _ in sealed]), strict=True):
         try:
-            event_id = event_id_bytes(e.event_id)
             if e.game_id != checked_game or not isinstance(event_id, bytes):
                 check_ids(e.game_id, e.event_id)
                 checked_game = e.game_id
@@ -640,7 +639,7 @@ def event_rows(sealed: list[tuple[Envelope, bytes]]) -> list[tuple[Any, ...]]:
         except InvalidEvent as exc:
             exc.seq = e.seq
             raise
-        rows.append((e.seq, event_id, e.type, e.version, e.recorded_at, p.decode(), bytes.fromhex(e.hash), e.game_id if e.seq == 1 else None))
+        rows.append((e.seq, event_id, type(e.payload).__name__, e.version, e.recorded_at, p.decode(), bytes.fromhex(e.hash), e.game_id if e.seq == 1 else None))
     return rows
 
 
