@@ -52,11 +52,13 @@ def now() -> str:
     return dt.datetime.now(dt.UTC).isoformat(timespec="microseconds")
 
 
-def event_uuid(recorded_at: str, random_bits: int | None = None) -> str:
-    """A version 7 UUID (RFC 9562, section 5.7) for an event: its time recorded in milliseconds,
-    then 74 random bits. Events recorded together sort together, so the database's unique index
-    of event ids grows at a few pages instead of at random ones (an import writes 2x faster)."""
-    ms = int(dt.datetime.fromisoformat(recorded_at).timestamp() * 1000)
+def event_uuid(recorded_at: str | dt.datetime, random_bits: int | None = None) -> str:
+    """A version 7 UUID (RFC 9562, section 5.7) for an event: its time recorded (the text, or the
+    clock's reading it was written from) in milliseconds, then 74 random bits. Events recorded
+    together sort together, so the database's unique index of event ids grows at a few pages
+    instead of at random ones (an import writes 2x faster)."""
+    moment = recorded_at if isinstance(recorded_at, dt.datetime) else dt.datetime.fromisoformat(recorded_at)
+    ms = int(moment.timestamp() * 1000)
     rand = secrets.randbits(74) if random_bits is None else random_bits & (2**74 - 1)
     value = (ms & (2**48 - 1)) << 80 | 0x7 << 76 | (rand >> 62) << 64 | 0b10 << 62 | rand & (2**62 - 1)
     return _dashed(f"{value:032x}")
@@ -65,7 +67,10 @@ def event_uuid(recorded_at: str, random_bits: int | None = None) -> str:
 def seal(game_id: str, seq: int, event: Event, prev_hash: str, *, event_id: str | None = None, recorded_at: str | None = None) -> tuple[Envelope, bytes]:
     """The envelope for a new event, and its canonical payload bytes."""
     payload = canonical(event)
-    recorded_at = recorded_at or now()
+    if recorded_at is None:  # the id's time from the same clock reading, not parsed back from its text
+        moment = dt.datetime.now(dt.UTC)
+        recorded_at = moment.isoformat(timespec="microseconds")
+        event_id = event_id or event_uuid(moment)
     event_id = event_id or event_uuid(recorded_at)
     version = type(event).version
     digest = chain_hash(prev_hash, game_id, seq, event_id, version, recorded_at, payload)
@@ -180,14 +185,19 @@ def check_ids(game_id: str, event_id: str) -> None:
     """Refuse an envelope whose game id is not a UUID as ktlog writes them (36 characters, lower
     case: any other text could be unreachable, shadow another game's prefix, or name a file
     outside the current folder), or whose event id is not a short plain text."""
+    check_game_id(game_id)
+    problem = _bad_value(event_id, "event_id", "event_id")
+    if problem:
+        raise InvalidEvent(problem, "event_id")
+
+
+def check_game_id(game_id: str) -> None:
+    """Refuse a game id that is not a UUID as ktlog writes them (`check_ids`)."""
     if not UUID_TEXT.fullmatch(game_id):
         hint = "; write it in lower case" if UUID_TEXT.fullmatch(game_id.lower()) else ""
         raise InvalidEvent(
             f"field game_id: {game_id[:60]!r} is not a ktlog id (a UUID in lower case, e.g. 334f68f6-0dcb-4490-9503-74563ac46dc6){hint}", "game_id"
         )
-    problem = _bad_value(event_id, "event_id", "event_id")
-    if problem:
-        raise InvalidEvent(problem, "event_id")
 
 
 def event_id_bytes(event_id: str) -> bytes | str:

@@ -25,6 +25,9 @@ def rows_since(game_id: str, state: GameState, after_seq: int) -> dict[str, list
     out: dict[str, list[tuple[Any, ...]]] = {}
     for table, log in PROJECTION_LOGS.items():
         entries = getattr(state, log)
+        if not entries or entries[-1].seq <= after_seq:  # most events add to none of the logs
+            out[table] = []
+            continue
         first = len(entries)
         while first and entries[first - 1].seq > after_seq:
             first -= 1

@@ -16,11 +16,11 @@ import uuid
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cache, cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-from ..envelopes import GENESIS, GameRow, check_ids, check_limits, decode_payload, event_id_text, event_ids_bytes, game_prefix, now, seal
+from ..envelopes import GENESIS, GameRow, check_game_id, check_ids, check_limits, decode_payload, event_id_text, event_ids_bytes, game_prefix, now, seal
 from ..errors import ConcurrencyConflict, GameNotFound, InvalidEvent, KtlogError, StoreError
 from ..events import AnyEvent, Envelope, Event, EventCorrected, EventVoided, GameCreated
 from ..reducer import apply_in_place, fold_with_snapshots
@@ -448,10 +448,7 @@ class Store:
             values = {c: v for c, v in columns.items() if c not in known or known[c] != v}
         head_hash = envelope.hash
         values.update(updated_at=envelope.recorded_at, head_seq=state.seq, head_hash=head_hash)
-        cursor = self.conn.execute(
-            f"UPDATE games SET {', '.join(f'{c}=?' for c in values)} WHERE game_key = ? AND head_seq = ? AND head_hash = ?",
-            (*values.values(), self._key(game_id), *was),
-        )
+        cursor = self.conn.execute(_head_update(tuple(values)), (*values.values(), self._key(game_id), *was))
         if cursor.rowcount != 1:
             raise ConcurrencyConflict(game_id, state.seq, self._head(game_id)[0])
         self._heads[game_id], self._columns[game_id] = (state.seq, head_hash), (key, columns)
@@ -616,6 +613,12 @@ class Store:
         return state
 
 
+@cache
+def _head_update(columns: tuple[str, ...]) -> str:
+    """The UPDATE moving a game's head and setting `columns`, made once for each set of columns."""
+    return f"UPDATE games SET {', '.join(f'{c}=?' for c in columns)} WHERE game_key = ? AND head_seq = ? AND head_hash = ?"
+
+
 INSERT_EVENT = f"INSERT INTO events ({', '.join(EVENTS)}) VALUES ({', '.join('?' * len(EVENTS))})"
 """Rows of `event_rows`, each with the game's key first."""
 RECORDED_AT, PAYLOAD, HASH = 4, 5, 6
@@ -632,8 +635,10 @@ def event_rows(sealed: list[tuple[Envelope, bytes]]) -> list[tuple[Any, ...]]:
     checked_game = None
     for (e, p), event_id in zip(sealed, event_ids_bytes([e.event_id for e, _ in sealed]), strict=True):
         try:
-            if e.game_id != checked_game or not isinstance(event_id, bytes):
+            if not isinstance(event_id, bytes):
                 check_ids(e.game_id, e.event_id)
+            elif e.game_id != checked_game:
+                check_game_id(e.game_id)
                 checked_game = e.game_id
             check_limits(e.payload, p)
         except InvalidEvent as exc:
