@@ -81,6 +81,27 @@ def test_asked_on_the_event_loop_a_lock_is_a_no_not_a_wait_and_the_reads_still_w
     assert not source.unchanged(version)  # closed: read anew
 
 
+def test_the_requests_of_one_turn_of_the_event_loop_share_one_question_and_the_next_turn_asks_again(web_game) -> None:
+    db, gid = web_game
+    source = Source(db)
+    with source.reading() as store:
+        version = source.version(store)
+    asked: list[str] = []
+    source._store.conn.set_trace_callback(asked.append)
+
+    async def requests() -> tuple[list[bool], list[bool]]:
+        waiting = [source.unchanged(version) for _ in range(50)]  # 50 requests that arrived together
+        with Store(db) as other:
+            other.append(gid, Annotation(target=3, text="a note"))
+        await asyncio.sleep(0)  # the next turn: requests that came after the commit
+        return waiting, [source.unchanged(version) for _ in range(50)]
+
+    waiting, later = asyncio.run(requests())
+    assert all(waiting) and not any(later)
+    assert asked.count("PRAGMA data_version") == 2  # one question a turn, not one a request
+    source.close()
+
+
 def test_a_file_put_in_place_of_the_database_is_read_not_sent_from_what_was_kept(web_client, web_game, tmp_path: Path) -> None:
     db, gid = web_game
     assert web_client.get(f"/games/{gid}").status_code == 200
@@ -182,3 +203,28 @@ def test_the_follower_looks_only_while_someone_watches(web_game) -> None:
 
     idle, watched, left, later = asyncio.run(main())
     assert idle == 0 and watched >= 5 and later == left
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="uvloop has no Windows build; uvicorn uses asyncio's loop there")
+def test_the_server_runs_on_uvicorns_compiled_http_parser_and_event_loop() -> None:
+    """`ktlog serve`'s settings give uvicorn's httptools parser and uvloop's loop (pyproject's
+    dependencies): h11 and asyncio's loop cost twice the server's CPU a page (docs/performance.md)."""
+    import uvicorn
+    import uvloop
+    from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+    from ktlog.web.app import SERVER_SETTINGS
+
+    async def app(scope, receive, send) -> None:  # the settings are the server's, whatever the app
+        pass
+
+    config = uvicorn.Config(app, **SERVER_SETTINGS)
+    config.load()
+    assert config.http_protocol_class is HttpToolsProtocol
+    loop_factory = config.get_loop_factory()
+    assert loop_factory is not None
+    loop = loop_factory()
+    try:
+        assert isinstance(loop, uvloop.Loop)
+    finally:
+        loop.close()

@@ -20,7 +20,7 @@ LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
 @click.pass_context
 def serve(ctx: click.Context, host: str, port: int, allow: tuple[str, ...], max_streams: int, seats: bool) -> None:
     """Serve a read-only web view: every table live, a game, a stream overlay, the replay and the league."""
-    from ..web.app import Server, listen, make_app
+    from ..web.app import SERVER_SETTINGS, Server, listen, make_app
 
     db = Path(ctx.find_root().obj["db"])
     if not db.exists():
@@ -39,7 +39,7 @@ def serve(ctx: click.Context, host: str, port: int, allow: tuple[str, ...], max_
             )
     try:
         app = make_app(db, hosts=(host,), allow=allow, streams_per_client=max_streams, seats=seats)
-        Server(app, log_level="warning", timeout_graceful_shutdown=2, proxy_headers=False).run(sockets=[sock])  # no proxy: the client's own address
+        Server(app, **SERVER_SETTINGS).run(sockets=[sock])
     except KeyboardInterrupt:  # uvicorn stops the server, then raises the Ctrl+C again
         click.echo("ktlog serve: stopped")
         ctx.exit(130)

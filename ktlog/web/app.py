@@ -112,6 +112,11 @@ def make_app(
     return app
 
 
+SERVER_SETTINGS: dict[str, Any] = {"log_level": "warning", "timeout_graceful_shutdown": 2, "proxy_headers": False}
+"""uvicorn's settings for `ktlog serve` (no proxy: the client's own address); uvicorn picks its
+HTTP parser and event loop itself. benchmarks/game_page_bench.py runs its bare app with these."""
+
+
 class Server(uvicorn.Server):
     """uvicorn's server, ending the event streams first when asked to stop (a stream never
     ends by itself, and uvicorn waits for open responses before it stops)."""

@@ -40,23 +40,30 @@ class Kept(Generic[T]):
 
 @dataclass(frozen=True)
 class Made:
-    """A page as sent, and its ETag (a digest of its bytes)."""
+    """A page as sent, and its ETag (a digest of its bytes), with its two answers made once:
+    the page and the 304 (a Starlette response only sends what it holds, so one serves every
+    request; making them again cost a tenth of the server's CPU a request, issue 26)."""
 
     body: bytes
     etag: str = field(init=False)
+    page: Response = field(init=False, repr=False, compare=False)
+    kept: Response = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "etag", '"' + hashlib.blake2b(self.body, digest_size=16).hexdigest() + '"')
+        etag = '"' + hashlib.blake2b(self.body, digest_size=16).hexdigest() + '"'
+        headers = {"etag": etag, "cache-control": "no-cache"}
+        object.__setattr__(self, "etag", etag)
+        object.__setattr__(self, "page", HTMLResponse(self.body, headers=headers))
+        object.__setattr__(self, "kept", Response(status_code=304, headers=headers))
 
     def response(self, request: Request) -> Response:
         """The page, or 304 when the request's If-None-Match names it (the browser has it).
         `no-cache`: a browser asks again each time (the page is live), and is sent 304 while
         nothing changed."""
-        headers = {"etag": self.etag, "cache-control": "no-cache"}
         asked = request.headers.get("if-none-match")
         if asked and (asked.strip() == "*" or self.etag in (tag.strip().removeprefix("W/") for tag in asked.split(","))):
-            return Response(status_code=304, headers=headers)
-        return HTMLResponse(self.body, headers=headers)
+            return self.kept
+        return self.page
 
 
 class Sent:

@@ -54,6 +54,8 @@ class Source:
         self._identity: tuple[int, int] | None = None
         self._not_waiting = False
         """Whether `unchanged` set the connection not to wait for locks (`reading` sets it back)."""
+        self._asked: tuple[Version, bool] | None = None
+        """`unchanged`'s answer in this turn of the event loop, and the version it was about."""
         self.problem: str | None = None
         """The latest problem in words, None while the file reads fine."""
         self.replacements = 0
@@ -96,7 +98,26 @@ class Source:
     def unchanged(self, version: Version) -> bool:
         """Whether nothing was committed since `version` was taken, asked on the event loop:
         never waits (a read under way, another program's lock, a replaced file: False, and
-        the caller reads in the worker thread as usual)."""
+        the caller reads in the worker thread as usual). On a running loop one answer serves
+        the requests that ask in the same turn (50 clients: one query, not 50). Each of them
+        had arrived when it was worked out: a request's task is queued when its bytes are read,
+        and the answer is forgotten by a callback queued at the first asking, so after them."""
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return self._unchanged(version)
+        if self._asked is not None and self._asked[0] == version:
+            return self._asked[1]
+        if self._asked is None:
+            loop.call_soon(self._forget)
+        answer = self._unchanged(version)
+        self._asked = (version, answer)
+        return answer
+
+    def _forget(self) -> None:
+        self._asked = None
+
+    def _unchanged(self, version: Version) -> bool:
         store = self._store
         if store is None or version[0] != self.opened or not self.in_use.acquire(blocking=False):
             return False
