@@ -7,7 +7,8 @@ while it is of the very results it counts. Checked on the sample games, which ho
 concession, a mirror match, Multiplayer Ops games of three and four players (one a shared win)
 and Joint Ops games against the NPOs, from the database and from its dataset, with and without
 filters. The per-game figures a dataset stores at export are those summed from its tables, and
-are never read once the files they were summed from have changed.
+are never read once the files they were summed from have changed; so is the VP against each row
+stored beside them, read by the standings while the stored games and VP are the results'.
 """
 
 from __future__ import annotations
@@ -21,10 +22,10 @@ from conftest import SAMPLE_GAMES
 
 from ktlog.analytics import figures as figures_module
 from ktlog.analytics import standings as standings_module
-from ktlog.analytics.figures import STORED, game_figures, store_figures, stored_figures
+from ktlog.analytics.figures import OPPONENTS, STORED, game_figures, store_figures, stored_figures, stored_opponents
 from ktlog.analytics.league import Filters, League, with_opponents
 from ktlog.analytics.place import Place
-from ktlog.analytics.standings import STORED_ELO, elo_history, league_elo
+from ktlog.analytics.standings import FINGERPRINTED, STORED_ELO, _fingerprint, elo_history, league_elo
 from ktlog.cli import cli
 from ktlog.play.simulate import simulate_into
 from ktlog.storage.store import Store
@@ -219,3 +220,98 @@ def test_figures_of_an_op_with_no_stored_column_are_summed(samples, tmp_path):
     league = League(Place.of(copy))
     assert stored_figures(league) is None
     assert "vp_bounty" in league.figures.columns and league.ops[-1] == "bounty"
+
+
+@pytest.mark.parametrize("filters", LEAGUES, ids=Filters.describe)
+def test_the_stored_vp_against_is_the_paired_one(samples, filters):
+    """The VP against each result row stored at export (`player_games`) is `with_opponents`'s,
+    of the same type (whole where every game has two players, a mean with three or four)."""
+    league = League(Place.of(samples[1]), filters)
+    stored, paired = stored_opponents(league), with_opponents(league.result_rows)
+    assert stored is not None and stored.height == paired.height > 0
+    columns = ["game_id", "player", "vp_against"]
+    assert in_order(stored.select(columns)).equals(in_order(paired.select(columns)))
+    dtype = stored.get_column("vp_against").dtype
+    assert dtype == paired.get_column("vp_against").dtype and (dtype == pl.Int64) == (filters.ruleset in ("kt24-joint", "kt24-preliminary"))
+
+
+def test_the_standings_read_the_stored_vp_against(samples, monkeypatch):
+    db, folder = samples
+    expected = {filters: ktlog(db, "stats", "standings", *filters, "--format", "csv").stdout for filters in [(), ("--ruleset", "kt24-multiplayer")]}
+    monkeypatch.setattr(standings_module, "with_opponents", lambda rows: pytest.fail("paired again"))
+    for filters, table in expected.items():
+        assert ktlog(db, "stats", "standings", *filters, "--format", "csv", "--source", folder).stdout == table
+
+
+def edit_a_result(folder, tmp_path):
+    """One player's VP changed in `game_results`, as another tool would rewrite the file."""
+    file = sorted(folder.glob("game_results/*/*/*.parquet"))[0]
+    pl.read_parquet(file).with_columns(pl.when(pl.int_range(pl.len()) == 0).then(pl.col("vp_total") + 3).otherwise("vp_total").alias("vp_total")).write_parquet(
+        file
+    )
+
+
+def stored_before_the_opponents(folder, tmp_path):
+    """`player_games` as an export before these columns wrote it: the figures, their fingerprint."""
+    for file in folder.glob(f"{STORED}/*/*/*.parquet"):
+        meta = pl.read_parquet_metadata(file)
+        pl.read_parquet(file).drop(*OPPONENTS).write_parquet(file, metadata=meta)
+
+
+@pytest.mark.parametrize("stale", [edit_a_result, add_games, stored_before_the_opponents], ids=["result edited", "games added", "stored before them"])
+def test_a_stale_stored_vp_against_is_not_read(samples, tmp_path, stale):
+    """The VP against stored of other results than the dataset now holds (or not stored) is never
+    read: the standings pair the opponents again, as a fresh export of those files stores them."""
+    db, folder = samples
+    copy = tmp_path / "copy"
+    shutil.copytree(folder, copy)
+    stale(copy, tmp_path)
+    assert stored_opponents(League(Place.of(copy))) is None
+    fresh = tmp_path / "fresh"
+    shutil.copytree(copy, fresh)
+    store_figures(Place.of(fresh))
+    assert stored_opponents(League(Place.of(fresh))) is not None
+    table = ktlog(db, "stats", "standings", "--format", "csv", "--source", copy).stdout
+    assert table == ktlog(db, "stats", "standings", "--format", "csv", "--source", fresh).stdout
+    if stale is stored_before_the_opponents:  # the figures themselves are still read
+        assert stored_figures(League(Place.of(copy))) is not None
+
+
+def test_a_renamed_player_has_the_right_opponents_in_an_export_after_it(samples, tmp_path):
+    """A player renamed in the database, then exported: the standings from the dataset are the
+    database's, under the new name, with the stored VP against. (Exported again into a dataset
+    made before the rename, the dataset keeps the old name: the export rewrites partitions with
+    new events only, and a rename is no event.)"""
+    db, _ = samples
+    renamed = tmp_path / "renamed.db"
+    shutil.copy(db, renamed)
+    ktlog(renamed, "player", "rename", "Pia", "Pia R.")
+    ktlog(renamed, "dataset", "export", tmp_path / "after")
+    assert stored_opponents(League(Place.of(tmp_path / "after"))) is not None
+    table = ktlog(renamed, "stats", "standings", "--format", "csv").stdout
+    assert "Pia R.," in table and "Pia," not in table
+    assert ktlog(renamed, "stats", "standings", "--format", "csv", "--source", tmp_path / "after").stdout == table
+
+
+def test_the_elo_fingerprint_tells_results_swapped_between_players(samples):
+    """Two players of a game with their results swapped: another fingerprint (each row's columns
+    are mixed before the rows are summed), so the stored Elo is rated again."""
+    rows = League(Place.of(samples[1])).result_rows.select(FINGERPRINTED)
+    first = rows.get_column("game_id")[0]
+    swapped = rows.with_columns(pl.when(pl.col("game_id") == first).then(pl.col("result").reverse().over("game_id")).otherwise("result").alias("result"))
+    assert swapped.get_column("result").to_list() != rows.get_column("result").to_list()
+    assert _fingerprint(swapped) != _fingerprint(rows) and _fingerprint(rows.reverse()) == _fingerprint(rows)
+
+
+def test_a_league_reads_the_games_lists_only_when_asked(samples):
+    """The statistics read the games without their lists of players and kill teams (half the
+    read), and --team reads them: the same games as the lists name."""
+    league = League(Place.of(samples[1]), Filters(team="Hearthkyn Salvagers"))
+    assert not {"players", "kill_teams"} & set(league.games.columns) and league.games.height > 0
+    teams = league.read("games", ("game_key", "kill_teams")).filter(pl.col("kill_teams").list.contains("Hearthkyn Salvagers"))
+    assert (
+        league.games.get_column("game_key")
+        .sort()
+        .equals(teams.filter(pl.col("game_key").is_in(league.games.get_column("game_key").implode())).get_column("game_key").sort())
+    )
+    assert set(League(Place.of(samples[1])).games.get_column("game_key")) >= set(league.games.get_column("game_key"))

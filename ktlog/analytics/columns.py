@@ -20,8 +20,8 @@ from polars.datatypes.classes import DataTypeClass
 from ..errors import KtlogError
 from ..state import LOGS
 from ..storage import catalog
-from .figures import SCHEMA as FIGURES
 from .figures import STORED
+from .figures import STORED_SCHEMA as FIGURES
 from .place import Place
 
 POLARS_TYPE = {int: pl.Int64, float: pl.Float64, str: pl.String}
@@ -42,16 +42,17 @@ GAME_COLUMNS = (
     "round",
     "table_label",
     "status",
-    "players",
-    "kill_teams",
     "winner",
     "ended_by",
     "pve",
     "simulated",
     "disputes",
 )
-"""The columns of the games table the statistics read (besides its `game_key`, and its id as
+"""The columns of the games table every statistic reads (besides its `game_key`, and its id as
 `game_id`)."""
+GAME_LISTS = ("players", "kill_teams")
+"""The games' lists of players and kill teams, read only by the statistics that use them
+(`League.game_lists`): the two lists are about half the time of reading the games."""
 
 PROJECTION_TABLES = ("game_results", "vp_by_op", "vp_changes", "attacks", "cp_changes", "incapacitations", "turning_points")
 EXPORTED = ("games", *PROJECTION_TABLES, "verifications")
@@ -76,10 +77,10 @@ IDENTITY = {"player_id": str, "player_name": str, "player_label": str}
 is, their name as shown (renamed or merged) and what tells them from a namesake (a club, a key)."""
 
 
-def games_query() -> tuple[str, dict[str, type]]:
-    """The games as the statistics read them: the id as `game_id`."""
-    types = {"game_key": int, "game_id": str, **{c: catalog.GAMES[c] for c in GAME_COLUMNS}}
-    return f"SELECT game_key, id AS game_id, {', '.join(GAME_COLUMNS)} FROM games", types
+def games_query(columns: tuple[str, ...] = ("game_key", "game_id", *GAME_COLUMNS, *GAME_LISTS)) -> tuple[str, dict[str, type]]:
+    """The games' `columns` as the statistics read them (every one by default): the id as `game_id`."""
+    types = {c: str if c == "game_id" else int if c == "game_key" else catalog.GAMES[c] for c in columns}
+    return f"SELECT {', '.join('id AS game_id' if c == 'game_id' else c for c in columns)} FROM games", types
 
 
 def table_query(name: str) -> tuple[str, dict[str, type]]:

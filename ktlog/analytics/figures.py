@@ -41,8 +41,14 @@ SCHEMA = pl.Schema(
         "tp1_initiative": pl.Boolean,
     }
 )
-"""`STORED`'s columns (docs/dataset.md): a VP column for each of `catalog.OPS` (a partition
+"""The figures' columns (docs/dataset.md): a VP column for each of `catalog.OPS` (a partition
 scoring another op stores no figures)."""
+OPPONENTS = pl.Schema({"vp_total": pl.Int64, "players": pl.Int64, "vp_against": pl.Float64})
+"""`STORED`'s columns after the figures, which the standings read (`stored_opponents`): the row's
+VP (as the results had it at export), the players of its game and the mean of their opponents'
+VP (null in a game of one player), a function of the game's result rows alone."""
+STORED_SCHEMA = pl.Schema({**SCHEMA, **OPPONENTS})
+"""`STORED`'s columns."""
 FINGERPRINT = "ktlog.figures_of"
 _READ = {
     "vp_by_op": {"game_key": pl.Int64, "player": pl.String, "op": pl.String, "vp": pl.Int64},
@@ -125,22 +131,59 @@ def store_figures(place: Place, partitions: list[str] | None = None) -> None:
     for partition in partitions:
         of, found = _inputs(place, partition)
         frames = {t: pl.read_parquet(io.BytesIO(found[t]), columns=list(_READ[t])) if t in found else pl.DataFrame(schema=_READ[t]) for t in INPUTS}
-        results = pl.read_parquet(io.BytesIO(place.read(f"game_results/{partition}")), columns=list(KEYS))
+        results = pl.read_parquet(io.BytesIO(place.read(f"game_results/{partition}")), columns=[*KEYS, "vp_total"])
         ops = set(frames["vp_by_op"].get_column("op").unique())
         figures = game_figures(results, frames["vp_by_op"], frames["incapacitations"], frames["cp_changes"], frames["turning_points"], list(catalog.OPS))
+        figures = pl.concat([figures, opponents_vp(results)], how="horizontal")
         place.write_parquet(f"{STORED}/{partition}", figures, metadata={FINGERPRINT: of if ops <= set(catalog.OPS) else ""})
+
+
+def opponents_vp(results: pl.DataFrame) -> pl.DataFrame:
+    """`OPPONENTS` of each result row (game_key, vp_total), in its order: its game's players and
+    the mean of the other players' VP (`league.with_opponents`'s VP against)."""
+    game = "game_key"
+    players = pl.len().over(game).cast(pl.Int64)
+    against = (pl.col("vp_total").sum().over(game) - pl.col("vp_total")) / (players - 1)
+    return results.select(pl.col("vp_total"), players.alias("players"), pl.when(players > 1).then(against).alias("vp_against")).cast(OPPONENTS)
+
+
+def _stored_files(league: League) -> tuple[Place, list[str]] | None:
+    """The league's dataset and its `STORED` files: None for a database's league, or a dataset without them."""
+    place = league.db
+    files = place.glob(f"{STORED}/*/*/*.parquet") if isinstance(place, Place) else []
+    return (place, files) if isinstance(place, Place) and files else None
+
+
+def stored_opponents(league: League) -> pl.DataFrame | None:
+    """The result rows of the league (`League.result_rows`) with each one's VP against, read from a
+    dataset's `STORED` files: None when the league is a database's, or a file is from before these
+    columns, or the stored rows are not the results' (the same games in the same order, with the
+    same VP: all the VP against depends on). The VP against is whole (Int64) when every game has
+    two players, as `with_opponents` gives it."""
+    stored = _stored_files(league)
+    if stored is None:
+        return None
+    place, files = stored
+    try:
+        frame = pl.scan_parquet(files, hive_partitioning=False, storage_options=place.storage_options).select("game_key", *OPPONENTS).collect()
+    except pl.exceptions.ColumnNotFoundError:  # stored before the opponents were
+        return None
+    rows = league.result_rows
+    frame = frame.filter(pl.col("game_key").is_in(league.finished_ids.get_column("game_key").implode()))
+    if not frame.select("game_key", "vp_total").equals(rows.select("game_key", "vp_total")):
+        return None
+    two = frame.select((pl.col("players") == 2).all()).item()
+    return rows.with_columns(frame.get_column("vp_against").cast(pl.Int64 if two else pl.Float64))
 
 
 def stored_figures(league: League) -> pl.DataFrame | None:
     """The figures a dataset stores for the league's result rows (`League.result_rows`: the same
     rows in the same order, players named as shown), or None when the league is a database's,
     or any stored file is not of the files it was summed from, or its rows are not the results'."""
-    place = league.db
-    if not isinstance(place, Place):
+    found = _stored_files(league)
+    if found is None:
         return None
-    files = place.glob(f"{STORED}/*/*/*.parquet")
-    if not files:
-        return None
+    place, files = found
     for file in files:
         stored = pl.read_parquet_metadata(file, storage_options=place.storage_options).get(FINGERPRINT)
         if not stored or stored != _inputs(place, _partition(place, STORED, file))[0]:

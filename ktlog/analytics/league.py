@@ -23,7 +23,7 @@ import polars as pl
 from ..errors import KtlogError
 from ..storage import catalog
 from ..storage.dbfile import database_home, read_uri, store_error
-from .columns import IDENTITY, POLARS_TYPE, league_games, read_dataset_table, table_query
+from .columns import GAME_COLUMNS, GAME_LISTS, IDENTITY, POLARS_TYPE, games_query, league_games, read_dataset_table
 from .place import Place
 
 
@@ -169,8 +169,8 @@ class League:
         return pending.result() if pending else self._query(name)
 
     def _query(self, name: str) -> pl.DataFrame:
-        """A table's `COLUMNS` (the games: `GAME_COLUMNS` and their `game_key`), nothing filtered."""
-        return self.read(name, None if name == "games" else COLUMNS[name])
+        """A table's `COLUMNS` (the games: their key, id and `GAME_COLUMNS`), nothing filtered."""
+        return self.read(name, ("game_key", "game_id", *GAME_COLUMNS) if name == "games" else COLUMNS[name])
 
     def read(self, name: str, columns: tuple[str, ...] | None = None) -> pl.DataFrame:
         """A table of the source as it is (all its columns by default): from the database, or
@@ -179,8 +179,7 @@ class League:
         if isinstance(self.db, Place):
             return read_dataset_table(self.db, name, columns)
         if name == "games":
-            frame = league_games(read_table(self.db, *table_query(name)))
-            return frame if columns is None else frame.select(columns)
+            return league_games(read_table(self.db, *(games_query(columns) if columns else games_query())))
         return read_table(self.db, *catalog.select(name, columns))
 
     @cached_property
@@ -200,11 +199,16 @@ class League:
         if f.player is not None:
             conditions.append(pl.col("game_key").is_in(self.identities.filter(pl.col("player") == self.asked_player).get_column("game_key").implode()))
         if f.team is not None:
-            self._check_name(games, "kill_teams", f.team, "kill team")
-            conditions.append(pl.col("kill_teams").list.contains(f.team))
+            self._check_name(self.game_lists, "kill_teams", f.team, "kill team")
+            conditions.append(pl.col("game_key").is_in(self.game_lists.filter(pl.col("kill_teams").list.contains(f.team)).get_column("game_key").implode()))
         if f.signed_by_both:
             conditions.append(pl.col("game_id").is_in(sorted(self._signed_by_every_player())))
         return games.filter(*conditions) if conditions else games
+
+    @cached_property
+    def game_lists(self) -> pl.DataFrame:
+        """Every game's players and kill teams as lists (`GAME_LISTS`), by `game_key`, nothing filtered."""
+        return self.read("games", ("game_key", *GAME_LISTS))
 
     def database(self, what: str) -> Path:
         """The database, for what only it holds (`what`: the events, the signatures)."""
@@ -236,11 +240,11 @@ class League:
         schema = pl.Schema({"game_key": pl.Int64, "name": pl.String, "player_id": pl.String, "player": pl.String})
         if isinstance(self.db, Place):
             rows = self.read("game_results", ("game_key", "player", *IDENTITY))
-            people = rows.select("player_id", "player_name", "player_label").unique()
-            shown = shown_names(people.rows())
-            return rows.select(
-                "game_key", pl.col("player").alias("name"), "player_id", pl.col("player_id").replace_strict(shown, return_dtype=pl.String).alias("player")
-            )
+            people = rows.lazy().select("player_id", "player_name", "player_label").unique().collect().rows()
+            shown = shown_names(people)
+            as_named = all(shown[pid] == name for pid, name, _ in people)  # nobody shares a name: each is shown by it, nothing to look up
+            player = pl.col("player_name") if as_named else pl.col("player_id").replace_strict(shown, return_dtype=pl.String)
+            return rows.select("game_key", pl.col("player").alias("name"), "player_id", player.alias("player"))
         with _reading(self.db) as cursor:
 
             def query(sql: str) -> list[tuple]:

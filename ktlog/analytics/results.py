@@ -28,7 +28,8 @@ def results(league: League) -> pl.DataFrame:
     league.read_ahead("game_results", "incapacitations", "cp_changes", "turning_points", "vp_changes")
     rows = per_game(league)
     seats = (
-        league.games.select("game_key", pl.col("players").alias("player"))
+        league.game_lists.join(league.games, on="game_key", how="semi")
+        .select("game_key", pl.col("players").alias("player"))
         .with_columns(pl.int_ranges(pl.col("player").list.len()).alias("player_order"))
         .explode("player", "player_order")
         .pipe(league.as_shown, ("player",))

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import functools
+import operator
+
 import polars as pl
 
+from .figures import stored_opponents
 from .league import League, NothingToCompute, with_opponents
 from .place import Place
 
@@ -72,9 +76,12 @@ fixes for good, so its id stands for it)."""
 
 
 def _fingerprint(rows: pl.DataFrame) -> str:
-    """A hash of the fingerprinted columns of every result row, in any order (Polars' hash: a
-    new Polars may hash otherwise, and the stored Elo is then computed again, never misread)."""
-    return str(rows.select(pl.struct(FINGERPRINTED).hash(seed=26).sum()).item())
+    """A hash of the fingerprinted columns of every result row, in any order: each column hashed
+    with a seed of its own, a row's hashes mixed (xor, hashed again) and the rows' sum taken (a
+    fifth of the time of hashing each row as a struct; Polars' hash: a new Polars may hash
+    otherwise, and the stored Elo is then computed again, never misread)."""
+    row = functools.reduce(operator.xor, (pl.col(c).hash(seed) for seed, c in enumerate(FINGERPRINTED, 26)))
+    return str(rows.select(row.hash(seed=25).sum()).item())
 
 
 def _rated(league: League) -> pl.DataFrame:
@@ -110,7 +117,9 @@ def league_elo(league: League, columns: tuple[str, ...] | None = None) -> pl.Dat
 def standings(league: League) -> pl.DataFrame:
     """Per player (their name as shown and `player_id`): games, wins, draws, losses, win rate (a draw half a win), VP for and against, VP difference, Elo."""
     league.read_ahead("game_results", by_op=False)
-    rows = with_opponents(league.result_rows)
+    rows = stored_opponents(league)
+    if rows is None:
+        rows = with_opponents(league.result_rows)
     table = (
         rows.group_by("player")
         .agg(
