@@ -4,7 +4,7 @@ kill teams, notes on 40% of events, 20% undone and entered again; snapshots ever
 
     .venv/bin/python benchmarks/seek_bench.py [--events 20000] [--seeks 200] [--rounds 3]
 
-Four ways, taken in turn within each round, each on the same seqs (random, seed 5):
+The ways, taken in turn within each round, each on the same seqs (random, seed 5):
 - snapshots as schema 21 stored them (the logs' entries in the state), and as schema 22 does
   (the logs in chunks of `state.LOG_CHUNK` seqs, compressed apart: `state.encode_state`), the
   same rows resealed;
@@ -14,7 +14,10 @@ Four ways, taken in turn within each round, each on the same seqs (random, seed 
   answers every seek of the round, the first cold, and each snapshot decoded once is restored
   from the store's `Decoded` after, each log chunk decoded once taken from it (a replay or a
   web page stepping through a game); its p95 counts the seeks that meet a snapshot not decoded
-  yet.
+  yet;
+- the garbage collector at Python's default thresholds (as a program using ktlog as a library
+  runs), and as the `ktlog` command sets them (`cli.COLLECTOR_THRESHOLD`: the terminal UI's
+  replay and `ktlog serve` seek so).
 Also "scrubbing": 20 random seqs, each followed by the 9 seqs after it (one store, cold first).
 Run with another checkout's ktlog first on the path (`PYTHONPATH=../main`) for its figures:
 it prints which ktlog it timed. Per way and round the p50 and p95 of the seeks' CPU (`time.process_time`) and wall; printed
@@ -24,6 +27,7 @@ are the min and median over the rounds, with the target beside the p95.
 from __future__ import annotations
 
 import argparse
+import gc
 import random
 import statistics
 import sys
@@ -36,10 +40,13 @@ import msgspec
 from run import long_game
 
 import ktlog
+from ktlog import cli
 from ktlog.state import UNREAD_LOGS, decode_state
 from ktlog.storage import snapshots
 from ktlog.storage.store import Store
 
+COLLECTOR_THRESHOLD = getattr(cli, "COLLECTOR_THRESHOLD", None)
+"""The collector's first threshold the `ktlog` command sets (None: a ktlog from before it set one)."""
 GAME = "33333333-3333-4333-8333-333333333333"
 
 
@@ -62,11 +69,14 @@ def stored_as_schema_21(path: Path) -> None:
             )
 
 
-def seek_times(path: Path, seqs: list[int], kept: int) -> list[tuple[float, float]]:
+def seek_times(path: Path, seqs: list[int], kept: int, collector: int | None = None) -> list[tuple[float, float]]:
     """(CPU, wall) seconds of each seek, one store answering them all, keeping `kept` decoded
-    snapshots (and, if kept, the log chunks it decoded)."""
+    snapshots (and, if kept, the log chunks it decoded); `collector`: the garbage collector's
+    first threshold while they run (None: Python's default, 700)."""
     was = getattr(snapshots, "DECODED_KEPT", 0), getattr(snapshots, "CHUNKS_KEPT", 0)  # main keeps none
     snapshots.DECODED_KEPT, snapshots.CHUNKS_KEPT = kept, 256 if kept else 0
+    threshold = gc.get_threshold()
+    gc.set_threshold(collector or 700, *threshold[1:])
     try:
         with Store(path) as store:
             store.state(GAME)  # the head read once (as any reader's first look at a game)
@@ -78,6 +88,7 @@ def seek_times(path: Path, seqs: list[int], kept: int) -> list[tuple[float, floa
             return times
     finally:
         snapshots.DECODED_KEPT, snapshots.CHUNKS_KEPT = was
+        gc.set_threshold(*threshold)
 
 
 def p95(values: list[float]) -> float:
@@ -105,7 +116,9 @@ def main() -> int:
         for stored, label in (("schema 21", "logs in the state (schema 21, before)"), ("chunks", "logs in chunks (schema 22)")):
             ways[f"{label}, every seek cold"] = lambda p=files[stored]: seek_times(p, seqs, 0)
             ways[f"{label}, one store"] = lambda p=files[stored]: seek_times(p, seqs, 64)
+            ways[f"{label}, one store, the collector as `ktlog` sets it"] = lambda p=files[stored]: seek_times(p, seqs, 64, COLLECTOR_THRESHOLD)
         ways["logs in chunks, one store, scrubbing"] = lambda: seek_times(files["chunks"], scrub, 64)
+        ways["logs in chunks, one store, scrubbing, the collector as `ktlog` sets it"] = lambda: seek_times(files["chunks"], scrub, 64, COLLECTOR_THRESHOLD)
         figures: dict[str, list[tuple[float, float, float, float]]] = {way: [] for way in ways}
         for _ in range(args.rounds):
             for way, run in ways.items():  # in turn, round by round

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import zlib
 from collections.abc import Iterable
+from operator import attrgetter
 from typing import Any, Literal
 
 import msgspec
@@ -374,7 +375,7 @@ class GameState(S):
 
     def has_ready(self, player: str) -> bool:
         """Whether the player has a ready operative (pg 38)."""
-        return any(o.status == "ready" and o.player == player for o in self.scan())
+        return (player, "ready") in map(_PLAYER_STATUS, self.scan())  # compared in C, stopping at the first: this runs at every activation
 
     def due_to_activate(self) -> str | None:
         """The player who activates next: the one whose turn it is, or, when they have no ready
@@ -390,7 +391,11 @@ class GameState(S):
         return None
 
     def starting_operatives(self, player: str) -> int:
-        return sum(1 for o in self.scan() if o.player == player)
+        return list(map(_PLAYER, self.scan())).count(player)
+
+
+_PLAYER_STATUS = attrgetter("player", "status")
+_PLAYER = attrgetter("player")
 
 
 class Operatives(dict[str, OperativeState]):

@@ -157,7 +157,7 @@ def test_a_seek_after_one_folds_from_its_state_without_reading_a_snapshot(tmp_pa
         stepped = [store.state(GAME, seq) for seq in range(at + 1, at + 4)]  # a replay stepping on
         store.conn.set_trace_callback(None)
     assert not [sql for sql in read if "s.state" in sql]  # no snapshot read, unpacked or decoded
-    assert [sql for sql in read if "FROM events" in sql and "payload" in sql and f"seq >= {at}" in sql]  # the events after the kept state
+    assert [sql for sql in read if "FROM events" in sql and "payload" in sql and f"seq >= {at + 1}" in sql]  # the events after the kept state
     for seq, state in enumerate(stepped, at + 1):
         expected = fold(g.events[:seq])
         expected.seq = seq

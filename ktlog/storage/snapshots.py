@@ -20,7 +20,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
-from ..events import Envelope, Event, EventCorrected, EventVoided
+from ..events import Event, EventCorrected, EventVoided
 from ..reducer import resume
 from ..state import Checkpoint, GameState, decode_state, inflate
 from . import log
@@ -135,12 +135,13 @@ def state_at(
     conn: sqlite3.Connection,
     game_key: int,
     at: int,
-    events: Callable[[int, int], list[Envelope]],
+    records: Callable[[int, int], list[tuple[int, Event]]],
     then: tuple[int, EventVoided | EventCorrected] | None = None,
     distrusted: list[int] | None = None,
     decoded: Decoded | None = None,
 ) -> GameState:
-    """The state after seq `at` from the stored snapshots and `events(after, upto)`; `then` is
+    """The state after seq `at` from the stored snapshots and `records(after, upto)` (the (seq, event) of the events after
+    seq `after` up to `upto`); `then` is
     an undo or a correction about to be appended at seq `at` (checked and applied, not stored). The seq of each
     snapshot passed over because its seal does not hold is added to `distrusted`. `decoded`:
     the snapshots decoded lately, used and added to."""
@@ -171,8 +172,7 @@ def state_at(
             raise _Untrusted(seq) from exc
 
     def records_after(start: int) -> list[tuple[int, Event]]:
-        stored: list[tuple[int, Event]] = [(e.seq, e.payload) for e in events(start, at)]
-        return stored + ([then] if then else [])
+        return records(start, at) + ([then] if then else [])
 
     seqs = sorted(
         {
