@@ -4,14 +4,20 @@ kill teams, notes on 40% of events, 20% undone and entered again; snapshots ever
 
     .venv/bin/python benchmarks/seek_bench.py [--events 20000] [--seeks 200] [--rounds 3]
 
-Four ways, taken in turn within each round, each on the same seqs (random, seed 5):
-- snapshots stored whole (as before schema 21: every operative's datacard, a msgpack map), and
-  snapshots stored with each datacard once (`state.encode_state`), the same rows resealed;
-- "every seek cold": the store keeps no decoded snapshot (`snapshots.DECODED_KEPT` 0), so each
-  seek reads, unpacks, checks and decodes its snapshot, as a `ktlog show --at` process does;
-  "one store": one store answers every seek of the round, the first cold, and each snapshot
-  decoded once is restored from the store's `Decoded` after (a replay or a web page stepping
-  through a game); its p95 counts the cold seeks it meets.
+The ways, taken in turn within each round, each on the same seqs (random, seed 5):
+- snapshots as schema 21 stored them (the logs' entries in the state), and as schema 22 does
+  (the logs in chunks of `state.LOG_CHUNK` seqs, compressed apart: `state.encode_state`), the
+  same rows resealed;
+- "every seek cold": the store keeps no decoded snapshot and no log chunk
+  (`snapshots.DECODED_KEPT` and `CHUNKS_KEPT` 0), so each seek reads, unpacks, checks and
+  decodes its snapshot whole, as a `ktlog show --at` process does; "one store": one store
+  answers every seek of the round, the first cold, and each snapshot decoded once is restored
+  from the store's `Decoded` after, each log chunk decoded once taken from it (a replay or a
+  web page stepping through a game); its p95 counts the seeks that meet a snapshot not decoded
+  yet;
+- the garbage collector at Python's default thresholds (as a program using ktlog as a library
+  runs), and as the `ktlog` command sets them (`cli.COLLECTOR_THRESHOLD`: the terminal UI's
+  replay and `ktlog serve` seek so).
 Also "scrubbing": 20 random seqs, each followed by the 9 seqs after it (one store, cold first).
 Run with another checkout's ktlog first on the path (`PYTHONPATH=../main`) for its figures:
 it prints which ktlog it timed. Per way and round the p50 and p95 of the seeks' CPU (`time.process_time`) and wall; printed
@@ -21,6 +27,7 @@ are the min and median over the rounds, with the target beside the p95.
 from __future__ import annotations
 
 import argparse
+import gc
 import random
 import statistics
 import sys
@@ -33,28 +40,45 @@ import msgspec
 from run import long_game
 
 import ktlog
-from ktlog.state import decode_state
-from ktlog.storage import snapshots
+from ktlog import cli
+from ktlog.state import UNREAD_LOGS, decode_state
+from ktlog.storage import log, snapshots
 from ktlog.storage.store import Store
 
+COLLECTOR_THRESHOLD = getattr(cli, "COLLECTOR_THRESHOLD", None)
+"""The collector's first threshold the `ktlog` command sets (None: a ktlog from before it set one)."""
 GAME = "33333333-3333-4333-8333-333333333333"
 
 
-def stored_whole(path: Path) -> None:
-    """Re-store every snapshot of the file as snapshots were stored before schema 21 (the
-    state encoded whole), resealed."""
+def stored_as_schema_21(path: Path) -> None:
+    """Re-store every snapshot of the file as schema 21 stored them (the logs' entries in the
+    state, no log chunks), resealed."""
     with Store(path) as store, store.writing():
-        rows = store.conn.execute("SELECT s.game_key, s.seq, s.state, e.hash FROM snapshots s JOIN events e USING (game_key, seq)").fetchall()
-        for key, seq, packed, event_hash in rows:
-            whole = msgspec.msgpack.encode(decode_state(snapshots.unpack(packed)))
+        rows = store.conn.execute("SELECT game_key, seq, state FROM snapshots").fetchall()
+        assert rows
+        for key, seq, packed in rows:
+            event_hash = log.hashes(store.conn, key, [seq])[seq]  # a finished game's events are archived: not rows to join
+            stored = msgspec.msgpack.decode(snapshots.unpack(packed))
+            if len(stored) == 3:  # a ktlog before schema 22 (`PYTHONPATH=../main`): stored so already
+                return
+            cards, card_of, lean, _ = stored
+            state = decode_state(snapshots.unpack(packed))
+            lean.update({name: msgspec.to_builtins(getattr(state, name)) for name in UNREAD_LOGS if getattr(state, name)})
+            blob = msgspec.msgpack.encode([cards, card_of, lean])
+            assert decode_state(blob) == state
             store.conn.execute(
-                "UPDATE snapshots SET state = ?, seal = ? WHERE game_key = ? AND seq = ?", (snapshots.pack(whole), snapshots.seal(event_hash, whole), key, seq)
+                "UPDATE snapshots SET state = ?, seal = ? WHERE game_key = ? AND seq = ?", (snapshots.pack(blob), snapshots.seal(event_hash, blob), key, seq)
             )
 
 
-def seek_times(path: Path, seqs: list[int], kept: int) -> list[tuple[float, float]]:
-    """(CPU, wall) seconds of each seek, one store answering them all, keeping `kept` decoded snapshots."""
-    was, snapshots.DECODED_KEPT = getattr(snapshots, "DECODED_KEPT", 0), kept  # main keeps none
+def seek_times(path: Path, seqs: list[int], kept: int, collector: int | None = None) -> list[tuple[float, float]]:
+    """(CPU, wall) seconds of each seek, one store answering them all, keeping `kept` decoded
+    snapshots (and, if kept, the log chunks it decoded); `collector`: the garbage collector's
+    first threshold while they run (None: Python's default, 700)."""
+    was = getattr(snapshots, "DECODED_KEPT", 0), getattr(snapshots, "CHUNKS_KEPT", 0)  # main keeps none
+    snapshots.DECODED_KEPT, snapshots.CHUNKS_KEPT = kept, 256 if kept else 0
+    threshold = gc.get_threshold()
+    gc.set_threshold(collector or 700, *threshold[1:])
     try:
         with Store(path) as store:
             store.state(GAME)  # the head read once (as any reader's first look at a game)
@@ -65,7 +89,8 @@ def seek_times(path: Path, seqs: list[int], kept: int) -> list[tuple[float, floa
                 times.append((time.process_time() - cpu, time.perf_counter() - wall))
             return times
     finally:
-        snapshots.DECODED_KEPT = was
+        snapshots.DECODED_KEPT, snapshots.CHUNKS_KEPT = was
+        gc.set_threshold(*threshold)
 
 
 def p95(values: list[float]) -> float:
@@ -84,16 +109,18 @@ def main() -> int:
     seqs = [rng.randint(1, len(sealed)) for _ in range(args.seeks)]
     scrub = [start + step for start in (rng.randint(1, len(sealed) - 10) for _ in range(20)) for step in range(10)]
     with tempfile.TemporaryDirectory() as tmp:
-        files = {"lean": Path(tmp, "lean.db"), "whole": Path(tmp, "whole.db")}
+        files = {"chunks": Path(tmp, "chunks.db"), "schema 21": Path(tmp, "schema21.db")}
         for path in files.values():
             with Store(path) as store:
                 store.import_envelopes(GAME, sealed)
-        stored_whole(files["whole"])
+        stored_as_schema_21(files["schema 21"])
         ways: dict[str, Callable[[], list[tuple[float, float]]]] = {}
-        for stored, label in (("whole", "datacards stored whole (before)"), ("lean", "each datacard once")):
+        for stored, label in (("schema 21", "logs in the state (schema 21, before)"), ("chunks", "logs in chunks (schema 22)")):
             ways[f"{label}, every seek cold"] = lambda p=files[stored]: seek_times(p, seqs, 0)
             ways[f"{label}, one store"] = lambda p=files[stored]: seek_times(p, seqs, 64)
-        ways["each datacard once, one store, scrubbing"] = lambda: seek_times(files["lean"], scrub, 64)
+            ways[f"{label}, one store, the collector as `ktlog` sets it"] = lambda p=files[stored]: seek_times(p, seqs, 64, COLLECTOR_THRESHOLD)
+        ways["logs in chunks, one store, scrubbing"] = lambda: seek_times(files["chunks"], scrub, 64)
+        ways["logs in chunks, one store, scrubbing, the collector as `ktlog` sets it"] = lambda: seek_times(files["chunks"], scrub, 64, COLLECTOR_THRESHOLD)
         figures: dict[str, list[tuple[float, float, float, float]]] = {way: [] for way in ways}
         for _ in range(args.rounds):
             for way, run in ways.items():  # in turn, round by round

@@ -7,6 +7,7 @@ machinery and `ktlog score` never loads Polars.
 
 from __future__ import annotations
 
+import gc
 import importlib
 import os
 import sqlite3
@@ -193,5 +194,15 @@ def cli(ctx: click.Context, db: Path | None) -> None:
         start(ctx)
 
 
+COLLECTOR_THRESHOLD = 50_000
+"""Container objects a `ktlog` process allocates before the garbage collector looks at the
+youngest (CPython's default: 700). A state's structs are trees the collector skips (`gc=False`),
+but decoding a long game's snapshot makes a few thousand lists, and at the default those set
+off full collections over every state a store keeps: on issue 26's 20,942-event game they were
+about half the CPU of a seek (docs/performance.md, "Seek"). ktlog makes few reference cycles,
+so the collector looking less often costs little memory."""
+
+
 def main() -> None:
+    gc.set_threshold(COLLECTOR_THRESHOLD)
     cli(prog_name="ktlog")

@@ -6,8 +6,10 @@ The reducer never changes a state it was given; it works on a copy (see `reducer
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Iterable
-from typing import Literal
+from operator import attrgetter
+from typing import Any, Literal
 
 import msgspec
 
@@ -373,7 +375,7 @@ class GameState(S):
 
     def has_ready(self, player: str) -> bool:
         """Whether the player has a ready operative (pg 38)."""
-        return any(o.status == "ready" and o.player == player for o in self.scan())
+        return (player, "ready") in map(_PLAYER_STATUS, self.scan())  # compared in C, stopping at the first: this runs at every activation
 
     def due_to_activate(self) -> str | None:
         """The player who activates next: the one whose turn it is, or, when they have no ready
@@ -389,7 +391,11 @@ class GameState(S):
         return None
 
     def starting_operatives(self, player: str) -> int:
-        return sum(1 for o in self.scan() if o.player == player)
+        return list(map(_PLAYER, self.scan())).count(player)
+
+
+_PLAYER_STATUS = attrgetter("player", "status")
+_PLAYER = attrgetter("player")
 
 
 class Operatives(dict[str, OperativeState]):
@@ -491,19 +497,59 @@ _decoder = msgspec.msgpack.Decoder(GameState)
 _STUB = Datacard(name="", apl=1, move=1, save=6, wounds=1)
 """What a stored state holds in place of each datacard (`_Stored.cards` holds them)."""
 
+LOG_CHUNK = 1000
+"""A stored state keeps its logs' entries (`UNREAD_LOGS`) apart from the rest, in chunks of
+the entries added by this many seqs, each compressed on its own: the chunks of a game's
+snapshots are the same bytes up to the last, so a reader who decoded one keeps it
+(`decode_state`'s `known`) and a seek late in a long game decodes only the last (issue 26)."""
+INFLATED_LIMIT = 64 * 2**20
+"""Bytes at most a stored state, or one chunk of its logs, unpacks to (a state of a very long
+game is a few hundred KB): a forged one cannot make a reader allocate without bound."""
+
 
 class _Stored(msgspec.Struct, array_like=True):
     """A state as `encode_state` encodes it: each distinct datacard once (`cards`), each
-    operative's as its place there (`card_of`, in the order of `state.operatives`), and the
-    state with `_STUB` for every datacard. A team of many operatives of few datacards encodes
-    and decodes about as fast as its operatives' own fields."""
+    operative's as its place there (`card_of`, in the order of `state.operatives`), the
+    state with `_STUB` for every datacard and, since schema 22, its `UNREAD_LOGS` empty and
+    their entries in `log_chunks` (`LogChunk`s, each compressed). A team of many operatives
+    of few datacards encodes and decodes about as fast as its operatives' own fields."""
 
     cards: list[Datacard]
     card_of: list[int]
     state: GameState
+    log_chunks: list[bytes] = []
 
+
+LogChunk = msgspec.defstruct("LogChunk", [(name, list[LOGS[name]], []) for name in UNREAD_LOGS], array_like=True)  # type: ignore[valid-type]
+"""The entries of each of the `UNREAD_LOGS` added by one LOG_CHUNK of seqs, in their order."""
 
 _stored_decoder = msgspec.msgpack.Decoder(_Stored)
+_chunk_decoder = msgspec.msgpack.Decoder(LogChunk)
+
+
+def inflate(packed: bytes) -> bytes:
+    """The bytes `zlib.compress` packed; ValueError if they are not zlib's or unpack to more than
+    INFLATED_LIMIT."""
+    try:
+        inflater = zlib.decompressobj()
+        blob = inflater.decompress(packed, INFLATED_LIMIT)
+    except zlib.error as exc:
+        raise ValueError(f"not packed by zlib ({exc})") from exc
+    if inflater.unconsumed_tail or not inflater.eof:
+        raise ValueError("packed bytes cut short or larger than INFLATED_LIMIT")
+    return blob
+
+
+def _log_chunks(state: GameState) -> list[bytes]:
+    """The state's `UNREAD_LOGS` entries cut into `LogChunk`s by the seqs that added them (each
+    log in its order), each encoded and compressed."""
+    chunks: dict[int, dict[str, list[S]]] = {}
+    for name in UNREAD_LOGS:
+        chunk = 0
+        for entry in getattr(state, name):
+            chunk = max(chunk, entry.seq // LOG_CHUNK)  # type: ignore[attr-defined]  # every log entry carries its seq
+            chunks.setdefault(chunk, {}).setdefault(name, []).append(entry)
+    return [zlib.compress(_encoder.encode(LogChunk(**chunks[chunk])), 1) for chunk in sorted(chunks)]
 
 
 def encode_state(state: GameState) -> bytes:
@@ -522,21 +568,34 @@ def encode_state(state: GameState) -> bytes:
                 cards.append(op.datacard)
         card_of.append(index)
         operatives[op_id] = msgspec.structs.replace(op, datacard=_STUB)
-    return _encoder.encode(_Stored(cards, card_of, msgspec.structs.replace(state, operatives=operatives)))
+    lean = msgspec.structs.replace(state, operatives=operatives, **{name: [] for name in UNREAD_LOGS})
+    return _encoder.encode(_Stored(cards, card_of, lean, _log_chunks(state)))
 
 
-def decode_state(data: bytes) -> GameState:
-    """A state `encode_state` encoded, or one encoded whole (a msgpack map: snapshots stored
-    before schema 21, each datacard in full)."""
-    if data[:1] and 0x90 <= data[0] <= 0x9F:  # a msgpack array of three: `_Stored`
-        stored = _stored_decoder.decode(data)
-        state = stored.state
-        if len(stored.card_of) != len(state.operatives) or not all(0 <= index < len(stored.cards) for index in stored.card_of):
-            raise msgspec.ValidationError("a stored state names one of its datacards for each of its operatives")
-        for op, index in zip(state.operatives.values(), stored.card_of, strict=True):
-            op.datacard = stored.cards[index]
-        return state
-    return _decoder.decode(data)
+def decode_state(data: bytes, known: dict[bytes, Any] | None = None) -> GameState:
+    """A state `encode_state` encoded, one encoded before schema 22 (its logs in the state) or
+    before schema 21 (a msgpack map: each datacard in full). `known`: the `LogChunk`s decoded
+    before, by their bytes; each chunk but the last (the one a later snapshot may extend) is
+    added to it."""
+    if not (data[:1] and 0x90 <= data[0] <= 0x9F):  # not a msgpack array: the state whole
+        return _decoder.decode(data)
+    stored = _stored_decoder.decode(data)
+    state = stored.state
+    if len(stored.card_of) != len(state.operatives) or (stored.card_of and not 0 <= min(stored.card_of) <= max(stored.card_of) < len(stored.cards)):
+        raise msgspec.ValidationError("a stored state names one of its datacards for each of its operatives")
+    for op, index in zip(state.operatives.values(), stored.card_of, strict=True):
+        op.datacard = stored.cards[index]
+    if stored.log_chunks and any(getattr(state, name) for name in UNREAD_LOGS):
+        raise msgspec.ValidationError("a stored state keeps its logs' entries in its log chunks only")
+    for i, packed in enumerate(stored.log_chunks):
+        chunk = known.get(packed) if known is not None else None
+        if chunk is None:
+            chunk = _chunk_decoder.decode(inflate(packed))
+            if known is not None and i < len(stored.log_chunks) - 1:
+                known[packed] = chunk
+        for name in UNREAD_LOGS:
+            getattr(state, name).extend(getattr(chunk, name))
+    return state
 
 
 def game_status(state: GameState) -> str:

@@ -300,6 +300,15 @@ def test_help_lists_the_commands_without_importing_them():
     assert "ktlog.reducer" not in loaded and "ktlog.commands.recording" not in loaded and "ktlog.rules" not in loaded
 
 
+def test_the_ktlog_command_sets_the_collector_to_look_less_often():
+    # Issue 26: at Python's default (700) a long game's seeks spent about half their CPU in the collector.
+    from ktlog.cli import COLLECTOR_THRESHOLD
+
+    code = "import gc, sys; from ktlog.cli import main; sys.argv = ['ktlog', '--version']\ntry: main()\nexcept SystemExit: pass\nprint(gc.get_threshold()[0])"
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()[-1] == str(COLLECTOR_THRESHOLD)
+    assert COLLECTOR_THRESHOLD > 700
+
+
 @pytest.mark.parametrize("command", [["games"], ["score", "3f2a"], ["verify"], ["show", "3f2a"], ["log", "3f2a"], ["export", "3f2a"], ["rebuild"]])
 def test_a_command_that_only_reads_creates_no_database(tmp_path, command):
     # Issue 16 #11: a mistyped --db made folders and an empty database, then "no games yet".

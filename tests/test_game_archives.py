@@ -163,3 +163,29 @@ def test_an_edit_of_an_archived_event_is_named_by_its_seq_and_the_chain_is_check
     with Store(db) as store:
         (verdict,) = verify(store)
         assert verdict.bad_seq == head - 1 and "the hash does not match" in str(verdict.problem)
+
+
+def test_a_seek_in_an_archived_game_reads_what_the_rows_hold_across_its_blocks(tmp_path, monkeypatch):
+    """A seek reads an archived game's events without their hashes (`log.payloads`), and the rewinds
+    before its snapshot from the blocks, by their place in a block: with blocks of 7 events, every
+    range of seqs reads what the game's rows held, and the state at every seq is the one the same
+    game in rows gives (its snapshots every 100 seqs, undos among its events)."""
+    monkeypatch.setattr(log, "BLOCK_EVENTS", 7)
+    _, sealed = read_game_log(next(p for p in SAMPLES if p.name.startswith("05_undo")))
+    game_id = sealed[0][0].game_id
+    rows, n = in_progress(sealed)
+    with Store(tmp_path / "archived.db") as archived, rows:
+        archived.import_envelopes(game_id, sealed)
+        assert len(layout(archived, game_id)[1]) == -(-(len(sealed) - 1) // 7)
+        key = archived._key(game_id)
+        voids = [r[0] for r in rows.conn.execute("SELECT seq FROM events WHERE type = 'EventVoided'")]
+        assert voids
+        for first, last in [(1, n), (1, 1), (6, 8), (7, 7), (8, 14), (13, 30), (n - 9, n), (n, n)] + [(v, v) for v in voids] + [(v + 1, v + 9) for v in voids]:
+            expected = [
+                (r[0], r[2], r[3], r[5])
+                for r in rows.conn.execute("SELECT seq, 0, type, version, 0, payload FROM events WHERE seq BETWEEN ? AND ? ORDER BY seq", (first, last))
+            ]
+            assert log.payloads(archived.conn, key, first, last) == expected, (first, last)
+            assert sorted(log.rewind_targets(archived.conn, key, first - 1, last)) == sorted(log.rewind_targets(rows.conn, rows._key(game_id), first - 1, last))
+        for seq in range(1, n + 1):
+            assert archived.state(game_id, seq) == rows.state(game_id, seq), seq

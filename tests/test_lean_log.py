@@ -173,16 +173,17 @@ def test_only_a_games_first_event_names_it(store):
 def test_a_snapshot_that_unpacks_too_large_or_not_at_all_is_passed_over(store, monkeypatch):
     import zlib
 
+    from ktlog import state
     from ktlog.storage import snapshots
 
     g = game(3, 3)
     while len(g.events) < snapshots.SNAPSHOT_EVERY + 5:
         g.add(Annotation(target=2, text="a note"))
     gid = store.new_game(g.events[0], g.events[1:])
-    monkeypatch.setattr(snapshots, "STATE_LIMIT", 1000)
-    with pytest.raises(ValueError, match="larger than STATE_LIMIT"):
+    monkeypatch.setattr(state, "INFLATED_LIMIT", 1000)
+    with pytest.raises(ValueError, match="larger than INFLATED_LIMIT"):
         snapshots.unpack(zlib.compress(bytes(1001)))
-    with pytest.raises(ValueError, match="not a packed state"):
+    with pytest.raises(ValueError, match="not packed by zlib"):
         snapshots.unpack(b"\x93\x01\x02")
     store.conn.execute("UPDATE snapshots SET state = ?", (zlib.compress(bytes(5000)),))
     fresh = Store(store.path)

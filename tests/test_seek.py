@@ -12,10 +12,11 @@ import msgspec
 import pytest
 from conftest import game
 
+from ktlog import state as state_module
 from ktlog.play.builder import GameBuilder, dash, shoot
 from ktlog.reducer import fold, usable_snapshot_seq
-from ktlog.state import Checkpoint, decode_state, encode_state
-from ktlog.storage.snapshots import SNAPSHOT_EVERY
+from ktlog.state import UNREAD_LOGS, Checkpoint, decode_state, encode_state
+from ktlog.storage.snapshots import SNAPSHOT_EVERY, pack, seal, unpack
 from ktlog.storage.store import Store
 
 GAME = "66666666-6666-4666-8666-666666666666"
@@ -156,8 +157,73 @@ def test_a_seek_after_one_folds_from_its_state_without_reading_a_snapshot(tmp_pa
         stepped = [store.state(GAME, seq) for seq in range(at + 1, at + 4)]  # a replay stepping on
         store.conn.set_trace_callback(None)
     assert not [sql for sql in read if "s.state" in sql]  # no snapshot read, unpacked or decoded
-    assert [sql for sql in read if "FROM events" in sql and "payload" in sql and f"seq >= {at}" in sql]  # the events after the kept state
+    assert [sql for sql in read if "FROM events" in sql and "payload" in sql and f"seq >= {at + 1}" in sql]  # the events after the kept state
     for seq, state in enumerate(stepped, at + 1):
         expected = fold(g.events[:seq])
         expected.seq = seq
         assert state == expected
+
+
+def test_the_snapshots_of_a_game_share_their_log_chunks_byte_for_byte(monkeypatch):
+    monkeypatch.setattr(state_module, "LOG_CHUNK", 50)
+    g = chatty(24)
+    earlier, later = encode_state(fold(g.events[:180])), encode_state(fold(g.events[:260]))
+    earlier_chunks, later_chunks = msgspec.msgpack.decode(earlier)[3], msgspec.msgpack.decode(later)[3]
+    # entries at seqs 61 (CP), 110-145 (warnings, notes), 169 ... 189, 196 (notes), 206-244 (notes): seqs 50-99, 100-149 ...
+    assert len(earlier_chunks) == 3 and len(later_chunks) == 4
+    assert earlier_chunks[:2] == later_chunks[:2] and earlier_chunks[2] != later_chunks[2]  # the last one grows
+    known: dict[bytes, object] = {}
+    assert decode_state(earlier, known) == fold(g.events[:180])
+    assert set(known) == set(earlier_chunks[:2])  # the last chunk is not kept: a later snapshot extends it
+    inflated: list[bytes] = []
+    monkeypatch.setattr(state_module, "inflate", lambda packed: inflated.append(packed) or zlib.decompress(packed))
+    assert decode_state(later, known) == fold(g.events[:260])
+    assert inflated == later_chunks[2:]  # only the chunks not decoded before
+
+
+def test_a_stored_state_keeps_its_logs_in_its_chunks_only():
+    stored = msgspec.msgpack.decode(encode_state(chatty(6).state))
+    assert stored[3] and "notes" not in stored[2]
+    stored[2]["notes"] = [{"seq": 1, "target": 1, "text": "slipped into the state"}]
+    with pytest.raises(msgspec.ValidationError, match="log chunks only"):
+        decode_state(msgspec.msgpack.encode(stored))
+
+
+def test_a_seek_decodes_only_the_log_chunks_its_store_has_not_and_equals_the_fold_at_every_seq(tmp_path, monkeypatch):
+    monkeypatch.setattr(state_module, "LOG_CHUNK", 150)  # chunk boundaries between the snapshots
+    g = chatty(24)
+    assert len(g.events) > 4 * SNAPSHOT_EVERY
+    for _ in range(60):  # undos at seqs past 500 reaching back past the chunk boundary at 450
+        g.undo()
+    assert g.events[-1].target < 3 * 150 < 5 * SNAPSHOT_EVERY < len(g.events)
+    g.annotate("entered again after the undos")
+    with Store(tmp_path / "seek.db") as store:
+        store.import_envelopes(GAME, g.sealed(GAME, "2026-11-21T10:00:00+00:00"))
+        seqs = list(range(1, len(g.events) + 1))
+        random.Random(3).shuffle(seqs)
+        for seq in seqs:
+            expected = fold(g.events[:seq])
+            expected.seq = seq
+            assert store.state(GAME, seq) == expected, seq
+        assert store._decoded.chunks and store.distrusted == []
+
+
+def test_a_snapshot_stored_before_schema_22_is_read_as_it_is_and_rebuilt_in_chunks(tmp_path):
+    g = chatty(24)
+    with Store(tmp_path / "seek.db") as store:
+        store.import_envelopes(GAME, g.sealed(GAME, "2026-11-21T10:00:00+00:00"))
+        for seq, packed in store.conn.execute("SELECT seq, state FROM snapshots").fetchall():  # as schema 21 stored them
+            state = decode_state(unpack(packed))
+            cards, card_of, lean, _ = msgspec.msgpack.decode(unpack(packed))
+            lean.update({name: msgspec.to_builtins(getattr(state, name)) for name in UNREAD_LOGS if getattr(state, name)})
+            blob = msgspec.msgpack.encode([cards, card_of, lean])
+            event_hash = store.conn.execute("SELECT hash FROM events WHERE seq = ?", (seq,)).fetchone()[0]
+            store.conn.execute("UPDATE snapshots SET state = ?, seal = ? WHERE seq = ?", (pack(blob), seal(event_hash, blob), seq))
+        store.conn.commit()
+    with Store(tmp_path / "seek.db") as store:
+        at = 2 * SNAPSHOT_EVERY + 7
+        assert store.state(GAME, at) == fold(g.events[:at]) and store.distrusted == []
+        assert store.rebuild() == 1
+        stored = [msgspec.msgpack.decode(unpack(packed)) for (packed,) in store.conn.execute("SELECT state FROM snapshots")]
+        assert stored and all(len(s) == 4 and s[3] and "notes" not in s[2] for s in stored)
+        assert Store(tmp_path / "seek.db").state(GAME, at) == fold(g.events[:at])

@@ -6,6 +6,7 @@ import datetime as dt
 from collections import Counter
 from itertools import compress
 from math import ceil
+from operator import attrgetter
 
 from ..events import (
     CritOpRolled,
@@ -27,6 +28,7 @@ from .team import check_team, weapon_problem
 
 MAX_EQUIPMENT = 4
 SETUP_CP = 2
+_PLAYER, _SET_UP, _PLAYER_SET_UP = attrgetter("player"), attrgetter("set_up"), attrgetter("player", "set_up")
 
 
 @handles(GameCreated)
@@ -107,7 +109,7 @@ def operative_added(ctx: Ctx, e: OperativeAdded) -> None:
         ctx.invalid("the operative's id is empty", "operative")
     if e.operative in s.operatives:
         ctx.invalid(f"operative {e.operative!r} is already in the game; give each operative its own id", "operative")
-    if any(o.set_up and o.player == e.player for o in s.scan()):
+    if (e.player, True) in map(_PLAYER_SET_UP, s.scan()):  # in C: a team of hundreds adds each
         ctx.invalid(f"{e.player} has begun setting up operatives; operatives are selected before ({ctx.ruleset.cite('pg 110')} step 2)", "pg 110")
     problems = check_datacard(e.datacard)
     if problems:
@@ -241,9 +243,8 @@ def next_to_set_up(s: GameState) -> str | None:
     """Who sets up next: a third of each kill team (rounding up) in turn, in player order,
     initiative first (pg 110)."""
     order = s.order
-    players = [o.player for o in s.scan()]  # counted by Counter, in C: this runs at every set-up of a team of hundreds
-    size = Counter(players)
-    done = Counter(compress(players, [o.set_up for o in s.scan()]))
+    size = Counter(map(_PLAYER, s.scan()))  # counted in C: this runs at every set-up of a team of hundreds
+    done = Counter(compress(map(_PLAYER, s.scan()), map(_SET_UP, s.scan())))
     placed = dict.fromkeys(order, 0)
     turn = 0
     while any(placed[p] < size[p] for p in order):

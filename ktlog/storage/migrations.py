@@ -386,3 +386,13 @@ def m020_lean_snapshots(db: sqlite_utils.Database) -> None:
     big teams costs less. Snapshots stored before are read as they are (`state.decode_state`
     reads both) and written anew by `ktlog rebuild`; an older ktlog, which could not decode the
     new ones (it would take them for edited), refuses the file."""
+
+
+@migrations()
+def m021_log_chunks(db: sqlite_utils.Database) -> None:
+    """Schema 22 changes no table: a snapshot keeps its state's logs (attacks, notes ...) apart
+    from the rest, in compressed chunks of LOG_CHUNK seqs each (`state.encode_state`), which the
+    snapshots of a game share byte for byte, so a seek decodes only the chunks its store has
+    not decoded yet. Snapshots stored before are read as they are (`state.decode_state` reads
+    them) and written anew by `ktlog rebuild`; an older ktlog, which would take the new ones
+    for edited, refuses the file."""

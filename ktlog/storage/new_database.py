@@ -4,7 +4,7 @@ the migrations one by one (about 0.16 s of CPU, a tenth of importing 200 games i
 Used only while VERSION is the schema version: a new migration makes it stale, and new files
 are then made by the migrations until `make new-database` writes it again."""
 
-VERSION = 21
+VERSION = 22
 """The schema version these statements make."""
 MIGRATIONS = (
     "m001_initial",
@@ -25,6 +25,7 @@ MIGRATIONS = (
     "m018_tournaments",
     "m019_game_archives",
     "m020_lean_snapshots",
+    "m021_log_chunks",
 )
 """The migrations a database made by SCHEMA counts as applied (sqlite-utils' `_sqlite_migrations`)."""
 SCHEMA = (

@@ -18,17 +18,18 @@ import sqlite3
 import zlib
 from collections import OrderedDict
 from collections.abc import Callable
+from typing import Any
 
-from ..events import Envelope, Event, EventCorrected, EventVoided
+from ..events import Event, EventCorrected, EventVoided
 from ..reducer import resume
-from ..state import Checkpoint, GameState, decode_state
+from ..state import Checkpoint, GameState, decode_state, inflate
 from . import log
 
 SNAPSHOT_EVERY = 100
 """A snapshot of the state is kept every this many seqs, so a seek applies fewer events."""
-STATE_LIMIT = 64 * 2**20
-"""Bytes at most a stored snapshot unpacks to (a state of a very long game is a few hundred KB):
-a forged one cannot make a reader allocate without bound."""
+CHUNKS_KEPT = 256
+"""Log chunks a store keeps decoded (`Decoded.chunks`, by their bytes): a long game's are a few
+dozen."""
 
 
 def pack(blob: bytes) -> bytes:
@@ -38,17 +39,10 @@ def pack(blob: bytes) -> bytes:
 
 def unpack(stored: object) -> bytes:
     """The encoded state a stored snapshot holds; ValueError if it holds none (not bytes, not
-    zlib's, or larger than STATE_LIMIT)."""
+    zlib's, or larger than `state.INFLATED_LIMIT`)."""
     if not isinstance(stored, bytes):
         raise ValueError("a snapshot is bytes")
-    try:
-        inflate = zlib.decompressobj()
-        blob = inflate.decompress(stored, STATE_LIMIT)
-    except zlib.error as exc:
-        raise ValueError(f"not a packed state ({exc})") from exc
-    if inflate.unconsumed_tail or not inflate.eof:
-        raise ValueError("a packed state cut short or larger than STATE_LIMIT")
-    return blob
+    return inflate(stored)
 
 
 def seal(event_hash: bytes, blob: bytes) -> bytes:
@@ -93,6 +87,14 @@ class Decoded:
     def __init__(self) -> None:
         self._kept: OrderedDict[tuple[int, int], Checkpoint] = OrderedDict()
         self._version: int | None = None
+        self.chunks: dict[bytes, Any] = {}
+        """The log chunks of the snapshots decoded (`state.decode_state`'s `known`): as they
+        are known by their bytes, any snapshot holding the same bytes shares them."""
+
+    def trim(self) -> None:
+        """Let the earliest kept log chunks go past CHUNKS_KEPT."""
+        for packed in list(self.chunks)[: max(0, len(self.chunks) - CHUNKS_KEPT)]:
+            del self.chunks[packed]
 
     def current(self, conn: sqlite3.Connection) -> None:
         """Let every kept snapshot go if another connection committed since the last look."""
@@ -133,12 +135,13 @@ def state_at(
     conn: sqlite3.Connection,
     game_key: int,
     at: int,
-    events: Callable[[int, int], list[Envelope]],
+    records: Callable[[int, int], list[tuple[int, Event]]],
     then: tuple[int, EventVoided | EventCorrected] | None = None,
     distrusted: list[int] | None = None,
     decoded: Decoded | None = None,
 ) -> GameState:
-    """The state after seq `at` from the stored snapshots and `events(after, upto)`; `then` is
+    """The state after seq `at` from the stored snapshots and `records(after, upto)` (the (seq, event) of the events after
+    seq `after` up to `upto`); `then` is
     an undo or a correction about to be appended at seq `at` (checked and applied, not stored). The seq of each
     snapshot passed over because its seal does not hold is added to `distrusted`. `decoded`:
     the snapshots decoded lately, used and added to."""
@@ -149,6 +152,7 @@ def state_at(
             state = read(seq)
             if decoded is not None:
                 decoded.keep(game_key, seq, state)
+                decoded.trim()
         return state
 
     def read(seq: int) -> GameState:
@@ -163,13 +167,12 @@ def state_at(
         if not isinstance(event_hash, bytes) or row[1] != seal(event_hash, blob):
             raise _Untrusted(seq)
         try:
-            return decode_state(blob)
+            return decode_state(blob, decoded.chunks if decoded is not None else None)
         except Exception as exc:  # sealed but not a state: written by something else than ktlog
             raise _Untrusted(seq) from exc
 
     def records_after(start: int) -> list[tuple[int, Event]]:
-        stored: list[tuple[int, Event]] = [(e.seq, e.payload) for e in events(start, at)]
-        return stored + ([then] if then else [])
+        return records(start, at) + ([then] if then else [])
 
     seqs = sorted(
         {

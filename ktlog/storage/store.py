@@ -570,6 +570,14 @@ class Store:
             prev = envelope.hash
         return sealed
 
+    def _records(self, game_id: str, after: int, upto: int) -> list[tuple[int, Event]]:
+        """(seq, event) of the game's events after seq `after` up to `upto`: what a fold reads (no
+        envelope, no hash worked out)."""
+        return [
+            (seq, decode_payload(type_name, version, payload))
+            for seq, type_name, version, payload in log.payloads(self.conn, self._key(game_id), after + 1, upto)
+        ]
+
     def event_hash(self, game_id: str, seq: int) -> str | None:
         """The hash of a game's event at `seq` (hex), None if the game has no such event."""
         if not self.has_game(game_id):
@@ -608,7 +616,7 @@ class Store:
     def _state_from_snapshot(self, game_id: str, at: int, then: tuple[int, EventVoided | EventCorrected] | None = None) -> GameState:
         passed_over: list[int] = []
         self._decoded.current(self.conn)
-        state = state_at(self.conn, self._key(game_id), at, lambda after, upto: self.events(game_id, upto=upto, after=after), then, passed_over, self._decoded)
+        state = state_at(self.conn, self._key(game_id), at, lambda after, upto: self._records(game_id, after, upto), then, passed_over, self._decoded)
         self.distrusted += [(game_id, seq) for seq in passed_over]
         return state
 
