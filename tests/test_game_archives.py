@@ -189,3 +189,24 @@ def test_a_seek_in_an_archived_game_reads_what_the_rows_hold_across_its_blocks(t
             assert sorted(log.rewind_targets(archived.conn, key, first - 1, last)) == sorted(log.rewind_targets(rows.conn, rows._key(game_id), first - 1, last))
         for seq in range(1, n + 1):
             assert archived.state(game_id, seq) == rows.state(game_id, seq), seq
+
+
+def test_an_archived_events_hash_is_worked_out_only_as_far_as_it_is_asked(tmp_path, monkeypatch):
+    """A seek checks the seal of its snapshot against the chain up to the snapshot's event: the
+    hashes of an archived block are worked out as far as a reader asked, each once, and they are
+    the hashes the events were recorded with."""
+    _, sealed = read_game_log(SAMPLES[0])
+    game_id = sealed[0][0].game_id
+    worked_out = []
+    chain_hash = log.chain_hash
+    monkeypatch.setattr(log, "chain_hash", lambda *args: worked_out.append(args[2]) or chain_hash(*args))
+    with Store(tmp_path / "archived.db") as store:
+        store.import_envelopes(game_id, sealed)
+        key = store._key(game_id)
+        log._chain.cache_clear()
+        assert log.hashes(store.conn, key, [10]) == {10: bytes.fromhex(sealed[9][0].hash)}
+        assert worked_out == list(range(1, 11))
+        assert log.hashes(store.conn, key, [5, 40]) == {5: bytes.fromhex(sealed[4][0].hash), 40: bytes.fromhex(sealed[39][0].hash)}
+        assert worked_out == list(range(1, 41))
+        assert [e.hash for e in store.events(game_id)] == [e.hash for e, _ in sealed]
+        assert worked_out == list(range(1, len(sealed)))  # the head is a row: its hash is stored

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import threading
 import zlib
 from collections.abc import Sequence
 from functools import lru_cache
@@ -98,15 +99,34 @@ def archived_of_type(blocks: list[tuple[int, bytes]], type_name: str) -> list[tu
     return [(seq, event[4]) for first, block in blocks for seq, event in enumerate(unpack(block), first) if event[1] == type_name]
 
 
+class _Chain:
+    """A block's events as `Row`s, each hash worked out from the event's content and the one
+    before, as far as a reader has asked: a seek checks the seal of a snapshot against the chain
+    up to its event, not to the block's end."""
+
+    __slots__ = ("events", "first", "game_id", "lock", "prev_hash", "rows")
+
+    def __init__(self, block: bytes, game_id: str, first: int, prev_hash: str):
+        self.events = unpack(block)
+        self.game_id, self.first, self.prev_hash = game_id, first, prev_hash
+        self.rows: list[Row] = []
+        self.lock = threading.Lock()  # the web server's threads share the chains
+
+    def upto(self, count: int) -> list[Row]:
+        """The block's first `count` rows (each one worked out once)."""
+        with self.lock:
+            rows, prev_hash = self.rows, self.prev_hash
+            for seq, (event_id, type_name, version, recorded_at, payload, _) in enumerate(self.events[len(rows) : count], self.first + len(rows)):
+                digest = chain_hash(prev_hash, self.game_id, seq, event_id_text(event_id), version, recorded_at, payload.encode())
+                rows.append((seq, event_id, type_name, version, recorded_at, payload, bytes.fromhex(digest)))
+                prev_hash = digest
+            self.prev_hash = prev_hash
+            return rows[:count]
+
+
 @lru_cache(maxsize=64)
-def _hashed(block: bytes, game_id: str, first: int, prev_hash: str) -> tuple[Row, ...]:
-    """A block's events as `Row`s, each hash computed from the event's content and the one before."""
-    rows = []
-    for seq, (event_id, type_name, version, recorded_at, payload, _) in enumerate(unpack(block), first):
-        digest = chain_hash(prev_hash, game_id, seq, event_id_text(event_id), version, recorded_at, payload.encode())
-        rows.append((seq, event_id, type_name, version, recorded_at, payload, bytes.fromhex(digest)))
-        prev_hash = digest
-    return tuple(rows)
+def _chain(block: bytes, game_id: str, first: int, prev_hash: str) -> _Chain:
+    return _Chain(block, game_id, first, prev_hash)
 
 
 def _blocks(conn: sqlite3.Connection, game_key: int, first: int, last: int | None) -> list[tuple[int, int, bytes, bytes | None]]:
@@ -134,9 +154,9 @@ def _archived(conn: sqlite3.Connection, game_key: int, first: int, last: int | N
     rows: list[Row] = []
     for start, _, block, prev in blocks:
         before = GENESIS if start == 1 else prev.hex() if isinstance(prev, bytes) else ""
-        rows += _hashed(block, game_id, start, before)[
-            max(0, first - start) : None if last is None else max(0, last - start + 1)
-        ]  # a block's seqs run on from `start`
+        chain = _chain(block, game_id, start, before)
+        end = len(chain.events) if last is None else max(0, last - start + 1)  # a block's seqs run on from `start`
+        rows += chain.upto(end)[max(0, first - start) :]
     return rows
 
 
