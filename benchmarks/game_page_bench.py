@@ -17,9 +17,10 @@ the same run, round by round.
 
 Prints, for each: requests a second, latency p50 and p95, the server's CPU a request (user +
 system, read from /proc) and the load generator's (this process, or wrk's: it shares the
-machine's cores), with min and median over the rounds, and the ratio of the medians. The bare
-app runs under uvicorn with `ktlog serve`'s own settings (`web.app.SERVER_SETTINGS`: the same
-HTTP parser and event loop, one worker), so only the app differs.
+machine's cores), with min and median over the rounds, the ratio of the medians, and the
+ratios round by round. The bare app runs under uvicorn with `ktlog serve`'s own settings
+(`web.app.SERVER_SETTINGS`: the same HTTP parser and event loop, one worker), so only the app
+differs.
 """
 
 from __future__ import annotations
@@ -319,7 +320,7 @@ def main() -> None:
             values = [r[key] for r in rounds]
             medians[(name, key)] = statistics.median(values)
             best = max(values) if key == "req/s" else min(values)
-            cells.append(f"{best:.1f} / {statistics.median(values):.1f}" if "CPU" not in key else f"{best:.2f} / {statistics.median(values):.2f}")
+            cells.append(f"{best:.1f} / {statistics.median(values):.1f}" if "CPU" not in key else f"{best:.3f} / {statistics.median(values):.3f}")
         print(f"| {name} | " + " | ".join(cells) + " |")
     for name, rounds in runs.items():
         if retried := sum(r.get("retried", 0) for r in rounds):
@@ -332,6 +333,10 @@ def main() -> None:
             ratio = medians[(name, "req/s")] / medians[(base, "req/s")]
             cpu = medians[(name, "CPU ms/req")] / medians[(base, "CPU ms/req")]
             print(f"{name}: throughput {ratio:.2f}x the bare app's{PURE if name.endswith(PURE) else ''}, server CPU a request {cpu:.2f}x (medians)")
+            pairs = [(ours["req/s"] / theirs["req/s"], ours["CPU ms/req"] / theirs["CPU ms/req"]) for ours, theirs in zip(runs[name], runs[base])]
+            print(
+                f"  round by round (each against the bare app's run of the same round): throughput {', '.join(f'{t:.2f}x' for t, _ in pairs)}; server CPU a request {', '.join(f'{c:.2f}x' for _, c in pairs)}"
+            )
     if args.pure_python:
         for name in ("ktlog serve", "bare Starlette"):
             ratio = medians[(name, "req/s")] / medians[(name + PURE, "req/s")]

@@ -12,6 +12,7 @@ import shutil
 import sys
 from pathlib import Path
 
+import httpx
 import pytest
 from starlette.testclient import TestClient
 
@@ -21,10 +22,12 @@ from ktlog.storage.store import Store
 from ktlog.web.app import make_app
 from ktlog.web.follower import Follower
 from ktlog.web.game_log import ROWS_A_PAGE
+from ktlog.web.guard import SECURITY_HEADERS
 from ktlog.web.source import READ_BUSY_TIMEOUT_MS, Source
 from ktlog.web.views import log_rows
 
 sys.path.insert(0, str(Path(__file__).parent))
+from web_server import running  # noqa: E402
 from web_support import HOSTILE, store_part  # noqa: E402
 
 WHOLE_GAME = 261
@@ -63,6 +66,71 @@ def test_the_page_is_sent_without_a_read_until_another_program_commits(web_clien
         other.append(gid, Annotation(target=3, text="committed just now"))
     assert "committed just now" in web_client.get(f"/games/{gid[:8]}").text  # seen at once: no follower tick needed
     assert len(reads) == 2
+
+
+def secured(response: httpx.Response) -> bool:
+    """Whether `response` carries every security header the guard adds, as it adds them."""
+    return all(response.headers.get(name.decode()) == value.decode() for name, value in SECURITY_HEADERS)
+
+
+def test_a_page_sent_again_before_the_routes_is_the_routes_answer_with_every_security_header(web_client, web_game) -> None:
+    db, gid = web_game
+    reads = counted_reads(web_client)
+    made = web_client.get(f"/games/{gid[:8]}")  # the route's answer: read and made
+    again = web_client.get(f"/games/{gid[:8]}")  # kept.SendAgain's: no read
+    assert len(reads) == 1
+    assert again.status_code == made.status_code == 200 and again.content == made.content
+    assert again.headers.multi_items() == made.headers.multi_items() and secured(again)
+    etag = made.headers["etag"]
+    with TestClient(make_app(db), base_url="http://127.0.0.1:8787") as browser:  # a new server: its route answers the 304
+        reads = counted_reads(browser)
+        kept, kept_again = (browser.get(f"/games/{gid[:8]}", headers={"if-none-match": etag}) for _ in range(2))
+        assert len(reads) == 1 and kept.status_code == kept_again.status_code == 304 and kept_again.content == b""
+        assert kept_again.headers.multi_items() == kept.headers.multi_items() and secured(kept_again)
+        sent = browser.get(f"/games/{gid[:8]}", headers={"if-none-match": '"another page"'})
+        assert sent.status_code == 200 and sent.content == made.content and len(reads) == 1
+
+
+def test_a_kept_page_is_sent_again_only_to_a_get_of_its_own_address_that_the_guard_lets_through(web_client, web_game) -> None:
+    _, gid = web_game
+    reads = counted_reads(web_client)
+    assert web_client.get(f"/games/{gid}").status_code == 200 and len(reads) == 1
+    refused = web_client.get(f"/games/{gid}", headers={"host": "attacker.example"})
+    assert refused.status_code == 400 and "attacker.example" in refused.text and secured(refused)
+    assert web_client.head(f"/games/{gid}").status_code == 405
+    posted = web_client.post(f"/games/{gid}")
+    assert posted.status_code == 405 and "read-only" in posted.text and secured(posted)
+    assert len(reads) == 1
+    older = web_client.get(f"/games/{gid}", params={"before": "30"})  # another query string: read and kept on its own
+    assert older.status_code == 200 and len(reads) == 2
+    assert web_client.get(f"/games/{gid}", params={"before": "30"}).content == older.content and len(reads) == 2
+    for _ in range(2):  # a refusal is never kept: each is read and refused again
+        assert web_client.get(f"/games/{gid}", params={"before": "1"}).status_code == 400
+    assert len(reads) == 4
+    assert web_client.get(f"/games/{gid[:6]}").content == web_client.get(f"/games/{gid}").content and len(reads) == 5
+
+
+def test_through_uvicorn_every_page_asked_after_another_program_commits_is_the_new_one(web_game) -> None:
+    """Fifty clients at once, as the benchmark's: the page kept before the commit is never sent
+    after it (one `PRAGMA data_version` a turn of the event loop serves the requests of that turn)."""
+    db, gid = web_game
+
+    async def clients(base: str) -> list[list[httpx.Response]]:
+        async with httpx.AsyncClient(base_url=base, timeout=30, limits=httpx.Limits(max_connections=50)) as http:
+            rounds = [await asyncio.gather(*(http.get(f"/games/{gid}") for _ in range(50)))]
+            for n in range(3):
+                with Store(db) as other:
+                    other.append(gid, Annotation(target=3, text=f"committed in round {n}"))
+                rounds.append(await asyncio.gather(*(http.get(f"/games/{gid}") for _ in range(50))))
+            return rounds
+
+    with running(db) as base:
+        rounds = asyncio.run(clients(base))
+    for n, pages in enumerate(rounds):
+        assert all(page.status_code == 200 and secured(page) for page in pages)
+        assert len({page.content for page in pages}) == 1 and len({page.headers["etag"] for page in pages}) == 1
+        assert n == 0 or f"committed in round {n - 1}" in pages[0].text
+    assert len({pages[0].headers["etag"] for pages in rounds}) == len(rounds)
 
 
 def test_asked_on_the_event_loop_a_lock_is_a_no_not_a_wait_and_the_reads_still_wait(web_game) -> None:

@@ -1,6 +1,7 @@
 """The Starlette app of `ktlog serve`: its routes (`routes`, the one list), what they share
 (`app.state`: the settings, the source, the follower, the replays, the game pages as made and as sent, the kept game logs, the overlays'
-win probabilities, the league worker, the client streams), the middleware every request passes (`guard.py`), the server that ends its
+win probabilities, the league worker, the client streams), the middleware every request passes (`guard.py`, then
+`kept.SendAgain`: a game page sent before and still current goes no further), the server that ends its
 streams when it stops, and the socket it listens on."""
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from .follower import Follower
 from .game_log import GameLogs
 from .guard import STREAMS_PER_CLIENT, ClientStreams, Guard, allowed_hosts
 from .handlers import CHANCES_KEPT, Replays, reads
-from .kept import PAGES_KEPT, Kept, Made, Sent
+from .kept import PAGES_KEPT, Kept, Made, SendAgain, Sent
 from .league import LeagueWorker
 from .responses import ERROR_HANDLERS
 from .seats import SeatApi
@@ -92,19 +93,20 @@ def make_app(
     to `allow`; the follower asks the database for new events every `interval` s."""
     settings = Settings(Path(db), allowed_hosts(hosts, allow), interval, streams_per_client, seats)
     seat_api = SeatApi(settings.db) if seats else None
+    source, sent = Source(settings.db), Sent(PAGES_KEPT)
     app = Starlette(
         routes=[*(seat_api.routes() if seat_api else []), *routes()],
         exception_handlers=ERROR_HANDLERS,
         lifespan=lifespan,
-        middleware=[Middleware(Guard, allowed=settings.names)],
+        middleware=[Middleware(Guard, allowed=settings.names), Middleware(SendAgain, sent=sent, source=source)],
     )
     app.state.settings = settings
     app.state.seats = seat_api
-    app.state.source = Source(settings.db)
-    app.state.follower = Follower(app.state.source, interval)
+    app.state.source = source
+    app.state.follower = Follower(source, interval)
     app.state.replays = Replays()
     app.state.pages = Kept[Made](PAGES_KEPT)
-    app.state.sent = Sent(PAGES_KEPT)
+    app.state.sent = sent
     app.state.logs = GameLogs()
     app.state.chances = Kept[dict | None](CHANCES_KEPT)
     app.state.league = LeagueWorker()

@@ -99,13 +99,9 @@ async def game(request: Request) -> Response:
     head to head, `game_log.py`) and sent as made, straight from the event loop, while the
     database says nothing was committed since (50 viewers cost one rendering and no reads)."""
     before = query_number(request, "before") if request.scope["query_string"] else None
-    key = (request.path_params["game"], before)
-    source, sent = request.app.state.source, request.app.state.sent
-    last = sent.get(key)
-    if last is not None and source.unchanged(last[0]):
-        return last[1].response(request)
+    source = request.app.state.source
     version, made = await source.run(lambda store: (source.version(store), game_page(store, request, before)))
-    sent.put(key, version, made)
+    request.app.state.sent.put(request.scope, version, made)  # sent again by `kept.SendAgain` until the next commit
     return made.response(request)
 
 
