@@ -503,7 +503,7 @@ the entries added by this many seqs, each compressed on its own: the chunks of a
 snapshots are the same bytes up to the last, so a reader who decoded one keeps it
 (`decode_state`'s `known`) and a seek late in a long game decodes only the last (issue 26)."""
 INFLATED_LIMIT = 64 * 2**20
-"""Bytes at most a stored state, or one chunk of its logs, unpacks to (a state of a very long
+"""Bytes at most a stored state, and all the chunks of its logs together, unpack to (a state of a very long
 game is a few hundred KB): a forged one cannot make a reader allocate without bound."""
 
 
@@ -527,15 +527,16 @@ _stored_decoder = msgspec.msgpack.Decoder(_Stored)
 _chunk_decoder = msgspec.msgpack.Decoder(LogChunk)
 
 
-def inflate(packed: bytes) -> bytes:
+def inflate(packed: bytes, limit: int | None = None) -> bytes:
     """The bytes `zlib.compress` packed; ValueError if they are not zlib's or unpack to more than
-    INFLATED_LIMIT."""
+    `limit` bytes (default: INFLATED_LIMIT)."""
+    limit = INFLATED_LIMIT if limit is None else limit
     try:
         inflater = zlib.decompressobj()
-        blob = inflater.decompress(packed, INFLATED_LIMIT)
+        blob = inflater.decompress(packed, max(limit, 1))
     except zlib.error as exc:
         raise ValueError(f"not packed by zlib ({exc})") from exc
-    if inflater.unconsumed_tail or not inflater.eof:
+    if inflater.unconsumed_tail or not inflater.eof or len(blob) > limit:
         raise ValueError("packed bytes cut short or larger than INFLATED_LIMIT")
     return blob
 
@@ -587,10 +588,13 @@ def decode_state(data: bytes, known: dict[bytes, Any] | None = None) -> GameStat
         op.datacard = stored.cards[index]
     if stored.log_chunks and any(getattr(state, name) for name in UNREAD_LOGS):
         raise msgspec.ValidationError("a stored state keeps its logs' entries in its log chunks only")
+    budget = INFLATED_LIMIT  # for all the chunks of a state together: many forged ones cannot add up past it
     for i, packed in enumerate(stored.log_chunks):
         chunk = known.get(packed) if known is not None else None
         if chunk is None:
-            chunk = _chunk_decoder.decode(inflate(packed))
+            raw = inflate(packed, budget)
+            budget -= len(raw)
+            chunk = _chunk_decoder.decode(raw)
             if known is not None and i < len(stored.log_chunks) - 1:
                 known[packed] = chunk
         for name in UNREAD_LOGS:

@@ -176,7 +176,7 @@ def test_the_snapshots_of_a_game_share_their_log_chunks_byte_for_byte(monkeypatc
     assert decode_state(earlier, known) == fold(g.events[:180])
     assert set(known) == set(earlier_chunks[:2])  # the last chunk is not kept: a later snapshot extends it
     inflated: list[bytes] = []
-    monkeypatch.setattr(state_module, "inflate", lambda packed: inflated.append(packed) or zlib.decompress(packed))
+    monkeypatch.setattr(state_module, "inflate", lambda packed, limit: inflated.append(packed) or zlib.decompress(packed))
     assert decode_state(later, known) == fold(g.events[:260])
     assert inflated == later_chunks[2:]  # only the chunks not decoded before
 
@@ -186,6 +186,19 @@ def test_a_stored_state_keeps_its_logs_in_its_chunks_only():
     assert stored[3] and "notes" not in stored[2]
     stored[2]["notes"] = [{"seq": 1, "target": 1, "text": "slipped into the state"}]
     with pytest.raises(msgspec.ValidationError, match="log chunks only"):
+        decode_state(msgspec.msgpack.encode(stored))
+
+
+def test_the_log_chunks_of_a_stored_state_unpack_to_no_more_than_its_limit_together(monkeypatch):
+    """A state edited behind ktlog's back cannot hold many chunks that each unpack within the
+    limit but together far past it (a zip bomb in pieces): the limit is for all of them."""
+    stored = msgspec.msgpack.decode(encode_state(chatty(6).state))
+    chunk = zlib.decompress(stored[3][-1])
+    stored[3] = [zlib.compress(chunk)] * 3
+    monkeypatch.setattr(state_module, "INFLATED_LIMIT", 3 * len(chunk))
+    assert len(decode_state(msgspec.msgpack.encode(stored)).notes) == 3 * len(chatty(6).state.notes)  # within the limit: read
+    monkeypatch.setattr(state_module, "INFLATED_LIMIT", 3 * len(chunk) - 1)
+    with pytest.raises(ValueError, match="larger than INFLATED_LIMIT"):
         decode_state(msgspec.msgpack.encode(stored))
 
 
