@@ -112,8 +112,8 @@ class _Chain:
         self.rows: list[Row] = []
         self.lock = threading.Lock()  # the web server's threads share the chains
 
-    def upto(self, count: int) -> list[Row]:
-        """The block's first `count` rows (each one worked out once)."""
+    def upto(self, count: int | None) -> list[Row]:
+        """The block's first `count` rows (None: all; each one worked out once)."""
         with self.lock:
             rows, prev_hash = self.rows, self.prev_hash
             for seq, (event_id, type_name, version, recorded_at, payload, _) in enumerate(self.events[len(rows) : count], self.first + len(rows)):
@@ -127,6 +127,11 @@ class _Chain:
 @lru_cache(maxsize=64)
 def _chain(block: bytes, game_id: str, first: int, prev_hash: str) -> _Chain:
     return _Chain(block, game_id, first, prev_hash)
+
+
+def _span(start: int, first: int, last: int | None) -> slice:
+    """Where seqs `first` to `last` (None: to the end) lie in a block whose seqs run on from `start`."""
+    return slice(max(0, first - start), None if last is None else max(0, last - start + 1))
 
 
 def _blocks(conn: sqlite3.Connection, game_key: int, first: int, last: int | None) -> list[tuple[int, int, bytes, bytes | None]]:
@@ -154,9 +159,8 @@ def _archived(conn: sqlite3.Connection, game_key: int, first: int, last: int | N
     rows: list[Row] = []
     for start, _, block, prev in blocks:
         before = GENESIS if start == 1 else prev.hex() if isinstance(prev, bytes) else ""
-        chain = _chain(block, game_id, start, before)
-        end = len(chain.events) if last is None else max(0, last - start + 1)  # a block's seqs run on from `start`
-        rows += chain.upto(end)[max(0, first - start) :]
+        span = _span(start, first, last)
+        rows += _chain(block, game_id, start, before).upto(span.stop)[span]
     return rows
 
 
@@ -174,8 +178,7 @@ def payloads(conn: sqlite3.Connection, game_key: int, first: int, last: int) -> 
     what a fold reads, without the hashes `rows` works out for each archived event."""
     found: list[tuple[int, Any, Any, Any]] = []
     for start, _, block, _ in _blocks(conn, game_key, first, last):
-        events = unpack(block)[max(0, first - start) : max(0, last - start + 1)]  # a block's seqs run on from `start`
-        found += [(seq, e[1], e[2], e[4]) for seq, e in enumerate(events, max(first, start))]
+        found += [(seq, e[1], e[2], e[4]) for seq, e in enumerate(unpack(block)[_span(start, first, last)], max(first, start))]
     return (
         found
         + conn.execute(
@@ -223,9 +226,7 @@ def rewind_targets(conn: sqlite3.Connection, game_key: int, after: int, upto: in
     rows = conn.execute(f"SELECT payload FROM events WHERE game_key = ? AND {REWINDS} AND seq > ? AND seq <= ?", (game_key, after, upto))
     targets = [json.loads(p)["target"] for (p,) in rows]
     for start, _, block, _ in _blocks(conn, game_key, after + 1, upto):
-        targets += [
-            json.loads(e[4])["target"] for e in unpack(block)[max(0, after + 1 - start) : max(0, upto - start + 1)] if e[1] in ("EventVoided", "EventCorrected")
-        ]
+        targets += [json.loads(e[4])["target"] for e in unpack(block)[_span(start, after + 1, upto)] if e[1] in ("EventVoided", "EventCorrected")]
     return targets
 
 
