@@ -14,7 +14,8 @@ The ways, taken in turn within each round, each on the same seqs (random, seed 5
   answers every seek of the round, the first cold, and each snapshot decoded once is restored
   from the store's `Decoded` after, each log chunk decoded once taken from it (a replay or a
   web page stepping through a game); its p95 counts the seeks that meet a snapshot not decoded
-  yet;
+  yet. Each way starts with the log's block caches empty (`log.unpack`, `log._chain`), as a
+  new process does: the first seek into each archived block unpacks it and works out its hashes;
 - the garbage collector at Python's default thresholds (as a program using ktlog as a library
   runs), and as the `ktlog` command sets them (`cli.COLLECTOR_THRESHOLD`: the terminal UI's
   replay and `ktlog serve` seek so).
@@ -79,6 +80,9 @@ def seek_times(path: Path, seqs: list[int], kept: int, collector: int | None = N
     snapshots.DECODED_KEPT, snapshots.CHUNKS_KEPT = kept, 256 if kept else 0
     threshold = gc.get_threshold()
     gc.set_threshold(collector or 700, *threshold[1:])
+    for cache in (getattr(log, "unpack", None), getattr(log, "_chain", None)):
+        if cache is not None:
+            cache.cache_clear()  # the archived blocks read cold, as in a new process: not left warm by the way before
     try:
         with Store(path) as store:
             store.state(GAME)  # the head read once (as any reader's first look at a game)
