@@ -7,6 +7,7 @@ The reducer never changes a state it was given; it works on a copy (see `reducer
 from __future__ import annotations
 
 import zlib
+from collections import Counter
 from collections.abc import Iterable
 from operator import attrgetter
 from typing import Any, Literal
@@ -406,11 +407,14 @@ class Operatives(dict[str, OperativeState]):
     no copy of every operative, only of those an event looks up (issue 26). To read every
     operative without copying them, `GameState.scan()`."""
 
-    __slots__ = ("own",)
+    __slots__ = ("own", "tally")
 
     def __init__(self, operatives: dict[str, OperativeState] | None = None):
         super().__init__(operatives or {})
         self.own: set[str] = set()
+        self.tally: Counter[tuple[str, bool]] | None = None
+        """The operatives counted by (player, set up), once counted: the set-up rules keep it
+        (`rules.setup.tally`); None until then, and in each new `Operatives`."""
 
     def __getitem__(self, op_id: str) -> OperativeState:
         op = dict.__getitem__(self, op_id)

@@ -9,6 +9,8 @@ from __future__ import annotations
 import copy
 import pickle
 import random
+from collections import Counter
+from operator import attrgetter
 
 import msgspec
 import pytest
@@ -23,7 +25,7 @@ from ktlog.play.builder import charge, killzone_action
 from ktlog.play.simulate import load_sim_rosters, simulate_games
 from ktlog.reducer import apply_in_place, effective, fold, fold_with_snapshots, numbered
 from ktlog.rulesets import RULESETS
-from ktlog.state import Checkpoint, OperativeState, _copy_operative, decode_state
+from ktlog.state import Checkpoint, GameState, Operatives, OperativeState, _copy_operative, decode_state
 
 ROSTERS = load_sim_rosters()
 SIMULATED = sorted(name for name, ruleset in RULESETS.items() if ruleset.simulator)
@@ -93,6 +95,28 @@ def test_a_game_of_two_100_operative_teams_folds_as_without_checkpoints():
     assert final == fold(events)
     for seq, blob in snapshots:
         assert decode_state(blob) == fold(events[:seq])
+
+
+@settings(max_examples=5, deadline=None)
+@given(ruleset=st.sampled_from(SIMULATED), seed=st.integers(0, 2**32 - 1))
+def test_the_tally_of_operatives_set_up_kept_on_the_operatives_is_a_count_of_them_after_every_event(ruleset, seed):
+    """`rules.setup.tally`, once counted, is kept by the rules that add and set up operatives
+    and dropped with the operatives a checkpoint restores: after every event of a game recorded
+    with undos, folded as the import folds it (a checkpoint at every seq), it is what a count
+    of the operatives gives."""
+    events = recorded_with_undos(simulated(ruleset, seed), seed)
+    state, kept, tallied = GameState(), {}, 0
+    for seq, event in enumerate(events, 1):
+        if isinstance(event, EventVoided):
+            state = kept[event.target - 1].restore()
+        else:
+            apply_in_place(state, event, seq)
+        kept[seq] = Checkpoint(state)
+        assert isinstance(state.operatives, Operatives)
+        if state.operatives.tally is not None:
+            tallied += 1
+            assert state.operatives.tally == Counter(map(attrgetter("player", "set_up"), state.scan())), (ruleset, seq)
+    assert tallied
 
 
 @settings(max_examples=6, deadline=None)
