@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import expend_all, game, next_turning_point, play_out
+from conftest import card, expend_all, game, next_turning_point, play_out
 
 from ktlog.errors import InvalidEvent, RuleViolation
 from ktlog.events import (
@@ -17,6 +17,7 @@ from ktlog.events import (
     InitiativeDecided,
     ObjectiveMarkerSetUp,
     OperativeActivated,
+    OperativeAdded,
     OperativeSetUp,
     PlayerJoined,
     RolledOff,
@@ -25,7 +26,9 @@ from ktlog.events import (
     TurningPointStarted,
 )
 from ktlog.play.builder import dash
-from ktlog.reducer import apply
+from ktlog.reducer import apply, apply_in_place, fold
+from ktlog.rules.setup import next_to_set_up
+from ktlog.state import Checkpoint
 
 
 def test_a_game_starts_with_game_created():
@@ -90,6 +93,34 @@ def test_operatives_set_up_in_alternating_thirds_with_conceal_orders():
 
     order = [g.state.operatives[e.operative].player for e in g.events if isinstance(e, SetUp)]
     assert order == ["Alice"] * 2 + ["Bob"] * 2 + ["Alice"] * 2 + ["Bob"] * 2 + ["Alice", "Bob"]
+
+
+@pytest.mark.parametrize("kept", [False, True], ids=["counted at each event", "the count kept"])
+def test_a_player_who_has_begun_setting_up_adds_no_operative_and_one_added_late_counts_in_the_thirds_pg110(kept):
+    """Operatives are selected (pg 110, step 2) before they are set up (step 3): Alice, who has
+    set up two, may add none; Bob, who has set up none, adds a sixth, and his thirds are then of
+    6 (2 each). On a state whose operatives are a plain dict (counted at each event) and on one
+    restored from a checkpoint (the count kept by the rules, `rules.setup.tally`)."""
+    events = game(5, 5, to="battle").events
+    first = next(i for i, e in enumerate(events) if isinstance(e, OperativeSetUp))
+    before = events[: first + 2]  # Alice's a1 and a2 set up
+
+    def begun():
+        state = fold(before)
+        return Checkpoint(state).restore() if kept else state
+
+    with pytest.raises(InvalidEvent, match=r"Alice has begun setting up operatives; operatives are selected before .*pg 110"):
+        apply_in_place(begun(), OperativeAdded(player="Alice", operative="a6", datacard=card()), len(before) + 1)
+    state = begun()
+    apply_in_place(state, OperativeAdded(player="Bob", operative="b6", datacard=card()), len(before) + 1)
+    order = []
+    while (who := next_to_set_up(state)) is not None:
+        order.append(who)
+        op = next(o for o in state.operatives_of(who) if not o.set_up)
+        apply_in_place(state, OperativeSetUp(operative=op.id), state.seq + 1)
+    assert order == ["Bob"] * 2 + ["Alice"] * 2 + ["Bob"] * 2 + ["Alice"] + ["Bob"] * 2
+    assert not state.warnings  # every one in its turn
+    assert all(o.set_up for o in state.scan())
 
 
 def test_cp_income_2_in_setup_1_per_tp_and_2_without_initiative_from_tp2():
