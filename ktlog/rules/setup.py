@@ -289,8 +289,8 @@ def operative_set_up(ctx: Ctx, e: OperativeSetUp) -> None:
     expected = next_to_set_up(s)
     if op.player != expected:
         ctx.broke(f"{expected} sets up the next third of their kill team, not {op.player}", "pg 110")
+    counted = tally(s)  # taken before the change: a count made after it would hold it already
     op.set_up = True
-    counted = tally(s)
     counted[op.player, False] -= 1
     counted[op.player, True] += 1
     op.order = "conceal"  # set up with a Conceal order (pg 110)
