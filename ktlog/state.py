@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import zlib
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Hashable, Iterable
 from operator import attrgetter
 from typing import Any, Literal
 
@@ -375,8 +375,42 @@ class GameState(S):
         return [o for o in self.operatives.values() if o.player == player and o.status == "ready"]
 
     def has_ready(self, player: str) -> bool:
-        """Whether the player has a ready operative (pg 38)."""
-        return (player, "ready") in map(_PLAYER_STATUS, self.scan())  # compared in C, stopping at the first: this runs at every activation
+        """Whether the player has a ready operative (pg 38): from the kept count (this runs at
+        every activation, and a kill team may be hundreds strong)."""
+        return self.count(PLAYER_STATUS)[player, "ready"] > 0
+
+    def count(self, by: Callable[[OperativeState], Hashable]) -> Counter[Any]:
+        """The operatives counted by `by` (`PLAYER_STATUS`, `PLAYER_SET_UP`): counted once, then
+        kept on the state's `Operatives` and kept true by `change` and `add`, the only ways the
+        rules add an operative or change what is counted (issue 26: an event of a team of hundreds
+        costs no count of the team). Operatives held as a plain dict become the state's own
+        `Operatives` here."""
+        ops = self.operatives
+        if not isinstance(ops, Operatives):
+            self.operatives = ops = Operatives(ops, owned=True)
+        counted = ops.counts.get(by)
+        if counted is None:
+            counted = ops.counts[by] = Counter(map(by, self.scan()))
+        return counted
+
+    def change(self, op: OperativeState, *, status: Status | None = None, set_up: bool | None = None) -> None:
+        """Change an operative of this state (one the rules looked up) and the counts kept of them."""
+        kept = self.operatives.counts.items() if isinstance(self.operatives, Operatives) else ()
+        for by, counted in kept:
+            counted[by(op)] -= 1
+        if status is not None:
+            op.status = status
+        if set_up is not None:
+            op.set_up = set_up
+        for by, counted in kept:
+            counted[by(op)] += 1
+
+    def add(self, op: OperativeState) -> None:
+        """Add an operative to the state and to the counts kept of them."""
+        self.operatives[op.id] = op
+        if isinstance(self.operatives, Operatives):
+            for by, counted in self.operatives.counts.items():
+                counted[by(op)] += 1
 
     def due_to_activate(self) -> str | None:
         """The player who activates next: the one whose turn it is, or, when they have no ready
@@ -392,11 +426,12 @@ class GameState(S):
         return None
 
     def starting_operatives(self, player: str) -> int:
-        return list(map(_PLAYER, self.scan())).count(player)
+        """How many operatives the player's kill team has, whatever their status (the kill op's grade row, pg 84)."""
+        return sum(n for (who, _), n in self.count(PLAYER_STATUS).items() if who == player)
 
 
-_PLAYER_STATUS = attrgetter("player", "status")
-_PLAYER = attrgetter("player")
+PLAYER_STATUS: Callable[[OperativeState], tuple[str, str]] = attrgetter("player", "status")
+PLAYER_SET_UP: Callable[[OperativeState], tuple[str, bool]] = attrgetter("player", "set_up")
 
 
 class Operatives(dict[str, OperativeState]):
@@ -407,14 +442,16 @@ class Operatives(dict[str, OperativeState]):
     no copy of every operative, only of those an event looks up (issue 26). To read every
     operative without copying them, `GameState.scan()`."""
 
-    __slots__ = ("own", "tally")
+    __slots__ = ("own", "counts")
 
-    def __init__(self, operatives: dict[str, OperativeState] | None = None):
+    def __init__(self, operatives: dict[str, OperativeState] | None = None, *, owned: bool = False):
+        """`owned`: the operatives are this state's alone (a plain dict the rules changed in
+        place), so none is copied before a change."""
         super().__init__(operatives or {})
-        self.own: set[str] = set()
-        self.tally: Counter[tuple[str, bool]] | None = None
-        """The operatives counted by (player, set up), once counted: the set-up rules keep it
-        (`rules.setup.tally`); None until then, and in each new `Operatives`."""
+        self.own: set[str] = set(self) if owned else set()
+        self.counts: dict[Callable[[OperativeState], Hashable], Counter[Any]] = {}
+        """The counts of the operatives kept (`GameState.count`), by what they are counted by:
+        none in a new `Operatives`, those of the state a `Checkpoint` restores."""
 
     def __getitem__(self, op_id: str) -> OperativeState:
         op = dict.__getitem__(self, op_id)
@@ -467,7 +504,7 @@ class Checkpoint:
     to (`UNREAD_LOGS`) are kept as each list and its length (the entries before that length
     are never changed), and the rest, a few players and markers, is encoded."""
 
-    __slots__ = ("lean", "operatives", "logs")
+    __slots__ = ("counts", "lean", "operatives", "logs")
 
     def __init__(self, state: GameState, *, own_logs: bool = False):
         """Keep `state`; `own_logs`: its logs' lists copied (their entries shared), for a state
@@ -475,6 +512,7 @@ class Checkpoint:
         if not isinstance(state.operatives, Operatives):
             state.operatives = Operatives(state.operatives)
         self.operatives = state.operatives.share()
+        self.counts = {by: counted.copy() for by, counted in state.operatives.counts.items()}
         self.logs = {name: (list(entries) if own_logs else entries, len(entries)) for name in UNREAD_LOGS for entries in [getattr(state, name)]}
         self.lean = _encoder.encode(msgspec.structs.replace(state, operatives={}, **{name: [] for name in UNREAD_LOGS}))
 
@@ -483,6 +521,7 @@ class Checkpoint:
         only what is applied to it next)."""
         new = _decoder.decode(self.lean)
         new.operatives = Operatives(self.operatives)
+        new.operatives.counts = {by: counted.copy() for by, counted in self.counts.items()}
         if logs:
             for name, (entries, length) in self.logs.items():
                 setattr(new, name, entries[:length])

@@ -6,11 +6,12 @@ of every ruleset with a simulator and on a game of two 100-operative kill teams.
 
 from __future__ import annotations
 
+import ast
 import copy
 import pickle
 import random
 from collections import Counter
-from operator import attrgetter
+from pathlib import Path
 
 import msgspec
 import pytest
@@ -19,13 +20,14 @@ from folding import states_after_each_event
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import ktlog
 from ktlog.events import Annotation, Event, EventVoided, OperativeActivated
 from ktlog.files.rosters import Roster, RosterOperative
 from ktlog.play.builder import charge, killzone_action
 from ktlog.play.simulate import load_sim_rosters, simulate_games
 from ktlog.reducer import apply_in_place, effective, fold, fold_with_snapshots, numbered
 from ktlog.rulesets import RULESETS
-from ktlog.state import Checkpoint, GameState, Operatives, OperativeState, _copy_operative, decode_state
+from ktlog.state import PLAYER_SET_UP, PLAYER_STATUS, Checkpoint, GameState, Operatives, OperativeState, _copy_operative, decode_state
 
 ROSTERS = load_sim_rosters()
 SIMULATED = sorted(name for name, ruleset in RULESETS.items() if ruleset.simulator)
@@ -99,13 +101,14 @@ def test_a_game_of_two_100_operative_teams_folds_as_without_checkpoints():
 
 @settings(max_examples=5, deadline=None)
 @given(ruleset=st.sampled_from(SIMULATED), seed=st.integers(0, 2**32 - 1))
-def test_the_tally_of_operatives_set_up_kept_on_the_operatives_is_a_count_of_them_after_every_event(ruleset, seed):
-    """`rules.setup.tally`, once counted, is kept by the rules that add and set up operatives
-    and dropped with the operatives a checkpoint restores: after every event of a game recorded
-    with undos, folded as the import folds it (a checkpoint at every seq), it is what a count
+def test_the_counts_of_operatives_kept_on_the_operatives_are_counts_of_them_after_every_event(ruleset, seed):
+    """The counts a state keeps of its operatives (`GameState.count`: by player and set up, by
+    player and status), once counted, are kept true by the rules that add and change operatives
+    and restored with the operatives a checkpoint restores: after every event of a game recorded
+    with undos, folded as the import folds it (a checkpoint at every seq), each is what a count
     of the operatives gives."""
     events = recorded_with_undos(simulated(ruleset, seed), seed)
-    state, kept, tallied = GameState(), {}, 0
+    state, kept, counted = GameState(), {}, Counter()
     for seq, event in enumerate(events, 1):
         if isinstance(event, EventVoided):
             state = kept[event.target - 1].restore()
@@ -113,10 +116,10 @@ def test_the_tally_of_operatives_set_up_kept_on_the_operatives_is_a_count_of_the
             apply_in_place(state, event, seq)
         kept[seq] = Checkpoint(state)
         assert isinstance(state.operatives, Operatives)
-        if state.operatives.tally is not None:
-            tallied += 1
-            assert state.operatives.tally == Counter(map(attrgetter("player", "set_up"), state.scan())), (ruleset, seq)
-    assert tallied
+        for by, count in state.operatives.counts.items():
+            counted[by] += 1
+            assert count == Counter(map(by, state.scan())), (ruleset, seq, by)
+    assert counted[PLAYER_SET_UP] and counted[PLAYER_STATUS]
 
 
 @settings(max_examples=6, deadline=None)
@@ -200,3 +203,17 @@ def test_a_state_with_a_checkpoint_copies_and_pickles_as_its_operatives_are():
     g = game(2, 2)
     Checkpoint(g.state)
     assert copy.deepcopy(g.state) == g.state == pickle.loads(pickle.dumps(g.state))
+
+
+def test_the_rules_change_an_operatives_counted_fields_only_through_the_state():
+    """The counts a state keeps (`GameState.count`) stay true only while every change of an
+    operative's status or set-up goes through `GameState.change`: no rule assigns them itself."""
+    package = Path(ktlog.__file__).parent
+    assigned = [
+        f"{path.relative_to(package)}:{node.lineno}"
+        for folder in ("rules", "rulesets")
+        for path in sorted((package / folder).rglob("*.py"))
+        for node in ast.walk(ast.parse(path.read_text()))
+        if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store) and node.attr in ("status", "set_up")
+    ]
+    assert assigned == []

@@ -5,6 +5,7 @@ Property tests play random games with the Joint Ops simulator."""
 from __future__ import annotations
 
 import json
+from collections import Counter
 from functools import partial
 
 import pytest
@@ -52,7 +53,7 @@ from ktlog.play.simulate import simulate_games
 from ktlog.reducer import fold
 from ktlog.rules.setup import next_to_set_up
 from ktlog.rulesets.joint.rules import MISSIONS, mission_of
-from ktlog.state import GameState
+from ktlog.state import PLAYER_STATUS, GameState
 from ktlog.storage.store import Store
 from ktlog.text.json_views import score_view
 from ktlog.text.render import render_score
@@ -489,6 +490,7 @@ def test_an_escape_follows_a_move_and_removes_the_operative():
     g.add(reposition()("a1"), escape()("a1"))
     s = g.state
     assert s.operatives["a1"].status == "escaped" and not s.operatives["a1"].in_killzone and s.activation is None
+    assert s.count(PLAYER_STATUS) == Counter(map(PLAYER_STATUS, s.scan()))  # the ready count the activation took, kept
     assert s.next_player == "NPOs"
     with pytest.raises(InvalidEvent, match="target 'a1' has escaped the killzone.*pg 94"):
         g.activate("trooper-marksman-1", "engage", shoot("Firearm", "a1", damage=2))

@@ -95,12 +95,13 @@ def test_operatives_set_up_in_alternating_thirds_with_conceal_orders():
     assert order == ["Alice"] * 2 + ["Bob"] * 2 + ["Alice"] * 2 + ["Bob"] * 2 + ["Alice", "Bob"]
 
 
-@pytest.mark.parametrize("kept", [False, True], ids=["counted at each event", "the count kept"])
+@pytest.mark.parametrize("kept", [False, True], ids=["its own operatives", "operatives shared with a checkpoint"])
 def test_a_player_who_has_begun_setting_up_adds_no_operative_and_one_added_late_counts_in_the_thirds_pg110(kept):
     """Operatives are selected (pg 110, step 2) before they are set up (step 3): Alice, who has
     set up two, may add none; Bob, who has set up none, adds a sixth, and his thirds are then of
-    6 (2 each). On a state whose operatives are a plain dict (counted at each event) and on one
-    restored from a checkpoint (the count kept by the rules, `rules.setup.tally`)."""
+    6 (2 each). On a state folded from the start (its operatives its own) and on one restored
+    from a checkpoint (operatives shared with it, counted again), the count then kept by the
+    rules (`GameState.count`)."""
     events = game(5, 5, to="battle").events
     first = next(i for i, e in enumerate(events) if isinstance(e, OperativeSetUp))
     before = events[: first + 2]  # Alice's a1 and a2 set up

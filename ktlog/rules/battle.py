@@ -77,7 +77,7 @@ def ready_step(ctx: Ctx) -> None:
         ctx.change_cp(name, ctx.ruleset.ready_cp(s, name), "income", f"turning point {s.turning_point}")
     for op in s.operatives.values():
         if op.in_killzone:
-            op.status = "ready"
+            s.change(op, status="ready")
     s.gambit_turn = s.order[0]
     s.passes_in_a_row = 0
 
@@ -213,7 +213,7 @@ def end_activation(ctx: Ctx) -> None:
         op.counteracted_tp = s.turning_point
     else:
         if not op.incapacitated:
-            op.status = "expended"
+            s.change(op, status="expended")
         op.apl_changes = [c for c in op.apl_changes if not c.started]
     stand_down(s, active)
     s.activation = None

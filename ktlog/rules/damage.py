@@ -15,7 +15,7 @@ def inflict(ctx: Ctx, victim: OperativeState, amount: int, by: OperativeState | 
     if victim.wounds > 0:
         return False
     s = ctx.state
-    victim.status = "incapacitated"
+    s.change(victim, status="incapacitated")
     if victim.carrying:
         # A carrier places its marker for 0AP before it is removed (Place Marker, pg 41).
         s.markers[victim.carrying].carried_by = None

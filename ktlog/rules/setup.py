@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections import Counter
 from math import ceil
-from operator import attrgetter
 
 from ..events import (
     CritOpRolled,
@@ -20,14 +18,13 @@ from ..events import (
     PlayerJoined,
     RolledOff,
 )
-from ..state import GameState, MarkerState, Operatives, OperativeState, PlayerState
+from ..state import PLAYER_SET_UP, GameState, MarkerState, OperativeState, PlayerState
 from .battle import order_established
 from .context import Ctx, handles
 from .team import check_team, weapon_problem
 
 MAX_EQUIPMENT = 4
 SETUP_CP = 2
-_PLAYER_SET_UP = attrgetter("player", "set_up")
 
 
 @handles(GameCreated)
@@ -108,14 +105,12 @@ def operative_added(ctx: Ctx, e: OperativeAdded) -> None:
         ctx.invalid("the operative's id is empty", "operative")
     if e.operative in s.operatives:
         ctx.invalid(f"operative {e.operative!r} is already in the game; give each operative its own id", "operative")
-    counted = tally(s)
-    if counted[e.player, True]:
+    if s.count(PLAYER_SET_UP)[e.player, True]:
         ctx.invalid(f"{e.player} has begun setting up operatives; operatives are selected before ({ctx.ruleset.cite('pg 110')} step 2)", "pg 110")
     problems = check_datacard(e.datacard)
     if problems:
         ctx.invalid(f"datacard of {e.operative!r}: " + "; ".join(problems), "datacard, pg 48")
-    s.operatives[e.operative] = OperativeState(id=e.operative, player=e.player, datacard=e.datacard, wounds=e.datacard.wounds)
-    counted[e.player, False] += 1
+    s.add(OperativeState(id=e.operative, player=e.player, datacard=e.datacard, wounds=e.datacard.wounds))
 
 
 @handles(RolledOff)
@@ -240,26 +235,11 @@ def _battle_not_set_up(ctx: Ctx) -> list[str]:
     return missing
 
 
-def tally(s: GameState) -> Counter[tuple[str, bool]]:
-    """The operatives counted by (player, set up). Counted once and then kept on the state's
-    `Operatives` (its `tally`), which `operative_added` and `operative_set_up`, the only rules
-    that add or set up an operative, keep true: an event of a set-up of a team of hundreds
-    costs no count of the team (issue 26). A state whose operatives are a plain dict is counted
-    each time."""
-    ops = s.operatives
-    counted = ops.tally if isinstance(ops, Operatives) else None
-    if counted is None:
-        counted = Counter(map(_PLAYER_SET_UP, s.scan()))
-        if isinstance(ops, Operatives):
-            ops.tally = counted
-    return counted
-
-
 def next_to_set_up(s: GameState) -> str | None:
     """Who sets up next: a third of each kill team (rounding up) in turn, in player order,
     initiative first (pg 110)."""
     order = s.order
-    counted = tally(s)
+    counted = s.count(PLAYER_SET_UP)
     done = {p: counted[p, True] for p in order}
     size = {p: done[p] + counted[p, False] for p in order}
     placed = dict.fromkeys(order, 0)
@@ -289,8 +269,5 @@ def operative_set_up(ctx: Ctx, e: OperativeSetUp) -> None:
     expected = next_to_set_up(s)
     if op.player != expected:
         ctx.broke(f"{expected} sets up the next third of their kill team, not {op.player}", "pg 110")
-    counted = tally(s)  # taken before the change: a count made after it would hold it already
-    op.set_up = True
-    counted[op.player, False] -= 1
-    counted[op.player, True] += 1
+    s.change(op, set_up=True)
     op.order = "conceal"  # set up with a Conceal order (pg 110)

@@ -378,7 +378,8 @@ def reinforcements_arrived(ctx: Ctx, e: ev.ReinforcementsArrived) -> None:
     ctx.change_cp(npo, 0, "gambit", REINFORCEMENTS)
     for op in returning:
         op.wounds = op.datacard.wounds
-        op.status, op.order = "ready", "conceal"
+        s.change(op, status="ready")
+        op.order = "conceal"
         op.incapacitated_by = None
         op.apl_changes = []
     s.passes_in_a_row = 0
@@ -420,6 +421,6 @@ def operative_escaped(ctx: Ctx, e: ev.OperativeEscaped) -> None:
     disengage(s, op)
     if act is not None and act.operative == op.id:
         end_activation(ctx)
-    op.status = "escaped"
+    s.change(op, status="escaped")
     assert isinstance(ctx.ruleset, JointOps), "Escape is an event of Joint Ops only"
     ctx.ruleset.end_if_decided(ctx)
