@@ -24,14 +24,24 @@ def suspicious_games(league: League) -> list[tuple[str, str]]:
         for row in verdicts.join(league.games.select("game_id"), on="game_id", how="semi").iter_rows(named=True)
     ]
     if league.finished_ids.height:
-        results = league.results.group_by("game_key").agg(
-            (pl.col("vp_total") != pl.sum_horizontal(league.vp_ops)).any().alias("vp_differs"),
-            (pl.col("result") == "win").sum().alias("wins"),
-            pl.col("player").filter(pl.col("result") == "win").first().alias("winner"),
+        # lazily, with only the columns compared: summed and joined, not pivoted (a league's millions of rows)
+        by_op = league.by_op.lazy().group_by("game_key", "player").agg(pl.col("vp").sum().alias("vp_by_op"))
+        results = (
+            league.result_rows.lazy()
+            .select("game_key", "player", "result", "vp_total")
+            .join(by_op, on=["game_key", "player"], how="left")
+            .group_by("game_key")
+            .agg(
+                (pl.col("vp_total") != pl.col("vp_by_op").fill_null(0)).any().alias("vp_differs"),
+                (pl.col("result") == "win").sum().alias("wins"),
+                pl.col("player").filter(pl.col("result") == "win").first().alias("winner"),
+            )
         )
         recorded = league.as_shown(league.games.select("game_key", "game_id", "winner"), ("winner",)).rename({"winner": "recorded_winner"})
-        mismatched = results.join(recorded, on="game_key").filter(
-            pl.col("vp_differs") | (pl.col("wins") > 1) | (pl.col("winner").fill_null("") != pl.col("recorded_winner").fill_null(""))
+        mismatched = (
+            results.join(recorded.lazy(), on="game_key")
+            .filter(pl.col("vp_differs") | (pl.col("wins") > 1) | (pl.col("winner").fill_null("") != pl.col("recorded_winner").fill_null("")))
+            .collect()
         )
         problems += [(row["game_id"], "its result rows do not match the score recorded with the game") for row in mismatched.iter_rows(named=True)]
     return sorted(set(problems + tables_behind_events(league)))
