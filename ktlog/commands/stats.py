@@ -20,7 +20,6 @@ def _league(ctx: click.Context, kw: dict) -> League:
     from ..analytics.columns import METADATA, check_layout, is_dataset
     from ..analytics.league import Filters, League
     from ..analytics.place import Place
-    from ..play.database import is_current
 
     filters = Filters(**{k: kw.pop(k) for k in FILTERS})
     source = kw.pop("source", None)
@@ -30,6 +29,8 @@ def _league(ctx: click.Context, kw: dict) -> League:
             raise KtlogError(f"{source} is not a ktlog dataset (it has no {METADATA}); write one with `ktlog dataset export {source}`")
         check_layout(place)
         return League(place, filters)
+    from ..play.database import is_current  # a database's league only: a dataset needs no store
+
     db = Path(ctx.find_root().obj["db"])
     if not is_current(db):  # a missing, wrong or newer file gets the store's clear message; an older one is migrated
         from ..play.database import Store

@@ -8,8 +8,24 @@ importer. Where the database lives and how long a face waits for a lock are the 
 
 from __future__ import annotations
 
-from ..envelopes import GameRow
+from typing import TYPE_CHECKING, Any
+
 from ..storage.dbfile import BUSY_TIMEOUT_MS, UI_BUSY_TIMEOUT_MS, default_db_path, is_current
-from ..storage.store import Store, listed_game
+
+if TYPE_CHECKING:
+    from ..envelopes import GameRow
+    from ..storage.store import Store, listed_game
 
 __all__ = ["BUSY_TIMEOUT_MS", "UI_BUSY_TIMEOUT_MS", "GameRow", "Store", "default_db_path", "is_current", "listed_game"]
+
+_LOADED_WHEN_ASKED = {"GameRow": "envelopes", "Store": "storage.store", "listed_game": "storage.store"}
+"""What loads with the first command that asks for it (the store, its rules and events): a
+command that only finds the database file (`ktlog stats --source DIR`, `--help`) starts without them."""
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _LOADED_WHEN_ASKED:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    return getattr(importlib.import_module(f"ktlog.{_LOADED_WHEN_ASKED[name]}"), name)
