@@ -80,6 +80,34 @@ def test_a_statistic_from_a_dataset_starts_without_the_store_or_the_rules(league
     assert out.read_text() == ktlog(league.db, "stats", "standings", "--format", "csv").stdout
 
 
+def test_a_result_edited_in_a_dataset_is_named_whether_its_stored_figures_hold_or_not(league, exported, tmp_path):
+    """The quick check every statistic runs compares each result row's VP with the VP by op
+    recorded: read beside the row from the stored figures while they are of the dataset's files,
+    summed from `vp_by_op` once an input of theirs is edited too. Either way the edited game is named."""
+    import polars as pl
+
+    from ktlog.analytics.figures import stored_figures
+    from ktlog.analytics.integrity import suspicious_games
+    from ktlog.analytics.league import League
+    from ktlog.analytics.place import Place
+
+    copy = tmp_path / "league"
+    shutil.copytree(exported, copy)
+    part = sorted(copy.glob("game_results/*/*/*.parquet"))[0]
+    results = pl.read_parquet(part)
+    game_id = results.get_column("game_id")[0]
+    results.with_columns(pl.when(pl.int_range(pl.len()) == 0).then(pl.col("vp_total") + 1).otherwise(pl.col("vp_total")).alias("vp_total")).write_parquet(part)
+    problem = (game_id, "its result rows do not match the score recorded with the game")
+    assert stored_figures(League(Place.of(copy))) is not None  # the figures' own files are untouched: read beside the rows
+    assert suspicious_games(League(Place.of(copy))) == [problem]
+    warning = f"warning: game {game_id[:8]} failed verification: {problem[1]}"
+    assert warning in ktlog(league.db, "stats", "standings", "--source", copy).stderr
+    by_op = copy / "vp_by_op" / part.relative_to(copy / "game_results")
+    pl.read_parquet(by_op).write_parquet(by_op, compression="uncompressed")  # the same rows, other bytes: the figures are summed again
+    assert stored_figures(League(Place.of(copy))) is None
+    assert suspicious_games(League(Place.of(copy))) == [problem]
+
+
 def test_filters_apply_to_the_dataset_alike(league, exported):
     args = ("stats", "players", "--season", "2026", "--team", "Kasrkin", "--format", "json")
     assert ktlog(league.db, *args, "--source", exported).stdout == ktlog(league.db, *args).stdout

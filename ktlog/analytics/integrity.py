@@ -24,27 +24,43 @@ def suspicious_games(league: League) -> list[tuple[str, str]]:
         for row in verdicts.join(league.games.select("game_id"), on="game_id", how="semi").iter_rows(named=True)
     ]
     if league.finished_ids.height:
-        # lazily, with only the columns compared: summed and joined, not pivoted (a league's millions of rows)
-        by_op = league.by_op.lazy().group_by("game_key", "player").agg(pl.col("vp").sum().alias("vp_by_op"))
-        results = (
-            league.result_rows.lazy()
-            .select("game_key", "player", "result", "vp_total")
-            .join(by_op, on=["game_key", "player"], how="left")
-            .group_by("game_key")
-            .agg(
-                (pl.col("vp_total") != pl.col("vp_by_op").fill_null(0)).any().alias("vp_differs"),
-                (pl.col("result") == "win").sum().alias("wins"),
-                pl.col("player").filter(pl.col("result") == "win").first().alias("winner"),
-            )
-        )
-        recorded = league.as_shown(league.games.select("game_key", "game_id", "winner"), ("winner",)).rename({"winner": "recorded_winner"})
-        mismatched = (
-            results.join(recorded.lazy(), on="game_key")
-            .filter(pl.col("vp_differs") | (pl.col("wins") > 1) | (pl.col("winner").fill_null("") != pl.col("recorded_winner").fill_null("")))
-            .collect()
-        )
-        problems += [(row["game_id"], "its result rows do not match the score recorded with the game") for row in mismatched.iter_rows(named=True)]
+        rows = league.result_rows.lazy().select("game_key", "player", "result", "vp_total")
+        winners = rows.filter(pl.col("result") == "win").select("game_key", "player")
+        recorded = league.as_shown(league.games.select("game_key", "game_id", "winner"), ("winner",)).lazy()
+        mismatched = pl.concat(
+            [
+                _vp_not_by_op(league).select("game_key"),
+                winners.filter(pl.col("game_key").is_duplicated()).select("game_key"),
+                recorded.join(rows.select("game_key").unique(), on="game_key", how="semi")  # the games with results
+                .join(winners, on="game_key", how="left")
+                .filter(pl.col("player").fill_null("") != pl.col("winner").fill_null(""))
+                .select("game_key"),
+            ]
+        ).unique()
+        ids = recorded.join(mismatched, on="game_key", how="semi").select("game_id").collect().get_column("game_id")
+        problems += [(game_id, "its result rows do not match the score recorded with the game") for game_id in ids]
     return sorted(set(problems + tables_behind_events(league)))
+
+
+def _vp_not_by_op(league: League) -> pl.LazyFrame:
+    """The result rows whose VP differs from the player's VP by op recorded with the game: read
+    beside each row from a dataset's stored figures while they are of its files (`figures`, no
+    join), or summed by game and player and joined (a league's millions of rows: never pivoted)."""
+    from .figures import stored_figures
+
+    rows = league.result_rows.lazy().select("game_key", "vp_total")
+    figures = league.__dict__.get("figures")
+    figures = figures if figures is not None else stored_figures(league)
+    if figures is not None:  # a row for each result row, in its order
+        by_op = figures.lazy().select(pl.sum_horizontal(c for c in figures.columns if c.startswith("vp_")).alias("vp_by_op"))
+        return pl.concat([rows, by_op], how="horizontal").filter(pl.col("vp_total") != pl.col("vp_by_op"))
+    sums = league.by_op.lazy().group_by("game_key", "player").agg(pl.col("vp").sum().alias("vp_by_op"))
+    return (
+        league.result_rows.lazy()
+        .select("game_key", "player", "vp_total")
+        .join(sums, on=["game_key", "player"], how="left")
+        .filter(pl.col("vp_total") != pl.col("vp_by_op").fill_null(0))
+    )
 
 
 def tables_behind_events(league: League) -> list[tuple[str, str]]:
