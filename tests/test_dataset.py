@@ -108,6 +108,21 @@ def test_a_result_edited_in_a_dataset_is_named_whether_its_stored_figures_hold_o
     assert suspicious_games(League(Place.of(copy))) == [problem]
 
 
+@pytest.mark.parametrize(("table", "args"), [("game_results", ("standings",)), ("player_games", ("dice",))])
+def test_a_file_of_a_dataset_cut_short_is_named_and_nothing_is_written(league, exported, tmp_path, table, args):
+    """A Parquet file cut short (a copy stopped half-way, a full disk) is named with what to do,
+    never "a bug in ktlog", and no output is written: whether the statistic reads it (the results)
+    or only the checks run beside it do (the stored figures, for `dice`)."""
+    copy, out = tmp_path / "league", tmp_path / "out.csv"
+    shutil.copytree(exported, copy)
+    part = sorted(copy.glob(f"{table}/*/*/*.parquet"))[0]
+    part.write_bytes(part.read_bytes()[:100])
+    result = ktlog(league.db, "stats", *args, "--source", copy, "--format", "csv", "--output", out, code=1)
+    assert f"{part.relative_to(copy).as_posix()} cannot be read as Parquet" in result.output
+    assert "export the league again into an empty folder" in result.output and "nothing was written" in result.output
+    assert "bug" not in result.output and not out.exists()
+
+
 def test_filters_apply_to_the_dataset_alike(league, exported):
     args = ("stats", "players", "--season", "2026", "--team", "Kasrkin", "--format", "json")
     assert ktlog(league.db, *args, "--source", exported).stdout == ktlog(league.db, *args).stdout

@@ -179,6 +179,18 @@ def check_layout(place: Place) -> None:
         )
 
 
+def damaged_files(place: Place) -> list[str]:
+    """The dataset's Parquet files whose footer cannot be read (cut short, overwritten, not
+    Parquet), by their names in the dataset: looked for once a read has failed."""
+    damaged = []
+    for file in place.glob("*/*/*/*.parquet") + place.glob("elo/*.parquet"):
+        try:
+            pl.read_parquet_metadata(file, storage_options=place.storage_options)
+        except (pl.exceptions.PolarsError, OSError):
+            damaged.append(file[len(str(place)) :].lstrip("/"))
+    return damaged
+
+
 def read_dataset_table(place: Place, name: str, columns: tuple[str, ...] | None, where: pl.Expr | None = None) -> pl.DataFrame:
     """One table of a dataset (its `columns`, all by default; the rows `where` holds, all by
     default, read only where Parquet's statistics allow), in the database's types but for the

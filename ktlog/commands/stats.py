@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import functools
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -91,34 +93,62 @@ def filtered(command):
         claim_output(ctx, output, kw.pop("force"))
         wide = kw.pop("wide")
         league = _league(ctx, kw)
-        frame = command(league, **kw)
+        with _dataset_read(league):
+            frame = command(league, **kw)
+            notes = _not_counted(league)
         write(frame, fmt, output, database=database_path(ctx), wide=wide)
-        _report_left_out(league)
+        for note in notes:
+            echo(note, err=True)
 
     return run
+
+
+@contextlib.contextmanager
+def _dataset_read(league: League) -> Iterator[None]:
+    """A read of a dataset that fails on a file cut short or overwritten is said as such, naming
+    the files and what to do; any other failure is left as it is."""
+    import polars as pl
+
+    from ..analytics.columns import damaged_files
+    from ..analytics.place import Place
+
+    try:
+        yield
+    except pl.exceptions.PolarsError as exc:
+        damaged = damaged_files(league.db) if isinstance(league.db, Place) else []
+        if not damaged:
+            raise
+        raise KtlogError(
+            f"{league.db}: {', '.join(damaged[:5])}{' ...' if len(damaged) > 5 else ''} cannot be read as Parquet ({exc}); "
+            "export the league again into an empty folder (`ktlog dataset export DIR`, from each source's database); nothing was written"
+        ) from exc
 
 
 def _day(ctx, param, value: dt.datetime | None) -> dt.date | None:
     return value.date() if value else None
 
 
-def _report_left_out(league: League) -> None:
-    """Say on stderr what the figures leave out: games in progress, games failing the checks."""
+def _not_counted(league: League) -> list[str]:
+    """What the figures leave out, to say on stderr after them: games in progress, games with open
+    disputes, games failing the checks."""
     import polars as pl
 
     from ..analytics.integrity import suspicious_games
 
+    notes = []
     if league.in_progress.height:
         ids = ", ".join(league.in_progress.get_column("game_id").str.slice(0, 8).to_list()[:5])
-        echo(f"note: {league.in_progress.height} game(s) in progress are not counted ({ids}{'...' if league.in_progress.height > 5 else ''})", err=True)
+        notes.append(f"note: {league.in_progress.height} game(s) in progress are not counted ({ids}{'...' if league.in_progress.height > 5 else ''})")
     disputed = league.games.filter(pl.col("disputes").fill_null(0) > 0).get_column("game_id").str.slice(0, 8).to_list()
     if disputed:
-        echo(
-            f"note: {len(disputed)} game(s) have open disputes, so their results are provisional ({', '.join(disputed[:5])}{'...' if len(disputed) > 5 else ''})",
-            err=True,
+        notes.append(
+            f"note: {len(disputed)} game(s) have open disputes, so their results are provisional ({', '.join(disputed[:5])}{'...' if len(disputed) > 5 else ''})"
         )
-    for game_id, problem in suspicious_games(league):
-        echo(f"warning: game {game_id[:8]} failed verification: {problem}. Its figures may be wrong; run `ktlog verify {game_id[:8]}`", err=True)
+    notes += [
+        f"warning: game {game_id[:8]} failed verification: {problem}. Its figures may be wrong; run `ktlog verify {game_id[:8]}`"
+        for game_id, problem in suspicious_games(league)
+    ]
+    return notes
 
 
 @click.group()
