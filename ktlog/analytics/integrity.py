@@ -44,23 +44,15 @@ def suspicious_games(league: League) -> list[tuple[str, str]]:
 
 def _vp_not_by_op(league: League) -> pl.LazyFrame:
     """The result rows whose VP differs from the player's VP by op recorded with the game: read
-    beside each row from a dataset's stored figures while they are of its files (`figures`, no
-    join), or summed by game and player and joined (a league's millions of rows: never pivoted)."""
-    from .figures import stored_figures
-
-    rows = league.result_rows.lazy().select("game_key", "vp_total")
-    figures = league.__dict__.get("figures")
-    figures = figures if figures is not None else stored_figures(league)
+    beside each row from a dataset's stored figures while they are of its files (no join), or
+    summed by game and player and joined (a league's millions of rows: never pivoted)."""
+    rows = league.result_rows.lazy().select("game_key", "player", "vp_total")
+    figures = league.stored_figures
     if figures is not None:  # a row for each result row, in its order
         by_op = figures.lazy().select(pl.sum_horizontal(c for c in figures.columns if c.startswith("vp_")).alias("vp_by_op"))
         return pl.concat([rows, by_op], how="horizontal").filter(pl.col("vp_total") != pl.col("vp_by_op"))
     sums = league.by_op.lazy().group_by("game_key", "player").agg(pl.col("vp").sum().alias("vp_by_op"))
-    return (
-        league.result_rows.lazy()
-        .select("game_key", "player", "vp_total")
-        .join(sums, on=["game_key", "player"], how="left")
-        .filter(pl.col("vp_total") != pl.col("vp_by_op").fill_null(0))
-    )
+    return rows.join(sums, on=["game_key", "player"], how="left").filter(pl.col("vp_total") != pl.col("vp_by_op").fill_null(0))
 
 
 def tables_behind_events(league: League) -> list[tuple[str, str]]:

@@ -372,15 +372,22 @@ class League:
         )
 
     @cached_property
+    def stored_figures(self) -> pl.DataFrame | None:
+        """A dataset's stored figures of `result_rows` while they are of its files
+        (`figures.stored_figures`), read once; None otherwise."""
+        from .figures import stored_figures
+
+        return stored_figures(self)
+
+    @cached_property
     def figures(self) -> pl.DataFrame:
         """What each player did in each finished game (`figures.game_figures`), a row for each of
-        `result_rows`, in its order: a dataset's stored figures while they are of its files
-        (`figures.stored_figures`), summed from the projection tables otherwise."""
-        from .figures import game_figures, stored_figures
+        `result_rows`, in its order: the `stored_figures` where they hold, summed from the
+        projection tables otherwise."""
+        from .figures import game_figures
 
-        stored = stored_figures(self)
-        if stored is not None:
-            return stored
+        if self.stored_figures is not None:
+            return self.stored_figures
         self.read_ahead("game_results", "cp_changes", "incapacitations", "turning_points")
         return game_figures(self.result_rows, self.by_op, self.table("incapacitations"), self.cp_changes, self.table("turning_points"), self.ops)
 
