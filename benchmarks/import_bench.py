@@ -8,7 +8,8 @@ import would stand on.
 
 `ktlog import` runs as a child process into a new database each time (WAL, synchronous=FULL, one
 fsync at the end, as it does), its CPU the child's user + system time (its checkers' included:
-it waits for them). `--compare PATH` also runs the ktlog whose source tree is at PATH (another
+it waits for them); each ktlog's modules are compiled to bytecode first, as an install has them
+(`startup_bench.compile_bytecode`). `--compare PATH` also runs the ktlog whose source tree is at PATH (another
 checkout, e.g. main's) in the same rounds, its stages too, so a before and an after share the
 machine's noise.
 Rounds alternate the ways; figures are min and median over rounds.
@@ -28,6 +29,8 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+
+from startup_bench import compile_bytecode
 
 from ktlog.files.gamelog import _encoder, make_header, read_game_log, write_game_log
 from ktlog.play.importer import available_cores
@@ -166,6 +169,7 @@ def main() -> int:
     if args.stages_of:
         print(json.dumps(stages(*args.stages_of)))
         return 0
+    compile_bytecode(None, args.compare)  # each `ktlog import` starts as an installed ktlog's does
     cores = available_cores()
     jobs = sorted({int(j) for j in args.jobs.split(",")}) if args.jobs else sorted({1, min(2, cores), cores})
     with tempfile.TemporaryDirectory() as folder:
