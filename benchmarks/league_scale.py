@@ -24,8 +24,11 @@ time; min and median of `--runs`, ktlog and DuckDB in turn.
 Then each statistic as a league organiser runs it: the whole `ktlog stats NAME --source DIR`
 process (start-up, the statistic, the quick integrity checks every statistic runs beside it, the
 CSV written), `--runs` times each, ktlog's modules compiled to bytecode first as an install
-has them (`startup_bench.compile_bytecode`); the 1,000,000-game target (<= 3 s together) is
-judged on these processes' median wall times summed.
+has them (`startup_bench.compile_bytecode`): each reading the answers `ktlog dataset export`
+stores (`analytics.answers`: the three without filters), and, in turn, working them out (the
+answers moved away, as for any statistic with a filter); the two ways' CSVs must be the same
+bytes. The 1,000,000-game target (<= 3 s together) is judged on these processes' median wall
+times summed; what storing the answers adds to the export is printed beside them.
 """
 
 from __future__ import annotations
@@ -59,6 +62,10 @@ try:  # the stored Elo (issue 26); absent in a checkout from before it, which co
     from ktlog.analytics.standings import store_elo
 except ImportError:  # pragma: no cover
     store_elo = None  # type: ignore[assignment]
+try:  # the stored answers (issue 26); absent before them, when every statistic is worked out per query
+    from ktlog.analytics.answers import ANSWERS, store_answers
+except ImportError:  # pragma: no cover
+    ANSWERS, store_answers = "answers", None  # type: ignore[assignment]
 try:  # the stored per-game figures (issue 26); absent before them, when both sum them per query
     from ktlog.analytics.figures import store_figures
 except ImportError:  # pragma: no cover
@@ -266,15 +273,25 @@ def same_figures(ours: pl.DataFrame, theirs: pl.DataFrame, name: str) -> None:
             raise SystemExit(f"{name}: DuckDB's {column} differs from ktlog's:\n{ours.select(column).head(5)}\n{theirs.select(column).head(5)}")
 
 
-def as_a_user_runs_it(folder: Path, name: str) -> tuple[float, float]:
+def as_a_user_runs_it(folder: Path, name: str, answers: bool) -> tuple[float, float, bytes]:
     """CPU and wall seconds of the whole `ktlog stats NAME --source FOLDER` process (its start,
-    the statistic, the checks it runs beside it, the file written), as a league organiser runs it."""
-    with tempfile.TemporaryDirectory() as out:
-        before, wall = resource.getrusage(resource.RUSAGE_CHILDREN), time.perf_counter()
-        command = [sys.executable, "-m", "ktlog", "stats", name, "--source", str(folder), "--format", "csv", "--output", f"{out}/{name}.csv"]
-        subprocess.run(command, check=True, capture_output=True)
-        wall, after = time.perf_counter() - wall, resource.getrusage(resource.RUSAGE_CHILDREN)
-    return after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime, wall
+    the statistic or its stored answer, the checks it runs beside it, the file written), as a league
+    organiser runs it, and the file it wrote; `answers` False: with the dataset's stored answers
+    moved away, so it works the statistic out."""
+    stored, away = folder / ANSWERS, folder.with_name(f"{folder.name} answers")
+    if not answers and stored.exists():
+        stored.rename(away)
+    try:
+        with tempfile.TemporaryDirectory() as out:
+            before, wall = resource.getrusage(resource.RUSAGE_CHILDREN), time.perf_counter()
+            command = [sys.executable, "-m", "ktlog", "stats", name, "--source", str(folder), "--format", "csv", "--output", f"{out}/{name}.csv"]
+            subprocess.run(command, check=True, capture_output=True)
+            wall, after = time.perf_counter() - wall, resource.getrusage(resource.RUSAGE_CHILDREN)
+            written = Path(f"{out}/{name}.csv").read_bytes()
+    finally:
+        if away.exists():
+            away.rename(stored)
+    return after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime, wall, written
 
 
 def timed(run: Callable[[], object]) -> tuple[float, float]:
@@ -324,17 +341,29 @@ def main() -> int:
                 total += statistics.median(k_wall)
             together[n] = total
             print(f"| {n:,} | the three together, ktlog (median wall) | | | | {total:.3f} | | |", flush=True)
-            processes = {name: [as_a_user_runs_it(league, name) for _ in range(args.runs)] for name in ("standings", "players", "teams")}
-            cpu = sum(statistics.median(c for c, _ in runs) for runs in processes.values())
-            wall = sum(statistics.median(w for _, w in runs) for runs in processes.values())
-            whole[n] = wall
-            target = f" ({'met' if wall <= TARGET_S else 'not met'}: <= {TARGET_S:.0f} s)" if n == 1_000_000 else ""
-            each = ", ".join(f"{name} {spread([c for c, _ in runs])} / {spread([w for _, w in runs])}" for name, runs in processes.items())
-            print(f"| {n:,} | the three as `ktlog stats` processes (CPU / wall: {each}) | {cpu:.3f} | | | {wall:.3f}{target} | | |", flush=True)
+            if store_answers is not None:
+                cpu, wall = timed(lambda league=league: store_answers(Place.of(league)))
+                print(f"| {n:,} | storing the three answers, as `ktlog dataset export` does last | {cpu:.3f} | | | {wall:.3f} | | |", flush=True)
+            ways_run = {"worked out": False, **({"their stored answers read": True} if store_answers is not None else {})}
+            processes: dict[str, dict[str, list[tuple[float, float, bytes]]]] = {way: {} for way in ways_run}
+            for _ in range(args.runs):  # the two ways in turn
+                for name in ("standings", "players", "teams"):
+                    for way, answers in ways_run.items():
+                        processes[way].setdefault(name, []).append(as_a_user_runs_it(league, name, answers))
+            for name, runs in processes["worked out"].items():
+                if any(run[2] != runs[0][2] for way in processes.values() for run in way[name]):
+                    raise SystemExit(f"{name} at {n:,} games: the stored answer's CSV differs from the one worked out")
+            for way, by_name in processes.items():
+                cpu = sum(statistics.median(c for c, _, _ in runs) for runs in by_name.values())
+                wall = sum(statistics.median(w for _, w, _ in runs) for runs in by_name.values())
+                whole[n] = wall
+                target = f" ({'met' if wall <= TARGET_S else 'not met'}: <= {TARGET_S:.0f} s)" if n == 1_000_000 else ""
+                each = ", ".join(f"{name} {spread([c for c, _, _ in runs])} / {spread([w for _, w, _ in runs])}" for name, runs in by_name.items())
+                print(f"| {n:,} | the three as `ktlog stats` processes, {way} (CPU / wall: {each}) | {cpu:.3f} | | | {wall:.3f}{target} | | |", flush=True)
             shutil.rmtree(league)  # 1,000,000 games take about a gigabyte
     first = sizes[0]
     print("Growth of the three together (median wall):", ", ".join(f"{n:,}: {s:.3f} s ({s / together[first]:.1f}x)" for n, s in together.items()))
-    print("Growth of the three processes (median wall):", ", ".join(f"{n:,}: {s:.3f} s ({s / whole[first]:.1f}x)" for n, s in whole.items()))
+    print("Growth of the three processes, as exported (median wall):", ", ".join(f"{n:,}: {s:.3f} s ({s / whole[first]:.1f}x)" for n, s in whole.items()))
     return 0
 
 

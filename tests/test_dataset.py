@@ -15,6 +15,7 @@ from click.testing import CliRunner
 from clubs import merge_clubs
 from league import league_fixture  # noqa: F401 (the `league` fixture)
 
+from ktlog.analytics import answers
 from ktlog.analytics.dataset import dataset_key, source_name
 from ktlog.analytics.standings import STORED_ELO
 from ktlog.cli import cli
@@ -123,6 +124,51 @@ def test_a_file_of_a_dataset_cut_short_is_named_and_nothing_is_written(league, e
     assert "bug" not in result.output and not out.exists()
 
 
+def test_the_statistics_without_filters_are_stored_answers_read_while_they_are_of_the_files(league, exported, tmp_path, monkeypatch):
+    """An export stores standings, players and teams of the league without filters, with their
+    notes (`answers`); `ktlog stats` reads them instead of working them out, and works them out
+    as soon as a file they are of, or the answer itself, is edited, or a filter is given."""
+    import polars as pl
+
+    from ktlog.analytics import standings as standings_module
+    from ktlog.analytics.league import League
+    from ktlog.analytics.place import Place
+
+    copy = tmp_path / "league"
+    shutil.copytree(exported, copy)
+    expected = {name: ktlog(league.db, "stats", name, "--format", "csv") for name in answers.STATISTICS}
+
+    def worked_out(league) -> None:
+        raise AssertionError("worked out, not read")
+
+    monkeypatch.setattr(standings_module, "standings", worked_out)  # what `ktlog stats standings` calls; the answers' own reference is kept
+    read = ktlog(league.db, "stats", "standings", "--format", "csv", "--source", copy)
+    assert (read.stdout, read.stderr) == (expected["standings"].stdout, expected["standings"].stderr)
+    assert "in progress are not counted" in read.stderr  # the notes are stored with it
+    assert "worked out, not read" in ktlog(league.db, "stats", "standings", "--season", "2026", "--source", copy, code=1).output  # a filter: worked out
+    monkeypatch.undo()
+
+    answer = copy / answers.ANSWERS / "standings.parquet"
+    meta = pl.read_parquet_metadata(answer)
+    table = pl.read_parquet(answer)
+    table.with_columns(pl.col("wins") + 1).write_parquet(answer, metadata=meta)  # an answer edited with its metadata kept
+    assert answers.stored_answer(League(Place.of(copy)), "standings") is None
+    assert ktlog(league.db, "stats", "standings", "--format", "csv", "--source", copy).stdout == expected["standings"].stdout
+
+    only = tmp_path / "only"  # the tables the answers are of, and nothing else: each works out to its answer
+    shutil.copytree(
+        exported, only, ignore=lambda folder, names: [n for n in names if Path(folder) == exported and n not in {*answers.TABLES, "elo", "metadata.json"}]
+    )
+    for name in answers.STATISTICS:
+        assert ktlog(league.db, "stats", name, "--format", "csv", "--source", only).stdout == expected[name].stdout
+        stored = answers.stored_answer(League(Place.of(exported)), name)
+        assert stored is not None and stored[0].equals(answers.STATISTICS[name](League(Place.of(only))))
+
+    part = sorted(copy.glob("vp_by_op/*/*/*.parquet"))[0]
+    pl.read_parquet(part).write_parquet(part, compression="uncompressed")  # the same rows, other bytes: no longer what they are of
+    assert all(answers.stored_answer(League(Place.of(copy)), name) is None for name in answers.STATISTICS)
+
+
 def test_filters_apply_to_the_dataset_alike(league, exported):
     args = ("stats", "players", "--season", "2026", "--team", "Kasrkin", "--format", "json")
     assert ktlog(league.db, *args, "--source", exported).stdout == ktlog(league.db, *args).stdout
@@ -168,10 +214,11 @@ def test_run_again_it_adds_only_what_is_new(league, tmp_path):
     assert "wrote 1 partition(s) (2 games), kept 3" in ktlog(db, "dataset", "export", folder).stdout
     after = files(folder)
     new = {p for p in after if "Spring" in str(p)}
-    partitions = {p for p in before if p.parts[0] != "elo"}
+    partitions = {p for p in before if p.parts[0] not in ("elo", answers.ANSWERS)}
     # every table and the stored figures; the other partitions untouched
     assert len(new) == 10 and {p: after[p] for p in partitions} == {p: before[p] for p in partitions}
     assert after[Path(STORED_ELO)] != before[Path(STORED_ELO)]  # the league's Elo, over every game, stored again
+    assert all(after[p] != before[p] for p in before if p.parts[0] == answers.ANSWERS)  # and the answers
     for args in (("standings",), ("results",), ("teams",)):
         assert ktlog(db, "stats", *args, "--format", "csv", "--source", folder).stdout == ktlog(db, "stats", *args, "--format", "csv").stdout
 

@@ -66,8 +66,8 @@ def test_every_statistic_from_object_storage(league, exported, args):
 def test_the_layout_in_the_bucket_and_a_second_export(s3, league, exported):
     written = keys(s3)
     assert "circuit/2026/metadata.json" in written and "circuit/2026/games/2026/Autumn League/" in "".join(written)
-    assert len([k for k in written if k.endswith(".parquet")]) == 3 * 10 + 1  # 9 tables and the stored figures in 3 partitions, and the stored Elo
-    assert "circuit/2026/elo/elo.parquet" in written
+    assert len([k for k in written if k.endswith(".parquet")]) == 3 * 10 + 1 + 3  # 9 tables and the stored figures in 3 partitions, the stored Elo, the answers
+    assert "circuit/2026/elo/elo.parquet" in written and "circuit/2026/answers/standings.parquet" in written
     assert "nothing new" in ktlog(league.db, "dataset", "export", exported).stdout
     parquet = {k: v for k, v in written.items() if k.endswith(".parquet")}
     assert {k: v for k, v in keys(s3).items() if k.endswith(".parquet")} == parquet  # no file rewritten
@@ -135,3 +135,15 @@ def test_the_stored_figures_are_read_from_the_bucket(exported):
 
     league = League(Place.of(exported))
     assert stored_figures(league) is not None and league.figures.height == league.result_rows.height > 0
+
+
+def test_the_answers_are_read_from_the_bucket(exported):
+    """The answers stored in the bucket are of its files (their fingerprint worked out from the
+    bucket's bytes), so `ktlog stats` without filters reads them, and they are what it works out."""
+    from ktlog.analytics.answers import STATISTICS, stored_answer
+    from ktlog.analytics.league import League
+    from ktlog.analytics.place import Place
+
+    for name, statistic in STATISTICS.items():
+        answer = stored_answer(League(Place.of(exported)), name)
+        assert answer is not None and answer[0].height > 0 and answer[0].equals(statistic(League(Place.of(exported))))

@@ -23,7 +23,9 @@ did in each game, summed from the partition's files once they are written (`figu
 the statistics read it while it is of those very files); and `elo/elo.parquet`, the
 league's Elo history (`standings.store_elo`: computed at export over every source's games, so
 the statistics need not rate every game again; they read it only while it is of the very
-results they count).
+results they count); and `answers/standings.parquet`, `players` and `teams`: those statistics of
+the dataset's league without filters, with their notes (`answers.store_answers`, last, over every
+source's games: `ktlog stats` reads them while they are of the very files beside them).
 
 Several databases (the clubs of a circuit) export into one DIR, each under its source name
 (`--name`, by default the database file's name and a hash of its path): the dataset is the union
@@ -55,6 +57,7 @@ from .. import __version__
 from ..errors import KtlogError
 from ..storage import log
 from ..storage.dbfile import SCHEMA_VERSION, database_home
+from .answers import store_answers
 from .columns import EXPORTED, FORMAT, IDENTITY, LAYOUT, METADATA, TABLES, metadata_schema, table_query, to_dataset
 from .figures import STORED, store_figures
 from .league import Filters, read_table
@@ -187,6 +190,7 @@ def export(db: Path, place: Place, filters: Filters | None = None, name: str | N
     _write_metadata(place, meta, name, db, filters, position, who)
     if changed or not place.exists(STORED_ELO):
         store_elo(place)  # the league's Elo over every source's games, computed once here rather than by every statistic
+    store_answers(place)  # last, of every file as it now is (none worked out when they are of them already)
     return ExportReport(str(place), len(changed), len(every) - len(changed), games, position)
 
 

@@ -1,4 +1,5 @@
-"""Quick integrity checks run with every statistic (the full check is `ktlog verify`).
+"""What every statistic says beside its figures (`not_counted`): the games it leaves out, and the
+quick integrity checks run with it (the full check is `ktlog verify`).
 
 Re-hashing and re-folding every event of a league takes minutes, so statistics check what they
 can afford: each player's result row against the VP by op recorded with the game and the game's
@@ -14,6 +15,25 @@ import polars as pl
 from ..storage.log import HEADS_BEHIND
 from .league import League, read_table
 from .place import Place
+
+
+def not_counted(league: League) -> list[str]:
+    """What the figures leave out, to say on stderr after them: games in progress, games with open
+    disputes, games failing the checks."""
+    notes = []
+    if league.in_progress.height:
+        ids = ", ".join(league.in_progress.get_column("game_id").str.slice(0, 8).to_list()[:5])
+        notes.append(f"note: {league.in_progress.height} game(s) in progress are not counted ({ids}{'...' if league.in_progress.height > 5 else ''})")
+    disputed = league.games.filter(pl.col("disputes").fill_null(0) > 0).get_column("game_id").str.slice(0, 8).to_list()
+    if disputed:
+        notes.append(
+            f"note: {len(disputed)} game(s) have open disputes, so their results are provisional ({', '.join(disputed[:5])}{'...' if len(disputed) > 5 else ''})"
+        )
+    notes += [
+        f"warning: game {game_id[:8]} failed verification: {problem}. Its figures may be wrong; run `ktlog verify {game_id[:8]}`"
+        for game_id, problem in suspicious_games(league)
+    ]
+    return notes
 
 
 def suspicious_games(league: League) -> list[tuple[str, str]]:

@@ -88,14 +88,19 @@ def filtered(command):
     @click.pass_context
     def run(ctx, **kw):
         from ..analytics.formats import write
+        from ..analytics.integrity import not_counted
 
         fmt, output = kw.pop("fmt"), kw.pop("output")
         claim_output(ctx, output, kw.pop("force"))
         wide = kw.pop("wide")
         league = _league(ctx, kw)
         with _dataset_read(league):
-            frame = command(league, **kw)
-            notes = _not_counted(league)
+            answer = None
+            if not isinstance(league.db, Path) and not kw:  # a dataset's statistic without filters: its answer may be stored
+                from ..analytics.answers import stored_answer
+
+                answer = stored_answer(league, command.__name__)
+            frame, notes = answer or (command(league, **kw), not_counted(league))
         write(frame, fmt, output, database=database_path(ctx), wide=wide)
         for note in notes:
             echo(note, err=True)
@@ -126,29 +131,6 @@ def _dataset_read(league: League) -> Iterator[None]:
 
 def _day(ctx, param, value: dt.datetime | None) -> dt.date | None:
     return value.date() if value else None
-
-
-def _not_counted(league: League) -> list[str]:
-    """What the figures leave out, to say on stderr after them: games in progress, games with open
-    disputes, games failing the checks."""
-    import polars as pl
-
-    from ..analytics.integrity import suspicious_games
-
-    notes = []
-    if league.in_progress.height:
-        ids = ", ".join(league.in_progress.get_column("game_id").str.slice(0, 8).to_list()[:5])
-        notes.append(f"note: {league.in_progress.height} game(s) in progress are not counted ({ids}{'...' if league.in_progress.height > 5 else ''})")
-    disputed = league.games.filter(pl.col("disputes").fill_null(0) > 0).get_column("game_id").str.slice(0, 8).to_list()
-    if disputed:
-        notes.append(
-            f"note: {len(disputed)} game(s) have open disputes, so their results are provisional ({', '.join(disputed[:5])}{'...' if len(disputed) > 5 else ''})"
-        )
-    notes += [
-        f"warning: game {game_id[:8]} failed verification: {problem}. Its figures may be wrong; run `ktlog verify {game_id[:8]}`"
-        for game_id, problem in suspicious_games(league)
-    ]
-    return notes
 
 
 @click.group()
