@@ -17,7 +17,7 @@ from pathlib import Path
 import click
 
 from . import __version__
-from .commands.context import echo, fail, quiet_broken_pipe, what_was_changed
+from .commands.context import echo, fail, quiet_broken_pipe, settle_standard_output, what_was_changed
 from .errors import KtlogError
 
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -160,6 +160,7 @@ class KtlogGroup(click.Group):
             echo(f"interrupted; {what_was_changed(ctx)}", err=True)
             sys.exit(130)
         except OSError as exc:  # writing standard output (a full device, a closed terminal)
+            settle_standard_output()
             fail(f"cannot write {exc.filename or 'to standard output'}: {exc.strerror or exc}; {what_was_changed(ctx)}")
         except RecursionError:
             fail(f"the input is nested too deeply to be a ktlog value; {what_was_changed(ctx)}")

@@ -39,9 +39,23 @@ def what_was_changed(ctx: click.Context) -> str:
 def quiet_broken_pipe() -> typing.NoReturn:
     """The reader of standard output went away (`ktlog log G | head -1`): stop quietly with the
     status a shell gives a process killed by SIGPIPE."""
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, sys.stdout.fileno())  # Python's final flush must not fail again
+    _drop_standard_output()
     sys.exit(128 + 13)
+
+
+def settle_standard_output() -> None:
+    """After a failed write: if standard output cannot take what is left in its buffer (a full
+    device), drop it, so Python's final flush does not fail again (it would print "Exception
+    ignored" and exit 120 instead of the command's status)."""
+    try:
+        sys.stdout.flush()
+    except OSError:
+        _drop_standard_output()
+
+
+def _drop_standard_output() -> None:
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())  # what is left in the buffer goes nowhere
 
 
 def open_store(ctx: click.Context, *, ui: bool = False, create: bool = False) -> Store:
