@@ -43,13 +43,8 @@ ANSWER_OF, SEAL, NOTES = "ktlog.answer_of", "ktlog.answer_seal", "ktlog.notes"
 def fingerprint(place: Place) -> str:
     """The SHA-256 of the dataset's stored Elo and every file of `TABLES` (each named, with its
     size): what an answer is of."""
-    digest = hashlib.sha256()
     files = [STORED_ELO] + [f"{table}/{name[len(place.name(table)) + 1 :]}" for table in TABLES for name in place.glob(f"{table}/*/*/*.parquet")]
-    for rel in files:
-        data = place.read(rel) if place.exists(rel) else None
-        digest.update(f"{rel}:{-1 if data is None else len(data)}:".encode())
-        digest.update(data or b"")
-    return digest.hexdigest()
+    return place.digest([(rel, rel) for rel in files])[0]
 
 
 def _seal(of: str, frame: pl.DataFrame, notes: list[str]) -> str:
@@ -74,26 +69,38 @@ def store_answers(place: Place) -> None:
         place.write_parquet(f"{ANSWERS}/{name}.parquet", frame, metadata={ANSWER_OF: of, SEAL: _seal(of, frame, notes), NOTES: json.dumps(notes)})
 
 
-def _stored_of(place: Place, name: str) -> str | None:
+def _stored(place: Place, name: str) -> tuple[bytes, dict[str, str]] | None:
+    """The bytes of the answer stored for `ktlog stats NAME`, and its Parquet metadata; None if
+    there is none or it cannot be read (cut short, not Parquet)."""
     rel = f"{ANSWERS}/{name}.parquet"
+    if not place.exists(rel):
+        return None
+    data = place.read(rel)
     try:
-        return pl.read_parquet_metadata(io.BytesIO(place.read(rel))).get(ANSWER_OF) if place.exists(rel) else None
+        return data, pl.read_parquet_metadata(io.BytesIO(data))
     except (pl.exceptions.PolarsError, OSError):
         return None
+
+
+def _stored_of(place: Place, name: str) -> str | None:
+    stored = _stored(place, name)
+    return stored[1].get(ANSWER_OF) if stored else None
 
 
 def stored_answer(league: League, name: str) -> tuple[pl.DataFrame, list[str]] | None:
     """The answer and notes of `ktlog stats NAME` a dataset stores for `league`, if it is the
     dataset's league without filters and the answer is of its files as they are; None otherwise."""
-    place, rel = league.db, f"{ANSWERS}/{name}.parquet"
-    if name not in STATISTICS or not isinstance(place, Place) or league.filters != Filters() or not place.exists(rel):
+    place = league.db
+    if name not in STATISTICS or not isinstance(place, Place) or league.filters != Filters():
         return None
-    data = place.read(rel)
+    stored = _stored(place, name)
+    if stored is None:
+        return None
+    data, meta = stored
     try:
-        meta = pl.read_parquet_metadata(io.BytesIO(data))
         frame, notes = pl.read_parquet(io.BytesIO(data)), json.loads(meta.get(NOTES, "null"))
     except (pl.exceptions.PolarsError, OSError, ValueError):
-        return None  # an answer cut short or edited: worked out again
+        return None  # an answer edited: worked out again
     if not isinstance(notes, list) or not all(isinstance(note, str) for note in notes):
         return None
     of = meta.get(ANSWER_OF)

@@ -12,7 +12,6 @@ are summed again, as a database's always are.
 
 from __future__ import annotations
 
-import hashlib
 import io
 from typing import TYPE_CHECKING
 
@@ -108,17 +107,9 @@ def _partition(place: Place, table: str, full_name: str) -> str:
     return full_name[len(place.name(table)) + 1 :]
 
 
-def _inputs(place: Place, partition: str) -> tuple[str, dict[str, bytes]]:
-    """The SHA-256 of one partition's `INPUTS` files (a missing one counted as missing), and their bytes."""
-    digest, found = hashlib.sha256(), {}
-    for table in INPUTS:
-        rel = f"{table}/{partition}"
-        data = place.read(rel) if place.exists(rel) else None
-        digest.update(f"{table}:{-1 if data is None else len(data)}:".encode())
-        if data is not None:
-            digest.update(data)
-            found[table] = data
-    return digest.hexdigest(), found
+def _inputs(place: Place, partition: str, keep: bool = False) -> tuple[str, dict[str, bytes]]:
+    """The SHA-256 of one partition's `INPUTS` files (a missing one counted as missing), and their bytes if `keep`."""
+    return place.digest([(table, f"{table}/{partition}") for table in INPUTS], keep)
 
 
 def store_figures(place: Place, partitions: list[str] | None = None) -> None:
@@ -129,7 +120,7 @@ def store_figures(place: Place, partitions: list[str] | None = None) -> None:
     if partitions is None:
         partitions = [_partition(place, "game_results", f) for f in place.glob("game_results/*/*/*.parquet")]
     for partition in partitions:
-        of, found = _inputs(place, partition)
+        of, found = _inputs(place, partition, keep=True)
         frames = {t: pl.read_parquet(io.BytesIO(found[t]), columns=list(_READ[t])) if t in found else pl.DataFrame(schema=_READ[t]) for t in INPUTS}
         results = pl.read_parquet(io.BytesIO(place.read(f"game_results/{partition}")), columns=[*KEYS, "vp_total"])
         ops = set(frames["vp_by_op"].get_column("op").unique())

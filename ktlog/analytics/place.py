@@ -9,6 +9,7 @@ way (the `AWS_*` environment variables, `~/.aws/config` and `credentials`, a pro
 
 from __future__ import annotations
 
+import hashlib
 import re
 from dataclasses import dataclass
 from functools import cached_property
@@ -62,6 +63,20 @@ class Place:
     def glob(self, pattern: str) -> list[str]:
         """The files matching `pattern` (`*` within one folder name), sorted, as full names."""
         raise NotImplementedError
+
+    def digest(self, files: list[tuple[str, str]], keep: bool = False) -> tuple[str, dict[str, bytes]]:
+        """The SHA-256 of `files`, each (label, name inside the dataset) taken as its label, its size
+        (-1 if missing) and its bytes: what a stored figure is of. `keep`: also the bytes of each
+        file found, by label (else none are kept)."""
+        digest, found = hashlib.sha256(), {}
+        for label, rel in files:
+            data = self.read(rel) if self.exists(rel) else None
+            digest.update(f"{label}:{-1 if data is None else len(data)}:".encode())
+            if data is not None:
+                digest.update(data)
+                if keep:
+                    found[label] = data
+        return digest.hexdigest(), found
 
 
 @dataclass(frozen=True)
