@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 
 import jsonschema
 import pytest
@@ -10,7 +13,7 @@ from conftest import game
 
 from ktlog.data import SAMPLE_GAMES
 from ktlog.events import EVENT_TYPES
-from ktlog.files.schemas import SCHEMAS, drift, generate
+from ktlog.files.schemas import SCHEMAS, drift, generate, render
 from ktlog.play.builder import shoot
 
 
@@ -39,7 +42,7 @@ def test_every_event_type_has_a_versioned_schema():
 def test_a_changed_event_class_is_detected_as_drift(tmp_path):
     for name, schema in generate().items():
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / name).write_text(json.dumps(schema, indent=2, sort_keys=True) + "\n")
+        (tmp_path / name).write_text(render(schema))
     assert drift(tmp_path) == []
     (tmp_path / "events" / "Shot.json").write_text("{}\n")
     assert drift(tmp_path) == ["events/Shot.json"]
@@ -62,3 +65,34 @@ def test_an_event_payload_matches_its_own_schema():
     shot_schema.validate(as_json)
     with pytest.raises(jsonschema.ValidationError):
         shot_schema.validate({**as_json, "weapon": 3})
+
+
+def test_the_files_do_not_depend_on_how_msgspec_writes_descriptions_and_unions():
+    """msgspec 0.23 dedents docstrings and 0.21 and older put `null` first in an `anyOf` (issue 38
+    #7: a fresh install resolved 0.23 and 17 files drifted); the rendered file is the same."""
+    older = {"description": "A header.\n    Line two.", "anyOf": [{"type": "null"}, {"$ref": "#/$defs/X"}]}
+    newer = {"description": "A header.\nLine two.", "anyOf": [{"$ref": "#/$defs/X"}, {"type": "null"}]}
+    assert render({"properties": {"a": older}}) == render({"properties": {"a": newer}})
+    assert json.loads(render(older))["description"] == "A header.\nLine two."
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("release", ["0.19.0", "0.23.0"])
+def test_the_schemas_match_under_the_oldest_and_newest_msgspec_the_range_admits(release, tmp_path):
+    """The range in pyproject.toml is msgspec>=0.19: the folder matches the code under both ends."""
+    target = tmp_path / "msgspec"
+    pip = subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--target", str(target), f"msgspec=={release}"],
+        capture_output=True,
+        text=True,
+    )
+    if pip.returncode:
+        pytest.skip(f"pip could not install msgspec {release} (no package index?): {pip.stderr.strip()[-300:]}")
+    check = subprocess.run(
+        [sys.executable, "-c", "import msgspec, sys; from ktlog.files.schemas import drift; print(msgspec.__version__); sys.exit(bool(drift()))"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(target)},
+    )
+    assert check.stdout.split() == [release], check.stderr
+    assert check.returncode == 0, f"the schemas drift under msgspec {release}"

@@ -7,6 +7,7 @@ python -m ktlog.files.schemas --check    # exit 1 if ktlog/data/schemas/ has dri
 
 from __future__ import annotations
 
+import inspect
 import json
 import sys
 from pathlib import Path
@@ -64,7 +65,22 @@ def generate() -> dict[str, dict]:
 
 
 def render(schema: dict) -> str:
-    return json.dumps(schema, indent=2, sort_keys=True) + "\n"
+    return json.dumps(_cleaned(schema), indent=2, sort_keys=True) + "\n"
+
+
+def _cleaned(node):
+    """The schema as every msgspec release the range admits writes it: each description as
+    `inspect.cleandoc` leaves a docstring (0.23 dedents them, older releases did not) and each
+    `anyOf` in one order (0.21 and older put `null` first); tests/test_schemas.py checks both."""
+    if isinstance(node, dict):
+        return {k: _description(k, v) if k != "anyOf" else sorted(map(_cleaned, v), key=lambda s: json.dumps(s, sort_keys=True)) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_cleaned(v) for v in node]
+    return node
+
+
+def _description(key: str, value):
+    return inspect.cleandoc(value) if key == "description" and isinstance(value, str) else _cleaned(value)
 
 
 def drift(folder: Path = SCHEMAS) -> list[str]:
