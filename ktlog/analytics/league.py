@@ -12,7 +12,8 @@ import contextlib
 import dataclasses
 import datetime as dt
 import difflib
-from collections.abc import Iterator, Sequence
+import sqlite3
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -22,7 +23,7 @@ import polars as pl
 
 from ..errors import KtlogError
 from ..storage import catalog
-from ..storage.dbfile import database_home, read_uri, store_error
+from ..storage.dbfile import database_home, held_open, read_uri, store_error
 from .columns import GAME_COLUMNS, GAME_LISTS, IDENTITY, POLARS_TYPE, games_query, league_games, read_dataset_table
 from .place import Place
 
@@ -57,15 +58,17 @@ reader opening the WAL) before it fails."""
 
 
 def read_table(db: Path, query: str, schema: dict[str, type], params: Sequence[str | int | None] = ()) -> pl.DataFrame:
-    """One query's rows as a frame, through the ADBC SQLite driver (Arrow, no Python object
-    per row), cast to `schema` (column -> int, float or str): SQLite's columns carry no
-    types of their own, and a column of NULLs would otherwise come back as integers. `params`
-    are bound to the query's `?`s, never pasted into it. A damaged file is a StoreError saying
-    so, as every command says it (`dbfile.store_error`)."""
-    with _reading(db) as cursor:
-        cursor.adbc_statement.set_options(**{"adbc.sqlite.query.batch_rows": str(2**30)})  # one batch: one type per column
-        cursor.execute(query, _bound(params) if params else None)
-        frame = pl.DataFrame(cursor.fetch_arrow())
+    """One query's rows as a frame, cast to `schema` (column -> int, float or str): SQLite's
+    columns carry no types of their own, and a column of NULLs would otherwise come back as
+    integers. `params` are bound to the query's `?`s, never pasted into it. A damaged file is a
+    StoreError saying so, as every command says it (`dbfile.store_error`)."""
+    if held_open(db):
+        frame = _rows_frame(db, query, params, schema)
+    else:
+        with _reading(db) as cursor:
+            cursor.adbc_statement.set_options(**{"adbc.sqlite.query.batch_rows": str(2**30)})  # one batch: one type per column
+            cursor.execute(query, _bound(params) if params else None)
+            frame = pl.DataFrame(cursor.fetch_arrow())
     if frame.width == 0:
         return pl.DataFrame(schema={c: POLARS_TYPE[t] for c, t in schema.items()})
     return frame.cast({c: POLARS_TYPE[t] for c, t in schema.items() if c in frame.columns})
@@ -73,8 +76,9 @@ def read_table(db: Path, query: str, schema: dict[str, type], params: Sequence[s
 
 @contextlib.contextmanager
 def _reading(db: Path) -> Iterator:
-    """A cursor of the ADBC SQLite driver on the database (never Python's sqlite3 beside it in
-    this process: two SQLite libraries on one file undo each other's locks, `dbfile.Rows`)."""
+    """A cursor of the ADBC SQLite driver on the database (Arrow, no Python object per row), in a
+    process that has no connection of its own SQLite to the file: two SQLite libraries on one file
+    undo each other's locks (`dbfile`'s docstring)."""
     import adbc_driver_manager
     import adbc_driver_sqlite.dbapi as adbc
 
@@ -84,6 +88,49 @@ def _reading(db: Path) -> Iterator:
             yield cursor
     except adbc_driver_manager.DatabaseError as exc:
         raise store_error(exc, db) from exc
+
+
+@contextlib.contextmanager
+def _sqlite_reading(db: Path) -> Iterator[sqlite3.Connection]:
+    """A read connection of the process's own SQLite, for a process that holds the file open
+    already (the terminal UI, a report beside its store): slower than ADBC (2.5-5x a row), but
+    it leaves the process's locks alone."""
+    try:
+        conn = sqlite3.connect(read_uri(db), uri=True, timeout=READ_BUSY_TIMEOUT_MS / 1000, check_same_thread=False)
+    except sqlite3.Error as exc:
+        raise store_error(exc, db) from exc
+    try:
+        yield conn
+    except sqlite3.Error as exc:
+        raise store_error(exc, db) from exc
+    finally:
+        conn.close()
+
+
+def _rows_frame(db: Path, query: str, params: Sequence[str | int | None], schema: dict[str, type]) -> pl.DataFrame:
+    with _sqlite_reading(db) as conn:
+        cursor = conn.execute(query, tuple(params))
+        names = [d[0] for d in cursor.description]
+        rows = cursor.fetchall()
+    return pl.DataFrame(
+        rows, schema=names, schema_overrides={c: POLARS_TYPE[t] for c, t in schema.items() if c in names}, orient="row", infer_schema_length=None
+    )
+
+
+@contextlib.contextmanager
+def _query_rows(db: Path) -> Iterator[Callable[[str], list[tuple]]]:
+    """A query's rows as tuples (`dbfile.Rows`), by whichever library `read_table` would take."""
+    if held_open(db):
+        with _sqlite_reading(db) as conn:
+            yield lambda sql: conn.execute(sql).fetchall()
+        return
+    with _reading(db) as cursor:
+
+        def query(sql: str) -> list[tuple]:
+            cursor.execute(sql)
+            return pl.DataFrame(cursor.fetch_arrow()).rows()
+
+        yield query
 
 
 def _bound(params: Sequence[str | int | None]) -> pl.DataFrame:
@@ -151,6 +198,17 @@ class League:
     filters: Filters = field(default_factory=Filters)
     _reading: dict[str, Future] = field(default_factory=dict, repr=False)
     """Tables being read ahead (`read_ahead`), by name."""
+    _signed: set[str] | None = field(default=None, init=False, repr=False)
+    """The games every player signed (`--signed-by-both`), read through the store before any
+    table is: the store's connection and the tables' reader never hold the file at once."""
+
+    def __post_init__(self) -> None:
+        if self.filters.signed_by_both and not isinstance(self.db, Place):
+            from ..play.signatures import signed_by_every_player
+            from ..storage.store import Store
+
+            with Store(self.db, create=False) as store:
+                self._signed = signed_by_every_player(store)
 
     def read_ahead(self, *tables: str, by_op: bool = True) -> None:
         """Start reading the games and these projection tables (the results with their VP by op
@@ -202,7 +260,7 @@ class League:
             self._check_name(self.game_lists, "kill_teams", f.team, "kill team")
             conditions.append(pl.col("game_key").is_in(self.game_lists.filter(pl.col("kill_teams").list.contains(f.team)).get_column("game_key").implode()))
         if f.signed_by_both:
-            conditions.append(pl.col("game_id").is_in(sorted(self._signed_by_every_player())))
+            conditions.append(pl.col("game_id").is_in(sorted(self._signed_by_every_player)))
         return games.filter(*conditions) if conditions else games
 
     @cached_property
@@ -216,12 +274,11 @@ class League:
             raise KtlogError(f"{what} are in the database only, not in a dataset ({self.db}): drop --source")
         return self.db
 
+    @property
     def _signed_by_every_player(self) -> set[str]:
-        from ..play.signatures import signed_by_every_player
-        from ..storage.store import Store
-
-        with Store(self.database("--signed-by-both checks signatures, which"), create=False) as store:
-            return signed_by_every_player(store)
+        if self._signed is None:
+            self.database("--signed-by-both checks signatures, which")  # a dataset has none: said
+        return self._signed or set()
 
     def _check_name(self, games: pl.DataFrame, column: str, name: str, what: str) -> None:
         known = games.select(pl.col(column).explode().unique().drop_nulls()).to_series().to_list()
@@ -245,12 +302,7 @@ class League:
             as_named = all(shown[pid] == name for pid, name, _ in people)  # nobody shares a name: each is shown by it, nothing to look up
             player = pl.col("player_name") if as_named else pl.col("player_id").replace_strict(shown, return_dtype=pl.String)
             return rows.select("game_key", pl.col("player").alias("name"), "player_id", player.alias("player"))
-        with _reading(self.db) as cursor:
-
-            def query(sql: str) -> list[tuple]:
-                cursor.execute(sql)
-                return pl.DataFrame(cursor.fetch_arrow()).rows()
-
+        with _query_rows(self.db) as query:
             found = roster(query, database_home(query, self.db))
         shown = {pid: p.shown for pid, p in found.players.items()}
         return pl.DataFrame([(key, name, pid, shown[pid]) for key, _, name, pid in found.seats], schema=schema, orient="row")

@@ -35,7 +35,7 @@ from ..files.gamelog import Header, header_result, read_game_log
 from ..files.inputs import LINE_LIMIT
 from ..reducer import fold_with_snapshots
 from ..state import GameState
-from ..storage.dbfile import Origin
+from ..storage.dbfile import Origin, companion_of
 from ..storage.snapshots import SNAPSHOT_EVERY
 from ..storage.store import Folded, Raced, Store, event_rows, folded
 from ..text.plural import counted
@@ -176,12 +176,17 @@ def import_files(store: Store, paths: list[Path], jobs: int | None = None) -> It
     the others are read and checked by `jobs` processes (this one and forked checkers; by
     default as many as the cores this process may use, `available_cores`; 1: this process
     alone) while this one writes (see `_checked_in_order`)."""
-    known = {i: report for i, path in enumerate(paths) if (report := stored_in_full(store, path))}
-    rest = [path for i, path in enumerate(paths) if i not in known]
+    own = {
+        i: KtlogError(f"{path} is {_database_file(suffix)} ktlog imports into, not a game-log file; nothing from it was imported")
+        for i, path in enumerate(paths)
+        if (suffix := companion_of(path, store.path)) is not None
+    }  # never opened: `dbfile`
+    known = {i: report for i, path in enumerate(paths) if i not in own and (report := stored_in_full(store, path))}
+    rest = [path for i, path in enumerate(paths) if i not in known and i not in own]
     checked = _checked_in_order(rest, available_cores() if jobs is None else jobs)
     for i, path in enumerate(paths):
-        if i in known:
-            yield known[i]
+        if i in own or i in known:
+            yield own.get(i) or known[i]
             continue
         result = next(checked)
         if isinstance(result, GameLogError):
@@ -190,6 +195,10 @@ def import_files(store: Store, paths: list[Path], jobs: int | None = None) -> It
             yield _either(import_file, store, path)
         else:
             yield _either(_import_checked, store, result)
+
+
+def _database_file(suffix: str) -> str:
+    return f"the {suffix[1:]} file of the database" if suffix else "the database"
 
 
 def available_cores() -> int:

@@ -5,6 +5,14 @@ or read-only file.
 
 Read-only commands check a file with `is_current` first, without loading the store or the rules,
 and open a `Store` (which explains, migrates or refuses) only when the file is anything else.
+
+Only SQLite opens a database file and its `-wal` and `-shm`, and only this process's SQLite (the
+one Python's `sqlite3` links): its locks are POSIX locks, which belong to the process, and any
+other open and close of the same file (Python's `open()`, a second copy of SQLite such as the
+ADBC driver's) drops every lock the process holds on it. Another program then takes itself for
+the last one, checkpoints and deletes the write-ahead log this process is still writing (issue
+38). So a file's kind is learnt from `os.stat` and from SQLite's own answer, never by reading its
+header, and `tests/test_one_opener.py` watches every open in a server, a TUI and the commands.
 """
 
 from __future__ import annotations
@@ -63,11 +71,8 @@ def default_db_path() -> Path:
 def is_current(path: Path) -> bool:
     """Whether `path` is a ktlog database of this schema version, ready to read as it is."""
     try:
-        if not path.is_file():
+        if not path.is_file() or not os.stat(path).st_size:
             return False  # a pipe or device is never opened: reading it could wait forever
-        with open(path, "rb") as f:
-            if f.read(16) != b"SQLite format 3\x00":
-                return False
         conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
         try:
             return bool(
@@ -100,12 +105,8 @@ def _connect(path: Path | None, create: bool, busy_timeout_ms: int) -> sqlite3.C
             raise StoreError(f"{where} is a directory, not a database file; give the path of a .db file with --db")
         if not path.is_file():
             raise StoreError(f"{where} is not a regular file (a pipe or a device); give the path of a .db file with --db")
-        with open(path, "rb") as f:
-            head = f.read(16)
-        if not head and not create:
+        if not create and not os.stat(path).st_size:
             raise StoreError(f"{where} is an empty file, not a ktlog database; record or import a game into it, or choose another with --db")
-        if head and head != b"SQLite format 3\x00":
-            raise StoreError(f"{where} is not a SQLite database (it may be a game-log file: use `ktlog import`); choose another file with --db")
     elif not create:
         raise StoreError(f"no database at {where}; record or import a game first, or choose one with --db")
     else:
@@ -131,7 +132,9 @@ def _connect(path: Path | None, create: bool, busy_timeout_ms: int) -> sqlite3.C
                 f"{path.name}-shm beside a database (and creates a new one there); make the folder writable, "
                 "or copy the database to a writable folder and give that path with --db"
             ) from exc
-        if "malformed" in str(exc) or "not a database" in str(exc):
+        if exc.sqlite_errorcode == sqlite3.SQLITE_NOTADB:  # SQLite read the header: not "SQLite format 3"
+            raise StoreError(f"{where} is not a SQLite database (it may be a game-log file: use `ktlog import`); choose another file with --db") from exc
+        if "malformed" in str(exc):
             raise StoreError(
                 f"cannot open {where}: the file is damaged ({exc}); it may have been cut short while being copied. "
                 "Restore it from a backup, or import the games' exported files into a new database"
@@ -140,6 +143,49 @@ def _connect(path: Path | None, create: bool, busy_timeout_ms: int) -> sqlite3.C
     if mode.lower() != "wal" and os.access(where, os.W_OK):
         raise StoreError(f"{where}: cannot switch to WAL mode ({mode}); is the folder writable?")
     return conn
+
+
+COMPANIONS = ("", "-wal", "-shm", "-journal")
+"""Suffixes of the files SQLite keeps for a database: the file itself, its write-ahead log, its
+shared memory and its rollback journal."""
+
+
+def companion_of(path: Path, database: Path | None) -> str | None:
+    """Which of the database's files `path` is, by its name or its inode (a link to it): its
+    suffix in `COMPANIONS`, or None for another file. Nothing is opened: a file read or written
+    there would drop this process's locks, or destroy the database."""
+    if database is None:
+        return None
+    target = Path(path).resolve()
+    for suffix in COMPANIONS:
+        companion = Path(f"{database}{suffix}")
+        if target == companion.resolve():
+            return suffix
+        with contextlib.suppress(OSError):
+            if os.path.samefile(target, companion):
+                return suffix
+    return None
+
+
+def held_open(path: Path) -> bool:
+    """Whether this process has the database or a file SQLite keeps beside it open (a connection of its
+    SQLite): another library must not open the file then (the module's docstring). Read from the
+    process's open files (`/dev/fd`); where there is none (Windows), locks are not POSIX ones."""
+    wanted = set()
+    for name in (f"{path}{suffix}" for suffix in COMPANIONS):
+        with contextlib.suppress(OSError):
+            st = os.stat(name)
+            wanted.add((st.st_dev, st.st_ino))
+    try:
+        fds = os.listdir("/dev/fd")
+    except OSError:
+        return False
+    for fd in fds:
+        with contextlib.suppress(OSError, ValueError):
+            st = os.fstat(int(fd))
+            if (st.st_dev, st.st_ino) in wanted:
+                return True
+    return False
 
 
 def read_uri(path: Path) -> str:
