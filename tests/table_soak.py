@@ -200,9 +200,10 @@ def logged_notes(output: str) -> dict[int, str]:
 
 
 def soak(folder: Path, rounds: int, seed: int = 1, env_extra: dict[str, str] | None = None, say=print) -> Figures:
+    from tui_support import tiny_game
+
     from ktlog.play import seats
     from ktlog.storage.store import Store
-    from tui_support import tiny_game
 
     rng = random.Random(seed)
     db = folder / "table.db"
