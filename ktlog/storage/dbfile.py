@@ -188,6 +188,36 @@ def held_open(path: Path) -> bool:
     return False
 
 
+def identity(path: Path) -> tuple[int, int] | None:
+    """The file's device and inode (None when there is none): another pair is another file."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_dev, st.st_ino
+
+
+def lost_under(path: Path, opened: tuple[int, int] | None) -> str | None:
+    """What happened to a database this process opened as the file `opened` (its `identity`), in a
+    sentence, or None while it is still the file at `path` with its write-ahead log: deleted or
+    replaced, or its `-wal` or `-shm` deleted under the connections (a program that dropped its
+    own locks thought itself the last and cleaned up, issue 38). What is written then reaches
+    no one else, so a long-running writer (`ktlog serve`) stops and opens the file again."""
+    now = identity(path)
+    if now is None:
+        return f"{path} was deleted or moved while the server had it open"
+    if opened is not None and now != opened:
+        return f"{path} was replaced by another file while the server had it open"
+    real = os.path.realpath(path)
+    with contextlib.suppress(OSError):
+        for fd in os.listdir("/proc/self/fd"):  # Linux: where a file open here was deleted, its link says so
+            with contextlib.suppress(OSError):
+                target = os.readlink(f"/proc/self/fd/{fd}")
+                if target.startswith(real) and target.endswith(" (deleted)") and target[len(real) :].startswith(("-wal", "-shm")):
+                    return f"the write-ahead log of {path} was deleted under the server by another program"
+    return None
+
+
 def read_uri(path: Path) -> str:
     """The URI another reader (the statistics' ADBC driver) opens a database with: the file as it
     is, or read-only in a folder nobody here may write (see `_read_only`)."""

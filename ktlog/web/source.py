@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
+import logging
 import sqlite3
 import threading
 from collections.abc import Callable, Iterator
@@ -19,7 +19,10 @@ from typing import TypeVar
 import anyio.to_thread
 
 from ..errors import KtlogError, StoreError
-from ..play.database import Store
+from ..play.database import Store, identity, lost_under
+
+LOG = logging.getLogger("ktlog.serve")
+"""The server's own log (standard error): what it found wrong with the file and did."""
 
 READ_BUSY_TIMEOUT_MS = 2000
 """How long a page waits for another program's lock before it says the database is busy."""
@@ -65,26 +68,24 @@ class Source:
 
     def identity(self) -> tuple[int, int] | None:
         """The file's device and inode (None when it is missing): a new pair means a new file."""
-        try:
-            st = os.stat(self.path)
-        except OSError:
-            return None
-        return st.st_dev, st.st_ino
+        return identity(self.path)
 
     def replaced(self) -> None:
-        """Close the store if the file on disk is no longer the one it has open (the next read
-        opens the new one and counts the replacement)."""
-        if self._store is not None and self.identity() != self._identity:
+        """Close the store if the file on disk is no longer the one it has open, or its write-ahead
+        log was deleted under it (`lost_under`): the next read opens the file again, counts the
+        replacement, and the server's log says so."""
+        if self._store is not None and (lost := lost_under(self.path, self._identity)):
+            LOG.warning("ktlog serve: %s; the pages read it again from the file as it now is", lost)
             self.close()
 
     def store(self) -> Store:
         if self._store is None:
-            identity = self.identity()
-            if identity is None:
+            now = self.identity()
+            if now is None:
                 raise Unavailable(f"the database {self.path} is missing; start `ktlog serve --db FILE` with an existing database")
-            if self._identity is not None and identity != self._identity:
+            if self._identity is not None and now != self._identity:
                 self.replacements += 1
-            self._identity = identity
+            self._identity = now
             self._store = Store(self.path, create=False, busy_timeout_ms=READ_BUSY_TIMEOUT_MS)
             self._not_waiting = False
             self.opened += 1
