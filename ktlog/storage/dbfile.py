@@ -76,7 +76,9 @@ def is_current(path: Path) -> bool:
         conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
         try:
             return bool(
-                conn.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID and conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+                conn.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
+                and conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+                and not rebuild_pending(conn)
             )
         finally:
             conn.close()
@@ -87,7 +89,7 @@ def is_current(path: Path) -> bool:
 def open_database(path: Path | None, *, create: bool = True, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> tuple[sqlite3.Connection, bool]:
     """Connect to the database at `path` (None: in memory) and bring it to the current schema.
     Returns the connection (autocommit: see `transaction`) and whether a migration changed the
-    derived tables of stored games, which must then be rebuilt from the log."""
+    derived tables of stored games, which must then be rebuilt from the log (`REBUILD_PENDING`)."""
     conn = _connect(path, create, busy_timeout_ms)
     try:
         return conn, _migrate(conn, path)
@@ -268,7 +270,7 @@ def _migrate(conn: sqlite3.Connection, path: Path | None) -> bool:
             f"schema {SCHEMA_VERSION}); install {needs} to open it"
         )
     if version == SCHEMA_VERSION:
-        return False
+        return rebuild_pending(conn)
     if not version and not tables and new_database.VERSION == SCHEMA_VERSION:
         _create(conn, path)
         return False
@@ -279,12 +281,26 @@ def _migrate(conn: sqlite3.Connection, path: Path | None) -> bool:
     pending = {m.name for m in migrations.pending(db)}
     with _setting_up(conn, path):
         migrations.apply(db)
+        if version and pending & REBUILDING_MIGRATIONS and conn.execute("SELECT 1 FROM games").fetchone():
+            conn.execute(f"INSERT OR REPLACE INTO meta (key, value) VALUES ('{REBUILD_PENDING}', ?)", (str(version),))
     if version and pending & COMPACTING_MIGRATIONS:
         try:
             conn.execute("VACUUM")  # the pages the old tables held go back to the disk
         except sqlite3.OperationalError:
             pass  # no room for the copy VACUUM makes: the file keeps its size, and new rows use the free pages
-    return bool(version and pending & REBUILDING_MIGRATIONS and conn.execute("SELECT 1 FROM games").fetchone())
+    return rebuild_pending(conn)
+
+
+REBUILD_PENDING = "rebuild_pending"
+"""The meta key a migration that changes the derived tables leaves, in its own transaction, with
+the schema it came from; `Store.rebuild` removes it in the rebuild's. A process killed between
+the two leaves it, and the next ktlog to open the file rebuilds (2 of 20 kills left the games'
+derived columns empty before, and `verify` blamed an edit, issue 38)."""
+
+
+def rebuild_pending(conn: sqlite3.Connection) -> bool:
+    """Whether a migration's rebuild of the derived tables has not been done yet."""
+    return conn.execute(f"SELECT 1 FROM meta WHERE key = '{REBUILD_PENDING}'").fetchone() is not None
 
 
 def _create(conn: sqlite3.Connection, path: Path | None) -> None:

@@ -27,7 +27,7 @@ from ..reducer import apply_in_place, fold_with_snapshots
 from ..state import GameState, copy_state, encode_state, game_status
 from . import log, projections
 from .catalog import DATABASE_ID, EVENTS, LABEL_COLUMNS, PROJECTIONS
-from .dbfile import BUSY_TIMEOUT_MS, Origin, database_home, default_db_path, durable_once, open_database, transaction
+from .dbfile import BUSY_TIMEOUT_MS, REBUILD_PENDING, Origin, database_home, default_db_path, durable_once, open_database, transaction
 from .recent import Recent
 from .snapshots import SNAPSHOT_EVERY, Decoded, sealed_rows, state_at, write_sealed, write_snapshots
 
@@ -527,6 +527,7 @@ class Store:
         from .migrations import restore_guards
 
         with self._write():
+            self.conn.execute(f"DELETE FROM meta WHERE key = '{REBUILD_PENDING}'")  # with the rebuild, or not at all
             restore_guards(self.conn)
             self.conn.executemany(  # a game's first event names it, with its key
                 "INSERT INTO games (game_key, id, created_at, ruleset, status, head_seq, head_hash) VALUES (?, ?, ?, '', 'setup', 0, ?)",

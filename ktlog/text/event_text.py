@@ -12,6 +12,7 @@ import difflib
 import functools
 import itertools
 import json
+import re
 import shlex
 import typing
 from collections.abc import Iterable
@@ -233,8 +234,16 @@ def _shot_attack(shot: dict[str, str]) -> dict:
         }
     for flag in ("cover", "obscured", "invulnerable"):
         if flag in shot:
-            attack[flag] = _BOOLEAN.get(shot[flag].lower(), False)
+            if shot[flag].lower() not in _BOOLEAN:
+                raise KtlogError(f"{flag}={shot[flag][:40]!r}: say yes or no (or true, false, y, n, 1, 0)")
+            attack[flag] = _BOOLEAN[shot[flag].lower()]
     for number in ("accurate", "damage"):
         if number in shot:
+            if not re.fullmatch(r"[0-9]{1,9}", shot[number]):
+                raise KtlogError(f"{number}={shot[number][:40]!r}: {SHOT_NUMBERS[number]}, a whole number such as {number}=2")
             attack[number] = int(shot[number])
     return attack
+
+
+SHOT_NUMBERS = {"accurate": "the attack dice Accurate retains as normal successes", "damage": "the damage the shot inflicted (quick mode)"}
+"""The whole numbers of a one-target Shot, as a refusal names them."""
