@@ -566,18 +566,20 @@ class Store:
             prev = rows.pop(0)[-1].hex()
         sealed = []
         for row in rows:
-            envelope = row_envelope(game_id, row, prev)
-            sealed.append((envelope, row[PAYLOAD].encode()))
+            with _readable(game_id, row[0]):
+                envelope = row_envelope(game_id, row, prev)
+                sealed.append((envelope, row[PAYLOAD].encode()))
             prev = envelope.hash
         return sealed
 
     def _records(self, game_id: str, after: int, upto: int) -> list[tuple[int, Event]]:
         """(seq, event) of the game's events after seq `after` up to `upto`: what a fold reads (no
         envelope, no hash worked out)."""
-        return [
-            (seq, decode_payload(type_name, version, payload))
-            for seq, type_name, version, payload in log.payloads(self.conn, self._key(game_id), after + 1, upto)
-        ]
+        records = []
+        for seq, type_name, version, payload in log.payloads(self.conn, self._key(game_id), after + 1, upto):
+            with _readable(game_id, seq):
+                records.append((seq, decode_payload(type_name, version, payload)))
+        return records
 
     def event_hash(self, game_id: str, seq: int) -> str | None:
         """The hash of a game's event at `seq` (hex), None if the game has no such event."""
@@ -700,6 +702,15 @@ def snapshot_rows(rows: list[tuple[Any, ...]], snapshots: list[tuple[int, bytes]
     sealed with the hashes of those rows."""
     seqs = {seq for seq, _ in snapshots}
     return sealed_rows(snapshots, {row[0]: row[HASH] for row in rows if row[0] in seqs})
+
+
+@contextmanager
+def _readable(game_id: str, seq: int) -> Iterator[None]:
+    """A stored row that does not read as an event, as `log.damaged` says it."""
+    try:
+        yield
+    except log.UNREADABLE as exc:
+        raise log.damaged(game_id, exc, seq) from exc
 
 
 def row_envelope(game_id: str, row: tuple[Any, ...], prev_hash: str) -> Envelope:
