@@ -69,3 +69,57 @@ def test_a_replaced_file_is_read_as_it_now_is_and_a_write_goes_into_it(seated, t
         log = http.get(f"/api/games/{game}/log").text
         assert "replaced" in " ".join(r.getMessage() for r in caplog.records)
     assert "note-three" in log and "note-one" not in log, "the pages read the new file"
+
+
+LOCKER = """
+import sqlite3, sys
+c = sqlite3.connect(sys.argv[1], isolation_level=None)
+c.execute("PRAGMA locking_mode = EXCLUSIVE")
+c.execute("BEGIN EXCLUSIVE")
+c.execute("INSERT INTO meta (key, value) VALUES ('locked', 'yes')")
+print("locked", flush=True)
+sys.stdin.readline()
+"""
+
+
+def test_pages_asked_at_once_while_another_program_holds_the_lock_are_each_answered_within_a_second(seated):
+    """Four pages at once answered after 2, 4, 6 and 8 s: each read waited out the lock behind
+    the one before. Now each is a 503 with Retry-After within a second, and the pages read again
+    once the lock is let go."""
+    import subprocess
+    import sys
+    import threading
+    import time
+
+    db, game, _ = seated
+    locker = subprocess.Popen([sys.executable, "-c", LOCKER, str(db)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert locker.stdout.readline().strip() == "locked"
+        with running(db) as base:
+            answers: list[tuple[float, httpx.Response]] = []
+
+            def ask(path: str) -> None:
+                started = time.perf_counter()
+                response = httpx.get(base + path, timeout=30)
+                answers.append((time.perf_counter() - started, response))
+
+            asking = [threading.Thread(target=ask, args=(path,)) for path in (f"/games/{game}", f"/api/games/{game}", f"/api/games/{game}/log", "/api/games")]
+            for thread in asking:
+                thread.start()
+            for thread in asking:
+                thread.join()
+            assert len(answers) == 4
+            for waited, response in answers:
+                assert response.status_code == 503 and response.headers.get("retry-after") == "1", response.text
+                assert "locked by another program" in response.text
+                assert waited < 1.5, [round(w, 2) for w, _ in answers]
+            locker.stdin.write("\n")
+            locker.stdin.flush()
+            locker.wait(10)
+            time.sleep(1.1)
+            assert httpx.get(f"{base}/api/games/{game}", timeout=30).status_code == 200
+    finally:
+        if locker.poll() is None:
+            locker.stdin.write("\n")
+            locker.stdin.flush()
+            locker.wait(10)

@@ -44,7 +44,9 @@ async def not_found(request: Request, exc: Exception) -> Response:
 
 
 async def unavailable(request: Request, exc: Exception) -> Response:
-    return problem(request, 503, "unavailable", "Database unavailable", str(exc))
+    response = problem(request, 503, "unavailable", "Database unavailable", str(exc))
+    response.headers["retry-after"] = "1"
+    return response
 
 
 async def too_many(request: Request, exc: Exception) -> Response:
