@@ -119,3 +119,19 @@ def test_an_edited_archived_block_is_said_by_every_reader_not_a_bug(tmp_path, ed
     verified = run(db, "verify")
     assert verified.exit_code == 1 and "334f68f6  FAILED" in verified.output
     assert not (tmp_path / "out.jsonl").exists()
+
+
+def test_the_statistics_of_a_damaged_database_say_so_and_do_not_claim_nothing_was_recorded(tmp_path):
+    """`stats standings` on a damaged file said "nothing was recorded": it records nothing."""
+    from ktlog.data import SAMPLE_GAMES
+
+    db = tmp_path / "league.db"
+    assert run(db, "import", *map(str, sorted(SAMPLE_GAMES.glob("0[1-4]_*.jsonl")))).exit_code == 0
+    size = db.stat().st_size
+    with open(db, "r+b") as f:  # pages of the tables garbled, the header kept
+        f.seek(size // 3)
+        f.write(b"\xff" * (size // 3))
+    result = subprocess.run([sys.executable, "-m", "ktlog", "--db", str(db), "stats", "standings"], capture_output=True, text=True)
+    assert result.returncode == 1
+    assert "damaged" in result.stderr and "backup" in result.stderr, result.stderr
+    assert "nothing was recorded" not in result.stderr and "Traceback" not in result.stderr

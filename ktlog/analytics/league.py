@@ -87,7 +87,7 @@ def _reading(db: Path) -> Iterator:
             cursor.execute(f"PRAGMA busy_timeout = {READ_BUSY_TIMEOUT_MS}")  # readers beside a recorder or another reader wait their turn
             yield cursor
     except adbc_driver_manager.DatabaseError as exc:
-        raise store_error(exc, db) from exc
+        raise store_error(exc, db, writing=False) from exc
 
 
 @contextlib.contextmanager
@@ -98,11 +98,11 @@ def _sqlite_reading(db: Path) -> Iterator[sqlite3.Connection]:
     try:
         conn = sqlite3.connect(read_uri(db), uri=True, timeout=READ_BUSY_TIMEOUT_MS / 1000, check_same_thread=False)
     except sqlite3.Error as exc:
-        raise store_error(exc, db) from exc
+        raise store_error(exc, db, writing=False) from exc
     try:
         yield conn
     except sqlite3.Error as exc:
-        raise store_error(exc, db) from exc
+        raise store_error(exc, db, writing=False) from exc
     finally:
         conn.close()
 

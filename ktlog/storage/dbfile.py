@@ -367,17 +367,19 @@ def durable_once(conn: sqlite3.Connection) -> Iterator[None]:
                 ) from exc
 
 
-def store_error(exc: Exception, path: Path | None) -> StoreError:
+def store_error(exc: Exception, path: Path | None, *, writing: bool = True) -> StoreError:
     """What a failed write or read means to the user: a lock, a read-only file, a damaged file,
-    a full disk (`exc`: an error of sqlite3 or of the ADBC driver the analytics read with)."""
+    a full disk (`exc`: an error of sqlite3 or of the ADBC driver the analytics read with). A
+    read (`writing` False) never says "nothing was recorded": it recorded nothing anyway."""
     text = str(exc)
     where = path or ":memory:"
+    unchanged = "; nothing was recorded" if writing else ""
     if "locked" in text or "busy" in text:
         return StoreError(f"{where} is locked by another ktlog writing to it; wait a moment and try again")
     if "readonly" in text or "read-only" in text:
-        return StoreError(f"{where} is read-only; nothing was recorded. Make the file writable or choose another with --db")
-    if "malformed" in text:
-        return StoreError(f"{where} is damaged ({text}); nothing was recorded. `ktlog verify` says what is wrong; restore it from a backup")
+        return StoreError(f"{where} is read-only{unchanged}. Make the file writable or choose another with --db")
+    if "malformed" in text or "not a database" in text:
+        return StoreError(f"{where} is damaged ({text}){unchanged}. `ktlog verify` says what is wrong; restore it from a backup")
     if "full" in text or "disk" in text:
-        return StoreError(f"the disk holding {where} is full; nothing was recorded. Free some space and try again")
+        return StoreError(f"the disk holding {where} is full{unchanged}. Free some space and try again")
     return StoreError(f"{where}: {text}")
