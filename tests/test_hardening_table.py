@@ -135,3 +135,14 @@ def test_the_statistics_of_a_damaged_database_say_so_and_do_not_claim_nothing_wa
     assert result.returncode == 1
     assert "damaged" in result.stderr and "backup" in result.stderr, result.stderr
     assert "nothing was recorded" not in result.stderr and "Traceback" not in result.stderr
+
+
+def test_verify_says_a_game_with_an_open_dispute_is_provisional(table):
+    """`verify` said plain "ok" while a dispute was open."""
+    db, game, _ = table
+    assert run(db, "dispute", game[:8], "23", "--reason", "the dice fell off the table").exit_code == 0
+    result = run(db, "verify")
+    assert result.exit_code == 0
+    assert "seq 23 is disputed (seq 27)" in result.output and "provisional" in result.output and "DisputeResolved dispute=27" in result.output
+    assert run(db, "event", game[:8], "DisputeResolved", "dispute=27", "outcome=withdrawn").exit_code == 0
+    assert "disputed" not in run(db, "verify").output
