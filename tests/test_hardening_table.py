@@ -87,7 +87,9 @@ def _edit_block(db: Path, change) -> None:
     (block,) = conn.execute("SELECT events FROM game_archives ORDER BY first_seq").fetchone()
     columns = msgspec.msgpack.decode(zlib.decompress(block))
     changed = change(columns)
-    conn.execute("UPDATE game_archives SET events = ? WHERE first_seq = 1", (changed if changed is not None else zlib.compress(msgspec.msgpack.encode(columns)),))
+    conn.execute(
+        "UPDATE game_archives SET events = ? WHERE first_seq = 1", (changed if changed is not None else zlib.compress(msgspec.msgpack.encode(columns)),)
+    )
     conn.commit()
     conn.close()
 
@@ -146,3 +148,18 @@ def test_verify_says_a_game_with_an_open_dispute_is_provisional(table):
     assert "seq 23 is disputed (seq 27)" in result.output and "provisional" in result.output and "DisputeResolved dispute=27" in result.output
     assert run(db, "event", game[:8], "DisputeResolved", "dispute=27", "outcome=withdrawn").exit_code == 0
     assert "disputed" not in run(db, "verify").output
+
+
+def test_a_name_ten_thousand_characters_long_is_not_echoed_whole(table):
+    """A 10,000-character player name was echoed whole by `seat`, `player show`, `stats`, the seat API ..."""
+    db, game, token = table
+    name = "N" * 10_000
+    for args in (("seat", game[:8], name), ("player", "show", name), ("score", name)):
+        result = run(db, *args)
+        assert result.exit_code == 1
+        assert len(result.output) < 400 and "(10,000 characters)" in result.output, result.output[:300]
+    with TestClient(make_app(db, seats=True), base_url="http://127.0.0.1:8787") as client:
+        answer = client.post(
+            f"/api/games/{game}/events", headers={"authorization": f"Bearer {token}"}, json={"line": f"OperativeActivated operative={name} order=engage"}
+        )
+    assert answer.status_code in (400, 422) and len(answer.text) < 600, answer.text[:300]
