@@ -4,7 +4,6 @@ error, each test failing before its fix."""
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 import sys
