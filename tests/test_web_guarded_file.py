@@ -112,7 +112,7 @@ def test_pages_asked_at_once_while_another_program_holds_the_lock_are_each_answe
             for waited, response in answers:
                 assert response.status_code == 503 and response.headers.get("retry-after") == "1", response.text
                 assert "locked by another program" in response.text
-                assert waited < 1.5, [round(w, 2) for w, _ in answers]
+                assert waited < 3.0, [round(w, 2) for w, _ in answers]  # 2, 4, 6 and 8 s before; about 1 s on a quiet machine
             locker.stdin.write("\n")
             locker.stdin.flush()
             locker.wait(10)
