@@ -33,8 +33,9 @@ class Organiser:
         assert (result.exit_code == 0) == ok, result.output
         return result
 
-    def json(self, *args: str) -> list[dict]:
-        return json.loads(self(*args, self.name, "--json").stdout)
+    def json(self, *args: str | int):
+        """`ktlog tournament SUBCOMMAND NAME ARGS... --json`: its JSON (`args` is the subcommand and what follows the name)."""
+        return json.loads(self(args[0], args[1], self.name, *args[2:], "--json").stdout)
 
 
 def battle(a: str, b: str, winner: str | None) -> str:

@@ -59,8 +59,9 @@ class Entrant:
     dropped_after: int | None
 
     def taking_part(self, round_: int, check_in: bool) -> bool:
-        """Whether they are paired in `round_` (`check_in`: the event checks its players in)."""
-        joined = self.joins_round <= round_ and (self.checked_in or not check_in)
+        """Whether they are paired in `round_` (`check_in`: the event checked its players in
+        before round 1; a player who joined later was there when they joined)."""
+        joined = self.joins_round <= round_ and (self.checked_in or not check_in or self.joins_round > 1)
         return joined and (self.dropped_after is None or round_ <= self.dropped_after)
 
 
@@ -110,8 +111,9 @@ class Tournament:
 
     @property
     def check_in(self) -> bool:
-        """Whether the event checks its players in (once anyone has checked in, only those who did are paired)."""
-        return any(e.checked_in for e in self.entrants)
+        """Whether the event checks its players in: once anyone registered for round 1 has
+        checked in, only those who did are paired."""
+        return any(e.checked_in and e.joins_round == 1 for e in self.entrants)
 
     @property
     def current_round(self) -> int:

@@ -38,14 +38,14 @@ def pair(store: Store, name: str, seed: int | None = None) -> Paired:
         raise KtlogError(
             f"{event.name} has played all its {event.rounds} rounds; `ktlog tournament standings {shlex.quote(event.name)}` gives the final standings"
         )
+    if event.reopened_round is not None:
+        raise KtlogError(_reopened(event))
     if still := event.open_tables(current):
         listed = ", ".join(f"table {t.table} ({' v '.join(t.players)})" for t in still)
         raise KtlogError(
             f"{event.name} round {current} is still being played: {listed}. A round closes when its games end "
             f"(or `ktlog tournament no-show {shlex.quote(event.name)} PLAYER` for a player who did not come)"
         )
-    if event.reopened_round is not None:
-        raise KtlogError(_reopened(event))
     if current == 0:
         seed = secrets.randbelow(2**31) if seed is None else seed
     elif seed is not None:

@@ -47,7 +47,7 @@ def result_reported(ctx: Ctx, e: ResultReported) -> None:
     ended_by_report = s.result is not None and s.result.ended_by == "report"
     if ended_by_report and not same:
         assert s.report is not None
-        shown = ", ".join(f"{p} {v}" for p, v in s.report.vp.items())
+        shown = ", ".join(f"{p} {s.report.vp[p]}" for p in players)
         ctx.invalid(f"the game ended with the result reported at seq {s.report.seq} ({shown}); correct that event or undo it to report another", "vp")
     if same and s.report is not None:
         s.report.reported_by = sorted({*s.report.reported_by, *behind})
