@@ -171,7 +171,7 @@ def test_a_score_a_game_recorded_in_full_and_the_flag_when_they_differ(club: Org
     provisional = run.json("tournament", "result", "3", "0-4")
     assert provisional["winner"] == t3["player_b"] and provisional["ended_by"] == "report" and "the game's result will stand" in provisional["flag"]
     for args, message in [
-        (("result", run.name, "1", "10-9"), "the game ended with the result reported at seq 4 (%s 12, %s 9)" % (t1["player_a"], t1["player_b"])),
+        (("result", run.name, "1", "10-9"), f"the game ended with the result reported at seq 4 ({t1['player_a']} 12, {t1['player_b']} 9)"),
         (("result", run.name, "9", "1-0"), "Club Night round 1 has no table 9: it has tables 1 to 3"),
         (("result", run.name, "1", "twelve"), "score 'twelve': give player A's VP, a dash, then player B's, e.g. 12-9"),
     ]:
