@@ -244,3 +244,39 @@ def test_the_timer_and_the_list_of_events(club: Organiser) -> None:
     run("tournament", "new", "Second Event", "--rounds", 2)
     listed = json.loads(run("tournament", "list", "--json").stdout)
     assert [(t["name"], t["players"], t["round"], t["finished"]) for t in listed] == [("Club Night", 6, 1, False), ("Second Event", 0, 0, False)]
+
+
+def test_the_players_report_their_score_from_their_seats(club: Organiser) -> None:
+    """Both players of a table report 12-9 from their phones (the seat page's "Report the result",
+    answered as every move is): the first report ends the game not recorded in full, the second
+    confirms it; the table's result is 12-9, reported by both. Nothing on the seat page changed:
+    the move comes from the game's legal moves, as every other."""
+    from starlette.testclient import TestClient
+
+    from ktlog.play import seats
+    from ktlog.play.database import Store
+    from ktlog.web.app import make_app
+
+    run = club
+    t = pair(run, "--seed", 3)["tables"][0]
+    a, b = t["player_a"], t["player_b"]
+    game = new_game(run, a, b, "--tournament", run.name).stdout.strip()
+    with Store(run.db) as store:
+        tokens = {p: seats.issue(store, game, p) for p in (a, b)}
+    answers = {"event": "ResultReported", "answers": [[f"vp.{a}", "12"], [f"vp.{b}", "9"]]}
+    with TestClient(make_app(run.db, seats=True), base_url="http://127.0.0.1:8787") as client:
+        view = client.get(f"/api/games/{game}/seat", headers={"authorization": f"Bearer {tokens[a]}"}).json()
+        (move,) = [m for m in view["moves"] if m["kind"] == "report"]
+        assert move["more"] and [q["field"] for q in move["questions"]] == [f"vp.{a}", f"vp.{b}"]
+        for player in (a, b):
+            r = client.post(f"/api/games/{game}/events", json=answers, headers={"authorization": f"Bearer {tokens[player]}"})
+            assert r.status_code == 201, r.text
+        other = client.post(
+            f"/api/games/{game}/events",
+            json={"event": "ResultReported", "answers": [[f"vp.{a}", "1"], [f"vp.{b}", "9"]]},
+            headers={"authorization": f"Bearer {tokens[b]}"},
+        )
+        assert other.status_code == 422 and "correct that event or undo it" in other.json()["error"]
+    (row,) = [r for r in run.json("tournament", "results") if r["table"] == t["table"]]
+    assert (row["vp_a"], row["vp_b"], row["winner"], row["ended_by"]) == (12, 9, a, "report")
+    assert set(row["reported_by"].split(", ")) == {a, b}

@@ -22,7 +22,7 @@ JSON = click.option("--json", "as_json", is_flag=True, help="Print the outcome a
 
 @click.group()
 def tournament() -> None:
-    """A Swiss tournament: new, list, add, check-in, drop, rejoin, remove, pair, re-pair, swap, no-show, result, import-results, link, timer, reopen, organiser, show, standings, results."""
+    """A Swiss tournament: registration, check-in, pairing, results as scores or games, the day's corrections, standings."""
 
 
 def _say(as_json: bool, data: Any, lines: list[str]) -> None:
