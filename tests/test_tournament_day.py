@@ -280,3 +280,41 @@ def test_the_players_report_their_score_from_their_seats(club: Organiser) -> Non
     (row,) = [r for r in run.json("tournament", "results") if r["table"] == t["table"]]
     assert (row["vp_a"], row["vp_b"], row["winner"], row["ended_by"]) == (12, 9, a, "report")
     assert set(row["reported_by"].split(", ")) == {a, b}
+
+
+def test_the_organiser_api_answers_each_refusal_in_one_shape(club: Organiser) -> None:
+    """POST /api/organiser/NAME: 401 without the link's token (or with an old one), 404 for no such
+    tournament, 400 with the command line's sentence for an operation the event refuses, 200 with
+    the outcome and the tournament as the page shows it; the page without --organiser says how."""
+    from starlette.testclient import TestClient
+
+    from ktlog.web.app import make_app
+
+    run = club
+    old = json.loads(run("tournament", "organiser", run.name, "--json").stdout)["link"].split("#")[1]
+    link = json.loads(run("tournament", "organiser", run.name, "--url", "http://hall:8787", "--json").stdout)["link"]
+    assert link.startswith("http://hall:8787/organiser/Club%20Night#")
+    token = link.split("#")[1]
+    with TestClient(make_app(run.db, organiser=True), base_url="http://127.0.0.1:8787") as client:
+
+        def post(body: dict, key: str | None = token, name: str = "Club%20Night"):
+            return client.post(f"/api/organiser/{name}", json=body, headers={"authorization": f"Bearer {key}"} if key else {})
+
+        for key in (None, old, "forged"):
+            r = post({"action": "pair"}, key)
+            assert r.status_code == 401 and r.json()["kind"] == "no_token" and set(r.json()) == {"error", "status", "kind"}
+        assert post({"action": "pair"}, name="Nope").status_code == 404
+        assert post({"action": "fly"}).json()["error"].startswith("action 'fly': one of add, check-in, drop")
+        refused = post({"action": "drop", "player": "Alice"})
+        assert refused.status_code == 400 and "take Alice's registration back with `ktlog tournament remove`" in refused.json()["error"]
+        done = post({"action": "pair", "seed": 3})
+        assert done.status_code == 200 and done.json()["done"] == "round 1 paired: 3 tables" and done.json()["view"]["round"] == 1
+        assert post({"action": "timer", "minutes": 100}).json()["view"]["timer"]["round"] == 1
+    with TestClient(make_app(run.db), base_url="http://127.0.0.1:8787") as client:
+        assert "start it with <code>ktlog serve --organiser</code>" in client.get("/organiser/Club%20Night").text
+        off = client.post("/api/organiser/Club%20Night", json={"action": "pair"})
+        assert off.status_code == 403 and "start it with `ktlog serve --organiser`" in off.json()["error"]
+        assert [t["name"] for t in client.get("/api/tournaments/").json()] == ["Club Night"]
+        assert "Club Night" in client.get("/tournaments/").text and client.get("/tournaments").status_code == 200
+    revoked = run.json("tournament", "organiser", "--revoke")
+    assert revoked == {"link": None}

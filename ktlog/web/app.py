@@ -62,6 +62,7 @@ def routes() -> list[BaseRoute]:
         Route("/tournaments/{name:path}", reads(handlers.tournament)),
         Route("/projector/{name:path}", reads(handlers.projector)),
         Route("/organiser/{name:path}", reads(handlers.organiser)),
+        Route("/api/organiser/{name:path}", handlers.organiser_off, methods=["POST"]),
         Route("/api/tournaments/", reads(handlers.api_tournaments)),
         Route("/api/tournaments/{name:path}", reads(handlers.api_tournament)),
         Route("/api/games", reads(handlers.api_games)),

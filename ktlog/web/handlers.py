@@ -28,7 +28,7 @@ from .kept import Kept, Made
 from .league import FILTERS
 from .live_tables import table_rows
 from .params import BadRequest, query_number, query_text, whole_number
-from .responses import AsciiJSON
+from .responses import AsciiJSON, refusal
 from .views import log_rows
 
 REPLAYS_KEPT = 8
@@ -246,6 +246,11 @@ def projector(store: Store, request: Request) -> Response:
     seconds = query_number(request, "seconds")
     view = tournament_view(load_tournament(store, request.path_params["name"]))
     return HTMLResponse(tournament_pages.projector_page(view, seconds or tournament_pages.PAGE_SECONDS))
+
+
+async def organiser_off(request: Request) -> Response:
+    """An organiser's operation to a server started without --organiser (with it, `web.organiser` answers first)."""
+    return refusal(403, "organiser_off", "this server does not take the organiser's operations: start it with `ktlog serve --organiser`")
 
 
 def organiser(store: Store, request: Request) -> Response:
