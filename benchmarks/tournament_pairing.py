@@ -9,19 +9,31 @@ compare it with). Both give a matching of the same weight (checked). The target:
 under 1 s CPU.
 
     .venv/bin/python benchmarks/tournament_pairing.py [--players 64,128,256,512] [--rounds 9] [--runs 5]
+    .venv/bin/python benchmarks/tournament_pairing.py --process 256 [--rounds 9] [--runs 5]
 
-CPU (process time) and wall seconds, min and median of `--runs`.
+CPU (process time) and wall seconds, min and median of `--runs`. With `--process N`: whole
+processes as the organiser runs them, on a database of an N-player event whose first rounds were
+reported as scores: `ktlog tournament re-pair NAME` (the last round paired again: its tables
+read, the standings and the matching) against `ktlog tournament standings NAME` (the same
+reading, no pairing), in turns; CPU from the children's resource usage.
 """
 
 from __future__ import annotations
 
 import argparse
 import random
+import resource
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
+from pathlib import Path
 
 import networkx as nx
 
+from ktlog.play import tournament, tournament_entry, tournament_results, tournament_rounds
+from ktlog.play.database import Store
 from ktlog.play.tournament_swiss import DRAW, LOSS, WIN, Outcome, Ranking, RoundGraph, Table, pair_round, standings
 
 
@@ -74,12 +86,53 @@ def timed(work, *args) -> tuple[float, float, int]:
     return time.process_time() - c, time.perf_counter() - w, out
 
 
+def event_database(folder: Path, count: int, rounds: int) -> Path:
+    """A database of a `count`-player event, `rounds - 1` rounds reported as scores and the last paired."""
+    db = folder / "event.db"
+    rng = random.Random(1)
+    with Store(db) as store:
+        tournament.create(store, "Big Event", rounds, None)
+        tournament_entry.add(store, "Big Event", [f"Player {n:04d}" for n in range(count)])
+        for round_ in range(1, rounds + 1):
+            paired = tournament_rounds.pair(store, "Big Event", seed=1 if round_ == 1 else None)
+            if round_ < rounds:
+                event = tournament.load(store, "Big Event")
+                games = [t for t in paired.tables if t.b is not None]
+                reports = [tournament_results.check(event, round_, t.table, (rng.randint(0, 20), rng.randint(0, 20))) for t in games]
+                tournament_results.write(store, event, reports)
+    return db
+
+
+def whole_processes(count: int, rounds: int, runs: int) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        db = event_database(Path(folder), count, rounds)
+        ktlog = [sys.executable, "-m", "ktlog", "--db", str(db), "tournament"]
+        times: dict[str, tuple[list[float], list[float]]] = {"re-pair": ([], []), "standings": ([], [])}
+        for _ in range(runs):
+            for command in times:
+                before, wall = resource.getrusage(resource.RUSAGE_CHILDREN), time.perf_counter()
+                subprocess.run([*ktlog, command, "Big Event", "--json"], check=True, capture_output=True)
+                after = resource.getrusage(resource.RUSAGE_CHILDREN)
+                times[command][0].append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
+                times[command][1].append(time.perf_counter() - wall)
+        for command, (cpu, wall) in times.items():
+            print(
+                f"{count} players, round {rounds}: ktlog tournament {command}: CPU {min(cpu):.3f} / {statistics.median(cpu):.3f} s, wall {min(wall):.3f} / {statistics.median(wall):.3f} s"
+            )
+        ratio = statistics.median(times["re-pair"][0]) / statistics.median(times["standings"][0])
+        print(f"re-pair / standings CPU: {ratio:.2f}x")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", default="64,128,256,512")
     parser.add_argument("--rounds", type=int, default=9)
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--process", type=int, help="Time whole processes on a database of an event of this many players instead.")
     args = parser.parse_args()
+    if args.process:
+        whole_processes(args.process, args.rounds, args.runs)
+        return
     print(f"round {args.rounds} of an event, {args.runs} runs each; s: min / median")
     for count in map(int, args.players.split(",")):
         players, tables = played(count, args.rounds)

@@ -156,7 +156,7 @@ def test_a_score_a_game_recorded_in_full_and_the_flag_when_they_differ(club: Org
     run = club
     t1, t2, t3 = pair(run, "--seed", 6)["tables"]
     scored = run.json("tournament", "result", "1", "12-9", "--confirmed", "--kill-team", f"{t1['player_a']}=Kasrkin")
-    assert (scored["vp_a"], scored["vp_b"], scored["ended_by"], scored["kill_team_a"], scored["kill_team_b"]) == (12, 9, "report", "Kasrkin", "unknown")
+    assert (scored["vp_a"], scored["vp_b"], scored["ended_by"], scored["kill_team_a"], scored["kill_team_b"]) == (12, 9, "report", "Kasrkin", None)
     assert set(scored["reported_by"].split(", ")) == {t1["player_a"], t1["player_b"], "table"} and scored["flag"] is None
     game = new_game(run, t2["player_a"], t2["player_b"], "--tournament", run.name).stdout.strip()
     lines = tmp_path / "battle.txt"

@@ -31,6 +31,8 @@ from ..storage import tournaments as rows
 from .database import Store
 from .tournament_swiss import DEFAULT_TIE_BREAKERS, DRAW, LOSS, TIE_BREAKERS, WIN, Outcome, Ranking, Standing, Table, bye, no_show, standings
 
+UNKNOWN = "unknown"
+"""The kill team or killzone of a game made for a reported score when nobody gave it (shown as nothing)."""
 TOURNAMENT_NAME_LIMIT = 80
 MAX_ROUNDS = 20
 SEED_LIMIT = 2**63 - 1
@@ -234,7 +236,8 @@ def load(store: Store, name: str) -> Tournament:
         if note is not None:
             notes[(table.round, table.table)] = note
         for player, team in r["kill_teams"].items():
-            kill_teams[(r["round"], player_key(player))] = team
+            if team != UNKNOWN:
+                kill_teams[(r["round"], player_key(player))] = team
     entrants = [
         Entrant(p["player"], p["player_id"], p["club"], p["checked_in_at"] is not None, p["joins_round"] or 1, p["dropped_after"])
         for p in rows.players(store, row["name"])

@@ -23,10 +23,8 @@ from ..files.gamefile import DEFAULT_RULESET
 from ..files.inputs import read_limited
 from ..storage import tournaments as rows
 from .database import Store
-from .tournament import Table, Tournament, load, player_key
+from .tournament import UNKNOWN, Table, Tournament, load, player_key
 
-UNKNOWN = "unknown"
-"""The kill team or killzone of a reported game when nobody gave it."""
 RESULTS_FILE_LIMIT = 2**20
 """Bytes at most in a results file (a line a table: thousands of tables)."""
 RESULTS_COLUMNS = ("round", "table", "player_a", "player_b", "vp_a", "vp_b")
