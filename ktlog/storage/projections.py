@@ -115,7 +115,8 @@ def _reported(state: GameState) -> str | None:
     r = state.report
     if r is None:
         return None
-    return json.dumps({"vp": r.vp, **({"vp_by_op": r.vp_by_op} if r.vp_by_op else {}), "by": r.reported_by, "seq": r.seq}, sort_keys=True)  # the same text live and refolded
+    reported = {"vp": r.vp, **({"vp_by_op": r.vp_by_op} if r.vp_by_op else {}), "by": r.reported_by, "seq": r.seq}
+    return json.dumps(reported, sort_keys=True)  # sorted: the same text from the live state and a refolded one
 
 
 def columns_key(state: GameState) -> tuple[Any, ...] | None:
