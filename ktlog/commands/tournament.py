@@ -25,6 +25,11 @@ def tournament() -> None:
     """A Swiss tournament: registration, check-in, pairing, results as scores or games, the day's corrections, standings."""
 
 
+def _of_a_player(command: Callable) -> click.Command:
+    """A subcommand `NAME PLAYER [--json]` of the group."""
+    return tournament.command()(click.argument("name")(click.argument("player")(JSON(click.pass_context(command)))))
+
+
 def _say(as_json: bool, data: Any, lines: list[str]) -> None:
     """The outcome: `data` as JSON, or the lines of text."""
     if as_json:
@@ -135,11 +140,7 @@ def check_in(ctx, name, players, undo, as_json) -> None:
     _say(as_json, [{"player": e.name, "checked_in": e.checked_in, "joins_round": e.joins_round} for e in changed], lines)
 
 
-@tournament.command()
-@click.argument("name")
-@click.argument("player")
-@JSON
-@click.pass_context
+@_of_a_player
 def drop(ctx, name, player, as_json) -> None:
     """PLAYER leaves NAME after the current round: not paired from the next round on."""
     from ..play.tournament_entry import drop as dropping
@@ -151,11 +152,7 @@ def drop(ctx, name, player, as_json) -> None:
     _say(as_json, {"player": entrant.name, "dropped_after": entrant.dropped_after, "open_table": _table(table) if table else None}, lines)
 
 
-@tournament.command()
-@click.argument("name")
-@click.argument("player")
-@JSON
-@click.pass_context
+@_of_a_player
 def rejoin(ctx, name, player, as_json) -> None:
     """A dropped PLAYER comes back: paired again from the next round to be paired."""
     from ..play.tournament_entry import rejoin as rejoining
@@ -164,11 +161,7 @@ def rejoin(ctx, name, player, as_json) -> None:
     _say(as_json, {"player": entrant.name, "joins_round": entrant.joins_round}, [f"{entrant.name} rejoins {name}: paired from round {entrant.joins_round}"])
 
 
-@tournament.command()
-@click.argument("name")
-@click.argument("player")
-@JSON
-@click.pass_context
+@_of_a_player
 def remove(ctx, name, player, as_json) -> None:
     """Take PLAYER's registration back (only a player never paired: `drop` one who played)."""
     from ..play.tournament_entry import remove as removing
@@ -177,7 +170,13 @@ def remove(ctx, name, player, as_json) -> None:
     _say(as_json, {"player": entrant.name, "removed": True}, [f"removed {entrant.name} from {name}"])
 
 
-def _paired(paired, event, as_json: bool) -> None:
+def _pair(ctx: click.Context, name: str, seed: int | None, as_json: bool, *, again: bool) -> None:
+    """Pair the next round (`again`: the current one again) and say its tables and who sits out."""
+    from ..play import tournament_rounds
+
+    store = open_store(ctx)
+    paired = (tournament_rounds.re_pair if again else tournament_rounds.pair)(store, name, seed)
+    event = events.load(store, name)
     lines = [f"{event.name} round {paired.round} of {event.rounds}" + (f" (seed {paired.seed})" if paired.round == 1 else "")]
     lines += [_table_line(t) for t in paired.tables]
     lines += [f"  not paired: {p} ({why})" for p, why in paired.left_out.items()]
@@ -190,9 +189,7 @@ def _paired(paired, event, as_json: bool) -> None:
     _say(as_json, data, lines)
 
 
-SEED = click.option(
-    "--seed", type=int, help="The seed that draws round 1 (the same seed, the same draw) and the last tie-breaker; later rounds follow the standings."
-)
+SEED = click.option("--seed", type=int, help="The seed that draws round 1 (the same seed, the same draw) and the last tie-breaker; later rounds follow the standings.")
 
 
 @tournament.command()
@@ -202,11 +199,7 @@ SEED = click.option(
 @click.pass_context
 def pair(ctx, name, seed, as_json) -> None:
     """Pair the next round of NAME once the round before has ended; prints its tables."""
-    from ..play.tournament_rounds import pair as pairing
-
-    store = open_store(ctx)
-    paired = pairing(store, name, seed)
-    _paired(paired, events.load(store, name), as_json)
+    _pair(ctx, name, seed, as_json, again=False)
 
 
 @tournament.command("re-pair")
@@ -216,11 +209,7 @@ def pair(ctx, name, seed, as_json) -> None:
 @click.pass_context
 def re_pair(ctx, name, seed, as_json) -> None:
     """Pair NAME's current round again (after a late arrival, a drop ...), before any of its tables has a game or a result."""
-    from ..play.tournament_rounds import re_pair as pairing
-
-    store = open_store(ctx)
-    paired = pairing(store, name, seed)
-    _paired(paired, events.load(store, name), as_json)
+    _pair(ctx, name, seed, as_json, again=True)
 
 
 @tournament.command()
