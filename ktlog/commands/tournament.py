@@ -189,7 +189,9 @@ def _pair(ctx: click.Context, name: str, seed: int | None, as_json: bool, *, aga
     _say(as_json, data, lines)
 
 
-SEED = click.option("--seed", type=int, help="The seed that draws round 1 (the same seed, the same draw) and the last tie-breaker; later rounds follow the standings.")
+SEED = click.option(
+    "--seed", type=int, help="The seed that draws round 1 (the same seed, the same draw) and the last tie-breaker; later rounds follow the standings."
+)
 
 
 @tournament.command()

@@ -332,12 +332,20 @@
   function projector() {
     followTournament(renderProjector);
     const seconds = Number(body.dataset.seconds) || 12;
-    setInterval(() => {
+    const turn = () => {
       for (const panel of document.querySelectorAll(".panel")) {
         pageAt[panel.id] += 1;
         pagePanel(panel);
       }
-    }, seconds * 1000);
+    };
+    let turning = setInterval(turn, seconds * 1000);
+    document.addEventListener("keydown", (e) => {  // a presenter's remote (page down, the right arrow) turns the pages now
+      if (!["ArrowRight", "PageDown", " "].includes(e.key)) return;
+      e.preventDefault();
+      clearInterval(turning);
+      turn();
+      turning = setInterval(turn, seconds * 1000);
+    });
     window.addEventListener("resize", () => document.querySelectorAll(".panel").forEach(pagePanel));
   }
 
