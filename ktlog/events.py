@@ -680,6 +680,20 @@ class DisputeResolved(Event):
     outcome: Literal["accepted", "withdrawn"]
 
 
+class ResultReported(Event):
+    """A game's result as reported rather than recorded event by event (a tournament table's
+    score: `ktlog tournament result`, a results file, a player's seat): each player's VP,
+    optionally by op, and the players who confirmed it besides the seat that recorded it
+    (`seat`; the table seat when None). A game whose battle was not recorded ends with it; the
+    same figures reported again add their reporter as confirming. Beside a battle recorded event
+    by event, the battle's result stands and a report that differs is flagged (`play.tournament`)."""
+
+    meta = True
+    vp: dict[str, int]
+    vp_by_op: dict[str, dict[str, int]] = {}
+    confirmed_by: tuple[str, ...] = ()
+
+
 AnyEvent = Union[  # noqa: UP007  (a typing.Union: msgspec decodes it as a tagged union, and EVENT_TYPES reads its __args__)
     GameCreated,
     PlayerJoined,
@@ -738,6 +752,7 @@ AnyEvent = Union[  # noqa: UP007  (a typing.Union: msgspec decodes it as a tagge
     Annotation,
     EventDisputed,
     DisputeResolved,
+    ResultReported,
 ]
 
 EVENT_TYPES: dict[str, type[Event]] = {cls.__name__: cls for cls in get_args(AnyEvent)}

@@ -17,7 +17,7 @@ import msgspec
 
 from .errors import InvalidEvent, RuleViolation
 from .events import Envelope, Event, EventCorrected, EventVoided, GameCreated
-from .rules import actions, attacks, battle, damage, setup, team  # noqa: F401  (handlers register)
+from .rules import actions, attacks, battle, damage, reported, setup, team  # noqa: F401  (handlers register)
 from .rules.context import HANDLERS, Ctx
 from .rulesets import get_ruleset
 from .state import Checkpoint, GameState, copy_state, encode_state

@@ -45,7 +45,7 @@ class HeaderResult(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit
 
     winner: str | None
     draw: bool
-    ended_by: Literal["battle", "concession"]
+    ended_by: Literal["battle", "concession", "report"]
     score: dict[str, dict[str, Score]]
     winners: tuple[str, ...] = ()
 

@@ -182,6 +182,11 @@ def _guard(s: GameState) -> Iterator[ev.Event]:
                     )
 
 
+def _reported(s: GameState) -> ev.ResultReported:
+    """The result to report (rules/reported.py): the figures reported already (to confirm them), else none yet."""
+    return ev.ResultReported(vp=dict(s.report.vp) if s.report else {p: 0 for p, state in s.players.items() if not state.npo})
+
+
 def _killzone(s: GameState, op: OperativeState) -> Iterator[ev.Event]:
     for name in ("Operate Hatch", "Guard"):
         if KILLZONE_OF_ACTION[name] in s.killzone.casefold():
@@ -229,6 +234,7 @@ MOVES: dict[str, Candidates] = {
         (ev.ResourceAdjusted(player=p, resource=r, delta=1) for p in turn_order(s) for r in s.players[p].resources) if s.phase != "over" else iter(())
     ),
     "concede": lambda s: (ev.GameConceded(player=p) for p in turn_order(s)) if s.phase != "over" else iter(()),
+    "report": lambda s: iter([_reported(s)] if len(s.players) > 1 and (s.result is None or s.result.ended_by == "report") else []),
 }
 """The kinds of move every ruleset has, by name, with their candidates."""
 
@@ -320,7 +326,7 @@ class Moves:
         if not self.part_of(kind):
             return
         for event in (MOVES.get(kind) or ruleset_moves(self.ruleset)[kind])(self.state):
-            if type(event) in self.ruleset.events:
+            if type(event) in self.ruleset.events or event.meta:  # a meta event is every ruleset's (the reducer's rule)
                 yield event
             else:
                 self._foreign.add(kind)

@@ -151,6 +151,16 @@ def _rolloff(moves: Moves) -> list[Move]:
     return moves_now
 
 
+def _report(moves: Moves) -> list[Move]:
+    """A result reported as a score (a tournament table's): each player's VP, the figures
+    reported already offered (a player confirms them by sending them again)."""
+    reported = cast(list[ev.ResultReported], moves.options("report"))
+    if not reported:
+        return []
+    questions = tuple(number(f"vp.{p}", f"{p}'s VP", default=str(v)) for p, v in reported[0].vp.items())
+    return [Move("report", "Report the result", "ResultReported", questions=questions)]
+
+
 def _control(moves: Moves) -> list[Move]:
     """Who controls each objective marker (pg 85): a holder for each marker."""
     s = moves.state
@@ -229,6 +239,7 @@ KINDS: tuple[Kind, ...] = (
     Kind("apl", "APL change", "3", asked=("operative",), free=_amount("delta", "APL change", "+1 or -1, e.g. -1 Stun"), more=True),
     Kind("cp", "CP adjustment", "4", free=_amount("delta", "CP", "+1 or -1, e.g. +1 Strategic Mastery"), more=True),
     Kind("concede", "Concede", "5", more=True),
+    Kind("report", "Report the result", "6", describe=_report, more=True),
 )
 """The kinds of move every ruleset has (ktlog.play.moves.MOVES), in the order of the game's sequence."""
 

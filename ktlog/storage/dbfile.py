@@ -32,7 +32,7 @@ from ..errors import StoreError
 from . import new_database
 
 APPLICATION_ID = 0x6B746C67  # "ktlg"
-SCHEMA_VERSION = 22
+SCHEMA_VERSION = 23
 """Bumped with each migration; a database with a higher one needs a newer ktlog."""
 SCHEMA_NEEDS_KTLOG = "0.1.0"
 """The first ktlog version that reads this schema (recorded in the database's meta table)."""

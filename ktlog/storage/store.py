@@ -25,7 +25,7 @@ from ..errors import ConcurrencyConflict, GameNotFound, InvalidEvent, KtlogError
 from ..events import AnyEvent, Envelope, Event, EventCorrected, EventVoided, GameCreated
 from ..reducer import apply_in_place, fold_with_snapshots
 from ..state import GameState, copy_state, encode_state, game_status
-from . import log, projections
+from . import log, projections, tournaments
 from .catalog import DATABASE_ID, EVENTS, LABEL_COLUMNS, PROJECTIONS
 from .dbfile import BUSY_TIMEOUT_MS, REBUILD_PENDING, Origin, database_home, default_db_path, durable_once, open_database, transaction
 from .recent import Recent
@@ -45,6 +45,21 @@ DAMAGED = "damaged"
 class Raced(KtlogError):
     """Another writer stored this game, or more of its events, after an import compared its
     file with the database (the importer compares again)."""
+
+
+def _result(state: GameState) -> tuple[Any, ...] | None:
+    """A finished game's result as a value to compare: who won, how, and each player's VP."""
+    r = state.result
+    return None if r is None else (r.winner, r.draw, r.ended_by, r.conceded_by, tuple((name, p.total_vp) for name, p in state.players.items()))
+
+
+def _change(event: Event, seq: int) -> str:
+    """An event that changes a finished game's result, in words."""
+    if isinstance(event, EventVoided):
+        return f"undoing seq {event.target} changes the result"
+    if isinstance(event, EventCorrected):
+        return f"correcting seq {event.target} changes the result"
+    return f"{type(event).__name__} at seq {seq} changes the result"
 
 
 def listed_game(row: dict[str, Any]) -> GameRow:
@@ -90,6 +105,8 @@ class Store:
         it changes when another connection commits (not when this one does)."""
         self.busy_timeout_ms = busy_timeout_ms
         self.commits = 0
+        self._inside: bool | None = None
+        """None outside a write transaction; inside one, whether a write of its own joined it (`writing`)."""
         """Write transactions this store committed (an error after one must not say "nothing was changed")."""
         self.conn, stale = open_database(self.path, create=create, busy_timeout_ms=busy_timeout_ms)
         if stale:
@@ -122,16 +139,19 @@ class Store:
         """A write transaction; refused in a file `ktlog verify` found damaged (`record_file_check`).
         `appending`: the damage mark is read, and the heads and columns this store wrote are
         forgotten, only if another connection has committed since this store last looked
-        (SQLite's data_version changes then, not for this connection's own commits)."""
+        (SQLite's data_version changes then, not for this connection's own commits). Inside
+        another write transaction of this store (`writing`), a write joins it: one commit for all."""
+        if self._inside is not None:
+            self._inside = True
+            if appending:
+                self._look_again()
+            yield
+            return
+        self._inside = False
         try:
             with transaction(self.conn, self.path):
                 if appending:
-                    version = self.conn.execute("PRAGMA data_version").fetchone()[0]
-                    if version != self._data_version:
-                        self._heads.clear()
-                        self._columns.clear()
-                        self._refuse_damaged()
-                        self._data_version = version
+                    self._look_again()
                 elif not damaged_ok:
                     self._refuse_damaged()
                 yield
@@ -140,8 +160,23 @@ class Store:
             self._decoded.clear()  # as may a snapshot decoded in the transaction
             self._heads.clear()
             self._columns.clear()
+            if self._inside:  # the states of every game written in it were rolled back too
+                self._cache.clear()
+                self._recent.clear()
             raise
+        finally:
+            self._inside = None
         self.commits += 1
+
+    def _look_again(self) -> None:
+        """Forget the heads and columns this store wrote, and read the damage mark again, if
+        another connection has committed since this store last looked."""
+        version = self.conn.execute("PRAGMA data_version").fetchone()[0]
+        if version != self._data_version:
+            self._heads.clear()
+            self._columns.clear()
+            self._refuse_damaged()
+            self._data_version = version
 
     def _refuse_damaged(self) -> None:
         damage = self.conn.execute("SELECT value FROM meta WHERE key = ?", (DAMAGED,)).fetchone()
@@ -152,7 +187,8 @@ class Store:
             )
 
     def writing(self) -> contextlib.AbstractContextManager[None]:
-        """One write transaction for the tables beside the log (a tournament's, `storage.tournaments`)."""
+        """One write transaction for the tables beside the log (a tournament's, `storage.tournaments`);
+        the appends and new games made inside it are part of it (a results file: all or nothing)."""
         return self._write()
 
     def batch(self) -> contextlib.AbstractContextManager[None]:
@@ -355,6 +391,7 @@ class Store:
         row = event_rows([(envelope, payload)])[0]  # its values checked before the rules see them
         before = self._state_at_head(game_id, seq - 1)
         was_over = game_status(before) == FINISHED
+        result = _result(before) if was_over else None  # before it is applied to in place
         recent = self._recent.get(game_id)
         if isinstance(event, EventVoided):
             state = (recent and recent.undo(event.target)) or self._state_from_snapshot(game_id, seq, then=(seq, event))
@@ -368,6 +405,8 @@ class Store:
             state = before
             apply_in_place(state, event, seq)
             recent.appended(seq, event, state)
+        if was_over and _result(state) != result:  # a tournament's later round may have been paired on it
+            tournaments.check_final(self.conn, game_id, lambda: _change(event, seq))
         key = self._key(game_id)
         self._insert_event(envelope, (key, *row))
         since = self._rewritten_since(game_id, event)

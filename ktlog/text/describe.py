@@ -91,6 +91,9 @@ def describe(event: ev.Event, spectator: bool = False, state: GameState | None =
             return f"turning point {e.turning_point} ends"
         case ev.GameConceded():
             return f"{e.player} concedes"
+        case ev.ResultReported():
+            confirmed = f"; confirmed by {', '.join(e.confirmed_by)}" if e.confirmed_by else ""
+            return "result reported: " + ", ".join(f"{p} {v}VP" for p, v in e.vp.items()) + confirmed
         case ev.TacOpSelected():
             return f"{e.player} selects a tac op" + (" (hidden)" if hide else f": {e.tac_op} ({e.archetype})")
         case ev.TacOpRevealed():
