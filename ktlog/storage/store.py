@@ -105,9 +105,9 @@ class Store:
         it changes when another connection commits (not when this one does)."""
         self.busy_timeout_ms = busy_timeout_ms
         self.commits = 0
+        """Write transactions this store committed (an error after one must not say "nothing was changed")."""
         self._inside: bool | None = None
         """None outside a write transaction; inside one, whether a write of its own joined it (`writing`)."""
-        """Write transactions this store committed (an error after one must not say "nothing was changed")."""
         self.conn, stale = open_database(self.path, create=create, busy_timeout_ms=busy_timeout_ms)
         if stale:
             self.rebuild()  # derived tables of an older schema are filled in from the log
