@@ -190,7 +190,8 @@ def summed(folder: Path, ops: list[str]) -> tuple[str, str]:
 
 
 def duckdb_entities(folder: Path, by: str, ops: list[str]) -> str:
-    """`players` (by player) or `teams` (by kill_team, mirror matches left out) in DuckDB's SQL."""
+    """`players` (by player) or `teams` (by kill_team, mirror matches left out of every figure,
+    the most used ploys too: docs/statistics.md) in DuckDB's SQL."""
     z = 1.959964
     results = scan(folder, "game_results")
     figures, joins = (summed if not (folder / "player_games").is_dir() else stored)(folder, ops)
@@ -210,7 +211,8 @@ def duckdb_entities(folder: Path, by: str, ops: list[str]) -> str:
     ploys AS (
         SELECT {by}, string_agg(source || ' (' || uses || ')', ', ' ORDER BY uses DESC, source) FILTER (n <= 3) AS most_used_ploys FROM (
             SELECT {by}, source, count(*) AS uses, row_number() OVER (PARTITION BY {by} ORDER BY count(*) DESC, source) AS n
-            FROM {scan(folder, "cp_changes")} c JOIN r USING (game_key, player) WHERE kind IN ('gambit', 'ploy', 'reroll') GROUP BY {by}, source
+            FROM {scan(folder, "cp_changes")} c JOIN r USING (game_key, player)
+            WHERE kind IN ('gambit', 'ploy', 'reroll') {"AND NOT mirror" if by == "kill_team" else ""} GROUP BY {by}, source
         ) GROUP BY {by}
     ),
     t AS (
