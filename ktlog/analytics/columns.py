@@ -18,6 +18,7 @@ import polars as pl
 from polars.datatypes.classes import DataTypeClass
 
 from ..errors import KtlogError
+from ..play.matches import RECORDED_IN
 from ..state import LOGS
 from ..storage import catalog
 from .figures import STORED
@@ -47,9 +48,10 @@ GAME_COLUMNS = (
     "pve",
     "simulated",
     "disputes",
+    "recorded_in",
 )
 """The columns of the games table every statistic reads (besides its `game_key`, and its id as
-`game_id`)."""
+`game_id`); `recorded_in`, the database that recorded the game, is worked out (`RECORDED_IN`)."""
 GAME_LISTS = ("players", "kill_teams")
 """The games' lists of players and kill teams, read only by the statistics that use them
 (`League.game_lists`): the two lists are about half the time of reading the games."""
@@ -77,10 +79,15 @@ IDENTITY = {"player_id": str, "player_name": str, "player_label": str}
 is, their name as shown (renamed or merged) and what tells them from a namesake (a club, a key)."""
 
 
+WORKED_OUT = {"game_id": "id", "recorded_in": RECORDED_IN}
+"""The games' columns the statistics read under another name, or work out: SQL over the games table."""
+
+
 def games_query(columns: tuple[str, ...] = ("game_key", "game_id", *GAME_COLUMNS, *GAME_LISTS)) -> tuple[str, dict[str, type]]:
-    """The games' `columns` as the statistics read them (every one by default): the id as `game_id`."""
-    types = {c: str if c == "game_id" else int if c == "game_key" else catalog.GAMES[c] for c in columns}
-    return f"SELECT {', '.join('id AS game_id' if c == 'game_id' else c for c in columns)} FROM games", types
+    """The games' `columns` as the statistics read them (every one by default): the id as `game_id`,
+    and the database that recorded each (`recorded_in`)."""
+    types = {c: str if c in WORKED_OUT else int if c == "game_key" else catalog.GAMES[c] for c in columns}
+    return f"SELECT {', '.join(f'{WORKED_OUT[c]} AS {c}' if c in WORKED_OUT else c for c in columns)} FROM games", types
 
 
 def table_query(name: str) -> tuple[str, dict[str, type]]:
@@ -191,6 +198,17 @@ def damaged_files(place: Place) -> list[str]:
     return damaged
 
 
+LATER = {"games": ("recorded_in",)}
+"""Columns a dataset's files from an earlier ktlog lack (issue 40): read as missing (null) there."""
+
+
+def _with_later_columns(place: Place, file: str, name: str, wanted: pl.Schema) -> pl.LazyFrame:
+    """One file of a table, the `LATER` columns it lacks as nulls."""
+    scan = pl.scan_parquet(file, hive_partitioning=False, storage_options=place.storage_options)
+    have = set(scan.collect_schema().names())
+    return scan.with_columns(pl.lit(None, wanted[c]).alias(c) for c in LATER[name] if c in wanted and c not in have)
+
+
 def read_dataset_table(place: Place, name: str, columns: tuple[str, ...] | None, where: pl.Expr | None = None) -> pl.DataFrame:
     """One table of a dataset (its `columns`, all by default; the rows `where` holds, all by
     default, read only where Parquet's statistics allow), in the database's types but for the
@@ -201,7 +219,13 @@ def read_dataset_table(place: Place, name: str, columns: tuple[str, ...] | None,
     if not files:
         return from_dataset(name, pl.DataFrame(schema=wanted))
     scan = pl.scan_parquet(files, hive_partitioning=False, storage_options=place.storage_options)
-    frame = (scan if where is None else scan.filter(where)).select(list(wanted)).cast(wanted).collect()
+    try:
+        frame = (scan if where is None else scan.filter(where)).select(list(wanted)).cast(wanted).collect()
+    except pl.exceptions.ColumnNotFoundError:
+        if not set(wanted).intersection(LATER.get(name, ())):
+            raise
+        scan = pl.concat([_with_later_columns(place, file, name, wanted) for file in files], how="diagonal_relaxed")
+        frame = (scan if where is None else scan.filter(where)).select(list(wanted)).cast(wanted).collect()
     if name == "games" and "game_key" in frame.columns and frame.get_column("game_key").n_unique() < frame.height:
         twice = frame.filter(pl.col("game_key").is_duplicated()).get_column("game_key")[0]
         raise KtlogError(

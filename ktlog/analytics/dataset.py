@@ -88,12 +88,14 @@ class ExportReport:
         )
 
 
-def _where(filters: Filters) -> tuple[str, list]:
+def _where(filters: Filters, recorded_here: bool) -> tuple[str, list]:
     """The games the filters take in (player and team narrow rows, not games: refused here);
-    simulated games only if asked for."""
+    simulated games only if asked for; with `recorded_here`, only the games this database recorded."""
     if filters.player or filters.team:
         raise KtlogError("a dataset holds whole games: --player and --team narrow statistics, not a dataset; drop them")
     clauses, args = [] if filters.simulated else ["coalesce(simulated, 0) = 0"], []
+    if recorded_here:
+        clauses.append("id NOT IN (SELECT game_id FROM game_origins)")
     for column in ("league", "season", "round", "ruleset"):
         value = getattr(filters, column)
         if value is not None:
@@ -121,8 +123,9 @@ def _escape(value: str) -> str:
     return f"%{ord(text[0]):02X}{text[1:]}" if text[:1] in (".", "_") else text or "%"
 
 
-def _filters_text(filters: Filters) -> dict[str, str]:
-    return {k: (v.isoformat() if isinstance(v, dt.date) else v) for k, v in vars(filters).items() if v is not None}
+def _filters_text(filters: Filters, recorded_here: bool) -> dict[str, str | bool]:
+    text: dict[str, str | bool] = {k: (v.isoformat() if isinstance(v, dt.date) else v) for k, v in vars(filters).items() if v is not None}
+    return text | ({"recorded_here": True} if recorded_here else {})
 
 
 def dataset_key(game_id: str) -> int:
@@ -147,18 +150,26 @@ Progress = Callable[[int, int], None]
 """Told (done, total) as partitions are written."""
 
 
-def export(db: Path, place: Place, filters: Filters | None = None, name: str | None = None, progress: Progress | None = None) -> ExportReport:
+def export(
+    db: Path,
+    place: Place,
+    filters: Filters | None = None,
+    name: str | None = None,
+    progress: Progress | None = None,
+    recorded_here: bool = False,
+) -> ExportReport:
     """Export the games of `db` passing `filters` into `place` as the source `name`, or only what
     changed since that source's last export there (which must have used the same database and
-    filters). Other sources' files in `place` stay as they are; a game they hold is refused."""
+    filters). Other sources' files in `place` stay as they are; a game they hold is refused.
+    `recorded_here`: only the games `db` recorded, not those it imported from another database."""
     filters = filters or Filters()
     name = name or source_name(db)
     if not SOURCE_NAME.fullmatch(name):
         raise KtlogError(f"--name {name[:60]!r}: a source name is 1 to 40 letters, digits, '-' or '_'; nothing was written")
-    where, args = _where(filters)
+    where, args = _where(filters, recorded_here)
     meta = _read_metadata(place)
     mine = meta["sources"].get(name, {})
-    if mine and (mine.get("source_database") != str(db.resolve()) or mine.get("filters") != _filters_text(filters)):
+    if mine and (mine.get("source_database") != str(db.resolve()) or mine.get("filters") != _filters_text(filters, recorded_here)):
         raise KtlogError(
             f"{place} holds an export of {mine.get('source_database')} with filters {mine.get('filters') or 'none'} under the name {name!r}; "
             "run the same export again, give this database another name with --name, or export into an empty folder; nothing was written"
@@ -187,7 +198,7 @@ def export(db: Path, place: Place, filters: Filters | None = None, name: str | N
             progress(done + 1, len(changed))
     kept = [f"{_folder(season, league)}/{_file(name)}" for season, league in set(every) - set(changed)]
     store_figures(place, [p for p in kept if not place.exists(f"{STORED}/{p}")])  # a dataset exported before ktlog stored them
-    _write_metadata(place, meta, name, db, filters, position, who)
+    _write_metadata(place, meta, name, db, _filters_text(filters, recorded_here), position, who)
     if changed or not place.exists(STORED_ELO):
         store_elo(place)  # the league's Elo over every source's games, computed once here rather than by every statistic
     store_answers(place)  # last, of every file as it now is (none worked out when they are of them already)
@@ -211,7 +222,8 @@ def _refuse_games_of_other_sources(place: Place, name: str, ids: list[str]) -> N
         game_id, file = both.row(0)
         raise KtlogError(
             f"game {game_id[:8]} (and {both.height - 1} more) is in {place} already, exported from another database ({file.rsplit('/', 1)[-1]}); "
-            "a dataset takes each game from one database: leave it out of one of them (import it into one central database, or filter it out); nothing was written"
+            "a dataset takes each game from one database: leave it out of one of them (--recorded-here exports only the games this database recorded, "
+            "not those it imported; or filter it out, or import every club's games into one central database); nothing was written"
         )
 
 
@@ -310,11 +322,11 @@ def _read_metadata(place: Place) -> dict:
     return meta
 
 
-def _write_metadata(place: Place, meta: dict, name: str, db: Path, filters: Filters, position: int, who: dict[str, str]) -> None:
+def _write_metadata(place: Place, meta: dict, name: str, db: Path, filters: dict[str, str | bool], position: int, who: dict[str, str]) -> None:
     sources = meta["sources"] | {
         name: {
             "source_database": str(db.resolve()),
-            "filters": _filters_text(filters),
+            "filters": filters,
             "last_position": position,
             "players": who,
             "schema_version": SCHEMA_VERSION,

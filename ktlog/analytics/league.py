@@ -22,10 +22,12 @@ from pathlib import Path
 import polars as pl
 
 from ..errors import KtlogError
+from ..play.matches import Match
 from ..storage import catalog
 from ..storage.dbfile import database_home, held_open, read_uri, store_error
 from .columns import GAME_COLUMNS, GAME_LISTS, IDENTITY, POLARS_TYPE, games_query, league_games, read_dataset_table
 from .place import Place
+from .recordings import left_out, recorded_twice
 
 
 class NothingToCompute(KtlogError):
@@ -242,7 +244,19 @@ class League:
 
     @cached_property
     def games(self) -> pl.DataFrame:
-        """Every game passing the filters (finished or not): id, date, labels, status."""
+        """Every game passing the filters (finished or not): id, date, labels, status; a match
+        recorded in two databases once, as its counted recording (`same_matches`)."""
+        others = left_out(self.same_matches)
+        return self.recordings.filter(~pl.col("game_id").is_in(others)) if others else self.recordings
+
+    @cached_property
+    def same_matches(self) -> list[Match]:
+        """The matches recorded in two databases among the games passing the filters (`play.matches`)."""
+        return recorded_twice(self, self.recordings)
+
+    @cached_property
+    def recordings(self) -> pl.DataFrame:
+        """Every game passing the filters, each recording of a match recorded twice included."""
         games = self._read("games")
         f = self.filters
         conditions = [pl.col(c) == v for c, v in (("league", f.league), ("season", f.season), ("round", f.round), ("ruleset", f.ruleset)) if v is not None]

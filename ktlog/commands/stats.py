@@ -273,6 +273,8 @@ def _left_out(league: League, prefix: str) -> None:
     matches = every.filter(every.get_column("game_id").str.starts_with(prefix))
     if matches.height == 1:
         game_id, ruleset, pve, simulated = matches.row(0)
+        if match := next((m for m in league.same_matches if game_id in {r.game_id for r in m.others}), None):
+            raise NothingToCompute(f"{match.describe()}; the league's figures are those of game {match.counted.game_id[:8]}")
         if simulated and not league.filters.simulated:
             raise NothingToCompute(f"game {game_id[:8]} was played by `ktlog simulate`, which league statistics leave out (--simulated takes it in)")
         if pve and league.filters.ruleset is None:
