@@ -213,9 +213,10 @@ def test_run_again_it_adds_only_what_is_new(league, tmp_path):
         simulate_into(store, 2, seed=4, league="Spring League")
     assert "wrote 1 partition(s) (2 games), kept 3" in ktlog(db, "dataset", "export", folder).stdout
     after = files(folder)
-    new = {p for p in after if "Spring" in str(p)}
+    new = {p for p in after if "Spring" in str(p) and p.parts[0] != answers.ANSWERS}
     partitions = {p for p in before if p.parts[0] not in ("elo", answers.ANSWERS)}
     # every table and the stored figures; the other partitions untouched
+    assert {p for p in after if "Spring" in str(p)} - new == {Path(answers.ANSWERS, "1", "Spring League", f"{n}.parquet") for n in answers.STATISTICS}
     assert len(new) == 10 and {p: after[p] for p in partitions} == {p: before[p] for p in partitions}
     assert after[Path(STORED_ELO)] != before[Path(STORED_ELO)]  # the league's Elo, over every game, stored again
     assert all(after[p] != before[p] for p in before if p.parts[0] == answers.ANSWERS)  # and the answers

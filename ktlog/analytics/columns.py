@@ -74,6 +74,31 @@ FLAGS = {
 UTC = pl.Datetime("us", "UTC")
 
 
+PARTITIONS = ("season", "league")
+"""A dataset's folders: `<table>/<season>/<league>/part-<source>.parquet`."""
+NULL_PARTITION = "~"
+"""The folder of a missing label (an escaped label is never `~`: `~` is escaped)."""
+ESCAPED = set("\"#%'*/:=?\\{[]^~") | {chr(c) for c in range(0x20)} | {"\x7f"}
+"""The characters written as %XX in a folder name: Hive's, and `~` (the missing label's folder)."""
+
+
+def folder(season: str | None, league: str | None) -> str:
+    """A season and league's folder in a dataset (`<season>/<league>`)."""
+    return "/".join(NULL_PARTITION if v is None else _escape(v) for v in (season, league))
+
+
+def _escape(value: str) -> str:
+    """A label as a folder name: Hive's escapes, and a first `.` or `_` (hidden to pyarrow and
+    Spark); an empty label is `%`."""
+    text = "".join(f"%{ord(c):02X}" if c in ESCAPED else c for c in value)
+    return f"%{ord(text[0]):02X}{text[1:]}" if text[:1] in (".", "_") else text or "%"
+
+
+def partition_of(place: Place, table: str, file: str) -> str:
+    """The `<season>/<league>` folder of one of `table`'s files (as `Place.glob` names it)."""
+    return file[len(place.name(table)) + 1 :].rsplit("/", 1)[0]
+
+
 IDENTITY = {"player_id": str, "player_name": str, "player_label": str}
 """The columns a dataset's `game_results` adds to the database's (`play.players`): who each player
 is, their name as shown (renamed or merged) and what tells them from a namesake (a club, a key)."""
@@ -209,13 +234,13 @@ def _with_later_columns(place: Place, file: str, name: str, wanted: pl.Schema) -
     return scan.with_columns(pl.lit(None, wanted[c]).alias(c) for c in LATER[name] if c in wanted and c not in have)
 
 
-def read_dataset_table(place: Place, name: str, columns: tuple[str, ...] | None, where: pl.Expr | None = None) -> pl.DataFrame:
+def read_dataset_table(place: Place, name: str, columns: tuple[str, ...] | None, where: pl.Expr | None = None, files: list[str] | None = None) -> pl.DataFrame:
     """One table of a dataset (its `columns`, all by default; the rows `where` holds, all by
-    default, read only where Parquet's statistics allow), in the database's types but for the
-    games' lists (`from_dataset`)."""
+    default, read only where Parquet's statistics allow; from `files`, all of the table's by
+    default), in the database's types but for the games' lists (`from_dataset`)."""
     schema = dataset_schema(name)
     wanted = pl.Schema({c: schema[c] for c in (columns or tuple(schema))})
-    files = place.glob(f"{name}/*/*/*.parquet")
+    files = place.glob(f"{name}/*/*/*.parquet") if files is None else files
     if not files:
         return from_dataset(name, pl.DataFrame(schema=wanted))
     scan = pl.scan_parquet(files, hive_partitioning=False, storage_options=place.storage_options)

@@ -58,15 +58,12 @@ from ..errors import KtlogError
 from ..storage import log
 from ..storage.dbfile import SCHEMA_VERSION, database_home
 from .answers import store_answers
-from .columns import EXPORTED, FORMAT, IDENTITY, LAYOUT, METADATA, TABLES, metadata_schema, table_query, to_dataset
+from .columns import EXPORTED, FORMAT, IDENTITY, LAYOUT, METADATA, PARTITIONS, TABLES, folder, metadata_schema, table_query, to_dataset
 from .figures import STORED, store_figures
 from .league import Filters, read_table
 from .place import Place
 from .standings import STORED_ELO, store_elo
 
-PARTITIONS = ("season", "league")
-NULL_PARTITION = "~"
-"""The folder of a missing label (an escaped label is never `~`: `~` is escaped)."""
 RESULTS = ("win", "draw", "loss")
 """`game_results.result`, as `ktlog stats results` (results.csv) gives it too."""
 
@@ -106,21 +103,6 @@ def _where(filters: Filters, recorded_here: bool) -> tuple[str, list]:
             clauses.append(f"date {op} ?")
             args.append(day.isoformat())
     return (" AND ".join(clauses) or "1"), args
-
-
-ESCAPED = set("\"#%'*/:=?\\{[]^~") | {chr(c) for c in range(0x20)} | {"\x7f"}
-"""The characters written as %XX in a folder name: Hive's, and `~` (the missing label's folder)."""
-
-
-def _folder(season: str | None, league: str | None) -> str:
-    return "/".join(NULL_PARTITION if v is None else _escape(v) for v in (season, league))
-
-
-def _escape(value: str) -> str:
-    """A label as a folder name: Hive's escapes, and a first `.` or `_` (hidden to pyarrow and
-    Spark); an empty label is `%`."""
-    text = "".join(f"%{ord(c):02X}" if c in ESCAPED else c for c in value)
-    return f"%{ord(text[0]):02X}{text[1:]}" if text[:1] in (".", "_") else text or "%"
 
 
 def _filters_text(filters: Filters, recorded_here: bool) -> dict[str, str | bool]:
@@ -190,13 +172,13 @@ def export(
     ids = [gid for gid, _, _ in placed]
     _refuse_games_of_other_sources(place, name, ids)
     who = _who_plays(people, placed)
-    changed += [p for p in every if p not in changed and who.get(_folder(*p)) != mine.get("players", {}).get(_folder(*p))]  # a rename or merge is no event
+    changed += [p for p in every if p not in changed and who.get(folder(*p)) != mine.get("players", {}).get(folder(*p))]  # a rename or merge is no event
     games = 0
     for done, (season, league) in enumerate(changed):
         games += _write_partition(db, place, name, where, args, season, league, people)
         if progress:
             progress(done + 1, len(changed))
-    kept = [f"{_folder(season, league)}/{_file(name)}" for season, league in set(every) - set(changed)]
+    kept = [f"{folder(season, league)}/{_file(name)}" for season, league in set(every) - set(changed)]
     store_figures(place, [p for p in kept if not place.exists(f"{STORED}/{p}")])  # a dataset exported before ktlog stored them
     _write_metadata(place, meta, name, db, _filters_text(filters, recorded_here), position, who)
     if changed or not place.exists(STORED_ELO):
@@ -255,7 +237,7 @@ def _who_plays(people: pl.DataFrame, placed: list[tuple[str, str | None, str | N
     )
     digests: dict[str, str] = {}
     for (season, league), part in rows.group_by("season", "league", maintain_order=True):
-        digests[_folder(season, league)] = hashlib.sha256("\x1e".join(part.get_column("row")).encode()).hexdigest()
+        digests[folder(season, league)] = hashlib.sha256("\x1e".join(part.get_column("row")).encode()).hexdigest()
     return digests
 
 
@@ -283,8 +265,8 @@ def _write_partition(db: Path, place: Place, name: str, where: str, args: list, 
             frame = frame.with_columns(pl.col("game_key").replace_strict(games.get_column("game_key"), stable, return_dtype=pl.Int64))
         if table == "game_results":
             frame = frame.join(people, on=["game_id", "player"], how="left")
-        place.write_parquet(f"{table}/{_folder(season, league)}/{_file(name)}", to_dataset(table, frame))
-    store_figures(place, [f"{_folder(season, league)}/{_file(name)}"])  # last: an export stopped before it leaves figures of other files, never read
+        place.write_parquet(f"{table}/{folder(season, league)}/{_file(name)}", to_dataset(table, frame))
+    store_figures(place, [f"{folder(season, league)}/{_file(name)}"])  # last: an export stopped before it leaves figures of other files, never read
     return games.height
 
 
