@@ -1,8 +1,9 @@
-"""Issues 15 and 26: `stats standings`, `players` and `teams` from a Parquet dataset (`--source
+"""Issues 15, 26 and 40: `stats standings`, `players` and `teams` from a Parquet dataset (`--source
 DIR`) of 1,000 to 1,000,000 games, each against DuckDB's SQL for the same figures over the same
 files, timed in the same run, pair by pair; and the growth from the smallest size to the largest.
 
     .venv/bin/python benchmarks/league_scale.py [--games 1000,10000,100000,1000000] [--runs 3] [--figures stored|summed]
+        [--part all|unfiltered|filtered] [--seasons N] [--compare CHECKOUT]
 
 How the datasets are made: a 200-game league is simulated (`simulate_into`, every event through
 the rules; not marked simulated, as a league of people) and exported with `ktlog dataset export`;
@@ -29,6 +30,18 @@ stores (`analytics.answers`: the three without filters), and, in turn, working t
 answers moved away, as for any statistic with a filter); the two ways' CSVs must be the same
 bytes. The 1,000,000-game target (<= 3 s together) is judged on these processes' median wall
 times summed; what storing the answers adds to the export is printed beside them.
+
+The filtered part (issue 40; `--part filtered` runs it alone): each of the three with `--league
+L --season S` as the whole process an organiser runs, against a whole Python process running
+DuckDB's SQL with the same filters over the same files and writing its CSV (`import duckdb` and
+the query: what a user of DuckDB runs), in turn, pair by pair, `--runs` times: ktlog reading the
+answer its export stored for that league and season, ktlog working it out (the answers moved
+away), and `--compare`'s checkout (main before this work: `PYTHONPATH` to it, the process started
+outside any checkout). The grown league is one league and season, so the filter names every game
+(the Elo DuckDB reads, the league's stored one, is then the filtered league's); `--seasons N`
+spreads its copies over N seasons, a partition each, the filter naming the first (DuckDB's Elo
+and the standings' rank, which follows it, are then not compared). The ways' CSVs must be the
+same bytes, and DuckDB's figures ktlog's at the smallest size.
 """
 
 from __future__ import annotations
@@ -117,11 +130,12 @@ def grow(seed: Path, games: int, out: Path, figures: bool = True, seasons: int =
         keys = grown.get_column("game_key").unique().sort().head(games)
         grown = grown.filter(pl.col("game_key").is_in(keys.implode()))
         season = (pl.col("game_key") // span % seasons + 1).cast(pl.String)
-        grown = grown.with_columns(season.alias("season") if "season" in grown.columns else [])
-        for (label,), part in grown.with_columns(season.alias("_season")).partition_by("_season", as_dict=True, maintain_order=True).items():
+        for label in range(1, seasons + 1):
+            part = grown if seasons == 1 else grown.filter(season == str(label)).with_columns(season.alias("season") if "season" in grown.columns else [])
             target = out / table / str(label) / LEAGUE
             target.mkdir(parents=True)
-            part.drop("_season").write_parquet(target / "part-0.parquet")
+            part.write_parquet(target / "part-0.parquet")
+        del grown, parts
     (out / "metadata.json").write_text((seed / "metadata.json").read_text())
     (out / "verifications").mkdir()
     if store_elo is not None:

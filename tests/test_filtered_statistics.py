@@ -7,7 +7,10 @@ database either way. The hand-made league of tests/league.py: Autumn League 2026
 
 from __future__ import annotations
 
+import json
 import shutil
+import subprocess
+import sys
 
 import polars as pl
 import pytest
@@ -15,7 +18,7 @@ from click.testing import CliRunner
 from league import league_fixture  # noqa: F401 (the `league` fixture)
 from test_dataset import STATISTICS
 
-from ktlog.analytics import answers
+from ktlog.analytics import answers, served
 from ktlog.analytics import performance as performance_module
 from ktlog.analytics import standings as standings_module
 from ktlog.analytics.league import Filters, League
@@ -103,3 +106,54 @@ def test_the_folders_read(exported):
     assert folders(league="Spring League") == set()
     scoped = League(Place.of(exported), Filters(league="Autumn League"))
     assert {f.split("/")[-3] for f in scoped.files("vp_by_op")} == {"2026"} and len(scoped.files("vp_by_op")) == 1
+
+
+SERVED = [((), "csv"), ((), "json"), (("--league", "Winter League", "--season", "2027"), "csv"), (("--league", "Autumn League", "--season", "2026"), "json")]
+
+
+@pytest.mark.parametrize(("filters", "fmt"), SERVED)
+@pytest.mark.parametrize("name", list(answers.STATISTICS))
+def test_the_stored_text_is_served_without_polars_and_is_the_databases(league, exported, tmp_path, name, filters, fmt):
+    """The answer's text stored beside it (`served`) is written without loading Polars, the
+    same bytes and notes as the database's; a table written to a file too."""
+    out = tmp_path / f"{name}.{fmt}"
+    code = (
+        "import sys; from ktlog.cli import main\n"
+        f"sys.argv = ['ktlog', 'stats', {name!r}, '--source', {str(exported)!r}, *{list(filters)!r}, '--format', {fmt!r}, '--output', {str(out)!r}]\n"
+        "try: main()\nexcept SystemExit: pass\n"
+        "print('polars' in sys.modules, 'ktlog.analytics.served' in sys.modules)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["False", "True"]
+    expected = ktlog(league.db, "stats", name, *filters, "--format", fmt)
+    assert out.read_text() == expected.stdout and done.stderr == expected.stderr
+    table = tmp_path / f"{name}.txt"
+    ktlog(league.db, "stats", name, *filters, "--source", exported, "-o", table)
+    assert table.read_text() == ktlog(league.db, "stats", name, *filters, "--wide").stdout
+
+
+def test_a_stored_text_edited_or_of_other_files_is_not_served(league, exported, tmp_path):
+    copy = tmp_path / "league"
+    shutil.copytree(exported, copy)
+    place, scope = Place.of(copy), ("Autumn League", "2026")
+    assert served.served_text(place, "standings", scope, "csv") is not None
+    sidecar = copy / (served.answer_base("standings", scope) + served.SERVED)
+    body = json.loads(sidecar.read_text())
+    body["texts"]["csv"] = body["texts"]["csv"].replace("Alice", "Alicia")
+    sidecar.write_text(json.dumps(body))
+    assert served.served_text(place, "standings", scope, "csv") is None
+    args = ("stats", "standings", "--league", "Autumn League", "--season", "2026", "--format", "csv")
+    assert ktlog(league.db, *args, "--source", copy).stdout == ktlog(league.db, *args).stdout  # the Parquet answer, or worked out
+    assert served.served_text(place, "players", scope, "csv") is not None
+    results = sorted(copy.glob("game_results/2026/Winter League/*.parquet"))[0]
+    pl.read_parquet(results).write_parquet(results, compression="uncompressed")  # the same rows, other bytes
+    assert served.served_text(place, "players", scope, "csv") is None
+    assert served.served_text(place, "players", scope, "parquet") is None  # binary: never served
+
+
+def test_which_filters_are_answered():
+    assert served.scope_of({"league": None, "season": None, "round": None}) == (None, None)
+    assert served.scope_of({"league": "L", "season": "S", "player": None}) == ("L", "S")
+    assert served.scope_of({"league": "L", "season": None}) is None
+    assert served.scope_of({"league": "L", "season": "S", "round": "2"}) is None
+    assert served.scope_of({"league": None, "season": None, "simulated": True}) is None

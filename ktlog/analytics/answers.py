@@ -7,7 +7,8 @@ the league table beside the games.
 
 An answer is read only while it is of the very files it was worked out from: its Parquet metadata
 `ktlog.answer_of` is the SHA-256 of the stored Elo and of every file of `TABLES` (their names,
-sizes and bytes), and `ktlog.answer_seal` binds its own rows and notes to that. Otherwise (a file
+sizes and bytes), and `ktlog.answer_seal` binds its own rows and notes to that. Its texts are
+stored beside it, served without loading Polars (`served`). Otherwise (a file
 edited, another source exported since, the answer itself edited, a dataset from before them) the
 statistic is worked out from the files, as a database's always is; so is any statistic with other
 filters.
@@ -22,16 +23,18 @@ from collections.abc import Callable
 
 import polars as pl
 
-from .columns import folder, read_dataset_table
+from .columns import read_dataset_table
 from .figures import INPUTS, STORED
+from .formats import rendered
 from .integrity import not_counted
 from .league import Filters, League, NothingToCompute
 from .performance import entity_stats
 from .place import Place
+from .served import ANSWERS as ANSWERS  # a dataset's folder of answers
+from .served import FORMATS, SERVED, answer_base, scope_of, write_served
+from .served import fingerprint as files_of
 from .standings import STORED_ELO, standings
 
-ANSWERS = "answers"
-"""A dataset's folder of answers: `answers/<statistic>.parquet`."""
 STATISTICS: dict[str, Callable[[League], pl.DataFrame]] = {
     "standings": standings,
     "players": lambda league: entity_stats(league, "player"),
@@ -47,8 +50,7 @@ ANSWER_OF, SEAL, NOTES = "ktlog.answer_of", "ktlog.answer_seal", "ktlog.notes"
 def fingerprint(place: Place) -> str:
     """The SHA-256 of the dataset's stored Elo and every file of `TABLES` (each named, with its
     size): what an answer is of."""
-    files = [STORED_ELO] + [f"{table}/{name[len(place.name(table)) + 1 :]}" for table in TABLES for name in place.glob(f"{table}/*/*/*.parquet")]
-    return place.digest([(rel, rel) for rel in files])[0]
+    return files_of(place, STORED_ELO, TABLES)
 
 
 def _seal(of: str, frame: pl.DataFrame, notes: list[str]) -> str:
@@ -58,12 +60,9 @@ def _seal(of: str, frame: pl.DataFrame, notes: list[str]) -> str:
 
 def answer_file(name: str, filters: Filters) -> str | None:
     """Where a dataset stores the answer of `ktlog stats NAME` with these filters: none, or a league
-    and a season (its folder's name, as the tables'); None for any other filters."""
-    if filters == Filters():
-        return f"{ANSWERS}/{name}.parquet"
-    if filters.league is not None and filters.season is not None and filters == Filters(league=filters.league, season=filters.season):
-        return f"{ANSWERS}/{folder(filters.season, filters.league)}/{name}.parquet"
-    return None
+    and a season (`served.scope_of`; in its folder, named as the tables' are); None otherwise."""
+    scope = scope_of(vars(filters))
+    return None if scope is None else f"{answer_base(name, scope)}.parquet"
 
 
 def scopes(place: Place) -> tuple[list[Filters], bool]:
@@ -81,7 +80,8 @@ def store_answers(place: Place) -> None:
     is removed from use by its fingerprint). A dataset of one league and season: worked out once."""
     of = fingerprint(place)
     every, one = scopes(place)
-    if all(_stored_of(place, answer_file(name, filters)) == of for filters in every for name in STATISTICS):
+    stored = [(answer_file(name, filters), answer_base(name, (filters.league, filters.season)) + SERVED) for filters in every for name in STATISTICS]
+    if all(_stored_of(place, answer) == of and place.exists(texts) for answer, texts in stored):
         return  # stored already: an export that changed nothing
     answered = None
     for filters in every:
@@ -95,6 +95,8 @@ def store_answers(place: Place) -> None:
         for name, frame in frames.items():
             metadata = {ANSWER_OF: of, SEAL: _seal(of, frame, notes), NOTES: json.dumps(notes)}
             place.write_parquet(str(answer_file(name, filters)), frame, metadata=metadata)
+            texts = {fmt: rendered(frame, fmt)[0] for fmt in FORMATS}
+            write_served(place, name, (filters.league, filters.season), of, STORED_ELO, TABLES, notes, texts)
 
 
 def _stored(place: Place, rel: str | None) -> tuple[bytes, dict[str, str]] | None:

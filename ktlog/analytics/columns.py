@@ -11,7 +11,6 @@ either source: `league_games`)."""
 
 from __future__ import annotations
 
-import json
 from typing import get_type_hints
 
 import polars as pl
@@ -23,16 +22,14 @@ from ..state import LOGS
 from ..storage import catalog
 from .figures import STORED
 from .figures import STORED_SCHEMA as FIGURES
+from .layout import FORMAT as FORMAT
+from .layout import LAYOUT as LAYOUT
+from .layout import METADATA as METADATA
+from .layout import check_layout as check_layout
+from .layout import is_dataset as is_dataset
 from .place import Place
 
 POLARS_TYPE = {int: pl.Int64, float: pl.Float64, str: pl.String}
-FORMAT = "ktlog-dataset"
-LAYOUT = 2
-"""The dataset's layout: 2 keeps season and league in the files only (1, ktlog before issue 27,
-had them in `season=`/`league=` folder names too)."""
-METADATA = "metadata.json"
-"""A dataset's folder holds this file (its format, layout, schema, sources and their last positions)."""
-
 GAME_COLUMNS = (
     "created_at",
     "ruleset",
@@ -72,31 +69,6 @@ FLAGS = {
 }
 """Each table's columns that are 0 or 1 in the database, true or false in the dataset."""
 UTC = pl.Datetime("us", "UTC")
-
-
-PARTITIONS = ("season", "league")
-"""A dataset's folders: `<table>/<season>/<league>/part-<source>.parquet`."""
-NULL_PARTITION = "~"
-"""The folder of a missing label (an escaped label is never `~`: `~` is escaped)."""
-ESCAPED = set("\"#%'*/:=?\\{[]^~") | {chr(c) for c in range(0x20)} | {"\x7f"}
-"""The characters written as %XX in a folder name: Hive's, and `~` (the missing label's folder)."""
-
-
-def folder(season: str | None, league: str | None) -> str:
-    """A season and league's folder in a dataset (`<season>/<league>`)."""
-    return "/".join(NULL_PARTITION if v is None else _escape(v) for v in (season, league))
-
-
-def _escape(value: str) -> str:
-    """A label as a folder name: Hive's escapes, and a first `.` or `_` (hidden to pyarrow and
-    Spark); an empty label is `%`."""
-    text = "".join(f"%{ord(c):02X}" if c in ESCAPED else c for c in value)
-    return f"%{ord(text[0]):02X}{text[1:]}" if text[:1] in (".", "_") else text or "%"
-
-
-def partition_of(place: Place, table: str, file: str) -> str:
-    """The `<season>/<league>` folder of one of `table`'s files (as `Place.glob` names it)."""
-    return file[len(place.name(table)) + 1 :].rsplit("/", 1)[0]
 
 
 IDENTITY = {"player_id": str, "player_name": str, "player_label": str}
@@ -192,23 +164,6 @@ def league_games(frame: pl.DataFrame) -> pl.DataFrame:
 def metadata_schema() -> dict[str, dict[str, str]]:
     """Every table's columns and their types, as the dataset's metadata gives them."""
     return {table: {c: type_name(t) for c, t in dataset_schema(table).items()} for table in TABLES}
-
-
-def is_dataset(place: Place) -> bool:
-    return place.exists(METADATA)
-
-
-def check_layout(place: Place) -> None:
-    """Refuse a dataset of another layout, before reading it with the wrong types."""
-    try:
-        meta = json.loads(place.read(METADATA))
-    except ValueError as exc:
-        raise KtlogError(f"cannot read {place.name(METADATA)} ({exc}); export the dataset again into an empty folder") from exc
-    if not isinstance(meta, dict) or meta.get("format") != FORMAT or meta.get("layout") != LAYOUT:
-        raise KtlogError(
-            f"{place} is not a ktlog dataset of this version (layout {LAYOUT}: season and league in the files only); "
-            "export it again into an empty folder with `ktlog dataset export`"
-        )
 
 
 def damaged_files(place: Place) -> list[str]:

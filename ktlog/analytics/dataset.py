@@ -58,8 +58,9 @@ from ..errors import KtlogError
 from ..storage import log
 from ..storage.dbfile import SCHEMA_VERSION, database_home
 from .answers import store_answers
-from .columns import EXPORTED, FORMAT, IDENTITY, LAYOUT, METADATA, PARTITIONS, TABLES, folder, metadata_schema, table_query, to_dataset
+from .columns import EXPORTED, FORMAT, IDENTITY, LAYOUT, METADATA, TABLES, metadata_schema, table_query, to_dataset
 from .figures import STORED, store_figures
+from .layout import PARTITIONS, folder
 from .league import Filters, read_table
 from .place import Place
 from .standings import STORED_ELO, store_elo

@@ -25,7 +25,8 @@ from ..errors import KtlogError
 from ..play.matches import Match
 from ..storage import catalog
 from ..storage.dbfile import database_home, held_open, read_uri, store_error
-from .columns import GAME_COLUMNS, GAME_LISTS, IDENTITY, POLARS_TYPE, games_query, league_games, partition_of, read_dataset_table
+from .columns import GAME_COLUMNS, GAME_LISTS, IDENTITY, POLARS_TYPE, games_query, league_games, read_dataset_table
+from .layout import partition_of
 from .place import Place
 from .recordings import left_out, recorded_twice
 
