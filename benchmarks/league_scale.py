@@ -35,8 +35,9 @@ The filtered part (issue 40; `--part filtered` runs it alone): each of the three
 L --season S` as the whole process an organiser runs, against a whole Python process running
 DuckDB's SQL with the same filters over the same files and writing its CSV (`import duckdb` and
 the query: what a user of DuckDB runs), in turn, pair by pair, `--runs` times: ktlog reading the
-answer its export stored for that league and season, ktlog working it out (the answers moved
-away), and `--compare`'s checkout (main before this work: `PYTHONPATH` to it, the process started
+answer its export stored for that league and season (its CSV served without Polars, and the
+Parquet answer through Polars), ktlog working it out (the answers moved away), and `--compare`'s
+checkout (main before this work: `PYTHONPATH` to it, the process started
 outside any checkout). The grown league is one league and season, so the filter names every game
 (the Elo DuckDB reads, the league's stored one, is then the filtered league's); `--seasons N`
 spreads its copies over N seasons, a partition each, the filter naming the first (DuckDB's Elo
@@ -317,7 +318,9 @@ def same_figures(ours: pl.DataFrame, theirs: pl.DataFrame, name: str, but: tuple
             raise SystemExit(f"{name}: DuckDB's {column} differs from ktlog's:\n{ours.select(column).head(5)}\n{theirs.select(column).head(5)}")
 
 
-def as_a_user_runs_it(folder: Path, name: str, answers: bool, filters: tuple[str, ...] = (), checkout: Path | None = None) -> tuple[float, float, bytes]:
+def as_a_user_runs_it(
+    folder: Path, name: str, answers: bool, filters: tuple[str, ...] = (), checkout: Path | None = None, fmt: str = "csv"
+) -> tuple[float, float, bytes]:
     """CPU and wall seconds of the whole `ktlog stats NAME --source FOLDER [FILTERS]` process (its
     start, the statistic or its stored answer, the checks it runs beside it, the file written), as
     a league organiser runs it, and the file it wrote; `answers` False: with the dataset's stored
@@ -327,9 +330,10 @@ def as_a_user_runs_it(folder: Path, name: str, answers: bool, filters: tuple[str
         stored.rename(away)
     try:
         with tempfile.TemporaryDirectory() as out:
-            command = [sys.executable, "-m", "ktlog", "stats", name, "--source", str(folder), *filters, "--format", "csv", "--output", f"{out}/{name}.csv"]
+            target = f"{out}/{name}.{fmt}"
+            command = [sys.executable, "-m", "ktlog", "stats", name, "--source", str(folder), *filters, "--format", fmt, "--output", target]
             env = {**os.environ, "PYTHONPATH": str(checkout)} if checkout else None
-            return *timed_process(command, env, cwd=out), Path(f"{out}/{name}.csv").read_bytes()
+            return *timed_process(command, env, cwd=out), Path(target).read_bytes()
     finally:
         if away.exists():
             away.rename(stored)
@@ -358,13 +362,16 @@ def filtered_processes(folder: Path, n: int, runs: int, compare: Path | None, ch
     """Issue 40: `ktlog stats standings|players|teams --league L --season S --source DIR` as whole
     processes against a whole Python process running DuckDB's SQL with the same filters over the
     same files, each statistic's ways in turn, pair by pair: ktlog reading the answer stored for
-    the league and season, ktlog working it out (the answers moved away), and with `compare`
+    the league and season (its text, served without loading Polars; and through Polars, as
+    `--format parquet` and a terminal's table read it), ktlog working it out (the answers moved
+    away), and with `compare`
     another checkout's ktlog (main before this work). `check`: DuckDB's CSV has ktlog's figures
     (with `seasons` above 1 but the standings' Elo and rank: a league and season's Elo is that of
     its games, which SQL does not rate; DuckDB reads the league's stored one, as without filters)."""
     filters, where, ops = ("--league", LEAGUE, "--season", SEASON), labelled(LEAGUE, SEASON), ops_of(folder)
     ways_run: dict[str, Callable[[str], tuple[float, float, bytes]]] = {
         "ktlog, the stored answer": lambda name: as_a_user_runs_it(folder, name, True, filters),
+        "ktlog, the stored answer through Polars (--format parquet)": lambda name: as_a_user_runs_it(folder, name, True, filters, fmt="parquet"),
         "ktlog, worked out": lambda name: as_a_user_runs_it(folder, name, False, filters),
         **({f"ktlog at {compare.name}": lambda name: as_a_user_runs_it(folder, name, True, filters, compare)} if compare else {}),
         "DuckDB": lambda name: duckdb_as_a_user_runs_it(folder, name, ops, where),
@@ -378,7 +385,7 @@ def filtered_processes(folder: Path, n: int, runs: int, compare: Path | None, ch
         if check:
             but = ("rank", "elo") if seasons > 1 and name == "standings" else ()
             same_figures(pl.read_csv(timings["ktlog, the stored answer"][0][2]), pl.read_csv(duck[0][2]), f"{name} --league --season", but)
-        if len({run[2] for way, done in timings.items() if not way.startswith("ktlog at") for run in done}) != 1:
+        if len({run[2] for way, done in timings.items() if not way.startswith("ktlog at") and "parquet" not in way for run in done}) != 1:
             raise SystemExit(f"{name} --league --season at {n:,} games: the ways' CSVs differ")
         if compare and timings[f"ktlog at {compare.name}"][0][2] != timings["ktlog, the stored answer"][0][2]:
             print(f"({name}: the CSV of ktlog at {compare.name} differs from this checkout's)", flush=True)
