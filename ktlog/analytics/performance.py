@@ -39,10 +39,13 @@ def _with_figures(league: League) -> pl.DataFrame:
     )
 
 
-def most_used_ploys(league: League, rows: pl.DataFrame, by: str) -> pl.DataFrame:
-    """The ploys and gambits each player or kill team used most in the games of `rows` (result
-    rows: game_key, player and `by`), as "name (uses)" text."""
-    ploys = league.ploys.join(rows.select(*dict.fromkeys(("game_key", "player", by))), on=["game_key", "player"])  # by kill team: that of whoever paid for it
+def most_used_ploys(league: League, by: str, rows: pl.DataFrame | None = None) -> pl.DataFrame:
+    """The ploys and gambits each player or kill team used most, as "name (uses)" text: in the
+    games of `rows` (result rows with game_key, player and `by`), every result row's by default."""
+    ploys = league.ploys
+    if rows is not None or by != "player":  # by kill team: that of whoever paid for it
+        counted = league.result_rows if rows is None else rows
+        ploys = ploys.join(counted.select(*dict.fromkeys(("game_key", "player", by))), on=["game_key", "player"])
     return (
         ploys.group_by(by, "source")
         .agg(pl.len().alias("uses"))
@@ -89,7 +92,7 @@ def entity_stats(league: League, by: str) -> pl.DataFrame:
             pl.col("score").filter(pl.col("tp1_initiative")).mean().alias("win_rate_tp1_initiative"),
             pl.col("score").filter(~pl.col("tp1_initiative")).mean().alias("win_rate_no_tp1_initiative"),
         )
-        .join(most_used_ploys(league, games, by), on=by, how="left")
+        .join(most_used_ploys(league, by, games if mirrors is not None else None), on=by, how="left")
         .sort(["win_rate", "games", by], descending=[True, True, False])
     )
     if mirrors is not None:
