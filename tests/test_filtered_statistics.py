@@ -121,10 +121,10 @@ def test_the_stored_text_is_served_without_polars_and_is_the_databases(league, e
         "import sys; from ktlog.cli import main\n"
         f"sys.argv = ['ktlog', 'stats', {name!r}, '--source', {str(exported)!r}, *{list(filters)!r}, '--format', {fmt!r}, '--output', {str(out)!r}]\n"
         "try: main()\nexcept SystemExit: pass\n"
-        "print('polars' in sys.modules, 'ktlog.analytics.served' in sys.modules)"
+        "print('ktlog.analytics.served' in sys.modules, *(m in sys.modules for m in ('polars', 'ktlog.storage.store', 'ktlog.analytics.standings')))"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert done.stdout.split() == ["False", "True"]
+    assert done.stdout.split() == ["True", "False", "False", "False"]
     expected = ktlog(league.db, "stats", name, *filters, "--format", fmt)
     assert out.read_text() == expected.stdout and done.stderr == expected.stderr
     table = tmp_path / f"{name}.txt"
