@@ -27,6 +27,7 @@ from .layout import LAYOUT as LAYOUT
 from .layout import METADATA as METADATA
 from .layout import check_layout as check_layout
 from .layout import is_dataset as is_dataset
+from .layout import part_rows
 from .place import Place
 
 POLARS_TYPE = {int: pl.Int64, float: pl.Float64, str: pl.String}
@@ -178,6 +179,23 @@ def damaged_files(place: Place) -> list[str]:
     return damaged
 
 
+def _check_rows(place: Place, files: list[str]) -> None:
+    """Refuse, before it is read, a part holding other rows than its export wrote (the counts in
+    `metadata.json`): a part's rows repeated 20,000 times kept `stats --source` busy for minutes
+    (issue 38). Only each file's footer is read."""
+    expected = part_rows(place)
+    for file in files:
+        rel = file[len(str(place)) :].lstrip("/")
+        if rel not in expected:
+            continue  # written by an earlier ktlog, without its count
+        rows = pl.scan_parquet(file, storage_options=place.storage_options).select(pl.len()).collect().item()
+        if rows != expected[rel]:
+            raise KtlogError(
+                f"{place.name(rel)} holds {rows:,} rows where the dataset's {METADATA} says its export wrote {expected[rel]:,}: it was changed "
+                "after the export (rows added, repeated or cut); export the dataset again into an empty folder"
+            )
+
+
 LATER = {"games": ("recorded_in",)}
 """Columns a dataset's files from an earlier ktlog lack (issue 40): read as missing (null) there."""
 
@@ -198,14 +216,21 @@ def read_dataset_table(place: Place, name: str, columns: tuple[str, ...] | None,
     files = place.glob(f"{name}/*/*/*.parquet") if files is None else files
     if not files:
         return from_dataset(name, pl.DataFrame(schema=wanted))
+    _check_rows(place, files)
     scan = pl.scan_parquet(files, hive_partitioning=False, storage_options=place.storage_options)
     try:
-        frame = (scan if where is None else scan.filter(where)).select(list(wanted)).cast(wanted).collect()
-    except pl.exceptions.ColumnNotFoundError:
-        if not set(wanted).intersection(LATER.get(name, ())):
-            raise
-        scan = pl.concat([_with_later_columns(place, file, name, wanted) for file in files], how="diagonal_relaxed")
-        frame = (scan if where is None else scan.filter(where)).select(list(wanted)).cast(wanted).collect()
+        try:
+            frame = (scan if where is None else scan.filter(where)).select(list(wanted)).cast(wanted).collect()
+        except pl.exceptions.ColumnNotFoundError:
+            if not set(wanted).intersection(LATER.get(name, ())):
+                raise
+            scan = pl.concat([_with_later_columns(place, file, name, wanted) for file in files], how="diagonal_relaxed")
+            frame = (scan if where is None else scan.filter(where)).select(list(wanted)).cast(wanted).collect()
+    except (pl.exceptions.ColumnNotFoundError, pl.exceptions.SchemaError, pl.exceptions.InvalidOperationError, pl.exceptions.ComputeError) as exc:
+        raise KtlogError(
+            f"a part of the {name} table in {place} is not one ktlog wrote ({str(exc).splitlines()[0][:120]}): another table's file or another "
+            "program's put in its place? Export the dataset again into an empty folder"
+        ) from exc
     if name == "games" and "game_key" in frame.columns and frame.get_column("game_key").n_unique() < frame.height:
         twice = frame.filter(pl.col("game_key").is_duplicated()).get_column("game_key")[0]
         raise KtlogError(

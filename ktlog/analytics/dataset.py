@@ -175,13 +175,16 @@ def export(
     who = _who_plays(people, placed)
     changed += [p for p in every if p not in changed and who.get(folder(*p)) != mine.get("players", {}).get(folder(*p))]  # a rename or merge is no event
     games = 0
+    rows: dict[str, int] = dict(mine.get("rows", {}))  # each part's rows as written, for the readers to check
     for done, (season, league) in enumerate(changed):
-        games += _write_partition(db, place, name, where, args, season, league, people)
+        written = _write_partition(db, place, name, where, args, season, league, people)
+        games += written["games"]
+        rows |= {f"{table}/{folder(season, league)}/{_file(name)}": n for table, n in written.items()}
         if progress:
             progress(done + 1, len(changed))
     kept = [f"{folder(season, league)}/{_file(name)}" for season, league in set(every) - set(changed)]
     store_figures(place, [p for p in kept if not place.exists(f"{STORED}/{p}")])  # a dataset exported before ktlog stored them
-    _write_metadata(place, meta, name, db, _filters_text(filters, recorded_here), position, who)
+    _write_metadata(place, meta, name, db, _filters_text(filters, recorded_here), position, who, rows)
     if changed or not place.exists(STORED_ELO):
         store_elo(place)  # the league's Elo over every source's games, computed once here rather than by every statistic
     store_answers(place)  # last, of every file as it now is (none worked out when they are of them already)
@@ -242,14 +245,15 @@ def _who_plays(people: pl.DataFrame, placed: list[tuple[str, str | None, str | N
     return digests
 
 
-def _write_partition(db: Path, place: Place, name: str, where: str, args: list, season: str | None, league: str | None, people: pl.DataFrame) -> int:
+def _write_partition(db: Path, place: Place, name: str, where: str, args: list, season: str | None, league: str | None, people: pl.DataFrame) -> dict[str, int]:
     """Every table's rows of the games of one season and league in the dataset's types, each
     file replaced whole, their `game_key` the dataset's (`dataset_key`); game_results with who
-    each player is (`people`)."""
+    each player is (`people`). Returns each table's rows written."""
     label = " AND ".join(f"{k} IS ?" for k in PARTITIONS)
     keys = f"SELECT game_key FROM games WHERE {where} AND {label}"
     params = [*args, season, league]
     games = pl.DataFrame()
+    written: dict[str, int] = {}
     for table in EXPORTED:
         query, types = table_query(table)
         if table == "verifications":
@@ -267,8 +271,9 @@ def _write_partition(db: Path, place: Place, name: str, where: str, args: list, 
         if table == "game_results":
             frame = frame.join(people, on=["game_id", "player"], how="left")
         place.write_parquet(f"{table}/{folder(season, league)}/{_file(name)}", to_dataset(table, frame))
+        written[table] = frame.height
     store_figures(place, [f"{folder(season, league)}/{_file(name)}"])  # last: an export stopped before it leaves figures of other files, never read
-    return games.height
+    return written
 
 
 def _with_opponents(results: pl.DataFrame, games: pl.DataFrame) -> pl.DataFrame:
@@ -305,13 +310,16 @@ def _read_metadata(place: Place) -> dict:
     return meta
 
 
-def _write_metadata(place: Place, meta: dict, name: str, db: Path, filters: dict[str, str | bool], position: int, who: dict[str, str]) -> None:
+def _write_metadata(
+    place: Place, meta: dict, name: str, db: Path, filters: dict[str, str | bool], position: int, who: dict[str, str], rows: dict[str, int]
+) -> None:
     sources = meta["sources"] | {
         name: {
             "source_database": str(db.resolve()),
             "filters": filters,
             "last_position": position,
             "players": who,
+            "rows": dict(sorted(rows.items())),
             "schema_version": SCHEMA_VERSION,
             "ktlog_version": __version__,
             "exported_at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),

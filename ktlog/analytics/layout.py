@@ -48,6 +48,16 @@ def is_dataset(place: Place) -> bool:
     return place.exists(METADATA)
 
 
+def part_rows(place: Place) -> dict[str, int]:
+    """Each part's rows as its export wrote them (`<table>/<season>/<league>/part-<source>.parquet`
+    -> rows; none for a dataset of an earlier ktlog), for a reader to check before it reads."""
+    try:
+        sources = json.loads(place.read(METADATA)).get("sources", {})
+        return {part: n for source in sources.values() if isinstance(source, dict) for part, n in (source.get("rows") or {}).items() if isinstance(n, int)}
+    except (ValueError, AttributeError):
+        return {}  # `check_layout` says what is wrong with the file
+
+
 def check_layout(place: Place) -> None:
     """Refuse a dataset of another layout, before reading it with the wrong types."""
     try:

@@ -109,7 +109,16 @@ class Folder(Place):
         write_atomically(target, lambda f: frame.write_parquet(f, metadata=metadata))
 
     def glob(self, pattern: str) -> list[str]:
-        return sorted(str(p) for p in self.path.glob(pattern) if p.is_file())
+        """The files matching `pattern`; anything else of that name (a pipe, a folder, a device)
+        is refused, named: left out, it changed the statistics silently (issue 38)."""
+        found = sorted(self.path.glob(pattern))
+        for path in found:
+            if not path.is_file():
+                kind = "a folder" if path.is_dir() else "a pipe" if path.is_fifo() else "a device or socket"
+                raise KtlogError(
+                    f"{path} is {kind}, not a file ktlog wrote: a dataset's parts are regular files; remove it, or export again into an empty folder"
+                )
+        return [str(p) for p in found]
 
 
 @dataclass(frozen=True)
