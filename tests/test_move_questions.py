@@ -17,6 +17,7 @@ from ktlog.play.questions import KINDS, describe_kind, every_kind, kinds, legal_
 from ktlog.play.replay import Replay
 from ktlog.rules.questions import Move
 from ktlog.rulesets import RULESETS
+from ktlog.rulesets.approved.events import TacOpScored
 from ktlog.text.event_text import event_line, parse_event
 
 
@@ -98,7 +99,7 @@ def test_event_line_joins_a_field_answered_twice_and_a_markers_holders():
     line = event_line("ObjectivesControlled", [("control.m1", "Alice"), ("control.m2", "")])
     assert line == "ObjectivesControlled control=m1:Alice,m2:"
     assert parse_event(line) == ev.ObjectivesControlled(control={"m1": "Alice", "m2": None})
-    assert parse_event(event_line("TacOpScored", [("player", "Ana"), ("vp", "2"), ("reason", "Flank: both flanks held"), ("note", "")])) == ev.TacOpScored(
+    assert parse_event(event_line("TacOpScored", [("player", "Ana"), ("vp", "2"), ("reason", "Flank: both flanks held"), ("note", "")])) == TacOpScored(
         player="Ana", vp=2, reason="Flank: both flanks held"
     )
 

@@ -28,30 +28,20 @@ from ktlog.events import (
     ObjectiveMarkerSetUp,
     OperativeActivated,
     OperativeAdded,
-    OperativeEscaped,
     OperativeSetUp,
     PlayerJoined,
-    ReinforcementsArrived,
     RolledOff,
     StrategicGambitUsed,
     TurningPointEnded,
     TurningPointStarted,
 )
 from ktlog.files.rosters import load_roster
-from ktlog.play.builder import (
-    GameBuilder,
-    charge,
-    dash,
-    escape,
-    fight,
-    reposition,
-    sabotage,
-    shoot,
-)
+from ktlog.play.builder import GameBuilder, charge, dash, fight, reposition, shoot
 from ktlog.play.importer import import_file
 from ktlog.play.simulate import simulate_games
 from ktlog.reducer import fold
 from ktlog.rules.setup import next_to_set_up
+from ktlog.rulesets.joint.events import OperativeEscaped, ReinforcementsArrived, escape, sabotage
 from ktlog.rulesets.joint.rules import MISSIONS, mission_of
 from ktlog.state import PLAYER_STATUS, GameState
 from ktlog.storage.store import Store

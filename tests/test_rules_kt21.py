@@ -22,7 +22,6 @@ from ktlog.events import (
     GambitPassed,
     InitiativeDecided,
     MarkerSecured,
-    MissionVPScored,
     OperativeActivated,
     OperativeAdded,
     PlayerJoined,
@@ -33,16 +32,8 @@ from ktlog.events import (
     TurningPointStarted,
 )
 from ktlog.files.rosters import load_roster
-from ktlog.play.builder import (
-    GameBuilder,
-    charge,
-    dash,
-    fall_back,
-    fight,
-    normal_move,
-    pass_action,
-    shoot,
-)
+from ktlog.play.builder import GameBuilder, charge, dash, fall_back, fight, shoot
+from ktlog.rulesets.kt21.events import MissionVPScored, OverwatchFired, normal_move, pass_action
 from ktlog.rulesets.kt21.rules import as_played, under_dataslate, vp_caps
 from ktlog.text.json_views import score_view
 
@@ -245,13 +236,13 @@ def overwatch_ready():
 def test_overwatch_worsens_bs_by_1_and_hands_the_turn_back():
     # Gun A4 BS4+ 3/4 becomes BS5+: 5 hits, the 4s fail. Saves 1 1 1 (Save 4+) -> 3 damage.
     g = overwatch_ready()
-    g.overwatch("a1", "Gun", "b2", "5444", "111")
+    g.perform("a1", shoot("Gun", "b2", "5444", "111", as_=OverwatchFired))
     assert g.state.operatives["b2"].wounds == 7
     assert g.state.attacks[-1].hit == 5
     assert g.state.next_player == "Bob" and g.state.operatives["a1"].counteracted_tp == 1
     g.activate("b2", "engage")
     with pytest.raises(RuleViolation, match="'a1' already performed Overwatch this turning point"):
-        g.overwatch("a1", "Gun", "b3", "5444", "111")
+        g.perform("a1", shoot("Gun", "b3", "5444", "111", as_=OverwatchFired))
 
 
 def test_overwatch_only_when_you_have_no_ready_operatives_and_the_opponent_has():
@@ -259,13 +250,13 @@ def test_overwatch_only_when_you_have_no_ready_operatives_and_the_opponent_has()
     g.activate("a1", "engage")
     g.activate("b1", "engage")
     with pytest.raises(RuleViolation, match=r"Alice still has ready operatives \(a2\): Overwatch only when you have none left") as err:
-        g.overwatch("a1", "Gun", "b2", "5444", "111")
+        g.perform("a1", shoot("Gun", "b2", "5444", "111", as_=OverwatchFired))
     assert err.value.rule == "001 Overwatch"
     g = kt21(1, 1)
     g.activate("a1", "engage")
     g.activate("b1", "engage")
     with pytest.raises(RuleViolation, match="Bob has activated all their operatives, so the Firefight phase ends: no Overwatch"):
-        g.overwatch("a1", "Gun", "b1", "5444", "111")
+        g.perform("a1", shoot("Gun", "b1", "5444", "111", as_=OverwatchFired))
 
 
 def test_overwatch_needs_an_engage_order_and_no_blast():
@@ -273,20 +264,20 @@ def test_overwatch_needs_an_engage_order_and_no_blast():
     g.activate("a1", "conceal")
     g.activate("b1", "engage")
     with pytest.raises(RuleViolation, match="'a1' has a Conceal order; only an Engage operative can perform Overwatch"):
-        g.overwatch("a1", "Gun", "b2", "5444", "111")
+        g.perform("a1", shoot("Gun", "b2", "5444", "111", as_=OverwatchFired))
     frag = gun("Frag", 4, 4, (2, 4), 'Blast 2"')
     g = kt21({"a1": card(weapons=(frag, blade()))}, 3)
     g.activate("a1", "engage")
     g.activate("b1", "engage")
     with pytest.raises(RuleViolation, match="Frag has Blast: .* by performing Overwatch"):
-        g.overwatch("a1", "Frag", "b2", "5444", "111")
+        g.perform("a1", shoot("Frag", "b2", "5444", "111", as_=OverwatchFired))
 
 
 def test_overwatch_is_not_performed_during_an_activation():
     g = overwatch_ready()
     g.add(OperativeActivated(operative="b2", order="engage"))
     with pytest.raises(InvalidEvent, match="b2 is active; Overwatch is performed between activations"):
-        g.overwatch("a1", "Gun", "b2", "5444", "111")
+        g.perform("a1", shoot("Gun", "b2", "5444", "111", as_=OverwatchFired))
 
 
 # --- actions (001 Actions) ------------------------------------------------------------------

@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import functools
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Literal, cast
+from typing import TYPE_CHECKING, Annotated, Any, Literal, cast
 
 import msgspec
 
 from .. import __version__
 from ..envelopes import GENESIS, NAME_LIMIT, NUMBER_LIMIT, canonical, canonical_raw, chain_hash, decode_payload, name_problem
 from ..errors import GameLogError, KtlogError
-from ..events import AnyEvent, Envelope
+from ..events import Envelope, decodable, vocabulary_version
 from ..rulesets import get_ruleset
 from ..state import GameState
 from .inputs import GAME_LOG_LIMIT, LINE_LIMIT, read_limited
@@ -208,7 +208,7 @@ def read_game_log(path: Path) -> tuple[Header, list[tuple[Envelope, bytes]]]:
         raise GameLogError(where, 1, f"not a ktlog game-log header: {problem}")
     sealed: list[tuple[Envelope, bytes]] = []
     lines_of_ids: dict[str, int] = {}
-    prev, game_id, decode = GENESIS, header.game_id, _envelope_decoder().decode
+    prev, game_id, decode = GENESIS, header.game_id, _envelope_decoder(vocabulary_version()).decode
     for seq, raw_line in enumerate(lines[1:], 1):  # one loop, no call a line but the decode and the hash: 3/4 of reading's CPU
         try:
             envelope = decode(raw_line)  # the common case: a current-version event
@@ -246,10 +246,10 @@ def read_game_log(path: Path) -> tuple[Header, list[tuple[Envelope, bytes]]]:
 
 
 @functools.cache
-def _envelope_decoder() -> msgspec.json.Decoder[Envelope]:
-    """The decoder of a current-version event's line, made when first asked for (as
-    `envelopes._event_decoder`)."""
-    return msgspec.json.Decoder(Envelope)
+def _envelope_decoder(version: int) -> msgspec.json.Decoder[Envelope]:
+    """The decoder of a current-version event's line, of any type registered by `version` of the
+    vocabulary, made when first asked for (as `envelopes._event_decoder`)."""
+    return msgspec.json.Decoder(cast(Any, Envelope)[decodable()])  # subscripted with a type made at run time
 
 
 _DIGITS = bytes(ord("0") if bytes((i,)).isdigit() else ord(" ") for i in range(256))
@@ -329,7 +329,7 @@ def _read_line_slowly(where: str, number: int, raw_line: bytes) -> tuple[Envelop
         event_id=line.event_id,
         version=line.version,
         recorded_at=line.recorded_at,
-        payload=cast("AnyEvent", event),  # an Event is always one of AnyEvent
+        payload=event,
         prev_hash=line.prev_hash,
         hash=line.hash,
     )

@@ -68,16 +68,20 @@ import platformdirs
 from ..data import SAMPLE_ROSTERS
 from ..envelopes import check_limits
 from ..errors import InvalidEvent, KtlogError, RosterError
-from ..events import EVENT_TYPES, Action, Datacard, Equipment, Event, OperativeAdded, PlayerJoined, Ploy, Resource, UniqueAction, Weapon, WeaponKind
+from ..events import Action, Datacard, Equipment, Event, OperativeAdded, PlayerJoined, Ploy, Resource, UniqueAction, Weapon, WeaponKind
 from ..rules.setup import check_datacard
 from ..rules.team import MAX_PLOY_CP, MAX_RESOURCE, check_team
+from ..rulesets import RULESETS
 from ..wording import read_wording
 from .inputs import ROSTER_LIMIT, read_limited
 
 T = TypeVar("T")
 
-ACTIONS = {cls.name for cls in EVENT_TYPES.values() if issubclass(cls, Action)} - {"Killzone action", "Unique action"}
-"""The actions a datacard's double_action may name, besides its own unique actions (pg 40-45)."""
+
+def actions() -> set[str]:
+    """The actions a datacard's double_action may name, besides its own unique actions (pg 40-45):
+    those of every ruleset offered."""
+    return {cls.name for r in RULESETS.values() for cls in r.events if issubclass(cls, Action)} - {"Killzone action", "Unique action"}
 
 
 class WeaponEntry(msgspec.Struct, forbid_unknown_fields=True):
@@ -687,11 +691,11 @@ def _datacard(op: OperativeEntry, problems: list[str] | None = None) -> Datacard
 
 def _double_action(op: OperativeEntry) -> tuple[str, ...]:
     """double_action as the actions' own names; each an action or one of the card's unique actions."""
-    known = {a.casefold(): a for a in (*sorted(ACTIONS), *(u.name for u in op.unique_actions))}
+    known = {a.casefold(): a for a in (*sorted(actions()), *(u.name for u in op.unique_actions))}
     unknown = [a for a in op.double_action if a.strip().casefold() not in known]
     if unknown:
         raise ValueError(
             f"double_action {', '.join(map(repr, unknown))}: not an action; name actions as printed, e.g. "
-            f'double_action = ["Shoot"] ({", ".join(sorted(ACTIONS))}, or a unique action of the datacard)'
+            f'double_action = ["Shoot"] ({", ".join(sorted(actions()))}, or a unique action of the datacard)'
         )
     return tuple(dict.fromkeys(known[a.strip().casefold()] for a in op.double_action))

@@ -10,12 +10,13 @@ from __future__ import annotations
 import inspect
 import json
 import sys
+import typing
 from pathlib import Path
 
 import msgspec
 
 from ..data import SCHEMAS
-from ..events import EVENT_TYPES, Envelope
+from ..events import EVENT_TYPES, Envelope, EventCorrected, union_of
 from .gamelog import FORMAT_VERSION, Header
 from .rosters import RosterFile
 
@@ -26,20 +27,25 @@ def _with_meta(schema: dict, title: str, **extra) -> dict:
     return {"$schema": DIALECT, "title": title, **extra, **schema}
 
 
-def generate() -> dict[str, dict]:
-    """File name (relative to schemas/) -> schema."""
+def generate(everyone: bool = False) -> dict[str, dict]:
+    """File name (relative to schemas/) -> schema: of ktlog's own event types (the core's and its
+    rulesets'), or with `everyone` of every type registered (an installed ruleset's too)."""
+    types = {name: cls for name, cls in EVENT_TYPES.items() if everyone or cls.__module__.partition(".")[0] == "ktlog"}
+    union = union_of(tuple(types.values()))
+    line = typing.cast(typing.Any, Envelope)[union]  # the envelope of any of these types
     files: dict[str, dict] = {}
-    for name, cls in EVENT_TYPES.items():
-        files[f"events/{name}.json"] = _with_meta(msgspec.json.schema(cls), name, **{"x-ktlog-version": cls.version})
+    for name, cls in types.items():
+        exact = typing.get_args(union)[-1] if cls is EventCorrected else cls  # EventCorrected of these types
+        files[f"events/{name}.json"] = _with_meta(_named(msgspec.json.schema(exact)), name, **{"x-ktlog-version": cls.version})
     files["envelope.json"] = _with_meta(
-        msgspec.json.schema(Envelope),
+        _named(msgspec.json.schema(line)),
         "Envelope",
         description="A stored event: game_id, seq (1, 2, 3 ...), event_id, version of the payload's type, recorded_at (UTC), "
         "payload (tagged by its `type`), and the SHA-256 hash chain (prev_hash, hash).",
     )
     header = msgspec.json.schema(Header)
     files["game-log-header.json"] = _with_meta(header, "Game-log header", description="Line 1 of a game-log file.")
-    envelope = msgspec.json.schema(Envelope)
+    envelope = _named(msgspec.json.schema(line))
     defs = {**header.pop("$defs", {}), **envelope.pop("$defs", {})}
     files["game-log.json"] = {
         "$schema": DIALECT,
@@ -62,6 +68,19 @@ def generate() -> dict[str, dict]:
         "rules ktlog applies are the fields heavy, double_action and a weapon's one_in.",
     )
     return files
+
+
+def _named(schema: dict) -> dict:
+    """The schema with a generic struct's definition named as its class (msgspec names
+    `Envelope[Union[...]]` after its parameters: `EventCorrected`, not `EventCorrected_typing...`)."""
+    names = {key: key.partition("_")[0] for key in schema.get("$defs", {}) if "[" in schema["$defs"][key].get("title", "")}
+    text = json.dumps(schema)
+    for key, name in sorted(names.items(), key=lambda item: -len(item[0])):  # the longest first: one key holds another
+        text = text.replace(f'"#/$defs/{key}"', f'"#/$defs/{name}"').replace(f'"{key}":', f'"{name}":')
+    named = json.loads(text)
+    for name in names.values():
+        named["$defs"][name]["title"] = name
+    return named
 
 
 def render(schema: dict) -> str:

@@ -44,17 +44,12 @@ from ..events import (
     MarkerLooted,
     MarkerPickedUp,
     MarkerPlaced,
-    MarkerSabotaged,
     MarkerSecured,
-    NormalMoved,
     ObjectiveMarkerSetUp,
     ObjectivesControlled,
     OperativeActivated,
-    OperativeEscaped,
     OperativeSetUp,
     Order,
-    OverwatchFired,
-    Passed,
     Repositioned,
     RolledOff,
     RollOffPurpose,
@@ -256,12 +251,11 @@ class GameBuilder:
             return self.add(ActivationEnded(operative=operative))
         return self.add(action(operative))
 
-    def overwatch(
-        self, operative: str, weapon: str, target: str | ShootingAttack, dice: str | None = None, saves: str | None = None, **attack_kw
-    ) -> GameBuilder:
-        """KT21 Overwatch (001): one shooting attack between activations, BS worsened by 1."""
-        first = target if isinstance(target, ShootingAttack) else attack(target, dice, saves, **attack_kw)
-        return self.add(OverwatchFired(operative=operative, weapon=weapon, attacks=(first,)))
+    def perform(self, operative: str, *actions: ActionMaker) -> GameBuilder:
+        """Actions outside an activation: KT21's Overwatch, say (`shoot(..., as_=OverwatchFired)`)."""
+        for make in actions:
+            self.add(make(operative))
+        return self
 
     def end_turning_point(self, control: dict[str, str | None] | None = None) -> GameBuilder:
         if control is not None:
@@ -309,16 +303,6 @@ def dash(**kw) -> ActionMaker:
     return lambda op: Dashed(operative=op, **kw)
 
 
-def normal_move(**kw) -> ActionMaker:
-    """KT21's Normal Move (001)."""
-    return lambda op: NormalMoved(operative=op, **kw)
-
-
-def pass_action(**kw) -> ActionMaker:
-    """KT21's Pass (001): no effect, as often as the operative's AP allow."""
-    return lambda op: Passed(operative=op, **kw)
-
-
 def fall_back(**kw) -> ActionMaker:
     return lambda op: FellBack(operative=op, **kw)
 
@@ -345,16 +329,6 @@ def loot(marker: str, **kw) -> ActionMaker:
 
 def transmit(marker: str, **kw) -> ActionMaker:
     return lambda op: TransmissionInitiated(operative=op, marker=marker, **kw)
-
-
-def sabotage(marker: str, **kw) -> ActionMaker:
-    """Joint Ops 02 Sabotage (pg 92)."""
-    return lambda op: MarkerSabotaged(operative=op, marker=marker, **kw)
-
-
-def escape(**kw) -> Callable[[str], OperativeEscaped]:
-    """Joint Ops 03 Escape (pg 94): after its move, the active operative leaves over the NPOs' edge."""
-    return lambda op: OperativeEscaped(operative=op, **kw)
 
 
 def unique(name: str, **kw) -> ActionMaker:
@@ -401,10 +375,12 @@ def shoot(
     extra: Iterable[ShootingAttack] = (),
     override: str | None = None,
     guard: bool = False,
+    as_: Callable[..., Shot] = Shot,
     **attack_kw,
 ) -> ActionMaker:
+    """A Shoot action (or another shooting action, `as_`: KT21's OverwatchFired)."""
     first = target if isinstance(target, ShootingAttack) else attack(target, dice, saves, **attack_kw)
-    return lambda op: Shot(operative=op, weapon=weapon, attacks=(first, *extra), hot_roll=hot, override=override, guard=guard)
+    return lambda op: as_(operative=op, weapon=weapon, attacks=(first, *extra), hot_roll=hot, override=override, guard=guard)
 
 
 def fight(

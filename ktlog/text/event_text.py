@@ -20,6 +20,7 @@ from collections.abc import Iterable
 import msgspec
 
 from .. import events as ev
+from .. import rulesets  # noqa: F401  (every ruleset's own event types registered)
 from ..errors import KtlogError
 from ..rules.questions import Move, Question
 from .notation import parse_dice, parse_rerolls, parse_steps
@@ -125,7 +126,7 @@ def build_event(type_name: str, assignments: list[str], override: str | None) ->
     if override:
         payload["override"] = override
     try:
-        return msgspec.convert(payload, cls)
+        return msgspec.convert(payload, ev.decoded_as(cls))
     except msgspec.ValidationError as exc:
         message, _, path = str(exc).partition(" - at `$")
         where = path.rstrip("`").lstrip(".")

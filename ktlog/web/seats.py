@@ -277,7 +277,7 @@ def _events(session: RecordingSession, body: dict) -> list[ev.Event]:
     if target is not None:
         if not isinstance(target, int) or len(events) != 1:
             raise Refused(400, "bad_request", 'a correction is {"correct": SEQ, "line": "TYPE FIELD=VALUE ..."}: one line')
-        return [ev.EventCorrected(target=target, event=events[0])]  # type: ignore[arg-type]  # parse_event gives one of AnyEvent
+        return [ev.EventCorrected(target=target, event=events[0])]
     return events
 
 

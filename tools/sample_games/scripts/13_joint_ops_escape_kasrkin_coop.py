@@ -17,24 +17,14 @@ from ktlog.events import (
     OperativeAdded,
     OperativeSetUp,
     PlayerJoined,
-    ReinforcementsArrived,
     RolledOff,
     StrategicGambitUsed,
     TurningPointStarted,
 )
 from ktlog.files.rosters import load_roster
-from ktlog.play.builder import (
-    GameBuilder,
-    charge,
-    dash,
-    escape,
-    fall_back,
-    fight,
-    reposition,
-    shoot,
-    unique,
-)
+from ktlog.play.builder import GameBuilder, charge, dash, fall_back, fight, reposition, shoot, unique
 from ktlog.rules.setup import next_to_set_up
+from ktlog.rulesets.joint.events import ReinforcementsArrived, escape
 
 ROSTERS = SAMPLE_ROSTERS
 GAME_ID = "9d4c2a61-3f7e-4b8a-a0c5-6e1d2b3f4a58"

@@ -11,23 +11,10 @@ Ines scored 13 mission VP, beyond the 12 of the core book but within the datasla
 """
 
 from ktlog.data import SAMPLE_ROSTERS
-from ktlog.events import (
-    FirefightPloyUsed,
-    MissionVPScored,
-    WoundsRegained,
-)
+from ktlog.events import FirefightPloyUsed, WoundsRegained
 from ktlog.files.rosters import load_roster
-from ktlog.play.builder import (
-    GameBuilder,
-    attack,
-    charge,
-    dash,
-    fight,
-    normal_move,
-    pass_action,
-    shoot,
-    unique,
-)
+from ktlog.play.builder import GameBuilder, attack, charge, dash, fight, shoot, unique
+from ktlog.rulesets.kt21.events import MissionVPScored, OverwatchFired, normal_move, pass_action
 
 ROSTERS = SAMPLE_ROSTERS
 GAME_ID = "3f0c8f5e-7a61-4c1e-9b7d-21a4c6e0d914"
@@ -117,7 +104,7 @@ def build() -> GameBuilder:
     # to 6+: 6 4 3 1 1, Ceaseless re-rolls both 1s into 2 and 6: two 6s, two criticals. The
     # demolition veteran dashed into the open: 5 5 save, two normal saves block one critical: 4.
     # Demolition 7 -> 3 (injured).
-    g.overwatch("stubber", "Heavy stubber", "demolition", "64311", "551", rerolls="4=2/ceaseless 5=6/ceaseless")
+    g.perform("stubber", shoot("Heavy stubber", "demolition", "64311", "551", rerolls="4=2/ceaseless 5=6/ceaseless", as_=OverwatchFired))
     # Lasgun at the stubber (2 wounds, in cover): 4 normal, 6 critical; the cover save blocks the
     # normal, the critical's 3 goes through. Stubber incapacitated.
     g.activate("trooper-2", "engage", normal_move(), shoot("Lasgun", "stubber", "4621", "35", cover=True))
@@ -179,12 +166,12 @@ def build() -> GameBuilder:
     # incapacitated.
     g.activate("comms", "engage", normal_move(), shoot("Lasgun", "champion", "5521", "13", cover=True))
     # Overwatch by fighter-7 (BS 4+ worsened to 5+) at the comms veteran: 5 hits: 2. Comms 7 -> 5.
-    g.overwatch("fighter-7", "Autogun", "comms", "5431", "214")
+    g.perform("fighter-7", shoot("Autogun", "comms", "5431", "214", as_=OverwatchFired))
     g.activate("medic", "engage", unique("Medikit"), pass_action())
     g.add(WoundsRegained(operative="trooper-3", wounds=2, reason="Medikit (Veteran Guardsman Medic)"))
     # Overwatch by fighter-8 at the medic in cover: 6 critical, 5 normal; the cover save blocks the
     # normal: 3. Medic 7 -> 4.
-    g.overwatch("fighter-8", "Autogun", "medic", "6521", "34", cover=True)
+    g.perform("fighter-8", shoot("Autogun", "medic", "6521", "34", cover=True, as_=OverwatchFired))
     # Trooper-3 (healed to 7) at fighter-6: 4 4 normal: 4. Fighter-6 incapacitated.
     g.activate("trooper-3", "engage", normal_move(), shoot("Lasgun", "fighter-6", "4411", "223"))
     g.add(
@@ -239,7 +226,7 @@ def build() -> GameBuilder:
     g.activate("medic", "engage", unique("Medikit"), pass_action())
     g.add(WoundsRegained(operative="sergeant", wounds=2, reason="Medikit (Veteran Guardsman Medic)"))
     # Overwatch by fighter-8 (BS 5+) at the medic in cover: 5 5 normal; cover save + 6 block both.
-    g.overwatch("fighter-8", "Autogun", "medic", "5522", "61", cover=True)
+    g.perform("fighter-8", shoot("Autogun", "medic", "5522", "61", cover=True, as_=OverwatchFired))
     # Trooper-3 at fighter-5 in cover: 6 critical, 5 4 normal; the cover save blocks a normal: 5.
     # Fighter-5 incapacitated. (Fighter-7 is within Engagement Range of the sergeant and fighter-8
     # already performed Overwatch: no Overwatch for Jonas.)

@@ -10,27 +10,10 @@ marker scores 3 where it would have scored 4. Kasia wins 16-6.
 """
 
 from ktlog.data import SAMPLE_ROSTERS
-from ktlog.events import (
-    GambitPassed,
-    InitiativeDecided,
-    MissionVPScored,
-    RolledOff,
-    StrategicGambitUsed,
-    TurningPointStarted,
-    WoundsRegained,
-)
+from ktlog.events import GambitPassed, InitiativeDecided, RolledOff, StrategicGambitUsed, TurningPointStarted, WoundsRegained
 from ktlog.files.rosters import load_roster
-from ktlog.play.builder import (
-    GameBuilder,
-    attack,
-    charge,
-    dash,
-    fight,
-    normal_move,
-    pass_action,
-    shoot,
-    unique,
-)
+from ktlog.play.builder import GameBuilder, attack, charge, dash, fight, shoot, unique
+from ktlog.rulesets.kt21.events import MissionVPScored, OverwatchFired, normal_move, pass_action
 
 ROSTERS = SAMPLE_ROSTERS
 GAME_ID = "8d2b6a43-0f5e-4d8a-a6c9-5e17b3f2c0a8"
@@ -179,13 +162,13 @@ def build() -> GameBuilder:
     g.activate("boy-2", "engage", normal_move(), shoot("Slugga", "medic", "6521", "14", cover=True))
     # Lars's turn with nothing to activate: Overwatch (001) by the grenadier, krak BS 4+ worsened to
     # 5+: 5 5 normal; AP1 -> 2 dice, the 5 saves one: 4. Boy-2 10 -> 6.
-    g.overwatch("grenadier", "Grenade launcher (krak)", "boy-2", "5541", "52")
+    g.perform("grenadier", shoot("Grenade launcher (krak)", "boy-2", "5541", "52", as_=OverwatchFired))
     # Slugga at trooper-3 (3 wounds) in cover: 5 5 normal; the cover save blocks one: 3. Trooper-3
     # incapacitated.
     g.activate("comms-boy", "engage", normal_move(), shoot("Slugga", "trooper-3", "5511", "43", cover=True))
     # Overwatch by the medic (injured: BS 5+, worsened to 6+): 6 6 critical; 5 5 save one: 3.
     # Comms boy 10 -> 7.
-    g.overwatch("medic", "Lasgun", "comms-boy", "6653", "551")
+    g.perform("medic", shoot("Lasgun", "comms-boy", "6653", "551", as_=OverwatchFired))
     # No Engage guardsman is left to Overwatch (the sniper is on Conceal).
     g.activate("breacha", "engage", normal_move(), pass_action())
     # Scoped big shoota at the medic in cover: 6 critical (2 mortal wounds), 5 4 normal; the cover
