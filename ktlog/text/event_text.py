@@ -189,20 +189,14 @@ def field_defaults(cls: type[ev.Event]) -> dict[str, typing.Any]:
 
 def _convert_value(field: str, raw: str, annotation: typing.Any):
     """FIELD=VALUE as typed at the prompt: dice as digits, lists with commas, else JSON or text."""
-    text = str(annotation)
+    text, opens = str(annotation), raw.lstrip()[:1]
     if "Dice" in text and raw.replace(" ", "").isdigit():
         return {"rolls": list(parse_dice(raw, field))}
-    if "FightStep" in text and not raw.lstrip().startswith("["):
+    if "FightStep" in text and opens != "[":
         return [msgspec.to_builtins(s) for s in parse_steps(raw)]
-    if text.startswith("dict[str, int]") and not raw.lstrip().startswith("{"):
-        pairs = [p.split(":", 1) for p in raw.split(",") if p]
-        if any(len(p) != 2 or not p[1].strip().isdigit() for p in pairs):
-            raise ValueError("write NAME:NUMBER pairs separated by commas, e.g. Alice:4,Bob:2")
-        return {k.strip(): int(v) for k, v in pairs}
-    if text.startswith("dict[str") and not raw.lstrip().startswith("{"):
-        pairs = [p.split(":", 1) for p in raw.split(",") if p]
-        return {k.strip(): (v.strip() or None) for k, v in pairs}
-    if text.startswith("tuple[str") and not raw.lstrip().startswith("["):
+    if text.startswith("dict[str") and opens != "{":
+        return _pairs(raw, whole=text.startswith("dict[str, int]"))
+    if text.startswith("tuple[str") and opens != "[":
         return [x.strip() for x in raw.split(",") if x.strip()]
     if annotation is bool and raw.lower() in _BOOLEAN:
         return _BOOLEAN[raw.lower()]
@@ -210,6 +204,17 @@ def _convert_value(field: str, raw: str, annotation: typing.Any):
         return json.loads(raw, object_pairs_hook=_each_key_once)
     except json.JSONDecodeError:
         return raw
+
+
+def _pairs(raw: str, whole: bool) -> dict[str, typing.Any]:
+    """NAME:VALUE pairs separated by commas: a roll-off's NAME:ROLL (`whole` numbers), or the
+    holder of each marker (empty: nobody)."""
+    pairs = [p.split(":", 1) for p in raw.split(",") if p]
+    if not whole:
+        return {k.strip(): (v.strip() or None) for k, v in pairs}
+    if any(len(p) != 2 or not p[1].strip().isdigit() for p in pairs):
+        raise ValueError("write NAME:NUMBER pairs separated by commas, e.g. Alice:4,Bob:2")
+    return {k.strip(): int(v) for k, v in pairs}
 
 
 _BOOLEAN = {"true": True, "yes": True, "y": True, "1": True, "false": False, "no": False, "n": False, "0": False}
