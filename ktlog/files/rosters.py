@@ -22,7 +22,8 @@
 An imported roster also names the file it came from and the catalogue's revision:
 `source = "team.ros"`, `revision = "8"` (ktlog roster import).
 
-A KT21 datacard adds `ga` (group activation, default 1), `df` (defence dice, default 3),
+A roster of KT21 datacards says so, `datacards = "kt21"` (the default is "kt24"), and each
+datacard adds `ga` (group activation, default 1), `df` (defence dice, default 3),
 optionally `invulnerable_save = "4+"` (004), and its weapons `critical_rules` (!), e.g.
 `rules = ["AP1"], critical_rules = ["MW2"]` (001).
 
@@ -180,6 +181,7 @@ class RosterFile(msgspec.Struct, forbid_unknown_fields=True):
     operatives: list[OperativeEntry]
     faction: Annotated[str | None, msgspec.Meta(description='"NPO" for non-player operatives (Joint Ops, pg 89)')] = None
     archetypes: list[str] = []
+    datacards: Annotated[str, msgspec.Meta(description='The edition of its datacards: "kt24", or "kt21" (which rulesets\' games it is offered for)')] = "kt24"
     notes: str | None = None
     source: Annotated[str | None, msgspec.Meta(description="The file it was imported from (ktlog roster import)")] = None
     revision: Annotated[str | None, msgspec.Meta(description="That file's catalogue revision")] = None
@@ -210,6 +212,9 @@ class Roster:
     ploys: tuple[Ploy, ...] = ()
     equipment: tuple[Equipment, ...] = ()
     resources: tuple[Resource, ...] = ()
+    datacards: str = "kt24"
+    """The edition of its datacards (`Ruleset.datacards`): the new-game form and the simulators
+    offer it for the rulesets that play them."""
 
     def select(self, ids: list[str] | None) -> list[RosterOperative]:
         """The operatives chosen for a battle (all of them when `ids` is None)."""
@@ -345,6 +350,7 @@ def check_roster(path: str | Path) -> tuple[Roster | None, list[RosterProblem]]:
         ploys=ploys,
         equipment=equipment,
         resources=resources,
+        datacards=spec.datacards,
     ), []
 
 
@@ -390,10 +396,19 @@ def _ids(op: OperativeEntry | dict) -> list[str]:
     return [base] if count == 1 else [f"{base}-{i}" for i in range(1, count + 1)]
 
 
+def _edition_problems(raw: dict) -> list[RosterProblem]:
+    """An edition of datacards no ruleset offered plays (`Ruleset.datacards`)."""
+    editions = sorted({r.datacards for r in RULESETS.values()})
+    edition = raw.get("datacards", "kt24")
+    if not isinstance(edition, str) or edition in editions:
+        return []  # a value that is not text: the field's own check says so
+    return [RosterProblem(f"datacards = {edition!r}: no ruleset plays that edition's datacards; write one of {', '.join(editions)}", ("datacards",))]
+
+
 def _problems(raw: dict) -> list[RosterProblem]:
     """Every problem of the roster file's data, field by field, then datacard by datacard, then
     the kill team's ploys, equipment and resources."""
-    problems = _struct_problems(raw, RosterFile, (), nested=("operatives",)) + _team_problems(raw)
+    problems = _struct_problems(raw, RosterFile, (), nested=("operatives",)) + _team_problems(raw) + _edition_problems(raw)
     operatives = raw.get("operatives")
     if not isinstance(operatives, list):
         return problems + ([RosterProblem("the roster has no operatives: add an [[operatives]] table", ("operatives",))] if operatives is None else [])

@@ -29,7 +29,7 @@ from ...rules.weapons import WeaponProfile, weapon_profile
 from ...state import GameState, OperativeState
 from ..kt24.simulator import PLAYERS, d6, fight_action, ploy_or_pass
 from .events import MissionVPScored, OverwatchFired, normal_move, pass_action
-from .rules import as_played, vp_caps
+from .rules import RULESET, as_played, vp_caps
 
 SLATE = "Balance Dataslate Q1 2023"
 KILLZONES = ["octarius", "chalnath", "moroch", "into the dark"]
@@ -40,9 +40,9 @@ MOVES = ("Normal Move", "Dash", "Fall Back", "Charge")
 
 
 def kt21_rosters(rosters: list[Roster], folder: Path = SAMPLE_ROSTERS) -> list[Roster]:
-    """The KT21 rosters among those given (named kt21_*), or the sample ones."""
-    mine = [r for r in rosters if Path(r.path).stem.startswith("kt21_")]
-    return mine or [load_roster(p) for p in sorted(folder.glob("kt21_*.toml"))]
+    """The rosters of KT21 datacards among those given (`datacards = "kt21"`), or the sample ones."""
+    mine = [r for r in rosters if r.datacards == RULESET.datacards]
+    return mine or [r for r in map(load_roster, sorted(folder.glob("*.toml"))) if r.datacards == RULESET.datacards]
 
 
 def profile(weapon: Weapon) -> WeaponProfile:
