@@ -71,7 +71,22 @@ ActionMaker = Callable[[str], Action]
 
 
 class GameBuilder:
-    """Collects a game's events, applying each to `state` as it comes."""
+    """Collects a game's events, applying each to `state` as it comes.
+
+    >>> from ktlog.data import SAMPLE_ROSTERS
+    >>> from ktlog.files.rosters import load_roster
+    >>> g = GameBuilder(killzone="volkus", date="2026-10-04")
+    >>> g = g.player("Alice", load_roster(SAMPLE_ROSTERS / "kasrkin.toml"), ["sergeant", "gunner-plasma"])
+    >>> g = g.player("Bob", load_roster(SAMPLE_ROSTERS / "legionaries.toml"), ["legionary-1", "heavy-gunner"])
+    >>> g = g.setup(rolloff={"Alice": 5, "Bob": 2}, initiative="Alice", crit_op=1)
+    >>> g = g.turning_point(1, rolls={"Alice": 3, "Bob": 4}, initiative="Bob")
+    >>> g = g.activate("legionary-1", "engage", reposition(), shoot("Boltgun", "sergeant", "6542", "531"))
+    >>> g.state.operatives["sergeant"].wounds, g.state.next_player
+    (1, 'Alice')
+    >>> g.activate("sergeant", "engage", fall_back())
+    Traceback (most recent call last):
+    ktlog.errors.RuleViolation: operative 'sergeant' has no enemy within its control range to Fall Back from (pg 40). If a kill team rule allows it, record the event again with an override and its reason
+    """
 
     SNAPSHOT_EVERY = 50
 

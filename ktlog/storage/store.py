@@ -81,7 +81,25 @@ def listed_game(row: dict[str, Any]) -> GameRow:
 
 
 class Store:
-    """A ktlog database. Open it with `Store(path)`; `Store(":memory:")` for tests."""
+    """A ktlog database. Open it with `Store(path)`; `Store(":memory:")` for tests.
+
+    A game is created with its first events, grows by appended events (each checked by the
+    rules, refused with the rule and its page) and is read back as its events or its state:
+
+    >>> from ktlog.events import GameCreated, PlayerJoined, TurningPointStarted
+    >>> store = Store(":memory:")
+    >>> game = store.new_game(GameCreated(ruleset="kt24-preliminary", killzone="volkus", date="2026-11-21"), [PlayerJoined(player="Ana", kill_team="Kasrkin")])
+    >>> store.append(game, PlayerJoined(player="Ben", kill_team="Legionaries")).seq
+    3
+    >>> [envelope.type for envelope in store.events(game)]
+    ['GameCreated', 'PlayerJoined', 'PlayerJoined']
+    >>> store.state(game).players["Ben"].kill_team
+    'Legionaries'
+    >>> store.append(game, TurningPointStarted(turning_point=1))
+    Traceback (most recent call last):
+    ktlog.errors.InvalidEvent: set up every operative before the battle: no operatives selected (pg 110)
+    >>> store.close()
+    """
 
     def __init__(self, path: str | Path | None = None, *, create: bool = True, busy_timeout_ms: int = BUSY_TIMEOUT_MS):
         self.path = Path(path) if path not in (None, ":memory:") else (default_db_path() if path is None else None)
