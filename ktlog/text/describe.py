@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from .. import events as ev
 from ..rules.team import listed_cp
-from ..rules.words import Words, words, words_of
+from ..rules.words import Said, Words, words, words_of
 from ..rulesets import get_ruleset
 from ..state import GameState
 from .notation import format_dice, format_steps
@@ -56,12 +56,12 @@ def _attack(a: ev.ShootingAttack) -> str:
     return f"{a.target} ({format_dice(a.attack_dice.rolls) if a.attack_dice else 'no dice'} vs {saves}{', ' + ', '.join(flags) if flags else ''})"
 
 
-def _shot(e: ev.Shot, said: _Said) -> str:
+def _shot(e: ev.Shot, said: Said) -> str:
     shoots = "shoots from guard" if e.guard else "shoots"
     return f"{e.operative} {shoots} {e.weapon} at {said.attacks(e.attacks)}" + (f"; Hot roll {e.hot_roll}" if e.hot_roll else "")
 
 
-def _fought(e: ev.Fought, said: _Said) -> str:
+def _fought(e: ev.Fought, said: Said) -> str:
     text = f"{e.operative} {e.action.lower()}s{' from guard' if e.guard else ''} {e.target} ({e.weapon}"
     if e.damage is not None or e.damage_taken is not None:
         return text + f"): {e.damage or 0} damage dealt, {e.damage_taken or 0} taken"
