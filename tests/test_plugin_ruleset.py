@@ -22,6 +22,7 @@ import tomllib
 from importlib.metadata import distributions
 from pathlib import Path
 
+import jsonschema
 import pytest
 from conftest import next_turning_point
 from starlette.testclient import TestClient
@@ -31,6 +32,7 @@ from tui_support import TINY, press, tui_test
 from ktlog.errors import RegistryError
 from ktlog.events import EVENT_TYPES
 from ktlog.files.rosters import load_roster
+from ktlog.files.schemas import SCHEMAS
 from ktlog.play import seats
 from ktlog.play.builder import GameBuilder, secure
 from ktlog.rules.context import HANDLERS
@@ -174,6 +176,18 @@ def test_a_game_file_of_it_imports_and_exports_its_own_event(site, tmp_path):
     assert bob["cp"] == 3  # the set-up's 2CP and the cache's 1CP (pg 110; its own rule)
     ktlog(site, db, "export", game["id"][:8], "-o", str(folder / "again.ktgame"))
     assert "SupplyCacheClaimed player=Bob reward=cp 'override=a house ruling'" in (folder / "again.ktgame").read_text().splitlines()
+    ktlog(site, db, "export", game["id"][:8], "-o", str(folder / "skirmish.jsonl"))  # the game-log file, its event in the envelope
+    schemas = tmp_path / "schemas"  # the JSON Schemas of every type registered: its own too
+    env = {k: v for k, v in os.environ.items() if not k.startswith("KTLOG_")} | {"PYTHONPATH": str(site)}
+    subprocess.run([sys.executable, "-m", "ktlog.files.schemas", "--installed", str(schemas)], env=env, check=True, capture_output=True)
+    own = json.loads((schemas / "events" / "SupplyCacheClaimed.json").read_text())
+    assert own["$defs"]["SupplyCacheClaimed"]["properties"]["reward"] == {"enum": ["cp", "vp"]} and not (SCHEMAS / "events" / "SupplyCacheClaimed.json").exists()
+    game_log = json.loads((schemas / "game-log.json").read_text())
+    lines = [json.loads(line) for line in (folder / "skirmish.jsonl").read_text().splitlines()]
+    jsonschema.validators.validator_for(game_log)(game_log).validate(lines)
+    lines[-1]["payload"]["reward"] = "gold"
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validators.validator_for(game_log)(game_log).validate(lines)
 
 
 @pytest.mark.tui

@@ -1,12 +1,14 @@
 """JSON Schema of every event type, the envelope, the game-log file and the roster file, generated
 from the code.
 
-python -m ktlog.files.schemas            # write ktlog/data/schemas/
-python -m ktlog.files.schemas --check    # exit 1 if ktlog/data/schemas/ has drifted from the code
+python -m ktlog.files.schemas                  # write ktlog/data/schemas/ (ktlog's own event types)
+python -m ktlog.files.schemas --check          # exit 1 if ktlog/data/schemas/ has drifted from the code
+python -m ktlog.files.schemas --installed DIR  # write DIR/: every type registered, an installed ruleset's too
 """
 
 from __future__ import annotations
 
+import functools
 import inspect
 import json
 import sys
@@ -17,6 +19,7 @@ import msgspec
 
 from ..data import SCHEMAS
 from ..events import EVENT_TYPES, Envelope, EventCorrected, union_of
+from .atomic import write_atomically
 from .gamelog import FORMAT_VERSION, Header
 from .rosters import RosterFile
 
@@ -83,6 +86,10 @@ def _named(schema: dict) -> dict:
     return named
 
 
+def _write(data: bytes, file: typing.BinaryIO) -> None:
+    file.write(data)
+
+
 def render(schema: dict) -> str:
     return json.dumps(_cleaned(schema), indent=2, sort_keys=True) + "\n"
 
@@ -109,13 +116,16 @@ def drift(folder: Path = SCHEMAS) -> list[str]:
     return sorted(name for name in wanted.keys() | present.keys() if wanted.get(name) != present.get(name))
 
 
-def write(folder: Path = SCHEMAS) -> None:
-    for old in folder.rglob("*.json"):
-        old.unlink()
-    for name, schema in generate().items():
+def write(folder: Path = SCHEMAS, everyone: bool = False) -> None:
+    """The schemas into `folder`, each file whole or not at all; the package's own folder loses
+    the files of types that are gone."""
+    if folder == SCHEMAS:
+        for old in folder.rglob("*.json"):
+            old.unlink()
+    for name, schema in generate(everyone).items():
         path = folder / name
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(render(schema))
+        write_atomically(path, functools.partial(_write, render(schema).encode()))
 
 
 if __name__ == "__main__":
@@ -123,5 +133,9 @@ if __name__ == "__main__":
         changed = drift()
         print("\n".join(changed) or "schemas/ matches the code")
         sys.exit(1 if changed else 0)
-    write()
-    print(f"wrote {len(generate())} schemas to {SCHEMAS}")
+    everyone = sys.argv[1:2] == ["--installed"]
+    folder = Path(sys.argv[2]) if everyone and len(sys.argv) == 3 else SCHEMAS
+    if everyone and (folder == SCHEMAS or (folder.exists() and any(folder.iterdir()))):
+        sys.exit("usage: python -m ktlog.files.schemas --installed DIR, a new or empty folder")
+    write(folder, everyone)
+    print(f"wrote {len(generate(everyone))} schemas to {folder}")
