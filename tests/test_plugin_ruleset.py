@@ -181,7 +181,9 @@ def test_a_game_file_of_it_imports_and_exports_its_own_event(site, tmp_path):
     env = {k: v for k, v in os.environ.items() if not k.startswith("KTLOG_")} | {"PYTHONPATH": str(site)}
     subprocess.run([sys.executable, "-m", "ktlog.files.schemas", "--installed", str(schemas)], env=env, check=True, capture_output=True)
     own = json.loads((schemas / "events" / "SupplyCacheClaimed.json").read_text())
-    assert own["$defs"]["SupplyCacheClaimed"]["properties"]["reward"] == {"enum": ["cp", "vp"]} and not (SCHEMAS / "events" / "SupplyCacheClaimed.json").exists()
+    assert (
+        own["$defs"]["SupplyCacheClaimed"]["properties"]["reward"] == {"enum": ["cp", "vp"]} and not (SCHEMAS / "events" / "SupplyCacheClaimed.json").exists()
+    )
     game_log = json.loads((schemas / "game-log.json").read_text())
     lines = [json.loads(line) for line in (folder / "skirmish.jsonl").read_text().splitlines()]
     jsonschema.validators.validator_for(game_log)(game_log).validate(lines)
