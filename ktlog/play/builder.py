@@ -19,7 +19,6 @@ from collections.abc import Callable, Iterable, Sequence
 from ..envelopes import GENESIS, event_uuid, seal
 from ..errors import RuleViolation
 from ..events import (
-    Action,
     ActivationEnded,
     Annotation,
     Charged,
@@ -67,7 +66,8 @@ from ..rules.setup import next_to_set_up
 from ..state import GameState, decode_state, encode_state
 from ..text.notation import parse_dice, parse_rerolls, parse_steps
 
-ActionMaker = Callable[[str], Action]
+ActionMaker = Callable[[str], Event]
+"""An action (or another event of the operative's) as a function of the operative performing it."""
 
 
 class GameBuilder:
@@ -308,6 +308,12 @@ def _dice(text: str | None, rerolls: str = "") -> Dice | None:
     if text is None:
         return None
     return Dice(rolls=parse_dice(text), rerolls=parse_rerolls(rerolls))
+
+
+def act(kind: Callable[..., Event], **kw) -> ActionMaker:
+    """An action (or an event of an operative's) of any type, a ruleset's own among them:
+    act(NormalMoved), act(MarkerSabotaged, marker="north")."""
+    return lambda op: kind(operative=op, **kw)
 
 
 def reposition(**kw) -> ActionMaker:

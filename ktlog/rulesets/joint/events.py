@@ -3,8 +3,6 @@ and an operative's escape; with their words. Registered in ktlog's vocabulary wh
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from ...events import Action, Event, register_events
 from ...rules.words import Said, words
 
@@ -40,13 +38,3 @@ def _reinforcements(e: ReinforcementsArrived, said: Said) -> str:
 @words(OperativeEscaped)
 def _escaped(e: OperativeEscaped, said: Said) -> str:
     return f"{e.operative} escapes over the NPOs' killzone edge"
-
-
-def sabotage(marker: str, **kw) -> Callable[[str], MarkerSabotaged]:
-    """Joint Ops 02 Sabotage (pg 92), as ktlog.play.builder's actions: a function of the operative."""
-    return lambda op: MarkerSabotaged(operative=op, marker=marker, **kw)
-
-
-def escape(**kw) -> Callable[[str], OperativeEscaped]:
-    """Joint Ops 03 Escape (pg 94): after its move, the active operative leaves over the NPOs' edge."""
-    return lambda op: OperativeEscaped(operative=op, **kw)

@@ -3,7 +3,6 @@ from the cards; with their words. Registered in ktlog's vocabulary when imported
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Literal
 
 from ...events import Action, Event, Shot, register_events, unchanged
@@ -50,13 +49,3 @@ def _overwatch(e: OverwatchFired, said: Said) -> str:
 @words(MissionVPScored)
 def _mission_vp(e: MissionVPScored, said: Said) -> str:
     return f"{e.player} scores {e.vp}VP ({e.category}): {e.reason}"
-
-
-def normal_move(**kw) -> Callable[[str], NormalMoved]:
-    """KT21's Normal Move (001), as ktlog.play.builder's actions: a function of the operative."""
-    return lambda op: NormalMoved(operative=op, **kw)
-
-
-def pass_action(**kw) -> Callable[[str], Passed]:
-    """KT21's Pass (001): no effect, as often as the operative's AP allow."""
-    return lambda op: Passed(operative=op, **kw)

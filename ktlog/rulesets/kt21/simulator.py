@@ -28,7 +28,7 @@ from ...rules.shooting import defence_dice_collected
 from ...rules.weapons import WeaponProfile, weapon_profile
 from ...state import GameState, OperativeState
 from ..kt24.simulator import PLAYERS, d6, fight_action, ploy_or_pass
-from .events import MissionVPScored, OverwatchFired, normal_move, pass_action
+from .events import MissionVPScored, NormalMoved, OverwatchFired, Passed
 from .rules import RULESET, as_played, vp_caps
 
 SLATE = "Balance Dataslate Q1 2023"
@@ -175,7 +175,7 @@ class Simulator:
             return None
         act = s.activation
         heavy = act is not None and act.used_heavy
-        options: list[b.ActionMaker] = [pass_action()]
+        options: list[b.ActionMaker] = [b.act(Passed)]
         if op.engaged_with:
             if "Fight" not in done:
                 options += [fight_action(rng, s, op, quick=0.15)] * 4
@@ -183,7 +183,7 @@ class Simulator:
                 options.append(b.fall_back())
         else:
             if not heavy and not {"Normal Move", "Fall Back", "Charge"} & set(done):
-                options += [normal_move()] * 2
+                options += [b.act(NormalMoved)] * 2
             if "Dash" not in done and "Charge" not in done:
                 options.append(b.dash())
             enemies = [o for o in s.operatives.values() if o.player != op.player and o.in_killzone]
