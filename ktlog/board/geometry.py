@@ -39,7 +39,6 @@ from .shapes import (
     covered_by_discs,
     point_polygon_distance,
     rect_corners,
-    segment_polygon_distance,
     spans_inside,
 )
 
@@ -221,11 +220,11 @@ def sight_points(viewer: Placed, target: Placed) -> list[tuple[float, float, flo
     return [(target.x + s * nx, target.y + s * ny, target.z + h) for h in (0.1, OPERATIVE_HEIGHT / 2, OPERATIVE_HEIGHT) for s in (0.0, -1.0, 1.0)]
 
 
-def sight_blocked(board: Board, start: tuple[float, float, float], end: tuple[float, float, float]) -> Piece | None:
-    """The first part a straight line of sight passes through, if any."""
+def sight_blocked(board: Board, start: tuple[float, float, float], end: tuple[float, float, float], pieces: Sequence[Piece] | None = None) -> Piece | None:
+    """The first part a straight line of sight passes through, if any (of `pieces`, if given: those that may be in the way)."""
     (x0, y0, z0), (x1, y1, z1) = start, end
     box = (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
-    for p in board.pieces:
+    for p in board.pieces if pieces is None else pieces:
         if not p.blocks_sight or not boxes_meet(box, p.box):
             continue
         top = p.sight_top
@@ -244,7 +243,10 @@ def visible(board: Board, viewer: Placed, target: Placed) -> bool:
     if viewer.id == target.id:
         return True  # an operative is always visible to itself
     start = eye(viewer)
-    return any(sight_blocked(board, start, point) is None for point in sight_points(viewer, target))
+    r = target.radius
+    box = (min(viewer.x, target.x - r), min(viewer.y, target.y - r), max(viewer.x, target.x + r), max(viewer.y, target.y + r))
+    pieces = [p for p in board.pieces if p.blocks_sight and boxes_meet(box, p.box)]
+    return any(sight_blocked(board, start, point, pieces) is None for point in sight_points(viewer, target))
 
 
 def control_range(board: Board, a: Placed, b: Placed) -> bool:
@@ -356,33 +358,35 @@ def _fractions(piece: Piece, z0: float, z1: float) -> tuple[float, float] | None
     return (lo, hi) if lo < hi else None
 
 
-def crossed(piece: Piece, p: Point, z0: float, target: Placed) -> list[list[Point]]:
+def crossed(piece: Piece, p: Point, z0: float, target: Placed, edge: Sequence[Point] | None = None) -> list[list[Point]]:
     """Where the lines from p (at level z0) to the target's facing edge cross the piece, as
     polygons of the footprint (empty: not crossed). On one level the lines fill the triangle
     between p and the edge's ends (the piece does not reach into the base); sloping, the fan of
-    triangles to `FACING_CHORDS` pieces of the edge, cut to the stretch at the piece's heights."""
+    triangles to `FACING_CHORDS` pieces of the edge, cut to the stretch at the piece's heights.
+    `edge`: the facing edge, if already worked out for p."""
     stretch = _fractions(piece, z0, target.z)
     if stretch is None:
         return []
     f0, f1 = stretch
-    edge = facing_edge(p, target, 1 if abs(target.z - z0) <= LEVEL else FACING_CHORDS)
+    if edge is None:
+        edge = facing_edge(p, target, 1 if abs(target.z - z0) <= LEVEL else FACING_CHORDS)
+    turn = (edge[0][0] - p[0]) * (edge[-1][1] - p[1]) - (edge[0][1] - p[1]) * (edge[-1][0] - p[0])
+    if abs(turn) <= 1e-12:
+        return []
     out = []
-    for a, b in zip(edge, edge[1:]):
-        near = [(p[0] + f0 * (a[0] - p[0]), p[1] + f0 * (a[1] - p[1])), (p[0] + f0 * (b[0] - p[0]), p[1] + f0 * (b[1] - p[1]))]
-        far = [(p[0] + f1 * (b[0] - p[0]), p[1] + f1 * (b[1] - p[1])), (p[0] + f1 * (a[0] - p[0]), p[1] + f1 * (a[1] - p[1]))]
-        region = ccw([near[0], near[1], *far] if f0 > 0 else [p, *far])
-        if abs(_area2(region)) <= 1e-12:
-            continue
+    px, py = p
+    for a, b in zip(edge, edge[1:]) if turn > 0 else zip(edge[::-1], edge[-2::-1]):
+        far = [(px + f1 * (a[0] - px), py + f1 * (a[1] - py)), (px + f1 * (b[0] - px), py + f1 * (b[1] - py))]
+        if f0 <= 0:
+            region = [p, *far]
+        else:  # counter-clockwise, as the triangle p, a, b
+            region = [(px + f0 * (a[0] - px), py + f0 * (a[1] - py)), *far, (px + f0 * (b[0] - px), py + f0 * (b[1] - py))]
         if not boxes_meet(box_of(region), piece.box):
             continue
         hit = clip(piece.polygon, region)
         if hit:
             out.append(hit)
     return out
-
-
-def _area2(poly: Sequence[Point]) -> float:
-    return sum(poly[i - 1][0] * poly[i][1] - poly[i][0] * poly[i - 1][1] for i in range(len(poly)))
 
 
 def ignored_for_obscured(board: Board, attacker: Placed, target: Placed) -> set[int]:
@@ -405,17 +409,15 @@ def targeting(board: Board, attacker: Placed, target: Placed) -> Targeting:
     skip = ignored_for_obscured(board, attacker, target)
     near_target = target.radius + CONTROL_RANGE
     near_both = [(attacker.centre, attacker.radius + OBSCURE_NEAR), (target.centre, target.radius + OBSCURE_NEAR)]
-    reach = max(attacker.radius, target.radius)  # every line lies within this of the line between the centres
-    candidates = [
-        p
-        for p in board.pieces
-        if p.intervenes and boxes_meet(hull, p.box) and segment_polygon_distance(attacker.centre, target.centre, p.polygon) <= reach + LEVEL
-    ]
+    reach = max(attacker.radius, target.radius) + LEVEL  # every line lies within this of the line between the centres
+    candidates = [p for p in board.pieces if p.intervenes and boxes_meet(hull, p.box) and _near_line(p, attacker.centre, target.centre, reach)]
     cover_pieces = [p for p in candidates if point_polygon_distance(target.centre, p.polygon) <= near_target]
     obscuring = [p for p in candidates if p.heavy and p.index not in skip and not covered_by_discs(p.polygon, near_both)]
     choices: list[Lines] = []
+    chords = 1 if abs(target.z - attacker.z) <= LEVEL else FACING_CHORDS
     for point in _front_points(attacker, target):
-        hits = {p.index: crossed(p, point, attacker.z, target) for p in (*cover_pieces, *obscuring)}
+        edge = facing_edge(point, target, chords)
+        hits = {p.index: crossed(p, point, attacker.z, target, edge) for p in (*cover_pieces, *obscuring)}
         cover = [p for p in cover_pieces if any(point_polygon_distance(target.centre, hit) <= near_target for hit in hits[p.index])]
         obscured = [p.name for p in obscuring if any(not covered_by_discs(hit, near_both) for hit in hits[p.index])]
         lines = Lines(tuple(p.name for p in cover), bool(cover) and all(p.light and not p.heavy for p in cover), tuple(obscured))
@@ -424,6 +426,15 @@ def targeting(board: Board, attacker: Placed, target: Placed) -> Targeting:
         if not lines.cover and not lines.obscured_by:
             break  # nothing better to choose
     return Targeting(seen, close, tuple(choices))
+
+
+def _near_line(piece: Piece, a: Point, b: Point, reach: float) -> bool:
+    """False when the piece lies wholly to one side of the line through a and b, farther than
+    `reach` from it (a quick test: True may still be far)."""
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    length = math.hypot(dx, dy) or 1.0
+    sides = [((x - a[0]) * dy - (y - a[1]) * dx) / length for x, y in piece.polygon]
+    return not (min(sides) > reach or max(sides) < -reach)
 
 
 # --- valid targets and Vantage (pg 42, 55, 60) -----------------------------------------------
