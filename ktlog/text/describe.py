@@ -9,10 +9,12 @@ from ..state import GameState
 from .notation import format_dice, format_steps
 
 
-def describe(event: ev.Event, spectator: bool = False, state: GameState | None = None) -> str:
+def describe(event: ev.Event, spectator: bool = False, state: GameState | None = None, before: GameState | None = None) -> str:
     """A one-line summary of an event, as a person would say it. A spectator does not see what
     a secret choice was until it is revealed in `state`, the moment being viewed (without a
-    state nothing is revealed); reveals name the choice when `state` is given."""
+    state nothing is revealed); reveals name the choice when `state` is given. A reply to the
+    event just recorded gives `before`, the state it was applied to, and `state`, the state
+    after: then it says what the state did where that differs from what was entered."""
     e = event
     hide = spectator and (e.secret if state is None else get_ruleset(state.ruleset).hidden(state, e))
     match e:
@@ -82,7 +84,7 @@ def describe(event: ev.Event, spectator: bool = False, state: GameState | None =
         case ev.OperativeEscaped():
             return f"{e.operative} escapes over the NPOs' killzone edge"
         case ev.WoundsRegained():
-            return f"{e.operative} regains {e.wounds} wounds ({e.reason})"
+            return _regained(e, before, state)
         case ev.DamageInflicted():
             return f"{e.operative} takes {e.damage} damage ({e.source})" + (f" from {e.by}" if e.by else "")
         case ev.ObjectivesControlled():
@@ -139,3 +141,13 @@ def _shot(a: ev.ShootingAttack) -> str:
     flags = [f for f, on in (("cover", a.cover), ("obscured", a.obscured)) if on]
     saves = format_dice(a.defence_dice.rolls) if a.defence_dice and a.defence_dice.rolls else "no dice"
     return f"{a.target} ({format_dice(a.attack_dice.rolls) if a.attack_dice else 'no dice'} vs {saves}{', ' + ', '.join(flags) if flags else ''})"
+
+
+def _regained(e: ev.WoundsRegained, before: GameState | None, after: GameState | None) -> str:
+    """Wounds regained as entered, or as the state gained them: never above the starting wounds (pg 47)."""
+    was = before.operatives.get(e.operative) if before is not None else None
+    now = after.operatives.get(e.operative) if after is not None else None
+    if was is None or now is None or now.wounds - was.wounds == e.wounds:
+        return f"{e.operative} regains {e.wounds} wounds ({e.reason})"
+    gained = now.wounds - was.wounds
+    return f"{e.operative} regains {gained} wounds, not the {e.wounds} entered: never above its starting {now.datacard.wounds} (pg 47) ({e.reason})"
