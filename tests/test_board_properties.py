@@ -101,13 +101,22 @@ def ref_lean_points(a: Placed, b: Placed) -> list[tuple[float, float]]:
     d = math.hypot(b.x - a.x, b.y - a.y)
     heading = math.atan2(b.y - a.y, b.x - a.x)
     reach = math.acos(min(1.0, a.radius / d))
-    return [(a.x + a.radius * math.cos(heading - reach + 2 * reach * i / (LEAN_POINTS - 1)), a.y + a.radius * math.sin(heading - reach + 2 * reach * i / (LEAN_POINTS - 1))) for i in range(LEAN_POINTS)]
+    return [
+        (
+            a.x + a.radius * math.cos(heading - reach + 2 * reach * i / (LEAN_POINTS - 1)),
+            a.y + a.radius * math.sin(heading - reach + 2 * reach * i / (LEAN_POINTS - 1)),
+        )
+        for i in range(LEAN_POINTS)
+    ]
 
 
 def ref_facing(p: tuple[float, float], b: Placed, samples: int = 24) -> list[tuple[float, float]]:
     toward = math.atan2(p[1] - b.y, p[0] - b.x)
     half = math.acos(min(1.0, b.radius / math.hypot(p[0] - b.x, p[1] - b.y)))
-    return [(b.x + b.radius * math.cos(toward - half + 2 * half * i / samples), b.y + b.radius * math.sin(toward - half + 2 * half * i / samples)) for i in range(samples + 1)]
+    return [
+        (b.x + b.radius * math.cos(toward - half + 2 * half * i / samples), b.y + b.radius * math.sin(toward - half + 2 * half * i / samples))
+        for i in range(samples + 1)
+    ]
 
 
 def ref_standing(solids: list[Prism], op: Placed) -> Prism | None:
@@ -143,6 +152,7 @@ def ref_targeting(layout: Layout, a: Placed, b: Placed, steps: int = 120) -> tup
 
 
 # --- random layouts and operatives -----------------------------------------------------------
+
 
 @st.composite
 def scenes(draw) -> tuple[Layout, Placed, Placed]:

@@ -625,7 +625,7 @@ def test_without_the_dataslate_an_injured_operatives_move_drops_2_inches_below_4
 
 
 def _indirect_selection(dataslate: str | None):
-    from ktlog.events import EquipmentSelected, Equipment
+    from ktlog.events import Equipment, EquipmentSelected
 
     krak = gun("Krak grenade", 4, 3, (4, 5), "Indirect", "Limited")
     g = GameBuilder(ruleset="kt21", killzone="octarius", date="2026-11-21", **({"dataslate": dataslate} if dataslate else {}))

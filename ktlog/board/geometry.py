@@ -335,7 +335,10 @@ def _front_points(a: Placed, b: Placed) -> list[Point]:
     heading = math.atan2(dy, dx)
     reach = math.acos(min(1.0, a.radius / d))
     steps = LEAN_POINTS - 1
-    return [(a.x + a.radius * math.cos(heading + reach * (2 * i / steps - 1)), a.y + a.radius * math.sin(heading + reach * (2 * i / steps - 1))) for i in range(LEAN_POINTS)]
+    return [
+        (a.x + a.radius * math.cos(heading + reach * (2 * i / steps - 1)), a.y + a.radius * math.sin(heading + reach * (2 * i / steps - 1)))
+        for i in range(LEAN_POINTS)
+    ]
 
 
 def facing_edge(p: Point, target: Placed, pieces: int) -> list[Point]:

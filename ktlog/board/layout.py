@@ -48,7 +48,7 @@ class Part(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     types): its footprint (a `rect` or a `polygon`), from `bottom` up to `height`."""
 
     name: str
-    traits: Annotated[list[Trait], msgspec.Meta(description="its terrain types, e.g. [\"heavy\"] or [\"vantage\"] (Vantage is also Light, pg 60)")]
+    traits: Annotated[list[Trait], msgspec.Meta(description='its terrain types, e.g. ["heavy"] or ["vantage"] (Vantage is also Light, pg 60)')]
     height: Annotated[float, msgspec.Meta(description="the top of the part, inches above the killzone floor")]
     bottom: Annotated[float, msgspec.Meta(description="where the part starts: 0 on the floor; a gantry's floor, say, starts higher")] = 0.0
     rect: Rect | None = None

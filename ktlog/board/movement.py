@@ -54,7 +54,7 @@ def placement_problem(board: Board, op: Placed, others: Sequence[Placed] = ()) -
         return Reason(f"{op.id}'s base would be over the edge of the killzone", "Bases, pg 46")
     stand = board.standing_on(op)
     if op.z > LEVEL and stand is None:
-        return Reason(f"{op.id} is {op.z:g}\" up but not on Vantage terrain: it can finish a move only on the floor or on Vantage terrain", "Vantage, pg 60")
+        return Reason(f'{op.id} is {op.z:g}" up but not on Vantage terrain: it can finish a move only on the floor or on Vantage terrain', "Vantage, pg 60")
     for p in board.pieces:
         if p is stand or not _blocking(p, op.z) or point_polygon_distance(op.centre, p.polygon) >= r - LEVEL:
             continue
@@ -118,9 +118,9 @@ def _leg(board: Board, op: Placed, here: Waypoint, there: Waypoint, move: Move, 
         return None
     if abs(rise) > LEVEL:
         if across > JUMP_ACROSS + LEVEL:
-            return Reason(f"a jump goes at most {JUMP_ACROSS:g}\" across in one straight line ({across:.1f}\" here)", "Jumping, pg 56")
+            return Reason(f'a jump goes at most {JUMP_ACROSS:g}" across in one straight line ({across:.1f}" here)', "Jumping, pg 56")
         if rise > JUMP_UP_IGNORED + LEVEL:
-            return Reason(f"a jump ignores at most {JUMP_UP_IGNORED:g}\" of height; climb the {rise:.1f}\" as an increment of its own", "Jumping, pg 56")
+            return Reason(f'a jump ignores at most {JUMP_UP_IGNORED:g}" of height; climb the {rise:.1f}" as an increment of its own', "Jumping, pg 56")
         if rise < 0:
             move.dropped += -rise
     move.across += _up(across)
@@ -141,10 +141,13 @@ def _leg(board: Board, op: Placed, here: Waypoint, there: Waypoint, move: Move, 
 def _climb(board: Board, op: Placed, at: tuple[float, float], z0: float, z1: float, move: Move) -> Reason | None:
     reach_across, reach_up = CLIMB_REACH
     if not any(
-        "insignificant" not in p.traits and p.top >= z1 - LEVEL and p.bottom <= z0 + reach_up and point_polygon_distance(at, p.polygon) <= op.radius + reach_across
+        "insignificant" not in p.traits
+        and p.top >= z1 - LEVEL
+        and p.bottom <= z0 + reach_up
+        and point_polygon_distance(at, p.polygon) <= op.radius + reach_across
         for p in board.pieces
     ):
-        return Reason(f"nothing to climb: an operative climbs terrain within {reach_across:g}\" of its base that reaches {z1:g}\"", "Climbing, pg 56")
+        return Reason(f'nothing to climb: an operative climbs terrain within {reach_across:g}" of its base that reaches {z1:g}"', "Climbing, pg 56")
     move.climbs += _up(max(CLIMB_MINIMUM, z1 - z0))
     move.climbed = True
     return None
@@ -161,5 +164,8 @@ def move_problem(
     if move.climbed and not climb:
         return Reason(f"{op.id} cannot climb during a {action}", f"{action}, pg 41")
     if move.cost > allowance + 1e-9:
-        return Reason(f"the move counts {move.cost}\" (increments rounded up, climbs at least 2\", drops past the first 2\"); {action} allows {allowance:g}\"", f"{action}, pg 40-41")
+        return Reason(
+            f'the move counts {move.cost}" (increments rounded up, climbs at least 2", drops past the first 2"); {action} allows {allowance:g}"',
+            f"{action}, pg 40-41",
+        )
     return None

@@ -30,10 +30,11 @@ import re
 import tomllib
 from collections import Counter
 from pathlib import Path
+from typing import get_args
 
 import msgspec
 
-from ..board.layout import Layout, Rect
+from ..board.layout import Layout, Rect, Trait
 from ..board.shapes import area, rect_corners, simple
 from ..characters import unsafe_character
 from ..data import LAYOUTS
@@ -113,6 +114,8 @@ def _worded(message: str) -> str:
     what, where = (found[1], found[2]) if found else (message, None)
     what = what.replace("`float`", "a number").replace("`int`", "a whole number").replace("`str`", "text").replace("`array`", "a list")
     what = what.replace("`object`", "a table").replace("Object contains unknown field", "unknown field")
+    if where and re.search(r"traits\[\d+\]$", where):
+        what = re.sub(r"Invalid enum value (.*)", rf"\1 is not a terrain type; give one of {', '.join(get_args(Trait))}", what)
     return f"field {where}: {what}; see docs/the-board.md for the layout format" if where else f"{what}; see docs/the-board.md for the layout format"
 
 

@@ -93,7 +93,9 @@ def board_svg(
     for p in sorted(board.pieces, key=lambda p: (p.top, p.bottom)):
         fill, stroke = _fill(p)
         dash = ' stroke-dasharray="3 2"' if "exposed" in p.traits or p.bottom > 0 else ""
-        out.append(f'<polygon points="{_points(p.polygon)}" fill="{fill}" stroke="{stroke}" stroke-width="1"{dash}><title>{escape(p.name)}: {", ".join(sorted(p.traits))}, {p.top:g}&quot;</title></polygon>')
+        out.append(
+            f'<polygon points="{_points(p.polygon)}" fill="{fill}" stroke="{stroke}" stroke-width="1"{dash}><title>{escape(p.name)}: {", ".join(sorted(p.traits))}, {p.top:g}&quot;</title></polygon>'
+        )
     for p in board.pieces:
         if "vantage" in p.traits:
             cx = sum(x for x, _ in p.polygon) / len(p.polygon)
@@ -112,9 +114,14 @@ def board_svg(
     for shot in shots:
         a, t = where.get(shot.attacker), where.get(shot.target)
         if a is not None and t is not None:
-            out.append(f'<line x1="{_num(a.x)}" y1="{_num(a.y)}" x2="{_num(t.x)}" y2="{_num(t.y)}" stroke="#e67e22" stroke-width="2.5" marker-end="url(#arrow)"/>')
+            out.append(
+                f'<line x1="{_num(a.x)}" y1="{_num(a.y)}" x2="{_num(t.x)}" y2="{_num(t.y)}" stroke="#e67e22" stroke-width="2.5" marker-end="url(#arrow)"/>'
+            )
     if shots:
-        out.insert(2, '<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="6" markerHeight="6" orient="auto"><path d="M0,0 L10,5 L0,10 z" fill="#e67e22"/></marker></defs>')
+        out.insert(
+            2,
+            '<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="6" markerHeight="6" orient="auto"><path d="M0,0 L10,5 L0,10 z" fill="#e67e22"/></marker></defs>',
+        )
     for o in operatives:
         out += _operative(o, colours[o.player])
     caption = layout.name + (" (illustrative, not a published map)" if layout.illustrative and "illustrative" not in layout.name.lower() else "")
@@ -134,13 +141,19 @@ def _operative(o: Placed, colour: str) -> list[str]:
     """A base: filled with its player's colour, a solid ring for an Engage order and a dashed one
     for Conceal; its name above and its wounds below."""
     dash = "" if o.order == "engage" else ' stroke-dasharray="4 3"'
-    tip = f"{o.id} ({o.player}), {o.order}" + (f", {o.wounds}/{o.max_wounds} wounds" if o.wounds is not None and o.max_wounds else "") + (f', {o.z:g}" up' if o.z else "")
+    tip = (
+        f"{o.id} ({o.player}), {o.order}"
+        + (f", {o.wounds}/{o.max_wounds} wounds" if o.wounds is not None and o.max_wounds else "")
+        + (f', {o.z:g}" up' if o.z else "")
+    )
     out = [
         f'<g class="operative"><title>{escape(tip)}</title>',
         f'<circle cx="{_num(o.x)}" cy="{_num(o.y)}" r="{_num(o.radius)}" fill="{colour}" fill-opacity="0.85" stroke="#111" stroke-width="2.5"{dash}/>',
         f'<text x="{_num(o.x)}" y="{_num(o.y - o.radius - 0.12)}" font-size="11" text-anchor="middle" fill="#111">{_label(o.id)}</text>',
     ]
     if o.wounds is not None and o.max_wounds:
-        out.append(f'<text x="{_num(o.x)}" y="{_num(o.y + 0.16)}" font-size="10" text-anchor="middle" fill="#fff" font-weight="bold">{o.wounds}/{o.max_wounds}</text>')
+        out.append(
+            f'<text x="{_num(o.x)}" y="{_num(o.y + 0.16)}" font-size="10" text-anchor="middle" fill="#fff" font-weight="bold">{o.wounds}/{o.max_wounds}</text>'
+        )
     out.append("</g>")
     return out
