@@ -10,9 +10,11 @@ from collections.abc import Sequence
 
 from ..board.geometry import Board, Piece, Placed
 from ..board.layout import MARKER_DIAMETER, Layout
-from ..board.shapes import ccw, clip, inside
+from ..board.shapes import area, ccw, clip, inside
 from .safe import visible
 
+MIN_SHARE = 0.05
+"""A part shows in a cell it covers a twentieth of (a wall's edge along a cell's does not count)."""
 CELL_ASPECT = 2.0
 """A terminal cell is about twice as tall as it is wide."""
 GLYPHS = (("hatchway", "H"), ("door", "+"), ("wall", "█"), ("accessible", "+"), ("vantage", "▒"), ("exposed", ":"), ("heavy", "▓"))
@@ -60,7 +62,7 @@ def board_map(layout: Layout, operatives: Sequence[Placed] = (), cols: int = 80,
     sx, sy = layout.width / width, layout.depth / height
     grid = [[FLOOR] * width for _ in range(height)]
     zones = list(board.drop_zones.values())
-    pieces = sorted(board.pieces, key=lambda p: (p.top, "wall" in p.traits))
+    pieces = sorted(board.pieces, key=lambda p: (bool({"door", "hatchway"} & p.traits), p.top, "wall" in p.traits))  # doors over walls
     for row in range(height):
         for col in range(width):
             if any(inside(((col + 0.5) * sx, (row + 0.5) * sy), z) for z in zones):
@@ -70,7 +72,7 @@ def board_map(layout: Layout, operatives: Sequence[Placed] = (), cols: int = 80,
         for row in range(max(0, int(p.box[1] / sy)), min(height, int(p.box[3] / sy) + 1)):
             for col in range(max(0, int(p.box[0] / sx)), min(width, int(p.box[2] / sx) + 1)):
                 cell = ccw([(col * sx, row * sy), ((col + 1) * sx, row * sy), ((col + 1) * sx, (row + 1) * sy), (col * sx, (row + 1) * sy)])
-                if len(clip(p.polygon, cell)) >= 3:
+                if abs(area(clip(p.polygon, cell))) > MIN_SHARE * sx * sy:
                     grid[row][col] = glyph
     r = MARKER_DIAMETER / 2
     for m in layout.objectives:

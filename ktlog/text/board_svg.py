@@ -12,6 +12,7 @@ from html import escape
 from ..board.geometry import Board, Piece, Placed
 from ..board.layout import MARKER_DIAMETER, Layout
 from ..board.shapes import Point
+from .safe import visible
 
 SCALE = 24
 """Pixels per inch."""
@@ -63,7 +64,12 @@ def _points(points: Sequence[Point]) -> str:
 
 def _label(text: str) -> str:
     shown = text if len(text) <= LABEL_LENGTH else text[: LABEL_LENGTH - 1] + "…"
-    return escape(shown, quote=True)
+    return _text(shown)
+
+
+def _text(text: str) -> str:
+    """Text for the SVG: control characters shown as visible escapes (XML cannot hold them), then escaped."""
+    return escape(visible(text), quote=True)
 
 
 def board_svg(
@@ -82,19 +88,19 @@ def board_svg(
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_num(w)} {_num(d + footer)}" width="{_num(w)}" height="{_num(d + footer)}" '
         'font-family="sans-serif" role="img">',
-        f"<title>{escape(title or layout.name)}</title>",
+        f"<title>{_text(title or layout.name)}</title>",
         f'<rect x="0" y="0" width="{_num(w)}" height="{_num(d)}" fill="#ece7da" stroke="#555" stroke-width="2"/>',
     ]
     for i, (name, poly) in enumerate(board.drop_zones.items()):
         colour = ZONE_COLOURS[i % len(ZONE_COLOURS)]
         out.append(f'<polygon points="{_points(poly)}" fill="{colour}" fill-opacity="0.12" stroke="{colour}" stroke-dasharray="6 4"/>')
         x, y = poly[0]
-        out.append(f'<text x="{_num(x + 0.3)}" y="{_num(y + 0.7)}" font-size="12" fill="{colour}">drop zone {escape(name)}</text>')
+        out.append(f'<text x="{_num(x + 0.3)}" y="{_num(y + 0.7)}" font-size="12" fill="{colour}">drop zone {_text(name)}</text>')
     for p in sorted(board.pieces, key=lambda p: (p.top, p.bottom)):
         fill, stroke = _fill(p)
         dash = ' stroke-dasharray="3 2"' if "exposed" in p.traits or p.bottom > 0 else ""
         out.append(
-            f'<polygon points="{_points(p.polygon)}" fill="{fill}" stroke="{stroke}" stroke-width="1"{dash}><title>{escape(p.name)}: {", ".join(sorted(p.traits))}, {p.top:g}&quot;</title></polygon>'
+            f'<polygon points="{_points(p.polygon)}" fill="{fill}" stroke="{stroke}" stroke-width="1"{dash}><title>{_text(p.name)}: {", ".join(sorted(p.traits))}, {p.top:g}&quot;</title></polygon>'
         )
     for p in board.pieces:
         if "vantage" in p.traits:
@@ -125,7 +131,7 @@ def board_svg(
     for o in operatives:
         out += _operative(o, colours[o.player])
     caption = layout.name + (" (illustrative, not a published map)" if layout.illustrative and "illustrative" not in layout.name.lower() else "")
-    out.append(f'<text x="{_num(0.2)}" y="{_num(d + 0.7)}" font-size="13" fill="#333">{escape(caption)}</text>')
+    out.append(f'<text x="{_num(0.2)}" y="{_num(d + 0.7)}" font-size="13" fill="#333">{_text(caption)}</text>')
     out.append("</svg>")
     return "\n".join(out) + "\n"
 
@@ -147,7 +153,7 @@ def _operative(o: Placed, colour: str) -> list[str]:
         + (f', {o.z:g}" up' if o.z else "")
     )
     out = [
-        f'<g class="operative"><title>{escape(tip)}</title>',
+        f'<g class="operative"><title>{_text(tip)}</title>',
         f'<circle cx="{_num(o.x)}" cy="{_num(o.y)}" r="{_num(o.radius)}" fill="{colour}" fill-opacity="0.85" stroke="#111" stroke-width="2.5"{dash}/>',
         f'<text x="{_num(o.x)}" y="{_num(o.y - o.radius - 0.12)}" font-size="11" text-anchor="middle" fill="#111">{_label(o.id)}</text>',
     ]
