@@ -42,19 +42,19 @@ def corners(rect: Rect) -> list[tuple[float, float]]:
 
 
 def in_polygon(x: float, y: float, poly: list[tuple[float, float]]) -> bool:
-    """Inside a convex polygon: on the same side of every edge."""
-    signs = set()
+    """Inside a polygon: a ray to the right crosses its edges an odd number of times."""
+    crossings = 0
     for i in range(len(poly)):
         (x1, y1), (x2, y2) = poly[i - 1], poly[i]
-        cross = (x2 - x1) * (y - y1) - (y2 - y1) * (x - x1)
-        signs.add(cross > 0)
-    return len(signs) == 1
+        if (y1 <= y < y2 or y2 <= y < y1) and x < x1 + (y - y1) * (x2 - x1) / (y2 - y1):
+            crossings += 1
+    return crossings % 2 == 1
 
 
 class Prism:
     def __init__(self, feature: int, part: Part):
-        assert part.rect is not None
-        self.feature, self.poly, self.bottom, self.top, self.traits = feature, corners(part.rect), part.bottom, part.height, set(part.traits)
+        self.poly = corners(part.rect) if part.rect is not None else [(float(x), float(y)) for x, y in part.polygon or ()]
+        self.feature, self.bottom, self.top, self.traits = feature, part.bottom, part.height, set(part.traits)
 
     def holds(self, x: float, y: float, z: float, *, sight: bool = False) -> bool:
         top = math.inf if sight and "wall" in self.traits else self.top
