@@ -113,8 +113,12 @@ def main() -> None:
     base = "import ktlog.board.geometry, ktlog.files.layouts"
     full_cpu, full_wall = process(work, max(3, repeats // 2))
     base_cpu, base_wall = process(base, max(3, repeats // 2))
-    print(f"  1,000 checks: CPU min {min(full_cpu):.2f} s, median {statistics.median(full_cpu):.2f} s; wall min {min(full_wall):.2f} s, median {statistics.median(full_wall):.2f} s")
-    print(f"  import only:  CPU min {min(base_cpu):.2f} s, median {statistics.median(base_cpu):.2f} s; wall min {min(base_wall):.2f} s, median {statistics.median(base_wall):.2f} s")
+    print(
+        f"  1,000 checks: CPU min {min(full_cpu):.2f} s, median {statistics.median(full_cpu):.2f} s; wall min {min(full_wall):.2f} s, median {statistics.median(full_wall):.2f} s"
+    )
+    print(
+        f"  import only:  CPU min {min(base_cpu):.2f} s, median {statistics.median(base_cpu):.2f} s; wall min {min(base_wall):.2f} s, median {statistics.median(base_wall):.2f} s"
+    )
     print(f"  the checks and the layout's loading: {(statistics.median(full_cpu) - statistics.median(base_cpu)) * 1e3:.0f} ms of CPU for 1,000 checks")
 
 
