@@ -105,13 +105,13 @@ def test_only_regular_files_within_the_limit_are_read(tmp_path):
     big = tmp_path / "big.toml"
     big.write_bytes(b"#" * (LAYOUT_LIMIT + 1))
     assert "larger than 1 MB" in check_layout(big)[1][0]
-    assert check_layout(tmp_path)[1] == ["cannot read the layout file: Is a directory"]
+    assert check_layout(tmp_path)[1] == [f"cannot read the layout file: cannot read {tmp_path}: Is a directory"]
     fifo = tmp_path / "pipe.toml"
     os.mkfifo(fifo)
     assert "is a pipe, not a regular file" in check_layout(fifo)[1][0]
     binary = tmp_path / "bin.toml"
     binary.write_bytes(b"\xff\xfe")
-    assert check_layout(binary)[1] == ["the layout file is not UTF-8 text; save it as UTF-8"]
+    assert check_layout(binary)[1] == [f"cannot read the layout file: {binary} is not UTF-8 text; save a layout file as UTF-8"]
     bad = tmp_path / "bad.toml"
     bad.write_text("name = \n")
     with pytest.raises(LayoutError, match=r"bad.toml: not valid TOML: .*fix that line of the layout file"):

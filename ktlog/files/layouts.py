@@ -39,7 +39,7 @@ from ..board.shapes import area, rect_corners, simple
 from ..characters import unsafe_character
 from ..data import LAYOUTS
 from ..errors import KtlogError
-from .inputs import read_limited
+from .inputs import read_text
 
 LAYOUT_LIMIT = 2**20
 """Bytes at most in a layout file (a killzone of 300 parts is under 100 KB)."""
@@ -55,6 +55,8 @@ MAX_ALL_PARTS = 400
 MAX_CORNERS = 64
 MAX_DROP_ZONES = 8
 MAX_OBJECTIVES = 16
+SHOWN = 3
+"""Problems a refusal names at once."""
 MIN_AREA = 0.01
 """Square inches: a footprint smaller than this is a mistake (a point or a line)."""
 
@@ -69,24 +71,19 @@ def shipped() -> dict[str, Path]:
 
 
 def load_layout(path: str | Path) -> Layout:
-    """Read and check a layout file; the error names its first problem and how many more there are."""
+    """Read and check a layout file; the error names its first three problems and how many more there are."""
     layout, problems = check_layout(path)
-    if layout is None:
-        more = f" ({len(problems) - 1} more)" if len(problems) > 1 else ""
-        raise LayoutError(f"{path}: {problems[0]}{more}")
-    return layout
+    if layout is not None:
+        return layout
+    raise LayoutError(f"{path}: " + "; ".join(problems[:SHOWN]) + (f" (and {len(problems) - SHOWN} more)" if len(problems) > SHOWN else ""))
 
 
 def check_layout(path: str | Path) -> tuple[Layout | None, list[str]]:
     """A layout file read and checked: the layout, or None and every problem found."""
     try:
-        text = read_limited(Path(path), "a layout file", LAYOUT_LIMIT).decode("utf-8")
+        text = read_text(Path(path), "a layout file", LAYOUT_LIMIT)
     except KtlogError as exc:
         return None, [f"cannot read the layout file: {exc}"]
-    except UnicodeDecodeError:
-        return None, ["the layout file is not UTF-8 text; save it as UTF-8"]
-    except OSError as exc:
-        return None, [f"cannot read the layout file: {exc.strerror or exc}"]
     return layout_from_text(text)
 
 
