@@ -403,6 +403,21 @@ def targeting(board: Board, attacker: Placed, target: Placed) -> Targeting:
     obscured (pg 53) for each point the attacker's player may draw them from."""
     seen = visible(board, attacker, target)
     close = within(attacker, target, COVER_CLOSE)
+    cover_pieces, obscuring = _intervening(board, attacker, target)
+    choices: list[Lines] = []
+    chords = 1 if abs(target.z - attacker.z) <= LEVEL else FACING_CHORDS
+    for point in _front_points(attacker, target):
+        lines = _lines_from(point, attacker, target, chords, cover_pieces, obscuring)
+        if lines not in choices:
+            choices.append(lines)
+        if not lines.cover and not lines.obscured_by:
+            break  # nothing better to choose
+    return Targeting(seen, close, tuple(choices))
+
+
+def _intervening(board: Board, attacker: Placed, target: Placed) -> tuple[list[Piece], list[Piece]]:
+    """The pieces that may give the target cover (within its control range, pg 47) and those that
+    may obscure it (Heavy, more than 1" from both, pg 53), between the two bases."""
     hull = (
         min(attacker.x - attacker.radius, target.x - target.radius),
         min(attacker.y - attacker.radius, target.y - target.radius),
@@ -410,25 +425,23 @@ def targeting(board: Board, attacker: Placed, target: Placed) -> Targeting:
         max(attacker.y + attacker.radius, target.y + target.radius),
     )
     skip = ignored_for_obscured(board, attacker, target)
-    near_target = target.radius + CONTROL_RANGE
     near_both = [(attacker.centre, attacker.radius + OBSCURE_NEAR), (target.centre, target.radius + OBSCURE_NEAR)]
     reach = max(attacker.radius, target.radius) + LEVEL  # every line lies within this of the line between the centres
     candidates = [p for p in board.pieces if p.intervenes and boxes_meet(hull, p.box) and _near_line(p, attacker.centre, target.centre, reach)]
-    cover_pieces = [p for p in candidates if point_polygon_distance(target.centre, p.polygon) <= near_target]
+    cover_pieces = [p for p in candidates if point_polygon_distance(target.centre, p.polygon) <= target.radius + CONTROL_RANGE]
     obscuring = [p for p in candidates if p.heavy and p.index not in skip and not covered_by_discs(p.polygon, near_both)]
-    choices: list[Lines] = []
-    chords = 1 if abs(target.z - attacker.z) <= LEVEL else FACING_CHORDS
-    for point in _front_points(attacker, target):
-        edge = facing_edge(point, target, chords)
-        hits = {p.index: crossed(p, point, attacker.z, target, edge) for p in (*cover_pieces, *obscuring)}
-        cover = [p for p in cover_pieces if any(point_polygon_distance(target.centre, hit) <= near_target for hit in hits[p.index])]
-        obscured = [p.name for p in obscuring if any(not covered_by_discs(hit, near_both) for hit in hits[p.index])]
-        lines = Lines(tuple(p.name for p in cover), bool(cover) and all(p.light and not p.heavy for p in cover), tuple(obscured))
-        if lines not in choices:
-            choices.append(lines)
-        if not lines.cover and not lines.obscured_by:
-            break  # nothing better to choose
-    return Targeting(seen, close, tuple(choices))
+    return cover_pieces, obscuring
+
+
+def _lines_from(point: Point, attacker: Placed, target: Placed, chords: int, cover_pieces: list[Piece], obscuring: list[Piece]) -> Lines:
+    """The lines from one point of the attacker's base to the target: the cover and obscuring terrain they cross."""
+    near_target = target.radius + CONTROL_RANGE
+    near_both = [(attacker.centre, attacker.radius + OBSCURE_NEAR), (target.centre, target.radius + OBSCURE_NEAR)]
+    edge = facing_edge(point, target, chords)
+    hits = {p.index: crossed(p, point, attacker.z, target, edge) for p in (*cover_pieces, *obscuring)}
+    cover = [p for p in cover_pieces if any(point_polygon_distance(target.centre, hit) <= near_target for hit in hits[p.index])]
+    obscured = [p.name for p in obscuring if any(not covered_by_discs(hit, near_both) for hit in hits[p.index])]
+    return Lines(tuple(p.name for p in cover), bool(cover) and all(p.light and not p.heavy for p in cover), tuple(obscured))
 
 
 def _near_line(piece: Piece, a: Point, b: Point, reach: float) -> bool:

@@ -34,7 +34,7 @@ from typing import get_args
 
 import msgspec
 
-from ..board.layout import Layout, Rect, Trait
+from ..board.layout import Feature, Layout, Rect, Trait
 from ..board.shapes import area, rect_corners, simple
 from ..characters import unsafe_character
 from ..data import LAYOUTS
@@ -118,50 +118,16 @@ def _worded(message: str) -> str:
 
 def problems_of(layout: Layout) -> list[str]:
     """What is impossible or unsafe in a layout, each with its field and what to do."""
-    out: list[str] = []
-    out += _name(layout.name, "name")
-    if layout.note is not None and (len(layout.note) > NOTE_LENGTH or unsafe_character(layout.note, tab=True)):
-        out.append(f"field note: at most {NOTE_LENGTH} characters, without control characters")
-    lo, hi = BOARD_RANGE
-    for key in ("width", "depth"):
-        value = getattr(layout, key)
-        if not (math.isfinite(value) and lo <= value <= hi):
-            out.append(f"field {key}: {value} is not a board size; give inches from {lo:g} to {hi:g} (the default board is 30 x 22, pg 56)")
+    out = _board_problems(layout)
+    if out:
+        return out
+    out = _count_problems(layout)
     if out:
         return out
     w, d = layout.width, layout.depth
-    if len(layout.terrain) > MAX_FEATURES:
-        out.append(f"field terrain: {len(layout.terrain)} features; at most {MAX_FEATURES}")
-    if sum(len(f.parts) for f in layout.terrain) > MAX_ALL_PARTS:
-        out.append(f"field terrain: more than {MAX_ALL_PARTS} parts in all; split the killzone or simplify its parts")
-    if len(layout.drop_zones) > MAX_DROP_ZONES:
-        out.append(f"field drop_zones: {len(layout.drop_zones)} drop zones; at most {MAX_DROP_ZONES}")
-    if len(layout.objectives) > MAX_OBJECTIVES:
-        out.append(f"field objectives: {len(layout.objectives)} objective markers; at most {MAX_OBJECTIVES}")
-    if out:
-        return out
     out += _unique([f.name for f in layout.terrain], "terrain")
     for i, feature in enumerate(layout.terrain):
-        at = f"terrain[{i}]"
-        out += _name(feature.name, f"{at}.name")
-        if not feature.parts:
-            out.append(f"field {at}.parts: the feature {feature.name[:60]!r} has no parts; give at least one")
-        if len(feature.parts) > MAX_PARTS:
-            out.append(f"field {at}.parts: {len(feature.parts)} parts; at most {MAX_PARTS} in one feature")
-            continue
-        out += _unique([p.name for p in feature.parts], f"{at}.parts")
-        for j, part in enumerate(feature.parts):
-            here = f"{at}.parts[{j}]"
-            out += _name(part.name, f"{here}.name")
-            out += _shape(part.rect, part.polygon, here, w, d)
-            if not (math.isfinite(part.height) and 0 < part.height <= MAX_HEIGHT):
-                out.append(f"field {here}.height: {part.height} is not a height; give inches above the floor, more than 0 and at most {MAX_HEIGHT:g}")
-            elif not (math.isfinite(part.bottom) and 0 <= part.bottom < part.height):
-                out.append(f"field {here}.bottom: {part.bottom} must be 0 or more and below the part's height ({part.height:g})")
-            if not part.traits:
-                out.append(f'field {here}.traits: give the part\'s terrain types, e.g. ["heavy"] or ["light"] (pg 58: every part has a type)')
-            elif len(set(part.traits)) != len(part.traits):
-                out.append(f"field {here}.traits: a type is named twice")
+        out += _feature_problems(feature, f"terrain[{i}]", w, d)
     out += _unique([z.name for z in layout.drop_zones], "drop_zones")
     for i, zone in enumerate(layout.drop_zones):
         out += _name(zone.name, f"drop_zones[{i}].name") + _shape(zone.rect, zone.polygon, f"drop_zones[{i}]", w, d)
@@ -171,6 +137,56 @@ def problems_of(layout: Layout) -> list[str]:
         out += _name(marker.name, f"objectives[{i}].name")
         if not (math.isfinite(marker.x) and math.isfinite(marker.y) and r <= marker.x <= w - r and r <= marker.y <= d - r):
             out.append(f"field objectives[{i}]: the marker at ({marker.x}, {marker.y}) is not wholly on the {w:g} x {d:g} board; give its centre in inches")
+    return out
+
+
+def _board_problems(layout: Layout) -> list[str]:
+    """The layout's name, note and board size."""
+    out = _name(layout.name, "name")
+    if layout.note is not None and (len(layout.note) > NOTE_LENGTH or unsafe_character(layout.note, tab=True)):
+        out.append(f"field note: at most {NOTE_LENGTH} characters, without control characters")
+    lo, hi = BOARD_RANGE
+    for key in ("width", "depth"):
+        value = getattr(layout, key)
+        if not (math.isfinite(value) and lo <= value <= hi):
+            out.append(f"field {key}: {value} is not a board size; give inches from {lo:g} to {hi:g} (the default board is 30 x 22, pg 56)")
+    return out
+
+
+def _count_problems(layout: Layout) -> list[str]:
+    """How many features, parts, drop zones and markers: each within its limit."""
+    out = []
+    if len(layout.terrain) > MAX_FEATURES:
+        out.append(f"field terrain: {len(layout.terrain)} features; at most {MAX_FEATURES}")
+    if sum(len(f.parts) for f in layout.terrain) > MAX_ALL_PARTS:
+        out.append(f"field terrain: more than {MAX_ALL_PARTS} parts in all; split the killzone or simplify its parts")
+    if len(layout.drop_zones) > MAX_DROP_ZONES:
+        out.append(f"field drop_zones: {len(layout.drop_zones)} drop zones; at most {MAX_DROP_ZONES}")
+    if len(layout.objectives) > MAX_OBJECTIVES:
+        out.append(f"field objectives: {len(layout.objectives)} objective markers; at most {MAX_OBJECTIVES}")
+    return out
+
+
+def _feature_problems(feature: Feature, at: str, w: float, d: float) -> list[str]:
+    """One terrain feature's name and parts."""
+    out = _name(feature.name, f"{at}.name")
+    if not feature.parts:
+        out.append(f"field {at}.parts: the feature {feature.name[:60]!r} has no parts; give at least one")
+    if len(feature.parts) > MAX_PARTS:
+        return [*out, f"field {at}.parts: {len(feature.parts)} parts; at most {MAX_PARTS} in one feature"]
+    out += _unique([p.name for p in feature.parts], f"{at}.parts")
+    for j, part in enumerate(feature.parts):
+        here = f"{at}.parts[{j}]"
+        out += _name(part.name, f"{here}.name")
+        out += _shape(part.rect, part.polygon, here, w, d)
+        if not (math.isfinite(part.height) and 0 < part.height <= MAX_HEIGHT):
+            out.append(f"field {here}.height: {part.height} is not a height; give inches above the floor, more than 0 and at most {MAX_HEIGHT:g}")
+        elif not (math.isfinite(part.bottom) and 0 <= part.bottom < part.height):
+            out.append(f"field {here}.bottom: {part.bottom} must be 0 or more and below the part's height ({part.height:g})")
+        if not part.traits:
+            out.append(f'field {here}.traits: give the part\'s terrain types, e.g. ["heavy"] or ["light"] (pg 58: every part has a type)')
+        elif len(set(part.traits)) != len(part.traits):
+            out.append(f"field {here}.traits: a type is named twice")
     return out
 
 
