@@ -123,6 +123,53 @@ def test_400_413_429_and_the_405_of_a_server_without_seats(client, seated, monke
         assert "read-only" in r.json()["error"] and "--seats" in r.json()["error"]
 
 
+def test_a_batch_counts_each_event_against_the_rate_limit(client, seated, monkeypatch):
+    """Issue 38: 200 events in one {"lines": [...]} counted as one write."""
+    db, gid, tokens = seated
+    head = _seq(db, gid)
+    notes = [f"Annotation target=2 text='note {i}'" for i in range(web_seats.BURST + 1)]
+    r = post(client, gid, tokens["Bob"], {"lines": notes})
+    assert r.status_code == 429 and f"at most {web_seats.BURST} at once" in r.json()["error"] and _seq(db, gid) == head
+    monkeypatch.setattr(web_seats, "RATE_PER_S", 0.001)
+    assert post(client, gid, tokens["Bob"], {"lines": notes[:15]}).status_code == 201
+    r = post(client, gid, tokens["Bob"], {"lines": notes[:6]})  # 5 left in the bucket, not 19
+    assert r.status_code == 429 and r.json()["kind"] == "rate" and _seq(db, gid) == head + 15
+
+
+def test_a_control_character_is_an_input_problem_named_not_a_rule(client, seated):
+    """Issue 38: answered 422 `kind: rule` before."""
+    db, gid, tokens = seated
+    head = _seq(db, gid)
+    r = post(client, gid, tokens["Bob"], {"line": "Annotation target=2 text=ding\x07"})
+    assert r.status_code == 400 and r.json()["kind"] == "bad_value" and "rule" not in r.json()
+    assert r.json()["error"] == "field text: holds the control character U+0007; names and notes are plain text (remove it); nothing was recorded"
+    assert _seq(db, gid) == head
+
+
+def test_a_signature_sent_again_is_answered_as_it_is(client, seated):
+    """Issue 38: a repeated POST /seat/signature answered 201 and kept nothing."""
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    from ktlog.play.signatures import signable_head, signed_bytes
+
+    db, gid, tokens = seated
+    auth = {"authorization": f"Bearer {tokens['Alice']}"}
+    key = Ed25519PrivateKey.generate()
+    assert client.post(f"/api/games/{gid}/seat/key", json={"public_key": key.public_key().public_bytes_raw().hex()}, headers=auth).status_code == 200
+    with Store(db) as store:
+        head_seq, head_hash = signable_head(store, gid)
+    body = {"head_seq": head_seq, "signature": key.sign(signed_bytes(gid, head_seq, head_hash)).hex()}
+    first = client.post(f"/api/games/{gid}/seat/signature", json=body, headers=auth)
+    assert first.status_code == 201 and first.json()["kept"] is True
+    again = client.post(f"/api/games/{gid}/seat/signature", json=body, headers=auth)
+    assert again.status_code == 200 and again.json() == {
+        "signer": "Alice",
+        "head_seq": head_seq,
+        "kept": False,
+        "message": f"Alice signed seq {head_seq} already; nothing new was kept",
+    }
+
+
 def _move(view: dict, kind: str) -> dict:
     return next(m for m in view["moves"] if m["kind"] == kind)
 

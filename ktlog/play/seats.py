@@ -10,6 +10,11 @@ Who may record what: a seat records its own player's decisions (their operatives
 and actions, their ploys, gambits, secret choices and set-up) and the shared steps (roll-offs,
 turning points, objectives); an event about another player's decision is refused, naming whose
 it is. Every event a seat records carries the seat (`Event.seat`), inside the hash-chained payload.
+
+Who may correct what: a seat corrects or undoes only the events its own player recorded; an
+event the table or the other seat recorded is disputed from a seat, and its recorder corrects
+it. Once every player has signed the game as it stands, its seats are read-only: a further
+event would leave the signatures behind the head (the table may still add to it).
 """
 
 from __future__ import annotations
@@ -22,14 +27,16 @@ from dataclasses import dataclass
 import msgspec
 
 from .. import events as ev
-from ..envelopes import now
-from ..errors import ConcurrencyConflict, KtlogError
+from ..envelopes import check_limits, now
+from ..errors import ConcurrencyConflict, InvalidEvent, KtlogError
 from ..rules.questions import Move
+from ..rules.ruleset import listing
 from ..state import GameState
 from ..storage.store import Store
 from .moves import Moves, owner
 from .questions import kinds, legal_moves
 from .session import Recorded, RecordingSession
+from .signatures import signers
 
 DEFAULT_BASE = "http://127.0.0.1:8787"
 """Where `ktlog serve --seats` listens unless told otherwise (a phone needs the machine's own
@@ -156,12 +163,17 @@ def refusal(session: RecordingSession, player: str, event: ev.Event) -> str | No
         return f"a seat records as itself: this is {player}'s seat, not {event.seat}'s"
     if isinstance(event, TABLE_ONLY):
         return f"{type(event).__name__} is recorded at the table when the game is made, not from a seat"
+    signed = signed_by_every_player(session)
+    if signed:
+        return f"the game is signed by {listing(signed)} as it stands: it is final, and a seat records nothing more (a note or a dispute goes to the table)"
     if isinstance(event, ev.Annotation | ev.EventDisputed):
         return None
+    if isinstance(event, ev.EventVoided | ev.EventCorrected) and 1 <= event.target <= session.seq:  # a seq not in the game: the rules say so
+        recorder = session.timeline.event(event.target).seat
+        if recorder != player:
+            undo = "undoes" if isinstance(event, ev.EventVoided) else "corrects"
+            return f"a seat {undo} only the events its player recorded; seq {event.target} was recorded by {_who(recorder)}: dispute it instead, and {_who(recorder)} corrects it"
     if isinstance(event, ev.EventVoided):
-        latest = session.latest()
-        if latest is not None and latest[0] == event.target and latest[1].seat != player:
-            return f"a seat undoes only its own latest event; seq {event.target} was recorded by {latest[1].seat or 'the table'}: dispute it instead"
         return None
     if isinstance(event, ev.DisputeResolved):
         dispute = next((d for d in state.disputes if d.seq == event.dispute), None)
@@ -175,6 +187,32 @@ def refusal(session: RecordingSession, player: str, event: ev.Event) -> str | No
     owner = whose(state, event)
     if owner is not None and owner != player:
         return f"{type(event).__name__} is {owner}'s decision: {owner}'s seat or the table records it, not {player}'s seat (dispute it if it is wrong)"
+    return None
+
+
+def _who(seat: str | None) -> str:
+    return f"{seat}'s seat" if seat else "the table"
+
+
+def signed_by_every_player(session: RecordingSession) -> list[str]:
+    """The players, when every one of them has signed the game as it stands (else [])."""
+    found = signers(session.store, session.game_id)
+    return list(found.players) if found.players and set(found.players) <= set(found.names) else []
+
+
+def signed_at(store: Store, game_id: str, head_seq: int) -> list[str]:
+    """Who kept a signature of the game at `head_seq` (as the seats sent them, in order)."""
+    rows = store.conn.execute("SELECT signer FROM signatures WHERE game_id = ? AND head_seq = ? ORDER BY recorded_at", (game_id, head_seq))
+    return [signer for (signer,) in rows]
+
+
+def value_problem(event: ev.Event) -> str | None:
+    """What a value of the event is that no event may hold (a control character, a number out of
+    range: `envelopes.check_limits`), in a sentence; None when every value may be kept."""
+    try:
+        check_limits(event)
+    except InvalidEvent as exc:
+        return exc.message
     return None
 
 

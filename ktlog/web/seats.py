@@ -149,6 +149,8 @@ class SeatApi:
         try:
             seat = await self._in_thread(lambda: self._seat(request.path_params["game"], _bearer(request), write))
             body: dict = await _json_body(request) if write else {}
+            if write:
+                self._spend(seat, _writes(body))
             status, data = await self._in_thread(lambda: handler(self.store(), seat, body))
         except Refused as exc:
             return refusal(exc.status, exc.kind, str(exc), **exc.extra)
@@ -170,24 +172,23 @@ class SeatApi:
         return JSONResponse(data, status_code=status)
 
     def _seat(self, game: str, token: str | None, write: bool) -> seats.Seat:
-        """The seat a token holds for the game, a write taken from its bucket."""
+        """The seat a token holds for the game (for a write, on the file the server opened)."""
         if write:
             self._still_the_file()
         store = self.store()
-        seat = seats.seat_of(store, token, store.resolve(game))
-        if write:
-            self._spend(seat)
-        return seat
+        return seats.seat_of(store, token, store.resolve(game))
 
-    def _spend(self, seat: seats.Seat) -> None:
-        """Take one write from the seat's bucket, or refuse with 429."""
+    def _spend(self, seat: seats.Seat, writes: int) -> None:
+        """Take `writes` (a batch's events, each one) from the seat's bucket, or refuse with 429."""
+        if writes > BURST:
+            raise Refused(429, "rate", f"{writes} events in one write; a seat sends at most {BURST} at once: send them in smaller batches")
         key = (seat.game_id, seat.player)
         now = time.monotonic()
         left, then = self.buckets.get(key, (float(BURST), now))
         left = min(float(BURST), left + (now - then) * RATE_PER_S)
-        if left < 1:
+        if left < writes:
             raise Refused(429, "rate", f"too many writes from {seat.player}'s seat: wait a moment", headers={"retry-after": "1"})
-        self.buckets[key] = (left - 1, now)
+        self.buckets[key] = (left - writes, now)
 
     # --- handlers: (store, seat, body) -> (status, JSON) ------------------------------------
 
@@ -225,8 +226,21 @@ class SeatApi:
             )
         except (InvalidSignature, ValueError):
             raise Refused(422, "signature", f"the signature does not hold for {seat.player}'s key over seq {head_seq}; nothing was kept") from None
+        if seat.player in seats.signed_at(store, seat.game_id, head_seq):
+            return 200, {
+                "signer": seat.player,
+                "head_seq": head_seq,
+                "kept": False,
+                "message": f"{seat.player} signed seq {head_seq} already; nothing new was kept",
+            }
         store.add_signatures(seat.game_id, [(head_seq, seat.player, seat.public_key, body["signature"])])
-        return 201, {"signer": seat.player, "head_seq": head_seq}
+        return 201, {"signer": seat.player, "head_seq": head_seq, "kept": True}
+
+
+def _writes(body: dict) -> int:
+    """The events a write body asks for, as the rate limit counts them (each line of a batch)."""
+    lines = body.get("lines")
+    return len(lines) if isinstance(lines, list) else 1
 
 
 def _bearer(request: Request) -> str | None:
@@ -269,10 +283,13 @@ def _events(session: RecordingSession, body: dict) -> list[ev.Event]:
         raise Refused(400, "bad_request", 'give {"line": "TYPE FIELD=VALUE ..."} or {"lines": [...]} (the syntax of `ktlog event --file`)')
     events = []
     for number, line in enumerate(lines, 1):
+        where = f"line {number}: " if len(lines) > 1 else ""
         try:
-            events.append(parse_event(line))
+            events.append(event := parse_event(line))
         except KtlogError as exc:
-            raise KtlogError(f"line {number}: {exc}; nothing was recorded" if len(lines) > 1 else f"{exc}; nothing was recorded") from None
+            raise KtlogError(f"{where}{exc}; nothing was recorded") from None
+        if problem := seats.value_problem(event):  # a value no event may hold (a control character ...): the input, not a rule
+            raise Refused(400, "bad_value", f"{where}{problem}; nothing was recorded")
     target = body.get("correct")
     if target is not None:
         if not isinstance(target, int) or len(events) != 1:
@@ -331,7 +348,5 @@ def seat_view(store: Store, seat: seats.Seat) -> dict[str, Any]:
         "log": log_rows(timeline, state, LOG_ROWS, row_of),
         "head_hash": store.conn.execute("SELECT head_hash FROM games WHERE id = ?", (seat.game_id,)).fetchone()[0],
         "public_key": seat.public_key,
-        "signers": [
-            s for (s,) in store.conn.execute("SELECT signer FROM signatures WHERE game_id = ? AND head_seq = ? ORDER BY recorded_at", (seat.game_id, state.seq))
-        ],
+        "signers": seats.signed_at(store, seat.game_id, state.seq),
     }
