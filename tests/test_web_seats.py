@@ -190,9 +190,9 @@ def test_the_seat_view_shows_only_the_seats_moves_and_its_own_undo(client, seate
     assert view["undoable"] == view["seq"] and view["log"][-1]["by"] == "Alice"
     shot = _move(view, "shoot")
     assert shot["fixed"] == {"operative": "trooper-1", "weapon": "Rifle"}  # the active operative, its one ranged weapon
-    assert [q["field"] for q in shot["questions"]][:3] == ["target", "dice", "saves"]
-    dice = shot["questions"][1]["dice"]
-    assert {g["count"] for g in dice} == {3}  # the Rifle's 3 attack dice (the fixture's Atk 3), for each target
+    assert [q["field"] for q in shot["questions"]][:5] == ["target", "cover", "obscured", "dice", "saves"]  # cover first: it takes a defence die (pg 42)
+    dice = shot["questions"][3]["dice"]
+    assert {g["count"] for g in dice} == {3}  # the Rifle's 3 attack dice (the fixture's Atk 3)
     r = post(
         client, gid, tokens["Alice"], {"event": "Shot", "answers": [*shot["fixed"].items(), ["target", "bob-trooper-1"], ["dice", "654"], ["saves", "213"]]}
     )

@@ -43,7 +43,7 @@ from ..rules.context import Ctx
 from ..rules.ruleset import Ruleset, listing
 from ..rules.shooting import defence_dice_collected, expected_attack_dice
 from ..rules.team import weapons_of
-from ..rules.weapons import weapon_profile
+from ..rules.weapons import WeaponProfile, weapon_profile
 from ..rulesets import get_ruleset
 from ..state import Checkpoint, GameState, OperativeState
 
@@ -111,6 +111,21 @@ def _rolloff(s: GameState) -> Iterator[ev.Event]:
     if s.phase in ("setup", "strategy") and len(s.players) >= 2:
         names = next((g for g in s.order_ties if len(g) > 1), list(s.players))
         yield ev.RolledOff(purpose="setup" if s.phase == "setup" else "initiative", rolls={p: len(names) - i for i, p in enumerate(names)})
+
+
+def _equipment(s: GameState) -> Iterator[ev.Event]:
+    """Each player's equipment: none, or one option (Approved Ops' Equip adds exactly one, 002 step 4)."""
+    for p, player in s.players.items():
+        yield ev.EquipmentSelected(player=p)
+        unselected = [o.name for o in player.equipment_options if o.name not in (player.equipment or ())]
+        yield ev.EquipmentSelected(player=p, equipment=((unselected or ["an equipment option"])[0],))
+
+
+def _gambits(s: GameState) -> Iterator[ev.Event]:
+    """A gambit for nothing, else at its CP (a discount may be spent already, 002 step 4)."""
+    for p in turn_order(s):
+        yield ev.StrategicGambitUsed(player=p, gambit="a gambit", cp=0)
+        yield ev.StrategicGambitUsed(player=p, gambit="a gambit")
 
 
 def _activate(s: GameState) -> Iterator[ev.Event]:
@@ -200,11 +215,11 @@ MOVES: dict[str, Candidates] = {
     "marker": in_setup(lambda s: (ev.ObjectiveMarkerSetUp(marker=marker_name(s, p), player=p) for p in s.players)),
     "crit_op": in_setup(lambda s: (ev.CritOpRolled(roll=r) for r in get_ruleset(s.ruleset).crit_ops)),
     "drop_zone": in_setup(lambda s: (ev.DropZoneChosen(player=p, drop_zone=drop_zone_name(s)) for p in s.players)),
-    "equipment": in_setup(lambda s: (ev.EquipmentSelected(player=p) for p in s.players)),
+    "equipment": in_setup(lambda s: _equipment(s)),
     "set_up": in_setup(lambda s: (ev.OperativeSetUp(operative=o.id) for o in s.operatives.values() if not o.set_up)),
     # turning points and the strategy phase (pg 36-37)
     "start_tp": lambda s: iter([ev.TurningPointStarted(turning_point=s.turning_point + 1)] if s.phase in ("setup", "between") else []),
-    "gambit": in_strategy(each_player(lambda p: ev.StrategicGambitUsed(player=p, gambit="a gambit", cp=0))),
+    "gambit": in_strategy(lambda s: _gambits(s)),
     "pass": in_strategy(each_player(lambda p: ev.GambitPassed(player=p))),
     # the firefight phase (pg 38-39)
     "activate": _activate,
@@ -267,15 +282,24 @@ def dice_expected(
     """How many dice a shot (a ranged `weapon`) or a fight (a melee one, with `target_weapon`)
     of `operative` against `target` takes, as this ruleset plays the weapon (KT21: DF defence
     dice, an invulnerable save keeps them all, 004)."""
-    op, victim = state.operatives[operative], state.operatives[target]
-    ruleset = get_ruleset(state.ruleset)
-    armed = next(w for w in weapons_of(state, op) if w.name == weapon)
+    victim = state.operatives[target]
+    armed = weapon_of(state, operative, weapon)
     if armed.kind == "melee":
         theirs = next((w for w in melee(state, victim) if w.name == target_weapon), None) if target_weapon else None
         return DiceExpected(armed.atk, theirs.atk if theirs else 0)
-    profile = weapon_profile(ruleset.weapon_as_played(armed).rules)
+    profile = weapon_rules(state, operative, weapon)
     collected = victim.datacard.defence if invulnerable else defence_dice_collected(profile, False, victim.datacard.defence)
     return DiceExpected(expected_attack_dice(armed, accurate), max(0, collected - (cover and not profile.saturate)))
+
+
+def weapon_of(state: GameState, operative: str, weapon: str) -> ev.Weapon:
+    """The operative's weapon of that name (its datacard's, or its player's equipment)."""
+    return next(w for w in weapons_of(state, state.operatives[operative]) if w.name == weapon)
+
+
+def weapon_rules(state: GameState, operative: str, weapon: str) -> WeaponProfile:
+    """The weapon's rules as this ruleset plays them (KT21's Hot takes no Hot roll)."""
+    return weapon_profile(get_ruleset(state.ruleset).weapon_as_played(weapon_of(state, operative, weapon)).rules)
 
 
 @cache
@@ -362,7 +386,7 @@ class Moves:
         if refusal is not None:
             if kind not in self._refusals:
                 self._refusals[kind], self._refused[kind] = refusal, event
-            if shared and isinstance(event, ev.Action) and self._fails_shared_checks(event):
+            if shared and isinstance(event, ev.Action) and self._shared_refusal(event) == str(refusal):
                 self._refused_actions.add(shared)
         return refusal is None
 
@@ -374,13 +398,16 @@ class Moves:
         guard = getattr(event, "guard", False)  # an interrupt from guard is checked apart (pg 70)
         return (event.operative, event.counts_as, printed_cost(self.state.operatives[event.operative], event), event.ap, guard)
 
-    def _fails_shared_checks(self, event: ev.Action) -> bool:
+    def _shared_refusal(self, event: ev.Action) -> str | None:
+        """Why the checks every action shares refuse `event` (None: they pass). Only a refusal
+        that is theirs rules out its key's other candidates: an Overwatch between activations
+        (KT21) fails them and is legal."""
         event = self.trial.overridden(event)
         try:
             check_action(Ctx(self.state, event, self.state.seq + 1, self.ruleset), event)
-        except KtlogError:
-            return True
-        return False
+        except KtlogError as exc:
+            return str(exc)
+        return None
 
 
 # --- what comes next ---------------------------------------------------------------------------
