@@ -418,7 +418,7 @@ def _question(s: GameState, field: str, chosen: list[dict[str, Any]], asked: tup
             every = tuple(dict.fromkeys(value_text(c[f]) or "" for c in chosen))
             if len(every) > 1 and set(with_it) != set(every):
                 when[f] = with_it
-        label = weapon_label(s, armed[v], v) if armed.get(v) in s.operatives else _choice_label(s, field, v)
+        label = weapon_label(s, shooter, v) if (shooter := armed.get(v)) in s.operatives else _choice_label(s, field, v)
         choices.append(Choice(v, label, when))
     kind = FIELD_KIND.get(field, "option")
     return Question(field, kind, _FIELD_LABELS.get(field, field.replace("_", " ")), shape=_shape(field), choices=tuple(choices))
