@@ -13,7 +13,7 @@ import functools
 import importlib
 from collections.abc import Callable, Iterator
 from functools import cache
-from typing import get_args
+from typing import Any, get_args
 
 import msgspec
 
@@ -423,20 +423,28 @@ def owner(s: GameState, event: ev.Event) -> str | None:
     return op.player if op else None
 
 
-def _roll_off(s: GameState, e: ev.RolledOff) -> str:
-    return f"the {e.purpose} roll-off, {listing(list(e.rolls))} each roll a D6: RolledOff purpose={e.purpose} rolls={','.join(f'{p}:D6' for p in e.rolls)}"
+def _said(words: str, line: str) -> tuple[str, str]:
+    """A next step as the command line says it (the words, then the event's line) and in words alone."""
+    return f"{words}: {line}", words
 
 
-def _set_up(s: GameState, e: ev.OperativeSetUp) -> str:
+def _roll_off(s: GameState, e: ev.RolledOff) -> tuple[str, str]:
+    return _said(
+        f"the {e.purpose} roll-off, {listing(list(e.rolls))} each roll a D6", f"RolledOff purpose={e.purpose} rolls={','.join(f'{p}:D6' for p in e.rolls)}"
+    )
+
+
+def _set_up(s: GameState, e: ev.OperativeSetUp) -> tuple[str, str]:
     player = s.operatives[e.operative].player
     ops = s.operatives_of(player)
-    return f"{player} sets up the next third of their kill team ({sum(o.set_up for o in ops)} of {len(ops)} set up): OperativeSetUp operative=ID"
+    return _said(f"{player} sets up the next third of their kill team ({sum(o.set_up for o in ops)} of {len(ops)} set up)", "OperativeSetUp operative=ID")
 
 
-def _activation(s: GameState, e: ev.Event) -> str:
+def _activation(s: GameState, e: ev.Event) -> tuple[str, str]:
     assert s.activation is not None, "asked only while an operative is active"
     op = s.operatives[s.activation.operative]
-    return f"{op.id} ({op.player}) is active, {op.apl - s.activation.ap_spent} AP left: an action, or ActivationEnded operative={op.id}"
+    active = f"{op.id} ({op.player}) is active, {op.apl - s.activation.ap_spent} AP left: an action, or"
+    return f"{active} ActivationEnded operative={op.id}", f"{active} end its activation"
 
 
 def _ploys(s: GameState, player: str, kind: str) -> str:
@@ -445,42 +453,65 @@ def _ploys(s: GameState, player: str, kind: str) -> str:
     return f" (their {kind} ploys: {', '.join(ploys)})" if ploys else ""
 
 
-NEXT_WORDS = {
+def _gambit(s: GameState, e: ev.StrategicGambitUsed) -> tuple[str, str]:
+    ploys = _ploys(s, e.player, "strategy")
+    line = f"{e.player}'s strategic gambit: StrategicGambitUsed player={e.player} gambit=NAME{ploys}, or GambitPassed player={e.player}"
+    return line, f"{e.player}'s strategic gambit, or a pass{ploys}"
+
+
+NEXT_WORDS: dict[str, Callable[[GameState, Any], tuple[str, str]]] = {
     "roll_off": _roll_off,
-    "initiative": lambda s, e: f"{s.decider or e.player} decides who has initiative: InitiativeDecided player=NAME",
-    "marker": lambda s, e: f"{e.player} sets up an objective marker: ObjectiveMarkerSetUp player={e.player} marker={e.marker}",
-    "crit_op": lambda s, e: "the crit op's D3: CritOpRolled roll=1|2|3",
-    "drop_zone": lambda s, e: f"{e.player} chooses a drop zone: DropZoneChosen player={e.player} drop_zone={e.drop_zone}",
-    "equipment": lambda s, e: f"{e.player} selects equipment: EquipmentSelected player={e.player} equipment=ITEM,ITEM",
+    "initiative": lambda s, e: _said(f"{s.decider or e.player} decides who has initiative", "InitiativeDecided player=NAME"),
+    "marker": lambda s, e: _said(f"{e.player} sets up an objective marker", f"ObjectiveMarkerSetUp player={e.player} marker={e.marker}"),
+    "crit_op": lambda s, e: _said("the crit op's D3", "CritOpRolled roll=1|2|3"),
+    "drop_zone": lambda s, e: _said(f"{e.player} chooses a drop zone", f"DropZoneChosen player={e.player} drop_zone={e.drop_zone}"),
+    "equipment": lambda s, e: _said(f"{e.player} selects equipment", f"EquipmentSelected player={e.player} equipment=ITEM,ITEM"),
     "set_up": _set_up,
-    "start_tp": lambda s, e: f"turning point {e.turning_point}: TurningPointStarted turning_point={e.turning_point}",
-    "gambit": lambda s, e: (
-        f"{e.player}'s strategic gambit: StrategicGambitUsed player={e.player} gambit=NAME{_ploys(s, e.player, 'strategy')}, or GambitPassed player={e.player}"
+    "start_tp": lambda s, e: (
+        f"turning point {e.turning_point}: TurningPointStarted turning_point={e.turning_point}",
+        f"turning point {e.turning_point} starts",
     ),
-    "pass": lambda s, e: f"{e.player} passes: GambitPassed player={e.player}",
-    "activate": lambda s, e: f"{owner(s, e)} activates an operative: OperativeActivated operative=ID order=engage|conceal",
+    "gambit": _gambit,
+    "pass": lambda s, e: _said(f"{e.player} passes", f"GambitPassed player={e.player}"),
+    "activate": lambda s, e: _said(f"{owner(s, e)} activates an operative", "OperativeActivated operative=ID order=engage|conceal"),
     "end_activation": _activation,
-    "end_tp": lambda s, e: f"the end of turning point {s.turning_point}: TurningPointEnded turning_point={s.turning_point}",
+    "end_tp": lambda s, e: (
+        f"the end of turning point {s.turning_point}: TurningPointEnded turning_point={s.turning_point}",
+        f"turning point {s.turning_point} ends",
+    ),
 }
-"""How each step of the game's sequence is said when it is the next one: who, and the event."""
+"""How each step of the game's sequence is said when it is the next one, who and what: as the
+command line says it (with the event as `ktlog event` takes it), and in words alone."""
 
 
 def next_step(state: GameState) -> str | None:
     """The step the game expects next and whose it is (who rolls off, who decides initiative,
-    whose activation, which set-up third), as the record screen's action bar knows it; None
-    once the game is over."""
+    whose activation, which set-up third), with its event as `ktlog event` takes it, as the
+    record screen's action bar knows it; None once the game is over."""
+    found = _next(state)
+    return found[0] if found else None
+
+
+def next_sentence(state: GameState) -> str | None:
+    """The next step in words alone ("Bob activates an operative"), for a player's phone."""
+    found = _next(state)
+    return found[1][:1].upper() + found[1][1:] if found else None
+
+
+def _next(state: GameState) -> tuple[str, str] | None:
     if state.phase == "over":
         return None
     moves = Moves(state)
     for kind, words in NEXT_WORDS.items():
         if kind == "roll_off" and state.decider is not None:
-            continue  # the roll-off is won: its winner decides (another roll-off is only legal)
+            continue  # the roll-off is decided: its winner decides (rolling again is refused, pg 55)
         options = moves.options(kind) if moves.part_of(kind) else []
         if options:
             return words(state, options[0])
     for kind in ruleset_moves(moves.ruleset):  # a ruleset's own step (Approved Ops scouting ...)
         if options := moves.options(kind):
-            return f"{owner(state, options[0]) or 'the players'}: {type(options[0]).__name__}"
+            who = owner(state, options[0]) or "the players"
+            return f"{who}: {type(options[0]).__name__}", f"{who}: {kind.replace('_', ' ')}"
     return None
 
 

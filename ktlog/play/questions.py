@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import importlib
 import itertools
+import re
 import shlex
 from collections.abc import Iterable
 from functools import cache
@@ -166,7 +167,7 @@ def _fights(moves: Moves) -> list[Move]:
             retaliating = dice_expected(s, e.operative, e.weapon, e.target, target_weapon=w.name).defence
             theirs.append(DiceGroup(e.target, count=retaliating, when={"target": e.target, "target_weapon": w.name}))
     extra = (
-        Question("target_weapon", "option", "the target's weapon", choices=_distinct(weapons), optional=True),
+        Question("target_weapon", "option", "the target's weapon", choices=_distinct(weapons)),
         Question("attack_dice", "dice", "attack dice", shape="DICE", dice=_distinct(mine), optional=True),
         Question("target_dice", "dice", "the target's attack dice", shape="DICE", dice=_distinct(theirs), optional=True),
         number("assists", "friendly operatives assisting", "each one not within control range of another enemy (pg 45)", optional=True),
@@ -255,7 +256,7 @@ KINDS: tuple[Kind, ...] = (
     Kind("reposition", "Reposition", "r", exact=True),
     Kind("dash", "Dash", "d", exact=True),
     Kind("fall_back", "Fall Back", "b", exact=True),
-    Kind("charge", "Charge", "c"),
+    Kind("charge", "Charge", "c", asked=("targets",)),
     Kind("shoot", "Shoot", "s", describe=lambda moves: shots_described(moves, "shoot")),
     Kind("fight", "Fight", "f", describe=_fights),
     Kind("mission", "Mission action", "m"),
@@ -462,12 +463,17 @@ def answers_from(move: Move, event: ev.Event) -> list[tuple[str, str]] | None:
     `ktlog event` writes its values: what a correction's form starts from. None when the move
     cannot make it (a fixed field holds another value). A field asked twice (two NPOs) takes
     its values one a question, in order."""
-    written = _written(event)
+    written, defaults = _written(event), field_defaults(type(event))
 
     def value(field: str) -> str | None:
         if field in written:
             return written[field]
         return value_text(getattr(event, field)) if field in type(event).__struct_fields__ else None
+
+    def answer(field: str) -> str | None:  # a field left at its default is left unanswered (assists=0)
+        if field in defaults and field not in written and getattr(event, field) == defaults[field]:
+            return None
+        return value(field)
 
     if any(value(field) != fixed for field, fixed in move.fixed.items()):
         return None
@@ -482,7 +488,7 @@ def answers_from(move: Move, event: ev.Event) -> list[tuple[str, str]] | None:
         elif q.field in parts:
             if parts[q.field] and parts[q.field][0]:
                 answers.append((q.field, parts[q.field].pop(0)))
-        elif (given := value(q.field)) is not None:
+        elif (given := answer(q.field)) is not None:
             answers.append((q.field, given))
     return answers
 
@@ -490,3 +496,26 @@ def answers_from(move: Move, event: ev.Event) -> list[tuple[str, str]] | None:
 def _written(event: ev.Event) -> dict[str, str]:
     """The event's fields as its line writes them (a Shot's target= dice= saves= ...), by name."""
     return dict(word.partition("=")[::2] for word in shlex.split(recorded_line(event))[1:])
+
+
+def refused_question(move: Move, answers: Iterable[tuple[str, str]], message: str, rule: str) -> Question | None:
+    """The question the rules' refusal of a move's answers is about, for a face to mark: the one
+    the rule names, else whose field or label the sentence says ("hot_roll", "defence dice"),
+    else whose answer it names (an operative, a weapon); None when it names none of them."""
+    said = message.casefold()
+    given = dict(answers)
+    by_label = sorted(move.questions, key=lambda q: -len(q.label))
+    return (
+        next((q for q in move.questions if q.field == rule), None)
+        or next((q for q in move.questions if re.search(rf"\b{re.escape(q.field)}\b", message) and "_" in q.field), None)
+        or next((q for q in by_label if q.label.casefold() in said), None)
+        or next((q for q in move.questions if len(v := given.get(q.field, "")) > 1 and not v.isdigit() and v.casefold() in said), None)
+    )
+
+
+def in_player_words(move: Move, message: str) -> str:
+    """A refusal's sentence with each field a person does not type by name (hot_roll) said as its question is asked."""
+    for q in move.questions:
+        if "_" in q.field:
+            message = re.sub(rf"\b{re.escape(q.field)}\b", q.label.split(",")[0], message)
+    return message

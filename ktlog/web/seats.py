@@ -18,9 +18,13 @@ follower notices commits by its `data_version`), on the event loop's thread.
 
 from __future__ import annotations
 
+import hashlib
 import json
+import re
 import threading
 import time
+import types
+import typing
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -39,13 +43,15 @@ from ..events import Envelope
 from ..files.gamefile import event_line
 from ..play import seats
 from ..play.database import Store, identity, lost_under
-from ..play.moves import next_step
+from ..play.moves import next_sentence, next_step
+from ..play.questions import in_player_words, refused_question
 from ..play.session import NothingToDo, RecordingSession
 from ..play.signatures import signable_head, signed_bytes
 from ..play.timeline import Timeline
 from ..text.event_text import event_line as answers_line
-from ..text.event_text import parse_event
+from ..text.event_text import field_types, parse_event
 from ..text.json_views import state_view
+from ..text.results import describe_result
 from . import pages
 from .responses import refusal
 from .source import LOG
@@ -57,6 +63,26 @@ RATE_PER_S, BURST = 5.0, 20
 """Writes a seat may make: BURST at once, then RATE_PER_S a second (a person taps far slower)."""
 LOG_ROWS = 40
 """The latest rows of the log a seat's view carries."""
+SEAT_COOKIE = "ktlog_seat"
+"""The cookie the seat's page keeps its token in (its own path only; read only to draw that page)."""
+
+
+class Assets:
+    """The seat's script and stylesheet, read once, each with the digest of its content."""
+
+    def __init__(self, folder: Path, names: tuple[str, ...]):
+        self.files = {name: (folder / name).read_bytes() for name in names}
+        self.types = {name: "text/javascript" if name.endswith(".js") else "text/css" for name in names}
+
+    def digest(self, name: str) -> str:
+        return hashlib.sha256(self.files[name]).hexdigest()[:16]
+
+    @property
+    def paths(self) -> dict[str, str]:
+        return {name: f"/seat-static/{self.digest(name)}/{name}" for name in self.files}
+
+
+ASSETS = Assets(Path(__file__).parent / "static", ("seat.js", "seat.css"))
 
 
 T = TypeVar("T")
@@ -118,8 +144,10 @@ class SeatApi:
     def routes(self) -> list[Route]:
         return [
             Route("/seat/{game}", self.page),
+            Route("/seat-static/{version}/{name}", self.asset),
             Route("/api/games/{game}/events", self.record, methods=["POST"]),
             Route("/api/games/{game}/seat", self.view),
+            Route("/api/games/{game}/seat/correction", self.correction),
             Route("/api/games/{game}/seat/key", self.register_key, methods=["POST"]),
             Route("/api/games/{game}/seat/signature", self.sign, methods=["POST"]),
         ]
@@ -127,12 +155,37 @@ class SeatApi:
     # --- routes ----------------------------------------------------------------------------
 
     async def page(self, request: Request) -> Response:
-        """The seat's page: the token stays in the fragment, which the browser never sends."""
+        """The seat's page. The token never travels in its address (the link carries it in the
+        fragment, which a browser never sends); the page keeps it in a cookie of its own path,
+        which comes back only with this page, so a reopened seat's page carries its view and is
+        drawn at once. The cookie opens nothing else: every write and every API read needs the
+        token in the Authorization header."""
         game = request.path_params["game"]
-        return HTMLResponse(pages.seat_page(game))
+        view: dict | None = None
+        token = request.cookies.get(SEAT_COOKIE)
+        if token:
+            try:
+                view = await self._in_thread(lambda: self._view(self.store(), self._seat(game, token, write=False), {})[1])
+            except KtlogError:  # a revoked or wrong token, no such game: the page asks, and says so
+                view = None
+        body = pages.seat_page(game, view, ASSETS.paths)
+        return HTMLResponse(body, headers={"cache-control": "no-store"})
+
+    async def asset(self, request: Request) -> Response:
+        """The seat's script and stylesheet under their content's digest: kept by the browser for a
+        year (a new ktlog serves them under another digest)."""
+        name = request.path_params["name"]
+        if name not in ASSETS.files:
+            return refusal(404, "not_found", f"no seat file {name!r}")
+        current = request.path_params["version"] == ASSETS.digest(name)
+        cache = "public, max-age=31536000, immutable" if current else "no-cache"
+        return Response(ASSETS.files[name], media_type=ASSETS.types[name], headers={"cache-control": cache})
 
     async def view(self, request: Request) -> Response:
         return await self._answer(request, self._view, write=False)
+
+    async def correction(self, request: Request) -> Response:
+        return await self._answer(request, self._correction, write=False)
 
     async def record(self, request: Request) -> Response:
         return await self._answer(request, self._record)
@@ -148,10 +201,12 @@ class SeatApi:
     async def _answer(self, request: Request, handler, *, write: bool = True) -> Response:
         try:
             seat = await self._in_thread(lambda: self._seat(request.path_params["game"], _bearer(request), write))
-            body: dict = await _json_body(request) if write else {}
+            body: dict = await _json_body(request) if write else dict(request.query_params)
             if write:
                 self._spend(seat, _writes(body))
             status, data = await self._in_thread(lambda: handler(self.store(), seat, body))
+            if handler == self._sign and status == 201:
+                request.app.state.follower.tell(seat.game_id, "signed", {"signers": data["signers"], "head_seq": data["head_seq"]})
         except Refused as exc:
             return refusal(exc.status, exc.kind, str(exc), **exc.extra)
         except seats.NoSeat as exc:
@@ -195,13 +250,25 @@ class SeatApi:
     def _view(self, store: Store, seat: seats.Seat, body: dict) -> tuple[int, dict]:
         return 200, seat_view(store, seat)
 
+    def _correction(self, store: Store, seat: seats.Seat, query: dict) -> tuple[int, dict]:
+        """The form that corrects one of the seat's own events (`?seq=N`): its move as it was legal
+        before it and the answers that make it; its line, to type when no move asks it."""
+        seq = query.get("seq", "")
+        if not seq.isdigit():
+            raise Refused(400, "bad_request", "say which event to correct: ?seq=N, its seq in the log")
+        form = seats.correction(store, seat, int(seq))
+        return 200, {"seq": form.seq, "line": form.line, "move": msgspec.to_builtins(form.move), "answers": form.answers}
+
     def _record(self, store: Store, seat: seats.Seat, body: dict) -> tuple[int, dict]:
         session = RecordingSession(store, seat.game_id)
         expected = body.get("expected_seq")
         if expected is not None and (not isinstance(expected, int) or isinstance(expected, bool)):
             raise Refused(400, "bad_request", f"expected_seq must be a whole number (the seq the page expects next), not {expected!r}")
         events = _events(session, body)
-        recorded = seats.record(session, seat, events, expected)
+        try:
+            recorded = seats.record(session, seat, events, expected)
+        except RuleViolation as exc:
+            raise _marked(exc, store, seat, body) from None
         answer = {"seq": recorded.seq, "first": recorded.seq - len(events) + 1, "next": next_step(recorded.after)}
         if body.get("view") is True:  # the page's own view after its tap, without asking again
             answer["view"] = seat_view(store, seat)
@@ -226,7 +293,8 @@ class SeatApi:
             )
         except (InvalidSignature, ValueError):
             raise Refused(422, "signature", f"the signature does not hold for {seat.player}'s key over seq {head_seq}; nothing was kept") from None
-        if seat.player in seats.signed_at(store, seat.game_id, head_seq):
+        signed = seats.signed_at(store, seat.game_id, head_seq)
+        if seat.player in signed:
             return 200, {
                 "signer": seat.player,
                 "head_seq": head_seq,
@@ -234,7 +302,22 @@ class SeatApi:
                 "message": f"{seat.player} signed seq {head_seq} already; nothing new was kept",
             }
         store.add_signatures(seat.game_id, [(head_seq, seat.player, seat.public_key, body["signature"])])
-        return 201, {"signer": seat.player, "head_seq": head_seq, "kept": True}
+        return 201, {"signer": seat.player, "head_seq": head_seq, "kept": True, "signers": [*signed, seat.player]}
+
+
+def _marked(exc: RuleViolation, store: Store, seat: seats.Seat, body: dict) -> Refused:
+    """A rule's refusal of a move's answers (422), naming the question it is about (`field`) and
+    its sentence in the form's words (`sentence`), so the page keeps the answers and marks it."""
+    extra: dict[str, Any] = {"rule": exc.rule}
+    if isinstance(body.get("answers"), list) and isinstance(body.get("event"), str):
+        answers = [(f, v) for f, v in body["answers"]]
+        target = body.get("correct")
+        before = store.state(seat.game_id, target - 1) if isinstance(target, int) else store.state(seat.game_id)
+        move = seats.move_answered(before, seat.player, body["event"], answers)
+        if move is not None:
+            question = refused_question(move, answers, exc.message, exc.rule)
+            extra |= {"field": question.field if question else None, "sentence": in_player_words(move, f"{exc.message} ({exc.rule})")}
+    return Refused(422, "rule", str(exc), **extra)
 
 
 def _writes(body: dict) -> int:
@@ -308,7 +391,19 @@ def _answered(body: dict) -> str:
         or not all(isinstance(a, list) and len(a) == 2 and all(isinstance(x, str) for x in a) for a in answers)
     ):
         raise Refused(400, "bad_request", 'a move is {"event": TYPE, "answers": [[FIELD, VALUE], ...]} (the move\'s fixed fields, then its answers)')
+    cls = ev.EVENT_TYPES.get(event)
+    for field, value in answers:
+        if cls is not None and _whole_number(cls, field) and not re.fullmatch(r"[+-]?\d{1,9}", value.strip()):
+            raise Refused(400, "bad_value", f"{field.replace('_', ' ')}: {value!r} is not a whole number; type digits only (a sign for a change: +1, -1)")
     return answers_line(event, [(field, value) for field, value in answers])
+
+
+def _whole_number(cls: type, field: str) -> bool:
+    """Whether the event's field holds a whole number (an amount, CP, VP, a Hot roll)."""
+    shape = field_types(cls).get(field)
+    if shape is None and issubclass(cls, ev.Shot):  # a Shot's one-target fields (damage=, accurate=)
+        shape = typing.get_type_hints(ev.ShootingAttack).get(field)
+    return shape is int or (typing.get_origin(shape) in (typing.Union, types.UnionType) and int in typing.get_args(shape))
 
 
 # --- what a seat sees ---------------------------------------------------------------------------
@@ -343,7 +438,10 @@ def seat_view(store: Store, seat: seats.Seat) -> dict[str, Any]:
         "seq": state.seq,
         "state": view,
         "moves": [{**msgspec.to_builtins(m), "more": m.kind in rare} for m in moves],
-        "next": next_step(state),
+        "next": next_sentence(state),
+        "result": describe_result(state) if state.phase == "over" else None,
+        "datacards": {op.datacard.name: msgspec.to_builtins(op.datacard) for op in state.operatives.values()},
+        "cover": seats.cover_when_last_shot(timeline),
         "undoable": latest[0] if latest and latest[1].seat == seat.player else None,
         "log": log_rows(timeline, state, LOG_ROWS, row_of),
         "head_hash": store.conn.execute("SELECT head_hash FROM games WHERE id = ?", (seat.game_id,)).fetchone()[0],
