@@ -25,6 +25,8 @@ from ktlog.state import GameState
 from ktlog.text.event_text import event_line, parse_event
 
 WAIT_MS = 10_000
+REFUSED = "(!!document.querySelector('#form-body .why') || !document.getElementById('form-problem').hidden)"
+"""The page says a move was not recorded (at the question it is about, or above the form)."""
 
 
 @dataclass
@@ -108,7 +110,7 @@ class Phones:
                 continue
             self._sheet(page, move, wanted, tapped)
             _tap(page, "#form-ok", tapped)
-            wait_until(page, "(seq) => Number(document.body.dataset.seq) >= seq || !document.getElementById('form-problem').hidden", state.seq + 1)
+            wait_until(page, f"(seq) => Number(document.body.dataset.seq) >= seq || {REFUSED}", state.seq + 1)
             if not _recorded(page, state.seq + 1):
                 raise AssertionError(f"{move.event} {answers}: {page.locator('#form-problem').text_content()}")
             return tapped

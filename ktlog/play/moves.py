@@ -495,7 +495,7 @@ def next_step(state: GameState) -> str | None:
 def next_sentence(state: GameState) -> str | None:
     """The next step in words alone ("Bob activates an operative"), for a player's phone."""
     found = _next(state)
-    return found[1][:1].upper() + found[1][1:] if found else None
+    return found[1] if found else None
 
 
 def _next(state: GameState) -> tuple[str, str] | None:

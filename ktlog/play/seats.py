@@ -33,10 +33,11 @@ from ..errors import ConcurrencyConflict, InvalidEvent, KtlogError
 from ..files.gamefile import event_line
 from ..rules.questions import Move
 from ..rules.ruleset import listing
+from ..rulesets import get_ruleset
 from ..state import GameState
 from ..storage.store import Store
 from .moves import Moves, owner
-from .questions import answers_from, kinds, legal_moves
+from .questions import answers_from, kind_named, kinds, legal_moves
 from .session import Recorded, RecordingSession
 from .signatures import signers
 from .timeline import Timeline
@@ -177,15 +178,14 @@ class Correction:
     answers: list[tuple[str, str]] | None = None
 
 
-def correction(store: Store, seat: Seat, seq: int) -> Correction:
-    """The form that corrects the event at `seq`, which the seat's player recorded; refused with
-    why for an event of the table or the other seat (dispute it), or one no form asks (an undo,
-    a note, a dispute)."""
-    session = RecordingSession(store, seat.game_id)
+def correction(store: Store, game_id: str, seq: int, player: str | None = None) -> Correction:
+    """The form that corrects the event at `seq`, from `player`'s seat (which recorded it) or the
+    table (None: any event); refused with why for an event of the table or the other seat (dispute
+    it), or one no form asks (an undo, a note, a dispute)."""
+    session = RecordingSession(store, game_id)
     if not 1 < seq <= session.seq:
         raise KtlogError(f"there is no event at seq {seq} to correct (the game's events run 2 to {session.seq})")
-    why = signed_refusal(session) or not_the_recorder(session, seat.player, seq, "corrects")
-    if why:
+    if player is not None and (why := signed_refusal(session) or not_the_recorder(session, player, seq, "corrects")):
         raise NotYourSeat(why)
     timeline = session.timeline
     counts = timeline.event(seq)
@@ -194,11 +194,21 @@ def correction(store: Store, seat: Seat, seq: int) -> Correction:
     if isinstance(counts, ev.Annotation | ev.EventVoided | ev.EventCorrected | ev.EventDisputed | ev.DisputeResolved):
         raise KtlogError(f"seq {seq} is {type(counts).__name__}: undo it, or add another, rather than correct it")
     line = event_line(msgspec.structs.replace(counts, seat=None))
-    moves, _ = seat_moves(store.state(seat.game_id, seq - 1), seat.player)
+    before = store.state(game_id, seq - 1)
+    moves = seat_moves(before, player)[0] if player is not None else legal_moves(Moves(before))
     for move in moves:
         if move.event == type(counts).__name__ and (answers := answers_from(move, counts)) is not None:
             return Correction(seq, line, move, answers)
     return Correction(seq, line)
+
+
+def move_title(state: GameState, move: Move, moves: list[Move]) -> str:
+    """A move as a button names it: its kind ("Dash", "End activation") when it is the only one
+    of its kind, else its own label without the active operative's name ("Secure on centre")."""
+    if sum(m.kind == move.kind for m in moves) == 1:
+        return kind_named(get_ruleset(state.ruleset), move.kind).label
+    active = state.activation.operative if state.activation else None
+    return move.label.removeprefix(f"{active}: ") if active else move.label
 
 
 def refusal(session: RecordingSession, player: str, event: ev.Event) -> str | None:

@@ -256,7 +256,7 @@ class SeatApi:
         seq = query.get("seq", "")
         if not seq.isdigit():
             raise Refused(400, "bad_request", "say which event to correct: ?seq=N, its seq in the log")
-        form = seats.correction(store, seat, int(seq))
+        form = seats.correction(store, seat.game_id, int(seq), seat.player)
         return 200, {"seq": form.seq, "line": form.line, "move": msgspec.to_builtins(form.move), "answers": form.answers}
 
     def _record(self, store: Store, seat: seats.Seat, body: dict) -> tuple[int, dict]:
@@ -437,7 +437,7 @@ def seat_view(store: Store, seat: seats.Seat) -> dict[str, Any]:
         "player": seat.player,
         "seq": state.seq,
         "state": view,
-        "moves": [{**msgspec.to_builtins(m), "more": m.kind in rare} for m in moves],
+        "moves": [{**msgspec.to_builtins(m), "more": m.kind in rare, "title": seats.move_title(state, m, moves)} for m in moves],
         "next": next_sentence(state),
         "result": describe_result(state) if state.phase == "over" else None,
         "datacards": {op.datacard.name: msgspec.to_builtins(op.datacard) for op in state.operatives.values()},

@@ -225,7 +225,7 @@
   }
 
   function moveButton(move) {
-    const b = button(move.label, () => start(move), "move");
+    const b = button(move.title || move.label, () => start(move), "move");
     b.dataset.kind = move.kind;
     return b;
   }
@@ -349,7 +349,6 @@
     $("form").hidden = false;
     $("form-what").textContent = form.correcting ? `Correct seq ${form.correcting}: ${form.move.label}` : form.move.label;
     $("form-problem").textContent = form.why;
-    $("form-problem").hidden = !form.why;
     const answered = $("form-answered");
     answered.replaceChildren();
     for (const { i, q, choices } of items.filter((x) => x.step && x !== next)) {
@@ -371,6 +370,8 @@
     else if (form.confirm) body.append(el("p", `${form.move.label}: are you sure? It is recorded at once, for both players.`, "what"));
     else drawSheet(sheet, body);
     if (form.confirm) $("form-ok").textContent = `Yes: ${form.move.label}`;
+    const said = form.marked && body.querySelector(`[data-field='${form.marked}'] .why`); // said where the question is asked, else at the top
+    $("form-problem").hidden = !form.why || !!said;
     if (scroll) $("form").scrollTop = 0;
   }
 
