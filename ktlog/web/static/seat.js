@@ -28,10 +28,14 @@
     const found = document.cookie.split("; ").find((c) => c.startsWith(COOKIE + "="));
     return found ? found.slice(COOKIE.length + 1) || null : null;
   };
-  if (location.hash.length > 1) {
+  const fromLink = () => {
+    if (location.hash.length < 2) return false;
     keepToken(location.hash.slice(1));
     history.replaceState(null, "", where); // the token leaves the address bar
-  }
+    return true;
+  };
+  fromLink();
+  window.addEventListener("hashchange", () => fromLink() && location.reload()); // a new link opened on this page: its seat
   let token = keptToken();
 
   let view = null;
@@ -150,7 +154,7 @@
       if (form && body.answers) close();
       if (status === 409) problem("Not recorded: the game moved on (seq " + data.seq + "). " + (data.sentence || data.error));
       else problem(data.sentence || data.error);
-      await load();
+      if (token) await load(); // (an ended link: nothing more to ask)
       return false;
     } catch (err) {
       waiting = body;
