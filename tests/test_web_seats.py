@@ -264,3 +264,92 @@ def test_a_seat_sees_its_own_secret_choices_and_not_the_opponents(tmp_path):
     assert players["Bob"]["secrets"]["tac_op"]["choice"] == "hidden"
     texts = " | ".join(row["text"] for row in view["log"])
     assert "Secure Centre" in texts and "Overrun" not in texts
+
+
+# --- issue 39: the form's server side -------------------------------------------------------------
+
+
+def _auth(token: str) -> dict[str, str]:
+    return {"authorization": f"Bearer {token}"}
+
+
+def test_a_refused_move_names_the_question_the_rule_is_about_in_the_forms_words(client, seated):
+    """A shot at a Conceal target marked in cover (pg 42): 422 with the rule, the question to mark
+    (`field`) and the sentence; worded as the command line words it in `error`."""
+    db, gid, tokens = seated
+    post(client, gid, tokens["Alice"], {"line": ACTIVATE})
+    answers = [["operative", "trooper-1"], ["weapon", "Rifle"], ["target", "bob-trooper-1"], ["cover", "true"], ["dice", "621"], ["saves", "21"]]
+    r = post(client, gid, tokens["Alice"], {"event": "Shot", "answers": answers})
+    assert r.status_code == 422 and r.json()["kind"] == "rule" and r.json()["rule"] == "pg 42"
+    assert r.json()["field"] == "cover" and r.json()["sentence"] == "'bob-trooper-1' has a Conceal order and is in cover, so it is not a valid target (pg 42)"
+    answers[3:] = [["cover", "false"], ["dice", "621"], ["saves", "213"]]
+    assert post(client, gid, tokens["Alice"], {"event": "Shot", "answers": answers}).status_code == 201
+
+
+def test_a_number_answer_that_is_not_a_number_is_said_in_player_words(client, seated):
+    """Issue 39: `Expected int | null, got str (field cp)` before."""
+    db, gid, tokens = seated
+    r = post(client, gid, tokens["Bob"], {"event": "FirefightPloyUsed", "answers": [["player", "Bob"], ["ploy", "Brace"], ["cp", "one"]]})
+    assert r.status_code == 400 and r.json()["kind"] == "bad_value"
+    assert r.json()["error"] == "cp: 'one' is not a whole number; type digits only (a sign for a change: +1, -1)"
+
+
+def test_nobody_on_the_objectives_is_sent_and_kept(client, seated):
+    """Issue 39: "nobody" was dropped by the page, and the server answered in schema words."""
+    db, gid, tokens = seated
+    view = client.get(f"/api/games/{gid}/seat", headers=_auth(tokens["Alice"])).json()
+    control = _move(view, "control")
+    holders = {q["field"]: [c["label"] for c in q["choices"]] for q in control["questions"]}
+    assert holders and all(labels[0] == "nobody" for labels in holders.values())
+    r = post(client, gid, tokens["Alice"], {"event": "ObjectivesControlled", "answers": [[field, ""] for field in holders]})
+    assert r.status_code == 201
+    with Store(db) as store:
+        assert set(store.events(gid)[-1].payload.control.values()) == {None}
+
+
+def test_a_seat_corrects_its_own_event_through_its_form(client, seated):
+    db, gid, tokens = seated
+    seq = post(client, gid, tokens["Alice"], {"line": ACTIVATE}).json()["seq"]
+    form = client.get(f"/api/games/{gid}/seat/correction?seq={seq}", headers=_auth(tokens["Alice"])).json()
+    assert form["move"]["kind"] == "activate" and form["answers"] == [["operative", "trooper-1"], ["order", "engage"]]
+    assert form["line"] == ACTIVATE  # the fallback, typed
+    refused = client.get(f"/api/games/{gid}/seat/correction?seq={seq}", headers=_auth(tokens["Bob"]))
+    assert refused.status_code == 403 and "recorded by Alice's seat: dispute it instead" in refused.json()["error"]
+    table = client.get(f"/api/games/{gid}/seat/correction?seq=5", headers=_auth(tokens["Alice"]))
+    assert table.status_code == 403 and "recorded by the table" in table.json()["error"]
+    r = post(client, gid, tokens["Alice"], {"correct": seq, "event": "OperativeActivated", "answers": [["operative", "trooper-1"], ["order", "conceal"]]})
+    assert r.status_code == 201
+    with Store(db) as store:
+        assert store.state(gid).operatives["trooper-1"].order == "conceal"
+
+
+def test_the_page_carries_the_view_of_the_seat_whose_cookie_comes_with_it(client, seated):
+    """First load in one round trip (issue 39 #8): the cookie the page keeps the token in comes
+    back with the page, which then holds the seat's view; no cookie or a revoked token: the page
+    alone. The server never sets a cookie; the script and stylesheet are kept a year."""
+    db, gid, tokens = seated
+    bare = client.get(f"/seat/{gid}")
+    assert bare.status_code == 200 and 'id="seat-view"' not in bare.text and "set-cookie" not in bare.headers
+    client.cookies.set(web_seats.SEAT_COOKIE, tokens["Alice"], path=f"/seat/{gid}")
+    page = client.get(f"/seat/{gid}")
+    assert 'id="seat-view"' in page.text and '"player": "Alice"' in page.text and page.headers["cache-control"] == "no-store"
+    assert "script-src 'self';" in page.headers["content-security-policy"] and "unsafe" not in page.headers["content-security-policy"]
+    script = next(p for name, p in web_seats.ASSETS.paths.items() if name == "seat.js")
+    assert script in page.text
+    asset = client.get(script)
+    assert asset.headers["cache-control"] == "public, max-age=31536000, immutable" and asset.headers["content-type"].startswith("text/javascript")
+    assert post(client, gid, None, {"line": ACTIVATE}).status_code == 401  # the cookie opens no write
+    with Store(db) as store:
+        seats.revoke(store, gid, "Alice")
+    assert 'id="seat-view"' not in client.get(f"/seat/{gid}").text
+
+
+def test_the_view_says_the_next_step_in_words_and_the_end(client, seated):
+    db, gid, tokens = seated
+    view = client.get(f"/api/games/{gid}/seat", headers=_auth(tokens["Alice"])).json()
+    assert view["next"] == "Alice activates an operative" and view["result"] is None
+    assert view["datacards"]["Trooper"]["weapons"][0]["name"] == "Rifle"
+    assert {m["kind"]: m["title"] for m in view["moves"]}["activate"] == "Activate"
+    post(client, gid, tokens["Bob"], {"line": "GameConceded player=Bob"})
+    view = client.get(f"/api/games/{gid}/seat", headers=_auth(tokens["Alice"])).json()
+    assert view["result"] == "Bob conceded, Alice wins" and view["next"] is None
