@@ -41,7 +41,7 @@ class Tapped:
     dice: int = 0
     typed_line: bool = False
     at: float = 0.0
-    """When its first tap was made (performance.timeOrigin + now(), ms, in the tapping page)."""
+    """When its last tap was made, the one that sends it (performance.timeOrigin + now(), ms, in the tapping page)."""
     seq: int = 0
     what: list[str] = field(default_factory=list)
     """What each tap was (the move, a choice's value, a toggle ...)."""
@@ -67,6 +67,7 @@ class Phones:
         """Make `event` on the seat's page (the owner's by default) and wait until that page shows it."""
         player = seat or self.seat_for(state, event)
         page = self.pages[player]
+        wait_for_seq(page, state.seq)  # the page has caught up with the game (the other phone's or the table's last event)
         move = move_for(state, player, event)
         if move is None:
             tapped = self._typed(page, event)
@@ -85,8 +86,9 @@ class Phones:
         same_kind = [m for m in seat_moves(state, page_player(page))[0] if m.kind == move.kind]
         if move_is_more(page, move.kind):
             _tap(page, "#more summary", tapped)
-        tapped.at = page.evaluate("() => performance.timeOrigin + performance.now()")
-        _tap(page, f".move[data-kind='{move.kind}'] >> nth={same_kind.index(move)}", tapped)
+        first = wanted.get(0, "")
+        chosen = page.locator(f".move[data-kind='{move.kind}'][data-value='{first}']")  # one button an operative: the first choice made
+        _tap(page, chosen if first and chosen.count() else f".move[data-kind='{move.kind}'] >> nth={same_kind.index(move)}", tapped)
         for _ in range(len(move.questions) + 2):
             wait_until(
                 page,
@@ -158,7 +160,6 @@ class Phones:
         tapped = Tapped(type(event).__name__, "line", typed_line=True)
         if not page.locator("#more").evaluate("(d) => d.open"):
             _tap(page, "#more summary", tapped)
-        tapped.at = page.evaluate("() => performance.timeOrigin + performance.now()")
         _tap(page, "#type-line", tapped)
         page.locator("#fix-line").fill(line_of(event))
         tapped.taps += 1
@@ -216,6 +217,7 @@ def _recorded(page, seq: int) -> bool:
 def _tap(page, target, tapped: Tapped) -> None:
     locator = page.locator(target) if isinstance(target, str) else target
     tapped.what.append(locator.evaluate("(e) => e.dataset.value || e.dataset.field || e.dataset.kind || e.id || e.textContent"))
+    tapped.at = page.evaluate("() => performance.timeOrigin + performance.now()")
     locator.tap()
     tapped.taps += 1
 

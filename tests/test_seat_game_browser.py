@@ -149,7 +149,9 @@ def refused_then_fixed(alice, seq: int) -> None:
     pad(alice, "543264")
     alice.locator("#form-ok").tap()
     cover = alice.locator("#form-body .question[data-field=cover]")
-    expect(cover.locator(".why")).to_have_text("Not recorded: 'bob-gunner' has a Conceal order and is in cover, so it is not a valid target (pg 42)", timeout=5 * SECOND)
+    expect(cover.locator(".why")).to_have_text(
+        "Not recorded: 'bob-gunner' has a Conceal order and is in cover, so it is not a valid target (pg 42)", timeout=5 * SECOND
+    )
     expect(cover).to_have_class("question marked")  # the question the rule is about, the sentence beside it
     expect(alice.locator("#form-problem")).to_be_hidden()
     assert [o.text_content() for o in alice.locator("#form-body .dice output").all()] == ["5432", "64"]  # nothing typed is lost

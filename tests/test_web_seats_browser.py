@@ -116,9 +116,8 @@ def test_two_seats_and_the_tui_record_a_turning_point_dispute_correct_and_confli
         expect(alice.locator("#next")).to_have_text("Next: Alice activates an operative")  # in words, not `ktlog event` syntax
         # Bob has no activation to offer: it is Alice's turn. Alice activates from the move's questions.
         assert bob.locator(".move[data-kind=activate]").count() == 0
-        _move(alice, "activate")
-        expect(alice.locator("#form-body .step .choice")).to_have_count(2)  # her two operatives, none of Bob's
-        _choose(alice, "trooper-1")
+        expect(alice.locator(".move[data-kind=activate]")).to_have_count(2)  # a button for each of her two operatives, none of Bob's
+        alice.locator(".move[data-kind=activate][data-value=trooper-1]").tap()
         _choose(alice, "engage")  # the last choice: recorded, no button to tap
         expect(bob.locator("#log li").first).to_contain_text("trooper-1 activates (engage)", timeout=SECOND)
         # A shot: its target, then the Rifle's 3 attack dice and 3 defence dice on the pad, the count said exactly.
@@ -252,8 +251,7 @@ def test_a_tap_made_offline_is_shown_waiting_and_sent_on_reconnect_or_refused(tm
         head = _seq(db, gid)
         ctx.set_offline(True)
         expect(page.locator("#net")).to_have_text("offline", timeout=5 * SECOND)
-        _move(page, "activate")
-        _choose(page, "trooper-1")
+        page.locator(".move[data-kind=activate][data-value=trooper-1]").tap()
         _choose(page, "engage")
         expect(page.locator("#net")).to_have_text("offline: 1 tap waiting")
         assert _seq(db, gid) == head  # not sent, and not lost: it waits

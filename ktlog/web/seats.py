@@ -63,6 +63,8 @@ RATE_PER_S, BURST = 5.0, 20
 """Writes a seat may make: BURST at once, then RATE_PER_S a second (a person taps far slower)."""
 LOG_ROWS = 40
 """The latest rows of the log a seat's view carries."""
+VIEWS_KEPT = 16
+"""Seats' views kept (a few games' two seats): each is made again once its game moves on."""
 SEAT_COOKIE = "ktlog_seat"
 """The cookie the seat's page keeps its token in (its own path only; read only to draw that page)."""
 
@@ -108,6 +110,8 @@ class SeatApi:
         """Held by the worker thread using the store (one connection, one user at a time)."""
         self.buckets: dict[tuple[str, str], tuple[float, float]] = {}
         """(game, player) -> (writes left, when counted): the rate limit's token buckets."""
+        self.views: dict[tuple, dict[str, Any]] = {}
+        """The seats' views lately made, by what they follow from (`_seat_view`), oldest first."""
 
     def store(self) -> Store:
         if self._store is None:
@@ -248,7 +252,18 @@ class SeatApi:
     # --- handlers: (store, seat, body) -> (status, JSON) ------------------------------------
 
     def _view(self, store: Store, seat: seats.Seat, body: dict) -> tuple[int, dict]:
-        return 200, seat_view(store, seat)
+        return 200, self._seat_view(store, seat)
+
+    def _seat_view(self, store: Store, seat: seats.Seat) -> dict[str, Any]:
+        """The seat's view, made once for the game as it stands (its head, its signatures, the
+        seat's key): a page reopened, or both of a player's tabs, share it."""
+        head_seq, head_hash = store.conn.execute("SELECT head_seq, head_hash FROM games WHERE id = ?", (seat.game_id,)).fetchone()
+        key = (seat.game_id, seat.player, seat.public_key, head_seq, head_hash, tuple(seats.signed_at(store, seat.game_id, head_seq)))
+        view = self.views.pop(key, None) or seat_view(store, seat)
+        self.views[key] = view
+        while len(self.views) > VIEWS_KEPT:
+            self.views.pop(next(iter(self.views)))
+        return view
 
     def _correction(self, store: Store, seat: seats.Seat, query: dict) -> tuple[int, dict]:
         """The form that corrects one of the seat's own events (`?seq=N`): its move as it was legal
@@ -271,7 +286,7 @@ class SeatApi:
             raise _marked(exc, store, seat, body) from None
         answer = {"seq": recorded.seq, "first": recorded.seq - len(events) + 1, "next": next_step(recorded.after)}
         if body.get("view") is True:  # the page's own view after its tap, without asking again
-            answer["view"] = seat_view(store, seat)
+            answer["view"] = self._seat_view(store, seat)
         return 201, answer
 
     def _register_key(self, store: Store, seat: seats.Seat, body: dict) -> tuple[int, dict]:

@@ -224,12 +224,24 @@
     more.replaceChildren();
     const rank = (m) => (FIRST.includes(m.kind) ? FIRST.indexOf(m.kind) : FIRST.length);
     const common = view.moves.filter((m) => !m.more).map((m, i) => [rank(m), i, m]).sort((a, b) => a[0] - b[0] || a[1] - b[1]).map((x) => x[2]);
-    for (const move of common) moves.append(moveButton(move));
+    for (const move of common) moves.append(...moveButtons(move));
     for (const move of view.moves.filter((m) => m.more)) more.append(moveButton(move));
   }
 
-  function moveButton(move) {
-    const b = button(move.title || move.label, () => start(move), "move");
+  // A move that starts by choosing one of the player's operatives (activate, set up ...) is a
+  // button for each: the first tap is the choice.
+  function moveButtons(move) {
+    const first = (move.questions || [])[0];
+    if (!first || first.kind !== "operative" || first.optional || first.choices.some((c) => Object.keys(c.when || {}).length)) return [moveButton(move)];
+    return first.choices.map((c) => {
+      const b = moveButton(move, [[first.field, c.value]], `${move.title || move.label}: ${c.label}`);
+      b.dataset.value = c.value;
+      return b;
+    });
+  }
+
+  function moveButton(move, answers, label) {
+    const b = button(label || move.title || move.label, () => start(move, answers), "move");
     b.dataset.kind = move.kind;
     return b;
   }
