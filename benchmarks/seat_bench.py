@@ -30,14 +30,13 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 from seat_driver import wait_until  # noqa: E402
 from tui_support import tiny_game  # noqa: E402
-from web_server import launch_chromium  # noqa: E402
+from web_server import PHONE, launch_chromium  # noqa: E402
 
 from ktlog import events as ev  # noqa: E402
 from ktlog.play import seats  # noqa: E402
 from ktlog.storage.store import Store  # noqa: E402
 
 KTLOG = Path(sys.executable).with_name("ktlog")
-PHONE = {"viewport": {"width": 360, "height": 740}, "has_touch": True, "is_mobile": True}
 WATCH = """() => { window.__seen = {}; window.__viewed = {}; const log = document.getElementById('log');
   const now = () => performance.timeOrigin + performance.now();
   new MutationObserver(() => { for (const li of log.children) { if (!(li.value in window.__seen)) window.__seen[li.value] = now(); } })

@@ -27,9 +27,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "benchmarks"))
-from seat_bench import PHONE, Served, cpu_s, ms, pct  # noqa: E402
+from seat_bench import Served, cpu_s, ms, pct  # noqa: E402
 from seat_driver import Phones, wait_until  # noqa: E402
-from web_server import launch_chromium  # noqa: E402
+from web_server import PHONE, launch_chromium  # noqa: E402
 
 from ktlog import events as ev  # noqa: E402
 from ktlog.data import SAMPLE_GAMES  # noqa: E402

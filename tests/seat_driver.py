@@ -104,11 +104,11 @@ class Phones:
                 choice = page.locator(f"#form-body .step .choice[data-value='{value}']")
                 if choice.count():
                     _tap(page, choice, tapped)
-                else:  # a name the choices do not list (a ploy the roster lacks): typed
+                else:  # a name the choices do not list (a ploy the roster lacks): typed, then Record takes it
                     page.locator("#form-body .step input").fill(value)
                     tapped.taps += 1
                     tapped.what.append(f"typed {value}")
-                    _tap(page, "#form-body .step button.ok", tapped)
+                    _tap(page, "#form-ok", tapped)
                 continue
             self._sheet(page, move, wanted, tapped)
             _tap(page, "#form-ok", tapped)

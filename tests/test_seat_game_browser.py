@@ -10,9 +10,7 @@ folder, or with KTLOG_DOC_IMAGES=1 to docs/img/seat-*.png (docs/recording-from-t
 from __future__ import annotations
 
 import json
-import os
 import sys
-import tempfile
 from pathlib import Path
 
 import pytest
@@ -28,17 +26,13 @@ from ktlog.storage.store import Store
 
 sys.path.insert(0, str(Path(__file__).parent))
 from seat_driver import Phones, wait_for_seq, wait_until  # noqa: E402
-from web_server import CHROMIUM, launch_chromium, running  # noqa: E402
+from web_server import PHONE, launch_chromium, playwright_or_skip, running, screenshots  # noqa: E402
 
 pytestmark = pytest.mark.browser
 
-if CHROMIUM is None:
-    pytest.skip("no Chromium found (apt-get install chromium); the seat browser tests are skipped", allow_module_level=True)
-sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed (pip install -e '.[test]')")
-expect, sync_playwright = sync_api.expect, sync_api.sync_playwright
+expect, sync_playwright = playwright_or_skip("the seat browser tests")
 
-PHONE = {"viewport": {"width": 360, "height": 740}, "has_touch": True, "is_mobile": True, "device_scale_factor": 2}
-IMG = Path(__file__).parent.parent / "docs" / "img" if os.environ.get("KTLOG_DOC_IMAGES") == "1" else Path(tempfile.mkdtemp(prefix="ktlog-seat-game-"))
+IMG = screenshots("ktlog-seat-game-")
 TEAM = Path(__file__).parent / "fixtures" / "seat_game_team.toml"
 SECOND = 1000
 
@@ -123,8 +117,7 @@ def test_a_whole_game_from_two_phones_with_a_refusal_a_correction_a_lost_tab_and
 def hot_shot(alice, state, event: ev.Shot) -> None:
     """The supercharged plasma gun: its Hot roll asked on the sheet after the dice (pg 111),
     exactly one die; the shot and its roll stored."""
-    alice.locator(".move[data-kind=shoot]").tap()
-    choose(alice, event.attacks[0].target)
+    shoot_at(alice, event.attacks[0].target)
     choose(alice, event.weapon)
     expect(alice.locator("#form-body .question[data-field=hot_roll] .size")).to_have_text("1 die")
     expect(alice.locator("#form-body .question[data-field=saves] .size")).to_have_text("3 dice")  # no cover: three (pg 43)
@@ -141,8 +134,7 @@ def refused_then_fixed(alice, seq: int) -> None:
     """A shot at a Conceal target marked in cover: the rules refuse it (pg 42); the form keeps
     every answer and marks the toggle the rule is about. The toggle changed, the defence dice ask
     for the die cover no longer retains (pg 43), and the shot is recorded."""
-    alice.locator(".move[data-kind=shoot]").tap()
-    choose(alice, "bob-gunner")
+    shoot_at(alice, "bob-gunner")
     alice.locator("#form-body .segment[data-value='Plasma gun (standard)']").tap()  # the supercharge profile is remembered: the other one, a tap
     alice.locator("#form-body .toggle[data-field=cover]").tap()
     expect(alice.locator("#form-body .question[data-field=saves] .size")).to_have_text("2 dice")  # one retained in cover
@@ -220,6 +212,13 @@ def the_end_on_both_phones(alice, bob, db: Path, gid: str) -> None:
     assert "signed by Alice (key " in verify and ", Bob (key " in verify
 
 
+def shoot_at(page, target: str) -> None:
+    """Shoot at the target: its own button when there are several (one tap), else Shoot."""
+    wait_until(page, "() => !!document.querySelector('.move[data-kind=shoot]')")
+    button = page.locator(f".move[data-kind=shoot][data-value='{target}']")
+    (button if button.count() else page.locator(".move[data-kind=shoot]")).tap()
+
+
 def choose(page, value: str) -> None:
     """Tap the choice, when there is one to make (a single legal value is taken without asking)."""
     wait_until(page, "() => !document.getElementById('form').hidden")
@@ -247,9 +246,9 @@ def test_the_common_moves_are_above_the_fold_and_a_datacard_one_tap_away(tmp_pat
         page = context.pages[0]
         page.goto(f"{base}/seat/{gid}#{token}")
         wait_until(page, "() => document.querySelectorAll('.move').length > 0")
-        for kind in ("shoot", "charge", "dash", "reposition", "end_activation"):
-            box = page.locator(f".move[data-kind={kind}]").bounding_box()
-            assert box is not None and box["y"] + box["height"] <= 740, kind
+        for kind in ("shoot", "charge", "dash", "reposition", "end_activation"):  # (Fight: once engaged, after the charge)
+            box = page.locator(f".move[data-kind={kind}]").first.bounding_box()
+            assert box is not None and box["y"] + box["height"] <= 740, kind  # (Shoot: its first target's button)
         assert page.locator(".move[data-kind=charge]").count() == 1  # one Charge, its target asked
         page.screenshot(path=str(IMG / "seat-moves.png"))
         page.locator("#active button", has_text="Card").tap()

@@ -296,12 +296,18 @@ async def test_a_ploy_during_an_enemy_activation_names_the_players_own_operative
     assert events[-1].operative == "trooper-1"
 
 
-@tui_test
-async def test_an_earlier_event_is_corrected_as_a_line_when_asked(store):
-    """The raw line stays a fallback: l in the correction's form."""
+def damage_then_activation(store) -> tuple[str, int]:
+    """The tiny game with 2 damage to bob-trooper-1 (its seq), then Alice's trooper-1 activated."""
     gid = tiny_game(store)
     damage = store.append(gid, ev.DamageInflicted(operative="bob-trooper-1", damage=2, source="mine")).seq
     store.append(gid, ev.OperativeActivated(operative="trooper-1", order="engage"))
+    return gid, damage
+
+
+@tui_test
+async def test_an_earlier_event_is_corrected_as_a_line_when_asked(store):
+    """The raw line stays a fallback: l in the correction's form."""
+    gid, damage = damage_then_activation(store)
     async with make_app(store, screen="record", game_id=gid).run_test(size=(80, 24)) as pilot:
         pilot.app.screen.query_one("EventLog").show_seq(damage)
         await press(pilot, "full_stop", "c", "l")
@@ -312,9 +318,7 @@ async def test_an_earlier_event_is_corrected_as_a_line_when_asked(store):
 
 @tui_test
 async def test_an_earlier_event_is_corrected_from_the_more_menu(store):
-    gid = tiny_game(store)
-    damage = store.append(gid, ev.DamageInflicted(operative="bob-trooper-1", damage=2, source="mine")).seq
-    store.append(gid, ev.OperativeActivated(operative="trooper-1", order="engage"))
+    gid, damage = damage_then_activation(store)
     async with make_app(store, screen="record", game_id=gid).run_test(size=(80, 24)) as pilot:
         log = pilot.app.screen.query_one("EventLog")
         log.show_seq(damage)  # the damage selected in the log

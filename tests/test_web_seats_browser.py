@@ -11,9 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import sys
-import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -29,17 +27,13 @@ from ktlog.storage.store import Store
 from ktlog.tui.app import make_app
 
 sys.path.insert(0, str(Path(__file__).parent))
-from web_server import CHROMIUM, launch_chromium, running  # noqa: E402
+from web_server import PHONE, launch_chromium, playwright_or_skip, running, screenshots  # noqa: E402
 
 pytestmark = pytest.mark.browser
 
-if CHROMIUM is None:
-    pytest.skip("no Chromium found (apt-get install chromium); the seat browser tests are skipped", allow_module_level=True)
-sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed (pip install -e '.[test]')")
-expect, sync_playwright = sync_api.expect, sync_api.sync_playwright
+expect, sync_playwright = playwright_or_skip("the seat browser tests")
 
-PHONE = {"viewport": {"width": 360, "height": 740}, "has_touch": True, "is_mobile": True, "device_scale_factor": 2}
-IMG = Path(__file__).parent.parent / "docs" / "img" if os.environ.get("KTLOG_DOC_IMAGES") == "1" else Path(tempfile.mkdtemp(prefix="ktlog-seat-shots-"))
+IMG = screenshots("ktlog-seat-shots-")
 SECOND = 1000
 """A tap must reach the other seat's page within this many ms (issue 23)."""
 
@@ -121,8 +115,7 @@ def test_two_seats_and_the_tui_record_a_turning_point_dispute_correct_and_confli
         _choose(alice, "engage")  # the last choice: recorded, no button to tap
         expect(bob.locator("#log li").first).to_contain_text("trooper-1 activates (engage)", timeout=SECOND)
         # A shot: its target, then the Rifle's 3 attack dice and 3 defence dice on the pad, the count said exactly.
-        _move(alice, "shoot")
-        _choose(alice, "bob-trooper-1")
+        alice.locator(".move[data-kind=shoot][data-value=bob-trooper-1]").tap()  # a button for each target
         expect(alice.locator("#form-body .question[data-field=dice] .size")).to_have_text("3 dice")
         expect(alice.locator("#form-body .question[data-field=saves] .size")).to_have_text("3 dice")
         _pad(alice, "62")  # two dice for three: refused on the page, nothing sent
@@ -179,7 +172,7 @@ def test_two_seats_and_the_tui_record_a_turning_point_dispute_correct_and_confli
         for page in (alice, bob):
             expect(page.locator("#log li").first).to_contain_text("bob-trooper-1 activates (engage)", timeout=SECOND)
             expect(page.locator("#log li").first).to_contain_text("the table")
-        expect(bob.locator(".move[data-kind=shoot]")).to_have_count(1)  # his moves now, from the application layer
+        expect(bob.locator(".move[data-kind=shoot]")).to_have_count(2)  # his moves now, from the application layer: a Shoot for each of her troopers
         # A conflict: both tap at the same moment, on the same seq: one is stored, the other is told and shows the new state.
         head = _seq(db, gid)
         for page, who in ((alice, "Alice"), (bob, "Bob")):

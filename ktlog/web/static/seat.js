@@ -47,7 +47,8 @@
 
   const ABOUT_EVENTS = ["EventDisputed", "DisputeResolved", "EventCorrected", "EventVoided", "Annotation"]; // no correction of these
   const CHOOSE = ["player", "operative", "target", "operatives", "option"];
-  const FIRST = ["shoot", "fight", "charge", "dash", "reposition", "end_activation"]; // the common moves, first (above the fold)
+  const FIRST = ["fight", "charge", "dash", "reposition", "end_activation", "shoot"]; // the common moves, first (above the fold); a shot's targets a row each
+  const BY_CHOICE = ["operative", "player"]; // a move that starts with one of these is a button for each choice (Shoot: each target)
   const el = (tag, text, cls) => {
     const e = document.createElement(tag);
     if (text !== undefined && text !== null) e.textContent = text;
@@ -228,13 +229,15 @@
     for (const move of view.moves.filter((m) => m.more)) more.append(moveButton(move));
   }
 
-  // A move that starts by choosing one of the player's operatives (activate, set up ...) is a
-  // button for each: the first tap is the choice.
+  // A move that starts by choosing one of the player's operatives (activate, set up ...), a player
+  // (who has initiative) or a shot's target is a button for each: the first tap is the choice.
   function moveButtons(move) {
     const first = (move.questions || [])[0];
-    if (!first || first.kind !== "operative" || first.optional || first.choices.some((c) => Object.keys(c.when || {}).length)) return [moveButton(move)];
+    const byChoice = first && (BY_CHOICE.includes(first.kind) || (first.kind === "target" && move.kind === "shoot"));
+    if (!byChoice || first.optional || first.choices.some((c) => Object.keys(c.when || {}).length)) return [moveButton(move)];
     return first.choices.map((c) => {
-      const b = moveButton(move, [[first.field, c.value]], `${move.title || move.label}: ${c.label}`);
+      const covered = first.kind === "target" && view.cover[c.value] ? " · in cover when last shot" : "";
+      const b = moveButton(move, [[first.field, c.value]], `${move.title || move.label}: ${c.label}${covered}`);
       b.dataset.value = c.value;
       return b;
     });
@@ -380,7 +383,8 @@
     const body = $("form-body");
     body.replaceChildren();
     $("pad").hidden = true;
-    $("form-ok").hidden = !!next;
+    form.taking = null;
+    $("form-ok").hidden = !!next && !next.q.other && !next.q.many;
     $("form-ok").textContent = form.correcting ? "Correct it" : "Record";
     if (next) body.append(askChoice(next));
     else if (form.confirm) body.append(el("p", `${form.move.label}: are you sure? It is recorded at once, for both players.`, "what"));
@@ -418,17 +422,16 @@
       list.append(row);
     }
     part.append(list);
-    if (q.other || q.many) {
+    if (q.other || q.many) { // the typed or picked values are taken by Record, which records unless something needed is left
       const typed = el("input");
       typed.placeholder = q.other ? "or type another" : "";
       typed.autocomplete = "off";
-      const use = button("Use", () => {
+      if (q.other) part.append(typed);
+      form.taking = () => {
         const values = [...picked, ...(typed.value.trim() ? [typed.value.trim()] : [])];
-        if (values.length) choose(i, q, values.join(","));
-      }, "ok");
-      const line = el("div", undefined, "row");
-      line.append(typed, use);
-      part.append(line);
+        if (values.length) form.answers[i] = values.join(",");
+        return values.length > 0;
+      };
     }
     if (form.marked === q.field) part.append(el("p", form.why, "why"));
     return part;
@@ -627,6 +630,7 @@
   }
 
   async function record() {
+    if (form.taking && !form.taking()) return mark(plan().next.q.field, "Choose one, or type one");
     const answers = form.move.questions && form.move.questions.length ? answersOf() : Object.entries(form.move.fixed || {});
     if (!answers) return;
     const asked = form;
