@@ -459,7 +459,8 @@
       else if (q.kind === "dice") part.append(...diceSlots(item, slots));
       else part.append(...typedAnswer(item));
       if (form.marked === q.field) part.append(el("p", form.why, "why"));
-      const rare = q.optional && (q.kind === "number" || q.kind === "text") && !form.move.questions.every((x) => x.optional);
+      const structured = q.kind === "text" && q.shape && q.shape !== "TEXT"; // re-rolls (2=5/balanced): about the dice, beside them
+      const rare = q.optional && (q.kind === "number" || q.kind === "text") && !structured && !form.move.questions.every((x) => x.optional);
       if (rare) {
         extra.append(part);
         if (form.answers[item.i] || form.marked === q.field) extra.open = true;
