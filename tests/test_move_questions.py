@@ -292,3 +292,14 @@ def test_every_event_of_a_simulated_game_is_asked_again_by_its_moves_questions(r
         envelopes = store.events(game_id)
     asked, wrong = walk(envelopes)
     assert asked > 20 and wrong == []
+
+
+def test_a_recorded_shots_answers_say_its_flags_left_at_their_default():
+    """A correction's form shows the shot as recorded: not in cover, whatever the page's own
+    default (the target's cover when last shot) would be."""
+    s = shooting_game()
+    (move,) = describe_kind(Moves(s), "shoot")
+    shot = parse_event("Shot operative=a1 weapon=Gun target=b1 dice=6541 saves=321")
+    answers = dict(answers_from(move, shot))
+    assert answers["cover"] == "false" and answers["obscured"] == "false" and answers["dice"] == "6541"
+    assert parse_event(event_line(move.event, list(answers.items()))) == shot

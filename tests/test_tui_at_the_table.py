@@ -266,7 +266,7 @@ async def test_an_event_is_reached_by_its_seq_and_corrected_by_editing_its_field
         await press(pilot, "full_stop", "c")
         await dialog_open(pilot, f"Correct seq {shot}")  # the shot's form, filled in with its answers (issue 39)
         rows = screen_text(pilot.app)
-        assert "which target: bob-trooper-1" in rows and "attack dice: 441" in rows and "defence dice: 111" in rows and "in cover: —" in rows
+        assert "which target: bob-trooper-1" in rows and "attack dice: 441" in rows and "defence dice: 111" in rows and "in cover: false" in rows
         await press(pilot, "5")  # the defence dice, asked again with the recorded ones to edit
         await dialog_open(pilot, "defence dice")
         assert pilot.app.screen.dialogs[-1].query_one(Input).value == "111"

@@ -490,6 +490,8 @@ def answers_from(move: Move, event: ev.Event) -> list[tuple[str, str]] | None:
                 answers.append((q.field, parts[q.field].pop(0)))
         elif (given := answer(q.field)) is not None:
             answers.append((q.field, given))
+        elif q.kind == "option" and q.default is not None:  # left at its default (not in cover): said, so a form shows it as recorded
+            answers.append((q.field, q.default))
     return answers
 
 
