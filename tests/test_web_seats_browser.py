@@ -123,11 +123,9 @@ def test_two_seats_and_the_tui_record_a_turning_point_dispute_correct_and_confli
         expect(alice.locator("#form-body .question[data-field=dice] .why")).to_have_text("Attack dice: 3 dice, 2 typed")
         _pad(alice, "1213")  # the third attack die, then the defence dice
         expect(alice.locator("#form-body .dice output")).to_have_text(["621", "213"])
-        alice.screenshot(path=str(IMG / "seat-alice-dice-pad.png"))
         alice.locator("#form-ok").tap()
         expect(bob.locator("#log li").first).to_contain_text("shoots", timeout=SECOND)
         shot_seq = int(bob.locator("#log li").first.get_attribute("value"))
-        alice.screenshot(path=str(IMG / "seat-alice-after-shot.png"))
         # Bob's ploy by name, with its CP, during Alice's activation.
         _move(bob, "ploy")
         expect(bob.locator("#form-body .step")).to_contain_text("Brace (1CP)")

@@ -135,7 +135,7 @@ def _yes(flag: bool) -> str:
 
 
 def _rerolls(field: str, label: str) -> tuple[Question]:
-    return (Question(field, "text", label, shape="DIE=RESULT/RULE ...", optional=True, hint="which die and its new result, and why: 2=5/balanced 4=6/command"),)
+    return (Question(field, "text", label, shape="DIE=RESULT/RULE ...", optional=True, hint="e.g. 2=5/balanced 4=6/command (die=new result/rule)"),)
 
 
 def _flag(field: str, label: str) -> Question:

@@ -257,7 +257,8 @@
     for (const row of view.log.slice().reverse()) {
       const li = logItem(row, row.undone_by ? "undone" : "");
       if (row.by === me && !row.undone_by && !ABOUT_EVENTS.includes(row.type)) li.append(button("Correct", () => correct(row)));
-      if (row.by !== me && row.seq > 1 && !row.undone_by && row.type !== "EventDisputed") li.append(button("Dispute", () => fix("dispute", row)));
+      const disputed = disputes.some((d) => d.target === row.seq); // one open dispute an event
+      if (row.by !== me && row.seq > 1 && !row.undone_by && !disputed && row.type !== "EventDisputed") li.append(button("Dispute", () => fix("dispute", row)));
       for (const d of disputes)
         if (d.seq === row.seq && d.by === me) {
           if (d.corrected) li.append(button("Accept", () => send({ line: `DisputeResolved dispute=${d.seq} outcome=accepted` })));
