@@ -37,6 +37,8 @@ from ktlog.play import seats  # noqa: E402
 from ktlog.storage.store import Store  # noqa: E402
 
 KTLOG = Path(sys.executable).with_name("ktlog")
+PACE_S = 0.25
+"""Between two taps (each timed on its own): slower than the seat's rate limit, as a person taps."""
 WATCH = """() => { window.__seen = {}; window.__viewed = {}; const log = document.getElementById('log');
   const now = () => performance.timeOrigin + performance.now();
   new MutationObserver(() => { for (const li of log.children) { if (!(li.value in window.__seen)) window.__seen[li.value] = now(); } })
@@ -145,6 +147,7 @@ def bench_taps(tmp: Path, taps: int, watchers: int) -> list[str]:
             cpu0 = cpu_s(served.proc.pid)
             with Store(db) as table:
                 for i in range(taps):
+                    time.sleep(PACE_S)  # a person's pace: the seat's rate limit (5 writes a second) is not the figure
                     seq = table.state(gid).seq + 1
                     selector = ".move[data-kind=activate][data-value=trooper-1]" if i % 2 == 0 else "#undo"
                     wait_until(alice, "(s) => !!document.querySelector(s) && !document.querySelector(s).disabled && !document.body.dataset.busy", selector)
@@ -247,11 +250,14 @@ def bench_load(tmp: Path, loads: int) -> list[str]:
         return statistics.median(answered), statistics.median(shown), words
 
     answered, shown, said = floors(again_floor)
-    ratio = statistics.median(again) / shown
+    ratio = statistics.median(
+        a / floor_shown for a, (_, floor_shown) in zip(again, again_floor)
+    )  # pair by pair: each load against the static file loaded just before it
     new_answered, new_shown, new_said = floors(floor)
     return [
         f"| the seat reopened in a new tab (its view in the page, script and stylesheet kept), drawn; {loads} loads "
-        f"| min {ms(min(again))}, median {ms(statistics.median(again))}: {ratio:.2f}x the static file shown ({statistics.median(again) / answered:.2f}x answered) "
+        f"| min {ms(min(again))}, median {ms(statistics.median(again))}: {ratio:.2f}x the static file shown, pair by pair (medians: "
+        f"{statistics.median(again) / shown:.2f}x shown, {statistics.median(again) / answered:.2f}x answered) "
         f"| <= 1.3x: {'met' if ratio <= 1.3 else '**not met**'}; <= 300 ms: {'met' if statistics.median(again) <= 0.3 else '**not met**'} |",
         f"| baseline, same run: a new tab's one static file | {said} | |",
         f"| the seat's link opened in a new browser (the page, its script and stylesheet, then its view), drawn "
