@@ -22,7 +22,7 @@ from ktlog.play.questions import answers_from
 from ktlog.play.seats import seat_moves, whose
 from ktlog.rules.questions import Move
 from ktlog.state import GameState
-from ktlog.text.event_text import event_line, parse_event
+from ktlog.text.event_text import answers_line, event_line, parse_event
 
 WAIT_MS = 10_000
 REFUSED = "(!!document.querySelector('#form-body .why') || !document.getElementById('form-problem').hidden)"
@@ -173,7 +173,7 @@ def move_for(state: GameState, player: str, event: ev.Event) -> Move | None:
         if move.event != type(event).__name__ or (answers := answers_from(move, event)) is None:
             continue
         try:
-            made = parse_event(event_line(move.event, answers))
+            made = parse_event(answers_line(move.event, answers))
         except Exception:  # noqa: BLE001  # not this move's answers
             continue
         dice = [value for name, value in answers if any(q.field == name and q.kind == "dice" for q in move.questions)]
@@ -197,9 +197,7 @@ def bare(event: ev.Event) -> ev.Event:
 
 
 def line_of(event: ev.Event) -> str:
-    from ktlog.files.gamefile import event_line as recorded_line
-
-    return recorded_line(bare(event))
+    return event_line(bare(event))
 
 
 def page_player(page) -> str:

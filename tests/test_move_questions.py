@@ -14,7 +14,6 @@ from test_tui_rulesets import joint
 from ktlog import events as ev
 from ktlog.data import SAMPLE_GAMES
 from ktlog.errors import KtlogError
-from ktlog.files.gamefile import event_line as recorded_line
 from ktlog.files.gamelog import read_game_log
 from ktlog.play.moves import DiceExpected, Moves, dice_expected
 from ktlog.play.questions import KINDS, answers_from, describe_kind, every_kind, kinds, legal_moves, table
@@ -22,8 +21,10 @@ from ktlog.play.replay import Replay
 from ktlog.play.simulate import simulate_into
 from ktlog.rules.questions import Move
 from ktlog.rulesets import RULESETS
+from ktlog.rulesets.approved.events import TacOpScored
 from ktlog.storage.store import Store
-from ktlog.text.event_text import event_line, parse_event
+from ktlog.text.event_text import answers_line, parse_event
+from ktlog.text.event_text import event_line as recorded_line
 
 
 def first_answers(move: Move) -> list[tuple[str, str]]:
@@ -66,7 +67,7 @@ def test_every_legal_move_answered_makes_an_event_the_rules_accept(name):
         described = legal_moves(moves)
         assert msgspec.json.decode(msgspec.json.encode(described), type=list[Move]) == described
         for move in described:
-            line = event_line(move.event, first_answers(move))
+            line = answers_line(move.event, first_answers(move))
             event = parse_event(line)
             assert moves.trial.refusal(event) is None, f"seq {seq}: {line}"
             assert moves.legal(move.kind)
@@ -102,12 +103,12 @@ def test_a_rulesets_kind_is_offered_after_the_kind_it_names():
     assert "overwatch" not in order
 
 
-def test_event_line_joins_a_field_answered_twice_and_a_markers_holders():
-    assert event_line("ReinforcementsArrived", [("operatives", "n1"), ("operatives", "n2")]) == "ReinforcementsArrived operatives=n1,n2"
-    line = event_line("ObjectivesControlled", [("control.m1", "Alice"), ("control.m2", "")])
+def test_answers_line_joins_a_field_answered_twice_and_a_markers_holders():
+    assert answers_line("ReinforcementsArrived", [("operatives", "n1"), ("operatives", "n2")]) == "ReinforcementsArrived operatives=n1,n2"
+    line = answers_line("ObjectivesControlled", [("control.m1", "Alice"), ("control.m2", "")])
     assert line == "ObjectivesControlled control=m1:Alice,m2:"
     assert parse_event(line) == ev.ObjectivesControlled(control={"m1": "Alice", "m2": None})
-    assert parse_event(event_line("TacOpScored", [("player", "Ana"), ("vp", "2"), ("reason", "Flank: both flanks held"), ("note", "")])) == ev.TacOpScored(
+    assert parse_event(answers_line("TacOpScored", [("player", "Ana"), ("vp", "2"), ("reason", "Flank: both flanks held"), ("note", "")])) == TacOpScored(
         player="Ana", vp=2, reason="Flank: both flanks held"
     )
 
@@ -174,7 +175,7 @@ def test_a_shot_asks_what_its_weapon_and_target_call_for():
     assert [asked["dice"].dice_for({"weapon": "Gun", "accurate": n})[0].count for n in ("0", "1")] == [4, 3]
     (saves,) = asked["saves"].dice_for({"weapon": "Gun", "target": "b1", "cover": "false"})
     assert saves.most == 3 and saves.hint == "3 dice, or 2 if a critical hit is retained (Piercing Crits 1)"
-    line = event_line("Shot", [*move.fixed.items(), ("target", "b1"), ("dice", "641"), ("saves", "55"), ("hot_roll", "2"), ("accurate", "1")])
+    line = answers_line("Shot", [*move.fixed.items(), ("target", "b1"), ("dice", "641"), ("saves", "55"), ("hot_roll", "2"), ("accurate", "1")])
     assert Moves(s).trial.refusal(parse_event(line)) is None
     assert Moves(s).trial.refusal(parse_event(line.replace(" hot_roll=2", ""))).rule == "Hot, pg 111"  # the rules require it
     two = game({"a1": card(weapons=(gun("Gun", 4, 4, (3, 4), "Lethal 5+"), gun("Pistol", 3, 4, (2, 3))))}, 2)
@@ -192,7 +193,7 @@ def test_a_choice_is_legal_only_with_the_answers_it_was_legal_with():
     assert move.player == "NPOs" and [c.value for c in first.choices] == ["n1", "n2"]
     assert [c.value for c in second.legal({"operatives": "n1"})] == ["n2"]
     assert [c.value for c in second.legal({"operatives": "n2"})] == ["n1"]
-    line = event_line(move.event, [("operatives", "n1"), ("operatives", "n2")])
+    line = answers_line(move.event, [("operatives", "n1"), ("operatives", "n2")])
     assert Moves(reinforcements_due().state).trial.refusal(parse_event(line)) is None
 
 
@@ -264,7 +265,7 @@ def padded(offered: list[Move], event: ev.Event) -> bool:
 
 
 def _made(event_type: str, answers: list[tuple[str, str]]) -> ev.Event | str:
-    line = event_line(event_type, answers)
+    line = answers_line(event_type, answers)
     try:
         return parse_event(line)
     except KtlogError as exc:
@@ -302,4 +303,4 @@ def test_a_recorded_shots_answers_say_its_flags_left_at_their_default():
     shot = parse_event("Shot operative=a1 weapon=Gun target=b1 dice=6541 saves=321")
     answers = dict(answers_from(move, shot))
     assert answers["cover"] == "false" and answers["obscured"] == "false" and answers["dice"] == "6541"
-    assert parse_event(event_line(move.event, list(answers.items()))) == shot
+    assert parse_event(answers_line(move.event, list(answers.items()))) == shot

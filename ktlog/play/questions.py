@@ -22,7 +22,6 @@ from typing import Any, cast
 import msgspec
 
 from .. import events as ev
-from ..files.gamefile import event_line as recorded_line
 from ..rules.candidates import melee
 from ..rules.questions import Choice, DiceGroup, Kind, Move, Question, QuestionKind, Table, value_text
 from ..rules.ruleset import Ruleset
@@ -30,7 +29,8 @@ from ..rulesets import RULESETS
 from ..state import GameState, OperativeState
 from ..text.describe import describe
 from ..text.event_text import SHOT_SHORTHAND, field_defaults, field_shape, field_types
-from .moves import SHOOTING, Moves, dice_expected, hit_as_used, owner, weapon_of, weapon_rules
+from ..text.event_text import event_line as recorded_line
+from .moves import Moves, dice_expected, hit_as_used, owner, weapon_of, weapon_rules
 
 FIELD_KIND: dict[str, QuestionKind] = {"player": "player", "operative": "operative", "target": "target", "targets": "target", "operatives": "operatives"}
 """The kind of question a field chosen from the legal events is (any other: an option)."""
@@ -398,7 +398,7 @@ def _given(e: ev.Event, free: Any, s: GameState) -> dict[str, Any]:
     asked_free = {q.field for q in free(s, e)} if free else set()
     defaults = field_defaults(cls)
     skip = {"override", "version", "meta", *asked_free}
-    if cls in SHOOTING.values() or cls is ev.Fought:
+    if issubclass(cls, ev.Shot | ev.Fought):
         skip |= {"attacks", "damage", "damage_taken", "target_weapon", "hot_roll"}
     return {f: getattr(e, f) for f in cls.__struct_fields__ if f not in skip and not (f in defaults and getattr(e, f) == defaults[f])}
 

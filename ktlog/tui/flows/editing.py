@@ -9,8 +9,7 @@ from ktlog import events as ev
 from ktlog.errors import KtlogError
 from ktlog.play.seats import correction
 from ktlog.text.describe import describe
-from ktlog.text.event_text import event_line as answers_line
-from ktlog.text.event_text import parse_event
+from ktlog.text.event_text import answers_line, parse_event
 
 from ..screens.pick import Choice
 from ..screens.prompt import TextPrompt
