@@ -51,6 +51,14 @@ def shipped() -> dict[str, Path]:
     return {p.stem: p for p in sorted(LAYOUTS.glob("*.toml"))}
 
 
+def find_layout(spec: str) -> Layout:
+    """A shipped layout by name (`volkus-like`), else a layout file, read and checked."""
+    path = shipped().get(spec)
+    if path is None and not Path(spec).is_file():
+        raise LayoutError(f"no layout {spec!r}: give a layout file or one of {', '.join(shipped())} (docs/the-board.md)")
+    return load_layout(path or spec)
+
+
 def load_layout(path: str | Path) -> Layout:
     """Read and check a layout file; the error names its first three problems and how many more there are."""
     layout, problems = check_layout(path)

@@ -8,6 +8,7 @@ from typing import Any
 
 from ..events import Fought, ShootingAttack, Shot, Weapon
 from ..state import AplChange, AttackKind, AttackMode, AttackRecord, GameState, OperativeState
+from . import positions
 from .actions import KILLZONE_OF_ACTION, begin_action, finish_action, in_killzone, not_engaged
 from .context import Ctx, handles
 from .damage import inflict
@@ -115,6 +116,7 @@ def shooting_attacks(ctx: Ctx, e: Shot, op: OperativeState, worsen: int = 0) -> 
         if not target.set_up:
             ctx.invalid(f"{target.id!r} is not in the killzone", "pg 42")
         _check_target(ctx, e, i, op, target, profile, close)
+        positions.shooting_attack(ctx, op, target, attack, profile, primary=(i == 0 and not close) or (i > 0 and bool(profile.torrent)))
         _shooting_sequence(ctx, attack, op, weapon, target, profile, hit)
     _hot(ctx, e, op, weapon, profile, hit)
     if profile.limited:
@@ -161,7 +163,7 @@ def _check_target(ctx: Ctx, e: Shot, i: int, op: OperativeState, target: Operati
         friends = [x for x in target.engaged_with if ctx.state.operatives[x].player == op.player]
         if friends:
             ctx.broke(f"{target.id!r} has friendly operatives within its control range ({', '.join(friends)}) and is not a valid target", "pg 42")
-        if target.order == "conceal" and attack.cover and not (profile.seek or profile.seek_light):
+        if target.order == "conceal" and attack.cover and not (profile.seek or profile.seek_light) and not positions.judged(ctx.state, op, target):
             ctx.broke(f"{target.id!r} has a Conceal order and is in cover, so it is not a valid target", "pg 42")
     elif profile.blast:
         ctx.ruleset.blast_secondary(ctx, e.attacks[0], attack)
