@@ -11,11 +11,11 @@ from ktlog.board.layout import Layout, Objective
 from ktlog.data import SAMPLE_GAMES, SAMPLE_ROSTERS
 from ktlog.envelopes import canonical
 from ktlog.errors import InvalidEvent, RuleViolation
-from ktlog.events import ActivationEnded, Charged, Dashed, GameCreated, ObjectivesControlled, OperativeActivated, Repositioned, Shot, ShootingAttack, decodable
+from ktlog.events import ActivationEnded, Charged, Dashed, GameCreated, ObjectivesControlled, OperativeActivated, Repositioned, ShootingAttack, Shot, decodable
 from ktlog.files.gamelog import read_game_log
 from ktlog.files.layouts import load_layout, shipped
 from ktlog.files.rosters import load_roster
-from ktlog.play.builder import GameBuilder, charge, dash, fall_back, reposition, shoot
+from ktlog.play.builder import GameBuilder, charge, dash, fall_back, reposition
 from ktlog.reducer import fold
 from ktlog.text.event_text import parse_event
 
