@@ -15,6 +15,7 @@ from __future__ import annotations
 import datetime as dt
 import uuid
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
 
 from ..board.layout import Layout
 from ..envelopes import GENESIS, event_uuid, seal
@@ -91,12 +92,12 @@ class GameBuilder:
 
     SNAPSHOT_EVERY = 50
 
-    def __init__(self, ruleset: str = "kt24-preliminary", killzone: str = "volkus", date: str = "2026-11-21", layout: Layout | None = None, **labels: str):
+    def __init__(self, ruleset: str = "kt24-preliminary", killzone: str = "volkus", date: str = "2026-11-21", **labels: str | Layout):
         self.events: list[Event] = []
         self.state = fold([])
         self._snapshots: dict[int, bytes] = {}
         self._voids: list[tuple[int, int]] = []
-        self.add(GameCreated(ruleset=ruleset, killzone=killzone, date=date, layout=layout, **labels))  # type: ignore[arg-type]  # labels: GameCreated's str fields (LABELS)
+        self.add(GameCreated(ruleset=ruleset, killzone=killzone, date=date, **labels))  # type: ignore[arg-type]  # labels: GameCreated's str fields (LABELS) and its layout
 
     # --- any event --------------------------------------------------------------------------
 
