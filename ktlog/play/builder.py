@@ -15,7 +15,6 @@ from __future__ import annotations
 import datetime as dt
 import uuid
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any
 
 from ..board.layout import Layout
 from ..envelopes import GENESIS, event_uuid, seal
