@@ -39,10 +39,10 @@ def on_board(state: GameState) -> list[Placed]:
 def board_view(replay: Replay, seq: int) -> BoardView | None:
     """The board after `seq` (clamped to the game), or None for a game without a layout. The
     replay is left at `seq`."""
-    seq = max(0, min(seq, replay.head))
-    at = replay.seek(seq)
-    if at.layout is None:
+    layout = replay.final.layout
+    if layout is None:
         return None
+    seq = max(0, min(seq, replay.head))
     counting = effective(replay.timeline.records[:seq])
     start = next((i for i in range(len(counting) - 1, -1, -1) if isinstance(counting[i][1], OperativeActivated | CounteractStarted)), len(counting))
     activation = counting[start:]
@@ -57,4 +57,4 @@ def board_view(replay: Replay, seq: int) -> BoardView | None:
     shot = next((e for _, e in reversed(activation) if isinstance(e, Shot)), None)
     shots = [ShotLine(shot.operative, a.target) for a in shot.attacks] if shot is not None else []
     state = replay.seek(seq)
-    return BoardView(state.layout or at.layout, seq, on_board(state), [Trail(op, tuple(points)) for op, points in trails.items()], shots)
+    return BoardView(layout, seq, on_board(state), [Trail(op, tuple(points)) for op, points in trails.items()], shots)

@@ -38,7 +38,14 @@ def build() -> GameBuilder:
         initiative="Alice",
         crit_op=1,
         markers=[("centre", "Bob"), ("west", "Alice"), ("east", "Bob")],
-        positions={"sergeant": (8, 19), "sharpshooter": (13, 20.5), "gunner-plasma": (23, 19), "legionary-1": (9, 2), "heavy-gunner": (21, 2), "icon-bearer": (27, 3)},
+        positions={
+            "sergeant": (8, 19),
+            "sharpshooter": (13, 20.5),
+            "gunner-plasma": (23, 19),
+            "legionary-1": (9, 2),
+            "heavy-gunner": (21, 2),
+            "icon-bearer": (27, 3),
+        },
     )
 
     # TURNING POINT 1: Bob first. Plasma gunner 8 -> 4 wounds; heavy gunner 14 -> 9.

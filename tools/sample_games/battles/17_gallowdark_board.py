@@ -37,7 +37,14 @@ def build() -> GameBuilder:
         initiative="Alice",
         crit_op=1,
         markers=[("centre", "Bob"), ("west", "Alice"), ("east", "Bob")],
-        positions={"sergeant": (6, 26), "sharpshooter": (12, 26), "gunner-plasma": (18, 26), "legionary-1": (1.2, 2), "heavy-gunner": (11, 2), "icon-bearer": (18, 2)},
+        positions={
+            "sergeant": (6, 26),
+            "sharpshooter": (12, 26),
+            "gunner-plasma": (18, 26),
+            "legionary-1": (1.2, 2),
+            "heavy-gunner": (11, 2),
+            "icon-bearer": (18, 2),
+        },
     )
 
     # TURNING POINT 1: Bob first. Icon bearer 14 -> 9.
