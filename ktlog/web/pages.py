@@ -90,8 +90,9 @@ def overlay_page(game_id: str, title: str, state: dict, chance: dict | None = No
     return page(title, body + data_block("ktlog-state", state) + data_block("ktlog-chance", chance), kind="overlay", attrs=attrs)
 
 
-def replay_page(game_id: str, title: str, state: dict, rows: list[dict], winprob: dict | None = None) -> str:
-    """The replay: controls, the VP curve, the win-probability curve (two players), the board and the log."""
+def replay_page(game_id: str, title: str, state: dict, rows: list[dict], winprob: dict | None = None, *, board: bool = False) -> str:
+    """The replay: controls, the VP curve, the win-probability curve (two players), the battle on
+    its killzone (a game with positions: the board's SVG at each moment), the board and the log."""
     body = (
         f"<h1>{escape(title)}</h1>"
         "<div class='controls'><button id='start' title='start (Home)'>Start</button><button id='back' title='back (←)'>◀</button>"
@@ -104,6 +105,7 @@ def replay_page(game_id: str, title: str, state: dict, rows: list[dict], winprob
             if winprob
             else ""
         )
+        + ("<figure class='battle'><img id='battle' alt='the battle on its killzone at this moment'></figure>" if board else "")
         + "<section id='scoreboard' class='scoreboard'></section>"
         "<section class='columns'><div><h2>Operatives</h2><div id='operatives'></div></div><div><h2>Events</h2><ol id='log' class='log'></ol></div></section>"
     )

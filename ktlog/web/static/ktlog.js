@@ -471,6 +471,8 @@
       }
       if (mine !== asked) return;
       renderState(state);
+      const battle = document.getElementById("battle");
+      if (battle) battle.src = `/api/games/${encodeURIComponent(game)}/board.svg?at=${seq}`;
       scrubber.value = seq;
       document.getElementById("at").textContent = `seq ${seq} of ${head}`;
       document.querySelectorAll("#log li.here").forEach((li) => li.classList.remove("here"));
