@@ -193,6 +193,14 @@ def test_declared_cover_that_the_terrain_contradicts_is_refused_with_both_values
     assert error.rule == "Cover, pg 47" and "declared cover=True, the board gives cover=False" in str(error)
 
 
+def test_a_target_beyond_the_weapons_range_is_refused():
+    g = game(positions={**START, "legionary-1": (9, 4)})
+    g.activate("heavy-gunner", "conceal")
+    g.add(OperativeActivated(operative="sergeant", order="engage"))
+    error = refused(g, Shot(operative="sergeant", weapon="Hot-shot laspistol", attacks=(ShootingAttack(target="legionary-1", damage=0),)))
+    assert error.rule == "Range, pg 111" and '13.9" from sergeant' in str(error)  # 15.03" between centres less both radii and 'Range 8"' in str(error)
+
+
 def test_a_target_hidden_by_terrain_is_not_a_valid_target():
     g = game(positions={**START, "legionary-1": (4.5, 4), "sergeant": (4.5, 17.6)})
     g.activate("heavy-gunner", "conceal")

@@ -11,7 +11,7 @@ import math
 from collections.abc import Sequence
 
 from ..board.checks import problems_of, summary
-from ..board.geometry import Board, Placed, Reason, control_range, marker_control, target_problem, targeting
+from ..board.geometry import Board, Placed, Reason, control_range, distance, marker_control, target_problem, targeting
 from ..board.layout import Layout
 from ..board.movement import DROP_IGNORED, JUMP_UP_IGNORED, Waypoint, move_cost, placement_problem
 from ..board.shapes import Point, inside, seg_point_distance
@@ -192,8 +192,9 @@ def judged(s: GameState, op: OperativeState, target: OperativeState) -> bool:
 
 
 def shooting_attack(ctx: Ctx, op: OperativeState, target: OperativeState, attack: ShootingAttack, profile: WeaponProfile, *, primary: bool) -> None:
-    """A valid target from the board (pg 42, 55, 60), and the declared cover and obscured against
-    the terrain between (pg 47, 53): a contradiction is refused with both values."""
+    """Within the weapon's Range (pg 111), a valid target from the board (pg 42, 55, 60), and the
+    declared cover and obscured against the terrain between (pg 47, 53): a contradiction is
+    refused with both values."""
     s = ctx.state
     if not judged(s, op, target):
         return
@@ -201,6 +202,8 @@ def shooting_attack(ctx: Ctx, op: OperativeState, target: OperativeState, attack
     b = board(s.layout)
     shooter, aimed = placed(op), placed(target)
     assert shooter is not None and aimed is not None
+    if profile.range is not None and (apart := distance(shooter, aimed)) > profile.range + 1e-9:
+        ctx.broke(f'{target.id} is {apart:.1f}" from {op.id}, beyond the weapon\'s Range {profile.range}"', "Range, pg 111")
     seek = "seek" if profile.seek else "seek light" if profile.seek_light else None
     if primary:
         _broke(ctx, target_problem(b, shooter, aimed, on_board(s), seek=seek))
