@@ -235,3 +235,12 @@ def test_objective_control_is_on_the_players_word_while_an_operative_has_no_posi
 def test_the_layouts_markers_are_where_the_rules_look():
     assert {m.name for m in VOLKUS.objectives} == {m for m, _ in MARKERS}
     assert Objective("west", 7, 13.5) in VOLKUS.objectives
+
+
+def test_the_log_says_where_an_operative_is_placed_and_nothing_more_without_a_position():
+    from ktlog.text.describe import describe
+
+    assert describe(Dashed(operative="legionary-1", x=9, y=5)) == "legionary-1: Dash to (9, 5)"
+    assert describe(Charged(operative="legionary-1", targets=("sergeant",), x=8, y=11.7, z=3)) == 'legionary-1 charges sergeant, ending at (8, 11.7), 3" up'
+    assert describe(Dashed(operative="legionary-1")) == "legionary-1: Dash"
+    assert describe(Charged(operative="legionary-1", targets=("sergeant",))) == "legionary-1 charges sergeant"
