@@ -167,12 +167,15 @@ def _distance(ctx: Ctx, e: Moved, b: Board, start: Placed, at: Waypoint, allowed
     """The move's distance: the cheapest of the straight ways there (across then up or down, up
     or down then across, or one jump) when one is open; else no less than the straight line."""
     here = (start.x, start.y, start.z)
-    ways = [[at], [(at[0], at[1], here[2]), at], [(here[0], here[1], at[2]), at]]
-    costs = [m for way in ways if (m := move_cost(b, start, way, others)).problem is None]
-    dash = isinstance(e, Dashed)
-    if dash:
-        costs = [m for m in costs if not m.climbed]
-    counted = min((m.cost for m in costs), default=fewest_inches(here, at))
+    least, dash = fewest_inches(here, at), isinstance(e, Dashed)
+    costs = []
+    for way in ([at], [(at[0], at[1], here[2]), at], [(here[0], here[1], at[2]), at]):
+        move = move_cost(b, start, way, others)
+        if move.problem is None and not (dash and move.climbed):
+            costs.append(move)
+            if move.cost <= least:
+                break  # no way costs less
+    counted = min((m.cost for m in costs), default=least)
     rule = "Charge, pg 41" if isinstance(e, Charged) else f"{e.name}, pg 40"
     if counted > allowed:
         ctx.broke(
