@@ -329,12 +329,12 @@ def chart(ctx, kind, game, at, output, force) -> None:
     """Draw a chart to PNG or SVG: vp GAME (one game's VP race), curves (winners and losers),
     teams (win rate per kill team with its interval), elo (ratings over time), board GAME (the
     battle on its killzone, --at SEQ)."""
-    from ..analytics import charts
-
     claim_output(ctx, output, force)
-    if kind == "board":
+    if kind == "board":  # no Polars: the board is drawn from the game's events
         write_output(ctx, output, _board_chart(ctx, game, at, output))
         return
+    from ..analytics import charts
+
     league = _league(ctx, dict.fromkeys(FILTERS))
     if kind == "vp":
         if not game:
