@@ -25,9 +25,9 @@ START = {"sergeant": (8, 19), "gunner-plasma": (23, 19), "legionary-1": (9, 2), 
 MARKERS = [("centre", "Bob"), ("west", "Alice"), ("east", "Bob")]
 
 
-def game(positions: dict[str, tuple[float, float]] | None = START, layout: Layout | None = VOLKUS) -> GameBuilder:
+def game(positions: dict[str, tuple[float, float]] | None = START, layout: Layout | None = VOLKUS, alice: tuple[str, str] = ("sergeant", "gunner-plasma")) -> GameBuilder:
     g = GameBuilder(killzone="volkus", layout=layout)
-    g.player("Alice", load_roster(SAMPLE_ROSTERS / "kasrkin.toml"), ["sergeant", "gunner-plasma"])
+    g.player("Alice", load_roster(SAMPLE_ROSTERS / "kasrkin.toml"), list(alice))
     g.player("Bob", load_roster(SAMPLE_ROSTERS / "legionaries.toml"), ["legionary-1", "heavy-gunner"])
     g.setup(rolloff={"Alice": 5, "Bob": 2}, initiative="Alice", crit_op=1, markers=MARKERS, positions=positions)
     return g.turning_point(1, rolls={"Alice": 3, "Bob": 4}, initiative="Bob")
@@ -244,3 +244,31 @@ def test_the_log_says_where_an_operative_is_placed_and_nothing_more_without_a_po
     assert describe(Charged(operative="legionary-1", targets=("sergeant",), x=8, y=11.7, z=3)) == 'legionary-1 charges sergeant, ending at (8, 11.7), 3" up'
     assert describe(Dashed(operative="legionary-1")) == "legionary-1: Dash"
     assert describe(Charged(operative="legionary-1", targets=("sergeant",))) == "legionary-1 charges sergeant"
+
+
+def test_blast_attacks_every_operative_near_the_primary_target_and_no_other():
+    g = game(positions={"sergeant": (8, 19), "gunner-grenade": (29, 19), "legionary-1": (27, 3), "heavy-gunner": (29, 3)}, alice=("sergeant", "gunner-grenade"))
+    g.activate("legionary-1", "conceal")
+    g.add(OperativeActivated(operative="gunner-grenade", order="engage"))
+
+    def frag(*targets: str) -> Shot:
+        return Shot(operative="gunner-grenade", weapon="Grenade launcher (frag)", attacks=tuple(ShootingAttack(target=t, damage=0) for t in targets))
+
+    error = refused(g, frag("heavy-gunner"))  # the legionary, 0.74" from it and visible, is left out
+    assert error.rule == "Blast, pg 111" and 'legionary-1 is within 2" of heavy-gunner and visible to it: Blast attacks them too' in str(error)
+    error = refused(g, frag("heavy-gunner", "legionary-1", "sergeant"))
+    assert error.rule == "Blast, pg 111" and "sergeant is not within 2\" of heavy-gunner" in str(error)
+    g.add(frag("heavy-gunner", "legionary-1"))
+
+
+def test_a_torrent_weapons_other_targets_are_within_x_of_the_primary_target():
+    g = game(positions={"sergeant": (8, 19), "gunner-flamer": (29, 19), "legionary-1": (27, 3), "heavy-gunner": (21, 2)}, alice=("sergeant", "gunner-flamer"))
+    g.activate("legionary-1", "conceal")
+    g.add(OperativeActivated(operative="gunner-flamer", order="engage"))
+    flamer = g.state.operatives["gunner-flamer"]
+    flamer.x, flamer.y = 27.0, 9.0  # placed by hand within the flamer's 8" of both (a test of the Torrent check alone)
+    legionary = g.state.operatives["heavy-gunner"]
+    legionary.x, legionary.y = 23.5, 3.0  # 2.24" from legionary-1's base
+    shot = Shot(operative="gunner-flamer", weapon="Flamer", attacks=(ShootingAttack(target="legionary-1", damage=0), ShootingAttack(target="heavy-gunner", damage=0)))
+    error = refused(g, shot)
+    assert error.rule == "Torrent, pg 111" and 'heavy-gunner is not within 2" of legionary-1' in str(error)

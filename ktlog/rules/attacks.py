@@ -111,6 +111,7 @@ def shooting_attacks(ctx: Ctx, e: Shot, op: OperativeState, worsen: int = 0) -> 
     close = point_blank(e, op)
     _check_shooter(ctx, e, op, weapon, profile, close)
     hit = hit_stat(op, weapon) + worsen + (POINT_BLANK_HIT_PENALTY if close else 0)
+    positions.secondary_targets(ctx, op, e, profile)
     for i, attack in enumerate(e.attacks):
         target = ctx.living(attack.target, "target")
         if not target.set_up:
