@@ -25,7 +25,9 @@ START = {"sergeant": (8, 19), "gunner-plasma": (23, 19), "legionary-1": (9, 2), 
 MARKERS = [("centre", "Bob"), ("west", "Alice"), ("east", "Bob")]
 
 
-def game(positions: dict[str, tuple[float, float]] | None = START, layout: Layout | None = VOLKUS, alice: tuple[str, str] = ("sergeant", "gunner-plasma")) -> GameBuilder:
+def game(
+    positions: dict[str, tuple[float, float]] | None = START, layout: Layout | None = VOLKUS, alice: tuple[str, str] = ("sergeant", "gunner-plasma")
+) -> GameBuilder:
     g = GameBuilder(killzone="volkus", layout=layout)
     g.player("Alice", load_roster(SAMPLE_ROSTERS / "kasrkin.toml"), list(alice))
     g.player("Bob", load_roster(SAMPLE_ROSTERS / "legionaries.toml"), ["legionary-1", "heavy-gunner"])
@@ -257,7 +259,7 @@ def test_blast_attacks_every_operative_near_the_primary_target_and_no_other():
     error = refused(g, frag("heavy-gunner"))  # the legionary, 0.74" from it and visible, is left out
     assert error.rule == "Blast, pg 111" and 'legionary-1 is within 2" of heavy-gunner and visible to it: Blast attacks them too' in str(error)
     error = refused(g, frag("heavy-gunner", "legionary-1", "sergeant"))
-    assert error.rule == "Blast, pg 111" and "sergeant is not within 2\" of heavy-gunner" in str(error)
+    assert error.rule == "Blast, pg 111" and 'sergeant is not within 2" of heavy-gunner' in str(error)
     g.add(frag("heavy-gunner", "legionary-1"))
 
 
@@ -269,6 +271,8 @@ def test_a_torrent_weapons_other_targets_are_within_x_of_the_primary_target():
     flamer.x, flamer.y = 27.0, 9.0  # placed by hand within the flamer's 8" of both (a test of the Torrent check alone)
     legionary = g.state.operatives["heavy-gunner"]
     legionary.x, legionary.y = 23.5, 3.0  # 2.24" from legionary-1's base
-    shot = Shot(operative="gunner-flamer", weapon="Flamer", attacks=(ShootingAttack(target="legionary-1", damage=0), ShootingAttack(target="heavy-gunner", damage=0)))
+    shot = Shot(
+        operative="gunner-flamer", weapon="Flamer", attacks=(ShootingAttack(target="legionary-1", damage=0), ShootingAttack(target="heavy-gunner", damage=0))
+    )
     error = refused(g, shot)
     assert error.rule == "Torrent, pg 111" and 'heavy-gunner is not within 2" of legionary-1' in str(error)
