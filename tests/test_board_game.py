@@ -15,7 +15,7 @@ from ktlog.events import ActivationEnded, Charged, Dashed, GameCreated, Objectiv
 from ktlog.files.gamelog import read_game_log
 from ktlog.files.layouts import load_layout, shipped
 from ktlog.files.rosters import load_roster
-from ktlog.play.builder import GameBuilder, charge, dash, fall_back, reposition
+from ktlog.play.builder import GameBuilder, charge, dash, fall_back, reposition, shoot
 from ktlog.reducer import fold
 from ktlog.text.event_text import parse_event
 
@@ -276,3 +276,16 @@ def test_a_torrent_weapons_other_targets_are_within_x_of_the_primary_target():
     )
     error = refused(g, shot)
     assert error.rule == "Torrent, pg 111" and 'heavy-gunner is not within 2" of legionary-1' in str(error)
+
+
+def test_from_vantage_terrain_a_weapon_has_accurate_1_against_an_engage_target_2_inches_lower():
+    g = game(positions={**START, "legionary-1": (9, 4), "sergeant": (12.4, 18.5)})
+    g.activate("legionary-1", "conceal")
+    g.activate("sergeant", "engage", reposition(x=12.4, y=13))  # on the floor
+    g.add(OperativeActivated(operative="heavy-gunner", order="engage"))
+    error = refused(g, shoot("Heavy bolter (focused)", "sergeant", "5555", "444", accurate=1)("heavy-gunner"))  # Atk 5: one retained, four rolled
+    assert error.rule == "Accurate, pg 111"  # on the floor: no Accurate
+    gunner = g.state.operatives["heavy-gunner"]
+    gunner.x, gunner.y, gunner.z = 12.4, 4.9, 3.0  # placed by hand on the north ruin's upper level, 3" up
+    g.add(shoot("Heavy bolter (focused)", "sergeant", "5555", "44", accurate=1, cover=True)("heavy-gunner"))  # in cover from the platform's edge
+    assert g.state.operatives["sergeant"].wounds < 8

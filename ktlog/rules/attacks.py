@@ -181,6 +181,8 @@ def _shooting_sequence(ctx: Ctx, attack: ShootingAttack, op: OperativeState, wea
             ctx.broke(f"{target.id!r} has no invulnerable save on its datacard; record the attack against its Save", "Invulnerable Save, 004")
         else:  # used like Save, but never modified and not affected by APx (004)
             save, against = target.datacard.invulnerable_save, dataclasses.replace(profile, piercing=0, piercing_crits=0)
+    if (accurate := positions.vantage_accurate(ctx.state, op, target)) > against.accurate:  # from Vantage terrain (pg 60)
+        against = dataclasses.replace(against, accurate=accurate)
     if not dice_mode:
         if attack.damage is None or attack.damage < 0:  # None: refused above (quick mode gives the damage)
             ctx.invalid("damage cannot be negative", "damage")

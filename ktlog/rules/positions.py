@@ -11,7 +11,7 @@ import math
 from collections.abc import Sequence
 
 from ..board.checks import problems_of, summary
-from ..board.geometry import Board, Placed, Reason, blast_targets, control_range, distance, marker_control, target_problem, targeting, within
+from ..board.geometry import Board, Placed, Reason, blast_targets, control_range, distance, marker_control, target_problem, targeting, vantage, within
 from ..board.layout import Layout
 from ..board.movement import DROP_IGNORED, JUMP_UP_IGNORED, Waypoint, move_cost, placement_problem
 from ..board.shapes import Point, inside, seg_point_distance
@@ -225,6 +225,17 @@ def shooting_attack(ctx: Ctx, op: OperativeState, target: OperativeState, attack
             f"{target.id} is {'' if lines.obscured else 'not '}obscured from {op.id}; declared obscured={attack.obscured}, the board gives obscured={lines.obscured}",
             "Obscured, pg 53",
         )
+
+
+def vantage_accurate(s: GameState, op: OperativeState, target: OperativeState) -> int:
+    """The Accurate x Vantage terrain gives the shooter's weapon against this target (pg 60): 1
+    against an Engage target 2" lower, 2 at 4"; 0 when the board does not judge the shot."""
+    if not judged(s, op, target):
+        return 0
+    assert s.layout is not None
+    shooter, aimed = placed(op), placed(target)
+    assert shooter is not None and aimed is not None
+    return vantage(board(s.layout), shooter, aimed).accurate
 
 
 def secondary_targets(ctx: Ctx, op: OperativeState, e: Shot, profile: WeaponProfile) -> None:
