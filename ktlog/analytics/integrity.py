@@ -21,6 +21,10 @@ def not_counted(league: League) -> list[str]:
     """What the figures leave out, to say on stderr after them: games in progress, games with open
     disputes, games failing the checks."""
     notes = []
+    if league.samples_left_out:
+        notes.append(f"note: the {league.samples_left_out} sample games (`ktlog demo`) are left out beside your own games (--samples takes them in)")
+    elif league.sample_games and not league.filters.samples:
+        notes.append(f"note: the figures take in the {league.sample_games} sample games (`ktlog demo`) until a game of your own is finished")
     if league.in_progress.height:
         ids = ", ".join(league.in_progress.get_column("game_id").str.slice(0, 8).to_list()[:5])
         notes.append(f"note: {league.in_progress.height} game(s) in progress are not counted ({ids}{'...' if league.in_progress.height > 5 else ''})")

@@ -6,6 +6,7 @@ import click
 import msgspec
 
 from .. import events as ev
+from ..data import sample_game_ids
 from ..errors import KtlogError
 from ..play.database import Store
 from ..play.replay import Replay
@@ -30,10 +31,11 @@ def games(ctx, as_json) -> None:
     if not rows:
         echo("no games yet: `ktlog new` records one, `ktlog import FILE` loads one")
         return
+    samples = sample_game_ids()
     for g in rows:
         who = " vs ".join(f"{p} ({t})" for p, t in zip(g.players, g.kill_teams))
         result = game_result(g.ruleset, g.result) if g.result else g.status
-        echo(f"{g.id[:8]}  {g.date}  {g.ruleset:<17} {who}  [{result}]  {counted(g.head_seq, 'event')}{'  (simulated)' * g.simulated}")
+        echo(f"{g.id[:8]}  {g.date}  {g.ruleset:<17} {who}  [{result}]  {counted(g.head_seq, 'event')}{'  (simulated)' * g.simulated}{'  (sample)' * (g.id in samples)}")
 
 
 def _state_for(store: Store, game_id: str, at: int | None, tp: int | None):

@@ -56,7 +56,7 @@ def _parse_player(spec: str) -> tuple[str, Path, list[str] | None]:
     "npos",
     multiple=True,
     metavar="NAME=ROSTER[:OP,OP]",
-    help="Joint Ops: the non-player operatives' side and its roster (e.g. ktlog/data/rosters/npo.toml); an OP named "
+    help="Joint Ops: the non-player operatives' side and its roster (e.g. npo, the sample NPO roster); an OP named "
     "several times is selected that many times (ids OP-1, OP-2 ...).",
 )
 @click.option(

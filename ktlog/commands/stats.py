@@ -41,7 +41,7 @@ def _league(ctx: click.Context, kw: dict) -> League:
     return League(db, filters)
 
 
-FILTERS = ("league", "season", "round", "since", "until", "ruleset", "player", "team", "signed_by_both", "simulated")
+FILTERS = ("league", "season", "round", "since", "until", "ruleset", "player", "team", "signed_by_both", "simulated", "samples")
 
 
 def filter_options(command):
@@ -62,6 +62,9 @@ def filter_options(command):
             help="Only games every player signed as they stand, each with the key pinned to their name (`ktlog key trust`; each signature checked).",
         ),
         click.option("--simulated", is_flag=True, default=None, help="Take in games played by `ktlog simulate` (left out otherwise)."),
+        click.option(
+            "--samples", is_flag=True, default=None, help="Take in the sample games (`ktlog demo`), left out when the database holds games of your own."
+        ),
     ]
     for option in reversed(options):
         command = option(command)
@@ -93,6 +96,8 @@ def filtered(command):
         fmt, output = kw.pop("fmt"), kw.pop("output")
         claim_output(ctx, output, kw.pop("force"))
         wide = kw.pop("wide")
+        if kw.get("game"):  # a game named is asked for, a sample too
+            kw["samples"] = True
         league = _league(ctx, kw)
         with _dataset_read(league):
             answer = None
@@ -296,7 +301,7 @@ def chart(ctx, kind, game, output, force) -> None:
     from ..analytics import charts
 
     claim_output(ctx, output, force)
-    league = _league(ctx, dict.fromkeys(FILTERS))
+    league = _league(ctx, dict.fromkeys(FILTERS) | {"samples": kind == "vp" or None})  # a game named is asked for, a sample too
     if kind == "vp":
         if not game:
             raise KtlogError("`ktlog chart vp` needs a game: ktlog chart vp GAME -o race.png")
@@ -322,5 +327,5 @@ def report(ctx, game, output, force) -> None:
         game_id = store.resolve(game)
         output = output or default_name(game_id, ".html")
         claim_output(ctx, output, force)
-        text = game_report(store, League(db, Filters(simulated=True)), game_id)  # any game of the database, simulated too
+        text = game_report(store, League(db, Filters(simulated=True, samples=True)), game_id)  # any game of the database, simulated or a sample too
     write_output(ctx, output, text)

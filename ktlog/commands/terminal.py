@@ -31,21 +31,21 @@ def replay(ctx, game, spectator) -> None:
 
 
 def start(ctx: click.Context) -> None:
-    """`ktlog` alone: load the sample games (again: importing twice changes nothing), then open
-    the start screen. The importer is loaded only for a sample the database does not hold in full."""
+    """`ktlog` alone: the start screen. While the database has no games, it lists the sample
+    games from the demo database (`samples.demo_db_path`), loaded the first time, so that they
+    never go into the user's; a new game goes into the user's database. The importer is loaded
+    only for a sample the demo database does not hold in full."""
     from ktlog.tui.app import make_app
 
-    from ..data import SAMPLE_GAMES
-    from ..errors import KtlogError
-    from .samples import sample_files, stored_already
+    from ..play.database import UI_BUSY_TIMEOUT_MS
 
     store = open_store(ctx, ui=True, create=True)
-    samples = sample_files(SAMPLE_GAMES)
-    results: list[object] = []
-    if not samples or not all(stored_already(store, path) for path in samples):
-        from .files import load_samples
+    samples, problems = None, []
+    if store.count_games()[0] == 0:
+        from .samples import open_demo
 
-        _, results = load_samples(store, SAMPLE_GAMES)
-    make_app(store, screen="start").run()
-    for problem in (r for r in results if isinstance(r, KtlogError)):
+        samples, problems = open_demo(UI_BUSY_TIMEOUT_MS)
+        ctx.call_on_close(samples.close)
+    make_app(store, screen="start", samples=samples).run()
+    for problem in problems:
         click.echo(f"note: a sample game was not loaded: {problem}", err=True)
