@@ -51,7 +51,7 @@ class Filters:
     """Take in the sample games (`ktlog demo`), which a league holding any other game leaves out."""
 
     def describe(self) -> str:
-        parts = [f"{k} {v}" for k, v in vars(self).items() if v is not None]
+        parts = [f"{k} {v}" for k, v in vars(self).items() if v is not None and k != "samples"]  # the samples taken in narrow nothing
         return ", ".join(parts) or "no filter"
 
 

@@ -11,7 +11,7 @@ import click
 from .. import events as ev
 from ..errors import ConcurrencyConflict, KtlogError, RosterError, RuleViolation
 from ..files.rosters import find_roster, load_roster
-from ..play.creation import Side, opening_events
+from ..play.creation import Side, check_killzone, opening_events
 from ..play.moves import Moves, next_step, refusal_text
 from ..play.questions import legal_moves
 from ..play.session import Recorded, RecordingSession
@@ -35,7 +35,7 @@ def _parse_player(spec: str) -> tuple[str, Path, list[str] | None]:
 
 @click.command()
 @click.option("--ruleset", type=click.Choice(sorted(RULESETS)), default="kt24-preliminary", show_default=True, help="The ruleset the game is played under.")
-@click.option("--killzone", required=True, help="volkus, gallowdark, bheta-decima, or another killzone's name.")
+@click.option("--killzone", required=True, help="The killzone, one of the ruleset's: volkus, gallowdark or bheta-decima (KT24); octarius, chalnath ... (KT21).")
 @click.option("--date", default=lambda: dt.date.today().isoformat(), help="The day of the game (YYYY-MM-DD); default today.")
 @click.option("--dataslate", help="The balance dataslate or errata the game is played under.")
 @click.option("--mission", help="Mission or map label.")
@@ -67,6 +67,7 @@ def _parse_player(spec: str) -> tuple[str, Path, list[str] | None]:
 @click.pass_context
 def new(ctx, ruleset, killzone, date, dataslate, mission, league, season, round_, table, players, npos, tournament, as_json) -> None:
     """Create a game from flags and roster files; prints its id."""
+    killzone = check_killzone(ruleset, killzone)
     link = None
     if tournament is not None:
         from ..play.tournament_rounds import for_new_game

@@ -79,6 +79,7 @@ def filtered(command):
             metavar="DIR|s3://BUCKET/PREFIX",
             help="Compute from this Parquet dataset (`ktlog dataset export`: a folder or an s3:// address) instead of the database.",
         ),
+        click.option("--json", "as_json", is_flag=True, help="Print (or write to -o) the rows as JSON: the same as --format json."),
         click.option("--format", "fmt", type=click.Choice(["table", "csv", "json", "parquet"]), default="table", show_default=True, help="Output format."),
         output_options(),
         click.option("--wide", is_flag=True, help="A table with every column, however wide (by default, the columns that fit the terminal)."),
@@ -93,7 +94,8 @@ def filtered(command):
         from ..analytics.formats import write
         from ..analytics.integrity import not_counted
 
-        fmt, output = kw.pop("fmt"), kw.pop("output")
+        as_json, fmt, output = kw.pop("as_json"), kw.pop("fmt"), kw.pop("output")
+        fmt = "json" if as_json else fmt
         claim_output(ctx, output, kw.pop("force"))
         wide = kw.pop("wide")
         if kw.get("game"):  # a game named is asked for, a sample too
