@@ -23,12 +23,19 @@ from ..play.importer import ImportReport, import_files
 from ..play.replay import Replay
 from ..text.plural import counted
 from ..text.render import render_replay_summary, render_score
-from .context import claim_output, echo, echo_json, open_store, output_options, write_output
+from .context import claim_output, echo, echo_json, examples, json_option, open_store, output_options, write_output
 from .progress import progress
 from .samples import header_of, load_samples
 
 
-@click.command("import")
+@click.command(
+    "import",
+    epilog=examples(
+        "ktlog import table1.jsonl table2.jsonl",
+        "ktlog import games/ --json > imported.json      # a folder: its .jsonl and .ktgame files",
+        "ktlog import both.jsonl --trust-new",
+    ),
+)
 @click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option(
     "--jobs",
@@ -167,7 +174,7 @@ def _stopped_as_by_ctrl_c() -> Iterator[None]:
             signal.signal(s, handler)
 
 
-@click.command()
+@click.command(epilog=examples("ktlog export 334f -o table1.jsonl", "ktlog export 334f --sign -o alice.jsonl", "ktlog export 334f --format ktgame"))
 @click.argument("game")
 @output_options()
 @click.option("--sign", is_flag=True, help="Sign the game as it stands with your key (`ktlog key new NAME` makes one).")
@@ -213,7 +220,13 @@ def _emit(ctx, output: Path | None, data: bytes) -> None:
         echo(data.decode(), nl=False)
 
 
-@click.command()
+@click.command(
+    epilog=examples(
+        "ktlog demo                          # the 15 sample games, then one replayed in text",
+        "KTLOG_DB=try.db ktlog demo          # into a database of their own",
+        'ls "$(ktlog demo --path)/examples"  # the example files that come with ktlog',
+    )
+)
 @click.option("--samples", type=click.Path(file_okay=False, path_type=Path), default=SAMPLE_GAMES, show_default=True, help="Folder of game-log files.")
 @click.option(
     "--path",
@@ -221,20 +234,13 @@ def _emit(ctx, output: Path | None, data: bytes) -> None:
     is_flag=True,
     help="Print the folder of the files that come with ktlog (samples/: the games, rosters/, examples/, schemas/) and load nothing.",
 )
-@click.option("--json", "as_json", is_flag=True, help="Print what was loaded as JSON: database, games (path, status, game_id), first.")
+@json_option("what was loaded: database, games (path, status, game_id), first")
 @click.pass_context
 def demo(ctx, samples, print_path, as_json) -> None:
     """Load the sample games into the database and summarise one's replay and score: the text
     version of `ktlog` alone. The sample games are known by their ids: statistics, standings
     and Elo leave them out once the database holds a game of your own (--samples on `ktlog
-    stats` takes them in).
-
-    \b
-    Examples:
-      ktlog demo                          # the 15 sample games, then one replayed in text
-      KTLOG_DB=try.db ktlog demo          # into a database of their own
-      ls "$(ktlog demo --path)/examples"  # the example files that come with ktlog
-    """
+    stats` takes them in)."""
     if print_path:
         return echo(str(FOLDER))
     store = open_store(ctx, create=True)

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import click
 
 from ..errors import KtlogError
-from .context import claim_output, database_path, echo, output_options, write_output
+from .context import claim_output, database_path, echo, examples, output_options, write_output
 
 if TYPE_CHECKING:  # Polars loads with the first statistic, not with every ktlog command
     from ..analytics.league import League
@@ -140,12 +140,12 @@ def _day(ctx, param, value: dt.datetime | None) -> dt.date | None:
     return value.date() if value else None
 
 
-@click.group()
+@click.group(epilog=examples("ktlog stats standings", "ktlog stats teams --league \"Autumn League\" --json", "ktlog stats results --format csv -o results.csv --samples"))
 def stats() -> None:
     """League statistics: standings, results, players, teams, matchups, curves, ops, dice, elo, moments."""
 
 
-@stats.command()
+@stats.command(epilog=examples("ktlog stats standings", 'ktlog stats standings --league "Autumn League" --json', "ktlog stats standings --format csv -o standings.csv"))
 @filtered
 def standings(league: League):
     """The league table: games, wins, draws, losses, win rate, VP for and against, Elo."""
@@ -154,7 +154,7 @@ def standings(league: League):
     return table(league)
 
 
-@stats.command()
+@stats.command(epilog=examples("ktlog stats results --format csv -o results.csv", "ktlog stats results --player Kasia --json"))
 @filtered
 def results(league: League):
     """One row per player per game, in league order: labels, opponents, W/D/L, VP by op and
@@ -164,7 +164,7 @@ def results(league: League):
     return table(league)
 
 
-@stats.command()
+@stats.command(epilog=examples("ktlog stats players", "ktlog stats players --since 2026-09-01 --wide"))
 @filtered
 def players(league: League):
     """Per player: win rate with a 95% interval, VP by op, kills, CP, ploys, initiative."""
@@ -173,7 +173,7 @@ def players(league: League):
     return entity_stats(league, "player")
 
 
-@stats.command()
+@stats.command(epilog=examples("ktlog stats teams", 'ktlog stats teams --league "Autumn League" --format csv -o teams.csv'))
 @filtered
 def teams(league: League):
     """Per kill team: the same figures as `players`."""
@@ -182,7 +182,7 @@ def teams(league: League):
     return entity_stats(league, "kill_team")
 
 
-@stats.command()
+@stats.command(epilog=examples("ktlog stats matchups", "ktlog stats matchups --long --json"))
 @click.option("--long", "long_form", is_flag=True, help="One row per pairing instead of a matrix.")
 @filtered
 def matchups(league: League, long_form: bool):
@@ -194,7 +194,7 @@ def matchups(league: League, long_form: bool):
     return table if long_form else matrix(table)
 
 
-@stats.command()
+@stats.command(epilog=examples("ktlog stats curves", "ktlog stats curves --game 334f", "ktlog stats curves --comebacks"))
 @click.option("--game", help="One game's VP after every event that changed it (a game id or its start).")
 @click.option("--comebacks", is_flag=True, help="How often a player trailing after TP2 or TP3 came back to win.")
 @filtered
@@ -207,7 +207,7 @@ def curves(league: League, game: str | None, comebacks: bool):
     return c.comebacks(league) if comebacks else c.average_curves(league)
 
 
-@stats.command()
+@stats.command(epilog=examples("ktlog stats ops", "ktlog stats ops --ruleset kt24-approved --json"))
 @filtered
 def ops(league: League):
     """Per crit op and killzone: crit op VP distribution, total VP, margins, draws."""
@@ -216,7 +216,7 @@ def ops(league: League):
     return table(league)
 
 
-@stats.command()
+@stats.command(epilog=examples("ktlog stats dice", "ktlog stats dice --by weapon --format csv -o dice.csv"))
 @click.option("--by", type=click.Choice(["player", "weapon"]), default="player", show_default=True, help="Group by player or by weapon.")
 @filtered
 def dice(league: League, by: str):
@@ -226,7 +226,7 @@ def dice(league: League, by: str):
     return table(league, by)
 
 
-@stats.command()
+@stats.command(epilog=examples("ktlog stats elo", "ktlog stats elo --player Kasia --json"))
 @filtered
 def elo(league: League):
     """Each player's Elo rating after every game (start 1500, K 32; --player shows a player's
@@ -239,7 +239,7 @@ def elo(league: League):
     return league.entity_rows(history, "player").select("game_id", "date", "player", "player_id", pl.col("elo_before", "elo").round(1))
 
 
-@stats.command()
+@stats.command(epilog=examples("ktlog stats moments", "ktlog stats moments --team Kasrkin --json"))
 @filtered
 def moments(league: League):
     """Per kill team and kind of action (shots by weapon, fights, ploys, VP, initiative): the mean
@@ -292,7 +292,7 @@ def _left_out(league: League, prefix: str) -> None:
 CHARTS = ("vp", "curves", "teams", "elo")
 
 
-@click.command()
+@click.command(epilog=examples("ktlog chart vp 334f -o race.png", "ktlog chart teams -o teams.svg", "ktlog chart elo -o elo.png --force"))
 @click.argument("kind", type=click.Choice(CHARTS))
 @click.argument("game", required=False)
 @output_options(required=True, help="The chart file: .png or .svg.")
@@ -313,7 +313,7 @@ def chart(ctx, kind, game, output, force) -> None:
     write_output(ctx, output, charts.render(drawing, output))
 
 
-@click.command()
+@click.command(epilog=examples("ktlog report 334f", "ktlog report 334f -o game.html"))
 @click.argument("game")
 @output_options(help="The HTML file (default: the game's id).html).")
 @click.pass_context

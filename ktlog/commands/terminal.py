@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import click
 
-from .context import open_store
+from .context import examples, open_store
 
 
-@click.command()
+@click.command(epilog=examples("ktlog record", "ktlog record 334f"))
 @click.argument("game", required=False)
 @click.pass_context
 def record(ctx, game) -> None:
@@ -18,7 +18,7 @@ def record(ctx, game) -> None:
     make_app(store, screen="record" if game else "new", game_id=store.resolve(game) if game else None).run()
 
 
-@click.command()
+@click.command(epilog=examples("ktlog replay 334f", "ktlog replay 5d0c --spectator"))
 @click.argument("game")
 @click.option("--spectator", is_flag=True, help="Hide secret choices until they are revealed.")
 @click.pass_context
