@@ -173,7 +173,12 @@ class KtlogGroup(click.Group):
 @click.group(
     cls=KtlogGroup,
     invoke_without_command=True,
-    epilog=examples("ktlog                   # the terminal UI", "ktlog demo              # the sample games, one replayed in text", "ktlog games --json", "ktlog --db league.db stats standings"),
+    epilog=examples(
+        "ktlog                   # the terminal UI",
+        "ktlog demo              # the sample games, one replayed in text",
+        "ktlog games --json",
+        "ktlog --db league.db stats standings",
+    ),
 )
 @click.option(
     "--db",

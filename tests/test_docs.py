@@ -84,7 +84,7 @@ def test_the_examples_are_found():
         "GAME=$(ktlog new --killzone volkus    --player A=r.toml)",
         "KTLOG_DB=o.db ktlog import a.jsonl  # merge",
     ]
-    assert commands("ktlog roster import team.rosz   # your own file\nls \"$(ktlog demo --path)\"\n.venv/bin/python x.py\n") == ['ls "$(ktlog demo --path)"']
+    assert commands('ktlog roster import team.rosz   # your own file\nls "$(ktlog demo --path)"\n.venv/bin/python x.py\n') == ['ls "$(ktlog demo --path)"']
     assert any(commands(body) for _, body in blocks(ROOT / "README.md", ("sh",)))
 
 

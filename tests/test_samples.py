@@ -109,7 +109,9 @@ async def test_the_start_screen_shows_the_samples_apart_and_a_new_game_goes_into
         assert hint.startswith("Sample games: 15 games from the demo database") and str(store.path) in hint
         assert screen.sub_title == "SAMPLE GAMES (demo database)" and screen.query_one("GameTable").row_count == 15
         await press(pilot, "enter")
-        assert type(pilot.app.screen).__name__ == "ReplayScreen" and pilot.app.screen.game_id in sample_game_ids()  # from the demo database: the user's has none
+        assert (
+            type(pilot.app.screen).__name__ == "ReplayScreen" and pilot.app.screen.game_id in sample_game_ids()
+        )  # from the demo database: the user's has none
         await press(pilot, "escape", "n", "ctrl+s")
         assert type(pilot.app.screen).__name__ == "SetUpScreen"
         await press(pilot, "escape")  # the set-up left to the record screen

@@ -14,6 +14,9 @@ from ..files.output_file import write_file
 from ..text.safe import visible_output
 
 FORMATS = ("table", "csv", "json", "parquet")
+FOR_MACHINES = ("player_id",)
+"""Columns a table for people leaves out unless --wide: the player is named as shown (with their
+club or key where two share a name); CSV, JSON and Parquet keep the id for other programs."""
 
 
 def _shown(frame: pl.DataFrame) -> pl.DataFrame:
@@ -68,6 +71,18 @@ def terminal_width() -> int | None:
     return max(80, shutil.get_terminal_size((120, 24)).columns) if sys.stdout.isatty() else None
 
 
+def left_out_note(left_out: list[str], width: int) -> str:
+    """One line of at most `width` characters naming the columns a table left out to fit it, as
+    many as fit, and how to see them all."""
+    head = f"note: {len(left_out)} more column(s) with --wide or --format csv/json: "
+    named: list[str] = []
+    for name in left_out:
+        if named and len(head) + len(", ".join([*named, name])) + len(" ...") > width:
+            return head + ", ".join(named) + " ..."
+        named.append(name)
+    return head + ", ".join(named)
+
+
 def write(frame: pl.DataFrame, fmt: str, output: Path | None, *, database: Path | None = None, wide: bool = False) -> None:
     """The frame in `fmt` on standard output, or written atomically to `output`, never over the
     `database` (CSV: UTF-8 with a header row, no index column, ISO dates: what a spreadsheet
@@ -76,14 +91,10 @@ def write(frame: pl.DataFrame, fmt: str, output: Path | None, *, database: Path 
         raise KtlogError("Parquet is binary: give a file with -o FILE.parquet")
     if fmt == "table":
         fit = terminal_width() if output is None and not wide else None
-        table, left_out = render_table(frame, fit)
+        table, left_out = render_table(frame if wide else frame.drop(FOR_MACHINES, strict=False), fit)
         text = table + "\n"
         if left_out:
-            print(
-                f"note: {len(left_out)} column(s) left out to fit {fit} characters: {', '.join(left_out)}. "
-                "--wide shows every column; --format csv or json gives them all",
-                file=sys.stderr,
-            )
+            print(left_out_note(left_out, fit or 80), file=sys.stderr)
     elif fmt == "csv":
         text = frame.write_csv()
     elif fmt == "json":

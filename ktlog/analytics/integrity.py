@@ -33,11 +33,30 @@ def not_counted(league: League) -> list[str]:
         notes.append(
             f"note: {len(disputed)} game(s) have open disputes, so their results are provisional ({', '.join(disputed[:5])}{'...' if len(disputed) > 5 else ''})"
         )
+    notes += shared_wins(league)
     notes += [
         f"warning: game {game_id[:8]} failed verification: {problem}. Its figures may be wrong; run `ktlog verify {game_id[:8]}`"
         for game_id, problem in suspicious_games(league)
     ]
     return notes
+
+
+def shared_wins(league: League) -> list[str]:
+    """A note naming the games the statistic counted that ended in a shared win (Multiplayer
+    Ops: the players tied for the most VP share it, RULES.md's ruling), which W/D/L counts as a
+    draw for those who shared it. Said only by a statistic that read the results."""
+    if "result_rows" not in league.__dict__:
+        return []
+    games = (
+        league.result_rows.group_by("game_id")
+        .agg(pl.col("player").filter(pl.col("result") == "draw").sort().alias("sharing"), (pl.col("result") == "loss").any().alias("beaten"))
+        .filter(pl.col("beaten") & (pl.col("sharing").list.len() > 1))
+        .sort("game_id")
+    )
+    if games.is_empty():
+        return []
+    named = [f"{game_id[:8]} ({' and '.join(sharing)})" for game_id, sharing in games.select("game_id", "sharing").iter_rows()]
+    return [f"note: {games.height} game(s) ended in a shared win, counted as a draw for those who shared it: {', '.join(named[:5])}{'...' * (len(named) > 5)}"]
 
 
 def suspicious_games(league: League) -> list[tuple[str, str]]:

@@ -24,7 +24,12 @@ class GameOrCommand(click.Group):
         return super().parse_args(ctx, args)
 
 
-@click.group(cls=GameOrCommand, epilog=examples("ktlog analyse fit", "ktlog analyse 334f              # a game's key moments and swings (GAME: its id or the start of it)", "ktlog analyse 334f --json"))
+@click.group(
+    cls=GameOrCommand,
+    epilog=examples(
+        "ktlog analyse fit", "ktlog analyse 334f              # a game's key moments and swings (GAME: its id or the start of it)", "ktlog analyse 334f --json"
+    ),
+)
 def analyse() -> None:
     """Win probability: fit the model (analyse fit), or a game's key moments and swings (analyse GAME).
 

@@ -20,7 +20,11 @@ def dataset() -> None:
 
 @dataset.command(
     "export",
-    epilog=examples("ktlog dataset export league-dataset", "ktlog dataset export s3://my-bucket/league --name north-hall --json", "ktlog dataset export league-dataset --league \"Autumn League\""),
+    epilog=examples(
+        "ktlog dataset export league-dataset",
+        "ktlog dataset export s3://my-bucket/league --name north-hall --json",
+        'ktlog dataset export league-dataset --league "Autumn League"',
+    ),
 )
 @click.argument("folder", metavar="DIR|s3://BUCKET/PREFIX")
 @click.option("--name", help="This database's name in FOLDER (default: its file name and a hash of its path); several databases export into one FOLDER.")

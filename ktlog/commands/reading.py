@@ -35,7 +35,9 @@ def games(ctx, as_json) -> None:
     for g in rows:
         who = " vs ".join(f"{p} ({t})" for p, t in zip(g.players, g.kill_teams))
         result = game_result(g.ruleset, g.result) if g.result else g.status
-        echo(f"{g.id[:8]}  {g.date}  {g.ruleset:<17} {who}  [{result}]  {counted(g.head_seq, 'event')}{'  (simulated)' * g.simulated}{'  (sample)' * (g.id in samples)}")
+        echo(
+            f"{g.id[:8]}  {g.date}  {g.ruleset:<17} {who}  [{result}]  {counted(g.head_seq, 'event')}{'  (simulated)' * g.simulated}{'  (sample)' * (g.id in samples)}"
+        )
 
 
 def _state_for(store: Store, game_id: str, at: int | None, tp: int | None):

@@ -122,13 +122,16 @@ def new(ctx, ruleset, killzone, date, dataslate, mission, league, season, round_
     click.echo(f"  ktlog event {game_id[:8]} RolledOff purpose=setup rolls={','.join(f'{n}:4' for n in names)}", err=True)
 
 
-@click.command("event", epilog=examples(
-    "ktlog event --types                     # every event type and its fields",
-    "ktlog event 334f --types                # the moves legal now in game 334f, as lines to type",
-    "ktlog event 334f RolledOff purpose=setup rolls=Alice:5,Bob:2",
-    'ktlog event 334f Shot operative=gunner weapon="Plasma gun" target=b1 dice=6511 saves=31',
-    "ktlog event 334f --file first-activations.txt --json",
-))
+@click.command(
+    "event",
+    epilog=examples(
+        "ktlog event --types                     # every event type and its fields",
+        "ktlog event 334f --types                # the moves legal now in game 334f, as lines to type",
+        "ktlog event 334f RolledOff purpose=setup rolls=Alice:5,Bob:2",
+        'ktlog event 334f Shot operative=gunner weapon="Plasma gun" target=b1 dice=6511 saves=31',
+        "ktlog event 334f --file first-activations.txt --json",
+    ),
+)
 @click.argument("game", required=False)
 @click.argument("type_name", metavar="TYPE", required=False)
 @click.argument("fields", nargs=-1, metavar="[FIELD=VALUE]...")
@@ -176,7 +179,12 @@ def event_cmd(ctx, game, type_name, fields, override, expect_seq, list_types, ba
         recorded = session.record(event, expected_seq=expect_seq)
         events = [(recorded.seq, event)]
     told = [
-        {"seq": seq, "type": type(event).__name__, "text": describe(event, state=recorded.after), "warning": unlisted(recorded.after if batch else recorded.before, event)}
+        {
+            "seq": seq,
+            "type": type(event).__name__,
+            "text": describe(event, state=recorded.after),
+            "warning": unlisted(recorded.after if batch else recorded.before, event),
+        }
         for seq, event in events
     ]
     upcoming = next_step(recorded.after)
@@ -286,7 +294,9 @@ def correct(ctx, game, seq, type_name, fields, override, expect_seq, as_json) ->
         if warning.reason.startswith(f"corrected at seq {recorded.seq}:")
     ]
     if as_json:
-        echo_json({"game": session.game_id, "seq": recorded.seq, "corrected": seq, "text": text, "changes": changes(recorded.before, recorded.after), "kept": kept})
+        echo_json(
+            {"game": session.game_id, "seq": recorded.seq, "corrected": seq, "text": text, "changes": changes(recorded.before, recorded.after), "kept": kept}
+        )
         return
     click.echo(f"seq {recorded.seq}: {text}")
     for line in changes(recorded.before, recorded.after):

@@ -44,7 +44,9 @@ def roster() -> None:
 )
 @click.option("--dry-run", is_flag=True, help="Show what would be imported; write nothing.")
 @click.option("--force", is_flag=True, help="Replace a roster file that is already there.")
-@json_option("the roster: kill_team, operatives (id, name, count), equipment, notes, left_out, written (the file, or null for a dry run); a folder: a list of kill_team, operatives, weapons, problem")
+@json_option(
+    "the roster: kill_team, operatives (id, name, count), equipment, notes, left_out, written (the file, or null for a dry run); a folder: a list of kill_team, operatives, weapons, problem"
+)
 def import_cmd(file: Path, system: Path | None, archetypes: str | None, out: Path | None, dry_run: bool, force: bool, as_json: bool) -> None:
     """Import a kill team: a BattleScribe roster (.ros, .rosz), a New Recruit export (.json), a
     BSData catalogue (.cat, .catz, with --system), or a whole BSData folder."""

@@ -13,7 +13,7 @@ from .context import echo, echo_json, examples, json_option, open_store
 @click.argument("player")
 @click.option("--url", "base", default=DEFAULT_BASE, show_default=True, help="Where `ktlog serve --seats` is reached from the player's phone.")
 @click.option("--revoke", is_flag=True, help="End the seat's token: its link records nothing more.")
-@json_option('the seat: player, url, token (no QR code); with --revoke: game, player, revoked')
+@json_option("the seat: player, url, token (no QR code); with --revoke: game, player, revoked")
 @click.pass_context
 def seat(ctx, game, player, base, revoke, as_json) -> None:
     """Print a link (and its QR code) for PLAYER to record their side of GAME from a phone; the link is the key: anyone holding it records as PLAYER.

@@ -82,7 +82,9 @@ def filtered(command):
         click.option("--json", "as_json", is_flag=True, help="Print (or write to -o) the rows as JSON: the same as --format json."),
         click.option("--format", "fmt", type=click.Choice(["table", "csv", "json", "parquet"]), default="table", show_default=True, help="Output format."),
         output_options(),
-        click.option("--wide", is_flag=True, help="A table with every column, however wide (by default, the columns that fit the terminal)."),
+        click.option(
+            "--wide", is_flag=True, help="A table with every column (player_id too), however wide (by default, the columns that fit the terminal)."
+        ),
     ]
     for option in reversed(options):
         command = option(command)
@@ -140,12 +142,16 @@ def _day(ctx, param, value: dt.datetime | None) -> dt.date | None:
     return value.date() if value else None
 
 
-@click.group(epilog=examples("ktlog stats standings", "ktlog stats teams --league \"Autumn League\" --json", "ktlog stats results --format csv -o results.csv --samples"))
+@click.group(
+    epilog=examples("ktlog stats standings", 'ktlog stats teams --league "Autumn League" --json', "ktlog stats results --format csv -o results.csv --samples")
+)
 def stats() -> None:
     """League statistics: standings, results, players, teams, matchups, curves, ops, dice, elo, moments."""
 
 
-@stats.command(epilog=examples("ktlog stats standings", 'ktlog stats standings --league "Autumn League" --json', "ktlog stats standings --format csv -o standings.csv"))
+@stats.command(
+    epilog=examples("ktlog stats standings", 'ktlog stats standings --league "Autumn League" --json', "ktlog stats standings --format csv -o standings.csv")
+)
 @filtered
 def standings(league: League):
     """The league table: games, wins, draws, losses, win rate, VP for and against, Elo."""

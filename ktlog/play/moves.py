@@ -46,6 +46,7 @@ from ..rules.team import weapons_of
 from ..rules.weapons import weapon_profile
 from ..rulesets import get_ruleset
 from ..state import Checkpoint, GameState, OperativeState
+from ..text.render import ap_left
 
 
 class Trial:
@@ -409,7 +410,7 @@ def _set_up(s: GameState, e: ev.OperativeSetUp) -> str:
 def _activation(s: GameState, e: ev.Event) -> str:
     assert s.activation is not None, "asked only while an operative is active"
     op = s.operatives[s.activation.operative]
-    return f"{op.id} ({op.player}) is active, {op.apl - s.activation.ap_spent} AP left: an action, or ActivationEnded operative={op.id}"
+    return f"{op.id} ({op.player}) is active, {ap_left(op.apl, s.activation.ap_spent)}: an action, or ActivationEnded operative={op.id}"
 
 
 def _ploys(s: GameState, player: str, kind: str) -> str:
