@@ -233,7 +233,8 @@ def _locked(path: Path) -> Iterator[None]:
 @pytest.fixture(scope="session")
 def installed(tmp_path_factory) -> Path:
     """The `bin` folder of a fresh virtual environment with ktlog's wheel installed as a user
-    installs it (`pipx install .`: the wheel, its dependencies from the index, not editable).
+    installs it (`pipx install '.[charts]'`, as the README says for charts: the wheel and its
+    charts extra, their dependencies from the index, not editable).
     Built once per run: the first xdist worker to ask builds it in the run's shared temporary
     folder, the others wait for it and use it (tests/test_wheel.py, tests/test_docs.py)."""
     base = tmp_path_factory.getbasetemp()
@@ -266,7 +267,7 @@ def _build_and_install(folder: Path) -> None:
     run(sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", folder / "wheel", f"{source}{os.sep}", cwd=folder)
     (wheel,) = (folder / "wheel").glob("ktlog-*.whl")
     venv.create(folder / "venv", with_pip=True)
-    run(folder / "venv" / "bin" / "python", "-m", "pip", "install", "--quiet", "--disable-pip-version-check", wheel, cwd=folder)
+    run(folder / "venv" / "bin" / "python", "-m", "pip", "install", "--quiet", "--disable-pip-version-check", f"{wheel}[charts]", cwd=folder)
 
 
 @pytest.fixture(scope="session")

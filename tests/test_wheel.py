@@ -41,6 +41,11 @@ def test_the_wheel_carries_the_package_data(wheel):
     assert "ktlog/tui/app.py" in names
     assert "ktlog/py.typed" in names  # PEP 561: a project importing ktlog gets its annotations checked
     assert not [n for n in names if n.startswith(("tests/", "tools/", "benchmarks/"))]
+    for example in ("first-activations.txt", "first-activations.ktgame", "example-team.ros"):  # issue 42: the docs' examples use them
+        assert f"ktlog/data/examples/{example}" in names
+    metadata = next(zipfile.Path(wheel, n) for n in names if n.endswith(".dist-info/METADATA")).read_text()
+    assert 'Requires-Dist: vl-convert-python>=1.6; extra == "charts"' in metadata  # issue 42: 90 MB that only chart files need
+    assert "Requires-Dist: rich" in metadata and "Requires-Dist: anyio" in metadata
 
 
 def test_an_installed_ktlog_loads_simulates_verifies_and_exports(ktlog, user, tmp_path):

@@ -82,9 +82,7 @@ def filtered(command):
         click.option("--json", "as_json", is_flag=True, help="Print (or write to -o) the rows as JSON: the same as --format json."),
         click.option("--format", "fmt", type=click.Choice(["table", "csv", "json", "parquet"]), default="table", show_default=True, help="Output format."),
         output_options(),
-        click.option(
-            "--wide", is_flag=True, help="A table with every column (player_id too), however wide (by default, the columns that fit the terminal)."
-        ),
+        click.option("--wide", is_flag=True, help="A table with every column (player_id too), however wide (by default, the columns that fit the terminal)."),
     ]
     for option in reversed(options):
         command = option(command)
@@ -309,6 +307,7 @@ def chart(ctx, kind, game, output, force) -> None:
     from ..analytics import charts
 
     claim_output(ctx, output, force)
+    charts.converter()  # the charts extra, before the league is read
     league = _league(ctx, dict.fromkeys(FILTERS) | {"samples": kind == "vp" or None})  # a game named is asked for, a sample too
     if kind == "vp":
         if not game:
@@ -337,3 +336,9 @@ def report(ctx, game, output, force) -> None:
         claim_output(ctx, output, force)
         text = game_report(store, League(db, Filters(simulated=True, samples=True)), game_id)  # any game of the database, simulated or a sample too
     write_output(ctx, output, text)
+    from ..analytics.charts import EXTRA, ChartsExtraMissing, converter
+
+    try:
+        converter()
+    except ChartsExtraMissing:
+        echo(f"note: the report's charts are left out: {EXTRA}", err=True)

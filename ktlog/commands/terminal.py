@@ -37,10 +37,11 @@ def start(ctx: click.Context) -> None:
     only for a sample the demo database does not hold in full."""
     from ktlog.tui.app import make_app
 
+    from ..errors import KtlogError
     from ..play.database import UI_BUSY_TIMEOUT_MS
 
     store = open_store(ctx, ui=True, create=True)
-    samples, problems = None, []
+    samples, problems = None, list[KtlogError]()
     if store.count_games()[0] == 0:
         from .samples import open_demo
 
