@@ -33,7 +33,6 @@ def not_counted(league: League) -> list[str]:
         notes.append(
             f"note: {len(disputed)} game(s) have open disputes, so their results are provisional ({', '.join(disputed[:5])}{'...' if len(disputed) > 5 else ''})"
         )
-    notes += shared_wins(league)
     notes += [
         f"warning: game {game_id[:8]} failed verification: {problem}. Its figures may be wrong; run `ktlog verify {game_id[:8]}`"
         for game_id, problem in suspicious_games(league)
@@ -42,11 +41,9 @@ def not_counted(league: League) -> list[str]:
 
 
 def shared_wins(league: League) -> list[str]:
-    """A note naming the games the statistic counted that ended in a shared win (Multiplayer
-    Ops: the players tied for the most VP share it, RULES.md's ruling), which W/D/L counts as a
-    draw for those who shared it. Said only by a statistic that read the results."""
-    if "result_rows" not in league.__dict__:
-        return []
+    """A note naming the games the league counts that ended in a shared win (Multiplayer Ops: the
+    players tied for the most VP share it, RULES.md's ruling), which W/D/L counts as a draw for
+    those who shared it: said by the statistics that count wins, draws and losses."""
     games = (
         league.result_rows.group_by("game_id")
         .agg(pl.col("player").filter(pl.col("result") == "draw").sort().alias("sharing"), (pl.col("result") == "loss").any().alias("beaten"))

@@ -41,6 +41,8 @@ def _league(ctx: click.Context, kw: dict) -> League:
     return League(db, filters)
 
 
+COUNTS_RESULTS = ("standings", "results", "players", "teams", "matchups", "elo")
+"""The statistics that count wins, draws and losses: they say which shared wins they count as draws."""
 FILTERS = ("league", "season", "round", "since", "until", "ruleset", "player", "team", "signed_by_both", "simulated", "samples")
 
 
@@ -92,7 +94,7 @@ def filtered(command):
     @click.pass_context
     def run(ctx, **kw):
         from ..analytics.formats import write
-        from ..analytics.integrity import not_counted
+        from ..analytics.integrity import not_counted, shared_wins
 
         as_json, fmt, output = kw.pop("as_json"), kw.pop("fmt"), kw.pop("output")
         fmt = "json" if as_json else fmt
@@ -107,7 +109,11 @@ def filtered(command):
                 from ..analytics.answers import stored_answer
 
                 answer = stored_answer(league, command.__name__)
-            frame, notes = answer or (command(league, **kw), not_counted(league))
+            if answer:
+                frame, notes = answer
+            else:
+                frame, notes = command(league, **kw), not_counted(league)
+                notes += shared_wins(league) if command.__name__ in COUNTS_RESULTS else []
         write(frame, fmt, output, database=database_path(ctx), wide=wide)
         for note in notes:
             echo(note, err=True)
