@@ -97,6 +97,7 @@ def test_the_demo_database_is_the_users_cache_and_holds_every_sample(tmp_path, m
         assert problems == [] and {g.id for g in store.games()} == sample_game_ids()
 
 
+@pytest.mark.tui
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)])
 @tui_test
 async def test_the_start_screen_shows_the_samples_apart_and_a_new_game_goes_into_the_users_database(tmp_path, monkeypatch, size):
