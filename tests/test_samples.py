@@ -122,3 +122,12 @@ async def test_the_start_screen_shows_the_samples_apart_and_a_new_game_goes_into
         assert str(pilot.app.screen.query_one("#hint").render()).startswith("1 games in") and pilot.app.screen.sub_title is None
     samples.close()
     store.close()
+
+
+def test_games_of_ktlog_simulate_are_not_games_of_ones_own(demo_league, tmp_path):
+    """A simulated game (left out of the statistics itself) does not leave the samples out."""
+    db = tmp_path / "real.db"
+    db.write_bytes(demo_league.read_bytes())
+    ktlog(db, "simulate", "--games", "1")
+    assert len(standings(db)[0]) == SAMPLE_PLAYERS
+    assert len(standings(db, "--simulated")[0]) == 2

@@ -256,10 +256,13 @@ class League:
 
     @cached_property
     def own_game_finished(self) -> bool:
-        """Whether the database holds a finished game that is not a sample: from then on the
-        samples are left out."""
+        """Whether the database holds a finished game that is not a sample (nor one `ktlog
+        simulate` played, unless --simulated takes those in): from then on the samples are left out."""
         games = self._every_game
-        return not games.filter((pl.col("status") == "finished") & ~pl.col("game_id").is_in(sorted(sample_game_ids()))).is_empty()
+        own = (pl.col("status") == "finished") & ~pl.col("game_id").is_in(sorted(sample_game_ids()))
+        if not self.filters.simulated:
+            own &= pl.col("simulated").fill_null(0) == 0
+        return not games.filter(own).is_empty()
 
     @cached_property
     def _every_game(self) -> pl.DataFrame:
