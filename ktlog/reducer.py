@@ -141,6 +141,16 @@ def fold(events: Iterable[Event | SeqEvent | Envelope], start: GameState | None 
     """The state after `events`, from the beginning or from the snapshot `start`.
 
     `start` is not changed. Voids in `events` may only reach back to events in `events`.
+
+    >>> from ktlog.events import EventVoided, GameCreated, PlayerJoined
+    >>> events = [GameCreated(ruleset="kt24-preliminary", killzone="volkus", date="2026-11-21"), PlayerJoined(player="Ana", kill_team="Kasrkin")]
+    >>> state = fold(events)
+    >>> state.seq, list(state.players), state.phase
+    (2, ['Ana'], 'setup')
+    >>> list(fold([PlayerJoined(player="Ben", kill_team="Legionaries")], start=state).players)  # on from a state
+    ['Ana', 'Ben']
+    >>> list(fold([*events, PlayerJoined(player="Ben", kill_team="Legionaries"), EventVoided(target=3)]).players)  # undone
+    ['Ana']
     """
     state = copy_state(start) if start is not None else GameState()
     return _fold_into(state, numbered(events, state.seq + 1))

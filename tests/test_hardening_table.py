@@ -4,6 +4,7 @@ error, each test failing before its fix."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -162,3 +163,58 @@ def test_a_name_ten_thousand_characters_long_is_not_echoed_whole(table):
             f"/api/games/{game}/events", headers={"authorization": f"Bearer {token}"}, json={"line": f"OperativeActivated operative={name} order=engage"}
         )
     assert answer.status_code in (400, 422) and len(answer.text) < 600, answer.text[:300]
+
+
+@pytest.fixture(scope="module")
+def dataset(tmp_path_factory):
+    """A dataset of four sample games' league, exported once."""
+    from ktlog.data import SAMPLE_GAMES
+
+    folder = tmp_path_factory.mktemp("dataset")
+    db = folder / "league.db"
+    assert run(db, "import", *map(str, sorted(SAMPLE_GAMES.glob("0[1-4]_*.jsonl")))).exit_code == 0
+    assert run(db, "dataset", "export", str(folder / "ds")).exit_code == 0
+    return folder / "ds"
+
+
+def _stats(source: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "ktlog", "stats", "standings", "--source", str(source)], capture_output=True, text=True, timeout=120)
+
+
+def _part(source: Path, table: str) -> Path:
+    return sorted(source.glob(f"{table}/*/*/*.parquet"))[0]
+
+
+def test_a_dataset_part_that_is_a_pipe_is_refused_not_left_out(dataset, tmp_path):
+    """A FIFO in place of a part was silently left out and the standings changed with rc 0."""
+    source = tmp_path / "ds"
+    shutil.copytree(dataset, source)
+    part = _part(source, "game_results")
+    part.unlink()
+    os.mkfifo(part)
+    done = _stats(source)
+    assert done.returncode == 1 and "is a pipe" in done.stderr and "Traceback" not in done.stderr, done.stderr
+
+
+def test_a_dataset_part_of_another_table_is_refused_in_words(dataset, tmp_path):
+    """A part with another table's schema: "bug in ktlog"."""
+    source = tmp_path / "ds"
+    shutil.copytree(dataset, source)
+    shutil.copy(_part(source, "attacks"), _part(source, "game_results"))
+    done = _stats(source)
+    assert done.returncode == 1 and "bug" not in done.stderr and "Traceback" not in done.stderr, done.stderr
+    assert "game_results" in done.stderr or "rows where" in done.stderr, done.stderr
+
+
+def test_a_dataset_part_with_its_rows_repeated_is_refused_before_it_is_read(dataset, tmp_path):
+    """A part whose rows were repeated 20,000 times kept `stats --source` busy past 60 s: the
+    export's counts in metadata.json refuse it from its footer."""
+    import polars as pl
+
+    source = tmp_path / "ds"
+    shutil.copytree(dataset, source)
+    part = _part(source, "game_results")
+    rows = pl.read_parquet(part)
+    pl.concat([rows] * 2_000).write_parquet(part)
+    done = _stats(source)
+    assert done.returncode == 1 and f"{rows.height * 2_000:,} rows where" in done.stderr and f"wrote {rows.height:,}" in done.stderr, done.stderr

@@ -11,10 +11,10 @@ from web_support import SAMPLE
 from ktlog.analytics.key_moments import chance_now
 from ktlog.analytics.winprob import WinModel
 from ktlog.analytics.winprob_features import FEATURES
-from ktlog.events import PrimaryOpRevealed, PrimaryOpSelected, TacOpScored, TacOpSelected
 from ktlog.files.gamelog import read_game_log
 from ktlog.play.replay import Replay
 from ktlog.rulesets import get_ruleset
+from ktlog.rulesets.approved.events import PrimaryOpRevealed, PrimaryOpSelected, TacOpScored, TacOpSelected
 from ktlog.text.json_views import state_view
 
 EVERY_FEATURE = WinModel(kind="logistic", features=list(FEATURES), coefficients=[0.3, 1.1, 0.4, -0.2, 0.05, 0.02, 0.1])

@@ -83,28 +83,36 @@ def left_out_note(left_out: list[str], width: int) -> str:
     return head + ", ".join(named)
 
 
-def write(frame: pl.DataFrame, fmt: str, output: Path | None, *, database: Path | None = None, wide: bool = False) -> None:
-    """The frame in `fmt` on standard output, or written atomically to `output`, never over the
-    `database` (CSV: UTF-8 with a header row, no index column, ISO dates: what a spreadsheet
-    opens as it is). A table on standard output keeps to the terminal's width unless `wide`."""
-    if fmt == "parquet" and output is None:
-        raise KtlogError("Parquet is binary: give a file with -o FILE.parquet")
+def rendered(frame: pl.DataFrame, fmt: str, fit: int | None = None, *, wide: bool = False) -> tuple[str, list[str]]:
+    """The frame as text in `fmt` (table, csv, json), control characters shown escaped, and the
+    columns a table left out to `fit` a width (CSV: UTF-8 with a header row, no index column, ISO
+    dates: what a spreadsheet opens as it is). A table for people leaves `FOR_MACHINES` out
+    unless `wide`."""
+    left_out: list[str] = []
     if fmt == "table":
-        fit = terminal_width() if output is None and not wide else None
         table, left_out = render_table(frame if wide else frame.drop(FOR_MACHINES, strict=False), fit)
         text = table + "\n"
-        if left_out:
-            print(left_out_note(left_out, fit or 80), file=sys.stderr)
     elif fmt == "csv":
         text = frame.write_csv()
-    elif fmt == "json":
+    else:
         buffer = io.StringIO()
         frame.write_json(buffer)
         text = buffer.getvalue() + "\n"
-    else:
-        text = None
-    if text is not None:
-        text = visible_output(text)
+    return visible_output(text), left_out
+
+
+def write(frame: pl.DataFrame, fmt: str, output: Path | None, *, database: Path | None = None, wide: bool = False) -> None:
+    """The frame in `fmt` (`rendered`, or Parquet) on standard output, or written atomically to
+    `output`, never over the `database`. A table on standard output keeps to the terminal's width
+    unless `wide`."""
+    if fmt == "parquet" and output is None:
+        raise KtlogError("Parquet is binary: give a file with -o FILE.parquet")
+    text = None
+    if fmt != "parquet":
+        fit = terminal_width() if fmt == "table" and output is None and not wide else None
+        text, left_out = rendered(frame, fmt, fit, wide=wide)
+        if left_out:
+            print(left_out_note(left_out, fit or 80), file=sys.stderr)
     if output is None:
         sys.stdout.write(text or "")
     else:

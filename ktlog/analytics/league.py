@@ -23,10 +23,13 @@ import polars as pl
 
 from ..data import sample_game_ids
 from ..errors import KtlogError
+from ..play.matches import Match
 from ..storage import catalog
 from ..storage.dbfile import database_home, held_open, read_uri, store_error
 from .columns import GAME_COLUMNS, GAME_LISTS, IDENTITY, POLARS_TYPE, games_query, league_games, read_dataset_table
+from .layout import partition_of
 from .place import Place
+from .recordings import left_out, recorded_twice
 
 
 class NothingToCompute(KtlogError):
@@ -235,13 +238,37 @@ class League:
 
     def read(self, name: str, columns: tuple[str, ...] | None = None) -> pl.DataFrame:
         """A table of the source as it is (all its columns by default): from the database, or
-        from a Parquet dataset when `db` is its place; the games' players and kill teams as
-        lists from either."""
+        from a Parquet dataset when `db` is its place (its `files`); the games' players and kill
+        teams as lists from either."""
         if isinstance(self.db, Place):
-            return read_dataset_table(self.db, name, columns)
+            return read_dataset_table(self.db, name, columns, files=self.files(name))
         if name == "games":
             return league_games(read_table(self.db, *(games_query(columns) if columns else games_query())))
         return read_table(self.db, *catalog.select(name, columns))
+
+    def files(self, table: str) -> list[str]:
+        """A dataset's files of `table` the league reads: those of the folders holding its games
+        where the filters name a league or a season (`folders`), all of them otherwise."""
+        assert isinstance(self.db, Place)
+        files = self.db.glob(f"{table}/*/*/*.parquet")
+        return files if self.folders is None else [f for f in files if partition_of(self.db, table, f) in self.folders]
+
+    @cached_property
+    def folders(self) -> frozenset[str] | None:
+        """The `<season>/<league>` folders of a dataset holding a game of the league and season
+        the filters name (found by the games' own labels, Parquet's statistics skipping the other
+        files' rows): a game's rows are in its games row's folder, as `ktlog dataset export`
+        writes them. None when the filters name neither, or the league is a database's."""
+        f = self.filters
+        if not isinstance(self.db, Place) or (f.league is None and f.season is None):
+            return None
+        files = self.db.glob("games/*/*/*.parquet")
+        if not files:
+            return frozenset()
+        labels = [pl.col(c) == v for c, v in (("league", f.league), ("season", f.season)) if v is not None]
+        scan = pl.scan_parquet(files, hive_partitioning=False, include_file_paths="_file", storage_options=self.db.storage_options)
+        found = scan.filter(*labels).select(pl.col("_file").unique()).collect().get_column("_file")
+        return frozenset(partition_of(self.db, "games", file) for file in found)
 
     @cached_property
     def samples_left_out(self) -> int:
@@ -271,7 +298,19 @@ class League:
 
     @cached_property
     def games(self) -> pl.DataFrame:
-        """Every game passing the filters (finished or not): id, date, labels, status."""
+        """Every game passing the filters (finished or not): id, date, labels, status; a match
+        recorded in two databases once, as its counted recording (`same_matches`)."""
+        others = left_out(self.same_matches)
+        return self.recordings.filter(~pl.col("game_id").is_in(others)) if others else self.recordings
+
+    @cached_property
+    def same_matches(self) -> list[Match]:
+        """The matches recorded in two databases among the games passing the filters (`play.matches`)."""
+        return recorded_twice(self, self.recordings)
+
+    @cached_property
+    def recordings(self) -> pl.DataFrame:
+        """Every game passing the filters, each recording of a match recorded twice included."""
         games, f = self._every_game, self.filters
         conditions = [pl.col(c) == v for c, v in (("league", f.league), ("season", f.season), ("round", f.round), ("ruleset", f.ruleset)) if v is not None]
         if f.ruleset is None:
@@ -325,8 +364,8 @@ class League:
         from ..play.players import roster, shown_names
 
         schema = pl.Schema({"game_key": pl.Int64, "name": pl.String, "player_id": pl.String, "player": pl.String})
-        if isinstance(self.db, Place):
-            rows = self.read("game_results", ("game_key", "player", *IDENTITY))
+        if isinstance(self.db, Place):  # every game's: a name is shown with a label where anyone in the dataset shares it
+            rows = read_dataset_table(self.db, "game_results", ("game_key", "player", *IDENTITY))
             people = rows.lazy().select("player_id", "player_name", "player_label").unique().collect().rows()
             shown = shown_names(people)
             as_named = all(shown[pid] == name for pid, name, _ in people)  # nobody shares a name: each is shown by it, nothing to look up
@@ -491,7 +530,7 @@ class League:
         columns = ("game_key", "player", "kind", "source")
         if "cp_changes" in self.__dict__ or "cp_changes" in self._reading or not isinstance(self.db, Place):
             return self.cp_changes.filter(pl.col("kind").is_in(PLOY_KINDS)).select(columns)
-        return self._narrowed("cp_changes", read_dataset_table(self.db, "cp_changes", columns, pl.col("kind").is_in(PLOY_KINDS)))
+        return self._narrowed("cp_changes", read_dataset_table(self.db, "cp_changes", columns, pl.col("kind").is_in(PLOY_KINDS), self.files("cp_changes")))
 
     @cached_property
     def pairings(self) -> pl.DataFrame:

@@ -182,7 +182,7 @@ def event_cmd(ctx, game, type_name, fields, override, expect_seq, list_types, ba
         {
             "seq": seq,
             "type": type(event).__name__,
-            "text": describe(event, state=recorded.after),
+            "text": _described(session, recorded, seq, event, batch is not None),
             "warning": unlisted(recorded.after if batch else recorded.before, event),
         }
         for seq, event in events
@@ -243,6 +243,20 @@ def _record_file(session: RecordingSession, lines: TextIO, expect_seq: int | Non
         raise KtlogError(f"{name} line {number} ({type(event).__name__}, would be seq {session.seq + 1 + index}): {why}; nothing was recorded") from None
     first = recorded.seq - len(numbered) + 1
     return recorded, [(seq, event) for seq, (_, event) in enumerate(numbered, first)]
+
+
+def _described(session: RecordingSession, recorded: Recorded, seq: int, event: ev.Event, batch: bool) -> str:
+    """An event just recorded, in words; one of a batch with the states around it where the reply
+    says what the state gained (WoundsRegained), the batch's last state otherwise."""
+    if not batch:
+        return describe(event, state=recorded.after, before=recorded.before)
+    before, after = _around(session, seq) if isinstance(event, ev.WoundsRegained) else (None, recorded.after)
+    return describe(event, state=after, before=before)
+
+
+def _around(session: RecordingSession, seq: int) -> tuple[GameState, GameState]:
+    """The states before and after one event of a batch."""
+    return session.store.state(session.game_id, seq - 1), session.store.state(session.game_id, seq)
 
 
 @click.command(epilog=examples("ktlog undo 334f", "ktlog undo 334f --expect-seq 268 --json"))

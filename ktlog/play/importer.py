@@ -41,6 +41,7 @@ from ..storage.store import Folded, Raced, Store, event_rows, folded
 from ..text.plural import counted
 from ..text.results import describe_result
 from .game_files import read_typed_game
+from .matches import match_of
 
 
 @dataclass
@@ -100,7 +101,7 @@ def _import_file(store: Store, path: Path) -> ImportReport:
             return ImportReport(where, game_id, "unchanged", 0)
     with _named_line(where):
         state = store.import_envelopes(game_id, sealed, already=len(stored), origin=_origin(header))
-    return _report(where, header, state, "extended" if stored else "imported", len(sealed) - len(stored))
+    return _report(where, header, state, "extended" if stored else "imported", len(sealed) - len(stored), _recorded_twice(store, game_id))
 
 
 def _read(path: Path, store: Store | None = None) -> tuple[Header, list[tuple[Envelope, bytes]]]:
@@ -387,7 +388,9 @@ def _import_checked(store: Store, checked: _Checked) -> ImportReport:
             store.import_folded(checked.header.game_id, checked.game, origin=_origin(checked.header))
     except Raced:  # another import stored this game first: compare with what it stored
         return import_file(store, Path(checked.path))
-    return ImportReport(checked.path, checked.header.game_id, "imported", len(checked.game.rows), checked.warnings)
+    return ImportReport(
+        checked.path, checked.header.game_id, "imported", len(checked.game.rows), checked.warnings + _recorded_twice(store, checked.header.game_id)
+    )
 
 
 def _origin(header: Header) -> Origin | None:
@@ -418,8 +421,15 @@ def _named_line(where: str) -> Iterator[None]:
         raise GameLogError(where, seq + 1 if seq else None, str(exc)) from exc
 
 
-def _report(where: str, header: Header, state: GameState, status: Literal["imported", "extended"], added: int) -> ImportReport:
-    return ImportReport(where, header.game_id, status, added, _warnings(header, state))
+def _report(where: str, header: Header, state: GameState, status: Literal["imported", "extended"], added: int, also: list[str]) -> ImportReport:
+    return ImportReport(where, header.game_id, status, added, _warnings(header, state) + also)
+
+
+def _recorded_twice(store: Store, game_id: str) -> list[str]:
+    """What an import says of a game that another database recorded too (`play.matches`): the
+    league counts the match once, and says so, or flags recordings that disagree."""
+    match = match_of(store, game_id)
+    return [match.describe()] if match else []
 
 
 def _warnings(header: Header, state: GameState) -> list[str]:

@@ -26,7 +26,7 @@ from ..rulesets import RULESETS
 from ..state import GameState, OperativeState
 from ..text.describe import describe
 from ..text.event_text import SHOT_SHORTHAND, field_defaults, field_shape, field_types
-from .moves import SHOOTING, Moves, dice_expected, owner
+from .moves import Moves, dice_expected, owner
 
 FIELD_KIND: dict[str, QuestionKind] = {"player": "player", "operative": "operative", "target": "target", "targets": "target", "operatives": "operatives"}
 """The kind of question a field chosen from the legal events is (any other: an option)."""
@@ -353,7 +353,7 @@ def _given(e: ev.Event, free: Any, s: GameState) -> dict[str, Any]:
     asked_free = {q.field for q in free(s, e)} if free else set()
     defaults = field_defaults(cls)
     skip = {"override", "version", "meta", *asked_free}
-    if cls in SHOOTING.values() or cls is ev.Fought:
+    if issubclass(cls, ev.Shot | ev.Fought):
         skip |= {"attacks", "damage", "damage_taken", "target_weapon", "hot_roll"}
     return {f: getattr(e, f) for f in cls.__struct_fields__ if f not in skip and not (f in defaults and getattr(e, f) == defaults[f])}
 

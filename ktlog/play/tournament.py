@@ -274,16 +274,7 @@ def _outcome(table: Table, row: dict[str, Any]) -> tuple[Outcome | None, TableNo
         vp = {player_key(p): v for p, v in reported["vp"].items()}
         note = TableNote(vp, tuple(reported["by"]))
     if row["status"] == "finished":
-        vp = {player_key(p): v for p, v in row["vp"].items()}
-        winner = player_key(row["winner"]) if row["winner"] else None
-        points = {p: DRAW if winner is None else WIN if p == winner else LOSS for p in table.players}
-        conceded = player_key(row["conceded_by"]) if row["conceded_by"] else None
-        ended_by = row["ended_by"] or "battle"
-        if note is not None and note.reported is not None and ended_by != "report" and note.reported != {p: vp.get(p, 0) for p in table.players}:
-            shown = "-".join(str(note.reported.get(p, 0)) for p in table.players)
-            recorded = "-".join(str(vp.get(p, 0)) for p in table.players)
-            note = replace(note, flag=f"reported {shown}, but the game recorded in full ended {recorded} ({ended_by}): the game's result stands")
-        return Outcome(points, {p: vp.get(p, 0) for p in table.players}, ended_by, conceded), note
+        return _finished(table, row, note)
     if note is not None and note.reported is not None:  # reported while the game is being recorded: the report counts until the game ends
         best = max(note.reported.values())
         leaders = [p for p in table.players if note.reported.get(p) == best]
@@ -291,6 +282,21 @@ def _outcome(table: Table, row: dict[str, Any]) -> tuple[Outcome | None, TableNo
         flag = "reported while its game is recorded in full: the game's result will stand once it ends"
         return Outcome(points, {p: note.reported.get(p, 0) for p in table.players}, "report"), replace(note, flag=flag)
     return None, note
+
+
+def _finished(table: Table, row: dict[str, Any], note: TableNote | None) -> tuple[Outcome, TableNote | None]:
+    """A table whose game has ended: the game's result, and a flag when a score reported for it
+    differs from the game recorded in full."""
+    vp = {player_key(p): v for p, v in row["vp"].items()}
+    winner = player_key(row["winner"]) if row["winner"] else None
+    points = {p: DRAW if winner is None else WIN if p == winner else LOSS for p in table.players}
+    conceded = player_key(row["conceded_by"]) if row["conceded_by"] else None
+    ended_by = row["ended_by"] or "battle"
+    if note is not None and note.reported is not None and ended_by != "report" and note.reported != {p: vp.get(p, 0) for p in table.players}:
+        shown = "-".join(str(note.reported.get(p, 0)) for p in table.players)
+        recorded = "-".join(str(vp.get(p, 0)) for p in table.players)
+        note = replace(note, flag=f"reported {shown}, but the game recorded in full ended {recorded} ({ended_by}): the game's result stands")
+    return Outcome(points, {p: vp.get(p, 0) for p in table.players}, ended_by, conceded), note
 
 
 def issue_organiser_token(store: Store, name: str) -> str:

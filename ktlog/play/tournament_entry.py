@@ -28,13 +28,8 @@ class Registered:
     typed: str
 
 
-def add(store: Store, name: str, typed: Sequence[str]) -> list[Registered]:
-    """Register players, all of them or none: before round 1, or late (they join the next round
-    to be paired, checked in). Returns them with their names at the event."""
-    event = load(store, name)
-    current = event.current_round
-    if current >= event.rounds:
-        raise KtlogError(f"{event.name} has paired all its {event.rounds} rounds: nobody can join it now; nobody was added")
+def _each_once(typed: Sequence[str]) -> list[str]:
+    """The names typed, each a name (`check_name`) and each once."""
     if not typed:
         raise KtlogError("give the players' names: ktlog tournament add NAME PLAYER...")
     names = [check_name("a player's name", t) for t in typed]
@@ -47,6 +42,17 @@ def add(store: Store, name: str, typed: Sequence[str]) -> list[Registered]:
             f"{'; '.join(twice)} typed more than once: a player registers once. If they are two players of one name, give each as "
             "shown with their club, or by player id (`ktlog player list`); nobody was added"
         )
+    return names
+
+
+def add(store: Store, name: str, typed: Sequence[str]) -> list[Registered]:
+    """Register players, all of them or none: before round 1, or late (they join the next round
+    to be paired, checked in). Returns them with their names at the event."""
+    event = load(store, name)
+    current = event.current_round
+    if current >= event.rounds:
+        raise KtlogError(f"{event.name} has paired all its {event.rounds} rounds: nobody can join it now; nobody was added")
+    names = _each_once(typed)
     roster = players(store)
     here, club = roster.home
     owners = {(h.database, h.name): p.player_id for p in roster.players.values() for h in p.handles}

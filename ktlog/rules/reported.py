@@ -27,6 +27,25 @@ TABLE = "table"
 def result_reported(ctx: Ctx, e: ResultReported) -> None:
     s = ctx.state
     players = [name for name, p in s.players.items() if not p.npo]
+    _check_figures(ctx, e, players)
+    behind = {e.seat or TABLE, *e.confirmed_by}
+    same = s.report is not None and s.report.vp == e.vp and (not e.vp_by_op or e.vp_by_op == s.report.vp_by_op)
+    ended_by_report = s.result is not None and s.result.ended_by == "report"
+    if ended_by_report and not same:
+        assert s.report is not None
+        shown = ", ".join(f"{p} {s.report.vp[p]}" for p in players)
+        ctx.invalid(f"the game ended with the result reported at seq {s.report.seq} ({shown}); correct that event or undo it to report another", "vp")
+    if same and s.report is not None:
+        s.report.reported_by = sorted({*s.report.reported_by, *behind})
+        return
+    s.report = Report(seq=ctx.seq, vp=dict(e.vp), vp_by_op={p: dict(ops) for p, ops in e.vp_by_op.items()}, reported_by=sorted(behind))
+    if s.turning_point == 0 and s.phase != "over":
+        _end(ctx, s.report)
+
+
+def _check_figures(ctx: Ctx, e: ResultReported, players: list[str]) -> None:
+    """Each player's VP and only theirs, none below 0; by op, the ruleset's ops adding up to them;
+    the confirming players among the game's."""
     if sorted(e.vp) != sorted(players):
         ctx.invalid(f"give each player's VP, and only theirs: {', '.join(players) or 'the game has no players yet'} (vp=NAME:N,NAME:N)", "vp")
     if any(v < 0 for v in e.vp.values()):
@@ -42,19 +61,6 @@ def result_reported(ctx: Ctx, e: ResultReported) -> None:
     strangers = [p for p in e.confirmed_by if p not in e.vp]
     if strangers:
         ctx.invalid(f"confirmed_by names {', '.join(strangers)}: only the game's players confirm its result", "confirmed_by")
-    behind = {e.seat or TABLE, *e.confirmed_by}
-    same = s.report is not None and s.report.vp == e.vp and (not e.vp_by_op or e.vp_by_op == s.report.vp_by_op)
-    ended_by_report = s.result is not None and s.result.ended_by == "report"
-    if ended_by_report and not same:
-        assert s.report is not None
-        shown = ", ".join(f"{p} {s.report.vp[p]}" for p in players)
-        ctx.invalid(f"the game ended with the result reported at seq {s.report.seq} ({shown}); correct that event or undo it to report another", "vp")
-    if same and s.report is not None:
-        s.report.reported_by = sorted({*s.report.reported_by, *behind})
-        return
-    s.report = Report(seq=ctx.seq, vp=dict(e.vp), vp_by_op={p: dict(ops) for p, ops in e.vp_by_op.items()}, reported_by=sorted(behind))
-    if s.turning_point == 0 and s.phase != "over":
-        _end(ctx, s.report)
 
 
 def _end(ctx: Ctx, report: Report) -> None:

@@ -57,7 +57,7 @@ class Ruleset(ABC):
     # --- what a new game asks for it ---------------------------------------------------------
 
     datacards: ClassVar[str] = "kt24"
-    """The edition of the datacards its kill teams use (sample rosters named kt21_* are KT21's)."""
+    """The edition of the datacards its kill teams use (a roster file's `datacards`)."""
     labels: ClassVar[tuple[str, ...]] = ()
     """GameCreated labels a new game of it asks for besides the usual ones (KT21: the dataslate)."""
     label_hints: ClassVar[dict[str, str]] = {}
@@ -167,6 +167,10 @@ class Ruleset(ABC):
     def gains_cp(self, state: GameState, player: str) -> bool:
         """Whether a player gains the set-up CP (pg 110)."""
         return True
+
+    def move(self, state: GameState, operative: OperativeState) -> int:
+        """The operative's Move now, in inches: 2" less when injured, never changed below 4" (pg 47-48)."""
+        return operative.move
 
     def repeats(self, operative: OperativeState, action: str) -> int:
         """How many times the operative may perform an action in one activation (pg 39: once),

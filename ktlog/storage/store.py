@@ -18,11 +18,11 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache, cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from ..envelopes import GENESIS, GameRow, check_game_id, check_ids, check_limits, decode_payload, event_id_text, event_ids_bytes, game_prefix, now, seal
 from ..errors import ConcurrencyConflict, GameNotFound, InvalidEvent, KtlogError, StoreError
-from ..events import AnyEvent, Envelope, Event, EventCorrected, EventVoided, GameCreated
+from ..events import Envelope, Event, EventCorrected, EventVoided, GameCreated
 from ..reducer import apply_in_place, fold_with_snapshots
 from ..state import GameState, copy_state, encode_state, game_status
 from . import log, projections, tournaments
@@ -81,7 +81,25 @@ def listed_game(row: dict[str, Any]) -> GameRow:
 
 
 class Store:
-    """A ktlog database. Open it with `Store(path)`; `Store(":memory:")` for tests."""
+    """A ktlog database. Open it with `Store(path)`; `Store(":memory:")` for tests.
+
+    A game is created with its first events, grows by appended events (each checked by the
+    rules, refused with the rule and its page) and is read back as its events or its state:
+
+    >>> from ktlog.events import GameCreated, PlayerJoined, TurningPointStarted
+    >>> store = Store(":memory:")
+    >>> game = store.new_game(GameCreated(ruleset="kt24-preliminary", killzone="volkus", date="2026-11-21"), [PlayerJoined(player="Ana", kill_team="Kasrkin")])
+    >>> store.append(game, PlayerJoined(player="Ben", kill_team="Legionaries")).seq
+    3
+    >>> [envelope.type for envelope in store.events(game)]
+    ['GameCreated', 'PlayerJoined', 'PlayerJoined']
+    >>> store.state(game).players["Ben"].kill_team
+    'Legionaries'
+    >>> store.append(game, TurningPointStarted(turning_point=1))
+    Traceback (most recent call last):
+    ktlog.errors.InvalidEvent: set up every operative before the battle: no operatives selected (pg 110)
+    >>> store.close()
+    """
 
     def __init__(self, path: str | Path | None = None, *, create: bool = True, busy_timeout_ms: int = BUSY_TIMEOUT_MS):
         self.path = Path(path) if path not in (None, ":memory:") else (default_db_path() if path is None else None)
@@ -761,7 +779,7 @@ def row_envelope(game_id: str, row: tuple[Any, ...], prev_hash: str) -> Envelope
         event_id=event_id_text(event_id),
         version=version,
         recorded_at=recorded_at,
-        payload=cast("AnyEvent", decode_payload(type_name, version, payload)),  # an Event is always one of AnyEvent
+        payload=decode_payload(type_name, version, payload),
         prev_hash=prev_hash,
         hash=digest.hex() if isinstance(digest, bytes) else str(digest),  # one edited behind ktlog's back: `verify` names it
     )

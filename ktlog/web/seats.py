@@ -36,15 +36,13 @@ from starlette.routing import Route
 from .. import events as ev
 from ..errors import ConcurrencyConflict, GameNotFound, KtlogError, RuleViolation, StoreError
 from ..events import Envelope
-from ..files.gamefile import event_line
 from ..play import seats
 from ..play.database import Store, identity, lost_under
 from ..play.moves import next_step
 from ..play.session import NothingToDo, RecordingSession
 from ..play.signatures import signable_head, signed_bytes
 from ..play.timeline import Timeline
-from ..text.event_text import event_line as answers_line
-from ..text.event_text import parse_event
+from ..text.event_text import answers_line, event_line, parse_event
 from ..text.json_views import state_view
 from . import pages
 from .responses import refusal
@@ -277,7 +275,7 @@ def _events(session: RecordingSession, body: dict) -> list[ev.Event]:
     if target is not None:
         if not isinstance(target, int) or len(events) != 1:
             raise Refused(400, "bad_request", 'a correction is {"correct": SEQ, "line": "TYPE FIELD=VALUE ..."}: one line')
-        return [ev.EventCorrected(target=target, event=events[0])]  # type: ignore[arg-type]  # parse_event gives one of AnyEvent
+        return [ev.EventCorrected(target=target, event=events[0])]
     return events
 
 

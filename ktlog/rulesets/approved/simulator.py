@@ -10,21 +10,14 @@ from ...events import (
     EquipmentSelected,
     GambitPassed,
     InitiativeDecided,
-    PrimaryOpRevealed,
-    PrimaryOpSelected,
     RolledOff,
-    ScoutingOption,
-    ScoutingRevealed,
-    ScoutingSelected,
     StrategicGambitUsed,
-    TacOpRevealed,
-    TacOpScored,
-    TacOpSelected,
     TurningPointStarted,
 )
 from ...play.builder import GameBuilder
 from ..kt24 import simulator as kt24
 from ..kt24.simulator import STRATEGY_PLOYS
+from .events import PrimaryOpRevealed, PrimaryOpSelected, ScoutingOption, ScoutingRevealed, ScoutingSelected, TacOpRevealed, TacOpScored, TacOpSelected
 from .rules import OP_CAP, PRIMARY_OPS, RULESET, scouting_winner
 
 UNIVERSAL_EQUIPMENT = (

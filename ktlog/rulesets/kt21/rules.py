@@ -12,7 +12,9 @@ adds what differs:
   operatives of its type (the same datacard name), up to x, before the opponent activates.
 - Balance Dataslate Q1 2023 (004), when GameCreated.dataslate names it or a later one: never more
   than two activations in a row in a turning point before the opponent has had a turn to activate
-  or perform Overwatch ("regardless of such rules": no override sets it aside).
+  or perform Overwatch ("regardless of such rules": no override sets it aside); Move never
+  modified below 4" (without it an injured operative's Move drops 2" whatever it was); each
+  equipment with Indirect selected once per battle, an operative equipped with it counting.
 - Actions (001 Actions): Normal Move, Dash, Fall Back (2AP), Charge, Pick Up, Shoot, Fight, Pass
   (1AP, repeatable) and Overwatch (0AP, between activations: see `overwatch_fired`). There is no
   counteract and no Reposition; KT24's actions are not part of a KT21 game.
@@ -54,9 +56,11 @@ from ...rules.attacks import find_weapon, shooting_attacks
 from ...rules.context import Ctx, handles
 from ...rules.damage import inflict
 from ...rules.ruleset import Ruleset
+from ...rules.team import same
 from ...rules.weapons import weapon_profile
 from ...state import GameState, OperativeState, Result
 from ..kt24.rules import KT24_EVENTS, Kt24, most_vp
+from .events import MissionVPScored, NormalMoved, OverwatchFired, Passed
 
 KT21_EVENTS = (
     KT24_EVENTS
@@ -70,7 +74,7 @@ KT21_EVENTS = (
         ev.TransmissionInitiated,
         ev.KillzoneActionPerformed,
     }
-) | {ev.NormalMoved, ev.Passed, ev.OverwatchFired, ev.MissionVPScored}
+) | {NormalMoved, Passed, OverwatchFired, MissionVPScored}
 """The events of a KT21 game: no Reposition, counteract, crit op, mission actions of KT24's crit
 ops, Place Marker, killzone actions, or the other mission packs' events."""
 
@@ -248,6 +252,14 @@ class Kt21(Ruleset):
         if check is not None:
             check(ctx, event)
 
+    def move(self, state: GameState, operative: OperativeState) -> int:
+        """Injured: 2" less (001 Wounds); never modified below 4" only under the dataslate, a New
+        Core Rule (004, Balance Dataslate Q1 2023; in 001 as a boxed New Core Rule)."""
+        if under_dataslate(state):
+            return operative.move
+        card = operative.datacard.move
+        return max(0, card - 2) if operative.injured else card
+
     def repeats(self, operative: OperativeState, action: str) -> int:
         """Pass can be performed more than once in an activation, as often as AP allow (001 Pass)."""
         return operative.apl if action == "Pass" else super().repeats(operative, action)
@@ -351,13 +363,36 @@ def _shot(ctx: Ctx, e: ev.Shot) -> None:
         return  # the shared handler says what is wrong
     if any(a.obscured for a in e.attacks):
         ctx.broke("an Obscured operative is not in the active operative's Line of Sight, so it is not a valid target", "001 Line of Sight")
-    if has_rule(weapon, "heavy") and performed(s, "Normal Move") and not isinstance(e, ev.OverwatchFired):
+    if has_rule(weapon, "heavy") and performed(s, "Normal Move") and not isinstance(e, OverwatchFired):
         ctx.broke(f"{weapon.name} is Heavy: no Shoot action with it in an activation with a Normal Move, Fall Back or Charge", "Heavy, 004 special rules")
     if any(a.cover for a in e.attacks[1:]) and weapon_profile(as_played(weapon).rules).blast:
         ctx.broke("each further target of a Blast weapon is a valid target and cannot be in Cover", "Blast, 004 errata")
     if any(has_rule(weapon, r) for r in ("indirect", "no cover")) and any(a.cover for a in e.attacks):
         ctx.broke(f"{weapon.name}: enemy operatives are not in Cover against it", "Indirect, 004 special rules")
     _ceaseless(ctx, weapon, *(a.attack_dice for a in e.attacks))
+
+
+def _equipment_selected(ctx: Ctx, e: ev.EquipmentSelected) -> None:
+    """Under the dataslate, each equipment with the Indirect special rule is selected once per
+    battle, and an operative already equipped with it counts as the selection (004, Balance
+    Dataslate Q1 2023, core rules)."""
+    s = ctx.state
+    player = s.players.get(e.player)
+    if player is None or not under_dataslate(s):
+        return
+    for option in player.equipment_options:
+        if not any(same(option.name, name) for name in e.equipment):
+            continue
+        for weapon in option.weapons:
+            if not has_rule(weapon, "indirect"):
+                continue
+            holders = [o.id for o in s.operatives.values() if o.player == e.player and any(same(w.name, weapon.name) for w in o.datacard.weapons)]
+            if holders:
+                ctx.broke(
+                    f"{', '.join(holders)} already {'has' if len(holders) == 1 else 'have'} the {weapon.name}, which has Indirect: that counts as "
+                    f"{e.player}'s selection of it for this battle, so {option.name!r} cannot be selected as well",
+                    "Balance Dataslate Q1 2023, 004",
+                )
 
 
 def _fought(ctx: Ctx, e: ev.Fought) -> None:
@@ -385,16 +420,17 @@ CHECKS: dict[type[ev.Event], Callable[[Ctx, ev.Event], None]] = {
     ev.Charged: _after_normal_move,
     ev.FellBack: _after_normal_move,
     ev.Shot: _shot,
-    ev.OverwatchFired: _shot,
+    OverwatchFired: _shot,
     ev.Fought: _fought,
+    ev.EquipmentSelected: _equipment_selected,
 }
 
 
 # --- the events only KT21 accepts --------------------------------------------------------------
 
 
-@handles(ev.NormalMoved)
-def normal_moved(ctx: Ctx, e: ev.NormalMoved) -> None:
+@handles(NormalMoved)
+def normal_moved(ctx: Ctx, e: NormalMoved) -> None:
     """Normal Move (001): not within Engagement Range, not with Fall Back or Charge, and not
     after shooting a Heavy weapon (004)."""
     op = begin_action(ctx, e)
@@ -408,14 +444,14 @@ def normal_moved(ctx: Ctx, e: ev.NormalMoved) -> None:
     finish_action(ctx, e, op)
 
 
-@handles(ev.Passed)
-def passed(ctx: Ctx, e: ev.Passed) -> None:
+@handles(Passed)
+def passed(ctx: Ctx, e: Passed) -> None:
     """Pass (001): no effect; unlike other actions it can be performed more than once."""
     finish_action(ctx, e, begin_action(ctx, e))
 
 
-@handles(ev.OverwatchFired)
-def overwatch_fired(ctx: Ctx, e: ev.OverwatchFired) -> None:
+@handles(OverwatchFired)
+def overwatch_fired(ctx: Ctx, e: OverwatchFired) -> None:
     """Overwatch (001): when it is your turn to activate but you have no ready operatives and the
     opponent has, an Engage operative that activated this phase makes one shooting attack with
     its BS worsened by 1; once per operative per turning point, not within Engagement Range, not
@@ -457,8 +493,8 @@ def overwatch_fired(ctx: Ctx, e: ev.OverwatchFired) -> None:
     s.next_player = opponent
 
 
-@handles(ev.MissionVPScored)
-def mission_vp_scored(ctx: Ctx, e: ev.MissionVPScored) -> None:
+@handles(MissionVPScored)
+def mission_vp_scored(ctx: Ctx, e: MissionVPScored) -> None:
     """VP from the mission objective or a tac op, as the players work them out from the cards;
     capped at 16 from the mission and 24 in all under the dataslate, 12 and 20 without (004)."""
     s = ctx.state
