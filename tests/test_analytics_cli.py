@@ -290,3 +290,13 @@ def test_a_table_shows_whole_figures_as_integers(samples):
     kasia = next(line for line in standings.splitlines() if "| Kasia " in line)
     assert [cell.strip() for cell in kasia.strip("|").split("|")][9:12] == ["16", "6", "10"]
     assert ".000" not in standings
+
+
+def test_a_rate_of_no_games_is_shown_not_a_crash(tmp_path):
+    """Issue 42 (found running the league page in order): a game conceded before any initiative
+    roll has no initiative rate (NaN), which the table took for a whole number and failed to cast."""
+    db = tmp_path / "league.db"
+    game = ktlog(db, "new", "--killzone", "volkus", "--player", "Alice=kasrkin", "--player", "Bob=legionaries").stdout.splitlines()[0]
+    ktlog(db, "event", game, "GameConceded", "player=Bob")
+    table = ktlog(db, "stats", "players", "--wide").stdout
+    assert "| Alice " in table and "NaN" in table

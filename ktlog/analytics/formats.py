@@ -21,10 +21,11 @@ club or key where two share a name); CSV, JSON and Parquet keep the id for other
 
 def _shown(frame: pl.DataFrame) -> pl.DataFrame:
     """The frame as a table shows it: a whole float as an integer (VP against, 6, beside VP for,
-    16, not 6.000), any other to 3 places."""
+    16, not 6.000), any other to 3 places, NaN as NaN (a rate of no games: the initiative rate of a
+    game conceded before any initiative roll, which Polars' NaN == NaN took for a whole number)."""
     floats = [name for name, dtype in frame.schema.items() if dtype.is_float()]
     return frame.with_columns(
-        pl.when(pl.col(name) == pl.col(name).round(0)).then(pl.col(name).cast(pl.Int64).cast(pl.String)).otherwise(pl.col(name).round(3).cast(pl.String))
+        pl.when(pl.col(name).is_finite() & (pl.col(name) == pl.col(name).round(0))).then(pl.col(name).cast(pl.Int64).cast(pl.String)).otherwise(pl.col(name).round(3).cast(pl.String))
         for name in floats
     )
 
