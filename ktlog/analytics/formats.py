@@ -25,7 +25,9 @@ def _shown(frame: pl.DataFrame) -> pl.DataFrame:
     game conceded before any initiative roll, which Polars' NaN == NaN took for a whole number)."""
     floats = [name for name, dtype in frame.schema.items() if dtype.is_float()]
     return frame.with_columns(
-        pl.when(pl.col(name).is_finite() & (pl.col(name) == pl.col(name).round(0))).then(pl.col(name).cast(pl.Int64).cast(pl.String)).otherwise(pl.col(name).round(3).cast(pl.String))
+        pl.when(pl.col(name).is_finite() & (pl.col(name) == pl.col(name).round(0)))
+        .then(pl.col(name).cast(pl.Int64).cast(pl.String))
+        .otherwise(pl.col(name).round(3).cast(pl.String))
         for name in floats
     )
 
