@@ -7,7 +7,7 @@ import sqlite3
 
 import pytest
 from conftest import ROSTERS
-from tui_support import TINY, answer, cut_texts, message, press, sample, screen_strips, screen_text, tiny_game, tui_test, until
+from tui_support import TINY, answer, cut_texts, message, press, sample, screen_text, tiny_game, tui_test, until
 
 from ktlog import events as ev
 from ktlog.files.gamelog import read_game_log
