@@ -318,3 +318,36 @@ def test_the_organiser_api_answers_each_refusal_in_one_shape(club: Organiser) ->
         assert "Club Night" in client.get("/tournaments/").text and client.get("/tournaments").status_code == 200
     revoked = run.json("tournament", "organiser", "--revoke")
     assert revoked == {"link": None}
+
+
+def test_a_score_by_op_counts_each_op_and_a_wrong_sum_is_refused(club: Organiser, tmp_path: Path) -> None:
+    """Issue 40 #2: a reported result gives each player's VP by op (the CLI's --by-op, a results
+    file's ops_a and ops_b); the game's VP are counted under those ops, checked by the ruleset."""
+    from ktlog.play.database import Store
+
+    run = club
+    t1, t2, t3 = pair(run, "--seed", 6)["tables"]
+    refusals = [
+        (("1", "12-9", "--by-op", "crit=4,kill=7/crit=2,kill=7"), f"{t1['player_a']}'s VP by op add up to 11, not the 12 reported"),
+        (("1", "12-9", "--by-op", "crit=4,kill=8/crit=2,luck=7"), "VP by op name luck: the ops of KT24 Preliminary Ops are crit, kill"),
+        (("1", "12-9", "--by-op", "crit=4,kill=8"), "player A's ops, a slash, then player B's"),
+        (("1", "12-9", "--by-op", "crit=four/kill=9"), "VP by op 'crit=four': give each op and its VP"),
+    ]
+    for args, message in refusals:
+        assert message in run("tournament", "result", run.name, *args, ok=False).stderr, args
+    assert json.loads(run("games", "--json").stdout) == [], "a refusal writes nothing"
+    scored = run.json("tournament", "result", "1", "12-9", "--by-op", "crit=4,kill=8/crit=2,kill=7")
+    assert (scored["vp_a"], scored["vp_b"], scored["ended_by"]) == (12, 9, "report")
+    path = tmp_path / "round-1.csv"
+    path.write_text(
+        "round,table,player_a,player_b,vp_a,vp_b,ops_a,ops_b\n"
+        f"1,{t2['table']},{t2['player_b']},{t2['player_a']},6,8,crit=6,crit=4 kill=4\n"
+        f"1,{t3['table']},{t3['player_a']},{t3['player_b']},5,5,,\n",
+        encoding="utf-8",
+    )
+    run("tournament", "import-results", run.name, path)
+    with Store(run.db) as store:
+        vp = {p: dict(s.vp) for g in store.games() for p, s in store.state(g.id).players.items()}
+    assert vp[t1["player_a"]] == {"crit": 4, "kill": 8} and vp[t1["player_b"]] == {"crit": 2, "kill": 7}
+    assert vp[t2["player_b"]] == {"crit": 6, "kill": 0} and vp[t2["player_a"]] == {"crit": 4, "kill": 4}
+    assert vp[t3["player_a"]] == {"crit": 0, "kill": 0, "reported": 5}, "no ops given: counted under reported"
