@@ -224,6 +224,30 @@ def test_a_round_is_final_once_the_next_is_paired(club: Organiser, tmp_path: Pat
     assert run.json("tournament", "show")["reopened_round"] is None
 
 
+def test_a_final_rounds_result_is_not_changed_by_importing_a_longer_copy(club: Organiser, tmp_path: Path) -> None:
+    """Round finality on the import path too: a table's copy of a round 1 game, undone there after
+    round 2 was paired at the event, is refused at the event's import naming the round."""
+    run = club
+    t1, t2, t3 = pair(run, "--seed", 5)["tables"]
+    game = new_game(run, t1["player_a"], t1["player_b"], "--tournament", run.name).stdout.strip()
+    run("event", game, "GameConceded", f"player={t1['player_b']}")
+    run("tournament", "no-show", run.name, t2["player_b"])
+    run("tournament", "result", run.name, t3["table"], "6-1")
+    pair(run)
+    finished, undone = tmp_path / "finished.jsonl", tmp_path / "undone.jsonl"
+    run("export", game, "-o", finished)
+    table = Organiser(tmp_path / "table.db", run.name)
+    table("import", finished)
+    table("undo", game)  # the table's own copy: no tournament there
+    table("export", game, "-o", undone)
+    refused = run("import", undone, ok=False).stderr
+    assert "changes the result" in refused and "round 2 was paired on its result, so round 1 is final" in refused, refused
+    assert json.loads(run("games", "--json").stdout)[0]["status"] == "finished", "nothing was imported"
+    run.json("tournament", "reopen", "1")
+    run("import", undone)
+    assert [r["result"] for r in run.json("tournament", "results") if r["round"] == 1 and r["table"] == 1] == ["open"]
+
+
 def test_a_seed_out_of_range_is_refused_naming_the_option(club: Organiser) -> None:
     """Issue 38: `--seed 1000000000000000000000000000000` said "bug in ktlog" (OverflowError)."""
     for seed in ("1000000000000000000000000000000", "-1"):
