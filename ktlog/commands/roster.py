@@ -50,7 +50,7 @@ def roster() -> None:
 def import_cmd(file: Path, system: Path | None, archetypes: str | None, out: Path | None, dry_run: bool, force: bool, as_json: bool) -> None:
     """Import a kill team: a BattleScribe roster (.ros, .rosz), a New Recruit export (.json), a
     BSData catalogue (.cat, .catz, with --system), or a whole BSData folder."""
-    from ..files.bsdata.mapping import MappedEquipment, MappedOperative, MissingCharacteristic, map_team
+    from ..files.bsdata.mapping import MissingCharacteristic, map_team
 
     chosen = [a.strip() for a in archetypes.split(",") if a.strip()] if archetypes else []
     try:
@@ -64,18 +64,32 @@ def import_cmd(file: Path, system: Path | None, archetypes: str | None, out: Pat
         raise RosterError(f"{file}: no operative could be mapped ({'; '.join(team.left_out) or 'the file has none'}); nothing written")
     target = _into(out, team.name)
     loaded = _written(team, None if dry_run else target, force)
-    entries: list[MappedOperative | MappedEquipment] = [*team.operatives, *team.equipment]
     if as_json:
-        return echo_json(
-            {
-                "kill_team": loaded.name,
-                "operatives": [{"id": o.id, "name": o.datacard.name} for o in loaded.operatives],
-                "equipment": [item.fields["name"] for item in team.equipment],
-                "notes": [f"{entry.fields['name']}: {note}" for entry in entries for note in entry.notes],
-                "left_out": list(team.left_out),
-                "written": None if dry_run else str(target),
-            }
-        )
+        return echo_json(_imported_json(team, loaded, None if dry_run else target))
+    _say_imported(team, loaded)
+    if not chosen:
+        click.echo("archetypes: BSData has none; give them with --archetypes A,B, or add archetypes = [...] to the roster file")
+    click.echo("dry run: nothing written" if dry_run else f"wrote {target}\nuse it: ktlog new --player NAME={target} ...")
+
+
+def _notes(team) -> list[tuple[str, str]]:
+    """Each operative's and equipment's notes from the mapping: (its name, the note)."""
+    return [(entry.fields["name"], note) for entry in [*team.operatives, *team.equipment] for note in entry.notes]
+
+
+def _imported_json(team, loaded: Roster, written: Path | None) -> dict:
+    return {
+        "kill_team": loaded.name,
+        "operatives": [{"id": o.id, "name": o.datacard.name} for o in loaded.operatives],
+        "equipment": [item.fields["name"] for item in team.equipment],
+        "notes": [f"{name}: {note}" for name, note in _notes(team)],
+        "left_out": list(team.left_out),
+        "written": None if written is None else str(written),
+    }
+
+
+def _say_imported(team, loaded: Roster) -> None:
+    """What was imported, for people: the datacards, the equipment's profiles, notes and what was left out."""
     click.echo(
         f"{loaded.name}: {counted(len(loaded.operatives), 'operative')} from {team.source}"
         + (f" (catalogue revision {team.revision})" if team.revision else "")
@@ -89,15 +103,11 @@ def import_cmd(file: Path, system: Path | None, archetypes: str | None, out: Pat
             for w in weapons
         )
         click.echo(f"equipment: {item.fields['name']}{': ' + profiles if profiles else ''}")
-    for operative in entries:
-        for note in operative.notes:
-            click.echo(f"note: {operative.fields['name']}: {note}")
+    for name, note in _notes(team):
+        click.echo(f"note: {name}: {note}")
     for text in team.left_out:
         click.echo(f"left out: {text}")
     click.echo("ploys: the roster data has none; add your kill team's [[ploys]] with their CP to the roster file (a commented example is in it)")
-    if not chosen:
-        click.echo("archetypes: BSData has none; give them with --archetypes A,B, or add archetypes = [...] to the roster file")
-    click.echo("dry run: nothing written" if dry_run else f"wrote {target}\nuse it: ktlog new --player NAME={target} ...")
 
 
 def _into(out: Path | None, name: str) -> Path:
