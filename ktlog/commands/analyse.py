@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 import click
 
 from ..errors import KtlogError
-from .context import database_path, echo, echo_json, open_store, warn_passed_over
+from .context import database_path, echo, echo_json, examples, open_store, warn_passed_over
 
 if TYPE_CHECKING:  # scikit-learn, Polars and the analytics load only when a subcommand runs
     from ..analytics.key_moments import Analysis
@@ -24,7 +24,12 @@ class GameOrCommand(click.Group):
         return super().parse_args(ctx, args)
 
 
-@click.group(cls=GameOrCommand)
+@click.group(
+    cls=GameOrCommand,
+    epilog=examples(
+        "ktlog analyse fit", "ktlog analyse 334f              # a game's key moments and swings (GAME: its id or the start of it)", "ktlog analyse 334f --json"
+    ),
+)
 def analyse() -> None:
     """Win probability: fit the model (analyse fit), or a game's key moments and swings (analyse GAME).
 
@@ -38,7 +43,7 @@ MODEL_OPTION = click.option(
 )
 
 
-@analyse.command()
+@analyse.command(epilog=examples("ktlog analyse fit", "ktlog analyse fit --source league-dataset --json"))
 @click.option(
     "--source",
     help="Fit on this Parquet dataset (`ktlog dataset export`: a folder or s3://BUCKET/PREFIX) instead of the database.",
@@ -94,7 +99,7 @@ def fit_text(model: WinModel, path: Path) -> str:
     return "\n".join(lines)
 
 
-@analyse.command(hidden=True)
+@analyse.command(hidden=True, epilog=examples("ktlog analyse 334f", "ktlog analyse 334f --top 10 --spectator --json"))
 @click.argument("game")
 @click.option("--top", type=click.IntRange(1, 100), default=5, show_default=True, help="How many moments to list.")
 @click.option("--spectator", is_flag=True, help="Describe the events as a spectator sees them (secret choices hidden).")
