@@ -289,3 +289,11 @@ def test_from_vantage_terrain_a_weapon_has_accurate_1_against_an_engage_target_2
     gunner.x, gunner.y, gunner.z = 12.4, 4.9, 3.0  # placed by hand on the north ruin's upper level, 3" up
     g.add(shoot("Heavy bolter (focused)", "sergeant", "5555", "44", accurate=1, cover=True)("heavy-gunner"))  # in cover from the platform's edge
     assert g.state.operatives["sergeant"].wounds < 8
+
+
+@pytest.mark.parametrize(("fields", "field"), [({"x": 31, "y": 5}, "x"), ({"x": 9, "y": -1}, "y"), ({"x": 9, "y": 5, "z": 25}, "z")])
+def test_a_position_off_the_board_is_refused_whatever_the_override(fields, field):
+    g = game()
+    g.add(OperativeActivated(operative="legionary-1", order="engage"))
+    error = refused(g, Repositioned(operative="legionary-1", override="a ploy", **fields))
+    assert isinstance(error, InvalidEvent) and error.rule == field and "off the 30 x 22 board" in str(error)

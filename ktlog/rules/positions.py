@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from ..board.checks import problems_of, summary
+from ..board.checks import MAX_HEIGHT, problems_of, summary
 from ..board.geometry import Board, Placed, Reason, blast_targets, control_range, distance, marker_control, target_problem, targeting, vantage, within
 from ..board.layout import Layout
 from ..board.movement import DROP_IGNORED, JUMP_UP_IGNORED, Waypoint, move_cost, placement_problem
@@ -82,9 +82,10 @@ def _position(ctx: Ctx, e: OperativeSetUp | Moved) -> tuple[float, float, float]
         ctx.invalid("give both x and y (inches from the board's left and top edges), or neither", "x" if e.x is None else "y")
     if ctx.state.layout is None:
         ctx.invalid("the game has no layout, so its operatives have no positions: leave out x, y and z (or create it with --layout)", "x")
-    for name, value in (("x", e.x), ("y", e.y), ("z", e.z or 0.0)):
-        if not math.isfinite(value):
-            ctx.invalid(f"{name}={value} is not a distance in inches", name)
+    layout = ctx.state.layout
+    for name, value, most in (("x", e.x, layout.width), ("y", e.y, layout.depth), ("z", e.z or 0.0, MAX_HEIGHT)):
+        if not (math.isfinite(value) and 0 <= value <= most):
+            ctx.invalid(f"{name}={value} is off the {layout.width:g} x {layout.depth:g} board: give inches from 0 to {most:g}", name)
     return e.x, e.y, e.z or 0.0
 
 
