@@ -6,10 +6,13 @@ holds it, Bob's icon bearer takes the east one; the sharpshooter's shot at the i
 obscured by the south rubble. Bob wins on his one kill.
 """
 
-from ktlog.data import SAMPLE_ROSTERS
-from ktlog.files.layouts import load_layout, shipped
-from ktlog.files.rosters import load_roster
+import sys
+from pathlib import Path
+
 from ktlog.play.builder import GameBuilder, charge, dash, fall_back, fight, reposition, shoot
+
+sys.path.insert(0, str(Path(__file__).parent))  # the battles' shared opening, beside this script
+from opening import everyone_holds, set_up  # noqa: E402
 
 GAME_ID = "5b0a7c1e-4f7e-4c59-9d2f-3a8f1e6c0b16"
 STARTED_AT = "2026-11-21T18:00:00+00:00"
@@ -29,16 +32,11 @@ CONTROL = {"west": "Alice", "centre": None, "east": "Bob"}
 
 
 def build() -> GameBuilder:
-    g = GameBuilder(killzone="volkus", date="2026-11-21", layout=load_layout(shipped()[LAYOUT]))
-    g.player("Alice", load_roster(SAMPLE_ROSTERS / "kasrkin.toml"), ["sergeant", "sharpshooter", "gunner-plasma"])
-    g.player("Bob", load_roster(SAMPLE_ROSTERS / "legionaries.toml"), ["legionary-1", "heavy-gunner", "icon-bearer"])
-    # Drop zones: Alice's A along the south edge (y 17-22), Bob's B along the north (y 0-5).
-    g.setup(
-        rolloff={"Alice": 5, "Bob": 2},
-        initiative="Alice",
-        crit_op=1,
-        markers=[("centre", "Bob"), ("west", "Alice"), ("east", "Bob")],
-        positions={
+    g = set_up(
+        "volkus",
+        "2026-11-21",
+        LAYOUT,
+        {
             "sergeant": (8, 19),
             "sharpshooter": (13, 20.5),
             "gunner-plasma": (23, 19),
@@ -80,8 +78,4 @@ def build() -> GameBuilder:
     g.end_turning_point(CONTROL)
 
     # TURNING POINT 4: Alice first; everyone holds.
-    g.turning_point(4, rolls={"Alice": 6, "Bob": 1}, initiative="Alice")
-    for op in ("sergeant", "legionary-1", "sharpshooter", "heavy-gunner", "icon-bearer"):
-        g.activate(op, "conceal")
-    g.end_turning_point(CONTROL)
-    return g
+    return everyone_holds(g, CONTROL)

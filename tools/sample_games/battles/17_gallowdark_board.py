@@ -5,11 +5,14 @@ and sharpshooter bring down the icon bearer coming down the east corridor; Bob's
 answers through the north-west pillar (obscured). Alice wins on her one kill.
 """
 
-from ktlog.data import SAMPLE_ROSTERS
+import sys
+from pathlib import Path
+
 from ktlog.events import ActivationEnded, OperativeActivated, Repositioned, ShootingAttack, Shot
-from ktlog.files.layouts import load_layout, shipped
-from ktlog.files.rosters import load_roster
 from ktlog.play.builder import GameBuilder, dash, reposition, shoot
+
+sys.path.insert(0, str(Path(__file__).parent))  # the battles' shared opening, beside this script
+from opening import everyone_holds, set_up  # noqa: E402
 
 GAME_ID = "9e3d2b7a-1c4f-4e8b-8a6d-5f2c7b1e0d17"
 STARTED_AT = "2026-11-22T18:00:00+00:00"
@@ -28,16 +31,11 @@ NOBODY = {"west": None, "centre": None, "east": None}
 
 
 def build() -> GameBuilder:
-    g = GameBuilder(killzone="gallowdark", date="2026-11-22", layout=load_layout(shipped()[LAYOUT]))
-    g.player("Alice", load_roster(SAMPLE_ROSTERS / "kasrkin.toml"), ["sergeant", "sharpshooter", "gunner-plasma"])
-    g.player("Bob", load_roster(SAMPLE_ROSTERS / "legionaries.toml"), ["legionary-1", "heavy-gunner", "icon-bearer"])
-    # Drop zones: Alice's A along the south edge (y 23.68-27.68), Bob's B along the north (y 0-4).
-    g.setup(
-        rolloff={"Alice": 5, "Bob": 2},
-        initiative="Alice",
-        crit_op=1,
-        markers=[("centre", "Bob"), ("west", "Alice"), ("east", "Bob")],
-        positions={
+    g = set_up(
+        "gallowdark",
+        "2026-11-22",
+        LAYOUT,
+        {
             "sergeant": (6, 26),
             "sharpshooter": (12, 26),
             "gunner-plasma": (18, 26),
@@ -81,8 +79,4 @@ def build() -> GameBuilder:
     g.end_turning_point(NOBODY)
 
     # TURNING POINT 4: Alice first; everyone holds.
-    g.turning_point(4, rolls={"Alice": 6, "Bob": 1}, initiative="Alice")
-    for op in ("sergeant", "legionary-1", "sharpshooter", "heavy-gunner", "gunner-plasma"):
-        g.activate(op, "conceal")
-    g.end_turning_point(NOBODY)
-    return g
+    return everyone_holds(g, NOBODY)
