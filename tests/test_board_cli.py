@@ -74,3 +74,14 @@ def test_positions_in_a_game_without_a_layout_are_refused(run):
         run("event", game, *event)
     refused = run("event", game, "OperativeSetUp", "operative=sergeant", "x=8", "y=19.5")
     assert refused.exit_code == 1 and "has no layout" in refused.output and "--layout" in refused.output
+
+
+def test_the_next_step_names_the_layouts_markers_and_asks_where_to_set_up(run):
+    game = new(run, "--layout", "volkus-like").stdout.split()[0][:8]
+    run("event", game, *SETUP[0])
+    assert "marker=centre" in run("event", game, *SETUP[1]).output
+    assert "marker=west" in run("event", game, *SETUP[2]).output  # the layout's next marker, not alice-marker
+    assert "marker=east" in run("event", game, *SETUP[3]).output
+    for event in SETUP[4:]:
+        said = run("event", game, *event).output
+    assert "OperativeSetUp operative=ID x=INCHES y=INCHES" in said
