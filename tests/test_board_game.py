@@ -297,3 +297,12 @@ def test_a_position_off_the_board_is_refused_whatever_the_override(fields, field
     g.add(OperativeActivated(operative="legionary-1", order="engage"))
     error = refused(g, Repositioned(operative="legionary-1", override="a ploy", **fields))
     assert isinstance(error, InvalidEvent) and error.rule == field and "off the 30 x 22 board" in str(error)
+
+
+def test_an_operative_without_a_position_is_given_one_by_its_next_move():
+    g = game(positions={k: v for k, v in START.items() if k != "legionary-1"})
+    g.add(OperativeActivated(operative="legionary-1", order="engage"))
+    g.add(Dashed(operative="legionary-1", x=9, y=5.5))  # no distance to check: where it was is unknown
+    assert (g.state.operatives["legionary-1"].x, g.state.operatives["legionary-1"].y) == (9.0, 5.5)
+    error = refused(g, Repositioned(operative="legionary-1", x=8, y=11.6))  # 6.2" rounds up to 7": from there on, it is checked
+    assert error.rule == "Reposition, pg 40"

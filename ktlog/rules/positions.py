@@ -142,9 +142,7 @@ def moved(ctx: Ctx, e: Moved, op: OperativeState) -> None:
         if s.layout is not None and op.x is not None:
             op.x = op.y = op.z = None  # moved, nobody said where: no check uses where it was
         return
-    start = placed(op)
-    if start is None:
-        ctx.invalid(f"{op.id} has no position to move from: it was set up without x and y", "x")
+    start = placed(op)  # None: set up or moved without a position; from here it has one
     layout = s.layout
     assert layout is not None
     b = board(layout)
@@ -152,7 +150,8 @@ def moved(ctx: Ctx, e: Moved, op: OperativeState) -> None:
     end = placed(op, *at)
     assert end is not None
     _broke(ctx, placement_problem(b, end, others))
-    _distance(ctx, e, b, start, at, allowance(ctx, e, op), others)
+    if start is not None:
+        _distance(ctx, e, b, start, at, allowance(ctx, e, op), others)
     enemies = [o for o in others if o.player != op.player]
     near = [o.id for o in enemies if control_range(b, end, o)]
     if isinstance(e, Charged):
