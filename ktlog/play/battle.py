@@ -11,8 +11,7 @@ from ..board.geometry import Placed
 from ..board.layout import Layout
 from ..events import CounteractStarted, Moved, OperativeActivated, Shot
 from ..reducer import effective
-from ..rules.positions import placed
-from ..state import GameState
+from ..rules.positions import on_board
 from ..text.board_svg import ShotLine, Trail, board_svg
 from .replay import Replay
 
@@ -29,11 +28,6 @@ class BoardView:
 
     def svg(self, title: str | None = None) -> str:
         return board_svg(self.layout, self.operatives, trails=self.trails, shots=self.shots, title=title)
-
-
-def on_board(state: GameState) -> list[Placed]:
-    """The operatives in the killzone that have a position, in the state's order."""
-    return [p for o in state.scan() if o.in_killzone and (p := placed(o)) is not None]
 
 
 def board_view(replay: Replay, seq: int) -> BoardView | None:
