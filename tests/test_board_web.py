@@ -77,3 +77,30 @@ def test_the_replay_shows_the_board_at_every_moment(battle, size, tmp_path):
         assert not page.evaluate("window.pwned === 1")
         context.close()
     assert not problems, problems
+
+
+@pytest.mark.browser
+@pytest.mark.skipif(CHROMIUM is None, reason="no Chromium found (apt-get install chromium)")
+def test_the_game_page_draws_the_board_again_after_each_event(tmp_path):
+    from playwright.sync_api import sync_playwright
+
+    from ktlog.storage.store import Store
+
+    db = tmp_path / "g.db"
+    battle = SAMPLE_BATTLES / "16_volkus_board.jsonl"
+    game, events = store_part(db, 40, {}, battle)
+    with sync_playwright() as pw, running(db) as base:
+        context = launch_chromium(pw, tmp_path / "profile", viewport={"width": 1200, "height": 900})
+        page = context.new_page()
+        page.goto(f"{base}/games/{game[:8]}")
+        wait_until(page, "document.getElementById('battle')?.src.endsWith('at=40') && document.getElementById('battle').naturalWidth > 0")
+        with Store(db) as store:  # another writer at the table
+            for event in events[40:43]:
+                store.append(game, event)
+        wait_until(page, "document.getElementById('battle').src.endsWith('at=43') && document.getElementById('battle').complete")
+        assert page.evaluate("document.getElementById('battle').naturalWidth") > 0
+        context.close()
+    plain_db = tmp_path / "p.db"
+    plain, _ = store_part(plain_db, 30, {}, SAMPLE_GAMES / "01_secure_kasrkin_vs_legionaries.jsonl")
+    with running(plain_db) as base:
+        assert "id='battle'" not in httpx.get(f"{base}/games/{plain[:8]}").text

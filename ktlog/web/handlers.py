@@ -119,7 +119,7 @@ def game_page(store: Store, request: Request, before: int | None) -> Made:
     def made() -> Made:
         log = request.app.state.logs.at(store, game_id, head, source.opened)
         state = state_view(game_id, log.state, spectator=True)
-        return Made(pages.game_page(game_id, title, state, page_of(log.rows, before)).encode())
+        return Made(pages.game_page(game_id, title, state, page_of(log.rows, before), board=log.state.layout is not None).encode())
 
     return request.app.state.pages.get(("game", source.opened, game_id, head, before), made)
 

@@ -136,6 +136,8 @@
     if (message.event && document.getElementById("log")) addRow(message.event);
     rewrite(message.rewrite);
     if (message.state) renderState(message.state);
+    const battle = document.getElementById("battle");
+    if (battle && message.state) battle.src = `/api/games/${encodeURIComponent(body.dataset.game)}/board.svg?at=${message.state.seq}`;
     showProblem(null);
   }
 
