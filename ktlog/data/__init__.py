@@ -16,3 +16,6 @@ SAMPLE_ROSTERS = _HERE / "rosters"
 """The illustrative roster files (`*.toml`)."""
 SCHEMAS = _HERE / "schemas"
 """The JSON Schemas of the events, the envelope and the game-log file (`make schemas`)."""
+WINPROB_DEFAULTS = _HERE / "winprob.json"
+"""The win-probability models ktlog ships: one per ruleset it simulates, fitted on simulated
+games (tools/winprob_defaults.py writes it)."""

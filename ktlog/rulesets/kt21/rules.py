@@ -189,6 +189,7 @@ class Kt21(Ruleset):
     events = KT21_EVENTS
     turning_points = 4
     ops = ("mission", "tac")
+    win_features = ("vp", "room", "cp", "initiative", "operatives", "operatives_share", "wounds_share", "to_activate", "markers", "vp:mission", "vp:tac")
     citations = CITATIONS
 
     # --- set-up and initiative --------------------------------------------------------------
