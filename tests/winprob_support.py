@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import math
+
 from conftest import blade, card, expend_all, gun
 from league import Played, tp
 
 from ktlog.analytics.winprob import WinModel
-from ktlog.analytics.winprob_features import BASELINE_FEATURES
 from ktlog.events import OperativeAdded, PlayerJoined
 from ktlog.play.builder import GameBuilder, shoot
 
@@ -35,5 +36,10 @@ def one_shot_game() -> GameBuilder:
     return g
 
 
-VP_MODEL = WinModel(kind="baseline", features=list(BASELINE_FEATURES), coefficients=[0.5, 2.0])
-"""A hand-set model: at turning point 4 a VP lead of 1 is log-odds 2.5 (92%)."""
+VP_MODEL = WinModel(ruleset="kt24-preliminary", features=["vp"], win=[0.0, 1.25, 0.0], margin=[0.0, 0.0, 0.0])
+"""A hand-set model of VP alone: a player's score is 1.25 times their VP lead over sqrt(battle left
++ 1/4), so for two players (leads of +d and -d) the log-odds are 2.5 d / sqrt(left + 1/4). At the
+shot of `one_shot_game` Alice leads by 1 with turning point 4's every operative still to activate
+(alice1 is active, not yet expended): left 1, log-odds 2.5 / sqrt(1.25) = 2.236, 90.3%. Its
+expected VP margin is the margin now (nothing to come)."""
+SHOT_CHANCE = 1 / (1 + math.exp(-2.5 / math.sqrt(1.25)))

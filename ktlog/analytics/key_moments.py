@@ -17,13 +17,12 @@ import msgspec
 
 from .. import events as ev
 from ..errors import KtlogError, RuleViolation
-from ..play.moves import Trial, owner
 from ..reducer import apply_in_place, corrected, effective
 from ..rulesets import RULESETS
 from ..state import Checkpoint, GameState
 from ..text.describe import describe
 from .winprob import Choice, WinModel, chances, expected_margins
-from .winprob_features import Reader, in_battle
+from .winprob_features import Reader, in_battle, moves_the_board
 from .winprob_luck import LUCK_METHOD, ShotLuck, shot_luck
 
 TOP = 5
@@ -159,10 +158,10 @@ class Walk:
         reader: Reader | None = None
         for seq, event in corrected(effective(records)):
             before = Checkpoint(state) if model is not None and self.curve and _probed(event, state) else None
-            actor = owner(state, event) if self.curve else None
+            actor = mover(state, event) if self.curve else None
             apply_in_place(state, event, seq)
             self.events[seq] = event
-            if model is None or not in_battle(state):
+            if model is None or not in_battle(state) or (self.curve and not moves_the_board(event) and state.result is None):
                 continue
             if reader is None:
                 reader = Reader(RULESETS[state.ruleset], model.features)
@@ -170,7 +169,7 @@ class Walk:
                 self.curve.append((seq, result_shares(state)))
                 self.expected.append((seq, self.expected[-1][1] if self.expected else [0.0] * len(state.players)))
                 break
-            m = reader.moment(state)
+            m = reader.moment(state, event)
             p, margin = chances(model, m), expected_margins(model, m)
             if self.curve and before is not None:
                 self._probe(before, event, state, model, reader, p, margin)
@@ -189,7 +188,7 @@ class Walk:
     def _probe(self, before: Checkpoint, event: ev.Event, state: GameState, model: WinModel, reader: Reader, p: list[float], margin: list[float]) -> None:
         """A dice shot's luck, or a mission action the activation ending now did not take."""
         if isinstance(event, ev.Shot):
-            luck = shot_luck(before, event, state, lambda s: _read(model, reader, s), (p, margin))
+            luck = shot_luck(before, event, state, lambda s: _read(model, reader, s), (p, margin), (self.curve[-1][1], self.expected[-1][1]))
             if luck is not None:
                 self.luck.append(luck)
         elif isinstance(event, ev.ActivationEnded):
@@ -225,7 +224,11 @@ class Walk:
 
     def _key_moments(self, top: int, spectator: bool) -> list[KeyMoment]:
         players = list(self.state.players)
-        found = list(self.missed)
+        best_missed = {}
+        for k in self.missed:  # one a player, the one the model says was worth most: a key moment is a move made
+            if k.player not in best_missed or k.change > best_missed[k.player].change:
+                best_missed[k.player] = k
+        found = list(best_missed.values())
         for seq, tp, event, change, gained, actor in self.steps:
             i = max(range(len(players)), key=lambda k: change[k])
             if change[i] <= 0:
@@ -244,6 +247,16 @@ class Walk:
         followed += [f"{i.operative} incapacitated" for i in s.incapacitations if i.seq == seq]
         followed += [f"{v.player} +{v.vp}VP ({v.op})" for v in s.vp_log if v.seq == seq and v.vp and not (spectator and RULESETS[s.ruleset].hidden_score(s, v))]
         return text + (f": {', '.join(followed)}" if followed else "")
+
+
+def mover(state: GameState, event: ev.Event) -> str | None:
+    """Whose move an event is: its player's, or its operative's player's (None: neither)."""
+    player = getattr(event, "player", None)
+    if isinstance(player, str):
+        return player
+    operative = getattr(event, "operative", None)
+    op = dict.get(state.operatives, operative) if isinstance(operative, str) else None
+    return op.player if op else None
 
 
 def _read(model: WinModel, reader: Reader, state: GameState) -> tuple[list[float], list[float]]:
@@ -276,13 +289,14 @@ def _missed(before: GameState, operative: str, model: WinModel, reader: Reader, 
     kinds = [cls for cls in MISSION_ACTIONS if cls in ruleset.events]
     op = before.operatives[operative]
     player = list(before.players).index(op.player)
-    trial = Trial(before)
+    kept = Checkpoint(before)
     best: tuple[float, float, ev.Event] | None = None
     for cls in kinds:
         for marker in before.markers:
             event = cls(operative=operative, marker=marker)
+            after = kept.restore(logs=False)
             try:
-                after = trial.result(event)
+                apply_in_place(after, event, before.seq + 1)
             except (RuleViolation, KtlogError):
                 break  # the rules refuse this kind of action now (not its marker): the other markers alike
             q, m = _read(model, reader, after)

@@ -23,7 +23,6 @@ import msgspec
 
 from ..data import WINPROB_DEFAULTS
 from ..errors import KtlogError
-from ..files.atomic import write_atomically
 from .winprob_features import TERMS, Moment, feature
 
 FORMAT = "ktlog-winprob"
@@ -123,16 +122,12 @@ class Choice(msgspec.Struct, frozen=True):
 # --- reading a moment ---------------------------------------------------------------------------
 
 
-def _terms(moment: Moment, i: int) -> list[float]:
-    return moment.row(i)
-
-
 def chances(model: WinModel, moment: Moment) -> list[float]:
     """Each player's chance to win at the moment (in `moment.players` order; they add to 1)."""
     n = len(moment.players)
     if n < 2:
         return [1.0] * n
-    scores = [sum(w * x for w, x in zip(model.win, _terms(moment, i))) for i in range(n)]
+    scores = moment.scores(model.win)
     top = max(scores)
     weights = [math.exp(s - top) for s in scores]
     total = sum(weights)
@@ -143,11 +138,8 @@ def expected_margins(model: WinModel, moment: Moment) -> list[float]:
     """Each player's expected VP margin at the end (their VP less their opponents' mean): the
     margin now (the `vp` feature, relative) plus what the model expects still to come."""
     vp = model.features.index("vp") if "vp" in model.features else None
-    out = []
-    for i in range(len(moment.players)):
-        now = moment.relative[i][vp] if vp is not None else 0.0
-        out.append(now + sum(w * x for w, x in zip(model.margin, _terms(moment, i))))
-    return out
+    to_come = moment.scores(model.margin) if model.margin else [0.0] * len(moment.players)
+    return [(row[vp] if vp is not None else 0.0) + more for row, more in zip(moment.relative, to_come)]
 
 
 def percent(p: float, decided: bool = False) -> str:
@@ -169,6 +161,8 @@ def model_path(db: Path) -> Path:
 
 
 def save(models: Models, path: Path) -> None:
+    from ..files.atomic import write_atomically
+
     text = msgspec.json.format(msgspec.json.encode(models), indent=1)
     write_atomically(path, lambda f: f.write(text))
 

@@ -18,14 +18,14 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from functools import lru_cache
 
+from .. import events as ev
 from ..errors import KtlogError
-from ..events import Datacard, Event
+from ..events import Event
 from ..reducer import apply_in_place, corrected, effective
 from ..rules.ruleset import Ruleset
 from ..rulesets import RULESETS
-from ..state import GameState, OperativeState
+from ..state import PLAYER_STATUS, GameState, OperativeState
 
 SHARED = (
     "vp",
@@ -59,8 +59,6 @@ class Side:
     starting: int
     wounds: int
     starting_wounds: int
-    firepower: float
-    toughness: float
     to_activate: int
     escaped: int
     kill_grade: int
@@ -81,8 +79,6 @@ CATALOGUE: dict[str, tuple[Feature, str]] = {
     "operatives_share": (lambda s: s.operatives / s.starting if s.starting else 0.0, "operatives in the killzone over those the kill team started with"),
     "wounds_share": (lambda s: s.wounds / s.starting_wounds if s.starting_wounds else 0.0, "wounds left over the kill team's starting wounds"),
     "to_activate": (lambda s: s.to_activate, "operatives still to activate this turning point"),
-    "firepower": (lambda s: s.firepower, "the damage the operatives in the killzone deal with their best weapon, before saves, summed"),
-    "toughness": (lambda s: s.toughness, "the wounds left of the operatives in the killzone, each weighed by its Save"),
     "escaped": (lambda s: s.escaped, "operatives escaped (Joint Ops 03)"),
     "kill_grade": (lambda s: s.kill_grade, "kill grade reached (kill op)"),
     "markers": (lambda s: s.markers, "objective markers held: secured by the kill team, transmitting and controlled, or sabotaged by it"),
@@ -128,10 +124,13 @@ class Moment:
     relative: list[list[float]]
     """Per player (in `players` order): each feature, theirs less their opponents' mean."""
 
-    def row(self, i: int) -> list[float]:
-        """Player i's terms (`terms`): each feature as it is, over sqrt(left + 1/4), times left."""
+    def scores(self, coefficients: list[float]) -> list[float]:
+        """Each player's sum of their terms (`terms`: each feature as it is, over sqrt(left + 1/4),
+        times left) times the coefficients: each feature's weight at this moment, then one sum a player."""
         root = 1.0 / math.sqrt(self.left + 0.25)
-        return [x * k for x in self.relative[i] for k in (1.0, root, self.left)]
+        left = self.left
+        weight = [coefficients[k] + coefficients[k + 1] * root + coefficients[k + 2] * left for k in range(0, len(coefficients), 3)]
+        return [sum(w * x for w, x in zip(weight, row)) for row in self.relative]
 
 
 def battle_left(state: GameState, ruleset: Ruleset, ready: int, in_killzone: int) -> float:
@@ -149,12 +148,14 @@ def battle_left(state: GameState, ruleset: Ruleset, ready: int, in_killzone: int
     return max(0.0, total - tp + share)
 
 
-def sides(state: GameState, ruleset: Ruleset) -> dict[str, Side]:
-    """Each player's figures at `state` (only what a spectator is shown)."""
-    caps, total_cap = ruleset.vp_caps(state) if state.players else ({}, 0)
-    out = {}
-    counts: dict[str, list[float]] = {name: [0, 0, 0, 0, 0, 0, 0.0, 0.0] for name in state.players}
-    """in the killzone, starting, wounds, starting wounds, ready, escaped, firepower, toughness"""
+Bodies = dict[str, list[int]]
+"""Per player: operatives in the killzone, starting, wounds left, starting wounds, escaped
+(what only a look at every operative gives)."""
+
+
+def bodies(state: GameState) -> Bodies:
+    """Each player's operatives summed (`Bodies`)."""
+    counts: Bodies = {name: [0, 0, 0, 0, 0] for name in state.players}
     op: OperativeState
     for op in state.scan():
         c = counts.get(op.player)
@@ -162,22 +163,28 @@ def sides(state: GameState, ruleset: Ruleset) -> dict[str, Side]:
             continue
         c[1] += 1
         c[3] += op.datacard.wounds
-        if op.status == "escaped":
-            c[5] += 1
-        elif op.status != "incapacitated" and op.set_up:
+        status = op.status
+        if status == "escaped":
+            c[4] += 1
+        elif status != "incapacitated" and op.set_up:
             c[0] += 1
             c[2] += op.wounds
-            c[4] += op.status == "ready"
-            c[6] += firepower(op.datacard)
-            c[7] += op.wounds * (13 - op.datacard.save) / 6
+    return counts
+
+
+def sides(state: GameState, ruleset: Ruleset, summed: Bodies) -> dict[str, Side]:
+    """Each player's figures at `state` (only what a spectator is shown), their operatives `summed`."""
+    caps, total_cap = ruleset.vp_caps(state) if state.players else ({}, 0)
+    ready = state.count(PLAYER_STATUS)
     held = dict.fromkeys(state.players, 0)
     for m in state.markers.values():
         for who in {m.secured_by if state.crit_op == "Secure" else None, m.controlled_by if m.transmitting else None, m.placed_by if m.sabotaged else None}:
             if who in held:
                 held[who] += 1
     first = state.initiative
+    out = {}
     for name, p in state.players.items():
-        c = counts[name]
+        c = summed[name]
         room = {o: max(0, cap - p.vp.get(o, 0)) for o, cap in caps.items()}
         total = p.total_vp
         out[name] = Side(
@@ -185,14 +192,12 @@ def sides(state: GameState, ruleset: Ruleset) -> dict[str, Side]:
             total_vp=total,
             cp=p.cp,
             initiative=first == name,
-            operatives=int(c[0]),
-            starting=int(c[1]),
-            wounds=int(c[2]),
-            starting_wounds=int(c[3]),
-            firepower=c[6],
-            toughness=c[7],
-            to_activate=int(c[4]),
-            escaped=int(c[5]),
+            operatives=c[0],
+            starting=c[1],
+            wounds=c[2],
+            starting_wounds=c[3],
+            to_activate=ready[name, "ready"],
+            escaped=c[4],
             kill_grade=p.kill_grade,
             markers=held[name],
             tac_op_revealed=p.tac_op_revealed,
@@ -202,11 +207,26 @@ def sides(state: GameState, ruleset: Ruleset) -> dict[str, Side]:
     return out
 
 
-@lru_cache(maxsize=1024)
-def firepower(card: Datacard) -> float:
-    """The damage an operative's best weapon deals with its attack dice before saves: each die a
-    normal hit on its Hit or better, a critical on a 6."""
-    return max((w.atk * (max(0, 6 - max(w.hit, 2)) * w.normal_dmg + w.crit_dmg) / 6 for w in card.weapons), default=0.0)
+SPARES_BODIES: tuple[type[Event], ...] = (
+    ev.ActivationEnded,
+    ev.TurningPointStarted,
+    ev.TurningPointEnded,
+    ev.InitiativeDecided,
+    ev.RolledOff,
+    ev.StrategicGambitUsed,
+    ev.FirefightPloyUsed,
+    ev.MarkerSecured,
+    ev.MarkerLooted,
+    ev.TransmissionInitiated,
+    ev.ObjectivesControlled,
+    ev.TacOpRevealed,
+    ev.TacOpScored,
+    ev.MissionVPScored,
+    ev.PrimaryOpRevealed,
+)
+"""Events that change no operative's wounds and take none in or out of the killzone (they may
+ready or expend one): after one, the operatives summed before stand, unless the counts of
+operatives incapacitated, escaped or set up say otherwise."""
 
 
 class Reader:
@@ -216,10 +236,22 @@ class Reader:
         self.ruleset = ruleset
         self.features = tuple(features) if features is not None else features_of(ruleset)
         self._read = [feature(f) for f in self.features]
+        self._last: tuple[GameState, tuple, Bodies] | None = None
+        """The state last read, how many of its operatives were out or set up, and them summed."""
 
-    def moment(self, state: GameState) -> Moment:
-        """The game at `state` as the model reads it."""
-        by_player = sides(state, self.ruleset)
+    def moment(self, state: GameState, after: Event | None = None) -> Moment:
+        """The game at `state` as the model reads it (`after`: the event that led to it from the
+        state last read, whose operatives need not be summed again if it `SPARES_BODIES`)."""
+        counted = state.count(PLAYER_STATUS)
+        out = tuple(counted[p, s] for p in state.players for s in ("incapacitated", "escaped", "selected"))
+        last = self._last
+        if last is not None and last[0] is state and last[1] == out and isinstance(after, SPARES_BODIES):
+            summed = last[2]
+        else:
+            summed = bodies(state)
+        if after is not None:  # a state walked through event by event (not a trial's)
+            self._last = (state, out, summed)
+        by_player = sides(state, self.ruleset, summed)
         players = list(by_player)
         own = [[f(by_player[p]) for f in self._read] for p in players]
         n = len(players)
@@ -247,6 +279,27 @@ def states(records: list[tuple[int, Event]]) -> Iterator[tuple[int, Event, GameS
     for seq, event in corrected(effective(records)):
         apply_in_place(state, event, seq)
         yield seq, event, state
+
+
+NEUTRAL: tuple[type[Event], ...] = (
+    ev.OperativeActivated,
+    ev.CounteractStarted,
+    ev.GambitPassed,
+    ev.AplModified,
+    ev.Repositioned,
+    ev.Dashed,
+    ev.FellBack,
+    ev.Charged,
+    ev.NormalMoved,
+    ev.Passed,
+)
+"""Events that change nothing the model reads (an activation begun, a move, a pass): no moment."""
+
+
+def moves_the_board(event: Event) -> bool:
+    """Whether the model reads the game again after `event`: not after a note, an undo or a
+    `NEUTRAL` event (the moment before stands)."""
+    return not event.meta and not isinstance(event, NEUTRAL)
 
 
 def in_battle(state: GameState) -> bool:

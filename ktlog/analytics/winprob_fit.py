@@ -22,7 +22,7 @@ from ..events import Event
 from ..rulesets import RULESETS
 from ..state import GameState
 from .winprob import BASELINE_FEATURES, MIN_GAMES, CalibrationBin, Score, TurningPointScore, WinModel
-from .winprob_features import TERMS, Reader, in_battle, states, terms
+from .winprob_features import TERMS, Reader, in_battle, moves_the_board, states, terms
 
 FOLDS = 5
 BINS = 10
@@ -56,8 +56,8 @@ def game_rows(records: SeqEvents, reader: Reader, game_key: int) -> pl.DataFrame
     cols: dict[str, list] = {"seq": [], "player": [], "turning_point": [], "left": [], **{f"f{i}": [] for i in range(len(reader.features))}}
     vp = reader.features.index("vp") if "vp" in reader.features else None
     state = GameState()
-    for _, _, state in states(records):
-        if not in_battle(state) or state.phase == "over":
+    for _, event, state in states(records):
+        if not in_battle(state) or state.phase == "over" or (cols["seq"] and not moves_the_board(event)):
             continue
         m = reader.moment(state)
         for i, player in enumerate(m.players):
@@ -215,6 +215,10 @@ class Fitted:
         self.margin = fit_linear(rows, self.columns)
         self.baseline = fit_softmax(rows, self.base_columns)
 
+    def model(self, ruleset: str, **about) -> WinModel:
+        """The fitted coefficients as a stored model (`about`: what it was fitted on, its scores ...)."""
+        return WinModel(ruleset=ruleset, features=self.features, win=[round(c, 6) for c in self.win], margin=[round(c, 6) for c in self.margin], **about)
+
     def predict(self, rows: pl.DataFrame) -> pl.DataFrame:
         """The rows with `p` (the model), `p_baseline`, `p_coin` and `expected` (the margin still to come)."""
         base = [self.features.index(f) for f in BASELINE_FEATURES]
@@ -256,13 +260,10 @@ def assemble(fitted: Fitted, ruleset: str, scored: pl.DataFrame, *, held_out: st
     """The model as stored: the coefficients fitted on every game, the held-out scores of `scored`."""
     players = sorted(scored.group_by("game_key", "seq").len().get_column("len").unique().to_list())
     error = scored.select(((pl.col("expected") - pl.col("future")) ** 2).mean().sqrt()).item()
-    return WinModel(
-        ruleset=ruleset,
+    return fitted.model(
+        ruleset,
         origin="default" if origin == "default" else "league",
         players=[int(n) for n in players],
-        features=fitted.features,
-        win=[round(c, 6) for c in fitted.win],
-        margin=[round(c, 6) for c in fitted.margin],
         fitted_at=dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
         source=source,
         games=games,

@@ -45,9 +45,13 @@ class ShotLuck(msgspec.Struct, frozen=True):
     """The same in the shooter's chance to win."""
 
 
-def shot_luck(before: Checkpoint, shot: ev.Shot, after: GameState, read: Read, actual: tuple[list[float], list[float]]) -> ShotLuck | None:
-    """The luck of a shot with dice at one target (`after`: the state it left, read as `actual`);
-    None for one it cannot be counted for (the rules' chances do not give its recorded expected damage)."""
+def shot_luck(
+    before: Checkpoint, shot: ev.Shot, after: GameState, read: Read, actual: tuple[list[float], list[float]], unharmed: tuple[list[float], list[float]]
+) -> ShotLuck | None:
+    """The luck of a shot with dice at one target (`after`: the state it left, read as `actual`;
+    `unharmed`: the moment before it, which a shot doing no damage leaves as it was unless it
+    is Hot); None for one it cannot be counted for (the rules' chances do not give its recorded
+    expected damage)."""
     record = after.attacks[-1] if after.attacks else None
     attack = shot.attacks[0]
     if record is None or record.seq != after.seq or record.mode != "dice" or record.expected_damage is None or attack.invulnerable:
@@ -65,7 +69,9 @@ def shot_luck(before: Checkpoint, shot: ev.Shot, after: GameState, read: Read, a
         return None
     wounds = target.wounds
     try:
-        outcomes = {d: _outcome(before, shot, d, after.seq, read) for d in sorted({0, min(1, wounds), wounds})}
+        outcomes = {
+            d: unharmed if d == 0 and shot.hot_roll is None else _outcome(before, shot, d, after.seq, read) for d in sorted({0, min(1, wounds), wounds})
+        }
     except KtlogError:
         return None
     i = list(after.players).index(op.player)
