@@ -152,7 +152,7 @@ def test_secrets_are_not_read():
         if state.phase in ("strategy", "firefight"):
             before = reader.moment(state).relative
             secrets = [(p, p.primary_op, p.tac_op) for p in state.players.values()]
-            for p, primary, tac in secrets:
+            for p, primary, _ in secrets:
                 p.primary_op, p.tac_op = ("kill" if primary != "kill" else "crit") if primary else None, "Something else"
             assert reader.moment(state).relative == before
             for p, primary, tac in secrets:
@@ -389,3 +389,69 @@ def test_a_turning_point_of_loot_the_simulated_way():
     result, _ = analyse(records(g), HAND_SET, top=3)
     looted = next(m for m in result.moments if m.kind == "objective")
     assert looted.player == "Alice" and "Loot on centre" in looted.description and "Alice +1VP (crit)" in looted.description
+
+
+def test_a_drawn_game_is_read_without_a_warning(tmp_path):
+    """Sample game 03 is a draw: each player's share of the result is a half, and nothing else is
+    printed (a Polars warning once was)."""
+    from ktlog.data import SAMPLE_GAMES
+
+    db = tmp_path / "draw.db"
+    runner = CliRunner()
+    assert runner.invoke(cli, ["--db", str(db), "import", str(SAMPLE_GAMES / "03_transmission_draw.jsonl")]).exit_code == 0
+    with Store(db, create=False) as store:
+        game_id = store.games()[0].id
+    shown = runner.invoke(cli, ["--db", str(db), "analyse", game_id[:8], "--json"])
+    assert shown.exit_code == 0 and shown.stderr == ""
+    data = json.loads(shown.stdout)
+    assert data["curve"][-1][1] == [0.5, 0.5] and [s["total"] for s in data["swings"]] == pytest.approx([0.5 - c for c in data["curve"][0][1]], abs=1e-4)
+
+
+@pytest.mark.parametrize("ruleset", sorted(RULESETS))
+def test_a_simulator_plays_a_game_on_from_any_moment_of_its_battle(ruleset):
+    """Rollouts start anywhere: in a turning point's start, its gambits, an activation or a
+    counteract under way, its end's scoring. Every continuation ends with a result, every event
+    of it accepted by the rules."""
+    from ktlog.analytics.winprob_rollout import Roller
+
+    _, game = next(iter(simulate_games(1, 12, ruleset=ruleset)))
+    roller = Roller(ruleset, seed=3)
+    played = set()
+    for seq, event, state in states(records(game)):
+        if state.phase in ("strategy", "firefight", "between") and (seq % 5 == 0 or type(event).__name__ not in played):
+            played.add(type(event).__name__)
+            got = roller.rollout(state, 2)
+            assert got.continuations == 2 and sum(got.chances) == pytest.approx(1.0, abs=1e-3) and state.result is None
+    assert {"TurningPointStarted", "OperativeActivated", "ActivationEnded"} <= played
+
+
+def test_a_rollout_chooses_again_what_a_viewer_cannot_know():
+    """Approved Ops: an unrevealed primary op (002 step 5) is chosen again for each continuation,
+    as the simulator chooses it; a revealed one is kept."""
+    from ktlog.analytics.winprob_rollout import Roller
+
+    _, game = next(iter(simulate_games(1, 2, ruleset="kt24-approved")))
+    roller = Roller("kt24-approved", seed=1)
+    state = next(s for _, e, s in states(records(game)) if s.turning_point == 2 and type(e).__name__ == "TurningPointStarted")
+    chosen = set()
+    for _ in range(40):
+        copy = fold(game.events[: state.seq])
+        roller.simulator.resample_secrets(copy)
+        chosen.add(tuple(p.primary_op for p in copy.players.values()))
+        assert [p.tac_op_archetype in p.archetypes for p in copy.players.values()] == [True, True]
+    assert len(chosen) > 4
+    revealed = fold(game.events[: state.seq])
+    for p in revealed.players.values():
+        p.primary_op_revealed = True
+    kept = [p.primary_op for p in revealed.players.values()]
+    roller.simulator.resample_secrets(revealed)
+    assert [p.primary_op for p in revealed.players.values()] == kept
+
+
+def test_the_same_seed_plays_the_same_what_if():
+    from ktlog.analytics.winprob_rollout import what_if
+
+    _, game = next(iter(simulate_games(1, 8, ruleset="kt24-preliminary")))
+    shot = next(seq for seq, e in records(game) if type(e).__name__ == "Shot")
+    first, again = what_if(records(game), shot, 30, seed=4), what_if(records(game), shot, 30, seed=4)
+    assert first == again and first.made.label == "against simulated play"

@@ -13,11 +13,14 @@ it was worth more than the moves listed (`missed`). Pure Python: no Polars.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+
 import msgspec
 
 from .. import events as ev
 from ..errors import KtlogError, RuleViolation
 from ..reducer import apply_in_place, corrected, effective
+from ..rules.ruleset import Ruleset
 from ..rulesets import RULESETS
 from ..state import Checkpoint, GameState
 from ..text.describe import describe
@@ -132,7 +135,7 @@ def _unfitted(state: GameState, why: str) -> Analysis:
     return Analysis(list(state.players), state.ruleset, why, False, [], [], None, [], [], [], LUCK_METHOD, [])
 
 
-def analyse(records: list[tuple[int, ev.Event]], choice: Choice, top: int = TOP, spectator: bool = False) -> tuple[Analysis, GameState]:
+def analyse(records: Sequence[tuple[int, ev.Event]], choice: Choice, top: int = TOP, spectator: bool = False) -> tuple[Analysis, GameState]:
     """The game of `records` (its events by seq, as stored) read by `choice`'s model; and its state at the end."""
     walk = Walk(records, choice.model)
     state = walk.state
@@ -145,7 +148,7 @@ class Walk:
     """The fold of one game with the model read at every moment: its moves (`steps`), what each
     player and operative added (`credits`), the luck of its shots and the mission actions missed."""
 
-    def __init__(self, records: list[tuple[int, ev.Event]], model: WinModel | None):
+    def __init__(self, records: Sequence[tuple[int, ev.Event]], model: WinModel | None):
         self.state = state = GameState()
         self.events: dict[int, ev.Event] = {}
         self.curve: list[tuple[int, list[float]]] = []
@@ -156,7 +159,7 @@ class Walk:
         self.missed: list[KeyMoment] = []
         self.credits: dict[tuple[str, str | None], list[float]] = {}
         reader: Reader | None = None
-        for seq, event in corrected(effective(records)):
+        for seq, event in corrected(effective(list(records))):
             before = Checkpoint(state) if model is not None and self.curve and _probed(event, state) else None
             actor = mover(state, event) if self.curve else None
             apply_in_place(state, event, seq)
@@ -224,7 +227,7 @@ class Walk:
 
     def _key_moments(self, top: int, spectator: bool) -> list[KeyMoment]:
         players = list(self.state.players)
-        best_missed = {}
+        best_missed: dict[str, KeyMoment] = {}
         for k in self.missed:  # one a player, the one the model says was worth most: a key moment is a move made
             if k.player not in best_missed or k.change > best_missed[k.player].change:
                 best_missed[k.player] = k
@@ -272,21 +275,22 @@ def _probed(event: ev.Event, state: GameState) -> bool:
     if isinstance(event, ev.ActivationEnded) and state.activation is not None and not state.activation.counteract:
         act = state.activation
         op = state.operatives.get(act.operative)
-        return op is not None and op.apl - act.ap_spent >= 1 and bool(state.markers) and not any(a in MISSION_NAMES for a in act.actions)
+        if op is None or op.apl - act.ap_spent < 1 or not state.markers:
+            return False
+        kinds = mission_actions(RULESETS[state.ruleset])
+        return bool(kinds) and not any(a == getattr(cls, "name", None) for cls in kinds for a in act.actions)
     return False
 
 
-MISSION_ACTIONS = tuple(
-    cls for cls in vars(ev).values() if isinstance(cls, type) and issubclass(cls, ev.Action) and cls.mission and "marker" in cls.__struct_fields__
-)
-MISSION_NAMES = frozenset(cls.name for cls in MISSION_ACTIONS)
+def mission_actions(ruleset: Ruleset) -> list[Callable[..., ev.Action]]:
+    """The ruleset's mission actions on a marker (Secure, Loot, Initiate Transmission, Sabotage ...)."""
+    return [cls for cls in ruleset.events if issubclass(cls, ev.Action) and cls.mission and "marker" in cls.__struct_fields__]
 
 
 def _missed(before: GameState, operative: str, model: WinModel, reader: Reader, p: list[float], margin: list[float]) -> KeyMoment | None:
     """The best mission action the rules allowed the operative before its activation ended, if
     the model says it was worth at least `MISSED_AT_LEAST` of its player's chance."""
-    ruleset = RULESETS[before.ruleset]
-    kinds = [cls for cls in MISSION_ACTIONS if cls in ruleset.events]
+    kinds = mission_actions(RULESETS[before.ruleset])
     op = before.operatives[operative]
     player = list(before.players).index(op.player)
     kept = Checkpoint(before)

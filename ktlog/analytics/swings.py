@@ -39,15 +39,12 @@ def action_name(event: ev.Event) -> str:
             return f"ploy: {event.ploy}"
         case ev.InitiativeDecided():
             return "initiative"
-        case ev.TacOpScored():
-            return "tac VP"
-        case ev.MissionVPScored():
-            return f"{event.category} VP"
         case ev.TurningPointEnded():
             return "turning point ends"
         case ev.Action():
             return event.name
-    return type(event).__name__
+    category = getattr(event, "category", None) or ("tac" if type(event).__name__ == "TacOpScored" else None)  # VP a player records (KT21, a tac op)
+    return f"{category} VP" if category else type(event).__name__
 
 
 class Read:

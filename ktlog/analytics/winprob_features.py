@@ -16,10 +16,9 @@ the time it takes to fold it.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
-from .. import events as ev
 from ..errors import KtlogError
 from ..events import Event
 from ..reducer import apply_in_place, corrected, effective
@@ -207,26 +206,29 @@ def sides(state: GameState, ruleset: Ruleset, summed: Bodies) -> dict[str, Side]
     return out
 
 
-SPARES_BODIES: tuple[type[Event], ...] = (
-    ev.ActivationEnded,
-    ev.TurningPointStarted,
-    ev.TurningPointEnded,
-    ev.InitiativeDecided,
-    ev.RolledOff,
-    ev.StrategicGambitUsed,
-    ev.FirefightPloyUsed,
-    ev.MarkerSecured,
-    ev.MarkerLooted,
-    ev.TransmissionInitiated,
-    ev.ObjectivesControlled,
-    ev.TacOpRevealed,
-    ev.TacOpScored,
-    ev.MissionVPScored,
-    ev.PrimaryOpRevealed,
+SPARES_BODIES = frozenset(
+    {
+        "ActivationEnded",
+        "TurningPointStarted",
+        "TurningPointEnded",
+        "InitiativeDecided",
+        "RolledOff",
+        "StrategicGambitUsed",
+        "FirefightPloyUsed",
+        "MarkerSecured",
+        "MarkerLooted",
+        "TransmissionInitiated",
+        "ObjectivesControlled",
+        "TacOpRevealed",
+        "TacOpScored",
+        "MissionVPScored",
+        "PrimaryOpRevealed",
+    }
 )
-"""Events that change no operative's wounds and take none in or out of the killzone (they may
-ready or expend one): after one, the operatives summed before stand, unless the counts of
-operatives incapacitated, escaped or set up say otherwise."""
+"""The events (by name: a ruleset's own events live in its package) that change no operative's
+wounds and take none in or out of the killzone (they may ready or expend one): after one, the
+operatives summed before stand, unless the counts of operatives incapacitated, escaped or set up
+say otherwise."""
 
 
 class Reader:
@@ -245,7 +247,7 @@ class Reader:
         counted = state.count(PLAYER_STATUS)
         out = tuple(counted[p, s] for p in state.players for s in ("incapacitated", "escaped", "selected"))
         last = self._last
-        if last is not None and last[0] is state and last[1] == out and isinstance(after, SPARES_BODIES):
+        if last is not None and last[0] is state and last[1] == out and type(after).__name__ in SPARES_BODIES:
             summed = last[2]
         else:
             summed = bodies(state)
@@ -272,34 +274,26 @@ def reader_for(state: GameState) -> Reader:
     return Reader(RULESETS[state.ruleset])
 
 
-def states(records: list[tuple[int, Event]]) -> Iterator[tuple[int, Event, GameState]]:
+def states(records: Sequence[tuple[int, Event]]) -> Iterator[tuple[int, Event, GameState]]:
     """The game's events that count (undone ones left out, corrections applied), each with the
     state after it: one state, changed in place (copy it to keep it)."""
     state = GameState()
-    for seq, event in corrected(effective(records)):
+    for seq, event in corrected(effective(list(records))):
         apply_in_place(state, event, seq)
         yield seq, event, state
 
 
-NEUTRAL: tuple[type[Event], ...] = (
-    ev.OperativeActivated,
-    ev.CounteractStarted,
-    ev.GambitPassed,
-    ev.AplModified,
-    ev.Repositioned,
-    ev.Dashed,
-    ev.FellBack,
-    ev.Charged,
-    ev.NormalMoved,
-    ev.Passed,
+NEUTRAL = frozenset(
+    {"OperativeActivated", "CounteractStarted", "GambitPassed", "AplModified", "Repositioned", "Dashed", "FellBack", "Charged", "NormalMoved", "Passed"}
 )
-"""Events that change nothing the model reads (an activation begun, a move, a pass): no moment."""
+"""The events (by name, as `SPARES_BODIES`) that change nothing the model reads (an activation
+begun, a move, a pass): no moment."""
 
 
 def moves_the_board(event: Event) -> bool:
     """Whether the model reads the game again after `event`: not after a note, an undo or a
     `NEUTRAL` event (the moment before stands)."""
-    return not event.meta and not isinstance(event, NEUTRAL)
+    return not event.meta and type(event).__name__ not in NEUTRAL
 
 
 def in_battle(state: GameState) -> bool:

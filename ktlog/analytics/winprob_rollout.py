@@ -12,6 +12,7 @@ moment: what the move made was worth against what simulated play does there (`wh
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 import msgspec
 
@@ -94,7 +95,7 @@ def _margins(state: GameState) -> list[float]:
     return [v - (total - v) / (n - 1) for v in vp]
 
 
-def what_if(records: list[tuple[int, Event]], seq: int, n: int = CONTINUATIONS, seed: int = 1) -> WhatIf:
+def what_if(records: Sequence[tuple[int, Event]], seq: int, n: int = CONTINUATIONS, seed: int = 1) -> WhatIf:
     """The move at `seq` against simulated play: `n` continuations after it, and `n` from the
     moment before it with the same seeds, the simulator making the move."""
     from ..play.moves import owner
