@@ -5,6 +5,7 @@ with other seeds (its held-out scores are stored with it and quoted in docs/stat
     .venv/bin/python tools/winprob_defaults.py [--games 2000] [--held-out 600] [--rulesets kt24-preliminary,...]
 
 A ruleset left out of the file has no default: its games show no chance until a league fits one.
+The models of rulesets not asked for are kept as they are in the file.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import argparse
 import sys
 import time
 
-from ktlog.analytics.winprob import Models, WinModel, save
+from ktlog.analytics.winprob import Models, WinModel, load, save
 from ktlog.analytics.winprob_features import features_of
 from ktlog.analytics.winprob_fit import Fitted, assemble, read_games
 from ktlog.data import WINPROB_DEFAULTS
@@ -57,8 +58,9 @@ def main() -> int:
     parser.add_argument("--held-out", type=int, default=600)
     parser.add_argument("--rulesets", default=",".join(RULESETS_FITTED))
     args = parser.parse_args()
-    models = {name: fit_default(name, args.games, args.held_out) for name in args.rulesets.split(",")}
-    save(Models(models=models), WINPROB_DEFAULTS)
+    models = dict(load(WINPROB_DEFAULTS).models) if WINPROB_DEFAULTS.is_file() else {}  # the other rulesets' kept
+    models |= {name: fit_default(name, args.games, args.held_out) for name in args.rulesets.split(",")}
+    save(Models(models=dict(sorted(models.items()))), WINPROB_DEFAULTS)
     print(f"wrote {WINPROB_DEFAULTS}", file=sys.stderr)
     return 0
 

@@ -83,7 +83,8 @@ class WinModel(msgspec.Struct, frozen=True, kw_only=True):
     held_out: str = ""
     """How the scores were had: cross-validation by game, or a second league with other seeds."""
     scores: dict[str, Score] = {}
-    """Held-out scores by name: model, baseline (VP difference alone), coin."""
+    """Held-out scores by name: model (the one stored), baseline (VP difference alone), coin; and
+    board, the board's model, when it did not beat VP alone and VP alone was kept."""
     margin_error: float = 0.0
     """Held out: the root mean square error of the expected final VP margin."""
     calibration: list[CalibrationBin] = []

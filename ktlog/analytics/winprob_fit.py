@@ -214,10 +214,13 @@ class Fitted:
         self.win = fit_softmax(rows, self.columns)
         self.margin = fit_linear(rows, self.columns)
         self.baseline = fit_softmax(rows, self.base_columns)
+        self.base_margin = fit_linear(rows, self.base_columns)
 
-    def model(self, ruleset: str, **about) -> WinModel:
-        """The fitted coefficients as a stored model (`about`: what it was fitted on, its scores ...)."""
-        return WinModel(ruleset=ruleset, features=self.features, win=[round(c, 6) for c in self.win], margin=[round(c, 6) for c in self.margin], **about)
+    def model(self, ruleset: str, baseline: bool = False, **about) -> WinModel:
+        """The fitted coefficients as a stored model (`baseline`: VP alone's; `about`: what it was
+        fitted on, its scores ...)."""
+        features, win, margin = (list(BASELINE_FEATURES), self.baseline, self.base_margin) if baseline else (self.features, self.win, self.margin)
+        return WinModel(ruleset=ruleset, features=features, win=[round(c, 6) for c in win], margin=[round(c, 6) for c in margin], **about)
 
     def predict(self, rows: pl.DataFrame) -> pl.DataFrame:
         """The rows with `p` (the model), `p_baseline`, `p_coin` and `expected` (the margin still to come)."""
@@ -225,7 +228,11 @@ class Fitted:
         rows = with_terms(with_terms(rows, self.features), [f"base_{f}" for f in BASELINE_FEATURES], [f"f{i}" for i in base])
         rows = probabilities(probabilities(rows, self.columns, self.win), self.base_columns, self.baseline, "p_baseline")
         players = pl.len().over("game_key", "seq")
-        return rows.with_columns(p_coin=1.0 / players, expected=pl.sum_horizontal(*(pl.col(c) * w for c, w in zip(self.columns, self.margin))))
+        return rows.with_columns(
+            p_coin=1.0 / players,
+            expected=pl.sum_horizontal(*(pl.col(c) * w for c, w in zip(self.columns, self.margin))),
+            expected_baseline=pl.sum_horizontal(*(pl.col(c) * w for c, w in zip(self.base_columns, self.base_margin))),
+        )
 
 
 def league_model(
@@ -257,11 +264,23 @@ def read_games(ruleset: str, games: Iterable[tuple[SeqEvents, bool]], progress: 
 
 
 def assemble(fitted: Fitted, ruleset: str, scored: pl.DataFrame, *, held_out: str, games: int, simulated: int, source: str, origin: str = "league") -> WinModel:
-    """The model as stored: the coefficients fitted on every game, the held-out scores of `scored`."""
+    """The model as stored: the coefficients fitted on every game, the held-out scores of `scored`.
+    If the board did not beat VP alone held out, VP alone is kept (and the note says so)."""
     players = sorted(scored.group_by("game_key", "seq").len().get_column("len").unique().to_list())
-    error = scored.select(((pl.col("expected") - pl.col("future")) ** 2).mean().sqrt()).item()
+    scores = {"model": score(scored, "p"), "baseline": score(scored, "p_baseline"), "coin": score(scored, "p_coin")}
+    baseline = scores["model"].log_loss >= scores["baseline"].log_loss
+    p, expected = ("p_baseline", "expected_baseline") if baseline else ("p", "expected")
+    note = (
+        f"the board did not beat VP alone held out (log loss {scores['model'].log_loss} against {scores['baseline'].log_loss}): VP alone is kept"
+        if baseline
+        else ""
+    )
+    if baseline:
+        scores = {"model": scores["baseline"], "board": scores["model"], "baseline": scores["baseline"], "coin": scores["coin"]}
+    error = scored.select(((pl.col(expected) - pl.col("future")) ** 2).mean().sqrt()).item()
     return fitted.model(
         ruleset,
+        baseline,
         origin="default" if origin == "default" else "league",
         players=[int(n) for n in players],
         fitted_at=dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
@@ -270,8 +289,9 @@ def assemble(fitted: Fitted, ruleset: str, scored: pl.DataFrame, *, held_out: st
         simulated_games=simulated,
         rows=scored.height,
         held_out=held_out,
-        scores={"model": score(scored, "p"), "baseline": score(scored, "p_baseline"), "coin": score(scored, "p_coin")},
+        scores=scores,
         margin_error=round(error, 3),
-        calibration=calibration(scored, "p"),
-        by_turning_point=by_turning_point(scored, "p"),
+        calibration=calibration(scored, p),
+        by_turning_point=by_turning_point(scored, p),
+        note=note,
     )
