@@ -59,7 +59,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "serve": ("ktlog.commands.serve:serve", "Serve a read-only web view: every table live, a game, a stream overlay, the replay and the league."),
     "tournament": (
         "ktlog.commands.tournament:tournament",
-        "A Swiss tournament: new, add, pair, standings, results, link, no-show.",
+        "A Swiss tournament: registration, check-in, pairing, results as scores or games, the day's corrections, standings.",
     ),
     "key": ("ktlog.commands.keys:key", "Your signing key (`ktlog export GAME --sign` signs with it) and the league's keyring."),
     "player": (

@@ -8,13 +8,13 @@ import hashlib
 import re
 import secrets
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any
 
 import msgspec
 
 from .characters import unsafe_character
 from .errors import InvalidEvent
-from .events import EVENT_TYPES, AnyEvent, Envelope, Event, upcast
+from .events import EVENT_TYPES, Envelope, Event, decodable, upcast, vocabulary_version
 
 GENESIS = "0" * 64
 """The `prev_hash` of a game's first event."""
@@ -23,10 +23,11 @@ _encoder = msgspec.json.Encoder(order="sorted")
 
 
 @functools.cache
-def _event_decoder() -> msgspec.json.Decoder[AnyEvent]:
-    """The JSON decoder of every event type, made when first asked for: it takes 10-20 ms of
-    CPU to make, which a command that decodes no event (the start screen, `--help`) need not pay."""
-    return msgspec.json.Decoder(AnyEvent)
+def _event_decoder(version: int) -> msgspec.json.Decoder[Event]:
+    """The JSON decoder of every event type registered by `version` of the vocabulary, made when
+    first asked for: it takes 10-20 ms of CPU to make, which a command that decodes no event (the
+    start screen, `--help`) need not pay."""
+    return msgspec.json.Decoder(decodable())
 
 
 def canonical(event: Event) -> bytes:
@@ -75,7 +76,7 @@ def seal(game_id: str, seq: int, event: Event, prev_hash: str, *, event_id: str 
         event_id=event_id,
         version=version,
         recorded_at=recorded_at,
-        payload=cast("AnyEvent", event),  # an Event is always one of AnyEvent (events.py)
+        payload=event,
         prev_hash=prev_hash,
         hash=digest,
     )
@@ -235,20 +236,23 @@ def game_prefix(text: str) -> str:
 
 
 def decode_payload(type_name: str, version: int, payload: bytes | str) -> Event:
-    """A stored payload as its event, upcast from an older version if needed."""
+    """A stored payload as its event, upcast from an older version if needed. The type is one
+    registered (ktlog's own, or a ruleset's: the registry in ktlog.rulesets loads them)."""
     cls = EVENT_TYPES.get(type_name)
     if cls is None:
-        raise InvalidEvent(f"unknown event type {type_name!r}; this ktlog knows {len(EVENT_TYPES)} types", "type")
+        raise InvalidEvent(
+            f"unknown event type {type_name!r}; this ktlog knows {len(EVENT_TYPES)} types (a ruleset's own types are known once it is installed)", "type"
+        )
     if version > cls.version:
         raise InvalidEvent(
             f"{type_name} version {version} is newer than this ktlog understands (version {cls.version}); upgrade ktlog",
             "version",
         )
     if version == cls.version:
-        event = _event_decoder().decode(payload)
+        event = _event_decoder(vocabulary_version()).decode(payload)
     else:
         data = upcast(type_name, version, msgspec.json.decode(payload))
-        event = msgspec.convert(data, AnyEvent)
+        event = msgspec.convert(data, decodable())
     if type(event) is not cls:
         raise InvalidEvent(f"payload says {type(event).__name__} but the envelope says {type_name}", "type")
     return event

@@ -8,11 +8,14 @@ and results are derived by the reducer.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar, Literal, Union, get_args
+import functools
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, Union, cast, get_args
 
 import msgspec
+from typing_extensions import TypeVar
 
-from .errors import InvalidEvent
+from .errors import InvalidEvent, RegistryError
 from .wording import fields_from_wording
 
 Order = Literal["engage", "conceal"]
@@ -22,8 +25,6 @@ RollOffPurpose = Literal["setup", "initiative"]
 FightAction = Literal["Fight", "Door Fight", "Hatchway Fight"]
 KillzoneAction = Literal["Operate Hatch", "Guard"]
 DamageSource = Literal["mine", "devastating", "hot", "other"]
-ScoutingOption = Literal["equip", "ploy", "reposition"]
-PrimaryOp = Literal["crit", "kill", "tac"]
 
 
 if TYPE_CHECKING:
@@ -48,6 +49,9 @@ class Event(FrozenStruct, frozen=True, kw_only=True, tag=True, forbid_unknown_fi
     """Meta events (undo, annotation) talk about other events rather than the game."""
     secret: ClassVar[bool] = False
     """A secret choice: a spectator does not see it until its reveal event."""
+    shared: ClassVar[bool] = False
+    """A step both players share (a roll-off, a turning point's start ...): either player's seat may
+    record it (`ktlog serve --seats`); any other event is the decision of the player it names."""
 
     override: str | None = None
     seat: str | None = None
@@ -55,6 +59,10 @@ class Event(FrozenStruct, frozen=True, kw_only=True, tag=True, forbid_unknown_fi
     --seats`), None for the table seat (the terminal or command line at the table, which may
     record for everyone, as every event before seats was). Inside the payload, so the hash chain
     and the signatures cover it, and left out when None, so older events keep their bytes."""
+
+
+E = TypeVar("E", bound=Event, default=Event)
+"""An event of any type: a correction's, an envelope's payload (`decodable` says which types)."""
 
 
 class Part(FrozenStruct, frozen=True, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
@@ -247,6 +255,7 @@ class RolledOff(Event):
     In Multiplayer Ops it establishes player order instead (pg 99): the tied players roll
     again in a further RolledOff of the same purpose, with only their rolls."""
 
+    shared = True
     purpose: RollOffPurpose
     rolls: dict[str, int]
 
@@ -258,6 +267,7 @@ class InitiativeDecided(Event):
 
 
 class ObjectiveMarkerSetUp(Event):
+    shared = True
     marker: str
     player: str
 
@@ -265,6 +275,7 @@ class ObjectiveMarkerSetUp(Event):
 class CritOpRolled(Event):
     """The initiative player's D3 (pg 84): 1 Secure, 2 Loot, 3 Transmission."""
 
+    shared = True
     roll: int
 
 
@@ -290,6 +301,7 @@ class OperativeSetUp(Event):
 
 
 class TurningPointStarted(Event):
+    shared = True
     turning_point: int
 
 
@@ -519,118 +531,17 @@ class WoundsRegained(Event):
 class ObjectivesControlled(Event):
     """Who controls each objective marker at the end of the turning point (None: nobody)."""
 
+    shared = True
     control: dict[str, str | None]
 
 
 class TurningPointEnded(Event):
+    shared = True
     turning_point: int
 
 
 class GameConceded(Event):
     player: str
-
-
-# --- KT24 Approved Ops (002) -----------------------------------------------------------------
-
-
-class TacOpSelected(Event):
-    """A player's secret tac op, from one of their kill team's archetypes (hidden until revealed)."""
-
-    secret: ClassVar[bool] = True
-    player: str
-    tac_op: str
-    archetype: str
-
-
-class TacOpRevealed(Event):
-    player: str
-
-
-class TacOpScored(Event):
-    """Tac op VP, as the players work them out from the card (the cards are not in the sources)."""
-
-    player: str
-    vp: int
-    reason: str
-
-
-class ScoutingSelected(Event):
-    """A player's secret scouting option (hidden until ScoutingRevealed)."""
-
-    secret: ClassVar[bool] = True
-    player: str
-    option: ScoutingOption
-
-
-class ScoutingRevealed(Event):
-    """Both scouting options are revealed together; they decide TP1 initiative."""
-
-
-class PrimaryOpSelected(Event):
-    """A player's secret primary op, chosen as a STRATEGIC GAMBIT in TP1 (hidden until revealed)."""
-
-    secret: ClassVar[bool] = True
-    player: str
-    op: PrimaryOp
-
-
-class PrimaryOpRevealed(Event):
-    player: str
-
-
-# --- KT24 Joint Ops (pg 87-95) ---------------------------------------------------------------
-
-
-class ReinforcementsArrived(Event):
-    """NPOs incapacitated earlier return, as the NPOs' STRATEGIC GAMBIT (pg 92, pg 94)."""
-
-    operatives: tuple[str, ...]
-
-
-class MarkerSabotaged(Action):
-    """The Sabotage mission action (Joint Ops 02, pg 92)."""
-
-    name = "Sabotage"
-    mission = True
-    marker: str
-
-
-class OperativeEscaped(Event):
-    """A player operative moved wholly over the NPOs' killzone edge (Joint Ops 03, pg 94)."""
-
-    operative: str
-
-
-# --- KT21 (001, 004) -------------------------------------------------------------------------
-
-
-class NormalMoved(Action):
-    name = "Normal Move"
-    moves = True
-
-
-class Passed(Action):
-    """Pass (1AP): an operative does nothing; it may pass more than once."""
-
-    name = "Pass"
-
-
-class OverwatchFired(Shot):
-    """Overwatch (0AP): a shooting attack with BS worsened by 1, by an Engage operative when its
-    player has no ready operatives left and the opponent has (001). Version 2: a Shot's `guard`
-    came with Shot version 2; Overwatch never has it."""
-
-    name = "Overwatch"
-    cost = 0
-
-
-class MissionVPScored(Event):
-    """KT21 VP as the players work them out from the mission and tac op cards, by category."""
-
-    player: str
-    vp: int
-    category: Literal["mission", "tac"]
-    reason: str
 
 
 # --- meta ------------------------------------------------------------------------------------
@@ -643,14 +554,14 @@ class EventVoided(Event):
     target: int
 
 
-class EventCorrected(Event):
+class EventCorrected(Event, Generic[E]):  # generic, so that `event` decodes as any type registered (`decodable`)
     """A correction: the event at seq `target` (a wrong die, target, damage ...) counts as
     `event` instead. The later events are checked again against the corrected history; with an
     override reason, those it makes illegal are kept with that reason. Undo takes it back."""
 
     meta = True
     target: int
-    event: AnyEvent
+    event: E
 
 
 class Annotation(Event):
@@ -680,7 +591,21 @@ class DisputeResolved(Event):
     outcome: Literal["accepted", "withdrawn"]
 
 
-AnyEvent = Union[  # noqa: UP007  (a typing.Union: msgspec decodes it as a tagged union, and EVENT_TYPES reads its __args__)
+class ResultReported(Event):
+    """A game's result as reported rather than recorded event by event (a tournament table's
+    score: `ktlog tournament result`, a results file, a player's seat): each player's VP,
+    optionally by op, and the players who confirmed it besides the seat that recorded it
+    (`seat`; the table seat when None). A game whose battle was not recorded ends with it; the
+    same figures reported again add their reporter as confirming. Beside a battle recorded event
+    by event, the battle's result stands and a report that differs is flagged (`play.tournament`)."""
+
+    meta = True
+    vp: dict[str, int]
+    vp_by_op: dict[str, dict[str, int]] = {}
+    confirmed_by: tuple[str, ...] = ()
+
+
+CORE_EVENTS: tuple[type[Event], ...] = (
     GameCreated,
     PlayerJoined,
     OperativeAdded,
@@ -719,28 +644,80 @@ AnyEvent = Union[  # noqa: UP007  (a typing.Union: msgspec decodes it as a tagge
     ObjectivesControlled,
     TurningPointEnded,
     GameConceded,
-    TacOpSelected,
-    TacOpRevealed,
-    TacOpScored,
-    ScoutingSelected,
-    ScoutingRevealed,
-    PrimaryOpSelected,
-    PrimaryOpRevealed,
-    ReinforcementsArrived,
-    MarkerSabotaged,
-    OperativeEscaped,
-    NormalMoved,
-    Passed,
-    OverwatchFired,
-    MissionVPScored,
     EventVoided,
     EventCorrected,
     Annotation,
     EventDisputed,
     DisputeResolved,
-]
+    ResultReported,
+)
+"""The core vocabulary: the events of every KT24 mission pack, and the meta events."""
 
-EVENT_TYPES: dict[str, type[Event]] = {cls.__name__: cls for cls in get_args(AnyEvent)}
+EVENT_TYPES: dict[str, type[Event]] = {cls.__name__: cls for cls in CORE_EVENTS}
+"""Every event type known, by name (its tag in every log): the core's, then each ruleset's own as
+its package registers them (`register_events`; the registry in ktlog.rulesets loads them all)."""
+
+
+def register_events(*types: type[Event], upcasters: Mapping[tuple[str, int], Upcaster] | None = None) -> None:
+    """Add a ruleset's own event types to the vocabulary, with the upcasters of their older
+    versions ((type name, from version) -> function, as UPCASTERS): done once, when the module
+    declaring them is imported, as rule handlers register. A type registered again is left as it
+    is; another type of a name taken, a type that is not an event, or a version without its
+    upcaster is a RegistryError naming it."""
+    global _version
+    for cls in types:
+        if not (isinstance(cls, type) and issubclass(cls, Event)) or cls is Event:
+            raise RegistryError(f"{cls!r} is not an event type: declare it as a subclass of ktlog.events.Event")
+        name = cls.__name__
+        known = EVENT_TYPES.get(name)
+        if known is not None and known is not cls:
+            raise RegistryError(
+                f"two event types are called {name!r} ({known.__module__} and {cls.__module__}); a type's name is its tag in every log: rename one"
+            )
+        if cls.__struct_config__.tag != name:
+            raise RegistryError(f"event type {name} is tagged {cls.__struct_config__.tag!r}: an event's tag is its class name (leave out tag=)")
+    UPCASTERS.update(upcasters or {})
+    for cls in types:
+        missing = [v for v in range(1, cls.version) if (cls.__name__, v) not in UPCASTERS]
+        if missing:
+            raise RegistryError(f"event type {cls.__name__} is version {cls.version} with no upcaster from version {missing[0]}: give one (upcasters=)")
+        if cls.__name__ not in EVENT_TYPES:
+            EVENT_TYPES[cls.__name__] = cls
+            _version += 1
+
+
+_version = 0
+
+
+def vocabulary_version() -> int:
+    """How many event types were registered after the core's: a decoder made for one version
+    decodes every type registered by then (a cache key for `decodable`'s decoders)."""
+    return _version
+
+
+def decoded_as(cls: type[Event]) -> Any:
+    """The type msgspec makes an event of this type with: the class, or for a correction
+    EventCorrected of `decodable`'s types (the bare class would make its event an Event)."""
+    return get_args(decodable())[-1] if cls is EventCorrected else cls
+
+
+def decodable() -> Any:
+    """The tagged union msgspec decodes an event of any type registered by now with (a
+    correction's event being of any type but a correction)."""
+    return _union(_version)
+
+
+@functools.cache
+def _union(version: int) -> Any:
+    return union_of(tuple(EVENT_TYPES.values()))
+
+
+def union_of(types: tuple[type[Event], ...]) -> Any:
+    """The tagged union msgspec decodes an event of one of `types` with (a correction's event being
+    of any of them but a correction)."""
+    plain = tuple(cls for cls in types if cls is not EventCorrected)
+    union, corrected = cast(Any, Union), cast(Any, EventCorrected)  # subscripted with types made at run time
+    return union[(*plain, corrected[union[plain]])]
 
 
 def event_type(name: str) -> type[Event]:
@@ -757,7 +734,7 @@ def event_type(name: str) -> type[Event]:
 # --- envelope --------------------------------------------------------------------------------
 
 
-class Envelope(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+class Envelope(msgspec.Struct, Generic[E], frozen=True, kw_only=True, forbid_unknown_fields=True):  # a line decodes as Envelope[decodable()]
     """A stored event: its place in the game's log and the tamper-evident hash chain."""
 
     game_id: str
@@ -765,7 +742,7 @@ class Envelope(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
     event_id: str
     version: int
     recorded_at: str
-    payload: AnyEvent
+    payload: E
     prev_hash: str
     hash: str
 
@@ -787,7 +764,7 @@ def _game_created_v1_v2(payload: dict[str, Any]) -> dict[str, Any]:
     return {**payload, "dataslate": None}
 
 
-def _unchanged(payload: dict[str, Any]) -> dict[str, Any]:
+def unchanged(payload: dict[str, Any]) -> dict[str, Any]:
     """A version that only added fields with defaults: the old payload reads as it is."""
     return payload
 
@@ -843,13 +820,12 @@ def _operative_added_v2_v3(payload: dict[str, Any]) -> dict[str, Any]:
 
 UPCASTERS: dict[tuple[str, int], Upcaster] = {
     ("GameCreated", 1): _game_created_v1_v2,
-    ("PlayerJoined", 1): _unchanged,
-    ("PlayerJoined", 2): _unchanged,
+    ("PlayerJoined", 1): unchanged,
+    ("PlayerJoined", 2): unchanged,
     ("PlayerJoined", 3): _player_joined_v3_v4,
-    ("OperativeAdded", 1): _unchanged,
+    ("OperativeAdded", 1): unchanged,
     ("OperativeAdded", 2): _operative_added_v2_v3,
     ("Shot", 1): _shot_v1_v2,
-    ("OverwatchFired", 1): _unchanged,
     ("Fought", 1): _fought_v1_v2,
     ("EquipmentSelected", 1): _equipment_selected_v1_v2,
 }

@@ -17,7 +17,7 @@ import msgspec
 
 from .errors import InvalidEvent, RuleViolation
 from .events import Envelope, Event, EventCorrected, EventVoided, GameCreated
-from .rules import actions, attacks, battle, damage, setup, team  # noqa: F401  (handlers register)
+from .rules import actions, attacks, battle, damage, reported, setup, team  # noqa: F401  (handlers register)
 from .rules.context import HANDLERS, Ctx
 from .rulesets import get_ruleset
 from .state import Checkpoint, GameState, copy_state, encode_state
@@ -141,6 +141,16 @@ def fold(events: Iterable[Event | SeqEvent | Envelope], start: GameState | None 
     """The state after `events`, from the beginning or from the snapshot `start`.
 
     `start` is not changed. Voids in `events` may only reach back to events in `events`.
+
+    >>> from ktlog.events import EventVoided, GameCreated, PlayerJoined
+    >>> events = [GameCreated(ruleset="kt24-preliminary", killzone="volkus", date="2026-11-21"), PlayerJoined(player="Ana", kill_team="Kasrkin")]
+    >>> state = fold(events)
+    >>> state.seq, list(state.players), state.phase
+    (2, ['Ana'], 'setup')
+    >>> list(fold([PlayerJoined(player="Ben", kill_team="Legionaries")], start=state).players)  # on from a state
+    ['Ana', 'Ben']
+    >>> list(fold([*events, PlayerJoined(player="Ben", kill_team="Legionaries"), EventVoided(target=3)]).players)  # undone
+    ['Ana']
     """
     state = copy_state(start) if start is not None else GameState()
     return _fold_into(state, numbered(events, state.seq + 1))

@@ -255,6 +255,16 @@ class Dispute(S):
     """None while it is open; then "accepted" or "withdrawn"."""
 
 
+class Report(S):
+    """The latest result reported for a game (`ResultReported`), and who stands behind it."""
+
+    seq: int
+    vp: dict[str, int]
+    vp_by_op: dict[str, dict[str, int]] = {}
+    reported_by: list[str] = []
+    """Who reported or confirmed these very figures: players, and `table` for the table seat."""
+
+
 class TurningPointRecord(S):
     """Who had initiative in a turning point (and when it was decided)."""
 
@@ -268,7 +278,7 @@ class Result(S):
     """The winner, or None for a draw or a shared win."""
     draw: bool
     """Several players share the most VP (two players: a draw)."""
-    ended_by: Literal["battle", "concession"]
+    ended_by: Literal["battle", "concession", "report"]
     conceded_by: str | None = None
     seq: int = 0
     """The event that ended the battle."""
@@ -340,6 +350,8 @@ class GameState(S):
     notes: list[Note] = []
     disputes: list[Dispute] = []
     """Every dispute raised (`EventDisputed`), open or closed."""
+    report: Report | None = None
+    """The result reported for the game (`ResultReported`), if any."""
 
     # --- convenient views -------------------------------------------------------------------
 

@@ -76,7 +76,7 @@ def test_a_statistic_from_a_dataset_starts_without_the_store_or_the_rules(league
         "print(sorted(m for m in sys.modules if m.startswith('ktlog.')))"
     )
     loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    assert "ktlog.analytics.standings" in loaded
+    assert "ktlog.analytics.served" in loaded  # the text its export stored (issue 40; tests/test_filtered_statistics.py)
     assert "ktlog.storage.store" not in loaded and "ktlog.reducer" not in loaded and "ktlog.rules" not in loaded
     assert out.read_text() == ktlog(league.db, "stats", "standings", "--format", "csv").stdout
 
@@ -213,9 +213,10 @@ def test_run_again_it_adds_only_what_is_new(league, tmp_path):
         simulate_into(store, 2, seed=4, league="Spring League")
     assert "wrote 1 partition(s) (2 games), kept 3" in ktlog(db, "dataset", "export", folder).stdout
     after = files(folder)
-    new = {p for p in after if "Spring" in str(p)}
+    new = {p for p in after if "Spring" in str(p) and p.parts[0] != answers.ANSWERS}
     partitions = {p for p in before if p.parts[0] not in ("elo", answers.ANSWERS)}
     # every table and the stored figures; the other partitions untouched
+    assert {p for p in after if "Spring" in str(p)} - new == {Path(answers.ANSWERS, "1", "Spring League", f"{n}.parquet") for n in answers.STATISTICS}
     assert len(new) == 10 and {p: after[p] for p in partitions} == {p: before[p] for p in partitions}
     assert after[Path(STORED_ELO)] != before[Path(STORED_ELO)]  # the league's Elo, over every game, stored again
     assert all(after[p] != before[p] for p in before if p.parts[0] == answers.ANSWERS)  # and the answers

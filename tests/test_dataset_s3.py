@@ -66,7 +66,8 @@ def test_every_statistic_from_object_storage(league, exported, args):
 def test_the_layout_in_the_bucket_and_a_second_export(s3, league, exported):
     written = keys(s3)
     assert "circuit/2026/metadata.json" in written and "circuit/2026/games/2026/Autumn League/" in "".join(written)
-    assert len([k for k in written if k.endswith(".parquet")]) == 3 * 10 + 1 + 3  # 9 tables and the stored figures in 3 partitions, the stored Elo, the answers
+    # 9 tables and the stored figures in 3 partitions, the stored Elo, the answers without filters and of each partition's league and season
+    assert len([k for k in written if k.endswith(".parquet")]) == 3 * 10 + 1 + 3 + 3 * 3
     assert "circuit/2026/elo/elo.parquet" in written and "circuit/2026/answers/standings.parquet" in written
     assert "nothing new" in ktlog(league.db, "dataset", "export", exported).stdout
     parquet = {k: v for k, v in written.items() if k.endswith(".parquet")}

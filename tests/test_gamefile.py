@@ -14,12 +14,12 @@ from ktlog.data import SAMPLE_GAMES, SAMPLE_ROSTERS
 from ktlog.envelopes import canonical
 from ktlog.errors import GameLogError, KtlogError
 from ktlog.events import Dice, Reroll, ShootingAttack
-from ktlog.files.gamefile import event_line
 from ktlog.play.game_files import game_file
 from ktlog.play.importer import import_file, import_files
+from ktlog.rulesets.approved.events import TacOpScored
 from ktlog.state import encode_state
 from ktlog.storage.store import Store
-from ktlog.text.event_text import parse_event
+from ktlog.text.event_text import event_line, parse_event
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "ktlog" / "data" / "examples" / "first-activations.ktgame"
 SAMPLES = sorted(SAMPLE_GAMES.glob("*.jsonl"))
@@ -186,7 +186,7 @@ def test_the_export_names_rosters_where_they_give_the_stored_operatives(tmp_path
 @pytest.mark.parametrize(
     "event",
     [
-        ev.TacOpScored(player="Ana", vp=2, reason="2"),
+        TacOpScored(player="Ana", vp=2, reason="2"),
         ev.Annotation(target=3, text="true"),
         ev.Annotation(target=3, text=" spaced, with a comma: and 'quotes' # not a comment "),
         ev.RolledOff(purpose="setup", rolls={"A, the first": 4, "B": 2}),

@@ -17,7 +17,8 @@ from ktlog.play.questions import KINDS, describe_kind, every_kind, kinds, legal_
 from ktlog.play.replay import Replay
 from ktlog.rules.questions import Move
 from ktlog.rulesets import RULESETS
-from ktlog.text.event_text import event_line, parse_event
+from ktlog.rulesets.approved.events import TacOpScored
+from ktlog.text.event_text import answers_line, parse_event
 
 
 def first_answers(move: Move) -> list[tuple[str, str]]:
@@ -57,7 +58,7 @@ def test_every_legal_move_answered_makes_an_event_the_rules_accept(name):
         described = legal_moves(moves)
         assert msgspec.json.decode(msgspec.json.encode(described), type=list[Move]) == described
         for move in described:
-            line = event_line(move.event, first_answers(move))
+            line = answers_line(move.event, first_answers(move))
             event = parse_event(line)
             assert moves.trial.refusal(event) is None, f"seq {seq}: {line}"
             assert moves.legal(move.kind)
@@ -93,12 +94,12 @@ def test_a_rulesets_kind_is_offered_after_the_kind_it_names():
     assert "overwatch" not in order
 
 
-def test_event_line_joins_a_field_answered_twice_and_a_markers_holders():
-    assert event_line("ReinforcementsArrived", [("operatives", "n1"), ("operatives", "n2")]) == "ReinforcementsArrived operatives=n1,n2"
-    line = event_line("ObjectivesControlled", [("control.m1", "Alice"), ("control.m2", "")])
+def test_answers_line_joins_a_field_answered_twice_and_a_markers_holders():
+    assert answers_line("ReinforcementsArrived", [("operatives", "n1"), ("operatives", "n2")]) == "ReinforcementsArrived operatives=n1,n2"
+    line = answers_line("ObjectivesControlled", [("control.m1", "Alice"), ("control.m2", "")])
     assert line == "ObjectivesControlled control=m1:Alice,m2:"
     assert parse_event(line) == ev.ObjectivesControlled(control={"m1": "Alice", "m2": None})
-    assert parse_event(event_line("TacOpScored", [("player", "Ana"), ("vp", "2"), ("reason", "Flank: both flanks held"), ("note", "")])) == ev.TacOpScored(
+    assert parse_event(answers_line("TacOpScored", [("player", "Ana"), ("vp", "2"), ("reason", "Flank: both flanks held"), ("note", "")])) == TacOpScored(
         player="Ana", vp=2, reason="Flank: both flanks held"
     )
 
@@ -150,7 +151,7 @@ def test_a_choice_is_legal_only_with_the_answers_it_was_legal_with():
     assert move.player == "NPOs" and [c.value for c in first.choices] == ["n1", "n2"]
     assert [c.value for c in second.legal({"operatives": "n1"})] == ["n2"]
     assert [c.value for c in second.legal({"operatives": "n2"})] == ["n1"]
-    line = event_line(move.event, [("operatives", "n1"), ("operatives", "n2")])
+    line = answers_line(move.event, [("operatives", "n1"), ("operatives", "n2")])
     assert Moves(reinforcements_due().state).trial.refusal(parse_event(line)) is None
 
 

@@ -1,9 +1,11 @@
-"""A ruleset from another package (tests/plugin_ruleset/: Example Skirmish, three turning points and
-one objective marker) installed beside ktlog and played through every face with no change to
-ktlog: the registry finds it by its entry point (group `ktlog.rulesets`), `ktlog simulate`,
-`ktlog new` and `ktlog event` play it in processes of their own, the TUI records a new game of it
-(Pilot, 80x24 and 120x40) and `ktlog serve` shows it. A bad entry point fails loudly, naming
-itself and its package.
+"""A ruleset from another package (tests/plugin_ruleset/: Example Skirmish, three turning points, one
+objective marker, and an event type of its own: the supply cache, with its question, its words
+and its score) installed beside ktlog and played through every face with no change to ktlog: the
+registry finds it by its entry point (group `ktlog.rulesets`), `ktlog simulate`, `ktlog new` and
+`ktlog event` play it in processes of their own, a game file of it imports and exports, the TUI
+records a new game of it and its own event (Pilot, 80x24 and 120x40), a player's seat asks and
+records its own event, and `ktlog serve` shows it. A bad entry point fails loudly, naming itself
+and its package.
 
 Installing: the package is copied into a folder with the `.dist-info` an installer writes (its
 METADATA and the entry points of its pyproject.toml), and that folder is put on the path, as
@@ -20,12 +22,21 @@ import tomllib
 from importlib.metadata import distributions
 from pathlib import Path
 
+import jsonschema
 import pytest
+from conftest import next_turning_point
 from starlette.testclient import TestClient
 from textual.widgets import Input, Select
 from tui_support import TINY, press, tui_test
 
 from ktlog.errors import RegistryError
+from ktlog.events import EVENT_TYPES
+from ktlog.files.rosters import load_roster
+from ktlog.files.schemas import SCHEMAS
+from ktlog.play import seats
+from ktlog.play.builder import GameBuilder, secure
+from ktlog.rules.context import HANDLERS
+from ktlog.rules.words import WORDS
 from ktlog.rulesets import RULESETS, group_on_path, load_entry_point, load_entry_points
 from ktlog.storage.store import Store
 
@@ -62,6 +73,9 @@ def installed(site, monkeypatch):
     (ruleset,) = load_entry_points()
     yield ruleset
     del RULESETS[ruleset.name]
+    for name, cls in list(EVENT_TYPES.items()):  # its own event type, its rule handler and its words
+        if cls.__module__.startswith("ktlog_example_ruleset"):
+            del EVENT_TYPES[name], HANDLERS[cls], WORDS[cls]
     for module in [m for m in sys.modules if m.startswith("ktlog_example_ruleset")]:
         del sys.modules[module]
 
@@ -80,6 +94,7 @@ def test_ktlog_simulate_stores_the_installed_ruleset(site, tmp_path, installed):
     ktlog(site, db, "simulate", "--games", "3", "--seed", "7", "--ruleset", NAME)
     games = json.loads(ktlog(site, db, "games", "--json").stdout)
     assert [g["ruleset"] for g in games] == [NAME] * 3
+    claimed = []
     with Store(db) as store:
         for game in store.games():
             state = store.state(game.id)
@@ -87,6 +102,13 @@ def test_ktlog_simulate_stores_the_installed_ruleset(site, tmp_path, installed):
             assert len(state.markers) == 1 and state.crit_op == "Secure"  # its own rules, not Preliminary Ops'
             if state.result.ended_by == "battle":
                 assert state.turning_point == 3
+            claims = [e.payload for e in store.events(game.id) if e.type == "SupplyCacheClaimed"]  # its own event, stored and read back
+            assert all(p.vp["cache"] <= 2 for p in state.players.values())  # its own op, within its cap
+            assert sum(p.vp["cache"] for p in state.players.values()) == sum(c.reward == "vp" for c in claims)
+            claimed += [(game.id, c.player) for c in claims]
+    assert claimed, "the simulator claims the supply cache now and then"
+    game_id, player = claimed[0]
+    assert f"{player} claims the supply cache: 1" in ktlog(site, db, "log", game_id[:8]).stdout  # its own words
 
 
 SET_UP = """\
@@ -131,6 +153,43 @@ def test_ktlog_new_and_event_lines_play_it_by_its_rules(site, tmp_path):
     assert "next:" in out and "Alice" in out
     score = json.loads(ktlog(site, db, "score", game[:8], "--json").stdout)
     assert score["ruleset"] == NAME, score
+    claim = ("SupplyCacheClaimed", "player=Alice", "reward=vp")  # its own event, typed: nobody has secured the centre marker
+    refused = ktlog(site, db, "event", game[:8], *claim, code=1)
+    assert "secured the centre marker (nobody has), not Alice" in refused.stderr and "Example Skirmish: the supply cache" in refused.stderr
+    ktlog(site, db, "event", game[:8], *claim, "--override", "a house ruling: the centre was held")
+    alice = next(p for p in json.loads(ktlog(site, db, "score", game[:8], "--json").stdout)["players"] if p["name"] == "Alice")
+    assert alice["vp"]["cache"] == 1 and alice["scored"][-1]["reason"] == "the supply cache"  # its scoring effect
+    assert "Alice claims the supply cache: 1VP" in ktlog(site, db, "log", game[:8]).stdout
+    again = ktlog(site, db, "event", game[:8], "SupplyCacheClaimed", "player=Alice", "reward=cp", "--override", "again", code=1)
+    assert "already claimed the supply cache this turning point" in again.stderr  # no override sets that aside
+
+
+def test_a_game_file_of_it_imports_and_exports_its_own_event(site, tmp_path):
+    db, folder = tmp_path / "file.db", tmp_path / "files"
+    folder.mkdir()
+    header = f"ruleset: {NAME}\nkillzone: volkus\ndate: 2026-11-21\nplayer: Alice=kasrkin:sergeant,gunner-grenade\nplayer: Bob=legionaries:legionary-1,legionary-2\n\n"
+    claim = 'SupplyCacheClaimed player=Bob reward=cp override="a house ruling"\n'
+    (folder / "skirmish.ktgame").write_text(header + SET_UP + "TurningPointStarted turning_point=1\n" + claim)
+    ktlog(site, db, "import", str(folder / "skirmish.ktgame"))
+    (game,) = json.loads(ktlog(site, db, "games", "--json").stdout)
+    bob = next(p for p in json.loads(ktlog(site, db, "score", game["id"][:8], "--json").stdout)["players"] if p["name"] == "Bob")
+    assert bob["cp"] == 3  # the set-up's 2CP and the cache's 1CP (pg 110; its own rule)
+    ktlog(site, db, "export", game["id"][:8], "-o", str(folder / "again.ktgame"))
+    assert "SupplyCacheClaimed player=Bob reward=cp 'override=a house ruling'" in (folder / "again.ktgame").read_text().splitlines()
+    ktlog(site, db, "export", game["id"][:8], "-o", str(folder / "skirmish.jsonl"))  # the game-log file, its event in the envelope
+    schemas = tmp_path / "schemas"  # the JSON Schemas of every type registered: its own too
+    env = {k: v for k, v in os.environ.items() if not k.startswith("KTLOG_")} | {"PYTHONPATH": str(site)}
+    subprocess.run([sys.executable, "-m", "ktlog.files.schemas", "--installed", str(schemas)], env=env, check=True, capture_output=True)
+    own = json.loads((schemas / "events" / "SupplyCacheClaimed.json").read_text())
+    assert (
+        own["$defs"]["SupplyCacheClaimed"]["properties"]["reward"] == {"enum": ["cp", "vp"]} and not (SCHEMAS / "events" / "SupplyCacheClaimed.json").exists()
+    )
+    game_log = json.loads((schemas / "game-log.json").read_text())
+    lines = [json.loads(line) for line in (folder / "skirmish.jsonl").read_text().splitlines()]
+    jsonschema.validators.validator_for(game_log)(game_log).validate(lines)
+    lines[-1]["payload"]["reward"] = "gold"
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validators.validator_for(game_log)(game_log).validate(lines)
 
 
 @pytest.mark.tui
@@ -160,6 +219,121 @@ async def test_the_tui_starts_a_new_game_of_it_and_records_the_set_up(store, ins
     state = store.state(game.id)
     assert game.ruleset == NAME and state.crit_op == "Secure" and list(state.markers) == ["centre"]
     assert all(o.set_up for o in state.operatives.values())
+
+
+def cache_game(db: Path) -> str:
+    """A game of it in turning point 2 in which Alice has just secured the centre marker (so she
+    may claim the supply cache), Bob to activate; stored in `db`."""
+    g = GameBuilder(ruleset=NAME, killzone="volkus", date="2026-11-21")
+    g.player("Alice", load_roster(TINY))
+    g.player("Bob", load_roster(TINY))
+    g.setup(rolloff={"Alice": 6, "Bob": 1}, initiative="Alice", crit_op=1, markers=[("centre", "Bob")])
+    g.turning_point(1, {"Alice": 5, "Bob": 2}, "Alice")
+    next_turning_point(g)
+    g.activate("trooper-1", "engage", secure("centre"))
+    with Store(db) as store:
+        return store.new_game(g.events[0], g.events[1:])
+
+
+def test_a_seat_asks_and_records_its_own_event_and_serve_shows_it(tmp_path, installed):
+    from ktlog.web.app import make_app
+
+    db = tmp_path / "seats.db"
+    game = cache_game(db)
+    with Store(db) as store:
+        tokens = {p: seats.issue(store, game, p) for p in ("Alice", "Bob")}
+    auth = {p: {"authorization": f"Bearer {t}"} for p, t in tokens.items()}
+    with TestClient(make_app(db, seats=True), base_url="http://127.0.0.1:8787") as client:
+        view = client.get(f"/api/games/{game}/seat", headers=auth["Alice"]).json()
+        (cache,) = [m for m in view["moves"] if m["kind"] == "supply_cache"]  # its own kind, asked from its moves module
+        assert cache["event"] == "SupplyCacheClaimed" and cache["fixed"] == {"player": "Alice"}
+        (reward,) = cache["questions"]
+        assert reward["field"] == "reward" and [c["value"] for c in reward["choices"]] == ["vp", "cp"]
+        bob = client.get(f"/api/games/{game}/seat", headers=auth["Bob"]).json()
+        assert not any(m["kind"] == "supply_cache" for m in bob["moves"])  # he secured nothing: the rules refuse his claim
+        r = client.post(
+            f"/api/games/{game}/events", json={"event": "SupplyCacheClaimed", "answers": [["player", "Alice"], ["reward", "vp"]]}, headers=auth["Alice"]
+        )
+        assert r.status_code == 201, r.json()
+        view = client.get(f"/api/games/{game}/seat", headers=auth["Alice"]).json()
+        assert view["log"][-1]["text"] == "Alice claims the supply cache: 1VP" and view["log"][-1]["by"] == "Alice"
+        alice = next(p for p in view["state"]["players"] if p["name"] == "Alice")
+        assert alice["vp"]["cache"] == 1
+        again = client.post(f"/api/games/{game}/events", json={"line": "SupplyCacheClaimed player=Alice reward=cp"}, headers=auth["Alice"])
+        assert again.status_code == 422 and "already claimed the supply cache this turning point" in again.json()["error"]
+        rows = client.get(f"/api/games/{game}/log").json()  # what a spectator's page shows
+        assert rows[-1]["type"] == "SupplyCacheClaimed" and rows[-1]["text"] == "Alice claims the supply cache: 1VP"
+        score = client.get(f"/api/games/{game}/score").json()
+        assert next(p for p in score["players"] if p["name"] == "Alice")["vp"]["cache"] == 1
+        assert client.get(f"/games/{game}").status_code == 200
+
+
+RECORD_SCREEN = """
+import asyncio, json, sys
+sys.path.insert(0, sys.argv[1])
+from tui_support import message, press, screen_strips
+from ktlog.storage.store import Store
+from ktlog.tui.app import make_app
+
+async def main(db, game, width, height, *keys):
+    with Store(db) as store:
+        async with make_app(store, screen="record", game_id=game).run_test(size=(int(width), int(height))) as pilot:
+            await press(pilot, *keys)
+            lines = [strip.text for strip in screen_strips(pilot.app.screen)]
+            print(json.dumps({"message": message(pilot.app), "screen": lines}))
+
+asyncio.run(main(*sys.argv[2:]))
+"""
+"""The record screen in a process of its own, the package installed as for a user (its kinds of
+move are bound to keys when ktlog's TUI is imported): keys pressed, then what it shows."""
+
+
+@pytest.mark.tui
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+def test_the_tui_asks_and_records_its_own_event(site, tmp_path, installed, size):
+    db = tmp_path / "tui.db"
+    game = cache_game(db)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("KTLOG_")} | {"PYTHONPATH": str(site)}
+    keys = ["Y", "c"]  # the supply cache; its question: 1CP (c) rather than 1VP (v)
+    run = subprocess.run(
+        [sys.executable, "-c", RECORD_SCREEN, str(ROOT / "tests"), str(db), game, *map(str, size), *keys], env=env, capture_output=True, text=True, timeout=300
+    )
+    assert run.returncode == 0, run.stderr
+    shown = json.loads(run.stdout.splitlines()[-1])
+    assert "Alice claims the supply cache: 1CP" in shown["message"]
+    assert any("Alice claims the supply cache: 1CP" in line for line in shown["screen"]), shown["screen"]  # the event log's row
+    with Store(db) as store:
+        (last,) = store.events(game)[-1:]
+        state = store.state(game)
+    assert last.type == "SupplyCacheClaimed" and (last.payload.player, last.payload.reward) == ("Alice", "cp")
+    assert state.players["Alice"].used_this_tp == ["supply cache"] and state.cp_log[-1].source == "the supply cache"
+
+
+@pytest.mark.browser
+def test_a_phone_taps_its_own_event_and_a_spectator_sees_it(tmp_path, installed):
+    """The seat page in headless Chromium (a phone), `ktlog serve --seats` in this process."""
+    sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed (pip install -e '.[test]')")
+    from web_server import CHROMIUM, launch_chromium, running
+
+    if CHROMIUM is None:
+        pytest.skip("no Chromium found (apt-get install chromium)")
+    db = tmp_path / "phone.db"
+    game = cache_game(db)
+    with Store(db) as store:
+        token = seats.issue(store, game, "Alice")
+    phone = {"viewport": {"width": 360, "height": 740}, "has_touch": True, "is_mobile": True}
+    with running(db, seats=True) as base, sync_api.sync_playwright() as pw:
+        alice = launch_chromium(pw, tmp_path / "alice", **phone).pages[0]
+        watching = launch_chromium(pw, tmp_path / "spectator").pages[0]
+        alice.goto(f"{base}/seat/{game}#{token}")
+        watching.goto(f"{base}/games/{game}")
+        alice.locator(".move[data-kind=supply_cache]").tap()  # its own kind of move, labelled as its Kind
+        sync_api.expect(alice.locator("#form-choices button")).to_have_count(2)  # its question: 1VP or 1CP
+        alice.locator("#form-choices button[data-value='vp']").tap()
+        sync_api.expect(alice.locator("#log li").first).to_contain_text("Alice claims the supply cache: 1VP")
+        sync_api.expect(watching.get_by_text("Alice claims the supply cache: 1VP")).to_be_visible(timeout=5000)  # pushed to a viewer
+    with Store(db) as store:
+        assert store.state(game).players["Alice"].vp["cache"] == 1
 
 
 def test_ktlog_serve_shows_its_games(site, tmp_path, installed):

@@ -47,7 +47,8 @@ def test_simulate_and_verify_json(simulated):
     out = json.loads(ktlog("--db", db, "verify", "--json").stdout)
     assert set(out) == {"file_problems", "games", "verified", "failed"} and (out["verified"], out["failed"], out["file_problems"]) == (3, 0, [])
     assert sorted(g["game_id"] for g in out["games"]) == sorted(ids)
-    assert set(out["games"][0]) == {"game_id", "ok", "events", "bad_seq", "problem", "signers"} and out["games"][0]["ok"] is True
+    assert set(out["games"][0]) == {"game_id", "ok", "events", "bad_seq", "problem", "disputed", "signers"} and out["games"][0]["ok"] is True
+    assert out["games"][0]["disputed"] == []
 
 
 def test_verify_json_of_a_failing_game_exits_1(simulated):

@@ -165,7 +165,7 @@ def odd_names_db(tmp_path, monkeypatch):
     ktlog stored it (before the boundary refused control characters)."""
     import msgspec
 
-    from ktlog.events import AnyEvent
+    from ktlog.events import decodable
     from ktlog.files.gamelog import read_game_log
 
     db = tmp_path / "old.db"
@@ -176,7 +176,7 @@ def odd_names_db(tmp_path, monkeypatch):
         data = msgspec.json.encode(envelope.payload)
         for old, new in renamed.items():
             data = data.replace(old, new)
-        events.append(msgspec.json.decode(data, type=AnyEvent))
+        events.append(msgspec.json.decode(data, type=decodable()))
     with Store(db) as store:
         gid = store.new_game(events[0], events[1:])
     monkeypatch.undo()

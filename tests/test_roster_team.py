@@ -17,6 +17,7 @@ from ktlog.files.rosters import load_roster
 from ktlog.play.builder import GameBuilder
 from ktlog.play.moves import next_step
 from ktlog.rules.team import unlisted
+from ktlog.rulesets.approved.events import PrimaryOpSelected
 from ktlog.storage.store import Store
 from ktlog.text.describe import describe
 
@@ -244,7 +245,7 @@ def test_approved_ops_ploy_scouting_makes_a_roster_ploy_free_in_tp1():
             for e in approved(to="scouted", scouting=("equip", "ploy")).events[1:]
         )
     )
-    g.add(ev.TurningPointStarted(turning_point=1), ev.InitiativeDecided(player="Alice"), ev.PrimaryOpSelected(player="Alice", op="kill"))
+    g.add(ev.TurningPointStarted(turning_point=1), ev.InitiativeDecided(player="Alice"), PrimaryOpSelected(player="Alice", op="kill"))
     g.add(ev.StrategicGambitUsed(player="Bob", gambit="Rally", cp=0))  # the Ploy scouting option (002 step 4)
     assert g.state.players["Bob"].cp == 3
     with pytest.raises(RuleViolation, match="Rally costs 2CP on Alice's roster, not 0CP"):  # Alice's scouting option was Equip

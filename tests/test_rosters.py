@@ -92,3 +92,25 @@ def test_roster_errors_name_the_file_operative_and_field(tmp_path, change, messa
 def test_mirror_match_ids():
     assert game_id_for("sergeant", "Lou", {"sergeant"}) == "lou-sergeant"
     assert game_id_for("sergeant", "Lou", set()) == "sergeant"
+
+
+def test_a_roster_says_the_edition_of_its_datacards(tmp_path):
+    """`datacards = "kt21"`, not a file name, says a roster's datacards are KT21's (the new-game
+    form and the simulators offer it for the rulesets that play them); an edition no ruleset
+    plays is refused, naming the field."""
+    assert {p.stem: load_roster(p).datacards for p in sorted(ROSTERS.glob("*.toml"))} == {
+        "hearthkyn": "kt24",
+        "kasrkin": "kt24",
+        "kt21_cultists": "kt21",
+        "kt21_kommandos": "kt21",
+        "kt21_veteran_guardsmen": "kt21",
+        "legionaries": "kt24",
+        "npo": "kt24",
+        "pathfinders": "kt24",
+    }
+    renamed = tmp_path / "orks.toml"
+    renamed.write_text((ROSTERS / "kt21_kommandos.toml").read_text())
+    assert load_roster(renamed).datacards == "kt21"
+    renamed.write_text((ROSTERS / "kt21_kommandos.toml").read_text().replace('datacards = "kt21"', 'datacards = "kt30"'))
+    with pytest.raises(RosterError, match="datacards = 'kt30': no ruleset plays that edition's datacards; write one of kt21, kt24"):
+        load_roster(renamed)

@@ -28,15 +28,8 @@ from ktlog.events import (
     OperativeAdded,
     OperativeSetUp,
     PlayerJoined,
-    PrimaryOpRevealed,
-    PrimaryOpSelected,
     RolledOff,
-    ScoutingRevealed,
-    ScoutingSelected,
     StrategicGambitUsed,
-    TacOpRevealed,
-    TacOpScored,
-    TacOpSelected,
     TurningPointEnded,
     TurningPointStarted,
 )
@@ -44,6 +37,7 @@ from ktlog.play.builder import GameBuilder
 from ktlog.play.simulate import load_sim_rosters, simulate_games
 from ktlog.rules.setup import next_to_set_up
 from ktlog.rulesets import get_ruleset
+from ktlog.rulesets.approved.events import PrimaryOpRevealed, PrimaryOpSelected, ScoutingRevealed, ScoutingSelected, TacOpRevealed, TacOpScored, TacOpSelected
 from ktlog.storage.store import Store
 from ktlog.text.describe import describe
 from ktlog.text.json_views import state_view

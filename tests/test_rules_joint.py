@@ -28,30 +28,20 @@ from ktlog.events import (
     ObjectiveMarkerSetUp,
     OperativeActivated,
     OperativeAdded,
-    OperativeEscaped,
     OperativeSetUp,
     PlayerJoined,
-    ReinforcementsArrived,
     RolledOff,
     StrategicGambitUsed,
     TurningPointEnded,
     TurningPointStarted,
 )
 from ktlog.files.rosters import load_roster
-from ktlog.play.builder import (
-    GameBuilder,
-    charge,
-    dash,
-    escape,
-    fight,
-    reposition,
-    sabotage,
-    shoot,
-)
+from ktlog.play.builder import GameBuilder, act, charge, dash, fight, reposition, shoot
 from ktlog.play.importer import import_file
 from ktlog.play.simulate import simulate_games
 from ktlog.reducer import fold
 from ktlog.rules.setup import next_to_set_up
+from ktlog.rulesets.joint.events import MarkerSabotaged, OperativeEscaped, ReinforcementsArrived
 from ktlog.rulesets.joint.rules import MISSIONS, mission_of
 from ktlog.state import PLAYER_STATUS, GameState
 from ktlog.storage.store import Store
@@ -368,7 +358,7 @@ def test_an_escape_in_breach_is_refused_pg94():
 def test_sabotage_in_breach_is_refused_pg92():
     g = pass_all(start_tp(joint()))
     with pytest.raises(RuleViolation, match="Sabotage is the mission action of 02 Sabotage.*mission is 01 Breach"):
-        g.activate("a1", "engage", sabotage("m1"))
+        g.activate("a1", "engage", act(MarkerSabotaged, marker="m1"))
 
 
 # --- 02 Sabotage (pg 92) -----------------------------------------------------------------------
@@ -377,15 +367,15 @@ def test_sabotage_in_breach_is_refused_pg92():
 def test_sabotage_not_in_tp1_not_twice_and_every_marker_wins():
     g = joint("sabotage", markers=2)
     with pytest.raises(RuleViolation, match="Sabotage cannot be performed during the first turning point"):
-        g.activate("a1", "engage", sabotage("m1"))
+        g.activate("a1", "engage", act(MarkerSabotaged, marker="m1"))
     g.add(ActivationEnded(operative="a1"))
     g = pass_all(start_tp(g))
-    g.activate("a1", "engage", sabotage("m1"))
+    g.activate("a1", "engage", act(MarkerSabotaged, marker="m1"))
     assert g.state.markers["m1"].sabotaged
     g.activate("trooper-marksman-1", "conceal")
     with pytest.raises(RuleViolation, match="objective marker 'm1' has already been sabotaged; sabotage another one.*pg 92"):
-        g.activate("a2", "engage", sabotage("m1"))
-    g.add(sabotage("m2")("a2"))
+        g.activate("a2", "engage", act(MarkerSabotaged, marker="m1"))
+    g.add(act(MarkerSabotaged, marker="m2")("a2"))
     assert g.state.result.winner == "Alice" and g.state.phase == "over"
     assert score_view("x", g.state)["progress"] == {
         "mission": "02 Sabotage",
@@ -402,14 +392,14 @@ def test_npos_do_not_sabotage():
     g = pass_all(start_tp(joint("sabotage")))
     g.activate("a1", "engage")
     with pytest.raises(RuleViolation, match="NPOs do not sabotage"):
-        g.activate("trooper-marksman-1", "engage", sabotage("m1"))
+        g.activate("trooper-marksman-1", "engage", act(MarkerSabotaged, marker="m1"))
 
 
 def test_sabotage_refused_within_enemy_control_range():
     g = pass_all(start_tp(joint("sabotage"), initiative="NPOs"))
     g.activate("heavy-brawler-1", "engage", charge("a1"))
     with pytest.raises(RuleViolation, match="'a1' is within control range of heavy-brawler-1 and cannot perform Sabotage.*pg 92"):
-        g.activate("a1", "engage", sabotage("m1"))
+        g.activate("a1", "engage", act(MarkerSabotaged, marker="m1"))
 
 
 def test_sabotage_the_players_lose_when_all_their_operatives_fall():
@@ -487,7 +477,7 @@ def test_an_escape_follows_a_move_and_removes_the_operative():
     g.add(OperativeActivated(operative="a1", order="engage"))
     with pytest.raises(RuleViolation, match="'a1' escapes by moving wholly over the NPOs' killzone edge.*after its move action"):
         g.add(OperativeEscaped(operative="a1"))
-    g.add(reposition()("a1"), escape()("a1"))
+    g.add(reposition()("a1"), act(OperativeEscaped)("a1"))
     s = g.state
     assert s.operatives["a1"].status == "escaped" and not s.operatives["a1"].in_killzone and s.activation is None
     assert s.count(PLAYER_STATUS) == Counter(map(PLAYER_STATUS, s.scan()))  # the ready count the activation took, kept
@@ -497,7 +487,7 @@ def test_an_escape_follows_a_move_and_removes_the_operative():
     g.add(ActivationEnded(operative="trooper-marksman-1"))
     g.activate("a2", "engage")
     with pytest.raises(RuleViolation, match="NPOs do not escape"):
-        g.activate("heavy-brawler-1", "engage", dash(), escape())
+        g.activate("heavy-brawler-1", "engage", dash(), act(OperativeEscaped))
     g.add(ActivationEnded(operative="heavy-brawler-1"))
     g = start_tp(g)
     assert g.state.operatives["a1"].status == "escaped"  # not readied again
@@ -505,9 +495,9 @@ def test_an_escape_follows_a_move_and_removes_the_operative():
 
 def test_escape_more_than_half_escaped_wins():
     g = joint("escape", players=3)
-    g.activate("a1", "engage", reposition(), escape())
+    g.activate("a1", "engage", reposition(), act(OperativeEscaped))
     g.activate("trooper-marksman-1", "conceal")
-    g.activate("a2", "engage", dash(), escape())
+    g.activate("a2", "engage", dash(), act(OperativeEscaped))
     g.activate("trooper-marksman-2", "conceal")
     assert g.state.phase == "firefight"  # a3 is still in the killzone
     kill(g, "a3")
@@ -517,7 +507,7 @@ def test_escape_more_than_half_escaped_wins():
 
 def test_escape_half_is_not_more_than_half():
     g = joint("escape", players=2)
-    g.activate("a1", "engage", reposition(), escape())
+    g.activate("a1", "engage", reposition(), act(OperativeEscaped))
     g.activate("trooper-marksman-1", "conceal")
     kill(g, "a2")
     assert g.state.result.winner == "NPOs"  # 1 of 2: not more than 50%

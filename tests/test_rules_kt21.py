@@ -22,7 +22,6 @@ from ktlog.events import (
     GambitPassed,
     InitiativeDecided,
     MarkerSecured,
-    MissionVPScored,
     OperativeActivated,
     OperativeAdded,
     PlayerJoined,
@@ -33,16 +32,8 @@ from ktlog.events import (
     TurningPointStarted,
 )
 from ktlog.files.rosters import load_roster
-from ktlog.play.builder import (
-    GameBuilder,
-    charge,
-    dash,
-    fall_back,
-    fight,
-    normal_move,
-    pass_action,
-    shoot,
-)
+from ktlog.play.builder import GameBuilder, act, charge, dash, fall_back, fight, shoot
+from ktlog.rulesets.kt21.events import MissionVPScored, NormalMoved, OverwatchFired, Passed
 from ktlog.rulesets.kt21.rules import as_played, under_dataslate, vp_caps
 from ktlog.text.json_views import score_view
 
@@ -171,14 +162,14 @@ def cultists():
 
 def test_group_activation_activates_two_fighters_before_the_opponent_001_perform_actions():
     g = kt21(3, cultists())
-    g.activate("a1", "engage", normal_move())
-    g.activate("f1", "engage", normal_move())
+    g.activate("a1", "engage", act(NormalMoved))
+    g.activate("f1", "engage", act(NormalMoved))
     assert (g.state.next_player, g.state.group_left, g.state.group_type) == ("Bob", 1, "Fighter")
     with pytest.raises(RuleViolation, match="Bob is activating a group of Fighter operatives .*: activate f2 or f3 before 'champion'"):
         g.add(OperativeActivated(operative="champion", order="engage"))
     with pytest.raises(RuleViolation, match="Bob is activating a group of Fighter operatives .*: Bob's next Fighter activates before Alice"):
         g.add(OperativeActivated(operative="a2", order="engage"))
-    g.activate("f2", "engage", normal_move())
+    g.activate("f2", "engage", act(NormalMoved))
     assert (g.state.next_player, g.state.group_left, g.state.activations_in_a_row) == ("Alice", 0, 2)
     g.activate("a2", "engage")
     # The last fighter starts a group of its own but no other Fighter is ready: the group ends.
@@ -245,13 +236,13 @@ def overwatch_ready():
 def test_overwatch_worsens_bs_by_1_and_hands_the_turn_back():
     # Gun A4 BS4+ 3/4 becomes BS5+: 5 hits, the 4s fail. Saves 1 1 1 (Save 4+) -> 3 damage.
     g = overwatch_ready()
-    g.overwatch("a1", "Gun", "b2", "5444", "111")
+    g.perform("a1", shoot("Gun", "b2", "5444", "111", as_=OverwatchFired))
     assert g.state.operatives["b2"].wounds == 7
     assert g.state.attacks[-1].hit == 5
     assert g.state.next_player == "Bob" and g.state.operatives["a1"].counteracted_tp == 1
     g.activate("b2", "engage")
     with pytest.raises(RuleViolation, match="'a1' already performed Overwatch this turning point"):
-        g.overwatch("a1", "Gun", "b3", "5444", "111")
+        g.perform("a1", shoot("Gun", "b3", "5444", "111", as_=OverwatchFired))
 
 
 def test_overwatch_only_when_you_have_no_ready_operatives_and_the_opponent_has():
@@ -259,13 +250,13 @@ def test_overwatch_only_when_you_have_no_ready_operatives_and_the_opponent_has()
     g.activate("a1", "engage")
     g.activate("b1", "engage")
     with pytest.raises(RuleViolation, match=r"Alice still has ready operatives \(a2\): Overwatch only when you have none left") as err:
-        g.overwatch("a1", "Gun", "b2", "5444", "111")
+        g.perform("a1", shoot("Gun", "b2", "5444", "111", as_=OverwatchFired))
     assert err.value.rule == "001 Overwatch"
     g = kt21(1, 1)
     g.activate("a1", "engage")
     g.activate("b1", "engage")
     with pytest.raises(RuleViolation, match="Bob has activated all their operatives, so the Firefight phase ends: no Overwatch"):
-        g.overwatch("a1", "Gun", "b1", "5444", "111")
+        g.perform("a1", shoot("Gun", "b1", "5444", "111", as_=OverwatchFired))
 
 
 def test_overwatch_needs_an_engage_order_and_no_blast():
@@ -273,20 +264,20 @@ def test_overwatch_needs_an_engage_order_and_no_blast():
     g.activate("a1", "conceal")
     g.activate("b1", "engage")
     with pytest.raises(RuleViolation, match="'a1' has a Conceal order; only an Engage operative can perform Overwatch"):
-        g.overwatch("a1", "Gun", "b2", "5444", "111")
+        g.perform("a1", shoot("Gun", "b2", "5444", "111", as_=OverwatchFired))
     frag = gun("Frag", 4, 4, (2, 4), 'Blast 2"')
     g = kt21({"a1": card(weapons=(frag, blade()))}, 3)
     g.activate("a1", "engage")
     g.activate("b1", "engage")
     with pytest.raises(RuleViolation, match="Frag has Blast: .* by performing Overwatch"):
-        g.overwatch("a1", "Frag", "b2", "5444", "111")
+        g.perform("a1", shoot("Frag", "b2", "5444", "111", as_=OverwatchFired))
 
 
 def test_overwatch_is_not_performed_during_an_activation():
     g = overwatch_ready()
     g.add(OperativeActivated(operative="b2", order="engage"))
     with pytest.raises(InvalidEvent, match="b2 is active; Overwatch is performed between activations"):
-        g.overwatch("a1", "Gun", "b2", "5444", "111")
+        g.perform("a1", shoot("Gun", "b2", "5444", "111", as_=OverwatchFired))
 
 
 # --- actions (001 Actions) ------------------------------------------------------------------
@@ -294,23 +285,23 @@ def test_overwatch_is_not_performed_during_an_activation():
 
 def test_pass_can_be_performed_more_than_once():
     g = kt21()
-    g.activate("a1", "engage", pass_action(), pass_action())
+    g.activate("a1", "engage", act(Passed), act(Passed))
     with pytest.raises(RuleViolation, match="APL 2 and has spent 2AP"):
-        g.activate("b1", "engage", pass_action(), pass_action(), pass_action())
+        g.activate("b1", "engage", act(Passed), act(Passed), act(Passed))
 
 
 def test_normal_move_excludes_charge_and_fall_back_and_is_once_per_activation():
     g = kt21()
     with pytest.raises(RuleViolation, match="Charge cannot be performed in the same activation as Normal Move"):
-        g.activate("a1", "engage", normal_move(), charge("b1"))
+        g.activate("a1", "engage", act(NormalMoved), charge("b1"))
     g = kt21()
     with pytest.raises(RuleViolation, match="already performed Normal Move"):
-        g.activate("a1", "engage", normal_move(), normal_move())
+        g.activate("a1", "engage", act(NormalMoved), act(NormalMoved))
     g = kt21()
     g.activate("a1", "engage", charge("b1"))
     g.add(OperativeActivated(operative="b1", order="engage"))
     with pytest.raises(RuleViolation, match="within control range of a1 and cannot make a Normal Move"):
-        g.add(normal_move()("b1"))  # within Engagement Range: it falls back instead (2AP)
+        g.add(act(NormalMoved)("b1"))  # within Engagement Range: it falls back instead (2AP)
     g.add(fall_back()("b1"))
     assert g.state.operatives["b1"].engaged_with == []
 
@@ -319,12 +310,12 @@ def test_heavy_forbids_normal_move_but_allows_dash_004():
     long_las = gun("Long-las", 4, 2, (3, 3), "Heavy", "Silent")
     g = kt21({"a1": card(weapons=(long_las, blade()))}, 3)
     with pytest.raises(RuleViolation, match="Long-las is Heavy: no Shoot action with it in an activation with a Normal Move"):
-        g.activate("a1", "engage", normal_move(), shoot("Long-las", "b1", "5432", "111"))
+        g.activate("a1", "engage", act(NormalMoved), shoot("Long-las", "b1", "5432", "111"))
     g = kt21({"a1": card(weapons=(long_las, blade()))}, 3)
     g.activate("a1", "conceal", shoot("Long-las", "b1", "5432", "111"), dash())  # Silent: shoots on Conceal
     g = kt21({"a1": card(weapons=(long_las, blade()))}, 3)
     with pytest.raises(RuleViolation, match="shot a Heavy weapon this activation and cannot make a Normal Move"):
-        g.activate("a1", "engage", shoot("Long-las", "b1", "5432", "111"), normal_move())
+        g.activate("a1", "engage", shoot("Long-las", "b1", "5432", "111"), act(NormalMoved))
 
 
 # --- shooting (001 Shoot) and the special rules (004) ---------------------------------------

@@ -269,7 +269,7 @@ def test_undo_rewinds_one_event_at_a_time():
 
 
 def test_an_event_of_another_ruleset_is_refused():
-    from ktlog.events import TacOpSelected
+    from ktlog.rulesets.approved.events import TacOpSelected
 
     g = game(2, 2, to="setup")
     with pytest.raises(InvalidEvent, match="TacOpSelected is not part of KT24 Preliminary Ops"):

@@ -18,7 +18,7 @@ from tui_support import TINY, press, tui_test
 from ktlog.cli import cli
 from ktlog.data import SAMPLE_GAMES, SCHEMAS
 from ktlog.errors import RosterError, RuleViolation
-from ktlog.events import AnyEvent, Event, OperativeAdded, PlayerJoined
+from ktlog.events import Event, OperativeAdded, PlayerJoined, decodable
 from ktlog.files.gamelog import header_result, read_game_log
 from ktlog.files.rosters import load_roster
 from ktlog.reducer import fold
@@ -65,7 +65,7 @@ def renamed(events: list[Event], *, strip: bool = False) -> list[Event]:
             return {k: walk(v) for k, v in value.items() if not (strip and k in FIELDS)}
         return value
 
-    return [msgspec.convert(walk(msgspec.to_builtins(e)), AnyEvent) for e in events]
+    return [msgspec.convert(walk(msgspec.to_builtins(e)), decodable()) for e in events]
 
 
 @pytest.mark.parametrize("path", JOINT_OPS, ids=lambda p: p.stem)

@@ -172,6 +172,23 @@ async def test_kt21_offers_kt21_datacards_and_a_dataslate(store):
     assert set(game.kill_teams) <= {"Chaos Cultists", "Kommandos", "Veteran Guardsmen"}
 
 
+@tui_test
+async def test_the_form_offers_a_roster_by_the_edition_it_declares_not_its_file_name(store, tmp_path, monkeypatch):
+    """A KT21 roster under any name is offered for KT21 only (`datacards = "kt21"`), a KT24 one
+    named like a KT21 sample is not (the form once read the edition from a kt21_ prefix)."""
+    from ktlog.data import SAMPLE_ROSTERS
+    from ktlog.tui.screens import new_game, player_form
+
+    (tmp_path / "orks.toml").write_text((SAMPLE_ROSTERS / "kt21_kommandos.toml").read_text())
+    (tmp_path / "kt21_kasrkin.toml").write_text((SAMPLE_ROSTERS / "kasrkin.toml").read_text())
+    (tmp_path / "legionaries.toml").write_text((SAMPLE_ROSTERS / "legionaries.toml").read_text())
+    monkeypatch.setattr(new_game, "sample_rosters", lambda: player_form.sample_rosters(tmp_path))
+    async with make_app(store, screen="new").run_test(size=(100, 30)) as pilot:
+        screen = pilot.app.screen
+        assert [r.name for r in screen.offered("kt21").values()] == ["Kommandos"]
+        assert [r.name for r in screen.offered("kt24-preliminary").values()] == ["Kasrkin", "Legionaries"]
+
+
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)])
 @tui_test
 async def test_a_refused_new_game_shows_why_on_screen_at_every_size(store, size):

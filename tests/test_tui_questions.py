@@ -10,6 +10,9 @@ from test_tui_rulesets import approved_selected, joint, kt21_overwatch_next, rec
 from tui_support import answer, cut_texts, message, press, screen_strips, tui_test
 
 from ktlog import events as ev
+from ktlog.rulesets.approved.events import TacOpSelected
+from ktlog.rulesets.joint.events import ReinforcementsArrived
+from ktlog.rulesets.kt21.events import MissionVPScored
 from ktlog.tui.app import make_app
 from ktlog.tui.flows import FLOWS
 
@@ -52,7 +55,7 @@ async def test_a_tac_op_is_asked_from_its_questions(store, size):
         assert not cut_texts(app.screen)
         await answer(pilot, "Flank")
         assert "Alice selects a tac op (hidden)" in message(app)
-    assert recorded(store, gid, 1) == [ev.TacOpSelected(player="Alice", tac_op="Flank", archetype="Recon")]
+    assert recorded(store, gid, 1) == [TacOpSelected(player="Alice", tac_op="Flank", archetype="Recon")]
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -73,7 +76,7 @@ async def test_a_number_and_its_reason_on_one_line_then_a_pick(store, size):
         assert "m mission" in shown(app) and "t tac" in shown(app)  # picked by its first letter
         await press(pilot, "t")
         assert "Alice scores 3VP" in message(app)
-    assert recorded(store, gid, 1) == [ev.MissionVPScored(player="Alice", vp=3, category="tac", reason="controls two markers")]
+    assert recorded(store, gid, 1) == [MissionVPScored(player="Alice", vp=3, category="tac", reason="controls two markers")]
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -92,4 +95,4 @@ async def test_a_second_answer_legal_only_with_the_first(store, size):
         assert "Reinforcements: the NPOs that return" in shown(app) and not cut_texts(app.screen)
         await press(pilot, "2")
         assert "reinforcements: n2, n1 return" in message(app)
-    assert recorded(store, gid, 1) == [ev.ReinforcementsArrived(operatives=("n2", "n1"))]
+    assert recorded(store, gid, 1) == [ReinforcementsArrived(operatives=("n2", "n1"))]

@@ -10,6 +10,9 @@ from tui_support import answer, message, press, tui_test
 
 from ktlog import events as ev
 from ktlog.play.builder import GameBuilder
+from ktlog.rulesets.approved.events import PrimaryOpSelected, ScoutingRevealed, ScoutingSelected, TacOpScored, TacOpSelected
+from ktlog.rulesets.joint.events import MarkerSabotaged, OperativeEscaped, ReinforcementsArrived
+from ktlog.rulesets.kt21.events import MissionVPScored, NormalMoved, OverwatchFired, Passed
 from ktlog.storage.store import Store
 from ktlog.tui.app import make_app
 
@@ -70,19 +73,19 @@ async def test_approved_ops_tac_ops_scouting_primary_ops_and_tac_op_vp(store):
         await answer(pilot, "2 Flank: both flanks held")
         assert "Alice scores 2VP" in message(app)
     assert recorded(store, gid, 10)[:3] == [
-        ev.ScoutingSelected(player="Alice", option="equip"),
-        ev.ScoutingSelected(player="Bob", option="ploy"),
-        ev.ScoutingRevealed(),
+        ScoutingSelected(player="Alice", option="equip"),
+        ScoutingSelected(player="Bob", option="ploy"),
+        ScoutingRevealed(),
     ]
     events = [e.payload for e in store.events(gid)]
-    assert ev.TacOpSelected(player="Alice", tac_op="Flank", archetype="Recon") in events
-    assert ev.TacOpSelected(player="Bob", tac_op="Overrun", archetype="Seek & Destroy") in events
+    assert TacOpSelected(player="Alice", tac_op="Flank", archetype="Recon") in events
+    assert TacOpSelected(player="Bob", tac_op="Overrun", archetype="Seek & Destroy") in events
     assert events[-6:-3] == [
         ev.InitiativeDecided(player="Alice"),
-        ev.PrimaryOpSelected(player="Alice", op="kill"),
-        ev.PrimaryOpSelected(player="Bob", op="crit"),
+        PrimaryOpSelected(player="Alice", op="kill"),
+        PrimaryOpSelected(player="Bob", op="crit"),
     ]
-    assert events[-1] == ev.TacOpScored(player="Alice", vp=2, reason="Flank: both flanks held")
+    assert events[-1] == TacOpScored(player="Alice", vp=2, reason="Flank: both flanks held")
 
 
 # --- KT24 Multiplayer Ops ----------------------------------------------------------------------
@@ -135,7 +138,7 @@ async def test_joint_ops_reinforcements_then_sabotage(store):
         assert "mission 02 Sabotage" in str(app.screen.query_one("GameHeader").render())
         assert "markers sabotaged 1" in str(app.screen.query_one("ScoreBoard").render())
     events = [e.payload for e in store.events(gid)]
-    assert ev.ReinforcementsArrived(operatives=("n1", "n2")) in events and events[-1] == ev.MarkerSabotaged(operative="a1", marker="m1")
+    assert ReinforcementsArrived(operatives=("n1", "n2")) in events and events[-1] == MarkerSabotaged(operative="a1", marker="m1")
 
 
 @tui_test
@@ -146,7 +149,7 @@ async def test_joint_ops_an_operative_escapes_after_its_move(store):
         assert "Escape is not a step of this moment" in message(pilot.app)
         await press(pilot, "a", "1", "e", "r", "E")
         assert "a1 escapes" in message(pilot.app)
-    assert recorded(store, gid, 2) == [ev.Repositioned(operative="a1"), ev.OperativeEscaped(operative="a1")]
+    assert recorded(store, gid, 2) == [ev.Repositioned(operative="a1"), OperativeEscaped(operative="a1")]
 
 
 # --- KT21 ------------------------------------------------------------------------------------
@@ -169,7 +172,7 @@ async def test_kt21_normal_move_pass_overwatch_and_vp(store):
     async with make_app(store, screen="record", game_id=gid).run_test(size=(100, 30)) as pilot:
         await press(pilot, "a", "e", "v", "w")  # a1: Normal Move, Pass
         assert "a1: Pass" in message(pilot.app)
-    assert recorded(store, gid, 2) == [ev.NormalMoved(operative="a1"), ev.Passed(operative="a1")]
+    assert recorded(store, gid, 2) == [NormalMoved(operative="a1"), Passed(operative="a1")]
 
     gid = stored(store, kt21_overwatch_next())
     async with make_app(store, screen="record", game_id=gid).run_test(size=(100, 30)) as pilot:
@@ -180,9 +183,9 @@ async def test_kt21_normal_move_pass_overwatch_and_vp(store):
         await press(pilot, "m")
         assert "Alice scores 3VP" in message(pilot.app)
     overwatch, scored = recorded(store, gid, 2)
-    assert isinstance(overwatch, ev.OverwatchFired) and overwatch.attacks[0].attack_dice.rolls == (5, 4, 4, 4)
+    assert isinstance(overwatch, OverwatchFired) and overwatch.attacks[0].attack_dice.rolls == (5, 4, 4, 4)
     assert store.state(gid).operatives["b2"].wounds == 7  # BS 5+: one hit of 3 damage (001 Overwatch)
-    assert scored == ev.MissionVPScored(player="Alice", vp=3, category="mission", reason="controls two markers")
+    assert scored == MissionVPScored(player="Alice", vp=3, category="mission", reason="controls two markers")
 
 
 @tui_test
@@ -217,13 +220,13 @@ async def test_any_event_typed_as_the_cli_takes_it(store):
             await answer(pilot, typed)
             said.append(message(pilot.app))
     assert "Bob scores 2VP" in said[0] and "nobody" in said[1] and "unknown event type 'Flew'" in said[2]
-    assert recorded(store, gid, 1) == [ev.MissionVPScored(player="Bob", vp=2, category="tac", reason="Recon sweep")]
+    assert recorded(store, gid, 1) == [MissionVPScored(player="Bob", vp=2, category="tac", reason="Recon sweep")]
 
 
 def test_the_cli_and_the_record_screen_read_an_event_alike():
     from ktlog.text.event_text import parse_event
 
-    assert parse_event('TacOpScored player=Ana vp=2 reason="Flank: both flanks held"') == ev.TacOpScored(player="Ana", vp=2, reason="Flank: both flanks held")
+    assert parse_event('TacOpScored player=Ana vp=2 reason="Flank: both flanks held"') == TacOpScored(player="Ana", vp=2, reason="Flank: both flanks held")
     assert parse_event('Charged operative=a1 targets=b1,b2 override="Kill team rule"').override == "Kill team rule"
 
 

@@ -294,7 +294,7 @@ def test_the_tournament_page_follows_the_games_as_they_end_on_a_hall_screen_and_
     run = Organiser(tmp_path / "event.db", name)
     run("tournament", "new", name, "--rounds", 3)
     run("tournament", "add", name, "Ann", "<i>Bea</i>", "Cid", "Dee", "Eve")
-    tables = json.loads(run("tournament", "pair", name, "--seed", 2, "--json").stdout)
+    tables = json.loads(run("tournament", "pair", name, "--seed", 2, "--json").stdout)["tables"]
     first, second = tables[0], tables[1]
     game = new_game(run, first["player_a"], first["player_b"], "--tournament", name).stdout.strip()
     url = "/tournaments/Hall%20%3Cb%3ENight%3C%2Fb%3E"

@@ -32,13 +32,13 @@ from web_support import store_part  # noqa: E402
 def _with_tournament(db: Path) -> None:
     """A tournament with round 1 paired, for the tournament routes (written before the server
     opens the file: a connection closed in the server's process would drop its locks)."""
-    from ktlog.play import tournament
+    from ktlog.play import tournament, tournament_entry, tournament_rounds
     from ktlog.play.database import Store
 
     with Store(db) as store:
         tournament.create(store, "Autumn GT", 3, None)
-        tournament.add(store, "Autumn GT", ["Alice", "Bob", "Carol"])
-        tournament.pair(store, "Autumn GT", seed=1)
+        tournament_entry.add(store, "Autumn GT", ["Alice", "Bob", "Carol"])
+        tournament_rounds.pair(store, "Autumn GT", seed=1)
 
 
 def _get_routes(db: Path, gid: str) -> list[str]:

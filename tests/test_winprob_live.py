@@ -11,10 +11,10 @@ from web_support import SAMPLE
 from ktlog.analytics.key_moments import chance_now
 from ktlog.analytics.winprob import Choice, WinModel
 from ktlog.analytics.winprob_features import features_of, terms
-from ktlog.events import PrimaryOpRevealed, PrimaryOpSelected, TacOpScored, TacOpSelected
 from ktlog.files.gamelog import read_game_log
 from ktlog.play.replay import Replay
 from ktlog.rulesets import RULESETS, get_ruleset
+from ktlog.rulesets.approved.events import PrimaryOpRevealed, PrimaryOpSelected, TacOpScored, TacOpSelected
 from ktlog.text.json_views import state_view
 
 FEATURES = list(features_of(RULESETS["kt24-approved"]))

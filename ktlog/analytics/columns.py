@@ -11,27 +11,26 @@ either source: `league_games`)."""
 
 from __future__ import annotations
 
-import json
 from typing import get_type_hints
 
 import polars as pl
 from polars.datatypes.classes import DataTypeClass
 
 from ..errors import KtlogError
+from ..play.matches import RECORDED_IN
 from ..state import LOGS
 from ..storage import catalog
 from .figures import STORED
 from .figures import STORED_SCHEMA as FIGURES
+from .layout import FORMAT as FORMAT
+from .layout import LAYOUT as LAYOUT
+from .layout import METADATA as METADATA
+from .layout import check_layout as check_layout
+from .layout import is_dataset as is_dataset
+from .layout import part_rows
 from .place import Place
 
 POLARS_TYPE = {int: pl.Int64, float: pl.Float64, str: pl.String}
-FORMAT = "ktlog-dataset"
-LAYOUT = 2
-"""The dataset's layout: 2 keeps season and league in the files only (1, ktlog before issue 27,
-had them in `season=`/`league=` folder names too)."""
-METADATA = "metadata.json"
-"""A dataset's folder holds this file (its format, layout, schema, sources and their last positions)."""
-
 GAME_COLUMNS = (
     "created_at",
     "ruleset",
@@ -47,9 +46,10 @@ GAME_COLUMNS = (
     "pve",
     "simulated",
     "disputes",
+    "recorded_in",
 )
 """The columns of the games table every statistic reads (besides its `game_key`, and its id as
-`game_id`)."""
+`game_id`); `recorded_in`, the database that recorded the game, is worked out (`RECORDED_IN`)."""
 GAME_LISTS = ("players", "kill_teams")
 """The games' lists of players and kill teams, read only by the statistics that use them
 (`League.game_lists`): the two lists are about half the time of reading the games."""
@@ -77,10 +77,15 @@ IDENTITY = {"player_id": str, "player_name": str, "player_label": str}
 is, their name as shown (renamed or merged) and what tells them from a namesake (a club, a key)."""
 
 
+WORKED_OUT = {"game_id": "id", "recorded_in": RECORDED_IN}
+"""The games' columns the statistics read under another name, or work out: SQL over the games table."""
+
+
 def games_query(columns: tuple[str, ...] = ("game_key", "game_id", *GAME_COLUMNS, *GAME_LISTS)) -> tuple[str, dict[str, type]]:
-    """The games' `columns` as the statistics read them (every one by default): the id as `game_id`."""
-    types = {c: str if c == "game_id" else int if c == "game_key" else catalog.GAMES[c] for c in columns}
-    return f"SELECT {', '.join('id AS game_id' if c == 'game_id' else c for c in columns)} FROM games", types
+    """The games' `columns` as the statistics read them (every one by default): the id as `game_id`,
+    and the database that recorded each (`recorded_in`)."""
+    types = {c: str if c in WORKED_OUT else int if c == "game_key" else catalog.GAMES[c] for c in columns}
+    return f"SELECT {', '.join(f'{WORKED_OUT[c]} AS {c}' if c in WORKED_OUT else c for c in columns)} FROM games", types
 
 
 def table_query(name: str) -> tuple[str, dict[str, type]]:
@@ -162,23 +167,6 @@ def metadata_schema() -> dict[str, dict[str, str]]:
     return {table: {c: type_name(t) for c, t in dataset_schema(table).items()} for table in TABLES}
 
 
-def is_dataset(place: Place) -> bool:
-    return place.exists(METADATA)
-
-
-def check_layout(place: Place) -> None:
-    """Refuse a dataset of another layout, before reading it with the wrong types."""
-    try:
-        meta = json.loads(place.read(METADATA))
-    except ValueError as exc:
-        raise KtlogError(f"cannot read {place.name(METADATA)} ({exc}); export the dataset again into an empty folder") from exc
-    if not isinstance(meta, dict) or meta.get("format") != FORMAT or meta.get("layout") != LAYOUT:
-        raise KtlogError(
-            f"{place} is not a ktlog dataset of this version (layout {LAYOUT}: season and league in the files only); "
-            "export it again into an empty folder with `ktlog dataset export`"
-        )
-
-
 def damaged_files(place: Place) -> list[str]:
     """The dataset's Parquet files whose footer cannot be read (cut short, overwritten, not
     Parquet), by their names in the dataset: looked for once a read has failed."""
@@ -191,17 +179,58 @@ def damaged_files(place: Place) -> list[str]:
     return damaged
 
 
-def read_dataset_table(place: Place, name: str, columns: tuple[str, ...] | None, where: pl.Expr | None = None) -> pl.DataFrame:
+def _check_rows(place: Place, files: list[str]) -> None:
+    """Refuse, before it is read, a part holding other rows than its export wrote (the counts in
+    `metadata.json`): a part's rows repeated 20,000 times kept `stats --source` busy for minutes
+    (issue 38). Only each file's footer is read."""
+    expected = part_rows(place)
+    for file in files:
+        rel = file[len(str(place)) :].lstrip("/")
+        if rel not in expected:
+            continue  # written by an earlier ktlog, without its count
+        rows = pl.scan_parquet(file, storage_options=place.storage_options).select(pl.len()).collect().item()
+        if rows != expected[rel]:
+            raise KtlogError(
+                f"{place.name(rel)} holds {rows:,} rows where the dataset's {METADATA} says its export wrote {expected[rel]:,}: it was changed "
+                "after the export (rows added, repeated or cut); export the dataset again into an empty folder"
+            )
+
+
+LATER = {"games": ("recorded_in",)}
+"""Columns a dataset's files from an earlier ktlog lack (issue 40): read as missing (null) there."""
+
+
+def _with_later_columns(place: Place, file: str, name: str, wanted: pl.Schema) -> pl.LazyFrame:
+    """One file of a table, the `LATER` columns it lacks as nulls."""
+    scan = pl.scan_parquet(file, hive_partitioning=False, storage_options=place.storage_options)
+    have = set(scan.collect_schema().names())
+    return scan.with_columns(pl.lit(None, wanted[c]).alias(c) for c in LATER[name] if c in wanted and c not in have)
+
+
+def read_dataset_table(place: Place, name: str, columns: tuple[str, ...] | None, where: pl.Expr | None = None, files: list[str] | None = None) -> pl.DataFrame:
     """One table of a dataset (its `columns`, all by default; the rows `where` holds, all by
-    default, read only where Parquet's statistics allow), in the database's types but for the
-    games' lists (`from_dataset`)."""
+    default, read only where Parquet's statistics allow; from `files`, all of the table's by
+    default), in the database's types but for the games' lists (`from_dataset`)."""
     schema = dataset_schema(name)
     wanted = pl.Schema({c: schema[c] for c in (columns or tuple(schema))})
-    files = place.glob(f"{name}/*/*/*.parquet")
+    files = place.glob(f"{name}/*/*/*.parquet") if files is None else files
     if not files:
         return from_dataset(name, pl.DataFrame(schema=wanted))
+    _check_rows(place, files)
     scan = pl.scan_parquet(files, hive_partitioning=False, storage_options=place.storage_options)
-    frame = (scan if where is None else scan.filter(where)).select(list(wanted)).cast(wanted).collect()
+    try:
+        try:
+            frame = (scan if where is None else scan.filter(where)).select(list(wanted)).cast(wanted).collect()
+        except pl.exceptions.ColumnNotFoundError:
+            if not set(wanted).intersection(LATER.get(name, ())):
+                raise
+            scan = pl.concat([_with_later_columns(place, file, name, wanted) for file in files], how="diagonal_relaxed")
+            frame = (scan if where is None else scan.filter(where)).select(list(wanted)).cast(wanted).collect()
+    except (pl.exceptions.ColumnNotFoundError, pl.exceptions.SchemaError, pl.exceptions.InvalidOperationError, pl.exceptions.ComputeError) as exc:
+        raise KtlogError(
+            f"a part of the {name} table in {place} is not one ktlog wrote ({str(exc).splitlines()[0][:120]}): another table's file or another "
+            "program's put in its place? Export the dataset again into an empty folder"
+        ) from exc
     if name == "games" and "game_key" in frame.columns and frame.get_column("game_key").n_unique() < frame.height:
         twice = frame.filter(pl.col("game_key").is_duplicated()).get_column("game_key")[0]
         raise KtlogError(

@@ -60,13 +60,11 @@ from ..storage.dbfile import SCHEMA_VERSION, database_home
 from .answers import store_answers
 from .columns import EXPORTED, FORMAT, IDENTITY, LAYOUT, METADATA, TABLES, metadata_schema, table_query, to_dataset
 from .figures import STORED, store_figures
+from .layout import PARTITIONS, folder
 from .league import Filters, read_table
 from .place import Place
 from .standings import STORED_ELO, store_elo
 
-PARTITIONS = ("season", "league")
-NULL_PARTITION = "~"
-"""The folder of a missing label (an escaped label is never `~`: `~` is escaped)."""
 RESULTS = ("win", "draw", "loss")
 """`game_results.result`, as `ktlog stats results` (results.csv) gives it too."""
 
@@ -88,12 +86,14 @@ class ExportReport:
         )
 
 
-def _where(filters: Filters) -> tuple[str, list]:
+def _where(filters: Filters, recorded_here: bool) -> tuple[str, list]:
     """The games the filters take in (player and team narrow rows, not games: refused here);
-    simulated games only if asked for."""
+    simulated games only if asked for; with `recorded_here`, only the games this database recorded."""
     if filters.player or filters.team:
         raise KtlogError("a dataset holds whole games: --player and --team narrow statistics, not a dataset; drop them")
     clauses, args = [] if filters.simulated else ["coalesce(simulated, 0) = 0"], []
+    if recorded_here:
+        clauses.append("id NOT IN (SELECT game_id FROM game_origins)")
     for column in ("league", "season", "round", "ruleset"):
         value = getattr(filters, column)
         if value is not None:
@@ -106,23 +106,9 @@ def _where(filters: Filters) -> tuple[str, list]:
     return (" AND ".join(clauses) or "1"), args
 
 
-ESCAPED = set("\"#%'*/:=?\\{[]^~") | {chr(c) for c in range(0x20)} | {"\x7f"}
-"""The characters written as %XX in a folder name: Hive's, and `~` (the missing label's folder)."""
-
-
-def _folder(season: str | None, league: str | None) -> str:
-    return "/".join(NULL_PARTITION if v is None else _escape(v) for v in (season, league))
-
-
-def _escape(value: str) -> str:
-    """A label as a folder name: Hive's escapes, and a first `.` or `_` (hidden to pyarrow and
-    Spark); an empty label is `%`."""
-    text = "".join(f"%{ord(c):02X}" if c in ESCAPED else c for c in value)
-    return f"%{ord(text[0]):02X}{text[1:]}" if text[:1] in (".", "_") else text or "%"
-
-
-def _filters_text(filters: Filters) -> dict[str, str]:
-    return {k: (v.isoformat() if isinstance(v, dt.date) else v) for k, v in vars(filters).items() if v is not None}
+def _filters_text(filters: Filters, recorded_here: bool) -> dict[str, str | bool]:
+    text: dict[str, str | bool] = {k: (v.isoformat() if isinstance(v, dt.date) else v) for k, v in vars(filters).items() if v is not None}
+    return text | ({"recorded_here": True} if recorded_here else {})
 
 
 def dataset_key(game_id: str) -> int:
@@ -147,18 +133,26 @@ Progress = Callable[[int, int], None]
 """Told (done, total) as partitions are written."""
 
 
-def export(db: Path, place: Place, filters: Filters | None = None, name: str | None = None, progress: Progress | None = None) -> ExportReport:
+def export(
+    db: Path,
+    place: Place,
+    filters: Filters | None = None,
+    name: str | None = None,
+    progress: Progress | None = None,
+    recorded_here: bool = False,
+) -> ExportReport:
     """Export the games of `db` passing `filters` into `place` as the source `name`, or only what
     changed since that source's last export there (which must have used the same database and
-    filters). Other sources' files in `place` stay as they are; a game they hold is refused."""
+    filters). Other sources' files in `place` stay as they are; a game they hold is refused.
+    `recorded_here`: only the games `db` recorded, not those it imported from another database."""
     filters = filters or Filters()
     name = name or source_name(db)
     if not SOURCE_NAME.fullmatch(name):
         raise KtlogError(f"--name {name[:60]!r}: a source name is 1 to 40 letters, digits, '-' or '_'; nothing was written")
-    where, args = _where(filters)
+    where, args = _where(filters, recorded_here)
     meta = _read_metadata(place)
     mine = meta["sources"].get(name, {})
-    if mine and (mine.get("source_database") != str(db.resolve()) or mine.get("filters") != _filters_text(filters)):
+    if mine and (mine.get("source_database") != str(db.resolve()) or mine.get("filters") != _filters_text(filters, recorded_here)):
         raise KtlogError(
             f"{place} holds an export of {mine.get('source_database')} with filters {mine.get('filters') or 'none'} under the name {name!r}; "
             "run the same export again, give this database another name with --name, or export into an empty folder; nothing was written"
@@ -179,15 +173,18 @@ def export(db: Path, place: Place, filters: Filters | None = None, name: str | N
     ids = [gid for gid, _, _ in placed]
     _refuse_games_of_other_sources(place, name, ids)
     who = _who_plays(people, placed)
-    changed += [p for p in every if p not in changed and who.get(_folder(*p)) != mine.get("players", {}).get(_folder(*p))]  # a rename or merge is no event
+    changed += [p for p in every if p not in changed and who.get(folder(*p)) != mine.get("players", {}).get(folder(*p))]  # a rename or merge is no event
     games = 0
+    rows: dict[str, int] = dict(mine.get("rows", {}))  # each part's rows as written, for the readers to check
     for done, (season, league) in enumerate(changed):
-        games += _write_partition(db, place, name, where, args, season, league, people)
+        written = _write_partition(db, place, name, where, args, season, league, people)
+        games += written["games"]
+        rows |= {f"{table}/{folder(season, league)}/{_file(name)}": n for table, n in written.items()}
         if progress:
             progress(done + 1, len(changed))
-    kept = [f"{_folder(season, league)}/{_file(name)}" for season, league in set(every) - set(changed)]
+    kept = [f"{folder(season, league)}/{_file(name)}" for season, league in set(every) - set(changed)]
     store_figures(place, [p for p in kept if not place.exists(f"{STORED}/{p}")])  # a dataset exported before ktlog stored them
-    _write_metadata(place, meta, name, db, filters, position, who)
+    _write_metadata(place, meta, name, db, _filters_text(filters, recorded_here), position, who, rows)
     if changed or not place.exists(STORED_ELO):
         store_elo(place)  # the league's Elo over every source's games, computed once here rather than by every statistic
     store_answers(place)  # last, of every file as it now is (none worked out when they are of them already)
@@ -211,7 +208,8 @@ def _refuse_games_of_other_sources(place: Place, name: str, ids: list[str]) -> N
         game_id, file = both.row(0)
         raise KtlogError(
             f"game {game_id[:8]} (and {both.height - 1} more) is in {place} already, exported from another database ({file.rsplit('/', 1)[-1]}); "
-            "a dataset takes each game from one database: leave it out of one of them (import it into one central database, or filter it out); nothing was written"
+            "a dataset takes each game from one database: leave it out of one of them (--recorded-here exports only the games this database recorded, "
+            "not those it imported; or filter it out, or import every club's games into one central database); nothing was written"
         )
 
 
@@ -243,18 +241,19 @@ def _who_plays(people: pl.DataFrame, placed: list[tuple[str, str | None, str | N
     )
     digests: dict[str, str] = {}
     for (season, league), part in rows.group_by("season", "league", maintain_order=True):
-        digests[_folder(season, league)] = hashlib.sha256("\x1e".join(part.get_column("row")).encode()).hexdigest()
+        digests[folder(season, league)] = hashlib.sha256("\x1e".join(part.get_column("row")).encode()).hexdigest()
     return digests
 
 
-def _write_partition(db: Path, place: Place, name: str, where: str, args: list, season: str | None, league: str | None, people: pl.DataFrame) -> int:
+def _write_partition(db: Path, place: Place, name: str, where: str, args: list, season: str | None, league: str | None, people: pl.DataFrame) -> dict[str, int]:
     """Every table's rows of the games of one season and league in the dataset's types, each
     file replaced whole, their `game_key` the dataset's (`dataset_key`); game_results with who
-    each player is (`people`)."""
+    each player is (`people`). Returns each table's rows written."""
     label = " AND ".join(f"{k} IS ?" for k in PARTITIONS)
     keys = f"SELECT game_key FROM games WHERE {where} AND {label}"
     params = [*args, season, league]
     games = pl.DataFrame()
+    written: dict[str, int] = {}
     for table in EXPORTED:
         query, types = table_query(table)
         if table == "verifications":
@@ -271,9 +270,10 @@ def _write_partition(db: Path, place: Place, name: str, where: str, args: list, 
             frame = frame.with_columns(pl.col("game_key").replace_strict(games.get_column("game_key"), stable, return_dtype=pl.Int64))
         if table == "game_results":
             frame = frame.join(people, on=["game_id", "player"], how="left")
-        place.write_parquet(f"{table}/{_folder(season, league)}/{_file(name)}", to_dataset(table, frame))
-    store_figures(place, [f"{_folder(season, league)}/{_file(name)}"])  # last: an export stopped before it leaves figures of other files, never read
-    return games.height
+        place.write_parquet(f"{table}/{folder(season, league)}/{_file(name)}", to_dataset(table, frame))
+        written[table] = frame.height
+    store_figures(place, [f"{folder(season, league)}/{_file(name)}"])  # last: an export stopped before it leaves figures of other files, never read
+    return written
 
 
 def _with_opponents(results: pl.DataFrame, games: pl.DataFrame) -> pl.DataFrame:
@@ -310,13 +310,16 @@ def _read_metadata(place: Place) -> dict:
     return meta
 
 
-def _write_metadata(place: Place, meta: dict, name: str, db: Path, filters: Filters, position: int, who: dict[str, str]) -> None:
+def _write_metadata(
+    place: Place, meta: dict, name: str, db: Path, filters: dict[str, str | bool], position: int, who: dict[str, str], rows: dict[str, int]
+) -> None:
     sources = meta["sources"] | {
         name: {
             "source_database": str(db.resolve()),
-            "filters": _filters_text(filters),
+            "filters": filters,
             "last_position": position,
             "players": who,
+            "rows": dict(sorted(rows.items())),
             "schema_version": SCHEMA_VERSION,
             "ktlog_version": __version__,
             "exported_at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),

@@ -141,7 +141,7 @@ def opponents_vp(results: pl.DataFrame) -> pl.DataFrame:
 def _stored_files(league: League) -> tuple[Place, list[str]] | None:
     """The league's dataset and its `STORED` files: None for a database's league, or a dataset without them."""
     place = league.db
-    files = place.glob(f"{STORED}/*/*/*.parquet") if isinstance(place, Place) else []
+    files = league.files(STORED) if isinstance(place, Place) else []
     return (place, files) if isinstance(place, Place) and files else None
 
 

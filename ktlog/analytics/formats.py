@@ -68,32 +68,39 @@ def terminal_width() -> int | None:
     return max(80, shutil.get_terminal_size((120, 24)).columns) if sys.stdout.isatty() else None
 
 
-def write(frame: pl.DataFrame, fmt: str, output: Path | None, *, database: Path | None = None, wide: bool = False) -> None:
-    """The frame in `fmt` on standard output, or written atomically to `output`, never over the
-    `database` (CSV: UTF-8 with a header row, no index column, ISO dates: what a spreadsheet
-    opens as it is). A table on standard output keeps to the terminal's width unless `wide`."""
-    if fmt == "parquet" and output is None:
-        raise KtlogError("Parquet is binary: give a file with -o FILE.parquet")
+def rendered(frame: pl.DataFrame, fmt: str, fit: int | None = None) -> tuple[str, list[str]]:
+    """The frame as text in `fmt` (table, csv, json), control characters shown escaped, and the
+    columns a table left out to `fit` a width (CSV: UTF-8 with a header row, no index column, ISO
+    dates: what a spreadsheet opens as it is)."""
+    left_out: list[str] = []
     if fmt == "table":
-        fit = terminal_width() if output is None and not wide else None
         table, left_out = render_table(frame, fit)
         text = table + "\n"
+    elif fmt == "csv":
+        text = frame.write_csv()
+    else:
+        buffer = io.StringIO()
+        frame.write_json(buffer)
+        text = buffer.getvalue() + "\n"
+    return visible_output(text), left_out
+
+
+def write(frame: pl.DataFrame, fmt: str, output: Path | None, *, database: Path | None = None, wide: bool = False) -> None:
+    """The frame in `fmt` (`rendered`, or Parquet) on standard output, or written atomically to
+    `output`, never over the `database`. A table on standard output keeps to the terminal's width
+    unless `wide`."""
+    if fmt == "parquet" and output is None:
+        raise KtlogError("Parquet is binary: give a file with -o FILE.parquet")
+    text = None
+    if fmt != "parquet":
+        fit = terminal_width() if fmt == "table" and output is None and not wide else None
+        text, left_out = rendered(frame, fmt, fit)
         if left_out:
             print(
                 f"note: {len(left_out)} column(s) left out to fit {fit} characters: {', '.join(left_out)}. "
                 "--wide shows every column; --format csv or json gives them all",
                 file=sys.stderr,
             )
-    elif fmt == "csv":
-        text = frame.write_csv()
-    elif fmt == "json":
-        buffer = io.StringIO()
-        frame.write_json(buffer)
-        text = buffer.getvalue() + "\n"
-    else:
-        text = None
-    if text is not None:
-        text = visible_output(text)
     if output is None:
         sys.stdout.write(text or "")
     else:

@@ -13,13 +13,14 @@ from __future__ import annotations
 import polars as pl
 
 from ..storage.log import HEADS_BEHIND
+from . import recordings
 from .league import League, read_table
 from .place import Place
 
 
 def not_counted(league: League) -> list[str]:
     """What the figures leave out, to say on stderr after them: games in progress, games with open
-    disputes, games failing the checks."""
+    disputes, the recordings of a match counted once (`recordings.notes`), games failing the checks."""
     notes = []
     if league.in_progress.height:
         ids = ", ".join(league.in_progress.get_column("game_id").str.slice(0, 8).to_list()[:5])
@@ -29,6 +30,7 @@ def not_counted(league: League) -> list[str]:
         notes.append(
             f"note: {len(disputed)} game(s) have open disputes, so their results are provisional ({', '.join(disputed[:5])}{'...' if len(disputed) > 5 else ''})"
         )
+    notes += recordings.notes(league)
     notes += [
         f"warning: game {game_id[:8]} failed verification: {problem}. Its figures may be wrong; run `ktlog verify {game_id[:8]}`"
         for game_id, problem in suspicious_games(league)

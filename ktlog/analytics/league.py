@@ -12,7 +12,8 @@ import contextlib
 import dataclasses
 import datetime as dt
 import difflib
-from collections.abc import Iterator, Sequence
+import sqlite3
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -21,10 +22,13 @@ from pathlib import Path
 import polars as pl
 
 from ..errors import KtlogError
+from ..play.matches import Match
 from ..storage import catalog
-from ..storage.dbfile import database_home, read_uri, store_error
+from ..storage.dbfile import database_home, held_open, read_uri, store_error
 from .columns import GAME_COLUMNS, GAME_LISTS, IDENTITY, POLARS_TYPE, games_query, league_games, read_dataset_table
+from .layout import partition_of
 from .place import Place
+from .recordings import left_out, recorded_twice
 
 
 class NothingToCompute(KtlogError):
@@ -57,15 +61,17 @@ reader opening the WAL) before it fails."""
 
 
 def read_table(db: Path, query: str, schema: dict[str, type], params: Sequence[str | int | None] = ()) -> pl.DataFrame:
-    """One query's rows as a frame, through the ADBC SQLite driver (Arrow, no Python object
-    per row), cast to `schema` (column -> int, float or str): SQLite's columns carry no
-    types of their own, and a column of NULLs would otherwise come back as integers. `params`
-    are bound to the query's `?`s, never pasted into it. A damaged file is a StoreError saying
-    so, as every command says it (`dbfile.store_error`)."""
-    with _reading(db) as cursor:
-        cursor.adbc_statement.set_options(**{"adbc.sqlite.query.batch_rows": str(2**30)})  # one batch: one type per column
-        cursor.execute(query, _bound(params) if params else None)
-        frame = pl.DataFrame(cursor.fetch_arrow())
+    """One query's rows as a frame, cast to `schema` (column -> int, float or str): SQLite's
+    columns carry no types of their own, and a column of NULLs would otherwise come back as
+    integers. `params` are bound to the query's `?`s, never pasted into it. A damaged file is a
+    StoreError saying so, as every command says it (`dbfile.store_error`)."""
+    if held_open(db):
+        frame = _rows_frame(db, query, params, schema)
+    else:
+        with _reading(db) as cursor:
+            cursor.adbc_statement.set_options(**{"adbc.sqlite.query.batch_rows": str(2**30)})  # one batch: one type per column
+            cursor.execute(query, _bound(params) if params else None)
+            frame = pl.DataFrame(cursor.fetch_arrow())
     if frame.width == 0:
         return pl.DataFrame(schema={c: POLARS_TYPE[t] for c, t in schema.items()})
     return frame.cast({c: POLARS_TYPE[t] for c, t in schema.items() if c in frame.columns})
@@ -73,8 +79,9 @@ def read_table(db: Path, query: str, schema: dict[str, type], params: Sequence[s
 
 @contextlib.contextmanager
 def _reading(db: Path) -> Iterator:
-    """A cursor of the ADBC SQLite driver on the database (never Python's sqlite3 beside it in
-    this process: two SQLite libraries on one file undo each other's locks, `dbfile.Rows`)."""
+    """A cursor of the ADBC SQLite driver on the database (Arrow, no Python object per row), in a
+    process that has no connection of its own SQLite to the file: two SQLite libraries on one file
+    undo each other's locks (`dbfile`'s docstring)."""
     import adbc_driver_manager
     import adbc_driver_sqlite.dbapi as adbc
 
@@ -83,7 +90,50 @@ def _reading(db: Path) -> Iterator:
             cursor.execute(f"PRAGMA busy_timeout = {READ_BUSY_TIMEOUT_MS}")  # readers beside a recorder or another reader wait their turn
             yield cursor
     except adbc_driver_manager.DatabaseError as exc:
-        raise store_error(exc, db) from exc
+        raise store_error(exc, db, writing=False) from exc
+
+
+@contextlib.contextmanager
+def _sqlite_reading(db: Path) -> Iterator[sqlite3.Connection]:
+    """A read connection of the process's own SQLite, for a process that holds the file open
+    already (the terminal UI, a report beside its store): slower than ADBC (2.5-5x a row), but
+    it leaves the process's locks alone."""
+    try:
+        conn = sqlite3.connect(read_uri(db), uri=True, timeout=READ_BUSY_TIMEOUT_MS / 1000, check_same_thread=False)
+    except sqlite3.Error as exc:
+        raise store_error(exc, db, writing=False) from exc
+    try:
+        yield conn
+    except sqlite3.Error as exc:
+        raise store_error(exc, db, writing=False) from exc
+    finally:
+        conn.close()
+
+
+def _rows_frame(db: Path, query: str, params: Sequence[str | int | None], schema: dict[str, type]) -> pl.DataFrame:
+    with _sqlite_reading(db) as conn:
+        cursor = conn.execute(query, tuple(params))
+        names = [d[0] for d in cursor.description]
+        rows = cursor.fetchall()
+    return pl.DataFrame(
+        rows, schema=names, schema_overrides={c: POLARS_TYPE[t] for c, t in schema.items() if c in names}, orient="row", infer_schema_length=None
+    )
+
+
+@contextlib.contextmanager
+def _query_rows(db: Path) -> Iterator[Callable[[str], list[tuple]]]:
+    """A query's rows as tuples (`dbfile.Rows`), by whichever library `read_table` would take."""
+    if held_open(db):
+        with _sqlite_reading(db) as conn:
+            yield lambda sql: conn.execute(sql).fetchall()
+        return
+    with _reading(db) as cursor:
+
+        def query(sql: str) -> list[tuple]:
+            cursor.execute(sql)
+            return pl.DataFrame(cursor.fetch_arrow()).rows()
+
+        yield query
 
 
 def _bound(params: Sequence[str | int | None]) -> pl.DataFrame:
@@ -151,6 +201,17 @@ class League:
     filters: Filters = field(default_factory=Filters)
     _reading: dict[str, Future] = field(default_factory=dict, repr=False)
     """Tables being read ahead (`read_ahead`), by name."""
+    _signed: set[str] | None = field(default=None, init=False, repr=False)
+    """The games every player signed (`--signed-by-both`), read through the store before any
+    table is: the store's connection and the tables' reader never hold the file at once."""
+
+    def __post_init__(self) -> None:
+        if self.filters.signed_by_both and not isinstance(self.db, Place):
+            from ..play.signatures import signed_by_every_player
+            from ..storage.store import Store
+
+            with Store(self.db, create=False) as store:
+                self._signed = signed_by_every_player(store)
 
     def read_ahead(self, *tables: str, by_op: bool = True) -> None:
         """Start reading the games and these projection tables (the results with their VP by op
@@ -174,17 +235,53 @@ class League:
 
     def read(self, name: str, columns: tuple[str, ...] | None = None) -> pl.DataFrame:
         """A table of the source as it is (all its columns by default): from the database, or
-        from a Parquet dataset when `db` is its place; the games' players and kill teams as
-        lists from either."""
+        from a Parquet dataset when `db` is its place (its `files`); the games' players and kill
+        teams as lists from either."""
         if isinstance(self.db, Place):
-            return read_dataset_table(self.db, name, columns)
+            return read_dataset_table(self.db, name, columns, files=self.files(name))
         if name == "games":
             return league_games(read_table(self.db, *(games_query(columns) if columns else games_query())))
         return read_table(self.db, *catalog.select(name, columns))
 
+    def files(self, table: str) -> list[str]:
+        """A dataset's files of `table` the league reads: those of the folders holding its games
+        where the filters name a league or a season (`folders`), all of them otherwise."""
+        assert isinstance(self.db, Place)
+        files = self.db.glob(f"{table}/*/*/*.parquet")
+        return files if self.folders is None else [f for f in files if partition_of(self.db, table, f) in self.folders]
+
+    @cached_property
+    def folders(self) -> frozenset[str] | None:
+        """The `<season>/<league>` folders of a dataset holding a game of the league and season
+        the filters name (found by the games' own labels, Parquet's statistics skipping the other
+        files' rows): a game's rows are in its games row's folder, as `ktlog dataset export`
+        writes them. None when the filters name neither, or the league is a database's."""
+        f = self.filters
+        if not isinstance(self.db, Place) or (f.league is None and f.season is None):
+            return None
+        files = self.db.glob("games/*/*/*.parquet")
+        if not files:
+            return frozenset()
+        labels = [pl.col(c) == v for c, v in (("league", f.league), ("season", f.season)) if v is not None]
+        scan = pl.scan_parquet(files, hive_partitioning=False, include_file_paths="_file", storage_options=self.db.storage_options)
+        found = scan.filter(*labels).select(pl.col("_file").unique()).collect().get_column("_file")
+        return frozenset(partition_of(self.db, "games", file) for file in found)
+
     @cached_property
     def games(self) -> pl.DataFrame:
-        """Every game passing the filters (finished or not): id, date, labels, status."""
+        """Every game passing the filters (finished or not): id, date, labels, status; a match
+        recorded in two databases once, as its counted recording (`same_matches`)."""
+        others = left_out(self.same_matches)
+        return self.recordings.filter(~pl.col("game_id").is_in(others)) if others else self.recordings
+
+    @cached_property
+    def same_matches(self) -> list[Match]:
+        """The matches recorded in two databases among the games passing the filters (`play.matches`)."""
+        return recorded_twice(self, self.recordings)
+
+    @cached_property
+    def recordings(self) -> pl.DataFrame:
+        """Every game passing the filters, each recording of a match recorded twice included."""
         games = self._read("games")
         f = self.filters
         conditions = [pl.col(c) == v for c, v in (("league", f.league), ("season", f.season), ("round", f.round), ("ruleset", f.ruleset)) if v is not None]
@@ -202,7 +299,7 @@ class League:
             self._check_name(self.game_lists, "kill_teams", f.team, "kill team")
             conditions.append(pl.col("game_key").is_in(self.game_lists.filter(pl.col("kill_teams").list.contains(f.team)).get_column("game_key").implode()))
         if f.signed_by_both:
-            conditions.append(pl.col("game_id").is_in(sorted(self._signed_by_every_player())))
+            conditions.append(pl.col("game_id").is_in(sorted(self._signed_by_every_player)))
         return games.filter(*conditions) if conditions else games
 
     @cached_property
@@ -216,12 +313,11 @@ class League:
             raise KtlogError(f"{what} are in the database only, not in a dataset ({self.db}): drop --source")
         return self.db
 
+    @property
     def _signed_by_every_player(self) -> set[str]:
-        from ..play.signatures import signed_by_every_player
-        from ..storage.store import Store
-
-        with Store(self.database("--signed-by-both checks signatures, which"), create=False) as store:
-            return signed_by_every_player(store)
+        if self._signed is None:
+            self.database("--signed-by-both checks signatures, which")  # a dataset has none: said
+        return self._signed or set()
 
     def _check_name(self, games: pl.DataFrame, column: str, name: str, what: str) -> None:
         known = games.select(pl.col(column).explode().unique().drop_nulls()).to_series().to_list()
@@ -238,19 +334,14 @@ class League:
         from ..play.players import roster, shown_names
 
         schema = pl.Schema({"game_key": pl.Int64, "name": pl.String, "player_id": pl.String, "player": pl.String})
-        if isinstance(self.db, Place):
-            rows = self.read("game_results", ("game_key", "player", *IDENTITY))
+        if isinstance(self.db, Place):  # every game's: a name is shown with a label where anyone in the dataset shares it
+            rows = read_dataset_table(self.db, "game_results", ("game_key", "player", *IDENTITY))
             people = rows.lazy().select("player_id", "player_name", "player_label").unique().collect().rows()
             shown = shown_names(people)
             as_named = all(shown[pid] == name for pid, name, _ in people)  # nobody shares a name: each is shown by it, nothing to look up
             player = pl.col("player_name") if as_named else pl.col("player_id").replace_strict(shown, return_dtype=pl.String)
             return rows.select("game_key", pl.col("player").alias("name"), "player_id", player.alias("player"))
-        with _reading(self.db) as cursor:
-
-            def query(sql: str) -> list[tuple]:
-                cursor.execute(sql)
-                return pl.DataFrame(cursor.fetch_arrow()).rows()
-
+        with _query_rows(self.db) as query:
             found = roster(query, database_home(query, self.db))
         shown = {pid: p.shown for pid, p in found.players.items()}
         return pl.DataFrame([(key, name, pid, shown[pid]) for key, _, name, pid in found.seats], schema=schema, orient="row")
@@ -408,7 +499,7 @@ class League:
         columns = ("game_key", "player", "kind", "source")
         if "cp_changes" in self.__dict__ or "cp_changes" in self._reading or not isinstance(self.db, Place):
             return self.cp_changes.filter(pl.col("kind").is_in(PLOY_KINDS)).select(columns)
-        return self._narrowed("cp_changes", read_dataset_table(self.db, "cp_changes", columns, pl.col("kind").is_in(PLOY_KINDS)))
+        return self._narrowed("cp_changes", read_dataset_table(self.db, "cp_changes", columns, pl.col("kind").is_in(PLOY_KINDS), self.files("cp_changes")))
 
     @cached_property
     def pairings(self) -> pl.DataFrame:

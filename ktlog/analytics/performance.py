@@ -39,11 +39,13 @@ def _with_figures(league: League) -> pl.DataFrame:
     )
 
 
-def most_used_ploys(league: League, by: str) -> pl.DataFrame:
-    """The ploys and gambits each player or kill team used most, as "name (uses)" text."""
+def most_used_ploys(league: League, by: str, rows: pl.DataFrame | None = None) -> pl.DataFrame:
+    """The ploys and gambits each player or kill team used most, as "name (uses)" text: in the
+    games of `rows` (result rows with game_key, player and `by`), every result row's by default."""
     ploys = league.ploys
-    if by != "player":  # the kill team of whoever paid for it
-        ploys = ploys.join(league.result_rows.select("game_key", "player", by), on=["game_key", "player"])
+    if rows is not None or by != "player":  # by kill team: that of whoever paid for it
+        counted = league.result_rows if rows is None else rows
+        ploys = ploys.join(counted.select(*dict.fromkeys(("game_key", "player", by))), on=["game_key", "player"])
     return (
         ploys.group_by(by, "source")
         .agg(pl.len().alias("uses"))
@@ -53,10 +55,15 @@ def most_used_ploys(league: League, by: str) -> pl.DataFrame:
     )
 
 
+MIRROR = pl.col("kill_team") == pl.col("opponent_team")
+"""A result row (`with_opponents`) of a mirror match: a two-player game of one kill team against
+itself, which kill-team figures leave out (it always wins half)."""
+
+
 def entity_stats(league: League, by: str) -> pl.DataFrame:
     """`ktlog stats players` (by "player") and `ktlog stats teams` (by "kill_team").
 
-    Kill team figures leave mirror matches out (a kill team against itself always wins half);
+    Kill team figures leave mirror matches out (`MIRROR`), their most used ploys too;
     `mirror_games` counts them.
     """
     league.read_ahead("game_results", by_op=False)
@@ -64,9 +71,8 @@ def entity_stats(league: League, by: str) -> pl.DataFrame:
     mirrors = None
     if by == "kill_team":
         games = with_opponents(games)
-        mirror = pl.col("kill_team") == pl.col("opponent_team")
-        mirrors = games.filter(mirror).group_by("kill_team").agg(pl.col("game_id").n_unique().alias("mirror_games"))
-        games = games.filter(~mirror)
+        mirrors = games.filter(MIRROR).group_by("kill_team").agg(pl.col("game_id").n_unique().alias("mirror_games"))
+        games = games.filter(~MIRROR)
     n = pl.len()
     low, high = wilson(pl.col("score").sum(), n.cast(pl.Float64))
     table = (
@@ -86,7 +92,7 @@ def entity_stats(league: League, by: str) -> pl.DataFrame:
             pl.col("score").filter(pl.col("tp1_initiative")).mean().alias("win_rate_tp1_initiative"),
             pl.col("score").filter(~pl.col("tp1_initiative")).mean().alias("win_rate_no_tp1_initiative"),
         )
-        .join(most_used_ploys(league, by), on=by, how="left")
+        .join(most_used_ploys(league, by, games if mirrors is not None else None), on=by, how="left")
         .sort(["win_rate", "games", by], descending=[True, True, False])
     )
     if mirrors is not None:

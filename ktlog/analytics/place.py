@@ -1,5 +1,5 @@
 """Where a dataset lives: a local folder, or an `s3://bucket/prefix` in object storage (S3 or a
-server speaking its protocol).
+server speaking its protocol). Loaded without Polars, which only writing a file needs (`served`).
 
 Parquet files are read and written by Polars itself (object_store, given `storage_options`);
 boto3 lists the files, reads and writes `metadata.json`, and finds the credentials the usual
@@ -14,12 +14,13 @@ import re
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import Any
-
-import polars as pl
+from typing import TYPE_CHECKING, Any
 
 from ..errors import KtlogError
 from ..files.atomic import write_atomically
+
+if TYPE_CHECKING:
+    import polars as pl
 
 
 def _pattern(glob: str) -> re.Pattern[str]:
@@ -108,7 +109,16 @@ class Folder(Place):
         write_atomically(target, lambda f: frame.write_parquet(f, metadata=metadata))
 
     def glob(self, pattern: str) -> list[str]:
-        return sorted(str(p) for p in self.path.glob(pattern) if p.is_file())
+        """The files matching `pattern`; anything else of that name (a pipe, a folder, a device)
+        is refused, named: left out, it changed the statistics silently (issue 38)."""
+        found = sorted(self.path.glob(pattern))
+        for path in found:
+            if not path.is_file():
+                kind = "a folder" if path.is_dir() else "a pipe" if path.is_fifo() else "a device or socket"
+                raise KtlogError(
+                    f"{path} is {kind}, not a file ktlog wrote: a dataset's parts are regular files; remove it, or export again into an empty folder"
+                )
+        return [str(p) for p in found]
 
 
 @dataclass(frozen=True)
@@ -181,6 +191,8 @@ class S3Place(Place):
 
     def write_parquet(self, rel: str, frame: pl.DataFrame, metadata: dict[str, str] | None = None) -> None:
         """One PUT: the object is the old one or the new one, never half of it."""
+        import polars as pl
+
         try:
             frame.write_parquet(self.name(rel), storage_options=self.storage_options, metadata=metadata)
         except (OSError, pl.exceptions.PolarsError) as exc:

@@ -24,7 +24,9 @@ def echo(text: str = "", **kwargs) -> None:
 
 
 def fail(message: str) -> typing.NoReturn:
-    echo(f"error: {message}", err=True)
+    from ..text.safe import clipped
+
+    echo(f"error: {clipped(message)}", err=True)
     sys.exit(1)
 
 

@@ -21,10 +21,15 @@ def dataset() -> None:
 @dataset.command("export")
 @click.argument("folder", metavar="DIR|s3://BUCKET/PREFIX")
 @click.option("--name", help="This database's name in FOLDER (default: its file name and a hash of its path); several databases export into one FOLDER.")
+@click.option(
+    "--recorded-here",
+    is_flag=True,
+    help="Only the games this database recorded, not those it imported from another (a club exporting into a circuit's shared dataset).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print what was written as JSON (dataset, partitions_written, partitions_kept, games, last_position).")
 @filter_options
 @click.pass_context
-def export_cmd(ctx, folder: str, name: str | None, as_json: bool, **kw) -> None:
+def export_cmd(ctx, folder: str, name: str | None, recorded_here: bool, as_json: bool, **kw) -> None:
     """Export the games (games, results, VP by op and moment, attacks and dice, CP, kills) into
     a folder or an s3:// prefix (credentials the usual way: AWS_* variables or ~/.aws); run
     again, it rewrites only the partitions with new events. Other databases (each club's)
@@ -37,7 +42,7 @@ def export_cmd(ctx, folder: str, name: str | None, as_json: bool, **kw) -> None:
     db = Path(ctx.find_root().obj["db"])
     Store(db, create=False).close()  # a missing, wrong or newer file gets the store's clear message; an older one is migrated
     with progress("exporting partitions") as advance:
-        report = export(db, Place.of(folder), Filters(**{k: kw[k] for k in FILTERS}), name, advance)
+        report = export(db, Place.of(folder), Filters(**{k: kw[k] for k in FILTERS}), name, advance, recorded_here)
     if as_json:
         echo_json(dataclasses.asdict(report))
     else:

@@ -69,7 +69,7 @@ def new(ctx, ruleset, killzone, date, dataslate, mission, league, season, round_
     """Create a game from flags and roster files; prints its id."""
     link = None
     if tournament is not None:
-        from ..play.tournament import for_new_game
+        from ..play.tournament_rounds import for_new_game
 
         labels, link = for_new_game(
             open_store(ctx), tournament, [p.partition("=")[0] for p in players + npos], ruleset, {"league": league, "round": round_, "table": table}

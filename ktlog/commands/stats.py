@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import functools
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -87,16 +88,18 @@ def filtered(command):
     @functools.wraps(command)
     @click.pass_context
     def run(ctx, **kw):
-        from ..analytics.formats import write
-        from ..analytics.integrity import not_counted
-
         fmt, output = kw.pop("fmt"), kw.pop("output")
         claim_output(ctx, output, kw.pop("force"))
         wide = kw.pop("wide")
+        if _served(ctx, command.__name__, kw, fmt, output, wide):
+            return
+        from ..analytics.formats import write
+        from ..analytics.integrity import not_counted
+
         league = _league(ctx, kw)
         with _dataset_read(league):
             answer = None
-            if not isinstance(league.db, Path) and not any(kw.values()):  # a dataset's statistic without filters or options: its answer may be stored
+            if not isinstance(league.db, Path) and not any(kw.values()):  # a dataset's statistic (none, or a league and season: `answers`; no option asked) may be stored
                 from ..analytics.answers import stored_answer
 
                 answer = stored_answer(league, command.__name__)
@@ -106,6 +109,35 @@ def filtered(command):
             echo(note, err=True)
 
     return run
+
+
+def _served(ctx: click.Context, name: str, kw: dict, fmt: str, output: Path | None, wide: bool) -> bool:
+    """Write a dataset's statistic as the text its export stored (`analytics.served`: without
+    filters or with a league and season alone, in CSV, JSON or a whole table), without loading
+    Polars; False when there is none to write, of the files as they are."""
+    whole = fmt != "table" or output is not None or wide or not sys.stdout.isatty()  # a terminal's table keeps to its width
+    if kw.get("source") is None or fmt == "parquet" or not whole or set(kw) - {*FILTERS, "source"}:
+        return False
+    from ..analytics.layout import check_layout, is_dataset
+    from ..analytics.place import Place
+    from ..analytics.served import scope_of, served_text
+    from ..files.output_file import write_file
+
+    place, scope = Place.of(kw["source"]), scope_of({k: kw[k] for k in FILTERS})
+    if scope is None or not is_dataset(place):
+        return False  # not a dataset: said when it is read
+    check_layout(place)
+    found = served_text(place, name, scope, fmt)
+    if found is None:
+        return False
+    text, notes = found
+    if output is None:
+        sys.stdout.write(text)
+    else:
+        write_file(output, text, database=database_path(ctx))
+    for note in notes:
+        echo(note, err=True)
+    return True
 
 
 @contextlib.contextmanager
@@ -301,6 +333,8 @@ def _left_out(league: League, prefix: str) -> None:
     matches = every.filter(every.get_column("game_id").str.starts_with(prefix))
     if matches.height == 1:
         game_id, ruleset, pve, simulated = matches.row(0)
+        if match := next((m for m in league.same_matches if game_id in {r.game_id for r in m.others}), None):
+            raise NothingToCompute(f"{match.describe()}; the league's figures are those of game {match.counted.game_id[:8]}")
         if simulated and not league.filters.simulated:
             raise NothingToCompute(f"game {game_id[:8]} was played by `ktlog simulate`, which league statistics leave out (--simulated takes it in)")
         if pve and league.filters.ruleset is None:

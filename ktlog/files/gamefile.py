@@ -14,23 +14,16 @@ rosters or rules.
 from __future__ import annotations
 
 import datetime as dt
-import json
 import re
-import shlex
-import typing
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import msgspec
-
 from .. import events as ev
-from ..envelopes import canonical
 from ..errors import GameLogError, KtlogError
 from ..rulesets import RULESETS
-from ..text.event_text import field_defaults, field_types, parse_event
-from ..text.notation import format_dice, format_steps
+from ..text.event_text import event_line, parse_event
 from .gamelog import read_game_bytes
 from .inputs import LINE_LIMIT
 
@@ -240,90 +233,3 @@ def game_file_text(
             lines.append("")
         lines.append(event_line(event) + (f" {recorded[made_by_header + i].words()}" if recorded else ""))
     return "\n".join(lines) + "\n"
-
-
-def event_line(event: ev.Event) -> str:
-    """An event as one line `TYPE FIELD=VALUE ...` that `parse_event` reads back as the same
-    event: dice as digits, fight steps as notation, lists and pairs with commas where they read
-    back exactly, else the value as JSON."""
-    name = type(event).__name__
-    for words_of in (_short_words, _json_words):  # the JSON form only when the short one does not read back
-        line = " ".join([name, *(shlex.quote(w) for w in words_of(event))])
-        try:
-            if canonical(parse_event(line)) == canonical(event):
-                return line
-        except KtlogError:
-            continue
-    raise KtlogError(f"{name} cannot be written as a line of a game file: {canonical(event).decode()[:200]}")
-
-
-def _fields(event: ev.Event) -> typing.Iterator[tuple[str, typing.Any, typing.Any]]:
-    """(field, value, type) of each field whose value is not its default."""
-    hints, defaults = field_types(type(event)), field_defaults(type(event))
-    for name in sorted(event.__struct_fields__, key=lambda f: f not in ("player", "operative")):  # who acts, first
-        value = getattr(event, name)
-        if name not in defaults or value != defaults[name]:
-            yield name, value, hints[name]
-
-
-def _json_words(event: ev.Event) -> list[str]:
-    return [f"{name}={json.dumps(msgspec.to_builtins(value), ensure_ascii=False)}" for name, value, _ in _fields(event)]
-
-
-def _short_words(event: ev.Event) -> list[str]:
-    words: list[str] = []
-    shot: list[str] = []
-    for name, value, annotation in _fields(event):
-        if isinstance(event, ev.Shot) and name == "attacks" and len(value) == 1 and (shot := _shot_words(value[0])):
-            continue
-        words.append(f"{name}={_short_value(value, str(annotation))}")
-    return words + shot  # the target and dice after the operative and weapon
-
-
-def _short_value(value: typing.Any, shape: str) -> str:
-    """A value the way a person types it, or as JSON (the caller checks it reads back)."""
-    if isinstance(value, str):
-        return _text(value)
-    if isinstance(value, ev.Dice) and value.rolls and not value.rerolls:
-        return format_dice(value.rolls)
-    if "FightStep" in shape and value:
-        return format_steps(value)
-    if isinstance(value, dict) and value and not any(_listy(k) for k in value):
-        return ",".join(f"{k}:{'' if v is None else v}" for k, v in value.items())
-    if isinstance(value, tuple) and value and all(isinstance(x, str) and not _listy(x) for x in value):
-        return ",".join(value)
-    return json.dumps(msgspec.to_builtins(value), ensure_ascii=False)
-
-
-def _text(value: str) -> str:
-    """Text as typed, or as a JSON string when it would read as another JSON value (`2`, `true`)."""
-    try:
-        json.loads(value)
-    except ValueError:
-        return value
-    return json.dumps(value, ensure_ascii=False)
-
-
-def _listy(text: str) -> bool:
-    """Whether text would be split or trimmed as an item of a comma list."""
-    return "," in text or ":" in text or text != text.strip() or not text
-
-
-def _shot_words(attack: ev.ShootingAttack) -> list[str] | None:
-    """One target's attack in the flat Shot fields (target= dice= saves= ...), or None."""
-    if (attack.attack_dice is None) != (attack.defence_dice is None) or not attack.target:
-        return None
-    words = {"target": _text(attack.target)}
-    if attack.attack_dice is not None and attack.defence_dice is not None:
-        words |= {"dice": format_dice(attack.attack_dice.rolls), "saves": format_dice(attack.defence_dice.rolls)}
-        words |= {"rerolls": _rerolls(attack.attack_dice), "save_rerolls": _rerolls(attack.defence_dice)}
-    words |= {flag: "true" for flag in ("cover", "obscured", "invulnerable") if getattr(attack, flag)}
-    if attack.accurate:
-        words["accurate"] = str(attack.accurate)
-    if attack.damage is not None:
-        words["damage"] = str(attack.damage)
-    return [f"{k}={v}" for k, v in words.items() if v]
-
-
-def _rerolls(dice: ev.Dice) -> str:
-    return " ".join(f"{r.die}={r.result}/{r.source}" for r in dice.rerolls)

@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import functools
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Literal, cast
+from typing import TYPE_CHECKING, Annotated, Any, Literal, cast
 
 import msgspec
 
 from .. import __version__
 from ..envelopes import GENESIS, NAME_LIMIT, NUMBER_LIMIT, canonical, canonical_raw, chain_hash, decode_payload, name_problem
 from ..errors import GameLogError, KtlogError
-from ..events import AnyEvent, Envelope
+from ..events import Envelope, decodable, vocabulary_version
 from ..rulesets import get_ruleset
 from ..state import GameState
 from .inputs import GAME_LOG_LIMIT, LINE_LIMIT, read_limited
@@ -45,7 +45,7 @@ class HeaderResult(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit
 
     winner: str | None
     draw: bool
-    ended_by: Literal["battle", "concession"]
+    ended_by: Literal["battle", "concession", "report"]
     score: dict[str, dict[str, Score]]
     winners: tuple[str, ...] = ()
 
@@ -187,28 +187,10 @@ def read_game_log(path: Path) -> tuple[Header, list[tuple[Envelope, bytes]]]:
     Returns the header and each event's envelope with its canonical payload bytes.
     """
     where = str(path)
-    data = read_game_bytes(path, "a game-log file")
-    lines = data.removeprefix(b"\xef\xbb\xbf").split(b"\n")  # a byte-order mark, as some editors write
-    while lines and not lines[-1].strip():  # blank lines at the end, as editors and copies leave them
-        lines.pop()
-    long_line = next((number for number, line in enumerate(lines, 1) if len(line) > LINE_LIMIT), None)
-    if long_line:
-        raise GameLogError(where, long_line, f"the line is {len(lines[long_line - 1]):,} bytes long, more than the {LINE_LIMIT:,} a line may take")
-    if not lines or not lines[0].strip():
-        raise GameLogError(where, 1, "the file is empty; a game-log file starts with a header line")
-    try:
-        header = msgspec.json.decode(lines[0], type=Header)
-    except msgspec.ValidationError as exc:
-        raise GameLogError(where, 1, f"not a ktlog game-log header: {_field_error(exc)}") from exc
-    except (msgspec.DecodeError, UnicodeDecodeError, RecursionError) as exc:
-        raise GameLogError(where, 1, f"the header is not valid JSON ({_undecodable(exc)})") from exc
-    if header.format_version > FORMAT_VERSION:
-        raise GameLogError(where, 1, f"format version {header.format_version} is newer than this ktlog reads ({FORMAT_VERSION}); upgrade ktlog")
-    if header.recorded_in is not None and (problem := name_problem(header.recorded_in.label, "recorded_in.label")):
-        raise GameLogError(where, 1, f"not a ktlog game-log header: {problem}")
+    header, lines = _header_and_lines(where, read_game_bytes(path, "a game-log file"))
     sealed: list[tuple[Envelope, bytes]] = []
     lines_of_ids: dict[str, int] = {}
-    prev, game_id, decode = GENESIS, header.game_id, _envelope_decoder().decode
+    prev, game_id, decode = GENESIS, header.game_id, _envelope_decoder(vocabulary_version()).decode
     for seq, raw_line in enumerate(lines[1:], 1):  # one loop, no call a line but the decode and the hash: 3/4 of reading's CPU
         try:
             envelope = decode(raw_line)  # the common case: a current-version event
@@ -230,26 +212,51 @@ def read_game_log(path: Path) -> tuple[Header, list[tuple[Envelope, bytes]]]:
             raise GameLogError(where, seq + 1, f"field event_id: {envelope.event_id} is already the id of the event on line {first}; each event has its own id")
         sealed.append((envelope, payload))
         prev = envelope.hash
-    if not sealed:
-        raise GameLogError(where, 2, "the file has a header but no events; a game starts with its GameCreated event on line 2")
-    if len(sealed) < header.events:
-        raise GameLogError(
-            where,
-            len(lines) + 1,
-            f"the header says {header.events} events but the file has {len(sealed)}: it is truncated here; export the game again",
-        )
-    if len(sealed) > header.events:
-        raise GameLogError(
-            where, max(header.events, 0) + 2, f"the header says {header.events} events but the file goes on: a line was added after it was written"
-        )
+    _check_count(where, header, len(sealed), len(lines))
     return header, sealed
 
 
+def _header_and_lines(where: str, data: bytes) -> tuple[Header, list[bytes]]:
+    """A game-log file's lines (a byte-order mark and blank lines at its end left out), each within
+    LINE_LIMIT, and its header, line 1, read and checked."""
+    lines = data.removeprefix(b"\xef\xbb\xbf").split(b"\n")  # a byte-order mark, as some editors write
+    while lines and not lines[-1].strip():  # blank lines at the end, as editors and copies leave them
+        lines.pop()
+    long_line = next((number for number, line in enumerate(lines, 1) if len(line) > LINE_LIMIT), None)
+    if long_line:
+        raise GameLogError(where, long_line, f"the line is {len(lines[long_line - 1]):,} bytes long, more than the {LINE_LIMIT:,} a line may take")
+    if not lines or not lines[0].strip():
+        raise GameLogError(where, 1, "the file is empty; a game-log file starts with a header line")
+    try:
+        header = msgspec.json.decode(lines[0], type=Header)
+    except msgspec.ValidationError as exc:
+        raise GameLogError(where, 1, f"not a ktlog game-log header: {_field_error(exc)}") from exc
+    except (msgspec.DecodeError, UnicodeDecodeError, RecursionError) as exc:
+        raise GameLogError(where, 1, f"the header is not valid JSON ({_undecodable(exc)})") from exc
+    if header.format_version > FORMAT_VERSION:
+        raise GameLogError(where, 1, f"format version {header.format_version} is newer than this ktlog reads ({FORMAT_VERSION}); upgrade ktlog")
+    if header.recorded_in is not None and (problem := name_problem(header.recorded_in.label, "recorded_in.label")):
+        raise GameLogError(where, 1, f"not a ktlog game-log header: {problem}")
+    return header, lines
+
+
+def _check_count(where: str, header: Header, events: int, lines: int) -> None:
+    """As many events as the header says: a file cut short or added to is refused, naming the line."""
+    if not events:
+        raise GameLogError(where, 2, "the file has a header but no events; a game starts with its GameCreated event on line 2")
+    if events < header.events:
+        raise GameLogError(where, lines + 1, f"the header says {header.events} events but the file has {events}: it is truncated here; export the game again")
+    if events > header.events:
+        raise GameLogError(
+            where, max(header.events, 0) + 2, f"the header says {header.events} events but the file goes on: a line was added after it was written"
+        )
+
+
 @functools.cache
-def _envelope_decoder() -> msgspec.json.Decoder[Envelope]:
-    """The decoder of a current-version event's line, made when first asked for (as
-    `envelopes._event_decoder`)."""
-    return msgspec.json.Decoder(Envelope)
+def _envelope_decoder(version: int) -> msgspec.json.Decoder[Envelope]:
+    """The decoder of a current-version event's line, of any type registered by `version` of the
+    vocabulary, made when first asked for (as `envelopes._event_decoder`)."""
+    return msgspec.json.Decoder(cast(Any, Envelope)[decodable()])  # subscripted with a type made at run time
 
 
 _DIGITS = bytes(ord("0") if bytes((i,)).isdigit() else ord(" ") for i in range(256))
@@ -329,7 +336,7 @@ def _read_line_slowly(where: str, number: int, raw_line: bytes) -> tuple[Envelop
         event_id=line.event_id,
         version=line.version,
         recorded_at=line.recorded_at,
-        payload=cast("AnyEvent", event),  # an Event is always one of AnyEvent
+        payload=event,
         prev_hash=line.prev_hash,
         hash=line.hash,
     )

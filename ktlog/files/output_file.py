@@ -5,17 +5,14 @@ flushed to the disk, then renamed over the target, so a full disk leaves any old
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import BinaryIO
 
 from ..errors import KtlogError
+from ..storage.dbfile import companion_of
 from .atomic import write_atomically
-
-DATABASE_COMPANIONS = ("", "-wal", "-shm", "-journal")
-"""Suffixes of the files SQLite keeps for a database: an output over any of them destroys it."""
 
 
 def default_name(game_id: str, suffix: str) -> Path:
@@ -28,19 +25,12 @@ def default_name(game_id: str, suffix: str) -> Path:
 
 def refuse_database(output: Path, database: Path | None) -> None:
     """Raise if `output` is the database or one of its companion files (by path or by inode)."""
-    if database is None:
-        return
-    target = output.resolve()
-    for suffix in DATABASE_COMPANIONS:
-        companion = Path(f"{database}{suffix}")
-        same = target == companion.resolve()
-        if not same and target.exists() and companion.exists():
-            same = os.path.samefile(target, companion)
-        if same:
-            raise KtlogError(
-                f"cannot write {output}: it is the database{' ' + suffix[1:] + ' file' if suffix else ''} in use ({database}); "
-                "writing there would destroy it. Give another file with -o"
-            )
+    suffix = companion_of(output, database)
+    if suffix is not None:
+        raise KtlogError(
+            f"cannot write {output}: it is the database{' ' + suffix[1:] + ' file' if suffix else ''} in use ({database}); "
+            "writing there would destroy it. Give another file with -o"
+        )
 
 
 def write_file(output: Path, content: bytes | str | Callable[[BinaryIO], object], *, database: Path | None) -> None:

@@ -22,7 +22,8 @@
 An imported roster also names the file it came from and the catalogue's revision:
 `source = "team.ros"`, `revision = "8"` (ktlog roster import).
 
-A KT21 datacard adds `ga` (group activation, default 1), `df` (defence dice, default 3),
+A roster of KT21 datacards says so, `datacards = "kt21"` (the default is "kt24"), and each
+datacard adds `ga` (group activation, default 1), `df` (defence dice, default 3),
 optionally `invulnerable_save = "4+"` (004), and its weapons `critical_rules` (!), e.g.
 `rules = ["AP1"], critical_rules = ["MW2"]` (001).
 
@@ -68,16 +69,20 @@ import platformdirs
 from ..data import SAMPLE_ROSTERS
 from ..envelopes import check_limits
 from ..errors import InvalidEvent, KtlogError, RosterError
-from ..events import EVENT_TYPES, Action, Datacard, Equipment, Event, OperativeAdded, PlayerJoined, Ploy, Resource, UniqueAction, Weapon, WeaponKind
+from ..events import Action, Datacard, Equipment, Event, OperativeAdded, PlayerJoined, Ploy, Resource, UniqueAction, Weapon, WeaponKind
 from ..rules.setup import check_datacard
 from ..rules.team import MAX_PLOY_CP, MAX_RESOURCE, check_team
+from ..rulesets import RULESETS
 from ..wording import read_wording
 from .inputs import ROSTER_LIMIT, read_limited
 
 T = TypeVar("T")
 
-ACTIONS = {cls.name for cls in EVENT_TYPES.values() if issubclass(cls, Action)} - {"Killzone action", "Unique action"}
-"""The actions a datacard's double_action may name, besides its own unique actions (pg 40-45)."""
+
+def actions() -> set[str]:
+    """The actions a datacard's double_action may name, besides its own unique actions (pg 40-45):
+    those of every ruleset offered."""
+    return {cls.name for r in RULESETS.values() for cls in r.events if issubclass(cls, Action)} - {"Killzone action", "Unique action"}
 
 
 class WeaponEntry(msgspec.Struct, forbid_unknown_fields=True):
@@ -176,6 +181,7 @@ class RosterFile(msgspec.Struct, forbid_unknown_fields=True):
     operatives: list[OperativeEntry]
     faction: Annotated[str | None, msgspec.Meta(description='"NPO" for non-player operatives (Joint Ops, pg 89)')] = None
     archetypes: list[str] = []
+    datacards: Annotated[str, msgspec.Meta(description='The edition of its datacards: "kt24", or "kt21" (which rulesets\' games it is offered for)')] = "kt24"
     notes: str | None = None
     source: Annotated[str | None, msgspec.Meta(description="The file it was imported from (ktlog roster import)")] = None
     revision: Annotated[str | None, msgspec.Meta(description="That file's catalogue revision")] = None
@@ -206,6 +212,9 @@ class Roster:
     ploys: tuple[Ploy, ...] = ()
     equipment: tuple[Equipment, ...] = ()
     resources: tuple[Resource, ...] = ()
+    datacards: str = "kt24"
+    """The edition of its datacards (`Ruleset.datacards`): the new-game form and the simulators
+    offer it for the rulesets that play them."""
 
     def select(self, ids: list[str] | None) -> list[RosterOperative]:
         """The operatives chosen for a battle (all of them when `ids` is None)."""
@@ -341,6 +350,7 @@ def check_roster(path: str | Path) -> tuple[Roster | None, list[RosterProblem]]:
         ploys=ploys,
         equipment=equipment,
         resources=resources,
+        datacards=spec.datacards,
     ), []
 
 
@@ -386,10 +396,19 @@ def _ids(op: OperativeEntry | dict) -> list[str]:
     return [base] if count == 1 else [f"{base}-{i}" for i in range(1, count + 1)]
 
 
+def _edition_problems(raw: dict) -> list[RosterProblem]:
+    """An edition of datacards no ruleset offered plays (`Ruleset.datacards`)."""
+    editions = sorted({r.datacards for r in RULESETS.values()})
+    edition = raw.get("datacards", "kt24")
+    if not isinstance(edition, str) or edition in editions:
+        return []  # a value that is not text: the field's own check says so
+    return [RosterProblem(f"datacards = {edition!r}: no ruleset plays that edition's datacards; write one of {', '.join(editions)}", ("datacards",))]
+
+
 def _problems(raw: dict) -> list[RosterProblem]:
     """Every problem of the roster file's data, field by field, then datacard by datacard, then
     the kill team's ploys, equipment and resources."""
-    problems = _struct_problems(raw, RosterFile, (), nested=("operatives",)) + _team_problems(raw)
+    problems = _struct_problems(raw, RosterFile, (), nested=("operatives",)) + _team_problems(raw) + _edition_problems(raw)
     operatives = raw.get("operatives")
     if not isinstance(operatives, list):
         return problems + ([RosterProblem("the roster has no operatives: add an [[operatives]] table", ("operatives",))] if operatives is None else [])
@@ -687,11 +706,11 @@ def _datacard(op: OperativeEntry, problems: list[str] | None = None) -> Datacard
 
 def _double_action(op: OperativeEntry) -> tuple[str, ...]:
     """double_action as the actions' own names; each an action or one of the card's unique actions."""
-    known = {a.casefold(): a for a in (*sorted(ACTIONS), *(u.name for u in op.unique_actions))}
+    known = {a.casefold(): a for a in (*sorted(actions()), *(u.name for u in op.unique_actions))}
     unknown = [a for a in op.double_action if a.strip().casefold() not in known]
     if unknown:
         raise ValueError(
             f"double_action {', '.join(map(repr, unknown))}: not an action; name actions as printed, e.g. "
-            f'double_action = ["Shoot"] ({", ".join(sorted(ACTIONS))}, or a unique action of the datacard)'
+            f'double_action = ["Shoot"] ({", ".join(sorted(actions()))}, or a unique action of the datacard)'
         )
     return tuple(dict.fromkeys(known[a.strip().casefold()] for a in op.double_action))

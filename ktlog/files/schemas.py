@@ -1,21 +1,25 @@
 """JSON Schema of every event type, the envelope, the game-log file and the roster file, generated
 from the code.
 
-python -m ktlog.files.schemas            # write ktlog/data/schemas/
-python -m ktlog.files.schemas --check    # exit 1 if ktlog/data/schemas/ has drifted from the code
+python -m ktlog.files.schemas                  # write ktlog/data/schemas/ (ktlog's own event types)
+python -m ktlog.files.schemas --check          # exit 1 if ktlog/data/schemas/ has drifted from the code
+python -m ktlog.files.schemas --installed DIR  # write DIR/: every type registered, an installed ruleset's too
 """
 
 from __future__ import annotations
 
+import functools
 import inspect
 import json
 import sys
+import typing
 from pathlib import Path
 
 import msgspec
 
 from ..data import SCHEMAS
-from ..events import EVENT_TYPES, Envelope
+from ..events import EVENT_TYPES, Envelope, EventCorrected, union_of
+from .atomic import write_atomically
 from .gamelog import FORMAT_VERSION, Header
 from .rosters import RosterFile
 
@@ -26,20 +30,25 @@ def _with_meta(schema: dict, title: str, **extra) -> dict:
     return {"$schema": DIALECT, "title": title, **extra, **schema}
 
 
-def generate() -> dict[str, dict]:
-    """File name (relative to schemas/) -> schema."""
+def generate(everyone: bool = False) -> dict[str, dict]:
+    """File name (relative to schemas/) -> schema: of ktlog's own event types (the core's and its
+    rulesets'), or with `everyone` of every type registered (an installed ruleset's too)."""
+    types = {name: cls for name, cls in EVENT_TYPES.items() if everyone or cls.__module__.partition(".")[0] == "ktlog"}
+    union = union_of(tuple(types.values()))
+    line = typing.cast(typing.Any, Envelope)[union]  # the envelope of any of these types
     files: dict[str, dict] = {}
-    for name, cls in EVENT_TYPES.items():
-        files[f"events/{name}.json"] = _with_meta(msgspec.json.schema(cls), name, **{"x-ktlog-version": cls.version})
+    for name, cls in types.items():
+        exact = typing.get_args(union)[-1] if cls is EventCorrected else cls  # EventCorrected of these types
+        files[f"events/{name}.json"] = _with_meta(_named(msgspec.json.schema(exact)), name, **{"x-ktlog-version": cls.version})
     files["envelope.json"] = _with_meta(
-        msgspec.json.schema(Envelope),
+        _named(msgspec.json.schema(line)),
         "Envelope",
         description="A stored event: game_id, seq (1, 2, 3 ...), event_id, version of the payload's type, recorded_at (UTC), "
         "payload (tagged by its `type`), and the SHA-256 hash chain (prev_hash, hash).",
     )
     header = msgspec.json.schema(Header)
     files["game-log-header.json"] = _with_meta(header, "Game-log header", description="Line 1 of a game-log file.")
-    envelope = msgspec.json.schema(Envelope)
+    envelope = _named(msgspec.json.schema(line))
     defs = {**header.pop("$defs", {}), **envelope.pop("$defs", {})}
     files["game-log.json"] = {
         "$schema": DIALECT,
@@ -62,6 +71,23 @@ def generate() -> dict[str, dict]:
         "rules ktlog applies are the fields heavy, double_action and a weapon's one_in.",
     )
     return files
+
+
+def _named(schema: dict) -> dict:
+    """The schema with a generic struct's definition named as its class (msgspec names
+    `Envelope[Union[...]]` after its parameters: `EventCorrected`, not `EventCorrected_typing...`)."""
+    names = {key: key.partition("_")[0] for key in schema.get("$defs", {}) if "[" in schema["$defs"][key].get("title", "")}
+    text = json.dumps(schema)
+    for key, name in sorted(names.items(), key=lambda item: -len(item[0])):  # the longest first: one key holds another
+        text = text.replace(f'"#/$defs/{key}"', f'"#/$defs/{name}"').replace(f'"{key}":', f'"{name}":')
+    named = json.loads(text)
+    for name in names.values():
+        named["$defs"][name]["title"] = name
+    return named
+
+
+def _write(data: bytes, file: typing.BinaryIO) -> None:
+    file.write(data)
 
 
 def render(schema: dict) -> str:
@@ -90,13 +116,16 @@ def drift(folder: Path = SCHEMAS) -> list[str]:
     return sorted(name for name in wanted.keys() | present.keys() if wanted.get(name) != present.get(name))
 
 
-def write(folder: Path = SCHEMAS) -> None:
-    for old in folder.rglob("*.json"):
-        old.unlink()
-    for name, schema in generate().items():
+def write(folder: Path = SCHEMAS, everyone: bool = False) -> None:
+    """The schemas into `folder`, each file whole or not at all; the package's own folder loses
+    the files of types that are gone."""
+    if folder == SCHEMAS:
+        for old in folder.rglob("*.json"):
+            old.unlink()
+    for name, schema in generate(everyone).items():
         path = folder / name
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(render(schema))
+        write_atomically(path, functools.partial(_write, render(schema).encode()))
 
 
 if __name__ == "__main__":
@@ -104,5 +133,9 @@ if __name__ == "__main__":
         changed = drift()
         print("\n".join(changed) or "schemas/ matches the code")
         sys.exit(1 if changed else 0)
-    write()
-    print(f"wrote {len(generate())} schemas to {SCHEMAS}")
+    everyone = sys.argv[1:2] == ["--installed"]
+    folder = Path(sys.argv[2]) if everyone and len(sys.argv) == 3 else SCHEMAS
+    if everyone and (folder == SCHEMAS or (folder.exists() and any(folder.iterdir()))):
+        sys.exit("usage: python -m ktlog.files.schemas --installed DIR, a new or empty folder")
+    write(folder, everyone)
+    print(f"wrote {len(generate(everyone))} schemas to {folder}")

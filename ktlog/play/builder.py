@@ -19,7 +19,6 @@ from collections.abc import Callable, Iterable, Sequence
 from ..envelopes import GENESIS, event_uuid, seal
 from ..errors import RuleViolation
 from ..events import (
-    Action,
     ActivationEnded,
     Annotation,
     Charged,
@@ -44,17 +43,12 @@ from ..events import (
     MarkerLooted,
     MarkerPickedUp,
     MarkerPlaced,
-    MarkerSabotaged,
     MarkerSecured,
-    NormalMoved,
     ObjectiveMarkerSetUp,
     ObjectivesControlled,
     OperativeActivated,
-    OperativeEscaped,
     OperativeSetUp,
     Order,
-    OverwatchFired,
-    Passed,
     Repositioned,
     RolledOff,
     RollOffPurpose,
@@ -72,11 +66,27 @@ from ..rules.setup import next_to_set_up
 from ..state import GameState, decode_state, encode_state
 from ..text.notation import parse_dice, parse_rerolls, parse_steps
 
-ActionMaker = Callable[[str], Action]
+ActionMaker = Callable[[str], Event]
+"""An action (or another event of the operative's) as a function of the operative performing it."""
 
 
 class GameBuilder:
-    """Collects a game's events, applying each to `state` as it comes."""
+    """Collects a game's events, applying each to `state` as it comes.
+
+    >>> from ktlog.data import SAMPLE_ROSTERS
+    >>> from ktlog.files.rosters import load_roster
+    >>> g = GameBuilder(killzone="volkus", date="2026-10-04")
+    >>> g = g.player("Alice", load_roster(SAMPLE_ROSTERS / "kasrkin.toml"), ["sergeant", "gunner-plasma"])
+    >>> g = g.player("Bob", load_roster(SAMPLE_ROSTERS / "legionaries.toml"), ["legionary-1", "heavy-gunner"])
+    >>> g = g.setup(rolloff={"Alice": 5, "Bob": 2}, initiative="Alice", crit_op=1)
+    >>> g = g.turning_point(1, rolls={"Alice": 3, "Bob": 4}, initiative="Bob")
+    >>> g = g.activate("legionary-1", "engage", reposition(), shoot("Boltgun", "sergeant", "6542", "531"))
+    >>> g.state.operatives["sergeant"].wounds, g.state.next_player
+    (1, 'Alice')
+    >>> g.activate("sergeant", "engage", fall_back())
+    Traceback (most recent call last):
+    ktlog.errors.RuleViolation: operative 'sergeant' has no enemy within its control range to Fall Back from (pg 40). If a kill team rule allows it, record the event again with an override and its reason
+    """
 
     SNAPSHOT_EVERY = 50
 
@@ -256,12 +266,11 @@ class GameBuilder:
             return self.add(ActivationEnded(operative=operative))
         return self.add(action(operative))
 
-    def overwatch(
-        self, operative: str, weapon: str, target: str | ShootingAttack, dice: str | None = None, saves: str | None = None, **attack_kw
-    ) -> GameBuilder:
-        """KT21 Overwatch (001): one shooting attack between activations, BS worsened by 1."""
-        first = target if isinstance(target, ShootingAttack) else attack(target, dice, saves, **attack_kw)
-        return self.add(OverwatchFired(operative=operative, weapon=weapon, attacks=(first,)))
+    def perform(self, operative: str, *actions: ActionMaker) -> GameBuilder:
+        """Actions outside an activation: KT21's Overwatch, say (`shoot(..., as_=OverwatchFired)`)."""
+        for make in actions:
+            self.add(make(operative))
+        return self
 
     def end_turning_point(self, control: dict[str, str | None] | None = None) -> GameBuilder:
         if control is not None:
@@ -301,22 +310,18 @@ def _dice(text: str | None, rerolls: str = "") -> Dice | None:
     return Dice(rolls=parse_dice(text), rerolls=parse_rerolls(rerolls))
 
 
+def act(kind: Callable[..., Event], **kw) -> ActionMaker:
+    """An action (or an event of an operative's) of any type, a ruleset's own among them:
+    act(NormalMoved), act(MarkerSabotaged, marker="north")."""
+    return lambda op: kind(operative=op, **kw)
+
+
 def reposition(**kw) -> ActionMaker:
     return lambda op: Repositioned(operative=op, **kw)
 
 
 def dash(**kw) -> ActionMaker:
     return lambda op: Dashed(operative=op, **kw)
-
-
-def normal_move(**kw) -> ActionMaker:
-    """KT21's Normal Move (001)."""
-    return lambda op: NormalMoved(operative=op, **kw)
-
-
-def pass_action(**kw) -> ActionMaker:
-    """KT21's Pass (001): no effect, as often as the operative's AP allow."""
-    return lambda op: Passed(operative=op, **kw)
 
 
 def fall_back(**kw) -> ActionMaker:
@@ -345,16 +350,6 @@ def loot(marker: str, **kw) -> ActionMaker:
 
 def transmit(marker: str, **kw) -> ActionMaker:
     return lambda op: TransmissionInitiated(operative=op, marker=marker, **kw)
-
-
-def sabotage(marker: str, **kw) -> ActionMaker:
-    """Joint Ops 02 Sabotage (pg 92)."""
-    return lambda op: MarkerSabotaged(operative=op, marker=marker, **kw)
-
-
-def escape(**kw) -> Callable[[str], OperativeEscaped]:
-    """Joint Ops 03 Escape (pg 94): after its move, the active operative leaves over the NPOs' edge."""
-    return lambda op: OperativeEscaped(operative=op, **kw)
 
 
 def unique(name: str, **kw) -> ActionMaker:
@@ -401,10 +396,12 @@ def shoot(
     extra: Iterable[ShootingAttack] = (),
     override: str | None = None,
     guard: bool = False,
+    as_: Callable[..., Shot] = Shot,
     **attack_kw,
 ) -> ActionMaker:
+    """A Shoot action (or another shooting action, `as_`: KT21's OverwatchFired)."""
     first = target if isinstance(target, ShootingAttack) else attack(target, dice, saves, **attack_kw)
-    return lambda op: Shot(operative=op, weapon=weapon, attacks=(first, *extra), hot_roll=hot, override=override, guard=guard)
+    return lambda op: as_(operative=op, weapon=weapon, attacks=(first, *extra), hot_roll=hot, override=override, guard=guard)
 
 
 def fight(

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..storage.dbfile import BUSY_TIMEOUT_MS, UI_BUSY_TIMEOUT_MS, default_db_path, is_current
+from ..storage.dbfile import BUSY_TIMEOUT_MS, UI_BUSY_TIMEOUT_MS, default_db_path, identity, is_current, lost_under
 
 if TYPE_CHECKING:
     from ..envelopes import GameRow
     from ..storage.store import Store, listed_game
 
-__all__ = ["BUSY_TIMEOUT_MS", "UI_BUSY_TIMEOUT_MS", "GameRow", "Store", "default_db_path", "is_current", "listed_game"]
+__all__ = ["BUSY_TIMEOUT_MS", "UI_BUSY_TIMEOUT_MS", "GameRow", "Store", "default_db_path", "identity", "is_current", "listed_game", "lost_under"]
 
 _LOADED_WHEN_ASKED = {"GameRow": "envelopes", "Store": "storage.store", "listed_game": "storage.store"}
 """What loads with the first command that asks for it (the store, its rules and events): a

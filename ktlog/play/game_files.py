@@ -22,12 +22,13 @@ from .. import events as ev
 from ..data import SAMPLE_ROSTERS
 from ..envelopes import GENESIS, canonical, seal
 from ..errors import GameLogError, KtlogError, RuleViolation
-from ..files.gamefile import LABELS, GameFile, Recorded, Side, event_line, game_file_text, read_game_file
+from ..files.gamefile import LABELS, GameFile, Recorded, Side, game_file_text, read_game_file
 from ..files.gamelog import Header, make_header
 from ..files.rosters import Roster, find_roster, joining, load_roster, slug, user_roster_folder
 from ..reducer import fold_with_snapshots
 from ..storage.snapshots import SNAPSHOT_EVERY
 from ..storage.store import Store, event_rows
+from ..text.event_text import event_line
 from ..text.results import describe_result
 from . import creation
 from .builder import seal_reproducibly

@@ -35,12 +35,13 @@ from ..files.gamelog import Header, header_result, read_game_log
 from ..files.inputs import LINE_LIMIT
 from ..reducer import fold_with_snapshots
 from ..state import GameState
-from ..storage.dbfile import Origin
+from ..storage.dbfile import Origin, companion_of
 from ..storage.snapshots import SNAPSHOT_EVERY
 from ..storage.store import Folded, Raced, Store, event_rows, folded
 from ..text.plural import counted
 from ..text.results import describe_result
 from .game_files import read_typed_game
+from .matches import match_of
 
 
 @dataclass
@@ -100,7 +101,7 @@ def _import_file(store: Store, path: Path) -> ImportReport:
             return ImportReport(where, game_id, "unchanged", 0)
     with _named_line(where):
         state = store.import_envelopes(game_id, sealed, already=len(stored), origin=_origin(header))
-    return _report(where, header, state, "extended" if stored else "imported", len(sealed) - len(stored))
+    return _report(where, header, state, "extended" if stored else "imported", len(sealed) - len(stored), _recorded_twice(store, game_id))
 
 
 def _read(path: Path, store: Store | None = None) -> tuple[Header, list[tuple[Envelope, bytes]]]:
@@ -176,12 +177,17 @@ def import_files(store: Store, paths: list[Path], jobs: int | None = None) -> It
     the others are read and checked by `jobs` processes (this one and forked checkers; by
     default as many as the cores this process may use, `available_cores`; 1: this process
     alone) while this one writes (see `_checked_in_order`)."""
-    known = {i: report for i, path in enumerate(paths) if (report := stored_in_full(store, path))}
-    rest = [path for i, path in enumerate(paths) if i not in known]
+    own = {
+        i: KtlogError(f"{path} is {_database_file(suffix)} ktlog imports into, not a game-log file; nothing from it was imported")
+        for i, path in enumerate(paths)
+        if (suffix := companion_of(path, store.path)) is not None
+    }  # never opened: `dbfile`
+    known = {i: report for i, path in enumerate(paths) if i not in own and (report := stored_in_full(store, path))}
+    rest = [path for i, path in enumerate(paths) if i not in known and i not in own]
     checked = _checked_in_order(rest, available_cores() if jobs is None else jobs)
     for i, path in enumerate(paths):
-        if i in known:
-            yield known[i]
+        if i in own or i in known:
+            yield own.get(i) or known[i]
             continue
         result = next(checked)
         if isinstance(result, GameLogError):
@@ -190,6 +196,10 @@ def import_files(store: Store, paths: list[Path], jobs: int | None = None) -> It
             yield _either(import_file, store, path)
         else:
             yield _either(_import_checked, store, result)
+
+
+def _database_file(suffix: str) -> str:
+    return f"the {suffix[1:]} file of the database" if suffix else "the database"
 
 
 def available_cores() -> int:
@@ -378,7 +388,9 @@ def _import_checked(store: Store, checked: _Checked) -> ImportReport:
             store.import_folded(checked.header.game_id, checked.game, origin=_origin(checked.header))
     except Raced:  # another import stored this game first: compare with what it stored
         return import_file(store, Path(checked.path))
-    return ImportReport(checked.path, checked.header.game_id, "imported", len(checked.game.rows), checked.warnings)
+    return ImportReport(
+        checked.path, checked.header.game_id, "imported", len(checked.game.rows), checked.warnings + _recorded_twice(store, checked.header.game_id)
+    )
 
 
 def _origin(header: Header) -> Origin | None:
@@ -409,8 +421,15 @@ def _named_line(where: str) -> Iterator[None]:
         raise GameLogError(where, seq + 1 if seq else None, str(exc)) from exc
 
 
-def _report(where: str, header: Header, state: GameState, status: Literal["imported", "extended"], added: int) -> ImportReport:
-    return ImportReport(where, header.game_id, status, added, _warnings(header, state))
+def _report(where: str, header: Header, state: GameState, status: Literal["imported", "extended"], added: int, also: list[str]) -> ImportReport:
+    return ImportReport(where, header.game_id, status, added, _warnings(header, state) + also)
+
+
+def _recorded_twice(store: Store, game_id: str) -> list[str]:
+    """What an import says of a game that another database recorded too (`play.matches`): the
+    league counts the match once, and says so, or flags recordings that disagree."""
+    match = match_of(store, game_id)
+    return [match.describe()] if match else []
 
 
 def _warnings(header: Header, state: GameState) -> list[str]:

@@ -147,12 +147,13 @@ def _fight(s: GameState, op: OperativeState) -> Iterator[ev.Event]:
 
 
 def _mission(s: GameState, op: OperativeState) -> Iterator[ev.Event]:
-    """The mission actions on each marker, the crit op's own first: when none is legal, the
-    refusal shown is the one that matters (no mission action in turning point 1, pg 84-85)."""
-    kinds = (ev.MarkerSecured, ev.MarkerLooted, ev.TransmissionInitiated, ev.MarkerSabotaged)
+    """The mission actions on each marker (every registered one: those of other rulesets are not
+    tried), the crit op's own first: when none is legal, the refusal shown is the one that
+    matters (no mission action in turning point 1, pg 84-85)."""
+    kinds = [cls for cls in ev.EVENT_TYPES.values() if issubclass(cls, ev.Action) and cls.mission and "marker" in cls.__struct_fields__]
     for cls in sorted(kinds, key=lambda cls: not s.crit_op or s.crit_op not in cls.__name__):
         for marker in s.markers:
-            yield cls(operative=op.id, marker=marker)
+            yield cls(operative=op.id, marker=marker)  # type: ignore[call-arg]  # each has a marker (kinds)
 
 
 GUARD_SHOT = functools.partial(ev.Shot, guard=True)
@@ -180,6 +181,11 @@ def _guard(s: GameState) -> Iterator[ev.Event]:
                         damage_taken=0,
                         guard=True,
                     )
+
+
+def _reported(s: GameState) -> ev.ResultReported:
+    """The result to report (rules/reported.py): the figures reported already (to confirm them), else none yet."""
+    return ev.ResultReported(vp=dict(s.report.vp) if s.report else {p: 0 for p, state in s.players.items() if not state.npo})
 
 
 def _killzone(s: GameState, op: OperativeState) -> Iterator[ev.Event]:
@@ -229,12 +235,13 @@ MOVES: dict[str, Candidates] = {
         (ev.ResourceAdjusted(player=p, resource=r, delta=1) for p in turn_order(s) for r in s.players[p].resources) if s.phase != "over" else iter(())
     ),
     "concede": lambda s: (ev.GameConceded(player=p) for p in turn_order(s)) if s.phase != "over" else iter(()),
+    "report": lambda s: iter([_reported(s)] if len(s.players) > 1 and (s.result is None or s.result.ended_by == "report") else []),
 }
 """The kinds of move every ruleset has, by name, with their candidates."""
 
-SHOOTING: dict[str, Callable[..., ev.Shot]] = {"shoot": ev.Shot, "overwatch": ev.OverwatchFired, "guard": GUARD_SHOT}
-"""The kinds of move that are shooting attacks, and how their events are made (KT21 Overwatch
-and a shot from guard are Shots too)."""
+SHOOTING: dict[str, Callable[..., ev.Shot]] = {"shoot": ev.Shot, "guard": GUARD_SHOT}
+"""The shared kinds of move that are shooting attacks, and how their events are made (a shot from
+guard is a Shot too); a ruleset's own are in its moves module's SHOOTING (`shooting`)."""
 
 
 class DiceExpected(msgspec.Struct, frozen=True):
@@ -276,6 +283,13 @@ def dice_expected(
 def ruleset_moves(ruleset: Ruleset) -> dict[str, Candidates]:
     """The kinds of move only this ruleset has (its `moves` module's MOVES)."""
     return importlib.import_module(ruleset.moves).MOVES if ruleset.moves else {}
+
+
+def shooting(ruleset: Ruleset, kind: str) -> Callable[..., ev.Shot]:
+    """How a shooting kind's events are made: a shared kind's (SHOOTING), else the ruleset's own
+    (its moves module's SHOOTING: KT21's Overwatch is an OverwatchFired)."""
+    own = getattr(importlib.import_module(ruleset.moves), "SHOOTING", {}) if ruleset.moves else {}
+    return SHOOTING.get(kind) or own[kind]
 
 
 class Moves:
@@ -320,7 +334,7 @@ class Moves:
         if not self.part_of(kind):
             return
         for event in (MOVES.get(kind) or ruleset_moves(self.ruleset)[kind])(self.state):
-            if type(event) in self.ruleset.events:
+            if type(event) in self.ruleset.events or event.meta:  # a meta event is every ruleset's (the reducer's rule)
                 yield event
             else:
                 self._foreign.add(kind)
@@ -342,11 +356,11 @@ class Moves:
         """The enemies `op` may shoot (Shoot, or Overwatch) with `weapon`, or with one of its
         weapons: each is tried with the first weapon first, so a target usually costs one trial."""
         weapons = [weapon] if weapon else ranged(self.state, op)
-        return [t.id for t in enemies(self.state, op) if any(self._accepts(kind, shot_probe(op, w, t.id, SHOOTING[kind])) for w in weapons)]
+        return [t.id for t in enemies(self.state, op) if any(self._accepts(kind, shot_probe(op, w, t.id, shooting(self.ruleset, kind))) for w in weapons)]
 
     def shot_weapons(self, op: OperativeState, target: str, kind: str = "shoot") -> list[ev.Weapon]:
         """The weapons of `op` that may shoot `target`."""
-        return [w for w in ranged(self.state, op) if self._accepts(kind, shot_probe(op, w, target, SHOOTING[kind]))]
+        return [w for w in ranged(self.state, op) if self._accepts(kind, shot_probe(op, w, target, shooting(self.ruleset, kind)))]
 
     def _accepts(self, kind: str, event: ev.Event) -> bool:
         shared = self._action_key(event)

@@ -189,11 +189,12 @@ def players(store: Store) -> Roster:
     return roster(store.rows, store.home())
 
 
-def identify(store: Store, text: str, *, new: bool = False) -> Player:
+def identify(store: Store, text: str, *, new: bool = False, roster: Roster | None = None) -> Player:
     """The player a person types (`Roster.find`: an id, a name as shown or as recorded). With
     `new`, a name no game has yet is a new player of this database (registering for an event):
-    the identity their games recorded here will have. For `ktlog tournament` and the like."""
-    found = players(store)
+    the identity their games recorded here will have. For `ktlog tournament` and the like
+    (`roster`: the store's, when the caller has it already)."""
+    found = roster or players(store)
     try:
         return found.find(text)
     except KtlogError:

@@ -26,7 +26,7 @@ from ..rulesets import RULESETS
 from ..state import GameState, OperativeState
 from ..text.describe import describe
 from ..text.event_text import SHOT_SHORTHAND, field_defaults, field_shape, field_types
-from .moves import SHOOTING, Moves, dice_expected, owner
+from .moves import Moves, dice_expected, owner
 
 FIELD_KIND: dict[str, QuestionKind] = {"player": "player", "operative": "operative", "target": "target", "targets": "target", "operatives": "operatives"}
 """The kind of question a field chosen from the legal events is (any other: an option)."""
@@ -151,6 +151,16 @@ def _rolloff(moves: Moves) -> list[Move]:
     return moves_now
 
 
+def _report(moves: Moves) -> list[Move]:
+    """A result reported as a score (a tournament table's): each player's VP, the figures
+    reported already offered (a player confirms them by sending them again)."""
+    reported = cast(list[ev.ResultReported], moves.options("report"))
+    if not reported:
+        return []
+    questions = tuple(number(f"vp.{p}", f"{p}'s VP", default=str(v)) for p, v in reported[0].vp.items())
+    return [Move("report", "Report the result", "ResultReported", questions=questions)]
+
+
 def _control(moves: Moves) -> list[Move]:
     """Who controls each objective marker (pg 85): a holder for each marker."""
     s = moves.state
@@ -229,6 +239,7 @@ KINDS: tuple[Kind, ...] = (
     Kind("apl", "APL change", "3", asked=("operative",), free=_amount("delta", "APL change", "+1 or -1, e.g. -1 Stun"), more=True),
     Kind("cp", "CP adjustment", "4", free=_amount("delta", "CP", "+1 or -1, e.g. +1 Strategic Mastery"), more=True),
     Kind("concede", "Concede", "5", more=True),
+    Kind("report", "Report the result", "6", describe=_report, more=True),
 )
 """The kinds of move every ruleset has (ktlog.play.moves.MOVES), in the order of the game's sequence."""
 
@@ -342,7 +353,7 @@ def _given(e: ev.Event, free: Any, s: GameState) -> dict[str, Any]:
     asked_free = {q.field for q in free(s, e)} if free else set()
     defaults = field_defaults(cls)
     skip = {"override", "version", "meta", *asked_free}
-    if cls in SHOOTING.values() or cls is ev.Fought:
+    if issubclass(cls, ev.Shot | ev.Fought):
         skip |= {"attacks", "damage", "damage_taken", "target_weapon", "hot_roll"}
     return {f: getattr(e, f) for f in cls.__struct_fields__ if f not in skip and not (f in defaults and getattr(e, f) == defaults[f])}
 

@@ -36,8 +36,6 @@ DEFAULT_BASE = "http://127.0.0.1:8787"
 address, and the server started with `--host 0.0.0.0`)."""
 TOKEN_BYTES = 32
 """256 random bits a token (the issue asks for at least 128)."""
-SHARED = (ev.RolledOff, ev.CritOpRolled, ev.TurningPointStarted, ev.TurningPointEnded, ev.ObjectivesControlled, ev.ObjectiveMarkerSetUp, ev.ScoutingRevealed)
-"""The steps both players share: either seat records them."""
 TABLE_ONLY = (ev.GameCreated, ev.PlayerJoined, ev.OperativeAdded)
 """The game's creation and its rosters: recorded at the table when the game is made."""
 
@@ -113,15 +111,16 @@ def register_key(store: Store, seat: Seat, public_key: str) -> Seat:
 
 
 def whose(state: GameState, event: ev.Event) -> str | None:
-    """The player whose decision `event` is, or None for a step both share."""
-    if isinstance(event, SHARED):
+    """The player whose decision `event` is, or None for a step both share (`Event.shared`)."""
+    if event.shared:
         return None
     if isinstance(event, ev.InitiativeDecided):
         return state.decider
     if isinstance(event, ev.DamageInflicted) and event.by in state.operatives:
         return state.operatives[event.by].player
-    if isinstance(event, ev.ReinforcementsArrived):
-        op = state.operatives.get(event.operatives[0]) if event.operatives else None
+    operatives = getattr(event, "operatives", None)  # Joint Ops' reinforcements: the NPOs'
+    if isinstance(operatives, tuple) and operatives:
+        op = state.operatives.get(operatives[0])
         return op.player if op else None
     return owner(state, event)
 

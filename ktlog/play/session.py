@@ -14,7 +14,6 @@ import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property
-from typing import cast
 
 import msgspec
 
@@ -144,7 +143,7 @@ class RecordingSession:
         the later events checked again against the corrected history. A later event the
         correction makes illegal refuses it, naming that event's seq and the rule, unless
         `override` gives the reason to keep it."""
-        correction = ev.EventCorrected(target=target, event=cast("ev.AnyEvent", event), override=override)
+        correction = ev.EventCorrected(target=target, event=event, override=override)
         try:
             return self.record(correction, expected_seq=expected_seq)
         except RuleViolation as exc:

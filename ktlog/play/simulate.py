@@ -28,7 +28,7 @@ from .builder import GameBuilder
 
 def load_sim_rosters(folder: Path = SAMPLE_ROSTERS) -> list[Roster]:
     """The KT24 kill teams of a folder of rosters (not the NPOs, not KT21 datacards)."""
-    rosters = [load_roster(p) for p in sorted(folder.glob("*.toml")) if p.stem != "npo" and not p.stem.startswith("kt21_")]
+    rosters = [r for p in sorted(folder.glob("*.toml")) if p.stem != "npo" and (r := load_roster(p)).datacards == "kt24"]
     if len(rosters) < 2:
         raise KtlogError(f"the simulator needs at least two kill-team rosters in {folder}")
     return rosters

@@ -25,12 +25,21 @@ class Verdict:
     events: int
     bad_seq: int | None = None
     problem: str | None = None
+    disputed: tuple[tuple[int, int], ...] = ()
+    """(the dispute's seq, the seq it disputes) of each open dispute: the log holds, but the
+    result is provisional."""
 
     @property
     def ok(self) -> bool:
         return self.problem is None
 
     def describe(self) -> str:
+        if self.ok and self.disputed:
+            open_ = "; ".join(f"seq {target} is disputed (seq {seq})" for seq, target in self.disputed)
+            return (
+                f"{self.game_id[:8]}  ok ({counted(self.events, 'event')}), but {open_}: the result is provisional until it is resolved "
+                f"(`ktlog event {self.game_id[:8]} DisputeResolved dispute={self.disputed[0][0]} outcome=accepted|withdrawn`)"
+            )
         if self.ok:
             return f"{self.game_id[:8]}  ok ({counted(self.events, 'event')})"
         where = f"seq {self.bad_seq}" if self.bad_seq else "the game"
@@ -127,7 +136,7 @@ def _verify_game(store: Store, game_id: str) -> Verdict:
     except KtlogError as exc:
         return Verdict(game_id, len(rows), getattr(exc, "seq", None), f"the events break a rule: {exc}")
     bad_seq, problem = _derived_mismatch(store, game_id, state, snapshots) or (None, None)
-    return Verdict(game_id, len(rows), bad_seq, problem)
+    return Verdict(game_id, len(rows), bad_seq, problem, tuple((d.seq, d.target) for d in state.open_disputes))
 
 
 REBUILD = "(`ktlog rebuild` rewrites it from the log)"

@@ -6,7 +6,7 @@ import dataclasses
 from functools import lru_cache
 from typing import Any
 
-from ..events import Fought, Shot, Weapon
+from ..events import Fought, ShootingAttack, Shot, Weapon
 from ..state import AplChange, AttackKind, AttackMode, AttackRecord, GameState, OperativeState
 from .actions import KILLZONE_OF_ACTION, begin_action, finish_action, in_killzone, not_engaged
 from .context import Ctx, handles
@@ -107,14 +107,31 @@ def shooting_attacks(ctx: Ctx, e: Shot, op: OperativeState, worsen: int = 0) -> 
     s = ctx.state
     weapon = find_weapon(ctx, op, e.weapon, "ranged")
     profile = killzone_profile(s.killzone, weapon)
+    close = point_blank(e, op)
+    _check_shooter(ctx, e, op, weapon, profile, close)
+    hit = hit_stat(op, weapon) + worsen + (POINT_BLANK_HIT_PENALTY if close else 0)
+    for i, attack in enumerate(e.attacks):
+        target = ctx.living(attack.target, "target")
+        if not target.set_up:
+            ctx.invalid(f"{target.id!r} is not in the killzone", "pg 42")
+        _check_target(ctx, e, i, op, target, profile, close)
+        _shooting_sequence(ctx, attack, op, weapon, target, profile, hit)
+    _hot(ctx, e, op, weapon, profile, hit)
+    if profile.limited:
+        op.weapon_uses[weapon.name] = op.weapon_uses.get(weapon.name, 0) + 1
+    if close and s.activation is not None:
+        s.activation.cannot_retaliate.append(op.id)  # until the end of the interrupted activation (pg 70)
+
+
+def _check_shooter(ctx: Ctx, e: Shot, op: OperativeState, weapon: Weapon, profile: WeaponProfile, close: bool) -> None:
+    """Who may shoot with this weapon now, and at how many targets (pg 42, pg 111)."""
+    s = ctx.state
     if op.order != "engage" and not profile.silent:
         ctx.broke(f"operative {op.id!r} has a Conceal order and can only Shoot with a Silent weapon", "pg 42")
-    close = point_blank(e, op)
     if not close:
         not_engaged(ctx, op, "Shoot", "pg 42")
-    if profile.limited:
-        if limited_uses(s, op, weapon) >= profile.limited:
-            ctx.broke(f"{op.id!r} has used its {weapon.name} {profile.limited} time(s): Limited {profile.limited}", "Limited, pg 111")
+    if profile.limited and limited_uses(s, op, weapon) >= profile.limited:
+        ctx.broke(f"{op.id!r} has used its {weapon.name} {profile.limited} time(s): Limited {profile.limited}", "Limited, pg 111")
     if profile.heavy and not guarding(e):  # from guard, the activation under way is the enemy's
         moves = [a for a in (s.activation.actions if s.activation else []) if a in ("Reposition", "Dash", "Fall Back", "Charge")]
         allowed = {profile.heavy_only} if profile.heavy_only else set()
@@ -129,76 +146,80 @@ def shooting_attacks(ctx: Ctx, e: Shot, op: OperativeState, worsen: int = 0) -> 
     targets = [a.target for a in e.attacks]
     if len(set(targets)) != len(targets):
         ctx.invalid("each target is shot once per action", "pg 111")
-    hit = hit_stat(op, weapon) + worsen + (POINT_BLANK_HIT_PENALTY if close else 0)
-    for i, attack in enumerate(e.attacks):
-        target = ctx.living(attack.target, "target")
-        if not target.set_up:
-            ctx.invalid(f"{target.id!r} is not in the killzone", "pg 42")
-        if i == 0 and close:  # a valid target even if it would not normally be (pg 70)
-            if target.id not in op.engaged_with:
-                ctx.broke(f"a point-blank shot targets an enemy operative within {op.id!r}'s control range ({', '.join(op.engaged_with)})", GUARD)
-        elif i == 0 or profile.torrent:
-            if target.player == op.player:
-                ctx.broke(f"{target.id!r} is a friendly operative; select an enemy operative", "pg 42")
-            friends = [x for x in target.engaged_with if s.operatives[x].player == op.player]
-            if friends:
-                ctx.broke(f"{target.id!r} has friendly operatives within its control range ({', '.join(friends)}) and is not a valid target", "pg 42")
-            if target.order == "conceal" and attack.cover and not (profile.seek or profile.seek_light):
-                ctx.broke(f"{target.id!r} has a Conceal order and is in cover, so it is not a valid target", "pg 42")
-        elif profile.blast:
-            ctx.ruleset.blast_secondary(ctx, e.attacks[0], attack)
-        dice_mode = attack.attack_dice is not None
-        if dice_mode == (attack.damage is not None):
-            ctx.invalid(f"attack on {target.id!r}: give the dice, or in quick mode the damage only", "Shoot, pg 42")
-        save, against = target.datacard.save, profile
-        if attack.invulnerable:
-            if target.datacard.invulnerable_save is None:
-                ctx.broke(f"{target.id!r} has no invulnerable save on its datacard; record the attack against its Save", "Invulnerable Save, 004")
-            else:  # used like Save, but never modified and not affected by APx (004)
-                save, against = target.datacard.invulnerable_save, dataclasses.replace(profile, piercing=0, piercing_crits=0)
-        if dice_mode:
-            result = resolve_shooting(weapon, attack, hit=hit, save=save, profile=against, defence=target.datacard.defence)
-            _pay_rerolls(ctx, op.player, result.command_rerolls_attacker, result.other_rerolls)
-            _pay_rerolls(ctx, target.player, result.command_rerolls_defender, 0)
-            inflict(ctx, target, result.damage, op, "shoot")
-            if result.critical_retained and profile.stun and not target.incapacitated:
-                _stun(target)
-            saves, critical_saves = save_successes(result.defence_rolled, save)
-            _record(
-                ctx,
-                "shoot",
-                False,
-                "dice",
-                op,
-                weapon,
-                target,
-                **_dice_figures(result.attack_rolled, hit, profile, result.hits),
-                defence_dice=len(result.defence_rolled),
-                save=save,
-                rolled_saves=saves,
-                rolled_critical_saves=critical_saves,
-                normal_saves=result.normal_saves,
-                critical_saves=result.critical_saves,
-                damage=result.damage,
-                expected_damage=result.expected_damage,
-            )
-        else:
-            if attack.damage is None or attack.damage < 0:  # None: refused above (quick mode gives the damage)
-                ctx.invalid("damage cannot be negative", "damage")
-            inflict(ctx, target, attack.damage, op, "shoot")
-            _record(ctx, "shoot", False, "quick", op, weapon, target, damage=attack.damage, hit=hit, save=save)
+
+
+def _check_target(ctx: Ctx, e: Shot, i: int, op: OperativeState, target: OperativeState, profile: WeaponProfile, close: bool) -> None:
+    """Whether the `i`th target is a valid one (pg 42): a point-blank shot's, the first or a
+    Torrent one, or a Blast weapon's secondary target (the ruleset's rule)."""
+    attack = e.attacks[i]
+    if i == 0 and close:  # a valid target even if it would not normally be (pg 70)
+        if target.id not in op.engaged_with:
+            ctx.broke(f"a point-blank shot targets an enemy operative within {op.id!r}'s control range ({', '.join(op.engaged_with)})", GUARD)
+    elif i == 0 or profile.torrent:
+        if target.player == op.player:
+            ctx.broke(f"{target.id!r} is a friendly operative; select an enemy operative", "pg 42")
+        friends = [x for x in target.engaged_with if ctx.state.operatives[x].player == op.player]
+        if friends:
+            ctx.broke(f"{target.id!r} has friendly operatives within its control range ({', '.join(friends)}) and is not a valid target", "pg 42")
+        if target.order == "conceal" and attack.cover and not (profile.seek or profile.seek_light):
+            ctx.broke(f"{target.id!r} has a Conceal order and is in cover, so it is not a valid target", "pg 42")
+    elif profile.blast:
+        ctx.ruleset.blast_secondary(ctx, e.attacks[0], attack)
+
+
+def _shooting_sequence(ctx: Ctx, attack: ShootingAttack, op: OperativeState, weapon: Weapon, target: OperativeState, profile: WeaponProfile, hit: int) -> None:
+    """One target's shooting sequence: its dice resolved (pg 42-43), or its damage in quick mode."""
+    dice_mode = attack.attack_dice is not None
+    if dice_mode == (attack.damage is not None):
+        ctx.invalid(f"attack on {target.id!r}: give the dice, or in quick mode the damage only", "Shoot, pg 42")
+    save, against = target.datacard.save, profile
+    if attack.invulnerable:
+        if target.datacard.invulnerable_save is None:
+            ctx.broke(f"{target.id!r} has no invulnerable save on its datacard; record the attack against its Save", "Invulnerable Save, 004")
+        else:  # used like Save, but never modified and not affected by APx (004)
+            save, against = target.datacard.invulnerable_save, dataclasses.replace(profile, piercing=0, piercing_crits=0)
+    if not dice_mode:
+        if attack.damage is None or attack.damage < 0:  # None: refused above (quick mode gives the damage)
+            ctx.invalid("damage cannot be negative", "damage")
+        inflict(ctx, target, attack.damage, op, "shoot")
+        _record(ctx, "shoot", False, "quick", op, weapon, target, damage=attack.damage, hit=hit, save=save)
+        return
+    result = resolve_shooting(weapon, attack, hit=hit, save=save, profile=against, defence=target.datacard.defence)
+    _pay_rerolls(ctx, op.player, result.command_rerolls_attacker, result.other_rerolls)
+    _pay_rerolls(ctx, target.player, result.command_rerolls_defender, 0)
+    inflict(ctx, target, result.damage, op, "shoot")
+    if result.critical_retained and profile.stun and not target.incapacitated:
+        _stun(target)
+    saves, critical_saves = save_successes(result.defence_rolled, save)
+    _record(
+        ctx,
+        "shoot",
+        False,
+        "dice",
+        op,
+        weapon,
+        target,
+        **_dice_figures(result.attack_rolled, hit, profile, result.hits),
+        defence_dice=len(result.defence_rolled),
+        save=save,
+        rolled_saves=saves,
+        rolled_critical_saves=critical_saves,
+        normal_saves=result.normal_saves,
+        critical_saves=result.critical_saves,
+        damage=result.damage,
+        expected_damage=result.expected_damage,
+    )
+
+
+def _hot(ctx: Ctx, e: Shot, op: OperativeState, weapon: Weapon, profile: WeaponProfile, hit: int) -> None:
+    """A Hot weapon's D6 after shooting (Hot, pg 111): damage to the shooter on a roll under its Hit."""
     if e.hot_roll is not None:
         if not profile.hot:
             ctx.invalid(f"{weapon.name} is not Hot; leave hot_roll out", "Hot, pg 111")
         check_die(e.hot_roll, "Hot roll")
         inflict(ctx, op, hot_damage(e.hot_roll, hit), None, "hot")
-    else:
-        if profile.hot and e.attacks[0].attack_dice is not None:
-            ctx.broke(f"{weapon.name} is Hot: record the D6 rolled after shooting (hot_roll)", "Hot, pg 111")
-    if profile.limited:
-        op.weapon_uses[weapon.name] = op.weapon_uses.get(weapon.name, 0) + 1
-    if close and s.activation is not None:
-        s.activation.cannot_retaliate.append(op.id)  # until the end of the interrupted activation (pg 70)
+    elif profile.hot and e.attacks[0].attack_dice is not None:
+        ctx.broke(f"{weapon.name} is Hot: record the D6 rolled after shooting (hot_roll)", "Hot, pg 111")
 
 
 def assistants(s: GameState, fighter: OperativeState, enemy: OperativeState) -> list[str]:
@@ -228,6 +249,23 @@ def _check_assists(ctx: Ctx, fighter: OperativeState, enemy: OperativeState, ass
 def fought(ctx: Ctx, e: Fought) -> None:
     op = begin_action(ctx, e)
     target = ctx.living(e.target, "target")
+    weapon, target_weapon = _check_fight(ctx, e, op, target)
+    dice_mode = e.attack_dice is not None or e.target_dice is not None
+    quick = e.damage is not None or e.damage_taken is not None
+    if dice_mode == quick:
+        ctx.invalid("give both sides' dice, or in quick mode the damage dealt and taken", "Fight, pg 44")
+    hit = hit_stat(op, weapon, e.assists)
+    target_hit = hit_stat(target, target_weapon, e.target_assists) if target_weapon else 0
+    if quick:
+        _quick_fight(ctx, e, op, weapon, hit, target, target_weapon, target_hit)
+    else:
+        _fight_dice(ctx, e, op, weapon, hit, target, target_weapon, target_hit)
+    finish_action(ctx, e, op)
+
+
+def _check_fight(ctx: Ctx, e: Fought, op: OperativeState, target: OperativeState) -> tuple[Weapon, Weapon | None]:
+    """Whom the operative may fight, and with which weapons (pg 44-45; Door and Hatchway Fight,
+    pg 64, pg 70): its weapon and the target's, if it retaliates."""
     if target.player == op.player:
         ctx.invalid(f"{target.id!r} is a friendly operative; fight an enemy operative", "pg 44")
     if e.action == "Fight":
@@ -251,23 +289,27 @@ def fought(ctx: Ctx, e: Fought) -> None:
         ctx.invalid("assists cannot be negative", "pg 44")
     _check_assists(ctx, op, target, e.assists, "assists")
     _check_assists(ctx, target, op, e.target_assists, "target_assists")
-    dice_mode = e.attack_dice is not None or e.target_dice is not None
-    quick = e.damage is not None or e.damage_taken is not None
-    if dice_mode == quick:
-        ctx.invalid("give both sides' dice, or in quick mode the damage dealt and taken", "Fight, pg 44")
-    hit = hit_stat(op, weapon, e.assists)
-    target_hit = hit_stat(target, target_weapon, e.target_assists) if target_weapon else 0
-    if quick:
-        dealt, taken = e.damage or 0, e.damage_taken or 0
-        if dealt < 0 or taken < 0:
-            ctx.invalid("damage cannot be negative", "damage")
-        inflict(ctx, target, dealt, op, "fight")
-        inflict(ctx, op, taken, target, "fight")
-        _record(ctx, "fight", False, "quick", op, weapon, target, damage=dealt, hit=hit)
-        if target_weapon:
-            _record(ctx, "fight", True, "quick", target, target_weapon, op, damage=taken, hit=target_hit)
-        finish_action(ctx, e, op)
-        return
+    return weapon, target_weapon
+
+
+def _quick_fight(
+    ctx: Ctx, e: Fought, op: OperativeState, weapon: Weapon, hit: int, target: OperativeState, target_weapon: Weapon | None, target_hit: int
+) -> None:
+    """A fight in quick mode: the damage dealt and taken."""
+    dealt, taken = e.damage or 0, e.damage_taken or 0
+    if dealt < 0 or taken < 0:
+        ctx.invalid("damage cannot be negative", "damage")
+    inflict(ctx, target, dealt, op, "fight")
+    inflict(ctx, op, taken, target, "fight")
+    _record(ctx, "fight", False, "quick", op, weapon, target, damage=dealt, hit=hit)
+    if target_weapon:
+        _record(ctx, "fight", True, "quick", target, target_weapon, op, damage=taken, hit=target_hit)
+
+
+def _fight_dice(
+    ctx: Ctx, e: Fought, op: OperativeState, weapon: Weapon, hit: int, target: OperativeState, target_weapon: Weapon | None, target_hit: int
+) -> None:
+    """A fight with both sides' dice, resolved strike by strike (pg 45)."""
     result = resolve_fight(
         Fighter(weapon, hit, e.attack_dice, op.wounds),
         Fighter(target_weapon, target_hit, e.target_dice, target.wounds),
@@ -281,27 +323,8 @@ def fought(ctx: Ctx, e: Fought) -> None:
         _stun(target)
     if target_weapon and result.defender.critical_retained and weapon_profile(target_weapon.rules).stun and not op.incapacitated:
         _stun(op)
-    _record(
-        ctx,
-        "fight",
-        False,
-        "dice",
-        op,
-        weapon,
-        target,
-        damage=result.attacker.damage_dealt,
-        **_dice_figures(result.attacker.attack_dice, hit, weapon_profile(weapon.rules), result.attacker.hits),
-    )
+    figures = _dice_figures(result.attacker.attack_dice, hit, weapon_profile(weapon.rules), result.attacker.hits)
+    _record(ctx, "fight", False, "dice", op, weapon, target, damage=result.attacker.damage_dealt, **figures)
     if target_weapon:
-        _record(
-            ctx,
-            "fight",
-            True,
-            "dice",
-            target,
-            target_weapon,
-            op,
-            damage=result.defender.damage_dealt,
-            **_dice_figures(result.defender.attack_dice, target_hit, weapon_profile(target_weapon.rules), result.defender.hits),
-        )
-    finish_action(ctx, e, op)
+        figures = _dice_figures(result.defender.attack_dice, target_hit, weapon_profile(target_weapon.rules), result.defender.hits)
+        _record(ctx, "fight", True, "dice", target, target_weapon, op, damage=result.defender.damage_dealt, **figures)

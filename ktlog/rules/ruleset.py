@@ -61,7 +61,7 @@ class Ruleset(ABC):
     # --- what a new game asks for it ---------------------------------------------------------
 
     datacards: ClassVar[str] = "kt24"
-    """The edition of the datacards its kill teams use (sample rosters named kt21_* are KT21's)."""
+    """The edition of the datacards its kill teams use (a roster file's `datacards`)."""
     labels: ClassVar[tuple[str, ...]] = ()
     """GameCreated labels a new game of it asks for besides the usual ones (KT21: the dataslate)."""
     label_hints: ClassVar[dict[str, str]] = {}

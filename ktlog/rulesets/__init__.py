@@ -17,8 +17,10 @@ import sys
 from typing import TYPE_CHECKING
 
 from ..errors import InvalidEvent, RegistryError
-from ..events import GameCreated
+from ..events import CORE_EVENTS, EVENT_TYPES, Action, GameCreated
+from ..rules.context import HANDLERS
 from ..rules.ruleset import Ruleset
+from ..rules.words import WORDS
 
 if TYPE_CHECKING:
     from importlib.metadata import EntryPoint
@@ -62,8 +64,23 @@ def register(ruleset: Ruleset) -> Ruleset:
         raise RegistryError(f"ruleset {name!r} asks for labels a game does not have: {', '.join(sorted(unknown))} (GameCreated's fields)")
     if ruleset.name in RULESETS:
         raise RegistryError(f"two rulesets are called {ruleset.name!r}")
+    for cls in sorted(ruleset.events - set(CORE_EVENTS), key=lambda c: c.__name__):
+        if problem := _own_event_problem(cls):
+            raise RegistryError(f"ruleset {name!r} accepts {problem}")
     RULESETS[ruleset.name] = ruleset
     return ruleset
+
+
+def _own_event_problem(cls: type) -> str | None:
+    """What a ruleset's own event type lacks: its place in the vocabulary, a rule handler, words."""
+    name = getattr(cls, "__name__", repr(cls))
+    if EVENT_TYPES.get(name) is not cls:
+        return f"{name}, which is not a registered event type: declare it with ktlog.events.register_events"
+    if cls not in HANDLERS:
+        return f"{name}, which has no rule handler: give it one with @ktlog.rules.context.handles({name})"
+    if cls not in WORDS and not any(base in CORE_EVENTS or base is Action for base in cls.__mro__[1:]):  # else said as its base is
+        return f"{name}, which has no words: give it them with @ktlog.rules.words.words({name})"
+    return None
 
 
 def load_entry_point(entry: EntryPoint) -> Ruleset:

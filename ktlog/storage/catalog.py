@@ -38,6 +38,7 @@ GAMES: dict[str, type] = {
     "pve": int,
     "simulated": int,
     "disputes": int,
+    "reported": str,
 }
 """One row per game. `game_key`, its integer primary key, keys its events, snapshots and
 projection rows (a tenth of the 36-character id, and never renumbered by a VACUUM); `id` is the
@@ -49,7 +50,9 @@ shared win), `draw` (0 or 1), `ended_by`, `conceded_by`, and each player's VP in
 and `vp_by_op`. `pve` (0 or 1): played against non-player operatives (`Ruleset.pve`), left out of
 the league unless asked for. `simulated` (0 or 1): played by `ktlog simulate` (GameCreated.simulated),
 left out of statistics and datasets unless asked for (`--simulated`). `disputes`: how many
-disputes of its events are open (`EventDisputed`): while any is, its result is provisional."""
+disputes of its events are open (`EventDisputed`): while any is, its result is provisional.
+`reported`: the result reported for it (`ResultReported`: JSON of the VP by player, who stands
+behind them and the event's seq), beside a battle recorded in full or as the result itself."""
 
 LABEL_COLUMNS = {"mission": "mission", "league": "league", "season": "season", "round": "round", "table": "table_label"}
 """A game's label -> its column in the games table."""
@@ -99,11 +102,39 @@ SIGNATURES: dict[str, type] = {"game_id": str, "head_seq": int, "signer": str, "
 KEYRING: dict[str, type] = {"public_key": str, "name": str, "how": str, "pinned_at": str, "revoked_at": str}
 """The league's keyring: each public key (hex) pinned to the one name it signs for (`play.keyring`)."""
 
-TOURNAMENTS: dict[str, type] = {"name": str, "created_at": str, "rounds": int, "ruleset": str, "tie_breakers": str, "seed": int}
+TOURNAMENTS: dict[str, type] = {
+    "name": str,
+    "created_at": str,
+    "rounds": int,
+    "ruleset": str,
+    "tie_breakers": str,
+    "seed": int,
+    "bye_points": float,
+    "timer_round": int,
+    "timer_ends_at": str,
+    "reopened_round": int,
+    "organiser_token_hash": str,
+}
 """One row per tournament (`ktlog tournament new`): its number of rounds, the ruleset its games are
 played under (None: any), its tie-breakers after points (comma separated, `play.tournament_swiss`),
-and the seed that drew its first round (None until it is paired)."""
-TOURNAMENT_PLAYERS: dict[str, type] = {"tournament": str, "player": str, "added_at": str}
+the seed that drew its first round (None until it is paired) and draws the last tie-breaker, what
+a bye counts for in the opponents' average (None: left out), the round timer (its round and when
+it ends, UTC), the round whose results the organiser reopened after a later round was paired,
+and the SHA-256 of the organiser page's token."""
+TOURNAMENT_PLAYERS: dict[str, type] = {
+    "tournament": str,
+    "player": str,
+    "added_at": str,
+    "player_id": str,
+    "club": str,
+    "checked_in_at": str,
+    "joins_round": int,
+    "dropped_after": int,
+}
+"""A player registered for a tournament: their name at the event (the name their games there
+give them), their league identity (`play.players`: `player_id`, and the club that tells them from
+a namesake), when they checked in, the first round they may be paired in (a late arrival's is
+later than 1) and the last round they played before they dropped (None: they have not)."""
 TOURNAMENT_TABLES: dict[str, type] = {
     "tournament": str,
     "round": int,

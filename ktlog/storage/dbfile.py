@@ -5,6 +5,14 @@ or read-only file.
 
 Read-only commands check a file with `is_current` first, without loading the store or the rules,
 and open a `Store` (which explains, migrates or refuses) only when the file is anything else.
+
+Only SQLite opens a database file and its `-wal` and `-shm`, and only this process's SQLite (the
+one Python's `sqlite3` links): its locks are POSIX locks, which belong to the process, and any
+other open and close of the same file (Python's `open()`, a second copy of SQLite such as the
+ADBC driver's) drops every lock the process holds on it. Another program then takes itself for
+the last one, checkpoints and deletes the write-ahead log this process is still writing (issue
+38). So a file's kind is learnt from `os.stat` and from SQLite's own answer, never by reading its
+header, and `tests/test_one_opener.py` watches every open in a server, a TUI and the commands.
 """
 
 from __future__ import annotations
@@ -24,7 +32,7 @@ from ..errors import StoreError
 from . import new_database
 
 APPLICATION_ID = 0x6B746C67  # "ktlg"
-SCHEMA_VERSION = 22
+SCHEMA_VERSION = 23
 """Bumped with each migration; a database with a higher one needs a newer ktlog."""
 SCHEMA_NEEDS_KTLOG = "0.1.0"
 """The first ktlog version that reads this schema (recorded in the database's meta table)."""
@@ -63,15 +71,14 @@ def default_db_path() -> Path:
 def is_current(path: Path) -> bool:
     """Whether `path` is a ktlog database of this schema version, ready to read as it is."""
     try:
-        if not path.is_file():
+        if not path.is_file() or not os.stat(path).st_size:
             return False  # a pipe or device is never opened: reading it could wait forever
-        with open(path, "rb") as f:
-            if f.read(16) != b"SQLite format 3\x00":
-                return False
         conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
         try:
             return bool(
-                conn.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID and conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+                conn.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
+                and conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+                and not rebuild_pending(conn)
             )
         finally:
             conn.close()
@@ -82,7 +89,7 @@ def is_current(path: Path) -> bool:
 def open_database(path: Path | None, *, create: bool = True, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> tuple[sqlite3.Connection, bool]:
     """Connect to the database at `path` (None: in memory) and bring it to the current schema.
     Returns the connection (autocommit: see `transaction`) and whether a migration changed the
-    derived tables of stored games, which must then be rebuilt from the log."""
+    derived tables of stored games, which must then be rebuilt from the log (`REBUILD_PENDING`)."""
     conn = _connect(path, create, busy_timeout_ms)
     try:
         return conn, _migrate(conn, path)
@@ -100,12 +107,8 @@ def _connect(path: Path | None, create: bool, busy_timeout_ms: int) -> sqlite3.C
             raise StoreError(f"{where} is a directory, not a database file; give the path of a .db file with --db")
         if not path.is_file():
             raise StoreError(f"{where} is not a regular file (a pipe or a device); give the path of a .db file with --db")
-        with open(path, "rb") as f:
-            head = f.read(16)
-        if not head and not create:
+        if not create and not os.stat(path).st_size:
             raise StoreError(f"{where} is an empty file, not a ktlog database; record or import a game into it, or choose another with --db")
-        if head and head != b"SQLite format 3\x00":
-            raise StoreError(f"{where} is not a SQLite database (it may be a game-log file: use `ktlog import`); choose another file with --db")
     elif not create:
         raise StoreError(f"no database at {where}; record or import a game first, or choose one with --db")
     else:
@@ -131,7 +134,9 @@ def _connect(path: Path | None, create: bool, busy_timeout_ms: int) -> sqlite3.C
                 f"{path.name}-shm beside a database (and creates a new one there); make the folder writable, "
                 "or copy the database to a writable folder and give that path with --db"
             ) from exc
-        if "malformed" in str(exc) or "not a database" in str(exc):
+        if exc.sqlite_errorcode == sqlite3.SQLITE_NOTADB:  # SQLite read the header: not "SQLite format 3"
+            raise StoreError(f"{where} is not a SQLite database (it may be a game-log file: use `ktlog import`); choose another file with --db") from exc
+        if "malformed" in str(exc):
             raise StoreError(
                 f"cannot open {where}: the file is damaged ({exc}); it may have been cut short while being copied. "
                 "Restore it from a backup, or import the games' exported files into a new database"
@@ -140,6 +145,79 @@ def _connect(path: Path | None, create: bool, busy_timeout_ms: int) -> sqlite3.C
     if mode.lower() != "wal" and os.access(where, os.W_OK):
         raise StoreError(f"{where}: cannot switch to WAL mode ({mode}); is the folder writable?")
     return conn
+
+
+COMPANIONS = ("", "-wal", "-shm", "-journal")
+"""Suffixes of the files SQLite keeps for a database: the file itself, its write-ahead log, its
+shared memory and its rollback journal."""
+
+
+def companion_of(path: Path, database: Path | None) -> str | None:
+    """Which of the database's files `path` is, by its name or its inode (a link to it): its
+    suffix in `COMPANIONS`, or None for another file. Nothing is opened: a file read or written
+    there would drop this process's locks, or destroy the database."""
+    if database is None:
+        return None
+    target = Path(path).resolve()
+    for suffix in COMPANIONS:
+        companion = Path(f"{database}{suffix}")
+        if target == companion.resolve():
+            return suffix
+        with contextlib.suppress(OSError):
+            if os.path.samefile(target, companion):
+                return suffix
+    return None
+
+
+def held_open(path: Path) -> bool:
+    """Whether this process has the database or a file SQLite keeps beside it open (a connection of its
+    SQLite): another library must not open the file then (the module's docstring). Read from the
+    process's open files (`/dev/fd`); where there is none (Windows), locks are not POSIX ones."""
+    wanted = set()
+    for name in (f"{path}{suffix}" for suffix in COMPANIONS):
+        with contextlib.suppress(OSError):
+            st = os.stat(name)
+            wanted.add((st.st_dev, st.st_ino))
+    try:
+        fds = os.listdir("/dev/fd")
+    except OSError:
+        return False
+    for fd in fds:
+        with contextlib.suppress(OSError, ValueError):
+            st = os.fstat(int(fd))
+            if (st.st_dev, st.st_ino) in wanted:
+                return True
+    return False
+
+
+def identity(path: Path) -> tuple[int, int] | None:
+    """The file's device and inode (None when there is none): another pair is another file."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_dev, st.st_ino
+
+
+def lost_under(path: Path, opened: tuple[int, int] | None) -> str | None:
+    """What happened to a database this process opened as the file `opened` (its `identity`), in a
+    sentence, or None while it is still the file at `path` with its write-ahead log: deleted or
+    replaced, or its `-wal` or `-shm` deleted under the connections (a program that dropped its
+    own locks thought itself the last and cleaned up, issue 38). What is written then reaches
+    no one else, so a long-running writer (`ktlog serve`) stops and opens the file again."""
+    now = identity(path)
+    if now is None:
+        return f"{path} was deleted or moved while the server had it open"
+    if opened is not None and now != opened:
+        return f"{path} was replaced by another file while the server had it open"
+    real = os.path.realpath(path)
+    with contextlib.suppress(OSError):
+        for fd in os.listdir("/proc/self/fd"):  # Linux: where a file open here was deleted, its link says so
+            with contextlib.suppress(OSError):
+                target = os.readlink(f"/proc/self/fd/{fd}")
+                if target.startswith(real) and target.endswith(" (deleted)") and target[len(real) :].startswith(("-wal", "-shm")):
+                    return f"the write-ahead log of {path} was deleted under the server by another program"
+    return None
 
 
 def read_uri(path: Path) -> str:
@@ -192,7 +270,7 @@ def _migrate(conn: sqlite3.Connection, path: Path | None) -> bool:
             f"schema {SCHEMA_VERSION}); install {needs} to open it"
         )
     if version == SCHEMA_VERSION:
-        return False
+        return rebuild_pending(conn)
     if not version and not tables and new_database.VERSION == SCHEMA_VERSION:
         _create(conn, path)
         return False
@@ -203,12 +281,26 @@ def _migrate(conn: sqlite3.Connection, path: Path | None) -> bool:
     pending = {m.name for m in migrations.pending(db)}
     with _setting_up(conn, path):
         migrations.apply(db)
+        if version and pending & REBUILDING_MIGRATIONS and conn.execute("SELECT 1 FROM games").fetchone():
+            conn.execute(f"INSERT OR REPLACE INTO meta (key, value) VALUES ('{REBUILD_PENDING}', ?)", (str(version),))
     if version and pending & COMPACTING_MIGRATIONS:
         try:
             conn.execute("VACUUM")  # the pages the old tables held go back to the disk
         except sqlite3.OperationalError:
             pass  # no room for the copy VACUUM makes: the file keeps its size, and new rows use the free pages
-    return bool(version and pending & REBUILDING_MIGRATIONS and conn.execute("SELECT 1 FROM games").fetchone())
+    return rebuild_pending(conn)
+
+
+REBUILD_PENDING = "rebuild_pending"
+"""The meta key a migration that changes the derived tables leaves, in its own transaction, with
+the schema it came from; `Store.rebuild` removes it in the rebuild's. A process killed between
+the two leaves it, and the next ktlog to open the file rebuilds (2 of 20 kills left the games'
+derived columns empty before, and `verify` blamed an edit, issue 38)."""
+
+
+def rebuild_pending(conn: sqlite3.Connection) -> bool:
+    """Whether a migration's rebuild of the derived tables has not been done yet."""
+    return conn.execute(f"SELECT 1 FROM meta WHERE key = '{REBUILD_PENDING}'").fetchone() is not None
 
 
 def _create(conn: sqlite3.Connection, path: Path | None) -> None:
@@ -275,17 +367,19 @@ def durable_once(conn: sqlite3.Connection) -> Iterator[None]:
                 ) from exc
 
 
-def store_error(exc: Exception, path: Path | None) -> StoreError:
+def store_error(exc: Exception, path: Path | None, *, writing: bool = True) -> StoreError:
     """What a failed write or read means to the user: a lock, a read-only file, a damaged file,
-    a full disk (`exc`: an error of sqlite3 or of the ADBC driver the analytics read with)."""
+    a full disk (`exc`: an error of sqlite3 or of the ADBC driver the analytics read with). A
+    read (`writing` False) never says "nothing was recorded": it recorded nothing anyway."""
     text = str(exc)
     where = path or ":memory:"
+    unchanged = "; nothing was recorded" if writing else ""
     if "locked" in text or "busy" in text:
         return StoreError(f"{where} is locked by another ktlog writing to it; wait a moment and try again")
     if "readonly" in text or "read-only" in text:
-        return StoreError(f"{where} is read-only; nothing was recorded. Make the file writable or choose another with --db")
-    if "malformed" in text:
-        return StoreError(f"{where} is damaged ({text}); nothing was recorded. `ktlog verify` says what is wrong; restore it from a backup")
+        return StoreError(f"{where} is read-only{unchanged}. Make the file writable or choose another with --db")
+    if "malformed" in text or "not a database" in text:
+        return StoreError(f"{where} is damaged ({text}){unchanged}. `ktlog verify` says what is wrong; restore it from a backup")
     if "full" in text or "disk" in text:
-        return StoreError(f"the disk holding {where} is full; nothing was recorded. Free some space and try again")
+        return StoreError(f"the disk holding {where} is full{unchanged}. Free some space and try again")
     return StoreError(f"{where}: {text}")

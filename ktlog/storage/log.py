@@ -21,17 +21,19 @@ its canonical JSON text, hash as its 32 bytes).
 
 from __future__ import annotations
 
+import functools
 import json
 import sqlite3
 import threading
 import zlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
-from typing import Any
+from typing import Any, TypeVar
 
 import msgspec
 
 from ..envelopes import GENESIS, chain_hash, event_id_text
+from ..errors import StoreError
 from .catalog import REWINDS
 
 Row = tuple[Any, ...]
@@ -166,13 +168,45 @@ def _archived(conn: sqlite3.Connection, game_key: int, first: int, last: int | N
 
 # --- reading --------------------------------------------------------------------------------
 
+UNREADABLE = (ValueError, TypeError, AttributeError, KeyError, UnicodeError, msgspec.MsgspecError)
+"""What reading a block or a row edited behind ktlog's back raises (not a block, a version or a
+payload of another type ...)."""
 
+
+def damaged(game_id: str, exc: Exception, seq: int | None = None) -> StoreError:
+    """A stored event that does not read, in words: `ktlog verify` names the seq; `export`,
+    `score` and `log` said "bug in ktlog" (issue 38)."""
+    at = f" at seq {seq}" if seq is not None else ""
+    return StoreError(
+        f"the stored events of game {game_id[:8]} cannot be read{at} ({str(exc)[:120]}): the file was changed behind ktlog's back. "
+        "`ktlog verify` names the event; restore the database from a backup, or import the game's exported file into a new one"
+    )
+
+
+R = TypeVar("R")
+
+
+def _said(read: Callable[..., R]) -> Callable[..., R]:
+    """A reader of one game's events whose damage is a `damaged` StoreError."""
+
+    @functools.wraps(read)
+    def reading(conn: sqlite3.Connection, game_key: int, *args: Any, **kwargs: Any) -> R:
+        try:
+            return read(conn, game_key, *args, **kwargs)
+        except UNREADABLE as exc:
+            raise damaged(_game_id(conn, game_key), exc) from exc
+
+    return reading
+
+
+@_said
 def rows(conn: sqlite3.Connection, game_key: int, *, first: int = 1, last: int | None = None) -> list[Row]:
     """A game's events from seq `first` to `last` (default: its head), in seq order."""
     sql = f"SELECT {_COLUMNS} FROM events WHERE game_key = ? AND seq >= ?" + (" AND seq <= ?" if last is not None else "") + " ORDER BY seq"
     return _archived(conn, game_key, first, last) + conn.execute(sql, [game_key, first] + ([last] if last is not None else [])).fetchall()
 
 
+@_said
 def payloads(conn: sqlite3.Connection, game_key: int, first: int, last: int) -> list[tuple[int, Any, Any, Any]]:
     """(seq, type, version, payload) of a game's events from seq `first` to `last`, in seq order:
     what a fold reads, without the hashes `rows` works out for each archived event."""
@@ -201,6 +235,7 @@ def stored_rows(conn: sqlite3.Connection, game_key: int) -> list[tuple[Any, ...]
     return out + rows
 
 
+@_said
 def event(conn: sqlite3.Connection, game_key: int, seq: int) -> tuple[str, str] | None:
     """The type and payload of a game's event at `seq`, None if there is none."""
     row: tuple[str, str] | None = conn.execute("SELECT type, payload FROM events WHERE game_key = ? AND seq = ?", (game_key, seq)).fetchone()
@@ -209,6 +244,7 @@ def event(conn: sqlite3.Connection, game_key: int, seq: int) -> tuple[str, str] 
     return row
 
 
+@_said
 def hashes(conn: sqlite3.Connection, game_key: int, seqs: list[int]) -> dict[int, Any]:
     """The hash of a game's events at `seqs` (32 bytes each; a seq with no event is left out)."""
     if not seqs:
@@ -220,6 +256,7 @@ def hashes(conn: sqlite3.Connection, game_key: int, seqs: list[int]) -> dict[int
     return found
 
 
+@_said
 def rewind_targets(conn: sqlite3.Connection, game_key: int, after: int, upto: int) -> list[int]:
     """The seqs the undos and corrections of a game in seqs (after, upto] reach back to (a partial
     index holds the rows' few; an archived block is read whole)."""

@@ -396,3 +396,18 @@ def m021_log_chunks(db: sqlite_utils.Database) -> None:
     not decoded yet. Snapshots stored before are read as they are (`state.decode_state` reads
     them) and written anew by `ktlog rebuild`; an older ktlog, which would take the new ones
     for edited, refuses the file."""
+
+
+@migrations()
+def m022_event_day(db: sqlite_utils.Database) -> None:
+    """Schema 23: an event day (`play.tournament`). A tournament's players as league identities
+    (`player_id`, `club`), their check-in, the round a late arrival joins and the round after
+    which a player dropped; a tournament's bye in the opponents' average, its round timer, a
+    round reopened by the organiser and the organiser page's token (its hash). And the games
+    row's `reported` (`ResultReported`), NULL for every game stored before: none had one."""
+    for column, kind in (("bye_points", float), ("timer_round", int), ("timer_ends_at", str), ("reopened_round", int), ("organiser_token_hash", str)):
+        db.table("tournaments").add_column(column, kind)
+    for column, kind in (("player_id", str), ("club", str), ("checked_in_at", str), ("joins_round", int), ("dropped_after", int)):
+        db.table("tournament_players").add_column(column, kind)
+    db.execute("UPDATE tournament_players SET joins_round = 1")
+    db.table("games").add_column("reported", str)

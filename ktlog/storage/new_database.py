@@ -4,7 +4,7 @@ the migrations one by one (about 0.16 s of CPU, a tenth of importing 200 games i
 Used only while VERSION is the schema version: a new migration makes it stale, and new files
 are then made by the migrations until `make new-database` writes it again."""
 
-VERSION = 22
+VERSION = 23
 """The schema version these statements make."""
 MIGRATIONS = (
     "m001_initial",
@@ -26,6 +26,7 @@ MIGRATIONS = (
     "m019_game_archives",
     "m020_lean_snapshots",
     "m021_log_chunks",
+    "m022_event_day",
 )
 """The migrations a database made by SCHEMA counts as applied (sqlite-utils' `_sqlite_migrations`)."""
 SCHEMA = (
@@ -48,7 +49,7 @@ SCHEMA = (
     'CREATE TABLE "game_results" (\n   "game_id" TEXT,\n   "seq" INTEGER,\n   "player" TEXT,\n   "kill_team" TEXT,\n   "opponents" TEXT,\n   "result" TEXT,\n   "ended_by" TEXT,\n   "vp_total" INTEGER,\n   "kill_grade" INTEGER,\n   "cp_left" INTEGER,\n   "ruleset" TEXT,\n   "date" TEXT,\n   "league" TEXT,\n   "season" TEXT,\n   "round" TEXT,\n   "table_label" TEXT,\n   "crit_op" TEXT,\n   "killzone" TEXT,\n   "game_key" INTEGER\n)',
     'CREATE INDEX "idx_game_results_game_id_seq"\n    ON "game_results" ("game_id", "seq")',
     'CREATE TABLE "signatures" (\n   "game_id" TEXT,\n   "head_seq" INTEGER,\n   "signer" TEXT,\n   "public_key" TEXT,\n   "signature" TEXT,\n   "recorded_at" TEXT,\n   PRIMARY KEY ("game_id", "head_seq", "public_key")\n)',
-    'CREATE TABLE "games" (\n   "game_key" INTEGER PRIMARY KEY,\n   "id" TEXT NOT NULL,\n   "created_at" TEXT,\n   "updated_at" TEXT,\n   "ruleset" TEXT NOT NULL,\n   "killzone" TEXT,\n   "date" TEXT,\n   "mission" TEXT,\n   "league" TEXT,\n   "season" TEXT,\n   "round" TEXT,\n   "table_label" TEXT,\n   "players" TEXT,\n   "kill_teams" TEXT,\n   "status" TEXT NOT NULL,\n   "result" TEXT,\n   "head_seq" INTEGER NOT NULL,\n   "head_hash" TEXT NOT NULL,\n   "winner" TEXT,\n   "draw" INTEGER,\n   "ended_by" TEXT,\n   "conceded_by" TEXT,\n   "pve" INTEGER,\n   "simulated" INTEGER\n, "disputes" INTEGER)',
+    'CREATE TABLE "games" (\n   "game_key" INTEGER PRIMARY KEY,\n   "id" TEXT NOT NULL,\n   "created_at" TEXT,\n   "updated_at" TEXT,\n   "ruleset" TEXT NOT NULL,\n   "killzone" TEXT,\n   "date" TEXT,\n   "mission" TEXT,\n   "league" TEXT,\n   "season" TEXT,\n   "round" TEXT,\n   "table_label" TEXT,\n   "players" TEXT,\n   "kill_teams" TEXT,\n   "status" TEXT NOT NULL,\n   "result" TEXT,\n   "head_seq" INTEGER NOT NULL,\n   "head_hash" TEXT NOT NULL,\n   "winner" TEXT,\n   "draw" INTEGER,\n   "ended_by" TEXT,\n   "conceded_by" TEXT,\n   "pve" INTEGER,\n   "simulated" INTEGER\n, "disputes" INTEGER, "reported" TEXT)',
     "CREATE UNIQUE INDEX idx_games_id ON games (id)",
     "CREATE TABLE events (\n            position INTEGER PRIMARY KEY,\n            game_key INTEGER NOT NULL REFERENCES games (game_key),\n            seq INTEGER NOT NULL,\n            event_id BLOB NOT NULL,\n            type TEXT NOT NULL,\n            version INTEGER NOT NULL,\n            recorded_at TEXT NOT NULL,\n            payload TEXT NOT NULL,\n            hash BLOB NOT NULL,\n            game_id TEXT CHECK ((seq = 1) = (game_id IS NOT NULL))\n        )",
     'CREATE TABLE "snapshots" (\n   "game_key" INTEGER,\n   "seq" INTEGER,\n   "state" BLOB,\n   "seal" BLOB,\n   PRIMARY KEY ("game_key", "seq")\n)',
@@ -62,8 +63,8 @@ SCHEMA = (
     'CREATE TABLE "player_aliases" (\n   "database_id" TEXT,\n   "name" TEXT,\n   "player_id" TEXT NOT NULL,\n   PRIMARY KEY ("database_id", "name")\n)',
     'CREATE INDEX "idx_player_aliases_player_id"\n    ON "player_aliases" ("player_id")',
     'CREATE TABLE "player_names" (\n   "player_id" TEXT PRIMARY KEY,\n   "name" TEXT NOT NULL,\n   "changed_at" TEXT NOT NULL\n)',
-    'CREATE TABLE "tournaments" (\n   "name" TEXT PRIMARY KEY,\n   "created_at" TEXT NOT NULL,\n   "rounds" INTEGER NOT NULL,\n   "ruleset" TEXT,\n   "tie_breakers" TEXT,\n   "seed" INTEGER\n)',
-    'CREATE TABLE "tournament_players" (\n   "tournament" TEXT,\n   "player" TEXT,\n   "added_at" TEXT,\n   PRIMARY KEY ("tournament", "player")\n)',
+    'CREATE TABLE "tournaments" (\n   "name" TEXT PRIMARY KEY,\n   "created_at" TEXT NOT NULL,\n   "rounds" INTEGER NOT NULL,\n   "ruleset" TEXT,\n   "tie_breakers" TEXT,\n   "seed" INTEGER\n, "bye_points" REAL, "timer_round" INTEGER, "timer_ends_at" TEXT, "reopened_round" INTEGER, "organiser_token_hash" TEXT)',
+    'CREATE TABLE "tournament_players" (\n   "tournament" TEXT,\n   "player" TEXT,\n   "added_at" TEXT, "player_id" TEXT, "club" TEXT, "checked_in_at" TEXT, "joins_round" INTEGER, "dropped_after" INTEGER,\n   PRIMARY KEY ("tournament", "player")\n)',
     'CREATE TABLE "tournament_tables" (\n   "tournament" TEXT,\n   "round" INTEGER,\n   "table_no" INTEGER,\n   "player_a" TEXT NOT NULL,\n   "player_b" TEXT,\n   "game_id" TEXT,\n   "no_show" TEXT,\n   "paired_at" TEXT NOT NULL,\n   PRIMARY KEY ("tournament", "round", "table_no")\n)',
     "CREATE UNIQUE INDEX idx_tournament_tables_game_id ON tournament_tables (game_id) WHERE game_id IS NOT NULL",
     "CREATE TABLE game_archives (\n            game_key INTEGER NOT NULL REFERENCES games (game_key),\n            first_seq INTEGER NOT NULL,\n            last_seq INTEGER NOT NULL,\n            last_hash BLOB NOT NULL,\n            game_id TEXT,\n            events BLOB NOT NULL,\n            PRIMARY KEY (game_key, first_seq)\n        )",

@@ -100,12 +100,23 @@ def game_columns(state: GameState) -> dict[str, Any]:
         "kill_teams": json.dumps([p.kill_team for p in state.players.values()]),
         "status": game_status(state),
         "result": result,
+        "reported": _reported(state),
         **(
             {"winner": r.winner, "draw": int(r.draw), "ended_by": r.ended_by, "conceded_by": r.conceded_by}
             if r
             else dict.fromkeys(("winner", "draw", "ended_by", "conceded_by"))
         ),
     }
+
+
+def _reported(state: GameState) -> str | None:
+    """The result reported for the game (`ResultReported`), as the games row keeps it: VP by
+    player (and by op, if given), who reported or confirmed it, and its seq."""
+    r = state.report
+    if r is None:
+        return None
+    reported = {"vp": r.vp, **({"vp_by_op": r.vp_by_op} if r.vp_by_op else {}), "by": r.reported_by, "seq": r.seq}
+    return json.dumps(reported, sort_keys=True)  # sorted: the same text from the live state and a refolded one
 
 
 def columns_key(state: GameState) -> tuple[Any, ...] | None:
@@ -115,7 +126,8 @@ def columns_key(state: GameState) -> tuple[Any, ...] | None:
     if state.result is not None:
         return None
     players = tuple((name, p.kill_team) for name, p in state.players.items())
-    return (state.ruleset, state.killzone, state.date, state.simulated, state.phase, len(state.open_disputes), tuple(state.labels.items()), players)
+    report = (state.report.seq, tuple(state.report.reported_by)) if state.report else None
+    return (state.ruleset, state.killzone, state.date, state.simulated, state.phase, len(state.open_disputes), tuple(state.labels.items()), players, report)
 
 
 def write(conn: sqlite3.Connection, game_id: str, state: GameState, after_seq: int, key: int | None = None) -> None:

@@ -18,16 +18,16 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache, cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from ..envelopes import GENESIS, GameRow, check_game_id, check_ids, check_limits, decode_payload, event_id_text, event_ids_bytes, game_prefix, now, seal
 from ..errors import ConcurrencyConflict, GameNotFound, InvalidEvent, KtlogError, StoreError
-from ..events import AnyEvent, Envelope, Event, EventCorrected, EventVoided, GameCreated
+from ..events import Envelope, Event, EventCorrected, EventVoided, GameCreated
 from ..reducer import apply_in_place, fold_with_snapshots
 from ..state import GameState, copy_state, encode_state, game_status
-from . import log, projections
+from . import log, projections, tournaments
 from .catalog import DATABASE_ID, EVENTS, LABEL_COLUMNS, PROJECTIONS
-from .dbfile import BUSY_TIMEOUT_MS, Origin, database_home, default_db_path, durable_once, open_database, transaction
+from .dbfile import BUSY_TIMEOUT_MS, REBUILD_PENDING, Origin, database_home, default_db_path, durable_once, open_database, transaction
 from .recent import Recent
 from .snapshots import SNAPSHOT_EVERY, Decoded, sealed_rows, state_at, write_sealed, write_snapshots
 
@@ -45,6 +45,21 @@ DAMAGED = "damaged"
 class Raced(KtlogError):
     """Another writer stored this game, or more of its events, after an import compared its
     file with the database (the importer compares again)."""
+
+
+def _result(state: GameState) -> tuple[Any, ...] | None:
+    """A finished game's result as a value to compare: who won, how, and each player's VP."""
+    r = state.result
+    return None if r is None else (r.winner, r.draw, r.ended_by, r.conceded_by, tuple((name, p.total_vp) for name, p in state.players.items()))
+
+
+def _change(event: Event, seq: int) -> str:
+    """An event that changes a finished game's result, in words."""
+    if isinstance(event, EventVoided):
+        return f"undoing seq {event.target} changes the result"
+    if isinstance(event, EventCorrected):
+        return f"correcting seq {event.target} changes the result"
+    return f"{type(event).__name__} at seq {seq} changes the result"
 
 
 def listed_game(row: dict[str, Any]) -> GameRow:
@@ -66,7 +81,25 @@ def listed_game(row: dict[str, Any]) -> GameRow:
 
 
 class Store:
-    """A ktlog database. Open it with `Store(path)`; `Store(":memory:")` for tests."""
+    """A ktlog database. Open it with `Store(path)`; `Store(":memory:")` for tests.
+
+    A game is created with its first events, grows by appended events (each checked by the
+    rules, refused with the rule and its page) and is read back as its events or its state:
+
+    >>> from ktlog.events import GameCreated, PlayerJoined, TurningPointStarted
+    >>> store = Store(":memory:")
+    >>> game = store.new_game(GameCreated(ruleset="kt24-preliminary", killzone="volkus", date="2026-11-21"), [PlayerJoined(player="Ana", kill_team="Kasrkin")])
+    >>> store.append(game, PlayerJoined(player="Ben", kill_team="Legionaries")).seq
+    3
+    >>> [envelope.type for envelope in store.events(game)]
+    ['GameCreated', 'PlayerJoined', 'PlayerJoined']
+    >>> store.state(game).players["Ben"].kill_team
+    'Legionaries'
+    >>> store.append(game, TurningPointStarted(turning_point=1))
+    Traceback (most recent call last):
+    ktlog.errors.InvalidEvent: set up every operative before the battle: no operatives selected (pg 110)
+    >>> store.close()
+    """
 
     def __init__(self, path: str | Path | None = None, *, create: bool = True, busy_timeout_ms: int = BUSY_TIMEOUT_MS):
         self.path = Path(path) if path not in (None, ":memory:") else (default_db_path() if path is None else None)
@@ -91,6 +124,8 @@ class Store:
         self.busy_timeout_ms = busy_timeout_ms
         self.commits = 0
         """Write transactions this store committed (an error after one must not say "nothing was changed")."""
+        self._inside: bool | None = None
+        """None outside a write transaction; inside one, whether a write of its own joined it (`writing`)."""
         self.conn, stale = open_database(self.path, create=create, busy_timeout_ms=busy_timeout_ms)
         if stale:
             self.rebuild()  # derived tables of an older schema are filled in from the log
@@ -122,16 +157,19 @@ class Store:
         """A write transaction; refused in a file `ktlog verify` found damaged (`record_file_check`).
         `appending`: the damage mark is read, and the heads and columns this store wrote are
         forgotten, only if another connection has committed since this store last looked
-        (SQLite's data_version changes then, not for this connection's own commits)."""
+        (SQLite's data_version changes then, not for this connection's own commits). Inside
+        another write transaction of this store (`writing`), a write joins it: one commit for all."""
+        if self._inside is not None:
+            self._inside = True
+            if appending:
+                self._look_again()
+            yield
+            return
+        self._inside = False
         try:
             with transaction(self.conn, self.path):
                 if appending:
-                    version = self.conn.execute("PRAGMA data_version").fetchone()[0]
-                    if version != self._data_version:
-                        self._heads.clear()
-                        self._columns.clear()
-                        self._refuse_damaged()
-                        self._data_version = version
+                    self._look_again()
                 elif not damaged_ok:
                     self._refuse_damaged()
                 yield
@@ -140,8 +178,23 @@ class Store:
             self._decoded.clear()  # as may a snapshot decoded in the transaction
             self._heads.clear()
             self._columns.clear()
+            if self._inside:  # the states of every game written in it were rolled back too
+                self._cache.clear()
+                self._recent.clear()
             raise
+        finally:
+            self._inside = None
         self.commits += 1
+
+    def _look_again(self) -> None:
+        """Forget the heads and columns this store wrote, and read the damage mark again, if
+        another connection has committed since this store last looked."""
+        version = self.conn.execute("PRAGMA data_version").fetchone()[0]
+        if version != self._data_version:
+            self._heads.clear()
+            self._columns.clear()
+            self._refuse_damaged()
+            self._data_version = version
 
     def _refuse_damaged(self) -> None:
         damage = self.conn.execute("SELECT value FROM meta WHERE key = ?", (DAMAGED,)).fetchone()
@@ -152,7 +205,8 @@ class Store:
             )
 
     def writing(self) -> contextlib.AbstractContextManager[None]:
-        """One write transaction for the tables beside the log (a tournament's, `storage.tournaments`)."""
+        """One write transaction for the tables beside the log (a tournament's, `storage.tournaments`);
+        the appends and new games made inside it are part of it (a results file: all or nothing)."""
         return self._write()
 
     def batch(self) -> contextlib.AbstractContextManager[None]:
@@ -355,6 +409,7 @@ class Store:
         row = event_rows([(envelope, payload)])[0]  # its values checked before the rules see them
         before = self._state_at_head(game_id, seq - 1)
         was_over = game_status(before) == FINISHED
+        result = _result(before) if was_over else None  # before it is applied to in place
         recent = self._recent.get(game_id)
         if isinstance(event, EventVoided):
             state = (recent and recent.undo(event.target)) or self._state_from_snapshot(game_id, seq, then=(seq, event))
@@ -368,6 +423,8 @@ class Store:
             state = before
             apply_in_place(state, event, seq)
             recent.appended(seq, event, state)
+        if was_over and _result(state) != result:  # a tournament's later round may have been paired on it
+            tournaments.check_final(self.conn, game_id, lambda: _change(event, seq))
         key = self._key(game_id)
         self._insert_event(envelope, (key, *row))
         since = self._rewritten_since(game_id, event)
@@ -527,6 +584,7 @@ class Store:
         from .migrations import restore_guards
 
         with self._write():
+            self.conn.execute(f"DELETE FROM meta WHERE key = '{REBUILD_PENDING}'")  # with the rebuild, or not at all
             restore_guards(self.conn)
             self.conn.executemany(  # a game's first event names it, with its key
                 "INSERT INTO games (game_key, id, created_at, ruleset, status, head_seq, head_hash) VALUES (?, ?, ?, '', 'setup', 0, ?)",
@@ -565,18 +623,20 @@ class Store:
             prev = rows.pop(0)[-1].hex()
         sealed = []
         for row in rows:
-            envelope = row_envelope(game_id, row, prev)
-            sealed.append((envelope, row[PAYLOAD].encode()))
+            with _readable(game_id, row[0]):
+                envelope = row_envelope(game_id, row, prev)
+                sealed.append((envelope, row[PAYLOAD].encode()))
             prev = envelope.hash
         return sealed
 
     def _records(self, game_id: str, after: int, upto: int) -> list[tuple[int, Event]]:
         """(seq, event) of the game's events after seq `after` up to `upto`: what a fold reads (no
         envelope, no hash worked out)."""
-        return [
-            (seq, decode_payload(type_name, version, payload))
-            for seq, type_name, version, payload in log.payloads(self.conn, self._key(game_id), after + 1, upto)
-        ]
+        records = []
+        for seq, type_name, version, payload in log.payloads(self.conn, self._key(game_id), after + 1, upto):
+            with _readable(game_id, seq):
+                records.append((seq, decode_payload(type_name, version, payload)))
+        return records
 
     def event_hash(self, game_id: str, seq: int) -> str | None:
         """The hash of a game's event at `seq` (hex), None if the game has no such event."""
@@ -701,6 +761,15 @@ def snapshot_rows(rows: list[tuple[Any, ...]], snapshots: list[tuple[int, bytes]
     return sealed_rows(snapshots, {row[0]: row[HASH] for row in rows if row[0] in seqs})
 
 
+@contextmanager
+def _readable(game_id: str, seq: int) -> Iterator[None]:
+    """A stored row that does not read as an event, as `log.damaged` says it."""
+    try:
+        yield
+    except log.UNREADABLE as exc:
+        raise log.damaged(game_id, exc, seq) from exc
+
+
 def row_envelope(game_id: str, row: tuple[Any, ...], prev_hash: str) -> Envelope:
     """An event as `log.rows` read it, of game `game_id`, whose previous event's hash is `prev_hash`."""
     seq, event_id, type_name, version, recorded_at, payload, digest = row
@@ -710,7 +779,7 @@ def row_envelope(game_id: str, row: tuple[Any, ...], prev_hash: str) -> Envelope
         event_id=event_id_text(event_id),
         version=version,
         recorded_at=recorded_at,
-        payload=cast("AnyEvent", decode_payload(type_name, version, payload)),  # an Event is always one of AnyEvent
+        payload=decode_payload(type_name, version, payload),
         prev_hash=prev_hash,
         hash=digest.hex() if isinstance(digest, bytes) else str(digest),  # one edited behind ktlog's back: `verify` names it
     )

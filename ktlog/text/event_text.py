@@ -1,5 +1,7 @@
-"""An event as a person types it: `TYPE FIELD=VALUE ...`, the syntax of `ktlog event` (and of
-the record screen's "type an event").
+"""An event as a person types it: `TYPE FIELD=VALUE ...`, the syntax of `ktlog event`, the record
+screen's "type an event", a game file's lines and a seat's writes. `parse_event` reads a line;
+`event_line` writes the line that reads back as the same event, and `answers_line` the line of a
+move's answers (ktlog.play.questions).
 
 Dice are digits (dice=6542), lists are comma separated (targets=gunner,sergeant), roll-offs are
 NAME:ROLL pairs (rolls=Alice:4,Bob:2), fight steps are like "sc bnn sn", anything else is JSON
@@ -12,6 +14,7 @@ import difflib
 import functools
 import itertools
 import json
+import re
 import shlex
 import typing
 from collections.abc import Iterable
@@ -19,9 +22,11 @@ from collections.abc import Iterable
 import msgspec
 
 from .. import events as ev
+from .. import rulesets  # noqa: F401  (every ruleset's own event types registered)
+from ..envelopes import canonical
 from ..errors import KtlogError
 from ..rules.questions import Move, Question
-from .notation import parse_dice, parse_rerolls, parse_steps
+from .notation import format_dice, format_steps, parse_dice, parse_rerolls, parse_steps
 
 SHOT_SHORTHAND = ("target", "dice", "saves", "cover", "obscured", "invulnerable", "accurate", "damage", "rerolls", "save_rerolls")
 
@@ -40,7 +45,7 @@ def parse_event(line: str) -> ev.Event:
     return build_event(words[0], words[1:], None)
 
 
-def event_line(event_type: str, answers: Iterable[tuple[str, str]]) -> str:
+def answers_line(event_type: str, answers: Iterable[tuple[str, str]]) -> str:
     """The line `ktlog event` takes for an event type and the answers to a move's questions (its
     fixed fields first): a field answered twice takes both values (A,B), a field's part
     (`control.MARKER`) becomes a MARKER:VALUE pair, an empty answer leaves the field out."""
@@ -124,7 +129,7 @@ def build_event(type_name: str, assignments: list[str], override: str | None) ->
     if override:
         payload["override"] = override
     try:
-        return msgspec.convert(payload, cls)
+        return msgspec.convert(payload, ev.decoded_as(cls))
     except msgspec.ValidationError as exc:
         message, _, path = str(exc).partition(" - at `$")
         where = path.rstrip("`").lstrip(".")
@@ -184,20 +189,14 @@ def field_defaults(cls: type[ev.Event]) -> dict[str, typing.Any]:
 
 def _convert_value(field: str, raw: str, annotation: typing.Any):
     """FIELD=VALUE as typed at the prompt: dice as digits, lists with commas, else JSON or text."""
-    text = str(annotation)
+    text, opens = str(annotation), raw.lstrip()[:1]
     if "Dice" in text and raw.replace(" ", "").isdigit():
         return {"rolls": list(parse_dice(raw, field))}
-    if "FightStep" in text and not raw.lstrip().startswith("["):
+    if "FightStep" in text and opens != "[":
         return [msgspec.to_builtins(s) for s in parse_steps(raw)]
-    if text.startswith("dict[str, int]") and not raw.lstrip().startswith("{"):
-        pairs = [p.split(":", 1) for p in raw.split(",") if p]
-        if any(len(p) != 2 or not p[1].strip().isdigit() for p in pairs):
-            raise ValueError("write NAME:NUMBER pairs separated by commas, e.g. Alice:4,Bob:2")
-        return {k.strip(): int(v) for k, v in pairs}
-    if text.startswith("dict[str") and not raw.lstrip().startswith("{"):
-        pairs = [p.split(":", 1) for p in raw.split(",") if p]
-        return {k.strip(): (v.strip() or None) for k, v in pairs}
-    if text.startswith("tuple[str") and not raw.lstrip().startswith("["):
+    if text.startswith("dict[str") and opens != "{":
+        return _pairs(raw, whole=text.startswith("dict[str, int]"))
+    if text.startswith("tuple[str") and opens != "[":
         return [x.strip() for x in raw.split(",") if x.strip()]
     if annotation is bool and raw.lower() in _BOOLEAN:
         return _BOOLEAN[raw.lower()]
@@ -205,6 +204,17 @@ def _convert_value(field: str, raw: str, annotation: typing.Any):
         return json.loads(raw, object_pairs_hook=_each_key_once)
     except json.JSONDecodeError:
         return raw
+
+
+def _pairs(raw: str, whole: bool) -> dict[str, typing.Any]:
+    """NAME:VALUE pairs separated by commas: a roll-off's NAME:ROLL (`whole` numbers), or the
+    holder of each marker (empty: nobody)."""
+    pairs = [p.split(":", 1) for p in raw.split(",") if p]
+    if not whole:
+        return {k.strip(): (v.strip() or None) for k, v in pairs}
+    if any(len(p) != 2 or not p[1].strip().isdigit() for p in pairs):
+        raise ValueError("write NAME:NUMBER pairs separated by commas, e.g. Alice:4,Bob:2")
+    return {k.strip(): int(v) for k, v in pairs}
 
 
 _BOOLEAN = {"true": True, "yes": True, "y": True, "1": True, "false": False, "no": False, "n": False, "0": False}
@@ -233,8 +243,106 @@ def _shot_attack(shot: dict[str, str]) -> dict:
         }
     for flag in ("cover", "obscured", "invulnerable"):
         if flag in shot:
-            attack[flag] = _BOOLEAN.get(shot[flag].lower(), False)
+            if shot[flag].lower() not in _BOOLEAN:
+                raise KtlogError(f"{flag}={shot[flag][:40]!r}: say yes or no (or true, false, y, n, 1, 0)")
+            attack[flag] = _BOOLEAN[shot[flag].lower()]
     for number in ("accurate", "damage"):
         if number in shot:
+            if not re.fullmatch(r"[0-9]{1,9}", shot[number]):
+                raise KtlogError(f"{number}={shot[number][:40]!r}: {SHOT_NUMBERS[number]}, a whole number such as {number}=2")
             attack[number] = int(shot[number])
     return attack
+
+
+SHOT_NUMBERS = {"accurate": "the attack dice Accurate retains as normal successes", "damage": "the damage the shot inflicted (quick mode)"}
+"""The whole numbers of a one-target Shot, as a refusal names them."""
+
+
+# --- an event as the line that reads back as it (game files, the seat page, messages) ---------------
+
+
+def event_line(event: ev.Event) -> str:
+    """An event as one line `TYPE FIELD=VALUE ...` that `parse_event` reads back as the same
+    event: dice as digits, fight steps as notation, lists and pairs with commas where they read
+    back exactly, else the value as JSON."""
+    name = type(event).__name__
+    for words_of in (_short_words, _json_words):  # the JSON form only when the short one does not read back
+        line = " ".join([name, *(shlex.quote(w) for w in words_of(event))])
+        try:
+            if canonical(parse_event(line)) == canonical(event):
+                return line
+        except KtlogError:
+            continue
+    raise KtlogError(f"{name} cannot be written as a line of a game file: {canonical(event).decode()[:200]}")
+
+
+def _fields(event: ev.Event) -> typing.Iterator[tuple[str, typing.Any, typing.Any]]:
+    """(field, value, type) of each field whose value is not its default."""
+    hints, defaults = field_types(type(event)), field_defaults(type(event))
+    for name in sorted(event.__struct_fields__, key=lambda f: f not in ("player", "operative")):  # who acts, first
+        value = getattr(event, name)
+        if name not in defaults or value != defaults[name]:
+            yield name, value, hints[name]
+
+
+def _json_words(event: ev.Event) -> list[str]:
+    return [f"{name}={json.dumps(msgspec.to_builtins(value), ensure_ascii=False)}" for name, value, _ in _fields(event)]
+
+
+def _short_words(event: ev.Event) -> list[str]:
+    words: list[str] = []
+    shot: list[str] = []
+    for name, value, annotation in _fields(event):
+        if isinstance(event, ev.Shot) and name == "attacks" and len(value) == 1 and (shot := _shot_words(value[0])):
+            continue
+        words.append(f"{name}={_short_value(value, str(annotation))}")
+    return words + shot  # the target and dice after the operative and weapon
+
+
+def _short_value(value: typing.Any, shape: str) -> str:
+    """A value the way a person types it, or as JSON (the caller checks it reads back)."""
+    if isinstance(value, str):
+        return _text(value)
+    if isinstance(value, ev.Dice) and value.rolls and not value.rerolls:
+        return format_dice(value.rolls)
+    if "FightStep" in shape and value:
+        return format_steps(value)
+    if isinstance(value, dict) and value and not any(_listy(k) for k in value):
+        return ",".join(f"{k}:{'' if v is None else v}" for k, v in value.items())
+    if isinstance(value, tuple) and value and all(isinstance(x, str) and not _listy(x) for x in value):
+        return ",".join(value)
+    return json.dumps(msgspec.to_builtins(value), ensure_ascii=False)
+
+
+def _text(value: str) -> str:
+    """Text as typed, or as a JSON string when it would read as another JSON value (`2`, `true`)."""
+    try:
+        json.loads(value)
+    except ValueError:
+        return value
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _listy(text: str) -> bool:
+    """Whether text would be split or trimmed as an item of a comma list."""
+    return "," in text or ":" in text or text != text.strip() or not text
+
+
+def _shot_words(attack: ev.ShootingAttack) -> list[str] | None:
+    """One target's attack in the flat Shot fields (target= dice= saves= ...), or None."""
+    if (attack.attack_dice is None) != (attack.defence_dice is None) or not attack.target:
+        return None
+    words = {"target": _text(attack.target)}
+    if attack.attack_dice is not None and attack.defence_dice is not None:
+        words |= {"dice": format_dice(attack.attack_dice.rolls), "saves": format_dice(attack.defence_dice.rolls)}
+        words |= {"rerolls": _rerolls(attack.attack_dice), "save_rerolls": _rerolls(attack.defence_dice)}
+    words |= {flag: "true" for flag in ("cover", "obscured", "invulnerable") if getattr(attack, flag)}
+    if attack.accurate:
+        words["accurate"] = str(attack.accurate)
+    if attack.damage is not None:
+        words["damage"] = str(attack.damage)
+    return [f"{k}={v}" for k, v in words.items() if v]
+
+
+def _rerolls(dice: ev.Dice) -> str:
+    return " ".join(f"{r.die}={r.result}/{r.source}" for r in dice.rerolls)

@@ -24,6 +24,8 @@ def describe_result(state: GameState) -> str:
         return "in progress"
     if r.ended_by == "concession":
         return f"{r.conceded_by} conceded" + (f", {r.winner} wins" if r.winner else "")
+    if r.ended_by == "report":
+        return outcome_text(r.winner, r.draw) + " (reported)"
     return outcome_text(r.winner, r.draw, RULESETS[state.ruleset].shared_win(state))
 
 

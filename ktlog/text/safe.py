@@ -24,3 +24,15 @@ def visible(text: str, *, keep: str = "") -> str:
 def visible_output(text: str) -> str:
     """A whole output (lines of a table, CSV or report): its own line breaks and tabs kept."""
     return visible(text, keep=_SHOWN_RAW)
+
+
+LONGEST_WORD = 200
+"""Characters at most of one run without a space in an error message: a name or value typed 10,000
+characters long is shown by its start and its length, not echoed whole (issue 38)."""
+_LONG = re.compile(rf"[^\s'\"`;,]{{{LONGEST_WORD + 1},}}")
+
+
+def clipped(text: str) -> str:
+    """`text` with each run of more than LONGEST_WORD characters without a space, quote or comma
+    shortened to its first 100 and its length."""
+    return _LONG.sub(lambda m: f"{m.group()[:100]}... ({len(m.group()):,} characters)", text)

@@ -28,6 +28,7 @@ from .guard import STREAMS_PER_CLIENT, ClientStreams, Guard, allowed_hosts
 from .handlers import CHANCES_KEPT, Replays, reads
 from .kept import PAGES_KEPT, Kept, Made, SendAgain, Sent
 from .league import LeagueWorker
+from .organiser import OrganiserApi
 from .responses import ERROR_HANDLERS
 from .seats import SeatApi
 from .source import Source
@@ -44,6 +45,8 @@ class Settings:
     streams_per_client: int = STREAMS_PER_CLIENT
     seats: bool = False
     """Players' seats may record (`web.seats`, `ktlog serve --seats`); without it every write is a 405."""
+    organiser: bool = False
+    """The organiser's page may run the tournaments (`web.organiser`, `ktlog serve --organiser`)."""
 
 
 def routes() -> list[BaseRoute]:
@@ -54,7 +57,13 @@ def routes() -> list[BaseRoute]:
         Route("/games/{game}/overlay", reads(handlers.overlay)),
         Route("/games/{game}/replay", reads(handlers.replay)),
         Route("/league", handlers.league),
+        Route("/tournaments", reads(handlers.tournaments)),
+        Route("/tournaments/", reads(handlers.tournaments)),
         Route("/tournaments/{name:path}", reads(handlers.tournament)),
+        Route("/projector/{name:path}", reads(handlers.projector)),
+        Route("/organiser/{name:path}", reads(handlers.organiser)),
+        Route("/api/organiser/{name:path}", handlers.organiser_off, methods=["POST"]),
+        Route("/api/tournaments/", reads(handlers.api_tournaments)),
         Route("/api/tournaments/{name:path}", reads(handlers.api_tournament)),
         Route("/api/games", reads(handlers.api_games)),
         Route("/api/games/{game}", reads(handlers.api_state)),
@@ -78,6 +87,8 @@ async def lifespan(app: Starlette):
         app.state.source.close()
         if app.state.seats is not None:
             app.state.seats.close()
+        if app.state.organiser is not None:
+            app.state.organiser.close()
 
 
 def make_app(
@@ -88,20 +99,23 @@ def make_app(
     allow: Sequence[str] = (),
     streams_per_client: int = STREAMS_PER_CLIENT,
     seats: bool = False,
+    organiser: bool = False,
 ) -> Starlette:
     """The web app over the database `db`, listening on `hosts` and answering to their names and
     to `allow`; the follower asks the database for new events every `interval` s."""
-    settings = Settings(Path(db), allowed_hosts(hosts, allow), interval, streams_per_client, seats)
+    settings = Settings(Path(db), allowed_hosts(hosts, allow), interval, streams_per_client, seats, organiser)
     seat_api = SeatApi(settings.db) if seats else None
+    organiser_api = OrganiserApi(settings.db) if organiser else None
     source, sent = Source(settings.db), Sent(PAGES_KEPT)
     app = Starlette(
-        routes=[*(seat_api.routes() if seat_api else []), *routes()],
+        routes=[*(seat_api.routes() if seat_api else []), *(organiser_api.routes() if organiser_api else []), *routes()],
         exception_handlers=ERROR_HANDLERS,
         lifespan=lifespan,
         middleware=[Middleware(Guard, allowed=settings.names), Middleware(SendAgain, sent=sent, source=source)],
     )
     app.state.settings = settings
     app.state.seats = seat_api
+    app.state.organiser = organiser_api
     app.state.source = source
     app.state.follower = Follower(source, interval)
     app.state.replays = Replays()

@@ -16,18 +16,19 @@ from ..errors import KtlogError
 from ..play.database import Store
 from ..play.replay import Replay
 from ..play.timeline import Timeline
+from ..play.tournament import listing as list_tournaments
 from ..play.tournament import load as load_tournament
 from ..play.tournament import view as tournament_view
 from ..state import GameState
 from ..text.json_views import score_view, state_view
-from . import pages
+from . import pages, tournament_pages
 from .follower import Viewer
 from .game_log import page_of
 from .kept import Kept, Made
 from .league import FILTERS
 from .live_tables import table_rows
 from .params import BadRequest, query_number, query_text, whole_number
-from .responses import AsciiJSON
+from .responses import AsciiJSON, refusal
 from .views import log_rows
 
 REPLAYS_KEPT = 8
@@ -228,8 +229,36 @@ def tournament(store: Store, request: Request) -> Response:
 
 
 def api_tournament(store: Store, request: Request) -> Response:
-    """A tournament as `ktlog tournament standings --json` and `results --json` give it, together."""
+    """A tournament as `ktlog tournament show --json` gives it: its standings and results together, its round and timer."""
     return AsciiJSON(tournament_view(load_tournament(store, request.path_params["name"])))
+
+
+def tournaments(store: Store, request: Request) -> Response:
+    """Every tournament of the database, with links to its page and its projector view."""
+    return HTMLResponse(tournament_pages.tournaments_page(list_tournaments(store)))
+
+
+def api_tournaments(store: Store, request: Request) -> Response:
+    """Every tournament, as `ktlog tournament list --json`."""
+    return AsciiJSON(list_tournaments(store))
+
+
+def projector(store: Store, request: Request) -> Response:
+    """A tournament for the hall's projector: the round's tables and the standings, paged to fit the screen."""
+    seconds = query_number(request, "seconds")
+    view = tournament_view(load_tournament(store, request.path_params["name"]))
+    return HTMLResponse(tournament_pages.projector_page(view, seconds or tournament_pages.PAGE_SECONDS))
+
+
+async def organiser_off(request: Request) -> Response:
+    """An organiser's operation to a server started without --organiser (with it, `web.organiser` answers first)."""
+    return refusal(403, "organiser_off", "this server does not take the organiser's operations: start it with `ktlog serve --organiser`")
+
+
+def organiser(store: Store, request: Request) -> Response:
+    """The organiser's page (its operations need `ktlog serve --organiser` and the organiser's link)."""
+    view = tournament_view(load_tournament(store, request.path_params["name"]))
+    return HTMLResponse(tournament_pages.organiser_page(view, request.app.state.settings.organiser))
 
 
 def api_games(store: Store, request: Request) -> Response:

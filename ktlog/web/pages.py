@@ -32,7 +32,7 @@ def data_block(name: str, data: Any) -> str:
 def page(title: str, body: str, *, kind: str, attrs: dict[str, str | int] | None = None) -> str:
     """A whole page: the stylesheet and the script from /static, no inline script or style."""
     data = "".join(f' data-{k}="{escape(str(v))}"' for k, v in (attrs or {}).items())
-    nav = "" if kind == "overlay" else '<nav><a href="/">Tables</a> <a href="/league">League</a></nav>'
+    nav = "" if kind in ("overlay", "projector") else '<nav><a href="/">Tables</a> <a href="/league">League</a> <a href="/tournaments/">Tournaments</a></nav>'
     return (
         "<!doctype html>\n<html lang='en'><head><meta charset='utf-8'>"
         "<meta name='viewport' content='width=device-width, initial-scale=1'><link rel='icon' href='data:,'>"

@@ -11,6 +11,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 
 from ..errors import GameNotFound, KtlogError
+from ..text.safe import clipped
 from . import pages
 from .source import Unavailable
 
@@ -29,14 +30,14 @@ class TooManyStreams(KtlogError):
 def refusal(status: int, kind: str, message: str, headers: dict[str, str] | None = None, **extra: Any) -> JSONResponse:
     """Every refused API request's one JSON shape: `{"error": TEXT, "status": N, "kind": ...}`
     (and what the kind adds: a conflict's `seq`, a rule refusal's `rule`)."""
-    return AsciiJSON({"error": message, "status": status, "kind": kind, **extra}, status_code=status, headers=headers)
+    return AsciiJSON({"error": clipped(message), "status": status, "kind": kind, **extra}, status_code=status, headers=headers)
 
 
 def problem(request: Request, status: int, kind: str, heading: str, message: str) -> Response:
     """A problem as the JSON refusal under /api/, else as a page saying it."""
     if request.url.path.startswith("/api/"):
         return refusal(status, kind, message)
-    return HTMLResponse(pages.message_page(heading, message), status_code=status)
+    return HTMLResponse(pages.message_page(heading, clipped(message)), status_code=status)
 
 
 async def not_found(request: Request, exc: Exception) -> Response:
@@ -44,7 +45,9 @@ async def not_found(request: Request, exc: Exception) -> Response:
 
 
 async def unavailable(request: Request, exc: Exception) -> Response:
-    return problem(request, 503, "unavailable", "Database unavailable", str(exc))
+    response = problem(request, 503, "unavailable", "Database unavailable", str(exc))
+    response.headers["retry-after"] = "1"
+    return response
 
 
 async def too_many(request: Request, exc: Exception) -> Response:

@@ -36,18 +36,17 @@ from starlette.routing import Route
 from .. import events as ev
 from ..errors import ConcurrencyConflict, GameNotFound, KtlogError, RuleViolation, StoreError
 from ..events import Envelope
-from ..files.gamefile import event_line
 from ..play import seats
-from ..play.database import Store
+from ..play.database import Store, identity, lost_under
 from ..play.moves import next_step
 from ..play.session import NothingToDo, RecordingSession
 from ..play.signatures import signable_head, signed_bytes
 from ..play.timeline import Timeline
-from ..text.event_text import event_line as answers_line
-from ..text.event_text import parse_event
+from ..text.event_text import answers_line, event_line, parse_event
 from ..text.json_views import state_view
 from . import pages
 from .responses import refusal
+from .source import LOG
 from .views import event_row, log_rows
 
 BODY_LIMIT = 16_384
@@ -75,6 +74,8 @@ class SeatApi:
     def __init__(self, db: Path):
         self.db = db
         self._store: Store | None = None
+        self._opened: tuple[int, int] | None = None
+        """The file the store opened (`identity`)."""
         self._lock = threading.Lock()
         """Held by the worker thread using the store (one connection, one user at a time)."""
         self.buckets: dict[tuple[str, str], tuple[float, float]] = {}
@@ -82,8 +83,19 @@ class SeatApi:
 
     def store(self) -> Store:
         if self._store is None:
+            self._opened = identity(self.db)
             self._store = Store(self.db, create=False)
         return self._store
+
+    def _still_the_file(self) -> None:
+        """Refuse a write (503) if the file was replaced or its write-ahead log deleted under the
+        store (`lost_under`): what it wrote would reach no one. The store is closed, the next
+        write opens the file as it now is, and the server's log says so."""
+        if self._store is not None and (lost := lost_under(self.db, self._opened)):
+            LOG.warning("ktlog serve: %s; the seats' writes were refused until the file was opened again", lost)
+            self._store.close()
+            self._store = None
+            raise Refused(503, "unavailable", f"{lost}; nothing was recorded: the server opened it again, so send it once more", headers={"retry-after": "1"})
 
     def close(self) -> None:
         with self._lock:
@@ -157,6 +169,8 @@ class SeatApi:
 
     def _seat(self, game: str, token: str | None, write: bool) -> seats.Seat:
         """The seat a token holds for the game, a write taken from its bucket."""
+        if write:
+            self._still_the_file()
         store = self.store()
         seat = seats.seat_of(store, token, store.resolve(game))
         if write:
@@ -261,7 +275,7 @@ def _events(session: RecordingSession, body: dict) -> list[ev.Event]:
     if target is not None:
         if not isinstance(target, int) or len(events) != 1:
             raise Refused(400, "bad_request", 'a correction is {"correct": SEQ, "line": "TYPE FIELD=VALUE ..."}: one line')
-        return [ev.EventCorrected(target=target, event=events[0])]  # type: ignore[arg-type]  # parse_event gives one of AnyEvent
+        return [ev.EventCorrected(target=target, event=events[0])]
     return events
 
 

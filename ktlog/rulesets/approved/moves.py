@@ -10,31 +10,32 @@ from ...play.questions import number, options, text
 from ...rules.candidates import Candidates, each_player, in_battle, in_setup, in_strategy, turn_order
 from ...rules.questions import Kind, Question
 from ...state import GameState
+from .events import PrimaryOpRevealed, PrimaryOpSelected, ScoutingRevealed, ScoutingSelected, TacOpRevealed, TacOpScored, TacOpSelected
 from .rules import ARCHETYPES, BEATS, PRIMARY_OPS
 
 
 def _tac_op(s: GameState) -> Iterator[ev.Event]:
     for p in turn_order(s):
-        yield ev.TacOpSelected(player=p, tac_op="a tac op", archetype=(s.players[p].archetypes or ARCHETYPES)[0])
+        yield TacOpSelected(player=p, tac_op="a tac op", archetype=(s.players[p].archetypes or ARCHETYPES)[0])
 
 
 def _reveal(s: GameState) -> Iterator[ev.Event]:
-    yield ev.ScoutingRevealed()
+    yield ScoutingRevealed()
     for p in turn_order(s):
-        yield ev.TacOpRevealed(player=p)
-        yield ev.PrimaryOpRevealed(player=p)
+        yield TacOpRevealed(player=p)
+        yield PrimaryOpRevealed(player=p)
 
 
 MOVES: dict[str, Candidates] = {
     "tac_op": in_setup(_tac_op),
-    "scouting": in_setup(each_player(lambda p: ev.ScoutingSelected(player=p, option="equip"))),
+    "scouting": in_setup(each_player(lambda p: ScoutingSelected(player=p, option="equip"))),
     "reveal": _reveal,
-    "primary_op": in_strategy(each_player(lambda p: ev.PrimaryOpSelected(player=p, op="crit"))),
-    "tac_op_vp": in_battle(each_player(lambda p: ev.TacOpScored(player=p, vp=1, reason="the card"))),
+    "primary_op": in_strategy(each_player(lambda p: PrimaryOpSelected(player=p, op="crit"))),
+    "tac_op_vp": in_battle(each_player(lambda p: TacOpScored(player=p, vp=1, reason="the card"))),
 }
 
 
-def _tac_op_questions(s: GameState, e: ev.TacOpSelected) -> tuple[Question, ...]:
+def _tac_op_questions(s: GameState, e: TacOpSelected) -> tuple[Question, ...]:
     """One of the player's kill team's archetypes, then the card's name (002 step 2)."""
     archetypes = s.players[e.player].archetypes or list(ARCHETYPES)
     return (

@@ -14,28 +14,21 @@ from __future__ import annotations
 
 from math import ceil
 
-from ...events import (
-    EquipmentSelected,
-    Event,
-    GambitPassed,
-    InitiativeDecided,
-    OperativeSetUp,
-    PrimaryOp,
-    PrimaryOpRevealed,
-    PrimaryOpSelected,
-    RolledOff,
-    ScoutingRevealed,
-    ScoutingSelected,
-    StrategicGambitUsed,
-    TacOpRevealed,
-    TacOpScored,
-    TacOpSelected,
-    TurningPointStarted,
-)
+from ...events import EquipmentSelected, Event, GambitPassed, InitiativeDecided, OperativeSetUp, RolledOff, StrategicGambitUsed, TurningPointStarted
 from ...rules.battle import check_gambit_turn
 from ...rules.context import Ctx, handles
 from ...state import GameState, PlayerState, VPScored
 from ..preliminary.rules import PreliminaryOps
+from .events import (
+    PrimaryOp,
+    PrimaryOpRevealed,
+    PrimaryOpSelected,
+    ScoutingRevealed,
+    ScoutingSelected,
+    TacOpRevealed,
+    TacOpScored,
+    TacOpSelected,
+)
 
 ARCHETYPES = ("Infiltration", "Recon", "Security", "Seek & Destroy")
 """The kill team archetypes tac ops come from (002 step 2; RULES.md section 2)."""

@@ -10,22 +10,15 @@ from ...events import (
     EquipmentSelected,
     GambitPassed,
     InitiativeDecided,
-    PrimaryOpRevealed,
-    PrimaryOpSelected,
     RolledOff,
-    ScoutingOption,
-    ScoutingRevealed,
-    ScoutingSelected,
     StrategicGambitUsed,
-    TacOpRevealed,
-    TacOpScored,
-    TacOpSelected,
     TurningPointStarted,
 )
 from ...play.builder import GameBuilder
 from ...state import GameState
 from ..kt24 import simulator as kt24
 from ..kt24.simulator import STRATEGY_PLOYS
+from .events import PrimaryOpRevealed, PrimaryOpSelected, ScoutingOption, ScoutingRevealed, ScoutingSelected, TacOpRevealed, TacOpScored, TacOpSelected
 from .rules import OP_CAP, PRIMARY_OPS, RULESET, scouting_winner
 
 UNIVERSAL_EQUIPMENT = (

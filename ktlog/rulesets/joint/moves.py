@@ -10,6 +10,7 @@ from ...play.questions import operative_label
 from ...rules.candidates import Candidates, action
 from ...rules.questions import Choice, Kind, Move, Question
 from ...state import GameState
+from .events import OperativeEscaped, ReinforcementsArrived
 from .rules import is_heavy, npo_side
 
 
@@ -20,14 +21,14 @@ def _reinforcements(s: GameState) -> Iterator[ev.Event]:
     heavy = [o.id for o in down if is_heavy(o)]
     light = [o.id for o in down if not is_heavy(o)]
     if heavy:
-        yield ev.ReinforcementsArrived(operatives=(heavy[0],))
+        yield ReinforcementsArrived(operatives=(heavy[0],))
     if light:
-        yield ev.ReinforcementsArrived(operatives=tuple(light[:2]))
+        yield ReinforcementsArrived(operatives=tuple(light[:2]))
 
 
 MOVES: dict[str, Candidates] = {
     "reinforcements": _reinforcements,
-    "escape": action(ev.OperativeEscaped),
+    "escape": action(OperativeEscaped),
 }
 
 

@@ -36,6 +36,7 @@ from ...rules.battle import check_gambit_turn, end_activation
 from ...rules.context import Ctx, handles
 from ...state import GameState, OperativeState, Result
 from ..kt24.rules import KT24_EVENTS, Kt24TwoPlayer
+from .events import MarkerSabotaged, OperativeEscaped, ReinforcementsArrived
 
 
 @dataclass(frozen=True)
@@ -138,9 +139,9 @@ class JointOps(Kt24TwoPlayer):
     npos = True
     missions = tuple(MISSIONS)
     events = (KT24_EVENTS - {ev.CritOpRolled, ev.MarkerSecured, ev.MarkerLooted, ev.TransmissionInitiated}) | {
-        ev.ReinforcementsArrived,
-        ev.MarkerSabotaged,
-        ev.OperativeEscaped,
+        ReinforcementsArrived,
+        MarkerSabotaged,
+        OperativeEscaped,
     }
     turning_points = None
     ops = ()
@@ -344,8 +345,8 @@ CHECKS: dict[type[ev.Event], Callable[[Ctx, ev.Event], None]] = {
 # --- the events only Joint Ops accepts --------------------------------------------------------
 
 
-@handles(ev.ReinforcementsArrived)
-def reinforcements_arrived(ctx: Ctx, e: ev.ReinforcementsArrived) -> None:
+@handles(ReinforcementsArrived)
+def reinforcements_arrived(ctx: Ctx, e: ReinforcementsArrived) -> None:
     """The NPOs' STRATEGIC GAMBIT (pg 92, 94): two incapacitated NPOs that are not Heavy, or one
     Heavy NPO, are set up again with a Conceal order, their wounds restored."""
     s = ctx.state
@@ -387,16 +388,16 @@ def reinforcements_arrived(ctx: Ctx, e: ev.ReinforcementsArrived) -> None:
     s.gambit_turn = s.next_in_order(npo)
 
 
-@handles(ev.MarkerSabotaged)
-def marker_sabotaged(ctx: Ctx, e: ev.MarkerSabotaged) -> None:
+@handles(MarkerSabotaged)
+def marker_sabotaged(ctx: Ctx, e: MarkerSabotaged) -> None:
     op = begin_action(ctx, e)
     not_engaged(ctx, op, "perform Sabotage", "Sabotage, pg 92")
     ctx.ruleset.mission_action(ctx, e, op)
     finish_action(ctx, e, op)
 
 
-@handles(ev.OperativeEscaped)
-def operative_escaped(ctx: Ctx, e: ev.OperativeEscaped) -> None:
+@handles(OperativeEscaped)
+def operative_escaped(ctx: Ctx, e: OperativeEscaped) -> None:
     """Escape (pg 94): a player's operative moved wholly over the NPOs' killzone edge is removed."""
     s = ctx.state
     if s.phase != "firefight":

@@ -25,19 +25,18 @@ from ...events import (
     OperativeAdded,
     OperativeSetUp,
     PlayerJoined,
-    ReinforcementsArrived,
     RolledOff,
     TurningPointEnded,
     TurningPointStarted,
 )
 from ...files.rosters import Roster, load_roster, slug
-from ...play import builder as b
-from ...play.builder import GameBuilder
+from ...play.builder import GameBuilder, act
 from ...rules.ruleset import Ruleset
 from ...rules.setup import next_to_set_up
 from ...state import GameState, OperativeState
 from ..kt24 import simulator as kt24
 from ..kt24.simulator import PLAYERS, STRATEGY_PLOYS, ploy_or_pass
+from .events import MarkerSabotaged, OperativeEscaped, ReinforcementsArrived
 from .rules import (
     MISSIONS,
     is_heavy,
@@ -168,7 +167,7 @@ class Simulator(kt24.Simulator):
         s = g.state
         moved = any(a in ("Reposition", "Dash", "Fall Back", "Charge") for a in done)
         if mission(s).escape and moved and not s.players[op.player].npo and self.rng.random() < 0.15 * s.turning_point:
-            return b.escape()
+            return act(OperativeEscaped)
         return super().choose(g, op, done, left, counteract)
 
     def shoot_action(self, s: GameState, op: OperativeState, enemies: list[OperativeState], moved: bool):
@@ -183,4 +182,4 @@ class Simulator(kt24.Simulator):
         if not mission(s).sabotage or s.turning_point < 2 or s.players[op.player].npo or "Sabotage" in done:
             return None
         left = [m.id for m in s.markers.values() if not m.sabotaged]
-        return b.sabotage(self.rng.choice(left)) if left and self.rng.random() < 0.5 else None
+        return act(MarkerSabotaged, marker=self.rng.choice(left)) if left and self.rng.random() < 0.5 else None

@@ -10,6 +10,7 @@ from ...play.questions import number, shots_described, text
 from ...rules.candidates import Candidates, action, in_battle, shots, turn_order
 from ...rules.questions import Kind
 from ...state import GameState
+from .events import MissionVPScored, NormalMoved, OverwatchFired, Passed
 
 
 def _overwatch(s: GameState) -> Iterator[ev.Event]:
@@ -19,22 +20,25 @@ def _overwatch(s: GameState) -> Iterator[ev.Event]:
     if s.phase == "firefight" and not s.activation and player and not s.ready_operatives(player):
         for op in s.operatives_of(player):
             if op.status == "expended":
-                yield from shots(s, op, ev.OverwatchFired)
+                yield from shots(s, op, OverwatchFired)
 
 
 def _mission_vp(s: GameState) -> Iterator[ev.Event]:
     """VP from the mission or a tac op card (001), which the players work out."""
     for p in turn_order(s):
         for category in ("mission", "tac"):
-            yield ev.MissionVPScored(player=p, vp=1, category=category, reason="the card")
+            yield MissionVPScored(player=p, vp=1, category=category, reason="the card")
 
 
 MOVES: dict[str, Candidates] = {
     "overwatch": _overwatch,
-    "normal_move": action(ev.NormalMoved),
-    "pass_action": action(ev.Passed),
+    "normal_move": action(NormalMoved),
+    "pass_action": action(Passed),
     "mission_vp": in_battle(_mission_vp),
 }
+
+SHOOTING = {"overwatch": OverwatchFired}
+"""Its kinds of move that are shooting attacks, and how their events are made (ktlog.play.moves.shooting)."""
 
 KINDS = (
     Kind("overwatch", "Overwatch", "O", describe=lambda moves: shots_described(moves, "overwatch"), after="counteract"),

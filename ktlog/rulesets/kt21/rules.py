@@ -57,6 +57,7 @@ from ...rules.ruleset import Ruleset
 from ...rules.weapons import weapon_profile
 from ...state import GameState, OperativeState, Result
 from ..kt24.rules import KT24_EVENTS, Kt24, most_vp
+from .events import MissionVPScored, NormalMoved, OverwatchFired, Passed
 
 KT21_EVENTS = (
     KT24_EVENTS
@@ -70,7 +71,7 @@ KT21_EVENTS = (
         ev.TransmissionInitiated,
         ev.KillzoneActionPerformed,
     }
-) | {ev.NormalMoved, ev.Passed, ev.OverwatchFired, ev.MissionVPScored}
+) | {NormalMoved, Passed, OverwatchFired, MissionVPScored}
 """The events of a KT21 game: no Reposition, counteract, crit op, mission actions of KT24's crit
 ops, Place Marker, killzone actions, or the other mission packs' events."""
 
@@ -349,7 +350,7 @@ def _shot(ctx: Ctx, e: ev.Shot) -> None:
         return  # the shared handler says what is wrong
     if any(a.obscured for a in e.attacks):
         ctx.broke("an Obscured operative is not in the active operative's Line of Sight, so it is not a valid target", "001 Line of Sight")
-    if has_rule(weapon, "heavy") and performed(s, "Normal Move") and not isinstance(e, ev.OverwatchFired):
+    if has_rule(weapon, "heavy") and performed(s, "Normal Move") and not isinstance(e, OverwatchFired):
         ctx.broke(f"{weapon.name} is Heavy: no Shoot action with it in an activation with a Normal Move, Fall Back or Charge", "Heavy, 004 special rules")
     if any(a.cover for a in e.attacks[1:]) and weapon_profile(as_played(weapon).rules).blast:
         ctx.broke("each further target of a Blast weapon is a valid target and cannot be in Cover", "Blast, 004 errata")
@@ -383,7 +384,7 @@ CHECKS: dict[type[ev.Event], Callable[[Ctx, ev.Event], None]] = {
     ev.Charged: _after_normal_move,
     ev.FellBack: _after_normal_move,
     ev.Shot: _shot,
-    ev.OverwatchFired: _shot,
+    OverwatchFired: _shot,
     ev.Fought: _fought,
 }
 
@@ -391,8 +392,8 @@ CHECKS: dict[type[ev.Event], Callable[[Ctx, ev.Event], None]] = {
 # --- the events only KT21 accepts --------------------------------------------------------------
 
 
-@handles(ev.NormalMoved)
-def normal_moved(ctx: Ctx, e: ev.NormalMoved) -> None:
+@handles(NormalMoved)
+def normal_moved(ctx: Ctx, e: NormalMoved) -> None:
     """Normal Move (001): not within Engagement Range, not with Fall Back or Charge, and not
     after shooting a Heavy weapon (004)."""
     op = begin_action(ctx, e)
@@ -406,14 +407,14 @@ def normal_moved(ctx: Ctx, e: ev.NormalMoved) -> None:
     finish_action(ctx, e, op)
 
 
-@handles(ev.Passed)
-def passed(ctx: Ctx, e: ev.Passed) -> None:
+@handles(Passed)
+def passed(ctx: Ctx, e: Passed) -> None:
     """Pass (001): no effect; unlike other actions it can be performed more than once."""
     finish_action(ctx, e, begin_action(ctx, e))
 
 
-@handles(ev.OverwatchFired)
-def overwatch_fired(ctx: Ctx, e: ev.OverwatchFired) -> None:
+@handles(OverwatchFired)
+def overwatch_fired(ctx: Ctx, e: OverwatchFired) -> None:
     """Overwatch (001): when it is your turn to activate but you have no ready operatives and the
     opponent has, an Engage operative that activated this phase makes one shooting attack with
     its BS worsened by 1; once per operative per turning point, not within Engagement Range, not
@@ -455,8 +456,8 @@ def overwatch_fired(ctx: Ctx, e: ev.OverwatchFired) -> None:
     s.next_player = opponent
 
 
-@handles(ev.MissionVPScored)
-def mission_vp_scored(ctx: Ctx, e: ev.MissionVPScored) -> None:
+@handles(MissionVPScored)
+def mission_vp_scored(ctx: Ctx, e: MissionVPScored) -> None:
     """VP from the mission objective or a tac op, as the players work them out from the cards;
     capped at 16 from the mission and 24 in all under the dataslate, 12 and 20 without (004)."""
     s = ctx.state

@@ -13,9 +13,7 @@ from ...events import (
     FirefightPloyUsed,
     GameConceded,
     InitiativeDecided,
-    MissionVPScored,
     OperativeActivated,
-    OverwatchFired,
     RolledOff,
     TurningPointEnded,
     TurningPointStarted,
@@ -30,7 +28,8 @@ from ...rules.shooting import defence_dice_collected
 from ...rules.weapons import WeaponProfile, weapon_profile
 from ...state import GameState, OperativeState
 from ..kt24.simulator import PLAYERS, d6, fight_action, ploy_or_pass, ready_of
-from .rules import as_played, vp_caps
+from .events import MissionVPScored, NormalMoved, OverwatchFired, Passed
+from .rules import RULESET, as_played, vp_caps
 
 SLATE = "Balance Dataslate Q1 2023"
 KILLZONES = ["octarius", "chalnath", "moroch", "into the dark"]
@@ -41,9 +40,9 @@ MOVES = ("Normal Move", "Dash", "Fall Back", "Charge")
 
 
 def kt21_rosters(rosters: list[Roster], folder: Path = SAMPLE_ROSTERS) -> list[Roster]:
-    """The KT21 rosters among those given (named kt21_*), or the sample ones."""
-    mine = [r for r in rosters if Path(r.path).stem.startswith("kt21_")]
-    return mine or [load_roster(p) for p in sorted(folder.glob("kt21_*.toml"))]
+    """The rosters of KT21 datacards among those given (`datacards = "kt21"`), or the sample ones."""
+    mine = [r for r in rosters if r.datacards == RULESET.datacards]
+    return mine or [r for r in map(load_roster, sorted(folder.glob("*.toml"))) if r.datacards == RULESET.datacards]
 
 
 def profile(weapon: Weapon) -> WeaponProfile:
@@ -224,7 +223,7 @@ class Simulator:
             return None
         act = s.activation
         heavy = act is not None and act.used_heavy
-        options = [b.pass_action()]
+        options: list[b.ActionMaker] = [b.act(Passed)]
         if op.engaged_with:
             if "Fight" not in done:
                 options += [fight_action(rng, s, op, quick=0.15)] * 4
@@ -232,7 +231,7 @@ class Simulator:
                 options.append(b.fall_back())
         else:
             if not heavy and not {"Normal Move", "Fall Back", "Charge"} & set(done):
-                options += [b.normal_move()] * 2
+                options += [b.act(NormalMoved)] * 2
             if "Dash" not in done and "Charge" not in done:
                 options.append(b.dash())
             enemies = [o for o in s.scan() if o.player != op.player and o.in_killzone]

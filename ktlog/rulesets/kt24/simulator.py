@@ -8,6 +8,7 @@ that breaks a rule fails loudly instead of being stored.
 from __future__ import annotations
 
 import random
+from collections.abc import Container
 
 from ...events import (
     ActivationEnded,
@@ -251,18 +252,7 @@ class Simulator:
             if left >= 2 and not counteract and "Fall Back" in may_move and not {"Reposition", "Charge", "Fall Back"} & set(done):
                 options.append(b.fall_back())
         else:
-            if "Reposition" in may_move and "Reposition" not in done and not {"Fall Back", "Charge"} & set(done):
-                options.append(b.reposition())
-            if "Dash" in may_move and "Dash" not in done and "Charge" not in done:
-                options.append(b.dash())
-            if (
-                "Charge" in may_move
-                and op.order == "engage"
-                and enemies
-                and not {"Reposition", "Dash", "Fall Back", "Charge"} & set(done)
-                and rng.random() < 0.3
-            ):
-                options.append(b.charge(rng.choice(enemies).id))
+            options += self.moves(op, done, may_move, enemies)
             shot = self.shoot_action(s, op, enemies, moved) if "Shoot" not in done else None
             if shot:
                 options += [shot] * 3
@@ -270,6 +260,23 @@ class Simulator:
             if mission:
                 options += [mission] * 2
         return rng.choice(options) if options else None
+
+    def moves(self, op: OperativeState, done: list[str], may_move: Container[str | None], enemies: list[OperativeState]) -> list[b.ActionMaker]:
+        """The moves an operative not within control range of an enemy may make now (pg 40-41)."""
+        options = []
+        if "Reposition" in may_move and "Reposition" not in done and not {"Fall Back", "Charge"} & set(done):
+            options.append(b.reposition())
+        if "Dash" in may_move and "Dash" not in done and "Charge" not in done:
+            options.append(b.dash())
+        if (
+            "Charge" in may_move
+            and op.order == "engage"
+            and enemies
+            and not {"Reposition", "Dash", "Fall Back", "Charge"} & set(done)
+            and self.rng.random() < 0.3
+        ):
+            options.append(b.charge(self.rng.choice(enemies).id))
+        return options
 
     def shoot_action(self, s: GameState, op: OperativeState, enemies: list[OperativeState], moved: bool):
         rng = self.rng

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from ktlog import events as ev
 from ktlog.errors import KtlogError
-from ktlog.files.gamefile import event_line
 from ktlog.text.describe import describe
-from ktlog.text.event_text import parse_event
+from ktlog.text.event_text import event_line, parse_event
 
 from ..screens.pick import Choice
 from ..screens.prompt import TextPrompt

@@ -9,7 +9,7 @@ import re
 from ktlog import events as ev
 from ktlog.errors import KtlogError
 from ktlog.rules.questions import Move, Question
-from ktlog.text.event_text import event_line, parse_event
+from ktlog.text.event_text import answers_line, parse_event
 
 from ..screens.pick import Choice, operative_choice, player_choice
 from ..steps import KIND
@@ -49,7 +49,7 @@ async def ask_move(screen: Asker, kind: str) -> None:
         screen.record(None)
         return
     try:
-        event = parse_event(event_line(move.event, answers))
+        event = parse_event(answers_line(move.event, answers))
     except KtlogError as exc:
         screen.say(f"Not recorded: {exc}", ok=False)
         return

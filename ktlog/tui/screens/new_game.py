@@ -28,7 +28,7 @@ from ktlog.tui.typed_app import InKtlogApp
 from ..markup import escape
 from ..widgets.key_footer import KeyFooter
 from ..widgets.text_field import TextField
-from .player_form import NpoForm, PlayerForm, datacards_of, sample_rosters
+from .player_form import NpoForm, PlayerForm, sample_rosters
 
 KILLZONES = ["volkus", "gallowdark", "bheta-decima"]
 LABELS = ("league", "round", "table", "mission")
@@ -99,7 +99,7 @@ class NewGameScreen(InKtlogApp, Screen):
 
     def offered(self, name: str) -> dict:
         """The sample kill teams with the ruleset's datacards (KT21 ones for KT21)."""
-        return {p: r for p, r in self.samples.items() if datacards_of(p) == RULESETS[name].datacards}
+        return {p: r for p, r in self.samples.items() if r.datacards == RULESETS[name].datacards}
 
     def players(self) -> list[PlayerForm]:
         """The player forms the ruleset takes (Joint Ops: one players' side)."""

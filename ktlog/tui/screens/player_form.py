@@ -32,12 +32,6 @@ def sample_rosters(folder: Path = SAMPLE_ROSTERS) -> dict[str, Roster]:
     return {str(path): load_roster(path) for path in sorted(folder.glob("*.toml")) if path.stem != NPO_ROSTER.stem}
 
 
-def datacards_of(path: str) -> str:
-    """The edition of a sample roster's datacards (`Ruleset.datacards`): ktlog/data/rosters/kt21_*.toml
-    are KT21's."""
-    return "kt21" if Path(path).stem.startswith("kt21_") else "kt24"
-
-
 class OperativeSelection(SelectionList):
     """The operatives to field: a selected one's box shows X, a dropped one's is empty (Textual
     draws an X in both, told apart only by colour). Relies on `SelectionList.render_line`

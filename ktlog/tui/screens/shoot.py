@@ -10,7 +10,7 @@ from textual.binding import Binding
 from textual.widgets import Label
 
 from ktlog import events as ev
-from ktlog.play.moves import SHOOTING, DiceExpected, dice_expected, refusal_text
+from ktlog.play.moves import DiceExpected, dice_expected, refusal_text, shooting
 from ktlog.rules.candidates import active
 from ktlog.rules.weapons import weapon_profile
 from ktlog.state import GameState, OperativeState
@@ -227,7 +227,7 @@ class ShootDialog(DiceDialog):
         attacks = tuple(
             ev.ShootingAttack(target=seq.target, damage=0, cover=seq.cover, obscured=seq.obscured, invulnerable=seq.invulnerable) for seq in self.sequences
         )
-        probe = SHOOTING[self.action](operative=self.shooter.id, weapon=self.weapon.name, attacks=attacks)
+        probe = shooting(self.steps.ruleset, self.action)(operative=self.shooter.id, weapon=self.weapon.name, attacks=attacks)
         if probe not in self._early:  # tried once for each set of targets and flags, not at each die
             refusal = self.trial.refusal(probe)
             self._early[probe] = refusal_text(refusal) if refusal else None
@@ -258,7 +258,7 @@ class ShootDialog(DiceDialog):
                     defence_dice=ev.Dice(rolls=tuple(map(int, parts[1])), rerolls=seq.save_rerolls),
                 )
             )
-        return SHOOTING[self.action](operative=self.shooter.id, weapon=self.weapon.name, attacks=tuple(attacks), hot_roll=hot)
+        return shooting(self.steps.ruleset, self.action)(operative=self.shooter.id, weapon=self.weapon.name, attacks=tuple(attacks), hot_roll=hot)
 
     def summary(self, new: GameState) -> str:
         lines = []

@@ -170,9 +170,38 @@
     if (r.result === "open") return r.game_id ? "in play" : "waiting";
     if (r.result === "bye") return "bye";
     if (r.ended_by === "no-show") return `${r.by} did not show`;
-    const how = r.ended_by === "concession" ? ` (${r.by} conceded)` : "";
-    return (r.result === "draw" ? "draw" : `${r.winner} won`) + how;
+    const how = r.ended_by === "concession" ? ` (${r.by} conceded)` : r.ended_by === "report" ? " (reported)" : "";
+    return (r.result === "draw" ? "draw" : `${r.winner} won`) + how + (r.flag ? " \u26a0" : "");
   }
+
+  const BREAKERS = { opp_avg: "opponents' average points", sos: "strength of schedule (the opponents' points)", vp_diff: "VP difference", vp_for: "VP scored", h2h: "head-to-head" };
+
+  function rankedBy(t) {
+    return `Ranked by points, then ${[...t.tie_breakers.map((b) => BREAKERS[b] || b), "a draw seeded by the event"].join(", then ")}.`;
+  }
+
+  function clock(seconds) {
+    const s = Math.max(0, Math.round(seconds));
+    const h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), rest = s % 60;
+    return (h ? `${h}:${String(m).padStart(2, "0")}` : `${m}`) + `:${String(rest).padStart(2, "0")}`;
+  }
+
+  // The round's timer: counted down from the seconds left when the figures came (no clock skew).
+  let timerEnds = null;
+  function setTimer(t) {
+    timerEnds = t.timer ? Date.now() + t.timer.seconds_left * 1000 : null;
+    tickTimer();
+  }
+  function tickTimer() {
+    const node = document.getElementById("timer");
+    if (!node) return;
+    node.hidden = timerEnds === null;
+    if (timerEnds === null) return;
+    const left = (timerEnds - Date.now()) / 1000;
+    node.textContent = left > 0 ? `${clock(left)} left` : "time";
+    node.classList.toggle("over", left <= 0);
+  }
+  setInterval(tickTimer, 1000);
 
   function playerCell(name, team) {
     return el("td", null, el("span", "name", name), team ? el("span", "team", ` ${team}`) : null);
@@ -211,13 +240,14 @@
     document.querySelector("#pairings tbody").replaceChildren(...current.map((r) => pairingRow(r, liveVp)));
     document.querySelector("#standings tbody").replaceChildren(...t.standings.map(standingRow));
     document.querySelector("#results tbody").replaceChildren(...t.results.filter((r) => r.result !== "open").map(resultRow));
-    const words = { sos: "strength of schedule (SoS: the opponents' points)", vp_diff: "VP difference", vp_for: "VP scored" };
-    document.getElementById("tie-breakers").textContent = `Ranked by points, then ${[...t.tie_breakers.map((b) => words[b] || b), "name"].join(", then ")}.`;
+    document.getElementById("tie-breakers").textContent = rankedBy(t);
     body.dataset.round = t.round;
     body.dataset.openTables = open;
   }
 
-  function tournament() {
+  // Follows a tournament: `render` again whenever a game moves, and every 15 s (a round paired or a
+  // no-show changes no game).
+  function followTournament(render) {
     let waiting = null;
     const refresh = () => {
       clearTimeout(waiting);
@@ -225,19 +255,186 @@
         try {
           const response = await fetch(body.dataset.api, { cache: "no-store" });
           if (!response.ok) throw new Error((await response.json()).problem || response.statusText);
-          renderTournament(await response.json());
+          render(await response.json());
           showProblem(null);
         } catch (error) {
           showProblem(`cannot update the tournament: ${error.message}`);
         }
       }, 200);
     };
-    renderTournament(data("ktlog-tournament"));
+    render(data("ktlog-tournament"));
     follow(body.dataset.stream, (message) => {
       for (const g of message.games) liveVp[g.id] = g.players.map((p) => g.vp[p]);
       refresh();
     });
-    setInterval(refresh, 15000);  // a round paired or a no-show changes no game: the page asks now and then
+    setInterval(refresh, 15000);
+  }
+
+  function tournament() {
+    followTournament(renderTournament);
+  }
+
+  // --- the projector: both panels fill the screen's height; a panel whose rows do not fit shows
+  // them a page at a time, turning every data-seconds. ------------------------------------------
+
+  const pageAt = { "tables-panel": 0, "standings-panel": 0 };
+
+  function pagePanel(panel) {
+    const rows = [...panel.querySelectorAll("tbody tr")];
+    rows.forEach((r) => { r.hidden = false; });
+    const tbody = panel.querySelector("tbody");
+    const room = panel.getBoundingClientRect().bottom - tbody.getBoundingClientRect().top - 2;
+    const height = rows.length ? Math.max(...rows.map((r) => r.offsetHeight)) : 1;
+    const per = Math.max(1, Math.floor(room / height));
+    const pages = Math.max(1, Math.ceil(rows.length / per));
+    const at = pageAt[panel.id] % pages;
+    rows.forEach((r, i) => { r.hidden = Math.floor(i / per) !== at; });
+    panel.querySelector(".page-of").textContent = pages > 1 ? `page ${at + 1} of ${pages}` : "";
+    panel.dataset.pages = pages;
+    panel.dataset.page = at + 1;
+    panel.dataset.perPage = per;
+  }
+
+  // A table on the projector: the winner's name in bold, the result in a word (the names are long enough).
+  const ENDED = { battle: "played", concession: "conceded", report: "reported", "no-show": "no-show" };
+
+  function projectorTable(r) {
+    const vp = liveVp[r.game_id] || [r.vp_a, r.vp_b];
+    const word = r.result === "open" ? (r.game_id ? "playing" : "waiting") : r.result === "bye" ? "bye"
+      : (r.result === "draw" ? "draw" : ENDED[r.ended_by] || r.ended_by) + (r.flag ? " \u26a0" : "");
+    const name = (player) => el("td", "name" + (player && player === r.winner ? " won" : ""), player || "");
+    return el("tr", r.result === "open" ? "open" : "ended", el("td", "n", r.table), name(r.player_a),
+      el("td", "n vp", vp[0] ?? ""), el("td", "n vp", r.player_b ? vp[1] ?? "" : ""), name(r.player_b), el("td", "result", word));
+  }
+
+  function projectorStanding(s, first) {
+    const breaker = s[first];
+    return el("tr", null, el("td", "n", s.rank), el("td", "name", s.player), el("td", "n points", s.points),
+      el("td", "n", breaker === undefined ? "" : breaker), el("td", "n", s.vp_diff > 0 ? `+${s.vp_diff}` : s.vp_diff), el("td", "n", `${s.wins}-${s.draws}-${s.losses}`));
+  }
+
+  function renderProjector(t) {
+    const current = t.results.filter((r) => r.round === t.round);
+    const open = current.filter((r) => r.result === "open").length;
+    document.getElementById("round-line").textContent = !t.round ? `${t.players.length} players · round 1 is not paired yet`
+      : t.finished ? `final standings after ${t.rounds} rounds` : `round ${t.round} of ${t.rounds} · ` + (open ? `${open} of ${current.length} tables playing` : "every table has ended");
+    document.getElementById("pairings-title").textContent = t.round ? `Round ${t.round} tables` : "Tables";
+    const first = t.tie_breakers.find((b) => b !== "h2h") || "vp_for";
+    document.getElementById("first-breaker").textContent = { opp_avg: "opp. avg", sos: "SoS", vp_diff: "VP ±", vp_for: "VP" }[first] || first;
+    document.querySelector("#pairings tbody").replaceChildren(...current.map(projectorTable));
+    document.querySelector("#standings tbody").replaceChildren(...t.standings.map((s) => projectorStanding(s, first)));
+    document.getElementById("tie-breakers").textContent = rankedBy(t);
+    setTimer(t);
+    for (const panel of document.querySelectorAll(".panel")) pagePanel(panel);
+    body.dataset.round = t.round;
+  }
+
+  function projector() {
+    followTournament(renderProjector);
+    const seconds = Number(body.dataset.seconds) || 12;
+    const turn = () => {
+      for (const panel of document.querySelectorAll(".panel")) {
+        pageAt[panel.id] += 1;
+        pagePanel(panel);
+      }
+    };
+    let turning = setInterval(turn, seconds * 1000);
+    document.addEventListener("keydown", (e) => {  // a presenter's remote (page down, the right arrow) turns the pages now
+      if (!["ArrowRight", "PageDown", " "].includes(e.key)) return;
+      e.preventDefault();
+      clearInterval(turning);
+      turn();
+      turning = setInterval(turn, seconds * 1000);
+    });
+    window.addEventListener("resize", () => document.querySelectorAll(".panel").forEach(pagePanel));
+  }
+
+  // --- the organiser's page: each button posts its operation with the token of the link's
+  // fragment (never sent as part of a URL); the answer's view is drawn again. --------------------
+
+  function organiser() {
+    const token = decodeURIComponent(location.hash.slice(1));
+    const outcome = document.getElementById("outcome");
+    let view = data("ktlog-tournament");
+
+    async function act(action, fields = {}) {
+      outcome.textContent = "…";
+      outcome.className = "outcome";
+      try {
+        const response = await fetch(body.dataset.api, {
+          method: "POST", cache: "no-store",
+          headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+          body: JSON.stringify({ action, ...fields }),
+        });
+        const answer = await response.json();
+        if (!response.ok) throw new Error(answer.error || response.statusText);
+        outcome.textContent = answer.done;
+        draw(answer.view);
+      } catch (error) {
+        outcome.textContent = error.message;
+        outcome.className = "outcome refused";
+      }
+    }
+
+    function button(label, action, fields) {
+      const b = el("button", null, label);
+      b.addEventListener("click", () => act(action, fields));
+      return b;
+    }
+
+    function tableRow(r) {
+      const score = el("input");
+      score.size = 6;
+      score.placeholder = "12-9";
+      score.setAttribute("aria-label", `table ${r.table} score`);
+      const report = el("button", null, "Report");
+      report.addEventListener("click", () => act("result", { table: r.table, score: score.value }));
+      const tools = r.player_b === null ? [] : r.ended_by === "no-show"
+        ? [button(`Undo ${r.by}'s no-show`, "no-show", { player: r.by, undo: true })]
+        : [score, report, button(`${r.player_a} absent`, "no-show", { player: r.player_a }), button(`${r.player_b} absent`, "no-show", { player: r.player_b })];
+      const tr = el("tr", null, el("td", "n", r.table), el("td", null, r.player_a), el("td", null, r.player_b || "(bye)"),
+        el("td", null, r.result === "open" ? "open" : `${r.vp_a ?? ""}-${r.vp_b ?? ""} ${outcomeText(r)}`, r.flag ? el("div", "flag", r.flag) : null),
+        el("td", null, ...tools.slice(0, 2)), el("td", null, ...tools.slice(2)));
+      tr.dataset.table = r.table;
+      return tr;
+    }
+
+    function entrantRow(e) {
+      const tools = [];
+      if (!view.round) tools.push(e.checked_in ? button("Check out", "check-in", { player: e.player, undo: true }) : button("Check in", "check-in", { player: e.player }));
+      else if (e.status === "not checked in") tools.push(button("Check in (joins next round)", "check-in", { player: e.player }));
+      if (e.status.startsWith("dropped")) tools.push(button("Rejoin", "rejoin", { player: e.player }));
+      else if (view.round) tools.push(button("Drop", "drop", { player: e.player }));
+      tools.push(button("Remove", "remove", { player: e.player }));
+      const tr = el("tr", null, el("td", null, e.player), el("td", null, e.club || ""), el("td", null, e.status + (e.checked_in ? " · checked in" : "")), el("td", null, ...tools));
+      tr.dataset.player = e.player;
+      return tr;
+    }
+
+    function draw(t) {
+      view = t;
+      const current = t.results.filter((r) => r.round === t.round);
+      document.getElementById("round-line").textContent = (t.round ? `round ${t.round} of ${t.rounds}` : `round 1 not paired yet`)
+        + ` · ${t.players.length} players` + (t.reopened_round ? ` · round ${t.reopened_round} reopened: pair round ${t.round} again or close the reopening` : "");
+      document.querySelector("#round-tables tbody").replaceChildren(...current.map(tableRow));
+      document.querySelector("#entrants tbody").replaceChildren(...t.entrants.map(entrantRow));
+      const seated = current.flatMap((r) => [r.player_a, r.player_b]).filter((p) => p);
+      for (const id of ["swap-a", "swap-b"]) document.getElementById(id).replaceChildren(...seated.map((p) => el("option", null, p)));
+      setTimer(t);
+    }
+
+    document.getElementById("pair").addEventListener("click", () => act("pair"));
+    document.getElementById("re-pair").addEventListener("click", () => act("re-pair"));
+    document.getElementById("timer-start").addEventListener("click", () => act("timer", { minutes: Number(document.getElementById("minutes").value) }));
+    document.getElementById("timer-stop").addEventListener("click", () => act("timer", { stop: true }));
+    document.getElementById("reopen").addEventListener("click", () => act("reopen", { round: view.round - 1 }));
+    document.getElementById("reopen-close").addEventListener("click", () => act("reopen", { close: true }));
+    document.getElementById("swap").addEventListener("click", () => act("swap", { first: document.getElementById("swap-a").value, second: document.getElementById("swap-b").value }));
+    document.getElementById("add").addEventListener("click", () => {
+      const names = document.getElementById("add-names").value.split(",").map((n) => n.trim()).filter((n) => n);
+      act("add", { players: names });
+    });
+    draw(view);
   }
 
   // --- the replay -----------------------------------------------------------------------------
@@ -483,5 +680,9 @@
     replay();
   } else if (page === "tournament") {
     tournament();
+  } else if (page === "projector") {
+    projector();
+  } else if (page === "organiser") {
+    organiser();
   }
 })();

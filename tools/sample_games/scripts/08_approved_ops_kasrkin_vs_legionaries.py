@@ -7,16 +7,7 @@ Ivo's 3 on his kill op kept her a point ahead. Hana wins 16-15.
 """
 
 from ktlog.data import SAMPLE_ROSTERS
-from ktlog.events import (
-    EquipmentSelected,
-    PrimaryOpRevealed,
-    PrimaryOpSelected,
-    ScoutingRevealed,
-    ScoutingSelected,
-    TacOpRevealed,
-    TacOpScored,
-    TacOpSelected,
-)
+from ktlog.events import EquipmentSelected
 from ktlog.files.rosters import load_roster
 from ktlog.play.builder import (
     GameBuilder,
@@ -28,6 +19,7 @@ from ktlog.play.builder import (
     shoot,
     unique,
 )
+from ktlog.rulesets.approved.events import PrimaryOpRevealed, PrimaryOpSelected, ScoutingRevealed, ScoutingSelected, TacOpRevealed, TacOpScored, TacOpSelected
 
 ROSTERS = SAMPLE_ROSTERS
 GAME_ID = "5d0c2a52-8f3e-4a57-9a77-0b1a6f1e0808"

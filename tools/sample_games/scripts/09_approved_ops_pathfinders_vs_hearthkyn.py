@@ -8,15 +8,6 @@ primary crit op (3VP: +2). Jun wins 15-14.
 """
 
 from ktlog.data import SAMPLE_ROSTERS
-from ktlog.events import (
-    PrimaryOpRevealed,
-    PrimaryOpSelected,
-    ScoutingRevealed,
-    ScoutingSelected,
-    TacOpRevealed,
-    TacOpScored,
-    TacOpSelected,
-)
 from ktlog.files.rosters import load_roster
 from ktlog.play.builder import (
     GameBuilder,
@@ -28,6 +19,7 @@ from ktlog.play.builder import (
     transmit,
     unique,
 )
+from ktlog.rulesets.approved.events import PrimaryOpRevealed, PrimaryOpSelected, ScoutingRevealed, ScoutingSelected, TacOpRevealed, TacOpScored, TacOpSelected
 
 ROSTERS = SAMPLE_ROSTERS
 GAME_ID = "a3e1f0b7-6c2d-4e9a-8f15-2b7c9d0e0909"

@@ -17,24 +17,14 @@ from ktlog.events import (
     OperativeAdded,
     OperativeSetUp,
     PlayerJoined,
-    ReinforcementsArrived,
     RolledOff,
     StrategicGambitUsed,
     TurningPointStarted,
 )
 from ktlog.files.rosters import load_roster
-from ktlog.play.builder import (
-    GameBuilder,
-    charge,
-    dash,
-    escape,
-    fall_back,
-    fight,
-    reposition,
-    shoot,
-    unique,
-)
+from ktlog.play.builder import GameBuilder, act, charge, dash, fall_back, fight, reposition, shoot, unique
 from ktlog.rules.setup import next_to_set_up
+from ktlog.rulesets.joint.events import OperativeEscaped, ReinforcementsArrived
 
 ROSTERS = SAMPLE_ROSTERS
 GAME_ID = "9d4c2a61-3f7e-4b8a-a0c5-6e1d2b3f4a58"
@@ -181,12 +171,12 @@ def build() -> GameBuilder:
     # a 6 crit. The brawler strikes first: 3. RECON-TROOPER INCAPACITATED: at most 3 of 7 can escape now.
     g.activate("trooper-brawler-2", "engage", fight("Blades", "recon-trooper", "Gun butt", "5521", "634"))
     # The melta gunner repositions over the NPOs' killzone edge: ESCAPED (1).
-    g.activate("gunner-melta", "engage", reposition(), escape())
+    g.activate("gunner-melta", "engage", reposition(), act(OperativeEscaped))
     # The Tough (Brawler), back at 10 wounds, charges the medic: Blades 4, 3, 1, 1, Ceaseless re-rolls
     # the 1s into 2 and 3 -> one 4 normal; gun butt 5/5 normal. 4 (medic 8 -> 4), 2 (tough 10 -> 8), 2 (8 -> 6).
     g.activate("tough-brawler", "engage", charge("medic"), fight("Blades", "medic", "Gun butt", "4311", "553", rerolls="3=2/ceaseless 4=3/ceaseless"))
     # The medic falls back over the edge: ESCAPED (2).
-    g.activate("medic", "conceal", fall_back(), escape())
+    g.activate("medic", "conceal", fall_back(), act(OperativeEscaped))
     # Warrior (Marksman) 1 at the sharpshooter in the open: 6 crit, 5/4 normal; saves 5, 4 block two
     # normals; crit 4. Sharpshooter 8 -> 4.
     g.activate("warrior-marksman-1", "engage", shoot("Firearm", "sharpshooter", "6542", "541"), reposition())
@@ -207,5 +197,5 @@ def build() -> GameBuilder:
     )
     # The sharpshooter runs for the edge: ESCAPED (3). No Kasrkin is left in the killzone: the battle
     # ends (pg 94); 3 of 7 is not more than 50%, so the players lose.
-    g.activate("sharpshooter", "conceal", reposition(), dash(), escape())
+    g.activate("sharpshooter", "conceal", reposition(), dash(), act(OperativeEscaped))
     return g

@@ -10,27 +10,10 @@ marker scores 3 where it would have scored 4. Kasia wins 16-6.
 """
 
 from ktlog.data import SAMPLE_ROSTERS
-from ktlog.events import (
-    GambitPassed,
-    InitiativeDecided,
-    MissionVPScored,
-    RolledOff,
-    StrategicGambitUsed,
-    TurningPointStarted,
-    WoundsRegained,
-)
+from ktlog.events import GambitPassed, InitiativeDecided, RolledOff, StrategicGambitUsed, TurningPointStarted, WoundsRegained
 from ktlog.files.rosters import load_roster
-from ktlog.play.builder import (
-    GameBuilder,
-    attack,
-    charge,
-    dash,
-    fight,
-    normal_move,
-    pass_action,
-    shoot,
-    unique,
-)
+from ktlog.play.builder import GameBuilder, act, attack, charge, dash, fight, shoot, unique
+from ktlog.rulesets.kt21.events import MissionVPScored, NormalMoved, OverwatchFired, Passed
 
 ROSTERS = SAMPLE_ROSTERS
 GAME_ID = "8d2b6a43-0f5e-4d8a-a6c9-5e17b3f2c0a8"
@@ -86,49 +69,49 @@ def build() -> GameBuilder:
         GambitPassed(player="Lars"),
         GambitPassed(player="Kasia"),
     )
-    g.activate("sniper", "conceal", pass_action(), pass_action())
-    g.activate("boy-1", "conceal", normal_move(), dash())
+    g.activate("sniper", "conceal", act(Passed), act(Passed))
+    g.activate("boy-1", "conceal", act(NormalMoved), dash())
     # Lasgun at boy-1, caught in the open after its dash: 1 5 3 2, Lars re-rolls the 1 with a
     # Command Re-roll (L 2 -> 1): a 6. 6 critical, 5 normal; the 6 saves the critical: 2. Boy-1 10 -> 8.
-    g.activate("trooper-1", "engage", normal_move(), shoot("Lasgun", "boy-1", "1532", "611", rerolls="1=6/command"))
-    g.activate("boy-2", "conceal", normal_move(), dash())
-    g.activate("trooper-2", "conceal", normal_move(), dash())
+    g.activate("trooper-1", "engage", act(NormalMoved), shoot("Lasgun", "boy-1", "1532", "611", rerolls="1=6/command"))
+    g.activate("boy-2", "conceal", act(NormalMoved), dash())
+    g.activate("trooper-2", "conceal", act(NormalMoved), dash())
     # Dakka shoota (BS 5+, Balanced) at trooper-1 in cover: 5 3 2 1 1, Balanced re-rolls one 1 into a
     # 6: 5 normal, 6 critical; cover save + 4 1: the cover save blocks the normal: 4. Trooper-1 7 -> 3.
-    g.activate("dakka", "engage", normal_move(), shoot("Dakka shoota", "trooper-1", "53211", "41", cover=True, rerolls="4=6/balanced"))
+    g.activate("dakka", "engage", act(NormalMoved), shoot("Dakka shoota", "trooper-1", "53211", "41", cover=True, rerolls="4=6/balanced"))
     # Plasma (standard, AP1 -> 2 dice) at the Dakka Boy: 5 4 4 normal; 5 6 save two: 5. Dakka 10 -> 5.
-    g.activate("plasma-gunner", "engage", normal_move(), shoot("Plasma gun (standard)", "dakka", "5441", "56"))
+    g.activate("plasma-gunner", "engage", act(NormalMoved), shoot("Plasma gun (standard)", "dakka", "5441", "56"))
     # Rokkit launcha (Blast 2", !MW2) at the plasma gunner in cover, trooper-1 beside it:
     # plasma gunner: 6 critical (2 mortal wounds); cover save + 5 5: two normal saves block the
     #   critical; the mortal wounds stay: 2. Plasma gunner 7 -> 5.
     # trooper-1 (a Blast target: not in cover): 5 4 normal; the 5 saves one: 5. Trooper-1 incapacitated.
     g.activate(
-        "rokkit", "engage", normal_move(), shoot("Rokkit launcha", "plasma-gunner", "6321", "55", cover=True, extra=[attack("trooper-1", "5411", "522")])
+        "rokkit", "engage", act(NormalMoved), shoot("Rokkit launcha", "plasma-gunner", "6321", "55", cover=True, extra=[attack("trooper-1", "5411", "522")])
     )
     # Bolt pistol (BS 3+) at the Rokkit Boy: 4 4 3 3 normal; 6 5 6 save three: 3. Rokkit 10 -> 7.
-    g.activate("sergeant", "engage", normal_move(), shoot("Bolt pistol", "rokkit", "4433", "656"))
+    g.activate("sergeant", "engage", act(NormalMoved), shoot("Bolt pistol", "rokkit", "4433", "656"))
     # Burna (Torrent 2", BS 2+) at the sergeant and the comms veteran beside it (Conceal, no cover):
     # sergeant: 6 2 2 hit; the 5 saves one: 4. Sergeant 8 -> 4.
     # comms: 5 4 3 2 hit; 6 and 5 save two: 4. Comms 7 -> 3 (injured).
-    g.activate("burna", "engage", normal_move(), shoot("Burna", "sergeant", "62211", "531", extra=[attack("comms", "54321", "615")]))
+    g.activate("burna", "engage", act(NormalMoved), shoot("Burna", "sergeant", "62211", "531", extra=[attack("comms", "54321", "615")]))
     # Comms (injured, BS 5+) at the burna: 5 5 normal: 4. Burna 10 -> 6.
-    g.activate("comms", "engage", normal_move(), shoot("Lasgun", "burna", "5521", "111"))
+    g.activate("comms", "engage", act(NormalMoved), shoot("Lasgun", "burna", "5521", "111"))
     # Throwing knives (Silent: from Conceal) at the comms veteran in cover: 6 6 critical, 4 normal;
     # the cover save blocks the normal: 8. Comms incapacitated.
-    g.activate("slasha", "conceal", normal_move(), shoot("Throwing knives", "comms", "6642", "13", cover=True))
-    g.activate("trooper-3", "conceal", normal_move(), dash())
-    g.activate("comms-boy", "conceal", normal_move(), unique("Scramble Signals"))
-    g.activate("demolition", "conceal", normal_move(), dash())
-    g.activate("breacha", "conceal", normal_move(), dash())
-    g.activate("medic", "conceal", normal_move(), dash())
-    g.activate("nob", "conceal", normal_move(), dash())
+    g.activate("slasha", "conceal", act(NormalMoved), shoot("Throwing knives", "comms", "6642", "13", cover=True))
+    g.activate("trooper-3", "conceal", act(NormalMoved), dash())
+    g.activate("comms-boy", "conceal", act(NormalMoved), unique("Scramble Signals"))
+    g.activate("demolition", "conceal", act(NormalMoved), dash())
+    g.activate("breacha", "conceal", act(NormalMoved), dash())
+    g.activate("medic", "conceal", act(NormalMoved), dash())
+    g.activate("nob", "conceal", act(NormalMoved), dash())
     # Frag at the Nob in the open, the Breacha Boy within 2": Nob 5 4 normal, 5 5 save both;
     # Breacha (Blast: not in cover) 6 critical: 4. Breacha 10 -> 6.
-    g.activate("grenadier", "engage", normal_move(), shoot("Grenade launcher (frag)", "nob", "5431", "155", extra=[attack("breacha", "6211", "111")]))
+    g.activate("grenadier", "engage", act(NormalMoved), shoot("Grenade launcher (frag)", "nob", "5431", "155", extra=[attack("breacha", "6211", "111")]))
     # Scoped big shoota (Heavy, !MW2) at the grenadier in cover: 6 critical (2 mortal wounds), 4 4
     # normal; cover save + 6 5: three saves block all three hits; the mortal wounds stay: 2.
     # Grenadier 7 -> 5. The Snipa Boy passes.
-    g.activate("snipa", "engage", shoot("Scoped big shoota", "grenadier", "64421", "65", cover=True), pass_action())
+    g.activate("snipa", "engage", shoot("Scoped big shoota", "grenadier", "64421", "65", cover=True), act(Passed))
     g.add(mission("Kasia", 2, "controls the centre and south markers"), mission("Lars", 1, "controls the north marker"))
     g.end_turning_point()
     # Score: Kasia 2, Lars 1. CP: K 2, L 1.
@@ -143,26 +126,26 @@ def build() -> GameBuilder:
     g.activate("nob", "engage", charge("sergeant"), fight("Power klaw", "sergeant", "Chainsword", "6541", "6532", steps="sc"))
     # Long-las at the Nob: 6 6 critical (6 mortal wounds), 2 2 normal (BS 2+); 6 and 5 save two
     # hits: 6 + 6 = 12. Nob 13 -> 1.
-    g.activate("sniper", "conceal", shoot("Long-las", "nob", "6622", "651"), pass_action())
+    g.activate("sniper", "conceal", shoot("Long-las", "nob", "6622", "651"), act(Passed))
     # Boy-1 charges trooper-2. Choppa 6 critical, 4 3 normal; bayonet 5 5 normal. Strike (5:
     # trooper 7 -> 2), strike (2: boy 8 -> 6), strike (4): trooper-2 incapacitated.
     g.activate("boy-1", "engage", charge("trooper-2"), fight("Choppa", "trooper-2", "Bayonet", "6431", "551", steps="sc sn sn"))
     # Plasma (AP1 -> 2 dice) at boy-1: 6 critical, 5 normal; 1 2 save nothing: 11. Boy-1 incapacitated.
-    g.activate("plasma-gunner", "engage", normal_move(), shoot("Plasma gun (standard)", "boy-1", "6521", "12"))
+    g.activate("plasma-gunner", "engage", act(NormalMoved), shoot("Plasma gun (standard)", "boy-1", "6521", "12"))
     # Dakka shoota at the plasma gunner in cover: 5 5 6 1 1, Balanced re-rolls one 1 into a 5:
     # 3 normal, 1 critical; cover save + 5: two normal saves block two normals: 3 + 4 = 7.
     # Plasma gunner incapacitated.
-    g.activate("dakka", "engage", normal_move(), shoot("Dakka shoota", "plasma-gunner", "55611", "52", cover=True, rerolls="4=5/balanced"))
+    g.activate("dakka", "engage", act(NormalMoved), shoot("Dakka shoota", "plasma-gunner", "55611", "52", cover=True, rerolls="4=5/balanced"))
     # Krak (AP1 -> 2 dice) at the Dakka Boy: 5 5 4 normal; the 6 saves one: 8. Dakka incapacitated.
-    g.activate("grenadier", "engage", normal_move(), shoot("Grenade launcher (krak)", "dakka", "5542", "63"))
+    g.activate("grenadier", "engage", act(NormalMoved), shoot("Grenade launcher (krak)", "dakka", "5542", "63"))
     # Rokkit at the grenadier in cover: 4 4 normal; cover save + 6 block both.
-    g.activate("rokkit", "engage", normal_move(), shoot("Rokkit launcha", "grenadier", "4431", "61", cover=True))
+    g.activate("rokkit", "engage", act(NormalMoved), shoot("Rokkit launcha", "grenadier", "4431", "61", cover=True))
     # Lasgun at the Rokkit Boy: 6 critical, 4 4 normal; the 5 saves a normal: 5. Rokkit 7 -> 2.
-    g.activate("trooper-3", "engage", normal_move(), shoot("Lasgun", "rokkit", "6441", "511"))
+    g.activate("trooper-3", "engage", act(NormalMoved), shoot("Lasgun", "rokkit", "6441", "511"))
     # Burna at trooper-3: 6 critical, 5 4 3 normal (all 2 damage); the 5 saves one: 6. Trooper-3 7 -> 1.
-    g.activate("burna", "engage", normal_move(), shoot("Burna", "trooper-3", "65431", "533"))
+    g.activate("burna", "engage", act(NormalMoved), shoot("Burna", "trooper-3", "65431", "533"))
     # Lasgun at the burna: 5 5 4 normal; the 6 saves one: 4. Burna 6 -> 2.
-    g.activate("demolition", "engage", normal_move(), shoot("Lasgun", "burna", "5543", "611"))
+    g.activate("demolition", "engage", act(NormalMoved), shoot("Lasgun", "burna", "5543", "611"))
     # The Slasha Boy charges the demolition veteran: 2 2 1 1, Relentless re-rolls all four: 6 5 4 2;
     # bayonet 4 normal. Strike (5: demolition 7 -> 2), strike (2: slasha 10 -> 8), strike (4):
     # demolition incapacitated.
@@ -172,25 +155,25 @@ def build() -> GameBuilder:
         charge("demolition"),
         fight("Twin choppas", "demolition", "Bayonet", "2211", "431", steps="sc sn sn", rerolls="1=6/relentless 2=5/relentless 3=4/relentless 4=2/relentless"),
     )
-    g.activate("medic", "engage", normal_move(), unique("Medikit"))
+    g.activate("medic", "engage", act(NormalMoved), unique("Medikit"))
     g.add(WoundsRegained(operative="trooper-3", wounds=2, reason="Medikit (Veteran Guardsman Medic)"))
     # Lars's operatives are all expended; Kasia has four left.
     # Slugga at the medic in cover: 6 critical, 5 normal; the cover save blocks the normal: 4. Medic 7 -> 3.
-    g.activate("boy-2", "engage", normal_move(), shoot("Slugga", "medic", "6521", "14", cover=True))
+    g.activate("boy-2", "engage", act(NormalMoved), shoot("Slugga", "medic", "6521", "14", cover=True))
     # Lars's turn with nothing to activate: Overwatch (001) by the grenadier, krak BS 4+ worsened to
     # 5+: 5 5 normal; AP1 -> 2 dice, the 5 saves one: 4. Boy-2 10 -> 6.
-    g.overwatch("grenadier", "Grenade launcher (krak)", "boy-2", "5541", "52")
+    g.perform("grenadier", shoot("Grenade launcher (krak)", "boy-2", "5541", "52", as_=OverwatchFired))
     # Slugga at trooper-3 (3 wounds) in cover: 5 5 normal; the cover save blocks one: 3. Trooper-3
     # incapacitated.
-    g.activate("comms-boy", "engage", normal_move(), shoot("Slugga", "trooper-3", "5511", "43", cover=True))
+    g.activate("comms-boy", "engage", act(NormalMoved), shoot("Slugga", "trooper-3", "5511", "43", cover=True))
     # Overwatch by the medic (injured: BS 5+, worsened to 6+): 6 6 critical; 5 5 save one: 3.
     # Comms boy 10 -> 7.
-    g.overwatch("medic", "Lasgun", "comms-boy", "6653", "551")
+    g.perform("medic", shoot("Lasgun", "comms-boy", "6653", "551", as_=OverwatchFired))
     # No Engage guardsman is left to Overwatch (the sniper is on Conceal).
-    g.activate("breacha", "engage", normal_move(), pass_action())
+    g.activate("breacha", "engage", act(NormalMoved), act(Passed))
     # Scoped big shoota at the medic in cover: 6 critical (2 mortal wounds), 5 4 normal; the cover
     # save blocks a normal: 2 + 3 + 3 = 8. Medic incapacitated.
-    g.activate("snipa", "engage", shoot("Scoped big shoota", "medic", "65431", "42", cover=True), pass_action())
+    g.activate("snipa", "engage", shoot("Scoped big shoota", "medic", "65431", "42", cover=True), act(Passed))
     g.add(
         mission("Kasia", 3, "controls three markers"),
         tac("Kasia", 2, "Headhunter: the sergeant incapacitated"),
@@ -206,19 +189,19 @@ def build() -> GameBuilder:
     # Lars wins 5-2. CP +1 each: K 3, L 3; Lars's ploy -> L 2.
     g.turning_point(3, {"Kasia": 2, "Lars": 5}, initiative="Lars", gambits=[("Lars", "Take Aim")])
     # Long-las at the Nob in cover: 5 3 hit; cover save + 2 2: one blocked, 3 through. Nob incapacitated.
-    g.activate("sniper", "conceal", shoot("Long-las", "nob", "5311", "22", cover=True), pass_action())
+    g.activate("sniper", "conceal", shoot("Long-las", "nob", "5311", "22", cover=True), act(Passed))
     # Scoped big shoota at the grenadier in cover: 4 4 normal; cover save + 5 block both.
-    g.activate("snipa", "engage", shoot("Scoped big shoota", "grenadier", "44311", "51", cover=True), pass_action())
+    g.activate("snipa", "engage", shoot("Scoped big shoota", "grenadier", "44311", "51", cover=True), act(Passed))
     # Frag at the burna (2 wounds), the Rokkit Boy (2 wounds) beside it: burna 4 normal, no save: 2;
     # rokkit 5 4 normal, the 6 saves one: 2. Both incapacitated.
-    g.activate("grenadier", "engage", normal_move(), shoot("Grenade launcher (frag)", "burna", "4321", "222", extra=[attack("rokkit", "5421", "611")]))
+    g.activate("grenadier", "engage", act(NormalMoved), shoot("Grenade launcher (frag)", "burna", "4321", "222", extra=[attack("rokkit", "5421", "611")]))
     # Lars has nothing left to activate; Kasia activates the rest.
     # Boy-2 charges the grenadier: choppa 5 5 3 normal; gun butt 6 critical, 4 normal. Strike (4:
     # grenadier 5 -> 1), strike (3: boy 6 -> 3), strike (4): grenadier incapacitated.
     g.activate("boy-2", "engage", charge("grenadier"), fight("Choppa", "grenadier", "Gun butt", "5532", "641", steps="sn sc sn"))
-    g.activate("slasha", "engage", normal_move(), dash())
-    g.activate("comms-boy", "engage", normal_move(), pass_action())
-    g.activate("breacha", "engage", normal_move(), pass_action())
+    g.activate("slasha", "engage", act(NormalMoved), dash())
+    g.activate("comms-boy", "engage", act(NormalMoved), act(Passed))
+    g.activate("breacha", "engage", act(NormalMoved), act(Passed))
     g.add(
         mission("Kasia", 4, "controls all four markers"),
         tac("Kasia", 1, "Seize Ground: the east marker taken"),
@@ -236,10 +219,10 @@ def build() -> GameBuilder:
     # Strike (5: sniper 7 -> 2), the sniper parries a normal, strike (4): sniper incapacitated.
     # Lars's kill team is wiped out.
     g.activate("slasha", "engage", charge("sniper"), fight("Twin choppas", "sniper", "Gun butt", "6543", "521", steps="sc bnn sn"))
-    g.activate("boy-2", "engage", normal_move(), pass_action())
-    g.activate("comms-boy", "engage", normal_move(), pass_action())
-    g.activate("breacha", "engage", normal_move(), pass_action())
-    g.activate("snipa", "engage", pass_action(), pass_action())
+    g.activate("boy-2", "engage", act(NormalMoved), act(Passed))
+    g.activate("comms-boy", "engage", act(NormalMoved), act(Passed))
+    g.activate("breacha", "engage", act(NormalMoved), act(Passed))
+    g.activate("snipa", "engage", act(Passed), act(Passed))
     # Kasia controls all four markers (4VP by the card), but the core book caps the mission at 12:
     # she has 9, so she records 3 (recording 4 would be refused, 004).
     g.add(mission("Kasia", 3, "controls all four markers (capped at 12)"), tac("Kasia", 1, "Wipe Out: no enemy operative left"))
