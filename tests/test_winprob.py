@@ -13,8 +13,8 @@ import polars as pl
 import pytest
 from click.testing import CliRunner
 from conftest import expend_all
-from league import Played, tp
-from winprob_support import SHOT_CHANCE, VP_MODEL, one_shot_game
+from league import tp
+from winprob_support import SHOT_CHANCE, VP_MODEL, fragile_teams, one_shot_game
 
 from ktlog.analytics import winprob
 from ktlog.analytics.key_moments import analyse, chance_now
@@ -372,17 +372,7 @@ def test_fit_keeps_other_rulesets_models_when_one_is_asked(tmp_path):
 
 def test_a_turning_point_of_loot_the_simulated_way():
     """A hand-written turning point in which alice1 loots in TP2 (1VP) is a key moment of kind `objective`."""
-    g = one_shot_game().__class__()  # a fresh builder to write a second game
-    from winprob_support import FRAGILE
-
-    from ktlog.events import OperativeAdded, PlayerJoined
-
-    for player in ("Alice", "Bob"):
-        g.add(PlayerJoined(player=player, kill_team="Troopers"))
-        for i in range(1, 6):
-            g.add(OperativeAdded(player=player, operative=f"{player.lower()}{i}", datacard=FRAGILE))
-    g.setup(rolloff={"Alice": 6, "Bob": 1}, initiative="Alice", crit_op=2, markers=[("centre", "Bob"), ("north", "Alice"), ("south", "Bob")])
-    played = Played(g, "2026-11-21T19:00:00+00:00")
+    g, played = fragile_teams()
     tp(played, "Alice")
     tp(played, "Alice")
     g.activate("alice1", "engage", loot("centre"))

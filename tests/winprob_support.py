@@ -18,17 +18,22 @@ MELTA = gun("Melta", 2, 4, (3, 4), "Piercing 3")
 FRAGILE = card("Fragile", wounds=3, weapons=(MELTA, blade()))
 
 
-def one_shot_game() -> GameBuilder:
-    """Alice and Bob, five 3-wound operatives each; nothing happens until turning point 4, when
-    alice1's Melta rolls a critical (4 damage) and incapacitates bob1: kill grade 1 and the only
-    VP of the battle but the kill op's end-of-battle point. Alice wins."""
+def fragile_teams() -> tuple[GameBuilder, Played]:
+    """Alice and Bob, five 3-wound operatives each, set up for Loot (crit op 2, pg 84)."""
     g = GameBuilder(date="2026-11-21")
     for player in ("Alice", "Bob"):
         g.add(PlayerJoined(player=player, kill_team="Troopers"))
         for i in range(1, 6):
             g.add(OperativeAdded(player=player, operative=f"{player.lower()}{i}", datacard=FRAGILE))
     g.setup(rolloff={"Alice": 6, "Bob": 1}, initiative="Alice", crit_op=2, markers=[("centre", "Bob"), ("north", "Alice"), ("south", "Bob")])
-    played = Played(g, "2026-11-21T19:00:00+00:00")
+    return g, Played(g, "2026-11-21T19:00:00+00:00")
+
+
+def one_shot_game() -> GameBuilder:
+    """Alice and Bob, five 3-wound operatives each; nothing happens until turning point 4, when
+    alice1's Melta rolls a critical (4 damage) and incapacitates bob1: kill grade 1 and the only
+    VP of the battle but the kill op's end-of-battle point. Alice wins."""
+    g, played = fragile_teams()
     for _ in range(4):
         tp(played, "Alice")
     g.activate("alice1", "engage", shoot("Melta", "bob1", "36"))

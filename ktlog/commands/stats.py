@@ -99,7 +99,9 @@ def filtered(command):
         league = _league(ctx, kw)
         with _dataset_read(league):
             answer = None
-            if not isinstance(league.db, Path) and not any(kw.values()):  # a dataset's statistic (none, or a league and season: `answers`; no option asked) may be stored
+            if not isinstance(league.db, Path) and not any(
+                kw.values()
+            ):  # a dataset's statistic (none, or a league and season: `answers`; no option asked) may be stored
                 from ..analytics.answers import stored_answer
 
                 answer = stored_answer(league, command.__name__)

@@ -27,7 +27,7 @@ from ...rules.ruleset import Ruleset
 from ...rules.shooting import defence_dice_collected
 from ...rules.weapons import WeaponProfile, weapon_profile
 from ...state import GameState, OperativeState
-from ..kt24.simulator import PLAYERS, d6, fight_action, ploy_or_pass, ready_of
+from ..kt24.simulator import PLAYERS, d6, fight_action, play_on, ploy_or_pass, ready_of
 from .events import MissionVPScored, NormalMoved, OverwatchFired, Passed
 from .rules import RULESET, as_played, vp_caps
 
@@ -85,16 +85,7 @@ class Simulator:
 
     def play_on(self, g: GameBuilder) -> GameBuilder:
         """Play the game on from its state, a moment of its battle, to its end as `play` would."""
-        s = g.state
-        if s.phase in ("strategy", "firefight"):
-            tp = s.turning_point
-            if s.phase == "strategy" and s.initiative_in(tp) is None:
-                self.decide_initiative(g)
-            self.strategic_ploys(g)
-            if (act := g.state.activation) is not None:
-                self.go_on(g, act.operative)
-            self.end_turning_point(g, tp)
-        return g if g.state.phase == "over" else self.battle(g, g.state.turning_point + 1)
+        return play_on(self, g)
 
     def resample_secrets(self, state: GameState) -> None:
         """KT21's tac ops are recorded as VP only: nothing secret to choose again."""
@@ -128,21 +119,22 @@ class Simulator:
         else:
             initiative = s.initiative
         g.add(InitiativeDecided(player=initiative))
-        self.strategic_ploys(g)
+        self.gambits(g)
+        self.firefight_phase(g)
         self.end_turning_point(g, tp)
 
     def end_turning_point(self, g: GameBuilder, tp: int) -> None:
-        """The firefight phase played out, the VP scored, the turning point ended."""
-        self.firefight(g)
+        """The VP scored, the turning point ended."""
         self.score(g)
         g.add(TurningPointEnded(turning_point=tp))
 
-    def strategic_ploys(self, g: GameBuilder) -> None:
+    def gambits(self, g: GameBuilder) -> None:
+        """Strategic ploys, each player in turn, until both pass."""
         s = g.state
         while s.phase == "strategy":
             ploy_or_pass(g, self.rng, s.players[s.gambit_turn], STRATEGIC_PLOYS, 0.3)
 
-    def firefight(self, g: GameBuilder) -> None:
+    def firefight_phase(self, g: GameBuilder) -> None:
         while True:
             s = g.state
             if not any(o.status == "ready" for o in s.scan()):

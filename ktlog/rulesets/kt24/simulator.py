@@ -42,6 +42,23 @@ def d6(rng: random.Random, n: int) -> str:
     return "".join(str(rng.randint(1, 6)) for _ in range(n))
 
 
+def play_on(sim, g: GameBuilder) -> GameBuilder:
+    """Play the game in `g` on from its state, a moment of its battle, to its end as `sim.play`
+    would: the turning point under way finished (its start, gambits, the activation under way,
+    the other activations, its end), then the rest (`sim.battle`). Every simulator's."""
+    s = g.state
+    if s.phase in ("strategy", "firefight"):
+        tp = s.turning_point
+        if s.phase == "strategy" and s.initiative_in(tp) is None:
+            sim.decide_initiative(g)
+        sim.gambits(g)
+        if (act := g.state.activation) is not None:
+            sim.go_on(g, act.operative)
+        sim.firefight_phase(g)
+        sim.end_turning_point(g, tp)
+    return g if g.state.phase == "over" else sim.battle(g, g.state.turning_point + 1)
+
+
 def ready_of(s: GameState, player: str) -> list[OperativeState]:
     """The player's ready operatives, read without copying them (`GameState.scan`): the
     simulator only reads them, and a rollout plays thousands of activations."""
@@ -113,27 +130,12 @@ class Simulator:
         return g
 
     def play_on(self, g: GameBuilder) -> GameBuilder:
-        """Play the game on from its state, a moment of its battle, to its end as `play` would:
-        the turning point under way finished (its start, gambits, the activation under way, the
-        other activations, its end), then the rest."""
-        s = g.state
-        if s.phase in ("strategy", "firefight"):
-            self.rest_of_turning_point(g, s.turning_point)
-        return g if g.state.phase == "over" else self.battle(g, g.state.turning_point + 1)
+        """Play the game on from its state, a moment of its battle, to its end as `play` would."""
+        return play_on(self, g)
 
     def resample_secrets(self, state: GameState) -> None:
         """Each secret choice not yet revealed, chosen again as `play` chooses it (a rollout
         knows only what a viewer of the game knows): none in Preliminary Ops."""
-
-    def rest_of_turning_point(self, g: GameBuilder, tp: int) -> None:
-        s = g.state
-        if s.phase == "strategy" and s.initiative_in(tp) is None:
-            self.decide_initiative(g)
-        self.gambits(g)
-        if (act := g.state.activation) is not None:
-            self.go_on(g, act.operative)
-        self.firefight_phase(g)
-        self.end_turning_point(g, tp)
 
     def decide_initiative(self, g: GameBuilder) -> None:
         """A turning point's initiative when its start was cut short: roll-offs until one names
