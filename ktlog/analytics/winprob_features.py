@@ -22,9 +22,14 @@ from dataclasses import dataclass
 from ..errors import KtlogError
 from ..events import Event
 from ..reducer import apply_in_place, corrected, effective
+from ..rules import rulings
+from ..rules.killop import KILL_GRADE_TABLE, MAX_KILL_GRADE
 from ..rules.ruleset import Ruleset
 from ..rulesets import RULESETS
 from ..state import PLAYER_STATUS, GameState, OperativeState
+
+LOOT_VP_PER_TP = 2
+"""Loot scores at most 2VP a player a turning point (pg 85)."""
 
 SHARED = (
     "vp",
@@ -61,7 +66,12 @@ class Side:
     to_activate: int
     escaped: int
     kill_grade: int
+    to_next_grade: int
     markers: int
+    most_markers: bool
+    top_kill_grade: bool
+    loot_left: int
+    crit_op: str | None
     tac_op_revealed: bool
     room: dict[str, int]
     total_room: int
@@ -80,7 +90,15 @@ CATALOGUE: dict[str, tuple[Feature, str]] = {
     "to_activate": (lambda s: s.to_activate, "operatives still to activate this turning point"),
     "escaped": (lambda s: s.escaped, "operatives escaped (Joint Ops 03)"),
     "kill_grade": (lambda s: s.kill_grade, "kill grade reached (kill op)"),
+    "to_next_grade": (lambda s: s.to_next_grade, "enemy operatives still to incapacitate for the next kill grade (0 at grade 5)"),
+    "top_kill_grade": (
+        lambda s: float(s.top_kill_grade),
+        "1 for the player whose kill grade is above every opponent's (the kill op's end-of-battle VP, pg 84)",
+    ),
+    "loot_left": (lambda s: s.loot_left, "VP the player may still loot this turning point (Loot: 2 a turning point, pg 85)"),
     "markers": (lambda s: s.markers, "objective markers held: secured by the kill team, transmitting and controlled, or sabotaged by it"),
+    "holds_marker": (lambda s: float(s.markers > 0), "1 for a player holding a marker (Secure and Transmission score it, pg 85)"),
+    "most_markers": (lambda s: float(s.most_markers), "1 for the player holding more markers than every opponent (pg 85)"),
     "tac_op_revealed": (lambda s: float(s.tac_op_revealed), "1 once the player's tac op is revealed"),
 }
 """Every feature a ruleset may name, with what it is (docs/statistics.md lists them); besides
@@ -88,7 +106,12 @@ these, `vp:OP` (VP scored in op OP) and `room:OP` (VP still to be scored in it).
 
 
 def feature(name: str) -> Feature:
-    """The feature named (`CATALOGUE`, `vp:OP`, `room:OP`); an unknown name is refused, named."""
+    """The feature named (`CATALOGUE`, `vp:OP`, `room:OP`, and any of them `@CRITOP`: itself in
+    games of that crit op, else 0); an unknown name is refused, named."""
+    plain, at, crit_op = name.partition("@")
+    if at and crit_op:
+        read = feature(plain)
+        return lambda s: read(s) if s.crit_op == crit_op else 0.0
     if name in CATALOGUE:
         return CATALOGUE[name][0]
     kind, _, op = name.partition(":")
@@ -96,7 +119,7 @@ def feature(name: str) -> Feature:
         return lambda s: s.vp.get(op, 0)
     if op and kind == "room":
         return lambda s: s.room.get(op, 0)
-    raise KtlogError(f"the win-probability model has no feature {name!r}; features: {', '.join(CATALOGUE)}, vp:OP and room:OP")
+    raise KtlogError(f"the win-probability model has no feature {name!r}; features: {', '.join(CATALOGUE)}, vp:OP, room:OP, and any of them @CRITOP")
 
 
 def features_of(ruleset: Ruleset) -> tuple[str, ...]:
@@ -181,9 +204,13 @@ def sides(state: GameState, ruleset: Ruleset, summed: Bodies) -> dict[str, Side]
             if who in held:
                 held[who] += 1
     first = state.initiative
+    top = max(held.values(), default=0)
+    leaders = [name for name, n in held.items() if n == top]
+    grades = {name: p.kill_grade for name, p in state.players.items()}
     out = {}
     for name, p in state.players.items():
         c = summed[name]
+        enemies = sum(s[1] for other, s in summed.items() if other != name)
         room = {o: max(0, cap - p.vp.get(o, 0)) for o, cap in caps.items()}
         total = p.total_vp
         out[name] = Side(
@@ -198,12 +225,25 @@ def sides(state: GameState, ruleset: Ruleset, summed: Bodies) -> dict[str, Side]
             to_activate=ready[name, "ready"],
             escaped=c[4],
             kill_grade=p.kill_grade,
+            to_next_grade=to_next_grade(enemies, p.enemies_incapacitated, p.kill_grade),
             markers=held[name],
+            most_markers=top > 0 and leaders == [name],
+            top_kill_grade=all(p.kill_grade > g for other, g in grades.items() if other != name),
+            loot_left=max(0, LOOT_VP_PER_TP - p.loot_vp_this_tp) if state.crit_op == "Loot" else 0,
+            crit_op=state.crit_op,
             tac_op_revealed=p.tac_op_revealed,
             room=room,
             total_room=max(0, min(total_cap - total, sum(room.values()))) if caps else 0,
         )
     return out
+
+
+def to_next_grade(starting_enemies: int, incapacitated: int, grade: int) -> int:
+    """Enemy operatives still to incapacitate for the next kill grade (pg 84; 0 at the last)."""
+    if grade >= MAX_KILL_GRADE or starting_enemies == 0:
+        return 0
+    row, _ = rulings.kill_grade_row(starting_enemies)
+    return max(0, KILL_GRADE_TABLE[row][grade] - incapacitated)
 
 
 SPARES_BODIES = frozenset(

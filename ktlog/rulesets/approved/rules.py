@@ -57,6 +57,29 @@ class ApprovedOps(PreliminaryOps):
     }
     ops = ("crit", "kill", "tac", "primary")
     max_vp = {"crit": OP_CAP, "kill": OP_CAP, "tac": OP_CAP, "primary": OP_CAP // 2}
+    win_features = (
+        "vp",
+        "room",
+        "cp",
+        "initiative",
+        "operatives",
+        "operatives_share",
+        "wounds_share",
+        "to_activate",
+        "kill_grade",
+        "top_kill_grade",
+        "markers",
+        "holds_marker",
+        "most_markers",
+        "loot_left",
+        "vp@Loot",
+        "vp@Transmission",
+        "tac_op_revealed",
+        "vp:crit",
+        "vp:kill",
+        "vp:tac",
+        "vp:primary",
+    )
 
     # --- the shared sequence, as Approved Ops changes it ------------------------------------
 

@@ -20,6 +20,27 @@ class PreliminaryOps(Kt24TwoPlayer):
     simulator = "ktlog.rulesets.kt24.simulator"
     ops = ("crit", "kill")
     max_vp = {"crit": 6, "kill": 6}
+    win_features = (
+        "vp",
+        "room",
+        "cp",
+        "initiative",
+        "operatives",
+        "operatives_share",
+        "wounds_share",
+        "to_activate",
+        "kill_grade",
+        "top_kill_grade",
+        "markers",
+        "holds_marker",
+        "most_markers",
+        "loot_left",
+        "vp@Loot",
+        "vp@Transmission",
+        "vp:crit",
+        "vp:kill",
+    )
+    """The board, the kill op's end-of-battle VP and the crit op's scoring (pg 84-85) as the model reads them."""
     crit_ops = CRIT_OPS
 
     def on_battle_start(self, ctx: Ctx) -> None:
