@@ -490,3 +490,20 @@ def test_an_override_that_cannot_keep_a_correction_says_so(run, new_game):
     refused = run("correct", new_game[:8], seq, "RolledOff", "purpose=setup", "rolls=Alice:5,Nobody:2", "--override", "our house rule", ok=False)
     assert refused.exit_code == 1 and "--override cannot keep this" in refused.output and "nothing was recorded" in refused.output, refused.output
     assert len(json.loads(run("log", new_game[:8], "--json").stdout)) == seq
+
+
+def test_wounds_regained_above_the_starting_wounds_replies_what_the_state_gains(run, new_game, tmp_path):
+    """pg 47: wounds never go above the starting wounds. A medic's 5 on an operative that lost 2
+    gains 2, and the reply says so, on its own and in a batch (issue 44's audit: it said 5)."""
+    gid = new_game[:8]
+    set_up(run, gid)
+    run("event", gid, "DamageInflicted", "operative=legionary-1", "damage=2", "source=other")
+    out = run("event", gid, "WoundsRegained", "operative=legionary-1", "wounds=5", "reason=Medikit").stdout
+    assert "legionary-1 regains 2 wounds, not the 5 entered: never above its starting 14 (pg 47) (Medikit)" in out
+    assert "regains 5" not in out
+    run("event", gid, "DamageInflicted", "operative=legionary-1", "damage=3", "source=other")
+    path = tmp_path / "regain.txt"
+    path.write_text("WoundsRegained operative=legionary-1 wounds=3 reason=Medikit\nWoundsRegained operative=legionary-1 wounds=4 reason=Medikit\n")
+    out = run("event", gid, "--file", path).stdout
+    assert "legionary-1 regains 3 wounds (Medikit)" in out
+    assert "legionary-1 regains 0 wounds, not the 4 entered" in out

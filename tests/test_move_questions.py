@@ -4,6 +4,8 @@ the description is JSON; the dice a shot or a fight takes are the rulebook's num
 
 from __future__ import annotations
 
+import re
+
 import msgspec
 import pytest
 from conftest import blade, card, expend_all, game, gun
@@ -11,20 +13,27 @@ from test_tui_rulesets import joint
 
 from ktlog import events as ev
 from ktlog.data import SAMPLE_GAMES
+from ktlog.errors import KtlogError
 from ktlog.files.gamelog import read_game_log
 from ktlog.play.moves import DiceExpected, Moves, dice_expected
-from ktlog.play.questions import KINDS, describe_kind, every_kind, kinds, legal_moves, table
+from ktlog.play.questions import KINDS, answers_from, describe_kind, every_kind, kinds, legal_moves, table
 from ktlog.play.replay import Replay
+from ktlog.play.simulate import simulate_into
 from ktlog.rules.questions import Move
 from ktlog.rulesets import RULESETS
 from ktlog.rulesets.approved.events import TacOpScored
+from ktlog.storage.store import Store
 from ktlog.text.event_text import answers_line, parse_event
+from ktlog.text.event_text import event_line as recorded_line
 
 
 def first_answers(move: Move) -> list[tuple[str, str]]:
-    """Each question answered with its first legal value (dice: 1s, as many as it takes)."""
+    """Each question answered with its first legal value or its default (dice: 1s, as many as
+    it takes); an optional number or text without a default left out."""
     given, so_far = list(move.fixed.items()), dict(move.fixed)
     for q in move.questions:
+        if q.optional and q.kind in ("number", "text") and q.default is None:
+            continue  # left out: re-rolls, the damage alone, the order of strikes ...
         legal = q.legal(so_far)
         if q.kind == "dice":
             groups = q.dice_for(so_far)
@@ -139,8 +148,41 @@ def test_a_shots_description_holds_each_weapon_and_targets_dice():
     assert move.event == "Shot" and move.fixed == {"operative": "a1", "weapon": "Gun"} and move.player == "Alice"
     target = next(q for q in move.questions if q.field == "target")
     assert [c.value for c in target.choices] == ["b1", "b2"]
-    dice = {q.field: q.dice_for({"weapon": "Gun", "target": "b1"}) for q in move.questions if q.kind == "dice"}
-    assert dice["dice"][0].count == 4 and dice["saves"][0].most == 2
+    assert [q.field for q in move.questions] == [
+        "target",
+        "cover",
+        "obscured",
+        "dice",
+        "saves",
+        "rerolls",
+        "save_rerolls",
+        "damage",
+    ]  # no Hot roll, no Accurate
+    for cover, saves in (("false", 2), ("true", 1)):  # exactly: three less Piercing 1, less one retained in cover (pg 42-43, 111)
+        dice = {q.field: q.dice_for({"weapon": "Gun", "target": "b1", "cover": cover}) for q in move.questions if q.kind == "dice"}
+        assert dice["dice"][0].count == 4 and dice["saves"][0].count == saves
+
+
+def test_a_shot_asks_what_its_weapon_and_target_call_for():
+    """A Hot weapon's roll after shooting (pg 111), Accurate's retained dice taking attack dice
+    away, Piercing Crits' fewer defence dice once a critical is retained, in words; the weapon's
+    profile beside its name."""
+    s = shooting_game("Hot", "Accurate 1", "Piercing Crits 1")
+    (move,) = describe_kind(Moves(s), "shoot")
+    asked = {q.field: q for q in move.questions}
+    assert asked["hot_roll"].dice_for({"weapon": "Gun"})[0].count == 1 and not asked["hot_roll"].optional
+    assert [c.value for c in asked["accurate"].legal({"weapon": "Gun"})] == ["0", "1"]
+    assert [asked["dice"].dice_for({"weapon": "Gun", "accurate": n})[0].count for n in ("0", "1")] == [4, 3]
+    (saves,) = asked["saves"].dice_for({"weapon": "Gun", "target": "b1", "cover": "false"})
+    assert saves.most == 3 and saves.hint == "3 dice, or 2 if a critical hit is retained (Piercing Crits 1)"
+    line = answers_line("Shot", [*move.fixed.items(), ("target", "b1"), ("dice", "641"), ("saves", "55"), ("hot_roll", "2"), ("accurate", "1")])
+    assert Moves(s).trial.refusal(parse_event(line)) is None
+    assert Moves(s).trial.refusal(parse_event(line.replace(" hot_roll=2", ""))).rule == "Hot, pg 111"  # the rules require it
+    two = game({"a1": card(weapons=(gun("Gun", 4, 4, (3, 4), "Lethal 5+"), gun("Pistol", 3, 4, (2, 3))))}, 2)
+    weapon = next(
+        q for q in describe_kind(Moves(two.add(ev.OperativeActivated(operative="a1", order="engage")).state), "shoot")[0].questions if q.field == "weapon"
+    )
+    assert [c.label for c in weapon.choices] == ["Gun · ATK 4, HIT 4+, DMG 3/4 · Lethal 5+", "Pistol · ATK 3, HIT 4+, DMG 2/3"]
 
 
 def test_a_choice_is_legal_only_with_the_answers_it_was_legal_with():
@@ -174,3 +216,91 @@ def test_the_table_names_the_player_order_and_the_npo_side():
     state = replay.seek(replay.head)
     assert list(table(state).players) == state.order and len(state.order) == 3
     assert table(reinforcements_due().state).npo_side == "NPOs"
+
+
+# --- every recorded event, asked again from its move's questions (issue 39) -------------------
+
+TABLE_EVENTS = (ev.GameCreated, ev.PlayerJoined, ev.OperativeAdded)
+ABOUT_EVENTS = (ev.Annotation, ev.EventVoided, ev.EventCorrected, ev.EventDisputed, ev.DisputeResolved)
+"""Recorded at the table when a game is made, or about another event (a note, an undo, a
+correction, a dispute): no move describes them."""
+
+
+def walk(envelopes: list[ev.Envelope]) -> tuple[int, list[str]]:
+    """Each event of a game that a move describes, asked again: the legal moves of the state
+    before it, answered from the event (`answers_from`), must make the same event and the rules
+    accept it. (How many were asked, and what went wrong.)"""
+    replay = Replay(envelopes)
+    timeline = replay.timeline
+    asked, wrong = 0, []
+    for seq, event in timeline.records:
+        if isinstance(event, TABLE_EVENTS + ABOUT_EVENTS) or event.override or seq in timeline.corrected_by:
+            continue  # an overridden event is not legal by the rules alone; a corrected one was wrong
+        if isinstance(event, ev.Shot) and len(event.attacks) > 1:
+            continue  # a Blast or Torrent weapon's further targets: typed as a line (the seat's More), or the terminal's shot dialog
+        moves = Moves(replay.seek(seq - 1))
+        offered = [m for m in legal_moves(moves) if m.event == type(event).__name__]
+        made = [_made(m.event, answers) for m in offered if (answers := answers_from(m, event)) is not None]
+        same = [e for e in made if isinstance(e, ev.Event) and _bare(e) == _bare(event)]
+        asked += 1
+        if same and not padded(offered, event):
+            assert isinstance(event, ev.Fought), f"seq {seq}: only a fight's re-rolled dice are not typed on the pad: {recorded_line(event)}"
+            continue  # a fight's re-rolls: a line (the seat's More, the terminal's fight dialog)
+        if not same:
+            wrong.append(
+                f"seq {seq}: {recorded_line(event)} was made as {[e if isinstance(e, str) else recorded_line(e) for e in made] or 'nothing: no move offers it'}"
+            )
+        elif moves.trial.refusal(same[0]) is not None:
+            wrong.append(f"seq {seq}: {recorded_line(event)} refused: {moves.trial.refusal(same[0])}")
+    return asked, wrong
+
+
+def padded(offered: list[Move], event: ev.Event) -> bool:
+    """Whether a move makes the event with its dice as digits (as a pad types them)."""
+    for move in offered:
+        answers = dict(answers_from(move, event) or {})
+        if all(re.fullmatch(r"([^:,]+:[1-6],?)*|[1-6,]*", answers.get(q.field, "")) for q in move.questions if q.kind == "dice"):
+            return True
+    return False
+
+
+def _made(event_type: str, answers: list[tuple[str, str]]) -> ev.Event | str:
+    line = answers_line(event_type, answers)
+    try:
+        return parse_event(line)
+    except KtlogError as exc:
+        return f"{line}: {exc}"
+
+
+def _bare(e: ev.Event) -> ev.Event:
+    return msgspec.structs.replace(e, seat=None)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", SAMPLES)
+def test_every_event_of_a_sample_game_is_asked_again_by_its_moves_questions(name):
+    _, sealed = read_game_log(next(SAMPLE_GAMES.glob(f"{name}_*.jsonl")))
+    asked, wrong = walk([e for e, _ in sealed])
+    assert asked > 20 and wrong == []
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("ruleset", [name for name, r in RULESETS.items() if r.simulator])
+@pytest.mark.parametrize("seed", [1, 2])
+def test_every_event_of_a_simulated_game_is_asked_again_by_its_moves_questions(ruleset, seed):
+    with Store(":memory:") as store:
+        (game_id,) = simulate_into(store, 1, seed, ruleset=ruleset)
+        envelopes = store.events(game_id)
+    asked, wrong = walk(envelopes)
+    assert asked > 20 and wrong == []
+
+
+def test_a_recorded_shots_answers_say_its_flags_left_at_their_default():
+    """A correction's form shows the shot as recorded: not in cover, whatever the page's own
+    default (the target's cover when last shot) would be."""
+    s = shooting_game()
+    (move,) = describe_kind(Moves(s), "shoot")
+    shot = parse_event("Shot operative=a1 weapon=Gun target=b1 dice=6541 saves=321")
+    answers = dict(answers_from(move, shot))
+    assert answers["cover"] == "false" and answers["obscured"] == "false" and answers["dice"] == "6541"
+    assert parse_event(answers_line(move.event, list(answers.items()))) == shot

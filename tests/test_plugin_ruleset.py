@@ -328,8 +328,8 @@ def test_a_phone_taps_its_own_event_and_a_spectator_sees_it(tmp_path, installed)
         alice.goto(f"{base}/seat/{game}#{token}")
         watching.goto(f"{base}/games/{game}")
         alice.locator(".move[data-kind=supply_cache]").tap()  # its own kind of move, labelled as its Kind
-        sync_api.expect(alice.locator("#form-choices button")).to_have_count(2)  # its question: 1VP or 1CP
-        alice.locator("#form-choices button[data-value='vp']").tap()
+        sync_api.expect(alice.locator("#form-body .step .choice")).to_have_count(2)  # its question: 1VP or 1CP
+        alice.locator("#form-body .step .choice[data-value='vp']").tap()  # its last choice: recorded
         sync_api.expect(alice.locator("#log li").first).to_contain_text("Alice claims the supply cache: 1VP")
         sync_api.expect(watching.get_by_text("Alice claims the supply cache: 1VP")).to_be_visible(timeout=5000)  # pushed to a viewer
     with Store(db) as store:

@@ -592,3 +592,51 @@ def test_the_cli_writes_overwatch_like_a_shot():
     assert e.attacks[0].attack_dice.rolls == (5, 4, 4, 4)
     g = overwatch_ready().add(e)
     assert g.state.operatives["b2"].wounds == 7
+
+
+# --- issue 44's audit: the injured floor and Indirect equipment belong to the dataslate --------
+
+
+def _injured_move(dataslate: str | None) -> int:
+    from ktlog.events import DamageInflicted
+    from ktlog.text.json_views import state_view
+
+    g = kt21({"a1": msgspec.structs.replace(card(), move=4), "a2": card()}, 2, dataslate=dataslate)
+    g.add(DamageInflicted(operative="a1", damage=6, source="other"))  # 4 of 10 wounds left: injured (001 Wounds)
+    assert g.state.operatives["a1"].injured
+    return next(o["move"] for o in state_view("g", g.state)["operatives"] if o["id"] == "a1")
+
+
+def test_without_the_dataslate_an_injured_operatives_move_drops_2_inches_below_4():
+    """001 Wounds: an injured operative subtracts 2" (a circle) from its Movement; that it never
+    goes below 4" is the dataslate's New Core Rule (004), not the core rules': a 4" operative
+    moves 2" (hidden audit scenario S20)."""
+    assert _injured_move(None) == 2
+    assert _injured_move(SLATE) == 4
+
+
+def _indirect_selection(dataslate: str | None):
+    from ktlog.events import Equipment, EquipmentSelected
+
+    krak = gun("Krak grenade", 4, 3, (4, 5), "Indirect", "Limited")
+    g = GameBuilder(ruleset="kt21", killzone="octarius", date="2026-11-21", **({"dataslate": dataslate} if dataslate else {}))
+    g.add(PlayerJoined(player="Alice", kill_team="Pathfinders", equipment_options=(Equipment(name="Krak grenade", weapons=(krak,)),)))
+    g.add(OperativeAdded(player="Alice", operative="grenadier", datacard=msgspec.structs.replace(card(), weapons=(gun(), krak))))
+    g.add(PlayerJoined(player="Bob", kill_team="Bob's team"))
+    g.add(OperativeAdded(player="Bob", operative="b1", datacard=card()))
+    g.add(RolledOff(purpose="setup", rolls={"Alice": 6, "Bob": 1}), InitiativeDecided(player="Alice"))
+    from ktlog.events import DropZoneChosen
+
+    g.add(DropZoneChosen(player="Alice", drop_zone="A"), DropZoneChosen(player="Bob", drop_zone="B"))
+    return g, EquipmentSelected(player="Alice", equipment=("Krak grenade",))
+
+
+def test_indirect_equipment_is_selected_once_per_battle_an_equipped_operative_counting_004():
+    """Balance Dataslate Q1 2023 (004): each equipment with Indirect (a krak grenade) once per
+    battle; an operative already equipped with it, selected for deployment, counts as the selection."""
+    g, selection = _indirect_selection(SLATE)
+    with pytest.raises(RuleViolation, match=r"grenadier already has the Krak grenade, which has Indirect.*\(Balance Dataslate Q1 2023, 004\)"):
+        g.add(selection)
+    g, selection = _indirect_selection(None)
+    g.add(selection)  # the core rules have no such limit
+    assert g.state.players["Alice"].equipment == ["Krak grenade"]

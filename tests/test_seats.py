@@ -54,7 +54,7 @@ def test_a_seat_records_its_own_decisions_and_the_shared_steps_not_the_opponents
     assert recorded.event.seat == "Alice"
     with pytest.raises(seats.NotYourSeat, match="a seat records as itself"):
         seats.record(session, alice, [ev.ActivationEnded(operative="trooper-1", seat="Bob")])
-    with pytest.raises(seats.NotYourSeat, match="undoes only its own latest event"):
+    with pytest.raises(seats.NotYourSeat, match=f"undoes only the events its player recorded; seq {recorded.seq} was recorded by Alice's seat"):
         seats.record(session, bob, [ev.EventVoided(target=recorded.seq)])
     seats.record(session, alice, [ev.ActivationEnded(operative="trooper-1")])
     # A shared step and a note: either seat. The table (no seat) records anything.
@@ -62,6 +62,68 @@ def test_a_seat_records_its_own_decisions_and_the_shared_steps_not_the_opponents
     session.record(ev.OperativeActivated(operative="bob-trooper-1", order="engage"))
     log = json.loads(CliRunner().invoke(cli, ["--db", str(store.path), "log", gid[:8], "--json"]).output)
     assert [e["by"] for e in log[-4:]] == ["Alice", "Alice", "Bob", "table"]
+
+
+def test_a_seat_corrects_and_undoes_only_what_its_player_recorded(store):
+    """Issue 38 #4: the table's set-up and initiative roll-offs, and the other seat's events, are
+    disputed from a seat, not corrected; the seat's own events it corrects and undoes."""
+    gid = tiny_game(store)
+    alice, bob = seats.Seat(gid, "Alice"), seats.Seat(gid, "Bob")
+    session = RecordingSession(store, gid)
+    table_rolloff = next(seq for seq, e in session.timeline.records if isinstance(e, ev.RolledOff))
+    assert session.timeline.event(table_rolloff).seat is None
+    fixed = ev.EventCorrected(target=table_rolloff, event=ev.RolledOff(purpose="setup", rolls={"Alice": 1, "Bob": 6}))
+    head = session.seq
+    with pytest.raises(
+        seats.NotYourSeat, match=f"a seat corrects only the events its player recorded; seq {table_rolloff} was recorded by the table: dispute it"
+    ):
+        seats.record(session, bob, [fixed])
+    session.record(ev.OperativeActivated(operative="trooper-1", order="engage"))  # the table, for Alice
+    with pytest.raises(seats.NotYourSeat, match="recorded by the table"):
+        seats.record(session, alice, [ev.EventVoided(target=session.seq)])
+    assert store.state(gid).seq == head + 1
+    dashed = seats.record(session, alice, [ev.Dashed(operative="trooper-1")]).seq
+    with pytest.raises(seats.NotYourSeat, match=f"seq {dashed} was recorded by Alice's seat: dispute it instead, and Alice's seat corrects it"):
+        seats.record(session, bob, [ev.EventCorrected(target=dashed, event=ev.Repositioned(operative="trooper-1"))])
+    seats.record(session, bob, [ev.EventDisputed(target=dashed, reason="it was a reposition")])
+    seats.record(session, alice, [ev.EventCorrected(target=dashed, event=ev.Repositioned(operative="trooper-1"))])
+    assert seats.record(session, alice, [ev.EventVoided(target=session.seq)]).event.seat == "Alice"
+
+
+def test_a_dispute_is_answered_not_disputed(store):
+    gid = tiny_game(store)
+    session = RecordingSession(store, gid)
+    disputed = seats.record(session, seats.Seat(gid, "Bob"), [ev.EventDisputed(target=5, reason="wrong roll")]).seq
+    with pytest.raises(KtlogError, match=f"seq {disputed} is a dispute \\(of seq 5\\), which is answered, not disputed: its raiser withdraws it"):
+        seats.record(session, seats.Seat(gid, "Alice"), [ev.EventDisputed(target=disputed, reason="no it was not")])
+    assert session.store.state(gid).seq == disputed
+
+
+def test_a_game_signed_by_every_player_is_read_only_from_the_seats(store):
+    """Issue 38: after both signed, a note from the loser's seat left the signatures behind the
+    head, so the game was no longer signed by both."""
+    gid = tiny_game(store)
+    session = RecordingSession(store, gid)
+    alice, bob = seats.Seat(gid, "Alice"), seats.Seat(gid, "Bob")
+    sign_as(store, gid, "Alice")
+    seats.record(session, bob, [ev.Annotation(target=2, text="one signature: still open")])
+    sign_as(store, gid, "Alice")
+    sign_as(store, gid, "Bob")
+    head = session.seq
+    for seat, event in ((bob, ev.Annotation(target=2, text="sour grapes")), (alice, ev.OperativeActivated(operative="trooper-1", order="engage"))):
+        with pytest.raises(seats.NotYourSeat, match="the game is signed by Alice and Bob as it stands: it is final, and a seat records nothing more"):
+            seats.record(session, seat, [event])
+    assert store.state(gid).seq == head and seats.signed_by_every_player(session) == ["Alice", "Bob"]  # still signed by both as it stands
+
+
+def sign_as(store, gid, player):
+    """The player's seat signs the game as it stands (as the page's Sign does)."""
+    from ktlog.play.signatures import signable_head, signed_bytes
+
+    key = _key()
+    head_seq, head_hash = signable_head(store, gid)
+    public = key.public_key().public_bytes_raw().hex()
+    store.add_signatures(gid, [(head_seq, player, public, key.sign(signed_bytes(gid, head_seq, head_hash)).hex())])
 
 
 def test_batch_from_a_seat_is_all_or_none(store):
@@ -92,7 +154,7 @@ def test_a_dispute_makes_the_result_provisional_and_the_game_unsignable_until_ac
         seats.record(session, alice, [ev.DisputeResolved(dispute=disputed, outcome="withdrawn")])
     with pytest.raises(seats.NotYourSeat, match="no correction to accept yet"):
         seats.record(session, bob, [ev.DisputeResolved(dispute=disputed, outcome="accepted")])
-    with pytest.raises(seats.NotYourSeat, match="Alice's decision"):  # Bob cannot correct Alice's activation himself
+    with pytest.raises(seats.NotYourSeat, match="recorded by Alice's seat"):  # Bob cannot correct Alice's activation himself
         seats.record(session, bob, [ev.EventCorrected(target=activated, event=ev.OperativeActivated(operative="trooper-2", order="engage"))])
     seats.record(session, alice, [ev.EventCorrected(target=activated, event=ev.OperativeActivated(operative="trooper-2", order="engage"))])
     seats.record(session, bob, [ev.DisputeResolved(dispute=disputed, outcome="accepted")])

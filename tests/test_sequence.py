@@ -53,6 +53,22 @@ def test_setup_rolloff_tie_is_rerolled_pg55():
     assert g.state.decider == "Bob" and g.state.setup_initiative == "Alice"
 
 
+def test_a_decided_rolloff_is_not_rolled_again_for_the_same_purpose_pg55():
+    """Roll off again only after a tie (pg 55): a second decisive roll-off is a double entry
+    (a phone's double tap), refused until an override names the rule that calls for it."""
+    g = game(to="setup")
+    g.add(RolledOff(purpose="setup", rolls={"Alice": 6, "Bob": 1}))
+    with pytest.raises(RuleViolation, match="the setup roll-off is decided already: Alice decides") as refused:
+        g.add(RolledOff(purpose="setup", rolls={"Alice": 6, "Bob": 1}))
+    assert refused.value.rule == "roll-off, pg 55"
+    g.add(RolledOff(purpose="setup", rolls={"Alice": 1, "Bob": 2}, override="a rule lets Bob re-roll"))
+    g.add(InitiativeDecided(player="Bob"))
+    g = game(5, 5, to="battle")
+    g.add(TurningPointStarted(turning_point=1), RolledOff(purpose="initiative", rolls={"Alice": 4, "Bob": 4}))  # a tie the rules settle (pg 110)
+    with pytest.raises(RuleViolation, match="the initiative roll-off is decided already: Bob decides"):
+        g.add(RolledOff(purpose="initiative", rolls={"Alice": 4, "Bob": 4}))
+
+
 def test_markers_drop_zones_and_setup_order_pg81_pg110():
     g = game(to="setup")
     g.add(RolledOff(purpose="setup", rolls={"Alice": 6, "Bob": 1}), InitiativeDecided(player="Alice"))

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from textual.widgets import Input, SelectionList
-from tui_support import TINY, paste_into, press, screen_strips, tiny_game, tui_test, until
+from tui_support import TINY, paste_into, press, screen_strips, screen_text, tiny_game, tui_test, until
 
 from ktlog import events as ev
 from ktlog.data import SAMPLE_ROSTERS
@@ -264,10 +264,15 @@ async def test_an_event_is_reached_by_its_seq_and_corrected_by_editing_its_field
         lines = [strip.text for strip in screen_strips(pilot.app.screen)]
         assert any(line.lstrip("│ ").startswith(f"▶{shot:>4} trooper-1 shoots") for line in lines)  # the row marked
         await press(pilot, "full_stop", "c")
-        await dialog_open(pilot, f"Correct seq {shot}")
-        field = pilot.app.screen.dialogs[-1].query_one(Input)
-        assert field.value == "Shot operative=trooper-1 weapon=Rifle target=bob-trooper-1 dice=441 saves=111"  # wider than 80 columns: it scrolls
+        await dialog_open(pilot, f"Correct seq {shot}")  # the shot's form, filled in with its answers (issue 39)
+        rows = screen_text(pilot.app)
+        assert "which target: bob-trooper-1" in rows and "attack dice: 441" in rows and "defence dice: 111" in rows and "in cover: false" in rows
+        await press(pilot, "5")  # the defence dice, asked again with the recorded ones to edit
+        await dialog_open(pilot, "defence dice")
+        assert pilot.app.screen.dialogs[-1].query_one(Input).value == "111"
         await press(pilot, "backspace", "5", "enter")  # one save die changed: 1 -> 5
+        await until(pilot, lambda: "defence dice: 115" in screen_text(pilot.app), "the form with the new answer")
+        await press(pilot, "r")
         await until(pilot, lambda: store.state(gid).operatives["bob-trooper-1"].wounds == 4, "the correction counted (one save: 2 damage)")
     assert store.state(gid).activation.operative == "bob-trooper-2"  # the later events still count
 

@@ -7,7 +7,7 @@ import sqlite3
 
 import pytest
 from conftest import ROSTERS
-from tui_support import TINY, answer, cut_texts, message, press, sample, screen_strips, tiny_game, tui_test
+from tui_support import TINY, answer, cut_texts, message, press, sample, screen_text, tiny_game, tui_test
 
 from ktlog import events as ev
 from ktlog.files.gamelog import read_game_log
@@ -246,10 +246,6 @@ async def test_the_screen_fits_80x24_and_uses_a_larger_one(store, size):
         assert screen.query_one("ActionBar").region.bottom <= size[1]
 
 
-def screen_text(app) -> str:
-    return "\n".join(strip.text for strip in screen_strips(app.screen))
-
-
 @tui_test
 async def test_a_dialog_shows_the_record_screen_under_it_and_follows_a_resize(store):
     gid = tiny_game(store)
@@ -300,17 +296,38 @@ async def test_a_ploy_during_an_enemy_activation_names_the_players_own_operative
     assert events[-1].operative == "trooper-1"
 
 
-@tui_test
-async def test_an_earlier_event_is_corrected_from_the_more_menu(store):
+def damage_then_activation(store) -> tuple[str, int]:
+    """The tiny game with 2 damage to bob-trooper-1 (its seq), then Alice's trooper-1 activated."""
     gid = tiny_game(store)
     damage = store.append(gid, ev.DamageInflicted(operative="bob-trooper-1", damage=2, source="mine")).seq
     store.append(gid, ev.OperativeActivated(operative="trooper-1", order="engage"))
+    return gid, damage
+
+
+@tui_test
+async def test_an_earlier_event_is_corrected_as_a_line_when_asked(store):
+    """The raw line stays a fallback: l in the correction's form."""
+    gid, damage = damage_then_activation(store)
+    async with make_app(store, screen="record", game_id=gid).run_test(size=(80, 24)) as pilot:
+        pilot.app.screen.query_one("EventLog").show_seq(damage)
+        await press(pilot, "full_stop", "c", "l")
+        await answer(pilot, "DamageInflicted operative=bob-trooper-1 damage=3 source=mine")
+        assert f"correction of seq {damage}: bob-trooper-1 takes 3 damage" in message(pilot.app)
+    assert store.state(gid).operatives["bob-trooper-1"].wounds == 3
+
+
+@tui_test
+async def test_an_earlier_event_is_corrected_from_the_more_menu(store):
+    gid, damage = damage_then_activation(store)
     async with make_app(store, screen="record", game_id=gid).run_test(size=(80, 24)) as pilot:
         log = pilot.app.screen.query_one("EventLog")
         log.show_seq(damage)  # the damage selected in the log
         await press(pilot, "full_stop", "c")
         assert f"Correct seq {damage}: bob-trooper-1 takes 2 damage (mine)" in screen_text(pilot.app)
-        await answer(pilot, "DamageInflicted operative=bob-trooper-1 damage=3 source=mine")
+        assert "damage: 2" in screen_text(pilot.app) and "from: mine" in screen_text(pilot.app)  # its form, its answers filled in
+        await press(pilot, "2")
+        await answer(pilot, "3")
+        await press(pilot, "r")
         assert f"correction of seq {damage}: bob-trooper-1 takes 3 damage" in message(pilot.app)
         assert "bob-trooper-1: 3/6 wounds" in message(pilot.app)
     assert store.state(gid).operatives["bob-trooper-1"].wounds == 3

@@ -80,3 +80,22 @@ async def test_the_more_menu_offers_resolving_only_while_a_dispute_is_open(store
         assert "Resolve a dispute" not in shown(pilot) and "Dispute the event" in shown(pilot)
         await press(pilot, "escape")
         assert not any(isinstance(b, Button) for b in pilot.app.screen.query(Button))
+
+
+@pytest.mark.parametrize("size", SIZES)
+@tui_test
+async def test_the_record_screen_follows_the_seats_live_and_names_the_seat_of_each_event(store, size, tmp_path):
+    """Issue 39 #7: the table's terminal showed a seat's events only when a write of its own met
+    the conflict; now it follows them as the web pages do, and its log names the seat."""
+    from ktlog.play.session import RecordingSession
+    from ktlog.storage.store import Store
+
+    gid = tiny_game(store)
+    async with make_app(store, screen="record", game_id=gid).run_test(size=size) as pilot:
+        with Store(store.path) as phone:  # the server's own connection, as `ktlog serve --seats` writes
+            seats.record(RecordingSession(phone, gid), seats.Seat(gid, "Alice"), [ev.OperativeActivated(operative="trooper-1", order="engage")])
+        await until(pilot, lambda: "trooper-1 activates (engage) · Alice" in shown(pilot), "the seat's event in the log, with its seat")
+        assert "(Alice's seat)" in message(pilot.app)
+        await press(pilot, "r")  # the table records on top of it: no conflict, the state is the seat's
+        assert "trooper-1: Reposition" in message(pilot.app) and store.state(gid).seq == store.game(gid).head_seq
+        assert [e.payload.seat for e in store.events(gid)[-2:]] == ["Alice", None]

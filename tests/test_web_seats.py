@@ -123,6 +123,53 @@ def test_400_413_429_and_the_405_of_a_server_without_seats(client, seated, monke
         assert "read-only" in r.json()["error"] and "--seats" in r.json()["error"]
 
 
+def test_a_batch_counts_each_event_against_the_rate_limit(client, seated, monkeypatch):
+    """Issue 38: 200 events in one {"lines": [...]} counted as one write."""
+    db, gid, tokens = seated
+    head = _seq(db, gid)
+    notes = [f"Annotation target=2 text='note {i}'" for i in range(web_seats.BURST + 1)]
+    r = post(client, gid, tokens["Bob"], {"lines": notes})
+    assert r.status_code == 429 and f"at most {web_seats.BURST} at once" in r.json()["error"] and _seq(db, gid) == head
+    monkeypatch.setattr(web_seats, "RATE_PER_S", 0.001)
+    assert post(client, gid, tokens["Bob"], {"lines": notes[:15]}).status_code == 201
+    r = post(client, gid, tokens["Bob"], {"lines": notes[:6]})  # 5 left in the bucket, not 19
+    assert r.status_code == 429 and r.json()["kind"] == "rate" and _seq(db, gid) == head + 15
+
+
+def test_a_control_character_is_an_input_problem_named_not_a_rule(client, seated):
+    """Issue 38: answered 422 `kind: rule` before."""
+    db, gid, tokens = seated
+    head = _seq(db, gid)
+    r = post(client, gid, tokens["Bob"], {"line": "Annotation target=2 text=ding\x07"})
+    assert r.status_code == 400 and r.json()["kind"] == "bad_value" and "rule" not in r.json()
+    assert r.json()["error"] == "field text: holds the control character U+0007; names and notes are plain text (remove it); nothing was recorded"
+    assert _seq(db, gid) == head
+
+
+def test_a_signature_sent_again_is_answered_as_it_is(client, seated):
+    """Issue 38: a repeated POST /seat/signature answered 201 and kept nothing."""
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    from ktlog.play.signatures import signable_head, signed_bytes
+
+    db, gid, tokens = seated
+    auth = {"authorization": f"Bearer {tokens['Alice']}"}
+    key = Ed25519PrivateKey.generate()
+    assert client.post(f"/api/games/{gid}/seat/key", json={"public_key": key.public_key().public_bytes_raw().hex()}, headers=auth).status_code == 200
+    with Store(db) as store:
+        head_seq, head_hash = signable_head(store, gid)
+    body = {"head_seq": head_seq, "signature": key.sign(signed_bytes(gid, head_seq, head_hash)).hex()}
+    first = client.post(f"/api/games/{gid}/seat/signature", json=body, headers=auth)
+    assert first.status_code == 201 and first.json()["kept"] is True
+    again = client.post(f"/api/games/{gid}/seat/signature", json=body, headers=auth)
+    assert again.status_code == 200 and again.json() == {
+        "signer": "Alice",
+        "head_seq": head_seq,
+        "kept": False,
+        "message": f"Alice signed seq {head_seq} already; nothing new was kept",
+    }
+
+
 def _move(view: dict, kind: str) -> dict:
     return next(m for m in view["moves"] if m["kind"] == kind)
 
@@ -143,9 +190,9 @@ def test_the_seat_view_shows_only_the_seats_moves_and_its_own_undo(client, seate
     assert view["undoable"] == view["seq"] and view["log"][-1]["by"] == "Alice"
     shot = _move(view, "shoot")
     assert shot["fixed"] == {"operative": "trooper-1", "weapon": "Rifle"}  # the active operative, its one ranged weapon
-    assert [q["field"] for q in shot["questions"]][:3] == ["target", "dice", "saves"]
-    dice = shot["questions"][1]["dice"]
-    assert {g["count"] for g in dice} == {3}  # the Rifle's 3 attack dice (the fixture's Atk 3), for each target
+    assert [q["field"] for q in shot["questions"]][:5] == ["target", "cover", "obscured", "dice", "saves"]  # cover first: it takes a defence die (pg 42)
+    dice = shot["questions"][3]["dice"]
+    assert {g["count"] for g in dice} == {3}  # the Rifle's 3 attack dice (the fixture's Atk 3)
     r = post(
         client, gid, tokens["Alice"], {"event": "Shot", "answers": [*shot["fixed"].items(), ["target", "bob-trooper-1"], ["dice", "654"], ["saves", "213"]]}
     )
@@ -217,3 +264,92 @@ def test_a_seat_sees_its_own_secret_choices_and_not_the_opponents(tmp_path):
     assert players["Bob"]["secrets"]["tac_op"]["choice"] == "hidden"
     texts = " | ".join(row["text"] for row in view["log"])
     assert "Secure Centre" in texts and "Overrun" not in texts
+
+
+# --- issue 39: the form's server side -------------------------------------------------------------
+
+
+def _auth(token: str) -> dict[str, str]:
+    return {"authorization": f"Bearer {token}"}
+
+
+def test_a_refused_move_names_the_question_the_rule_is_about_in_the_forms_words(client, seated):
+    """A shot at a Conceal target marked in cover (pg 42): 422 with the rule, the question to mark
+    (`field`) and the sentence; worded as the command line words it in `error`."""
+    db, gid, tokens = seated
+    post(client, gid, tokens["Alice"], {"line": ACTIVATE})
+    answers = [["operative", "trooper-1"], ["weapon", "Rifle"], ["target", "bob-trooper-1"], ["cover", "true"], ["dice", "621"], ["saves", "21"]]
+    r = post(client, gid, tokens["Alice"], {"event": "Shot", "answers": answers})
+    assert r.status_code == 422 and r.json()["kind"] == "rule" and r.json()["rule"] == "pg 42"
+    assert r.json()["field"] == "cover" and r.json()["sentence"] == "'bob-trooper-1' has a Conceal order and is in cover, so it is not a valid target (pg 42)"
+    answers[3:] = [["cover", "false"], ["dice", "621"], ["saves", "213"]]
+    assert post(client, gid, tokens["Alice"], {"event": "Shot", "answers": answers}).status_code == 201
+
+
+def test_a_number_answer_that_is_not_a_number_is_said_in_player_words(client, seated):
+    """Issue 39: `Expected int | null, got str (field cp)` before."""
+    db, gid, tokens = seated
+    r = post(client, gid, tokens["Bob"], {"event": "FirefightPloyUsed", "answers": [["player", "Bob"], ["ploy", "Brace"], ["cp", "one"]]})
+    assert r.status_code == 400 and r.json()["kind"] == "bad_value"
+    assert r.json()["error"] == "cp: 'one' is not a whole number; type digits only (a sign for a change: +1, -1)"
+
+
+def test_nobody_on_the_objectives_is_sent_and_kept(client, seated):
+    """Issue 39: "nobody" was dropped by the page, and the server answered in schema words."""
+    db, gid, tokens = seated
+    view = client.get(f"/api/games/{gid}/seat", headers=_auth(tokens["Alice"])).json()
+    control = _move(view, "control")
+    holders = {q["field"]: [c["label"] for c in q["choices"]] for q in control["questions"]}
+    assert holders and all(labels[0] == "nobody" for labels in holders.values())
+    r = post(client, gid, tokens["Alice"], {"event": "ObjectivesControlled", "answers": [[field, ""] for field in holders]})
+    assert r.status_code == 201
+    with Store(db) as store:
+        assert set(store.events(gid)[-1].payload.control.values()) == {None}
+
+
+def test_a_seat_corrects_its_own_event_through_its_form(client, seated):
+    db, gid, tokens = seated
+    seq = post(client, gid, tokens["Alice"], {"line": ACTIVATE}).json()["seq"]
+    form = client.get(f"/api/games/{gid}/seat/correction?seq={seq}", headers=_auth(tokens["Alice"])).json()
+    assert form["move"]["kind"] == "activate" and form["answers"] == [["operative", "trooper-1"], ["order", "engage"]]
+    assert form["line"] == ACTIVATE  # the fallback, typed
+    refused = client.get(f"/api/games/{gid}/seat/correction?seq={seq}", headers=_auth(tokens["Bob"]))
+    assert refused.status_code == 403 and "recorded by Alice's seat: dispute it instead" in refused.json()["error"]
+    table = client.get(f"/api/games/{gid}/seat/correction?seq=5", headers=_auth(tokens["Alice"]))
+    assert table.status_code == 403 and "recorded by the table" in table.json()["error"]
+    r = post(client, gid, tokens["Alice"], {"correct": seq, "event": "OperativeActivated", "answers": [["operative", "trooper-1"], ["order", "conceal"]]})
+    assert r.status_code == 201
+    with Store(db) as store:
+        assert store.state(gid).operatives["trooper-1"].order == "conceal"
+
+
+def test_the_page_carries_the_view_of_the_seat_whose_cookie_comes_with_it(client, seated):
+    """First load in one round trip (issue 39 #8): the cookie the page keeps the token in comes
+    back with the page, which then holds the seat's view; no cookie or a revoked token: the page
+    alone. The server never sets a cookie; the script and stylesheet are kept a year."""
+    db, gid, tokens = seated
+    bare = client.get(f"/seat/{gid}")
+    assert bare.status_code == 200 and 'id="seat-view"' not in bare.text and "set-cookie" not in bare.headers
+    client.cookies.set(web_seats.SEAT_COOKIE, tokens["Alice"], path=f"/seat/{gid}")
+    page = client.get(f"/seat/{gid}")
+    assert 'id="seat-view"' in page.text and '"player": "Alice"' in page.text and page.headers["cache-control"] == "no-store"
+    assert "script-src 'self';" in page.headers["content-security-policy"] and "unsafe" not in page.headers["content-security-policy"]
+    script = next(p for name, p in web_seats.ASSETS.paths.items() if name == "seat.js")
+    assert script in page.text
+    asset = client.get(script)
+    assert asset.headers["cache-control"] == "public, max-age=31536000, immutable" and asset.headers["content-type"].startswith("text/javascript")
+    assert post(client, gid, None, {"line": ACTIVATE}).status_code == 401  # the cookie opens no write
+    with Store(db) as store:
+        seats.revoke(store, gid, "Alice")
+    assert 'id="seat-view"' not in client.get(f"/seat/{gid}").text
+
+
+def test_the_view_says_the_next_step_in_words_and_the_end(client, seated):
+    db, gid, tokens = seated
+    view = client.get(f"/api/games/{gid}/seat", headers=_auth(tokens["Alice"])).json()
+    assert view["next"] == "Alice activates an operative" and view["result"] is None
+    assert view["datacards"]["Trooper"]["weapons"][0]["name"] == "Rifle"
+    assert {m["kind"]: m["title"] for m in view["moves"]}["activate"] == "Activate"
+    post(client, gid, tokens["Bob"], {"line": "GameConceded player=Bob"})
+    view = client.get(f"/api/games/{gid}/seat", headers=_auth(tokens["Alice"])).json()
+    assert view["result"] == "Bob conceded, Alice wins" and view["next"] is None

@@ -1,18 +1,17 @@
 """Two seats in real phones' browsers (issue 23): headless Chromium at 360x740 with touch, one
 browser context per player, recording one game through `ktlog serve --seats`: activations, a
-shot with dice typed on the pad, a dispute resolved by an accepted correction, a conflict, a
-spectator's write and a revoked token refused, both seats signing with keys made in the browser,
-and `ktlog verify` naming both signers by key; the terminal UI, a third face on the same
-database, shows the seats' events and records one the phones then show. Screenshots go to a
+shot with dice typed on the pad, a ploy by name, a dispute resolved by an accepted correction, a
+conflict, a spectator's write refused, a new link ending the old one everywhere; the terminal
+UI, a third face on the same database, shows the seats' events and records one the phones then
+show. A whole game, signed by both: tests/test_seat_game_browser.py. Screenshots go to a
 temporary folder, or with KTLOG_DOC_IMAGES=1 to docs/img/seat-*.png
 (docs/recording-from-two-phones.md)."""
 
 from __future__ import annotations
 
 import asyncio
-import os
+import json
 import sys
-import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -28,17 +27,13 @@ from ktlog.storage.store import Store
 from ktlog.tui.app import make_app
 
 sys.path.insert(0, str(Path(__file__).parent))
-from web_server import CHROMIUM, launch_chromium, running  # noqa: E402
+from web_server import PHONE, launch_chromium, playwright_or_skip, running, screenshots  # noqa: E402
 
 pytestmark = pytest.mark.browser
 
-if CHROMIUM is None:
-    pytest.skip("no Chromium found (apt-get install chromium); the seat browser tests are skipped", allow_module_level=True)
-sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed (pip install -e '.[test]')")
-expect, sync_playwright = sync_api.expect, sync_api.sync_playwright
+expect, sync_playwright = playwright_or_skip("the seat browser tests")
 
-PHONE = {"viewport": {"width": 360, "height": 740}, "has_touch": True, "is_mobile": True, "device_scale_factor": 2}
-IMG = Path(__file__).parent.parent / "docs" / "img" if os.environ.get("KTLOG_DOC_IMAGES") == "1" else Path(tempfile.mkdtemp(prefix="ktlog-seat-shots-"))
+IMG = screenshots("ktlog-seat-shots-")
 SECOND = 1000
 """A tap must reach the other seat's page within this many ms (issue 23)."""
 
@@ -79,22 +74,24 @@ def _move(page, kind: str) -> None:
 
 
 def _choose(page, value: str) -> None:
-    page.locator(f"#form-choices button[data-value='{value}']").tap()
+    page.locator(f"#form-body .step .choice[data-value='{value}']").tap()
 
 
-def _pad(page, *groups: str) -> None:
-    """Type each group of dice on the pad, OK after each."""
-    for digits in groups:
-        for d in digits:
-            page.locator(f".pad button[data-die='{d}']").tap()
-        page.locator("#form-ok").tap()
+def _pad(page, digits: str) -> None:
+    for d in digits:
+        page.locator(f"#pad button[data-die='{d}']").tap()
+
+
+def _more(page) -> None:
+    if not page.locator("#more").evaluate("(d) => d.open"):
+        page.locator("#more summary").tap()
 
 
 def _row(page, seq: int):
     return page.locator(f"#log li[value='{seq}']")
 
 
-def test_two_seats_and_the_tui_record_a_turning_point_dispute_correct_conflict_and_sign(tmp_path):
+def test_two_seats_and_the_tui_record_a_turning_point_dispute_correct_and_conflict(tmp_path):
     db = tmp_path / "seats.db"
     with Store(db) as store:
         gid = _game(store, tmp_path)
@@ -110,39 +107,31 @@ def test_two_seats_and_the_tui_record_a_turning_point_dispute_correct_conflict_a
         expect(alice.locator("#who")).to_have_text("Alice's seat")
         expect(bob.locator("#net")).to_have_text("online")
         assert "#" not in alice.url  # the token left the address bar
+        expect(alice.locator("#next")).to_have_text("Next: Alice activates an operative")  # in words, not `ktlog event` syntax
         # Bob has no activation to offer: it is Alice's turn. Alice activates from the move's questions.
         assert bob.locator(".move[data-kind=activate]").count() == 0
-        _move(alice, "activate")
-        expect(alice.locator("#form-choices button")).to_have_count(2)  # her two operatives, none of Bob's
-        _choose(alice, "trooper-1")
-        _choose(alice, "engage")
+        expect(alice.locator(".move[data-kind=activate]")).to_have_count(2)  # a button for each of her two operatives, none of Bob's
+        alice.locator(".move[data-kind=activate][data-value=trooper-1]").tap()
+        _choose(alice, "engage")  # the last choice: recorded, no button to tap
         expect(bob.locator("#log li").first).to_contain_text("trooper-1 activates (engage)", timeout=SECOND)
-        # A shot: its target, then the Rifle's 3 attack dice and the defence dice on the pad.
-        _move(alice, "shoot")
-        _choose(alice, "bob-trooper-1")
-        expect(alice.locator("#form-hint")).to_have_text("3 dice")
+        # A shot: its target, then the Rifle's 3 attack dice and 3 defence dice on the pad, the count said exactly.
+        alice.locator(".move[data-kind=shoot][data-value=bob-trooper-1]").tap()  # a button for each target
+        expect(alice.locator("#form-body .question[data-field=dice] .size")).to_have_text("3 dice")
+        expect(alice.locator("#form-body .question[data-field=saves] .size")).to_have_text("3 dice")
         _pad(alice, "62")  # two dice for three: refused on the page, nothing sent
-        expect(alice.locator("#problem")).to_contain_text("3 dice, 2 typed")
-        alice.locator(".pad button[data-die='back']").tap()
-        alice.locator(".pad button[data-die='back']").tap()
-        _pad(alice, "621")
-        for die in "213":
-            alice.locator(f".pad button[data-die='{die}']").tap()
-        expect(alice.locator("#typed")).to_have_text("213")
-        alice.screenshot(path=str(IMG / "seat-alice-dice-pad.png"))
         alice.locator("#form-ok").tap()
-        _choose(alice, "false")  # not in cover
-        _choose(alice, "false")  # not obscured
+        expect(alice.locator("#form-body .question[data-field=dice] .why")).to_have_text("Attack dice: 3 dice, 2 typed")
+        _pad(alice, "1213")  # the third attack die, then the defence dice
+        expect(alice.locator("#form-body .dice output")).to_have_text(["621", "213"])
+        alice.locator("#form-ok").tap()
         expect(bob.locator("#log li").first).to_contain_text("shoots", timeout=SECOND)
         shot_seq = int(bob.locator("#log li").first.get_attribute("value"))
-        alice.screenshot(path=str(IMG / "seat-alice-after-shot.png"))
         # Bob's ploy by name, with its CP, during Alice's activation.
         _move(bob, "ploy")
-        expect(bob.locator("#form-choices")).to_contain_text("Brace (1CP)")
+        expect(bob.locator("#form-body .step")).to_contain_text("Brace (1CP)")
         bob.screenshot(path=str(IMG / "seat-bob-ploy.png"))
         _choose(bob, "Brace")
-        bob.locator("#form-none").tap()  # its CP: the roster's
-        bob.locator("#form-none").tap()  # on no operative in particular
+        bob.locator("#form-ok").tap()  # its CP: the roster's; on no operative in particular
         expect(alice.locator("#log li").first).to_contain_text("Bob uses Brace (1CP)", timeout=SECOND)
         expect(alice.locator("#score")).to_contain_text("Bob: 0 VP, 2 CP")
         # Bob disputes the shot; both pages say the result is provisional; nothing to accept yet.
@@ -152,17 +141,21 @@ def test_two_seats_and_the_tui_record_a_turning_point_dispute_correct_conflict_a
         expect(alice.locator("#provisional")).to_contain_text(f"seq {shot_seq} disputed by Bob", timeout=SECOND)
         expect(bob.get_by_role("button", name="Withdraw")).to_be_visible()
         assert bob.get_by_role("button", name="Accept").count() == 0
+        assert _row(bob, shot_seq).get_by_role("button", name="Correct").count() == 0  # not his to correct: Alice recorded it
         bob.screenshot(path=str(IMG / "seat-bob-dispute.png"))
         watching = alice_ctx.new_page()  # a spectator's game page says so too
         watching.goto(f"{base}/games/{gid}")
         expect(watching.locator(".moment-line")).to_contain_text(f"provisional: seq {shot_seq} disputed by Bob")
         watching.close()
-        # Alice corrects it (the old line filled in), Bob accepts the correction.
+        # Alice corrects it through the shot's form (its answers filled in), Bob accepts the correction.
         _row(alice, shot_seq).get_by_role("button", name="Correct").tap()
-        line = alice.locator("#fix-line").input_value()
-        assert "dice=621" in line and "saves=213" in line
-        alice.locator("#fix-line").fill(line.replace("saves=213", "saves=253"))
-        alice.locator("#fix-send").tap()
+        saves = alice.locator("#form-body .dice[data-field=saves]")
+        expect(saves.locator("output")).to_have_text("213")
+        saves.tap()
+        for _ in range(2):
+            alice.locator("#pad button[data-die=back]").tap()
+        _pad(alice, "53")
+        alice.locator("#form-ok").tap()
         expect(bob.locator("#log li").first).to_contain_text("correction", timeout=SECOND)
         bob.get_by_role("button", name="Accept").tap()
         expect(alice.locator("#provisional")).to_be_hidden(timeout=SECOND)
@@ -176,11 +169,12 @@ def test_two_seats_and_the_tui_record_a_turning_point_dispute_correct_conflict_a
         assert _seq(db, gid) == head + 1
         for page in (alice, bob):
             expect(page.locator("#log li").first).to_contain_text("bob-trooper-1 activates (engage)", timeout=SECOND)
-            expect(page.locator("#log li").first).to_contain_text("table")
-        expect(bob.locator(".move[data-kind=shoot]")).to_have_count(1)  # his moves now, from the application layer
+            expect(page.locator("#log li").first).to_contain_text("the table")
+        expect(bob.locator(".move[data-kind=shoot]")).to_have_count(2)  # his moves now, from the application layer: a Shoot for each of her troopers
         # A conflict: both tap at the same moment, on the same seq: one is stored, the other is told and shows the new state.
         head = _seq(db, gid)
         for page, who in ((alice, "Alice"), (bob, "Bob")):
+            _more(page)
             _tap(page, "Note")
             page.locator("#fix-line").fill(f"{who} was here")
         at = alice.evaluate("() => Date.now() + 400")
@@ -201,23 +195,19 @@ def test_two_seats_and_the_tui_record_a_turning_point_dispute_correct_conflict_a
         )
         assert status == 401
         spectator.close()
-        # Both sign the game as it stands, each with a key made in its browser.
-        _tap(alice, "Sign")
-        expect(alice.locator("#signers")).to_contain_text("Alice", timeout=5 * SECOND)
-        _tap(bob, "Sign")
-        expect(bob.locator("#signers")).to_contain_text("Alice, Bob", timeout=5 * SECOND)
-        bob.evaluate("window.scrollTo(0, 0)")
-        bob.screenshot(path=str(IMG / "seat-bob-signed.png"))
-        verify = runner.invoke(cli, ["--db", str(db), "verify", gid[:8]]).output
-        assert "signed by Alice (key " in verify and ", Bob (key " in verify  # by their keys (not yet pinned in the league's keyring)
-        # A revoked token: Bob's next tap is refused on his page, and nothing is stored.
+        # A new link for Bob ends the old one everywhere: his page's next tap is refused, and it forgets the token.
         head = _seq(db, gid)
-        runner.invoke(cli, ["--db", str(db), "seat", gid[:8], "Bob", "--revoke"])
+        new_link = json.loads(runner.invoke(cli, ["--db", str(db), "seat", gid[:8], "Bob", "--json", "--url", base]).output)["url"]
         _tap(bob, "Note")
         bob.locator("#fix-line").fill("again")
         bob.locator("#fix-send").tap()
-        expect(bob.locator("#problem")).to_contain_text("revoked", timeout=SECOND)
+        expect(bob.locator("#problem")).to_contain_text("This seat's link was ended", timeout=SECOND)
         assert _seq(db, gid) == head
+        bob.goto(f"{base}/seat/{gid}")  # reopened without the link: no seat any more
+        expect(bob.locator("#problem")).to_contain_text("open your seat's link")
+        bob.goto(new_link)  # the new link: his seat again
+        expect(bob.locator("#who")).to_have_text("Bob's seat")
+        expect(bob.locator("#net")).to_have_text("online")
         alice_ctx.close()
         bob_ctx.close()
 
@@ -252,8 +242,7 @@ def test_a_tap_made_offline_is_shown_waiting_and_sent_on_reconnect_or_refused(tm
         head = _seq(db, gid)
         ctx.set_offline(True)
         expect(page.locator("#net")).to_have_text("offline", timeout=5 * SECOND)
-        _move(page, "activate")
-        _choose(page, "trooper-1")
+        page.locator(".move[data-kind=activate][data-value=trooper-1]").tap()
         _choose(page, "engage")
         expect(page.locator("#net")).to_have_text("offline: 1 tap waiting")
         assert _seq(db, gid) == head  # not sent, and not lost: it waits

@@ -143,3 +143,8 @@ def cut_texts(screen) -> list[str]:
         if missing:
             problems.append(f"{name} lost {missing}: {shown}")
     return problems
+
+
+def screen_text(app) -> str:
+    """The screen as drawn, a line each."""
+    return "\n".join(strip.text for strip in screen_strips(app.screen))

@@ -4,9 +4,11 @@ them); and the headless Chromium they drive."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import signal
 import socket
+import tempfile
 import threading
 import time
 from collections.abc import Iterator
@@ -28,6 +30,29 @@ CHROMIUM_FLAGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
+
+
+PHONE = {"viewport": {"width": 360, "height": 740}, "has_touch": True, "is_mobile": True, "device_scale_factor": 2}
+"""A phone held in one hand: a 360x740 touch screen (the seats' browser tests and benchmarks)."""
+
+
+def screenshots(prefix: str) -> Path:
+    """Where a browser test's screenshots go: docs/img with KTLOG_DOC_IMAGES=1 (the docs show
+    them), else a new temporary folder."""
+    if os.environ.get("KTLOG_DOC_IMAGES") == "1":
+        return Path(__file__).parent.parent / "docs" / "img"
+    return Path(tempfile.mkdtemp(prefix=prefix))
+
+
+def playwright_or_skip(what: str):
+    """Playwright's `expect` and `sync_playwright` for a browser test module, or the module
+    skipped saying why (no Chromium, no playwright package). Called at import."""
+    import pytest
+
+    if CHROMIUM is None:
+        pytest.skip(f"no Chromium found (apt-get install chromium); {what} are skipped", allow_module_level=True)
+    sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed (pip install -e '.[test]')")
+    return sync_api.expect, sync_api.sync_playwright
 
 
 def launch_chromium(playwright, profile: Path, **options):

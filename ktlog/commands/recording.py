@@ -159,7 +159,7 @@ def event_cmd(ctx, game, type_name, fields, override, expect_seq, list_types, ba
     else:
         event = build_event(type_name, list(fields), override)
         recorded = _session(ctx, game).record(event, expected_seq=expect_seq)
-        click.echo(f"seq {recorded.seq}: {describe(event, state=recorded.after)}")
+        click.echo(f"seq {recorded.seq}: {describe(event, state=recorded.after, before=recorded.before)}")
         if warning := unlisted(recorded.before, event):
             click.echo(f"  warning: {warning}")
     for line in changes(recorded.before, recorded.after):
@@ -207,10 +207,16 @@ def _record_file(session: RecordingSession, lines: TextIO, expect_seq: int | Non
         raise KtlogError(f"{name} line {number} ({type(event).__name__}, would be seq {session.seq + 1 + index}): {why}; nothing was recorded") from None
     first = recorded.seq - len(numbered) + 1
     for seq, (_, event) in enumerate(numbered, first):
-        click.echo(f"seq {seq}: {describe(event, state=recorded.after)}")
+        before, after = _around(session, seq) if isinstance(event, ev.WoundsRegained) else (None, recorded.after)  # the reply says what the state gained
+        click.echo(f"seq {seq}: {describe(event, state=after, before=before)}")
         if warning := unlisted(recorded.after, event):
             click.echo(f"  warning: {warning}")
     return recorded
+
+
+def _around(session: RecordingSession, seq: int) -> tuple[GameState, GameState]:
+    """The states before and after one event of a batch."""
+    return session.store.state(session.game_id, seq - 1), session.store.state(session.game_id, seq)
 
 
 @click.command()

@@ -41,3 +41,13 @@ def read_limited(path: Path, what: str, limit: int) -> bytes:
     if len(data) > limit:
         raise KtlogError(too_big)
     return data
+
+
+def read_text(path: Path, what: str, limit: int) -> str:
+    """A regular file's UTF-8 text (`read_limited`); any problem a KtlogError saying what it is."""
+    try:
+        return read_limited(path, what, limit).decode("utf-8")
+    except UnicodeDecodeError:
+        raise KtlogError(f"{path} is not UTF-8 text; save {what} as UTF-8") from None
+    except OSError as exc:
+        raise KtlogError(f"cannot read {path}: {exc.strerror or exc}") from None

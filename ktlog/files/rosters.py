@@ -74,7 +74,7 @@ from ..rules.setup import check_datacard
 from ..rules.team import MAX_PLOY_CP, MAX_RESOURCE, check_team
 from ..rulesets import RULESETS
 from ..wording import read_wording
-from .inputs import ROSTER_LIMIT, read_limited
+from .inputs import ROSTER_LIMIT, read_text
 
 T = TypeVar("T")
 
@@ -316,11 +316,9 @@ def check_roster(path: str | Path) -> tuple[Roster | None, list[RosterProblem]]:
     datacards the rules refuse, ids used twice."""
     path = Path(path)
     try:
-        text = read_limited(path, "a roster file", ROSTER_LIMIT).decode("utf-8")
+        text = read_text(path, "a roster file", ROSTER_LIMIT)
     except KtlogError as exc:
         return None, [RosterProblem(f"cannot read the roster file: {exc}")]
-    except (OSError, UnicodeDecodeError) as exc:
-        return None, [RosterProblem(f"cannot read the roster file: {getattr(exc, 'strerror', None) or exc}")]
     try:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

@@ -1,4 +1,4 @@
-"""JSON Schema of every event type, the envelope, the game-log file and the roster file, generated
+"""JSON Schema of every event type, the envelope, the game-log file, the roster file and the layout file, generated
 from the code.
 
 python -m ktlog.files.schemas                  # write ktlog/data/schemas/ (ktlog's own event types)
@@ -17,6 +17,7 @@ from pathlib import Path
 
 import msgspec
 
+from ..board.layout import Layout
 from ..data import SCHEMAS
 from ..events import EVENT_TYPES, Envelope, EventCorrected, union_of
 from .atomic import write_atomically
@@ -69,6 +70,12 @@ def generate(everyone: bool = False) -> dict[str, dict]:
         "Roster file",
         description="A roster file (TOML) read as data: docs/file-formats.md. Names and rule texts are free text; the special "
         "rules ktlog applies are the fields heavy, double_action and a weapon's one_in.",
+    )
+    files["layout.json"] = _with_meta(
+        msgspec.json.schema(Layout),
+        "Layout file",
+        description="A killzone layout file (TOML) read as data: docs/the-board.md. Inches from the board's top-left corner, x across and "
+        "y down; heights above the killzone floor. Names are free text.",
     )
     return files
 

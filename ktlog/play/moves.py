@@ -13,7 +13,7 @@ import functools
 import importlib
 from collections.abc import Callable, Iterator
 from functools import cache
-from typing import get_args
+from typing import Any, get_args
 
 import msgspec
 
@@ -43,7 +43,7 @@ from ..rules.context import Ctx
 from ..rules.ruleset import Ruleset, listing
 from ..rules.shooting import defence_dice_collected, expected_attack_dice
 from ..rules.team import weapons_of
-from ..rules.weapons import weapon_profile
+from ..rules.weapons import WeaponProfile, weapon_profile
 from ..rulesets import get_ruleset
 from ..state import Checkpoint, GameState, OperativeState
 
@@ -111,6 +111,21 @@ def _rolloff(s: GameState) -> Iterator[ev.Event]:
     if s.phase in ("setup", "strategy") and len(s.players) >= 2:
         names = next((g for g in s.order_ties if len(g) > 1), list(s.players))
         yield ev.RolledOff(purpose="setup" if s.phase == "setup" else "initiative", rolls={p: len(names) - i for i, p in enumerate(names)})
+
+
+def _equipment(s: GameState) -> Iterator[ev.Event]:
+    """Each player's equipment: none, or one option (Approved Ops' Equip adds exactly one, 002 step 4)."""
+    for p, player in s.players.items():
+        yield ev.EquipmentSelected(player=p)
+        unselected = [o.name for o in player.equipment_options if o.name not in (player.equipment or ())]
+        yield ev.EquipmentSelected(player=p, equipment=((unselected or ["an equipment option"])[0],))
+
+
+def _gambits(s: GameState) -> Iterator[ev.Event]:
+    """A gambit for nothing, else at its CP (a discount may be spent already, 002 step 4)."""
+    for p in turn_order(s):
+        yield ev.StrategicGambitUsed(player=p, gambit="a gambit", cp=0)
+        yield ev.StrategicGambitUsed(player=p, gambit="a gambit")
 
 
 def _activate(s: GameState) -> Iterator[ev.Event]:
@@ -201,11 +216,11 @@ MOVES: dict[str, Candidates] = {
     "marker": in_setup(lambda s: (ev.ObjectiveMarkerSetUp(marker=marker_name(s, p), player=p) for p in s.players)),
     "crit_op": in_setup(lambda s: (ev.CritOpRolled(roll=r) for r in get_ruleset(s.ruleset).crit_ops)),
     "drop_zone": in_setup(lambda s: (ev.DropZoneChosen(player=p, drop_zone=drop_zone_name(s)) for p in s.players)),
-    "equipment": in_setup(lambda s: (ev.EquipmentSelected(player=p) for p in s.players)),
+    "equipment": in_setup(lambda s: _equipment(s)),
     "set_up": in_setup(lambda s: (ev.OperativeSetUp(operative=o.id) for o in s.operatives.values() if not o.set_up)),
     # turning points and the strategy phase (pg 36-37)
     "start_tp": lambda s: iter([ev.TurningPointStarted(turning_point=s.turning_point + 1)] if s.phase in ("setup", "between") else []),
-    "gambit": in_strategy(each_player(lambda p: ev.StrategicGambitUsed(player=p, gambit="a gambit", cp=0))),
+    "gambit": in_strategy(lambda s: _gambits(s)),
     "pass": in_strategy(each_player(lambda p: ev.GambitPassed(player=p))),
     # the firefight phase (pg 38-39)
     "activate": _activate,
@@ -268,15 +283,24 @@ def dice_expected(
     """How many dice a shot (a ranged `weapon`) or a fight (a melee one, with `target_weapon`)
     of `operative` against `target` takes, as this ruleset plays the weapon (KT21: DF defence
     dice, an invulnerable save keeps them all, 004)."""
-    op, victim = state.operatives[operative], state.operatives[target]
-    ruleset = get_ruleset(state.ruleset)
-    armed = next(w for w in weapons_of(state, op) if w.name == weapon)
+    victim = state.operatives[target]
+    armed = weapon_of(state, operative, weapon)
     if armed.kind == "melee":
         theirs = next((w for w in melee(state, victim) if w.name == target_weapon), None) if target_weapon else None
         return DiceExpected(armed.atk, theirs.atk if theirs else 0)
-    profile = weapon_profile(ruleset.weapon_as_played(armed).rules)
+    profile = weapon_rules(state, operative, weapon)
     collected = victim.datacard.defence if invulnerable else defence_dice_collected(profile, False, victim.datacard.defence)
     return DiceExpected(expected_attack_dice(armed, accurate), max(0, collected - (cover and not profile.saturate)))
+
+
+def weapon_of(state: GameState, operative: str, weapon: str) -> ev.Weapon:
+    """The operative's weapon of that name (its datacard's, or its player's equipment)."""
+    return next(w for w in weapons_of(state, state.operatives[operative]) if w.name == weapon)
+
+
+def weapon_rules(state: GameState, operative: str, weapon: str) -> WeaponProfile:
+    """The weapon's rules as this ruleset plays them (KT21's Hot takes no Hot roll)."""
+    return weapon_profile(get_ruleset(state.ruleset).weapon_as_played(weapon_of(state, operative, weapon)).rules)
 
 
 @cache
@@ -370,7 +394,7 @@ class Moves:
         if refusal is not None:
             if kind not in self._refusals:
                 self._refusals[kind], self._refused[kind] = refusal, event
-            if shared and isinstance(event, ev.Action) and self._fails_shared_checks(event):
+            if shared and isinstance(event, ev.Action) and self._shared_refusal(event) == str(refusal):
                 self._refused_actions.add(shared)
         return refusal is None
 
@@ -382,13 +406,16 @@ class Moves:
         guard = getattr(event, "guard", False)  # an interrupt from guard is checked apart (pg 70)
         return (event.operative, event.counts_as, printed_cost(self.state.operatives[event.operative], event), event.ap, guard)
 
-    def _fails_shared_checks(self, event: ev.Action) -> bool:
+    def _shared_refusal(self, event: ev.Action) -> str | None:
+        """Why the checks every action shares refuse `event` (None: they pass). Only a refusal
+        that is theirs rules out its key's other candidates: an Overwatch between activations
+        (KT21) fails them and is legal."""
         event = self.trial.overridden(event)
         try:
             check_action(Ctx(self.state, event, self.state.seq + 1, self.ruleset), event)
-        except KtlogError:
-            return True
-        return False
+        except KtlogError as exc:
+            return str(exc)
+        return None
 
 
 # --- what comes next ---------------------------------------------------------------------------
@@ -404,20 +431,28 @@ def owner(s: GameState, event: ev.Event) -> str | None:
     return op.player if op else None
 
 
-def _roll_off(s: GameState, e: ev.RolledOff) -> str:
-    return f"the {e.purpose} roll-off, {listing(list(e.rolls))} each roll a D6: RolledOff purpose={e.purpose} rolls={','.join(f'{p}:D6' for p in e.rolls)}"
+def _said(words: str, line: str) -> tuple[str, str]:
+    """A next step as the command line says it (the words, then the event's line) and in words alone."""
+    return f"{words}: {line}", words
 
 
-def _set_up(s: GameState, e: ev.OperativeSetUp) -> str:
+def _roll_off(s: GameState, e: ev.RolledOff) -> tuple[str, str]:
+    return _said(
+        f"the {e.purpose} roll-off, {listing(list(e.rolls))} each roll a D6", f"RolledOff purpose={e.purpose} rolls={','.join(f'{p}:D6' for p in e.rolls)}"
+    )
+
+
+def _set_up(s: GameState, e: ev.OperativeSetUp) -> tuple[str, str]:
     player = s.operatives[e.operative].player
     ops = s.operatives_of(player)
-    return f"{player} sets up the next third of their kill team ({sum(o.set_up for o in ops)} of {len(ops)} set up): OperativeSetUp operative=ID"
+    return _said(f"{player} sets up the next third of their kill team ({sum(o.set_up for o in ops)} of {len(ops)} set up)", "OperativeSetUp operative=ID")
 
 
-def _activation(s: GameState, e: ev.Event) -> str:
+def _activation(s: GameState, e: ev.Event) -> tuple[str, str]:
     assert s.activation is not None, "asked only while an operative is active"
     op = s.operatives[s.activation.operative]
-    return f"{op.id} ({op.player}) is active, {op.apl - s.activation.ap_spent} AP left: an action, or ActivationEnded operative={op.id}"
+    active = f"{op.id} ({op.player}) is active, {op.apl - s.activation.ap_spent} AP left: an action, or"
+    return f"{active} ActivationEnded operative={op.id}", f"{active} end its activation"
 
 
 def _ploys(s: GameState, player: str, kind: str) -> str:
@@ -426,42 +461,65 @@ def _ploys(s: GameState, player: str, kind: str) -> str:
     return f" (their {kind} ploys: {', '.join(ploys)})" if ploys else ""
 
 
-NEXT_WORDS = {
+def _gambit(s: GameState, e: ev.StrategicGambitUsed) -> tuple[str, str]:
+    ploys = _ploys(s, e.player, "strategy")
+    line = f"{e.player}'s strategic gambit: StrategicGambitUsed player={e.player} gambit=NAME{ploys}, or GambitPassed player={e.player}"
+    return line, f"{e.player}'s strategic gambit, or a pass{ploys}"
+
+
+NEXT_WORDS: dict[str, Callable[[GameState, Any], tuple[str, str]]] = {
     "roll_off": _roll_off,
-    "initiative": lambda s, e: f"{s.decider or e.player} decides who has initiative: InitiativeDecided player=NAME",
-    "marker": lambda s, e: f"{e.player} sets up an objective marker: ObjectiveMarkerSetUp player={e.player} marker={e.marker}",
-    "crit_op": lambda s, e: "the crit op's D3: CritOpRolled roll=1|2|3",
-    "drop_zone": lambda s, e: f"{e.player} chooses a drop zone: DropZoneChosen player={e.player} drop_zone={e.drop_zone}",
-    "equipment": lambda s, e: f"{e.player} selects equipment: EquipmentSelected player={e.player} equipment=ITEM,ITEM",
+    "initiative": lambda s, e: _said(f"{s.decider or e.player} decides who has initiative", "InitiativeDecided player=NAME"),
+    "marker": lambda s, e: _said(f"{e.player} sets up an objective marker", f"ObjectiveMarkerSetUp player={e.player} marker={e.marker}"),
+    "crit_op": lambda s, e: _said("the crit op's D3", "CritOpRolled roll=1|2|3"),
+    "drop_zone": lambda s, e: _said(f"{e.player} chooses a drop zone", f"DropZoneChosen player={e.player} drop_zone={e.drop_zone}"),
+    "equipment": lambda s, e: _said(f"{e.player} selects equipment", f"EquipmentSelected player={e.player} equipment=ITEM,ITEM"),
     "set_up": _set_up,
-    "start_tp": lambda s, e: f"turning point {e.turning_point}: TurningPointStarted turning_point={e.turning_point}",
-    "gambit": lambda s, e: (
-        f"{e.player}'s strategic gambit: StrategicGambitUsed player={e.player} gambit=NAME{_ploys(s, e.player, 'strategy')}, or GambitPassed player={e.player}"
+    "start_tp": lambda s, e: (
+        f"turning point {e.turning_point}: TurningPointStarted turning_point={e.turning_point}",
+        f"turning point {e.turning_point} starts",
     ),
-    "pass": lambda s, e: f"{e.player} passes: GambitPassed player={e.player}",
-    "activate": lambda s, e: f"{owner(s, e)} activates an operative: OperativeActivated operative=ID order=engage|conceal",
+    "gambit": _gambit,
+    "pass": lambda s, e: _said(f"{e.player} passes", f"GambitPassed player={e.player}"),
+    "activate": lambda s, e: _said(f"{owner(s, e)} activates an operative", "OperativeActivated operative=ID order=engage|conceal"),
     "end_activation": _activation,
-    "end_tp": lambda s, e: f"the end of turning point {s.turning_point}: TurningPointEnded turning_point={s.turning_point}",
+    "end_tp": lambda s, e: (
+        f"the end of turning point {s.turning_point}: TurningPointEnded turning_point={s.turning_point}",
+        f"turning point {s.turning_point} ends",
+    ),
 }
-"""How each step of the game's sequence is said when it is the next one: who, and the event."""
+"""How each step of the game's sequence is said when it is the next one, who and what: as the
+command line says it (with the event as `ktlog event` takes it), and in words alone."""
 
 
 def next_step(state: GameState) -> str | None:
     """The step the game expects next and whose it is (who rolls off, who decides initiative,
-    whose activation, which set-up third), as the record screen's action bar knows it; None
-    once the game is over."""
+    whose activation, which set-up third), with its event as `ktlog event` takes it, as the
+    record screen's action bar knows it; None once the game is over."""
+    found = _next(state)
+    return found[0] if found else None
+
+
+def next_sentence(state: GameState) -> str | None:
+    """The next step in words alone ("Bob activates an operative"), for a player's phone."""
+    found = _next(state)
+    return found[1] if found else None
+
+
+def _next(state: GameState) -> tuple[str, str] | None:
     if state.phase == "over":
         return None
     moves = Moves(state)
     for kind, words in NEXT_WORDS.items():
         if kind == "roll_off" and state.decider is not None:
-            continue  # the roll-off is won: its winner decides (another roll-off is only legal)
+            continue  # the roll-off is decided: its winner decides (rolling again is refused, pg 55)
         options = moves.options(kind) if moves.part_of(kind) else []
         if options:
             return words(state, options[0])
     for kind in ruleset_moves(moves.ruleset):  # a ruleset's own step (Approved Ops scouting ...)
         if options := moves.options(kind):
-            return f"{owner(state, options[0]) or 'the players'}: {type(options[0]).__name__}"
+            who = owner(state, options[0]) or "the players"
+            return f"{who}: {type(options[0]).__name__}", f"{who}: {kind.replace('_', ' ')}"
     return None
 
 

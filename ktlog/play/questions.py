@@ -12,6 +12,9 @@ fields the rules take as given (an amount, a reason, a ploy's name) questions of
 from __future__ import annotations
 
 import importlib
+import itertools
+import re
+import shlex
 from collections.abc import Iterable
 from functools import cache
 from typing import Any, cast
@@ -26,7 +29,8 @@ from ..rulesets import RULESETS
 from ..state import GameState, OperativeState
 from ..text.describe import describe
 from ..text.event_text import SHOT_SHORTHAND, field_defaults, field_shape, field_types
-from .moves import Moves, dice_expected, owner
+from ..text.event_text import event_line as recorded_line
+from .moves import Moves, dice_expected, hit_as_used, owner, weapon_of, weapon_rules
 
 FIELD_KIND: dict[str, QuestionKind] = {"player": "player", "operative": "operative", "target": "target", "targets": "target", "operatives": "operatives"}
 """The kind of question a field chosen from the legal events is (any other: an option)."""
@@ -41,8 +45,8 @@ def number(field: str, label: str, hint: str = "", *, optional: bool = False, de
     return Question(field, "number", label, shape="N", hint=hint, optional=optional, default=default)
 
 
-def text(field: str, label: str, hint: str = "", *, default: str | None = None) -> Question:
-    return Question(field, "text", label, hint=hint, default=default)
+def text(field: str, label: str, hint: str = "", *, default: str | None = None, optional: bool = False) -> Question:
+    return Question(field, "text", label, hint=hint, default=default, optional=optional)
 
 
 def options(field: str, label: str, values: Iterable[tuple[Any, str]], **more: Any) -> Question:
@@ -66,10 +70,10 @@ def ploy_questions(kind: str):
 
 def _ploy_operative(s: GameState, e: Any) -> tuple[Question, ...]:  # a FirefightPloyUsed
     questions = ploy_questions("firefight")(s, e)
-    if s.activation is None or not any(op.in_killzone for op in s.operatives_of(e.player)):
+    if not any(op.in_killzone for op in s.operatives_of(e.player)):
         return questions
-    active_id = s.activation.operative
-    own = sorted((op for op in s.operatives_of(e.player) if op.in_killzone), key=lambda op: op.id != active_id)
+    active_id = s.activation.operative if s.activation else None
+    own = sorted((op for op in s.operatives_of(e.player) if op.in_killzone), key=lambda op: op.id != active_id)  # the active one first
     used_on = Question("operative", "operative", "used on which operative", choices=tuple(Choice(op.id, operative_label(op)) for op in own), optional=True)
     return (*questions, used_on)
 
@@ -82,25 +86,60 @@ def _amount(field: str, label: str, hint: str) -> Any:
 
 
 def _shot_dice(s: GameState, events: list[Any]) -> tuple[Question, ...]:  # Shot events
-    """Each legal weapon and target's attack dice and defence dice at most (no cover: cover
-    takes one away, pg 42), and the flags a shot may have."""
-    attack, defence = [], []
+    """Everything a shot may hold, each question with the dice the rules expect for the answers
+    before it: cover and obscured, Accurate and an invulnerable save when the weapon and target
+    have them, the attack dice (Atk less Accurate, pg 111), the defence dice (three, less
+    Piercing, less one retained in cover, pg 42-43), the Hot roll after shooting (pg 111), the
+    re-rolls, and the damage alone (quick mode)."""
+    attack, defence, hot, accurate, invulnerable = [], [], [], [], []
     for e in events:
-        target = e.attacks[0].target
-        expected = dice_expected(s, e.operative, e.weapon, target)
-        when = {"weapon": e.weapon, "target": target}
-        attack.append(DiceGroup("attack dice", count=expected.attack, when=when))
-        defence.append(DiceGroup("defence dice", most=expected.defence, when=when))
-    return (
-        Question("dice", "dice", "attack dice", shape="DICE", dice=tuple(attack)),
-        Question("saves", "dice", "defence dice", shape="DICE", dice=tuple(defence)),
+        shooter, weapon, target = e.operative, e.weapon, e.attacks[0].target
+        profile = weapon_rules(s, shooter, weapon)
+        has_invulnerable = s.operatives[target].datacard.invulnerable_save is not None
+        for retained in range(profile.accurate + 1):
+            given = {"weapon": weapon} | ({"accurate": str(retained)} if profile.accurate else {})
+            attack.append(DiceGroup("attack dice", count=dice_expected(s, shooter, weapon, target, accurate=retained).attack, when=given))
+        for cover, invulnerable_save in itertools.product((False, True), (False, True) if has_invulnerable else (False,)):
+            given = {"weapon": weapon, "target": target, "cover": _yes(cover)} | ({"invulnerable": _yes(invulnerable_save)} if has_invulnerable else {})
+            rolled = dice_expected(s, shooter, weapon, target, cover=cover, invulnerable=invulnerable_save).defence
+            crits = 0 if invulnerable_save else max(0, profile.piercing_crits - profile.piercing)
+            if crits and rolled:  # Piercing Crits x: fewer dice once a critical hit is retained (pg 111)
+                hint = f"{rolled} dice, or {max(0, rolled - crits)} if a critical hit is retained (Piercing Crits {profile.piercing_crits})"
+                defence.append(DiceGroup("defence dice", most=rolled, when=given, hint=hint))
+            else:
+                defence.append(DiceGroup("defence dice", count=rolled, when=given))
+        if profile.hot:
+            hot.append(DiceGroup("Hot roll", count=1, when={"weapon": weapon}))
+        accurate += [Choice(str(n), f"{n} retained" if n else "none", when={"weapon": (weapon,)}) for n in range(profile.accurate + 1) if profile.accurate]
+        if has_invulnerable:
+            invulnerable += [Choice(v, label, when={"target": (target,)}) for v, label in (("false", "no"), ("true", "yes"))]
+    questions = (
         _flag("cover", "in cover"),
         _flag("obscured", "obscured"),
+        Question("accurate", "option", "dice retained by Accurate", choices=_distinct(accurate), default="0", optional=True),
+        Question(
+            "invulnerable", "option", "its invulnerable save instead of its Save", shape="BOOL", choices=_distinct(invulnerable), default="false", optional=True
+        ),
+        Question("dice", "dice", "attack dice", shape="DICE", dice=_distinct(attack), optional=True),
+        Question("saves", "dice", "defence dice", shape="DICE", dice=_distinct(defence), optional=True),
+        Question("hot_roll", "dice", "Hot roll, after shooting", shape="N", dice=_distinct(hot)),
+        *_rerolls("rerolls", "re-rolled attack dice"),
+        *_rerolls("save_rerolls", "re-rolled defence dice"),
+        number("damage", "damage alone (quick mode, no dice)", "the damage the target took, when the dice were not kept", optional=True),
     )
+    return tuple(q for q in questions if q.kind not in ("option", "dice") or q.choices or q.dice)  # Accurate, a Hot roll ...: only when a weapon has it
+
+
+def _yes(flag: bool) -> str:
+    return "true" if flag else "false"
+
+
+def _rerolls(field: str, label: str) -> tuple[Question]:
+    return (Question(field, "text", label, shape="DIE=RESULT/RULE ...", optional=True, hint="e.g. 2=5/balanced 4=6/command (die=new result/rule)"),)
 
 
 def _flag(field: str, label: str) -> Question:
-    return Question(field, "option", label, shape="BOOL", choices=(Choice("false", "no"), Choice("true", "yes")), optional=True)
+    return Question(field, "option", label, shape="BOOL", choices=(Choice("false", "no"), Choice("true", "yes")), optional=True, default="false")
 
 
 def shots_described(moves: Moves, kind: str) -> list[Move]:
@@ -115,7 +154,8 @@ def _shot_values(e: Any) -> dict[str, Any]:  # a Shot
 
 def _fights(moves: Moves) -> list[Move]:
     """A fight's target (and the action, when a killzone's Fight action may be taken) and both
-    weapons, with both sides' attack dice (pg 45)."""
+    weapons, with both sides' attack dice (pg 45), the assists (pg 45), the order of strikes and
+    blocks, and the damage alone (quick mode)."""
     s = moves.state
     events: list[Any] = moves.options("fight")  # Fought events
     mine, theirs, weapons = [], [], []
@@ -123,13 +163,18 @@ def _fights(moves: Moves) -> list[Move]:
         expected = dice_expected(s, e.operative, e.weapon, e.target)
         mine.append(DiceGroup(e.operative, count=expected.attack, when={"weapon": e.weapon}))
         for w in melee(s, s.operatives[e.target]):
-            weapons.append(Choice(w.name, f"{w.name} (Atk {w.atk}, Hit {w.hit}+)", when={"target": (e.target,)}))
+            weapons.append(Choice(w.name, weapon_label(s, e.target, w.name), when={"target": (e.target,)}))
             retaliating = dice_expected(s, e.operative, e.weapon, e.target, target_weapon=w.name).defence
             theirs.append(DiceGroup(e.target, count=retaliating, when={"target": e.target, "target_weapon": w.name}))
     extra = (
-        Question("target_weapon", "option", "the target's weapon", choices=_distinct(weapons), optional=True),
-        Question("attack_dice", "dice", "attack dice", shape="DICE", dice=_distinct(mine)),
+        Question("target_weapon", "option", "the target's weapon", choices=_distinct(weapons)),
+        Question("attack_dice", "dice", "attack dice", shape="DICE", dice=_distinct(mine), optional=True),
         Question("target_dice", "dice", "the target's attack dice", shape="DICE", dice=_distinct(theirs), optional=True),
+        number("assists", "friendly operatives assisting", "each one not within control range of another enemy (pg 45)", optional=True),
+        number("target_assists", "operatives assisting the target", optional=True),
+        text("steps", "strikes and blocks, in order", "one word a die, attacker first: s strike, b block; n normal, c critical (e.g. sc bn sn)", optional=True),
+        number("damage", "damage to the target alone (quick mode, no dice)", optional=True),
+        number("damage_taken", "damage taken alone (quick mode)", optional=True),
     )
     return _group(moves, "fight", events, asked=("action", "target", "weapon"), more=extra)
 
@@ -211,7 +256,7 @@ KINDS: tuple[Kind, ...] = (
     Kind("reposition", "Reposition", "r", exact=True),
     Kind("dash", "Dash", "d", exact=True),
     Kind("fall_back", "Fall Back", "b", exact=True),
-    Kind("charge", "Charge", "c"),
+    Kind("charge", "Charge", "c", asked=("targets",)),
     Kind("shoot", "Shoot", "s", describe=lambda moves: shots_described(moves, "shoot")),
     Kind("fight", "Fight", "f", describe=_fights),
     Kind("mission", "Mission action", "m"),
@@ -335,7 +380,7 @@ def _group(
         chosen = [values(e) for e in group]
         questions = []
         for f in asked:
-            if (q := _question(s, f, chosen, asked)) is not None:
+            if (q := _question(s, f, chosen, asked, group)) is not None:
                 questions.append(q)
             elif (v := value_text(chosen[0][f])) is not None:  # one legal value: decided
                 fixed[f] = v
@@ -358,10 +403,11 @@ def _given(e: ev.Event, free: Any, s: GameState) -> dict[str, Any]:
     return {f: getattr(e, f) for f in cls.__struct_fields__ if f not in skip and not (f in defaults and getattr(e, f) == defaults[f])}
 
 
-def _question(s: GameState, field: str, chosen: list[dict[str, Any]], asked: tuple[str, ...]) -> Question | None:
+def _question(s: GameState, field: str, chosen: list[dict[str, Any]], asked: tuple[str, ...], events: list[ev.Event]) -> Question | None:
     """The question of one asked field: its values in order, each with the earlier answers it
     is legal with; None when every legal event holds the same value (it is fixed)."""
     values = list(dict.fromkeys(value_text(c[field]) or "" for c in chosen))
+    armed = {value_text(c[field]): getattr(e, "operative", None) for c, e in zip(chosen, events)} if field == "weapon" else {}
     if len(values) < 2:
         return None
     earlier = asked[: asked.index(field)]
@@ -373,7 +419,8 @@ def _question(s: GameState, field: str, chosen: list[dict[str, Any]], asked: tup
             every = tuple(dict.fromkeys(value_text(c[f]) or "" for c in chosen))
             if len(every) > 1 and set(with_it) != set(every):
                 when[f] = with_it
-        choices.append(Choice(v, _choice_label(s, field, v), when))
+        label = weapon_label(s, shooter, v) if (shooter := armed.get(v)) in s.operatives else _choice_label(s, field, v)
+        choices.append(Choice(v, label, when))
     kind = FIELD_KIND.get(field, "option")
     return Question(field, kind, _FIELD_LABELS.get(field, field.replace("_", " ")), shape=_shape(field), choices=tuple(choices))
 
@@ -390,6 +437,15 @@ def _shape(field: str) -> str:
     return "TEXT"
 
 
+def weapon_label(s: GameState, operative: str, weapon: str) -> str:
+    """A weapon as a choice, with its profile as the operative uses it: "Bolt rifle · ATK 4, HIT
+    3+, DMG 3/4 · Piercing Crits 1" (its Hit worse when the operative is injured, pg 47)."""
+    armed = weapon_of(s, operative, weapon)
+    rules = ", ".join((*armed.rules, *(f"!{r}" for r in armed.critical_rules)))
+    profile = f"ATK {armed.atk}, HIT {hit_as_used(s.operatives[operative], armed)}+, DMG {armed.normal_dmg}/{armed.crit_dmg}"
+    return f"{weapon} · {profile}" + (f" · {rules}" if rules else "")
+
+
 def _choice_label(s: GameState, field: str, value: str) -> str:
     first = value.split(",")[0]
     if field in ("operative", "target", "targets") and first in s.operatives:
@@ -397,3 +453,71 @@ def _choice_label(s: GameState, field: str, value: str) -> str:
     if field == "roll" and value.isdigit() and (crit := RULESETS[s.ruleset].crit_ops.get(int(value))):
         return f"{crit} (D3 roll {value})"
     return value
+
+
+# --- a recorded event as a move's answers ------------------------------------------------------
+
+
+def answers_from(move: Move, event: ev.Event) -> list[tuple[str, str]] | None:
+    """The answers to `move`'s questions that make `event` again (its fixed fields first), as
+    `ktlog event` writes its values: what a correction's form starts from. None when the move
+    cannot make it (a fixed field holds another value). A field asked twice (two NPOs) takes
+    its values one a question, in order."""
+    written, defaults = _written(event), field_defaults(type(event))
+
+    def value(field: str) -> str | None:
+        if field in written:
+            return written[field]
+        return value_text(getattr(event, field)) if field in type(event).__struct_fields__ else None
+
+    def answer(field: str) -> str | None:  # a field left at its default is left unanswered (assists=0)
+        if field in defaults and field not in written and getattr(event, field) == defaults[field]:
+            return None
+        return value(field)
+
+    if any(value(field) != fixed for field, fixed in move.fixed.items()):
+        return None
+    answers = list(move.fixed.items())
+    shared = {q.field for q in move.questions if sum(o.field == q.field for o in move.questions) > 1}
+    parts = {f: (value(f) or "").split(",") for f in shared}
+    for q in move.questions:
+        name, dot, part = q.field.partition(".")
+        if dot:
+            held = dict(pair.partition(":")[::2] for pair in (value(name) or "").split(",") if pair)
+            answers.append((q.field, held.get(part, "")))
+        elif q.field in parts:
+            if parts[q.field] and parts[q.field][0]:
+                answers.append((q.field, parts[q.field].pop(0)))
+        elif (given := answer(q.field)) is not None:
+            answers.append((q.field, given))
+        elif q.kind == "option" and q.default is not None:  # left at its default (not in cover): said, so a form shows it as recorded
+            answers.append((q.field, q.default))
+    return answers
+
+
+def _written(event: ev.Event) -> dict[str, str]:
+    """The event's fields as its line writes them (a Shot's target= dice= saves= ...), by name."""
+    return dict(word.partition("=")[::2] for word in shlex.split(recorded_line(event))[1:])
+
+
+def refused_question(move: Move, answers: Iterable[tuple[str, str]], message: str, rule: str) -> Question | None:
+    """The question the rules' refusal of a move's answers is about, for a face to mark: the one
+    the rule names, else whose field or label the sentence says ("hot_roll", "defence dice"),
+    else whose answer it names (an operative, a weapon); None when it names none of them."""
+    said = message.casefold()
+    given = dict(answers)
+    by_label = sorted(move.questions, key=lambda q: -len(q.label))
+    return (
+        next((q for q in move.questions if q.field == rule), None)
+        or next((q for q in move.questions if re.search(rf"\b{re.escape(q.field)}\b", message) and "_" in q.field), None)
+        or next((q for q in by_label if q.label.casefold() in said), None)
+        or next((q for q in move.questions if len(v := given.get(q.field, "")) > 1 and not v.isdigit() and v.casefold() in said), None)
+    )
+
+
+def in_player_words(move: Move, message: str) -> str:
+    """A refusal's sentence with each field a person does not type by name (hot_roll) said as its question is asked."""
+    for q in move.questions:
+        if "_" in q.field:
+            message = re.sub(rf"\b{re.escape(q.field)}\b", q.label.split(",")[0], message)
+    return message

@@ -10,6 +10,11 @@ Who may record what: a seat records its own player's decisions (their operatives
 and actions, their ploys, gambits, secret choices and set-up) and the shared steps (roll-offs,
 turning points, objectives); an event about another player's decision is refused, naming whose
 it is. Every event a seat records carries the seat (`Event.seat`), inside the hash-chained payload.
+
+Who may correct what: a seat corrects or undoes only the events its own player recorded; an
+event the table or the other seat recorded is disputed from a seat, and its recorder corrects
+it. Once every player has signed the game as it stands, its seats are read-only: a further
+event would leave the signatures behind the head (the table may still add to it).
 """
 
 from __future__ import annotations
@@ -18,18 +23,24 @@ import hashlib
 import hmac
 import secrets
 from dataclasses import dataclass
+from typing import cast
 
 import msgspec
 
 from .. import events as ev
-from ..envelopes import now
-from ..errors import ConcurrencyConflict, KtlogError
+from ..envelopes import check_limits, now
+from ..errors import ConcurrencyConflict, InvalidEvent, KtlogError
 from ..rules.questions import Move
+from ..rules.ruleset import listing
+from ..rulesets import get_ruleset
 from ..state import GameState
 from ..storage.store import Store
+from ..text.event_text import event_line
 from .moves import Moves, owner
-from .questions import kinds, legal_moves
+from .questions import answers_from, kind_named, kinds, legal_moves
 from .session import Recorded, RecordingSession
+from .signatures import signers
+from .timeline import Timeline
 
 DEFAULT_BASE = "http://127.0.0.1:8787"
 """Where `ktlog serve --seats` listens unless told otherwise (a phone needs the machine's own
@@ -147,6 +158,58 @@ def seat_moves(state: GameState, player: str) -> tuple[list[Move], set[str]]:
     return legal_moves(moves), {k.name for k in kinds(moves.ruleset) if k.more}
 
 
+def move_answered(state: GameState, player: str, event_type: str, answers: list[tuple[str, str]]) -> Move | None:
+    """The seat's legal move a form's answers are for: its event, its fixed fields among them."""
+    given = dict(answers)
+    moves, _ = seat_moves(state, player)
+    return next((m for m in moves if m.event == event_type and all(given.get(f) == v for f, v in m.fixed.items())), None)
+
+
+@dataclass(frozen=True)
+class Correction:
+    """A seat's own event to correct through its move's form: the move as it was legal at the
+    state before the event, and the answers that make the event as it counts now."""
+
+    seq: int
+    line: str
+    """The event's line as `ktlog event` takes it (the fallback: typed)."""
+    move: Move | None = None
+    answers: list[tuple[str, str]] | None = None
+
+
+def correction(store: Store, game_id: str, seq: int, player: str | None = None) -> Correction:
+    """The form that corrects the event at `seq`, from `player`'s seat (which recorded it) or the
+    table (None: any event); refused with why for an event of the table or the other seat (dispute
+    it), or one no form asks (an undo, a note, a dispute)."""
+    session = RecordingSession(store, game_id)
+    if not 1 < seq <= session.seq:
+        raise KtlogError(f"there is no event at seq {seq} to correct (the game's events run 2 to {session.seq})")
+    if player is not None and (why := signed_refusal(session) or not_the_recorder(session, player, seq, "corrects")):
+        raise NotYourSeat(why)
+    timeline = session.timeline
+    counts = timeline.event(seq)
+    if seq in timeline.corrected_by:
+        counts = cast(ev.EventCorrected, timeline.event(timeline.corrected_by[seq])).event
+    if isinstance(counts, ev.Annotation | ev.EventVoided | ev.EventCorrected | ev.EventDisputed | ev.DisputeResolved):
+        raise KtlogError(f"seq {seq} is {type(counts).__name__}: undo it, or add another, rather than correct it")
+    line = event_line(msgspec.structs.replace(counts, seat=None))
+    before = store.state(game_id, seq - 1)
+    moves = seat_moves(before, player)[0] if player is not None else legal_moves(Moves(before))
+    for move in moves:
+        if move.event == type(counts).__name__ and (answers := answers_from(move, counts)) is not None:
+            return Correction(seq, line, move, answers)
+    return Correction(seq, line)
+
+
+def move_title(state: GameState, move: Move, moves: list[Move]) -> str:
+    """A move as a button names it: its kind ("Dash", "End activation") when it is the only one
+    of its kind, else its own label without the active operative's name ("Secure on centre")."""
+    if sum(m.kind == move.kind for m in moves) == 1:
+        return kind_named(get_ruleset(state.ruleset), move.kind).label
+    active = state.activation.operative if state.activation else None
+    return move.label.removeprefix(f"{active}: ") if active else move.label
+
+
 def refusal(session: RecordingSession, player: str, event: ev.Event) -> str | None:
     """Why the seat of `player` may not record `event` (None: it may). The table seat may
     record anything; this is asked only of a player's seat."""
@@ -155,12 +218,14 @@ def refusal(session: RecordingSession, player: str, event: ev.Event) -> str | No
         return f"a seat records as itself: this is {player}'s seat, not {event.seat}'s"
     if isinstance(event, TABLE_ONLY):
         return f"{type(event).__name__} is recorded at the table when the game is made, not from a seat"
+    if signed := signed_refusal(session):
+        return signed
     if isinstance(event, ev.Annotation | ev.EventDisputed):
         return None
+    if isinstance(event, ev.EventVoided | ev.EventCorrected):
+        if why := not_the_recorder(session, player, event.target, "undoes" if isinstance(event, ev.EventVoided) else "corrects"):
+            return why
     if isinstance(event, ev.EventVoided):
-        latest = session.latest()
-        if latest is not None and latest[0] == event.target and latest[1].seat != player:
-            return f"a seat undoes only its own latest event; seq {event.target} was recorded by {latest[1].seat or 'the table'}: dispute it instead"
         return None
     if isinstance(event, ev.DisputeResolved):
         dispute = next((d for d in state.disputes if d.seq == event.dispute), None)
@@ -174,6 +239,53 @@ def refusal(session: RecordingSession, player: str, event: ev.Event) -> str | No
     owner = whose(state, event)
     if owner is not None and owner != player:
         return f"{type(event).__name__} is {owner}'s decision: {owner}'s seat or the table records it, not {player}'s seat (dispute it if it is wrong)"
+    return None
+
+
+def not_the_recorder(session: RecordingSession, player: str, seq: int, verb: str) -> str | None:
+    """Why `player`'s seat may not undo or correct (`verb`) the event at `seq`: another seat or
+    the table recorded it (None: its own, or no such seq, which the rules refuse in their words)."""
+    if not 1 <= seq <= session.seq:
+        return None
+    recorder = session.timeline.event(seq).seat
+    if recorder == player:
+        return None
+    return (
+        f"a seat {verb} only the events its player recorded; seq {seq} was recorded by {_who(recorder)}: dispute it instead, and {_who(recorder)} corrects it"
+    )
+
+
+def signed_refusal(session: RecordingSession) -> str | None:
+    """Why a seat records nothing more: every player signed the game as it stands (None: they did not)."""
+    signed = signed_by_every_player(session)
+    if not signed:
+        return None
+    return f"the game is signed by {listing(signed)} as it stands: it is final, and a seat records nothing more (a note or a dispute goes to the table)"
+
+
+def _who(seat: str | None) -> str:
+    return f"{seat}'s seat" if seat else "the table"
+
+
+def signed_by_every_player(session: RecordingSession) -> list[str]:
+    """The players, when every one of them has signed the game as it stands (else [])."""
+    found = signers(session.store, session.game_id)
+    return list(found.players) if found.players and set(found.players) <= set(found.names) else []
+
+
+def signed_at(store: Store, game_id: str, head_seq: int) -> list[str]:
+    """Who kept a signature of the game at `head_seq` (as the seats sent them, in order)."""
+    rows = store.conn.execute("SELECT signer FROM signatures WHERE game_id = ? AND head_seq = ? ORDER BY recorded_at", (game_id, head_seq))
+    return [signer for (signer,) in rows]
+
+
+def value_problem(event: ev.Event) -> str | None:
+    """What a value of the event is that no event may hold (a control character, a number out of
+    range: `envelopes.check_limits`), in a sentence; None when every value may be kept."""
+    try:
+        check_limits(event)
+    except InvalidEvent as exc:
+        return exc.message
     return None
 
 
@@ -192,3 +304,14 @@ def record(session: RecordingSession, seat: Seat, events: list[ev.Event], expect
     if expected_seq is not None and expected_seq != session.seq + 1:
         raise ConcurrencyConflict(session.game_id, expected_seq, session.seq)
     return session.record_all(marked)
+
+
+def cover_when_last_shot(timeline: Timeline) -> dict[str, bool]:
+    """Each operative shot at so far: whether it was in cover the last time (a shot's sensible
+    default: ktlog knows no positions, the players do)."""
+    cover: dict[str, bool] = {}
+    for _, event in timeline.counting:
+        shot = event.event if isinstance(event, ev.EventCorrected) else event
+        if isinstance(shot, ev.Shot):
+            cover |= {attack.target: attack.cover for attack in shot.attacks}
+    return cover

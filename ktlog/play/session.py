@@ -61,6 +61,19 @@ class RecordingSession:
         self.state: GameState = self.store.state(self.game_id)
         self.__dict__.pop("timeline", None)
 
+    def follow(self) -> list[ev.Envelope]:
+        """The events another writer (a player's seat, another terminal) stored since the state
+        held, the session brought up to them: what a face following the game shows ([]: none)."""
+        head = self.store.conn.execute("SELECT head_seq FROM games WHERE id = ?", (self.game_id,)).fetchone()
+        if head is None or head[0] <= self.seq:
+            return []
+        news = self.store.events(self.game_id, after=self.seq)
+        if "timeline" in self.__dict__:
+            for envelope in news:
+                self.timeline.append(envelope)
+        self.state = self.store.state(self.game_id)
+        return news
+
     @cached_property
     def timeline(self) -> Timeline:
         """The game's events, read when first asked for (recording an event does not need them)."""

@@ -296,6 +296,11 @@ def event_disputed(ctx: Ctx, e: EventDisputed) -> None:
         ctx.invalid(f"there is no earlier event at seq {e.target} to dispute (the game's creation cannot be)", "target")
     if not e.reason.strip():
         ctx.invalid("say why the event is disputed (reason=TEXT)", "reason")
+    if (disputed := next((d for d in ctx.state.disputes if d.seq == e.target), None)) is not None:
+        ctx.invalid(
+            f"seq {e.target} is a dispute (of seq {disputed.target}), which is answered, not disputed: its raiser withdraws it, or seq {disputed.target} is corrected",
+            "target",
+        )
     if any(d.target == e.target for d in ctx.state.open_disputes):
         ctx.invalid(f"seq {e.target} is disputed already; resolve that dispute first", "target")
     ctx.state.disputes.append(Dispute(seq=ctx.seq, target=e.target, reason=e.reason.strip(), raised_by=e.seat))

@@ -40,6 +40,8 @@ class DiceGroup(msgspec.Struct, frozen=True, omit_defaults=True):
     """At most this many (the defence dice collected)."""
     when: dict[str, str] = {}
     """The earlier answers this count is for (operative, weapon, target)."""
+    hint: str = ""
+    """How many, in words, when a count alone cannot say it (fewer once a critical hit is retained)."""
 
 
 class Question(msgspec.Struct, frozen=True, omit_defaults=True):

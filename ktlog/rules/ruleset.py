@@ -169,6 +169,10 @@ class Ruleset(ABC):
         """Whether a player gains the set-up CP (pg 110)."""
         return True
 
+    def move(self, state: GameState, operative: OperativeState) -> int:
+        """The operative's Move now, in inches: 2" less when injured, never changed below 4" (pg 47-48)."""
+        return operative.move
+
     def repeats(self, operative: OperativeState, action: str) -> int:
         """How many times the operative may perform an action in one activation (pg 39: once),
         twice when its datacard says so (double_action; precedence, pg 39; the Heavy NPOs, pg 89)."""

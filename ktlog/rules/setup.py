@@ -128,6 +128,10 @@ def rolled_off(ctx: Ctx, e: RolledOff) -> None:
             ctx.invalid("set-up initiative is already decided", "pg 110")
     elif s.phase != "strategy" or s.initiative is not None:
         ctx.invalid("the initiative roll-off comes at the start of a turning point, before initiative is decided", "pg 37")
+    if s.rolloff == e.purpose and s.decider is not None:  # roll off again only on a tie (pg 55): a repeat is a double entry
+        ctx.broke(
+            f"the {e.purpose} roll-off is decided already: {s.decider} decides who has initiative next (roll off again only after a tie)", "roll-off, pg 55"
+        )
     ctx.ruleset.rolled_off(ctx, e)
 
 

@@ -28,6 +28,10 @@ class Said(Protocol):
     def hide(self) -> bool:
         """A spectator views it and the ruleset hides what this event says at that moment."""
 
+    @property
+    def before(self) -> GameState | None:
+        """The state the event was applied to, for a reply to the event just recorded (else None)."""
+
     def describe(self, event: Event) -> str:
         """Another event in words, seen the same way (a correction's event)."""
 

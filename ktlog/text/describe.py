@@ -14,17 +14,19 @@ from ..state import GameState
 from .notation import format_dice, format_steps
 
 
-def describe(event: ev.Event, spectator: bool = False, state: GameState | None = None) -> str:
+def describe(event: ev.Event, spectator: bool = False, state: GameState | None = None, before: GameState | None = None) -> str:
     """A one-line summary of an event, as a person would say it. A spectator does not see what
     a secret choice was until it is revealed in `state`, the moment being viewed (without a
-    state nothing is revealed); reveals name the choice when `state` is given.
+    state nothing is revealed); reveals name the choice when `state` is given. A reply to the
+    event just recorded gives `before`, the state it was applied to, and `state`, the state
+    after: then it says what the state did where that differs from what was entered.
 
     >>> describe(ev.OperativeActivated(operative="gunner", order="engage"))
     'gunner activates (engage)'
     """
     hide = spectator and (event.secret if state is None else get_ruleset(state.ruleset).hidden(state, event))
     said = words_of(type(event))
-    return said(event, _Said(state, hide, spectator)) if said else type(event).__name__
+    return said(event, _Said(state, hide, spectator, before)) if said else type(event).__name__
 
 
 @dataclass(frozen=True)
@@ -34,6 +36,7 @@ class _Said:
     state: GameState | None
     hide: bool
     spectator: bool
+    before: GameState | None = None
 
     def describe(self, event: ev.Event) -> str:
         return describe(event, self.spectator, self.state)
@@ -59,6 +62,16 @@ def _attack(a: ev.ShootingAttack) -> str:
 def _shot(e: ev.Shot, said: Said) -> str:
     shoots = "shoots from guard" if e.guard else "shoots"
     return f"{e.operative} {shoots} {e.weapon} at {said.attacks(e.attacks)}" + (f"; Hot roll {e.hot_roll}" if e.hot_roll else "")
+
+
+def _regained(e: ev.WoundsRegained, said: Said) -> str:
+    """Wounds regained as entered, or as the state gained them: never above the starting wounds (pg 47)."""
+    was = said.before.operatives.get(e.operative) if said.before is not None else None
+    now = said.state.operatives.get(e.operative) if said.state is not None else None
+    if was is None or now is None or now.wounds - was.wounds == e.wounds:
+        return f"{e.operative} regains {e.wounds} wounds ({e.reason})"
+    gained = now.wounds - was.wounds
+    return f"{e.operative} regains {gained} wounds, not the {e.wounds} entered: never above its starting {now.datacard.wounds} (pg 47) ({e.reason})"
 
 
 def _fought(e: ev.Fought, said: Said) -> str:
@@ -97,7 +110,7 @@ CORE: dict[type[ev.Event], Words] = {
     ev.Charged: lambda e, said: f"{e.operative} charges {', '.join(e.targets)}",
     ev.UniqueActionPerformed: lambda e, said: f"{e.operative} performs {e.action}",
     ev.KillzoneActionPerformed: lambda e, said: f"{e.operative} performs {e.action}",
-    ev.WoundsRegained: lambda e, said: f"{e.operative} regains {e.wounds} wounds ({e.reason})",
+    ev.WoundsRegained: lambda e, said: _regained(e, said),
     ev.DamageInflicted: lambda e, said: f"{e.operative} takes {e.damage} damage ({e.source})" + (f" from {e.by}" if e.by else ""),
     ev.ObjectivesControlled: lambda e, said: "objective control: " + ", ".join(f"{m} {p or 'nobody'}" for m, p in e.control.items()),
     ev.TurningPointEnded: lambda e, said: f"turning point {e.turning_point} ends",

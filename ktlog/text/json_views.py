@@ -83,6 +83,7 @@ def state_view(game_id: str, state: GameState, spectator: bool = False) -> dict[
     (`order`: the player order the turning point's activations go by, initiative first; all
     three or four players in Multiplayer Ops, pg 99). A spectator sees each secret choice not yet revealed as "hidden" (and no reason naming it)."""
     operatives = []
+    ruleset = get_ruleset(state.ruleset)
     for o in state.operatives.values():
         operatives.append(
             {
@@ -95,7 +96,7 @@ def state_view(game_id: str, state: GameState, spectator: bool = False) -> dict[
                 "status": o.status,
                 "order": o.order,
                 "apl": o.apl,
-                "move": o.move,
+                "move": ruleset.move(state, o),
                 "carrying": o.carrying,
                 "within_control_range_of": list(o.engaged_with),
             }
@@ -113,7 +114,6 @@ def state_view(game_id: str, state: GameState, spectator: bool = False) -> dict[
         for m in state.markers.values()
     ]
     view = score_view(game_id, state, spectator)
-    ruleset = get_ruleset(state.ruleset)
     for player in view["players"]:
         if resources := state.players[player["name"]].resources:
             player["resources"] = dict(resources)

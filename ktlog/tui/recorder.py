@@ -102,7 +102,7 @@ def _news(r: Recorded) -> str:
     warning = unlisted(r.before, r.event)
     return f"seq {r.seq}: " + " · ".join(
         [
-            describe(r.event, spectator=r.event.secret, state=None if r.event.secret else r.after),
+            describe(r.event, spectator=r.event.secret, state=None if r.event.secret else r.after, before=None if r.event.secret else r.before),
             *([f"warning: {warning}"] if warning else []),
             *changes(r.before, r.after),
         ]

@@ -314,6 +314,16 @@ class Follower:
         self._wake()
         return viewer
 
+    def tell(self, game_id: str, kind: str, data: dict[str, Any]) -> None:
+        """Tell the viewers of a game something that is not an event (a seat's signature kept),
+        as a named message (`event: KIND`): a page listens for it by name (on the event loop)."""
+        feed = self.games.get(game_id)
+        if feed is None:
+            return
+        for viewer in list(feed.viewers):
+            if not viewer.push(sse(data, kind=kind)):
+                feed.viewers.discard(viewer)
+
     def leave_game(self, game_id: str, viewer: Viewer) -> None:
         """A viewer's stream ended (its feed goes at the next look, if it was the last)."""
         feed = self.games.get(game_id)

@@ -18,9 +18,13 @@ follower notices commits by its `data_version`), on the event loop's thread.
 
 from __future__ import annotations
 
+import hashlib
 import json
+import re
 import threading
 import time
+import types
+import typing
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -38,12 +42,14 @@ from ..errors import ConcurrencyConflict, GameNotFound, KtlogError, RuleViolatio
 from ..events import Envelope
 from ..play import seats
 from ..play.database import Store, identity, lost_under
-from ..play.moves import next_step
+from ..play.moves import next_sentence, next_step
+from ..play.questions import in_player_words, refused_question
 from ..play.session import NothingToDo, RecordingSession
 from ..play.signatures import signable_head, signed_bytes
 from ..play.timeline import Timeline
-from ..text.event_text import answers_line, event_line, parse_event
+from ..text.event_text import answers_line, event_line, field_types, parse_event
 from ..text.json_views import state_view
+from ..text.results import describe_result
 from . import pages
 from .responses import refusal
 from .source import LOG
@@ -55,6 +61,28 @@ RATE_PER_S, BURST = 5.0, 20
 """Writes a seat may make: BURST at once, then RATE_PER_S a second (a person taps far slower)."""
 LOG_ROWS = 40
 """The latest rows of the log a seat's view carries."""
+VIEWS_KEPT = 16
+"""Seats' views kept (a few games' two seats): each is made again once its game moves on."""
+SEAT_COOKIE = "ktlog_seat"
+"""The cookie the seat's page keeps its token in (its own path only; read only to draw that page)."""
+
+
+class Assets:
+    """The seat's script and stylesheet, read once, each with the digest of its content."""
+
+    def __init__(self, folder: Path, names: tuple[str, ...]):
+        self.files = {name: (folder / name).read_bytes() for name in names}
+        self.types = {name: "text/javascript" if name.endswith(".js") else "text/css" for name in names}
+
+    def digest(self, name: str) -> str:
+        return hashlib.sha256(self.files[name]).hexdigest()[:16]
+
+    @property
+    def paths(self) -> dict[str, str]:
+        return {name: f"/seat-static/{self.digest(name)}/{name}" for name in self.files}
+
+
+ASSETS = Assets(Path(__file__).parent / "static", ("seat.js", "seat.css"))
 
 
 T = TypeVar("T")
@@ -80,6 +108,8 @@ class SeatApi:
         """Held by the worker thread using the store (one connection, one user at a time)."""
         self.buckets: dict[tuple[str, str], tuple[float, float]] = {}
         """(game, player) -> (writes left, when counted): the rate limit's token buckets."""
+        self.views: dict[tuple, dict[str, Any]] = {}
+        """The seats' views lately made, by what they follow from (`_seat_view`), oldest first."""
 
     def store(self) -> Store:
         if self._store is None:
@@ -116,8 +146,10 @@ class SeatApi:
     def routes(self) -> list[Route]:
         return [
             Route("/seat/{game}", self.page),
+            Route("/seat-static/{version}/{name}", self.asset),
             Route("/api/games/{game}/events", self.record, methods=["POST"]),
             Route("/api/games/{game}/seat", self.view),
+            Route("/api/games/{game}/seat/correction", self.correction),
             Route("/api/games/{game}/seat/key", self.register_key, methods=["POST"]),
             Route("/api/games/{game}/seat/signature", self.sign, methods=["POST"]),
         ]
@@ -125,12 +157,37 @@ class SeatApi:
     # --- routes ----------------------------------------------------------------------------
 
     async def page(self, request: Request) -> Response:
-        """The seat's page: the token stays in the fragment, which the browser never sends."""
+        """The seat's page. The token never travels in its address (the link carries it in the
+        fragment, which a browser never sends); the page keeps it in a cookie of its own path,
+        which comes back only with this page, so a reopened seat's page carries its view and is
+        drawn at once. The cookie opens nothing else: every write and every API read needs the
+        token in the Authorization header."""
         game = request.path_params["game"]
-        return HTMLResponse(pages.seat_page(game))
+        view: dict | None = None
+        token = request.cookies.get(SEAT_COOKIE)
+        if token:
+            try:
+                view = await self._in_thread(lambda: self._view(self.store(), self._seat(game, token, write=False), {})[1])
+            except KtlogError:  # a revoked or wrong token, no such game: the page asks, and says so
+                view = None
+        body = pages.seat_page(game, view, ASSETS.paths)
+        return HTMLResponse(body, headers={"cache-control": "no-store"})
+
+    async def asset(self, request: Request) -> Response:
+        """The seat's script and stylesheet under their content's digest: kept by the browser for a
+        year (a new ktlog serves them under another digest)."""
+        name = request.path_params["name"]
+        if name not in ASSETS.files:
+            return refusal(404, "not_found", f"no seat file {name!r}")
+        current = request.path_params["version"] == ASSETS.digest(name)
+        cache = "public, max-age=31536000, immutable" if current else "no-cache"
+        return Response(ASSETS.files[name], media_type=ASSETS.types[name], headers={"cache-control": cache})
 
     async def view(self, request: Request) -> Response:
         return await self._answer(request, self._view, write=False)
+
+    async def correction(self, request: Request) -> Response:
+        return await self._answer(request, self._correction, write=False)
 
     async def record(self, request: Request) -> Response:
         return await self._answer(request, self._record)
@@ -146,8 +203,12 @@ class SeatApi:
     async def _answer(self, request: Request, handler, *, write: bool = True) -> Response:
         try:
             seat = await self._in_thread(lambda: self._seat(request.path_params["game"], _bearer(request), write))
-            body: dict = await _json_body(request) if write else {}
+            body: dict = await _json_body(request) if write else dict(request.query_params)
+            if write:
+                self._spend(seat, _writes(body))
             status, data = await self._in_thread(lambda: handler(self.store(), seat, body))
+            if handler == self._sign and status == 201:
+                request.app.state.follower.tell(seat.game_id, "signed", {"signers": data["signers"], "head_seq": data["head_seq"]})
         except Refused as exc:
             return refusal(exc.status, exc.kind, str(exc), **exc.extra)
         except seats.NoSeat as exc:
@@ -168,29 +229,48 @@ class SeatApi:
         return JSONResponse(data, status_code=status)
 
     def _seat(self, game: str, token: str | None, write: bool) -> seats.Seat:
-        """The seat a token holds for the game, a write taken from its bucket."""
+        """The seat a token holds for the game (for a write, on the file the server opened)."""
         if write:
             self._still_the_file()
         store = self.store()
-        seat = seats.seat_of(store, token, store.resolve(game))
-        if write:
-            self._spend(seat)
-        return seat
+        return seats.seat_of(store, token, store.resolve(game))
 
-    def _spend(self, seat: seats.Seat) -> None:
-        """Take one write from the seat's bucket, or refuse with 429."""
+    def _spend(self, seat: seats.Seat, writes: int) -> None:
+        """Take `writes` (a batch's events, each one) from the seat's bucket, or refuse with 429."""
+        if writes > BURST:
+            raise Refused(429, "rate", f"{writes} events in one write; a seat sends at most {BURST} at once: send them in smaller batches")
         key = (seat.game_id, seat.player)
         now = time.monotonic()
         left, then = self.buckets.get(key, (float(BURST), now))
         left = min(float(BURST), left + (now - then) * RATE_PER_S)
-        if left < 1:
+        if left < writes:
             raise Refused(429, "rate", f"too many writes from {seat.player}'s seat: wait a moment", headers={"retry-after": "1"})
-        self.buckets[key] = (left - 1, now)
+        self.buckets[key] = (left - writes, now)
 
     # --- handlers: (store, seat, body) -> (status, JSON) ------------------------------------
 
     def _view(self, store: Store, seat: seats.Seat, body: dict) -> tuple[int, dict]:
-        return 200, seat_view(store, seat)
+        return 200, self._seat_view(store, seat)
+
+    def _seat_view(self, store: Store, seat: seats.Seat) -> dict[str, Any]:
+        """The seat's view, made once for the game as it stands (its head, its signatures, the
+        seat's key): a page reopened, or both of a player's tabs, share it."""
+        head_seq, head_hash = store.conn.execute("SELECT head_seq, head_hash FROM games WHERE id = ?", (seat.game_id,)).fetchone()
+        key = (seat.game_id, seat.player, seat.public_key, head_seq, head_hash, tuple(seats.signed_at(store, seat.game_id, head_seq)))
+        view = self.views.pop(key, None) or seat_view(store, seat)
+        self.views[key] = view
+        while len(self.views) > VIEWS_KEPT:
+            self.views.pop(next(iter(self.views)))
+        return view
+
+    def _correction(self, store: Store, seat: seats.Seat, query: dict) -> tuple[int, dict]:
+        """The form that corrects one of the seat's own events (`?seq=N`): its move as it was legal
+        before it and the answers that make it; its line, to type when no move asks it."""
+        seq = query.get("seq", "")
+        if not seq.isdigit():
+            raise Refused(400, "bad_request", "say which event to correct: ?seq=N, its seq in the log")
+        form = seats.correction(store, seat.game_id, int(seq), seat.player)
+        return 200, {"seq": form.seq, "line": form.line, "move": msgspec.to_builtins(form.move), "answers": form.answers}
 
     def _record(self, store: Store, seat: seats.Seat, body: dict) -> tuple[int, dict]:
         session = RecordingSession(store, seat.game_id)
@@ -198,10 +278,13 @@ class SeatApi:
         if expected is not None and (not isinstance(expected, int) or isinstance(expected, bool)):
             raise Refused(400, "bad_request", f"expected_seq must be a whole number (the seq the page expects next), not {expected!r}")
         events = _events(session, body)
-        recorded = seats.record(session, seat, events, expected)
+        try:
+            recorded = seats.record(session, seat, events, expected)
+        except RuleViolation as exc:
+            raise _marked(exc, store, seat, body) from None
         answer = {"seq": recorded.seq, "first": recorded.seq - len(events) + 1, "next": next_step(recorded.after)}
         if body.get("view") is True:  # the page's own view after its tap, without asking again
-            answer["view"] = seat_view(store, seat)
+            answer["view"] = self._seat_view(store, seat)
         return 201, answer
 
     def _register_key(self, store: Store, seat: seats.Seat, body: dict) -> tuple[int, dict]:
@@ -223,8 +306,37 @@ class SeatApi:
             )
         except (InvalidSignature, ValueError):
             raise Refused(422, "signature", f"the signature does not hold for {seat.player}'s key over seq {head_seq}; nothing was kept") from None
+        signed = seats.signed_at(store, seat.game_id, head_seq)
+        if seat.player in signed:
+            return 200, {
+                "signer": seat.player,
+                "head_seq": head_seq,
+                "kept": False,
+                "message": f"{seat.player} signed seq {head_seq} already; nothing new was kept",
+            }
         store.add_signatures(seat.game_id, [(head_seq, seat.player, seat.public_key, body["signature"])])
-        return 201, {"signer": seat.player, "head_seq": head_seq}
+        return 201, {"signer": seat.player, "head_seq": head_seq, "kept": True, "signers": [*signed, seat.player]}
+
+
+def _marked(exc: RuleViolation, store: Store, seat: seats.Seat, body: dict) -> Refused:
+    """A rule's refusal of a move's answers (422), naming the question it is about (`field`) and
+    its sentence in the form's words (`sentence`), so the page keeps the answers and marks it."""
+    extra: dict[str, Any] = {"rule": exc.rule}
+    if isinstance(body.get("answers"), list) and isinstance(body.get("event"), str):
+        answers = [(f, v) for f, v in body["answers"]]
+        target = body.get("correct")
+        before = store.state(seat.game_id, target - 1) if isinstance(target, int) else store.state(seat.game_id)
+        move = seats.move_answered(before, seat.player, body["event"], answers)
+        if move is not None:
+            question = refused_question(move, answers, exc.message, exc.rule)
+            extra |= {"field": question.field if question else None, "sentence": in_player_words(move, f"{exc.message} ({exc.rule})")}
+    return Refused(422, "rule", str(exc), **extra)
+
+
+def _writes(body: dict) -> int:
+    """The events a write body asks for, as the rate limit counts them (each line of a batch)."""
+    lines = body.get("lines")
+    return len(lines) if isinstance(lines, list) else 1
 
 
 def _bearer(request: Request) -> str | None:
@@ -267,10 +379,13 @@ def _events(session: RecordingSession, body: dict) -> list[ev.Event]:
         raise Refused(400, "bad_request", 'give {"line": "TYPE FIELD=VALUE ..."} or {"lines": [...]} (the syntax of `ktlog event --file`)')
     events = []
     for number, line in enumerate(lines, 1):
+        where = f"line {number}: " if len(lines) > 1 else ""
         try:
-            events.append(parse_event(line))
+            events.append(event := parse_event(line))
         except KtlogError as exc:
-            raise KtlogError(f"line {number}: {exc}; nothing was recorded" if len(lines) > 1 else f"{exc}; nothing was recorded") from None
+            raise KtlogError(f"{where}{exc}; nothing was recorded") from None
+        if problem := seats.value_problem(event):  # a value no event may hold (a control character ...): the input, not a rule
+            raise Refused(400, "bad_value", f"{where}{problem}; nothing was recorded")
     target = body.get("correct")
     if target is not None:
         if not isinstance(target, int) or len(events) != 1:
@@ -289,7 +404,19 @@ def _answered(body: dict) -> str:
         or not all(isinstance(a, list) and len(a) == 2 and all(isinstance(x, str) for x in a) for a in answers)
     ):
         raise Refused(400, "bad_request", 'a move is {"event": TYPE, "answers": [[FIELD, VALUE], ...]} (the move\'s fixed fields, then its answers)')
+    cls = ev.EVENT_TYPES.get(event)
+    for field, value in answers:
+        if cls is not None and _whole_number(cls, field) and not re.fullmatch(r"[+-]?\d{1,9}", value.strip()):
+            raise Refused(400, "bad_value", f"{field.replace('_', ' ')}: {value!r} is not a whole number; type digits only (a sign for a change: +1, -1)")
     return answers_line(event, [(field, value) for field, value in answers])
+
+
+def _whole_number(cls: type, field: str) -> bool:
+    """Whether the event's field holds a whole number (an amount, CP, VP, a Hot roll)."""
+    shape = field_types(cls).get(field)
+    if shape is None and issubclass(cls, ev.Shot):  # a Shot's one-target fields (damage=, accurate=)
+        shape = typing.get_type_hints(ev.ShootingAttack).get(field)
+    return shape is int or (typing.get_origin(shape) in (typing.Union, types.UnionType) and int in typing.get_args(shape))
 
 
 # --- what a seat sees ---------------------------------------------------------------------------
@@ -323,13 +450,14 @@ def seat_view(store: Store, seat: seats.Seat) -> dict[str, Any]:
         "player": seat.player,
         "seq": state.seq,
         "state": view,
-        "moves": [{**msgspec.to_builtins(m), "more": m.kind in rare} for m in moves],
-        "next": next_step(state),
+        "moves": [{**msgspec.to_builtins(m), "more": m.kind in rare, "title": seats.move_title(state, m, moves)} for m in moves],
+        "next": next_sentence(state),
+        "result": describe_result(state) if state.phase == "over" else None,
+        "datacards": {op.datacard.name: msgspec.to_builtins(op.datacard) for op in state.operatives.values()},
+        "cover": seats.cover_when_last_shot(timeline),
         "undoable": latest[0] if latest and latest[1].seat == seat.player else None,
         "log": log_rows(timeline, state, LOG_ROWS, row_of),
         "head_hash": store.conn.execute("SELECT head_hash FROM games WHERE id = ?", (seat.game_id,)).fetchone()[0],
         "public_key": seat.public_key,
-        "signers": [
-            s for (s,) in store.conn.execute("SELECT signer FROM signatures WHERE game_id = ? AND head_seq = ? ORDER BY recorded_at", (seat.game_id, state.seq))
-        ],
+        "signers": seats.signed_at(store, seat.game_id, state.seq),
     }

@@ -12,7 +12,9 @@ adds what differs:
   operatives of its type (the same datacard name), up to x, before the opponent activates.
 - Balance Dataslate Q1 2023 (004), when GameCreated.dataslate names it or a later one: never more
   than two activations in a row in a turning point before the opponent has had a turn to activate
-  or perform Overwatch ("regardless of such rules": no override sets it aside).
+  or perform Overwatch ("regardless of such rules": no override sets it aside); Move never
+  modified below 4" (without it an injured operative's Move drops 2" whatever it was); each
+  equipment with Indirect selected once per battle, an operative equipped with it counting.
 - Actions (001 Actions): Normal Move, Dash, Fall Back (2AP), Charge, Pick Up, Shoot, Fight, Pass
   (1AP, repeatable) and Overwatch (0AP, between activations: see `overwatch_fired`). There is no
   counteract and no Reposition; KT24's actions are not part of a KT21 game.
@@ -54,6 +56,7 @@ from ...rules.attacks import find_weapon, shooting_attacks
 from ...rules.context import Ctx, handles
 from ...rules.damage import inflict
 from ...rules.ruleset import Ruleset
+from ...rules.team import same
 from ...rules.weapons import weapon_profile
 from ...state import GameState, OperativeState, Result
 from ..kt24.rules import KT24_EVENTS, Kt24, most_vp
@@ -247,6 +250,14 @@ class Kt21(Ruleset):
         if check is not None:
             check(ctx, event)
 
+    def move(self, state: GameState, operative: OperativeState) -> int:
+        """Injured: 2" less (001 Wounds); never modified below 4" only under the dataslate, a New
+        Core Rule (004, Balance Dataslate Q1 2023; in 001 as a boxed New Core Rule)."""
+        if under_dataslate(state):
+            return operative.move
+        card = operative.datacard.move
+        return max(0, card - 2) if operative.injured else card
+
     def repeats(self, operative: OperativeState, action: str) -> int:
         """Pass can be performed more than once in an activation, as often as AP allow (001 Pass)."""
         return operative.apl if action == "Pass" else super().repeats(operative, action)
@@ -359,6 +370,29 @@ def _shot(ctx: Ctx, e: ev.Shot) -> None:
     _ceaseless(ctx, weapon, *(a.attack_dice for a in e.attacks))
 
 
+def _equipment_selected(ctx: Ctx, e: ev.EquipmentSelected) -> None:
+    """Under the dataslate, each equipment with the Indirect special rule is selected once per
+    battle, and an operative already equipped with it counts as the selection (004, Balance
+    Dataslate Q1 2023, core rules)."""
+    s = ctx.state
+    player = s.players.get(e.player)
+    if player is None or not under_dataslate(s):
+        return
+    for option in player.equipment_options:
+        if not any(same(option.name, name) for name in e.equipment):
+            continue
+        for weapon in option.weapons:
+            if not has_rule(weapon, "indirect"):
+                continue
+            holders = [o.id for o in s.operatives.values() if o.player == e.player and any(same(w.name, weapon.name) for w in o.datacard.weapons)]
+            if holders:
+                ctx.broke(
+                    f"{', '.join(holders)} already {'has' if len(holders) == 1 else 'have'} the {weapon.name}, which has Indirect: that counts as "
+                    f"{e.player}'s selection of it for this battle, so {option.name!r} cannot be selected as well",
+                    "Balance Dataslate Q1 2023, 004",
+                )
+
+
 def _fought(ctx: Ctx, e: ev.Fought) -> None:
     s = ctx.state
     for op_id, name, dice in ((e.operative, e.weapon, e.attack_dice), (e.target, e.target_weapon, e.target_dice)):
@@ -386,6 +420,7 @@ CHECKS: dict[type[ev.Event], Callable[[Ctx, ev.Event], None]] = {
     ev.Shot: _shot,
     OverwatchFired: _shot,
     ev.Fought: _fought,
+    ev.EquipmentSelected: _equipment_selected,
 }
 
 

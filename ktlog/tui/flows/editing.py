@@ -3,15 +3,18 @@ event typed as `ktlog event` takes it, and the "more" menu of the rare steps."""
 
 from __future__ import annotations
 
+from typing import cast
+
 from ktlog import events as ev
 from ktlog.errors import KtlogError
+from ktlog.play.seats import correction
 from ktlog.text.describe import describe
-from ktlog.text.event_text import event_line, parse_event
+from ktlog.text.event_text import answers_line, parse_event
 
 from ..screens.pick import Choice
 from ..screens.prompt import TextPrompt
 from ..widgets.event_log import EventLog
-from .questions import run
+from .questions import AS_LINE, change_answers, run
 from .registry import Asker, flow
 
 
@@ -60,17 +63,42 @@ async def note(screen: Asker) -> None:
 
 @flow("correct")
 async def correct(screen: Asker) -> None:
-    """Correct the event selected in the log: the event it should have been, typed as
-    `ktlog event` takes it; the later events are checked again (! keeps them anyway)."""
+    """Correct the event selected in the log through its move's form, filled in with the event's
+    answers (pick one, change it, r records); typed as `ktlog event` takes it when no form asks
+    it, or when asked (l). The later events are checked again (! keeps them anyway)."""
     target = screen.selected_event()
     if target is None:
         screen.say("No event to correct yet: select one in the log (Tab, then ↑↓)", ok=False)
         return
-    wrong = screen.recorder.session.timeline.event(target)
-    hint = "edit the event as `ktlog event` takes it (e.g. a die of dice=6511); the later events are checked again"
-    event = await typed_event(screen, f"Correct seq {target}: {describe(wrong)}", hint, as_recorded(wrong))
+    session = screen.recorder.session
+    wrong = session.timeline.event(target)
+    title = f"Correct seq {target}: {describe(wrong)}"
+    try:
+        form = correction(session.store, session.game_id, target)
+    except KtlogError as exc:
+        screen.say(f"Not corrected: {exc}", ok=False)
+        return
+    move = form.move
+    answers = await change_answers(screen, move, form.answers or [], title) if move is not None else AS_LINE
+    if answers is None:
+        screen.say("Cancelled; nothing recorded", ok=None)
+        return
+    if answers is AS_LINE or move is None:
+        hint = "edit the event as `ktlog event` takes it (e.g. a die of dice=6511); the later events are checked again"
+        event = await typed_event(screen, title, hint, form.line)
+    else:
+        event = await made_event(screen, move.event, cast(list[tuple[str, str]], answers))
     if event is not None:
         screen.show_outcome(screen.recorder.correct(target, event))
+
+
+async def made_event(screen: Asker, event_type: str, answers: list[tuple[str, str]]) -> ev.Event | None:
+    """The event a move's answers make, as `ktlog event` reads it (None, said on screen, if it does not read)."""
+    try:
+        return parse_event(answers_line(event_type, answers))
+    except KtlogError as exc:
+        screen.say(f"Not recorded: {exc}", ok=False)
+        return None
 
 
 @flow("typed")
@@ -80,14 +108,6 @@ async def typed(screen: Asker) -> None:
     event = await typed_event(screen, "An event, as `ktlog event` takes it", hint)
     if event is not None:
         screen.record(event)
-
-
-def as_recorded(event: ev.Event) -> str:
-    """The event as `ktlog event` takes it, to be edited ("" if it cannot be written so)."""
-    try:
-        return event_line(event)
-    except KtlogError:
-        return ""
 
 
 async def typed_event(screen: Asker, title: str, hint: str, default: str = "") -> ev.Event | None:

@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import re
 
+import msgspec
+
 from ktlog import events as ev
 from ktlog.errors import KtlogError
 from ktlog.rules.questions import Move, Question
 from ktlog.text.event_text import answers_line, parse_event
 
 from ..screens.pick import Choice, operative_choice, player_choice
+from ..screens.prompt import TextPrompt
 from ..steps import KIND
 from .registry import FLOWS, KIND_FLOWS, Asker
 
@@ -88,12 +91,13 @@ def _on_one_line(q: Question, then: Question) -> bool:
     return q.kind == "number" and (then.kind == "text" or (then.kind == "option" and then.default is not None))
 
 
-async def _one(screen: Asker, move: Move, q: Question, so_far: dict[str, str]):
-    """One question's answer (NONE: an optional one left unanswered; None: cancelled)."""
+async def _one(screen: Asker, move: Move, q: Question, so_far: dict[str, str], *, edit: bool = False):
+    """One question's answer (NONE: an optional one left unanswered; None: cancelled); with
+    `edit`, a typed answer's default is there to edit (a correction), not to replace."""
     title = f"{move.label}: {q.label}" if q.label[:1].islower() else q.label
     legal = q.legal(so_far)
     if q.kind in ("number", "text", "dice") or (q.other and not legal):
-        text = await screen.prompt(title, q.default or "", _hint(q))
+        text = await screen.ask(TextPrompt(title, q.default or "", _hint(q), edit=edit))
         if text is None or not text.strip():
             return NONE if q.optional and text is not None else None
         return text.strip()
@@ -142,3 +146,32 @@ async def _number_and_more(screen: Asker, move: Move, q: Question, then: Questio
     if then.kind == "option":
         rest = rest if rest in {c.value for c in then.choices} else (then.default or "")
     return found[1], rest
+
+
+RECORD, AS_LINE = object(), object()
+"""A correction's form: record it; type it as a line instead."""
+
+
+async def change_answers(screen: Asker, move: Move, answers: list[tuple[str, str]], title: str) -> list[tuple[str, str]] | object | None:
+    """A move's answers as a form to change (a correction): each question with its answer, picked
+    to be asked again with that answer as its default, until r records them (the answers, its
+    fixed fields first), l asks for the line instead (AS_LINE), or Esc cancels (None)."""
+    given: dict[int, str] = {}
+    for field, value in answers:
+        i = next((n for n, q in enumerate(move.questions) if q.field == field and n not in given), None)
+        if i is not None:
+            given[i] = value
+    while True:
+        rows = [Choice(f"{q.label}: {given.get(i) or '—'}", i) for i, q in enumerate(move.questions)]
+        rows += [Choice("Record the correction", RECORD, "r"), Choice("Type it as a line instead", AS_LINE, "l")]
+        chosen = await screen.pick(title, rows, "pick an answer to change it; r records the correction, Esc cancels")
+        if chosen is None or chosen is AS_LINE:
+            return chosen
+        if chosen is RECORD:
+            kept = [(move.questions[i].field, v) for i, v in sorted(given.items()) if v != "" or "." in move.questions[i].field]
+            return [*move.fixed.items(), *kept]
+        so_far = dict(move.fixed) | {move.questions[i].field: v for i, v in given.items() if i < chosen}
+        q = msgspec.structs.replace(move.questions[chosen], default=given.get(chosen, move.questions[chosen].default))
+        value = await _one(screen, move, q, so_far, edit=True)
+        if value is not None:
+            given[chosen] = "" if value is NONE else str(value)

@@ -16,6 +16,7 @@ from ktlog import events as ev
 from ktlog.errors import RuleViolation
 from ktlog.play.database import Store
 from ktlog.rules.questions import Kind
+from ktlog.text.describe import describe
 from ktlog.tui.typed_app import InKtlogApp
 
 from .. import flows
@@ -31,6 +32,8 @@ from .modal import DialogHost
 from .pick import Choice, PickScreen
 from .prompt import TextPrompt
 
+FOLLOW_S = 0.25
+"""How often the record screen looks for events the seats recorded (one indexed read)."""
 OTHER_FLOWS = {"n": "note", ".": "more", "!": "override", "U": "set_up_all", "j": "jump"}
 """Keys of the flows that are not kinds of event (ktlog.tui.flows)."""
 
@@ -78,6 +81,19 @@ class RecordScreen(InKtlogApp, DialogHost):
         self.query_one(EventLog).show_seq(self.recorder.seq)
         self.refresh_view()
         self.say("Keys for the legal next steps are in the bar above the log; Esc goes back", ok=None)
+        self.set_interval(FOLLOW_S, self.follow_game)
+
+    def follow_game(self) -> None:
+        """Show what the players' seats (or another terminal) recorded meanwhile, as the web
+        pages do, between steps (a step under way meets it when it records: the conflict says so)."""
+        if self.busy or self.dialogs:
+            return
+        news = self.recorder.session.follow()
+        if news:
+            self.refresh_view()
+            latest = news[-1]
+            by = f" ({latest.payload.seat}'s seat)" if latest.payload.seat else ""
+            self.say(f"seq {latest.seq}: {describe(latest.payload, spectator=latest.payload.secret)}{by}", ok=None)
 
     # --- showing ----------------------------------------------------------------------------
 

@@ -28,6 +28,13 @@ from .lines import LineCache
 
 
 def _text(event: ev.Event, spectator: bool = False, state: GameState | None = None) -> Text:
+    text = _words(event, spectator, state)
+    if event.seat:  # recorded from a player's seat (the table's own events carry no mark)
+        text.append(f" · {event.seat}", style="dim")
+    return text
+
+
+def _words(event: ev.Event, spectator: bool, state: GameState | None) -> Text:
     if isinstance(event, ev.Annotation):
         return Text(f"✎ on {event.target}: {event.text}", style="italic cyan")
     if isinstance(event, ev.EventVoided):
