@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import random
 
 import msgspec
@@ -137,7 +138,9 @@ def test_the_features_read_the_board_relative_to_the_opponent():
 def test_each_ruleset_names_its_features_as_data_and_a_bad_name_is_refused():
     assert features_of(RULESETS["kt21"]) == RULESETS["kt21"].win_features and "vp:mission" in features_of(RULESETS["kt21"])
     assert "vp:tac" in features_of(RULESETS["kt24-approved"]) and "kill_grade" in features_of(RULESETS["kt24-preliminary"])
-    assert all(name in CATALOGUE or ":" in name for r in RULESETS.values() for name in features_of(r))
+    names = {name for r in RULESETS.values() for name in features_of(r)}
+    assert all(callable(feature(name)) for name in names)  # each one a name the catalogue reads: refused otherwise
+    assert {"vp@Loot", "vp@Transmission"} <= names and all(name.partition("@")[0] in CATALOGUE or ":" in name for name in names)
     with pytest.raises(KtlogError, match="no feature 'os.system'"):
         feature("os.system")
 
@@ -261,7 +264,10 @@ def test_a_league_model_is_scored_out_of_fold(monkeypatch):
     games = [(records(g), False) for _, g in simulate_games(15, 9, ruleset="kt24-preliminary")]
     model = league_model("kt24-preliminary", games, "test.db")
     assert isinstance(model, WinModel) and model.origin == "league" and model.games == 15 and model.simulated_games == 0
-    assert model.held_out == "5-fold cross-validation split by game" and set(model.scores) == {"model", "baseline", "coin"}
+    assert model.held_out == "5-fold cross-validation split by game" and set(model.scores) == {"model", "board", "baseline", "coin"}
+    # 15 games are too few for the board's terms: held out they did worse than VP alone, so VP alone is kept, saying so
+    assert model.scores["board"].log_loss >= model.scores["baseline"].log_loss and model.scores["model"] == model.scores["baseline"]
+    assert model.note.startswith("the board did not beat VP alone held out") and model.features == ["vp"]
     assert model.scores["coin"].brier == pytest.approx(0.25, abs=0.02) and model.margin_error > 0
     assert [t.turning_point for t in model.by_turning_point] == [1, 2, 3, 4] and sum(b.rows for b in model.calibration) == model.rows
     assert "kt24-preliminary model fitted on this league's 15 game(s)" in model.describe()
@@ -316,6 +322,42 @@ def test_analyse_fit_and_a_game_from_the_command_line(simulated_db, tmp_path):
     assert missing.exit_code == 1 and "Traceback" not in missing.output
     dataset = runner.invoke(cli, ["--db", str(db), "analyse", "fit", "--source", str(tmp_path)])
     assert dataset.exit_code == 1 and "a dataset" in dataset.output and "holds none" in dataset.output
+
+
+@pytest.mark.parametrize("kind", ["folder", "pipe", "too large"])
+def test_a_models_file_that_is_not_a_regular_file_within_its_limit_is_refused_before_it_is_read(simulated_db, tmp_path, kind):
+    """Issue 38: `--model FILE` (and the file beside the database) is read only as a regular file of
+    at most WINPROB_LIMIT bytes; anything else is refused, named with the limit, before a byte is
+    read (a pipe with no writer would block for ever) and before `analyse fit` writes anything."""
+    from ktlog.files.inputs import WINPROB_LIMIT
+
+    path = tmp_path / "models.json"
+    if kind == "folder":
+        path.mkdir()
+        words = f"{path} is a folder, not a regular file; give the path of a win-probability model file"
+    elif kind == "pipe":
+        os.mkfifo(path)
+        words = f"{path} is a pipe, not a regular file; give the path of a win-probability model file"
+    else:
+        with open(path, "wb") as f:
+            f.truncate(WINPROB_LIMIT + 1)  # sparse: its size is what is refused, before reading
+        words = f"{path} is larger than 4 MB, the most ktlog reads as a win-probability model file"
+    with Store(simulated_db, create=False) as store:
+        game_id = store.games()[0].id
+    runner = CliRunner()
+    for args in (["analyse", game_id[:8], "--model", str(path)], ["analyse", "fit", "--include-simulated", "--model", str(path)]):
+        got = runner.invoke(cli, ["--db", str(simulated_db), *args])
+        assert got.exit_code == 1, got.output
+        assert words in " ".join(got.output.split()) and "Traceback" not in got.output
+    assert path.is_dir() if kind == "folder" else path.is_fifo() if kind == "pipe" else path.stat().st_size == WINPROB_LIMIT + 1  # nothing written over it
+
+
+def test_a_models_file_named_but_missing_is_refused_not_passed_over(simulated_db, tmp_path):
+    with Store(simulated_db, create=False) as store:
+        game_id = store.games()[0].id
+    got = CliRunner().invoke(cli, ["--db", str(simulated_db), "analyse", game_id[:8], "--model", str(tmp_path / "gone.json")])
+    assert got.exit_code == 1 and f"{tmp_path / 'gone.json'}: no such file" in " ".join(got.output.split())
+    assert "ktlog analyse fit --model" in " ".join(got.output.split())
 
 
 def test_a_what_if_from_the_command_line(simulated_db):

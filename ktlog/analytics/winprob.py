@@ -23,6 +23,7 @@ import msgspec
 
 from ..data import WINPROB_DEFAULTS
 from ..errors import KtlogError
+from ..files.inputs import WINPROB_LIMIT, read_limited
 from .winprob_features import TERMS, Moment, feature
 
 FORMAT = "ktlog-winprob"
@@ -206,11 +207,13 @@ def decode(data: bytes, where: str) -> Models:
 
 
 def load(path: Path) -> Models | None:
-    """The models stored at `path`, None if there are none (see `decode`)."""
-    if not path.is_file():
+    """The models stored at `path`, None if nothing is there (see `decode`). Only a regular file
+    of at most `WINPROB_LIMIT` bytes is read: a folder, a pipe or a larger file is refused, named,
+    before a byte is read."""
+    if not path.exists():
         return None
     try:
-        data = path.read_bytes()
+        data = read_limited(path, "a win-probability model file", WINPROB_LIMIT)
     except OSError as exc:
         raise KtlogError(f"{path} cannot be read ({exc.strerror}); fit again with `ktlog analyse fit`") from exc
     return decode(data, str(path))

@@ -36,7 +36,7 @@ def analyse() -> None:
 
 
 MODEL_OPTION = click.option(
-    "--model", "model_file", type=click.Path(dir_okay=False, path_type=Path), help="The models file (default: beside the database, DB.winprob.json)."
+    "--model", "model_file", type=click.Path(path_type=Path), help="The models file (default: beside the database, DB.winprob.json)."
 )
 
 
@@ -72,7 +72,7 @@ def fit(ctx, source: str | None, include_simulated: bool, ruleset: str | None, m
     store = open_store(ctx)
     db = database_path(ctx)
     path = model_file or winprob.model_path(db)
-    kept = winprob.load(path) if path.is_file() else None
+    kept = winprob.load(path)  # before anything is fitted or written: a folder, a pipe or a file too large is refused
     rows = [g for g in store.games() if g.status == "finished" and (include_simulated or not g.simulated) and g.ruleset in RULESETS]
     names = [ruleset] if ruleset else sorted({g.ruleset for g in rows})
     if not names:
@@ -143,6 +143,8 @@ def game(ctx, game: str, top: int, spectator: bool, what_if_seq: int | None, con
     from ..analytics import winprob
     from ..analytics.key_moments import analyse as analyse_game
 
+    if model_file is not None and not model_file.exists():
+        raise KtlogError(f"{model_file}: no such file; give a models file `ktlog analyse fit --model {model_file}` wrote, or leave --model out")
     store = open_store(ctx)
     game_id = store.resolve(game)
     records = [(e.seq, e.payload) for e in store.events(game_id)]
