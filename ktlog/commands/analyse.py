@@ -35,9 +35,7 @@ def analyse() -> None:
     of the dice by what it caused, and (--what-if SEQ) a move against simulated play."""
 
 
-MODEL_OPTION = click.option(
-    "--model", "model_file", type=click.Path(path_type=Path), help="The models file (default: beside the database, DB.winprob.json)."
-)
+MODEL_OPTION = click.option("--model", "model_file", type=click.Path(path_type=Path), help="The models file (default: beside the database, DB.winprob.json).")
 
 
 @analyse.command()
