@@ -31,19 +31,7 @@ from ..state import PLAYER_STATUS, GameState, OperativeState
 LOOT_VP_PER_TP = 2
 """Loot scores at most 2VP a player a turning point (pg 85)."""
 
-SHARED = (
-    "vp",
-    "room",
-    "cp",
-    "initiative",
-    "operatives",
-    "operatives_share",
-    "wounds_share",
-    "to_activate",
-    "kill_grade",
-    "markers",
-    "tac_op_revealed",
-)
+SHARED = ("vp", "room", "cp", "initiative", "operatives", "operatives_share", "wounds_share", "to_activate", "kill_grade", "markers", "tac_op_revealed")
 """The features of a ruleset that names none (`Ruleset.win_features` None), with `vp:OP` for each of its ops."""
 
 TERMS = ("", "/sqrt_left", "*left")
