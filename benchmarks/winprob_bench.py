@@ -227,13 +227,16 @@ def quality(ruleset: str, fit_games: int, score_games: int, moments: int, contin
     print(
         f"  TP1     model {b1['model']:.4f}  VP logistic {b1['vp']:.4f}  coin {b1['coin']:.4f}  floor {b1['floor']:.4f} (debiased {floor1:.4f}), {len(tp1_rows)} moments"
     )
+    se_floor = paired_se([(c[3], f, c[4], continuations) for c, f, _ in results])
+    se_vp = paired_se([(c[3], v, c[4], 0) for c, _, v in results])
     ok_floor = b["model"] <= floor + 0.005  # against the floor with its Monte Carlo noise taken off
     ok_vp = b["model"] <= b["vp"]
     ok_tp1 = (b1["coin"] - b1["model"]) >= 0.5 * (b1["coin"] - floor1) if tp1_rows else True
     print(
-        f"  model - floor {b['model'] - b['floor']:+.4f} (debiased {b['model'] - floor:+.4f}; target, debiased, <= +0.005: {'met' if ok_floor else 'NOT met'});"
-        f" model - VP logistic {b['model'] - b['vp']:+.4f} ({'met' if ok_vp else 'NOT met'});"
-        f" TP1 margin over a coin: model {b1['coin'] - b1['model']:.4f}, floor {b1['coin'] - b1['floor']:.4f} ({'met' if ok_tp1 else 'NOT met'})"
+        f"  model - floor {b['model'] - b['floor']:+.4f} (debiased {b['model'] - floor:+.4f} +- {se_floor:.4f}; target, debiased, <= +0.005: {'met' if ok_floor else 'NOT met'});"
+        f" model - VP logistic {b['model'] - b['vp']:+.4f} +- {se_vp:.4f} ({'met' if ok_vp else 'NOT met'});"
+        f" TP1 margin over a coin: model {b1['coin'] - b1['model']:.4f}, floor {b1['coin'] - b1['floor']:.4f} (debiased {b1['coin'] - floor1:.4f};"
+        f" {'met' if ok_tp1 else 'NOT met'})  (+-: one standard error over the sampled moments)"
     )
     ok_cal = True
     print(f"  deciles of the model's chances over every battle moment of the second league ({len(every)} player-moments): predicted / won / rows")
@@ -242,6 +245,21 @@ def quality(ruleset: str, fit_games: int, score_games: int, moments: int, contin
         ok_cal &= good
         print(f"    {d / 10:.1f}-{(d + 1) / 10:.1f}  {pred:.3f}  {won:.3f}  {n}{'' if good else '  NOT within 5 points'}")
     return ok_floor and ok_vp and ok_tp1 and ok_cal
+
+
+def paired_se(rows: list[tuple[list[float], list[float], list[float], int]]) -> float:
+    """The standard error of (Brier of a) - (Brier of b) over the sampled moments, each moment's
+    rows together (a ratio estimator: its squared errors over its rows); b debiased when it is a
+    rollout of n continuations (n > 1)."""
+
+    def gap(a, b, y, n):
+        return sum((p - t) ** 2 - (q - t) ** 2 + (q * (1 - q) / (n - 1) if n > 1 else 0.0) for p, q, t in zip(a, b, y))
+
+    gaps = [gap(*r) for r in rows]
+    counts = [len(r[2]) for r in rows]
+    mean = sum(gaps) / sum(counts)
+    spread = statistics.pvariance([g - mean * k for g, k in zip(gaps, counts)])
+    return math.sqrt(len(rows) * spread) / sum(counts)
 
 
 def vp_rows_at(state, reader: Reader) -> list[list[float]]:
