@@ -48,7 +48,10 @@ def win_probability_chart(analysis: Analysis, game_id: str) -> alt.LayerChart:
         schema={"seq": pl.Int64, "player": pl.String, "p": pl.Float64},
         orient="row",
     )
-    keys = curve.join(pl.DataFrame({"seq": [m.seq for m in analysis.moments], "player": [visible(m.player) for m in analysis.moments]}), on=["seq", "player"])
+    moments = pl.DataFrame(
+        {"seq": [m.seq for m in analysis.moments], "player": [visible(m.player) for m in analysis.moments]}, schema={"seq": pl.Int64, "player": pl.String}
+    )  # typed: a game with no key moment (conceded before the battle) has none to join
+    keys = curve.join(moments, on=["seq", "player"])
     y = alt.Y("p:Q", title="chance to win", scale=alt.Scale(domain=[0, 1]), axis=alt.Axis(format="%"))
     colour = alt.Color("player:N", scale=alt.Scale(domain=names, range=list(PLAYER_COLOURS[: len(names)])), title=None)
     line = alt.Chart(curve).mark_line(interpolate="step-after", strokeWidth=2.5).encode(x=alt.X("seq:Q", title="event (seq)"), y=y, color=colour)

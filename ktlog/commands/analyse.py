@@ -15,6 +15,7 @@ if TYPE_CHECKING:  # Polars and the fitting load only for `analyse fit`
     from ..analytics.key_moments import Analysis
     from ..analytics.winprob import Models, WinModel
     from ..analytics.winprob_rollout import WhatIf
+    from ..play.database import GameRow, Store
 
 
 class GameOrCommand(click.Group):
@@ -57,7 +58,6 @@ def fit(ctx, source: str | None, include_simulated: bool, ruleset: str | None, m
     import msgspec
 
     from ..analytics import winprob
-    from ..analytics.winprob_fit import league_model
     from ..rulesets import RULESETS
 
     if source is not None:
@@ -77,24 +77,33 @@ def fit(ctx, source: str | None, include_simulated: bool, ruleset: str | None, m
         skipped = sum(g.status == "finished" for g in store.games())
         hint = " (they are all simulated: add --include-simulated)" if skipped else ""
         raise KtlogError(f"no finished game to fit on{hint}; record or import games (`ktlog simulate` plays some, then --include-simulated)")
-    models = dict(kept.models) if kept and ruleset else {}
-    unfitted = dict(kept.unfitted) if kept and ruleset else {}
+    stored = fit_each(store, rows, names, kept if ruleset else None, str(db))
+    winprob.save(stored, path)
+    if as_json:
+        echo_json(msgspec.to_builtins(stored))
+        return
+    echo(fit_text(stored, path))
+
+
+def fit_each(store: Store, rows: list[GameRow], names: list[str], kept: Models | None, source: str) -> Models:
+    """Each ruleset named fitted on its games among `rows` (or why not), the models `kept` of the
+    others as they were."""
+    from ..analytics import winprob
+    from ..analytics.winprob_fit import league_model
+
+    models = dict(kept.models) if kept else {}
+    unfitted = dict(kept.unfitted) if kept else {}
     for name in names:
         games = [g for g in rows if g.ruleset == name]
         echo(f"fitting {name} on {len(games)} finished game(s)...", err=True)
-        got = league_model(name, (([(e.seq, e.payload) for e in store.events(g.id)], g.simulated) for g in games), source=str(db))
+        got = league_model(name, (([(e.seq, e.payload) for e in store.events(g.id)], g.simulated) for g in games), source=source)
         models.pop(name, None)
         unfitted.pop(name, None)
         if isinstance(got, str):
             unfitted[name] = got
         else:
             models[name] = got
-    stored = winprob.Models(models=models, unfitted=unfitted)
-    winprob.save(stored, path)
-    if as_json:
-        echo_json(msgspec.to_builtins(stored))
-        return
-    echo(fit_text(stored, path))
+    return winprob.Models(models=models, unfitted=unfitted)
 
 
 def fit_text(stored: Models, path: Path) -> str:
