@@ -17,7 +17,7 @@ from pathlib import Path
 import click
 
 from . import __version__
-from .commands.context import echo, fail, quiet_broken_pipe, settle_standard_output, what_was_changed
+from .commands.context import echo, examples, fail, quiet_broken_pipe, settle_standard_output, what_was_changed
 from .errors import KtlogError
 
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -170,7 +170,16 @@ class KtlogGroup(click.Group):
             fail(f"unexpected {type(exc).__name__}: {exc}. This is a bug in ktlog; {what_was_changed(ctx)}. Run again with KTLOG_DEBUG=1 and report it")
 
 
-@click.group(cls=KtlogGroup, invoke_without_command=True)
+@click.group(
+    cls=KtlogGroup,
+    invoke_without_command=True,
+    epilog=examples(
+        "ktlog                   # the terminal UI",
+        "ktlog demo              # the sample games, one replayed in text",
+        "ktlog games --json",
+        "ktlog --db league.db stats standings",
+    ),
+)
 @click.option(
     "--db",
     type=click.Path(dir_okay=False, path_type=Path),

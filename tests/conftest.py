@@ -2,7 +2,16 @@
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import venv
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -102,6 +111,36 @@ def legionaries():
     return load_roster(ROSTERS / "legionaries.toml")
 
 
+USER_FOLDERS = ("HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME")
+"""Where ktlog finds the user's database, keys, rosters and demo database (platformdirs): each
+test process gets its own, so that no test reads or writes the user's, and no two xdist
+workers share one."""
+KTLOG_SETTINGS = ("KTLOG_DB", "KTLOG_KEYS", "KTLOG_ROSTERS", "KTLOG_DEBUG")
+"""ktlog's environment variables: a test that wants one sets it (monkeypatch.setenv)."""
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """A home folder of this process's own for the whole run (each xdist worker runs this too),
+    pip's cache kept where it was so the wheel installs from it."""
+    os.environ.setdefault("PIP_CACHE_DIR", str(Path.home() / ".cache" / "pip"))
+    home = Path(tempfile.mkdtemp(prefix="ktlog-test-home-"))
+    config.stash[HOME_KEY] = home
+    for name in USER_FOLDERS:
+        os.environ.pop(name, None)
+    for name in KTLOG_SETTINGS:
+        os.environ.pop(name, None)
+    os.environ["HOME"] = str(home)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    home = config.stash.get(HOME_KEY, None)
+    if home is not None:
+        shutil.rmtree(home, ignore_errors=True)
+
+
+HOME_KEY = pytest.StashKey[Path]()
+
+
 LAYER_MARKERS = {"test_tui_": "tui", "test_reliability_": "reliability", "test_wheel": "slow", "test_docs": "slow"}
 """A test file's name prefix -> the marker its tests get (`make test-fast` leaves these out)."""
 
@@ -124,6 +163,7 @@ def figures() -> Counter[str]:
 
 
 def pytest_terminal_summary(terminalreporter) -> None:
+    slowest(terminalreporter)
     if FIGURES:
         terminalreporter.write_sep("-", "reliability figures (quoted in docs/reliability.md)")
         for name, value in sorted(FIGURES.items()):
@@ -150,3 +190,97 @@ def web_client(web_game):
 
     with TestClient(make_app(web_game[0]), base_url="http://127.0.0.1:8787") as c:
         yield c
+
+
+SLOWEST = 15
+"""The slowest tests every run names at its end (setup, call and teardown added up)."""
+
+
+def slowest(terminalreporter) -> None:
+    """The SLOWEST tests of the run, each its whole time: where the suite's minutes go."""
+    totals: Counter[str] = Counter()
+    for reports in terminalreporter.stats.values():
+        for report in reports:
+            if isinstance(report, pytest.TestReport):
+                totals[report.nodeid] += report.duration
+    if totals:
+        terminalreporter.write_sep("-", f"the slowest {min(SLOWEST, len(totals))} tests (setup + call + teardown)")
+        for nodeid, seconds in totals.most_common(SLOWEST):
+            terminalreporter.write_line(f"{seconds:7.2f}s  {nodeid}")
+
+
+SOURCES = ("ktlog", "pyproject.toml", "README.md", "LICENSE")
+"""What the wheel is built from, copied to a clean folder so that no stale build/ output slips in."""
+
+
+def run(*args: str | Path, cwd: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    result = subprocess.run([str(a) for a in args], cwd=cwd, env=env, capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, f"{args} exited {result.returncode}:\n{result.stdout}\n{result.stderr}"
+    return result
+
+
+@contextlib.contextmanager
+def _locked(path: Path) -> Iterator[None]:
+    """This run's lock on `path`: one xdist worker at a time inside."""
+    with open(path, "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+@pytest.fixture(scope="session")
+def installed(tmp_path_factory) -> Path:
+    """The `bin` folder of a fresh virtual environment with ktlog's wheel installed as a user
+    installs it (`pipx install '.[charts]'`, as the README says for charts: the wheel and its
+    charts extra, their dependencies from the index, not editable).
+    Built once per run: the first xdist worker to ask builds it in the run's shared temporary
+    folder, the others wait for it and use it (tests/test_wheel.py, tests/test_docs.py)."""
+    base = tmp_path_factory.getbasetemp()
+    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    folder = shared / "installed"
+    with _locked(shared / "installed.lock"):
+        failed = folder / "failed"
+        if failed.exists():
+            pytest.fail(f"the wheel did not build or install (in another worker):\n{failed.read_text()}")
+        if not (folder / "ready").exists():
+            shutil.rmtree(folder, ignore_errors=True)
+            folder.mkdir()
+            try:
+                _build_and_install(folder)
+            except AssertionError as exc:
+                failed.write_text(str(exc))
+                raise
+            (folder / "ready").touch()
+    return folder / "venv" / "bin"
+
+
+def _build_and_install(folder: Path) -> None:
+    source = folder / "source"
+    for name in SOURCES:
+        if (ROOT / name).is_dir():
+            shutil.copytree(ROOT / name, source / name, ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            source.mkdir(exist_ok=True)
+            shutil.copy2(ROOT / name, source / name)
+    run(sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", folder / "wheel", f"{source}{os.sep}", cwd=folder)
+    (wheel,) = (folder / "wheel").glob("ktlog-*.whl")
+    venv.create(folder / "venv", with_pip=True)
+    run(folder / "venv" / "bin" / "python", "-m", "pip", "install", "--quiet", "--disable-pip-version-check", f"{wheel}[charts]", cwd=folder)
+
+
+@pytest.fixture(scope="session")
+def wheel(installed) -> Path:
+    """The wheel `installed` was installed from."""
+    (built,) = (installed.parent.parent / "wheel").glob("ktlog-*.whl")
+    return built
+
+
+def user_environment(home: Path, bin_folder: Path) -> dict[str, str]:
+    """The environment of a user whose home is `home` and whose `ktlog` is the one in
+    `bin_folder`: no ktlog or Python setting of this run, no other virtual environment on the PATH."""
+    ours = Path(sys.executable).parent
+    path = [p for p in os.environ.get("PATH", "").split(os.pathsep) if p and Path(p) != ours]
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("KTLOG_", "PYTHON", "VIRTUAL_ENV", "XDG_"))}
+    return env | {"HOME": str(home), "PATH": os.pathsep.join([str(bin_folder), *path])}

@@ -82,3 +82,15 @@ def test_a_game_stored_with_one_player_by_an_older_ktlog_does_not_break_the_stat
         result = ktlog(db, *args)
         assert result.exit_code == 0, result.output
     assert f"in progress are not counted ({dead[:8]})" in ktlog(db, "stats", "standings").output
+
+
+def test_ktlog_new_refuses_a_killzone_its_ruleset_does_not_have_naming_the_choices(tmp_path):
+    """Issue 42 #5: `--killzone nowhere` was accepted; a stored or imported game keeps any name."""
+    db = tmp_path / "league.db"
+    result = ktlog(db, "new", "--killzone", "nowhere", "--player", "Alice=kasrkin", "--player", "Bob=legionaries")
+    assert result.exit_code == 1 and not db.exists()
+    assert "unknown killzone 'nowhere': KT24 Preliminary Ops is played on volkus, gallowdark or bheta-decima; give one of them" in result.output
+    result = ktlog(db, "new", "--ruleset", "kt21", "--killzone", "volkus", "--player", "Ines=kt21_veteran_guardsmen", "--player", "Jonas=kt21_cultists")
+    assert result.exit_code == 1 and "KT21 is played on octarius, chalnath" in result.output
+    game = ktlog(db, "new", "--killzone", " Bheta-Decima ", "--player", "Alice=kasrkin", "--player", "Bob=legionaries").stdout.splitlines()[0]
+    assert Store(db).game(game).killzone == "bheta-decima"

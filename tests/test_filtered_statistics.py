@@ -127,9 +127,11 @@ def test_the_stored_text_is_served_without_polars_and_is_the_databases(league, e
     assert done.stdout.split() == ["True", "False", "False", "False"]
     expected = ktlog(league.db, "stats", name, *filters, "--format", fmt)
     assert out.read_text() == expected.stdout and done.stderr == expected.stderr
-    table = tmp_path / f"{name}.txt"
-    ktlog(league.db, "stats", name, *filters, "--source", exported, "-o", table)
-    assert table.read_text() == ktlog(league.db, "stats", name, *filters, "--wide").stdout
+    table, whole = tmp_path / f"{name}.txt", tmp_path / f"{name}-wide.txt"
+    ktlog(league.db, "stats", name, *filters, "--source", exported, "-o", table)  # a table for people: player_id left to --wide
+    ktlog(league.db, "stats", name, *filters, "--source", exported, "--wide", "-o", whole)  # the stored text
+    assert table.read_text() == ktlog(league.db, "stats", name, *filters).stdout
+    assert whole.read_text() == ktlog(league.db, "stats", name, *filters, "--wide").stdout
 
 
 def test_a_stored_text_edited_or_of_other_files_is_not_served(league, exported, tmp_path):

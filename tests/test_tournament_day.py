@@ -224,6 +224,30 @@ def test_a_round_is_final_once_the_next_is_paired(club: Organiser, tmp_path: Pat
     assert run.json("tournament", "show")["reopened_round"] is None
 
 
+def test_a_final_rounds_result_is_not_changed_by_importing_a_longer_copy(club: Organiser, tmp_path: Path) -> None:
+    """Round finality on the import path too: a table's copy of a round 1 game, undone there after
+    round 2 was paired at the event, is refused at the event's import naming the round."""
+    run = club
+    t1, t2, t3 = pair(run, "--seed", 5)["tables"]
+    game = new_game(run, t1["player_a"], t1["player_b"], "--tournament", run.name).stdout.strip()
+    run("event", game, "GameConceded", f"player={t1['player_b']}")
+    run("tournament", "no-show", run.name, t2["player_b"])
+    run("tournament", "result", run.name, t3["table"], "6-1")
+    pair(run)
+    finished, undone = tmp_path / "finished.jsonl", tmp_path / "undone.jsonl"
+    run("export", game, "-o", finished)
+    table = Organiser(tmp_path / "table.db", run.name)
+    table("import", finished)
+    table("undo", game)  # the table's own copy: no tournament there
+    table("export", game, "-o", undone)
+    refused = run("import", undone, ok=False).stderr
+    assert "changes the result" in refused and "round 2 was paired on its result, so round 1 is final" in refused, refused
+    assert json.loads(run("games", "--json").stdout)[0]["status"] == "finished", "nothing was imported"
+    run.json("tournament", "reopen", "1")
+    run("import", undone)
+    assert [r["result"] for r in run.json("tournament", "results") if r["round"] == 1 and r["table"] == 1] == ["open"]
+
+
 def test_a_seed_out_of_range_is_refused_naming_the_option(club: Organiser) -> None:
     """Issue 38: `--seed 1000000000000000000000000000000` said "bug in ktlog" (OverflowError)."""
     for seed in ("1000000000000000000000000000000", "-1"):
@@ -318,3 +342,36 @@ def test_the_organiser_api_answers_each_refusal_in_one_shape(club: Organiser) ->
         assert "Club Night" in client.get("/tournaments/").text and client.get("/tournaments").status_code == 200
     revoked = run.json("tournament", "organiser", "--revoke")
     assert revoked == {"link": None}
+
+
+def test_a_score_by_op_counts_each_op_and_a_wrong_sum_is_refused(club: Organiser, tmp_path: Path) -> None:
+    """Issue 40 #2: a reported result gives each player's VP by op (the CLI's --by-op, a results
+    file's ops_a and ops_b); the game's VP are counted under those ops, checked by the ruleset."""
+    from ktlog.play.database import Store
+
+    run = club
+    t1, t2, t3 = pair(run, "--seed", 6)["tables"]
+    refusals = [
+        (("1", "12-9", "--by-op", "crit=4,kill=7/crit=2,kill=7"), f"{t1['player_a']}'s VP by op add up to 11, not the 12 reported"),
+        (("1", "12-9", "--by-op", "crit=4,kill=8/crit=2,luck=7"), "VP by op name luck: the ops of KT24 Preliminary Ops are crit, kill"),
+        (("1", "12-9", "--by-op", "crit=4,kill=8"), "player A's ops, a slash, then player B's"),
+        (("1", "12-9", "--by-op", "crit=four/kill=9"), "VP by op 'crit=four': give each op and its VP"),
+    ]
+    for args, message in refusals:
+        assert message in run("tournament", "result", run.name, *args, ok=False).stderr, args
+    assert json.loads(run("games", "--json").stdout) == [], "a refusal writes nothing"
+    scored = run.json("tournament", "result", "1", "12-9", "--by-op", "crit=4,kill=8/crit=2,kill=7")
+    assert (scored["vp_a"], scored["vp_b"], scored["ended_by"]) == (12, 9, "report")
+    path = tmp_path / "round-1.csv"
+    path.write_text(
+        "round,table,player_a,player_b,vp_a,vp_b,ops_a,ops_b\n"
+        f"1,{t2['table']},{t2['player_b']},{t2['player_a']},6,8,crit=6,crit=4 kill=4\n"
+        f"1,{t3['table']},{t3['player_a']},{t3['player_b']},5,5,,\n",
+        encoding="utf-8",
+    )
+    run("tournament", "import-results", run.name, path)
+    with Store(run.db) as store:
+        vp = {p: dict(s.vp) for g in store.games() for p, s in store.state(g.id).players.items()}
+    assert vp[t1["player_a"]] == {"crit": 4, "kill": 8} and vp[t1["player_b"]] == {"crit": 2, "kill": 7}
+    assert vp[t2["player_b"]] == {"crit": 6, "kill": 0} and vp[t2["player_a"]] == {"crit": 4, "kill": 4}
+    assert vp[t3["player_a"]] == {"crit": 0, "kill": 0, "reported": 5}, "no ops given: counted under reported"

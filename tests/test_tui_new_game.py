@@ -203,6 +203,32 @@ async def test_a_refused_new_game_shows_why_on_screen_at_every_size(store, size)
     assert store.games() == []
 
 
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+@tui_test
+async def test_the_first_screen_names_every_player_though_their_forms_are_below(store, size):
+    """Issue 42 #5: Player 2's form starts below the fold, and nothing on the first screen said so."""
+    async with make_app(store, screen="new").run_test(size=size) as pilot:
+        await pilot.pause()
+        shown = "\n".join(strip.text for strip in screen_strips(pilot.app.screen))
+        assert "Player 1 Alice (Hearthkyn Salvagers) · Player 2 Bob (Kasrkin): one form under another" in " ".join(shown.split())
+        await type_into(pilot, "#name-2", "Bea")
+        await choose(pilot, "#ruleset", "kt24-multiplayer")
+        await choose(pilot, "#player-count", 3)
+        shown = " ".join(strip.text for strip in screen_strips(pilot.app.screen))
+        assert "Player 2 Bea (Kasrkin) · Player 3 Carol" in " ".join(shown.split())
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+@tui_test
+async def test_a_killzone_the_ruleset_does_not_have_is_refused_with_the_choices(store, size):
+    async with make_app(store, screen="new").run_test(size=size) as pilot:
+        await type_into(pilot, "#killzone", "nowhere")
+        await press(pilot, "ctrl+s")
+        shown = " ".join(" ".join(strip.text for strip in screen_strips(pilot.app.screen)).split())
+        assert "unknown killzone 'nowhere': KT24 Preliminary Ops is played on volkus, gallowdark or bheta-decima" in shown
+    assert store.games() == []
+
+
 @tui_test
 async def test_the_form_recovers_from_an_unreadable_roster_path(store):
     # Issue 16 #6: a bad path emptied the operative list, clearing it kept the error and the empty

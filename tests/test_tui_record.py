@@ -7,7 +7,7 @@ import sqlite3
 
 import pytest
 from conftest import ROSTERS
-from tui_support import TINY, answer, cut_texts, message, press, sample, screen_text, tiny_game, tui_test
+from tui_support import TINY, answer, cut_texts, message, press, sample, screen_text, tiny_game, tui_test, until
 
 from ktlog import events as ev
 from ktlog.files.gamelog import read_game_log
@@ -68,10 +68,8 @@ async def test_keys_typed_ahead_reach_the_next_dialog(store):
         await pilot.pause()
         for key in ["a", "1", "e", "s", "1", *"642", *"312", "enter", "e"]:
             pilot.app.post_message(events.Key(key, key if len(key) == 1 else None))
-        for _ in range(20):
-            await pilot.pause(0.05)
-    types = [type(e).__name__ for e in payloads(store, gid)[-3:]]
-    assert types == ["OperativeActivated", "Shot", "ActivationEnded"]
+        last = ["OperativeActivated", "Shot", "ActivationEnded"]
+        await until(pilot, lambda: [type(e).__name__ for e in payloads(store, gid)[-3:]] == last, "the activation, the shot and its end recorded")
 
 
 @tui_test

@@ -241,6 +241,26 @@ def test_screenshots_of_the_pages_on_sample_games(page, tmp_path: Path) -> None:
     assert not page.problems, page.problems
 
 
+def test_a_spectators_game_page_fits_a_phone(page, tmp_path: Path) -> None:
+    """Issue 39: the spectator's game page at 360x740 was 513 px wide (the operatives' table, five
+    columns). The page now fits: the id gives way to the name, the table wraps its text."""
+    from ktlog.cli import cli
+
+    db = tmp_path / "phone.db"
+    assert CliRunner().invoke(cli, ["--db", str(db), "simulate", "--games", "1", "--seed", "3"]).exit_code == 0
+    game = json.loads(CliRunner().invoke(cli, ["--db", str(db), "games", "--json"]).stdout)[0]["id"]
+    page.set_viewport_size({"width": 360, "height": 740})
+    with running(db) as base:
+        page.goto(f"{base}/games/{game[:8]}")
+        wait_until(page, "document.querySelectorAll('#operatives tr.op').length > 0")
+        widths = page.evaluate(
+            "[document.documentElement.scrollWidth, document.getElementById('operatives').scrollWidth, document.getElementById('operatives').clientWidth]"
+        )
+        page.screenshot(path=str(tmp_path / "spectator-360.png"), full_page=True)
+    assert widths[0] <= 360 and widths[1] <= widths[2], f"page {widths[0]} px, operatives {widths[1]} px in a {widths[2]} px box"
+    assert not page.problems, page.problems
+
+
 def test_the_replay_draws_the_win_probability_curve(page, tmp_path: Path) -> None:
     """The game one shot decides (tests/winprob_support.py), its model stored beside the database:
     the curve of each player's chance in their colour up to the moment shown (never the result

@@ -5,58 +5,25 @@ leave it). Sample games, rosters and schemas must come from the wheel's package 
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import subprocess
-import sys
-import venv
 import zipfile
 from pathlib import Path
 
 import pytest
-
-ROOT = Path(__file__).resolve().parent.parent
-SOURCES = ("ktlog", "pyproject.toml", "README.md", "LICENSE")
-"""What the wheel is built from, copied to a clean folder so that no stale build/ output slips in."""
-
-
-def run(*args: str | Path, cwd: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    result = subprocess.run([str(a) for a in args], cwd=cwd, env=env, capture_output=True, text=True, timeout=300)
-    assert result.returncode == 0, f"{args} exited {result.returncode}:\n{result.stdout}\n{result.stderr}"
-    return result
+from conftest import ROOT, run, user_environment
 
 
 @pytest.fixture(scope="module")
-def wheel(tmp_path_factory) -> Path:
-    source = tmp_path_factory.mktemp("source")
-    for name in SOURCES:
-        if (ROOT / name).is_dir():
-            shutil.copytree(ROOT / name, source / name, ignore=shutil.ignore_patterns("__pycache__"))
-        else:
-            shutil.copy2(ROOT / name, source / name)
-    out = tmp_path_factory.mktemp("wheel")
-    run(sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", out, source, cwd=out)
-    (built,) = out.glob("ktlog-*.whl")
-    return built
-
-
-@pytest.fixture(scope="module")
-def ktlog(wheel, tmp_path_factory) -> Path:
-    """The `ktlog` script of a fresh virtual environment with the wheel installed (not editable)."""
-    env_dir = tmp_path_factory.mktemp("venv")
-    venv.create(env_dir, with_pip=True)
-    run(env_dir / "bin" / "python", "-m", "pip", "install", "--quiet", "--disable-pip-version-check", wheel, cwd=env_dir)
-    return env_dir / "bin" / "ktlog"
+def ktlog(installed) -> Path:
+    """The `ktlog` script of the fresh virtual environment the wheel is installed in (tests/conftest.py)."""
+    return installed / "ktlog"
 
 
 @pytest.fixture
-def user(tmp_path) -> tuple[Path, dict[str, str]]:
+def user(tmp_path, installed) -> tuple[Path, dict[str, str]]:
     """A working folder outside the checkout, and an environment whose home is there too."""
     home = tmp_path / "home"
     home.mkdir()
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("KTLOG_", "PYTHON", "VIRTUAL_ENV"))}
-    env.update(HOME=str(home), XDG_DATA_HOME=str(home / ".local" / "share"))
-    return home, env
+    return home, user_environment(home, installed)
 
 
 def package_data(folder: str, pattern: str) -> list[str]:
@@ -74,6 +41,11 @@ def test_the_wheel_carries_the_package_data(wheel):
     assert "ktlog/tui/app.py" in names
     assert "ktlog/py.typed" in names  # PEP 561: a project importing ktlog gets its annotations checked
     assert not [n for n in names if n.startswith(("tests/", "tools/", "benchmarks/"))]
+    for example in ("first-activations.txt", "first-activations.ktgame", "example-team.ros"):  # issue 42: the docs' examples use them
+        assert f"ktlog/data/examples/{example}" in names
+    metadata = next(zipfile.Path(wheel, n) for n in names if n.endswith(".dist-info/METADATA")).read_text()
+    assert 'Requires-Dist: vl-convert-python>=1.6; extra == "charts"' in metadata  # issue 42: 90 MB that only chart files need
+    assert "Requires-Dist: rich" in metadata and "Requires-Dist: anyio" in metadata
 
 
 def test_an_installed_ktlog_loads_simulates_verifies_and_exports(ktlog, user, tmp_path):

@@ -2,7 +2,8 @@
 
     .venv/bin/python tests/tmux_check.py [--keep]
 
-A throw-away database in a temporary folder; a 100x30 tmux pane. Each check waits (a few
+A throw-away database and home folder (where the demo database goes) in a temporary folder; a
+100x30 tmux pane. Each check waits (a few
 seconds at most) for the text a person would look for, prints PASS or FAIL with the screen
 when it fails, and the script exits with status 1 if anything was missing. `--keep` leaves
 the tmux session running at the end, to look at it (the command is printed).
@@ -39,15 +40,20 @@ def tmux(*args: str, check: bool = True) -> subprocess.CompletedProcess:
     return subprocess.run(["tmux", "-L", SOCKET, "-f", os.devnull, *args], capture_output=True, text=True, check=check)
 
 
+def ktlog() -> str:
+    """This environment's `ktlog`."""
+    script = Path(sys.executable).with_name("ktlog")
+    return str(script if script.exists() else "ktlog")
+
+
 class Pane:
     def __init__(self, name: str, db: Path):
         self.name, self.db = name, db
         self.failures = 0
 
     def start(self, *args: str) -> None:
-        ktlog = Path(sys.executable).with_name("ktlog")
-        command = " ".join(shlex.quote(a) for a in [str(ktlog if ktlog.exists() else "ktlog"), *args])
-        env = f"KTLOG_DB={shlex.quote(str(self.db))} TERM=xterm-256color"
+        command = " ".join(shlex.quote(a) for a in [ktlog(), *args])
+        env = f"KTLOG_DB={shlex.quote(str(self.db))} HOME={shlex.quote(str(self.db.parent))} TERM=xterm-256color"
         shell = f"cd {shlex.quote(str(ROOT))} && {env} {command}; sleep 600"
         for attempt in range(3):  # the server may still be starting: try again before failing
             started = tmux("new-session", "-d", "-x", "100", "-y", "30", "-s", self.name, shell, check=False)
@@ -97,11 +103,12 @@ def sample_game_id(prefix: str) -> str:
 
 
 def record_a_game(pane: Pane) -> None:
-    """`ktlog` with no arguments: the start screen, a new game set up and recorded by keys."""
+    """`ktlog` with no arguments on a new database: the samples from the demo database, a new
+    game set up and recorded by keys."""
     pane.start()
-    pane.sees("start screen lists the sample games", "games in", "Alice vs Bob", "New game")
+    pane.sees("start screen lists the sample games, from the demo database", "Sample games", "demo database", "Jun vs Kai", "New game")
     pane.keys("n")
-    pane.sees("new game screen", "New game", "Player 1", "Player 2")
+    pane.sees("new game screen, the second player named though below the fold", "New game", "Player 1", "Player 2 Bob")
     pane.keys("C-s")
     pane.sees("set-up screen after creating the game", "Set-up", "Objective markers", "Start the battle")
     pane.keys("6", "2", "C-s")
@@ -138,8 +145,10 @@ def record_a_game(pane: Pane) -> None:
 
 
 def replay_a_game(pane: Pane) -> None:
-    """`ktlog replay GAME`: step, jump to a turning point, the VP curve and the scrubber."""
+    """`ktlog replay GAME` (the samples loaded by `ktlog demo`): step, jump to a turning point, the
+    VP curve and the scrubber."""
     game = sample_game_id("01")
+    subprocess.run([ktlog(), "--db", str(pane.db), "demo"], check=True, capture_output=True, env=os.environ | {"HOME": str(pane.db.parent)})
     pane.start("replay", game[:8])
     pane.sees("replay opens at the start of the battle", "turning point 1 begins", "VP", "Events")
     pane.keys("Right", "]")
@@ -163,7 +172,9 @@ def main() -> int:
     try:
         with tempfile.TemporaryDirectory() as folder:
             for check in (record_a_game, replay_a_game):
-                pane = Pane(f"ktlog-check-{check.__name__}", Path(folder) / "ktlog.db")
+                home = Path(folder) / check.__name__
+                home.mkdir()
+                pane = Pane(f"ktlog-check-{check.__name__}", home / "ktlog.db")
                 try:
                     check(pane)
                 finally:

@@ -7,6 +7,7 @@ import functools
 import re
 from pathlib import Path
 
+import textual._wait
 from conftest import ROOT
 from textual.content import Content
 from textual.widgets import Input
@@ -15,6 +16,13 @@ from ktlog.data import SAMPLE_GAMES
 from ktlog.files.rosters import load_roster
 from ktlog.play.builder import GameBuilder
 from ktlog.storage.store import Store
+
+textual._wait.SLEEP_GRANULARITY /= 5
+textual._wait.SLEEP_IDLE /= 5
+"""Pilot waits after each key until the app is idle, judged by sleeping a while and seeing how
+little CPU the process spent meanwhile (`textual._wait.wait_for_idle`): 20 ms a look, two looks
+a key, was two thirds of a quiet TUI test's time. A look of 4 ms with the same idle ratio (5%)
+tells the same (tests/test_tui_*.py pass the same), five times as often."""
 
 TINY = ROOT / "tests" / "fixtures" / "tui_tiny_team.toml"
 BROKEN = ROOT / "tests" / "fixtures" / "tui_broken_team.toml"

@@ -95,7 +95,7 @@ def store_answers(place: Place) -> None:
         for name, frame in frames.items():
             metadata = {ANSWER_OF: of, SEAL: _seal(of, frame, notes), NOTES: json.dumps(notes)}
             place.write_parquet(str(answer_file(name, filters)), frame, metadata=metadata)
-            texts = {fmt: rendered(frame, fmt)[0] for fmt in FORMATS}
+            texts = {fmt: rendered(frame, fmt, wide=True)[0] for fmt in FORMATS}  # a table whole, as --wide shows it
             write_served(place, name, (filters.league, filters.season), of, STORED_ELO, TABLES, notes, texts)
 
 

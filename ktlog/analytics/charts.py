@@ -1,4 +1,5 @@
-"""Charts with Altair (Polars' own plotting library), saved as PNG or SVG by vl-convert."""
+"""Charts with Altair (Polars' own plotting library), saved as PNG or SVG by vl-convert, which
+the charts extra installs (`ktlog[charts]`: about 90 MB that only chart files need)."""
 
 from __future__ import annotations
 
@@ -92,10 +93,26 @@ def elo_chart(league: League, top: int = 8) -> alt.Chart:
     )
 
 
+EXTRA = "PNG and SVG charts need ktlog's charts extra: pipx install 'ktlog[charts]' (from a checkout: pipx install '.[charts]'), or pip install 'ktlog[charts]'"
+"""The sentence a chart asked for without the charts extra says."""
+
+
+class ChartsExtraMissing(KtlogError):
+    """vl-convert, which renders a chart to PNG or SVG, is not installed (the charts extra)."""
+
+
+def converter():
+    """vl-convert, or the sentence naming the extra that brings it."""
+    try:
+        import vl_convert
+    except ImportError:
+        raise ChartsExtraMissing(f"{EXTRA}; nothing was written") from None
+    return vl_convert
+
+
 def render(chart: alt.TopLevelMixin, path: Path) -> bytes | str:
     """The chart as PNG or SVG by the file's extension, rendered offline by vl-convert."""
-    import vl_convert as vlc
-
+    vlc = converter()
     suffix = path.suffix.lower()
     if suffix == ".png":
         return vlc.vegalite_to_png(chart.to_json(), scale=2)
@@ -105,6 +122,4 @@ def render(chart: alt.TopLevelMixin, path: Path) -> bytes | str:
 
 
 def svg(chart: alt.TopLevelMixin) -> str:
-    import vl_convert as vlc
-
-    return vlc.vegalite_to_svg(chart.to_json())
+    return converter().vegalite_to_svg(chart.to_json())

@@ -14,14 +14,20 @@ from ..files.output_file import write_file
 from ..text.safe import visible_output
 
 FORMATS = ("table", "csv", "json", "parquet")
+FOR_MACHINES = ("player_id",)
+"""Columns a table for people leaves out unless --wide: the player is named as shown (with their
+club or key where two share a name); CSV, JSON and Parquet keep the id for other programs."""
 
 
 def _shown(frame: pl.DataFrame) -> pl.DataFrame:
     """The frame as a table shows it: a whole float as an integer (VP against, 6, beside VP for,
-    16, not 6.000), any other to 3 places."""
+    16, not 6.000), any other to 3 places, NaN as NaN (a rate of no games: the initiative rate of a
+    game conceded before any initiative roll, which Polars' NaN == NaN took for a whole number)."""
     floats = [name for name, dtype in frame.schema.items() if dtype.is_float()]
     return frame.with_columns(
-        pl.when(pl.col(name) == pl.col(name).round(0)).then(pl.col(name).cast(pl.Int64).cast(pl.String)).otherwise(pl.col(name).round(3).cast(pl.String))
+        pl.when(pl.col(name).is_finite() & (pl.col(name) == pl.col(name).round(0)))
+        .then(pl.col(name).cast(pl.Int64).cast(pl.String))
+        .otherwise(pl.col(name).round(3).cast(pl.String))
         for name in floats
     )
 
@@ -68,13 +74,26 @@ def terminal_width() -> int | None:
     return max(80, shutil.get_terminal_size((120, 24)).columns) if sys.stdout.isatty() else None
 
 
-def rendered(frame: pl.DataFrame, fmt: str, fit: int | None = None) -> tuple[str, list[str]]:
+def left_out_note(left_out: list[str], width: int) -> str:
+    """One line of at most `width` characters naming the columns a table left out to fit it, as
+    many as fit, and how to see them all."""
+    head = f"note: {len(left_out)} more column(s) with --wide or --format csv/json: "
+    named: list[str] = []
+    for name in left_out:
+        if named and len(head) + len(", ".join([*named, name])) + len(" ...") > width:
+            return head + ", ".join(named) + " ..."
+        named.append(name)
+    return head + ", ".join(named)
+
+
+def rendered(frame: pl.DataFrame, fmt: str, fit: int | None = None, *, wide: bool = False) -> tuple[str, list[str]]:
     """The frame as text in `fmt` (table, csv, json), control characters shown escaped, and the
     columns a table left out to `fit` a width (CSV: UTF-8 with a header row, no index column, ISO
-    dates: what a spreadsheet opens as it is)."""
+    dates: what a spreadsheet opens as it is). A table for people leaves `FOR_MACHINES` out
+    unless `wide`."""
     left_out: list[str] = []
     if fmt == "table":
-        table, left_out = render_table(frame, fit)
+        table, left_out = render_table(frame if wide else frame.drop(FOR_MACHINES, strict=False), fit)
         text = table + "\n"
     elif fmt == "csv":
         text = frame.write_csv()
@@ -94,13 +113,9 @@ def write(frame: pl.DataFrame, fmt: str, output: Path | None, *, database: Path 
     text = None
     if fmt != "parquet":
         fit = terminal_width() if fmt == "table" and output is None and not wide else None
-        text, left_out = rendered(frame, fmt, fit)
+        text, left_out = rendered(frame, fmt, fit, wide=wide)
         if left_out:
-            print(
-                f"note: {len(left_out)} column(s) left out to fit {fit} characters: {', '.join(left_out)}. "
-                "--wide shows every column; --format csv or json gives them all",
-                file=sys.stderr,
-            )
+            print(left_out_note(left_out, fit or 80), file=sys.stderr)
     if output is None:
         sys.stdout.write(text or "")
     else:

@@ -22,6 +22,10 @@ def not_counted(league: League) -> list[str]:
     """What the figures leave out, to say on stderr after them: games in progress, games with open
     disputes, the recordings of a match counted once (`recordings.notes`), games failing the checks."""
     notes = []
+    if league.samples_left_out:
+        notes.append(f"note: the {league.samples_left_out} sample games (`ktlog demo`) are left out beside your own games (--samples takes them in)")
+    elif league.sample_games and not league.filters.samples:
+        notes.append(f"note: the figures take in the {league.sample_games} sample games (`ktlog demo`) until a game of your own is finished")
     if league.in_progress.height:
         ids = ", ".join(league.in_progress.get_column("game_id").str.slice(0, 8).to_list()[:5])
         notes.append(f"note: {league.in_progress.height} game(s) in progress are not counted ({ids}{'...' if league.in_progress.height > 5 else ''})")
@@ -36,6 +40,22 @@ def not_counted(league: League) -> list[str]:
         for game_id, problem in suspicious_games(league)
     ]
     return notes
+
+
+def shared_wins(league: League) -> list[str]:
+    """A note naming the games the league counts that ended in a shared win (Multiplayer Ops: the
+    players tied for the most VP share it, RULES.md's ruling), which W/D/L counts as a draw for
+    those who shared it: said by the statistics that count wins, draws and losses."""
+    games = (
+        league.result_rows.group_by("game_id")
+        .agg(pl.col("player").filter(pl.col("result") == "draw").sort().alias("sharing"), (pl.col("result") == "loss").any().alias("beaten"))
+        .filter(pl.col("beaten") & (pl.col("sharing").list.len() > 1))
+        .sort("game_id")
+    )
+    if games.is_empty():
+        return []
+    named = [f"{game_id[:8]} ({' and '.join(sharing)})" for game_id, sharing in games.select("game_id", "sharing").iter_rows()]
+    return [f"note: {games.height} game(s) ended in a shared win, counted as a draw for those who shared it: {', '.join(named[:5])}{'...' * (len(named) > 5)}"]
 
 
 def suspicious_games(league: League) -> list[tuple[str, str]]:

@@ -21,6 +21,7 @@ from pathlib import Path
 
 import polars as pl
 
+from ..data import sample_game_ids
 from ..errors import KtlogError
 from ..play.matches import Match
 from ..storage import catalog
@@ -49,9 +50,11 @@ class Filters:
     """Only games every player signed as they stand with the key pinned to their name (`play.keyring`, each signature checked)."""
     simulated: bool | None = None
     """Take in games played by `ktlog simulate` (left out otherwise)."""
+    samples: bool | None = None
+    """Take in the sample games (`ktlog demo`), which a league holding any other game leaves out."""
 
     def describe(self) -> str:
-        parts = [f"{k} {v}" for k, v in vars(self).items() if v is not None]
+        parts = [f"{k} {v}" for k, v in vars(self).items() if v is not None and k != "samples"]  # the samples taken in narrow nothing
         return ", ".join(parts) or "no filter"
 
 
@@ -188,7 +191,7 @@ PLOY_KINDS = ("gambit", "ploy", "reroll")
 READ_WITH = {"game_results": ("vp_by_op",)}
 """Tables read with another: the results carry each player's VP by op."""
 
-KEPT_AS = {"games": "games", "game_results": "result_rows", "vp_by_op": "by_op", "vp_changes": "vp_changes", "cp_changes": "cp_changes"}
+KEPT_AS = {"games": "_every_game", "game_results": "result_rows", "vp_by_op": "by_op", "vp_changes": "vp_changes", "cp_changes": "cp_changes"}
 """The tables a `League` keeps once read, and the property that keeps each."""
 
 
@@ -268,6 +271,32 @@ class League:
         return frozenset(partition_of(self.db, "games", file) for file in found)
 
     @cached_property
+    def samples_left_out(self) -> int:
+        """How many sample games (`ktlog demo`, known by their ids) the league leaves out: all
+        it holds once it holds a finished game of its own, unless --samples takes them in."""
+        return 0 if self.filters.samples or not self.own_game_finished else self.sample_games
+
+    @cached_property
+    def sample_games(self) -> int:
+        """How many of the database's games are the samples (`ktlog demo`)."""
+        return int(self._every_game.get_column("game_id").is_in(sorted(sample_game_ids())).sum())
+
+    @cached_property
+    def own_game_finished(self) -> bool:
+        """Whether the database holds a finished game that is not a sample (nor one `ktlog
+        simulate` played, unless --simulated takes those in): from then on the samples are left out."""
+        games = self._every_game
+        own = (pl.col("status") == "finished") & ~pl.col("game_id").is_in(sorted(sample_game_ids()))
+        if not self.filters.simulated:
+            own &= pl.col("simulated").fill_null(0) == 0
+        return not games.filter(own).is_empty()
+
+    @cached_property
+    def _every_game(self) -> pl.DataFrame:
+        """The games table as it is, nothing filtered."""
+        return self._read("games")
+
+    @cached_property
     def games(self) -> pl.DataFrame:
         """Every game passing the filters (finished or not): id, date, labels, status; a match
         recorded in two databases once, as its counted recording (`same_matches`)."""
@@ -282,13 +311,14 @@ class League:
     @cached_property
     def recordings(self) -> pl.DataFrame:
         """Every game passing the filters, each recording of a match recorded twice included."""
-        games = self._read("games")
-        f = self.filters
+        games, f = self._every_game, self.filters
         conditions = [pl.col(c) == v for c, v in (("league", f.league), ("season", f.season), ("round", f.round), ("ruleset", f.ruleset)) if v is not None]
         if f.ruleset is None:
             conditions.append(pl.col("pve").fill_null(0) == 0)
         if not f.simulated:
             conditions.append(pl.col("simulated").fill_null(0) == 0)
+        if self.samples_left_out:
+            conditions.append(~pl.col("game_id").is_in(sorted(sample_game_ids())))
         if f.since:
             conditions.append(pl.col("date") >= f.since.isoformat())
         if f.until:
@@ -397,6 +427,7 @@ class League:
         if ids.is_empty():
             why = self._nothing_at_all() if self.games.is_empty() and self.filters == Filters() else (f"no finished game matches ({self.filters.describe()})")
             progress = f"; {self.in_progress.height} game(s) still in progress" if self.in_progress.height else ""
+            progress += f"; the {self.samples_left_out} sample games are left out beside your own (--samples takes them in)" if self.samples_left_out else ""
             raise NothingToCompute(f"nothing to compute: {why}{progress}. Record or import games, or widen the filters")
         return ids
 

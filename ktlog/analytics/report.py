@@ -5,6 +5,8 @@ from __future__ import annotations
 import html
 from collections.abc import Callable
 
+import altair as alt
+
 from ..events import Annotation
 from ..play.timeline import Timeline
 from ..rulesets import get_ruleset
@@ -12,7 +14,7 @@ from ..storage.store import Store
 from ..text.describe import describe
 from ..text.results import describe_result
 from ..text.safe import visible
-from .charts import game_vp_chart, svg, win_probability_chart
+from .charts import EXTRA, ChartsExtraMissing, game_vp_chart, svg, win_probability_chart
 from .key_moments import analyse
 from .league import League
 from .winprob import Choice, model_for
@@ -61,7 +63,7 @@ def game_report(store: Store, league: League, game_id: str) -> str:
         )
     parts.append("</table>")
     if state.result is not None:
-        parts.append(svg(game_vp_chart(league, game_id)))
+        parts.append(drawn(lambda: game_vp_chart(league, game_id), esc))
     parts += win_probability(timeline, model_for(store.path, state.ruleset), game_id, esc)
     if state.warnings:
         parts.append(
@@ -80,13 +82,22 @@ def game_report(store: Store, league: League, game_id: str) -> str:
     return "\n".join(parts)
 
 
+def drawn(chart: Callable[[], alt.TopLevelMixin], esc: Callable[[str], str]) -> str:
+    """A chart as SVG, or, without the charts extra, a line naming it: the report is written all
+    the same, its figures and events whole."""
+    try:
+        return svg(chart())
+    except ChartsExtraMissing:
+        return f"<p class='warn'>The chart is left out: {esc(EXTRA)}.</p>"
+
+
 def win_probability(timeline: Timeline, choice: Choice, game_id: str, esc: Callable[[str], str]) -> list[str]:
     """The win-probability curve, the key moments, the expected VP each operative added, the luck
     and each player's swing (`ktlog analyse GAME`); or why there is none."""
     result, _ = analyse(timeline.records, choice)
     if not result.curve:
         return ["<h2>Win probability</h2>", f"<p class='sub'>no win probability: {esc(result.model)}</p>"]
-    parts = ["<h2>Win probability</h2>", svg(win_probability_chart(result, game_id)), f"<p class='sub'>{esc(result.model)}</p>"]
+    parts = ["<h2>Win probability</h2>", drawn(lambda: win_probability_chart(result, game_id), esc), f"<p class='sub'>{esc(result.model)}</p>"]
     parts.append("<table><tr><th>seq</th><th>TP</th><th>key moment</th><th>for</th><th>change</th><th>expected VP</th></tr>")
     for m in result.moments:
         parts.append(

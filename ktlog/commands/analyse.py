@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import click
 
 from ..errors import KtlogError
-from .context import database_path, echo, echo_json, open_store, warn_passed_over
+from .context import database_path, echo, echo_json, examples, open_store, warn_passed_over
 
 if TYPE_CHECKING:  # Polars and the fitting load only for `analyse fit`
     from ..analytics.key_moments import Analysis
@@ -27,7 +27,12 @@ class GameOrCommand(click.Group):
         return super().parse_args(ctx, args)
 
 
-@click.group(cls=GameOrCommand)
+@click.group(
+    cls=GameOrCommand,
+    epilog=examples(
+        "ktlog analyse fit", "ktlog analyse 334f              # a game's key moments and swings (GAME: its id or the start of it)", "ktlog analyse 334f --json"
+    ),
+)
 def analyse() -> None:
     """Win probability: fit the models (analyse fit), or read a game (analyse GAME).
 
@@ -39,7 +44,7 @@ def analyse() -> None:
 MODEL_OPTION = click.option("--model", "model_file", type=click.Path(path_type=Path), help="The models file (default: beside the database, DB.winprob.json).")
 
 
-@analyse.command()
+@analyse.command(epilog=examples("ktlog analyse fit", "ktlog analyse fit --ruleset kt21 --json"))
 @click.option("--source", hidden=True, help="Refused: a dataset holds no events to read the board from.")
 @click.option(
     "--include-simulated",
@@ -131,7 +136,7 @@ def model_text(model: WinModel) -> list[str]:
     return lines
 
 
-@analyse.command(hidden=True)
+@analyse.command(hidden=True, epilog=examples("ktlog analyse 334f", "ktlog analyse 334f --top 10 --spectator --json", "ktlog analyse 334f --what-if 120"))
 @click.argument("game")
 @click.option("--top", type=click.IntRange(1, 100), default=5, show_default=True, help="How many key moments to list.")
 @click.option("--spectator", is_flag=True, help="Describe the events as a spectator sees them (secret choices hidden).")

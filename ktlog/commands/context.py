@@ -125,3 +125,15 @@ def warn_passed_over(store: Store) -> None:
 
 def echo_json(data) -> None:
     echo(json.dumps(data, indent=2, ensure_ascii=False))
+
+
+def json_option(what: str) -> Callable:
+    """`--json`: the command's result as JSON on standard output (`echo_json`), what it says for
+    people on standard error; `what` names the keys."""
+    return click.option("--json", "as_json", is_flag=True, help=f"Print {what} as JSON (messages for people go to standard error).")
+
+
+def examples(*lines: str) -> str:
+    """A command's examples, shown at the end of its --help as written (tests/test_help.py runs
+    each through the command's parser)."""
+    return "\b\nExamples:\n" + "\n".join(f"  {line}" for line in lines)

@@ -8,17 +8,24 @@ from pathlib import Path
 
 import click
 
-from .context import echo, echo_json
+from .context import echo, echo_json, examples
 from .progress import progress
 from .stats import FILTERS, filter_options
 
 
-@click.group()
+@click.group(epilog=examples("ktlog dataset export league-dataset", "ktlog stats standings --source league-dataset"))
 def dataset() -> None:
     """The league as a Parquet dataset (a folder or s3://) that Polars, DuckDB, pandas, pyarrow or Spark read with their defaults."""
 
 
-@dataset.command("export")
+@dataset.command(
+    "export",
+    epilog=examples(
+        "ktlog dataset export league-dataset",
+        "ktlog dataset export s3://my-bucket/league --name north-hall --json",
+        'ktlog dataset export league-dataset --league "Autumn League"',
+    ),
+)
 @click.argument("folder", metavar="DIR|s3://BUCKET/PREFIX")
 @click.option("--name", help="This database's name in FOLDER (default: its file name and a hash of its path); several databases export into one FOLDER.")
 @click.option(

@@ -14,21 +14,28 @@ from pathlib import Path
 
 import click
 
-from ..data import SAMPLE_GAMES
+from ..data import FOLDER, SAMPLE_GAMES
 from ..errors import KtlogError
 from ..files.gamefile import SUFFIX as GAME_FILE_SUFFIX
 from ..files.gamelog import export_lines
 from ..play.database import Store
-from ..play.importer import ImportReport, import_file, import_files
+from ..play.importer import ImportReport, import_files
 from ..play.replay import Replay
 from ..text.plural import counted
 from ..text.render import render_replay_summary, render_score
-from .context import claim_output, echo, echo_json, open_store, output_options, write_output
+from .context import claim_output, echo, echo_json, examples, json_option, open_store, output_options, write_output
 from .progress import progress
-from .samples import header_of, sample_files, stored_already
+from .samples import header_of, load_samples
 
 
-@click.command("import")
+@click.command(
+    "import",
+    epilog=examples(
+        "ktlog import table1.jsonl table2.jsonl",
+        "ktlog import games/ --json > imported.json      # a folder: its .jsonl and .ktgame files",
+        "ktlog import both.jsonl --trust-new",
+    ),
+)
 @click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option(
     "--jobs",
@@ -167,7 +174,7 @@ def _stopped_as_by_ctrl_c() -> Iterator[None]:
             signal.signal(s, handler)
 
 
-@click.command()
+@click.command(epilog=examples("ktlog export 334f -o table1.jsonl", "ktlog export 334f --sign -o alice.jsonl", "ktlog export 334f --format ktgame"))
 @click.argument("game")
 @output_options()
 @click.option("--sign", is_flag=True, help="Sign the game as it stands with your key (`ktlog key new NAME` makes one).")
@@ -213,44 +220,46 @@ def _emit(ctx, output: Path | None, data: bytes) -> None:
         echo(data.decode(), nl=False)
 
 
-@click.command()
+@click.command(
+    epilog=examples(
+        "ktlog demo                          # the 15 sample games, then one replayed in text",
+        "KTLOG_DB=try.db ktlog demo          # into a database of their own",
+        'ls "$(ktlog demo --path)/examples"  # the example files that come with ktlog',
+    )
+)
 @click.option("--samples", type=click.Path(file_okay=False, path_type=Path), default=SAMPLE_GAMES, show_default=True, help="Folder of game-log files.")
+@click.option(
+    "--path",
+    "print_path",
+    is_flag=True,
+    help="Print the folder of the files that come with ktlog (samples/: the games, rosters/, examples/, schemas/) and load nothing.",
+)
+@json_option("what was loaded: database, games (path, status, game_id), first")
 @click.pass_context
-def demo(ctx, samples) -> None:
+def demo(ctx, samples, print_path, as_json) -> None:
     """Load the sample games into the database and summarise one's replay and score: the text
-    version of `ktlog` alone."""
+    version of `ktlog` alone. The sample games are known by their ids: statistics, standings
+    and Elo leave them out once the database holds a game of your own (--samples on `ktlog
+    stats` takes them in)."""
+    if print_path:
+        return echo(str(FOLDER))
     store = open_store(ctx, create=True)
     files, results = load_samples(store, samples)
     for result in results:
         if isinstance(result, KtlogError):
             raise result
+    first = header_of(files[0]).game_id
+    if as_json:
+        loaded = [{"path": r.path, "status": r.status, "game_id": r.game_id} for r in results]
+        return echo_json({"database": str(store.path), "games": loaded, "first": first})
+    for result in results:
         echo(result.describe())
     total, _ = store.count_games()
-    first = _header_game_id(files[0])
     echo("")
     echo(render_replay_summary(first, Replay.open(store, first)))
     echo("")
     echo(render_score(first, store.state(first)))
     me = "ktlog" if shutil.which("ktlog") else sys.argv[0]
     echo(f"\nDatabase: {store.path}  ({counted(total, 'game')}). Try: {me} games, {me} show {first[:8]} --tp 2, {me} log {first[:8]}")
-
-
-def load_samples(store: Store, samples: Path):
-    """Import the sample game-log files (again: importing twice changes nothing). Returns the
-    files and, for each, its import report or the error that kept it out."""
-    files = sample_files(samples)
-    if not files:
-        raise KtlogError(f"no sample games (*.jsonl) in {samples}; pass --samples DIR")
-    results: list[ImportReport | KtlogError] = []
-    with store.batch():
-        for path in files:
-            try:
-                stored = stored_already(store, path)
-                results.append(ImportReport(str(path), stored.game_id, "unchanged", 0) if stored else import_file(store, path))
-            except KtlogError as exc:
-                results.append(exc)
-    return files, results
-
-
-def _header_game_id(path: Path) -> str:
-    return header_of(path).game_id
+    if total > len(files):
+        echo("The sample games are left out of statistics, standings and Elo beside your own games (`ktlog stats ... --samples` takes them in).")

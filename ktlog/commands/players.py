@@ -4,17 +4,17 @@ from __future__ import annotations
 
 import click
 
-from .context import echo, echo_json, open_store
+from .context import echo, echo_json, examples, open_store
 
 JSON = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 
 
-@click.group()
+@click.group(epilog=examples("ktlog player list", "ktlog player show Kasia --json"))
 def player() -> None:
     """The league's players: each is their pinned key, or their name within the database (club) that recorded them."""
 
 
-@player.command("list")
+@player.command("list", epilog=examples("ktlog player list", "ktlog player list --json"))
 @JSON
 @click.pass_context
 def list_players(ctx, as_json) -> None:
@@ -32,7 +32,7 @@ def list_players(ctx, as_json) -> None:
         echo(f"{p.shown}  {p.player_id}  {p.label}  {p.games} game{'s' * (p.games != 1)}{also}")
 
 
-@player.command("show")
+@player.command("show", epilog=examples("ktlog player show Kasia", "ktlog player show n-c1771510b17c4e14 --json"))
 @click.argument("name")
 @JSON
 @click.pass_context
@@ -54,7 +54,7 @@ def show_player(ctx, name, as_json) -> None:
     echo(f"  games: {len(games)}" + "".join(f"\n    {g[:8]}  {n}" for g, n in games))
 
 
-@player.command("rename")
+@player.command("rename", epilog=examples('ktlog player rename Kasia "Kasia W."'))
 @click.argument("name")
 @click.argument("new_name")
 @JSON
@@ -70,7 +70,7 @@ def rename_player(ctx, name, new_name, as_json) -> None:
     echo(f"{name} is shown as {renamed.shown} from now on ({renamed.player_id}, {renamed.games} game{'s' * (renamed.games != 1)})")
 
 
-@player.command("merge")
+@player.command("merge", epilog=examples('ktlog player merge "Kasia W." Kim'))
 @click.argument("keep")
 @click.argument("other")
 @JSON
@@ -86,7 +86,7 @@ def merge_players(ctx, keep, other, as_json) -> None:
     echo(f"{other} is {merged.shown} from now on ({merged.player_id}, {merged.games} game{'s' * (merged.games != 1)})")
 
 
-@player.command("club")
+@player.command("club", epilog=examples("ktlog player club", 'ktlog player club "North Hall" --json'))
 @click.argument("name", required=False)
 @JSON
 @click.pass_context

@@ -6,6 +6,7 @@ import click
 import msgspec
 
 from .. import events as ev
+from ..data import sample_game_ids
 from ..errors import KtlogError
 from ..play.database import Store
 from ..play.replay import Replay
@@ -15,10 +16,10 @@ from ..text.json_views import game_row, score_view, state_view
 from ..text.plural import counted
 from ..text.render import render_score, render_state
 from ..text.results import game_result
-from .context import echo, echo_json, open_store, warn_passed_over
+from .context import echo, echo_json, examples, open_store, warn_passed_over
 
 
-@click.command()
+@click.command(epilog=examples("ktlog games", "ktlog games --json"))
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list (id, status, players, result, ...).")
 @click.pass_context
 def games(ctx, as_json) -> None:
@@ -30,10 +31,13 @@ def games(ctx, as_json) -> None:
     if not rows:
         echo("no games yet: `ktlog new` records one, `ktlog import FILE` loads one")
         return
+    samples = sample_game_ids()
     for g in rows:
         who = " vs ".join(f"{p} ({t})" for p, t in zip(g.players, g.kill_teams))
         result = game_result(g.ruleset, g.result) if g.result else g.status
-        echo(f"{g.id[:8]}  {g.date}  {g.ruleset:<17} {who}  [{result}]  {counted(g.head_seq, 'event')}{'  (simulated)' * g.simulated}")
+        echo(
+            f"{g.id[:8]}  {g.date}  {g.ruleset:<17} {who}  [{result}]  {counted(g.head_seq, 'event')}{'  (simulated)' * g.simulated}{'  (sample)' * (g.id in samples)}"
+        )
 
 
 def _state_for(store: Store, game_id: str, at: int | None, tp: int | None):
@@ -50,7 +54,7 @@ def _state_for(store: Store, game_id: str, at: int | None, tp: int | None):
     return state
 
 
-@click.command()
+@click.command(epilog=examples("ktlog show 334f", "ktlog show 334f --tp 2", "ktlog show 334f --at 120 --json", "ktlog show 5d0c --spectator"))
 @click.argument("game")
 @click.option("--at", type=int, help="The state just after this seq.")
 @click.option("--tp", type=int, help="The state at the end of this turning point.")
@@ -69,7 +73,7 @@ def show(ctx, game, at, tp, as_json, spectator) -> None:
         echo(render_state(game_id, state, spectator=spectator))
 
 
-@click.command()
+@click.command(epilog=examples("ktlog log 334f", "ktlog log 334f --json", "ktlog log 5d0c --spectator"))
 @click.argument("game")
 @click.option("--json", "as_json", is_flag=True, help="Print the events as JSON envelopes.")
 @click.option("--spectator", is_flag=True, help="Hide secret choices not yet revealed (JSON: their payload keeps only type and player).")
@@ -106,9 +110,9 @@ def _redacted(envelope: ev.Envelope) -> dict:
     return data
 
 
-@click.command()
+@click.command(epilog=examples("ktlog score 334f", "ktlog score 334f --json"))
 @click.argument("game")
-@click.option("--json", "as_json", is_flag=True, help="Print the score as JSON (format in the README).")
+@click.option("--json", "as_json", is_flag=True, help="Print the score as JSON (format in docs/file-formats.md).")
 @click.pass_context
 def score(ctx, game, as_json) -> None:
     """VP by op and in total, kill grade, and the winner or a draw."""

@@ -11,7 +11,7 @@ import click
 from .. import events as ev
 from ..errors import ConcurrencyConflict, KtlogError, RosterError, RuleViolation
 from ..files.rosters import find_roster, load_roster
-from ..play.creation import Side, opening_events
+from ..play.creation import Side, check_killzone, opening_events
 from ..play.moves import Moves, next_step, refusal_text
 from ..play.questions import legal_moves
 from ..play.session import Recorded, RecordingSession
@@ -22,7 +22,7 @@ from ..state import GameState
 from ..text.describe import describe
 from ..text.event_text import build_event, move_usage, parse_event, types_help
 from ..text.render import changes, undo_text
-from .context import echo_json, open_store
+from .context import echo_json, examples, json_option, open_store
 
 
 def _parse_player(spec: str) -> tuple[str, Path, list[str] | None]:
@@ -33,9 +33,15 @@ def _parse_player(spec: str) -> tuple[str, Path, list[str] | None]:
     return name.strip(), find_roster(roster), [o.strip() for o in ops.split(",") if o.strip()] or None
 
 
-@click.command()
+@click.command(
+    epilog=examples(
+        "ktlog new --killzone volkus --player Alice=kasrkin --player Bob=legionaries",
+        "ktlog new --killzone volkus --player Alice=kasrkin:sergeant,medic --player Bob=my-team.toml --league Autumn --round 5",
+        "GAME=$(ktlog new --killzone volkus --player Alice=kasrkin --player Bob=legionaries)   # the id, for the next commands",
+    )
+)
 @click.option("--ruleset", type=click.Choice(sorted(RULESETS)), default="kt24-preliminary", show_default=True, help="The ruleset the game is played under.")
-@click.option("--killzone", required=True, help="volkus, gallowdark, bheta-decima, or another killzone's name.")
+@click.option("--killzone", required=True, help="The killzone, one of the ruleset's: volkus, gallowdark or bheta-decima (KT24); octarius, chalnath ... (KT21).")
 @click.option("--date", default=lambda: dt.date.today().isoformat(), help="The day of the game (YYYY-MM-DD); default today.")
 @click.option("--dataslate", help="The balance dataslate or errata the game is played under.")
 @click.option("--mission", help="Mission or map label.")
@@ -56,17 +62,18 @@ def _parse_player(spec: str) -> tuple[str, Path, list[str] | None]:
     "npos",
     multiple=True,
     metavar="NAME=ROSTER[:OP,OP]",
-    help="Joint Ops: the non-player operatives' side and its roster (e.g. ktlog/data/rosters/npo.toml); an OP named "
+    help="Joint Ops: the non-player operatives' side and its roster (e.g. npo, the sample NPO roster); an OP named "
     "several times is selected that many times (ids OP-1, OP-2 ...).",
 )
 @click.option(
     "--tournament",
     help="Play the game at its players' table of this tournament's current round: the round, table and league labels are set, and the table is linked to the game.",
 )
-@click.option("--json", "as_json", is_flag=True, help="Print the new game as JSON.")
+@json_option("the new game: id, players, rosters, events, warnings, not_applied")
 @click.pass_context
 def new(ctx, ruleset, killzone, date, dataslate, mission, league, season, round_, table, players, npos, tournament, as_json) -> None:
     """Create a game from flags and roster files; prints its id."""
+    killzone = check_killzone(ruleset, killzone)
     link = None
     if tournament is not None:
         from ..play.tournament_rounds import for_new_game
@@ -115,7 +122,16 @@ def new(ctx, ruleset, killzone, date, dataslate, mission, league, season, round_
     click.echo(f"  ktlog event {game_id[:8]} RolledOff purpose=setup rolls={','.join(f'{n}:4' for n in names)}", err=True)
 
 
-@click.command("event")
+@click.command(
+    "event",
+    epilog=examples(
+        "ktlog event --types                     # every event type and its fields",
+        "ktlog event 334f --types                # the moves legal now in game 334f, as lines to type",
+        "ktlog event 334f RolledOff purpose=setup rolls=Alice:5,Bob:2",
+        'ktlog event 334f Shot operative=gunner weapon="Plasma gun" target=b1 dice=6511 saves=31',
+        "ktlog event 334f --file first-activations.txt --json",
+    ),
+)
 @click.argument("game", required=False)
 @click.argument("type_name", metavar="TYPE", required=False)
 @click.argument("fields", nargs=-1, metavar="[FIELD=VALUE]...")
@@ -130,8 +146,9 @@ def new(ctx, ruleset, killzone, date, dataslate, mission, league, season, round_
     type=click.File("r", encoding="utf-8"),
     help="Record the events of FILE (- for standard input), one `TYPE FIELD=VALUE ...` a line, all or none.",
 )
+@json_option("what was recorded: game, events (seq, type, text, warning), changes, next (with --types and a GAME: the legal moves, label and line)")
 @click.pass_context
-def event_cmd(ctx, game, type_name, fields, override, expect_seq, list_types, batch) -> None:
+def event_cmd(ctx, game, type_name, fields, override, expect_seq, list_types, batch, as_json) -> None:
     """Record one event: ktlog event GAME TYPE FIELD=VALUE ...
 
     Dice are digits (dice=6542), lists are comma separated (targets=gunner,sergeant), roll-offs
@@ -145,43 +162,62 @@ def event_cmd(ctx, game, type_name, fields, override, expect_seq, list_types, ba
     the events are recorded together or not at all. Prints what is expected next, and whose.
     """
     if list_types and game is not None:
-        _legal_moves(_session(ctx, game).state)
+        _legal_moves(_session(ctx, game).state, as_json)
         return
     if list_types or (not type_name and batch is None):
         click.echo("Event types and their fields (`ktlog event --help` says how to write each shape):\n" + types_help())
         return
     if game is None:
         raise KtlogError("give the game: ktlog event GAME --file FILE (`ktlog games` lists the ids)")
+    session = _session(ctx, game)
     if batch is not None:
         if type_name or fields or override:
             raise KtlogError("give the events in the --file, or one event as TYPE FIELD=VALUE, not both")
-        recorded = _record_file(_session(ctx, game), batch, expect_seq)
+        recorded, events = _record_file(session, batch, expect_seq)
     else:
         event = build_event(type_name, list(fields), override)
-        recorded = _session(ctx, game).record(event, expected_seq=expect_seq)
-        click.echo(f"seq {recorded.seq}: {describe(event, state=recorded.after, before=recorded.before)}")
-        if warning := unlisted(recorded.before, event):
-            click.echo(f"  warning: {warning}")
+        recorded = session.record(event, expected_seq=expect_seq)
+        events = [(recorded.seq, event)]
+    told = [
+        {
+            "seq": seq,
+            "type": type(event).__name__,
+            "text": _described(session, recorded, seq, event, batch is not None),
+            "warning": unlisted(recorded.after if batch else recorded.before, event),
+        }
+        for seq, event in events
+    ]
+    upcoming = next_step(recorded.after)
+    if as_json:
+        echo_json({"game": session.game_id, "events": told, "changes": changes(recorded.before, recorded.after), "next": upcoming or None})
+        return
+    for row in told:
+        click.echo(f"seq {row['seq']}: {row['text']}")
+        if row["warning"]:
+            click.echo(f"  warning: {row['warning']}")
     for line in changes(recorded.before, recorded.after):
         click.echo(f"  {line}")
-    upcoming = next_step(recorded.after)
     click.echo(f"next: {upcoming}" if upcoming else "the game is over")
 
 
-def _legal_moves(state: GameState) -> None:
+def _legal_moves(state: GameState, as_json: bool) -> None:
     """The moves legal now, each as the line to type (ktlog.play.questions describes them)."""
     described = legal_moves(Moves(state))
+    upcoming = next_step(state)
+    if as_json:
+        echo_json({"next": upcoming or None, "moves": [{"label": move.label, "line": move_usage(move)} for move in described]})
+        return
     if not described:
         click.echo("No move is legal: the game is over" if state.phase == "over" else "No move is legal now")
         return
-    upcoming = next_step(state)
     click.echo("Legal moves now" + (f" (next: {upcoming})" if upcoming else "") + ", as `ktlog event GAME` takes them:")
     for move in described:
         click.echo(f"  {move.label:<30} {move_usage(move)}")
 
 
-def _record_file(session: RecordingSession, lines: TextIO, expect_seq: int | None) -> Recorded:
-    """Every event of a batch file, or none: a refusal names its line."""
+def _record_file(session: RecordingSession, lines: TextIO, expect_seq: int | None) -> tuple[Recorded, list[tuple[int, ev.Event]]]:
+    """Every event of a batch file, or none: a refusal names its line. The outcome, and each
+    event with its seq."""
     name = "standard input" if lines.name == "<stdin>" else lines.name
     numbered: list[tuple[int, ev.Event]] = []
     for number, line in enumerate(lines, 1):
@@ -206,12 +242,16 @@ def _record_file(session: RecordingSession, lines: TextIO, expect_seq: int | Non
         )
         raise KtlogError(f"{name} line {number} ({type(event).__name__}, would be seq {session.seq + 1 + index}): {why}; nothing was recorded") from None
     first = recorded.seq - len(numbered) + 1
-    for seq, (_, event) in enumerate(numbered, first):
-        before, after = _around(session, seq) if isinstance(event, ev.WoundsRegained) else (None, recorded.after)  # the reply says what the state gained
-        click.echo(f"seq {seq}: {describe(event, state=after, before=before)}")
-        if warning := unlisted(recorded.after, event):
-            click.echo(f"  warning: {warning}")
-    return recorded
+    return recorded, [(seq, event) for seq, (_, event) in enumerate(numbered, first)]
+
+
+def _described(session: RecordingSession, recorded: Recorded, seq: int, event: ev.Event, batch: bool) -> str:
+    """An event just recorded, in words; one of a batch with the states around it where the reply
+    says what the state gained (WoundsRegained), the batch's last state otherwise."""
+    if not batch:
+        return describe(event, state=recorded.after, before=recorded.before)
+    before, after = _around(session, seq) if isinstance(event, ev.WoundsRegained) else (None, recorded.after)
+    return describe(event, state=after, before=before)
 
 
 def _around(session: RecordingSession, seq: int) -> tuple[GameState, GameState]:
@@ -219,26 +259,33 @@ def _around(session: RecordingSession, seq: int) -> tuple[GameState, GameState]:
     return session.store.state(session.game_id, seq - 1), session.store.state(session.game_id, seq)
 
 
-@click.command()
+@click.command(epilog=examples("ktlog undo 334f", "ktlog undo 334f --expect-seq 268 --json"))
 @click.argument("game")
 @click.option("--expect-seq", type=int, help="Refuse if another writer appended first.")
+@json_option("the undo: game, seq, undone (the seq it voids), text")
 @click.pass_context
-def undo(ctx, game, expect_seq) -> None:
+def undo(ctx, game, expect_seq, as_json) -> None:
     """Void the latest effective event (undo). Nothing is deleted: the undo is an event too."""
-    recorded = _session(ctx, game).undo(expected_seq=expect_seq)
+    session = _session(ctx, game)
+    recorded = session.undo(expected_seq=expect_seq)
     assert recorded.undone is not None, "an undo's outcome names the event it undid"
-    click.echo(undo_text(recorded.seq, *recorded.undone))
+    text = undo_text(recorded.seq, *recorded.undone)
+    if as_json:
+        echo_json({"game": session.game_id, "seq": recorded.seq, "undone": recorded.undone[0], "text": text})
+    else:
+        click.echo(text)
 
 
-@click.command()
+@click.command(epilog=examples('ktlog correct 334f 36 Shot operative=gunner-plasma "weapon=Plasma gun (supercharge)" target=legionary-1 dice=6511 saves=65'))
 @click.argument("game")
 @click.argument("seq", type=int)
 @click.argument("type_name", metavar="TYPE")
 @click.argument("fields", nargs=-1, metavar="[FIELD=VALUE]...")
 @click.option("--override", help="Keep the later events the correction makes illegal, for this reason.")
 @click.option("--expect-seq", type=int, help="Refuse if another writer appended first.")
+@json_option("the correction: game, seq, corrected (the seq), text, changes, kept (the later events kept with the override)")
 @click.pass_context
-def correct(ctx, game, seq, type_name, fields, override, expect_seq) -> None:
+def correct(ctx, game, seq, type_name, fields, override, expect_seq, as_json) -> None:
     """Correct the event at SEQ: it counts as TYPE FIELD=VALUE ... instead (a wrong die, target,
     damage). Nothing is deleted: the correction is an event, the log shows both, undo takes it
     back. The later events are checked again; one the correction makes illegal refuses it
@@ -254,23 +301,38 @@ def correct(ctx, game, seq, type_name, fields, override, expect_seq) -> None:
                 "not an event that cannot be applied at all. Correct the event itself; nothing was recorded"
             ) from None
         raise
-    click.echo(f"seq {recorded.seq}: {describe(recorded.event)}")
+    text = describe(recorded.event)
+    kept = [
+        f"seq {warning.seq}, {warning.message} ({warning.rule})"
+        for warning in recorded.after.warnings
+        if warning.reason.startswith(f"corrected at seq {recorded.seq}:")
+    ]
+    if as_json:
+        echo_json(
+            {"game": session.game_id, "seq": recorded.seq, "corrected": seq, "text": text, "changes": changes(recorded.before, recorded.after), "kept": kept}
+        )
+        return
+    click.echo(f"seq {recorded.seq}: {text}")
     for line in changes(recorded.before, recorded.after):
         click.echo(f"  {line}")
-    for warning in recorded.after.warnings:
-        if warning.reason.startswith(f"corrected at seq {recorded.seq}:"):
-            click.echo(f"  kept with the override: seq {warning.seq}, {warning.message} ({warning.rule})")
+    for line in kept:
+        click.echo(f"  kept with the override: {line}")
 
 
-@click.command()
+@click.command(epilog=examples('ktlog annotate 334f 36 "the turning point of the game"'))
 @click.argument("game")
 @click.argument("seq", type=int)
 @click.argument("text")
+@json_option("the note: game, seq (the note's own), note_on (the event's seq), text")
 @click.pass_context
-def annotate(ctx, game, seq, text) -> None:
+def annotate(ctx, game, seq, text, as_json) -> None:
     """Attach a comment to the event at SEQ."""
-    recorded = _session(ctx, game).annotate(seq, text)
-    click.echo(f"seq {recorded.seq}: note on seq {seq}")
+    session = _session(ctx, game)
+    recorded = session.annotate(seq, text)
+    if as_json:
+        echo_json({"game": session.game_id, "seq": recorded.seq, "note_on": seq, "text": text})
+    else:
+        click.echo(f"seq {recorded.seq}: note on seq {seq}")
 
 
 def _session(ctx, game: str) -> RecordingSession:

@@ -16,33 +16,46 @@ from ..rules.ruleset import Ruleset
 from ..rulesets import RULESETS
 from ..text.datacards import datacard_lines, team_lines
 from ..text.plural import counted
-from .context import echo_json, fail
+from .context import echo_json, examples, fail, json_option
 from .progress import progress
 
 _CATALOGUES = (".cat", ".catz")
 
 
-@click.group()
+@click.group(epilog=examples("ktlog roster import team.rosz --archetypes Security,Recon", "ktlog roster list", "ktlog roster show kasrkin"))
 def roster() -> None:
     """Rosters: import your kill team, list the rosters, show one, check a roster file."""
 
 
-@roster.command("import")
+@roster.command(
+    "import",
+    epilog=examples(
+        "ktlog roster import team.rosz --archetypes Security,Recon",
+        'ktlog roster import "$(ktlog demo --path)/examples/example-team.ros" --dry-run --json',
+        'ktlog roster import "2024 - Kasrkin.cat" --system "2024 - Kill Team.gst" -o kasrkin.toml',
+        "ktlog roster import path/to/wh40k-killteam --dry-run",
+    ),
+)
 @click.argument("file", type=click.Path(exists=True, path_type=Path))
 @click.option("--system", type=click.Path(exists=True, dir_okay=False, path_type=Path), help="The game system file (.gst or .gstz) a catalogue belongs to.")
 @click.option("--archetypes", help="The kill team's archetypes, comma separated (BSData has none), e.g. Security,Recon.")
-@click.option("--out", type=click.Path(path_type=Path), help="Where to write (a file; a folder for a data folder). Default: your roster folder.")
+@click.option(
+    "-o", "--output", "--out", "out", type=click.Path(path_type=Path), help="Where to write (a file; a folder for a data folder). Default: your roster folder."
+)
 @click.option("--dry-run", is_flag=True, help="Show what would be imported; write nothing.")
 @click.option("--force", is_flag=True, help="Replace a roster file that is already there.")
-def import_cmd(file: Path, system: Path | None, archetypes: str | None, out: Path | None, dry_run: bool, force: bool) -> None:
+@json_option(
+    "the roster: kill_team, operatives (id, name, count), equipment, notes, left_out, written (the file, or null for a dry run); a folder: a list of kill_team, operatives, weapons, problem"
+)
+def import_cmd(file: Path, system: Path | None, archetypes: str | None, out: Path | None, dry_run: bool, force: bool, as_json: bool) -> None:
     """Import a kill team: a BattleScribe roster (.ros, .rosz), a New Recruit export (.json), a
     BSData catalogue (.cat, .catz, with --system), or a whole BSData folder."""
-    from ..files.bsdata.mapping import MappedEquipment, MappedOperative, MissingCharacteristic, map_team
+    from ..files.bsdata.mapping import MissingCharacteristic, map_team
 
     chosen = [a.strip() for a in archetypes.split(",") if a.strip()] if archetypes else []
     try:
         if file.is_dir():
-            _import_folder(file, chosen, out, dry_run, force)
+            _import_folder(file, chosen, out, dry_run, force, as_json)
             return
         team = map_team(_read(file, system), chosen)
     except MissingCharacteristic as exc:
@@ -51,6 +64,32 @@ def import_cmd(file: Path, system: Path | None, archetypes: str | None, out: Pat
         raise RosterError(f"{file}: no operative could be mapped ({'; '.join(team.left_out) or 'the file has none'}); nothing written")
     target = _into(out, team.name)
     loaded = _written(team, None if dry_run else target, force)
+    if as_json:
+        return echo_json(_imported_json(team, loaded, None if dry_run else target))
+    _say_imported(team, loaded)
+    if not chosen:
+        click.echo("archetypes: BSData has none; give them with --archetypes A,B, or add archetypes = [...] to the roster file")
+    click.echo("dry run: nothing written" if dry_run else f"wrote {target}\nuse it: ktlog new --player NAME={target} ...")
+
+
+def _notes(team) -> list[tuple[str, str]]:
+    """Each operative's and equipment's notes from the mapping: (its name, the note)."""
+    return [(entry.fields["name"], note) for entry in [*team.operatives, *team.equipment] for note in entry.notes]
+
+
+def _imported_json(team, loaded: Roster, written: Path | None) -> dict:
+    return {
+        "kill_team": loaded.name,
+        "operatives": [{"id": o.id, "name": o.datacard.name} for o in loaded.operatives],
+        "equipment": [item.fields["name"] for item in team.equipment],
+        "notes": [f"{name}: {note}" for name, note in _notes(team)],
+        "left_out": list(team.left_out),
+        "written": None if written is None else str(written),
+    }
+
+
+def _say_imported(team, loaded: Roster) -> None:
+    """What was imported, for people: the datacards, the equipment's profiles, notes and what was left out."""
     click.echo(
         f"{loaded.name}: {counted(len(loaded.operatives), 'operative')} from {team.source}"
         + (f" (catalogue revision {team.revision})" if team.revision else "")
@@ -64,16 +103,11 @@ def import_cmd(file: Path, system: Path | None, archetypes: str | None, out: Pat
             for w in weapons
         )
         click.echo(f"equipment: {item.fields['name']}{': ' + profiles if profiles else ''}")
-    entries: list[MappedOperative | MappedEquipment] = [*team.operatives, *team.equipment]
-    for operative in entries:
-        for note in operative.notes:
-            click.echo(f"note: {operative.fields['name']}: {note}")
+    for name, note in _notes(team):
+        click.echo(f"note: {name}: {note}")
     for text in team.left_out:
         click.echo(f"left out: {text}")
     click.echo("ploys: the roster data has none; add your kill team's [[ploys]] with their CP to the roster file (a commented example is in it)")
-    if not chosen:
-        click.echo("archetypes: BSData has none; give them with --archetypes A,B, or add archetypes = [...] to the roster file")
-    click.echo("dry run: nothing written" if dry_run else f"wrote {target}\nuse it: ktlog new --player NAME={target} ...")
 
 
 def _into(out: Path | None, name: str) -> Path:
@@ -106,7 +140,7 @@ def _written(team, target: Path | None, force: bool) -> Roster:
         return write_roster(text, Path(folder) / "roster.toml")
 
 
-def _import_folder(folder: Path, archetypes: list[str], out: Path | None, dry_run: bool, force: bool) -> None:
+def _import_folder(folder: Path, archetypes: list[str], out: Path | None, dry_run: bool, force: bool, as_json: bool) -> None:
     from ..files.bsdata.catalogues import read_folder
 
     rows: list[tuple[str, ...]] = [("kill team", "operatives", "weapons", "could not map")]
@@ -117,6 +151,11 @@ def _import_folder(folder: Path, archetypes: list[str], out: Path | None, dry_ru
             refused += not _import_one(path, team, archetypes, out, dry_run, force, rows)
             advance(done, len(teams))
     written = 0 if dry_run else len(rows) - 1 - refused
+    if as_json:
+        echo_json([dict(zip(("kill_team", "operatives", "weapons", "problem"), row)) for row in rows[1:]])
+        if refused:
+            fail(f"{counted(refused, 'catalogue')} of {folder} could not be imported (in the JSON)")
+        return
     widths = [max(len(r[i]) for r in rows) for i in range(3)]
     for row in rows:
         click.echo("  ".join(cell.ljust(widths[i]) if i < 3 else cell for i, cell in enumerate(row)))
@@ -144,7 +183,7 @@ def _import_one(path: Path, team, archetypes: list[str], out: Path | None, dry_r
         return False
 
 
-@roster.command("list")
+@roster.command("list", epilog=examples("ktlog roster list", "ktlog roster list --json"))
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list: name, origin (yours or samples), path, kill_team, operatives, problem.")
 def list_cmd(as_json: bool) -> None:
     """The rosters at hand: your own (imported or written) and the samples ktlog ships."""
@@ -170,11 +209,16 @@ def list_cmd(as_json: bool) -> None:
         echo_json(listed)
 
 
-@roster.command("show")
+@roster.command("show", epilog=examples("ktlog roster show kasrkin", "ktlog roster show rosters/my-team.toml --json"))
 @click.argument("name")
-def show(name: str) -> None:
+@json_option("the roster: name, faction, archetypes, operatives (id, datacard), path, source, revision, warnings, ploys, equipment, resources")
+def show(name: str, as_json: bool) -> None:
     """One roster's datacards, by name (in your roster folder or the samples) or path."""
     loaded = load_roster(find_roster(name))
+    if as_json:
+        import msgspec
+
+        return echo_json(msgspec.to_builtins(loaded))
     origin = f", from {loaded.source}" + (f" revision {loaded.revision}" if loaded.revision else "") if loaded.source else ""
     click.echo(f"{loaded.name} ({loaded.path}{origin})")
     click.echo(f"archetypes: {', '.join(loaded.archetypes) or 'none given'}")
@@ -184,7 +228,7 @@ def show(name: str) -> None:
         click.echo(line)
 
 
-@roster.command("check")
+@roster.command("check", epilog=examples("ktlog roster check my-team.toml", "ktlog roster check kt21_cultists --ruleset kt21 --json"))
 @click.argument("name")
 @click.option(
     "--ruleset",
@@ -193,14 +237,30 @@ def show(name: str) -> None:
     show_default=True,
     help="The ruleset whose weapon rules the roster is checked against (kt21 for a KT21 roster).",
 )
-def check(name: str, ruleset: str) -> None:
+@json_option("the verdict: file, problems (line, text), warnings, not_applied, kill_team, operatives; exits 1 with problems")
+def check(name: str, ruleset: str, as_json: bool) -> None:
     """Check a roster, a file or a name as `roster show` takes it: every problem, each with its
     line and field; older wording read as a field and text that reads like a rule ktlog does not
     apply ("not applied"); else a summary."""
     file = find_roster(name)
-    if str(file) != name:
+    if str(file) != name and not as_json:
         click.echo(f"checking {file}")
     loaded, problems = check_roster(file)
+    if as_json:
+        unapplied = roster_not_applied(loaded, RULESETS[ruleset]) if loaded else []
+        echo_json(
+            {
+                "file": str(file),
+                "problems": [{"line": p.line, "text": p.text} for p in problems],
+                "warnings": list(loaded.warnings) if loaded else [],
+                "not_applied": unapplied,
+                "kill_team": loaded.name if loaded else None,
+                "operatives": len(loaded.operatives) if loaded else None,
+            }
+        )
+        if loaded is None:
+            raise SystemExit(1)
+        return
     for problem in problems:
         click.echo(f"{file}:{problem.line}: {problem.text}" if problem.line else f"{file}: {problem.text}")
     if loaded is None:

@@ -7,11 +7,12 @@ from pathlib import Path
 import click
 
 from ..errors import KtlogError
+from .context import examples
 
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
 
 
-@click.command()
+@click.command(epilog=examples("ktlog serve", "ktlog serve --host 0.0.0.0 --port 8080", "ktlog serve --seats --host 0.0.0.0"))
 @click.option("--host", default="127.0.0.1", show_default=True, help="The address to listen on (0.0.0.0: every network of this machine).")
 @click.option("--port", type=click.IntRange(1, 65535), default=8787, show_default=True, help="The port to listen on.")
 @click.option("--allow-host", "allow", multiple=True, metavar="NAME", help="Another name the server may be reached by (repeatable).")

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 import click
 
 from ..errors import KtlogError
-from .context import claim_output, database_path, echo, output_options, write_output
+from .context import claim_output, database_path, echo, examples, output_options, write_output
 
 if TYPE_CHECKING:  # Polars loads with the first statistic, not with every ktlog command
     from ..analytics.league import League
@@ -42,7 +42,9 @@ def _league(ctx: click.Context, kw: dict) -> League:
     return League(db, filters)
 
 
-FILTERS = ("league", "season", "round", "since", "until", "ruleset", "player", "team", "signed_by_both", "simulated")
+COUNTS_RESULTS = ("standings", "results", "players", "teams", "matchups", "elo")
+"""The statistics that count wins, draws and losses: they say which shared wins they count as draws."""
+FILTERS = ("league", "season", "round", "since", "until", "ruleset", "player", "team", "signed_by_both", "simulated", "samples")
 
 
 def filter_options(command):
@@ -63,6 +65,9 @@ def filter_options(command):
             help="Only games every player signed as they stand, each with the key pinned to their name (`ktlog key trust`; each signature checked).",
         ),
         click.option("--simulated", is_flag=True, default=None, help="Take in games played by `ktlog simulate` (left out otherwise)."),
+        click.option(
+            "--samples", is_flag=True, default=None, help="Take in the sample games (`ktlog demo`), left out when the database holds games of your own."
+        ),
     ]
     for option in reversed(options):
         command = option(command)
@@ -77,9 +82,10 @@ def filtered(command):
             metavar="DIR|s3://BUCKET/PREFIX",
             help="Compute from this Parquet dataset (`ktlog dataset export`: a folder or an s3:// address) instead of the database.",
         ),
+        click.option("--json", "as_json", is_flag=True, help="Print (or write to -o) the rows as JSON: the same as --format json."),
         click.option("--format", "fmt", type=click.Choice(["table", "csv", "json", "parquet"]), default="table", show_default=True, help="Output format."),
         output_options(),
-        click.option("--wide", is_flag=True, help="A table with every column, however wide (by default, the columns that fit the terminal)."),
+        click.option("--wide", is_flag=True, help="A table with every column (player_id too), however wide (by default, the columns that fit the terminal)."),
     ]
     for option in reversed(options):
         command = option(command)
@@ -88,14 +94,17 @@ def filtered(command):
     @functools.wraps(command)
     @click.pass_context
     def run(ctx, **kw):
-        fmt, output = kw.pop("fmt"), kw.pop("output")
+        as_json, fmt, output = kw.pop("as_json"), kw.pop("fmt"), kw.pop("output")
+        fmt = "json" if as_json else fmt
         claim_output(ctx, output, kw.pop("force"))
         wide = kw.pop("wide")
         if _served(ctx, command.__name__, kw, fmt, output, wide):
             return
         from ..analytics.formats import write
-        from ..analytics.integrity import not_counted
+        from ..analytics.integrity import not_counted, shared_wins
 
+        if kw.get("game"):  # a game named is asked for, a sample too
+            kw["samples"] = True
         league = _league(ctx, kw)
         with _dataset_read(league):
             answer = None
@@ -105,7 +114,11 @@ def filtered(command):
                 from ..analytics.answers import stored_answer
 
                 answer = stored_answer(league, command.__name__)
-            frame, notes = answer or (command(league, **kw), not_counted(league))
+            if answer:
+                frame, notes = answer
+            else:
+                frame, notes = command(league, **kw), not_counted(league)
+                notes += shared_wins(league) if command.__name__ in COUNTS_RESULTS else []
         write(frame, fmt, output, database=database_path(ctx), wide=wide)
         for note in notes:
             echo(note, err=True)
@@ -117,7 +130,7 @@ def _served(ctx: click.Context, name: str, kw: dict, fmt: str, output: Path | No
     """Write a dataset's statistic as the text its export stored (`analytics.served`: without
     filters or with a league and season alone, in CSV, JSON or a whole table), without loading
     Polars; False when there is none to write, of the files as they are."""
-    whole = fmt != "table" or output is not None or wide or not sys.stdout.isatty()  # a terminal's table keeps to its width
+    whole = fmt != "table" or wide  # a table for people keeps to its terminal and leaves player_id to --wide (formats.rendered)
     if kw.get("source") is None or fmt == "parquet" or not whole or set(kw) - {*FILTERS, "source"}:
         return False
     from ..analytics.layout import check_layout, is_dataset
@@ -167,12 +180,16 @@ def _day(ctx, param, value: dt.datetime | None) -> dt.date | None:
     return value.date() if value else None
 
 
-@click.group()
+@click.group(
+    epilog=examples("ktlog stats standings", 'ktlog stats teams --league "Autumn League" --json', "ktlog stats results --format csv -o results.csv --samples")
+)
 def stats() -> None:
     """League statistics: standings, results, players, teams, matchups, curves, ops, dice, elo, moments, operatives."""
 
 
-@stats.command()
+@stats.command(
+    epilog=examples("ktlog stats standings", 'ktlog stats standings --league "Autumn League" --json', "ktlog stats standings --format csv -o standings.csv")
+)
 @filtered
 def standings(league: League):
     """The league table: games, wins, draws, losses, win rate, VP for and against, Elo."""
@@ -181,7 +198,7 @@ def standings(league: League):
     return table(league)
 
 
-@stats.command()
+@stats.command(epilog=examples("ktlog stats results --format csv -o results.csv", "ktlog stats results --player Kasia --json"))
 @filtered
 def results(league: League):
     """One row per player per game, in league order: labels, opponents, W/D/L, VP by op and
@@ -191,7 +208,7 @@ def results(league: League):
     return table(league)
 
 
-@stats.command()
+@stats.command(epilog=examples("ktlog stats players", "ktlog stats players --since 2026-09-01 --wide", "ktlog stats players --epa"))
 @click.option(
     "--epa",
     is_flag=True,
@@ -227,7 +244,7 @@ def operatives(league: League):
     return operatives_table(read, league)
 
 
-@stats.command()
+@stats.command(epilog=examples("ktlog stats teams", 'ktlog stats teams --league "Autumn League" --format csv -o teams.csv'))
 @filtered
 def teams(league: League):
     """Per kill team: the same figures as `players`."""
@@ -236,7 +253,7 @@ def teams(league: League):
     return entity_stats(league, "kill_team")
 
 
-@stats.command()
+@stats.command(epilog=examples("ktlog stats matchups", "ktlog stats matchups --long --json"))
 @click.option("--long", "long_form", is_flag=True, help="One row per pairing instead of a matrix.")
 @filtered
 def matchups(league: League, long_form: bool):
@@ -248,7 +265,7 @@ def matchups(league: League, long_form: bool):
     return table if long_form else matrix(table)
 
 
-@stats.command()
+@stats.command(epilog=examples("ktlog stats curves", "ktlog stats curves --game 334f", "ktlog stats curves --comebacks"))
 @click.option("--game", help="One game's VP after every event that changed it (a game id or its start).")
 @click.option("--comebacks", is_flag=True, help="How often a player trailing after TP2 or TP3 came back to win.")
 @filtered
@@ -261,7 +278,7 @@ def curves(league: League, game: str | None, comebacks: bool):
     return c.comebacks(league) if comebacks else c.average_curves(league)
 
 
-@stats.command()
+@stats.command(epilog=examples("ktlog stats ops", "ktlog stats ops --ruleset kt24-approved --json"))
 @filtered
 def ops(league: League):
     """Per crit op and killzone: crit op VP distribution, total VP, margins, draws."""
@@ -270,7 +287,7 @@ def ops(league: League):
     return table(league)
 
 
-@stats.command()
+@stats.command(epilog=examples("ktlog stats dice", "ktlog stats dice --by weapon --format csv -o dice.csv"))
 @click.option("--by", type=click.Choice(["player", "weapon"]), default="player", show_default=True, help="Group by player or by weapon.")
 @filtered
 def dice(league: League, by: str):
@@ -280,7 +297,7 @@ def dice(league: League, by: str):
     return table(league, by)
 
 
-@stats.command()
+@stats.command(epilog=examples("ktlog stats elo", "ktlog stats elo --player Kasia --json"))
 @filtered
 def elo(league: League):
     """Each player's Elo rating after every game (start 1500, K 32; --player shows a player's
@@ -293,7 +310,7 @@ def elo(league: League):
     return league.entity_rows(history, "player").select("game_id", "date", "player", "player_id", pl.col("elo_before", "elo").round(1))
 
 
-@stats.command()
+@stats.command(epilog=examples("ktlog stats moments", "ktlog stats moments --team Kasrkin --json"))
 @filtered
 def moments(league: League):
     """Per kill team and kind of move (shots and fights by weapon, ploys, mission actions, VP,
@@ -349,7 +366,7 @@ def _left_out(league: League, prefix: str) -> None:
 CHARTS = ("vp", "curves", "teams", "elo")
 
 
-@click.command()
+@click.command(epilog=examples("ktlog chart vp 334f -o race.png", "ktlog chart teams -o teams.svg", "ktlog chart elo -o elo.png --force"))
 @click.argument("kind", type=click.Choice(CHARTS))
 @click.argument("game", required=False)
 @output_options(required=True, help="The chart file: .png or .svg.")
@@ -360,7 +377,8 @@ def chart(ctx, kind, game, output, force) -> None:
     from ..analytics import charts
 
     claim_output(ctx, output, force)
-    league = _league(ctx, dict.fromkeys(FILTERS))
+    charts.converter()  # the charts extra, before the league is read
+    league = _league(ctx, dict.fromkeys(FILTERS) | {"samples": kind == "vp" or None})  # a game named is asked for, a sample too
     if kind == "vp":
         if not game:
             raise KtlogError("`ktlog chart vp` needs a game: ktlog chart vp GAME -o race.png")
@@ -370,7 +388,7 @@ def chart(ctx, kind, game, output, force) -> None:
     write_output(ctx, output, charts.render(drawing, output))
 
 
-@click.command()
+@click.command(epilog=examples("ktlog report 334f", "ktlog report 334f -o game.html"))
 @click.argument("game")
 @output_options(help="The HTML file (default: the game's id).html).")
 @click.pass_context
@@ -386,5 +404,11 @@ def report(ctx, game, output, force) -> None:
         game_id = store.resolve(game)
         output = output or default_name(game_id, ".html")
         claim_output(ctx, output, force)
-        text = game_report(store, League(db, Filters(simulated=True)), game_id)  # any game of the database, simulated too
+        text = game_report(store, League(db, Filters(simulated=True, samples=True)), game_id)  # any game of the database, simulated or a sample too
     write_output(ctx, output, text)
+    from ..analytics.charts import EXTRA, ChartsExtraMissing, converter
+
+    try:
+        converter()
+    except ChartsExtraMissing:
+        echo(f"note: the report's charts are left out: {EXTRA}", err=True)

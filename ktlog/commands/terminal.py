@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import click
 
-from .context import open_store
+from .context import examples, open_store
 
 
-@click.command()
+@click.command(epilog=examples("ktlog record", "ktlog record 334f"))
 @click.argument("game", required=False)
 @click.pass_context
 def record(ctx, game) -> None:
@@ -18,7 +18,7 @@ def record(ctx, game) -> None:
     make_app(store, screen="record" if game else "new", game_id=store.resolve(game) if game else None).run()
 
 
-@click.command()
+@click.command(epilog=examples("ktlog replay 334f", "ktlog replay 5d0c --spectator"))
 @click.argument("game")
 @click.option("--spectator", is_flag=True, help="Hide secret choices until they are revealed.")
 @click.pass_context
@@ -31,21 +31,22 @@ def replay(ctx, game, spectator) -> None:
 
 
 def start(ctx: click.Context) -> None:
-    """`ktlog` alone: load the sample games (again: importing twice changes nothing), then open
-    the start screen. The importer is loaded only for a sample the database does not hold in full."""
+    """`ktlog` alone: the start screen. While the database has no games, it lists the sample
+    games from the demo database (`samples.demo_db_path`), loaded the first time, so that they
+    never go into the user's; a new game goes into the user's database. The importer is loaded
+    only for a sample the demo database does not hold in full."""
     from ktlog.tui.app import make_app
 
-    from ..data import SAMPLE_GAMES
     from ..errors import KtlogError
-    from .samples import sample_files, stored_already
+    from ..play.database import UI_BUSY_TIMEOUT_MS
 
     store = open_store(ctx, ui=True, create=True)
-    samples = sample_files(SAMPLE_GAMES)
-    results: list[object] = []
-    if not samples or not all(stored_already(store, path) for path in samples):
-        from .files import load_samples
+    samples, problems = None, list[KtlogError]()
+    if store.count_games()[0] == 0:
+        from .samples import open_demo
 
-        _, results = load_samples(store, SAMPLE_GAMES)
-    make_app(store, screen="start").run()
-    for problem in (r for r in results if isinstance(r, KtlogError)):
+        samples, problems = open_demo(UI_BUSY_TIMEOUT_MS)
+        ctx.call_on_close(samples.close)
+    make_app(store, screen="start", samples=samples).run()
+    for problem in problems:
         click.echo(f"note: a sample game was not loaded: {problem}", err=True)

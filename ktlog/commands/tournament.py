@@ -263,11 +263,12 @@ def no_show(ctx, name, player, undo, as_json) -> None:
 @click.argument("score", metavar="A_VP-B_VP")
 @click.option("--round", "round_", type=int, help="The round (default: the current one).")
 @click.option("--confirmed", is_flag=True, help="Both players confirmed the score (signed the slip).")
+@click.option("--by-op", metavar="A_OPS/B_OPS", help="Each player's VP by op, player A's then B's, e.g. crit=4,tac=3,kill=5/crit=2,tac=4,kill=3.")
 @click.option("--killzone", help="The killzone, for a table with no game yet (default: unknown).")
 @click.option("--kill-team", "kill_teams", multiple=True, metavar="PLAYER=TEAM", help="A player's kill team, for a table with no game yet (repeatable).")
 @JSON
 @click.pass_context
-def result(ctx, name, table, score, round_, confirmed, killzone, kill_teams, as_json) -> None:
+def result(ctx, name, table, score, round_, confirmed, by_op, killzone, kill_teams, as_json) -> None:
     """Record TABLE's result as a score: player A's VP, then player B's (e.g. 12-9). A game
     recorded in full at the table keeps its own result; a different report is flagged."""
     from ..play.tournament_results import report
@@ -279,7 +280,7 @@ def result(ctx, name, table, score, round_, confirmed, killzone, kill_teams, as_
             raise click.BadParameter(f"{spec!r}: write PLAYER=TEAM", param_hint="--kill-team")
         teams[events.player_key(player)] = team.strip()
     store = open_store(ctx)
-    reported = report(store, name, table, score, round_=round_, confirmed=confirmed, killzone=killzone, kill_teams=teams)
+    reported = report(store, name, table, score, round_=round_, confirmed=confirmed, killzone=killzone, kill_teams=teams, by_op=by_op)
     t = reported.table
     row = next(r for r in events.results(events.load(store, name)) if (r["round"], r["table"]) == (t.round, t.table))
     line = f"round {t.round} table {t.table}: {t.a} {reported.vp[t.a]} - {reported.vp[t.b]} {t.b} reported"  # type: ignore[index]
@@ -293,7 +294,7 @@ def result(ctx, name, table, score, round_, confirmed, killzone, kill_teams, as_
 @click.pass_context
 def import_results(ctx, name, file, as_json) -> None:
     """Record a round's results from a CSV FILE (columns round, table, player_a, player_b, vp_a,
-    vp_b, and optionally confirmed): every line, or none if one is wrong (it is named)."""
+    vp_b, and optionally confirmed, ops_a and ops_b): every line, or none if one is wrong (it is named)."""
     from ..play.tournament_results import import_file
 
     store = open_store(ctx)

@@ -10,11 +10,11 @@ import click
 
 from ..errors import KtlogError
 from ..text.plural import counted
-from .context import echo, echo_json, open_store
+from .context import echo, echo_json, examples, json_option, open_store
 from .progress import progress
 
 
-@click.command("verify")
+@click.command("verify", epilog=examples("ktlog verify", "ktlog verify 334f", "ktlog verify --json > verdicts.json"))
 @click.argument("game", required=False)
 @click.option(
     "--json",
@@ -53,15 +53,18 @@ def verify_cmd(ctx, game, as_json) -> None:
     echo(f"all {len(verdicts)} games verified" if len(verdicts) != 1 else "the 1 game verified")
 
 
-@click.command()
+@click.command(epilog=examples("ktlog rebuild", "ktlog --db league.db rebuild --json"))
+@json_option("what was rebuilt: games")
 @click.pass_context
-def rebuild(ctx) -> None:
+def rebuild(ctx, as_json) -> None:
     """Rebuild the projection tables and snapshots from the event log."""
     count = open_store(ctx).rebuild()
+    if as_json:
+        return echo_json({"games": count})
     echo(f"rebuilt projections and snapshots of {counted(count, 'game')}")
 
 
-@click.command()
+@click.command(epilog=examples("ktlog simulate --db trial.db", "ktlog simulate --db trial.db --games 100 --seed 7 --ruleset kt21 --json"))
 @click.option("--games", "count", type=click.IntRange(1), default=10, show_default=True, help="How many games to play.")
 @click.option("--seed", type=int, default=1, show_default=True, help="Random seed (the same seed plays the same games).")
 @click.option("--league", default="Simulated League", show_default=True, help="League label of the games.")

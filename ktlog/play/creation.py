@@ -44,6 +44,18 @@ def opening_events(created: ev.GameCreated, sides: Sequence[Side], *, joining_la
     return events
 
 
+def check_killzone(ruleset_name: str, killzone: str) -> str:
+    """The killzone a new game is set up on, as its ruleset names it (case and spaces aside);
+    refused, naming the choices, when the ruleset lists its killzones and this is not one."""
+    ruleset = get_ruleset(ruleset_name)
+    named = " ".join(killzone.split()).lower()
+    if not ruleset.killzones or named in ruleset.killzones:
+        return named if ruleset.killzones else killzone
+    *others, last = ruleset.killzones
+    choices = f"{', '.join(others)} or {last}" if others else last
+    raise InvalidEvent(f"unknown killzone {killzone!r}: {ruleset.title} is played on {choices}; give one of them", "killzone")
+
+
 def create_game(store: Store, created: ev.GameCreated, sides: Sequence[Side], *, game_id: str | None = None) -> str:
     """Check and store a new game's opening events, all or none (the rules check each); its id."""
     events = opening_events(created, sides)

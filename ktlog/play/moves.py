@@ -46,6 +46,7 @@ from ..rules.team import weapons_of
 from ..rules.weapons import WeaponProfile, weapon_profile
 from ..rulesets import get_ruleset
 from ..state import Checkpoint, GameState, OperativeState
+from ..text.render import ap_left
 
 
 class Trial:
@@ -451,7 +452,7 @@ def _set_up(s: GameState, e: ev.OperativeSetUp) -> tuple[str, str]:
 def _activation(s: GameState, e: ev.Event) -> tuple[str, str]:
     assert s.activation is not None, "asked only while an operative is active"
     op = s.operatives[s.activation.operative]
-    active = f"{op.id} ({op.player}) is active, {op.apl - s.activation.ap_spent} AP left: an action, or"
+    active = f"{op.id} ({op.player}) is active, {ap_left(op.apl, s.activation.ap_spent)}: an action, or"
     return f"{active} ActivationEnded operative={op.id}", f"{active} end its activation"
 
 

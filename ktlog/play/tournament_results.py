@@ -14,7 +14,7 @@ import csv
 import datetime as dt
 import io
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import KtlogError
@@ -28,9 +28,11 @@ from .tournament import UNKNOWN, Table, Tournament, load, player_key
 RESULTS_FILE_LIMIT = 2**20
 """Bytes at most in a results file (a line a table: thousands of tables)."""
 RESULTS_COLUMNS = ("round", "table", "player_a", "player_b", "vp_a", "vp_b")
-"""A results file's columns (a header row names them; `confirmed` may follow: yes when both players signed)."""
+"""A results file's columns (a header row names them; `confirmed` may follow: yes when both players
+signed; `ops_a` and `ops_b` may follow: each player's VP by op, e.g. crit=4 tac=3 kill=5)."""
 VP_LIMIT = 999
 SCORE = re.compile(r"\s*(\d{1,3})\s*[-:]\s*(\d{1,3})\s*")
+OP_VP = re.compile(r"\s*([a-z_]{1,20})\s*=\s*(\d{1,3})\s*")
 
 
 @dataclass(frozen=True)
@@ -40,6 +42,7 @@ class Report:
     table: Table
     vp: dict[str, int]
     confirmed: bool = False
+    vp_by_op: dict[str, dict[str, int]] = field(default_factory=dict)
 
 
 def parse_score(text: str) -> tuple[int, int]:
@@ -50,9 +53,23 @@ def parse_score(text: str) -> tuple[int, int]:
     return int(found[1]), int(found[2])
 
 
-def check(event: Tournament, round_: int, number: int, vp: tuple[int, int], confirmed: bool = False) -> Report:
-    """A score for a table, refused (naming why) for a bye, a no-show, a round that is final, or a
-    table whose game ended by a report of other figures."""
+def parse_ops(text: str) -> dict[str, int]:
+    """'crit=4 tac=3 kill=5' (or with commas) -> a player's VP by op; the ruleset's reducer checks
+    the ops' names and that they add up to the player's VP."""
+    parts = [part for part in re.split(r"[,\s]+", text.strip()) if part]
+    found = [OP_VP.fullmatch(part) for part in parts]
+    if not parts or not all(found):
+        raise KtlogError(f"VP by op {text!r}: give each op and its VP, e.g. crit=4,tac=3,kill=5 (whole numbers, at most {VP_LIMIT})")
+    ops = {m[1]: int(m[2]) for m in found if m}
+    if len(ops) < len(parts):
+        raise KtlogError(f"VP by op {text!r} names an op twice")
+    return ops
+
+
+def check(event: Tournament, round_: int, number: int, vp: tuple[int, int], confirmed: bool = False, ops: tuple[str, str] | None = None) -> Report:
+    """A score for a table (each player's VP by op too, when `ops` gives player A's and B's),
+    refused (naming why) for a bye, a no-show, a round that is final, or a table whose game ended
+    by a report of other figures."""
     table = event.table(round_, number)
     if table.b is None:
         raise KtlogError(f"{event.name} round {round_} table {number} is {table.a}'s bye: it has no score")
@@ -61,7 +78,8 @@ def check(event: Tournament, round_: int, number: int, vp: tuple[int, int], conf
         raise KtlogError(f"{event.name} round {round_} table {number} has a no-show of {o.by}: take it back first (`ktlog tournament no-show --undo`)")
     if not (o is not None and o.ended_by in ("battle", "concession")):  # beside a game recorded in full a report changes nothing
         event.refuse_final(round_, f"reporting {vp[0]}-{vp[1]} at table {number}")
-    return Report(table, {table.a: vp[0], table.b: vp[1]}, confirmed)
+    by_op = {} if ops is None else {table.a: parse_ops(ops[0]), table.b: parse_ops(ops[1])}
+    return Report(table, {table.a: vp[0], table.b: vp[1]}, confirmed, by_op)
 
 
 def report(
@@ -74,10 +92,18 @@ def report(
     confirmed: bool = False,
     killzone: str | None = None,
     kill_teams: dict[str, str] | None = None,
+    by_op: str | None = None,
 ) -> Report:
-    """Record a table's score (the killzone and the players' kill teams, if given, for a table with no game yet)."""
+    """Record a table's score (`by_op`: player A's VP by op, a slash, then B's; the killzone and the
+    players' kill teams, if given, for a table with no game yet)."""
     event = load(store, name)
-    checked = check(event, round_ or event.current_round, number, parse_score(score), confirmed)
+    ops = None
+    if by_op is not None:
+        a, slash, b = by_op.partition("/")
+        if not slash:
+            raise KtlogError(f"VP by op {by_op!r}: player A's ops, a slash, then player B's, e.g. crit=4,tac=3,kill=5/crit=2,tac=4,kill=3")
+        ops = (a, b)
+    checked = check(event, round_ or event.current_round, number, parse_score(score), confirmed, ops)
     write(store, event, [checked], killzone=killzone, kill_teams=kill_teams)
     return checked
 
@@ -92,7 +118,12 @@ def write(store: Store, event: Tournament, reports: list[Report], *, killzone: s
             if t.game_id is not None:
                 names = {player_key(p): p for p in store.game(t.game_id).players}  # as the game spells them
                 store.append(
-                    t.game_id, ResultReported(vp={names.get(p, p): v for p, v in r.vp.items()}, confirmed_by=tuple(names.get(p, p) for p in confirmed))
+                    t.game_id,
+                    ResultReported(
+                        vp={names.get(p, p): v for p, v in r.vp.items()},
+                        vp_by_op={names.get(p, p): ops for p, ops in r.vp_by_op.items()},
+                        confirmed_by=tuple(names.get(p, p) for p in confirmed),
+                    ),
                 )
                 continue
             created = GameCreated(
@@ -106,7 +137,7 @@ def write(store: Store, event: Tournament, reports: list[Report], *, killzone: s
             joined = [PlayerJoined(player=p, kill_team=kill_teams.get(p, UNKNOWN)) for p in t.players]
             store.new_game(
                 created,
-                [*joined, ResultReported(vp=r.vp, confirmed_by=confirmed)],
+                [*joined, ResultReported(vp=r.vp, vp_by_op=r.vp_by_op, confirmed_by=confirmed)],
                 then=lambda game_id, t=t: rows.link_game(store, event.name, t.round, t.table, game_id),  # type: ignore[misc]
             )
 
@@ -136,7 +167,7 @@ def import_file(store: Store, name: str, path: Path) -> list[Report]:
 
 
 def _line(event: Tournament, row: dict[str, str | None], rounds: set[int], done: set[int]) -> Report:
-    values = {c: (row.get(c) or "").strip() for c in (*RESULTS_COLUMNS, "confirmed")}
+    values = {c: (row.get(c) or "").strip() for c in (*RESULTS_COLUMNS, "confirmed", "ops_a", "ops_b")}
     numbers = {}
     for column in ("round", "table", "vp_a", "vp_b"):
         if not values[column].isdigit() or len(values[column]) > 4:
@@ -158,4 +189,8 @@ def _line(event: Tournament, row: dict[str, str | None], rounds: set[int], done:
     confirmed = values["confirmed"].lower() in ("yes", "true", "1")
     if values["confirmed"] and not confirmed and values["confirmed"].lower() not in ("no", "false", "0"):
         raise KtlogError(f"confirmed {values['confirmed']!r}: yes or no")
-    return check(event, round_, number, (vp[table.a], vp[table.b] if table.b else 0), confirmed)
+    ops = None
+    if values["ops_a"] or values["ops_b"]:
+        by_player = {typed[0]: values["ops_a"], typed[1]: values["ops_b"]}
+        ops = (by_player[table.a], by_player[table.b] if table.b else "")
+    return check(event, round_, number, (vp[table.a], vp[table.b] if table.b else 0), confirmed, ops)

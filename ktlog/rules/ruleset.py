@@ -68,6 +68,9 @@ class Ruleset(ABC):
     """What the new-game form shows in each of `labels` while it is empty (an example, what empty means)."""
     missions: ClassVar[tuple[str, ...]] = ()
     """The missions a new game chooses from (the first by default); empty: any, or none."""
+    killzones: ClassVar[tuple[str, ...]] = ()
+    """The killzones a new game is played on (`ktlog new --killzone`, the new-game form; a
+    stored or imported game keeps whatever it names); empty: any name."""
     npos: ClassVar[bool] = False
     """Whether one side is the non-player operatives (Joint Ops: the players' side is one player)."""
 

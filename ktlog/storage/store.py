@@ -287,6 +287,9 @@ class Store:
         with self._write():
             if self._head(game_id)[0] != already:
                 raise Raced(f"game {game_id[:8]} changed while it was being imported")
+            before = self._state_at_head(game_id, already)
+            if game_status(before) == FINISHED and _result(before) != _result(state):  # a tournament's later round may have been paired on it
+                tournaments.check_final(self.conn, game_id, lambda: f"importing events {already + 1} to {len(sealed)} changes the result")
             projections.delete(self.conn, game_id)  # the new events may undo stored ones: every row is written again
             self._write_folded(game_id, folded(game_id, rows, state, snapshots, already=already))
             self._keep_origin(game_id, origin)

@@ -9,6 +9,12 @@ from .describe import describe
 from .results import describe_result, outcome_text, provisional_text
 
 
+def ap_left(apl: int, spent: int) -> str:
+    """An active operative's action points, worded one way wherever they are shown (`ktlog show`,
+    `ktlog event`'s next step, the terminal UI's header): "1 of 2 AP left"."""
+    return f"{max(apl - spent, 0)} of {apl} AP left"
+
+
 def secret_text(choice: str | None, revealed: bool, spectator: bool) -> str:
     """A secret choice in words: "not chosen", the choice once revealed, else "hidden" from a
     spectator and "CHOICE (secret)" for the players."""
@@ -117,7 +123,7 @@ def _phase_line(state: GameState) -> str:
     if state.phase == "firefight":
         if state.activation:
             act = state.activation
-            parts.append(f"{'counteracting' if act.counteract else 'active'}: {act.operative} ({act.ap_spent}AP spent)")
+            parts.append(f"{'counteracting' if act.counteract else 'active'}: {act.operative} ({ap_left(state.operatives[act.operative].apl, act.ap_spent)})")
         elif any(o.status == "ready" for o in state.operatives.values()):
             parts.append(f"next to activate: {state.next_player}")
         else:

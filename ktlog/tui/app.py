@@ -19,9 +19,11 @@ class KtlogApp(App):
     SUB_TITLE = "Kill Team match recorder"
     BINDINGS = [Binding("ctrl+q", "quit", "Quit", priority=True)]
 
-    def __init__(self, store: Store, *, screen: str = "start", game_id: str | None = None, spectator: bool = False):
+    def __init__(self, store: Store, *, screen: str = "start", game_id: str | None = None, spectator: bool = False, samples: Store | None = None):
         super().__init__()
         self.store = store
+        self.samples = samples
+        """The demo database the start screen lists while `store` has no games (`ktlog` alone)."""
         self.first_screen = screen
         self.game_id = game_id
         self.spectator = spectator
@@ -36,7 +38,7 @@ class KtlogApp(App):
     def on_mount(self) -> None:
         from .screens.start import StartScreen
 
-        self.push_screen(StartScreen(self.store))
+        self.push_screen(StartScreen(self.store, samples=self.samples))
         if self.first_screen == "new":
             self.open_new_game()
         elif self.first_screen == "record" and self.game_id:
@@ -56,10 +58,11 @@ class KtlogApp(App):
 
         self._open(lambda: RecordScreen(self.store, game_id), replace)
 
-    def open_replay(self, game_id: str) -> None:
+    def open_replay(self, game_id: str, store: Store | None = None) -> None:
+        """The replay of a game of the database (or of `store`: the demo database's samples)."""
         from .screens.replay import ReplayScreen
 
-        self._open(lambda: ReplayScreen(self.store, game_id, spectator=self.spectator), False)
+        self._open(lambda: ReplayScreen(store or self.store, game_id, spectator=self.spectator), False)
 
     def open_league(self) -> None:
         from .screens.league import LeagueScreen
@@ -78,11 +81,12 @@ class KtlogApp(App):
             self.push_screen(screen)
 
 
-def make_app(store: Store, *, screen: str = "start", game_id: str | None = None, spectator: bool = False) -> KtlogApp:
-    """The app on `store`, opening `screen` ("start", "new", "record" or "replay") first."""
+def make_app(store: Store, *, screen: str = "start", game_id: str | None = None, spectator: bool = False, samples: Store | None = None) -> KtlogApp:
+    """The app on `store`, opening `screen` ("start", "new", "record" or "replay") first;
+    `samples`: the demo database, listed by the start screen while `store` has no games."""
     if screen not in SCREENS:
         raise ValueError(f"screen {screen!r} is not one of {', '.join(SCREENS)}")
     if screen in ("record", "replay") and game_id is None:
         raise ValueError(f"the {screen} screen needs a game_id")
     show_control_characters()
-    return KtlogApp(store, screen=screen, game_id=game_id, spectator=spectator)
+    return KtlogApp(store, screen=screen, game_id=game_id, spectator=spectator, samples=samples)

@@ -192,6 +192,9 @@ class Kt21(Ruleset):
     label_hints = {"dataslate": "e.g. Balance Dataslate Q1 2023 (empty: the core book)"}
     events = KT21_EVENTS
     turning_points = 4
+    killzones = ("octarius", "chalnath", "moroch", "into the dark", "gallowdark", "shadowvaults")
+    """The killzones of KT21's boxed sets and their FAQs (004: Killzone: Octarius, Chalnath,
+    Gallowdark, Shadowvaults; Kill Team: Moroch, Into the Dark)."""
     ops = ("mission", "tac")
     win_features = ("vp", "room", "cp", "initiative", "operatives", "operatives_share", "wounds_share", "to_activate", "markers", "vp:mission", "vp:tac")
     citations = CITATIONS

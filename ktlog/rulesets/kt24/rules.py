@@ -54,6 +54,8 @@ KT24_EVENTS = frozenset(
 class Kt24(Ruleset):
     events = KT24_EVENTS
     turning_points = 4
+    killzones = ("volkus", "gallowdark", "bheta-decima")
+    """The Core Book's killzones (000, pg 56-77)."""
 
     def order_from(self, state: GameState, first: str) -> list[str]:
         """Player order with `first` at its head (the player with initiative)."""

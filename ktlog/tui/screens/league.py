@@ -110,6 +110,7 @@ class LeagueScreen(InKtlogApp, Screen):
     def read_league(self, db: Path, filters: Filters, offer_filters: bool) -> None:
         """The standings first, then the filters' choices, the games and the kill teams, each
         shown when ready."""
+        from ktlog.analytics.integrity import shared_wins
         from ktlog.analytics.league import NothingToCompute, filter_choices
         from ktlog.analytics.performance import entity_stats
         from ktlog.analytics.standings import standings
@@ -122,7 +123,8 @@ class LeagueScreen(InKtlogApp, Screen):
 
         league = League(db, filters)
         try:
-            post(self.show_standings, league, standings(league))
+            table = standings(league)
+            post(self.show_standings, league, table, shared_wins(league))
             counted = True
         except NothingToCompute as exc:
             post(self.show_nothing, str(exc))
@@ -150,13 +152,17 @@ class LeagueScreen(InKtlogApp, Screen):
     def say(self, text: str) -> None:
         self.query_one("#summary", Static).update(text)
 
-    def show_standings(self, league: League, table: pl.DataFrame) -> None:
+    def show_standings(self, league: League, table: pl.DataFrame, shared: list[str]) -> None:
+        """The standings, and a summary line saying what they count: the games, those in
+        progress, the samples left out, a shared win counted as a draw (`integrity.shared_wins`)."""
         standings = self.query_one(StandingsTable)
         standings.show(table)
         standings.loading = False
         waiting = league.in_progress.height
         note = f" ({waiting} in progress, not counted)" if waiting else ""
-        self.say(f"[b]{escape(describe(league.filters))}[/] · {league.games.height} games{note} · {table.height} players")
+        also = [f"the {league.samples_left_out} sample games left out beside yours"] * bool(league.samples_left_out)
+        also += [text.removeprefix("note: ") for text in shared]
+        self.say(" · ".join([f"[b]{escape(describe(league.filters))}[/]", f"{league.games.height} games{note}", f"{table.height} players", *map(escape, also)]))
 
     def show_nothing(self, why: str) -> None:
         for table in (self.query_one(StandingsTable), self.query_one(TeamsTable)):

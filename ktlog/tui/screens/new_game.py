@@ -18,7 +18,7 @@ from textual.widgets import Button, Header, Input, Label, Select, Static
 
 from ktlog import events as ev
 from ktlog.errors import KtlogError
-from ktlog.play.creation import opening_events
+from ktlog.play.creation import check_killzone, opening_events
 from ktlog.play.database import Store
 from ktlog.rules.not_applied import not_applied_in_setup
 from ktlog.rules.ruleset import Ruleset
@@ -30,7 +30,8 @@ from ..widgets.key_footer import KeyFooter
 from ..widgets.text_field import TextField
 from .player_form import NpoForm, PlayerForm, sample_rosters
 
-KILLZONES = ["volkus", "gallowdark", "bheta-decima"]
+KILLZONES = sorted({k for r in RULESETS.values() for k in r.killzones})
+"""Every ruleset's killzones, suggested for a ruleset that names none (the ruleset's own are checked on create)."""
 LABELS = ("league", "round", "table", "mission")
 NAMES = ("Alice", "Bob", "Carol", "Dave")
 MISSIONS = [m for r in RULESETS.values() for m in r.missions]
@@ -47,8 +48,9 @@ class NewGameScreen(InKtlogApp, Screen):
     NewGameScreen .row > Input, NewGameScreen .row > Select { width: 1fr; height: 1; }
     NewGameScreen #ruleset { width: 2fr; }
     NewGameScreen .row > Label { width: auto; padding: 0 1; }
-    NewGameScreen #problem { color: $error; height: auto; }
+    NewGameScreen #problem { color: $error; height: auto; width: 1fr; }
     NewGameScreen #create { margin: 0 0 1 0; }
+    NewGameScreen #sides { height: auto; padding: 0 1; background: $boost; }
     """
     BINDINGS = [Binding("ctrl+s", "create", "Create game"), Binding("escape", "app.pop_screen", "Back")]
     AUTO_FOCUS = "#name-1"
@@ -69,7 +71,7 @@ class NewGameScreen(InKtlogApp, Screen):
                 yield Label("Date")
                 yield TextField(dt.date.today().isoformat(), placeholder="YYYY-MM-DD", compact=True, id="date")
                 yield Label("Killzone")
-                yield TextField("volkus", placeholder="killzone", suggester=SuggestFromList(KILLZONES), compact=True, id="killzone")
+                yield TextField(RULESETS[FIRST].killzones[0] if RULESETS[FIRST].killzones else "", placeholder="killzone", compact=True, id="killzone")
                 yield Label("Ruleset")
                 yield Select([(r.title, name) for name, r in RULESETS.items()], value=FIRST, allow_blank=False, compact=True, id="ruleset")
             with Horizontal(classes="row"):
@@ -86,6 +88,7 @@ class NewGameScreen(InKtlogApp, Screen):
                 yield PlayerForm(i + 1, NAMES[i], samples, paths[i])
             yield Label("", id="problem")
             yield Button("Create game (ctrl+s)", variant="primary", id="create")
+        yield Static(id="sides")
         yield KeyFooter()
 
     async def on_mount(self) -> None:
@@ -140,12 +143,26 @@ class NewGameScreen(InKtlogApp, Screen):
         taking[0].border_title = "The players' side (solo, or co-op as one player, pg 87)" if npos else "Player 1"
         for form in self.query(NpoForm):
             form.display = npos
+        self.show_sides()
+        killzone = self.query_one("#killzone", Input)
+        if ruleset.killzones and " ".join(killzone.value.split()).lower() not in ruleset.killzones:
+            killzone.value = ruleset.killzones[0]  # another edition's killzone
+        killzone.suggester = SuggestFromList(ruleset.killzones or KILLZONES)
         mission = self.query_one("#mission", Input)
         missions = ruleset.missions
         mission.placeholder = f"{', '.join(missions[:-1])} or {missions[-1]}" if missions else "optional"
         if missions and not mission.value:
             mission.value = missions[0]
         self.tally()
+
+    def show_sides(self) -> None:
+        """The line under the form naming every side and where it is: the second player's form
+        starts far below the first's at 80x24, which nothing else on the first screen shows."""
+        sides = [f"{form.border_title} {form.player or '?'} ({form.roster.name if form.roster else 'no kill team'})" for form in self.players()]
+        sides += [f"the NPOs ({form.roster.name if form.roster else 'no roster'})" for form in self.query(NpoForm) if form.display]
+        self.query_one("#sides", Static).update(
+            escape(" · ".join(sides)) + ": one form under another (Tab moves field to field, PgDn scrolls); ctrl+s creates the game"
+        )
 
     def offer_kill_teams(self) -> None:
         samples = self.offered(self.ruleset.name)
@@ -162,10 +179,14 @@ class NewGameScreen(InKtlogApp, Screen):
             self.offer_kill_teams()
         if event.select.id in ("ruleset", "player-count"):
             await self.fit()
+        elif str(event.select.id).startswith("team-"):
+            self.call_after_refresh(self.show_sides)  # once the form has taken the kill team
 
     def on_input_changed(self, event: Input.Changed) -> None:
         if event.input.id in ("mission", "ops-npo"):
             self.tally()
+        if str(event.input.id).startswith("name-"):
+            self.show_sides()
 
     # --- creating -------------------------------------------------------------------------------
 
@@ -181,7 +202,7 @@ class NewGameScreen(InKtlogApp, Screen):
         try:
             created = ev.GameCreated(
                 ruleset=ruleset.name,
-                killzone=self.value("killzone"),
+                killzone=check_killzone(ruleset.name, self.value("killzone")),
                 date=self.value("date"),
                 **{label: self.value(label) or None for label in (*LABELS, *ruleset.labels)},  # type: ignore[arg-type]  # the label fields, str | None
             )

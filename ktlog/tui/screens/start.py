@@ -64,9 +64,11 @@ class StartScreen(InKtlogApp, Screen):
         Binding("q", "app.quit", "Quit", show=False),  # the footer shows ^q Quit, the app's
     ]
 
-    def __init__(self, store: Store):
+    def __init__(self, store: Store, samples: Store | None = None):
         super().__init__()
         self.store = store
+        self.samples = samples
+        """The demo database, listed while `store` has no games: its games are replayed, never resumed."""
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -80,10 +82,25 @@ class StartScreen(InKtlogApp, Screen):
     def on_screen_resume(self) -> None:
         self.load()
 
+    @property
+    def showing_samples(self) -> bool:
+        """Whether the table lists the demo database's sample games (the user has none of their own)."""
+        return self.samples is not None and self.store.count_games()[0] == 0
+
     def load(self) -> None:
         table = self.query_one(GameTable)
-        table.show(self.store.games(newest=RECENT))
         table.focus()
+        if self.showing_samples:
+            assert self.samples is not None
+            table.show(self.samples.games(newest=RECENT))
+            self.sub_title = "SAMPLE GAMES (demo database)"
+            self.query_one("#hint", Static).update(
+                f"Sample games: {self.samples.count_games()[0]} games from the demo database ({self.samples.path}), never part of your league. "
+                f"Enter replays one; n starts your first game, in {self.store.path}."
+            )
+            return
+        self.sub_title = None
+        table.show(self.store.games(newest=RECENT))
         total, unfinished = self.store.count_games()  # not every game read: a league holds thousands
         self.query_one("#hint", Static).update(
             f"{total} games in {self.store.path or 'memory'}"
@@ -101,7 +118,9 @@ class StartScreen(InKtlogApp, Screen):
         game_id = self.query_one(GameTable).selected_game
         if game_id is None:
             return
-        if self.store.game(game_id).status == "finished":
+        if self.showing_samples:
+            self.app.open_replay(game_id, self.samples)
+        elif self.store.game(game_id).status == "finished":
             self.app.open_replay(game_id)
         else:
             self.app.open_record(game_id)
@@ -109,7 +128,7 @@ class StartScreen(InKtlogApp, Screen):
     def action_replay(self) -> None:
         game_id = self.query_one(GameTable).selected_game
         if game_id is not None:
-            self.app.open_replay(game_id)
+            self.app.open_replay(game_id, self.samples if self.showing_samples else None)
 
     def action_new_game(self) -> None:
         self.app.open_new_game()

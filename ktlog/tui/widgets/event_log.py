@@ -172,12 +172,14 @@ class EventLog(Widget, can_focus=True):
 
     def _window(self, place: bool = False) -> int:
         """The first row shown. The selected row stays in view: one step past an edge moves the
-        window by half its height, so recording an event redraws a few lines of the log, not all
-        of them; a jump (or `place`) puts the row in the middle, or at the bottom near the end."""
+        window by half its height, so moving through the log redraws a few lines of it, not all
+        of them, but never past the last row (issue 42: at the end of a game, the row just
+        recorded stood in the middle of a half-empty log); a jump (or `place`) puts the row in
+        the middle, or at the bottom near the end."""
         height = max(1, self.content_size.height)
         at, half = self.selected - 1, max(1, height // 2)
         if not place and at == self._top + height:
-            self._top += half
+            self._top = min(self._top + half, max(0, len(self.rows) - height))
         elif not place and at == self._top - 1:
             self._top = max(0, self._top - half)
         elif place or not self._top <= at < self._top + height:

@@ -7,6 +7,7 @@ from textual import events
 from ktlog.rules.ruleset import listing
 from ktlog.rulesets import get_ruleset
 from ktlog.state import GameState
+from ktlog.text.render import ap_left
 from ktlog.text.results import describe_result
 
 from ..markup import escape
@@ -44,7 +45,7 @@ def battle(s: GameState) -> str:
         if act:
             op = s.operatives[act.operative]
             verb = "counteracting" if act.counteract else "active"
-            parts.append(f"{verb}: [b]{op.id}[/] ({escape(op.player)}, {act.ap_spent}/{op.apl} AP)")
+            parts.append(f"{verb}: [b]{op.id}[/] ({escape(op.player)}, {ap_left(op.apl, act.ap_spent)})")
         elif s.next_player:
             due = s.due_to_activate()
             parts.append(f"[b]{escape(due)}[/] to activate" if due else "nobody left to activate")
