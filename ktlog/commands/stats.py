@@ -131,7 +131,8 @@ def _served(ctx: click.Context, name: str, kw: dict, fmt: str, output: Path | No
     filters or with a league and season alone, in CSV, JSON or a whole table), without loading
     Polars; False when there is none to write, of the files as they are."""
     whole = fmt != "table" or wide  # a table for people keeps to its terminal and leaves player_id to --wide (formats.rendered)
-    if kw.get("source") is None or fmt == "parquet" or not whole or set(kw) - {*FILTERS, "source"}:
+    options = {k for k, v in kw.items() if v is not None and v is not False} - {*FILTERS, "source"}  # a flag left off (players --epa) asks nothing
+    if kw.get("source") is None or fmt == "parquet" or not whole or options:
         return False
     from ..analytics.layout import check_layout, is_dataset
     from ..analytics.place import Place
@@ -231,7 +232,7 @@ def players(league: League, epa: bool = False):
     return table.join(player_epa(read), on="player", how="left")
 
 
-@stats.command()
+@stats.command(epilog=examples("ktlog stats operatives", "ktlog stats operatives --player Kasia --json"))
 @filtered
 def operatives(league: League):
     """Per player and operative: the expected VP its moves added (EPA), in all and per game, by
