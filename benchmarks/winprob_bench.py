@@ -1,111 +1,349 @@
-"""The replay analyser's benchmarks (issue 28): evaluating every moment of a 2,000-event game, and
-fitting the model on a league of 10,000 games (or 100,000: `--games 100000 --only fit`).
+"""The analyser's benchmarks (issue 41): how good each ruleset's model is against the rollout
+floor and the baselines, and how fast a game is read and a what-if is played.
 
-    .venv/bin/python benchmarks/winprob_bench.py [--games 10000] [--runs 5] [--fit-runs 2] [--only evaluate|fit]
+    .venv/bin/python benchmarks/winprob_bench.py [--part quality|speed|all] [--rulesets kt24-preliminary,...]
+        [--fit-games 2000] [--score-games 400] [--moments 300] [--continuations 100] [--runs 5]
 
-Evaluating: `run.py`'s long game (two big kill teams, notes and undos, at least 2,000 events) is
-analysed as `ktlog analyse GAME` does (`key_moments.analyse`: the features at every moment, the
-probabilities, the top moments described, the swings and their dice) with a model of every
-feature; the baseline in the same run is opening the game's replay (`Replay`: one fold of the log,
-which the replay pays before any evaluation). Fitting: `league_scale.py`'s dataset of `--games`
-games (a simulated 200-game league repeated) is fitted as `ktlog analyse fit --source DIR` fits
-(`winprob.fit`, five folds, scikit-learn's model and the baseline in each); the baseline in the
-same run is reading the league's rows alone (`winprob.league_rows`). CPU (process time) and wall
-seconds, min and median of the runs.
+quality, per ruleset: the model is the ruleset's default ktlog ships (ktlog/data/winprob.json:
+tools/winprob_defaults.py fitted it on a league of 2,000 simulated games, seed 41; --refit fits one
+here on --fit-games games of that seed with the same fitter). A second league of --score-games
+games played with other seeds (4242) is read as `ktlog analyse GAME --json` reads it
+(`key_moments.analyse`); this script then scores it with its own code (no ktlog scoring):
+  - the Brier score of the model at --moments moments sampled from the second league (battle
+    moments, the result's own step left out), and at the same moments: a coin, a logistic on VP
+    difference alone fitted here on the first league's --fit-games games (VP difference as it is,
+    over the square root of the battle left and times it; Newton's method in plain Python), and
+    the rollout floor: --continuations games played on from each moment by the ruleset's simulator
+    with hidden choices chosen again (`winprob_rollout`), their share of wins; its Monte Carlo
+    noise (p(1-p)/(n-1) a moment) is taken off as "debiased";
+  - the same in turning point 1, and each decile of the model's chances over every battle moment
+    of the second league: the mean predicted and the share won.
+Targets: model <= floor + 0.005 and <= the VP logistic; in turning point 1 the model's margin over
+a coin at least half the floor's; every decile within 5 points.
+
+speed: `ktlog analyse GAME` on run.py's long game (at least 2,000 events) against `ktlog log GAME`,
+each a whole process as a user runs it, in turn, --runs times (CPU of the child process from
+wait4, and wall); and a what-if of one moment (200 continuations from each of the two moments,
+in the process: `winprob_rollout.what_if`) at moments a quarter, half and three quarters through
+a simulated game of each two-player ruleset.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
+import os
+import random
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
 from pathlib import Path
-from typing import TypeVar
 
-from league_scale import grow, seed_dataset
 from run import long_game
 
-from ktlog.analytics import winprob
 from ktlog.analytics.key_moments import analyse
-from ktlog.analytics.league import League
-from ktlog.analytics.place import Place
-from ktlog.analytics.winprob_features import FEATURES
-from ktlog.play.replay import Replay
+from ktlog.analytics.winprob import Choice, defaults
+from ktlog.analytics.winprob_features import Reader, in_battle, states
+from ktlog.analytics.winprob_fit import Fitted, read_games
+from ktlog.analytics.winprob_rollout import Roller, what_if
+from ktlog.play.simulate import simulate_games
+from ktlog.rulesets import RULESETS
+from ktlog.storage.store import Store
 
-EVALUATE_TARGET_S = 0.150
-FIT_TARGET_S = {10_000: 20.0, 100_000: 180.0}
-"""The issue's targets: 20 s for 10,000 games, 3 minutes for 100,000 from a dataset."""
-T = TypeVar("T")
-MODEL = winprob.WinModel(kind="logistic", features=list(FEATURES), coefficients=[0.2, 1.2, 0.4, -0.1, 0.01, 0.01, 0.02])
-
-
-def measure(runs: int, work: Callable[[], T]) -> tuple[list[float], list[float], T]:
-    """CPU and wall seconds of each of `runs` runs of `work`, and what the last returned."""
-    cpu, wall = [], []
-    for _ in range(runs):
-        c, w = time.process_time(), time.perf_counter()
-        got = work()
-        cpu.append(time.process_time() - c)
-        wall.append(time.perf_counter() - w)
-    return cpu, wall, got
+RULESETS_SCORED = ("kt24-preliminary", "kt24-approved", "kt21", "kt24-multiplayer")
+FIT_SEED, SCORE_SEED = 41, 4242
+KTLOG = str(Path(sys.executable).with_name("ktlog"))
 
 
-def line(name: str, cpu: list[float], wall: list[float]) -> str:
-    return f"  {name:<34} CPU min {min(cpu):8.3f}s  median {statistics.median(cpu):8.3f}s   wall min {min(wall):8.3f}s  median {statistics.median(wall):8.3f}s"
+# --- the games --------------------------------------------------------------------------------
 
 
-def bench_evaluate(runs: int) -> bool:
-    game_id, g = long_game(2000)
-    envelopes = [e for e, _ in g.sealed(game_id, "2026-06-01T18:00:00+00:00")]
-    events = {e.seq: e.payload for e in envelopes}
-    state = g.state
-    moments = len(analyse(state, MODEL, events).curve)
-    print(f"evaluating every moment of a {len(envelopes)}-event game ({moments} moments, {len(state.attacks)} attacks):")
-    analyse(state, MODEL, events)  # warm: Polars' first use
-    base = measure(runs, lambda: Replay(envelopes))
-    evaluated = measure(runs, lambda: analyse(state, MODEL, events))
-    print(line("baseline: open the replay (one fold)", *base[:2]))
-    print(line("analyse: every moment, top 5, swings", *evaluated[:2]))
-    print(
-        f"  ratio analyse / replay (CPU medians): {statistics.median(evaluated[0]) / statistics.median(base[0]):.2f}; target {EVALUATE_TARGET_S * 1000:.0f} ms"
+def league(ruleset: str, games: int, seed: int) -> list[list[tuple[int, object]]]:
+    return [list(enumerate(g.events, 1)) for _, g in simulate_games(games, seed, ruleset=ruleset)]
+
+
+def shares(records) -> list[float]:
+    """Each player's share of the game's result, worked out here from the final state's result."""
+    *_, (_, _, state) = states(records)
+    r = state.result
+    winners = r.winners or ([r.winner] if r.winner else list(state.players))
+    return [1 / len(winners) if p in winners else 0.0 for p in state.players]
+
+
+# --- the VP baseline, fitted here -------------------------------------------------------------
+
+
+def vp_rows(records, reader: Reader) -> list[tuple[list[list[float]], int]]:
+    """Every battle moment: each player's VP terms (relative VP, over sqrt(left + 1/4), times left)."""
+    vp = reader.features.index("vp")
+    out = []
+    for _, _, state in states(records):
+        if in_battle(state) and state.result is None:
+            m = reader.moment(state)
+            root = 1 / math.sqrt(m.left + 0.25)
+            out.append(([[r[vp], r[vp] * root, r[vp] * m.left] for r in m.relative], m.seq))
+    return out
+
+
+def fit_vp_logistic(groups: list[tuple[list[list[float]], list[float]]], iterations: int = 20) -> list[float]:
+    """A conditional logit (each moment's players compete; for two players a logistic regression)
+    on the three VP terms, by Newton's method with a tiny ridge: plain Python."""
+    w = [0.0, 0.0, 0.0]
+    for _ in range(iterations):
+        grad = [0.0] * 3
+        hess = [[1e-6 * len(groups) if i == j else 0.0 for j in range(3)] for i in range(3)]
+        for xs, ys in groups:
+            scores = [sum(a * b for a, b in zip(w, x)) for x in xs]
+            top = max(scores)
+            e = [math.exp(s - top) for s in scores]
+            total = sum(e)
+            p = [v / total for v in e]
+            mean = [sum(p[k] * xs[k][i] for k in range(len(xs))) for i in range(3)]
+            for k, x in enumerate(xs):
+                for i in range(3):
+                    grad[i] += (p[k] - ys[k]) * x[i]
+                    for j in range(3):
+                        hess[i][j] += p[k] * x[i] * x[j]
+            for i in range(3):
+                for j in range(3):
+                    hess[i][j] -= mean[i] * mean[j]
+        step = solve3(hess, grad)
+        w = [a - b for a, b in zip(w, step)]
+        if max(abs(s) for s in step) < 1e-9:
+            break
+    return w
+
+
+def solve3(a: list[list[float]], b: list[float]) -> list[float]:
+    """Cramer's rule for a 3x3 system."""
+
+    def det(m):
+        return (
+            m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1])
+            - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0])
+            + m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0])
+        )
+
+    d = det(a)
+    return [det([[b[r] if c == i else a[r][c] for c in range(3)] for r in range(3)]) / d for i in range(3)]
+
+
+def softmax(w: list[float], xs: list[list[float]]) -> list[float]:
+    scores = [sum(a * b for a, b in zip(w, x)) for x in xs]
+    top = max(scores)
+    e = [math.exp(s - top) for s in scores]
+    return [v / sum(e) for v in e]
+
+
+# --- scoring, here --------------------------------------------------------------------------
+
+
+def brier(pairs: list[tuple[float, float]]) -> float:
+    return sum((p - y) ** 2 for p, y in pairs) / len(pairs) if pairs else float("nan")
+
+
+def deciles(pairs: list[tuple[float, float]]) -> list[tuple[int, int, float, float]]:
+    """(decile, rows, mean predicted, share won) of the chances in each tenth."""
+    bins: dict[int, list[tuple[float, float]]] = {}
+    for p, y in pairs:
+        bins.setdefault(min(9, int(p * 10)), []).append((p, y))
+    return [(b, len(v), sum(p for p, _ in v) / len(v), sum(y for _, y in v) / len(v)) for b, v in sorted(bins.items())]
+
+
+def quality(ruleset: str, fit_games: int, score_games: int, moments: int, continuations: int, refit: bool) -> bool:
+    t0 = time.process_time()
+    reader = Reader(RULESETS[ruleset])
+    fitted_games = league(ruleset, fit_games, FIT_SEED)
+    if refit:
+        rows, _ = read_games(ruleset, ((r, True) for r in fitted_games))
+        model = Fitted(rows, reader.features).model(ruleset, games=fit_games)
+        del rows
+    else:
+        model = defaults().models[ruleset]
+    baseline_groups = []
+    for records in fitted_games:
+        y = shares(records)
+        baseline_groups += [(xs, y) for xs, _ in vp_rows(records, reader)]
+    vp_w = fit_vp_logistic(baseline_groups)
+    del fitted_games, baseline_groups
+    fit_cpu = time.process_time() - t0
+
+    scored = league(ruleset, score_games, SCORE_SEED)
+    every: list[tuple[float, float]] = []
+    candidates = []  # (game, seq, turning point, the model's chances, outcome)
+    for g, records in enumerate(scored):
+        y = shares(records)
+        mine, _ = analyse(records, Choice(model, ""))
+        tps = {}
+        for _, _, state in states(records):
+            tps[state.seq] = state.turning_point
+        for seq, chances in mine.curve:
+            if mine.decided is not None and seq >= mine.decided:
+                continue
+            every += list(zip(chances, y))
+            candidates.append((g, seq, tps[seq], chances, y))
+    rng = random.Random(7)
+    sample = sorted(rng.sample(candidates, min(moments, len(candidates))), key=lambda c: (c[0], c[1]))
+    roller = Roller(ruleset, seed=11)
+    by_game: dict[int, list] = {}
+    for c in sample:
+        by_game.setdefault(c[0], []).append(c)
+    results = []
+    t1 = time.process_time()
+    for g, picked in by_game.items():
+        wanted = {c[1]: c for c in picked}
+        for seq, _, state in states(scored[g]):
+            if seq in wanted:
+                c = wanted[seq]
+                floor = roller.rollout(state, continuations).chances
+                vp = softmax(vp_w, [x for x in vp_rows_at(state, reader)])
+                results.append((c, floor, vp))
+    floor_cpu = time.process_time() - t1
+
+    def column(pick, only_tp1=False):
+        pairs = []
+        for c, floor, vp in results:
+            if only_tp1 and c[2] != 1:
+                continue
+            preds = {"model": c[3], "floor": floor, "vp": vp, "coin": [1 / len(c[4])] * len(c[4])}[pick]
+            pairs += list(zip(preds, c[4]))
+        return pairs
+
+    noise = sum(sum(p * (1 - p) for p in floor) / (continuations - 1) for _, floor, _ in results) / sum(len(c[4]) for c, _, _ in results)
+    tp1_rows = [r for r in results if r[0][2] == 1]
+    noise1 = (
+        (sum(sum(p * (1 - p) for p in f) / (continuations - 1) for _, f, _ in tp1_rows) / max(1, sum(len(c[4]) for c, _, _ in tp1_rows))) if tp1_rows else 0
     )
-    return statistics.median(evaluated[1]) <= EVALUATE_TARGET_S
+    b = {k: brier(column(k)) for k in ("model", "floor", "vp", "coin")}
+    b1 = {k: brier(column(k, True)) for k in ("model", "floor", "vp", "coin")}
+    floor, floor1 = b["floor"] - noise, b1["floor"] - noise1
+    made = f"fitted here on {fit_games} games" if refit else f"the shipped default ({model.source})"
+    print(f"\n{ruleset}: the model is {made}; the VP logistic fitted on {fit_games} games of seed {FIT_SEED} ({fit_cpu:.0f} s CPU);")
+    print(f"  scored on {score_games} games (seed {SCORE_SEED}):")
+    print(f"  {len(results)} moments sampled of {len(candidates)}, {continuations} continuations each ({floor_cpu:.0f} s CPU); per player-moment rows:")
+    print(f"  Brier   model {b['model']:.4f}  VP logistic {b['vp']:.4f}  coin {b['coin']:.4f}  floor {b['floor']:.4f} (debiased {floor:.4f})")
+    print(
+        f"  TP1     model {b1['model']:.4f}  VP logistic {b1['vp']:.4f}  coin {b1['coin']:.4f}  floor {b1['floor']:.4f} (debiased {floor1:.4f}), {len(tp1_rows)} moments"
+    )
+    se_floor = paired_se([(c[3], f, c[4], continuations) for c, f, _ in results])
+    se_vp = paired_se([(c[3], v, c[4], 0) for c, _, v in results])
+    ok_floor = b["model"] <= floor + 0.005  # against the floor with its Monte Carlo noise taken off
+    ok_vp = b["model"] <= b["vp"]
+    ok_tp1 = (b1["coin"] - b1["model"]) >= 0.5 * (b1["coin"] - floor1) if tp1_rows else True
+    print(
+        f"  model - floor {b['model'] - b['floor']:+.4f} (debiased {b['model'] - floor:+.4f} +- {se_floor:.4f}; target, debiased, <= +0.005: {'met' if ok_floor else 'NOT met'});"
+        f" model - VP logistic {b['model'] - b['vp']:+.4f} +- {se_vp:.4f} ({'met' if ok_vp else 'NOT met'});"
+        f" TP1 margin over a coin: model {b1['coin'] - b1['model']:.4f}, floor {b1['coin'] - b1['floor']:.4f} (debiased {b1['coin'] - floor1:.4f};"
+        f" {'met' if ok_tp1 else 'NOT met'})  (+-: one standard error over the sampled moments)"
+    )
+    ok_cal = True
+    print(f"  deciles of the model's chances over every battle moment of the second league ({len(every)} player-moments): predicted / won / rows")
+    for d, n, pred, won in deciles(every):
+        good = abs(pred - won) <= 0.05 or n < 200
+        ok_cal &= good
+        print(f"    {d / 10:.1f}-{(d + 1) / 10:.1f}  {pred:.3f}  {won:.3f}  {n}{'' if good else '  NOT within 5 points'}")
+    return ok_floor and ok_vp and ok_tp1 and ok_cal
 
 
-def bench_fit(games: int, runs: int) -> bool:
+def paired_se(rows: list[tuple[list[float], list[float], list[float], int]]) -> float:
+    """The standard error of (Brier of a) - (Brier of b) over the sampled moments, each moment's
+    rows together (a ratio estimator: its squared errors over its rows); b debiased when it is a
+    rollout of n continuations (n > 1)."""
+
+    def gap(a, b, y, n):
+        return sum((p - t) ** 2 - (q - t) ** 2 + (q * (1 - q) / (n - 1) if n > 1 else 0.0) for p, q, t in zip(a, b, y))
+
+    gaps = [gap(*r) for r in rows]
+    counts = [len(r[2]) for r in rows]
+    mean = sum(gaps) / sum(counts)
+    spread = statistics.pvariance([g - mean * k for g, k in zip(gaps, counts)])
+    return math.sqrt(len(rows) * spread) / sum(counts)
+
+
+def vp_rows_at(state, reader: Reader) -> list[list[float]]:
+    m = reader.moment(state)
+    vp = reader.features.index("vp")
+    root = 1 / math.sqrt(m.left + 0.25)
+    return [[r[vp], r[vp] * root, r[vp] * m.left] for r in m.relative]
+
+
+# --- speed ----------------------------------------------------------------------------------
+
+
+def child(args: list[str]) -> tuple[float, float]:
+    """CPU (user + system, from wait4) and wall seconds of one ktlog process."""
+    t = time.perf_counter()
+    proc = subprocess.Popen([KTLOG, *args], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(proc.pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0, args
+    return usage.ru_utime + usage.ru_stime, time.perf_counter() - t
+
+
+def speed(runs: int) -> bool:
+    game_id, g = long_game(2000)
     with tempfile.TemporaryDirectory() as tmp:
-        folder = Place.of(grow(seed_dataset(Path(tmp)), games, Path(tmp) / f"league{games}"))
-        rows = measure(runs, lambda: winprob.league_rows(League(folder)))
-        fitted = measure(runs, lambda: winprob.fit(League(folder)))
-        model = fitted[2]
-        print(f"fitting on {games} games ({model.rows} rows; kept: {model.kind}; {', '.join(f'{k} log loss {s.log_loss}' for k, s in model.scores.items())}):")
-        print(line("baseline: read the league's rows", *rows[:2]))
-        print(line("fit: 5 folds, model and baseline", *fitted[:2]))
-        target = fit_target(games)
-        print(f"  ratio fit / rows (CPU medians): {statistics.median(fitted[0]) / statistics.median(rows[0]):.2f}; target {target:.0f} s")
-        return statistics.median(fitted[1]) <= target
-
-
-def fit_target(games: int) -> float:
-    """The target for `games` games: the issue's figure at or above it (20 s up to 10,000)."""
-    return next((s for n, s in sorted(FIT_TARGET_S.items()) if games <= n), max(FIT_TARGET_S.values()))
+        db = Path(tmp) / "long.db"
+        with Store(db) as store:
+            store.import_envelopes(game_id, g.sealed(game_id, "2026-06-01T18:00:00+00:00"))
+        pairs = {"log": [], "analyse": []}
+        for _ in range(runs):  # pair by pair, in turn
+            pairs["log"].append(child(["--db", str(db), "log", game_id[:8]]))
+            pairs["analyse"].append(child(["--db", str(db), "analyse", game_id[:8]]))
+    print(f"\nreading a {len(g.events)}-event game ({runs} runs each, in turn; whole processes):")
+    for name, got in pairs.items():
+        cpu, wall = [c for c, _ in got], [w for _, w in got]
+        print(
+            f"  ktlog {name:<8} CPU min {min(cpu):.3f} s median {statistics.median(cpu):.3f} s   wall min {min(wall):.3f} s median {statistics.median(wall):.3f} s"
+        )
+    ratio = statistics.median(c for c, _ in pairs["analyse"]) / statistics.median(c for c, _ in pairs["log"])
+    print(f"  ratio analyse / log (CPU medians): {ratio:.2f}; target at most 1.5")
+    ok = ratio <= 1.5
+    print("\na what-if of one moment: 200 continuations after the move made and 200 from the moment before it (in the process, CPU):")
+    for ruleset in ("kt24-preliminary", "kt24-approved", "kt21"):
+        _, game = next(iter(simulate_games(1, 8, ruleset=ruleset)))
+        records = list(enumerate(game.events, 1))
+        for share in (0.25, 0.5, 0.75):
+            seq = int(len(records) * share)
+            while type(records[seq - 1][1]).__name__ not in (
+                "Shot",
+                "Fought",
+                "Repositioned",
+                "Dashed",
+                "Charged",
+                "MarkerSecured",
+                "MarkerLooted",
+                "NormalMoved",
+            ):
+                seq += 1
+            cpu = []
+            for _ in range(max(1, runs // 2)):
+                t = time.process_time()
+                what_if(records, seq, 200)
+                cpu.append(time.process_time() - t)
+            ok &= statistics.median(cpu) < 2.0
+            print(f"  {ruleset:<17} seq {seq:>3} of {len(records)}: CPU min {min(cpu):.2f} s median {statistics.median(cpu):.2f} s (target under 2 s)")
+    return ok
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=10_000)
+    parser.add_argument("--part", choices=("quality", "speed", "all"), default="all")
+    parser.add_argument("--rulesets", default=",".join(RULESETS_SCORED))
+    parser.add_argument("--fit-games", type=int, default=2000)
+    parser.add_argument("--score-games", type=int, default=400)
+    parser.add_argument("--moments", type=int, default=300)
+    parser.add_argument("--continuations", type=int, default=100)
     parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--fit-runs", type=int, default=2)
-    parser.add_argument("--only", choices=("evaluate", "fit"), help="run one of the two benchmarks")
+    parser.add_argument("--refit", action="store_true", help="fit the model here instead of scoring the shipped default")
     args = parser.parse_args()
-    if not winprob.sklearn_available():
-        print("scikit-learn is not installed: pip install 'ktlog[analyse]'", file=sys.stderr)
-        return 1
-    met = [] if args.only == "fit" else [bench_evaluate(args.runs)]
-    met += [] if args.only == "evaluate" else [bench_fit(args.games, args.fit_runs)]
+    met = []
+    if args.part in ("quality", "all"):
+        met += [quality(r, args.fit_games, args.score_games, args.moments, args.continuations, args.refit) for r in args.rulesets.split(",")]
+    if args.part in ("speed", "all"):
+        met.append(speed(args.runs))
+    print("\nall targets met" if all(met) else "\nsome targets NOT met")
     return 0 if all(met) else 1
 
 

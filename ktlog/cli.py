@@ -44,8 +44,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "simulate": ("ktlog.commands.upkeep:simulate", "Play random legal games through the rules and store them."),
     "record": ("ktlog.commands.terminal:record", "Record a game live in the terminal UI: a new one, or resume GAME."),
     "replay": ("ktlog.commands.terminal:replay", "Replay a game step by step in the terminal UI."),
-    "analyse": ("ktlog.commands.analyse:analyse", "Win probability: fit the model (analyse fit), or a game's key moments and swings (analyse GAME)."),
-    "stats": ("ktlog.commands.stats:stats", "League statistics: standings, results, players, teams, matchups, curves, ops, dice, elo, moments."),
+    "analyse": ("ktlog.commands.analyse:analyse", "Win probability: fit the models (analyse fit), or read a game (analyse GAME)."),
+    "stats": ("ktlog.commands.stats:stats", "League statistics: standings, results, players, teams, matchups, curves, ops, dice, elo, moments, operatives."),
     "dataset": (
         "ktlog.commands.dataset:dataset",
         "The league as a Parquet dataset (a folder or s3://) that Polars, DuckDB, pandas, pyarrow or Spark read with their defaults.",

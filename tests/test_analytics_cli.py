@@ -227,8 +227,10 @@ def test_the_report_of_a_game(league, tmp_path):
     assert "Alice (Kasrkin) vs Bob (Legionaries)" in page
     assert "<p class='result'>Alice won</p>" in page
     assert page.count("<svg") == 2  # the VP curve and the win-probability curve, inline
-    assert "<h2>Win probability</h2>" in page and "key moment</th>" in page and "no model is stored for this database" in page
-    assert "<tr><td>Alice</td><td class='n'>+50%</td>" in page  # Alice's swing: from 50% at the start to her win at the end
+    assert "<h2>Win probability</h2>" in page and "key moment</th>" in page and "kt24-preliminary default model" in page
+    assert "expected VP added</th>" in page and "luck: each shot with dice" in page
+    swing = page.split("<tr><td>Alice</td><td class='n'>+", 1)[1].split("%")[0]  # Alice's swing: from her chance at the start to her win
+    assert 0 < int(swing) < 100
     with Store(league.db) as store:
         envelopes = store.events(gid)
     notes = [e.payload.text for e in envelopes if isinstance(e.payload, Annotation)]

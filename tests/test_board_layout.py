@@ -105,7 +105,7 @@ def test_only_regular_files_within_the_limit_are_read(tmp_path):
     big = tmp_path / "big.toml"
     big.write_bytes(b"#" * (LAYOUT_LIMIT + 1))
     assert "larger than 1 MB" in check_layout(big)[1][0]
-    assert check_layout(tmp_path)[1] == [f"cannot read the layout file: cannot read {tmp_path}: Is a directory"]
+    assert check_layout(tmp_path)[1] == [f"cannot read the layout file: {tmp_path} is a folder, not a regular file; give the path of a layout file"]
     fifo = tmp_path / "pipe.toml"
     os.mkfifo(fifo)
     assert "is a pipe, not a regular file" in check_layout(fifo)[1][0]

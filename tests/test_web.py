@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import httpx
+import pytest
 from click.testing import CliRunner
 from starlette.testclient import TestClient
 
@@ -267,16 +268,17 @@ def test_a_game_page_is_made_once_a_head_and_made_again_after_each_event(web_cli
 
 
 def test_the_overlays_win_probability_names_its_model_and_survives_a_bad_model_file(web_client, web_game) -> None:
-    """/api/games/ID/chance (issue 28): the chance as it stands, no secret in it, the default
-    baseline named and flagged as fitted on simulated games; a model file ktlog cannot read is
-    said by the API while the overlay's scoreboard still shows."""
+    """/api/games/ID/chance (issues 28, 41): the chance as it stands, no secret in it, the
+    ruleset's default named and flagged as fitted on simulated games; a model file ktlog cannot
+    read is said by the API while the overlay's scoreboard still shows."""
     from ktlog.analytics import winprob
 
     db, gid = web_game
     chance = web_client.get(f"/api/games/{gid[:8]}/chance").json()
-    assert chance["seq"] == 60 and chance["players"] == [HANA, IVO] and 0 < chance["probability"] < 1
-    assert chance["model"] == "baseline" and chance["simulated"] is True and "no model is stored for this database" in chance["about"]
-    assert set(chance["features"]) == {"turning_point", "vp_diff", "vp_diff_late"}
+    assert chance["seq"] == 60 and chance["players"] == [HANA, IVO] and sum(chance["chances"]) == pytest.approx(1.0, abs=1e-3)
+    assert chance["decided"] is False and all(s.endswith("%") for s in chance["shown"]) and "100%" not in chance["shown"]
+    assert chance["simulated"] is True and "kt24-approved default model" in chance["about"] and "`ktlog analyse fit` fits one" in chance["about"]
+    assert {"turning_point", "left", "vp", "markers", "tac_op_revealed"} <= set(chance["features"])
     assert "Flank" not in json.dumps(chance) and "Overrun" not in json.dumps(chance)
     overlay = web_client.get(f"/games/{gid}/overlay").text
     assert json.loads(overlay.split('id="ktlog-chance">')[1].split("</script>")[0]) == chance

@@ -143,29 +143,35 @@ def test_the_overlay_shows_the_live_win_probability_and_which_model_gives_it(pag
     percentages without a reload; the model is named, and flagged as fitted on simulated games."""
     from ktlog.analytics import winprob
     from ktlog.analytics.key_moments import chance_now
-    from ktlog.analytics.winprob_features import FEATURES
+    from ktlog.analytics.winprob_features import features_of, terms
     from ktlog.files.gamelog import read_game_log
     from ktlog.play.replay import Replay
+    from ktlog.rulesets import RULESETS
 
-    model = winprob.WinModel(kind="logistic", features=list(FEATURES), coefficients=[0.3, 1.1, 0.4, -0.2, 0.05, 0.02, 0.1], simulated_games=200)
+    features = list(features_of(RULESETS["kt24-approved"]))
+    model = winprob.WinModel(
+        ruleset="kt24-approved", features=features, win=[0.05 * (1 + i % 5) for i in range(len(terms(features)))], simulated_games=200, games=200
+    )
+    choice = winprob.Choice(model, model.describe())
     replay = Replay([e for e, _ in read_game_log(SAMPLE)[1]])
-    chances = {seq: chance_now(replay.seek(seq), model).probability for seq in range(150, 200)}
-    cut = next(seq for seq in range(150, 196) if round(100 * chances[seq + 3]) != round(100 * chances[seq]))
+    chances = {seq: chance_now(replay.seek(seq), choice).chances for seq in range(150, 200)}
+    cut = next(seq for seq in range(150, 196) if winprob.percent(chances[seq + 3][0]) != winprob.percent(chances[seq][0]))
     db = tmp_path / "chance.db"
     gid, _ = store_part(db, cut)
-    winprob.save(model, winprob.model_path(db))
+    winprob.save(winprob.Models(models={"kt24-approved": model}), winprob.model_path(db))
 
     def odds(seq: int) -> str:
-        p = round(100 * chances[seq])
-        return f"win probability: {HOSTILE['Hana']} {p}% · {HOSTILE['Ivo']} {100 - p}%".replace("\x07", "\u2407").replace("\x1b", "\u241b")
+        a, b = (winprob.percent(p) for p in chances[seq])
+        return f"win probability: {HOSTILE['Hana']} {a} · {HOSTILE['Ivo']} {b}".replace("\x07", "\u2407").replace("\x1b", "\u241b")
 
     with running(db) as base:
         page.goto(f"{base}/games/{gid[:8]}/overlay")
         assert page.text_content("#chance .odds") == odds(cut)  # the names as text, their control characters as pictures
         assert page.evaluate("window.pwned") is None
-        assert "logistic model fitted on" in page.text_content("#chance .model") and page.text_content("#chance .simulated") == " · simulated games"
-        width = page.evaluate("document.querySelector('#chance .bar .p0').style.width")
-        assert width == f"{round(100 * chances[cut])}%"
+        assert "kt24-approved model fitted on this league's 200 game(s)" in page.text_content("#chance .model")
+        assert page.text_content("#chance .simulated") == " · simulated games"
+        widths = page.evaluate("[...document.querySelectorAll('#chance .bar span')].map((s) => parseFloat(s.style.width))")
+        assert widths == pytest.approx([100 * p for p in chances[cut]], abs=1e-6)
         page.evaluate("window.notReloaded = true")
         proc = writer(db, gid, cut, 3)
         wait_until(page, f"document.getElementById('chance').dataset.seq === '{cut + 3}'")
@@ -256,9 +262,10 @@ def test_a_spectators_game_page_fits_a_phone(page, tmp_path: Path) -> None:
 
 
 def test_the_replay_draws_the_win_probability_curve(page, tmp_path: Path) -> None:
-    """The game one shot decides (tests/winprob_support.py), its model stored beside the
-    database: the curve, its key moments, and the chance at the moment shown (issue 28)."""
-    from winprob_support import ONE_SHOT_GAME, VP_MODEL, one_shot_game
+    """The game one shot decides (tests/winprob_support.py), its model stored beside the database:
+    the curve of each player's chance in their colour up to the moment shown (never the result
+    ahead of it), with its axes, the key moments passed, and the chance at the moment shown."""
+    from winprob_support import ONE_SHOT_GAME, SHOT_CHANCE, VP_MODEL, one_shot_game
 
     from ktlog.analytics import winprob
     from ktlog.storage.store import Store
@@ -268,21 +275,32 @@ def test_the_replay_draws_the_win_probability_curve(page, tmp_path: Path) -> Non
     shot = next(a.seq for a in g.state.attacks)
     with Store(db) as store:
         store.import_envelopes(ONE_SHOT_GAME, g.sealed(ONE_SHOT_GAME, "2026-11-21T19:00:00+00:00"))
-    winprob.save(VP_MODEL, winprob.model_path(db))
+    winprob.save(winprob.Models(models={"kt24-preliminary": VP_MODEL}), winprob.model_path(db))
     with running(db) as base:
         page.goto(f"{base}/games/{ONE_SHOT_GAME[:8]}/replay")
         wait_until(page, "document.getElementById('chance').textContent !== ''")
         assert page.text_content("#chance") == "win probability: Alice 50% · Bob 50%"
-        assert page.locator("#winprob polyline").count() == 1 and page.locator("#winprob circle.key-moment").count() >= 2
-        assert "baseline model fitted on 0 game(s)" in page.text_content("p.model")
+        assert page.locator("#winprob polyline.vp.p0").count() == 1 and page.locator("#winprob polyline.vp.p1").count() == 1
+        labels = page.eval_on_selector_all("#winprob text.axis-label", "(ts) => ts.map((t) => t.textContent)")
+        assert {"0%", "50%", "100%", "TP1", "TP4"} <= set(labels) and any("chance to win" in x for x in labels)
+        assert page.locator("#winprob circle.key-moment").count() == 0  # no key moment passed yet: the curve tells nothing ahead
+        assert "kt24-preliminary model fitted on this league's 0 game(s)" in page.text_content("p.model")
         box = page.locator("#winprob").bounding_box()
         assert box["width"] > 400 and box["height"] > 100  # drawn, on the page
         page.fill("#scrubber", str(shot))
         page.dispatch_event("#scrubber", "input")
         wait_until(page, f"document.getElementById('at').textContent === 'seq {shot} of {g.seq}'")
-        assert page.text_content("#chance") == "win probability: Alice 92% · Bob 8% · key moment: Alice +42%"
-        cursor = page.get_attribute("#winprob-cursor", "x1")
-        assert abs(float(cursor) - 600 * shot / g.seq) < 0.01
+        a, b = round(100 * SHOT_CHANCE), 100 - round(100 * SHOT_CHANCE)
+        assert page.text_content("#chance").startswith(
+            f"win probability: Alice {a}% · Bob {b}% · key moment: Alice +{round(100 * (SHOT_CHANCE - 0.5))}% (alice1 shoots Melta"
+        )
+        assert page.locator("#winprob circle.key-moment.p0").count() >= 1
+        points = page.get_attribute("#winprob polyline.vp.p0", "points").split()
+        assert max(float(pt.split(",")[0]) for pt in points) <= float(page.get_attribute("#winprob line.cursor", "x1")) + 0.01  # drawn up to the cursor
+        page.fill("#scrubber", str(g.seq))
+        page.dispatch_event("#scrubber", "input")
+        wait_until(page, f"document.getElementById('at').textContent === 'seq {g.seq} of {g.seq}'")
+        assert page.text_content("#chance").startswith("win probability: Alice 100% · Bob 0%")
     assert not page.problems, page.problems
 
 

@@ -1,28 +1,40 @@
-"""The replay analyser (issue 28): features from the reducer's logs, the fitting and its scores,
-the stored model, a game's key moments and the swings' dice."""
+"""The analyser (issues 28 and 41): the board a model reads, one model per ruleset stored with its
+held-out scores, the fitting, a game's key moments, expected VP added (EPA) and luck of the dice,
+the display of a chance, and the command line."""
 
 from __future__ import annotations
 
 import json
 import math
+import os
 import random
 
 import msgspec
 import polars as pl
 import pytest
 from click.testing import CliRunner
-from winprob_support import VP_MODEL, one_shot_game
+from conftest import expend_all
+from league import tp
+from winprob_support import SHOT_CHANCE, VP_MODEL, fragile_teams, one_shot_game
 
 from ktlog.analytics import winprob
-from ktlog.analytics.key_moments import analyse
-from ktlog.analytics.league import Filters, League
-from ktlog.analytics.swings import moments_table, swings
-from ktlog.analytics.winprob import WinModel
-from ktlog.analytics.winprob_features import BASELINE_FEATURES, FEATURES, moments, state_logs, state_players
+from ktlog.analytics.key_moments import analyse, chance_now
+from ktlog.analytics.winprob import Choice, Models, WinModel, percent
+from ktlog.analytics.winprob_features import CATALOGUE, Reader, feature, features_of, moves_the_board, states
+from ktlog.analytics.winprob_fit import fit_linear, fit_softmax, game_folds, league_model, probabilities
 from ktlog.cli import cli
 from ktlog.errors import KtlogError
-from ktlog.play.simulate import simulate_into
+from ktlog.play.builder import loot
+from ktlog.play.simulate import simulate_games, simulate_into
+from ktlog.reducer import fold
+from ktlog.rulesets import RULESETS
 from ktlog.storage.store import Store
+
+HAND_SET = Choice(VP_MODEL, "a hand-set model")
+
+
+def records(g) -> list:
+    return list(enumerate(g.events, 1))
 
 
 @pytest.fixture(scope="module")
@@ -34,161 +46,257 @@ def simulated_db(tmp_path_factory):
     return db
 
 
-def test_key_moments_of_a_game_one_shot_decides():
+# --- a game's moments, EPA, luck ---------------------------------------------------------------
+
+
+def test_the_shot_that_decides_the_game_is_its_key_moment_labelled_with_what_followed():
     g = one_shot_game()
     shot = next(a.seq for a in g.state.attacks)
-    assert g.state.result.winner == "Alice"
-    result = analyse(g.state, VP_MODEL, dict(enumerate(g.events, 1)), top=3)
-    top = result.moments[0]
-    assert (top.seq, top.gainer, top.turning_point) == (shot, "Alice", 4)
-    assert top.change == pytest.approx(1 / (1 + math.exp(-2.5)) - 0.5, abs=1e-4)
-    assert top.description.startswith("alice1 shoots Melta at bob1")
-    assert all(m.change < top.change for m in result.moments[1:])
-    assert result.curve[0] == (0, 0.5)
+    result, _ = analyse(records(g), HAND_SET, top=10)
+    made = [m for m in result.moments if m.kind != "missed"]
+    top = made[0]
+    assert (top.seq, top.player, top.turning_point, top.kind) == (shot, "Alice", 4, "action")
+    assert top.change == pytest.approx(SHOT_CHANCE - 0.5, abs=1e-4)
+    assert top.description.startswith("alice1 shoots Melta at bob1") and "bob1 incapacitated" in top.description and "Alice +1VP (kill)" in top.description
+    assert top.epa == 1.0  # the kill grade's VP: the expected margin now (the hand-set model expects nothing to come)
+    assert result.curve[0][1] == [0.5, 0.5]  # level at the battle's start
+    assert result.decided == g.state.result.seq and result.curve[-1] == (g.state.result.seq, [1.0, 0.0])
+    assert all(m.seq != result.decided for m in result.moments)  # the result's own step is no key moment
     alice, bob = result.swings
-    assert alice.total == pytest.approx(-bob.total) and alice.total > 0.4
-    assert alice.dice == 0 and alice.rest == alice.total  # the model reads no damage: no dice in the swing
-    assert result.curve[-1] == (g.state.result.seq, 1.0)  # a finished game ends at its result, not at the model's guess
+    assert alice.total == 0.5 and bob.total == -0.5
 
 
-def test_the_dice_part_is_the_damage_beyond_the_expected():
-    """With a damage weight, the Melta's 4 damage against an expected 10/3 is Alice's dice."""
+def test_a_missed_mission_action_is_a_moment_when_the_model_says_it_mattered():
+    """Loot is the crit op and the battle is in turning point 4: each of Bob's operatives ended its
+    activation with AP left and no Loot, which would have scored 1VP (pg 84-85). One missed Loot a
+    player is listed, the one worth most, labelled as what might have been."""
     g = one_shot_game()
-    model = WinModel(kind="logistic", features=["vp_diff_late", "damage_diff"], coefficients=[2.0, 0.3])
-    result = analyse(g.state, model, dict(enumerate(g.events, 1)))
-    alice, bob = result.swings
-    rows = moments(state_logs(g.state), state_players(g.state))
+    result, _ = analyse(records(g), HAND_SET, top=10)
+    missed = [m for m in result.moments if m.kind == "missed"]
+    assert {m.player for m in missed} == {"Alice", "Bob"} and len(missed) == 2
+    bob = next(m for m in missed if m.player == "Bob")
+    assert "Loot" in bob.description and "if it was within reach" in bob.description and bob.change > 0.3 and bob.epa == 1.0
+
+
+def test_epa_credits_the_operative_that_acted():
+    g = one_shot_game()
+    result, _ = analyse(records(g), HAND_SET)
+    by = {(c.player, c.operative): c.epa for c in result.epa}
+    assert by["Alice", "alice1"] == 1.0 and all(v == 0.0 for k, v in by.items() if k != ("Alice", "alice1"))
+
+
+def test_luck_is_what_the_dice_caused_against_their_average_by_the_rules():
+    """The Melta (Atk 2, Hit 4+, Piercing 3: no defence dice) incapacitates the 3-wound bob1 with
+    any success: 1 - (1/2)^2 = 3/4 of the time, for the kill grade's 1VP. Its dice did: 1VP less
+    3/4 of 1VP = +1/4 VP for Alice, and the chance the same way."""
+    g = one_shot_game()
+    result, _ = analyse(records(g), HAND_SET)
+    alice, bob = result.luck
+    assert alice.vp == pytest.approx(0.25) and bob.vp == pytest.approx(-0.25)
+    assert alice.chance == pytest.approx(0.25 * (SHOT_CHANCE - 0.5), abs=1e-4) and alice.shots == 1
+    assert result.swings[0].dice == pytest.approx(alice.chance, abs=1e-4)
+    assert "the rules' chances" in result.luck_method and "Fights" in result.luck_method
+
+
+def test_the_curve_is_what_the_overlay_works_out_from_the_game_cut_there():
+    _, game = next(iter(simulate_games(1, 5, ruleset="kt24-approved")))
+    choice = winprob.model_for(None, "kt24-approved")
+    result, _ = analyse(records(game), choice)
+    checked = 0
+    for seq, chances in result.curve[:-1][::3]:
+        now = chance_now(fold(game.events[:seq]), choice)
+        assert now.chances == chances, seq
+        checked += 1
+    assert checked > 40
+
+
+def test_only_a_move_that_changes_the_board_is_a_moment():
+    assert not moves_the_board(next(e for e in one_shot_game().events if type(e).__name__ == "OperativeActivated"))
+    g = one_shot_game()
+    result, _ = analyse(records(g), HAND_SET)
+    kinds = {type(g.events[s - 1]).__name__ for s, _ in result.curve}
+    assert not kinds & {"OperativeActivated", "Repositioned", "Dashed", "Annotation"} and "Shot" in kinds
+
+
+# --- the board's features -----------------------------------------------------------------------
+
+
+def test_the_features_read_the_board_relative_to_the_opponent():
+    g = one_shot_game()
     shot = next(a.seq for a in g.state.attacks)
-    at = rows.filter(pl.col("seq") == shot, pl.col("player") == "Alice").row(0, named=True)
-    logit = 2.0 * at["vp_diff_late"] + 0.3 * at["damage_diff"]
-    expected = 1 / (1 + math.exp(-logit)) - 1 / (1 + math.exp(-(logit - 0.3 * (4 - 10 / 3))))
-    assert alice.dice == pytest.approx(expected, abs=1e-4) and alice.dice > 0
-    assert bob.dice == pytest.approx(-alice.dice, abs=1e-4)
-    assert alice.dice + alice.rest == pytest.approx(alice.total, abs=1e-4)
+    reader = Reader(RULESETS["kt24-preliminary"])
+    state = fold(g.events[:shot])
+    m = reader.moment(state)
+    row = dict(zip(reader.features, m.relative[0]))
+    assert m.players == ["Alice", "Bob"] and m.turning_point == 4 and m.left == 1.0  # every operative still to activate: alice1 is active, not expended
+    assert row["vp"] == 1 and row["vp:kill"] == 1 and row["kill_grade"] == 1 and row["operatives"] == 1
+    assert row["operatives_share"] == pytest.approx(1 - 4 / 5) and row["wounds_share"] == pytest.approx(1 - 12 / 15)
+    assert m.relative[1] == [-x for x in m.relative[0]]  # two players: each one's is the other's turned round
+    assert row["to_activate"] == 1  # bob1 is incapacitated: 5 of Alice's to activate, 4 of Bob's
 
 
-def test_features_from_the_state_are_those_from_the_projection_tables(simulated_db):
-    """The replay's state and the league's tables give the same rows (the same reducer logs)."""
-    league = League(simulated_db)
-    rows = winprob.league_rows(league)
-    with Store(simulated_db, create=False) as store:
-        for key, game_id in league.finished_ids.head(3).iter_rows():
-            from_state = moments(state_logs(store.state(game_id), key), state_players(store.state(game_id), key))
-            from_tables = rows.filter(pl.col("game_key") == key).select(from_state.columns)
-            assert from_state.sort("seq", "player").equals(from_tables.sort("seq", "player"))
-            assert from_state.height > 20
+def test_each_ruleset_names_its_features_as_data_and_a_bad_name_is_refused():
+    assert features_of(RULESETS["kt21"]) == RULESETS["kt21"].win_features and "vp:mission" in features_of(RULESETS["kt21"])
+    assert "vp:tac" in features_of(RULESETS["kt24-approved"]) and "kill_grade" in features_of(RULESETS["kt24-preliminary"])
+    names = {name for r in RULESETS.values() for name in features_of(r)}
+    assert all(callable(feature(name)) for name in names)  # each one a name the catalogue reads: refused otherwise
+    assert {"vp@Loot", "vp@Transmission"} <= names and all(name.partition("@")[0] in CATALOGUE or ":" in name for name in names)
+    with pytest.raises(KtlogError, match="no feature 'os.system'"):
+        feature("os.system")
 
 
-def test_both_players_probabilities_add_to_one(simulated_db):
-    league = League(simulated_db)
-    model = WinModel(kind="logistic", features=list(FEATURES), coefficients=[0.3, 1.0, 0.4, 0.1, 0.02, 0.05, 0.1])
-    rows = winprob.league_rows(league).with_columns(winprob.probability(model))
-    pairs = rows.group_by("game_key", "seq").agg(pl.col("p").sum())
-    assert pairs.get_column("p").to_list() == pytest.approx([1.0] * pairs.height)
+def test_secrets_are_not_read():
+    """Approved Ops: the tac op and primary op chosen in secret change no feature until revealed."""
+    _, game = next(iter(simulate_games(1, 2, ruleset="kt24-approved")))
+    reader = Reader(RULESETS["kt24-approved"])
+    for _, event, state in states(records(game)):
+        if type(event).__name__ == "PrimaryOpRevealed":
+            break
+        if state.phase in ("strategy", "firefight"):
+            before = reader.moment(state).relative
+            secrets = [(p, p.primary_op, p.tac_op) for p in state.players.values()]
+            for p, primary, _ in secrets:
+                p.primary_op, p.tac_op = ("kill" if primary != "kill" else "crit") if primary else None, "Something else"
+            assert reader.moment(state).relative == before
+            for p, primary, tac in secrets:
+                p.primary_op, p.tac_op = primary, tac
 
 
-def test_cross_validation_folds_are_split_by_game():
-    rows = pl.DataFrame({"game_key": [k for k in range(23) for _ in range(7)], "seq": list(range(23 * 7))})
-    folded = winprob.game_folds(rows, 5)
-    per_game = folded.group_by("game_key").agg(pl.col("fold").n_unique())
-    assert per_game.get_column("fold").to_list() == [1] * 23  # every row of a game in one fold
-    sizes = folded.group_by("fold").agg(pl.col("game_key").n_unique()).get_column("game_key").to_list()
-    assert sorted(sizes) == [4, 4, 5, 5, 5]
-    assert folded.height == rows.height
+# --- one model per ruleset ----------------------------------------------------------------------
 
 
-def synthetic_league(games: int, seed: int = 1) -> tuple[pl.DataFrame, list[float]]:
-    """One moment per game whose true win probability is known: sigmoid(0.4 vp_diff + 1.2
-    vp_diff_late) at a random turning point and VP difference, the outcome drawn from it."""
+def test_a_ruleset_is_read_by_its_own_model_or_its_default_never_another_rulesets():
+    prelim = msgspec.structs.replace(VP_MODEL, ruleset="kt24-preliminary")
+    stored = Models(models={"kt24-preliminary": prelim}, unfitted={"kt21": "only 3 finished kt21 game(s)"})
+    assert winprob.choose("kt24-preliminary", stored).model is prelim
+    kt21 = winprob.choose("kt21", stored)
+    assert kt21.model is not None and kt21.model.ruleset == "kt21" and kt21.model.origin == "default"
+    assert "kt21 default model, fitted on" in kt21.why and "simulated games of kt21" in kt21.why and "only 3 finished kt21 game(s)" in kt21.why
+    joint = winprob.choose("kt24-joint", stored)
+    assert joint.model is None and "no win probability for kt24-joint games" in joint.why
+    _, game = next(iter(simulate_games(1, 4, ruleset="kt24-joint")))
+    result, _ = analyse(records(game), joint)
+    assert not result.fitted and result.curve == [] and result.model == joint.why
+
+
+def test_every_default_is_its_rulesets_with_its_held_out_scores():
+    shipped = winprob.defaults().models
+    assert set(shipped) >= {"kt24-preliminary", "kt24-approved", "kt21", "kt24-multiplayer"}
+    for name, model in shipped.items():
+        assert model.ruleset == name and model.origin == "default" and model.features in (list(features_of(RULESETS[name])), ["vp"])
+        assert "second simulated league" in model.held_out and set(model.scores) - {"board"} == {"model", "baseline", "coin"}
+        assert model.scores["model"].log_loss <= model.scores["baseline"].log_loss  # never worse than VP alone held out (else VP alone is kept)
+        assert model.scores["model"].brier < model.scores["coin"].brier and len(model.calibration) == 10
+    assert shipped["kt24-multiplayer"].players == [3, 4]
+
+
+def test_a_kt21_database_with_no_model_never_shows_100_percent_for_a_player_who_then_loses(tmp_path):
+    """Issue 41: 300 simulated KT21 games read by the KT21 default (the one such a database gets):
+    before the result, a chance is shown as "> 99%" at most, and the eventual loser's is never
+    shown as 100%. The default is the KT21 one, named."""
+    choice = winprob.model_for(tmp_path / "none.db", "kt21")
+    assert choice.model.ruleset == "kt21" and "kt21 default model" in choice.why
+    high_for_losers = 0
+    for _, game in simulate_games(300, 24, ruleset="kt21"):
+        result, state = analyse(records(game), choice)
+        loser = [i for i, p in enumerate(state.players) if state.result.winner and p != state.result.winner]
+        for seq, chances in result.curve:
+            decided = seq >= result.decided
+            for i in loser:
+                assert percent(chances[i], decided) != "100%" or decided
+                assert not decided or chances[i] == 0.0
+                high_for_losers += not decided and chances[i] > 0.99
+    assert high_for_losers == 0  # not even "> 99%" for a player who then lost (the highest such chance: 98.0%, before the KT21 default: 16 games at 100%)
+
+
+def test_a_chance_is_never_rounded_to_certain_before_the_result():
+    assert [percent(p) for p in (0.996, 0.004, 0.5, 0.991, 0.0)] == ["> 99%", "< 1%", "50%", "> 99%", "< 1%"]
+    assert [percent(p, decided=True) for p in (1.0, 0.0, 0.5)] == ["100%", "0%", "50%"]
+
+
+# --- fitting ------------------------------------------------------------------------------------
+
+
+def synthetic(groups: int, players: int, true: list[float], seed: int = 1) -> pl.DataFrame:
+    """Moments whose players' chances are a softmax of known coefficients over two columns; the
+    outcome drawn from them."""
     rng = random.Random(seed)
-    true = [0.4, 1.2]
     rows = []
-    for game in range(games):
-        tp, diff = rng.randint(1, 4), rng.randint(-4, 4)
-        p = 1 / (1 + math.exp(-(true[0] * diff + true[1] * diff * tp / 4)))
-        rows.append((game, 1, float(diff), diff * tp / 4, 1.0 if rng.random() < p else 0.0, p))
-    return pl.DataFrame(rows, schema=["game_key", "seq", "vp_diff", "vp_diff_late", "y", "p_true"], orient="row"), true
+    for g in range(groups):
+        xs = [[rng.uniform(-2, 2), rng.uniform(-1, 1)] for _ in range(players)]
+        scores = [true[0] * a + true[1] * b for a, b in xs]
+        e = [math.exp(s) for s in scores]
+        won = rng.choices(range(players), weights=e)[0]
+        rows += [(g, 1, a, b, 1.0 if k == won else 0.0, 2.0 * a - b) for k, (a, b) in enumerate(xs)]
+    return pl.DataFrame(rows, schema=["game_key", "seq", "a", "b", "y", "future"], orient="row")
 
 
-def test_calibration_on_a_synthetic_league_whose_probabilities_are_known():
-    last, true = synthetic_league(8000)
-    w = winprob.fit_newton(last, BASELINE_FEATURES)
-    assert w == pytest.approx(true, abs=0.25)
-    fitted = last.with_columns(winprob.probability(WinModel(kind="baseline", features=list(BASELINE_FEATURES), coefficients=w)))
-    for band in winprob.calibration(fitted):
-        if band.rows >= 200:
-            assert band.observed == pytest.approx(band.predicted, abs=0.06), band
-    # the fitted model scores as well as the truth, and far better than a coin
-    truth = winprob.score(last.with_columns(p=pl.col("p_true")))
-    assert winprob.score(fitted).log_loss == pytest.approx(truth.log_loss, abs=0.01)
-    assert winprob.score(fitted).log_loss < winprob.score(last.with_columns(p=pl.lit(0.5))).log_loss - 0.1
+@pytest.mark.parametrize("players", [2, 3])
+def test_the_conditional_logit_recovers_known_coefficients(players):
+    rows = synthetic(6000, players, [1.2, -0.8])
+    w = fit_softmax(rows, ["a", "b"], ridge=0.0)
+    assert w == pytest.approx([1.2, -0.8], abs=0.1)
+    fitted = probabilities(rows, ["a", "b"], w)
+    assert fitted.group_by("game_key").agg(pl.col("p").sum()).get_column("p").to_list() == pytest.approx([1.0] * 6000)
 
 
-def test_scikit_learn_and_newton_give_the_same_probabilities():
-    pytest.importorskip("sklearn")
-    last, _ = synthetic_league(3000, seed=2)
-    both = [
-        last.with_columns(winprob.probability(WinModel(kind="logistic", features=list(BASELINE_FEATURES), coefficients=fit(last, BASELINE_FEATURES))))
-        .get_column("p")
-        .to_list()
-        for fit in (winprob.fit_logistic, winprob.fit_newton)
-    ]
-    assert both[0] == pytest.approx(both[1], abs=0.01)  # scikit-learn's light L2 penalty apart, the same fit
+def test_the_margin_regression_recovers_known_coefficients():
+    rows = synthetic(500, 2, [1.0, 1.0])
+    assert fit_linear(rows, ["a", "b"], ridge=0.0) == pytest.approx([2.0, -1.0], abs=1e-6)
 
 
-def test_too_few_games_fall_back_to_the_baseline_saying_so(simulated_db):
-    model = winprob.fit(League(simulated_db))
-    assert model.kind == "baseline" and model.features == list(BASELINE_FEATURES)
-    assert "only 12 finished game(s)" in model.note and "the baseline is used" in model.describe()
-    assert set(model.scores) == {"coin", "baseline"} and model.scores["coin"].log_loss == pytest.approx(math.log(2), abs=1e-4)
-    assert len(model.games) == 12 and model.simulated_games == 0
-    assert [t.turning_point for t in model.by_turning_point] == [0, 1, 2, 3, 4] and sum(t.rows for t in model.by_turning_point) == model.rows
-    assert model.by_turning_point[4].favourite_won > 0.5  # a VP lead at the last turning point mostly holds
+def test_folds_split_by_game():
+    rows = pl.DataFrame({"game_key": [k for k in range(23) for _ in range(7)], "seq": list(range(23 * 7))})
+    folded = game_folds(rows, 5)
+    assert folded.group_by("game_key").agg(pl.col("fold").n_unique()).get_column("fold").to_list() == [1] * 23
+    assert sorted(folded.group_by("fold").agg(pl.col("game_key").n_unique()).get_column("game_key").to_list()) == [4, 4, 5, 5, 5]
 
 
-def test_without_scikit_learn_the_baseline_says_how_to_install_it(simulated_db, monkeypatch):
-    monkeypatch.setattr(winprob, "MIN_GAMES", 5)
-    monkeypatch.setattr(winprob, "sklearn_available", lambda: False)
-    model = winprob.fit(League(simulated_db))
-    assert model.kind == "baseline" and "pip install 'ktlog[analyse]'" in model.note
+def test_too_few_games_fit_no_model_and_say_why():
+    games = [(records(g), True) for _, g in simulate_games(3, 9, ruleset="kt21")]
+    assert league_model("kt21", games, "test") == "only 3 finished kt21 game(s), fewer than the 40 needed to tell a model from the VP baseline"
 
 
-def test_the_model_is_fitted_when_there_are_games_enough(simulated_db, monkeypatch):
-    pytest.importorskip("sklearn")
-    monkeypatch.setattr(winprob, "MIN_GAMES", 5)
-    model = winprob.fit(League(simulated_db))
-    assert set(model.scores) == {"coin", "baseline", "model"}
-    if model.kind == "logistic":
-        assert model.features == list(FEATURES) and model.scores["model"].log_loss < model.scores["baseline"].log_loss
-    else:
-        assert "did not beat the baseline" in model.note
+def test_a_league_model_is_scored_out_of_fold(monkeypatch):
+    from ktlog.analytics import winprob_fit
+
+    monkeypatch.setattr(winprob_fit, "MIN_GAMES", 5)
+    games = [(records(g), False) for _, g in simulate_games(15, 9, ruleset="kt24-preliminary")]
+    model = league_model("kt24-preliminary", games, "test.db")
+    assert isinstance(model, WinModel) and model.origin == "league" and model.games == 15 and model.simulated_games == 0
+    assert model.held_out == "5-fold cross-validation split by game" and set(model.scores) == {"model", "board", "baseline", "coin"}
+    # 15 games are too few for the board's terms: held out they did worse than VP alone, so VP alone is kept, saying so
+    assert model.scores["board"].log_loss >= model.scores["baseline"].log_loss and model.scores["model"] == model.scores["baseline"]
+    assert model.note.startswith("the board did not beat VP alone held out") and model.features == ["vp"]
+    assert model.scores["coin"].brier == pytest.approx(0.25, abs=0.02) and model.margin_error > 0
+    assert [t.turning_point for t in model.by_turning_point] == [1, 2, 3, 4] and sum(b.rows for b in model.calibration) == model.rows
+    assert "kt24-preliminary model fitted on this league's 15 game(s)" in model.describe()
 
 
-def test_simulated_games_fit_only_when_asked_and_the_model_says_so(tmp_path):
-    db = tmp_path / "sim.db"
-    with Store(db) as store:
-        simulate_into(store, 3, seed=5, simulated=True)
-    with pytest.raises(KtlogError, match="only simulated games"):
-        winprob.fit(League(db))
-    model = winprob.fit(League(db, Filters(simulated=True)))
-    assert model.simulated_games == 3 and "3 of them simulated" in model.describe() and "not a model of real games" in model.describe()
+# --- storing ------------------------------------------------------------------------------------
 
 
-def test_the_model_is_stored_as_json_and_a_bad_file_is_refused(tmp_path):
+def test_the_models_are_stored_as_json_and_a_bad_file_is_refused(tmp_path):
     path = tmp_path / "league.db.winprob.json"
-    winprob.save(VP_MODEL, path)
-    assert json.loads(path.read_text())["coefficients"] == [0.5, 2.0]
-    assert winprob.load(path) == VP_MODEL
-    assert winprob.load(tmp_path / "none.json") is None
+    stored = Models(models={"kt24-preliminary": VP_MODEL})
+    winprob.save(stored, path)
+    assert json.loads(path.read_text())["models"]["kt24-preliminary"]["win"] == [0.0, 1.25, 0.0]
+    assert winprob.load(path) == stored and winprob.load(tmp_path / "none.json") is None
+    good = msgspec.to_builtins(stored)
+    model = good["models"]["kt24-preliminary"]
     for bad, words in (
-        (b"\x80pickle", "is not a ktlog win-probability model"),
-        (msgspec.json.encode({**msgspec.to_builtins(VP_MODEL), "features": ["os.system", "vp_diff"]}), "os.system"),
-        (msgspec.json.encode({**msgspec.to_builtins(VP_MODEL), "version": 99}), "version 99"),
-        (msgspec.json.encode({**msgspec.to_builtins(VP_MODEL), "coefficients": [1.0]}), "counts or numbers wrong"),
+        (b"\x80pickle", "is not a ktlog win-probability model file"),
+        (msgspec.json.encode({"format": "ktlog-winprob", "version": 1, "kind": "baseline"}), "version 1, this ktlog reads ktlog-winprob 2"),
+        (msgspec.json.encode({**good, "models": {"kt24-preliminary": {**model, "features": ["os.system"]}}}), "no feature 'os.system'"),
+        (msgspec.json.encode({**good, "models": {"kt24-preliminary": {**model, "win": [1.0]}}}), "not one number per term"),
+        (msgspec.json.encode({**good, "models": {"kt21": model}}), "filed under 'kt21' is of ruleset 'kt24-preliminary'"),
     ):
         path.write_bytes(bad)
         with pytest.raises(KtlogError, match=words):
             winprob.load(path)
+
+
+# --- the command line ---------------------------------------------------------------------------
 
 
 def test_analyse_fit_and_a_game_from_the_command_line(simulated_db, tmp_path):
@@ -197,34 +305,186 @@ def test_analyse_fit_and_a_game_from_the_command_line(simulated_db, tmp_path):
     runner = CliRunner()
     fitted = runner.invoke(cli, ["--db", str(db), "analyse", "fit"])
     assert fitted.exit_code == 0, fitted.output
-    assert "only 12 finished game(s)" in fitted.output and "coin      Brier 0.25" in fitted.output and "calibration" in fitted.output
-    assert (tmp_path / "league.db.winprob.json").is_file()
+    assert "kt24-preliminary: no model fitted (only 12 finished kt24-preliminary game(s)" in fitted.output
+    assert "its default is used: kt24-preliminary default model" in fitted.output
+    assert winprob.load(winprob.model_path(db)).unfitted["kt24-preliminary"].startswith("only 12")
     with Store(db, create=False) as store:
         game_id = store.games()[0].id
     shown = runner.invoke(cli, ["--db", str(db), "analyse", game_id[:8], "--json", "--top", "2"])
     assert shown.exit_code == 0, shown.output
     data = json.loads(shown.output)
-    assert data["game"] == game_id and len(data["moments"]) == 2 and data["curve"][0] == [0, 0.5]
-    assert data["model"].startswith("baseline model fitted on 12 game(s)")
+    assert data["game"] == game_id and len(data["moments"]) == 2 and data["fitted"] and data["curve"][0][1] == pytest.approx([0.5, 0.5], abs=0.2)
+    assert data["model"].startswith("kt24-preliminary default model") and data["decided"] == data["curve"][-1][0]
     text = runner.invoke(cli, ["--db", str(db), "analyse", game_id[:8]])
-    assert text.exit_code == 0 and "key moments:" in text.output and "= dice" in text.output
+    assert text.exit_code == 0 and "key moments:" in text.output and "expected VP added (EPA" in text.output and "luck of the dice" in text.output
+    assert "method: each shot with dice" in text.output and "= dice" in text.output and "100%" in text.output.splitlines()[0]
     missing = runner.invoke(cli, ["--db", str(db), "analyse", "ffffffff"])
     assert missing.exit_code == 1 and "Traceback" not in missing.output
+    dataset = runner.invoke(cli, ["--db", str(db), "analyse", "fit", "--source", str(tmp_path)])
+    assert dataset.exit_code == 1 and "a dataset" in dataset.output and "holds none" in dataset.output
 
 
-def test_league_moments_name_the_shot_that_decided_the_game(tmp_path):
+@pytest.mark.parametrize("kind", ["folder", "pipe", "too large"])
+def test_a_models_file_that_is_not_a_regular_file_within_its_limit_is_refused_before_it_is_read(simulated_db, tmp_path, kind):
+    """Issue 38: `--model FILE` (and the file beside the database) is read only as a regular file of
+    at most WINPROB_LIMIT bytes; anything else is refused, named with the limit, before a byte is
+    read (a pipe with no writer would block for ever) and before `analyse fit` writes anything."""
+    from ktlog.files.inputs import WINPROB_LIMIT
+
+    path = tmp_path / "models.json"
+    if kind == "folder":
+        path.mkdir()
+        words = f"{path} is a folder, not a regular file; give the path of a win-probability model file"
+    elif kind == "pipe":
+        os.mkfifo(path)
+        words = f"{path} is a pipe, not a regular file; give the path of a win-probability model file"
+    else:
+        with open(path, "wb") as f:
+            f.truncate(WINPROB_LIMIT + 1)  # sparse: its size is what is refused, before reading
+        words = f"{path} is larger than 4 MB, the most ktlog reads as a win-probability model file"
+    with Store(simulated_db, create=False) as store:
+        game_id = store.games()[0].id
+    runner = CliRunner()
+    for args in (["analyse", game_id[:8], "--model", str(path)], ["analyse", "fit", "--include-simulated", "--model", str(path)]):
+        got = runner.invoke(cli, ["--db", str(simulated_db), *args])
+        assert got.exit_code == 1, got.output
+        assert words in " ".join(got.output.split()) and "Traceback" not in got.output
+    assert path.is_dir() if kind == "folder" else path.is_fifo() if kind == "pipe" else path.stat().st_size == WINPROB_LIMIT + 1  # nothing written over it
+
+
+def test_a_models_file_named_but_missing_is_refused_not_passed_over(simulated_db, tmp_path):
+    with Store(simulated_db, create=False) as store:
+        game_id = store.games()[0].id
+    got = CliRunner().invoke(cli, ["--db", str(simulated_db), "analyse", game_id[:8], "--model", str(tmp_path / "gone.json")])
+    assert got.exit_code == 1 and f"{tmp_path / 'gone.json'}: no such file" in " ".join(got.output.split())
+    assert "ktlog analyse fit --model" in " ".join(got.output.split())
+
+
+def test_a_what_if_from_the_command_line(simulated_db):
+    with Store(simulated_db, create=False) as store:
+        game = store.games()[0]
+        shot = next(e.seq for e in store.events(game.id) if type(e.payload).__name__ == "Shot")
+    shown = CliRunner().invoke(cli, ["--db", str(simulated_db), "analyse", game.id[:8], "--what-if", str(shot), "--continuations", "20", "--json"])
+    assert shown.exit_code == 0, shown.output
+    w = json.loads(shown.output)["what_if"]
+    assert w["seq"] == shot and w["made"]["label"] == "against simulated play" and w["made"]["continuations"] == 20
+    assert sum(w["made"]["chances"]) == pytest.approx(1.0) and sum(w["instead"]["chances"]) == pytest.approx(1.0)
+    i = w["made"]["players"].index(w["player"])
+    assert w["swing"] == pytest.approx(w["made"]["chances"][i] - w["instead"]["chances"][i], abs=1e-4)
+    text = CliRunner().invoke(cli, ["--db", str(simulated_db), "analyse", game.id[:8], "--what-if", "1", "--continuations", "20"])
+    assert text.exit_code == 1 and "not a move of the battle" in text.output
+
+
+def test_league_moments_epa_and_operatives_from_the_command_line(tmp_path):
     db = tmp_path / "one.db"
     game = "01000000-0000-4000-8000-000000000000"
     g = one_shot_game()
     with Store(db) as store:
         store.import_envelopes(game, g.sealed(game, "2026-11-21T19:00:00+00:00"))
-    shot = next(a.seq for a in g.state.attacks)
-    moments_ = swings(League(db), VP_MODEL)  # the model passed; the command's is the default baseline
-    decided = moments_.filter(pl.col("decided"))
-    assert decided.select("seq", "player", "action").rows() == [(shot, "Alice", "shoot: Melta")]
-    table = moments_table(League(db), VP_MODEL).filter(pl.col("action") == "shoot: Melta").row(0, named=True)
-    assert (table["moments"], table["games"], table["decided"], table["decided_rate"]) == (1, 1, 1, 1.0)
-    assert table["mean_swing"] == pytest.approx(100 * (1 / (1 + math.exp(-2.5)) - 0.5), abs=1e-3)
-    result = CliRunner().invoke(cli, ["--db", str(db), "stats", "moments", "--format", "json"])
-    assert result.exit_code == 0, result.output
-    assert "no model is stored for this database" in result.stderr and "shoot: Melta" in result.stdout
+    winprob.save(Models(models={"kt24-preliminary": VP_MODEL}), winprob.model_path(db))
+    runner = CliRunner()
+    moments = runner.invoke(cli, ["--db", str(db), "stats", "moments", "--format", "json"])
+    assert moments.exit_code == 0, moments.output
+    shot = next(r for r in json.loads(moments.stdout) if r["action"] == "shoot: Melta")
+    assert (shot["moments"], shot["games"], shot["decided"], shot["mean_epa"]) == (1, 1, 1, 1.0)
+    assert shot["mean_swing"] == pytest.approx(100 * (SHOT_CHANCE - 0.5), abs=1e-2)
+    players = runner.invoke(cli, ["--db", str(db), "stats", "players", "--epa", "--format", "json"])
+    assert players.exit_code == 0, players.output
+    alice = next(r for r in json.loads(players.stdout) if r["player"] == "Alice")
+    assert alice["epa_per_game"] == 1.0 and alice["luck_vp_per_game"] == 0.25 and alice["games_read"] == 1
+    operatives = runner.invoke(cli, ["--db", str(db), "stats", "operatives", "--format", "json"])
+    assert operatives.exit_code == 0, operatives.output
+    rows = json.loads(operatives.stdout)
+    assert rows[0]["player"] == "Alice" and rows[0]["operative"] == "alice1" and rows[0]["epa"] == 1.0 and rows[0]["games"] == 1
+
+
+def test_fit_keeps_other_rulesets_models_when_one_is_asked(tmp_path):
+    db = tmp_path / "two.db"
+    with Store(db) as store:
+        simulate_into(store, 2, seed=5, ruleset="kt21")
+    path = winprob.model_path(db)
+    winprob.save(Models(models={"kt24-preliminary": VP_MODEL}), path)
+    done = CliRunner().invoke(cli, ["--db", str(db), "analyse", "fit", "--ruleset", "kt21"])
+    assert done.exit_code == 0, done.output
+    kept = winprob.load(path)
+    assert kept.models == {"kt24-preliminary": VP_MODEL} and kept.unfitted["kt21"].startswith("only 2 finished kt21")
+    wrong = CliRunner().invoke(cli, ["--db", str(db), "analyse", "fit", "--ruleset", "kt99"])
+    assert wrong.exit_code == 1 and "no ruleset 'kt99'" in wrong.output
+
+
+def test_a_turning_point_of_loot_the_simulated_way():
+    """A hand-written turning point in which alice1 loots in TP2 (1VP) is a key moment of kind `objective`."""
+    g, played = fragile_teams()
+    tp(played, "Alice")
+    tp(played, "Alice")
+    g.activate("alice1", "engage", loot("centre"))
+    expend_all(g)
+    result, _ = analyse(records(g), HAND_SET, top=3)
+    looted = next(m for m in result.moments if m.kind == "objective")
+    assert looted.player == "Alice" and "Loot on centre" in looted.description and "Alice +1VP (crit)" in looted.description
+
+
+def test_a_drawn_game_is_read_without_a_warning(tmp_path):
+    """Sample game 03 is a draw: each player's share of the result is a half, and nothing else is
+    printed (a Polars warning once was)."""
+    from ktlog.data import SAMPLE_GAMES
+
+    db = tmp_path / "draw.db"
+    runner = CliRunner()
+    assert runner.invoke(cli, ["--db", str(db), "import", str(SAMPLE_GAMES / "03_transmission_draw.jsonl")]).exit_code == 0
+    with Store(db, create=False) as store:
+        game_id = store.games()[0].id
+    shown = runner.invoke(cli, ["--db", str(db), "analyse", game_id[:8], "--json"])
+    assert shown.exit_code == 0 and shown.stderr == ""
+    data = json.loads(shown.stdout)
+    assert data["curve"][-1][1] == [0.5, 0.5] and [s["total"] for s in data["swings"]] == pytest.approx([0.5 - c for c in data["curve"][0][1]], abs=1e-4)
+
+
+@pytest.mark.parametrize("ruleset", sorted(RULESETS))
+def test_a_simulator_plays_a_game_on_from_any_moment_of_its_battle(ruleset):
+    """Rollouts start anywhere: in a turning point's start, its gambits, an activation or a
+    counteract under way, its end's scoring. Every continuation ends with a result, every event
+    of it accepted by the rules."""
+    from ktlog.analytics.winprob_rollout import Roller
+
+    _, game = next(iter(simulate_games(1, 12, ruleset=ruleset)))
+    roller = Roller(ruleset, seed=3)
+    played = set()
+    for seq, event, state in states(records(game)):
+        if state.phase in ("strategy", "firefight", "between") and (seq % 5 == 0 or type(event).__name__ not in played):
+            played.add(type(event).__name__)
+            got = roller.rollout(state, 2)
+            assert got.continuations == 2 and sum(got.chances) == pytest.approx(1.0, abs=1e-3) and state.result is None
+    assert {"TurningPointStarted", "OperativeActivated", "ActivationEnded"} <= played
+
+
+def test_a_rollout_chooses_again_what_a_viewer_cannot_know():
+    """Approved Ops: an unrevealed primary op (002 step 5) is chosen again for each continuation,
+    as the simulator chooses it; a revealed one is kept."""
+    from ktlog.analytics.winprob_rollout import Roller
+
+    _, game = next(iter(simulate_games(1, 2, ruleset="kt24-approved")))
+    roller = Roller("kt24-approved", seed=1)
+    state = next(s for _, e, s in states(records(game)) if s.turning_point == 2 and type(e).__name__ == "TurningPointStarted")
+    chosen = set()
+    for _ in range(40):
+        copy = fold(game.events[: state.seq])
+        roller.simulator.resample_secrets(copy)
+        chosen.add(tuple(p.primary_op for p in copy.players.values()))
+        assert [p.tac_op_archetype in p.archetypes for p in copy.players.values()] == [True, True]
+    assert len(chosen) > 4
+    revealed = fold(game.events[: state.seq])
+    for p in revealed.players.values():
+        p.primary_op_revealed = True
+    kept = [p.primary_op for p in revealed.players.values()]
+    roller.simulator.resample_secrets(revealed)
+    assert [p.primary_op for p in revealed.players.values()] == kept
+
+
+def test_the_same_seed_plays_the_same_what_if():
+    from ktlog.analytics.winprob_rollout import what_if
+
+    _, game = next(iter(simulate_games(1, 8, ruleset="kt24-preliminary")))
+    shot = next(seq for seq, e in records(game) if type(e).__name__ == "Shot")
+    first, again = what_if(records(game), shot, 30, seed=4), what_if(records(game), shot, 30, seed=4)
+    assert first == again and first.made.label == "against simulated play"

@@ -17,6 +17,8 @@ from .performance import entity_stats
 from .standings import league_elo
 
 WIDTH, HEIGHT = 640, 320
+PLAYER_COLOURS = ("#2b7bd6", "#d6452b", "#2ba84a", "#b58b00")
+"""Each player's colour in the game's order, as the web pages and the terminal's bar show them."""
 alt.data_transformers.disable_max_rows()  # charts are rendered here, not sent to a browser
 
 
@@ -40,14 +42,22 @@ def game_vp_chart(league: League, game_id: str) -> alt.LayerChart:
 
 
 def win_probability_chart(analysis: Analysis, game_id: str) -> alt.LayerChart:
-    """The first player's chance to win after each moment (a step line), the key moments as points."""
-    first = visible(analysis.players[0])
-    curve = pl.DataFrame(analysis.curve, schema={"seq": pl.Int64, "p": pl.Float64}, orient="row")
-    keys = pl.DataFrame({"seq": [m.seq for m in analysis.moments], "p": [m.probability for m in analysis.moments]}, schema={"seq": pl.Int64, "p": pl.Float64})
-    y = alt.Y("p:Q", title=f"{first}'s chance to win", scale=alt.Scale(domain=[0, 1]), axis=alt.Axis(format="%"))
-    line = alt.Chart(curve).mark_line(interpolate="step-after", strokeWidth=2.5).encode(x=alt.X("seq:Q", title="event (seq)"), y=y)
-    points = alt.Chart(keys).mark_point(filled=True, size=70, color="#b60").encode(x="seq:Q", y="p:Q")
-    even = alt.Chart(pl.DataFrame({"p": [0.5]})).mark_rule(strokeDash=[4, 4], color="gray").encode(y="p:Q")
+    """Each player's chance to win after each moment (a step line in their colour), the key moments as points."""
+    names = [visible(p) for p in analysis.players]
+    curve = pl.DataFrame(
+        [(seq, names[i], p) for seq, chances in analysis.curve for i, p in enumerate(chances)],
+        schema={"seq": pl.Int64, "player": pl.String, "p": pl.Float64},
+        orient="row",
+    )
+    moments = pl.DataFrame(
+        {"seq": [m.seq for m in analysis.moments], "player": [visible(m.player) for m in analysis.moments]}, schema={"seq": pl.Int64, "player": pl.String}
+    )  # typed: a game with no key moment (conceded before the battle) has none to join
+    keys = curve.join(moments, on=["seq", "player"])
+    y = alt.Y("p:Q", title="chance to win", scale=alt.Scale(domain=[0, 1]), axis=alt.Axis(format="%"))
+    colour = alt.Color("player:N", scale=alt.Scale(domain=names, range=list(PLAYER_COLOURS[: len(names)])), title=None)
+    line = alt.Chart(curve).mark_line(interpolate="step-after", strokeWidth=2.5).encode(x=alt.X("seq:Q", title="event (seq)"), y=y, color=colour)
+    points = alt.Chart(keys).mark_point(filled=True, size=70).encode(x="seq:Q", y="p:Q", color=colour)
+    even = alt.Chart(pl.DataFrame({"p": [1 / len(names)]})).mark_rule(strokeDash=[4, 4], color="gray").encode(y="p:Q")
     return (even + line + points).properties(width=WIDTH, height=HEIGHT, title=f"Win probability, game {game_id[:8]} (points: key moments)")
 
 

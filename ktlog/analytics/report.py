@@ -10,7 +10,6 @@ import altair as alt
 from ..events import Annotation
 from ..play.timeline import Timeline
 from ..rulesets import get_ruleset
-from ..state import GameState
 from ..storage.store import Store
 from ..text.describe import describe
 from ..text.results import describe_result
@@ -18,7 +17,7 @@ from ..text.safe import visible
 from .charts import EXTRA, ChartsExtraMissing, game_vp_chart, svg, win_probability_chart
 from .key_moments import analyse
 from .league import League
-from .winprob import WinModel, model_for
+from .winprob import Choice, model_for
 
 STYLE = """
 body { font: 15px/1.45 system-ui, sans-serif; margin: 2rem auto; max-width: 60rem; color: #222; }
@@ -65,8 +64,7 @@ def game_report(store: Store, league: League, game_id: str) -> str:
     parts.append("</table>")
     if state.result is not None:
         parts.append(drawn(lambda: game_vp_chart(league, game_id), esc))
-    if len(state.players) == 2:
-        parts += win_probability(state, timeline, model_for(league.db), game_id, esc)
+    parts += win_probability(timeline, model_for(store.path, state.ruleset), game_id, esc)
     if state.warnings:
         parts.append(
             "<h2>Warnings</h2><ul>"
@@ -93,17 +91,28 @@ def drawn(chart: Callable[[], alt.TopLevelMixin], esc: Callable[[str], str]) -> 
         return f"<p class='warn'>The chart is left out: {esc(EXTRA)}.</p>"
 
 
-def win_probability(state: GameState, timeline: Timeline, model: WinModel, game_id: str, esc: Callable[[str], str]) -> list[str]:
-    """The win-probability curve, the key moments and each player's swing (`ktlog analyse GAME`)."""
-    result = analyse(state, model, dict(timeline.records))
+def win_probability(timeline: Timeline, choice: Choice, game_id: str, esc: Callable[[str], str]) -> list[str]:
+    """The win-probability curve, the key moments, the expected VP each operative added, the luck
+    and each player's swing (`ktlog analyse GAME`); or why there is none."""
+    result, _ = analyse(timeline.records, choice)
+    if not result.curve:
+        return ["<h2>Win probability</h2>", f"<p class='sub'>no win probability: {esc(result.model)}</p>"]
     parts = ["<h2>Win probability</h2>", drawn(lambda: win_probability_chart(result, game_id), esc), f"<p class='sub'>{esc(result.model)}</p>"]
-    parts.append("<table><tr><th>seq</th><th>TP</th><th>key moment</th><th>for</th><th>change</th></tr>")
+    parts.append("<table><tr><th>seq</th><th>TP</th><th>key moment</th><th>for</th><th>change</th><th>expected VP</th></tr>")
     for m in result.moments:
         parts.append(
-            f"<tr><td class='n'>{m.seq}</td><td class='n'>{m.turning_point}</td><td>{esc(m.description)}</td><td>{esc(m.gainer)}</td><td class='n'>{m.change:+.0%}</td></tr>"
+            f"<tr><td class='n'>{m.seq}</td><td class='n'>{m.turning_point}</td><td>{esc(m.description)}</td><td>{esc(m.player)}</td>"
+            f"<td class='n'>{m.change:+.0%}</td><td class='n'>{m.epa:+.1f}</td></tr>"
         )
-    parts.append("</table><table><tr><th>player</th><th>swing</th><th>dice</th><th>the rest</th></tr>")
-    for s in result.swings:
-        parts.append(f"<tr><td>{esc(s.player)}</td><td class='n'>{s.total:+.0%}</td><td class='n'>{s.dice:+.0%}</td><td class='n'>{s.rest:+.0%}</td></tr>")
-    parts.append("</table>")
+    parts.append("</table><table><tr><th>player</th><th>operative</th><th>expected VP added</th><th>events</th></tr>")
+    for c in result.epa:
+        parts.append(
+            f"<tr><td>{esc(c.player)}</td><td>{esc(c.operative or 'ploys, gambits and scoring')}</td><td class='n'>{c.epa:+.2f}</td><td class='n'>{c.events}</td></tr>"
+        )
+    parts.append("</table><table><tr><th>player</th><th>swing</th><th>dice</th><th>the rest</th><th>dice luck (VP)</th></tr>")
+    for s, luck in zip(result.swings, result.luck):
+        parts.append(
+            f"<tr><td>{esc(s.player)}</td><td class='n'>{s.total:+.0%}</td><td class='n'>{s.dice:+.0%}</td><td class='n'>{s.rest:+.0%}</td><td class='n'>{luck.vp:+.2f}</td></tr>"
+        )
+    parts.append(f"</table><p class='sub'>luck: {esc(result.luck_method)}</p>")
     return parts

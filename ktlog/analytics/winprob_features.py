@@ -1,130 +1,330 @@
-"""What the win-probability model reads: one row per (game, seq, player) at every moment a
-state's logs changed, from the reducer's own logs (`GameState.vp_log`, `cp_log`, `attacks`,
-`incapacitations`, `turning_points`: the rows the projection tables hold), so the replay of a
-game and the league's tables give the same features. No rule is recomputed here: VP, CP, damage
-and incapacitations are summed as the rules recorded them.
+"""What the win-probability model reads of a game at a moment: the board as a viewer of the game
+sees it, from the reducer's state (VP, markers held, operatives and wounds left, operatives still
+to activate, CP, tac ops revealed, the turning point and initiative), never a secret choice.
 
-Every feature is a difference seen from the row's player (theirs less their opponent's), or one
-multiplied by how far the battle is (`late`: the turning point over 4): a two-player model with
-no intercept, so each player's probability is one less the other's.
+Each ruleset names the features it is read by (`Ruleset.win_features`, data: names of `CATALOGUE`
+and `vp:OP`, `room:OP` for its ops), so a plug-in ruleset gives its own list. A feature is a
+number per player (their own: their VP, their operatives left ...); the model reads each
+player's less the mean of their opponents' (`relative`), each as it is, divided by the square
+root of the battle left and multiplied by it (`TERMS`): a VP lead counts for more as the battle
+runs out, operatives left for less.
+
+This module imports neither Polars nor the rules' machinery: a game's every moment is read in
+the time it takes to fold it.
 """
 
 from __future__ import annotations
 
-import msgspec
-import polars as pl
+import math
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 
-from ..state import GameState
+from ..errors import KtlogError
+from ..events import Event
+from ..reducer import apply_in_place, corrected, effective
+from ..rules import rulings
+from ..rules.killop import KILL_GRADE_TABLE, MAX_KILL_GRADE
+from ..rules.ruleset import Ruleset
+from ..rulesets import RULESETS
+from ..state import PLAYER_STATUS, GameState, OperativeState
 
-LAST_TURNING_POINT = 4
+LOOT_VP_PER_TP = 2
+"""Loot scores at most 2VP a player a turning point (pg 85)."""
 
-BASELINE_FEATURES = ("vp_diff", "vp_diff_late")
-"""The baseline's: VP difference, and VP difference as the battle ends (turning point / 4)."""
-FEATURES = (*BASELINE_FEATURES, "lost_diff", "lost_diff_late", "damage_diff", "cp_diff", "initiative")
-"""The model's: the baseline's, then operatives lost (the opponent's less the player's, and late),
-damage dealt less damage taken in attacks, CP difference, and initiative this turning point
-(1 the player's, -1 the opponent's, 0 before the first)."""
+SHARED = ("vp", "room", "cp", "initiative", "operatives", "operatives_share", "wounds_share", "to_activate", "kill_grade", "markers", "tac_op_revealed")
+"""The features of a ruleset that names none (`Ruleset.win_features` None), with `vp:OP` for each of its ops."""
 
-LOG_COLUMNS: dict[str, dict[str, pl.DataType]] = {
-    "vp": {"game_key": pl.Int64(), "seq": pl.Int64(), "player": pl.String(), "op": pl.String(), "vp": pl.Int64()},
-    "cp": {"game_key": pl.Int64(), "seq": pl.Int64(), "player": pl.String(), "delta": pl.Int64()},
-    "attacks": {"game_key": pl.Int64(), "seq": pl.Int64(), "target_player": pl.String(), "damage": pl.Int64()},
-    "incapacitations": {"game_key": pl.Int64(), "seq": pl.Int64(), "player": pl.String()},
-    "turning_points": {"game_key": pl.Int64(), "seq": pl.Int64(), "turning_point": pl.Int64(), "initiative": pl.String()},
+TERMS = ("", "/sqrt_left", "*left")
+"""How each feature enters the model: as it is, over the square root of the battle left (a
+turning point and a quarter added, so the last moments stay finite), times the battle left."""
+
+
+@dataclass(slots=True)
+class Side:
+    """One player's figures at a moment, the ones the features are made of."""
+
+    vp: dict[str, int]
+    total_vp: int
+    cp: int
+    initiative: bool
+    operatives: int
+    starting: int
+    wounds: int
+    starting_wounds: int
+    to_activate: int
+    escaped: int
+    kill_grade: int
+    to_next_grade: int
+    markers: int
+    most_markers: bool
+    top_kill_grade: bool
+    loot_left: int
+    crit_op: str | None
+    tac_op_revealed: bool
+    room: dict[str, int]
+    total_room: int
+
+
+Feature = Callable[[Side], float]
+
+CATALOGUE: dict[str, tuple[Feature, str]] = {
+    "vp": (lambda s: s.total_vp, "VP scored"),
+    "room": (lambda s: s.total_room, "VP still to be scored: the score's maximum less the VP scored, each op within its cap"),
+    "cp": (lambda s: s.cp, "CP in hand"),
+    "initiative": (lambda s: float(s.initiative), "1 for the player with initiative this turning point (first in player order)"),
+    "operatives": (lambda s: s.operatives, "operatives in the killzone (neither incapacitated nor escaped)"),
+    "operatives_share": (lambda s: s.operatives / s.starting if s.starting else 0.0, "operatives in the killzone over those the kill team started with"),
+    "wounds_share": (lambda s: s.wounds / s.starting_wounds if s.starting_wounds else 0.0, "wounds left over the kill team's starting wounds"),
+    "to_activate": (lambda s: s.to_activate, "operatives still to activate this turning point"),
+    "escaped": (lambda s: s.escaped, "operatives escaped (Joint Ops 03)"),
+    "kill_grade": (lambda s: s.kill_grade, "kill grade reached (kill op)"),
+    "to_next_grade": (lambda s: s.to_next_grade, "enemy operatives still to incapacitate for the next kill grade (0 at grade 5)"),
+    "top_kill_grade": (
+        lambda s: float(s.top_kill_grade),
+        "1 for the player whose kill grade is above every opponent's (the kill op's end-of-battle VP, pg 84)",
+    ),
+    "loot_left": (lambda s: s.loot_left, "VP the player may still loot this turning point (Loot: 2 a turning point, pg 85)"),
+    "markers": (lambda s: s.markers, "objective markers held: secured by the kill team, transmitting and controlled, or sabotaged by it"),
+    "holds_marker": (lambda s: float(s.markers > 0), "1 for a player holding a marker (Secure and Transmission score it, pg 85)"),
+    "most_markers": (lambda s: float(s.most_markers), "1 for the player holding more markers than every opponent (pg 85)"),
+    "tac_op_revealed": (lambda s: float(s.tac_op_revealed), "1 once the player's tac op is revealed"),
 }
-"""The log columns the features read, by log (the projection table's name in `TABLE`)."""
-TABLE = {"vp": "vp_changes", "cp": "cp_changes", "attacks": "attacks", "incapacitations": "incapacitations", "turning_points": "turning_points"}
-STATE_LOG = {"vp": "vp_log", "cp": "cp_log", "attacks": "attacks", "incapacitations": "incapacitations", "turning_points": "turning_points"}
-
-Logs = dict[str, pl.DataFrame]
+"""Every feature a ruleset may name, with what it is (docs/statistics.md lists them); besides
+these, `vp:OP` (VP scored in op OP) and `room:OP` (VP still to be scored in it)."""
 
 
-def state_logs(state: GameState, game_key: int = 0) -> Logs:
-    """A state's logs as the frames `moments` reads (the rows its projections would hold)."""
-    logs = {}
-    for name, columns in LOG_COLUMNS.items():
-        entries = msgspec.to_builtins(getattr(state, STATE_LOG[name]))
-        rows = [{c: game_key if c == "game_key" else e.get(c) for c in columns} for e in entries]
-        logs[name] = pl.DataFrame(rows, schema=columns, orient="row") if rows else pl.DataFrame(schema=columns)
-    return logs
+def feature(name: str) -> Feature:
+    """The feature named (`CATALOGUE`, `vp:OP`, `room:OP`, and any of them `@CRITOP`: itself in
+    games of that crit op, else 0); an unknown name is refused, named."""
+    plain, at, crit_op = name.partition("@")
+    if at and crit_op:
+        read = feature(plain)
+        return lambda s: read(s) if s.crit_op == crit_op else 0.0
+    if name in CATALOGUE:
+        return CATALOGUE[name][0]
+    kind, _, op = name.partition(":")
+    if op and kind == "vp":
+        return lambda s: s.vp.get(op, 0)
+    if op and kind == "room":
+        return lambda s: s.room.get(op, 0)
+    raise KtlogError(f"the win-probability model has no feature {name!r}; features: {', '.join(CATALOGUE)}, vp:OP, room:OP, and any of them @CRITOP")
 
 
-def state_players(state: GameState, game_key: int = 0) -> pl.DataFrame:
-    """The players of a two-player state, in the game's order (0, 1), with no outcome."""
-    return pl.DataFrame({"game_key": [game_key] * len(state.players), "player": list(state.players), "order": range(len(state.players))}).cast(
-        {"order": pl.Int64}
-    )
+def features_of(ruleset: Ruleset) -> tuple[str, ...]:
+    """The features a ruleset's games are read by: its own list, else `SHARED` with VP by op."""
+    if ruleset.win_features is not None:
+        return tuple(ruleset.win_features)
+    return (*SHARED, *(f"vp:{op}" for op in ruleset.ops))
 
 
-def moments(logs: Logs, players: pl.DataFrame) -> pl.DataFrame:
-    """One row per game, per moment (seq 0, then each seq at which a log gained an entry) and per
-    player of two-player games: game_key, seq, player, turning_point and the `FEATURES`.
-    `players`: game_key, player, order (0 or 1), and any columns to keep (the outcome)."""
-    two = players.join(players.group_by("game_key").len().filter(pl.col("len") == 2).select("game_key"), on="game_key", how="semi")
-    keys = two.select("game_key").unique()
-    logs = {name: frame.join(keys, on="game_key", how="semi") for name, frame in logs.items()}
-    changes = pl.concat(
-        [
-            logs["vp"]
-            .group_by("game_key", "seq", "player")
-            .agg(pl.col("vp").sum().alias("vp"), pl.lit(0).alias("cp"), pl.lit(0).alias("lost"), pl.lit(0).alias("taken")),
-            logs["cp"]
-            .group_by("game_key", "seq", "player")
-            .agg(pl.lit(0).alias("vp"), pl.col("delta").sum().alias("cp"), pl.lit(0).alias("lost"), pl.lit(0).alias("taken")),
-            logs["incapacitations"]
-            .group_by("game_key", "seq", "player")
-            .agg(pl.lit(0).alias("vp"), pl.lit(0).alias("cp"), pl.len().alias("lost"), pl.lit(0).alias("taken")),
-            logs["attacks"]
-            .rename({"target_player": "player"})
-            .group_by("game_key", "seq", "player")
-            .agg(pl.lit(0).alias("vp"), pl.lit(0).alias("cp"), pl.lit(0).alias("lost"), pl.col("damage").sum().alias("taken")),
-        ],
-        how="vertical_relaxed",
-    )
-    changes = changes.group_by("game_key", "seq", "player").agg(pl.col("vp", "cp", "lost", "taken").sum())
-    seqs = pl.concat([keys.with_columns(seq=pl.lit(0, pl.Int64)), changes.select("game_key", "seq"), logs["turning_points"].select("game_key", "seq")]).unique()
-    by_order = [
-        seqs.join(two.filter(pl.col("order") == side).select("game_key", "player"), on="game_key")
-        .join(changes, on=["game_key", "seq", "player"], how="left")
-        .sort("game_key", "seq")
-        .select(
-            "game_key",
-            "seq",
-            pl.col("player").alias(f"player{side}"),
-            *(pl.col(c).fill_null(0).cum_sum().over("game_key").alias(f"{c}{side}") for c in ("vp", "cp", "lost", "taken")),
+def terms(features: tuple[str, ...] | list[str]) -> list[str]:
+    """The model's columns: each feature in each of `TERMS`."""
+    return [f + t for f in features for t in TERMS]
+
+
+@dataclass(slots=True)
+class Moment:
+    """A game at a moment as the model reads it: who plays, how much battle is left, and each
+    player's features relative to their opponents (in `features` order)."""
+
+    seq: int
+    turning_point: int
+    left: float
+    players: list[str]
+    relative: list[list[float]]
+    """Per player (in `players` order): each feature, theirs less their opponents' mean."""
+
+    def scores(self, coefficients: list[float]) -> list[float]:
+        """Each player's sum of their terms (`terms`: each feature as it is, over sqrt(left + 1/4),
+        times left) times the coefficients: each feature's weight at this moment, then one sum a player."""
+        root = 1.0 / math.sqrt(self.left + 0.25)
+        left = self.left
+        weight = [coefficients[k] + coefficients[k + 1] * root + coefficients[k + 2] * left for k in range(0, len(coefficients), 3)]
+        return [sum(w * x for w, x in zip(weight, row)) for row in self.relative]
+
+
+def battle_left(state: GameState, ruleset: Ruleset, ready: int, in_killzone: int) -> float:
+    """Turning points still to play, the one under way counted by its operatives still to
+    activate: the whole battle before it, 0 once it is over (a battle of no set length counts 4)."""
+    total = ruleset.turning_points or 4
+    tp = state.turning_point
+    if state.phase == "over":
+        return 0.0
+    if state.phase == "setup" or tp == 0:
+        return float(total)
+    if state.phase == "between":
+        return float(max(0, total - tp))
+    share = ready / in_killzone if state.phase == "firefight" and in_killzone else (1.0 if state.phase == "strategy" else 0.0)
+    return max(0.0, total - tp + share)
+
+
+Bodies = dict[str, list[int]]
+"""Per player: operatives in the killzone, starting, wounds left, starting wounds, escaped
+(what only a look at every operative gives)."""
+
+
+def bodies(state: GameState) -> Bodies:
+    """Each player's operatives summed (`Bodies`)."""
+    counts: Bodies = {name: [0, 0, 0, 0, 0] for name in state.players}
+    op: OperativeState
+    for op in state.scan():
+        c = counts.get(op.player)
+        if c is None:
+            continue
+        c[1] += 1
+        c[3] += op.datacard.wounds
+        status = op.status
+        if status == "escaped":
+            c[4] += 1
+        elif status != "incapacitated" and op.set_up:
+            c[0] += 1
+            c[2] += op.wounds
+    return counts
+
+
+def sides(state: GameState, ruleset: Ruleset, summed: Bodies) -> dict[str, Side]:
+    """Each player's figures at `state` (only what a spectator is shown), their operatives `summed`."""
+    caps, total_cap = ruleset.vp_caps(state) if state.players else ({}, 0)
+    ready = state.count(PLAYER_STATUS)
+    held = dict.fromkeys(state.players, 0)
+    for m in state.markers.values():
+        for who in {m.secured_by if state.crit_op == "Secure" else None, m.controlled_by if m.transmitting else None, m.placed_by if m.sabotaged else None}:
+            if who in held:
+                held[who] += 1
+    first = state.initiative
+    top = max(held.values(), default=0)
+    leaders = [name for name, n in held.items() if n == top]
+    grades = {name: p.kill_grade for name, p in state.players.items()}
+    out = {}
+    for name, p in state.players.items():
+        c = summed[name]
+        enemies = sum(s[1] for other, s in summed.items() if other != name)
+        room = {o: max(0, cap - p.vp.get(o, 0)) for o, cap in caps.items()}
+        total = p.total_vp
+        out[name] = Side(
+            vp=p.vp,
+            total_vp=total,
+            cp=p.cp,
+            initiative=first == name,
+            operatives=c[0],
+            starting=c[1],
+            wounds=c[2],
+            starting_wounds=c[3],
+            to_activate=ready[name, "ready"],
+            escaped=c[4],
+            kill_grade=p.kill_grade,
+            to_next_grade=to_next_grade(enemies, p.enemies_incapacitated, p.kill_grade),
+            markers=held[name],
+            most_markers=top > 0 and leaders == [name],
+            top_kill_grade=all(p.kill_grade > g for other, g in grades.items() if other != name),
+            loot_left=max(0, LOOT_VP_PER_TP - p.loot_vp_this_tp) if state.crit_op == "Loot" else 0,
+            crit_op=state.crit_op,
+            tac_op_revealed=p.tac_op_revealed,
+            room=room,
+            total_room=max(0, min(total_cap - total, sum(room.values()))) if caps else 0,
         )
-        for side in (0, 1)
-    ]
-    pair = by_order[0].join(by_order[1], on=["game_key", "seq"])
-    tps = logs["turning_points"].sort("game_key", "seq")
-    pair = (
-        pair.sort("game_key", "seq")
-        .join_asof(tps.select("game_key", "seq", "turning_point", "initiative"), on="seq", by="game_key", strategy="backward", check_sortedness=False)
-        .with_columns(pl.col("turning_point").fill_null(0))
-    )
-    late = pl.col("turning_point").cast(pl.Float64) / LAST_TURNING_POINT
-    side0 = pair.select(
-        "game_key",
-        "seq",
-        pl.col("player0").alias("player"),
-        "turning_point",
-        vp_diff=(pl.col("vp0") - pl.col("vp1")).cast(pl.Float64),
-        lost_diff=(pl.col("lost1") - pl.col("lost0")).cast(pl.Float64),
-        damage_diff=(pl.col("taken1") - pl.col("taken0")).cast(pl.Float64),
-        cp_diff=(pl.col("cp0") - pl.col("cp1")).cast(pl.Float64),
-        initiative=pl.when(pl.col("initiative") == pl.col("player0")).then(1.0).when(pl.col("initiative") == pl.col("player1")).then(-1.0).otherwise(0.0),
-        opponent=pl.col("player1"),
-    )
-    side1 = side0.select(
-        "game_key",
-        "seq",
-        pl.col("opponent").alias("player"),
-        "turning_point",
-        *(-pl.col(c) for c in ("vp_diff", "lost_diff", "damage_diff", "cp_diff", "initiative")),
-        pl.col("player").alias("opponent"),
-    )
-    rows = pl.concat([side0, side1]).with_columns(vp_diff_late=pl.col("vp_diff") * late, lost_diff_late=pl.col("lost_diff") * late)
-    extra = [c for c in players.columns if c not in ("game_key", "player", "order")]
-    return rows.join(players.select("game_key", "player", *extra), on=["game_key", "player"]).select(
-        "game_key", "seq", "player", "opponent", "turning_point", *FEATURES, *extra
-    )
+    return out
+
+
+def to_next_grade(starting_enemies: int, incapacitated: int, grade: int) -> int:
+    """Enemy operatives still to incapacitate for the next kill grade (pg 84; 0 at the last)."""
+    if grade >= MAX_KILL_GRADE or starting_enemies == 0:
+        return 0
+    row, _ = rulings.kill_grade_row(starting_enemies)
+    return max(0, KILL_GRADE_TABLE[row][grade] - incapacitated)
+
+
+SPARES_BODIES = frozenset(
+    {
+        "ActivationEnded",
+        "TurningPointStarted",
+        "TurningPointEnded",
+        "InitiativeDecided",
+        "RolledOff",
+        "StrategicGambitUsed",
+        "FirefightPloyUsed",
+        "MarkerSecured",
+        "MarkerLooted",
+        "TransmissionInitiated",
+        "ObjectivesControlled",
+        "TacOpRevealed",
+        "TacOpScored",
+        "MissionVPScored",
+        "PrimaryOpRevealed",
+    }
+)
+"""The events (by name: a ruleset's own events live in its package) that change no operative's
+wounds and take none in or out of the killzone (they may ready or expend one): after one, the
+operatives summed before stand, unless the counts of operatives incapacitated, escaped or set up
+say otherwise."""
+
+
+class Reader:
+    """Reads a ruleset's games: the features it names, worked out at any moment."""
+
+    def __init__(self, ruleset: Ruleset, features: tuple[str, ...] | list[str] | None = None):
+        self.ruleset = ruleset
+        self.features = tuple(features) if features is not None else features_of(ruleset)
+        self._read = [feature(f) for f in self.features]
+        self._last: tuple[GameState, tuple, Bodies] | None = None
+        """The state last read, how many of its operatives were out or set up, and them summed."""
+
+    def moment(self, state: GameState, after: Event | None = None) -> Moment:
+        """The game at `state` as the model reads it (`after`: the event that led to it from the
+        state last read, whose operatives need not be summed again if it `SPARES_BODIES`)."""
+        counted = state.count(PLAYER_STATUS)
+        out = tuple(counted[p, s] for p in state.players for s in ("incapacitated", "escaped", "selected"))
+        last = self._last
+        if last is not None and last[0] is state and last[1] == out and type(after).__name__ in SPARES_BODIES:
+            summed = last[2]
+        else:
+            summed = bodies(state)
+        if after is not None:  # a state walked through event by event (not a trial's)
+            self._last = (state, out, summed)
+        by_player = sides(state, self.ruleset, summed)
+        players = list(by_player)
+        own = [[f(by_player[p]) for f in self._read] for p in players]
+        n = len(players)
+        if n > 1:
+            totals = [sum(col) for col in zip(*own)]
+            relative = [[x - (t - x) / (n - 1) for x, t in zip(row, totals)] for row in own]
+        else:
+            relative = [[0.0] * len(self._read) for _ in own]
+        ready = sum(s.to_activate for s in by_player.values())
+        in_killzone = sum(s.operatives for s in by_player.values())
+        return Moment(state.seq, state.turning_point, battle_left(state, self.ruleset, ready, in_killzone), players, relative)
+
+
+def reader_for(state: GameState) -> Reader:
+    """The reader of a game's ruleset (its own features)."""
+    if state.ruleset not in RULESETS:
+        raise KtlogError(f"ruleset {state.ruleset!r} is not installed, so its games cannot be read for the win probability")
+    return Reader(RULESETS[state.ruleset])
+
+
+def states(records: Sequence[tuple[int, Event]]) -> Iterator[tuple[int, Event, GameState]]:
+    """The game's events that count (undone ones left out, corrections applied), each with the
+    state after it: one state, changed in place (copy it to keep it)."""
+    state = GameState()
+    for seq, event in corrected(effective(list(records))):
+        apply_in_place(state, event, seq)
+        yield seq, event, state
+
+
+NEUTRAL = frozenset(
+    {"OperativeActivated", "CounteractStarted", "GambitPassed", "AplModified", "Repositioned", "Dashed", "FellBack", "Charged", "NormalMoved", "Passed"}
+)
+"""The events (by name, as `SPARES_BODIES`) that change nothing the model reads (an activation
+begun, a move, a pass): no moment."""
+
+
+def moves_the_board(event: Event) -> bool:
+    """Whether the model reads the game again after `event`: not after a note, an undo or a
+    `NEUTRAL` event (the moment before stands)."""
+    return not event.meta and type(event).__name__ not in NEUTRAL
+
+
+def in_battle(state: GameState) -> bool:
+    """Whether the model reads this moment: the players are all there and the set-up is done
+    (before, everyone is level and nothing is known), or the battle is over."""
+    return state.phase != "setup" and len(state.players) >= 2

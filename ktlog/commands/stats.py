@@ -108,7 +108,9 @@ def filtered(command):
         league = _league(ctx, kw)
         with _dataset_read(league):
             answer = None
-            if not isinstance(league.db, Path) and not kw:  # a dataset's statistic (none, or a league and season: `answers`) may be stored
+            if not isinstance(league.db, Path) and not any(
+                kw.values()
+            ):  # a dataset's statistic (none, or a league and season: `answers`; no option asked) may be stored
                 from ..analytics.answers import stored_answer
 
                 answer = stored_answer(league, command.__name__)
@@ -129,7 +131,8 @@ def _served(ctx: click.Context, name: str, kw: dict, fmt: str, output: Path | No
     filters or with a league and season alone, in CSV, JSON or a whole table), without loading
     Polars; False when there is none to write, of the files as they are."""
     whole = fmt != "table" or wide  # a table for people keeps to its terminal and leaves player_id to --wide (formats.rendered)
-    if kw.get("source") is None or fmt == "parquet" or not whole or set(kw) - {*FILTERS, "source"}:
+    options = {k for k, v in kw.items() if v is not None and v is not False} - {*FILTERS, "source"}  # a flag left off (players --epa) asks nothing
+    if kw.get("source") is None or fmt == "parquet" or not whole or options:
         return False
     from ..analytics.layout import check_layout, is_dataset
     from ..analytics.place import Place
@@ -182,7 +185,7 @@ def _day(ctx, param, value: dt.datetime | None) -> dt.date | None:
     epilog=examples("ktlog stats standings", 'ktlog stats teams --league "Autumn League" --json', "ktlog stats results --format csv -o results.csv --samples")
 )
 def stats() -> None:
-    """League statistics: standings, results, players, teams, matchups, curves, ops, dice, elo, moments."""
+    """League statistics: standings, results, players, teams, matchups, curves, ops, dice, elo, moments, operatives."""
 
 
 @stats.command(
@@ -206,13 +209,40 @@ def results(league: League):
     return table(league)
 
 
-@stats.command(epilog=examples("ktlog stats players", "ktlog stats players --since 2026-09-01 --wide"))
+@stats.command(epilog=examples("ktlog stats players", "ktlog stats players --since 2026-09-01 --wide", "ktlog stats players --epa"))
+@click.option(
+    "--epa",
+    is_flag=True,
+    help="Add the expected VP each player's moves added per game (EPA) and their dice's luck, by the win-probability model (every game read again: a database only).",
+)
 @filtered
-def players(league: League):
-    """Per player: win rate with a 95% interval, VP by op, kills, CP, ploys, initiative."""
+def players(league: League, epa: bool = False):
+    """Per player: win rate with a 95% interval, VP by op, kills, CP, ploys, initiative (--epa:
+    expected VP added and luck per game)."""
     from ..analytics.performance import entity_stats
 
-    return entity_stats(league, "player")
+    table = entity_stats(league, "player")
+    if not epa:
+        return table
+    from ..analytics.swings import Read, player_epa
+
+    read = Read(league)
+    for note in read.notes():
+        echo(note, err=True)
+    return table.join(player_epa(read), on="player", how="left")
+
+
+@stats.command(epilog=examples("ktlog stats operatives", "ktlog stats operatives --player Kasia --json"))
+@filtered
+def operatives(league: League):
+    """Per player and operative: the expected VP its moves added (EPA), in all and per game, by
+    the win-probability model (every game read again: a database only)."""
+    from ..analytics.swings import Read, operatives_table
+
+    read = Read(league)
+    for note in read.notes():
+        echo(note, err=True)
+    return operatives_table(read, league)
 
 
 @stats.command(epilog=examples("ktlog stats teams", 'ktlog stats teams --league "Autumn League" --format csv -o teams.csv'))
@@ -284,15 +314,16 @@ def elo(league: League):
 @stats.command(epilog=examples("ktlog stats moments", "ktlog stats moments --team Kasrkin --json"))
 @filtered
 def moments(league: League):
-    """Per kill team and kind of action (shots by weapon, fights, ploys, VP, initiative): the mean
-    win-probability swing with its 95% interval, and how often it decided a game (`ktlog analyse fit`
-    fits the model; without one, the baseline is fitted now)."""
-    from ..analytics.swings import moments_table
-    from ..analytics.winprob import model_for
+    """Per kill team and kind of move (shots and fights by weapon, ploys, mission actions, VP,
+    initiative): the mean swing of the mover's chance with its 95% interval, the mean expected VP
+    it added, and how often it decided a game (each ruleset's model: `ktlog analyse fit`, else its
+    default; every game read again: a database only)."""
+    from ..analytics.swings import Read, moments_table
 
-    model = model_for(league.db)
-    echo(f"note: win probability from the {model.describe()}", err=True)
-    return moments_table(league, model)
+    read = Read(league)
+    for note in read.notes():
+        echo(note, err=True)
+    return moments_table(read, league)
 
 
 def _game_id(league: League, prefix: str) -> str:

@@ -24,6 +24,9 @@ LAYOUTS = _HERE / "layouts"
 """The illustrative killzone layouts (`*.toml`): examples, not published maps (docs/the-board.md)."""
 SCHEMAS = _HERE / "schemas"
 """The JSON Schemas of the events, the envelope and the game-log file (`make schemas`)."""
+WINPROB_DEFAULTS = _HERE / "winprob.json"
+"""The win-probability models ktlog ships: one per ruleset it simulates, fitted on simulated
+games (tools/winprob_defaults.py writes it)."""
 EXAMPLES = _HERE / "examples"
 """The files the docs' examples read: an events file, a game file and a BattleScribe roster."""
 

@@ -15,6 +15,10 @@ LINE_LIMIT = 2**20
 """Bytes at most in one line of a game-log file (an event with a whole datacard is a few KB)."""
 
 
+WINPROB_LIMIT = 4 * 2**20
+"""Bytes at most in a win-probability model file (`ktlog analyse fit` writes one; ktlog's defaults,
+four rulesets, are 15 KB)."""
+
 ROSTER_LIMIT = 20 * 2**20
 """Bytes at most in a roster file, a BattleScribe roster or catalogue, or one unzipped from it:
 many times the largest BSData catalogue."""
@@ -29,11 +33,12 @@ def read_limited(path: Path, what: str, limit: int) -> bytes:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except FileNotFoundError:
         raise KtlogError(f"cannot read {path}: no such file") from None
+    info = os.fstat(fd)  # before the file object: opening a folder's as one fails with no word of what it is
+    if not stat.S_ISREG(info.st_mode):
+        os.close(fd)
+        kind = "a folder" if stat.S_ISDIR(info.st_mode) else "a pipe" if stat.S_ISFIFO(info.st_mode) else "a device or socket"
+        raise KtlogError(f"{path} is {kind}, not a regular file; give the path of {what}")
     with os.fdopen(fd, "rb") as f:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            kind = "a folder" if stat.S_ISDIR(info.st_mode) else "a pipe" if stat.S_ISFIFO(info.st_mode) else "a device or socket"
-            raise KtlogError(f"{path} is {kind}, not a regular file; give the path of {what}")
         too_big = f"{path} is larger than {limit // 2**20} MB, the most ktlog reads as {what}; is it the right file?"
         if info.st_size > limit:
             raise KtlogError(too_big)

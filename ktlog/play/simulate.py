@@ -17,8 +17,11 @@ from typing import Any
 
 from ..data import SAMPLE_ROSTERS
 from ..errors import KtlogError
+from ..events import Event
 from ..files.rosters import Roster, load_roster
+from ..reducer import apply_in_place
 from ..rulesets import RULESETS
+from ..state import GameState
 from ..storage.store import Store
 from .builder import GameBuilder
 
@@ -39,6 +42,21 @@ def simulator_for(ruleset: str) -> Callable[[random.Random, list[Roster]], Any]:
         have = ", ".join(name for name, r in RULESETS.items() if r.simulator)
         raise KtlogError(f"no simulator for ruleset {ruleset!r}; simulators: {have}")
     return functools.partial(importlib.import_module(module).Simulator, ruleset=RULESETS[ruleset])
+
+
+class Continuation(GameBuilder):
+    """A game played on from a state the caller owns, by a simulator's `play_on` (a rollout):
+    each event applied to the state in place at the next seq, none kept (so none can be undone:
+    the simulator's `mistakes` set to 0)."""
+
+    def __init__(self, state: GameState):  # no GameCreated: the game exists
+        self.state = state
+        self.events: list[Event] = []
+
+    def add(self, *events: Event) -> GameBuilder:
+        for event in events:
+            apply_in_place(self.state, event, self.state.seq + 1)
+        return self
 
 
 def simulate_games(

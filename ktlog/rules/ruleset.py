@@ -44,6 +44,10 @@ class Ruleset(ABC):
     """The most VP a player scores in each op (see `vp_caps`)."""
     crit_ops: ClassVar[dict[int, str]] = {}
     """Crit op by the initiative player's D3."""
+    win_features: ClassVar[tuple[str, ...] | None] = None
+    """What the win-probability model reads of its games, as data: names of
+    `ktlog.analytics.winprob_features.CATALOGUE`, `vp:OP` and `room:OP` for its ops. None: the
+    shared list and its ops' VP."""
     pve: ClassVar[bool] = False
     """Played against non-player operatives: no opponent to rank, so left out of the league
     unless asked for by name."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from math import comb
@@ -166,8 +166,23 @@ def expected_damage(
 ) -> float:
     """The average damage of one shooting sequence (the same rules as `resolve_shooting`,
     over every way the dice can fall; re-rolls are not modelled)."""
+    return sum(p * damage for p, damage in _ways(weapon, profile, hit, save, accurate, cover, obscured, defence))
+
+
+@lru_cache(maxsize=8192)
+def damage_chances(
+    weapon: Weapon, profile: WeaponProfile, hit: int, save: int, accurate: int, cover: bool, obscured: bool, defence: int = DEFENCE_DICE
+) -> dict[int, float]:
+    """The chance of each damage one shooting sequence can inflict (as `expected_damage`)."""
+    chances: dict[int, float] = {}
+    for p, damage in _ways(weapon, profile, hit, save, accurate, cover, obscured, defence):
+        chances[damage] = chances.get(damage, 0.0) + p
+    return chances
+
+
+def _ways(weapon: Weapon, profile: WeaponProfile, hit: int, save: int, accurate: int, cover: bool, obscured: bool, defence: int) -> Iterator[tuple[float, int]]:
+    """(chance, damage) of each way the attack and defence dice can fall."""
     attack = _chances(lambda r: die_outcome(r, hit, profile.lethal))
-    total = 0.0
     for p_attack, fails, normal, critical in _outcomes(weapon.atk - accurate, attack):
         hits = retain(fails, normal, critical, profile, accurate=accurate, obscured=obscured)
         collected = defence_dice_collected(profile, hits.critical_retained, defence)
@@ -175,8 +190,7 @@ def expected_damage(
         for p_defence, damage in _defended(
             hits.normal, hits.critical, collected - cover_save, cover_save, save, weapon.normal_dmg, weapon.crit_dmg, profile.devastating
         ):
-            total += p_attack * p_defence * damage
-    return total
+            yield p_attack * p_defence, damage
 
 
 @lru_cache(maxsize=8192)

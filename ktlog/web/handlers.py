@@ -142,12 +142,12 @@ def api_chance(store: Store, request: Request) -> Response:
 
 
 def live_chance(store: Store, request: Request, game_id: str, head: int) -> dict | None:
-    """The overlay's win probability: the model reads only the logs of VP, CP, attacks,
-    incapacitations and turning points, which a spectator sees whole (no secret choice, no
-    hidden reason: `key_moments.Chance`), and says which model it is and whether it was
-    fitted on simulated games."""
+    """The overlay's win probability: the model of the game's ruleset reads the board as a
+    spectator sees it (`key_moments.Chance`: no secret choice), and says which model it is and
+    whether it was fitted on simulated games; a ruleset with no model says why (None: the
+    players have not all joined)."""
     from ..analytics.key_moments import chance_now
-    from ..analytics.winprob import model_for, model_path
+    from ..analytics.winprob import model_for, model_path, percent
 
     try:  # a model fitted again is read again
         fitted = model_path(store.path).stat().st_mtime_ns if store.path else None
@@ -156,18 +156,21 @@ def live_chance(store: Store, request: Request, game_id: str, head: int) -> dict
 
     def made() -> dict | None:
         state = store.state(game_id)
-        if len(state.players) != 2:
+        choice = model_for(store.path, state.ruleset)
+        chance = chance_now(state, choice)
+        if choice.model is None:
+            return {"seq": state.seq, "players": list(state.players), "chances": None, "about": choice.why, "simulated": False}
+        if chance is None:
             return None
-        model = model_for(store.path)
-        chance = chance_now(state, model)
         return {
             "seq": chance.seq,
             "players": chance.players,
-            "probability": chance.probability,
+            "chances": chance.chances,
+            "shown": [percent(p, chance.decided) for p in chance.chances],
+            "decided": chance.decided,
             "features": chance.features,
-            "model": model.kind,
-            "simulated": model.simulated_games > 0,
-            "about": model.describe(),
+            "about": choice.why,
+            "simulated": choice.model.origin == "default" or choice.model.simulated_games > 0,
         }
 
     return request.app.state.chances.get((game_id, head, fitted), made)
@@ -188,20 +191,19 @@ def replay(store: Store, request: Request) -> Response:
     return request.app.state.pages.get(("replay", game_id, head), made).response(request)
 
 
-def win_probability(store: Store, cursor: Replay) -> dict | None:
-    """The replay's win-probability curve and key moments as the page draws them (two-player
-    games; described as a spectator sees them: the model reads only the logs, nothing secret)."""
+def win_probability(store: Store, cursor: Replay) -> dict:
+    """The replay's win-probability curve and key moments as the page draws them (described as a
+    spectator sees them: the model reads the board, nothing secret); or why there is none."""
     from ..analytics.key_moments import analyse
     from ..analytics.winprob import model_for
 
-    final = cursor.final
-    if len(final.players) != 2:
-        return None
-    result = analyse(final, model_for(store.path), dict(cursor.timeline.records), spectator=True)
+    result, _ = analyse(cursor.timeline.records, model_for(store.path, cursor.final.ruleset), spectator=True)
     return {
         "players": result.players,
+        "fitted": bool(result.curve),
         "curve": result.curve,
-        "moments": [{"seq": m.seq, "gainer": m.gainer, "change": m.change, "text": m.description} for m in result.moments],
+        "decided": result.decided,
+        "moments": [{"seq": m.seq, "player": m.player, "change": m.change, "text": m.description} for m in result.moments],
         "model": result.model,
     }
 

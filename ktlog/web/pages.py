@@ -85,14 +85,13 @@ def game_page(game_id: str, title: str, state: dict, log: LogPage, *, board: boo
 
 
 def overlay_page(game_id: str, title: str, state: dict, chance: dict | None = None) -> str:
-    """The scoreboard for a stream, and under it the live win probability (two players) with the
-    model that gives it; the script asks /api/games/GAME/chance again after each event.
-    `chance`: as that answers (None: not two players yet)."""
+    """The scoreboard for a stream, and under it the live win probability with the model that
+    gives it (or why there is none); the script asks /api/games/GAME/chance again after each event.
+    `chance`: as that answers (None: the players have not all joined)."""
     body = "<section id='scoreboard' class='scoreboard compact'></section>"
     attrs = _stream(game_id, state)
-    if len(state["players"]) <= 2:  # hidden until both players have joined
-        body += "<section id='chance' class='chance live-chance' hidden><div class='bar'><span class='p0'></span></div><p class='odds'></p><p class='model'></p></section>"
-        attrs["chance"] = f"/api/games/{game_id}/chance"
+    body += "<section id='chance' class='chance live-chance' hidden><div class='bar'></div><p class='odds'></p><p class='model'></p></section>"  # hidden until all have joined
+    attrs["chance"] = f"/api/games/{game_id}/chance"
     return page(title, body + data_block("ktlog-state", state) + data_block("ktlog-chance", chance), kind="overlay", attrs=attrs)
 
 
@@ -106,8 +105,10 @@ def replay_page(game_id: str, title: str, state: dict, rows: list[dict], winprob
         f"<input id='scrubber' type='range' min='0' max='{state['seq']}' value='0'><output id='at'></output></div>"
         "<p id='moment' class='moment'></p><svg id='curve' class='curve' viewBox='0 0 600 160' preserveAspectRatio='none'></svg>"
         + (
-            "<p id='chance' class='chance'></p><svg id='winprob' class='curve' viewBox='0 0 600 160' preserveAspectRatio='none'></svg>"
+            "<p id='chance' class='chance'></p><svg id='winprob' class='curve winprob' viewBox='0 0 600 180'></svg>"
             f"<p class='model'>{escape(winprob['model'])}</p>"
+            if winprob and winprob["fitted"]
+            else f"<p class='model'>no win probability: {escape(winprob['model'])}</p>"
             if winprob
             else ""
         )

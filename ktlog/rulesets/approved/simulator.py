@@ -15,6 +15,7 @@ from ...events import (
     TurningPointStarted,
 )
 from ...play.builder import GameBuilder
+from ...state import GameState
 from ..kt24 import simulator as kt24
 from ..kt24.simulator import STRATEGY_PLOYS
 from .events import PrimaryOpRevealed, PrimaryOpSelected, ScoutingOption, ScoutingRevealed, ScoutingSelected, TacOpRevealed, TacOpScored, TacOpSelected
@@ -58,6 +59,25 @@ class Simulator(kt24.Simulator):
             if p.scouting == "equip":
                 g.add(EquipmentSelected(player=p.name, equipment=(rng.choice([e for e in UNIVERSAL_EQUIPMENT if e not in (p.equipment or ())]),)))
 
+    def resample_secrets(self, state: GameState) -> None:
+        """Tac ops and primary ops not yet revealed, chosen again as `setup` and `gambits` choose
+        them (the scouting options are revealed before the battle)."""
+        rng = self.rng
+        for p in state.players.values():
+            if p.tac_op is not None and not p.tac_op_revealed:
+                p.tac_op_archetype = rng.choice(p.archetypes)
+                p.tac_op = rng.choice(TAC_OPS[p.tac_op_archetype])
+            if p.primary_op is not None and not p.primary_op_revealed:
+                p.primary_op = rng.choice(PRIMARY_OPS)
+
+    def decide_initiative(self, g: GameBuilder) -> None:
+        """TP1's as `strategy_phase` decides it; a later one's as Preliminary Ops'."""
+        s = g.state
+        if s.turning_point == 1:
+            g.add(InitiativeDecided(player=scouting_winner(s) or self.rng.choice(list(s.players))))
+        else:
+            super().decide_initiative(g)
+
     def strategy_phase(self, g: GameBuilder, tp: int) -> None:
         """TP1: the scouting options decide initiative; later: a roll-off (002 step 5)."""
         rng, s = self.rng, g.state
@@ -90,7 +110,8 @@ class Simulator(kt24.Simulator):
     def end_turning_point(self, g: GameBuilder, tp: int) -> None:
         """Tac op VP and reveals as the players record them; the primary ops at the end (002 step 7)."""
         rng = self.rng
-        for p in list(g.state.players.values()):
+        scored = {v.player for v in g.state.vp_log if v.op == "tac" and v.turning_point == tp}  # a rollout from the middle of this end
+        for p in [p for p in g.state.players.values() if p.name not in scored]:
             if not p.tac_op_revealed and rng.random() < 0.4:
                 g.add(TacOpRevealed(player=p.name))
             room = OP_CAP - g.state.players[p.name].vp["tac"]
@@ -99,5 +120,6 @@ class Simulator(kt24.Simulator):
                 g.add(TacOpScored(player=p.name, vp=vp, reason=f"{p.tac_op}: condition met in turning point {tp}"))
         if tp == RULESET.turning_points:
             for p in list(g.state.players.values()):
-                g.add(PrimaryOpRevealed(player=p.name))
+                if not p.primary_op_revealed:
+                    g.add(PrimaryOpRevealed(player=p.name))
         super().end_turning_point(g, tp)

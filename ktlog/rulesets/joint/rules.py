@@ -145,6 +145,7 @@ class JointOps(Kt24TwoPlayer):
     }
     turning_points = None
     ops = ()
+    win_features = ("cp", "initiative", "operatives", "operatives_share", "wounds_share", "to_activate", "escaped", "markers")
 
     def check_event(self, ctx: Ctx, event: ev.Event) -> None:
         check = CHECKS.get(type(event))

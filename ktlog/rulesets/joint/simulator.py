@@ -79,11 +79,24 @@ class Simulator(kt24.Simulator):
         for op_id, card in npo_force(self.npo_cards, MISSIONS[key].npo_wounds, rng):
             g.add(OperativeAdded(player=NPO_SIDE, operative=op_id, datacard=card))
         self.set_up(g, name, markers=rng.randint(1, 3) if key == "sabotage" else rng.randint(0, 2))
-        for tp in range(1, MAX_TURNING_POINTS + 1):
+        return self.battle(g, 1)
+
+    def battle(self, g: GameBuilder, first: int) -> GameBuilder:
+        """Turning points from `first` on until the mission ends the battle; the players' side
+        concedes one still undecided after MAX_TURNING_POINTS."""
+        for tp in range(first, MAX_TURNING_POINTS + 1):
             self.turning_point(g, tp)
             if g.state.phase == "over":
                 return g
-        return g.add(GameConceded(player=name))
+        return g.add(GameConceded(player=next(p.name for p in g.state.players.values() if not p.npo)))
+
+    def decide_initiative(self, g: GameBuilder) -> None:
+        """Roll-offs until one has a winner, then as `initiative` decides."""
+        s = g.state
+        while s.decider is None:
+            g.add(RolledOff(purpose="initiative", rolls=self.rolls(g)))
+        winner = s.decider
+        g.add(InitiativeDecided(player=winner if winner == NPO_SIDE or self.rng.random() < 0.8 else NPO_SIDE))
 
     def set_up(self, g: GameBuilder, name: str, markers: int) -> None:
         """pg 110 with the Joint Ops rulings: the players set up the map's markers."""
@@ -120,6 +133,9 @@ class Simulator(kt24.Simulator):
         g.add(TurningPointStarted(turning_point=tp), RolledOff(purpose="initiative", rolls=rolls), InitiativeDecided(player=self.initiative(g, rolls)))
         self.gambits(g)
         self.firefight_phase(g)
+        self.end_turning_point(g, tp)
+
+    def end_turning_point(self, g: GameBuilder, tp: int) -> None:
         if g.state.phase == "firefight":  # not ended by the mission's victory or defeat
             g.add(TurningPointEnded(turning_point=tp))
 

@@ -196,6 +196,7 @@ class Kt21(Ruleset):
     """The killzones of KT21's boxed sets and their FAQs (004: Killzone: Octarius, Chalnath,
     Gallowdark, Shadowvaults; Kill Team: Moroch, Into the Dark)."""
     ops = ("mission", "tac")
+    win_features = ("vp", "room", "cp", "initiative", "operatives", "operatives_share", "wounds_share", "to_activate", "markers", "vp:mission", "vp:tac")
     citations = CITATIONS
 
     # --- set-up and initiative --------------------------------------------------------------

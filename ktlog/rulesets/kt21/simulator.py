@@ -27,7 +27,7 @@ from ...rules.ruleset import Ruleset
 from ...rules.shooting import defence_dice_collected
 from ...rules.weapons import WeaponProfile, weapon_profile
 from ...state import GameState, OperativeState
-from ..kt24.simulator import PLAYERS, d6, fight_action, ploy_or_pass
+from ..kt24.simulator import PLAYERS, d6, fight_action, play_on, ploy_or_pass, ready_of
 from .events import MissionVPScored, NormalMoved, OverwatchFired, Passed
 from .rules import RULESET, as_played, vp_caps
 
@@ -50,6 +50,11 @@ def profile(weapon: Weapon) -> WeaponProfile:
 
 
 class Simulator:
+    """Plays KT21 games; `play_on` plays one on from any moment of its battle (a rollout)."""
+
+    mistakes = 0.01
+    """How often an action is undone at once (a rollout sets it to 0: it keeps no events to undo)."""
+
     def __init__(self, rng: random.Random, rosters: list[Roster], ruleset: Ruleset):
         self.rng = rng
         self.rosters = kt21_rosters(rosters)
@@ -66,12 +71,32 @@ class Simulator:
         winner = max(rolls[-1], key=rolls[-1].__getitem__)
         markers = [(f"objective-{i}", rng.choice([a, b_])) for i in range(1, rng.randint(3, 6))]
         g.setup(rolloff=rolls, initiative=winner if rng.random() < 0.8 else (a if winner == b_ else b_), markers=markers)
-        for tp in range(1, 5):
-            if tp > 1 and rng.random() < 0.01:
+        return self.battle(g, 1)
+
+    def battle(self, g: GameBuilder, first: int) -> GameBuilder:
+        """The turning points from `first` on; before each after the first, the trailing player
+        concedes one game in a hundred."""
+        for tp in range(first, 5):
+            if tp > 1 and self.rng.random() < 0.01:
                 trailing = min(g.state.players.values(), key=lambda p: p.total_vp).name
                 return g.add(GameConceded(player=trailing))
             self.turning_point(g, tp)
         return g
+
+    def play_on(self, g: GameBuilder) -> GameBuilder:
+        """Play the game on from its state, a moment of its battle, to its end as `play` would."""
+        return play_on(self, g)
+
+    def resample_secrets(self, state: GameState) -> None:
+        """KT21's tac ops are recorded as VP only: nothing secret to choose again."""
+
+    def decide_initiative(self, g: GameBuilder) -> None:
+        """Roll-offs until one names who decides, then as `turning_point` decides."""
+        rng, s = self.rng, g.state
+        while s.decider is None:
+            g.add(RolledOff(purpose="initiative", rolls={n: rng.randint(1, 6) for n in s.players}))
+        initiative = s.initiative or (s.decider if rng.random() < 0.8 else s.opponent(s.decider))
+        g.add(InitiativeDecided(player=initiative))
 
     def roll_off(self, names: list[str]) -> list[dict[str, int]]:
         """Roll-offs until one is not a tie (001 Dice)."""
@@ -94,28 +119,33 @@ class Simulator:
         else:
             initiative = s.initiative
         g.add(InitiativeDecided(player=initiative))
-        self.strategic_ploys(g)
-        self.firefight(g)
+        self.gambits(g)
+        self.firefight_phase(g)
+        self.end_turning_point(g, tp)
+
+    def end_turning_point(self, g: GameBuilder, tp: int) -> None:
+        """The VP scored, the turning point ended."""
         self.score(g)
         g.add(TurningPointEnded(turning_point=tp))
 
-    def strategic_ploys(self, g: GameBuilder) -> None:
+    def gambits(self, g: GameBuilder) -> None:
+        """Strategic ploys, each player in turn, until both pass."""
         s = g.state
         while s.phase == "strategy":
             ploy_or_pass(g, self.rng, s.players[s.gambit_turn], STRATEGIC_PLOYS, 0.3)
 
-    def firefight(self, g: GameBuilder) -> None:
+    def firefight_phase(self, g: GameBuilder) -> None:
         while True:
             s = g.state
-            if not any(o.status == "ready" for o in s.operatives.values()):
+            if not any(o.status == "ready" for o in s.scan()):
                 return
             player = s.next_player
             assert player is not None, "an operative is ready, so a player is due"
-            if not s.ready_operatives(player):
+            if not ready_of(s, player):
                 if self.overwatch(g, player):
                     continue
                 player = s.opponent(player)
-            ready = s.ready_operatives(player)
+            ready = ready_of(s, player)
             group = [o for o in ready if o.datacard.name == s.group_type] if s.group_left and player == s.next_player else []
             self.activation(g, self.rng.choice(group or ready))
 
@@ -123,7 +153,10 @@ class Simulator:
         """Mission and tac op VP as the players read them from their cards, within the caps (004)."""
         rng, s = self.rng, g.state
         mission_cap, total_cap = vp_caps(s)
+        scored = {v.player for v in s.vp_log if v.turning_point == s.turning_point and v.op in ("mission", "tac")}  # a rollout from the middle of this
         for name, p in s.players.items():
+            if name in scored:
+                continue
             vp = min(rng.randint(0, 4), mission_cap - p.vp["mission"], total_cap - p.total_vp)
             if vp > 0:
                 g.add(MissionVPScored(player=name, vp=vp, category="mission", reason=rng.choice(MISSION_REASONS)))
@@ -134,31 +167,38 @@ class Simulator:
     # --- activations and Overwatch ----------------------------------------------------------
 
     def activation(self, g: GameBuilder, op: OperativeState) -> None:
+        g.add(OperativeActivated(operative=op.id, order="engage" if self.rng.random() < 0.7 else "conceal"))
+        self.go_on(g, op.id)
+
+    def go_on(self, g: GameBuilder, operative: str) -> None:
+        """The actions of the activation under way, then its end."""
         rng = self.rng
-        g.add(OperativeActivated(operative=op.id, order="engage" if rng.random() < 0.7 else "conceal"))
         while (act := g.state.activation) is not None:
-            me = g.state.operatives[op.id]
+            me = g.state.operatives[operative]
             action = self.choose(g.state, me, act.actions, me.apl - act.ap_spent)
             if action is None:
                 break
-            g.add(action(op.id))
-            if rng.random() < 0.01 and g.state.activation is not None:
+            g.add(action(operative))
+            if rng.random() < self.mistakes and g.state.activation is not None:
                 g.undo()  # a mistake noticed at once
                 break
         if g.state.activation is not None:
-            p = g.state.players[op.player]
+            player = g.state.operatives[operative].player
+            p = g.state.players[player]
             unused = [x for x in TACTICAL_PLOYS if x.casefold() not in p.used_this_tp]
             if p.cp >= 1 and unused and rng.random() < 0.05:
-                g.add(FirefightPloyUsed(player=op.player, ploy=rng.choice(unused)))
-            g.add(ActivationEnded(operative=op.id))
+                g.add(FirefightPloyUsed(player=player, ploy=rng.choice(unused)))
+            g.add(ActivationEnded(operative=operative))
 
     def overwatch(self, g: GameBuilder, player: str) -> bool:
         """Overwatch with an expended Engage operative, BS worsened by 1 (001), now and then."""
         s = g.state
-        if not s.ready_operatives(s.opponent(player)) or self.rng.random() < 0.5:
+        if not ready_of(s, s.opponent(player)) or self.rng.random() < 0.5:
             return False
         eligible = [
-            o for o in s.operatives_of(player) if o.status == "expended" and o.order == "engage" and not o.engaged_with and o.counteracted_tp != s.turning_point
+            o
+            for o in s.scan()
+            if o.player == player and o.status == "expended" and o.order == "engage" and not o.engaged_with and o.counteracted_tp != s.turning_point
         ]
         for op in self.rng.sample(eligible, len(eligible)):
             shot = self.shot(s, op, worsen=1, overwatch=True)
@@ -186,7 +226,7 @@ class Simulator:
                 options += [b.act(NormalMoved)] * 2
             if "Dash" not in done and "Charge" not in done:
                 options.append(b.dash())
-            enemies = [o for o in s.operatives.values() if o.player != op.player and o.in_killzone]
+            enemies = [o for o in s.scan() if o.player != op.player and o.in_killzone]
             if op.order == "engage" and enemies and not heavy and not set(MOVES) & set(done) and rng.random() < 0.3:
                 options.append(b.charge(rng.choice(enemies).id))
             if "Shoot" not in done:
@@ -207,9 +247,7 @@ class Simulator:
             if (p.heavy and set(moved) - {"Dash"}) or (p.limited and op.weapon_uses.get(w.name, 0) >= p.limited):
                 continue
             weapons.append((w, p))
-        targets = [
-            e for e in s.operatives.values() if e.player != op.player and e.in_killzone and not any(s.operatives[x].player == op.player for x in e.engaged_with)
-        ]
+        targets = [e for e in s.scan() if e.player != op.player and e.in_killzone and not any(s.operatives[x].player == op.player for x in e.engaged_with)]
         if not weapons or not targets:
             return None
         (weapon, p), target = rng.choice(weapons), rng.choice(targets)

@@ -16,9 +16,11 @@ from ...events import (
     FirefightPloyUsed,
     GambitPassed,
     GameConceded,
+    InitiativeDecided,
     ObjectivesControlled,
     OperativeActivated,
     Order,
+    RolledOff,
     StrategicGambitUsed,
     TurningPointEnded,
 )
@@ -38,6 +40,29 @@ FIREFIGHT_PLOYS = ["Heroic Stand", "Quick Reflexes", "Adrenaline Surge"]
 
 def d6(rng: random.Random, n: int) -> str:
     return "".join(str(rng.randint(1, 6)) for _ in range(n))
+
+
+def play_on(sim, g: GameBuilder) -> GameBuilder:
+    """Play the game in `g` on from its state, a moment of its battle, to its end as `sim.play`
+    would: the turning point under way finished (its start, gambits, the activation under way,
+    the other activations, its end), then the rest (`sim.battle`). Every simulator's."""
+    s = g.state
+    if s.phase in ("strategy", "firefight"):
+        tp = s.turning_point
+        if s.phase == "strategy" and s.initiative_in(tp) is None:
+            sim.decide_initiative(g)
+        sim.gambits(g)
+        if (act := g.state.activation) is not None:
+            sim.go_on(g, act.operative)
+        sim.firefight_phase(g)
+        sim.end_turning_point(g, tp)
+    return g if g.state.phase == "over" else sim.battle(g, g.state.turning_point + 1)
+
+
+def ready_of(s: GameState, player: str) -> list[OperativeState]:
+    """The player's ready operatives, read without copying them (`GameState.scan`): the
+    simulator only reads them, and a rollout plays thousands of activations."""
+    return [o for o in s.scan() if o.player == player and o.status == "ready"]
 
 
 def ploy_or_pass(g: GameBuilder, rng: random.Random, player: PlayerState, ploys: list[str], chance: float) -> None:
@@ -65,7 +90,12 @@ def fight_action(rng: random.Random, s: GameState, op: OperativeState, quick: fl
 
 
 class Simulator:
-    """Plays two-player games of the ruleset it is given, stored under its name."""
+    """Plays two-player games of the ruleset it is given, stored under its name; `play_on`
+    plays a game on from any moment of its battle (a rollout, `ktlog.analytics.winprob_rollout`)."""
+
+    mistakes = 0.01
+    """How often an action is undone at once (a mistake noticed): a rollout, which keeps no
+    events to undo, sets it to 0."""
 
     def __init__(self, rng: random.Random, rosters: list[Roster], ruleset: Ruleset):
         self.rng = rng
@@ -86,13 +116,34 @@ class Simulator:
         winner = max(rolls[-1], key=rolls[-1].__getitem__)
         initiative = winner if rng.random() < 0.8 else (a if winner == b_ else b_)
         self.setup(g, rolls, initiative)
-        for tp in range(1, self.turning_points + 1):
-            if tp > 1 and rng.random() < 0.01:
+        return self.battle(g, 1)
+
+    def battle(self, g: GameBuilder, first: int) -> GameBuilder:
+        """The turning points from `first` on; before each after the first, the trailing player
+        concedes one game in a hundred."""
+        for tp in range(first, self.turning_points + 1):
+            if tp > 1 and self.rng.random() < 0.01:
                 trailing = min(g.state.players.values(), key=lambda p: p.total_vp).name
                 g.add(GameConceded(player=trailing))
                 return g
             self.turning_point(g, tp)
         return g
+
+    def play_on(self, g: GameBuilder) -> GameBuilder:
+        """Play the game on from its state, a moment of its battle, to its end as `play` would."""
+        return play_on(self, g)
+
+    def resample_secrets(self, state: GameState) -> None:
+        """Each secret choice not yet revealed, chosen again as `play` chooses it (a rollout
+        knows only what a viewer of the game knows): none in Preliminary Ops."""
+
+    def decide_initiative(self, g: GameBuilder) -> None:
+        """A turning point's initiative when its start was cut short: roll-offs until one names
+        who decides, then as `strategy_phase` decides."""
+        rng, s = self.rng, g.state
+        while s.decider is None:
+            g.add(RolledOff(purpose="initiative", rolls={n: rng.randint(1, 6) for n in s.players}))
+        g.add(InitiativeDecided(player=rng.choice(list(s.players)) if rng.random() < 0.3 else s.decider))
 
     def setup(self, g: GameBuilder, rolls: list[dict[str, int]], initiative: str) -> None:
         g.setup(rolloff=rolls, initiative=initiative, crit_op=self.rng.randint(1, 3))
@@ -114,18 +165,18 @@ class Simulator:
         activates (pg 38)."""
         while g.state.phase == "firefight":
             s = g.state
-            if s.activation is None and not any(o.status == "ready" for o in s.operatives.values()):
+            if s.activation is None and not any(o.status == "ready" for o in s.scan()):
                 return
             player, due = s.next_player, s.due_to_activate()
             assert player is not None and due is not None, "an operative is ready, so a player is due"
-            if s.ready_operatives(player):
-                self.activation(g, self.rng.choice(s.ready_operatives(player)))
+            if ready := ready_of(s, player):
+                self.activation(g, self.rng.choice(ready))
             elif not self.counteract(g, player):
-                self.activation(g, self.rng.choice(s.ready_operatives(due)))
+                self.activation(g, self.rng.choice(ready_of(s, due)))
 
     def end_turning_point(self, g: GameBuilder, tp: int) -> None:
         s = g.state
-        if s.crit_op == "Transmission":
+        if s.crit_op == "Transmission" and s.control_recorded_tp != tp:
             control = {m: self.rng.choice([*s.players, None]) for m in s.markers}
             g.add(ObjectivesControlled(control=control))
         g.add(TurningPointEnded(turning_point=tp))
@@ -138,38 +189,48 @@ class Simulator:
     # --- one activation ---------------------------------------------------------------------
 
     def activation(self, g: GameBuilder, op: OperativeState) -> None:
-        rng = self.rng
-        order: Order = "engage" if rng.random() < 0.7 else "conceal"
+        order: Order = "engage" if self.rng.random() < 0.7 else "conceal"
         g.add(OperativeActivated(operative=op.id, order=order))
-        for _ in range(op.apl + 1):
+        self.go_on(g, op.id)
+
+    def go_on(self, g: GameBuilder, operative: str) -> None:
+        """The actions of the activation (or counteract) under way, then its end."""
+        rng = self.rng
+        act = g.state.activation
+        assert act is not None, "an operative is active"
+        if act.counteract:
+            self.counteract_action(g, operative)
+            return
+        for _ in range(g.state.operatives[operative].apl + 1 - len(act.actions)):
             s = g.state
             if s.activation is None:
                 return  # incapacitated mid-activation
-            left = s.operatives[op.id].apl - s.activation.ap_spent
-            action = self.choose(g, s.operatives[op.id], list(s.activation.actions), left)
+            left = s.operatives[operative].apl - s.activation.ap_spent
+            action = self.choose(g, s.operatives[operative], list(s.activation.actions), left)
             if action is None:
                 break
-            g.add(action(op.id))
-            if rng.random() < 0.01 and g.state.activation is not None:
+            g.add(action(operative))
+            if rng.random() < self.mistakes and g.state.activation is not None:
                 g.undo()  # a mistake noticed at once
         if g.state.activation is not None:
             if rng.random() < 0.05:
-                self.firefight_ploy(g, op.player)
-            g.add(ActivationEnded(operative=op.id))
+                self.firefight_ploy(g, g.state.operatives[operative].player)
+            g.add(ActivationEnded(operative=operative))
 
     def counteract(self, g: GameBuilder, player: str) -> bool:
         s = g.state
-        eligible = [o for o in s.operatives_of(player) if o.status == "expended" and o.order == "engage" and o.counteracted_tp != s.turning_point]
+        eligible = [o for o in s.scan() if o.player == player and o.status == "expended" and o.order == "engage" and o.counteracted_tp != s.turning_point]
         if not eligible or self.rng.random() < 0.4:
             return False
         op = self.rng.choice(eligible)
         g.add(CounteractStarted(operative=op.id))
-        action = self.choose(g, op, [], 1, counteract=True)
-        if action is None:
-            g.add(ActivationEnded(operative=op.id))
-        else:
-            g.add(action(op.id))
+        self.counteract_action(g, op.id)
         return True
+
+    def counteract_action(self, g: GameBuilder, operative: str) -> None:
+        """A counteract's one action, or its end without one."""
+        action = self.choose(g, g.state.operatives[operative], [], 1, counteract=True)
+        g.add(ActivationEnded(operative=operative) if action is None else action(operative))
 
     def firefight_ploy(self, g: GameBuilder, player: str) -> None:
         p = g.state.players[player]
@@ -182,7 +243,7 @@ class Simulator:
         rng, s = self.rng, g.state
         if left < 1 or (not counteract and rng.random() < 0.1):
             return None
-        enemies = [o for o in s.operatives.values() if o.player != op.player and o.in_killzone]
+        enemies = [o for o in s.scan() if o.player != op.player and o.in_killzone]
         options = []
         moved = any(a in ("Reposition", "Dash", "Fall Back", "Charge") for a in done)
         act = s.activation

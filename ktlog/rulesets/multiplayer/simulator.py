@@ -7,7 +7,7 @@ establishes player order instead of initiative and lets whoever is due activate 
 
 from __future__ import annotations
 
-from ...events import TurningPointStarted
+from ...events import RolledOff, TurningPointStarted
 from ...play.builder import GameBuilder
 from ..kt24 import simulator as kt24
 from ..kt24.simulator import PLAYERS
@@ -22,9 +22,20 @@ class Simulator(kt24.Simulator):
         for name in names:
             g.player(name, rng.choice(self.rosters))  # a kill team may be chosen twice (a mirror)
         g.setup_multiplayer(self.order_rolls(names), crit_op=rng.randint(1, 3), markers=len(names) + rng.choice((0, 1)))
-        for tp in range(1, self.turning_points + 1):
+        return self.battle(g, 1)
+
+    def battle(self, g: GameBuilder, first: int) -> GameBuilder:
+        """The turning points from `first` on (nobody concedes a Multiplayer Ops game here)."""
+        for tp in range(first, self.turning_points + 1):
             self.turning_point(g, tp)
         return g
+
+    def decide_initiative(self, g: GameBuilder) -> None:
+        """Player order when a turning point's start was cut short: the tied players roll on."""
+        s = g.state
+        while s.initiative_in(s.turning_point) is None:
+            tied = next((group for group in s.order_ties if len(group) > 1), list(s.players))
+            g.add(RolledOff(purpose="initiative", rolls={p: self.rng.randint(1, 6) for p in tied}))
 
     def order_rolls(self, names: list[str]) -> list[dict[str, int]]:
         """Every player's D6, then each group still tied rolls again, until the order is settled (pg 99)."""

@@ -13,6 +13,25 @@ from ..kt24.rules import Kt24TwoPlayer
 LOOT_VP_PER_TP = 2
 
 
+BOARD_AND_CRIT_OP = (
+    *(
+        "vp",
+        "room",
+        "cp",
+        "initiative",
+        "operatives",
+        "operatives_share",
+        "wounds_share",
+        "to_activate",
+        "kill_grade",
+        "top_kill_grade",
+    ),  # the board, the kill op
+    *("markers", "holds_marker", "most_markers", "loot_left", "vp@Loot", "vp@Transmission"),  # the crit op's scoring
+)
+"""The features of KT24's two-player packs: the board, the kill op's end-of-battle VP and the crit
+op's scoring (pg 84-85), in the order their stored models' coefficients are."""
+
+
 class PreliminaryOps(Kt24TwoPlayer):
     name = "kt24-preliminary"
     title = "KT24 Preliminary Ops"
@@ -20,6 +39,8 @@ class PreliminaryOps(Kt24TwoPlayer):
     simulator = "ktlog.rulesets.kt24.simulator"
     ops = ("crit", "kill")
     max_vp = {"crit": 6, "kill": 6}
+    win_features = (*BOARD_AND_CRIT_OP, "vp:crit", "vp:kill")
+    """The board, the kill op's end-of-battle VP and the crit op's scoring (pg 84-85) as the model reads them."""
     crit_ops = CRIT_OPS
 
     def on_battle_start(self, ctx: Ctx) -> None:

@@ -1,10 +1,11 @@
 """The replay screen: step through a battle moment by moment, read-only.
 
-The state panel is the record screen's; the evaluation bar beside it shows the first player's
-chance to win at the moment shown (`ktlog.analytics.key_moments`, read once when the screen
-opens, from the model stored beside the database or the default baseline), and the scrubber
-marks the key moments (◆), `k` and `K` jumping to the next and the previous; `b` hides the bar
-(and shows it again); the replay cursor (`ktlog.play.replay.Replay`) gives the
+The state panel is the record screen's; the evaluation bar beside it shows each player's chance
+to win at the moment shown (`ktlog.analytics.key_moments`, read once when the screen opens, by the
+model of the game's ruleset stored beside the database, or its default; a ruleset with neither
+shows no bar and the moment line says why), and the scrubber marks the key moments (◆), `k` and
+`K` jumping to the next and the previous; `b` hides the bar and every chance the screen shows
+(and shows them again); the replay cursor (`ktlog.play.replay.Replay`) gives the
 state at any seq from its snapshots, so a jump costs about as much as a step. A spectator sees
 each secret choice (Approved Ops) only from the moment it is revealed: in the state panel, the
 moment line and the event log.
@@ -26,7 +27,6 @@ from ktlog.play.database import Store
 from ktlog.play.replay import Replay
 from ktlog.play.timeline import Timeline
 from ktlog.rulesets import get_ruleset
-from ktlog.state import GameState
 from ktlog.text.describe import describe
 
 from ..markup import escape
@@ -92,14 +92,16 @@ class ReplayScreen(DialogHost):
         self.timeline = self.replay.timeline
         self.tp_starts = {seq: f"TP{tp}" for seq, tp in self.timeline.turning_points.items()}
         self.top_vp = max((p.total_vp for p in final.players.values()), default=0) + 1
-        self.analysis = evaluate(store, final, self.timeline, spectator)
-        """The win probability at every moment and the key moments (None: not a two-player game)."""
-        self.key_seqs = sorted(m.seq for m in self.analysis.moments) if self.analysis else []
+        self.analysis = evaluate(store, final.ruleset, self.timeline, spectator)
+        """The win probability at every moment and the key moments (`fitted` False: no model, and why)."""
+        self.key_seqs = sorted({m.seq for m in self.analysis.moments}) if self.analysis.curve else []
+        self.chances_shown = True
+        """Whether the bar, and every chance the screen words, is shown (`b`)."""
 
     def compose(self) -> ComposeResult:
         with Vertical(id="main"):
             with Horizontal(id="board"):
-                if self.analysis:
+                if self.analysis.curve:
                     yield EvalBar(self.analysis.players)
                 yield StatePanel(len(self.replay.final.players), spectator=self.spectator)
                 if self.replay.final.layout is not None:  # a game with positions: its map, shown with m
@@ -144,21 +146,25 @@ class ReplayScreen(DialogHost):
     def show_bar(self) -> None:
         """The evaluation bar at the moment shown (a hidden bar is left as it is)."""
         for bar in self.query(EvalBar):
-            if bar.display and self.analysis:
-                bar.show(probability_at(self.analysis, self.replay.seq), self.analysis.model)
+            if bar.display:
+                chances, decided = chances_at(self.analysis, self.replay.seq)
+                bar.show(chances, decided, self.analysis.model)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "toggle_bar" and not self.analysis:  # no bar with more than two players
+        if action == "toggle_bar" and not self.analysis.curve:  # no model for this ruleset: nothing to hide
             return False
         if action == "toggle_map" and self.replay.final.layout is None:  # a game without positions has no map
             return False
         return super().check_action(action, parameters)
 
     def action_toggle_bar(self) -> None:
-        """Hide the evaluation bar (to replay a game without being told who is ahead), or show it again."""
+        """Hide the evaluation bar and every chance the screen words (to replay a game without being
+        told who is ahead), or show them again."""
+        self.chances_shown = not self.chances_shown
         for bar in self.query(EvalBar):
-            bar.display = not bar.display
+            bar.display = self.chances_shown
         self.show_bar()
+        self.query_one("#moment", TextBlock).set(self.moment_text(self.replay.seq))
 
     def action_toggle_map(self) -> None:
         """The battle's map in place of the operatives' table, or the table again."""
@@ -168,6 +174,9 @@ class ReplayScreen(DialogHost):
         self.show()
 
     def moment_text(self, seq: int) -> str:
+        if not self.analysis.curve and seq == self.replay.seq and seq in (0, min(self.tp_starts, default=0)):
+            start = "[dim]before the first event · → steps forward, ] next activation, PgDn next turning point[/]\n" if seq == 0 else ""
+            return start + f"[dim]no win probability: {escape(self.analysis.model)}[/]"
         if seq == 0:
             return "[dim]before the first event · → steps forward, ] next activation, PgDn next turning point[/]"
         event = self.timeline.event(seq)
@@ -176,9 +185,11 @@ class ReplayScreen(DialogHost):
             text += f" [magenta](undone at seq {self.timeline.undone_by[seq]})[/]"
         if seq in self.timeline.corrected_by and not event.meta:
             text += f" [yellow](corrected at seq {self.timeline.corrected_by[seq]}: what counts is shown from there)[/]"
-        moment = next((m for m in self.analysis.moments if m.seq == seq), None) if self.analysis else None
-        if moment:
-            text += f" [b yellow]◆ key moment: {escape(moment.gainer)} {moment.change:+.0%}[/]"
+        moment = next((m for m in self.analysis.moments if m.seq == seq), None)
+        if moment and self.chances_shown:
+            text += f" [b yellow]◆ key moment: {escape(moment.player)} {moment.change:+.0%}[/] [yellow]{escape(moment.description)}[/]"
+        elif moment:
+            text += " [b yellow]◆ key moment[/]"  # the bar hidden: not who gained, nor how much
         for note in self.timeline.notes.get(seq, []):
             text += f"\n[i cyan]✎ {escape(note)}[/]"
         return text
@@ -244,15 +255,15 @@ class ReplayScreen(DialogHost):
         self.action_seek(message.seq)
 
 
-def evaluate(store: Store, final: GameState, timeline: Timeline, spectator: bool) -> Analysis | None:
-    """The replay's evaluation: its game through the database's model (None for a game of more
-    than two players, which the model does not read)."""
-    if len(final.players) != 2:
-        return None
-    return analyse(final, model_for(store.path), dict(timeline.records), spectator=spectator)
+def evaluate(store: Store, ruleset: str, timeline: Timeline, spectator: bool) -> Analysis:
+    """The replay's evaluation: its game through the model of its ruleset (or why there is none)."""
+    return analyse(timeline.records, model_for(store.path, ruleset), spectator=spectator)[0]
 
 
-def probability_at(analysis: Analysis, seq: int) -> float:
-    """The first player's chance after `seq`: the curve's last moment at or before it."""
+def chances_at(analysis: Analysis, seq: int) -> tuple[list[float], bool]:
+    """Each player's chance after `seq` (the curve's last moment at or before it; level before
+    the battle), and whether the game is decided there."""
     at = bisect.bisect_right(analysis.curve, seq, key=lambda point: point[0]) - 1
-    return analysis.curve[max(at, 0)][1]
+    if at < 0:
+        return [1 / len(analysis.players)] * len(analysis.players), False
+    return analysis.curve[at][1], analysis.decided is not None and seq >= analysis.decided

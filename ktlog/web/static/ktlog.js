@@ -459,8 +459,8 @@
       return b;
     }));
     drawCurve(final, head, tpStarts);
-    const winprob = data("ktlog-winprob");
-    if (winprob) drawWinprob(winprob, head, tpStarts);
+    const evaluation = data("ktlog-winprob");
+    const winprob = evaluation && evaluation.fitted ? evaluation : null;
 
     async function seek(to) {
       seq = Math.max(0, Math.min(head, to));
@@ -482,11 +482,9 @@
       here?.classList.add("here");
       scrollTo(here);
       document.getElementById("moment").textContent = seq === 0 ? "before the first event" : (here ? `seq ${seq}: ${here.querySelector(".text").textContent}` : `seq ${seq}`);
-      for (const id of ["cursor", "winprob-cursor"]) {
-        const cursor = document.getElementById(id);
-        if (cursor) cursor.setAttribute("x1", x(seq, head)), cursor.setAttribute("x2", x(seq, head));
-      }
-      if (winprob) showChance(winprob, seq);
+      const cursor = document.getElementById("cursor");
+      if (cursor) cursor.setAttribute("x1", x(seq, head)), cursor.setAttribute("x2", x(seq, head));
+      if (winprob) showChance(winprob, seq), drawWinprob(winprob, head, tpStarts, seq);
     }
 
     const jumps = { ArrowRight: () => seq + 1, ArrowLeft: () => seq - 1, Home: () => 0, End: () => head,
@@ -539,52 +537,76 @@
     svg.replaceChildren(...parts);
   }
 
-  // --- the win probability (issue 28) ----------------------------------------------------------
+  // --- the win probability (issues 28, 41) ---------------------------------------------------
 
-  function chanceAt(winprob, seq) {
-    let p = winprob.curve[0][1];
-    for (const [s, q] of winprob.curve) if (s <= seq) p = q;
-    return p;
+  // A chance as every face shows it: whole percent, but "> 99%" and "< 1%" until the game is decided.
+  function percent(p, decided) {
+    if (!decided && p > 0.99) return "> 99%";
+    if (!decided && p < 0.01) return "< 1%";
+    return `${Math.round(100 * p)}%`;
+  }
+
+  // Each player's chances after `seq` (level before the battle), and whether the game is decided there.
+  function chancesAt(winprob, seq) {
+    let at = null;
+    for (const point of winprob.curve) if (point[0] <= seq) at = point;
+    const n = winprob.players.length;
+    return { chances: at ? at[1] : Array(n).fill(1 / n), decided: winprob.decided !== null && seq >= winprob.decided };
   }
 
   function showChance(winprob, seq) {
-    const p = chanceAt(winprob, seq);
-    const [a, b] = winprob.players;
+    const { chances, decided } = chancesAt(winprob, seq);
     const key = winprob.moments.find((m) => m.seq === seq);
-    const pct = (v) => `${Math.round(100 * v)}%`;
-    const text = `win probability: ${a} ${pct(p)} · ${b} ${pct(1 - p)}` + (key ? ` · key moment: ${key.gainer} +${pct(key.change)}` : "");
+    const text = "win probability: " + winprob.players.map((p, i) => `${p} ${percent(chances[i], decided)}`).join(" · ")
+      + (key ? ` · key moment: ${key.player} +${Math.round(100 * key.change)}% (${key.text})` : "");
     document.getElementById("chance").replaceChildren(visible(text));
   }
 
-  function drawWinprob(winprob, head, tpStarts) {
+  // The curve of each player's chance up to the moment shown (what comes after is not told), in
+  // the players' colours, with its axes (chance, turning points) and the key moments passed.
+  function drawWinprob(winprob, head, tpStarts, seq) {
     const svg = document.getElementById("winprob");
     const ns = "http://www.w3.org/2000/svg";
-    const shape = (tag, cls, attrs) => {
+    const shape = (tag, cls, attrs, text) => {
       const node = document.createElementNS(ns, tag);
-      node.setAttribute("class", cls);
+      if (cls) node.setAttribute("class", cls);
       for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+      if (text !== undefined) node.textContent = visible(text);
       return node;
     };
-    const y = (p) => 155 - 150 * p;
-    const parts = tpStarts.map(([s]) => shape("line", "tp-line", { x1: x(s, head), x2: x(s, head), y1: 0, y2: 160 }));
-    parts.push(shape("line", "tp-line", { x1: 0, x2: 600, y1: y(0.5), y2: y(0.5) }));
-    const points = [];
-    winprob.curve.forEach(([s, p], i) => {
-      if (i) points.push([x(s, head), y(winprob.curve[i - 1][1])]);
-      points.push([x(s, head), y(p)]);
+    const left = 44, right = 592, top = 8, bottom = 150;
+    const sx = (s) => left + (head ? ((right - left) * s) / head : 0);
+    const sy = (p) => bottom - (bottom - top) * p;
+    const parts = [];
+    for (const p of [0, 0.5, 1]) {
+      parts.push(shape("line", p === 0.5 ? "tp-line" : "axis", { x1: left, x2: right, y1: sy(p), y2: sy(p) }));
+      parts.push(shape("text", "axis-label", { x: left - 4, y: sy(p) + 4, "text-anchor": "end" }, `${100 * p}%`));
+    }
+    parts.push(shape("line", "axis", { x1: left, x2: left, y1: top, y2: bottom }));
+    for (const [s, tp] of tpStarts) {
+      parts.push(shape("line", "tp-line", { x1: sx(s), x2: sx(s), y1: top, y2: bottom }));
+      parts.push(shape("text", "axis-label", { x: sx(s) + 2, y: bottom + 14 }, `TP${tp}`));
+    }
+    parts.push(shape("text", "axis-label", { x: right, y: bottom + 28, "text-anchor": "end" }, `seq (of ${head}); chance to win`));
+    const shown = winprob.curve.filter(([s]) => s <= seq);
+    winprob.players.forEach((player, i) => {
+      const points = [];
+      shown.forEach(([s, chances], k) => {
+        if (k) points.push([sx(s), sy(shown[k - 1][1][i])]);
+        points.push([sx(s), sy(chances[i])]);
+      });
+      if (shown.length) points.push([sx(seq), sy(shown[shown.length - 1][1][i])]);
+      const line = shape("polyline", `vp p${i}`, { points: points.map((pt) => pt.join(",")).join(" ") });
+      line.append(shape("title", null, {}, player));
+      parts.push(line);
     });
-    points.push([600, y(winprob.curve[winprob.curve.length - 1][1])]);
-    parts.push(shape("polyline", "vp p0", { points: points.map((pt) => pt.join(",")).join(" ") }));
-    for (const m of winprob.moments) {
-      const dot = shape("circle", "key-moment", { cx: x(m.seq, head), cy: y(chanceAt(winprob, m.seq)), r: 4 });
-      const title = document.createElementNS(ns, "title");
-      title.textContent = visible(`seq ${m.seq}: ${m.text}`);
-      dot.append(title);
+    for (const m of winprob.moments.filter((m) => m.seq <= seq)) {
+      const i = winprob.players.indexOf(m.player);
+      const dot = shape("circle", `key-moment p${i}`, { cx: sx(m.seq), cy: sy(chancesAt(winprob, m.seq).chances[i]), r: 4 });
+      dot.append(shape("title", null, {}, `seq ${m.seq}: ${m.player} +${Math.round(100 * m.change)}%: ${m.text}`));
       parts.push(dot);
     }
-    const cursor = shape("line", "cursor", { x1: 0, x2: 0, y1: 0, y2: 160 });
-    cursor.id = "winprob-cursor";
-    parts.push(cursor);
+    parts.push(shape("line", "cursor", { x1: sx(seq), x2: sx(seq), y1: top, y2: bottom }));
     svg.replaceChildren(...parts);
   }
 
@@ -594,13 +616,20 @@
     const box = document.getElementById("chance");
     if (!box || !chance) return;
     box.hidden = false;
-    const [a, b] = chance.players;
-    const pct = (v) => `${Math.round(100 * v)}%`;
-    box.querySelector(".bar .p0").style.width = pct(chance.probability);
-    box.querySelector(".odds").textContent = visible(`win probability: ${a} ${pct(chance.probability)} · ${b} ${pct(1 - chance.probability)}`);
+    if (!chance.chances) {  // no model for this ruleset: no bar, and why
+      box.querySelector(".bar").replaceChildren();
+      box.querySelector(".odds").textContent = "no win probability";
+      box.querySelector(".model").replaceChildren(el("span", null, chance.about));
+      box.dataset.seq = chance.seq;
+      return;
+    }
+    const bar = box.querySelector(".bar");
+    if (bar.children.length !== chance.players.length) bar.replaceChildren(...chance.players.map((_, i) => el("span", `p${i}`)));
+    chance.chances.forEach((p, i) => { bar.children[i].style.width = `${100 * p}%`; });
+    box.querySelector(".odds").textContent = visible("win probability: " + chance.players.map((p, i) => `${p} ${chance.shown[i]}`).join(" · "));
     box.querySelector(".model").replaceChildren(el("span", null, chance.about), chance.simulated ? el("span", "simulated", " · simulated games") : null);
     box.dataset.seq = chance.seq;
-    box.dataset.probability = chance.probability;
+    box.dataset.chances = chance.chances.join(",");
   }
 
   // The overlay asks for the probability again after each event the stream brings (one request at
