@@ -52,7 +52,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     ),
     "chart": (
         "ktlog.commands.stats:chart",
-        "Draw a chart to PNG or SVG: vp GAME (one game's VP race), curves (winners and losers), teams (win rate per kill team with its interval), elo (ratings over time).",
+        "Draw a chart to PNG or SVG: vp GAME (one game's VP race), curves (winners and losers), teams (win rate per kill team with its interval), elo (ratings over time), board GAME (the battle on its killzone, --at SEQ).",
     ),
     "report": ("ktlog.commands.stats:report", "Write one game as a single HTML file: result, VP curve, events and notes (opens offline)."),
     "roster": ("ktlog.commands.roster:roster", "Rosters: import your kill team, list the rosters, show one, check a roster file."),

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, Union, cast, 
 import msgspec
 from typing_extensions import TypeVar
 
+from .board.layout import Layout
 from .errors import InvalidEvent, RegistryError
 from .wording import fields_from_wording
 
@@ -206,7 +207,9 @@ class ShootingAttack(Part):
 class GameCreated(Event):
     """Version 2 added `dataslate`: the balance dataslate or errata the game is played under.
     `simulated`: played by `ktlog simulate`, not by people (the statistics leave it out unless
-    asked); False is not written, so earlier events keep their bytes and hashes."""
+    asked); False is not written, so earlier events keep their bytes and hashes. `layout`: the
+    killzone's board and terrain (docs/the-board.md), in a game that records its operatives'
+    positions; None is not written, so a game without positions keeps its bytes."""
 
     version = 2
     ruleset: str
@@ -219,6 +222,7 @@ class GameCreated(Event):
     round: str | None = None
     table: str | None = None
     simulated: bool = False
+    layout: Layout | None = None
 
 
 class PlayerJoined(Event):
@@ -294,7 +298,25 @@ class EquipmentSelected(Event):
 
 
 class OperativeSetUp(Event):
+    """An operative set up (pg 110); in a game with a layout, where its base is placed (x, y, z:
+    as `Moved`'s)."""
+
     operative: str
+    x: float | None = None
+    y: float | None = None
+    z: float | None = None
+
+    def __post_init__(self) -> None:
+        _positions_as_floats(self)
+
+
+def _positions_as_floats(event: Event) -> None:
+    """A position given as whole numbers (x=12) is kept as the floats a log reads back (12.0),
+    so the bytes hashed when it is recorded are those every reader encodes again."""
+    for name in ("x", "y", "z"):
+        value = getattr(event, name)
+        if type(value) is int:
+            msgspec.structs.force_setattr(event, name, float(value))
 
 
 # --- strategy phase --------------------------------------------------------------------------
@@ -391,23 +413,39 @@ class Action(Event, kw_only=True):
         return self.name
 
 
-class Repositioned(Action):
+class Moved(Action, kw_only=True):
+    """An action that moves the operative (pg 40-41). In a game with a layout (docs/the-board.md),
+    where it ends: its base's centre in inches from the board's left edge (x) and down from its
+    top edge (y), and its level (z: a Vantage part's height on it; left out, the killzone floor);
+    the rules check the distance and where it ends. Left out
+    (a game without positions), nothing is written, so an event keeps its bytes and hash."""
+
+    moves = True
+    x: float | None = None
+    y: float | None = None
+    z: float | None = None
+
+    def __post_init__(self) -> None:
+        _positions_as_floats(self)
+
+
+class Repositioned(Moved):
     name = "Reposition"
     moves = True
 
 
-class Dashed(Action):
+class Dashed(Moved):
     name = "Dash"
     moves = True
 
 
-class FellBack(Action):
+class FellBack(Moved):
     name = "Fall Back"
     cost = 2
     moves = True
 
 
-class Charged(Action):
+class Charged(Moved):
     """`targets`: the enemy operatives it finished within control range of."""
 
     name = "Charge"

@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 import msgspec
 
+from .board.layout import Layout
 from .events import Datacard, Equipment, Order, Ploy
 
 Phase = Literal["setup", "strategy", "firefight", "between", "over"]
@@ -58,6 +59,10 @@ class OperativeState(S):
     """Gone on guard with the Guard action (Gallowdark, pg 70), until it performs an action, an
     enemy ends an action within its control range and its player does not interrupt that
     activation, or the next turning point starts."""
+    x: float | None = None
+    y: float | None = None
+    z: float | None = None
+    """Where its base's centre stands, in a game with a layout (None: not set up, or no positions)."""
 
     @property
     def injured(self) -> bool:
@@ -310,6 +315,8 @@ class GameState(S):
     labels: dict[str, str] = {}
     simulated: bool = False
     """Played by `ktlog simulate` (GameCreated.simulated): kept out of the statistics unless asked."""
+    layout: Layout | None = None
+    """The killzone's board and terrain in a game that records positions (GameCreated.layout)."""
     players: dict[str, PlayerState] = {}
     operatives: dict[str, OperativeState] = {}
     markers: dict[str, MarkerState] = {}

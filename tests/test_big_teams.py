@@ -168,7 +168,15 @@ def _frozen(t: msgspec.inspect.Type) -> bool:
         return all(_frozen(x) for x in t.types)
     if isinstance(t, msgspec.inspect.StructType):
         return t.cls.__struct_config__.frozen
-    return isinstance(t, msgspec.inspect.StrType | msgspec.inspect.IntType | msgspec.inspect.BoolType | msgspec.inspect.NoneType | msgspec.inspect.LiteralType)
+    return isinstance(
+        t,
+        msgspec.inspect.StrType
+        | msgspec.inspect.IntType
+        | msgspec.inspect.FloatType
+        | msgspec.inspect.BoolType
+        | msgspec.inspect.NoneType
+        | msgspec.inspect.LiteralType,
+    )
 
 
 def test_an_operatives_copy_shares_nothing_the_rules_change_in_place():

@@ -11,7 +11,7 @@ import jsonschema
 import pytest
 from conftest import game
 
-from ktlog.data import SAMPLE_GAMES
+from ktlog.data import SAMPLE_BATTLES, SAMPLE_GAMES
 from ktlog.events import EVENT_TYPES
 from ktlog.files.schemas import SCHEMAS, drift, generate, render
 from ktlog.play.builder import shoot
@@ -48,7 +48,7 @@ def test_a_changed_event_class_is_detected_as_drift(tmp_path):
     assert drift(tmp_path) == ["events/Shot.json"]
 
 
-@pytest.mark.parametrize("path", sorted(SAMPLE_GAMES.glob("*.jsonl")), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", sorted([*SAMPLE_GAMES.glob("*.jsonl"), *SAMPLE_BATTLES.glob("*.jsonl")]), ids=lambda p: p.name)
 def test_sample_game_files_match_the_game_log_schema(path):
     lines = [json.loads(line) for line in path.read_text().splitlines()]
     GAME_LOG.validate(lines)

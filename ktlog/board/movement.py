@@ -23,7 +23,7 @@ import math
 from collections.abc import Sequence
 
 from .geometry import LEVEL, OPERATIVE_HEIGHT, Board, Piece, Placed, Reason
-from .shapes import point_polygon_distance, seg_point_distance, segment_polygon_distance
+from .shapes import box_of, boxes_meet, point_polygon_distance, seg_point_distance, segment_polygon_distance
 
 CLIMB_MINIMUM = 2.0
 CLIMB_REACH = (1.0, 3.0)
@@ -125,8 +125,9 @@ def _leg(board: Board, op: Placed, here: Waypoint, there: Waypoint, move: Move, 
             move.dropped += -rise
     move.across += _up(across)
     level = max(z0, z1)
+    swept = box_of([(x0, y0), (x1, y1)])
     for p in board.pieces:
-        if not _blocking(p, level) or segment_polygon_distance((x0, y0), (x1, y1), p.polygon) >= op.radius - LEVEL:
+        if not boxes_meet(swept, p.box, op.radius) or not _blocking(p, level) or segment_polygon_distance((x0, y0), (x1, y1), p.polygon) >= op.radius - LEVEL:
             continue
         if "accessible" in p.traits and "wall" not in p.traits:
             move.accessible += 1  # only the centre passes through (pg 61)

@@ -10,6 +10,7 @@ import click
 
 from .. import events as ev
 from ..errors import ConcurrencyConflict, KtlogError, RosterError, RuleViolation
+from ..files.layouts import find_layout
 from ..files.rosters import find_roster, load_roster
 from ..play.creation import Side, check_killzone, opening_events
 from ..play.moves import Moves, next_step, refusal_text
@@ -69,9 +70,14 @@ def _parse_player(spec: str) -> tuple[str, Path, list[str] | None]:
     "--tournament",
     help="Play the game at its players' table of this tournament's current round: the round, table and league labels are set, and the table is linked to the game.",
 )
+@click.option(
+    "--layout",
+    metavar="NAME|FILE",
+    help="Record the operatives' positions on this killzone layout: a shipped one (volkus-like, gallowdark-like) or a layout file (docs/the-board.md).",
+)
 @json_option("the new game: id, players, rosters, events, warnings, not_applied")
 @click.pass_context
-def new(ctx, ruleset, killzone, date, dataslate, mission, league, season, round_, table, players, npos, tournament, as_json) -> None:
+def new(ctx, ruleset, killzone, date, dataslate, mission, league, season, round_, table, players, npos, tournament, layout, as_json) -> None:
     """Create a game from flags and roster files; prints its id."""
     killzone = check_killzone(ruleset, killzone)
     link = None
@@ -83,7 +89,16 @@ def new(ctx, ruleset, killzone, date, dataslate, mission, league, season, round_
         )
         league, round_, table = labels["league"], labels["round"], labels["table"]
     created = ev.GameCreated(
-        ruleset=ruleset, killzone=killzone, date=date, dataslate=dataslate, mission=mission, league=league, season=season, round=round_, table=table
+        ruleset=ruleset,
+        killzone=killzone,
+        date=date,
+        dataslate=dataslate,
+        mission=mission,
+        league=league,
+        season=season,
+        round=round_,
+        table=table,
+        layout=find_layout(layout) if layout is not None else None,
     )
     sides: list[Side] = []
     warnings: list[str] = []

@@ -364,20 +364,29 @@ def _left_out(league: League, prefix: str) -> None:
         raise NothingToCompute(f"game {game_id[:8]} is left out by the filters ({league.filters.describe()}); drop a filter to include it")
 
 
-CHARTS = ("vp", "curves", "teams", "elo")
+CHARTS = ("vp", "curves", "teams", "elo", "board")
 
 
-@click.command(epilog=examples("ktlog chart vp 334f -o race.png", "ktlog chart teams -o teams.svg", "ktlog chart elo -o elo.png --force"))
+@click.command(
+    epilog=examples(
+        "ktlog chart vp 334f -o race.png", "ktlog chart teams -o teams.svg", "ktlog chart elo -o elo.png --force", "ktlog chart board 5b0a --at 40 -o board.svg"
+    )
+)
 @click.argument("kind", type=click.Choice(CHARTS))
 @click.argument("game", required=False)
-@output_options(required=True, help="The chart file: .png or .svg.")
+@click.option("--at", "at", type=click.IntRange(min=0), help="board: the moment to draw, after this seq (default: the latest).")
+@output_options(required=True, help="The chart file: .png or .svg (board: .svg).")
 @click.pass_context
-def chart(ctx, kind, game, output, force) -> None:
+def chart(ctx, kind, game, at, output, force) -> None:
     """Draw a chart to PNG or SVG: vp GAME (one game's VP race), curves (winners and losers),
-    teams (win rate per kill team with its interval), elo (ratings over time)."""
+    teams (win rate per kill team with its interval), elo (ratings over time), board GAME (the
+    battle on its killzone, --at SEQ)."""
+    claim_output(ctx, output, force)
+    if kind == "board":  # no Polars: the board is drawn from the game's events
+        write_output(ctx, output, _board_chart(ctx, game, at, output))
+        return
     from ..analytics import charts
 
-    claim_output(ctx, output, force)
     charts.converter()  # the charts extra, before the league is read
     league = _league(ctx, dict.fromkeys(FILTERS) | {"samples": kind == "vp" or None})  # a game named is asked for, a sample too
     if kind == "vp":
@@ -387,6 +396,27 @@ def chart(ctx, kind, game, output, force) -> None:
     else:
         drawing = {"curves": charts.average_curves_chart, "teams": charts.team_win_rates_chart, "elo": charts.elo_chart}[kind](league)
     write_output(ctx, output, charts.render(drawing, output))
+
+
+def _board_chart(ctx: click.Context, game: str | None, at: int | None, output: Path) -> str:
+    """The SVG of a game with positions on its board after seq `at`."""
+    from ..play.battle import board_view
+    from ..play.database import Store
+    from ..play.replay import Replay
+
+    if not game:
+        raise KtlogError("`ktlog chart board` needs a game: ktlog chart board GAME --at SEQ -o board.svg")
+    if output.suffix.lower() != ".svg":
+        raise KtlogError(f"{output}: the board is drawn as SVG; give a file ending .svg")
+    with Store(database_path(ctx), create=False) as store:
+        game_id = store.resolve(game)
+        replay = Replay.open(store, game_id)
+    if at is not None and at > replay.head:
+        raise KtlogError(f"--at {at}: game {game_id[:8]} has {replay.head} events; give a seq from 0 to {replay.head}")
+    view = board_view(replay, replay.head if at is None else at)
+    if view is None:
+        raise KtlogError(f"game {game_id[:8]} records no positions (it was created without --layout): there is no board to draw")
+    return view.svg(title=f"{view.layout.name}: game {game_id[:8]} after seq {view.seq}")
 
 
 @click.command(epilog=examples("ktlog report 334f", "ktlog report 334f -o game.html"))

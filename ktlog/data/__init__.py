@@ -16,6 +16,8 @@ FOLDER = _HERE
 
 SAMPLE_GAMES = _HERE / "samples"
 """The sample game-log files (`*.jsonl`), built by tools/sample_games/build.py."""
+SAMPLE_BATTLES = _HERE / "battles"
+"""Sample games with positions on the shipped layouts (`*.jsonl`, issue 44), built by the same script."""
 SAMPLE_ROSTERS = _HERE / "rosters"
 """The illustrative roster files (`*.toml`)."""
 LAYOUTS = _HERE / "layouts"

@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import datetime as dt
 import uuid
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
+from ..board.layout import Layout
 from ..envelopes import GENESIS, event_uuid, seal
 from ..errors import RuleViolation
 from ..events import (
@@ -90,12 +91,12 @@ class GameBuilder:
 
     SNAPSHOT_EVERY = 50
 
-    def __init__(self, ruleset: str = "kt24-preliminary", killzone: str = "volkus", date: str = "2026-11-21", **labels: str):
+    def __init__(self, ruleset: str = "kt24-preliminary", killzone: str = "volkus", date: str = "2026-11-21", **labels: str | Layout):
         self.events: list[Event] = []
         self.state = fold([])
         self._snapshots: dict[int, bytes] = {}
         self._voids: list[tuple[int, int]] = []
-        self.add(GameCreated(ruleset=ruleset, killzone=killzone, date=date, **labels))  # type: ignore[arg-type]  # labels: GameCreated's str fields (LABELS)
+        self.add(GameCreated(ruleset=ruleset, killzone=killzone, date=date, **labels))  # type: ignore[arg-type]  # labels: GameCreated's str fields (LABELS) and its layout
 
     # --- any event --------------------------------------------------------------------------
 
@@ -150,9 +151,11 @@ class GameBuilder:
         drop_zones: dict[str, str] | None = None,
         equipment: dict[str, Iterable[str]] | None = None,
         before_set_up: Iterable[Event] = (),
+        positions: Mapping[str, tuple[float, float]] | None = None,
     ) -> GameBuilder:
         """The whole set-up in the rulebook's order; operatives are set up in alternating thirds.
-        `before_set_up`: events between equipment and operatives (Approved Ops: tac ops)."""
+        `before_set_up`: events between equipment and operatives (Approved Ops: tac ops);
+        `positions`: where each operative is set up, in a game with a layout."""
         for rolls in rolloff if isinstance(rolloff, list) else [rolloff]:
             self.add(RolledOff(purpose="setup", rolls=rolls))
         self.add(InitiativeDecided(player=initiative))
@@ -165,7 +168,7 @@ class GameBuilder:
         zones = drop_zones or {initiative: "A", other: "B"}
         for p in (initiative, other):
             self.add(DropZoneChosen(player=p, drop_zone=zones[p]))
-        return self.equipment_and_operatives(equipment, before_set_up)
+        return self.equipment_and_operatives(equipment, before_set_up, positions)
 
     def setup_multiplayer(
         self,
@@ -192,14 +195,17 @@ class GameBuilder:
             self.add(DropZoneChosen(player=p, drop_zone=(drop_zones or {}).get(p, "ABCD"[i])))
         return self.equipment_and_operatives(equipment)
 
-    def equipment_and_operatives(self, equipment: dict[str, Iterable[str]] | None, before_set_up: Iterable[Event] = ()) -> GameBuilder:
+    def equipment_and_operatives(
+        self, equipment: dict[str, Iterable[str]] | None, before_set_up: Iterable[Event] = (), positions: Mapping[str, tuple[float, float]] | None = None
+    ) -> GameBuilder:
         """Equipment selected by each player, then the operatives set up in thirds (pg 110)."""
         for p in self.state.players:
             self.add(EquipmentSelected(player=p, equipment=tuple((equipment or {}).get(p, ()))))
         self.add(*before_set_up)
         while (who := next_to_set_up(self.state)) is not None:
             first = next(o for o in self.state.operatives_of(who) if not o.set_up)
-            self.add(OperativeSetUp(operative=first.id))
+            x, y = (positions or {}).get(first.id, (None, None))
+            self.add(OperativeSetUp(operative=first.id, x=x, y=y))
         return self
 
     def player_order(self, purpose: RollOffPurpose, rolls: dict[str, int] | list[dict[str, int]]) -> GameBuilder:

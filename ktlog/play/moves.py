@@ -91,8 +91,11 @@ def refusal_text(exc: KtlogError) -> str:
 
 
 def marker_name(s: GameState, player: str) -> str:
-    """A default name for the next objective marker: the centre one first, then the player's
-    (numbered from their second: Multiplayer and Joint Ops maps have more)."""
+    """A default name for the next objective marker: the layout's next one in a game with positions
+    (docs/the-board.md), else the centre one first, then the player's (numbered from their
+    second: Multiplayer and Joint Ops maps have more)."""
+    if s.layout is not None and (free := [m.name for m in s.layout.objectives if m.name not in s.markers]):
+        return free[0]
     base = name = "centre" if not s.markers else f"{slug(player)}-marker"
     n = 1
     while name in s.markers:
@@ -446,7 +449,10 @@ def _roll_off(s: GameState, e: ev.RolledOff) -> tuple[str, str]:
 def _set_up(s: GameState, e: ev.OperativeSetUp) -> tuple[str, str]:
     player = s.operatives[e.operative].player
     ops = s.operatives_of(player)
-    return _said(f"{player} sets up the next third of their kill team ({sum(o.set_up for o in ops)} of {len(ops)} set up)", "OperativeSetUp operative=ID")
+    where = " x=INCHES y=INCHES" if s.layout is not None else ""  # a game with positions: where, in its drop zone
+    return _said(
+        f"{player} sets up the next third of their kill team ({sum(o.set_up for o in ops)} of {len(ops)} set up)", f"OperativeSetUp operative=ID{where}"
+    )
 
 
 def _activation(s: GameState, e: ev.Event) -> tuple[str, str]:

@@ -12,11 +12,13 @@ from ..events import (
     MarkerPickedUp,
     MarkerPlaced,
     MarkerSecured,
+    Moved,
     Repositioned,
     TransmissionInitiated,
     UniqueActionPerformed,
 )
 from ..state import GameState, OperativeState
+from . import positions
 from .battle import end_activation
 from .context import Ctx, handles
 from .guard import check_interrupt, guarding, note_near_guards
@@ -132,7 +134,7 @@ def disengage(s: GameState, op: OperativeState) -> None:
 
 
 @handles(Repositioned, Dashed, FellBack, Charged)
-def moved(ctx: Ctx, e: Action) -> None:
+def moved(ctx: Ctx, e: Moved) -> None:
     op = begin_action(ctx, e)
     _heavy_allows_move(ctx, e.counts_as)
     s = ctx.state
@@ -161,6 +163,7 @@ def moved(ctx: Ctx, e: Action) -> None:
             if target_id not in op.engaged_with:
                 op.engaged_with.append(target_id)
                 target.engaged_with.append(op.id)
+    positions.moved(ctx, e, op)
     finish_action(ctx, e, op)
 
 

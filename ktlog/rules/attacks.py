@@ -8,6 +8,7 @@ from typing import Any
 
 from ..events import Fought, ShootingAttack, Shot, Weapon
 from ..state import AplChange, AttackKind, AttackMode, AttackRecord, GameState, OperativeState
+from . import positions
 from .actions import KILLZONE_OF_ACTION, begin_action, finish_action, in_killzone, not_engaged
 from .context import Ctx, handles
 from .damage import inflict
@@ -110,11 +111,13 @@ def shooting_attacks(ctx: Ctx, e: Shot, op: OperativeState, worsen: int = 0) -> 
     close = point_blank(e, op)
     _check_shooter(ctx, e, op, weapon, profile, close)
     hit = hit_stat(op, weapon) + worsen + (POINT_BLANK_HIT_PENALTY if close else 0)
+    positions.secondary_targets(ctx, op, e, profile)
     for i, attack in enumerate(e.attacks):
         target = ctx.living(attack.target, "target")
         if not target.set_up:
             ctx.invalid(f"{target.id!r} is not in the killzone", "pg 42")
         _check_target(ctx, e, i, op, target, profile, close)
+        positions.shooting_attack(ctx, op, target, attack, profile, primary=(i == 0 and not close) or (i > 0 and bool(profile.torrent)))
         _shooting_sequence(ctx, attack, op, weapon, target, profile, hit)
     _hot(ctx, e, op, weapon, profile, hit)
     if profile.limited:
@@ -161,7 +164,7 @@ def _check_target(ctx: Ctx, e: Shot, i: int, op: OperativeState, target: Operati
         friends = [x for x in target.engaged_with if ctx.state.operatives[x].player == op.player]
         if friends:
             ctx.broke(f"{target.id!r} has friendly operatives within its control range ({', '.join(friends)}) and is not a valid target", "pg 42")
-        if target.order == "conceal" and attack.cover and not (profile.seek or profile.seek_light):
+        if target.order == "conceal" and attack.cover and not (profile.seek or profile.seek_light) and not positions.judged(ctx.state, op, target):
             ctx.broke(f"{target.id!r} has a Conceal order and is in cover, so it is not a valid target", "pg 42")
     elif profile.blast:
         ctx.ruleset.blast_secondary(ctx, e.attacks[0], attack)
@@ -178,6 +181,8 @@ def _shooting_sequence(ctx: Ctx, attack: ShootingAttack, op: OperativeState, wea
             ctx.broke(f"{target.id!r} has no invulnerable save on its datacard; record the attack against its Save", "Invulnerable Save, 004")
         else:  # used like Save, but never modified and not affected by APx (004)
             save, against = target.datacard.invulnerable_save, dataclasses.replace(profile, piercing=0, piercing_crits=0)
+    if (accurate := positions.vantage_accurate(ctx.state, op, target)) > against.accurate:  # from Vantage terrain (pg 60)
+        against = dataclasses.replace(against, accurate=accurate)
     if not dice_mode:
         if attack.damage is None or attack.damage < 0:  # None: refused above (quick mode gives the damage)
             ctx.invalid("damage cannot be negative", "damage")

@@ -20,6 +20,7 @@ from ..events import (
     TurningPointStarted,
 )
 from ..state import Activation, AplChange, Dispute, Note, RuleWarning, TurningPointRecord
+from . import positions
 from .context import Ctx, handles
 from .guard import stand_down
 from .team import COMMAND_REROLL, ploy_cost
@@ -245,6 +246,7 @@ def objectives_controlled(ctx: Ctx, e: ObjectivesControlled) -> None:
             ctx.invalid(f"no objective marker {marker!r} (markers: {', '.join(s.markers)})", "marker")
         if player is not None:
             ctx.player(player)
+    positions.control(ctx, e.control)
     for held in s.markers.values():
         held.controlled_by = e.control.get(held.id)
     s.control_recorded_tp = s.turning_point

@@ -19,6 +19,7 @@ from ..events import (
     RolledOff,
 )
 from ..state import PLAYER_SET_UP, GameState, MarkerState, OperativeState, PlayerState
+from . import positions
 from .battle import order_established
 from .context import Ctx, handles
 from .team import check_team, weapon_problem
@@ -40,6 +41,7 @@ def game_created(ctx: Ctx, e: GameCreated) -> None:
     s = ctx.state
     s.ruleset, s.killzone, s.date, s.simulated = e.ruleset, e.killzone, e.date, e.simulated
     s.labels = {k: v for k in ("dataslate", "mission", "league", "season", "round", "table") if (v := getattr(e, k))}
+    positions.layout_created(ctx, e)
 
 
 def _in_setup(ctx: Ctx, what: str) -> None:
@@ -273,5 +275,6 @@ def operative_set_up(ctx: Ctx, e: OperativeSetUp) -> None:
     expected = next_to_set_up(s)
     if op.player != expected:
         ctx.broke(f"{expected} sets up the next third of their kill team, not {op.player}", "pg 110")
+    positions.set_up(ctx, e, op)
     s.change(op, set_up=True)
     op.order = "conceal"  # set up with a Conceal order (pg 110)

@@ -83,6 +83,13 @@ def _fought(e: ev.Fought, said: Said) -> str:
     return text + (f" steps {format_steps(e.steps)}" if e.steps else "")
 
 
+def _at(e: ev.OperativeSetUp | ev.Moved, before: str = " at") -> str:
+    """Where an operative is placed, in a game with positions (docs/the-board.md); else nothing."""
+    if e.x is None or e.y is None:
+        return ""
+    return f"{before} ({e.x:g}, {e.y:g})" + (f', {e.z:g}" up' if e.z else "")
+
+
 CORE: dict[type[ev.Event], Words] = {
     ev.GameCreated: lambda e, said: f"game created: {e.ruleset} on {e.killzone}, {e.date}",
     ev.PlayerJoined: lambda e, said: f"{e.player} joins with {e.kill_team}",
@@ -93,7 +100,7 @@ CORE: dict[type[ev.Event], Words] = {
     ev.CritOpRolled: lambda e, said: f"crit op roll {e.roll}",
     ev.DropZoneChosen: lambda e, said: f"{e.player} takes drop zone {e.drop_zone}",
     ev.EquipmentSelected: lambda e, said: f"{e.player} equipment: {', '.join(e.equipment) or 'none'}",
-    ev.OperativeSetUp: lambda e, said: f"{e.operative} set up",
+    ev.OperativeSetUp: lambda e, said: f"{e.operative} set up{_at(e)}",
     ev.TurningPointStarted: lambda e, said: f"turning point {e.turning_point} begins",
     ev.StrategicGambitUsed: lambda e, said: f"{e.player} uses {e.gambit}" + said.cp(e.cp, e.player, e.gambit),
     ev.GambitPassed: lambda e, said: f"{e.player} passes",
@@ -107,7 +114,8 @@ CORE: dict[type[ev.Event], Words] = {
     ev.Action: lambda e, said: f"{e.operative}: {e.name}" + (f" on {e.marker}" if "marker" in e.__struct_fields__ else ""),
     ev.Shot: _shot,
     ev.Fought: _fought,
-    ev.Charged: lambda e, said: f"{e.operative} charges {', '.join(e.targets)}",
+    ev.Moved: lambda e, said: f"{e.operative}: {e.name}{_at(e, ' to')}",
+    ev.Charged: lambda e, said: f"{e.operative} charges {', '.join(e.targets)}{_at(e, ', ending at')}",
     ev.UniqueActionPerformed: lambda e, said: f"{e.operative} performs {e.action}",
     ev.KillzoneActionPerformed: lambda e, said: f"{e.operative} performs {e.action}",
     ev.WoundsRegained: lambda e, said: _regained(e, said),

@@ -169,7 +169,7 @@ def field_shape(annotation: typing.Any) -> str:
     ):
         if part in text:
             return shape
-    return {"int": "N", "bool": "BOOL", "str": "TEXT"}.get(text.removeprefix("<class '").removesuffix("'>").removesuffix(" | None"), "JSON")
+    return {"int": "N", "float": "INCHES", "bool": "BOOL", "str": "TEXT"}.get(text.removeprefix("<class '").removesuffix("'>").removesuffix(" | None"), "JSON")
 
 
 @functools.cache

@@ -68,6 +68,7 @@ def routes() -> list[BaseRoute]:
         Route("/api/games", reads(handlers.api_games)),
         Route("/api/games/{game}", reads(handlers.api_state)),
         Route("/api/games/{game}/score", reads(handlers.api_score)),
+        Route("/api/games/{game}/board.svg", reads(handlers.api_board)),
         Route("/api/games/{game}/log", reads(handlers.api_log)),
         Route("/api/games/{game}/chance", reads(handlers.api_chance)),
         Route("/api/games/{game}/events", handlers.game_events),

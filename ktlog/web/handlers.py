@@ -119,7 +119,7 @@ def game_page(store: Store, request: Request, before: int | None) -> Made:
     def made() -> Made:
         log = request.app.state.logs.at(store, game_id, head, source.opened)
         state = state_view(game_id, log.state, spectator=True)
-        return Made(pages.game_page(game_id, title, state, page_of(log.rows, before)).encode())
+        return Made(pages.game_page(game_id, title, state, page_of(log.rows, before), board=log.state.layout is not None).encode())
 
     return request.app.state.pages.get(("game", source.opened, game_id, head, before), made)
 
@@ -185,7 +185,8 @@ def replay(store: Store, request: Request) -> Response:
         cursor = request.app.state.replays.of(store, game_id)
         rows = log_rows(cursor.timeline, cursor.final)
         evaluation = win_probability(store, cursor)
-        return Made(pages.replay_page(game_id, title, state_view(game_id, cursor.final, spectator=True), rows, evaluation).encode())
+        board = cursor.final.layout is not None
+        return Made(pages.replay_page(game_id, title, state_view(game_id, cursor.final, spectator=True), rows, evaluation, board=board).encode())
 
     return request.app.state.pages.get(("replay", game_id, head), made).response(request)
 
@@ -270,6 +271,25 @@ def api_state(store: Store, request: Request) -> Response:
     """A game's state, as `ktlog show --json --spectator`."""
     game_id, _, _ = game_of(store, request)
     return AsciiJSON(state_view(game_id, state_at(store, game_id, request), spectator=True))
+
+
+def api_board(store: Store, request: Request) -> Response:
+    """A game with positions on its board at `?at=SEQ` (the latest without), as SVG: the
+    replay page shows it at every moment (`ktlog chart board`'s drawing)."""
+    from ..play.battle import board_view
+
+    game_id, _, head = game_of(store, request)
+    at = query_number(request, "at")
+    if at is not None and at > head:
+        raise BadRequest(f"at={at} is after the last event of the game (seq {head}); leave out at= for the latest board")
+    view = board_view(request.app.state.replays.of(store, game_id), head if at is None else at)
+    if view is None:
+        raise BadRequest(f"game {game_id[:8]} records no positions (it was created without a layout): there is no board to draw")
+    return Response(
+        view.svg(title=f"after seq {view.seq}"),
+        media_type="image/svg+xml",
+        headers={"Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'"},
+    )
 
 
 def api_score(store: Store, request: Request) -> Response:

@@ -56,9 +56,10 @@ def tables_page(rows: list[dict], league: str | None, round_: str | None, choice
     return page("Tables", body + data_block("ktlog-games", rows), kind="tables", attrs={"stream": stream})
 
 
-def game_page(game_id: str, title: str, state: dict, log: LogPage) -> str:
+def game_page(game_id: str, title: str, state: dict, log: LogPage, *, board: bool = False) -> str:
     """A game's page with one page of its log: the latest rows follow the game live; an older
-    page (`?before=SEQ`) keeps its rows and links to the pages beside it."""
+    page (`?before=SEQ`) keeps its rows and links to the pages beside it. A game with positions
+    (`board`) shows its battle on the killzone, drawn again after each event."""
     base = f"/games/{escape(game_id)}"
     older = f"<p class='pager'><a id='older' rel='prev' href='{base}?before={log.older}'>older events</a></p>" if log.older is not None else ""
     newer = (
@@ -70,7 +71,12 @@ def game_page(game_id: str, title: str, state: dict, log: LogPage) -> str:
     body = (
         f"<h1>{escape(title)}</h1><p class='sub' id='sub'></p>"
         "<section id='scoreboard' class='scoreboard'></section>"
-        "<section class='columns'><div><h2>Operatives</h2><div id='operatives'></div><h2>Markers</h2><div id='markers'></div></div>"
+        + (
+            f"<figure class='battle'><img id='battle' alt='the battle on its killzone' src='/api/games/{escape(game_id)}/board.svg?at={state['seq']}'></figure>"
+            if board
+            else ""
+        )
+        + "<section class='columns'><div><h2>Operatives</h2><div id='operatives'></div><h2>Markers</h2><div id='markers'></div></div>"
         f"<div><h2>Events</h2>{older}<ol id='log' class='log'{'' if log.newer is None else ' data-past'}></ol>{newer}</div></section>"
         f"<p class='links'><a href='{base}/overlay'>overlay</a> · <a href='{base}/replay'>replay</a>"
         f" · <a href='/api/games/{escape(game_id)}'>JSON</a></p>"
@@ -89,8 +95,9 @@ def overlay_page(game_id: str, title: str, state: dict, chance: dict | None = No
     return page(title, body + data_block("ktlog-state", state) + data_block("ktlog-chance", chance), kind="overlay", attrs=attrs)
 
 
-def replay_page(game_id: str, title: str, state: dict, rows: list[dict], winprob: dict | None = None) -> str:
-    """The replay: controls, the VP curve, the win-probability curve (two players), the board and the log."""
+def replay_page(game_id: str, title: str, state: dict, rows: list[dict], winprob: dict | None = None, *, board: bool = False) -> str:
+    """The replay: controls, the VP curve, the win-probability curve (two players), the battle on
+    its killzone (a game with positions: the board's SVG at each moment), the board and the log."""
     body = (
         f"<h1>{escape(title)}</h1>"
         "<div class='controls'><button id='start' title='start (Home)'>Start</button><button id='back' title='back (←)'>◀</button>"
@@ -105,6 +112,7 @@ def replay_page(game_id: str, title: str, state: dict, rows: list[dict], winprob
             if winprob
             else ""
         )
+        + ("<figure class='battle'><img id='battle' alt='the battle on its killzone at this moment'></figure>" if board else "")
         + "<section id='scoreboard' class='scoreboard'></section>"
         "<section class='columns'><div><h2>Operatives</h2><div id='operatives'></div></div><div><h2>Events</h2><ol id='log' class='log'></ol></div></section>"
     )

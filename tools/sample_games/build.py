@@ -1,4 +1,5 @@
-"""Regenerate the sample game-log files (ktlog/data/samples/) from the scripts in tools/sample_games/scripts/.
+"""Regenerate the sample game-log files (ktlog/data/samples/) from the scripts in tools/sample_games/scripts/,
+and the sample battles with positions (ktlog/data/battles/) from those in tools/sample_games/battles/.
 
 Each script plays one game with `ktlog.play.builder.GameBuilder` and states the final result worked
 out by hand (`EXPECTED`). This refuses to write a file whose events do not give that result.
@@ -14,7 +15,7 @@ from pathlib import Path
 
 import msgspec
 
-from ktlog.data import SAMPLE_GAMES
+from ktlog.data import SAMPLE_BATTLES, SAMPLE_GAMES
 from ktlog.files.gamelog import HeaderResult, header_result, make_header, write_game_log
 
 HERE = Path(__file__).resolve().parent
@@ -42,13 +43,14 @@ def game_log_lines(path: Path) -> tuple[list[bytes], HeaderResult | None, Header
 
 def main() -> int:
     failed = 0
-    for path in sorted((HERE / "scripts").glob("[0-9]*.py")):
+    scripts = [(path, SAMPLE_GAMES) for path in sorted((HERE / "scripts").glob("[0-9]*.py"))]
+    for path, folder in scripts + [(path, SAMPLE_BATTLES) for path in sorted((HERE / "battles").glob("[0-9]*.py"))]:
         lines, expected, computed = game_log_lines(path)
         if expected != computed:
             print(f"{path.name}: the events give {computed}, not the expected {expected}", file=sys.stderr)
             failed += 1
             continue
-        out = SAMPLE_GAMES / f"{path.stem}.jsonl"
+        out = folder / f"{path.stem}.jsonl"
         write_game_log(out, lines)
         print(f"wrote {out.name} ({len(lines) - 1} events)")
     return 1 if failed else 0

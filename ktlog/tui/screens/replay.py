@@ -22,6 +22,7 @@ from textual.containers import Horizontal, Vertical
 
 from ktlog.analytics.key_moments import Analysis, analyse
 from ktlog.analytics.winprob import model_for
+from ktlog.play.battle import board_view
 from ktlog.play.database import Store
 from ktlog.play.replay import Replay
 from ktlog.play.timeline import Timeline
@@ -29,6 +30,7 @@ from ktlog.rulesets import get_ruleset
 from ktlog.text.describe import describe
 
 from ..markup import escape
+from ..widgets.board_panel import BoardPanel
 from ..widgets.eval_bar import EvalBar
 from ..widgets.event_log import EventLog
 from ..widgets.key_footer import KeyFooter
@@ -70,6 +72,7 @@ class ReplayScreen(DialogHost):
         Binding("k", "key_moment(1)", "Key moment", priority=True),
         Binding("K", "key_moment(-1)", "Prev key moment", show=False, priority=True),
         Binding("b", "toggle_bar", "Bar"),
+        Binding("m", "toggle_map", "Map"),
         Binding("g", "go_to_event", "Go to event"),
         Binding("t", "go_to_turning_point", "Go to TP"),
         Binding("escape", "app.pop_screen", "Back"),
@@ -101,6 +104,10 @@ class ReplayScreen(DialogHost):
                 if self.analysis.curve:
                     yield EvalBar(self.analysis.players)
                 yield StatePanel(len(self.replay.final.players), spectator=self.spectator)
+                if self.replay.final.layout is not None:  # a game with positions: its map, shown with m
+                    panel = BoardPanel(id="map")
+                    panel.display = False
+                    yield panel
             with Horizontal(id="side"):
                 if self.ruleset.ops:  # Joint Ops scores no VP
                     yield VPCurve(self.replay.head, self.top_vp, self.tp_starts)
@@ -132,6 +139,9 @@ class ReplayScreen(DialogHost):
         log.show_moment(state)
         log.show_seq(r.seq)
         self.query_one("#moment", TextBlock).set(self.moment_text(r.seq))
+        for panel in self.query(BoardPanel):
+            if panel.display:
+                panel.show(board_view(r, r.seq))  # leaves the cursor at the seq shown
 
     def show_bar(self) -> None:
         """The evaluation bar at the moment shown (a hidden bar is left as it is)."""
@@ -143,6 +153,8 @@ class ReplayScreen(DialogHost):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "toggle_bar" and not self.analysis.curve:  # no model for this ruleset: nothing to hide
             return False
+        if action == "toggle_map" and self.replay.final.layout is None:  # a game without positions has no map
+            return False
         return super().check_action(action, parameters)
 
     def action_toggle_bar(self) -> None:
@@ -153,6 +165,13 @@ class ReplayScreen(DialogHost):
             bar.display = self.chances_shown
         self.show_bar()
         self.query_one("#moment", TextBlock).set(self.moment_text(self.replay.seq))
+
+    def action_toggle_map(self) -> None:
+        """The battle's map in place of the operatives' table, or the table again."""
+        panel = self.query_one(BoardPanel)
+        panel.display = not panel.display
+        self.query_one(StatePanel).display = not panel.display
+        self.show()
 
     def moment_text(self, seq: int) -> str:
         if not self.analysis.curve and seq == self.replay.seq and seq in (0, min(self.tp_starts, default=0)):

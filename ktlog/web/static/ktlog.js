@@ -136,6 +136,8 @@
     if (message.event && document.getElementById("log")) addRow(message.event);
     rewrite(message.rewrite);
     if (message.state) renderState(message.state);
+    const battle = document.getElementById("battle");
+    if (battle && message.state) battle.src = `/api/games/${encodeURIComponent(body.dataset.game)}/board.svg?at=${message.state.seq}`;
     showProblem(null);
   }
 
@@ -471,6 +473,8 @@
       }
       if (mine !== asked) return;
       renderState(state);
+      const battle = document.getElementById("battle");
+      if (battle) battle.src = `/api/games/${encodeURIComponent(game)}/board.svg?at=${seq}`;
       scrubber.value = seq;
       document.getElementById("at").textContent = `seq ${seq} of ${head}`;
       document.querySelectorAll("#log li.here").forEach((li) => li.classList.remove("here"));
