@@ -246,7 +246,7 @@ def test_the_games_row_follows_every_append_though_its_columns_are_worked_out_on
         ids.append(gid)
         for event in events[1:]:
             store.append(gid, event)
-            row = store._rows("SELECT * FROM games WHERE id = ?", [gid])[0]
+            row = store.listing._rows("SELECT * FROM games WHERE id = ?", [gid])[0]
             columns = projections.game_columns(store.state(gid))
             assert {c: row[c] for c in columns} == columns, event
             assert row["updated_at"] == store.events(gid, after=row["head_seq"] - 1)[-1].recorded_at
@@ -261,10 +261,10 @@ def test_an_append_is_refused_once_the_file_is_marked_damaged(tmp_path, marked_b
     gid = recorded(store, g)
     store.append(gid, Annotation(target=1, text="before"))
     marker = store if marked_by == "this store" else Store(tmp_path / "d.db")
-    marker.record_file_check(["integrity_check: a page is damaged"])
+    marker.checks.record_file_check(["integrity_check: a page is damaged"])
     with pytest.raises(StoreError, match="failed `ktlog verify`"):
         store.append(gid, Annotation(target=1, text="after"))
-    marker.record_file_check([])
+    marker.checks.record_file_check([])
     store.append(gid, Annotation(target=1, text="after"))
     assert store.game(gid).head_seq == len(g.events) + 2
 

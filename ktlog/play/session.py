@@ -18,7 +18,7 @@ from functools import cached_property
 import msgspec
 
 from .. import events as ev
-from ..errors import ConcurrencyConflict, KtlogError, RuleViolation
+from ..errors import ConcurrencyConflict, GameNotFound, KtlogError, RuleViolation
 from ..reducer import SeqEvent, apply
 from ..state import GameState
 from ..storage.store import Store
@@ -64,8 +64,11 @@ class RecordingSession:
     def follow(self) -> list[ev.Envelope]:
         """The events another writer (a player's seat, another terminal) stored since the state
         held, the session brought up to them: what a face following the game shows ([]: none)."""
-        head = self.store.conn.execute("SELECT head_seq FROM games WHERE id = ?", (self.game_id,)).fetchone()
-        if head is None or head[0] <= self.seq:
+        try:
+            head_seq, _ = self.store.listing.head(self.game_id)
+        except GameNotFound:  # deleted behind ktlog's back: nothing to follow
+            return []
+        if head_seq <= self.seq:
             return []
         news = self.store.events(self.game_id, after=self.seq)
         if "timeline" in self.__dict__:

@@ -13,33 +13,33 @@ from __future__ import annotations
 import json
 import sqlite3
 import uuid
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
 from functools import cache, cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..envelopes import GENESIS, GameRow, check_game_id, check_ids, check_limits, decode_payload, event_id_text, event_ids_bytes, game_prefix, now, seal
+from ..envelopes import GENESIS, GameRow, decode_payload, event_id_text, now, seal
 from ..errors import ConcurrencyConflict, GameNotFound, InvalidEvent, KtlogError, StoreError
 from ..events import Envelope, Event, EventCorrected, EventVoided, GameCreated
 from ..reducer import apply_in_place, fold_with_snapshots
 from ..state import GameState, copy_state, encode_state, game_status
 from . import log, projections, tournaments
-from .catalog import DATABASE_ID, EVENTS, LABEL_COLUMNS, PROJECTIONS
-from .dbfile import BUSY_TIMEOUT_MS, REBUILD_PENDING, Origin, database_home, default_db_path, durable_once, open_database, transaction
+from .catalog import PROJECTIONS
+from .checks import Checks
+from .dbfile import BUSY_TIMEOUT_MS, REBUILD_PENDING, Origin, default_db_path, durable_once, open_database, transaction
+from .games import Games
+from .keys import Keys
+from .players import Players
 from .recent import Recent
-from .snapshots import SNAPSHOT_EVERY, Decoded, sealed_rows, state_at, write_sealed, write_snapshots
+from .rows import FINISHED, HASH, INSERT_EVENT, PAYLOAD, RECORDED_AT, Folded, event_rows, folded, readable, row_envelope
+from .seats import Seats
+from .snapshots import SNAPSHOT_EVERY, Decoded, state_at, write_sealed, write_snapshots
 
 if TYPE_CHECKING:
     import contextlib
 
     import sqlite_utils
-
-FINISHED = "finished"
-"""A finished game's status (`state.game_status`): its events but the last are archived (`log.archive`)."""
-DAMAGED = "damaged"
-"""The meta key holding what `ktlog verify` found wrong with the file (integrity check, schema)."""
 
 
 class Raced(KtlogError):
@@ -60,24 +60,6 @@ def _change(event: Event, seq: int) -> str:
     if isinstance(event, EventCorrected):
         return f"correcting seq {event.target} changes the result"
     return f"{type(event).__name__} at seq {seq} changes the result"
-
-
-def listed_game(row: dict[str, Any]) -> GameRow:
-    """A row of the games table as a `GameRow`."""
-    return GameRow(
-        id=row["id"],
-        created_at=row["created_at"],
-        ruleset=row["ruleset"],
-        killzone=row["killzone"],
-        date=row["date"],
-        head_seq=row["head_seq"],
-        status=row["status"],
-        labels={k: row[c] for k, c in LABEL_COLUMNS.items() if row[c]},
-        players=json.loads(row["players"] or "[]"),
-        kill_teams=json.loads(row["kill_teams"] or "[]"),
-        result=json.loads(row["result"]) if row["result"] else None,
-        simulated=bool(row["simulated"]),
-    )
 
 
 class Store:
@@ -126,6 +108,15 @@ class Store:
         """Write transactions this store committed (an error after one must not say "nothing was changed")."""
         self._inside: bool | None = None
         """None outside a write transaction; inside one, whether a write of its own joined it (`writing`)."""
+        self.listing = Games(self)
+        """The games table: the games listed, their heads, the tables page's reads."""
+        self.seats = Seats(self)
+        self.keys = Keys(self)
+        """The league's keyring and the signatures kept of games' heads."""
+        self.players = Players(self)
+        """Players as identities, and the database that recorded each game."""
+        self.checks = Checks(self)
+        """What `ktlog verify` found: each game's verdict, the file's damage."""
         self.conn, stale = open_database(self.path, create=create, busy_timeout_ms=busy_timeout_ms)
         if stale:
             self.rebuild()  # derived tables of an older schema are filled in from the log
@@ -133,15 +124,10 @@ class Store:
     @cached_property
     def db(self) -> sqlite_utils.Database:
         """The database through sqlite-utils, for tests and tools (imported at first use: the
-        store reads through `_rows`)."""
+        store reads through its connection)."""
         from .schema_library import sqlite_utils
 
         return sqlite_utils.Database(self.conn, execute_plugins=False)  # ktlog uses no plugins: no scan of installed packages
-
-    def _rows(self, sql: str, args: tuple[Any, ...] | list[Any] = ()) -> list[dict[str, Any]]:
-        cursor = self.conn.execute(sql, args)
-        names = [d[0] for d in cursor.description]
-        return [dict(zip(names, row)) for row in cursor]
 
     def close(self) -> None:
         self.conn.close()
@@ -189,7 +175,7 @@ class Store:
     def _look_again(self) -> None:
         """Forget the heads and columns this store wrote, and read the damage mark again, if
         another connection has committed since this store last looked."""
-        version = self.conn.execute("PRAGMA data_version").fetchone()[0]
+        version = self.data_version()
         if version != self._data_version:
             self._heads.clear()
             self._columns.clear()
@@ -197,17 +183,33 @@ class Store:
             self._data_version = version
 
     def _refuse_damaged(self) -> None:
-        damage = self.conn.execute("SELECT value FROM meta WHERE key = ?", (DAMAGED,)).fetchone()
+        damage = self.checks.damage()
         if damage:
             raise StoreError(
-                f"{self.path or ':memory:'} failed `ktlog verify` ({damage[0]}); ktlog writes nothing more to it. "
+                f"{self.path or ':memory:'} failed `ktlog verify` ({damage}); ktlog writes nothing more to it. "
                 "Restore it from a backup, or import the games' exported files into a new database"
             )
+
+    def data_version(self) -> int:
+        """SQLite's count for this connection, which moves when another connection commits to the
+        file (not for this one's own commits)."""
+        return int(self.conn.execute("PRAGMA data_version").fetchone()[0])
+
+    def wait_for_locks(self, ms: int) -> None:
+        """How long a read or write of this store waits for another program's lock before it is
+        refused (0: never waits)."""
+        self.conn.execute(f"PRAGMA busy_timeout = {int(ms)}")
 
     def writing(self) -> contextlib.AbstractContextManager[None]:
         """One write transaction for the tables beside the log (a tournament's, `storage.tournaments`);
         the appends and new games made inside it are part of it (a results file: all or nothing)."""
         return self._write()
+
+    def unguarded(self) -> contextlib.AbstractContextManager[None]:
+        """A write transaction made even in a file `ktlog verify` found damaged: what verify
+        itself keeps (`checks.Checks`). The next append reads the damage mark again."""
+        self._data_version = None
+        return self._write(damaged_ok=True)
 
     def batch(self) -> contextlib.AbstractContextManager[None]:
         """Many write transactions made durable together (one fsync for a whole import)."""
@@ -216,42 +218,18 @@ class Store:
     # --- games ------------------------------------------------------------------------------
 
     def games(self, newest: int | None = None) -> list[GameRow]:
-        """Every game, oldest first; or only the `newest` games, newest first."""
-        if newest is None:
-            return [listed_game(r) for r in self._rows("SELECT * FROM games ORDER BY date, created_at")]
-        return [listed_game(r) for r in self._rows("SELECT * FROM games ORDER BY date DESC, created_at DESC LIMIT ?", [newest])]
-
-    def count_games(self) -> tuple[int, int]:
-        """How many games there are, and how many of them are unfinished."""
-        total, unfinished = self.conn.execute("SELECT count(*), coalesce(sum(status != 'finished'), 0) FROM games").fetchone()
-        return total, unfinished
+        """Every game, oldest first; or only the `newest` games, newest first (`games.Games`)."""
+        return self.listing.listed(newest)
 
     def game(self, game_id: str) -> GameRow:
-        rows = self._rows("SELECT * FROM games WHERE id = ?", [game_id])
-        if not rows:
-            raise GameNotFound(f"no game {game_id!r} in {self.path or ':memory:'}; `ktlog games` lists them")
-        return listed_game(rows[0])
+        return self.listing.game(game_id)
 
     def resolve(self, prefix: str) -> str:
         """The id of the game whose id is `prefix` or starts with it."""
-        prefix = game_prefix(prefix)
-        if not prefix:
-            raise GameNotFound("give a game id (or the start of one); `ktlog games` lists them")
-        # The ids that start with `prefix` exactly (no LIKE wildcards), a range of the primary key.
-        ids = [
-            r["id"]
-            for r in self._rows(
-                "SELECT id FROM games WHERE id >= ? AND id < ? AND substr(id, 1, ?) = ? ORDER BY id", [prefix, prefix + "\uffff", len(prefix), prefix]
-            )
-        ]
-        if not ids:
-            raise GameNotFound(f"no game id starts with {prefix!r}; `ktlog games` lists them")
-        if len(ids) > 1:
-            raise GameNotFound(f"{len(ids)} games start with {prefix!r} ({', '.join(i[:12] for i in ids[:4])}...); type more of the id")
-        return str(ids[0])
+        return self.listing.resolve(prefix)
 
     def has_game(self, game_id: str) -> bool:
-        return self.conn.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is not None
+        return self.listing.has(game_id)
 
     def new_game(self, created: GameCreated, events: Sequence[Event] = (), *, game_id: str | None = None, then: Callable[[str], None] | None = None) -> str:
         """Create a game and record its first events in one transaction, with `then(game_id)`'s
@@ -285,14 +263,14 @@ class Store:
             self.import_folded(game_id, folded(game_id, rows, state, snapshots), then=then, origin=origin)
             return self._new_head(game_id, state)
         with self._write():
-            if self._head(game_id)[0] != already:
+            if self.listing.head(game_id)[0] != already:
                 raise Raced(f"game {game_id[:8]} changed while it was being imported")
             before = self._state_at_head(game_id, already)
             if game_status(before) == FINISHED and _result(before) != _result(state):  # a tournament's later round may have been paired on it
                 tournaments.check_final(self.conn, game_id, lambda: f"importing events {already + 1} to {len(sealed)} changes the result")
             projections.delete(self.conn, game_id)  # the new events may undo stored ones: every row is written again
             self._write_folded(game_id, folded(game_id, rows, state, snapshots, already=already))
-            self._keep_origin(game_id, origin)
+            self.players.keep_origin(game_id, origin)
         return self._new_head(game_id, state)
 
     def import_folded(self, game_id: str, game: Folded, *, then: Callable[[str], None] | None = None, origin: Origin | None = None) -> None:
@@ -307,28 +285,11 @@ class Store:
                 (game_id, game.rows[0][RECORDED_AT], game.ruleset, "setup", 0, GENESIS),
             )
             self._write_folded(game_id, game)
-            self._keep_origin(game_id, origin)
+            self.players.keep_origin(game_id, origin)
             if then is not None:
                 then(game_id)
         self._cache.pop(game_id, None)
         self._recent.pop(game_id, None)
-
-    def _keep_origin(self, game_id: str, origin: Origin | None) -> None:
-        """Remember which database recorded a game, unless it is this one or known already (the
-        first database a game came from is the one that recorded it)."""
-        if origin is not None and origin[0] != self.meta(DATABASE_ID):
-            self.conn.execute("INSERT OR IGNORE INTO game_origins (game_id, database_id, label) VALUES (?,?,?)", (game_id, *origin))
-
-    def origin(self, game_id: str) -> Origin:
-        """The database that recorded a game: the one it was imported from, or this one."""
-        row = self.conn.execute("SELECT database_id, label FROM game_origins WHERE game_id = ?", (game_id,)).fetchone()
-        return (str(row[0]), str(row[1])) if row else self.home()
-
-    def home(self) -> Origin:
-        """This database's id and label (`dbfile.database_home`)."""
-        if self.meta(DATABASE_ID) is None:  # its row deleted behind ktlog's back: a new id, as a new database would make
-            self.set_meta(DATABASE_ID, uuid.uuid4().hex)
-        return database_home(self.rows, self.path)
 
     def rows(self, sql: str) -> list[tuple[Any, ...]]:
         """A query's rows as tuples (`dbfile.Rows`)."""
@@ -341,19 +302,6 @@ class Store:
     def set_meta(self, key: str, value: str) -> None:
         with self._write():
             self.conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
-
-    def record_player(self, player_id: str, name: str, aliases: Iterable[tuple[str, str]], *, merged: str | None = None) -> None:
-        """In one transaction: a player's name as shown, names as databases recorded them counted
-        as theirs (database id, name), and with `merged` another player's names and aliases
-        taken over (`play.players`: rename, merge). The log keeps the names as recorded."""
-        with self._write():
-            if merged is not None:
-                self.conn.execute("UPDATE player_aliases SET player_id = ? WHERE player_id = ?", (player_id, merged))
-                self.conn.execute("DELETE FROM player_names WHERE player_id = ?", (merged,))
-            self.conn.executemany(
-                "INSERT OR REPLACE INTO player_aliases (database_id, name, player_id) VALUES (?,?,?)", [(db, n, player_id) for db, n in aliases]
-            )
-            self.conn.execute("INSERT OR REPLACE INTO player_names (player_id, name, changed_at) VALUES (?,?,?)", (player_id, name, now()))
 
     def _new_head(self, game_id: str, state: GameState) -> GameState:
         """Remember the state of a game whose events came in whole (the states before them are not kept)."""
@@ -390,7 +338,7 @@ class Store:
         envelopes = []
         try:
             with self._write(appending=True):
-                head_seq, head_hash = self._heads.get(game_id) or self._head(game_id)
+                head_seq, head_hash = self._heads.get(game_id) or self.listing.head(game_id)
                 if expected_seq is not None and expected_seq != head_seq + 1:
                     raise ConcurrencyConflict(game_id, expected_seq, head_seq)
                 for index, event in enumerate(events):
@@ -460,7 +408,7 @@ class Store:
         except sqlite3.IntegrityError as exc:
             if "event_id" in str(exc):
                 raise InvalidEvent(f"event id {envelope.event_id} is already stored", "event_id") from exc
-            head, _ = self._head(envelope.game_id)
+            head, _ = self.listing.head(envelope.game_id)
             raise ConcurrencyConflict(envelope.game_id, envelope.seq, head) from exc
 
     def _taken_event_id(self, game_id: str, rows: list[tuple[Any, ...]]) -> InvalidEvent:
@@ -487,12 +435,6 @@ class Store:
             key = self._keys[game_id] = row[0]
         return key
 
-    def _head(self, game_id: str) -> tuple[int, str]:
-        row = self.conn.execute("SELECT head_seq, head_hash FROM games WHERE id = ?", (game_id,)).fetchone()
-        if row is None:
-            raise GameNotFound(f"no game {game_id!r}; `ktlog games` lists them")
-        return int(row[0]), str(row[1])
-
     def _advance_head(self, game_id: str, state: GameState, envelope: Envelope, was: tuple[int, str]) -> None:
         """Move the game's head on from `was` (seq, hash) to the event appended, `envelope`,
         writing only the columns that changed since this store last wrote them (worked out only
@@ -510,73 +452,11 @@ class Store:
         values.update(updated_at=envelope.recorded_at, head_seq=state.seq, head_hash=head_hash)
         cursor = self.conn.execute(_head_update(tuple(values)), (*values.values(), self._key(game_id), *was))
         if cursor.rowcount != 1:
-            raise ConcurrencyConflict(game_id, state.seq, self._head(game_id)[0])
+            raise ConcurrencyConflict(game_id, state.seq, self.listing.head(game_id)[0])
         self._heads[game_id], self._columns[game_id] = (state.seq, head_hash), (key, columns)
 
     def _update_game(self, game_id: str, columns: dict[str, Any]) -> None:
         self.conn.execute(f"UPDATE games SET {', '.join(f'{c}=?' for c in columns)} WHERE id=?", (*columns.values(), game_id))
-
-    def add_signatures(self, game_id: str, signatures: list[tuple[int, str, str, str]]) -> None:
-        """Keep checked signatures of a game: (head_seq, signer, public key, signature) each."""
-        with self._write():
-            self.conn.executemany(
-                "INSERT OR IGNORE INTO signatures (game_id, head_seq, signer, public_key, signature, recorded_at) VALUES (?,?,?,?,?,?)",
-                [(game_id, *s, now()) for s in signatures],
-            )
-
-    def pin_key(self, public_key: str, name: str, how: str) -> None:
-        """Pin a public key to a name in the league's keyring (again, if it was revoked)."""
-        with self._write():
-            self.conn.execute(
-                "INSERT INTO keyring (public_key, name, how, pinned_at) VALUES (?,?,?,?) "
-                "ON CONFLICT (public_key) DO UPDATE SET name = excluded.name, how = excluded.how, pinned_at = excluded.pinned_at, revoked_at = NULL",
-                (public_key, name, how, now()),
-            )
-
-    def revoke_key(self, public_key: str) -> None:
-        """Mark a pinned key revoked: signatures by it count as no one's from now on."""
-        with self._write():
-            self.conn.execute("UPDATE keyring SET revoked_at = ? WHERE public_key = ? AND revoked_at IS NULL", (now(), public_key))
-
-    def issue_seat(self, game_id: str, player: str, token_hash: str) -> None:
-        """Give the player's seat of the game a new token (by its hash): an earlier token of
-        that seat stops working, and the key it registered goes with it (a new device)."""
-        with self._write():
-            self.conn.execute(
-                "INSERT OR REPLACE INTO seats (game_id, player, token_hash, issued_at, revoked_at, public_key) VALUES (?,?,?,?,NULL,NULL)",
-                (game_id, player, token_hash, now()),
-            )
-
-    def update_seat(self, game_id: str, player: str, **columns: str | None) -> bool:
-        """Set columns of a seat (`revoked_at`, `public_key`); whether the game has that seat."""
-        with self._write():
-            cursor = self.conn.execute(
-                f"UPDATE seats SET {', '.join(f'{c}=?' for c in columns)} WHERE game_id=? AND player=?", (*columns.values(), game_id, player)
-            )
-        return cursor.rowcount > 0
-
-    def seat_rows(self, *, game_id: str | None = None, token_hash: str | None = None) -> list[dict[str, Any]]:
-        """The seats of a game, or the live (not revoked) seat holding a token, as rows."""
-        if token_hash is not None:
-            return self._rows("SELECT * FROM seats WHERE token_hash = ? AND revoked_at IS NULL", [token_hash])
-        return self._rows("SELECT * FROM seats WHERE game_id = ? ORDER BY player", [game_id])
-
-    def record_file_check(self, problems: list[str]) -> None:
-        """Keep what `ktlog verify` found wrong with the file itself: while it stands, every write is refused."""
-        self._data_version = None  # the next append reads the mark again
-        with self._write(damaged_ok=True):
-            if problems:
-                self.conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (DAMAGED, "; ".join(problems)))
-            else:
-                self.conn.execute("DELETE FROM meta WHERE key = ?", (DAMAGED,))
-
-    def record_verdicts(self, verdicts: Iterable[Any]) -> None:
-        """Keep the latest `ktlog verify` verdict of each game (not part of the log)."""
-        with self._write(damaged_ok=True):
-            self.conn.executemany(
-                "INSERT OR REPLACE INTO verifications (game_id, checked_at, head_seq, ok, bad_seq, problem) VALUES (?,?,?,?,?,?)",
-                [(v.game_id, now(), v.events, int(v.ok), v.bad_seq, v.problem) for v in verdicts],
-            )
 
     # --- derived tables -------------------------------------------------------------------
 
@@ -626,7 +506,7 @@ class Store:
             prev = rows.pop(0)[-1].hex()
         sealed = []
         for row in rows:
-            with _readable(game_id, row[0]):
+            with readable(game_id, row[0]):
                 envelope = row_envelope(game_id, row, prev)
                 sealed.append((envelope, row[PAYLOAD].encode()))
             prev = envelope.hash
@@ -637,7 +517,7 @@ class Store:
         envelope, no hash worked out)."""
         records = []
         for seq, type_name, version, payload in log.payloads(self.conn, self._key(game_id), after + 1, upto):
-            with _readable(game_id, seq):
+            with readable(game_id, seq):
                 records.append((seq, decode_payload(type_name, version, payload)))
         return records
 
@@ -662,7 +542,7 @@ class Store:
 
     def state(self, game_id: str, at: int | None = None) -> GameState:
         """The state after seq `at` (default: the latest), from the nearest usable snapshot."""
-        head_seq, _ = self._head(game_id)
+        head_seq, _ = self.listing.head(game_id)
         at = head_seq if at is None or at > head_seq else at
         if at == head_seq:
             return copy_state(self._state_at_head(game_id, head_seq))
@@ -688,101 +568,3 @@ class Store:
 def _head_update(columns: tuple[str, ...]) -> str:
     """The UPDATE moving a game's head and setting `columns`, made once for each set of columns."""
     return f"UPDATE games SET {', '.join(f'{c}=?' for c in columns)} WHERE game_key = ? AND head_seq = ? AND head_hash = ?"
-
-
-INSERT_EVENT = f"INSERT INTO events ({', '.join(EVENTS)}) VALUES ({', '.join('?' * len(EVENTS))})"
-"""Rows of `event_rows`, each with the game's key first."""
-RECORDED_AT, PAYLOAD, HASH = 4, 5, 6
-"""Where an `event_rows` row holds the time recorded and the hash."""
-
-
-def event_rows(sealed: list[tuple[Envelope, bytes]]) -> list[tuple[Any, ...]]:
-    """Sealed events as rows of the events table, in INSERT_EVENT's column order after the game's
-    key (which the games row gives when the rows are written): the one way into the table, so
-    every event's values are checked here (`envelopes.check_limits`) before a row is written. Ids
-    and hashes become bytes (`event_id_bytes`); the game's id is kept on its first event only.
-    One pass: a game's id is checked once, an event id that is a UUID needs no other check."""
-    rows = []
-    checked_game = None
-    for (e, p), event_id in zip(sealed, event_ids_bytes([e.event_id for e, _ in sealed]), strict=True):
-        try:
-            if not isinstance(event_id, bytes):
-                check_ids(e.game_id, e.event_id)
-            elif e.game_id != checked_game:
-                check_game_id(e.game_id)
-                checked_game = e.game_id
-            check_limits(e.payload, p)
-        except InvalidEvent as exc:
-            exc.seq = e.seq
-            raise
-        rows.append((e.seq, event_id, type(e.payload).__name__, e.version, e.recorded_at, p.decode(), bytes.fromhex(e.hash), e.game_id if e.seq == 1 else None))
-    return rows
-
-
-@dataclass(frozen=True)
-class Folded:
-    """A game's events checked and folded, as what the writer inserts and nothing it must work
-    out: an import's checking process makes it (`folded`), the importing one writes it."""
-
-    rows: list[tuple[Any, ...]]
-    """The events' rows (`event_rows`), the first `already` left out."""
-    snapshots: list[tuple[int, bytes, bytes]]
-    """`snapshot_rows`."""
-    projections: dict[str, list[tuple[Any, ...]]]
-    """Every projection row of the game (`projections.rows_since`)."""
-    columns: dict[str, Any]
-    """The games row's derived columns (`projections.game_columns`)."""
-    ruleset: str
-    seq: int
-    """The head's seq."""
-    blocks: list[log.Block]
-    """A new finished game's events but its head, archived (`log.blocks`): the writer inserts
-    them instead of those rows. Empty for a game in progress or the rest of a stored game."""
-
-
-def folded(game_id: str, rows: list[tuple[Any, ...]], state: GameState, snapshots: list[tuple[int, bytes]], *, already: int = 0) -> Folded:
-    """A game's `event_rows`, its state and its (seq, encoded state) snapshots as the writer
-    inserts them (the events after `already`). Raises if a CP or VP total would not fit a column."""
-    if error := projections.out_of_range(state):
-        raise error
-    columns = projections.game_columns(state)
-    return Folded(
-        rows[already:],
-        snapshot_rows(rows, [(seq, blob) for seq, blob in snapshots if seq > already]),
-        projections.rows_since(game_id, state, 0),
-        columns,
-        state.ruleset,
-        state.seq,
-        log.blocks(rows[:-1]) if columns["status"] == FINISHED and not already else [],
-    )
-
-
-def snapshot_rows(rows: list[tuple[Any, ...]], snapshots: list[tuple[int, bytes]]) -> list[tuple[int, bytes, bytes]]:
-    """(seq, encoded state) snapshots of events (`event_rows`) as the rows to store, packed and
-    sealed with the hashes of those rows."""
-    seqs = {seq for seq, _ in snapshots}
-    return sealed_rows(snapshots, {row[0]: row[HASH] for row in rows if row[0] in seqs})
-
-
-@contextmanager
-def _readable(game_id: str, seq: int) -> Iterator[None]:
-    """A stored row that does not read as an event, as `log.damaged` says it."""
-    try:
-        yield
-    except log.UNREADABLE as exc:
-        raise log.damaged(game_id, exc, seq) from exc
-
-
-def row_envelope(game_id: str, row: tuple[Any, ...], prev_hash: str) -> Envelope:
-    """An event as `log.rows` read it, of game `game_id`, whose previous event's hash is `prev_hash`."""
-    seq, event_id, type_name, version, recorded_at, payload, digest = row
-    return Envelope(
-        game_id=game_id,
-        seq=seq,
-        event_id=event_id_text(event_id),
-        version=version,
-        recorded_at=recorded_at,
-        payload=decode_payload(type_name, version, payload),
-        prev_hash=prev_hash,
-        hash=digest.hex() if isinstance(digest, bytes) else str(digest),  # one edited behind ktlog's back: `verify` names it
-    )

@@ -8,13 +8,12 @@ typed is lost and nothing raises into the screen.
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from ktlog import events as ev
 from ktlog.errors import ConcurrencyConflict, KtlogError, RuleViolation
-from ktlog.play.database import Store
+from ktlog.play.database import DatabaseError, Store
 from ktlog.play.moves import refusal_text
 from ktlog.play.session import NothingToDo, Recorded, RecordingSession
 from ktlog.rules.team import unlisted
@@ -92,7 +91,7 @@ class Recorder:
             return Outcome(False, f"Not recorded: {refusal_text(exc)}{hint}")
         except ConcurrencyConflict as exc:
             return Outcome(False, f"{exc}. The game is reloaded; press ctrl+r to enter your event again on it")
-        except (KtlogError, sqlite3.Error) as exc:
+        except (KtlogError, DatabaseError) as exc:
             return Outcome(False, f"Not recorded yet: {exc}. Your event is kept: press ctrl+r to try again")
         return Outcome(True, words(recorded), recorded.seq)
 

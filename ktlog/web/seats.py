@@ -255,7 +255,7 @@ class SeatApi:
     def _seat_view(self, store: Store, seat: seats.Seat) -> dict[str, Any]:
         """The seat's view, made once for the game as it stands (its head, its signatures, the
         seat's key): a page reopened, or both of a player's tabs, share it."""
-        head_seq, head_hash = store.conn.execute("SELECT head_seq, head_hash FROM games WHERE id = ?", (seat.game_id,)).fetchone()
+        head_seq, head_hash = store.listing.head(seat.game_id)
         key = (seat.game_id, seat.player, seat.public_key, head_seq, head_hash, tuple(seats.signed_at(store, seat.game_id, head_seq)))
         view = self.views.pop(key, None) or seat_view(store, seat)
         self.views[key] = view
@@ -314,7 +314,7 @@ class SeatApi:
                 "kept": False,
                 "message": f"{seat.player} signed seq {head_seq} already; nothing new was kept",
             }
-        store.add_signatures(seat.game_id, [(head_seq, seat.player, seat.public_key, body["signature"])])
+        store.keys.add_signatures(seat.game_id, [(head_seq, seat.player, seat.public_key, body["signature"])])
         return 201, {"signer": seat.player, "head_seq": head_seq, "kept": True, "signers": [*signed, seat.player]}
 
 
@@ -457,7 +457,7 @@ def seat_view(store: Store, seat: seats.Seat) -> dict[str, Any]:
         "cover": seats.cover_when_last_shot(timeline),
         "undoable": latest[0] if latest and latest[1].seat == seat.player else None,
         "log": log_rows(timeline, state, LOG_ROWS, row_of),
-        "head_hash": store.conn.execute("SELECT head_hash FROM games WHERE id = ?", (seat.game_id,)).fetchone()[0],
+        "head_hash": store.listing.head(seat.game_id)[1],
         "public_key": seat.public_key,
         "signers": seats.signed_at(store, seat.game_id, state.seq),
     }
