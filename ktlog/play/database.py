@@ -17,11 +17,7 @@ if TYPE_CHECKING:
     from ..envelopes import GameRow
     from ..storage.store import Store
 
-__all__ = ["BUSY_TIMEOUT_MS", "UI_BUSY_TIMEOUT_MS", "DatabaseError", "GameRow", "Store", "default_db_path", "identity", "is_current", "locked", "lost_under"]
-
-DatabaseError = sqlite3.Error
-"""What reading or writing the file raises when SQLite cannot (locked, replaced, damaged): a face
-catches it by this name and imports no sqlite3 (an import contract forbids it)."""
+__all__ = ["BUSY_TIMEOUT_MS", "UI_BUSY_TIMEOUT_MS", "GameRow", "Store", "default_db_path", "identity", "is_current", "locked", "lost_under"]
 
 
 def locked(exc: BaseException) -> bool:

@@ -12,8 +12,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ktlog import events as ev
-from ktlog.errors import ConcurrencyConflict, KtlogError, RuleViolation
-from ktlog.play.database import DatabaseError, Store
+from ktlog.errors import ConcurrencyConflict, DatabaseError, KtlogError, RuleViolation
+from ktlog.play.database import Store
 from ktlog.play.moves import refusal_text
 from ktlog.play.session import NothingToDo, Recorded, RecordingSession
 from ktlog.rules.team import unlisted

@@ -18,8 +18,8 @@ from typing import TypeVar
 
 import anyio.to_thread
 
-from ..errors import KtlogError, StoreError
-from ..play.database import DatabaseError, Store, identity, locked, lost_under
+from ..errors import DatabaseError, KtlogError, StoreError
+from ..play.database import Store, identity, locked, lost_under
 
 LOG = logging.getLogger("ktlog.serve")
 """The server's own log (standard error): what it found wrong with the file and did."""
