@@ -39,6 +39,7 @@ from ..rules.candidates import (
     shots,
     turn_order,
 )
+from ..rules.candidates import active as active  # the faces ask it here, with melee (the shoot and fight dialogs)
 from ..rules.context import Ctx
 from ..rules.ruleset import Ruleset, listing
 from ..rules.shooting import defence_dice_collected, expected_attack_dice
@@ -301,7 +302,12 @@ def weapon_of(state: GameState, operative: str, weapon: str) -> ev.Weapon:
 
 def weapon_rules(state: GameState, operative: str, weapon: str) -> WeaponProfile:
     """The weapon's rules as this ruleset plays them (KT21's Hot takes no Hot roll)."""
-    return weapon_profile(get_ruleset(state.ruleset).weapon_as_played(weapon_of(state, operative, weapon)).rules)
+    return played(state, weapon_of(state, operative, weapon))
+
+
+def played(state: GameState, weapon: ev.Weapon) -> WeaponProfile:
+    """A weapon's rules as the game's ruleset plays them (the shoot dialog's keys ask it)."""
+    return weapon_profile(get_ruleset(state.ruleset).weapon_as_played(weapon).rules)
 
 
 @cache

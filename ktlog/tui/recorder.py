@@ -16,7 +16,6 @@ from ktlog.errors import ConcurrencyConflict, DatabaseError, KtlogError, RuleVio
 from ktlog.play.database import Store
 from ktlog.play.moves import refusal_text
 from ktlog.play.session import NothingToDo, Recorded, RecordingSession
-from ktlog.rules.team import unlisted
 from ktlog.state import GameState
 from ktlog.text.describe import describe
 from ktlog.text.render import changes, undo_text
@@ -98,11 +97,10 @@ class Recorder:
 
 def _news(r: Recorded) -> str:
     """The event (a secret choice is not echoed), a ploy the roster does not list, and what it changed."""
-    warning = unlisted(r.before, r.event)
     return f"seq {r.seq}: " + " · ".join(
         [
             describe(r.event, spectator=r.event.secret, state=None if r.event.secret else r.after, before=None if r.event.secret else r.before),
-            *([f"warning: {warning}"] if warning else []),
+            *(f"warning: {warning}" for warning in r.warnings if warning),
             *changes(r.before, r.after),
         ]
     )
