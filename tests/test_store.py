@@ -320,6 +320,29 @@ def test_an_undo_after_another_writer_folds_from_the_log(tmp_path):
     assert mine.state(gid) == fold(mine.events(gid)) == theirs.state(gid)
 
 
+def test_a_reader_takes_the_head_state_a_writer_of_its_process_handed_over(tmp_path, monkeypatch):
+    """Issue 43: in the server a seat's append works the state out; the reading store takes it
+    (`adopt`) instead of folding the game again, but only for the head it was worked out at."""
+    g = game(6, 6)
+    g.activate("a1", "engage", dash())
+    db = tmp_path / "two.db"
+    writer, reader = Store(db), Store(db)
+    gid = writer.new_game(g.events[0], g.events[1:-1])
+    reader.state(gid)  # the reader's own state, at the head before the append
+    writer.append(gid, g.events[-1])
+    reader.adopt(gid, writer.state(gid), writer.listing.head(gid)[1])
+    folds = []
+    monkeypatch.setattr(store_module, "state_at", lambda *args, **kwargs: folds.append(args) or pytest.fail("folded"))
+    assert reader.state(gid) == fold(writer.events(gid)) and folds == []
+    monkeypatch.undo()
+
+    writer.append(gid, Annotation(target=1, text="a note"))
+    marked = writer.state(gid)
+    marked.players["Alice"].cp += 5  # a state of the head's seq, told apart from the true one
+    reader.adopt(gid, marked, "0" * 64)  # not the stored head's hash: not taken
+    assert reader.state(gid) == fold(writer.events(gid)) != marked
+
+
 def test_undo_refuses_to_undo_the_game_creation(store):
     gid = store.new_game(GameCreated(ruleset="kt24-preliminary", killzone="volkus", date="2026-11-21"))
     with pytest.raises(NothingToDo, match="nothing to undo"):

@@ -503,17 +503,19 @@ def next_step(state: GameState) -> str | None:
     """The step the game expects next and whose it is (who rolls off, who decides initiative,
     whose activation, which set-up third), with its event as `ktlog event` takes it, as the
     record screen's action bar knows it; None once the game is over."""
-    found = _next(state)
+    found = next_steps(state)
     return found[0] if found else None
 
 
 def next_sentence(state: GameState) -> str | None:
     """The next step in words alone ("Bob activates an operative"), for a player's phone."""
-    found = _next(state)
+    found = next_steps(state)
     return found[1] if found else None
 
 
-def _next(state: GameState) -> tuple[str, str] | None:
+def next_steps(state: GameState) -> tuple[str, str] | None:
+    """The next step both ways (`next_step`, `next_sentence`), worked out once for a reply that
+    says both; None once the game is over."""
     if state.phase == "over":
         return None
     moves = Moves(state)

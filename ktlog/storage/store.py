@@ -93,6 +93,8 @@ class Store:
         self._recent: dict[str, Recent] = {}
         """Per game, the latest events this store appended: an undo of one takes its state from
         here instead of folding from a snapshot."""
+        self._adopted: dict[str, tuple[str, GameState]] = {}
+        """Per game, a state at its head another store handed over (`adopt`), with the head's hash."""
         self._decoded = Decoded()
         """The snapshots this store decoded lately: a seek near one again restores it."""
         self._heads: dict[str, tuple[int, str]] = {}
@@ -542,16 +544,26 @@ class Store:
 
     def state(self, game_id: str, at: int | None = None) -> GameState:
         """The state after seq `at` (default: the latest), from the nearest usable snapshot."""
-        head_seq, _ = self.listing.head(game_id)
+        head_seq, head_hash = self.listing.head(game_id)
         at = head_seq if at is None or at > head_seq else at
         if at == head_seq:
-            return copy_state(self._state_at_head(game_id, head_seq))
+            return copy_state(self._state_at_head(game_id, head_seq, head_hash))
         return self._state_from_snapshot(game_id, at)
 
-    def _state_at_head(self, game_id: str, head_seq: int) -> GameState:
+    def adopt(self, game_id: str, state: GameState, head_hash: str) -> None:
+        """Take a state at a game's head (seq `state.seq`, hash `head_hash`) that another store of
+        this process worked out (in the server, a seat's append), handed over to this store and
+        no one else: while the game's stored head is that one, reading it folds nothing."""
+        self._adopted[game_id] = (head_hash, state)
+
+    def _state_at_head(self, game_id: str, head_seq: int, head_hash: str | None = None) -> GameState:
         cached = self._cache.get(game_id)
         if cached is None or cached.seq != head_seq:
-            cached = self._state_from_snapshot(game_id, head_seq)
+            adopted = self._adopted.pop(game_id, None)
+            if adopted is not None and adopted[1].seq == head_seq and adopted[0] == head_hash:
+                cached = adopted[1]
+            else:
+                cached = self._state_from_snapshot(game_id, head_seq)
             self._cache[game_id] = cached
             self._recent.pop(game_id, None)  # another writer's events came in between
         return cached

@@ -20,6 +20,7 @@ import anyio.to_thread
 
 from ..errors import DatabaseError, KtlogError, StoreError
 from ..play.database import Store, identity, locked, lost_under
+from ..state import GameState
 
 LOG = logging.getLogger("ktlog.serve")
 """The server's own log (standard error): what it found wrong with the file and did."""
@@ -96,6 +97,14 @@ class Source:
             self._not_waiting = False
             self.opened += 1
         return self._store
+
+    def adopt(self, game_id: str, state: GameState, head_hash: str) -> None:
+        """Hand the reading store the state at a game's head that the server's own write worked
+        out (a seat's append, `Store.adopt`): the follower and the pages read it instead of
+        folding the game again. Nothing when no store is open (the next one reads the file)."""
+        store = self._store
+        if store is not None:
+            store.adopt(game_id, state, head_hash)
 
     def version(self, store: Store) -> Version:
         """What the file holds now, as a token (in the thread reading `store`): the same token
