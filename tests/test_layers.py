@@ -192,7 +192,7 @@ PROBES = {
     ),
     "sqlite3 in a face": ("web/pages.py", "import sqlite3\n", "The faces run no SQL"),
     "a rule's machinery in a face": ("tui/screens/shoot.py", "from ktlog.rules import weapons\n", "The faces ask the application layer"),
-    "a ruleset's simulator up a layer": ("rulesets/kt21/simulator.py", "from ktlog.web import app as _probe\n", "Imports run down the layers"),
+    "a ruleset's simulator up a layer": ("ruleset_play/kt21/simulator.py", "from ktlog.web import app as _probe\n", "Imports run down the layers"),
     "a cycle": ("rules/dice.py", "def _probe():\n    from ktlog.rules import shooting\n", None),
     "type-only (allowed)": ("rules/dice.py", "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from ktlog.tui import app\n", None),
 }
