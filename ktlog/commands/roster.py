@@ -246,7 +246,7 @@ def check(name: str, ruleset: str, as_json: bool) -> None:
         click.echo(f"checking {file}")
     loaded, problems = check_roster(file)
     if as_json:
-        unapplied = roster_not_applied(loaded, RULESETS[ruleset]) if loaded else []
+        unapplied = roster_unapplied(loaded, ruleset) if loaded else []
         echo_json(
             {
                 "file": str(file),
