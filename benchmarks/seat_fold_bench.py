@@ -27,7 +27,7 @@ from ktlog import reducer
 from ktlog.files.gamelog import read_game_log
 from ktlog.play import seats
 from ktlog.play.moves import Moves
-from ktlog.storage import store as store_module
+from ktlog.storage import event_log as store_module
 from ktlog.storage.store import Store
 from ktlog.text.event_text import event_line
 from ktlog.web.follower import Follower, News

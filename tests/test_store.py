@@ -14,8 +14,8 @@ from ktlog.play.builder import dash, shoot
 from ktlog.play.session import NothingToDo, RecordingSession
 from ktlog.play.simulate import simulate_games
 from ktlog.reducer import fold
+from ktlog.storage import event_log as store_module
 from ktlog.storage import projections
-from ktlog.storage import store as store_module
 from ktlog.storage.catalog import PROJECTIONS, TABLES
 from ktlog.storage.dbfile import default_db_path
 from ktlog.storage.snapshots import SNAPSHOT_EVERY

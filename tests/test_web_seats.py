@@ -359,7 +359,7 @@ def test_the_server_reads_a_seats_event_without_folding_the_game_again(client, s
     """Issue 43: the state a seat's append worked out is handed to the server's reading store
     (`Source.adopt`), so the game page, the follower and the stream read the new head without
     folding the game again from a snapshot."""
-    from ktlog.storage import store as store_module
+    from ktlog.storage import event_log as store_module
 
     db, gid, tokens = seated
     assert post(client, gid, tokens["Alice"], {"line": ACTIVATE}).status_code == 201  # the seats' store opened, its state kept
