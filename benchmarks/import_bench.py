@@ -36,8 +36,9 @@ from ktlog.files.gamelog import _encoder, make_header, read_game_log, write_game
 from ktlog.play.importer import available_cores
 from ktlog.play.simulate import simulate_games
 from ktlog.reducer import fold_with_snapshots
+from ktlog.storage.rows import INSERT_EVENT, event_rows, folded
 from ktlog.storage.snapshots import SNAPSHOT_EVERY
-from ktlog.storage.store import INSERT_EVENT, Store, event_rows, folded
+from ktlog.storage.store import Store
 
 CPU_RATIO_TARGET = 1.5
 """`ktlog import`'s whole-process CPU / the bare executemany's."""

@@ -28,8 +28,8 @@ from ktlog.play.importer import available_cores, import_files
 from ktlog.play.replay import Replay
 from ktlog.play.simulate import load_sim_rosters, simulate_games
 from ktlog.reducer import effective, fold
+from ktlog.ruleset_play.kt24 import simulator as simulate
 from ktlog.rulesets import RULESETS
-from ktlog.rulesets.kt24 import simulator as simulate
 from ktlog.storage.catalog import PROJECTIONS
 from ktlog.storage.dbfile import SCHEMA_VERSION
 from ktlog.storage.store import Store

@@ -10,7 +10,6 @@ from __future__ import annotations
 import gc
 import importlib
 import os
-import sqlite3
 import sys
 from pathlib import Path
 
@@ -18,7 +17,7 @@ import click
 
 from . import __version__
 from .commands.context import echo, examples, fail, quiet_broken_pipe, settle_standard_output, what_was_changed
-from .errors import KtlogError
+from .errors import DatabaseError, KtlogError
 
 COMMANDS: dict[str, tuple[str, str]] = {
     "new": ("ktlog.commands.recording:new", "Create a game from flags and roster files; prints its id."),
@@ -152,7 +151,7 @@ class KtlogGroup(click.Group):
             quiet_broken_pipe()
         except KtlogError as exc:
             fail(str(exc))
-        except sqlite3.Error as exc:
+        except DatabaseError as exc:
             fail(f"database problem: {exc}; {what_was_changed(ctx)}. Check the file given with --db (or KTLOG_DB)")
         except (click.exceptions.Exit, click.ClickException, click.Abort):
             raise

@@ -121,7 +121,7 @@ def check_limits(event: Event, payload: bytes | None = None) -> None:
     """Refuse an event holding a value ktlog cannot store and show safely: a whole number outside
     +-NUMBER_LIMIT, a text too long, or a control character (C0 and C1, a tab only in free text)
     or a bidirectional override. Raises InvalidEvent naming the field; every writer calls it
-    (through `storage.store.event_rows`) before anything is written. `payload`, the event's
+    (through `storage.rows.event_rows`) before anything is written. `payload`, the event's
     canonical JSON, lets most events pass on a byte search."""
     if payload is not None and _plainly_within_limits(payload):
         return

@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+import sqlite3
+
+DatabaseError = sqlite3.Error
+"""What SQLite raises when it cannot read or write the file (locked, replaced, damaged), as the
+faces catch it: they import no sqlite3 (an import contract forbids it) and run no SQL."""
+
 
 class KtlogError(Exception):
     """Base of every error ktlog reports to a user (the CLI prints it, never a traceback)."""

@@ -48,7 +48,7 @@ def test_a_player_count_the_ruleset_cannot_play_is_refused_and_nothing_stored(st
     with pytest.raises(InvalidEvent, match="played by") as refused:
         create_game(store, created(ruleset), sides)
     assert words in str(refused.value) and "(players)" in str(refused.value)
-    assert store.count_games()[0] == 0
+    assert store.listing.count()[0] == 0
 
 
 def test_joint_ops_takes_the_players_side_and_the_npos(store):

@@ -58,7 +58,7 @@ def test_the_same_file_again_is_unchanged_and_with_lines_added_extended(store, t
     again = import_file(store, part)
     assert (again.status, again.events_added, again.game_id) == ("extended", 3, first.game_id)
     assert import_file(store, part).status == "unchanged"
-    assert store.count_games()[0] == 1
+    assert store.listing.count()[0] == 1
 
 
 def test_the_made_id_follows_the_header_not_comments_or_spelling(store, tmp_path):
@@ -118,7 +118,7 @@ def test_a_bad_line_is_refused_with_its_number_and_nothing_is_stored(store, tmp_
         import_file(store, edited(tmp_path, old, new))
     assert caught.value.line == line, str(caught.value)
     assert words in str(caught.value) and "Nothing from this file was imported" in str(caught.value)
-    assert store.count_games()[0] == 0
+    assert store.listing.count()[0] == 0
 
 
 def test_a_rule_refusal_names_the_rule_and_the_override(store, tmp_path):

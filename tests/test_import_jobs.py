@@ -152,8 +152,8 @@ def test_the_writer_only_inserts_what_a_checker_handed_over(folder, tmp_path, mo
     rows, the games row's columns); the importing process neither folds, nor decodes a state, nor
     derives a row, so more checkers are not held back by it."""
     from ktlog.reducer import fold
+    from ktlog.storage import event_log as store_module
     from ktlog.storage import projections
-    from ktlog.storage import store as store_module
 
     path = sorted(folder.glob("*.jsonl"))[0]
     checked = importer._checked(path)

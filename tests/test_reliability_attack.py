@@ -169,7 +169,7 @@ def odd_names_db(tmp_path, monkeypatch):
     from ktlog.files.gamelog import read_game_log
 
     db = tmp_path / "old.db"
-    monkeypatch.setattr("ktlog.storage.store.check_limits", lambda event, payload=None: None)
+    monkeypatch.setattr("ktlog.storage.rows.check_limits", lambda event, payload=None: None)
     renamed = {b'"Alice"': b'"seq"', b'"Bob"': msgspec.json.encode("VP\x1b[2J\x1b]0;pwned\x07")}
     events = []
     for envelope, _ in read_game_log(next(SAMPLE_GAMES.glob("01_*.jsonl")))[1]:

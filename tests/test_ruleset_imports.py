@@ -4,6 +4,8 @@ ruleset's package (`ktlog.rulesets.NAME`), whether by an import statement anywhe
 (`importlib.import_module`, `__import__`). The registry (`ktlog.rulesets`) is what the faces,
 the text and the storage ask, by a ruleset's name; a ruleset package may build on another
 (Approved Ops on Preliminary Ops, every KT24 ruleset on `kt24`), as a third-party one would.
+A ruleset's play (`ktlog/ruleset_play/NAME/`: its simulator and kinds of move, a layer above
+`ktlog.play`) imports its own ruleset's package and no other.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "ktlog"
 RULESETS = PACKAGE / "rulesets"
+RULESET_PLAY = PACKAGE / "ruleset_play"
 PACKAGES = sorted(p.name for p in RULESETS.iterdir() if (p / "__init__.py").exists())
 
 
@@ -45,13 +48,20 @@ def ruleset_imports(source: str, module: str, is_package: bool) -> list[str]:
 
 
 def outside_rulesets() -> list[Path]:
-    return [p for p in sorted(PACKAGE.rglob("*.py")) if RULESETS not in p.parents]
+    return [p for p in sorted(PACKAGE.rglob("*.py")) if RULESETS not in p.parents and RULESET_PLAY not in p.parents]
 
 
 @pytest.mark.parametrize("path", outside_rulesets(), ids=lambda p: str(p.relative_to(PACKAGE)))
 def test_no_ruleset_is_imported_outside_the_rulesets(path: Path):
     found = ruleset_imports(path.read_text(), module_of(path), path.name == "__init__.py")
     assert not found, f"{path.relative_to(PACKAGE.parent)} reaches into a ruleset's package; ask the Ruleset protocol instead: {found}"
+
+
+@pytest.mark.parametrize("path", sorted(RULESET_PLAY.glob("*/*.py")), ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_a_rulesets_play_imports_its_own_ruleset_only(path: Path):
+    own = path.parent.name
+    found = ruleset_imports(path.read_text(), module_of(path), path.name == "__init__.py")
+    assert all(f.split(": ")[1].split(".")[2] == own for f in found), f"{path.relative_to(PACKAGE.parent)} reaches into another ruleset: {found}"
 
 
 @pytest.mark.parametrize(

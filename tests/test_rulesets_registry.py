@@ -33,7 +33,7 @@ class DummyOps(PreliminaryOps):
 RULESET = DummyOps()
 """
 SIMULATOR = """
-from ktlog.rulesets.kt24 import simulator
+from ktlog.ruleset_play.kt24 import simulator
 
 
 class Simulator(simulator.Simulator):

@@ -118,7 +118,7 @@ async def test_the_start_screen_shows_the_samples_apart_and_a_new_game_goes_into
         await press(pilot, "escape")  # the set-up left to the record screen
         await press(pilot, "escape")
         assert type(pilot.app.screen).__name__ == "StartScreen"
-        assert store.count_games()[0] == 1 and samples.count_games()[0] == 15
+        assert store.listing.count()[0] == 1 and samples.listing.count()[0] == 15
         assert str(pilot.app.screen.query_one("#hint").render()).startswith("1 games in") and pilot.app.screen.sub_title is None
     samples.close()
     store.close()

@@ -22,7 +22,7 @@ def test_a_token_is_stored_only_as_its_hash_and_a_new_one_or_a_revocation_ends_i
     gid = tiny_game(store)
     token = seats.issue(store, gid, "Alice")
     assert len(token) >= 43  # 256 bits, base64url
-    (row,) = store.seat_rows(game_id=gid)
+    (row,) = store.seats.rows(game_id=gid)
     assert token not in json.dumps(row) and row["token_hash"] == seats.token_hash(token)
     assert seats.seat_of(store, token, gid) == seats.Seat(gid, "Alice")
     newer = seats.issue(store, gid, "Alice")
@@ -123,7 +123,7 @@ def sign_as(store, gid, player):
     key = _key()
     head_seq, head_hash = signable_head(store, gid)
     public = key.public_key().public_bytes_raw().hex()
-    store.add_signatures(gid, [(head_seq, player, public, key.sign(signed_bytes(gid, head_seq, head_hash)).hex())])
+    store.keys.add_signatures(gid, [(head_seq, player, public, key.sign(signed_bytes(gid, head_seq, head_hash)).hex())])
 
 
 def test_batch_from_a_seat_is_all_or_none(store):

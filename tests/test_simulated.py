@@ -13,10 +13,10 @@ from click.testing import CliRunner
 
 from ktlog.cli import cli
 from ktlog.events import GameCreated
+from ktlog.play.live_tables import table_rows
 from ktlog.play.simulate import simulate_games, simulate_into
 from ktlog.storage.dbfile import SCHEMA_VERSION
 from ktlog.storage.store import Store
-from ktlog.web.live_tables import table_rows
 
 
 def ktlog(db, *args, code: int = 0):

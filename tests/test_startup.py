@@ -82,7 +82,7 @@ def test_the_start_screen_loads_no_importer_once_the_samples_are_stored(tmp_path
     assert not {m.partition(".")[0] for m in again} & set(NEVER_AT_START)
     assert made == [], "the start screen decodes no event, so it makes no event decoder"
     with Store(db) as store:
-        assert store.count_games() == (0, 0), "the samples went into the user's database"
+        assert store.listing.count() == (0, 0), "the samples went into the user's database"
 
 
 def test_a_sample_game_not_in_the_demo_database_is_loaded_at_start(tmp_path):

@@ -14,8 +14,8 @@ from ktlog.play.builder import dash, shoot
 from ktlog.play.session import NothingToDo, RecordingSession
 from ktlog.play.simulate import simulate_games
 from ktlog.reducer import fold
+from ktlog.storage import event_log as store_module
 from ktlog.storage import projections
-from ktlog.storage import store as store_module
 from ktlog.storage.catalog import PROJECTIONS, TABLES
 from ktlog.storage.dbfile import default_db_path
 from ktlog.storage.snapshots import SNAPSHOT_EVERY
@@ -246,7 +246,7 @@ def test_the_games_row_follows_every_append_though_its_columns_are_worked_out_on
         ids.append(gid)
         for event in events[1:]:
             store.append(gid, event)
-            row = store._rows("SELECT * FROM games WHERE id = ?", [gid])[0]
+            row = store.listing._rows("SELECT * FROM games WHERE id = ?", [gid])[0]
             columns = projections.game_columns(store.state(gid))
             assert {c: row[c] for c in columns} == columns, event
             assert row["updated_at"] == store.events(gid, after=row["head_seq"] - 1)[-1].recorded_at
@@ -261,10 +261,10 @@ def test_an_append_is_refused_once_the_file_is_marked_damaged(tmp_path, marked_b
     gid = recorded(store, g)
     store.append(gid, Annotation(target=1, text="before"))
     marker = store if marked_by == "this store" else Store(tmp_path / "d.db")
-    marker.record_file_check(["integrity_check: a page is damaged"])
+    marker.checks.record_file_check(["integrity_check: a page is damaged"])
     with pytest.raises(StoreError, match="failed `ktlog verify`"):
         store.append(gid, Annotation(target=1, text="after"))
-    marker.record_file_check([])
+    marker.checks.record_file_check([])
     store.append(gid, Annotation(target=1, text="after"))
     assert store.game(gid).head_seq == len(g.events) + 2
 
@@ -318,6 +318,29 @@ def test_an_undo_after_another_writer_folds_from_the_log(tmp_path):
     theirs.append(gid, g.events[-1])  # ... and records it again
     undo(mine, gid)  # my kept state would be right by luck; the store must not rely on it
     assert mine.state(gid) == fold(mine.events(gid)) == theirs.state(gid)
+
+
+def test_a_reader_takes_the_head_state_a_writer_of_its_process_handed_over(tmp_path, monkeypatch):
+    """Issue 43: in the server a seat's append works the state out; the reading store takes it
+    (`adopt`) instead of folding the game again, but only for the head it was worked out at."""
+    g = game(6, 6)
+    g.activate("a1", "engage", dash())
+    db = tmp_path / "two.db"
+    writer, reader = Store(db), Store(db)
+    gid = writer.new_game(g.events[0], g.events[1:-1])
+    reader.state(gid)  # the reader's own state, at the head before the append
+    writer.append(gid, g.events[-1])
+    reader.adopt(gid, writer.state(gid), writer.listing.head(gid)[1])
+    folds = []
+    monkeypatch.setattr(store_module, "state_at", lambda *args, **kwargs: folds.append(args) or pytest.fail("folded"))
+    assert reader.state(gid) == fold(writer.events(gid)) and folds == []
+    monkeypatch.undo()
+
+    writer.append(gid, Annotation(target=1, text="a note"))
+    marked = writer.state(gid)
+    marked.players["Alice"].cp += 5  # a state of the head's seq, told apart from the true one
+    reader.adopt(gid, marked, "0" * 64)  # not the stored head's hash: not taken
+    assert reader.state(gid) == fold(writer.events(gid)) != marked
 
 
 def test_undo_refuses_to_undo_the_game_creation(store):

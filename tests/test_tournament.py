@@ -257,7 +257,7 @@ def test_a_link_refused_inside_the_transaction_leaves_no_game(paired: Organiser)
         paired("tournament", "link", "Club Night", new_game(paired, "Alice", "Bob").stdout.strip())
         with pytest.raises(KtlogError, match="Club Night round 1 table 1 has game .* recorded already"):
             store.new_game(GameCreated(ruleset="kt24-preliminary", killzone="volkus", date="2026-11-27", **labels), [], then=link)
-        assert store.count_games() == (1, 1)
+        assert store.listing.count() == (1, 1)
 
 
 def test_every_column_of_the_standings_and_results_is_documented(paired: Organiser) -> None:

@@ -353,3 +353,24 @@ def test_the_view_says_the_next_step_in_words_and_the_end(client, seated):
     post(client, gid, tokens["Bob"], {"line": "GameConceded player=Bob"})
     view = client.get(f"/api/games/{gid}/seat", headers=_auth(tokens["Alice"])).json()
     assert view["result"] == "Bob conceded, Alice wins" and view["next"] is None
+
+
+def test_the_server_reads_a_seats_event_without_folding_the_game_again(client, seated, monkeypatch):
+    """Issue 43: the state a seat's append worked out is handed to the server's reading store
+    (`Source.adopt`), so the game page, the follower and the stream read the new head without
+    folding the game again from a snapshot."""
+    from ktlog.storage import event_log as store_module
+
+    db, gid, tokens = seated
+    assert post(client, gid, tokens["Alice"], {"line": ACTIVATE}).status_code == 201  # the seats' store opened, its state kept
+    assert client.get(f"/api/games/{gid}").status_code == 200  # the reading store opened, at that head
+    folds = []
+    real = store_module.state_at
+    monkeypatch.setattr(store_module, "state_at", lambda *args, **kwargs: folds.append(args[2]) or real(*args, **kwargs))
+    r = post(client, gid, tokens["Alice"], {"line": "Dashed operative=trooper-1"})
+    assert r.status_code == 201
+    state = client.get(f"/api/games/{gid}").json()
+    assert state["seq"] == r.json()["seq"] and folds == []
+    with Store(db) as other:  # a store of its own, which did not write it, folds
+        other.state(gid)
+    assert folds == [r.json()["seq"]]

@@ -35,7 +35,7 @@ older ktlog stored it (`as_older_ktlog`): a database may still hold such names."
 @contextlib.contextmanager
 def as_older_ktlog() -> Iterator[None]:
     """Store events without the boundary check of control characters, as ktlog did before it."""
-    from ktlog.storage import store
+    from ktlog.storage import rows as store
 
     checked = store.check_limits
     store.check_limits = lambda event, payload=None: None

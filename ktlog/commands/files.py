@@ -205,7 +205,7 @@ def export(ctx, game, output, force, sign, form) -> None:
     lines = export_lines(store, game_id)
     if sign:
         mine = signatures.sign(store, game_id)
-        store.add_signatures(game_id, [(mine.head_seq, mine.signer, mine.public_key, mine.signature)])
+        store.keys.add_signatures(game_id, [(mine.head_seq, mine.signer, mine.public_key, mine.signature)])
     kept = signatures.stored(store, game_id)
     if kept:
         lines[0] = signatures.signed_header(lines[0], kept)
@@ -254,7 +254,7 @@ def demo(ctx, samples, print_path, as_json) -> None:
         return echo_json({"database": str(store.path), "games": loaded, "first": first})
     for result in results:
         echo(result.describe())
-    total, _ = store.count_games()
+    total, _ = store.listing.count()
     echo("")
     echo(render_replay_summary(first, Replay.open(store, first)))
     echo("")

@@ -96,7 +96,7 @@ def club(ctx, name, as_json) -> None:
     from ..play.players import set_club
 
     store = open_store(ctx, create=name is not None)
-    database, label = set_club(store, name) if name is not None else store.home()
+    database, label = set_club(store, name) if name is not None else store.players.home()
     if as_json:
         return echo_json({"database_id": database, "club": label})
     echo(f"{label}  {database}")

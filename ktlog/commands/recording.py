@@ -12,12 +12,10 @@ from .. import events as ev
 from ..errors import ConcurrencyConflict, KtlogError, RosterError, RuleViolation
 from ..files.layouts import find_layout
 from ..files.rosters import find_roster, load_roster
-from ..play.creation import Side, check_killzone, opening_events
+from ..play.creation import Side, check_killzone, opening_events, unapplied_rules
 from ..play.moves import Moves, next_step, refusal_text
 from ..play.questions import legal_moves
 from ..play.session import Recorded, RecordingSession
-from ..rules.not_applied import not_applied_in_setup
-from ..rules.team import unlisted
 from ..rulesets import RULESETS
 from ..state import GameState
 from ..text.describe import describe
@@ -114,7 +112,7 @@ def new(ctx, ruleset, killzone, date, dataslate, mission, league, season, round_
         sides.append(Side(name, loaded, select, npo=npo))
     setup = opening_events(created, sides)[1:]  # refused here, before the database is opened
     game_id = open_store(ctx, create=True).new_game(created, setup, then=link)
-    unapplied = not_applied_in_setup(setup, RULESETS[ruleset])
+    unapplied = unapplied_rules(setup, ruleset)
     if as_json:
         echo_json(
             {
@@ -198,9 +196,9 @@ def event_cmd(ctx, game, type_name, fields, override, expect_seq, list_types, ba
             "seq": seq,
             "type": type(event).__name__,
             "text": _described(session, recorded, seq, event, batch is not None),
-            "warning": unlisted(recorded.after if batch else recorded.before, event),
+            "warning": warning,
         }
-        for seq, event in events
+        for (seq, event), warning in zip(events, recorded.warnings, strict=True)
     ]
     upcoming = next_step(recorded.after)
     if as_json:

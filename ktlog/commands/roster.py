@@ -10,9 +10,8 @@ import click
 
 from ..errors import RosterError
 from ..events import Datacard
-from ..files.rosters import Roster, check_roster, find_roster, is_npo, load_roster, slug, user_roster_folder
-from ..rules.not_applied import not_applied
-from ..rules.ruleset import Ruleset
+from ..files.rosters import Roster, check_roster, find_roster, load_roster, slug, user_roster_folder
+from ..play.creation import roster_unapplied
 from ..rulesets import RULESETS
 from ..text.datacards import datacard_lines, team_lines
 from ..text.plural import counted
@@ -247,7 +246,7 @@ def check(name: str, ruleset: str, as_json: bool) -> None:
         click.echo(f"checking {file}")
     loaded, problems = check_roster(file)
     if as_json:
-        unapplied = roster_not_applied(loaded, RULESETS[ruleset]) if loaded else []
+        unapplied = roster_unapplied(loaded, ruleset) if loaded else []
         echo_json(
             {
                 "file": str(file),
@@ -267,7 +266,7 @@ def check(name: str, ruleset: str, as_json: bool) -> None:
         fail(
             f"{file}: {len(problems)} problems (above); fix them and check again" if len(problems) > 1 else f"{file}: 1 problem (above); fix it and check again"
         )
-    unapplied = roster_not_applied(loaded, RULESETS[ruleset])
+    unapplied = roster_unapplied(loaded, ruleset)
     for warning in loaded.warnings:
         click.echo(f"warning: {warning}")
     for text in unapplied:
@@ -278,11 +277,6 @@ def check(name: str, ruleset: str, as_json: bool) -> None:
         + counted(len(loaded.operatives), "operative")
         + ("" if loaded.archetypes else "; no archetypes (add archetypes = [...] for the game's records)")
     )
-
-
-def roster_not_applied(loaded: Roster, ruleset: Ruleset) -> list[str]:
-    """What each datacard of the roster has that reads like a rule but is not applied (ktlog.rules.not_applied)."""
-    return [text for card, _ in _cards(loaded) for text in not_applied(card, ruleset, npo=is_npo(loaded.faction, list(card.keywords)))]
 
 
 def _cards(loaded: Roster) -> list[tuple[Datacard, int]]:

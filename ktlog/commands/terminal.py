@@ -42,7 +42,7 @@ def start(ctx: click.Context) -> None:
 
     store = open_store(ctx, ui=True, create=True)
     samples, problems = None, list[KtlogError]()
-    if store.count_games()[0] == 0:
+    if store.listing.count()[0] == 0:
         from .samples import open_demo
 
         samples, problems = open_demo(UI_BUSY_TIMEOUT_MS)

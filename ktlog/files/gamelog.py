@@ -141,7 +141,7 @@ def make_header(game_id: str, state: GameState, events: int, description: str | 
 def export_lines(store: Store, game_id: str, description: str | None = None) -> list[bytes]:
     """The game-log file of a game, as lines without newlines."""
     sealed = store.sealed(game_id)
-    header = make_header(game_id, store.state(game_id), len(sealed), description, store.origin(game_id))
+    header = make_header(game_id, store.state(game_id), len(sealed), description, store.players.origin(game_id))
     return [_encoder.encode(header)] + [_encoder.encode(_as_recorded(e, payload)) for e, payload in sealed]
 
 

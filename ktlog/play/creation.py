@@ -9,7 +9,8 @@ from dataclasses import dataclass
 
 from .. import events as ev
 from ..errors import InvalidEvent
-from ..files.rosters import Roster, joining
+from ..files.rosters import Roster, is_npo, joining
+from ..rules.not_applied import not_applied, not_applied_in_setup
 from ..rulesets import get_ruleset
 from ..storage.store import Store
 
@@ -60,3 +61,15 @@ def create_game(store: Store, created: ev.GameCreated, sides: Sequence[Side], *,
     """Check and store a new game's opening events, all or none (the rules check each); its id."""
     events = opening_events(created, sides)
     return store.new_game(created, events[1:], game_id=game_id)
+
+
+def unapplied_rules(opening: Sequence[ev.Event], ruleset: str) -> list[str]:
+    """What the datacards a new game's opening events bring in hold that reads like a rule ktlog
+    does not apply (`rules.not_applied`), each datacard once: `ktlog new` and the new-game form say it."""
+    return not_applied_in_setup(opening, get_ruleset(ruleset))
+
+
+def roster_unapplied(roster: Roster, ruleset: str) -> list[str]:
+    """The same for each datacard of a roster (`ktlog roster check`)."""
+    cards = dict.fromkeys(operative.datacard for operative in roster.operatives)
+    return [text for card in cards for text in not_applied(card, get_ruleset(ruleset), npo=is_npo(roster.faction, list(card.keywords)))]

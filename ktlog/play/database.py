@@ -8,17 +8,24 @@ importer. Where the database lives and how long a face waits for a lock are the 
 
 from __future__ import annotations
 
+import sqlite3
 from typing import TYPE_CHECKING, Any
 
 from ..storage.dbfile import BUSY_TIMEOUT_MS, UI_BUSY_TIMEOUT_MS, default_db_path, identity, is_current, lost_under
 
 if TYPE_CHECKING:
     from ..envelopes import GameRow
-    from ..storage.store import Store, listed_game
+    from ..storage.store import Store
 
-__all__ = ["BUSY_TIMEOUT_MS", "UI_BUSY_TIMEOUT_MS", "GameRow", "Store", "default_db_path", "identity", "is_current", "listed_game", "lost_under"]
+__all__ = ["BUSY_TIMEOUT_MS", "UI_BUSY_TIMEOUT_MS", "GameRow", "Store", "default_db_path", "identity", "is_current", "locked", "lost_under"]
 
-_LOADED_WHEN_ASKED = {"GameRow": "envelopes", "Store": "storage.store", "listed_game": "storage.store"}
+
+def locked(exc: BaseException) -> bool:
+    """Whether SQLite refused because another program holds a lock on the file."""
+    return isinstance(exc, sqlite3.OperationalError) and ("locked" in str(exc) or "busy" in str(exc))
+
+
+_LOADED_WHEN_ASKED = {"GameRow": "envelopes", "Store": "storage.store"}
 """What loads with the first command that asks for it (the store, its rules and events): a
 command that only finds the database file (`ktlog stats --source DIR`, `--help`) starts without them."""
 

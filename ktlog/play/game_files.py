@@ -26,8 +26,9 @@ from ..files.gamefile import LABELS, GameFile, Recorded, Side, game_file_text, r
 from ..files.gamelog import Header, make_header
 from ..files.rosters import Roster, find_roster, joining, load_roster, slug, user_roster_folder
 from ..reducer import fold_with_snapshots
+from ..storage.rows import event_rows
 from ..storage.snapshots import SNAPSHOT_EVERY
-from ..storage.store import Store, event_rows
+from ..storage.store import Store
 from ..text.event_text import event_line
 from ..text.results import describe_result
 from . import creation

@@ -36,8 +36,9 @@ from ..files.inputs import LINE_LIMIT
 from ..reducer import fold_with_snapshots
 from ..state import GameState
 from ..storage.dbfile import Origin, companion_of
+from ..storage.rows import Folded, event_rows, folded
 from ..storage.snapshots import SNAPSHOT_EVERY
-from ..storage.store import Folded, Raced, Store, event_rows, folded
+from ..storage.store import Raced, Store
 from ..text.plural import counted
 from ..text.results import describe_result
 from .game_files import read_typed_game

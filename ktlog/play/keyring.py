@@ -38,8 +38,7 @@ class PinnedKey:
 
 def keys(store: Store) -> list[PinnedKey]:
     """Every key of the keyring, by name, then as pinned."""
-    rows = store.conn.execute("SELECT name, public_key, how, pinned_at, revoked_at FROM keyring ORDER BY name, pinned_at")
-    return [PinnedKey(*row) for row in rows]
+    return [PinnedKey(*row) for row in store.keys.keyring()]
 
 
 def public_key_problem(public_key: str) -> str | None:
@@ -55,12 +54,11 @@ def public_key_problem(public_key: str) -> str | None:
 
 def standing(store: Store, name: str, public_key: str) -> tuple[Standing, str | None]:
     """How the key stands against the name it signed under, and the name it is pinned to."""
-    row = store.conn.execute("SELECT name, revoked_at FROM keyring WHERE public_key = ?", (public_key,)).fetchone()
+    row = store.keys.pinned(public_key)
     if row is not None:
         pinned_to, revoked = row
         return ("revoked" if revoked else "pinned" if pinned_to == name else "key of another"), pinned_to
-    named = store.conn.execute("SELECT 1 FROM keyring WHERE name = ? AND revoked_at IS NULL", (name,)).fetchone()
-    return ("other key" if named else "new"), None
+    return ("other key" if store.keys.has_live_key(name) else "new"), None
 
 
 def trust(store: Store, name: str, public_key: str, how: str = "trusted") -> PinnedKey:
@@ -70,10 +68,10 @@ def trust(store: Store, name: str, public_key: str, how: str = "trusted") -> Pin
     problem = name_problem(name, "NAME") or public_key_problem(public_key)
     if problem:
         raise KtlogError(f"{problem}; nothing was pinned")
-    row = store.conn.execute("SELECT name, revoked_at FROM keyring WHERE public_key = ?", (public_key,)).fetchone()
+    row = store.keys.pinned(public_key)
     if row is not None and row[0] != name and row[1] is None:
         raise KtlogError(f"that key is pinned to {row[0]}; a key signs for one name (`ktlog key revoke {public_key[:16]}` first if it was a mistake)")
-    store.pin_key(public_key, name, how)
+    store.keys.pin(public_key, name, how)
     return next(k for k in keys(store) if k.public_key == public_key)
 
 
@@ -84,5 +82,5 @@ def revoke(store: Store, key: str) -> PinnedKey:
     if len(found) != 1:
         held = "no pinned key starts" if not found else f"{len(found)} pinned keys start"
         raise KtlogError(f"{held} with {key[:64]!r}; give at least 8 hex digits of one key `ktlog key list` shows; nothing was revoked")
-    store.revoke_key(found[0].public_key)
+    store.keys.revoke(found[0].public_key)
     return next(k for k in keys(store) if k.public_key == found[0].public_key)

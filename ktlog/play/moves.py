@@ -39,6 +39,7 @@ from ..rules.candidates import (
     shots,
     turn_order,
 )
+from ..rules.candidates import active as active  # the faces ask it here, with melee (the shoot and fight dialogs)
 from ..rules.context import Ctx
 from ..rules.ruleset import Ruleset, listing
 from ..rules.shooting import defence_dice_collected, expected_attack_dice
@@ -304,7 +305,12 @@ def weapon_of(state: GameState, operative: str, weapon: str) -> ev.Weapon:
 
 def weapon_rules(state: GameState, operative: str, weapon: str) -> WeaponProfile:
     """The weapon's rules as this ruleset plays them (KT21's Hot takes no Hot roll)."""
-    return weapon_profile(get_ruleset(state.ruleset).weapon_as_played(weapon_of(state, operative, weapon)).rules)
+    return played(state, weapon_of(state, operative, weapon))
+
+
+def played(state: GameState, weapon: ev.Weapon) -> WeaponProfile:
+    """A weapon's rules as the game's ruleset plays them (the shoot dialog's keys ask it)."""
+    return weapon_profile(get_ruleset(state.ruleset).weapon_as_played(weapon).rules)
 
 
 @cache
@@ -503,17 +509,19 @@ def next_step(state: GameState) -> str | None:
     """The step the game expects next and whose it is (who rolls off, who decides initiative,
     whose activation, which set-up third), with its event as `ktlog event` takes it, as the
     record screen's action bar knows it; None once the game is over."""
-    found = _next(state)
+    found = next_steps(state)
     return found[0] if found else None
 
 
 def next_sentence(state: GameState) -> str | None:
     """The next step in words alone ("Bob activates an operative"), for a player's phone."""
-    found = _next(state)
+    found = next_steps(state)
     return found[1] if found else None
 
 
-def _next(state: GameState) -> tuple[str, str] | None:
+def next_steps(state: GameState) -> tuple[str, str] | None:
+    """The next step both ways (`next_step`, `next_sentence`), worked out once for a reply that
+    says both; None once the game is over."""
     if state.phase == "over":
         return None
     moves = Moves(state)

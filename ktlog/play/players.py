@@ -186,7 +186,7 @@ def shown_names(players: list[tuple[str, str, str]]) -> dict[str, str]:
 
 def players(store: Store) -> Roster:
     """The roster of the store's database."""
-    return roster(store.rows, store.home())
+    return roster(store.rows, store.players.home())
 
 
 def identify(store: Store, text: str, *, new: bool = False, roster: Roster | None = None) -> Player:
@@ -223,7 +223,7 @@ def rename(store: Store, text: str, new_name: str) -> Player:
                 f"{new_name!r} is another player's name in this database ({other.shown}, {other.player_id}); if they are one person, "
                 f"`ktlog player merge {other.player_id} {player.player_id}`; nothing was renamed"
             )
-    store.record_player(player.player_id, new_name, [(here, new_name)])
+    store.players.record(player.player_id, new_name, [(here, new_name)])
     return players(store).players[player.player_id]
 
 
@@ -243,7 +243,7 @@ def merge(store: Store, keep: str, other: str) -> Player:
     if both:
         raise KtlogError(f"{first.shown} and {second.shown} played each other (game {min(both)[:8]}): one person never plays themselves; nothing was merged")
     into, gone = (second, first) if second.public_key and not first.public_key else (first, second)
-    store.record_player(into.player_id, first.name, [(h.database, h.name) for h in gone.handles], merged=gone.player_id)
+    store.players.record(into.player_id, first.name, [(h.database, h.name) for h in gone.handles], merged=gone.player_id)
     return players(store).players[into.player_id]
 
 
@@ -254,4 +254,4 @@ def set_club(store: Store, label: str) -> Origin:
     if problem := name_problem(label, "CLUB"):
         raise KtlogError(f"{problem}; nothing was changed")
     store.set_meta(DATABASE_LABEL, label)
-    return store.home()
+    return store.players.home()

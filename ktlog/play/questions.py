@@ -28,8 +28,7 @@ from ..rules.ruleset import Ruleset
 from ..rulesets import RULESETS
 from ..state import GameState, OperativeState
 from ..text.describe import describe
-from ..text.event_text import SHOT_SHORTHAND, field_defaults, field_shape, field_types
-from ..text.event_text import event_line as recorded_line
+from ..text.event_text import SHOT_SHORTHAND, event_line, field_defaults, field_shape, field_types
 from .moves import Moves, dice_expected, hit_as_used, owner, weapon_of, weapon_rules
 
 FIELD_KIND: dict[str, QuestionKind] = {"player": "player", "operative": "operative", "target": "target", "targets": "target", "operatives": "operatives"}
@@ -497,7 +496,7 @@ def answers_from(move: Move, event: ev.Event) -> list[tuple[str, str]] | None:
 
 def _written(event: ev.Event) -> dict[str, str]:
     """The event's fields as its line writes them (a Shot's target= dice= saves= ...), by name."""
-    return dict(word.partition("=")[::2] for word in shlex.split(recorded_line(event))[1:])
+    return dict(word.partition("=")[::2] for word in shlex.split(event_line(event))[1:])
 
 
 def refused_question(move: Move, answers: Iterable[tuple[str, str]], message: str, rule: str) -> Question | None:

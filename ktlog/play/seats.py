@@ -77,7 +77,7 @@ def issue(store: Store, game_id: str, player: str) -> str:
     if player not in players:
         raise KtlogError(f"no player {player!r} in game {game_id[:8]} (players: {', '.join(players) or 'none'}); a seat is a player's")
     token = secrets.token_urlsafe(TOKEN_BYTES)
-    store.issue_seat(game_id, player, token_hash(token))
+    store.seats.issue(game_id, player, token_hash(token))
     return token
 
 
@@ -88,7 +88,7 @@ def link(base: str, game_id: str, token: str) -> str:
 
 def revoke(store: Store, game_id: str, player: str) -> None:
     """End the seat's token: its link records nothing more."""
-    if not store.update_seat(game_id, player, revoked_at=now()):
+    if not store.seats.update(game_id, player, revoked_at=now()):
         raise KtlogError(f"{player!r} has no seat in game {game_id[:8]}; `ktlog seat {game_id[:8]} PLAYER` makes one")
 
 
@@ -98,7 +98,7 @@ def seat_of(store: Store, token: str | None, game_id: str) -> Seat:
     if not token:
         raise NoSeat("this needs a seat's token: open the seat's link (`ktlog seat GAME PLAYER` prints it)")
     digest = token_hash(token)
-    rows = store.seat_rows(token_hash=digest)
+    rows = store.seats.rows(token_hash=digest)
     if not rows or not hmac.compare_digest(rows[0]["token_hash"], digest):
         raise NoSeat("this token is not a seat's (wrong, or revoked): ask the table for a new link (`ktlog seat GAME PLAYER`)")
     row = rows[0]
@@ -114,7 +114,7 @@ def register_key(store: Store, seat: Seat, public_key: str) -> Seat:
             raise ValueError
     except ValueError:
         raise KtlogError("public_key must be an Ed25519 public key: 64 hexadecimal digits") from None
-    store.update_seat(seat.game_id, seat.player, public_key=public_key)
+    store.seats.update(seat.game_id, seat.player, public_key=public_key)
     return Seat(seat.game_id, seat.player, public_key)
 
 
@@ -275,8 +275,7 @@ def signed_by_every_player(session: RecordingSession) -> list[str]:
 
 def signed_at(store: Store, game_id: str, head_seq: int) -> list[str]:
     """Who kept a signature of the game at `head_seq` (as the seats sent them, in order)."""
-    rows = store.conn.execute("SELECT signer FROM signatures WHERE game_id = ? AND head_seq = ? ORDER BY recorded_at", (game_id, head_seq))
-    return [signer for (signer,) in rows]
+    return store.keys.signers_at(game_id, head_seq)
 
 
 def value_problem(event: ev.Event) -> str | None:

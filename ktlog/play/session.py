@@ -18,8 +18,9 @@ from functools import cached_property
 import msgspec
 
 from .. import events as ev
-from ..errors import ConcurrencyConflict, KtlogError, RuleViolation
+from ..errors import ConcurrencyConflict, GameNotFound, KtlogError, RuleViolation
 from ..reducer import SeqEvent, apply
+from ..rules.team import unlisted
 from ..state import GameState
 from ..storage.store import Store
 from ..text.describe import describe
@@ -40,6 +41,10 @@ class Recorded:
     after: GameState
     undone: SeqEvent | None = None
     """For an undo: the (seq, event) it voided."""
+    warnings: tuple[str | None, ...] = ()
+    """Per event stored, in order: what the table should know though the rules took it (a ploy
+    the player's roster does not list, `rules.team.unlisted`), or None; worked out here once for
+    every face."""
 
 
 class RecordingSession:
@@ -64,8 +69,11 @@ class RecordingSession:
     def follow(self) -> list[ev.Envelope]:
         """The events another writer (a player's seat, another terminal) stored since the state
         held, the session brought up to them: what a face following the game shows ([]: none)."""
-        head = self.store.conn.execute("SELECT head_seq FROM games WHERE id = ?", (self.game_id,)).fetchone()
-        if head is None or head[0] <= self.seq:
+        try:
+            head_seq, _ = self.store.listing.head(self.game_id)
+        except GameNotFound:  # deleted behind ktlog's back: nothing to follow
+            return []
+        if head_seq <= self.seq:
             return []
         news = self.store.events(self.game_id, after=self.seq)
         if "timeline" in self.__dict__:
@@ -111,7 +119,7 @@ class RecordingSession:
         if "timeline" in self.__dict__:
             self.timeline.append(envelope)
         self.state = self.store.state(self.game_id)
-        return Recorded(envelope.seq, event, before, self.state)
+        return Recorded(envelope.seq, event, before, self.state, warnings=(unlisted(before, event),))
 
     def record_all(self, events: list[ev.Event]) -> Recorded:
         """Validate and store events in one transaction, all or none: a refusal names the
@@ -123,7 +131,7 @@ class RecordingSession:
             for envelope in envelopes:
                 self.timeline.append(envelope)
         self.state = self.store.state(self.game_id)
-        return Recorded(envelopes[-1].seq, events[-1], before, self.state)
+        return Recorded(envelopes[-1].seq, events[-1], before, self.state, warnings=tuple(unlisted(self.state, event) for event in events))
 
     def retry(self) -> Recorded:
         """Enter the pending event again."""

@@ -13,7 +13,6 @@ person, and counts a signature as a player's only by their pinned key.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -48,8 +47,8 @@ def sign(store: Store, game_id: str, key: tuple[str, Ed25519PrivateKey] | None =
 
 def signable_head(store: Store, game_id: str) -> tuple[int, str]:
     """The game's head (seq, hash) to sign; refused while a dispute of its events is open."""
-    head_seq, head_hash, disputes = store.conn.execute("SELECT head_seq, head_hash, disputes FROM games WHERE id = ?", (game_id,)).fetchone()
-    if disputes:
+    head_seq, head_hash = store.listing.head(game_id)
+    if disputes := store.listing.disputes(game_id):
         raise KtlogError(f"game {game_id[:8]} has {disputes} open dispute(s): its result is provisional and cannot be signed until they are resolved")
     return head_seq, head_hash
 
@@ -143,20 +142,20 @@ class Signers:
 
 
 def stored(store: Store, game_id: str) -> list[HeaderSignature]:
-    rows = store.conn.execute("SELECT signer, public_key, head_seq, signature FROM signatures WHERE game_id = ? ORDER BY recorded_at", (game_id,))
-    return [HeaderSignature(*row) for row in rows]
+    return [HeaderSignature(*row) for row in store.keys.signatures(game_id)]
 
 
 def signers(store: Store, game_id: str) -> Signers:
     """The stored signatures of the game as it stands, each checked again, with its key's standing."""
-    head_seq, players = store.conn.execute("SELECT head_seq, players FROM games WHERE id = ?", (game_id,)).fetchone()
+    game = store.game(game_id)
+    head_seq, players = game.head_seq, game.players
     current = [s for s in stored(store, game_id) if s.head_seq == head_seq]
     event_hash = store.event_hash(game_id, head_seq)
     refused = {s: why for s in current if (why := malformed(s))}  # kept by an older ktlog
     good = [s for s in current if s not in refused and holds(s, game_id, event_hash)]
     signed = tuple(Signer(s.signer, s.public_key, *standing(store, s.signer, s.public_key)) for s in good)
     failed = tuple(s.signer for s in current if s not in good and s not in refused)
-    return Signers(signed, tuple(json.loads(players or "[]")), failed, tuple(refused.values()))
+    return Signers(signed, tuple(players), failed, tuple(refused.values()))
 
 
 def keep_from_header(store: Store, header: Header) -> Signers | None:
@@ -168,7 +167,7 @@ def keep_from_header(store: Store, header: Header) -> Signers | None:
     game_id = header.game_id
     refused = {s: why for s in header.signatures if (why := malformed(s))}
     good = [s for s in header.signatures if s not in refused and holds(s, game_id, store.event_hash(game_id, s.head_seq))]
-    store.add_signatures(game_id, [(s.head_seq, s.signer, s.public_key, s.signature) for s in good])
+    store.keys.add_signatures(game_id, [(s.head_seq, s.signer, s.public_key, s.signature) for s in good])
     result = signers(store, game_id)
     bad = tuple(s.signer for s in header.signatures if s not in good and s not in refused)
     return Signers(result.signed, result.players, tuple(dict.fromkeys(result.failed + bad)), tuple(dict.fromkeys(result.refused + tuple(refused.values()))))
@@ -189,8 +188,7 @@ def trust_new(store: Store, found: Signers) -> list[Signer]:
 def signed_by_every_player(store: Store) -> set[str]:
     """The games every player of which signed as they stand, each by the key pinned to their
     name in the league's keyring (each signature checked)."""
-    ids = [g for (g,) in store.conn.execute("SELECT DISTINCT s.game_id FROM signatures s JOIN games g ON g.id = s.game_id AND g.head_seq = s.head_seq")]
-    return {g for g in ids if signers(store, g).by_every_players_key}
+    return {g for g in store.keys.signed_heads() if signers(store, g).by_every_players_key}
 
 
 def file_header(path: Path) -> Header | None:

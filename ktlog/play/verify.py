@@ -188,7 +188,7 @@ def verify_file(store: Store) -> tuple[list[str], list[str]]:
     then refuses every write."""
     damage, missing = check_file(store)
     try:
-        store.record_file_check(damage)
+        store.checks.record_file_check(damage)
     except (StoreError, sqlite3.Error):
         pass  # read-only, or too damaged to write to: the damage is still reported
     return damage, missing
@@ -206,7 +206,7 @@ def verify(store: Store, game_ids: list[str] | None = None) -> list[Verdict]:
     finally:
         store.conn.text_factory = factory
     try:
-        store.record_verdicts(verdicts)
+        store.checks.record_verdicts(verdicts)
     except StoreError:
         pass  # a read-only database is still verified; its verdicts are just not kept
     return verdicts

@@ -74,7 +74,7 @@ in): a game in progress's events, and a finished game's last (the rest are in `g
 its 32 bytes, and no previous hash (it is the hash of the event before: readers take it from
 there, `ktlog verify` checks the chain with it). `game_id` is filled in on a game's first event
 only (seq 1): the log names its games by itself, so a deleted games row can be rebuilt. The
-in-memory `Envelope` keeps ids and hashes as text: `store.event_rows` and `store.row_envelope`
+in-memory `Envelope` keeps ids and hashes as text: `rows.event_rows` and `rows.row_envelope`
 convert at the boundary. An event id that is not a UUID (a game-log file may carry any short
 text) is stored as its UTF-8 bytes."""
 

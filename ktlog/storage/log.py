@@ -357,7 +357,7 @@ game id its first event names, `pack`ed events)."""
 
 def blocks(rows: list[tuple[Any, ...]]) -> list[Block]:
     """Events in seq order as blocks (rows of `_COLUMNS` and the game id column, as the events
-    table holds them; `store.event_rows` makes such rows): made where the rows are (an import's
+    table holds them; `rows.event_rows` makes such rows): made where the rows are (an import's
     checking process), so the writer only inserts."""
     chunks = [rows[i : i + BLOCK_EVENTS] for i in range(0, len(rows), BLOCK_EVENTS)]
     return [(b[0][0], b[-1][0], b[-1][6], b[0][7], pack(b)) for b in chunks]

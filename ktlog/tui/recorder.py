@@ -8,16 +8,14 @@ typed is lost and nothing raises into the screen.
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from ktlog import events as ev
-from ktlog.errors import ConcurrencyConflict, KtlogError, RuleViolation
+from ktlog.errors import ConcurrencyConflict, DatabaseError, KtlogError, RuleViolation
 from ktlog.play.database import Store
 from ktlog.play.moves import refusal_text
 from ktlog.play.session import NothingToDo, Recorded, RecordingSession
-from ktlog.rules.team import unlisted
 from ktlog.state import GameState
 from ktlog.text.describe import describe
 from ktlog.text.render import changes, undo_text
@@ -92,18 +90,17 @@ class Recorder:
             return Outcome(False, f"Not recorded: {refusal_text(exc)}{hint}")
         except ConcurrencyConflict as exc:
             return Outcome(False, f"{exc}. The game is reloaded; press ctrl+r to enter your event again on it")
-        except (KtlogError, sqlite3.Error) as exc:
+        except (KtlogError, DatabaseError) as exc:
             return Outcome(False, f"Not recorded yet: {exc}. Your event is kept: press ctrl+r to try again")
         return Outcome(True, words(recorded), recorded.seq)
 
 
 def _news(r: Recorded) -> str:
     """The event (a secret choice is not echoed), a ploy the roster does not list, and what it changed."""
-    warning = unlisted(r.before, r.event)
     return f"seq {r.seq}: " + " · ".join(
         [
             describe(r.event, spectator=r.event.secret, state=None if r.event.secret else r.after, before=None if r.event.secret else r.before),
-            *([f"warning: {warning}"] if warning else []),
+            *(f"warning: {warning}" for warning in r.warnings if warning),
             *changes(r.before, r.after),
         ]
     )

@@ -25,11 +25,11 @@ import anyio.to_thread
 
 from ..events import Envelope, Event
 from ..play.database import Store
+from ..play.live_tables import table_rows
 from ..play.timeline import Timeline
 from ..rulesets import get_ruleset
 from ..state import GameState
 from ..text.describe import describe
-from .live_tables import table_rows
 from .source import Source, Unavailable, data_version
 from .views import event_row, stream_messages
 

@@ -14,6 +14,7 @@ from starlette.responses import HTMLResponse, Response, StreamingResponse
 
 from ..errors import KtlogError
 from ..play.database import Store
+from ..play.live_tables import labels, table_rows
 from ..play.replay import Replay
 from ..play.timeline import Timeline
 from ..play.tournament import listing as list_tournaments
@@ -26,7 +27,6 @@ from .follower import Viewer
 from .game_log import page_of
 from .kept import Kept, Made
 from .league import FILTERS
-from .live_tables import table_rows
 from .params import BadRequest, query_number, query_text, whole_number
 from .responses import AsciiJSON, refusal
 from .views import log_rows
@@ -91,7 +91,7 @@ def state_at(store: Store, game_id: str, request: Request) -> GameState:
 def tables(store: Store, request: Request) -> Response:
     """The tables page: every game in progress and the latest finished."""
     league, round_ = query_text(request, "league"), query_text(request, "round")
-    return HTMLResponse(pages.tables_page(table_rows(store, league, round_), league, round_, _labels(store)))
+    return HTMLResponse(pages.tables_page(table_rows(store, league, round_), league, round_, labels(store)))
 
 
 async def game(request: Request) -> Response:
@@ -366,11 +366,3 @@ def _is_day(text: str) -> bool:
     except ValueError:
         return False
     return len(text) == 10
-
-
-def _labels(store: Store) -> dict[str, list[str]]:
-    """The leagues and rounds of the games, for the tables page's filter."""
-    return {
-        label: [v for (v,) in store.conn.execute(f"SELECT DISTINCT {label} FROM games WHERE coalesce({label}, '') != '' ORDER BY {label}")]
-        for label in ("league", "round")
-    }

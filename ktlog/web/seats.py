@@ -42,11 +42,12 @@ from ..errors import ConcurrencyConflict, GameNotFound, KtlogError, RuleViolatio
 from ..events import Envelope
 from ..play import seats
 from ..play.database import Store, identity, lost_under
-from ..play.moves import next_sentence, next_step
+from ..play.moves import next_steps
 from ..play.questions import in_player_words, refused_question
 from ..play.session import NothingToDo, RecordingSession
 from ..play.signatures import signable_head, signed_bytes
 from ..play.timeline import Timeline
+from ..state import GameState
 from ..text.event_text import answers_line, event_line, field_types, parse_event
 from ..text.json_views import state_view
 from ..text.results import describe_result
@@ -96,11 +97,18 @@ class Refused(KtlogError):
         self.status, self.kind, self.extra = status, kind, extra
 
 
+NextOf = Callable[[GameState], "tuple[str, str] | None"]
+"""The next step of a state both ways (`play.moves.next_steps`), or what a caller worked out already."""
+
+
 class SeatApi:
     """The seat routes over the database `db`, with their own writing store."""
 
-    def __init__(self, db: Path):
+    def __init__(self, db: Path, share: Callable[[str, GameState, str], None] | None = None):
+        """`share(game, state, head hash)`: given the state at a game's head after each write, so
+        the server's reader does not fold the game again (`Source.adopt`)."""
         self.db = db
+        self.share = share
         self._store: Store | None = None
         self._opened: tuple[int, int] | None = None
         """The file the store opened (`identity`)."""
@@ -252,12 +260,12 @@ class SeatApi:
     def _view(self, store: Store, seat: seats.Seat, body: dict) -> tuple[int, dict]:
         return 200, self._seat_view(store, seat)
 
-    def _seat_view(self, store: Store, seat: seats.Seat) -> dict[str, Any]:
+    def _seat_view(self, store: Store, seat: seats.Seat, next_of: NextOf = next_steps) -> dict[str, Any]:
         """The seat's view, made once for the game as it stands (its head, its signatures, the
         seat's key): a page reopened, or both of a player's tabs, share it."""
-        head_seq, head_hash = store.conn.execute("SELECT head_seq, head_hash FROM games WHERE id = ?", (seat.game_id,)).fetchone()
+        head_seq, head_hash = store.listing.head(seat.game_id)
         key = (seat.game_id, seat.player, seat.public_key, head_seq, head_hash, tuple(seats.signed_at(store, seat.game_id, head_seq)))
-        view = self.views.pop(key, None) or seat_view(store, seat)
+        view = self.views.pop(key, None) or seat_view(store, seat, next_of)
         self.views[key] = view
         while len(self.views) > VIEWS_KEPT:
             self.views.pop(next(iter(self.views)))
@@ -282,9 +290,12 @@ class SeatApi:
             recorded = seats.record(session, seat, events, expected)
         except RuleViolation as exc:
             raise _marked(exc, store, seat, body) from None
-        answer = {"seq": recorded.seq, "first": recorded.seq - len(events) + 1, "next": next_step(recorded.after)}
+        if self.share is not None:  # a copy of its own: the reader's, once handed over
+            self.share(seat.game_id, store.state(seat.game_id), store.listing.head(seat.game_id)[1])
+        upcoming = next_steps(recorded.after)  # the rules probed once for the reply and the view
+        answer = {"seq": recorded.seq, "first": recorded.seq - len(events) + 1, "next": upcoming[0] if upcoming else None}
         if body.get("view") is True:  # the page's own view after its tap, without asking again
-            answer["view"] = self._seat_view(store, seat)
+            answer["view"] = self._seat_view(store, seat, lambda state: upcoming)
         return 201, answer
 
     def _register_key(self, store: Store, seat: seats.Seat, body: dict) -> tuple[int, dict]:
@@ -314,7 +325,7 @@ class SeatApi:
                 "kept": False,
                 "message": f"{seat.player} signed seq {head_seq} already; nothing new was kept",
             }
-        store.add_signatures(seat.game_id, [(head_seq, seat.player, seat.public_key, body["signature"])])
+        store.keys.add_signatures(seat.game_id, [(head_seq, seat.player, seat.public_key, body["signature"])])
         return 201, {"signer": seat.player, "head_seq": head_seq, "kept": True, "signers": [*signed, seat.player]}
 
 
@@ -422,7 +433,7 @@ def _whole_number(cls: type, field: str) -> bool:
 # --- what a seat sees ---------------------------------------------------------------------------
 
 
-def seat_view(store: Store, seat: seats.Seat) -> dict[str, Any]:
+def seat_view(store: Store, seat: seats.Seat, next_of: NextOf = next_steps) -> dict[str, Any]:
     """The game as the seat's player may see it (their own secret choices, in the score and the
     log, the opponent's hidden until revealed), the legal next steps that are theirs to record
     (`play.questions`' moves, as every face asks them), and their latest event."""
@@ -451,13 +462,13 @@ def seat_view(store: Store, seat: seats.Seat) -> dict[str, Any]:
         "seq": state.seq,
         "state": view,
         "moves": [{**msgspec.to_builtins(m), "more": m.kind in rare, "title": seats.move_title(state, m, moves)} for m in moves],
-        "next": next_sentence(state),
+        "next": upcoming[1] if (upcoming := next_of(state)) else None,
         "result": describe_result(state) if state.phase == "over" else None,
         "datacards": {op.datacard.name: msgspec.to_builtins(op.datacard) for op in state.operatives.values()},
         "cover": seats.cover_when_last_shot(timeline),
         "undoable": latest[0] if latest and latest[1].seat == seat.player else None,
         "log": log_rows(timeline, state, LOG_ROWS, row_of),
-        "head_hash": store.conn.execute("SELECT head_hash FROM games WHERE id = ?", (seat.game_id,)).fetchone()[0],
+        "head_hash": store.listing.head(seat.game_id)[1],
         "public_key": seat.public_key,
         "signers": seats.signed_at(store, seat.game_id, state.seq),
     }

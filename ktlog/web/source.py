@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -19,8 +18,9 @@ from typing import TypeVar
 
 import anyio.to_thread
 
-from ..errors import KtlogError, StoreError
-from ..play.database import Store, identity, lost_under
+from ..errors import DatabaseError, KtlogError, StoreError
+from ..play.database import Store, identity, locked, lost_under
+from ..state import GameState
 
 LOG = logging.getLogger("ktlog.serve")
 """The server's own log (standard error): what it found wrong with the file and did."""
@@ -40,7 +40,7 @@ Version = tuple[int, int]
 def data_version(store: Store) -> int:
     """SQLite's count for the connection, which moves when another connection commits (the
     server's read connection never writes)."""
-    return int(store.conn.execute("PRAGMA data_version").fetchone()[0])
+    return store.data_version()
 
 
 class Unavailable(KtlogError):
@@ -98,6 +98,14 @@ class Source:
             self.opened += 1
         return self._store
 
+    def adopt(self, game_id: str, state: GameState, head_hash: str) -> None:
+        """Hand the reading store the state at a game's head that the server's own write worked
+        out (a seat's append, `Store.adopt`): the follower and the pages read it instead of
+        folding the game again. Nothing when no store is open (the next one reads the file)."""
+        store = self._store
+        if store is not None:
+            store.adopt(game_id, state, head_hash)
+
     def version(self, store: Store) -> Version:
         """What the file holds now, as a token (in the thread reading `store`): the same token
         later means nothing was committed in between."""
@@ -133,10 +141,10 @@ class Source:
             if self.identity() != self._identity:
                 return False
             if not self._not_waiting:
-                store.conn.execute("PRAGMA busy_timeout = 0")  # a lock is a no, never a wait on the event loop
+                store.wait_for_locks(0)  # a lock is a no, never a wait on the event loop
                 self._not_waiting = True
             return data_version(store) == version[1]
-        except sqlite3.Error:
+        except DatabaseError:
             return False
         finally:
             self.in_use.release()
@@ -165,10 +173,10 @@ class Source:
                 self.replaced()
                 store = self.store()
                 if self._not_waiting:
-                    store.conn.execute(f"PRAGMA busy_timeout = {READ_BUSY_TIMEOUT_MS}")
+                    store.wait_for_locks(READ_BUSY_TIMEOUT_MS)
                     self._not_waiting = False
                 yield store
-        except sqlite3.Error as exc:
+        except DatabaseError as exc:
             self.close()
             raise Unavailable(self._word(exc)) from exc
         except Unavailable as exc:
@@ -177,12 +185,12 @@ class Source:
         except StoreError as exc:  # not a ktlog file, a newer one ...
             self.close()
             cause = exc.__cause__
-            if isinstance(cause, sqlite3.OperationalError) and ("locked" in str(cause) or "busy" in str(cause)):
+            if cause is not None and locked(cause):
                 raise Unavailable(self._word(cause)) from exc  # locked while it was being opened
             self.problem = str(exc)
             raise Unavailable(str(exc)) from exc
 
-    def _word(self, exc: sqlite3.Error) -> str:
+    def _word(self, exc: BaseException) -> str:
         text = str(exc)
         if "locked" in text or "busy" in text:
             self.problem = f"the database {self.path} is locked by another program; the page will catch up when it is released"
@@ -194,6 +202,6 @@ class Source:
     def close(self) -> None:
         with self.in_use:
             if self._store is not None:
-                with contextlib.suppress(sqlite3.Error):
+                with contextlib.suppress(DatabaseError):
                     self._store.close()
             self._store = None

@@ -44,8 +44,8 @@ class ApprovedOps(PreliminaryOps):
     name = "kt24-approved"
     title = "KT24 Approved Ops"
     source = "002"
-    simulator = "ktlog.rulesets.approved.simulator"
-    moves = "ktlog.rulesets.approved.moves"
+    simulator = "ktlog.ruleset_play.approved.simulator"
+    moves = "ktlog.ruleset_play.approved.moves"
     events = PreliminaryOps.events | {
         TacOpSelected,
         TacOpRevealed,

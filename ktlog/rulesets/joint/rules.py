@@ -133,8 +133,8 @@ class JointOps(Kt24TwoPlayer):
     name = "kt24-joint"
     title = "KT24 Joint Ops"
     source = "pg 87-95"
-    simulator = "ktlog.rulesets.joint.simulator"
-    moves = "ktlog.rulesets.joint.moves"
+    simulator = "ktlog.ruleset_play.joint.simulator"
+    moves = "ktlog.ruleset_play.joint.moves"
     pve = True
     npos = True
     missions = tuple(MISSIONS)

@@ -185,8 +185,8 @@ class Kt21(Ruleset):
     name = "kt21"
     title = "KT21"
     source = "001, 004"
-    simulator = "ktlog.rulesets.kt21.simulator"
-    moves = "ktlog.rulesets.kt21.moves"
+    simulator = "ktlog.ruleset_play.kt21.simulator"
+    moves = "ktlog.ruleset_play.kt21.moves"
     datacards = "kt21"
     labels = ("dataslate",)
     label_hints = {"dataslate": "e.g. Balance Dataslate Q1 2023 (empty: the core book)"}

@@ -51,7 +51,7 @@ class MultiplayerOps(Kt24):
     name = "kt24-multiplayer"
     title = "KT24 Multiplayer Ops"
     source = "pg 98-103"
-    simulator = "ktlog.rulesets.multiplayer.simulator"
+    simulator = "ktlog.ruleset_play.multiplayer.simulator"
     players = (3, 4)
     marker_rule = "ruling 9, pg 99"
     ops = ("elimination", "crit")

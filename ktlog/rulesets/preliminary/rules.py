@@ -36,7 +36,7 @@ class PreliminaryOps(Kt24TwoPlayer):
     name = "kt24-preliminary"
     title = "KT24 Preliminary Ops"
     source = "pg 81-85"
-    simulator = "ktlog.rulesets.kt24.simulator"
+    simulator = "ktlog.ruleset_play.kt24.simulator"
     ops = ("crit", "kill")
     max_vp = {"crit": 6, "kill": 6}
     win_features = (*BOARD_AND_CRIT_OP, "vp:crit", "vp:kill")

@@ -10,8 +10,7 @@ from textual.binding import Binding
 from textual.widgets import Label
 
 from ktlog import events as ev
-from ktlog.play.moves import Trial, dice_expected
-from ktlog.rules.candidates import melee
+from ktlog.play.moves import Trial, dice_expected, melee
 from ktlog.state import GameState, OperativeState
 from ktlog.text.notation import NotationError, parse_steps
 

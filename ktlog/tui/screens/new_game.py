@@ -18,9 +18,8 @@ from textual.widgets import Button, Header, Input, Label, Select, Static
 
 from ktlog import events as ev
 from ktlog.errors import KtlogError
-from ktlog.play.creation import check_killzone, opening_events
+from ktlog.play.creation import check_killzone, opening_events, unapplied_rules
 from ktlog.play.database import Store
-from ktlog.rules.not_applied import not_applied_in_setup
 from ktlog.rules.ruleset import Ruleset
 from ktlog.rulesets import RULESETS
 from ktlog.tui.typed_app import InKtlogApp
@@ -216,7 +215,7 @@ class NewGameScreen(InKtlogApp, Screen):
             return
         reported = [
             *(f"warning: {w}" for form in forms if form.roster for w in form.roster.warnings),
-            *(f"not applied: {text}" for text in not_applied_in_setup(players, ruleset)),
+            *(f"not applied: {text}" for text in unapplied_rules(players, created.ruleset)),
         ]
         if reported:
             self.app.notify("\n".join(reported), title="Roster rules", severity="warning", timeout=20, markup=False)

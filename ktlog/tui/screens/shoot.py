@@ -10,9 +10,7 @@ from textual.binding import Binding
 from textual.widgets import Label
 
 from ktlog import events as ev
-from ktlog.play.moves import DiceExpected, dice_expected, refusal_text, shooting
-from ktlog.rules.candidates import active
-from ktlog.rules.weapons import weapon_profile
+from ktlog.play.moves import DiceExpected, active, dice_expected, played, refusal_text, shooting
 from ktlog.state import GameState, OperativeState
 from ktlog.text.notation import NotationError, parse_rerolls
 
@@ -77,7 +75,7 @@ class ShootDialog(DiceDialog):
     @property
     def profile(self):
         """The weapon's rules as this ruleset plays them (KT21's Hot takes no Hot roll)."""
-        return weapon_profile(self.steps.ruleset.weapon_as_played(self.weapon).rules)
+        return played(self.steps.state, self.weapon)
 
     def targets(self) -> list[str]:
         """The targets the weapon may shoot (for Blast and Torrent's extra targets)."""

@@ -85,7 +85,7 @@ class StartScreen(InKtlogApp, Screen):
     @property
     def showing_samples(self) -> bool:
         """Whether the table lists the demo database's sample games (the user has none of their own)."""
-        return self.samples is not None and self.store.count_games()[0] == 0
+        return self.samples is not None and self.store.listing.count()[0] == 0
 
     def load(self) -> None:
         table = self.query_one(GameTable)
@@ -95,13 +95,13 @@ class StartScreen(InKtlogApp, Screen):
             table.show(self.samples.games(newest=RECENT))
             self.sub_title = "SAMPLE GAMES (demo database)"
             self.query_one("#hint", Static).update(
-                f"Sample games: {self.samples.count_games()[0]} games from the demo database ({self.samples.path}), never part of your league. "
+                f"Sample games: {self.samples.listing.count()[0]} games from the demo database ({self.samples.path}), never part of your league. "
                 f"Enter replays one; n starts your first game, in {self.store.path}."
             )
             return
         self.sub_title = None
         table.show(self.store.games(newest=RECENT))
-        total, unfinished = self.store.count_games()  # not every game read: a league holds thousands
+        total, unfinished = self.store.listing.count()  # not every game read: a league holds thousands
         self.query_one("#hint", Static).update(
             f"{total} games in {self.store.path or 'memory'}"
             + (f", {unfinished} unfinished" if unfinished else "")

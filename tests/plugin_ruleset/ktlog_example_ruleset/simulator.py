@@ -5,7 +5,7 @@ supply cache claimed by the player who secured it, now and then."""
 from __future__ import annotations
 
 from ktlog.play.builder import GameBuilder
-from ktlog.rulesets.kt24 import simulator
+from ktlog.ruleset_play.kt24 import simulator
 
 from .events import SupplyCacheClaimed
 from .rules import CACHE_VP

@@ -26,10 +26,10 @@ from ...rules.dice import attack_successes
 from ...rules.ruleset import Ruleset
 from ...rules.shooting import defence_dice_collected
 from ...rules.weapons import WeaponProfile, weapon_profile
+from ...rulesets.kt21.events import MissionVPScored, NormalMoved, OverwatchFired, Passed
+from ...rulesets.kt21.rules import RULESET, as_played, vp_caps
 from ...state import GameState, OperativeState
 from ..kt24.simulator import PLAYERS, d6, fight_action, play_on, ploy_or_pass, ready_of
-from .events import MissionVPScored, NormalMoved, OverwatchFired, Passed
-from .rules import RULESET, as_played, vp_caps
 
 SLATE = "Balance Dataslate Q1 2023"
 KILLZONES = ["octarius", "chalnath", "moroch", "into the dark"]

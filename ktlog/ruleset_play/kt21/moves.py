@@ -9,8 +9,8 @@ from ... import events as ev
 from ...play.questions import number, shots_described, text
 from ...rules.candidates import Candidates, action, in_battle, shots, turn_order
 from ...rules.questions import Kind
+from ...rulesets.kt21.events import MissionVPScored, NormalMoved, OverwatchFired, Passed
 from ...state import GameState
-from .events import MissionVPScored, NormalMoved, OverwatchFired, Passed
 
 
 def _overwatch(s: GameState) -> Iterator[ev.Event]:

@@ -9,9 +9,9 @@ from ... import events as ev
 from ...play.questions import number, options, text
 from ...rules.candidates import Candidates, each_player, in_battle, in_setup, in_strategy, turn_order
 from ...rules.questions import Kind, Question
+from ...rulesets.approved.events import PrimaryOpRevealed, PrimaryOpSelected, ScoutingRevealed, ScoutingSelected, TacOpRevealed, TacOpScored, TacOpSelected
+from ...rulesets.approved.rules import ARCHETYPES, BEATS, PRIMARY_OPS
 from ...state import GameState
-from .events import PrimaryOpRevealed, PrimaryOpSelected, ScoutingRevealed, ScoutingSelected, TacOpRevealed, TacOpScored, TacOpSelected
-from .rules import ARCHETYPES, BEATS, PRIMARY_OPS
 
 
 def _tac_op(s: GameState) -> Iterator[ev.Event]:

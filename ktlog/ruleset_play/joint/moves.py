@@ -9,9 +9,9 @@ from ...play.moves import Moves
 from ...play.questions import operative_label
 from ...rules.candidates import Candidates, action
 from ...rules.questions import Choice, Kind, Move, Question
+from ...rulesets.joint.events import OperativeEscaped, ReinforcementsArrived
+from ...rulesets.joint.rules import is_heavy, npo_side
 from ...state import GameState
-from .events import OperativeEscaped, ReinforcementsArrived
-from .rules import is_heavy, npo_side
 
 
 def _reinforcements(s: GameState) -> Iterator[ev.Event]:

@@ -15,11 +15,20 @@ from ...events import (
     TurningPointStarted,
 )
 from ...play.builder import GameBuilder
+from ...rulesets.approved.events import (
+    PrimaryOpRevealed,
+    PrimaryOpSelected,
+    ScoutingOption,
+    ScoutingRevealed,
+    ScoutingSelected,
+    TacOpRevealed,
+    TacOpScored,
+    TacOpSelected,
+)
+from ...rulesets.approved.rules import OP_CAP, PRIMARY_OPS, RULESET, scouting_winner
 from ...state import GameState
 from ..kt24 import simulator as kt24
 from ..kt24.simulator import STRATEGY_PLOYS
-from .events import PrimaryOpRevealed, PrimaryOpSelected, ScoutingOption, ScoutingRevealed, ScoutingSelected, TacOpRevealed, TacOpScored, TacOpSelected
-from .rules import OP_CAP, PRIMARY_OPS, RULESET, scouting_winner
 
 UNIVERSAL_EQUIPMENT = (
     "Ammo Cache",

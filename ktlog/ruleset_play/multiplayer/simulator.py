@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from ...events import RolledOff, TurningPointStarted
 from ...play.builder import GameBuilder
+from ...rulesets.multiplayer.rules import split_by_roll
 from ..kt24 import simulator as kt24
 from ..kt24.simulator import PLAYERS
-from .rules import split_by_roll
 
 
 class Simulator(kt24.Simulator):

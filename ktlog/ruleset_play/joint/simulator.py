@@ -33,17 +33,17 @@ from ...files.rosters import Roster, load_roster, slug
 from ...play.builder import GameBuilder, act
 from ...rules.ruleset import Ruleset
 from ...rules.setup import next_to_set_up
-from ...state import GameState, OperativeState
-from ..kt24 import simulator as kt24
-from ..kt24.simulator import PLAYERS, STRATEGY_PLOYS, ploy_or_pass
-from .events import MarkerSabotaged, OperativeEscaped, ReinforcementsArrived
-from .rules import (
+from ...rulesets.joint.events import MarkerSabotaged, OperativeEscaped, ReinforcementsArrived
+from ...rulesets.joint.rules import (
     MISSIONS,
     is_heavy,
     may_carry,
     mission,
     reinforcements_due,
 )
+from ...state import GameState, OperativeState
+from ..kt24 import simulator as kt24
+from ..kt24.simulator import PLAYERS, STRATEGY_PLOYS, ploy_or_pass
 
 MAX_TURNING_POINTS = 8
 NPO_SIDE = "NPOs"

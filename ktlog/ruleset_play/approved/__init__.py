@@ -1,0 +1,1 @@
+"""Approved Ops' simulator and its own kinds of move: tac ops, scouting, primary op (`ktlog.ruleset_play`)."""

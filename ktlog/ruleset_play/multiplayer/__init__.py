@@ -1,0 +1,1 @@
+"""Multiplayer Ops' simulator (`ktlog.ruleset_play`)."""
