@@ -27,7 +27,7 @@ from ..errors import GameNotFound, KtlogError, StoreError
 from ..play import tournament, tournament_entry, tournament_results, tournament_rounds
 from ..play.database import Store
 from .responses import refusal
-from .seats import Refused, _bearer, _json_body
+from .writes import Refused, bearer, json_body
 
 T = TypeVar("T")
 
@@ -64,8 +64,8 @@ class OrganiserApi:
     async def act(self, request: Request) -> Response:
         name = request.path_params["name"]
         try:
-            body = await _json_body(request)
-            done = await self._in_thread(lambda: self._act(name, _bearer(request), body))
+            body = await json_body(request)
+            done = await self._in_thread(lambda: self._act(name, bearer(request), body))
         except Refused as exc:
             return refusal(exc.status, exc.kind, str(exc), **exc.extra)
         except GameNotFound as exc:

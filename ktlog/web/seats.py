@@ -19,7 +19,6 @@ follower notices commits by its `data_version`), on the event loop's thread.
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 import threading
 import time
@@ -55,8 +54,8 @@ from . import pages
 from .responses import refusal
 from .source import LOG
 from .views import event_row, log_rows
+from .writes import Refused, bearer, json_body
 
-BODY_LIMIT = 16_384
 """Bytes at most in a write's body (a batch of a whole activation is a few hundred)."""
 RATE_PER_S, BURST = 5.0, 20
 """Writes a seat may make: BURST at once, then RATE_PER_S a second (a person taps far slower)."""
@@ -87,14 +86,6 @@ ASSETS = Assets(Path(__file__).parent / "static", ("seat.js", "seat.css"))
 
 
 T = TypeVar("T")
-
-
-class Refused(KtlogError):
-    """A write refused before it reaches the session: its HTTP status and kind."""
-
-    def __init__(self, status: int, kind: str, message: str, **extra: Any):
-        super().__init__(message)
-        self.status, self.kind, self.extra = status, kind, extra
 
 
 NextOf = Callable[[GameState], "tuple[str, str] | None"]
@@ -210,8 +201,8 @@ class SeatApi:
 
     async def _answer(self, request: Request, handler, *, write: bool = True) -> Response:
         try:
-            seat = await self._in_thread(lambda: self._seat(request.path_params["game"], _bearer(request), write))
-            body: dict = await _json_body(request) if write else dict(request.query_params)
+            seat = await self._in_thread(lambda: self._seat(request.path_params["game"], bearer(request), write))
+            body: dict = await json_body(request) if write else dict(request.query_params)
             if write:
                 self._spend(seat, _writes(body))
             status, data = await self._in_thread(lambda: handler(self.store(), seat, body))
@@ -348,30 +339,6 @@ def _writes(body: dict) -> int:
     """The events a write body asks for, as the rate limit counts them (each line of a batch)."""
     lines = body.get("lines")
     return len(lines) if isinstance(lines, list) else 1
-
-
-def _bearer(request: Request) -> str | None:
-    scheme, _, token = request.headers.get("authorization", "").partition(" ")
-    return token.strip() if scheme.lower() == "bearer" and token.strip() else None
-
-
-async def _json_body(request: Request) -> dict:
-    """The request's JSON object, read no further than BODY_LIMIT bytes."""
-    declared = request.headers.get("content-length")
-    if declared and declared.isdigit() and int(declared) > BODY_LIMIT:
-        raise Refused(413, "too_large", f"the body is {declared} bytes; a write takes at most {BODY_LIMIT}")
-    data = b""
-    async for chunk in request.stream():
-        data += chunk
-        if len(data) > BODY_LIMIT:
-            raise Refused(413, "too_large", f"the body is over {BODY_LIMIT} bytes; a write takes at most that")
-    try:
-        body = json.loads(data or b"{}")
-    except (ValueError, RecursionError):
-        raise Refused(400, "bad_request", 'the body is not JSON: send {"line": "TYPE FIELD=VALUE ..."}') from None
-    if not isinstance(body, dict):
-        raise Refused(400, "bad_request", 'the body is a JSON object: {"line": ...} or {"lines": [...]}')
-    return body
 
 
 def _events(session: RecordingSession, body: dict) -> list[ev.Event]:
