@@ -216,6 +216,34 @@ def test_the_tables_stream_sends_the_row_of_a_game_that_changed(tmp_path: Path) 
         assert row == http.get("/api/games").json()[0]  # the same row as the list
 
 
+def test_a_change_committed_before_the_first_viewers_first_look_reaches_it(tmp_path: Path) -> None:
+    """The tables stream missed a change committed between the server's start and its follower's
+    first look (which came with the first viewer, so it took that change as its starting point):
+    now the follower looks once as the server starts."""
+    import asyncio
+
+    db = tmp_path / "tables.db"
+    gid, events = store_part(db, 60)
+
+    async def main() -> bytes:
+        follower = Follower(Source(db), interval=0.01)
+        await follower.start()
+        with Store(db) as store:
+            store.append(gid, events[60])
+        viewer = follower.watch_tables(None, None)
+        try:
+            chunk = await asyncio.wait_for(viewer.queue.get(), 5)
+            assert chunk is not None
+            return chunk
+        finally:
+            await follower.stop()
+            follower.source.close()
+
+    chunk = asyncio.run(main())
+    (row,) = json.loads(chunk.decode().split("data: ", 1)[1])["games"]
+    assert (row["id"], row["events"]) == (gid, 61)
+
+
 def test_the_league_page_gives_the_statistics_with_their_filters(tmp_path: Path) -> None:
     db = tmp_path / "league.db"
     assert CliRunner().invoke(cli, ["--db", str(db), "demo"]).exit_code == 0

@@ -79,7 +79,7 @@ def routes() -> list[BaseRoute]:
 
 @contextlib.asynccontextmanager
 async def lifespan(app: Starlette):
-    app.state.follower.start()
+    await app.state.follower.start()
     try:
         yield
     finally:

@@ -183,8 +183,12 @@ class Follower:
 
     # --- running ----------------------------------------------------------------------------
 
-    def start(self) -> None:
+    async def start(self) -> None:
+        """Look once, for the position the server starts from (a change committed after it
+        reaches the first viewer, however late that viewer's first look), then follow."""
         self._loop = asyncio.get_running_loop()
+        async with self.source.lane:
+            await anyio.to_thread.run_sync(self.look)
         self._task = self._loop.create_task(self._run())
 
     def end_streams(self) -> None:
