@@ -71,20 +71,24 @@ def test_the_checking_processes_follow_the_jobs(folder, tmp_path, monkeypatch):
 
     def counted(*args):
         checker = real(*args)
-        started.append(checker.process.pid)
+        started.append(checker is not None)  # None: the system could not fork one (a loaded machine), and no more are asked for
         return checker
+
+    def asked(checkers: int) -> bool:
+        """As many checkers started as the jobs ask for, or fewer only when the last could not start."""
+        return started.count(True) == checkers or (bool(started) and started[-1] is False and len(started) <= checkers)
 
     monkeypatch.setattr(importer, "_start_checker", counted)
     for jobs, checkers in ((1, 0), (2, 1), (4, 3), (50, len(paths(folder)) - 1)):
         started.clear()
         with Store(tmp_path / f"count{jobs}.db") as store:
             list(import_files(store, paths(folder), jobs))
-        assert len(started) == checkers, jobs
+        assert asked(checkers), (jobs, started)
     monkeypatch.setattr(importer, "available_cores", lambda: 3)
     started.clear()
     with Store(tmp_path / "default.db") as store:
         list(import_files(store, paths(folder)))
-    assert len(started) == 2  # this process is the third
+    assert asked(2), started  # this process is the third
 
 
 def test_the_cores_are_those_this_process_may_use():
