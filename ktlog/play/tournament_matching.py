@@ -88,58 +88,227 @@ def max_weight_matching(count: int, edges: list[Edge]) -> list[int]:
     return _solve(count, edges).mate
 
 
-def _solve(nvertex: int, edges: list[Edge]) -> _Solution:  # noqa: C901  (one algorithm, its steps share its state)
-    """Edmonds' algorithm. Vertex duals are kept doubled (an edge's slack is du + dv - 2w), so with
-    integer weights every dual stays an integer."""
-    nedge = len(edges)
-    maxweight = max([0, *(w for _, _, w in edges)])
-    endpoint = [edges[p // 2][p % 2] for p in range(2 * nedge)]
-    neighbend: list[list[int]] = [[] for _ in range(nvertex)]
-    for k, (i, j, _) in enumerate(edges):
-        neighbend[i].append(2 * k + 1)
-        neighbend[j].append(2 * k)
-    mate = [-1] * nvertex  # the remote endpoint (index into `endpoint`) of the vertex's matched edge
-    label = [0] * (2 * nvertex)  # 0 free, 1 S, 2 T (5: S, marked while scanning)
-    labelend = [-1] * (2 * nvertex)
-    inblossom = list(range(nvertex))
-    blossomparent = [-1] * (2 * nvertex)
-    blossomchilds: list[list[int] | None] = [None] * (2 * nvertex)
-    blossombase = list(range(nvertex)) + [-1] * nvertex
-    blossomendps: list[list[int] | None] = [None] * (2 * nvertex)
-    bestedge = [-1] * (2 * nvertex)
-    blossombestedges: list[list[int] | None] = [None] * (2 * nvertex)
-    unusedblossoms = list(range(nvertex, 2 * nvertex))
-    dualvar = [maxweight] * nvertex + [0] * nvertex
-    allowedge = [False] * nedge
-    queue: list[int] = []
+def _solve(nvertex: int, edges: list[Edge]) -> _Solution:
+    """Edmonds' algorithm (`_Edmonds`) on the graph."""
+    return _Edmonds(nvertex, edges).solve()
 
-    ends_i = [i for i, _, _ in edges]
-    ends_j = [j for _, j, _ in edges]
-    doubled = [2 * w for _, _, w in edges]
 
-    def slack(k: int) -> int:
+class _Edmonds:
+    """Edmonds' algorithm's state over one graph, its steps as methods (van Rantwijk's names). Vertex
+    duals are kept doubled (an edge's slack is du + dv - 2w), so with integer weights every dual
+    stays an integer. The lists are only ever changed in place: a step binds those it uses to
+    locals, for speed."""
+
+    def __init__(self, nvertex: int, edges: list[Edge]):
+        self.nvertex, self.edges = nvertex, edges
+        self.nedge = nedge = len(edges)
+        self.maxweight = max([0, *(w for _, _, w in edges)])
+        self.endpoint = [edges[p // 2][p % 2] for p in range(2 * nedge)]
+        self.neighbend: list[list[int]] = [[] for _ in range(nvertex)]
+        for k, (i, j, _) in enumerate(edges):
+            self.neighbend[i].append(2 * k + 1)
+            self.neighbend[j].append(2 * k)
+        self.mate = [-1] * nvertex  # the remote endpoint (index into `endpoint`) of the vertex's matched edge
+        self.label = [0] * (2 * nvertex)  # 0 free, 1 S, 2 T (5: S, marked while scanning)
+        self.labelend = [-1] * (2 * nvertex)
+        self.inblossom = list(range(nvertex))
+        self.blossomparent = [-1] * (2 * nvertex)
+        self.blossomchilds: list[list[int] | None] = [None] * (2 * nvertex)
+        self.blossombase = list(range(nvertex)) + [-1] * nvertex
+        self.blossomendps: list[list[int] | None] = [None] * (2 * nvertex)
+        self.bestedge = [-1] * (2 * nvertex)
+        self.blossombestedges: list[list[int] | None] = [None] * (2 * nvertex)
+        self.unusedblossoms = list(range(nvertex, 2 * nvertex))
+        self.dualvar = [self.maxweight] * nvertex + [0] * nvertex
+        self.allowedge = [False] * nedge
+        self.queue: list[int] = []
+        self.ends_i = [i for i, _, _ in edges]
+        self.ends_j = [j for _, j, _ in edges]
+        self.doubled = [2 * w for _, _, w in edges]
+
+    def solve(self) -> _Solution:
+        """Stage by stage, each augmenting the matching by one edge, until none can."""
+        nvertex, mate, label, inblossom, blossombase, blossomparent, dualvar = (
+            self.nvertex,
+            self.mate,
+            self.label,
+            self.inblossom,
+            self.blossombase,
+            self.blossomparent,
+            self.dualvar,
+        )
+        for _ in range(nvertex):
+            label[:] = [0] * (2 * nvertex)
+            self.bestedge[:] = [-1] * (2 * nvertex)
+            self.blossombestedges[nvertex:] = [None] * nvertex
+            self.allowedge[:] = [False] * self.nedge
+            self.queue[:] = []
+            for v in range(nvertex):
+                if mate[v] == -1 and label[inblossom[v]] == 0:
+                    self.assign_label(v, 1, -1)
+            augmented = False
+            while not (augmented := self.grow()):
+                if self.change_duals():
+                    break  # a free vertex's dual reached 0: the matching is maximum
+            if not augmented:
+                break
+            for b in range(nvertex, 2 * nvertex):  # end of a stage: blossoms whose dual is 0 open up
+                if blossomparent[b] == -1 and blossombase[b] >= 0 and label[b] == 1 and dualvar[b] == 0:
+                    self.expand_blossom(b, True)
+        mates = [self.endpoint[m] if m >= 0 else -1 for m in mate]
+        return _Solution(mates, dualvar[:nvertex], blossomparent, dualvar)
+
+    def grow(self) -> bool:
+        """Scan the S-vertices queued along tight edges: label, make blossoms, and True once an
+        augmenting path was found (and the matching augmented)."""
+        endpoint, neighbend, label, labelend, inblossom, bestedge, dualvar, allowedge, queue, doubled = (
+            self.endpoint,
+            self.neighbend,
+            self.label,
+            self.labelend,
+            self.inblossom,
+            self.bestedge,
+            self.dualvar,
+            self.allowedge,
+            self.queue,
+            self.doubled,
+        )
+        while queue:
+            v = queue.pop()
+            for p in neighbend[v]:
+                k = p // 2
+                w = endpoint[p]
+                if inblossom[v] == inblossom[w]:
+                    continue
+                kslack = 0
+                if not allowedge[k]:
+                    kslack = dualvar[v] + dualvar[w] - doubled[k]
+                    if kslack <= 0:
+                        allowedge[k] = True
+                if allowedge[k]:
+                    if label[inblossom[w]] == 0:
+                        self.assign_label(w, 2, p ^ 1)
+                    elif label[inblossom[w]] == 1:
+                        base = self.scan_blossom(v, w)
+                        if base < 0:
+                            self.augment_matching(k)
+                            return True
+                        self.add_blossom(base, k)
+                    elif label[w] == 0:
+                        label[w] = 2
+                        labelend[w] = p ^ 1
+                elif label[inblossom[w]] == 1:
+                    b = inblossom[v]
+                    if bestedge[b] == -1 or kslack < self.slack(bestedge[b]):
+                        bestedge[b] = k
+                elif label[w] == 0:
+                    if bestedge[w] == -1 or kslack < self.slack(bestedge[w]):
+                        bestedge[w] = k
+        return False
+
+    def change_duals(self) -> bool:
+        """No augmenting path with the tight edges: change the duals by the smallest of four
+        deltas (`smallest_delta`), and act on the one that bound it. True when it was a free
+        vertex's dual reaching 0: the matching is maximum."""
+        nvertex, label, inblossom, blossomparent, blossombase, dualvar = (
+            self.nvertex,
+            self.label,
+            self.inblossom,
+            self.blossomparent,
+            self.blossombase,
+            self.dualvar,
+        )
+        deltatype, delta, deltaedge, deltablossom = self.smallest_delta()
+        for v in range(nvertex):
+            if label[inblossom[v]] == 1:
+                dualvar[v] -= delta
+            elif label[inblossom[v]] == 2:
+                dualvar[v] += delta
+        for b in range(nvertex, 2 * nvertex):
+            if blossombase[b] >= 0 and blossomparent[b] == -1:
+                if label[b] == 1:
+                    dualvar[b] += delta
+                elif label[b] == 2:
+                    dualvar[b] -= delta
+        if deltatype == 1:
+            return True
+        if deltatype == 4:
+            self.expand_blossom(deltablossom, False)
+            return False
+        self.allowedge[deltaedge] = True
+        i, j, _ = self.edges[deltaedge]
+        if deltatype == 2 and label[inblossom[i]] == 0:
+            i, j = j, i
+        self.queue.append(i)
+        return False
+
+    def smallest_delta(self) -> tuple[int, int, int, int]:
+        """The smallest of the four deltas, and which: (1, a free vertex's dual), (2, a free vertex's
+        best edge's slack, its edge), (3, half an S-S edge's slack, its edge), (4, a T-blossom's
+        dual, its blossom), as (type, delta, edge, blossom)."""
+        nvertex, label, inblossom, blossomparent, blossombase, bestedge, dualvar = (
+            self.nvertex,
+            self.label,
+            self.inblossom,
+            self.blossomparent,
+            self.blossombase,
+            self.bestedge,
+            self.dualvar,
+        )
+        deltatype, delta, deltaedge, deltablossom = 1, min(dualvar[:nvertex]), -1, -1
+        for v in range(nvertex):
+            if label[inblossom[v]] == 0 and bestedge[v] != -1:
+                d = self.slack(bestedge[v])
+                if d < delta:
+                    delta, deltatype, deltaedge = d, 2, bestedge[v]
+        for b in range(2 * nvertex):
+            if blossomparent[b] == -1 and label[b] == 1 and bestedge[b] != -1:
+                kslack = self.slack(bestedge[b])
+                assert kslack % 2 == 0, "integer weights keep an S-S edge's slack even"
+                d = kslack // 2
+                if d < delta:
+                    delta, deltatype, deltaedge = d, 3, bestedge[b]
+        for b in range(nvertex, 2 * nvertex):
+            if blossombase[b] >= 0 and blossomparent[b] == -1 and label[b] == 2 and dualvar[b] < delta:
+                delta, deltatype, deltablossom = dualvar[b], 4, b
+        return deltatype, delta, deltaedge, deltablossom
+
+    def slack(self, k: int) -> int:
+        dualvar, ends_i, ends_j, doubled = self.dualvar, self.ends_i, self.ends_j, self.doubled
         return dualvar[ends_i[k]] + dualvar[ends_j[k]] - doubled[k]
 
-    def leaves(b: int) -> Iterator[int]:
+    def leaves(self, b: int) -> Iterator[int]:
+        nvertex, blossomchilds = self.nvertex, self.blossomchilds
         if b < nvertex:
             yield b
         else:
             for t in blossomchilds[b] or ():
-                yield from leaves(t)
+                yield from self.leaves(t)
 
-    def assign_label(w: int, t: int, p: int) -> None:
+    def assign_label(self, w: int, t: int, p: int) -> None:
+        endpoint, mate, label, labelend, inblossom, blossombase, bestedge, queue = (
+            self.endpoint,
+            self.mate,
+            self.label,
+            self.labelend,
+            self.inblossom,
+            self.blossombase,
+            self.bestedge,
+            self.queue,
+        )
         b = inblossom[w]
         label[w] = label[b] = t
         labelend[w] = labelend[b] = p
         bestedge[w] = bestedge[b] = -1
         if t == 1:
-            queue.extend(leaves(b))
+            queue.extend(self.leaves(b))
         else:
             base = blossombase[b]
-            assign_label(endpoint[mate[base]], 1, mate[base] ^ 1)
+            self.assign_label(endpoint[mate[base]], 1, mate[base] ^ 1)
 
-    def scan_blossom(v: int, w: int) -> int:
+    def scan_blossom(self, v: int, w: int) -> int:
         """The base of the blossom an S-S edge closes, or -1 if it joins two trees (an augmenting path)."""
+        endpoint, label, labelend, inblossom, blossombase = self.endpoint, self.label, self.labelend, self.inblossom, self.blossombase
         path, base = [], -1
         while v != -1 or w != -1:
             b = inblossom[v]
@@ -160,7 +329,42 @@ def _solve(nvertex: int, edges: list[Edge]) -> _Solution:  # noqa: C901  (one al
             label[b] = 1
         return base
 
-    def add_blossom(base: int, k: int) -> None:
+    def add_blossom(self, base: int, k: int) -> None:
+        (
+            nvertex,
+            edges,
+            endpoint,
+            neighbend,
+            label,
+            labelend,
+            inblossom,
+            blossomparent,
+            blossomchilds,
+            blossombase,
+            blossomendps,
+            bestedge,
+            blossombestedges,
+            unusedblossoms,
+            dualvar,
+            queue,
+        ) = (
+            self.nvertex,
+            self.edges,
+            self.endpoint,
+            self.neighbend,
+            self.label,
+            self.labelend,
+            self.inblossom,
+            self.blossomparent,
+            self.blossomchilds,
+            self.blossombase,
+            self.blossomendps,
+            self.bestedge,
+            self.blossombestedges,
+            self.unusedblossoms,
+            self.dualvar,
+            self.queue,
+        )
         v, w, _ = edges[k]
         bb, bv, bw = inblossom[base], inblossom[v], inblossom[w]
         b = unusedblossoms.pop()
@@ -189,21 +393,21 @@ def _solve(nvertex: int, edges: list[Edge]) -> _Solution:  # noqa: C901  (one al
         label[b] = 1
         labelend[b] = labelend[bb]
         dualvar[b] = 0
-        for v in leaves(b):
+        for v in self.leaves(b):
             if label[inblossom[v]] == 2:
                 queue.append(v)
             inblossom[v] = b
         bestedgeto = [-1] * (2 * nvertex)
         for bv in path:
             own = blossombestedges[bv]
-            nblists = [[p // 2 for p in neighbend[v]] for v in leaves(bv)] if own is None else [own]
+            nblists = [[p // 2 for p in neighbend[v]] for v in self.leaves(bv)] if own is None else [own]
             for nblist in nblists:
                 for k in nblist:
                     i, j, _ = edges[k]
                     if inblossom[j] == b:
                         i, j = j, i
                     bj = inblossom[j]
-                    if bj != b and label[bj] == 1 and (bestedgeto[bj] == -1 or slack(k) < slack(bestedgeto[bj])):
+                    if bj != b and label[bj] == 1 and (bestedgeto[bj] == -1 or self.slack(k) < self.slack(bestedgeto[bj])):
                         bestedgeto[bj] = k
             blossombestedges[bv] = None
             bestedge[bv] = -1
@@ -211,10 +415,43 @@ def _solve(nvertex: int, edges: list[Edge]) -> _Solution:  # noqa: C901  (one al
         blossombestedges[b] = best
         bestedge[b] = -1
         for k in best:
-            if bestedge[b] == -1 or slack(k) < slack(bestedge[b]):
+            if bestedge[b] == -1 or self.slack(k) < self.slack(bestedge[b]):
                 bestedge[b] = k
 
-    def expand_blossom(b: int, endstage: bool) -> None:
+    def expand_blossom(self, b: int, endstage: bool) -> None:
+        (
+            nvertex,
+            endpoint,
+            mate,
+            label,
+            labelend,
+            inblossom,
+            blossomparent,
+            blossomchilds,
+            blossombase,
+            blossomendps,
+            bestedge,
+            blossombestedges,
+            unusedblossoms,
+            dualvar,
+            allowedge,
+        ) = (
+            self.nvertex,
+            self.endpoint,
+            self.mate,
+            self.label,
+            self.labelend,
+            self.inblossom,
+            self.blossomparent,
+            self.blossomchilds,
+            self.blossombase,
+            self.blossomendps,
+            self.bestedge,
+            self.blossombestedges,
+            self.unusedblossoms,
+            self.dualvar,
+            self.allowedge,
+        )
         childs = blossomchilds[b]
         endps = blossomendps[b]
         assert childs is not None and endps is not None
@@ -223,9 +460,9 @@ def _solve(nvertex: int, edges: list[Edge]) -> _Solution:  # noqa: C901  (one al
             if s < nvertex:
                 inblossom[s] = s
             elif endstage and dualvar[s] == 0:
-                expand_blossom(s, endstage)
+                self.expand_blossom(s, endstage)
             else:
-                for v in leaves(s):
+                for v in self.leaves(s):
                     inblossom[v] = s
         if not endstage and label[b] == 2:
             entrychild = inblossom[endpoint[labelend[b] ^ 1]]
@@ -239,7 +476,7 @@ def _solve(nvertex: int, edges: list[Edge]) -> _Solution:  # noqa: C901  (one al
             while j != 0:
                 label[endpoint[p ^ 1]] = 0
                 label[endpoint[endps[j - endptrick] ^ endptrick ^ 1]] = 0
-                assign_label(endpoint[p ^ 1], 2, p)
+                self.assign_label(endpoint[p ^ 1], 2, p)
                 allowedge[endps[j - endptrick] // 2] = True
                 j += jstep
                 p = endps[j - endptrick] ^ endptrick
@@ -256,13 +493,13 @@ def _solve(nvertex: int, edges: list[Edge]) -> _Solution:  # noqa: C901  (one al
                     j += jstep
                     continue
                 v = -1
-                for v in leaves(bv):
+                for v in self.leaves(bv):
                     if label[v] != 0:
                         break
                 if label[v] != 0:
                     label[v] = 0
                     label[endpoint[mate[blossombase[bv]]]] = 0
-                    assign_label(v, 2, labelend[v])
+                    self.assign_label(v, 2, labelend[v])
                 j += jstep
         label[b] = labelend[b] = -1
         blossomchilds[b] = blossomendps[b] = None
@@ -271,12 +508,21 @@ def _solve(nvertex: int, edges: list[Edge]) -> _Solution:  # noqa: C901  (one al
         bestedge[b] = -1
         unusedblossoms.append(b)
 
-    def augment_blossom(b: int, v: int) -> None:
+    def augment_blossom(self, b: int, v: int) -> None:
+        nvertex, endpoint, mate, blossomparent, blossomchilds, blossombase, blossomendps = (
+            self.nvertex,
+            self.endpoint,
+            self.mate,
+            self.blossomparent,
+            self.blossomchilds,
+            self.blossombase,
+            self.blossomendps,
+        )
         t = v
         while blossomparent[t] != b:
             t = blossomparent[t]
         if t >= nvertex:
-            augment_blossom(t, v)
+            self.augment_blossom(t, v)
         childs = blossomchilds[b]
         endps = blossomendps[b]
         assert childs is not None and endps is not None
@@ -291,24 +537,25 @@ def _solve(nvertex: int, edges: list[Edge]) -> _Solution:  # noqa: C901  (one al
             t = childs[j]
             p = endps[j - endptrick] ^ endptrick
             if t >= nvertex:
-                augment_blossom(t, endpoint[p])
+                self.augment_blossom(t, endpoint[p])
             j += jstep
             t = childs[j]
             if t >= nvertex:
-                augment_blossom(t, endpoint[p ^ 1])
+                self.augment_blossom(t, endpoint[p ^ 1])
             mate[endpoint[p]] = p ^ 1
             mate[endpoint[p ^ 1]] = p
         blossomchilds[b] = childs[i:] + childs[:i]
         blossomendps[b] = endps[i:] + endps[:i]
         blossombase[b] = blossombase[childs[i]]
 
-    def augment_matching(k: int) -> None:
+    def augment_matching(self, k: int) -> None:
+        nvertex, edges, endpoint, mate, labelend, inblossom = self.nvertex, self.edges, self.endpoint, self.mate, self.labelend, self.inblossom
         v, w, _ = edges[k]
         for s, p in ((v, 2 * k + 1), (w, 2 * k)):
             while True:
                 bs = inblossom[s]
                 if bs >= nvertex:
-                    augment_blossom(bs, s)
+                    self.augment_blossom(bs, s)
                 mate[s] = p
                 if labelend[bs] == -1:
                     break
@@ -317,102 +564,6 @@ def _solve(nvertex: int, edges: list[Edge]) -> _Solution:  # noqa: C901  (one al
                 s = endpoint[labelend[bt]]
                 j = endpoint[labelend[bt] ^ 1]
                 if bt >= nvertex:
-                    augment_blossom(bt, j)
+                    self.augment_blossom(bt, j)
                 mate[j] = labelend[bt]
                 p = labelend[bt] ^ 1
-
-    for _ in range(nvertex):  # each stage augments the matching by one edge, or ends
-        label[:] = [0] * (2 * nvertex)
-        bestedge[:] = [-1] * (2 * nvertex)
-        blossombestedges[nvertex:] = [None] * nvertex
-        allowedge[:] = [False] * nedge
-        queue[:] = []
-        for v in range(nvertex):
-            if mate[v] == -1 and label[inblossom[v]] == 0:
-                assign_label(v, 1, -1)
-        augmented = False
-        while True:
-            while queue and not augmented:
-                v = queue.pop()
-                for p in neighbend[v]:
-                    k = p // 2
-                    w = endpoint[p]
-                    if inblossom[v] == inblossom[w]:
-                        continue
-                    kslack = 0
-                    if not allowedge[k]:
-                        kslack = dualvar[v] + dualvar[w] - doubled[k]
-                        if kslack <= 0:
-                            allowedge[k] = True
-                    if allowedge[k]:
-                        if label[inblossom[w]] == 0:
-                            assign_label(w, 2, p ^ 1)
-                        elif label[inblossom[w]] == 1:
-                            base = scan_blossom(v, w)
-                            if base >= 0:
-                                add_blossom(base, k)
-                            else:
-                                augment_matching(k)
-                                augmented = True
-                                break
-                        elif label[w] == 0:
-                            label[w] = 2
-                            labelend[w] = p ^ 1
-                    elif label[inblossom[w]] == 1:
-                        b = inblossom[v]
-                        if bestedge[b] == -1 or kslack < slack(bestedge[b]):
-                            bestedge[b] = k
-                    elif label[w] == 0:
-                        if bestedge[w] == -1 or kslack < slack(bestedge[w]):
-                            bestedge[w] = k
-            if augmented:
-                break
-            # No augmenting path with the tight edges: change the duals (the smallest of four deltas).
-            deltatype, delta, deltaedge, deltablossom = 1, min(dualvar[:nvertex]), -1, -1
-            for v in range(nvertex):
-                if label[inblossom[v]] == 0 and bestedge[v] != -1:
-                    d = slack(bestedge[v])
-                    if d < delta:
-                        delta, deltatype, deltaedge = d, 2, bestedge[v]
-            for b in range(2 * nvertex):
-                if blossomparent[b] == -1 and label[b] == 1 and bestedge[b] != -1:
-                    kslack = slack(bestedge[b])
-                    assert kslack % 2 == 0, "integer weights keep an S-S edge's slack even"
-                    d = kslack // 2
-                    if d < delta:
-                        delta, deltatype, deltaedge = d, 3, bestedge[b]
-            for b in range(nvertex, 2 * nvertex):
-                if blossombase[b] >= 0 and blossomparent[b] == -1 and label[b] == 2 and dualvar[b] < delta:
-                    delta, deltatype, deltablossom = dualvar[b], 4, b
-            for v in range(nvertex):
-                if label[inblossom[v]] == 1:
-                    dualvar[v] -= delta
-                elif label[inblossom[v]] == 2:
-                    dualvar[v] += delta
-            for b in range(nvertex, 2 * nvertex):
-                if blossombase[b] >= 0 and blossomparent[b] == -1:
-                    if label[b] == 1:
-                        dualvar[b] += delta
-                    elif label[b] == 2:
-                        dualvar[b] -= delta
-            if deltatype == 1:  # a free vertex's dual reached 0: the matching is maximum
-                break
-            if deltatype == 2:
-                allowedge[deltaedge] = True
-                i, j, _ = edges[deltaedge]
-                if label[inblossom[i]] == 0:
-                    i, j = j, i
-                queue.append(i)
-            elif deltatype == 3:
-                allowedge[deltaedge] = True
-                i, j, _ = edges[deltaedge]
-                queue.append(i)
-            else:
-                expand_blossom(deltablossom, False)
-        if not augmented:
-            break
-        for b in range(nvertex, 2 * nvertex):  # end of a stage: blossoms whose dual is 0 open up
-            if blossomparent[b] == -1 and blossombase[b] >= 0 and label[b] == 1 and dualvar[b] == 0:
-                expand_blossom(b, True)
-    mates = [endpoint[m] if m >= 0 else -1 for m in mate]
-    return _Solution(mates, dualvar[:nvertex], blossomparent, dualvar)
