@@ -96,7 +96,7 @@ def _solve(nvertex: int, edges: list[Edge]) -> _Solution:
 class _Edmonds:
     """Edmonds' algorithm's state over one graph, its steps as methods (van Rantwijk's names). Vertex
     duals are kept doubled (an edge's slack is du + dv - 2w), so with integer weights every dual
-    stays an integer. The lists are only ever changed in place: a step binds those it uses to
+    stays an integer. The lists are only ever changed in place: the steps run most bind those they use to
     locals, for speed."""
 
     def __init__(self, nvertex: int, edges: list[Edge]):
@@ -330,183 +330,115 @@ class _Edmonds:
         return base
 
     def add_blossom(self, base: int, k: int) -> None:
-        (
-            nvertex,
-            edges,
-            endpoint,
-            neighbend,
-            label,
-            labelend,
-            inblossom,
-            blossomparent,
-            blossomchilds,
-            blossombase,
-            blossomendps,
-            bestedge,
-            blossombestedges,
-            unusedblossoms,
-            dualvar,
-            queue,
-        ) = (
-            self.nvertex,
-            self.edges,
-            self.endpoint,
-            self.neighbend,
-            self.label,
-            self.labelend,
-            self.inblossom,
-            self.blossomparent,
-            self.blossomchilds,
-            self.blossombase,
-            self.blossomendps,
-            self.bestedge,
-            self.blossombestedges,
-            self.unusedblossoms,
-            self.dualvar,
-            self.queue,
-        )
-        v, w, _ = edges[k]
-        bb, bv, bw = inblossom[base], inblossom[v], inblossom[w]
-        b = unusedblossoms.pop()
-        blossombase[b] = base
-        blossomparent[b] = -1
-        blossomparent[bb] = b
+        v, w, _ = self.edges[k]
+        bb, bv, bw = self.inblossom[base], self.inblossom[v], self.inblossom[w]
+        b = self.unusedblossoms.pop()
+        self.blossombase[b] = base
+        self.blossomparent[b] = -1
+        self.blossomparent[bb] = b
         path: list[int] = []
         endps: list[int] = []
-        blossomchilds[b], blossomendps[b] = path, endps
+        self.blossomchilds[b], self.blossomendps[b] = path, endps
         while bv != bb:
-            blossomparent[bv] = b
+            self.blossomparent[bv] = b
             path.append(bv)
-            endps.append(labelend[bv])
-            v = endpoint[labelend[bv]]
-            bv = inblossom[v]
+            endps.append(self.labelend[bv])
+            v = self.endpoint[self.labelend[bv]]
+            bv = self.inblossom[v]
         path.append(bb)
         path.reverse()
         endps.reverse()
         endps.append(2 * k)
         while bw != bb:
-            blossomparent[bw] = b
+            self.blossomparent[bw] = b
             path.append(bw)
-            endps.append(labelend[bw] ^ 1)
-            w = endpoint[labelend[bw]]
-            bw = inblossom[w]
-        label[b] = 1
-        labelend[b] = labelend[bb]
-        dualvar[b] = 0
+            endps.append(self.labelend[bw] ^ 1)
+            w = self.endpoint[self.labelend[bw]]
+            bw = self.inblossom[w]
+        self.label[b] = 1
+        self.labelend[b] = self.labelend[bb]
+        self.dualvar[b] = 0
         for v in self.leaves(b):
-            if label[inblossom[v]] == 2:
-                queue.append(v)
-            inblossom[v] = b
-        bestedgeto = [-1] * (2 * nvertex)
+            if self.label[self.inblossom[v]] == 2:
+                self.queue.append(v)
+            self.inblossom[v] = b
+        bestedgeto = [-1] * (2 * self.nvertex)
         for bv in path:
-            own = blossombestedges[bv]
-            nblists = [[p // 2 for p in neighbend[v]] for v in self.leaves(bv)] if own is None else [own]
+            own = self.blossombestedges[bv]
+            nblists = [[p // 2 for p in self.neighbend[v]] for v in self.leaves(bv)] if own is None else [own]
             for nblist in nblists:
                 for k in nblist:
-                    i, j, _ = edges[k]
-                    if inblossom[j] == b:
+                    i, j, _ = self.edges[k]
+                    if self.inblossom[j] == b:
                         i, j = j, i
-                    bj = inblossom[j]
-                    if bj != b and label[bj] == 1 and (bestedgeto[bj] == -1 or self.slack(k) < self.slack(bestedgeto[bj])):
+                    bj = self.inblossom[j]
+                    if bj != b and self.label[bj] == 1 and (bestedgeto[bj] == -1 or self.slack(k) < self.slack(bestedgeto[bj])):
                         bestedgeto[bj] = k
-            blossombestedges[bv] = None
-            bestedge[bv] = -1
+            self.blossombestedges[bv] = None
+            self.bestedge[bv] = -1
         best = [k for k in bestedgeto if k != -1]
-        blossombestedges[b] = best
-        bestedge[b] = -1
+        self.blossombestedges[b] = best
+        self.bestedge[b] = -1
         for k in best:
-            if bestedge[b] == -1 or self.slack(k) < self.slack(bestedge[b]):
-                bestedge[b] = k
+            if self.bestedge[b] == -1 or self.slack(k) < self.slack(self.bestedge[b]):
+                self.bestedge[b] = k
 
     def expand_blossom(self, b: int, endstage: bool) -> None:
-        (
-            nvertex,
-            endpoint,
-            mate,
-            label,
-            labelend,
-            inblossom,
-            blossomparent,
-            blossomchilds,
-            blossombase,
-            blossomendps,
-            bestedge,
-            blossombestedges,
-            unusedblossoms,
-            dualvar,
-            allowedge,
-        ) = (
-            self.nvertex,
-            self.endpoint,
-            self.mate,
-            self.label,
-            self.labelend,
-            self.inblossom,
-            self.blossomparent,
-            self.blossomchilds,
-            self.blossombase,
-            self.blossomendps,
-            self.bestedge,
-            self.blossombestedges,
-            self.unusedblossoms,
-            self.dualvar,
-            self.allowedge,
-        )
-        childs = blossomchilds[b]
-        endps = blossomendps[b]
+        childs = self.blossomchilds[b]
+        endps = self.blossomendps[b]
         assert childs is not None and endps is not None
         for s in childs:
-            blossomparent[s] = -1
-            if s < nvertex:
-                inblossom[s] = s
-            elif endstage and dualvar[s] == 0:
+            self.blossomparent[s] = -1
+            if s < self.nvertex:
+                self.inblossom[s] = s
+            elif endstage and self.dualvar[s] == 0:
                 self.expand_blossom(s, endstage)
             else:
                 for v in self.leaves(s):
-                    inblossom[v] = s
-        if not endstage and label[b] == 2:
-            entrychild = inblossom[endpoint[labelend[b] ^ 1]]
+                    self.inblossom[v] = s
+        if not endstage and self.label[b] == 2:
+            entrychild = self.inblossom[self.endpoint[self.labelend[b] ^ 1]]
             j = childs.index(entrychild)
             if j & 1:
                 j -= len(childs)
                 jstep, endptrick = 1, 0
             else:
                 jstep, endptrick = -1, 1
-            p = labelend[b]
+            p = self.labelend[b]
             while j != 0:
-                label[endpoint[p ^ 1]] = 0
-                label[endpoint[endps[j - endptrick] ^ endptrick ^ 1]] = 0
-                self.assign_label(endpoint[p ^ 1], 2, p)
-                allowedge[endps[j - endptrick] // 2] = True
+                self.label[self.endpoint[p ^ 1]] = 0
+                self.label[self.endpoint[endps[j - endptrick] ^ endptrick ^ 1]] = 0
+                self.assign_label(self.endpoint[p ^ 1], 2, p)
+                self.allowedge[endps[j - endptrick] // 2] = True
                 j += jstep
                 p = endps[j - endptrick] ^ endptrick
-                allowedge[p // 2] = True
+                self.allowedge[p // 2] = True
                 j += jstep
             bv = childs[j]
-            label[endpoint[p ^ 1]] = label[bv] = 2
-            labelend[endpoint[p ^ 1]] = labelend[bv] = p
-            bestedge[bv] = -1
+            self.label[self.endpoint[p ^ 1]] = self.label[bv] = 2
+            self.labelend[self.endpoint[p ^ 1]] = self.labelend[bv] = p
+            self.bestedge[bv] = -1
             j += jstep
             while childs[j] != entrychild:
                 bv = childs[j]
-                if label[bv] == 1:
+                if self.label[bv] == 1:
                     j += jstep
                     continue
                 v = -1
                 for v in self.leaves(bv):
-                    if label[v] != 0:
+                    if self.label[v] != 0:
                         break
-                if label[v] != 0:
-                    label[v] = 0
-                    label[endpoint[mate[blossombase[bv]]]] = 0
-                    self.assign_label(v, 2, labelend[v])
+                if self.label[v] != 0:
+                    self.label[v] = 0
+                    self.label[self.endpoint[self.mate[self.blossombase[bv]]]] = 0
+                    self.assign_label(v, 2, self.labelend[v])
                 j += jstep
-        label[b] = labelend[b] = -1
-        blossomchilds[b] = blossomendps[b] = None
-        blossombase[b] = -1
-        blossombestedges[b] = None
-        bestedge[b] = -1
-        unusedblossoms.append(b)
+        self.label[b] = self.labelend[b] = -1
+        self.blossomchilds[b] = self.blossomendps[b] = None
+        self.blossombase[b] = -1
+        self.blossombestedges[b] = None
+        self.bestedge[b] = -1
+        self.unusedblossoms.append(b)
 
     def augment_blossom(self, b: int, v: int) -> None:
         nvertex, endpoint, mate, blossomparent, blossomchilds, blossombase, blossomendps = (
