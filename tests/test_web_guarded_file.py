@@ -36,6 +36,7 @@ def test_a_deleted_write_ahead_log_stops_the_writes_and_the_server_opens_the_fil
     db, game, alice = seated
     with running(db, seats=True) as base, httpx.Client(base_url=base, timeout=30) as http, caplog.at_level(logging.WARNING, "ktlog.serve"):
         assert note(http, game, alice, "note-one").status_code == 201
+        assert http.get(f"/api/games/{game}/log").status_code == 200  # a viewer: the server's reader holds the file too
         for suffix in ("-wal", "-shm"):  # as a program that lost its locks cleans up (issue 38)
             os.unlink(f"{db}{suffix}")
         refused = note(http, game, alice, "note-two")

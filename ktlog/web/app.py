@@ -106,7 +106,7 @@ def make_app(
     to `allow`; the follower asks the database for new events every `interval` s."""
     settings = Settings(Path(db), allowed_hosts(hosts, allow), interval, streams_per_client, seats, organiser)
     source, sent = Source(settings.db), Sent(PAGES_KEPT)
-    seat_api = SeatApi(settings.db, source.adopt) if seats else None
+    seat_api = SeatApi(settings.db, source.adopt, source.replaced) if seats else None
     organiser_api = OrganiserApi(settings.db) if organiser else None
     app = Starlette(
         routes=[*(seat_api.routes() if seat_api else []), *(organiser_api.routes() if organiser_api else []), *routes()],

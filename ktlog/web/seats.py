@@ -95,11 +95,15 @@ NextOf = Callable[[GameState], "tuple[str, str] | None"]
 class SeatApi:
     """The seat routes over the database `db`, with their own writing store."""
 
-    def __init__(self, db: Path, share: Callable[[str, GameState, str], None] | None = None):
+    def __init__(self, db: Path, share: Callable[[str, GameState, str], None] | None = None, lost: Callable[[], None] | None = None):
         """`share(game, state, head hash)`: given the state at a game's head after each write, so
-        the server's reader does not fold the game again (`Source.adopt`)."""
+        the server's reader does not fold the game again (`Source.adopt`). `lost()`: called when
+        the file was found lost under the seats' store, so the server's reader lets it go too
+        (`Source.replaced`): SQLite shares a file's write-ahead index between the connections of
+        one process, and one still holding the deleted index fails the next one opened."""
         self.db = db
         self.share = share
+        self.lost = lost
         self._store: Store | None = None
         self._opened: tuple[int, int] | None = None
         """The file the store opened (`identity`)."""
@@ -124,6 +128,8 @@ class SeatApi:
             LOG.warning("ktlog serve: %s; the seats' writes were refused until the file was opened again", lost)
             self._store.close()
             self._store = None
+            if self.lost is not None:
+                self.lost()
             raise Refused(503, "unavailable", f"{lost}; nothing was recorded: the server opened it again, so send it once more", headers={"retry-after": "1"})
 
     def close(self) -> None:
