@@ -5,6 +5,7 @@ it now is."""
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import shutil
@@ -124,3 +125,29 @@ def test_pages_asked_at_once_while_another_program_holds_the_lock_are_each_answe
             locker.stdin.write("\n")
             locker.stdin.flush()
             locker.wait(10)
+
+
+def test_the_organisers_actions_are_guarded_as_the_seats_writes(tmp_path, caplog):
+    """The organiser page's own store was not guarded: an action after the write-ahead log was
+    deleted under it went into a log nobody else reads (issue 38's fault, on the event day)."""
+    from click.testing import CliRunner
+
+    from ktlog.cli import cli
+
+    db = tmp_path / "event.db"
+    for args in (("tournament", "new", "Club Night", "--rounds", "3"), ("tournament", "add", "Club Night", "Ann", "Bea", "Cid", "Dee")):
+        assert CliRunner().invoke(cli, ["--db", str(db), *args]).exit_code == 0
+    link = CliRunner().invoke(cli, ["--db", str(db), "tournament", "organiser", "Club Night", "--json"]).stdout
+    token = {"authorization": f"Bearer {json.loads(link)['link'].split('#')[1]}"}
+    with running(db, organiser=True) as base, httpx.Client(base_url=base, timeout=30) as http, caplog.at_level(logging.WARNING, "ktlog.serve"):
+        act = lambda body: http.post("/api/organiser/Club%20Night", json=body, headers=token)  # noqa: E731
+        assert act({"action": "add", "players": ["Eve"]}).status_code == 200
+        assert http.get("/tournaments/Club%20Night").status_code == 200  # a viewer: the server's reader holds the file too
+        for suffix in ("-wal", "-shm"):
+            os.unlink(f"{db}{suffix}")
+        refused = act({"action": "pair", "seed": 3})
+        assert refused.status_code == 503 and refused.headers["retry-after"] == "1" and "nothing was recorded" in refused.json()["error"]
+        assert act({"action": "pair", "seed": 3}).status_code == 200
+        assert any("the organiser's actions were refused" in r.getMessage() for r in caplog.records)
+    with Store(db) as store:
+        assert store.conn.execute("SELECT count(*) FROM tournament_tables WHERE tournament = 'Club Night' AND round = 1").fetchone()[0] >= 2, "round 1 stored"

@@ -107,7 +107,7 @@ def make_app(
     settings = Settings(Path(db), allowed_hosts(hosts, allow), interval, streams_per_client, seats, organiser)
     source, sent = Source(settings.db), Sent(PAGES_KEPT)
     seat_api = SeatApi(settings.db, source.adopt, source.replaced) if seats else None
-    organiser_api = OrganiserApi(settings.db) if organiser else None
+    organiser_api = OrganiserApi(settings.db, source.replaced) if organiser else None
     app = Starlette(
         routes=[*(seat_api.routes() if seat_api else []), *(organiser_api.routes() if organiser_api else []), *routes()],
         exception_handlers=ERROR_HANDLERS,

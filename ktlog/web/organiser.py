@@ -13,12 +13,9 @@ time, in a worker thread (as the seats' do)."""
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any, TypeVar
 
-from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
@@ -27,45 +24,24 @@ from ..errors import GameNotFound, KtlogError, StoreError
 from ..play import tournament, tournament_entry, tournament_results, tournament_rounds
 from ..play.database import Store
 from .responses import refusal
-from .writes import Refused, bearer, json_body
+from .writes import Refused, WritingApi, bearer, json_body
 
 T = TypeVar("T")
 
 
-class OrganiserApi:
+class OrganiserApi(WritingApi):
     """The organiser's route over the database `db`, with its own writing store."""
 
-    def __init__(self, db: Path):
-        self.db = db
-        self._store: Store | None = None
-        self._lock = threading.Lock()
-
-    def store(self) -> Store:
-        if self._store is None:
-            self._store = Store(self.db, create=False)
-        return self._store
-
-    def close(self) -> None:
-        with self._lock:
-            if self._store is not None:
-                self._store.close()
-                self._store = None
+    writers = "the organiser's actions"
 
     def routes(self) -> list[Route]:
         return [Route("/api/organiser/{name:path}", self.act, methods=["POST"])]
-
-    async def _in_thread(self, work: Callable[[], T]) -> T:
-        def serial() -> T:
-            with self._lock:
-                return work()
-
-        return await run_in_threadpool(serial)
 
     async def act(self, request: Request) -> Response:
         name = request.path_params["name"]
         try:
             body = await json_body(request)
-            done = await self._in_thread(lambda: self._act(name, bearer(request), body))
+            done = await self.in_thread(lambda: self._act(name, bearer(request), body))
         except Refused as exc:
             return refusal(exc.status, exc.kind, str(exc), **exc.extra)
         except GameNotFound as exc:
@@ -78,6 +54,7 @@ class OrganiserApi:
         return JSONResponse(done)
 
     def _act(self, name: str, token: str | None, body: dict) -> dict[str, Any]:
+        self.still_the_file()
         store = self.store()
         event = tournament.load(store, name)
         if not tournament.organiser_token_matches(event, token):

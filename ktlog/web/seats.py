@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import hashlib
 import re
-import threading
 import time
 import types
 import typing
@@ -31,7 +30,6 @@ from typing import Any, TypeVar
 import msgspec
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
-from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
@@ -40,7 +38,7 @@ from .. import events as ev
 from ..errors import ConcurrencyConflict, GameNotFound, KtlogError, RuleViolation, StoreError
 from ..events import Envelope
 from ..play import seats
-from ..play.database import Store, identity, lost_under
+from ..play.database import Store
 from ..play.moves import next_steps
 from ..play.questions import in_player_words, refused_question
 from ..play.session import NothingToDo, RecordingSession
@@ -52,9 +50,8 @@ from ..text.json_views import state_view
 from ..text.results import describe_result
 from . import pages
 from .responses import refusal
-from .source import LOG
 from .views import event_row, log_rows
-from .writes import Refused, bearer, json_body
+from .writes import Refused, WritingApi, bearer, json_body
 
 """Bytes at most in a write's body (a batch of a whole activation is a few hundred)."""
 RATE_PER_S, BURST = 5.0, 20
@@ -92,61 +89,20 @@ NextOf = Callable[[GameState], "tuple[str, str] | None"]
 """The next step of a state both ways (`play.moves.next_steps`), or what a caller worked out already."""
 
 
-class SeatApi:
+class SeatApi(WritingApi):
     """The seat routes over the database `db`, with their own writing store."""
+
+    writers = "the seats' writes"
 
     def __init__(self, db: Path, share: Callable[[str, GameState, str], None] | None = None, lost: Callable[[], None] | None = None):
         """`share(game, state, head hash)`: given the state at a game's head after each write, so
-        the server's reader does not fold the game again (`Source.adopt`). `lost()`: called when
-        the file was found lost under the seats' store, so the server's reader lets it go too
-        (`Source.replaced`): SQLite shares a file's write-ahead index between the connections of
-        one process, and one still holding the deleted index fails the next one opened."""
-        self.db = db
+        the server's reader does not fold the game again (`Source.adopt`); `lost` as `WritingApi`'s."""
+        super().__init__(db, lost)
         self.share = share
-        self.lost = lost
-        self._store: Store | None = None
-        self._opened: tuple[int, int] | None = None
-        """The file the store opened (`identity`)."""
-        self._lock = threading.Lock()
-        """Held by the worker thread using the store (one connection, one user at a time)."""
         self.buckets: dict[tuple[str, str], tuple[float, float]] = {}
         """(game, player) -> (writes left, when counted): the rate limit's token buckets."""
         self.views: dict[tuple, dict[str, Any]] = {}
         """The seats' views lately made, by what they follow from (`_seat_view`), oldest first."""
-
-    def store(self) -> Store:
-        if self._store is None:
-            self._opened = identity(self.db)
-            self._store = Store(self.db, create=False)
-        return self._store
-
-    def _still_the_file(self) -> None:
-        """Refuse a write (503) if the file was replaced or its write-ahead log deleted under the
-        store (`lost_under`): what it wrote would reach no one. The store is closed, the next
-        write opens the file as it now is, and the server's log says so."""
-        if self._store is not None and (lost := lost_under(self.db, self._opened)):
-            LOG.warning("ktlog serve: %s; the seats' writes were refused until the file was opened again", lost)
-            self._store.close()
-            self._store = None
-            if self.lost is not None:
-                self.lost()
-            raise Refused(503, "unavailable", f"{lost}; nothing was recorded: the server opened it again, so send it once more", headers={"retry-after": "1"})
-
-    def close(self) -> None:
-        with self._lock:
-            if self._store is not None:
-                self._store.close()
-                self._store = None
-
-    async def _in_thread(self, work: Callable[[], T]) -> T:
-        """`work` in a worker thread, one at a time: a write waiting for another program's lock
-        (up to the store's busy timeout) never holds up the event loop (issue 25 #8)."""
-
-        def serial() -> T:
-            with self._lock:
-                return work()
-
-        return await run_in_threadpool(serial)
 
     def routes(self) -> list[Route]:
         return [
@@ -172,7 +128,7 @@ class SeatApi:
         token = request.cookies.get(SEAT_COOKIE)
         if token:
             try:
-                view = await self._in_thread(lambda: self._view(self.store(), self._seat(game, token, write=False), {})[1])
+                view = await self.in_thread(lambda: self._view(self.store(), self._seat(game, token, write=False), {})[1])
             except KtlogError:  # a revoked or wrong token, no such game: the page asks, and says so
                 view = None
         body = pages.seat_page(game, view, ASSETS.paths)
@@ -207,11 +163,11 @@ class SeatApi:
 
     async def _answer(self, request: Request, handler, *, write: bool = True) -> Response:
         try:
-            seat = await self._in_thread(lambda: self._seat(request.path_params["game"], bearer(request), write))
+            seat = await self.in_thread(lambda: self._seat(request.path_params["game"], bearer(request), write))
             body: dict = await json_body(request) if write else dict(request.query_params)
             if write:
                 self._spend(seat, _writes(body))
-            status, data = await self._in_thread(lambda: handler(self.store(), seat, body))
+            status, data = await self.in_thread(lambda: handler(self.store(), seat, body))
             if handler == self._sign and status == 201:
                 request.app.state.follower.tell(seat.game_id, "signed", {"signers": data["signers"], "head_seq": data["head_seq"]})
         except Refused as exc:
@@ -236,7 +192,7 @@ class SeatApi:
     def _seat(self, game: str, token: str | None, write: bool) -> seats.Seat:
         """The seat a token holds for the game (for a write, on the file the server opened)."""
         if write:
-            self._still_the_file()
+            self.still_the_file()
         store = self.store()
         return seats.seat_of(store, token, store.resolve(game))
 
