@@ -7,7 +7,7 @@ from functools import lru_cache
 from typing import Any
 
 from ..events import Fought, ShootingAttack, Shot, Weapon
-from ..state import AplChange, AttackKind, AttackMode, AttackRecord, GameState, OperativeState
+from ..state import AplChange, AttackKind, AttackMode, AttackRecord, GameState, OperativeState, RuleWarning
 from . import positions
 from .actions import KILLZONE_OF_ACTION, begin_action, finish_action, in_killzone, not_engaged
 from .context import Ctx, handles
@@ -183,6 +183,7 @@ def _shooting_sequence(ctx: Ctx, attack: ShootingAttack, op: OperativeState, wea
             save, against = target.datacard.invulnerable_save, dataclasses.replace(profile, piercing=0, piercing_crits=0)
     if (accurate := positions.vantage_accurate(ctx.state, op, target)) > against.accurate:  # from Vantage terrain (pg 60)
         against = dataclasses.replace(against, accurate=accurate)
+    _check_splashed(ctx, attack, weapon, target, profile, dice_mode)
     if not dice_mode:
         if attack.damage is None or attack.damage < 0:  # None: refused above (quick mode gives the damage)
             ctx.invalid("damage cannot be negative", "damage")
@@ -193,6 +194,7 @@ def _shooting_sequence(ctx: Ctx, attack: ShootingAttack, op: OperativeState, wea
     _pay_rerolls(ctx, op.player, result.command_rerolls_attacker, result.other_rerolls)
     _pay_rerolls(ctx, target.player, result.command_rerolls_defender, 0)
     inflict(ctx, target, result.damage, op, "shoot")
+    _splash(ctx, attack, op, weapon, target, profile, result.hits.critical)
     if result.critical_retained and profile.stun and not target.incapacitated:
         _stun(target)
     saves, critical_saves = save_successes(result.defence_rolled, save)
@@ -214,6 +216,53 @@ def _shooting_sequence(ctx: Ctx, attack: ShootingAttack, op: OperativeState, wea
         damage=result.damage,
         expected_damage=result.expected_damage,
     )
+
+
+def _check_splashed(ctx: Ctx, attack: ShootingAttack, weapon: Weapon, target: OperativeState, profile: WeaponProfile, dice_mode: bool) -> None:
+    """The operatives named in `splashed` (x" Devastating, pg 111): a weapon with the rule, other
+    operatives than the target, each once, in the killzone and not incapacitated; and the dice,
+    as only they say how many criticals were retained."""
+    if not attack.splashed:
+        return
+    if not profile.devastating_splash:
+        ctx.broke(f'{weapon.name} has no x" Devastating rule, so no other operative takes its damage: leave splashed out', "Devastating, pg 111")
+    if target.id in attack.splashed:
+        ctx.invalid(f"{target.id!r} is the target and takes Devastating once: name only the other operatives in splashed", "Devastating, pg 111")
+    if len(set(attack.splashed)) != len(attack.splashed):
+        ctx.invalid("each operative is named once in splashed", "Devastating, pg 111")
+    for op_id in attack.splashed:
+        if not ctx.living(op_id, "splashed operative").in_killzone:
+            ctx.invalid(f"splashed operative {op_id!r} is not in the killzone", "Devastating, pg 111")
+    if not dice_mode:
+        ctx.invalid(
+            "quick mode gives the target's damage only: give the dice, or record each splashed operative's damage as DamageInflicted source=devastating",
+            "Devastating, pg 111",
+        )
+
+
+def _splash(ctx: Ctx, attack: ShootingAttack, op: OperativeState, weapon: Weapon, target: OperativeState, profile: WeaponProfile, critical: int) -> None:
+    """x" Devastating y (pg 111): each retained critical inflicts y on every other operative
+    visible to and within x of the target, friend or foe, as it does on the target. With no
+    critical retained the operatives named take nothing and the names are accepted: a player
+    names those within x before the dice are sorted, and nothing is inflicted that could be
+    wrong. With positions the board says who is reached; without them, a shot that retained a
+    critical and names nobody is flagged in the game's warnings, as nobody may be within x."""
+    if not profile.devastating_splash or not critical:
+        return
+    damage = critical * profile.devastating
+    if not positions.devastating_reach(ctx, target, attack, profile) and not attack.splashed:
+        inches = profile.devastating_splash
+        ctx.state.warnings.append(
+            RuleWarning(
+                seq=ctx.seq,
+                rule=ctx.ruleset.cite("Devastating, pg 111"),
+                message=f'{weapon.name}: each other operative visible to and within {inches}" of {target.id} takes {damage} damage; '
+                f"record them with splashed=ID,ID (correct this shot)",
+                reason="no splashed operatives recorded",
+            )
+        )
+    for op_id in attack.splashed:
+        inflict(ctx, ctx.state.operatives[op_id], damage, op, "devastating")
 
 
 def _hot(ctx: Ctx, e: Shot, op: OperativeState, weapon: Weapon, profile: WeaponProfile, hit: int) -> None:
