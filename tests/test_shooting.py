@@ -5,8 +5,12 @@ from __future__ import annotations
 import pytest
 from conftest import gun
 
-from ktlog.errors import RuleViolation
-from ktlog.play.builder import attack
+from ktlog.data import SAMPLE_ROSTERS
+from ktlog.errors import InvalidEvent, RuleViolation
+from ktlog.events import DamageInflicted, OperativeActivated, Shot
+from ktlog.files.rosters import load_roster
+from ktlog.play.builder import GameBuilder, attack
+from ktlog.play.builder import shoot as shoot_action
 from ktlog.rules.rulings import allocate_saves
 from ktlog.rules.shooting import hot_damage, resolve_shooting
 from ktlog.rules.weapons import weapon_profile
@@ -200,3 +204,80 @@ def test_expected_damage_is_the_mean_over_every_way_the_dice_fall(rules, cover, 
     # Every roll of the attack dice is equally likely, and so is every roll of the defence dice
     # that follows it: the expectation is the mean over attack rolls of the mean over defence rolls.
     assert expected_damage(weapon, profile, 4, 4, 0, cover, obscured) == pytest.approx(sum(means) / len(means))
+
+
+# --- x" Devastating's other operatives (pg 111), in a game -------------------------------------
+
+RAIL = "Magna-rail rifle"
+"""The Hearthkyn gunner's: Atk 4, Hit 4+, Dmg 5/5, 1" Devastating 2, Piercing 1 (sample roster)."""
+
+
+def _rail_game() -> GameBuilder:
+    """Turning point 1, Alice's Hearthkyn first: her gunner is about to shoot Bob's Legionaries."""
+    g = GameBuilder(killzone="volkus")
+    g.player("Alice", load_roster(SAMPLE_ROSTERS / "hearthkyn.toml"), ["hearthkyn-gunner", "theyn"])
+    g.player("Bob", load_roster(SAMPLE_ROSTERS / "legionaries.toml"), ["legionary-1", "legionary-2", "heavy-gunner"])
+    g.setup(rolloff={"Alice": 5, "Bob": 2}, initiative="Alice", crit_op=1, markers=[("centre", "Bob"), ("west", "Alice"), ("east", "Bob")])
+    g.turning_point(1, rolls={"Alice": 4, "Bob": 3}, initiative="Alice")
+    return g.add(OperativeActivated(operative="hearthkyn-gunner", order="engage"))
+
+
+def _rail(dice: str = "6651", saves: str = "66", **kw) -> Shot:
+    return shoot_action(RAIL, "legionary-1", dice, saves, **kw)("hearthkyn-gunner")
+
+
+def test_each_splashed_operative_takes_x_for_each_retained_critical():
+    """Two criticals (6, 6) with 1" Devastating 2: 4 damage to the target before its saves (two
+    6s block both criticals, the 5 gets through: 4 + 5 = 9), and 4 to each splashed operative,
+    friend or foe, whatever their saves."""
+    g = _rail_game().add(_rail(splashed=("legionary-2", "theyn")))
+    wounds = {o: g.state.operatives[o].wounds for o in ("legionary-1", "legionary-2", "theyn", "heavy-gunner")}
+    assert wounds == {"legionary-1": 14 - 9, "legionary-2": 14 - 4, "theyn": 11 - 4, "heavy-gunner": 14}
+    assert not [w for w in g.state.warnings if w.seq == g.seq]
+
+
+def test_an_operative_splashed_to_0_wounds_is_incapacitated_by_the_shooter():
+    g = _rail_game().add(DamageInflicted(operative="legionary-2", damage=10, source="other"))
+    g.add(_rail(splashed=("legionary-2",)))
+    assert g.state.operatives["legionary-2"].incapacitated
+    (last,) = [i for i in g.state.incapacitations if i.operative == "legionary-2"]
+    assert (last.by_player, last.by_operative, last.source) == ("Alice", "hearthkyn-gunner", "devastating")
+
+
+def test_with_no_critical_retained_the_splashed_operatives_take_nothing():
+    g = _rail_game().add(_rail("5541", "11", splashed=("legionary-2",)))
+    assert g.state.operatives["legionary-2"].wounds == 14
+    assert not [w for w in g.state.warnings if w.seq == g.seq]
+
+
+def test_a_critical_retained_and_nobody_splashed_is_flagged_in_a_game_without_positions():
+    g = _rail_game().add(_rail())
+    (warning,) = [w for w in g.state.warnings if w.seq == g.seq]
+    assert warning.rule == "Devastating, pg 111"
+    assert 'each other operative visible to and within 1" of legionary-1 takes 4 damage' in warning.message
+    assert "splashed=ID,ID" in warning.message
+
+
+@pytest.mark.parametrize(
+    ("shot", "error", "message"),
+    [
+        (shoot_action("HYLas beam cannon", "legionary-1", "6651", "66", splashed=("legionary-2",)), RuleViolation, 'no x" Devastating rule'),
+        (_rail(splashed=("legionary-1",)), InvalidEvent, "is the target"),
+        (_rail(splashed=("legionary-2", "legionary-2")), InvalidEvent, "named once"),
+        (_rail(splashed=("nobody",)), InvalidEvent, "no operative 'nobody'"),
+        (shoot_action(RAIL, "legionary-1", damage=9, splashed=("legionary-2",)), InvalidEvent, "quick mode"),
+    ],
+)
+def test_splashed_operatives_that_cannot_be_are_refused_naming_the_rule(shot, error, message):
+    g = _rail_game()
+    made = shot if isinstance(shot, Shot) else shot("hearthkyn-gunner")
+    with pytest.raises(error) as caught:
+        g.add(made)
+    assert message in str(caught.value)
+    assert caught.value.rule == "Devastating, pg 111" or "no operative" in message
+
+
+def test_an_incapacitated_operative_cannot_be_splashed():
+    g = _rail_game().add(DamageInflicted(operative="legionary-2", damage=14, source="other"))
+    with pytest.raises(InvalidEvent, match="incapacitated"):
+        g.add(_rail(splashed=("legionary-2",)))
