@@ -6,14 +6,17 @@ import pytest
 from conftest import gun
 
 from ktlog.data import SAMPLE_ROSTERS
+from ktlog.envelopes import canonical
 from ktlog.errors import InvalidEvent, RuleViolation
 from ktlog.events import DamageInflicted, OperativeActivated, Shot
 from ktlog.files.rosters import load_roster
 from ktlog.play.builder import GameBuilder, attack
 from ktlog.play.builder import shoot as shoot_action
 from ktlog.rules.rulings import allocate_saves
-from ktlog.rules.shooting import hot_damage, resolve_shooting
+from ktlog.rules.shooting import hot_damage, resolve_shooting, splash_damage
 from ktlog.rules.weapons import weapon_profile
+from ktlog.text.describe import describe
+from ktlog.text.event_text import event_line, parse_event
 
 
 def shoot(weapon, dice, saves, save=4, **kw):
@@ -281,3 +284,24 @@ def test_an_incapacitated_operative_cannot_be_splashed():
     g = _rail_game().add(DamageInflicted(operative="legionary-2", damage=14, source="other"))
     with pytest.raises(InvalidEvent, match="incapacitated"):
         g.add(_rail(splashed=("legionary-2",)))
+
+
+def test_the_log_says_who_the_splash_reached_and_the_event_line_reads_back():
+    g = _rail_game()
+    shot = _rail(splashed=("legionary-2", "theyn"))
+    g.add(shot)
+    said = describe(shot, state=g.state)
+    assert said == 'hearthkyn-gunner shoots Magna-rail rifle at legionary-1 (6651 vs 66); 4 damage to legionary-2 and theyn within 1" (Devastating)'
+    assert describe(shot) == "hearthkyn-gunner shoots Magna-rail rifle at legionary-1 (6651 vs 66); Devastating damage to legionary-2 and theyn"
+    line = event_line(shot)
+    assert line.endswith("splashed=legionary-2,theyn") and parse_event(line) == shot
+    assert "splashed" not in canonical(_rail()).decode()  # left out when empty: older events keep their bytes
+
+
+def test_splash_damage_is_x_per_retained_critical_lethal_and_obscured_included():
+    profile = weapon_profile(('1" Devastating 2', "Lethal 5+"))
+    assert splash_damage(profile, attack("t", "6551", "66")) == 3 * 2
+    assert splash_damage(profile, attack("t", "6551", "66", obscured=True)) == 0  # criticals retained as normal (pg 53)
+    assert splash_damage(profile, attack("t", "1111", "66", rerolls="1=6/command")) == 2
+    assert splash_damage(weapon_profile(('1" Devastating 2', "Severe")), attack("t", "5541", "66")) is None  # needs the Hit stat
+    assert splash_damage(profile, attack("t", damage=4)) is None

@@ -298,7 +298,7 @@ def devastating_reach(ctx: Ctx, target: OperativeState, attack: ShootingAttack, 
     declared = set(attack.splashed)
     if reached != declared & where.keys():
         ctx.broke(
-            f'declared splashed={",".join(sorted(declared)) or "nobody"}, the board gives {",".join(sorted(reached)) or "nobody"}: '
+            f"declared splashed={','.join(sorted(declared)) or 'nobody'}, the board gives {','.join(sorted(reached)) or 'nobody'}: "
             f'the other operatives visible to and within {profile.devastating_splash}" of {target.id}',
             "Devastating, pg 111",
         )
