@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from click.testing import CliRunner
 from conftest import gun
 
+from ktlog.cli import cli
 from ktlog.data import SAMPLE_ROSTERS
 from ktlog.envelopes import canonical
 from ktlog.errors import InvalidEvent, RuleViolation
@@ -15,6 +17,7 @@ from ktlog.play.builder import shoot as shoot_action
 from ktlog.rules.rulings import allocate_saves
 from ktlog.rules.shooting import hot_damage, resolve_shooting, splash_damage
 from ktlog.rules.weapons import weapon_profile
+from ktlog.storage.store import Store
 from ktlog.text.describe import describe
 from ktlog.text.event_text import event_line, parse_event
 
@@ -253,12 +256,28 @@ def test_with_no_critical_retained_the_splashed_operatives_take_nothing():
     assert not [w for w in g.state.warnings if w.seq == g.seq]
 
 
-def test_a_critical_retained_and_nobody_splashed_is_flagged_in_a_game_without_positions():
-    g = _rail_game().add(_rail())
-    (warning,) = [w for w in g.state.warnings if w.seq == g.seq]
-    assert warning.rule == "Devastating, pg 111"
-    assert 'each other operative visible to and within 1" of legionary-1 takes 4 damage' in warning.message
-    assert "splashed=ID,ID" in warning.message
+def test_ktlog_event_warns_when_a_critical_retained_names_nobody_splashed_and_records_the_splash(tmp_path):
+    """Without positions nobody can say who is within 1": the shot is recorded and the table is
+    told who may take the damage and how to name them; naming them applies it."""
+    g = _rail_game()
+    with Store(tmp_path / "rail.db") as store:
+        game_id = store.new_game(g.events[0], g.events[1:])
+
+    def event(*args: str) -> str:
+        result = CliRunner().invoke(
+            cli, ["--db", str(tmp_path / "rail.db"), "event", game_id[:8], "Shot", "operative=hearthkyn-gunner", f"weapon={RAIL}", *args]
+        )
+        assert result.exit_code == 0, result.output
+        return result.output
+
+    out = event("target=legionary-1", "dice=6651", "saves=66")
+    assert 'warning: Magna-rail rifle is 1" Devastating: each other operative visible to and within 1" of legionary-1 takes 4 damage (pg 111)' in out
+    assert "splashed=ID,ID" in out
+    CliRunner().invoke(cli, ["--db", str(tmp_path / "rail.db"), "undo", game_id[:8]])
+    out = event("target=legionary-1", "dice=6651", "saves=66", "splashed=legionary-2,theyn")
+    assert '4 damage to legionary-2 and theyn within 1" (Devastating)' in out and "warning" not in out
+    assert "legionary-2: 10/14 wounds" in out and "theyn: 7/11 wounds" in out
+    assert "splashed=ID,ID" not in event("target=heavy-gunner", "dice=5541", "saves=11", "--override", "Shoot twice")  # no critical: nothing to splash
 
 
 @pytest.mark.parametrize(

@@ -7,7 +7,7 @@ from functools import lru_cache
 from typing import Any
 
 from ..events import Fought, ShootingAttack, Shot, Weapon
-from ..state import AplChange, AttackKind, AttackMode, AttackRecord, GameState, OperativeState, RuleWarning
+from ..state import AplChange, AttackKind, AttackMode, AttackRecord, GameState, OperativeState
 from . import positions
 from .actions import KILLZONE_OF_ACTION, begin_action, finish_action, in_killzone, not_engaged
 from .context import Ctx, handles
@@ -15,7 +15,7 @@ from .damage import inflict
 from .dice import Successes, check_die, save_successes
 from .fighting import Fighter, resolve_fight
 from .guard import GUARD, POINT_BLANK_HIT_PENALTY, guarding, point_blank
-from .shooting import hot_damage, resolve_shooting
+from .shooting import hot_damage, resolve_shooting, splash_damage
 from .team import equipment_weapon, limited_uses, weapons_of
 from .weapons import WeaponProfile, weapon_profile
 
@@ -194,7 +194,7 @@ def _shooting_sequence(ctx: Ctx, attack: ShootingAttack, op: OperativeState, wea
     _pay_rerolls(ctx, op.player, result.command_rerolls_attacker, result.other_rerolls)
     _pay_rerolls(ctx, target.player, result.command_rerolls_defender, 0)
     inflict(ctx, target, result.damage, op, "shoot")
-    _splash(ctx, attack, op, weapon, target, profile, result.hits.critical)
+    _splash(ctx, attack, op, target, profile, result.hits.critical)
     if result.critical_retained and profile.stun and not target.incapacitated:
         _stun(target)
     saves, critical_saves = save_successes(result.defence_rolled, save)
@@ -240,29 +240,42 @@ def _check_splashed(ctx: Ctx, attack: ShootingAttack, weapon: Weapon, target: Op
         )
 
 
-def _splash(ctx: Ctx, attack: ShootingAttack, op: OperativeState, weapon: Weapon, target: OperativeState, profile: WeaponProfile, critical: int) -> None:
+def _splash(ctx: Ctx, attack: ShootingAttack, op: OperativeState, target: OperativeState, profile: WeaponProfile, critical: int) -> None:
     """x" Devastating y (pg 111): each retained critical inflicts y on every other operative
     visible to and within x of the target, friend or foe, as it does on the target. With no
     critical retained the operatives named take nothing and the names are accepted: a player
     names those within x before the dice are sorted, and nothing is inflicted that could be
-    wrong. With positions the board says who is reached; without them, a shot that retained a
-    critical and names nobody is flagged in the game's warnings, as nobody may be within x."""
+    wrong. With positions the board says who is reached (`positions.devastating_reach`)."""
     if not profile.devastating_splash or not critical:
         return
-    damage = critical * profile.devastating
-    if not positions.devastating_reach(ctx, target, attack, profile) and not attack.splashed:
-        inches = profile.devastating_splash
-        ctx.state.warnings.append(
-            RuleWarning(
-                seq=ctx.seq,
-                rule=ctx.ruleset.cite("Devastating, pg 111"),
-                message=f'{weapon.name}: each other operative visible to and within {inches}" of {target.id} takes {damage} damage; '
-                f"record them with splashed=ID,ID (correct this shot)",
-                reason="no splashed operatives recorded",
-            )
-        )
+    positions.devastating_reach(ctx, target, attack, profile)
     for op_id in attack.splashed:
-        inflict(ctx, ctx.state.operatives[op_id], damage, op, "devastating")
+        inflict(ctx, ctx.state.operatives[op_id], critical * profile.devastating, op, "devastating")
+
+
+def unrecorded_splash(state: GameState, event: object) -> str | None:
+    """A warning for a shot whose x" Devastating retained a critical and names no other operative
+    (pg 111), in a game that cannot say who is within x (no positions): said when it is
+    recorded, as an unlisted ploy is (`team.unlisted`), and not kept in the state, so the games
+    recorded before `splashed` fold as they did."""
+    if not isinstance(event, Shot) or (op := state.operatives.get(event.operative)) is None:
+        return None
+    weapon = next((w for w in weapons_of(state, op) if w.name.casefold() == event.weapon.casefold()), None)
+    if weapon is None:
+        return None
+    profile = killzone_profile(state.killzone, weapon)
+    for attack in event.attacks:
+        target = state.operatives.get(attack.target)
+        if not profile.devastating_splash or attack.splashed or target is None or (state.layout is not None and target.x is not None):
+            continue
+        damage = splash_damage(profile, attack)
+        if damage != 0:
+            inches, each = profile.devastating_splash, f"{damage} damage" if damage else "its Devastating damage"
+            return (
+                f'{weapon.name} is {inches}" Devastating: each other operative visible to and within {inches}" of {target.id} takes {each} '
+                f"(pg 111); name them with splashed=ID,ID (ktlog correct GAME SEQ ... splashed=ID,ID)"
+            )
+    return None
 
 
 def _hot(ctx: Ctx, e: Shot, op: OperativeState, weapon: Weapon, profile: WeaponProfile, hit: int) -> None:

@@ -284,14 +284,14 @@ def secondary_targets(ctx: Ctx, op: OperativeState, e: Shot, profile: WeaponProf
             ctx.broke(f'{", ".join(far)} {"is" if len(far) == 1 else "are"} not within {profile.torrent}" of {first.id}, the primary target', "Torrent, pg 111")
 
 
-def devastating_reach(ctx: Ctx, target: OperativeState, attack: ShootingAttack, profile: WeaponProfile) -> bool:
+def devastating_reach(ctx: Ctx, target: OperativeState, attack: ShootingAttack, profile: WeaponProfile) -> None:
     """x" Devastating (pg 111): the operatives named in `splashed` are every other operative
     visible to and within x of the target, and only those; one without a position is on the
-    player's word. Whether the board judged it (False: no layout, or the target has no position)."""
+    player's word. Without a layout, or a position for the target, the player's word."""
     s = ctx.state
     aimed = placed(target) if s.layout is not None else None
     if aimed is None:
-        return False
+        return
     assert s.layout is not None
     where = {p.id: p for p in on_board(s)}
     reached = {p.id for p in devastating_targets(board(s.layout), aimed, profile.devastating_splash, list(where.values()))}
@@ -302,7 +302,6 @@ def devastating_reach(ctx: Ctx, target: OperativeState, attack: ShootingAttack, 
             f'the other operatives visible to and within {profile.devastating_splash}" of {target.id}',
             "Devastating, pg 111",
         )
-    return True
 
 
 # --- objective control -----------------------------------------------------------------------
