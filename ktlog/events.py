@@ -199,6 +199,10 @@ class ShootingAttack(Part):
     invulnerable: bool = False
     """The defender used the target's invulnerable save instead of its Save (KT21, 004)."""
     damage: int | None = None
+    splashed: tuple[str, ...] = ()
+    """The other operatives an x" Devastating weapon's retained criticals reach: visible to and
+    within x of the target, friend or foe (pg 111). Left out when empty, so older events keep
+    their bytes."""
 
 
 # --- set-up ----------------------------------------------------------------------------------

@@ -306,3 +306,34 @@ def test_an_operative_without_a_position_is_given_one_by_its_next_move():
     assert (g.state.operatives["legionary-1"].x, g.state.operatives["legionary-1"].y) == (9.0, 5.5)
     error = refused(g, Repositioned(operative="legionary-1", x=8, y=11.6))  # 6.2" rounds up to 7": from there on, it is checked
     assert error.rule == "Reposition, pg 40"
+
+
+def test_devastating_reaches_every_operative_near_the_target_and_no_other():
+    """1" Devastating 2 (pg 111): the board names who the criticals reach (the legionary 0.74"
+    from the heavy gunner and visible); a declared list that differs is refused with both lists,
+    or accepted with an override that is stored."""
+    from ktlog.play.builder import attack
+
+    g = GameBuilder(killzone="volkus", layout=VOLKUS)
+    g.player("Alice", load_roster(SAMPLE_ROSTERS / "hearthkyn.toml"), ["hearthkyn-gunner", "theyn"])
+    g.player("Bob", load_roster(SAMPLE_ROSTERS / "legionaries.toml"), ["legionary-1", "heavy-gunner"])
+    positions = {"theyn": (8, 19), "hearthkyn-gunner": (29, 19), "legionary-1": (27, 3), "heavy-gunner": (29, 3)}
+    g.setup(rolloff={"Alice": 5, "Bob": 2}, initiative="Alice", crit_op=1, markers=MARKERS, positions=positions)
+    g.turning_point(1, rolls={"Alice": 3, "Bob": 4}, initiative="Bob")
+    g.activate("legionary-1", "conceal")
+    g.add(OperativeActivated(operative="hearthkyn-gunner", order="engage"))
+
+    def rail(*splashed: str, override: str | None = None) -> Shot:
+        hit = attack("heavy-gunner", "6651", "66", splashed=splashed)
+        return Shot(operative="hearthkyn-gunner", weapon="Magna-rail rifle", attacks=(hit,), override=override)
+
+    error = refused(g, rail())
+    assert error.rule == "Devastating, pg 111" and "declared splashed=nobody, the board gives legionary-1" in str(error)
+    error = refused(g, rail("legionary-1", "theyn"))
+    assert "declared splashed=legionary-1,theyn, the board gives legionary-1" in str(error)
+    g.add(rail("legionary-1", "theyn", override="a kill team rule"))
+    assert [(w.rule, w.reason) for w in g.state.warnings if w.seq == g.seq] == [("Devastating, pg 111", "a kill team rule")]
+    assert (g.state.operatives["legionary-1"].wounds, g.state.operatives["theyn"].wounds) == (14 - 4, 11 - 4)
+    g.undo()
+    g.add(rail("legionary-1"))
+    assert g.state.operatives["legionary-1"].wounds == 14 - 4

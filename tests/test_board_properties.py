@@ -21,6 +21,7 @@ from ktlog.board.geometry import (
     Board,
     Placed,
     control_range,
+    devastating_targets,
     distance,
     targeting,
     visible,
@@ -252,3 +253,29 @@ def test_close_operatives_within_1_inch_and_seen_are_in_control_range(scene):
     layout, a, b = scene
     board = Board(layout)
     assert control_range(board, a, b) == control_range(board, b, a)
+
+
+WALL = Layout(name="small", terrain=[Feature("wall", [Part("p", ["heavy"], 3.0, rect=Rect(14.0, 9.0, 0.4, 4.0, 0.0))])])
+"""A small layout: one Heavy wall 3" high across the middle, for x" Devastating's reach."""
+
+
+@PROPERTY
+@given(st.lists(st.tuples(st.floats(11.0, 17.0), st.floats(8.0, 14.0), st.sampled_from([25, 32])), min_size=1, max_size=5))
+def test_devastating_reach_agrees_with_sampled_distances_and_sight(spots):
+    """x" Devastating (pg 111): the board's list of the other operatives visible to and within 1"
+    of the target equals the reference's, operative by operative."""
+    board, solids = Board(WALL), prisms(WALL)
+    target = Placed("target", "B", 13.2, 11.0, base_mm=32)
+    others: list[Placed] = []
+    for i, (x, y, mm) in enumerate(spots):  # those that can be placed beside the ones before
+        o = Placed(f"o{i}", "AB"[i % 2], x, y, base_mm=mm)
+        if placement_problem(board, o, [target, *others]) is None:
+            others.append(o)
+
+    def reached(t: Placed, o: Placed) -> bool:
+        return ref_distance(t, o) <= 1.0 and ref_visible(solids, t, o)
+
+    reference = [o.id for o in others if reached(target, o)]
+    assume(all([o.id for o in others if reached(n, o)] == reference for n in nudged(target)))
+    event(f"{len(reference)} reached of {len(others)}")
+    assert [o.id for o in devastating_targets(board, target, 1, [target, *others])] == reference

@@ -166,7 +166,8 @@ def event_cmd(ctx, game, type_name, fields, override, expect_seq, list_types, ba
 
     Dice are digits (dice=6542), lists are comma separated (targets=gunner,sergeant), roll-offs
     are NAME:ROLL pairs (rolls=Alice:4,Bob:2), fight steps are like "sc bnn sn", anything else
-    is JSON or text. A Shot at one target can use target=, dice=, saves=, cover=, obscured=.
+    is JSON or text. A Shot at one target can use target=, dice=, saves=, cover=, obscured=,
+    splashed= (x" Devastating's other operatives).
     The shapes --types shows: DICE digits 1-6; STEPS fight steps (sc/sn strike with a critical
     or a normal; bcc/bcn/bnn/bnc block, the second letter the blocking die, the third the blocked;
     bc/bn block nothing); NAME:N,NAME:N; MARKER:PLAYER,MARKER: (empty: nobody); A,B a list;

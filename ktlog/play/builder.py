@@ -378,8 +378,10 @@ def attack(
     invulnerable: bool = False,
     accurate: int = 0,
     damage: int | None = None,
+    splashed: tuple[str, ...] = (),
 ) -> ShootingAttack:
-    """One shooting sequence: dice as digits ('6542'), or `damage` alone in quick mode."""
+    """One shooting sequence: dice as digits ('6542'), or `damage` alone in quick mode;
+    `splashed`: the other operatives an x" Devastating weapon reaches."""
     return ShootingAttack(
         target=target,
         attack_dice=_dice(dice, rerolls),
@@ -389,6 +391,7 @@ def attack(
         obscured=obscured,
         invulnerable=invulnerable,
         damage=damage,
+        splashed=splashed,
     )
 
 

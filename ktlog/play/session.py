@@ -20,6 +20,7 @@ import msgspec
 from .. import events as ev
 from ..errors import ConcurrencyConflict, GameNotFound, KtlogError, RuleViolation
 from ..reducer import SeqEvent, apply
+from ..rules.attacks import unrecorded_splash
 from ..rules.team import unlisted
 from ..state import GameState
 from ..storage.store import Store
@@ -43,8 +44,13 @@ class Recorded:
     """For an undo: the (seq, event) it voided."""
     warnings: tuple[str | None, ...] = ()
     """Per event stored, in order: what the table should know though the rules took it (a ploy
-    the player's roster does not list, `rules.team.unlisted`), or None; worked out here once for
-    every face."""
+    the player's roster does not list, `rules.team.unlisted`; an x" Devastating critical that
+    names nobody it reached, `rules.attacks.unrecorded_splash`), or None; worked out here once
+    for every face."""
+
+
+def _warning(state: GameState, event: ev.Event) -> str | None:
+    return unlisted(state, event) or unrecorded_splash(state, event)
 
 
 class RecordingSession:
@@ -119,7 +125,7 @@ class RecordingSession:
         if "timeline" in self.__dict__:
             self.timeline.append(envelope)
         self.state = self.store.state(self.game_id)
-        return Recorded(envelope.seq, event, before, self.state, warnings=(unlisted(before, event),))
+        return Recorded(envelope.seq, event, before, self.state, warnings=(_warning(before, event),))
 
     def record_all(self, events: list[ev.Event]) -> Recorded:
         """Validate and store events in one transaction, all or none: a refusal names the
@@ -131,7 +137,7 @@ class RecordingSession:
             for envelope in envelopes:
                 self.timeline.append(envelope)
         self.state = self.store.state(self.game_id)
-        return Recorded(envelopes[-1].seq, events[-1], before, self.state, warnings=tuple(unlisted(self.state, event) for event in events))
+        return Recorded(envelopes[-1].seq, events[-1], before, self.state, warnings=tuple(_warning(self.state, event) for event in events))
 
     def retry(self) -> Recorded:
         """Enter the pending event again."""

@@ -15,7 +15,7 @@ from .damage import inflict
 from .dice import Successes, check_die, save_successes
 from .fighting import Fighter, resolve_fight
 from .guard import GUARD, POINT_BLANK_HIT_PENALTY, guarding, point_blank
-from .shooting import hot_damage, resolve_shooting
+from .shooting import hot_damage, resolve_shooting, splash_damage
 from .team import equipment_weapon, limited_uses, weapons_of
 from .weapons import WeaponProfile, weapon_profile
 
@@ -183,6 +183,7 @@ def _shooting_sequence(ctx: Ctx, attack: ShootingAttack, op: OperativeState, wea
             save, against = target.datacard.invulnerable_save, dataclasses.replace(profile, piercing=0, piercing_crits=0)
     if (accurate := positions.vantage_accurate(ctx.state, op, target)) > against.accurate:  # from Vantage terrain (pg 60)
         against = dataclasses.replace(against, accurate=accurate)
+    _check_splashed(ctx, attack, weapon, target, profile, dice_mode)
     if not dice_mode:
         if attack.damage is None or attack.damage < 0:  # None: refused above (quick mode gives the damage)
             ctx.invalid("damage cannot be negative", "damage")
@@ -193,6 +194,7 @@ def _shooting_sequence(ctx: Ctx, attack: ShootingAttack, op: OperativeState, wea
     _pay_rerolls(ctx, op.player, result.command_rerolls_attacker, result.other_rerolls)
     _pay_rerolls(ctx, target.player, result.command_rerolls_defender, 0)
     inflict(ctx, target, result.damage, op, "shoot")
+    _splash(ctx, attack, op, target, profile, result.hits.critical)
     if result.critical_retained and profile.stun and not target.incapacitated:
         _stun(target)
     saves, critical_saves = save_successes(result.defence_rolled, save)
@@ -214,6 +216,66 @@ def _shooting_sequence(ctx: Ctx, attack: ShootingAttack, op: OperativeState, wea
         damage=result.damage,
         expected_damage=result.expected_damage,
     )
+
+
+def _check_splashed(ctx: Ctx, attack: ShootingAttack, weapon: Weapon, target: OperativeState, profile: WeaponProfile, dice_mode: bool) -> None:
+    """The operatives named in `splashed` (x" Devastating, pg 111): a weapon with the rule, other
+    operatives than the target, each once, in the killzone and not incapacitated; and the dice,
+    as only they say how many criticals were retained."""
+    if not attack.splashed:
+        return
+    if not profile.devastating_splash:
+        ctx.broke(f'{weapon.name} has no x" Devastating rule, so no other operative takes its damage: leave splashed out', "Devastating, pg 111")
+    if target.id in attack.splashed:
+        ctx.invalid(f"{target.id!r} is the target and takes Devastating once: name only the other operatives in splashed", "Devastating, pg 111")
+    if len(set(attack.splashed)) != len(attack.splashed):
+        ctx.invalid("each operative is named once in splashed", "Devastating, pg 111")
+    for op_id in attack.splashed:
+        if not ctx.living(op_id, "splashed operative").in_killzone:
+            ctx.invalid(f"splashed operative {op_id!r} is not in the killzone", "Devastating, pg 111")
+    if not dice_mode:
+        ctx.invalid(
+            "quick mode gives the target's damage only: give the dice, or record each splashed operative's damage as DamageInflicted source=devastating",
+            "Devastating, pg 111",
+        )
+
+
+def _splash(ctx: Ctx, attack: ShootingAttack, op: OperativeState, target: OperativeState, profile: WeaponProfile, critical: int) -> None:
+    """x" Devastating y (pg 111): each retained critical inflicts y on every other operative
+    visible to and within x of the target, friend or foe, as it does on the target. With no
+    critical retained the operatives named take nothing and the names are accepted: a player
+    names those within x before the dice are sorted, and nothing is inflicted that could be
+    wrong. With positions the board says who is reached (`positions.devastating_reach`)."""
+    if not profile.devastating_splash or not critical:
+        return
+    positions.devastating_reach(ctx, target, attack, profile)
+    for op_id in attack.splashed:
+        inflict(ctx, ctx.state.operatives[op_id], critical * profile.devastating, op, "devastating")
+
+
+def unrecorded_splash(state: GameState, event: object) -> str | None:
+    """A warning for a shot whose x" Devastating retained a critical and names no other operative
+    (pg 111), in a game that cannot say who is within x (no positions): said when it is
+    recorded, as an unlisted ploy is (`team.unlisted`), and not kept in the state, so the games
+    recorded before `splashed` fold as they did."""
+    if not isinstance(event, Shot) or (op := state.operatives.get(event.operative)) is None:
+        return None
+    weapon = next((w for w in weapons_of(state, op) if w.name.casefold() == event.weapon.casefold()), None)
+    if weapon is None:
+        return None
+    profile = killzone_profile(state.killzone, weapon)
+    for attack in event.attacks:
+        target = state.operatives.get(attack.target)
+        if not profile.devastating_splash or attack.splashed or target is None or (state.layout is not None and target.x is not None):
+            continue
+        damage = splash_damage(profile, attack)
+        if damage != 0:
+            inches, each = profile.devastating_splash, f"{damage} damage" if damage else "its Devastating damage"
+            return (
+                f'{weapon.name} is {inches}" Devastating: each other operative visible to and within {inches}" of {target.id} takes {each} '
+                f"(pg 111); name them with splashed=ID,ID (ktlog correct GAME SEQ ... splashed=ID,ID)"
+            )
+    return None
 
 
 def _hot(ctx: Ctx, e: Shot, op: OperativeState, weapon: Weapon, profile: WeaponProfile, hit: int) -> None:

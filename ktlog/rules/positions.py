@@ -11,7 +11,20 @@ import math
 from collections.abc import Sequence
 
 from ..board.checks import MAX_HEIGHT, problems_of, summary
-from ..board.geometry import Board, Placed, Reason, blast_targets, control_range, distance, marker_control, target_problem, targeting, vantage, within
+from ..board.geometry import (
+    Board,
+    Placed,
+    Reason,
+    blast_targets,
+    control_range,
+    devastating_targets,
+    distance,
+    marker_control,
+    target_problem,
+    targeting,
+    vantage,
+    within,
+)
 from ..board.layout import Layout
 from ..board.movement import DROP_IGNORED, JUMP_UP_IGNORED, Waypoint, move_cost, placement_problem
 from ..board.shapes import Point, inside, seg_point_distance
@@ -269,6 +282,26 @@ def secondary_targets(ctx: Ctx, op: OperativeState, e: Shot, profile: WeaponProf
         far = sorted(t for t in others if t in where and not within(first, where[t], profile.torrent))
         if far:
             ctx.broke(f'{", ".join(far)} {"is" if len(far) == 1 else "are"} not within {profile.torrent}" of {first.id}, the primary target', "Torrent, pg 111")
+
+
+def devastating_reach(ctx: Ctx, target: OperativeState, attack: ShootingAttack, profile: WeaponProfile) -> None:
+    """x" Devastating (pg 111): the operatives named in `splashed` are every other operative
+    visible to and within x of the target, and only those; one without a position is on the
+    player's word. Without a layout, or a position for the target, the player's word."""
+    s = ctx.state
+    aimed = placed(target) if s.layout is not None else None
+    if aimed is None:
+        return
+    assert s.layout is not None
+    where = {p.id: p for p in on_board(s)}
+    reached = {p.id for p in devastating_targets(board(s.layout), aimed, profile.devastating_splash, list(where.values()))}
+    declared = set(attack.splashed)
+    if reached != declared & where.keys():
+        ctx.broke(
+            f"declared splashed={','.join(sorted(declared)) or 'nobody'}, the board gives {','.join(sorted(reached)) or 'nobody'}: "
+            f'the other operatives visible to and within {profile.devastating_splash}" of {target.id}',
+            "Devastating, pg 111",
+        )
 
 
 # --- objective control -----------------------------------------------------------------------

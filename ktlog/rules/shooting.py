@@ -132,6 +132,21 @@ def resolve_shooting(
     )
 
 
+def splash_damage(profile: WeaponProfile, attack: ShootingAttack) -> int | None:
+    """What x" Devastating inflicts on each operative in `attack.splashed` (pg 111): x for each
+    retained critical, from the dice as recorded, unchecked (the words of any event, even a
+    refused one). None when the dice cannot say without the Hit stat as modified (Severe and
+    Rending turn a normal success into a critical) or there are none (quick mode)."""
+    if attack.attack_dice is None or profile.severe or profile.rending:
+        return None
+    results = list(attack.attack_dice.rolls)
+    for reroll in attack.attack_dice.rerolls:
+        if 1 <= reroll.die <= len(results):
+            results[reroll.die - 1] = reroll.result
+    hits = attack_successes(tuple(results), 2, profile, accurate=attack.accurate, obscured=attack.obscured)  # criticals whatever the Hit
+    return hits.critical * profile.devastating
+
+
 def _damage(weapon: Weapon, profile: WeaponProfile, normal: int, critical: int, normal_saves: int, critical_saves: int) -> int:
     """Devastating on each retained critical, then the hits the saves do not block (ruling 4)."""
     return _hits_damage(normal, critical, normal_saves, critical_saves, weapon.normal_dmg, weapon.crit_dmg, profile.devastating)

@@ -7,7 +7,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .. import events as ev
-from ..rules.team import listed_cp
+from ..rules.attacks import killzone_profile
+from ..rules.shooting import splash_damage
+from ..rules.team import listed_cp, weapons_of
 from ..rules.words import Said, Words, words, words_of
 from ..rulesets import get_ruleset
 from ..state import GameState
@@ -61,7 +63,21 @@ def _attack(a: ev.ShootingAttack) -> str:
 
 def _shot(e: ev.Shot, said: Said) -> str:
     shoots = "shoots from guard" if e.guard else "shoots"
-    return f"{e.operative} {shoots} {e.weapon} at {said.attacks(e.attacks)}" + (f"; Hot roll {e.hot_roll}" if e.hot_roll else "")
+    splashes = "".join(_splash(e, a, said.state) for a in e.attacks if a.splashed)
+    return f"{e.operative} {shoots} {e.weapon} at {said.attacks(e.attacks)}{splashes}" + (f"; Hot roll {e.hot_roll}" if e.hot_roll else "")
+
+
+def _splash(e: ev.Shot, attack: ev.ShootingAttack, state: GameState | None) -> str:
+    """x" Devastating's other operatives (pg 111): '; 4 damage to X and Y within 1" (Devastating)',
+    the damage and distance when the state knows the shooter's weapon and its dice say."""
+    names = attack.splashed[0] if len(attack.splashed) == 1 else f"{', '.join(attack.splashed[:-1])} and {attack.splashed[-1]}"
+    op = state.operatives.get(e.operative) if state is not None else None
+    weapon = next((w for w in weapons_of(state, op) if w.name.casefold() == e.weapon.casefold()), None) if state and op else None
+    if state is None or weapon is None:
+        return f"; Devastating damage to {names}"
+    profile = killzone_profile(state.killzone, get_ruleset(state.ruleset).weapon_as_played(weapon))
+    damage = splash_damage(profile, attack)
+    return f'; {"Devastating" if damage is None else damage} damage to {names} within {profile.devastating_splash}" (Devastating)'
 
 
 def _regained(e: ev.WoundsRegained, said: Said) -> str:

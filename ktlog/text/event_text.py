@@ -5,7 +5,8 @@ move's answers (ktlog.play.questions).
 
 Dice are digits (dice=6542), lists are comma separated (targets=gunner,sergeant), roll-offs are
 NAME:ROLL pairs (rolls=Alice:4,Bob:2), fight steps are like "sc bnn sn", anything else is JSON
-or text. A Shot at one target can use target=, dice=, saves=, cover=, obscured=.
+or text. A Shot at one target can use target=, dice=, saves=, cover=, obscured=,
+splashed= (x" Devastating's other operatives).
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from ..errors import KtlogError
 from ..rules.questions import Move, Question
 from .notation import format_dice, format_steps, parse_dice, parse_rerolls, parse_steps
 
-SHOT_SHORTHAND = ("target", "dice", "saves", "cover", "obscured", "invulnerable", "accurate", "damage", "rerolls", "save_rerolls")
+SHOT_SHORTHAND = ("target", "dice", "saves", "cover", "obscured", "invulnerable", "accurate", "damage", "rerolls", "save_rerolls", "splashed")
 
 
 def parse_event(line: str) -> ev.Event:
@@ -93,7 +94,8 @@ def _values(q: Question, most: int) -> str:
 
 def build_event(type_name: str, assignments: list[str], override: str | None) -> ev.Event:
     """An event from `TYPE FIELD=VALUE ...`. A Shot at one target may use the flat fields
-    target, dice, saves, cover, obscured, invulnerable, accurate, damage, rerolls, save_rerolls."""
+    target, dice, saves, cover, obscured, invulnerable, accurate, damage, rerolls, save_rerolls,
+    splashed (x" Devastating's other operatives: splashed=ID,ID)."""
     try:
         cls = ev.event_type(type_name)
     except KeyError:
@@ -148,7 +150,7 @@ def types_help() -> str:
             f"{f}{'?' if f in defaults else ''}={field_shape(hints[f])}" for f in cls.__struct_fields__ if f not in ("override", "seat", "version", "meta")
         ]
         if issubclass(cls, ev.Shot):
-            fields.append("(one target: target=ID dice=DICE saves=DICE cover?=BOOL obscured?=BOOL damage?=N)")
+            fields.append("(one target: target=ID dice=DICE saves=DICE cover?=BOOL obscured?=BOOL damage?=N splashed?=A,B)")
         lines.append(f"  {name:<26} {' '.join(fields)}")
     return "\n".join(lines)
 
@@ -246,6 +248,8 @@ def _shot_attack(shot: dict[str, str]) -> dict:
             if shot[flag].lower() not in _BOOLEAN:
                 raise KtlogError(f"{flag}={shot[flag][:40]!r}: say yes or no (or true, false, y, n, 1, 0)")
             attack[flag] = _BOOLEAN[shot[flag].lower()]
+    if "splashed" in shot:
+        attack["splashed"] = [x.strip() for x in shot["splashed"].split(",") if x.strip()]
     for number in ("accurate", "damage"):
         if number in shot:
             if not re.fullmatch(r"[0-9]{1,9}", shot[number]):
@@ -341,6 +345,8 @@ def _shot_words(attack: ev.ShootingAttack) -> list[str] | None:
         words["accurate"] = str(attack.accurate)
     if attack.damage is not None:
         words["damage"] = str(attack.damage)
+    if attack.splashed:
+        words["splashed"] = _short_value(attack.splashed, "tuple[str")
     return [f"{k}={v}" for k, v in words.items() if v]
 
 
