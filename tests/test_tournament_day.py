@@ -196,17 +196,24 @@ def test_a_results_file_imports_a_round_all_or_nothing_naming_the_line(club: Org
     assert json.loads(run("tournament", "import-results", run.name, path, "--json").stdout) == rows, "the same figures again: confirmed, nothing changes"
 
 
-def test_a_round_is_final_once_the_next_is_paired(club: Organiser, tmp_path: Path) -> None:
-    """Issue 38 #5: undoing the end of a round 1 game after round 2 was paired silently reopened its
-    table and took away the win round 2 was paired on. Now it is refused naming the round; the
-    organiser may reopen the round, which marks round 2 as paired on results since changed."""
-    run = club
+def round_1_ended_and_round_2_paired(run: Organiser) -> tuple[dict, dict, str]:
+    """Round 1 of the club night ended three ways (table 1's game conceded, a no-show at table
+    2, a score at table 3), then round 2 paired on it: tables 2 and 3, and table 1's game."""
     t1, t2, t3 = pair(run, "--seed", 5)["tables"]
     game = new_game(run, t1["player_a"], t1["player_b"], "--tournament", run.name).stdout.strip()
     run("event", game, "GameConceded", f"player={t1['player_b']}")
     run("tournament", "no-show", run.name, t2["player_b"])
     run("tournament", "result", run.name, t3["table"], "6-1")
     pair(run)
+    return t2, t3, game
+
+
+def test_a_round_is_final_once_the_next_is_paired(club: Organiser, tmp_path: Path) -> None:
+    """Issue 38 #5: undoing the end of a round 1 game after round 2 was paired silently reopened its
+    table and took away the win round 2 was paired on. Now it is refused naming the round; the
+    organiser may reopen the round, which marks round 2 as paired on results since changed."""
+    run = club
+    t2, t3, game = round_1_ended_and_round_2_paired(run)
     refused = run("undo", game, ok=False).stderr
     assert f"undoing seq {json.loads(run('log', game, '--json').stdout)[-1]['seq']} changes the result" in refused
     assert "is Club Night round 1 table 1, and round 2 was paired on its result, so round 1 is final" in refused
@@ -228,12 +235,7 @@ def test_a_final_rounds_result_is_not_changed_by_importing_a_longer_copy(club: O
     """Round finality on the import path too: a table's copy of a round 1 game, undone there after
     round 2 was paired at the event, is refused at the event's import naming the round."""
     run = club
-    t1, t2, t3 = pair(run, "--seed", 5)["tables"]
-    game = new_game(run, t1["player_a"], t1["player_b"], "--tournament", run.name).stdout.strip()
-    run("event", game, "GameConceded", f"player={t1['player_b']}")
-    run("tournament", "no-show", run.name, t2["player_b"])
-    run("tournament", "result", run.name, t3["table"], "6-1")
-    pair(run)
+    t2, t3, game = round_1_ended_and_round_2_paired(run)
     finished, undone = tmp_path / "finished.jsonl", tmp_path / "undone.jsonl"
     run("export", game, "-o", finished)
     table = Organiser(tmp_path / "table.db", run.name)
