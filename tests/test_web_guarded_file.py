@@ -52,6 +52,24 @@ def test_a_deleted_write_ahead_log_stops_the_writes_and_the_server_opens_the_fil
     assert texts[-1] == "note-three" and "note-two" not in texts
 
 
+def test_the_pages_find_the_write_ahead_log_deleted_first_and_the_seats_follow(seated, caplog):
+    """The other order: a page read finds the log deleted before any seat writes. The reader opens
+    the file again, and the seats' store, idle, lets the deleted index go first (SQLite shares it
+    between one process's connections): the page reads, and the next seat write goes into the file."""
+    db, game, alice = seated
+    with running(db, seats=True) as base, httpx.Client(base_url=base, timeout=30) as http, caplog.at_level(logging.WARNING, "ktlog.serve"):
+        assert note(http, game, alice, "note-one").status_code == 201
+        for suffix in ("-wal", "-shm"):
+            os.unlink(f"{db}{suffix}")
+        page = http.get(f"/api/games/{game}/log")
+        assert page.status_code == 200 and "note-one" in page.text, page.text
+        assert note(http, game, alice, "note-two").status_code == 201
+        assert "note-two" in http.get(f"/api/games/{game}/log").text
+    with Store(db) as store:
+        texts = [e.payload.text for e in store.events(game) if isinstance(e.payload, Annotation)]
+    assert texts[-2:] == ["note-one", "note-two"]
+
+
 def test_a_replaced_file_is_read_as_it_now_is_and_a_write_goes_into_it(seated, tmp_path, caplog):
     db, game, alice = seated
     other = tmp_path / "other.db"

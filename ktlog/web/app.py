@@ -108,6 +108,7 @@ def make_app(
     source, sent = Source(settings.db), Sent(PAGES_KEPT)
     seat_api = SeatApi(settings.db, source.adopt, source.replaced) if seats else None
     organiser_api = OrganiserApi(settings.db, source.replaced) if organiser else None
+    source.writers = [api.let_go_if_lost for api in (seat_api, organiser_api) if api is not None]
     app = Starlette(
         routes=[*(seat_api.routes() if seat_api else []), *(organiser_api.routes() if organiser_api else []), *routes()],
         exception_handlers=ERROR_HANDLERS,

@@ -72,6 +72,10 @@ class Source:
         """How many times a connection was opened (a version is a connection's own count)."""
         self._locked_until = 0.0
         """`time.monotonic()` until which the file is taken as still locked (`LOCKED_FOR_S`)."""
+        self.writers: list[Callable[[], None]] = []
+        """Told when this reader finds the file lost, before it opens the file again: the write
+        APIs let their stores go (`WritingApi.let_go_if_lost`), since SQLite shares a file's
+        write-ahead index between one process's connections."""
 
     def identity(self) -> tuple[int, int] | None:
         """The file's device and inode (None when it is missing): a new pair means a new file."""
@@ -84,6 +88,8 @@ class Source:
         if self._store is not None and (lost := lost_under(self.path, self._identity)):
             LOG.warning("ktlog serve: %s; the pages read it again from the file as it now is", lost)
             self.close()
+            for let_go in self.writers:
+                let_go()
 
     def store(self) -> Store:
         if self._store is None:

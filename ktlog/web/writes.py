@@ -68,6 +68,20 @@ class WritingApi:
                 self.lost()
             raise Refused(503, "unavailable", f"{lost}; nothing was recorded: the server opened it again, so send it once more", headers={"retry-after": "1"})
 
+    def let_go_if_lost(self) -> None:
+        """Close the store at once if the file was lost under it and no write is using it (the
+        server's reader found the file lost first, `Source.writers`: it must not open the file
+        again while this store holds the deleted write-ahead index). Never waits: a write under
+        way finds the loss itself (`still_the_file`)."""
+        if not self._lock.acquire(blocking=False):
+            return
+        try:
+            if self._store is not None and lost_under(self.db, self._opened):
+                self._store.close()
+                self._store = None
+        finally:
+            self._lock.release()
+
     def close(self) -> None:
         with self._lock:
             if self._store is not None:
