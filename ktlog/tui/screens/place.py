@@ -14,6 +14,7 @@ from textual.binding import Binding
 from textual.widget import Widget
 from textual.widgets import Label
 
+from ktlog.board.geometry import Placed
 from ktlog.events import Moved, OperativeSetUp
 from ktlog.play.placing import Placeable, Placing, Spot
 from ktlog.text.board_map import board_key, board_map, grid_size
@@ -26,6 +27,11 @@ STEP = 1.0
 FINE = 0.25
 """Inches a cursor key moves: an arrow 1", with Shift a quarter (fine placing against a wall)."""
 MIN_MAP_ROWS = 8
+OTHER_ROWS = 10
+"""The dialog's lines but the map's: its borders, title, the spot's two to four lines, the keys."""
+MIN_KEY_WIDTH = 20
+"""Columns the key needs beside the map; with fewer it goes below."""
+GAP = "  "
 START = "○"
 """Where the operative stood before the move."""
 MOVES = {"up": (0, -1), "down": (0, 1), "left": (-1, 0), "right": (1, 0)}
@@ -35,7 +41,7 @@ class PlaceMap(Widget):
     """The board with the operatives, the one placed at the cursor (drawn reversed) and where it
     started; the key below as far as it fits."""
 
-    DEFAULT_CSS = "PlaceMap { width: 1fr; height: 1fr; }"
+    DEFAULT_CSS = "PlaceMap { width: 1fr; }"
 
     def __init__(self, placing: Placing) -> None:
         super().__init__()
@@ -52,21 +58,37 @@ class PlaceMap(Widget):
             return Text("")
         p = self.placing
         operatives = p.operatives_at(*self.cursor)
-        key = board_key(operatives, width)
-        legend = len(board_key([], width))
-        while key and height - len(key) < MIN_MAP_ROWS:
-            key = key[:-legend] if legend else key[:-1]  # the glyphs' legend first, then the operatives' lines
-            legend = 0
-        lines = board_map(p.layout, operatives, width, max(3, height - len(key)))
-        cols, rows = grid_size(p.layout, width, max(3, height - len(key)))
-        sx, sy = p.layout.width / cols, p.layout.depth / rows
-        if p.start is not None:
-            lines = _put(lines, _cell(p.start.x, p.start.y, sx, sy, cols, rows), START)
-        text = Text("\n".join(lines + key), no_wrap=True, overflow="crop")
-        row, col = _cell(self.cursor[0], self.cursor[1], sx, sy, cols, rows)
+        beside = width - grid_size(p.layout, width, height)[0] - len(GAP)
+        key = board_key(operatives, beside) if beside >= MIN_KEY_WIDTH else []
+        if key and len(key) <= height and max(map(len, key)) <= beside:  # beside the map, as tall as the panel
+            lines, cursor = self._map(operatives, width, height)
+            lines = [line + (GAP + key[i] if i < len(key) else "") for i, line in enumerate(lines)]
+        else:  # below it, the glyphs' legend left out first, then operatives, to keep the map readable
+            key = board_key(operatives, width)
+            legend = len(board_key([], width))
+            while key and height - len(key) < MIN_MAP_ROWS:
+                key = key[:-legend] if legend else key[:-1]
+                legend = 0
+            lines, cursor = self._map(operatives, width, max(3, height - len(key)))
+            lines += key
+        text = Text("\n".join(lines), no_wrap=True, overflow="crop")
+        row, col = cursor
         offset = sum(len(line) + 1 for line in lines[:row]) + col
         text.stylize("reverse bold", offset, offset + 1)
         return text
+
+    def _map(self, operatives: list[Placed], width: int, height: int) -> tuple[list[str], tuple[int, int]]:
+        """The board within `width` x `height` (in its proportions) with where the operative
+        started, and the cursor's cell (row, column)."""
+        layout = self.placing.layout
+        cols, rows = grid_size(layout, width, height)
+        sx, sy = layout.width / cols, layout.depth / rows
+        lines = board_map(layout, operatives, width, height)
+        cursor = _cell(self.cursor[0], self.cursor[1], sx, sy, cols, rows)
+        start = self.placing.start
+        if start is not None and (began := _cell(start.x, start.y, sx, sy, cols, rows)) != cursor:
+            lines = _put(lines, began, START)
+        return lines, cursor
 
 
 def _cell(x: float, y: float, sx: float, sy: float, cols: int, rows: int) -> tuple[int, int]:
@@ -82,15 +104,14 @@ def _put(lines: list[str], cell: tuple[int, int], glyph: str) -> list[str]:
 class PlaceDialog(Modal):
     """The board as a dialog; answers the event with the operative's position (None: cancelled)."""
 
-    DEFAULT_CSS = "PlaceDialog { height: 100%; }"
     BINDINGS = [
         *(Binding(key, f"nudge({dx * STEP}, {dy * STEP})", key, show=False) for key, (dx, dy) in MOVES.items()),
         *(Binding(f"shift+{key}", f"nudge({dx * FINE}, {dy * FINE})", f"shift+{key}", show=False) for key, (dx, dy) in MOVES.items()),
-        Binding("f", "furthest", "As far as allowed"),
-        Binding("v", "level", "Level"),
-        Binding("home", "back_to_start", "Back to start"),
-        Binding("enter", "place", "Record"),
-        Binding("exclamation_mark", "anyway", "Anyway"),
+        Binding("f", "furthest", "As far as allowed", show=False),
+        Binding("v", "level", "Level", show=False),
+        Binding("home", "back_to_start", "Back to start", show=False),
+        Binding("enter", "place", "Record", show=False),
+        Binding("exclamation_mark", "anyway", "Anyway", show=False),
     ]
 
     def __init__(self, title: str, placing: Placing) -> None:
@@ -107,7 +128,16 @@ class PlaceDialog(Modal):
         yield Label('arrows 1", Shift+arrows ¼", f as far as the move allows, v level, Home back, Enter records, ! anyway, Esc cancels', classes="hint")
 
     def on_mount(self) -> None:
+        self.fit()
         self.update()
+
+    def on_resize(self) -> None:
+        self.fit()
+
+    def fit(self) -> None:
+        """The map as tall as the screen leaves beside the dialog's other lines (a height that
+        follows its content would not stop at the screen's)."""
+        self.query_one(PlaceMap).styles.height = max(MIN_MAP_ROWS, self.app.size.height - OTHER_ROWS)
 
     def update(self, refused: bool = False) -> None:
         """Judge the spot under the cursor and show it."""
