@@ -63,7 +63,7 @@ class Placing:
         self.op = s.operatives[event.operative]
         self.others = on_board(s, but=self.op.id)
         self.start: Placed | None = placed(self.op) if isinstance(event, ev.Moved) else None
-        self.allowed: int | None = allowance(moves.ruleset, s, event, self.op) if isinstance(event, ev.Moved) else None
+        self.allowed: int | None = allowance(moves.ruleset, s, self.op, event.name) if isinstance(event, ev.Moved) else None
 
     def at(self, x: float, y: float, z: float = 0.0) -> Placed:
         here = placed(self.op, x, y, z)

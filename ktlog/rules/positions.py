@@ -133,9 +133,10 @@ def wholly_within(op: Placed, zone: Sequence[Point]) -> bool:
 # --- moves -----------------------------------------------------------------------------------
 
 
-def allowance(ruleset: Ruleset, s: GameState, e: Moved, op: OperativeState) -> int:
-    """How far the action moves (pg 40-41), no more than 2" when counteracting (pg 39)."""
-    move = DASH if isinstance(e, Dashed) else ruleset.move(s, op) + (CHARGE_EXTRA if isinstance(e, Charged) else 0)
+def allowance(ruleset: Ruleset, s: GameState, op: OperativeState, action: str) -> int:
+    """How far the action (`Moved.name`: Reposition, Dash, Fall Back, Charge) moves (pg 40-41),
+    no more than 2" when counteracting (pg 39)."""
+    move = DASH if action == Dashed.name else ruleset.move(s, op) + (CHARGE_EXTRA if action == Charged.name else 0)
     act = s.activation
     return min(move, COUNTERACT_MOVE) if act is not None and act.counteract else move
 
@@ -158,7 +159,7 @@ def moved(ctx: Ctx, e: Moved, op: OperativeState) -> None:
     assert end is not None
     _broke(ctx, placement_problem(b, end, others))
     if start is not None:
-        _distance(ctx, e, b, start, at, allowance(ctx.ruleset, s, e, op), others)
+        _distance(ctx, e, b, start, at, allowance(ctx.ruleset, s, op, e.name), others)
     enemies = [o for o in others if o.player != op.player]
     near = [o.id for o in enemies if control_range(b, end, o)]
     if isinstance(e, Charged):
@@ -212,18 +213,24 @@ def shooting_attack(ctx: Ctx, op: OperativeState, target: OperativeState, attack
     seek = "seek" if profile.seek else "seek light" if profile.seek_light else None
     if primary:
         _broke(ctx, target_problem(b, shooter, aimed, on_board(s), seek=seek))
-    lines = targeting(b, shooter, aimed)
-    cover = False if profile.seek else lines.in_cover(ignore_light=profile.seek_light)
+    cover, obscured = cover_and_obscured(b, shooter, aimed, profile)
     if attack.cover != cover:
         ctx.broke(
             f"{target.id} is {'' if cover else 'not '}in cover from {op.id} by the terrain between; declared cover={attack.cover}, the board gives cover={cover}",
             "Cover, pg 47",
         )
-    if attack.obscured != lines.obscured:
+    if attack.obscured != obscured:
         ctx.broke(
-            f"{target.id} is {'' if lines.obscured else 'not '}obscured from {op.id}; declared obscured={attack.obscured}, the board gives obscured={lines.obscured}",
+            f"{target.id} is {'' if obscured else 'not '}obscured from {op.id}; declared obscured={attack.obscured}, the board gives obscured={obscured}",
             "Obscured, pg 53",
         )
+
+
+def cover_and_obscured(b: Board, shooter: Placed, aimed: Placed, profile: WeaponProfile) -> tuple[bool, bool]:
+    """Whether the target is in cover (pg 47; none against Seek, no Light cover against Seek
+    Light, pg 111) and obscured (pg 53) from the shooter, by the terrain between."""
+    lines = targeting(b, shooter, aimed)
+    return (False if profile.seek else lines.in_cover(ignore_light=profile.seek_light)), lines.obscured
 
 
 def vantage_accurate(s: GameState, op: OperativeState, target: OperativeState) -> int:
