@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 import random
 
+import msgspec
 import polars as pl
 import pytest
 from winprob_support import VP_MODEL
@@ -61,7 +62,7 @@ def test_a_timid_score_is_sharpened_and_the_chances_keep_the_scores_order():
 
 
 def test_the_stored_sharpness_is_what_the_faces_read():
-    model = VP_MODEL.__class__(**{**{f: getattr(VP_MODEL, f) for f in VP_MODEL.__struct_fields__}, "sharpness": {2: [0.0, 0.5, 1.0]}})
+    model = msgspec.structs.replace(VP_MODEL, sharpness={2: [0.0, 0.5, 1.0]})
     lead = [[1.0], [-1.0]]
     at = {tp: Moment(seq=1, turning_point=tp, left=1.0, players=["Alice", "Bob"], relative=lead) for tp in (0, 1, 2, 3, 4)}
     assert chances(model, at[1]) == chances(model, at[0]) == [0.5, 0.5]  # before TP1 reads as TP1
@@ -69,3 +70,10 @@ def test_the_stored_sharpness_is_what_the_faces_read():
     logit = lambda p: math.log(p / (1 - p))  # noqa: E731
     assert logit(chances(model, at[2])[0]) == pytest.approx(0.5 * logit(chances(VP_MODEL, at[2])[0]))
     assert sharpness(model, 3, 2) == 1.0  # no sharpness fitted for three players: the fit's chances
+
+
+def test_analyse_fit_prints_each_player_counts_sharpness():
+    from ktlog.commands.analyse import model_text
+
+    model = msgspec.structs.replace(VP_MODEL, sharpness={2: [0.31, 1.0, 1.05, 0.98]})
+    assert "sharpness (2 players), the win score's multiplier in TP1, TP2 ... (fitted out of fold): 0.31 1.00 1.05 0.98" in model_text(model)

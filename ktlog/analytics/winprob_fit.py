@@ -188,7 +188,7 @@ def fit_sharpness(rows: pl.DataFrame, score: str = "score") -> dict[int, list[fl
     gave games it was not fitted on: on its own games it would look sharper than it is."""
     out: dict[int, list[float]] = {}
     for (players,), group in _players_and_tp(rows).partition_by("_players", as_dict=True).items():
-        last = int(group.get_column("_tp").max() or 1)
+        last: int = group.select(pl.col("_tp").max()).item() or 1
         named = [f"_tp{k}" for k in range(1, last + 1)]
         group = group.with_columns((pl.col(score) * (pl.col("_tp") == k)).alias(name) for k, name in enumerate(named, 1))
         out[int(players)] = [round(min(MAX_SHARPNESS, max(0.0, a)), 4) for a in fit_softmax(group, named)]
