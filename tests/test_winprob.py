@@ -184,9 +184,10 @@ def test_every_default_is_its_rulesets_with_its_held_out_scores():
     assert set(shipped) >= {"kt24-preliminary", "kt24-approved", "kt21", "kt24-multiplayer"}
     for name, model in shipped.items():
         assert model.ruleset == name and model.origin == "default" and model.features in (list(features_of(RULESETS[name])), ["vp"])
-        assert "second simulated league" in model.held_out and set(model.scores) - {"board"} == {"model", "baseline", "coin"}
+        assert "second simulated league" in model.held_out and set(model.scores) - {"board"} == {"model", "unsharpened", "baseline", "coin"}
         assert model.scores["model"].log_loss <= model.scores["baseline"].log_loss  # never worse than VP alone held out (else VP alone is kept)
         assert model.scores["model"].brier < model.scores["coin"].brier and len(model.calibration) == 10
+        assert sorted(model.sharpness) == model.players and all(len(by_tp) == 4 for by_tp in model.sharpness.values())  # fitted out of fold, per player count
     assert shipped["kt24-multiplayer"].players == [3, 4]
 
 
