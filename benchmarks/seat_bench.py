@@ -2,7 +2,7 @@
 pages showing it, with two seats in headless Chromium (360x740) and 20 spectators following the
 game's event stream; and the seat page's load time and weight.
 
-    .venv/bin/python benchmarks/seat_bench.py [--taps N]    (N rounded up to pairs: an activation and its undo)
+    .venv/bin/python benchmarks/seat_bench.py [--taps N] [--loads N]   (N taps rounded up to pairs: an activation and its undo; 0: the loads only)
 
 The server is the real `ktlog serve --seats` in its own process (its CPU time is read from
 /proc). Baseline in the same run: the table recording the same events (a `Store.append` in this
@@ -22,6 +22,7 @@ import sys
 import tempfile
 import threading
 import time
+import typing
 from pathlib import Path
 
 import httpx
@@ -186,28 +187,50 @@ def bench_taps(tmp: Path, taps: int, watchers: int) -> list[str]:
 
 
 DRAWN = "() => performance.getEntriesByName('ktlog-seat-drawn').length > 0"
+PAINTED = "() => performance.getEntriesByName('first-contentful-paint').length > 0"
 WEIGHT = "() => performance.getEntriesByType('navigation')[0].transferSize + performance.getEntriesByType('resource').reduce((n, r) => n + r.transferSize, 0)"
+FIRST_SCREEN = (
+    "() => ['who', 'score', 'moves'].every((id) => document.getElementById(id).textContent.trim() !== '' && document.getElementById(id).textContent !== 'Seat')"
+)
+"""The seat's first screen in the page as it came (who, the score, the move buttons), before any script ran."""
 
 
-def drawn_at(page) -> float:
-    """When the page drew its seat, from its navigation's start (s)."""
-    wait_until(page, DRAWN)
-    return page.evaluate("() => performance.getEntriesByName('ktlog-seat-drawn')[0].startTime") / 1000
+class Load(typing.NamedTuple):
+    """One page's load, each from its navigation's start (s): its own request answered
+    (responseEnd), its document's DOMContentLoaded, its first contentful paint, and (a seat) the
+    script's first drawing of the seat's view (`ktlog-seat-drawn`)."""
+
+    answered: float
+    loaded: float
+    painted: float
+    script: float | None = None
 
 
-def answered_at(page) -> tuple[float, float]:
-    """When the page's own request was answered, and when the browser had shown it (its
-    document's DOMContentLoaded), from its navigation's start (s)."""
-    found = page.evaluate("() => { const n = performance.getEntriesByType('navigation')[0]; return [n.responseEnd, n.domContentLoadedEventEnd]; }")
-    return found[0] / 1000, found[1] / 1000
+def timed(page, seat: bool) -> Load:
+    """The page's load figures (for a seat, once its script has drawn the view)."""
+    wait_until(page, DRAWN if seat else PAINTED)
+    wait_until(page, PAINTED)
+    found = page.evaluate(
+        """() => { const n = performance.getEntriesByType('navigation')[0];
+        const drawn = performance.getEntriesByName('ktlog-seat-drawn');
+        return [n.responseEnd, n.domContentLoadedEventEnd, performance.getEntriesByName('first-contentful-paint')[0].startTime,
+                drawn.length ? drawn[0].startTime : null]; }"""
+    )
+    return Load(*(None if t is None else t / 1000 for t in found))
+
+
+def figures(name: str, seats: list[float], floors: list[float]) -> str:
+    """min / median of a seat's figure and its ratio to the static file's, pair by pair."""
+    ratio = statistics.median(a / b for a, b in zip(seats, floors))
+    return f"{name} min {ms(min(seats))}, median {ms(statistics.median(seats))} against {ms(min(floors))}, {ms(statistics.median(floors))}: **{ratio:.2f}x** pair by pair"
 
 
 def bench_load(tmp: Path, loads: int) -> list[str]:
     """The seat's page drawn: opened from its link in a new browser (nothing kept yet: the page,
-    its script and stylesheet, then its view), and reopened in a new tab of a browser that has
-    been there (the view comes with the page, the script and stylesheet are kept: one round
-    trip); each against one static file from the same server, pair by pair, in the same kind of
-    browser: a new one, and a new tab."""
+    its script, then its view), and reopened in a new tab of a browser that has been there (the
+    view comes with the page and is drawn in it, the stylesheet is in it, the script is kept: one
+    round trip); each against one static file from the same server, pair by pair, in the same
+    kind of browser: a new one, and a new tab. The server's CPU is read for each kind of load."""
     from playwright.sync_api import sync_playwright
 
     db = tmp / "load.db"
@@ -215,56 +238,64 @@ def bench_load(tmp: Path, loads: int) -> list[str]:
         gid = tiny_game(store)
         token = seats.issue(store, gid, "Alice")
     served = Served(db)
-    first, floor, again, again_floor, weights, weights_again = [], [], [], [], [], []  # floors: (answered, shown)
+    first, floor, again, again_floor, weights, weights_again = [], [], [], [], [], []
+    cpu = {"static": 0.0, "seat": 0.0}
+    server_drawn = []
+
+    def load(page, url: str, seat: bool, kind: str) -> Load:
+        before = cpu_s(served.proc.pid)
+        page.goto(url)
+        found = timed(page, seat)
+        cpu[kind] += cpu_s(served.proc.pid) - before
+        return found
+
     try:
         with sync_playwright() as pw:
             for i in range(loads):
                 ctx = launch_chromium(pw, tmp / f"floor{i}", **PHONE)  # baseline: a new browser's one request (a static file)
-                ctx.pages[0].goto(f"{served.base}/static/seat.css?load={i}")
-                floor.append(answered_at(ctx.pages[0]))
+                floor.append(load(ctx.pages[0], f"{served.base}/static/seat.css?load={i}", False, "static"))
                 ctx.close()
                 ctx = launch_chromium(pw, tmp / f"load{i}", **PHONE)  # the seat's link, in a new browser
                 page = ctx.pages[0]
-                page.goto(f"{served.base}/seat/{gid}#{token}")
-                first.append(drawn_at(page))
+                first.append(load(page, f"{served.base}/seat/{gid}#{token}", True, "seat"))
                 weights.append(page.evaluate(WEIGHT))
                 page.close()
                 tab = ctx.new_page()  # baseline: a new tab of that browser, one static file
-                tab.goto(f"{served.base}/static/seat.css?again={i}")
-                again_floor.append(answered_at(tab))
+                again_floor.append(load(tab, f"{served.base}/static/seat.css?again={i}", False, "static"))
                 tab.close()
                 tab = ctx.new_page()  # the seat reopened in a new tab (the address history gives: no token in it)
+                tab.route("**/seat-static/**", lambda route: route.abort())  # once: the page as it came, no script
                 tab.goto(f"{served.base}/seat/{gid}")
-                again.append(drawn_at(tab))
+                server_drawn.append(tab.evaluate(FIRST_SCREEN))
+                tab.close()
+                tab = ctx.new_page()
+                again.append(load(tab, f"{served.base}/seat/{gid}", True, "seat"))
                 weights_again.append(tab.evaluate(WEIGHT))
                 ctx.close()
     finally:
         served.stop()
     statics = sum((ROOT / "ktlog" / "web" / "static" / f).stat().st_size for f in ("seat.js", "seat.css"))
-
-    def floors(pairs: list[tuple[float, float]]) -> tuple[float, float, str]:
-        answered, shown = [a for a, _ in pairs], [b for _, b in pairs]
-        words = (
-            f"answered: min {ms(min(answered))}, median {ms(statistics.median(answered))}; shown: min {ms(min(shown))}, median {ms(statistics.median(shown))}"
-        )
-        return statistics.median(answered), statistics.median(shown), words
-
-    answered, shown, said = floors(again_floor)
-    ratio = statistics.median(
-        a / floor_shown for a, (_, floor_shown) in zip(again, again_floor)
-    )  # pair by pair: each load against the static file loaded just before it
-    new_answered, new_shown, new_said = floors(floor)
+    painted = statistics.median(a.painted / b.painted for a, b in zip(again, again_floor))
+    PAINT_WORDS, SCRIPT_WORDS = (
+        "**seat drawn** (first contentful paint) against the static file's:",
+        "drawn by the script, against the static file's DOMContentLoaded:",
+    )
+    seat_ms = statistics.median(a.painted for a in again)
     return [
-        f"| the seat reopened in a new tab (its view in the page, script and stylesheet kept), drawn; {loads} loads "
-        f"| min {ms(min(again))}, median {ms(statistics.median(again))}: {ratio:.2f}x the static file shown, pair by pair (medians: "
-        f"{statistics.median(again) / shown:.2f}x shown, {statistics.median(again) / answered:.2f}x answered) "
-        f"| <= 1.3x: {'met' if ratio <= 1.3 else '**not met**'}; <= 300 ms: {'met' if statistics.median(again) <= 0.3 else '**not met**'} |",
-        f"| baseline, same run: a new tab's one static file | {said} | |",
-        f"| the seat's link opened in a new browser (the page, its script and stylesheet, then its view), drawn "
-        f"| min {ms(min(first))}, median {ms(statistics.median(first))}: {statistics.median(first) / new_shown:.2f}x the static file shown "
-        f"({statistics.median(first) / new_answered:.2f}x answered) | |",
-        f"| baseline, same run: a new browser's one static file | {new_said} | |",
-        f"| weight over the wire: a new browser (HTML, seat.js, seat.css, the view's JSON); a reopened seat "
+        f"| the seat reopened in a new tab (its view in the page and drawn there, the stylesheet in it, the script kept), {loads} loads "
+        f"| {figures(PAINT_WORDS, [a.painted for a in again], [b.painted for b in again_floor])} "
+        f"| <= 1.3x: {'met' if painted <= 1.3 else '**not met**'}; <= 300 ms: {'met' if seat_ms <= 0.3 else '**not met**'} |",
+        f"| the same loads, DOMContentLoaded (the deferred script run) | {figures('', [a.loaded for a in again], [b.loaded for b in again_floor])} | |",
+        f"| the same loads, the script's drawing of the view (`ktlog-seat-drawn`) against the static file's DOMContentLoaded "
+        f"| {figures('', [a.script for a in again], [b.loaded for b in again_floor])} | |",
+        f"| the seat's first screen in the page as it came, no script run | {sum(server_drawn)} of {loads} loads | |",
+        f"| baseline, same run: a new tab's one static file, answered (responseEnd) | min {ms(min(b.answered for b in again_floor))}, "
+        f"median {ms(statistics.median(b.answered for b in again_floor))} | |",
+        f"| the seat's link opened in a new browser (the page, its script, then its view: no view to draw in the page) "
+        f"| {figures(SCRIPT_WORDS, [a.script for a in first], [b.loaded for b in floor])}; "
+        f"first contentful paint {statistics.median(a.painted / b.painted for a, b in zip(first, floor)):.2f}x | |",
+        f"| server CPU, all {2 * loads} loads of each kind | seats {cpu['seat'] * 1000:.0f} ms, static files {cpu['static'] * 1000:.0f} ms | |",
+        f"| weight over the wire: a new browser (HTML with the stylesheet, seat.js, the view's JSON); a reopened seat "
         f"| {statistics.median(weights) / 1024:.1f} KB; {statistics.median(weights_again) / 1024:.1f} KB (seat.js + seat.css on disk: {statics / 1024:.1f} KB) "
         f"| <= 100 KB: {'met' if statistics.median(weights) <= 100 * 1024 else '**not met**'} |",
     ]
@@ -274,12 +305,17 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--taps", type=int, default=40)
     parser.add_argument("--spectators", type=int, default=20)
-    parser.add_argument("--loads", type=int, default=8)
+    parser.add_argument("--loads", type=int, default=12)
     args = parser.parse_args()
     taps = args.taps + args.taps % 2  # pairs: each activation undone, so the baseline's table starts with no operative active
+    load_before = os.getloadavg()[0]
+    wall, cpu = time.monotonic(), time.process_time()
     with tempfile.TemporaryDirectory() as tmp:
-        lines = bench_taps(Path(tmp), taps, args.spectators) + bench_load(Path(tmp), args.loads)
-    print(f"seat_bench on {os.cpu_count()} cores, {time.strftime('%Y-%m-%d %H:%M')}, load average {os.getloadavg()[0]:.1f}")
+        lines = (bench_taps(Path(tmp), taps, args.spectators) if taps else []) + bench_load(Path(tmp), args.loads)
+    print(
+        f"seat_bench on {os.cpu_count()} cores, {time.strftime('%Y-%m-%d %H:%M')}, load average {load_before:.1f} at the start, "
+        f"{os.getloadavg()[0]:.1f} at the end; wall {time.monotonic() - wall:.0f} s, this process's CPU {time.process_time() - cpu:.1f} s"
+    )
     print("| what | figure | target |\n|---|---|---|")
     print("\n".join(lines))
 

@@ -4,6 +4,9 @@ log. The page in a real browser: tests/test_web_seats_browser.py."""
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import re
 import sys
 from pathlib import Path
 
@@ -333,7 +336,13 @@ def test_the_page_carries_the_view_of_the_seat_whose_cookie_comes_with_it(client
     client.cookies.set(web_seats.SEAT_COOKIE, tokens["Alice"], path=f"/seat/{gid}")
     page = client.get(f"/seat/{gid}")
     assert 'id="seat-view"' in page.text and '"player": "Alice"' in page.text and page.headers["cache-control"] == "no-store"
-    assert "script-src 'self';" in page.headers["content-security-policy"] and "unsafe" not in page.headers["content-security-policy"]
+    policy = page.headers["content-security-policy"]
+    assert "script-src 'self';" in policy and "unsafe" not in policy and page.headers.get_list("content-security-policy") == [policy]
+    # The stylesheet is in the page, allowed by its hash alone; nothing else to fetch before the seat is drawn.
+    style = re.search(r"<style>(.*?)</style>", page.text, re.S)
+    assert style and "rel='stylesheet'" not in page.text
+    assert f"style-src 'self' 'sha256-{base64.b64encode(hashlib.sha256(style.group(1).encode()).digest()).decode()}';" in policy
+    assert "<h1 id='who'>Alice&#x27;s seat</h1>" in page.text  # drawn, not only carried
     script = next(p for name, p in web_seats.ASSETS.paths.items() if name == "seat.js")
     assert script in page.text
     asset = client.get(script)

@@ -15,6 +15,7 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import httpx
 import pytest
 from click.testing import CliRunner
 from tui_support import TINY, message, press, screen_strips, tiny_game
@@ -25,6 +26,7 @@ from ktlog.play import seats
 from ktlog.play.builder import GameBuilder
 from ktlog.storage.store import Store
 from ktlog.tui.app import make_app
+from ktlog.web import seats as web_seats
 
 sys.path.insert(0, str(Path(__file__).parent))
 from web_server import PHONE, launch_chromium, playwright_or_skip, running, screenshots  # noqa: E402
@@ -265,3 +267,69 @@ def seats_event(line: str):
     from ktlog.text.event_text import parse_event
 
     return parse_event(line)
+
+
+PARTS = ("who", "score", "provisional", "end", "result", "end-vp", "end-disputes", "end-signed", "sign", "next", "active", "moves", "more-moves", "log", "undo")
+"""The seat page's parts its script draws from the view (seat.js's render) and the server draws in the page."""
+DRAWN_PARTS = """(ids) => ids.map((id) => { const e = document.getElementById(id);
+  return [id, e.textContent, e.hidden, e.disabled === true, [...e.querySelectorAll('button')].map((b) => [b.className, b.dataset.kind || '', b.dataset.value || ''])]; })"""
+
+
+def _drawn(ctx, url: str, script: bool) -> list:
+    page = ctx.new_page()
+    page.goto(url)
+    if script:
+        expect(page.locator("#net")).to_have_text("online")  # the script ran, drew the view again and follows the game
+    parts = page.evaluate(DRAWN_PARTS, list(PARTS))
+    page.close()
+    return parts
+
+
+def test_a_reopened_seat_is_drawn_in_its_page_as_its_script_draws_it(tmp_path):
+    """First load in one round trip (issue 39 #8): the page of a seat whose cookie comes with it is
+    the seat drawn (who, the score, the next step, the active operative, each move's buttons, the
+    log, the end), the stylesheet in it; with its script blocked the page shows the same text and
+    buttons as the script draws from the view, mid-game with an open dispute and at the end."""
+    db = tmp_path / "seats.db"
+    with Store(db) as store:
+        gid = _game(store, tmp_path)
+        tokens = {p: seats.issue(store, gid, p) for p in ("Alice", "Bob")}
+    with running(db, seats=True) as base, sync_playwright() as pw:
+
+        def send(player: str, line: str) -> None:
+            r = httpx.post(f"{base}/api/games/{gid}/events", json={"line": line}, headers={"authorization": f"Bearer {tokens[player]}"})
+            assert r.status_code == 201, r.text
+
+        cookie = [{"name": web_seats.SEAT_COOKIE, "value": tokens["Alice"], "url": f"{base}/seat/{gid}"}]
+        without_script = launch_chromium(pw, tmp_path / "bare", java_script_enabled=False, **PHONE)
+        with_script = launch_chromium(pw, tmp_path / "alice", **PHONE)
+        for ctx in (without_script, with_script):
+            ctx.add_cookies(cookie)
+        send("Alice", "OperativeActivated operative=trooper-1 order=engage")
+        url = f"{base}/seat/{gid}"
+        served = _drawn(without_script, url, script=False)
+        assert ["move", "shoot", "bob-trooper-1"] in dict((p[0], p) for p in served)["moves"][4]  # a button for each target
+        assert served == _drawn(with_script, url, script=True)
+        send("Alice", "Shot operative=trooper-1 weapon=Rifle target=bob-trooper-1 dice=621 saves=213")
+        with Store(db) as store:
+            shot = store.state(gid).seq
+        send("Bob", f'EventDisputed target={shot} reason="the <b>second</b> save was a 5"')
+        served = _drawn(without_script, url, script=False)
+        parts = dict((p[0], p) for p in served)
+        assert parts["who"][1] == "Alice's seat" and "Alice: 0 VP, 3 CP" in parts["score"][1]
+        assert parts["active"][1].startswith("Active: trooper-1 · Trooper") and not parts["active"][2]
+        assert "the <b>second</b> save was a 5" in parts["provisional"][1]  # a game's text, as text
+        assert parts["end"][2]  # hidden: not over
+        assert served == _drawn(with_script, url, script=True)
+        send("Bob", "GameConceded player=Bob")
+        served = _drawn(without_script, url, script=False)
+        parts = dict((p[0], p) for p in served)
+        assert not parts["end"][2] and parts["result"][1] == "Bob conceded, Alice wins" and parts["next"][1] == ""
+        assert served == _drawn(with_script, url, script=True)
+        page = with_script.new_page()  # the drawn page's buttons work once the script has attached to it
+        page.goto(url)
+        expect(page.locator("#net")).to_have_text("online")
+        page.locator("#log li").first.get_by_role("button", name="Dispute").tap()
+        expect(page.locator("#fix-what")).to_contain_text("Why is seq")
+        without_script.close()
+        with_script.close()

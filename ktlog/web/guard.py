@@ -65,7 +65,8 @@ HOSTS_REMEMBERED = 256
 
 class Guard:
     """The middleware of the checks above: an unknown Host is a 400 and HEAD a 405, each
-    worded; every response gets the security headers (streams too)."""
+    worded; every response gets the security headers (streams too), the content security policy
+    unless the response has its own (the seat's page: the server's, with its stylesheet's hash)."""
 
     def __init__(self, app: ASGIApp, allowed: frozenset[str]):
         self.app = app
@@ -88,7 +89,9 @@ class Guard:
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
-                message["headers"] = [*message.get("headers", []), *SECURITY_HEADERS]
+                headers = list(message.get("headers", []))
+                own_policy = any(name.lower() == SECURITY_HEADERS[0][0] for name, _ in headers)  # a page's own, narrower for what it holds
+                message["headers"] = [*headers, *(SECURITY_HEADERS[1:] if own_policy else SECURITY_HEADERS)]
             await send(message)
 
         host = next((value for name, value in scope["headers"] if name == b"host"), b"")

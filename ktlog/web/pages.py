@@ -179,38 +179,3 @@ def _cell(value: Any) -> str:
     if isinstance(value, float):
         return f"{value:.3f}".rstrip("0").rstrip(".")
     return "" if value is None else escape(str(value))
-
-
-def seat_page(game: str, view: dict[str, Any] | None, assets: dict[str, str]) -> str:
-    """A player's seat (static/seat.js): its token is in the link's fragment, which the browser
-    never sends, then in a cookie of this page's path; `view`, the seat's view when the cookie
-    came with the request, is drawn at once (else the script asks for it with the token)."""
-    return (
-        "<!doctype html>\n<html lang='en'><head><meta charset='utf-8'>"
-        "<meta name='viewport' content='width=device-width, initial-scale=1'><link rel='icon' href='data:,'>"
-        f"<title>Seat · {TITLE}</title><link rel='stylesheet' href='{assets['seat.css']}'><script src='{assets['seat.js']}' defer></script></head>"
-        f"<body class='seat' data-game='{escape(game)}'>"
-        + (data_block("seat-view", view) if view else "")
-        + "<header><h1 id='who'>Seat</h1><span id='net' class='net'>connecting</span></header>"
-        "<p id='problem' class='problem' role='alert' hidden></p>"
-        "<section id='end' class='end' hidden><h2>The game is over</h2><p id='result' class='result'></p><ul id='end-vp' class='end-vp'></ul>"
-        "<p id='end-disputes'></p><p id='end-signed'></p><button id='sign' class='ok'>Sign the result</button></section>"
-        "<p id='provisional' class='provisional' hidden></p>"
-        "<section id='score' class='score'></section>"
-        "<p id='next' class='next'></p><div id='active' class='active' hidden></div>"
-        "<div id='moves' class='moves'></div>"
-        "<details id='more' class='more'><summary>More</summary><div id='more-moves' class='moves'></div>"
-        "<div class='tools'><button id='undo'>Undo my last</button><button id='note'>Note</button><button id='type-line'>Type a line</button></div></details>"
-        "<section id='form' class='sheet' role='dialog' aria-labelledby='form-what' hidden><h2 id='form-what'></h2><div id='form-answered' class='answered'></div>"
-        "<p id='form-problem' class='problem' role='alert' hidden></p><div id='form-body'></div>"
-        "<div id='pad' class='pad' hidden>"
-        + "".join(f"<button data-die='{d}'>{d}</button>" for d in range(1, 7))
-        + "<button data-die='back' aria-label='delete a die'>⌫</button></div>"
-        "<div class='actions'><button id='form-ok' class='ok'>Record</button><button id='form-cancel'>Cancel</button></div></section>"
-        "<section id='fix' class='sheet' role='dialog' aria-labelledby='fix-what' hidden><h2 id='fix-what'></h2><p id='fix-hint' class='hint'></p><textarea id='fix-line' rows='3' autocomplete='off'></textarea>"
-        "<div class='actions'><button id='fix-send' class='ok'>Send</button><button id='fix-cancel'>Cancel</button></div></section>"
-        "<section id='card' class='sheet' role='dialog' aria-labelledby='card-name' hidden><h2 id='card-name'></h2><div id='card-body'></div>"
-        "<div class='actions'><button id='card-close'>Close</button></div></section>"
-        "<section class='log-part'><h2>Log</h2><ol id='log' class='log' reversed></ol></section>"
-        "<noscript><p>The seat needs JavaScript.</p></noscript></body></html>"
-    )

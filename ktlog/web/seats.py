@@ -18,6 +18,7 @@ follower notices commits by its `data_version`), on the event loop's thread.
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import re
 import time
@@ -48,8 +49,9 @@ from ..state import GameState
 from ..text.event_text import answers_line, event_line, field_types, parse_event
 from ..text.json_views import state_view
 from ..text.results import describe_result
-from . import pages
+from .guard import CSP
 from .responses import refusal
+from .seat_page import seat_page
 from .views import event_row, log_rows
 from .writes import Refused, WritingApi, bearer, json_body
 
@@ -65,7 +67,7 @@ SEAT_COOKIE = "ktlog_seat"
 
 
 class Assets:
-    """The seat's script and stylesheet, read once, each with the digest of its content."""
+    """The seat's script, read once, with the digest of its content."""
 
     def __init__(self, folder: Path, names: tuple[str, ...]):
         self.files = {name: (folder / name).read_bytes() for name in names}
@@ -79,7 +81,11 @@ class Assets:
         return {name: f"/seat-static/{self.digest(name)}/{name}" for name in self.files}
 
 
-ASSETS = Assets(Path(__file__).parent / "static", ("seat.js", "seat.css"))
+ASSETS = Assets(Path(__file__).parent / "static", ("seat.js",))
+STYLE = (Path(__file__).parent / "static" / "seat.css").read_text(encoding="utf-8")
+"""The seat's stylesheet, in its page: nothing but the page to wait for before the seat is drawn."""
+PAGE_CSP = CSP.replace("style-src 'self'", f"style-src 'self' 'sha256-{base64.b64encode(hashlib.sha256(STYLE.encode()).digest()).decode()}'")
+"""The seat page's policy: the server's, with the one inline stylesheet allowed by its hash (no inline script)."""
 
 
 T = TypeVar("T")
@@ -131,12 +137,12 @@ class SeatApi(WritingApi):
                 view = await self.in_thread(lambda: self._view(self.store(), self._seat(game, token, write=False), {})[1])
             except KtlogError:  # a revoked or wrong token, no such game: the page asks, and says so
                 view = None
-        body = pages.seat_page(game, view, ASSETS.paths)
-        return HTMLResponse(body, headers={"cache-control": "no-store"})
+        body = seat_page(game, view, ASSETS.paths["seat.js"], STYLE)
+        return HTMLResponse(body, headers={"cache-control": "no-store", "content-security-policy": PAGE_CSP})
 
     async def asset(self, request: Request) -> Response:
-        """The seat's script and stylesheet under their content's digest: kept by the browser for a
-        year (a new ktlog serves them under another digest)."""
+        """The seat's script under its content's digest: kept by the browser for a year (a new ktlog
+        serves it under another digest)."""
         name = request.path_params["name"]
         if name not in ASSETS.files:
             return refusal(404, "not_found", f"no seat file {name!r}")

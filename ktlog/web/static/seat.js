@@ -800,9 +800,13 @@
   $("sign").addEventListener("click", sign);
   window.addEventListener("offline", () => net(false));
   window.addEventListener("online", () => follow());
-  const drawn = $("seat-view"); // the view the page came with (a reopened seat): drawn before any request
-  if (drawn && token) {
+  // The view the page came with (a reopened seat): the server drew it in the page; it is drawn
+  // again here, with its handlers, once the browser has shown the page (after its next frame).
+  const drawn = $("seat-view");
+  const attach = () => {
     show(JSON.parse(drawn.textContent));
     follow();
-  } else load().then(follow);
+  };
+  if (drawn && token) document.visibilityState === "visible" ? requestAnimationFrame(() => setTimeout(attach)) : attach();
+  else load().then(follow);
 })();
