@@ -236,8 +236,6 @@ def walk(envelopes: list[ev.Envelope]) -> tuple[int, list[str]]:
     for seq, event in timeline.records:
         if isinstance(event, TABLE_EVENTS + ABOUT_EVENTS) or event.override or seq in timeline.corrected_by:
             continue  # an overridden event is not legal by the rules alone; a corrected one was wrong
-        if isinstance(event, ev.Shot) and len(event.attacks) > 1:
-            continue  # a Blast or Torrent weapon's further targets: typed as a line (the seat's More), or the terminal's shot dialog
         moves = Moves(replay.seek(seq - 1))
         offered = [m for m in legal_moves(moves) if m.event == type(event).__name__]
         made = [_made(m.event, answers) for m in offered if (answers := answers_from(m, event)) is not None]
@@ -259,7 +257,7 @@ def padded(offered: list[Move], event: ev.Event) -> bool:
     """Whether a move makes the event with its dice as digits (as a pad types them)."""
     for move in offered:
         answers = dict(answers_from(move, event) or {})
-        if all(re.fullmatch(r"([^:,]+:[1-6],?)*|[1-6,]*", answers.get(q.field, "")) for q in move.questions if q.kind == "dice"):
+        if all(re.fullmatch(r"([^:,]+:[1-6]+,?)*|[1-6,]*", answers.get(q.field, "")) for q in move.questions if q.kind == "dice"):
             return True
     return False
 

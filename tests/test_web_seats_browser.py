@@ -16,15 +16,18 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import httpx
+import msgspec
 import pytest
 from click.testing import CliRunner
 from tui_support import TINY, message, press, screen_strips, tiny_game
 
+from ktlog import events as ev
 from ktlog.cli import cli
 from ktlog.files.rosters import load_roster
 from ktlog.play import seats
 from ktlog.play.builder import GameBuilder
 from ktlog.storage.store import Store
+from ktlog.text.event_text import parse_event
 from ktlog.tui.app import make_app
 from ktlog.web import seats as web_seats
 
@@ -264,8 +267,6 @@ def test_a_tap_made_offline_is_shown_waiting_and_sent_on_reconnect_or_refused(tm
 
 
 def seats_event(line: str):
-    from ktlog.text.event_text import parse_event
-
     return parse_event(line)
 
 
@@ -333,3 +334,88 @@ def test_a_reopened_seat_is_drawn_in_its_page_as_its_script_draws_it(tmp_path):
         expect(page.locator("#fix-what")).to_contain_text("Why is seq")
         without_script.close()
         with_script.close()
+
+
+ARMED = """
+[[operatives]]
+name = "Gunner"
+id = "gunner"
+count = 2
+apl = 2
+move = 6
+save = "4+"
+wounds = 8
+weapons = [
+  { name = "Frag launcher", kind = "ranged", atk = 3, hit = "4+", dmg = "2/3", rules = ['Blast 2"'] },
+  { name = "Lascannon", kind = "ranged", atk = 3, hit = "4+", dmg = "4/5", rules = ['2" Devastating 3'] },
+  { name = "Knife", kind = "melee", atk = 3, hit = "4+", dmg = "2/3" },
+]
+"""
+"""A gunner with a Blast weapon and an x" Devastating one (illustrative profiles)."""
+
+
+def test_a_blast_shots_further_target_and_a_devastating_splash_recorded_through_the_form(tmp_path):
+    """Issue 39: a Blast weapon's further target (its own attack and defence dice on the pad) and
+    the operative an x" Devastating weapon's critical hits reach are asked on the shot's form, at
+    360x740; the events stored are those the raw lines would have made."""
+    roster_file = tmp_path / "armed.toml"
+    roster_file.write_text(TINY.read_text() + ARMED)
+    roster = load_roster(roster_file)
+    g = GameBuilder(killzone="volkus", date="2026-11-21")
+    g.player("Alice", roster)
+    g.player("Bob", roster)
+    g.setup(rolloff={"Alice": 6, "Bob": 1}, initiative="Alice", crit_op=1)
+    g.turning_point(1, {"Alice": 5, "Bob": 2}, "Alice")
+    db = tmp_path / "seats.db"
+    with Store(db) as store:
+        gid = store.new_game(g.events[0], g.events[1:])
+        tokens = {p: seats.issue(store, gid, p) for p in ("Alice", "Bob")}
+
+    def stored() -> ev.Event:
+        with Store(db) as store:
+            return msgspec.structs.replace(store.events(gid)[-1].payload, seat=None)
+
+    with running(db, seats=True) as base, sync_playwright() as pw:
+
+        def send(player: str, line: str) -> None:
+            r = httpx.post(f"{base}/api/games/{gid}/events", json={"line": line}, headers={"authorization": f"Bearer {tokens[player]}"})
+            assert r.status_code == 201, r.text
+
+        ctx = launch_chromium(pw, tmp_path / "alice", **PHONE)
+        page = ctx.pages[0]
+        page.goto(f"{base}/seat/{gid}#{tokens['Alice']}")
+        expect(page.locator("#net")).to_have_text("online")
+        send("Alice", "OperativeActivated operative=gunner-1 order=engage")
+        expect(page.locator("#active")).to_contain_text("gunner-1")
+        page.locator(".move[data-kind=shoot][data-value=bob-trooper-1]").tap()
+        _choose(page, "Frag launcher")
+        further = page.locator("#form-body .question[data-field=further]")
+        expect(further).to_contain_text("Further targets")
+        further.locator(".segment[data-value=bob-trooper-2]").tap()  # a further target: its own dice appear
+        expect(page.locator("#form-body .question[data-field=further_dice] .size")).to_have_text("3 dice")
+        expect(page.locator("#form-body .question[data-field=further_saves] .size")).to_have_text("3 dice, 2 in cover")
+        _pad(page, "653" + "211" + "442" + "311")
+        expect(page.locator("#form-body .dice output")).to_have_text(["653", "211", "442", "311"])
+        page.screenshot(path=str(IMG / "seat-blast-further-target.png"), full_page=True)
+        page.locator("#form-ok").tap()
+        expect(page.locator("#form")).to_be_hidden()
+        expect(page.locator("#log li").first).to_contain_text("shoots")
+        line = "Shot operative=gunner-1 weapon='Frag launcher' target=bob-trooper-1 dice=653 saves=211 further=bob-trooper-2 further_dice=442 further_saves=311"
+        assert stored() == parse_event(line)
+        send("Alice", "ActivationEnded operative=gunner-1")
+        send("Bob", "OperativeActivated operative=bob-trooper-1 order=conceal")
+        send("Bob", "ActivationEnded operative=bob-trooper-1")
+        send("Alice", "OperativeActivated operative=gunner-2 order=engage")
+        expect(page.locator("#active")).to_contain_text("gunner-2")
+        page.locator(".move[data-kind=shoot][data-value=bob-gunner-1]").tap()
+        _choose(page, "Lascannon")
+        splashed = page.locator("#form-body .question[data-field=splashed]")
+        expect(splashed).to_contain_text("Devastating")
+        expect(splashed.locator(".segment[data-value=bob-gunner-1]")).to_have_count(0)  # the target itself is not splashed
+        splashed.locator(".segment[data-value=bob-trooper-1]").tap()
+        _pad(page, "664" + "111")
+        page.locator("#form-ok").tap()
+        expect(page.locator("#form")).to_be_hidden()
+        line = "Shot operative=gunner-2 weapon=Lascannon target=bob-gunner-1 dice=664 saves=111 splashed=bob-trooper-1"
+        assert stored() == parse_event(line)
+        ctx.close()

@@ -112,6 +112,7 @@ def _shot_dice(s: GameState, events: list[Any]) -> tuple[Question, ...]:  # Shot
         accurate += [Choice(str(n), f"{n} retained" if n else "none", when={"weapon": (weapon,)}) for n in range(profile.accurate + 1) if profile.accurate]
         if has_invulnerable:
             invulnerable += [Choice(v, label, when={"target": (target,)}) for v, label in (("false", "no"), ("true", "yes"))]
+    further = _further_targets(s, events)
     questions = (
         _flag("cover", "in cover"),
         _flag("obscured", "obscured"),
@@ -121,12 +122,83 @@ def _shot_dice(s: GameState, events: list[Any]) -> tuple[Question, ...]:  # Shot
         ),
         Question("dice", "dice", "attack dice", shape="DICE", dice=_distinct(attack), optional=True),
         Question("saves", "dice", "defence dice", shape="DICE", dice=_distinct(defence), optional=True),
+        *further,
+        _splashed(s, events),
         Question("hot_roll", "dice", "Hot roll, after shooting", shape="N", dice=_distinct(hot)),
         *_rerolls("rerolls", "re-rolled attack dice"),
         *_rerolls("save_rerolls", "re-rolled defence dice"),
         number("damage", "damage alone (quick mode, no dice)", "the damage the target took, when the dice were not kept", optional=True),
     )
-    return tuple(q for q in questions if q.kind not in ("option", "dice") or q.choices or q.dice)  # Accurate, a Hot roll ...: only when a weapon has it
+    return tuple(
+        q for q in questions if q.kind not in ("option", "operatives", "dice") or q.choices or q.dice
+    )  # Accurate, a Hot roll ...: only when a weapon has it
+
+
+def _further_targets(s: GameState, events: list[Any]) -> tuple[Question, ...]:  # Shot events
+    """A Blast or Torrent weapon's further targets after its first (pg 111), each with its own
+    attack and defence dice, and which of them were in cover or obscured (the line's further=,
+    further_dice=, further_saves=, further_cover=, further_obscured=). A Blast weapon's further
+    targets are the other operatives within x" of the first, friend or foe; a Torrent weapon's,
+    the other valid targets within x" of it: the players judge the distance, the rules the rest."""
+    firsts: dict[tuple[str, str], list[str]] = {}
+    for e in events:
+        firsts.setdefault((e.operative, e.weapon), []).append(e.attacks[0].target)
+    picks, attack, defence, flags = [], [], [], []
+    for (shooter, weapon), targets in firsts.items():
+        profile = weapon_rules(s, shooter, weapon)
+        if not (profile.blast or profile.torrent):
+            continue
+        reached = targets if profile.torrent else [op.id for op in s.operatives.values() if op.in_killzone and not op.incapacitated and op.id != shooter]
+        for other in reached:
+            given = {"operative": shooter, "weapon": weapon, "further": other}
+            picks.append(
+                Choice(
+                    other,
+                    operative_label(s.operatives[other]),
+                    when={"operative": (shooter,), "weapon": (weapon,), "target": tuple(t for t in targets if t != other)},
+                )
+            )
+            attack.append(DiceGroup(other, count=dice_expected(s, shooter, weapon, other).attack, when=given))
+            open_, covered = (dice_expected(s, shooter, weapon, other, cover=c).defence for c in (False, True))
+            hint = f"{open_} dice, {covered} in cover" if covered != open_ else ""
+            defence.append(DiceGroup(other, count=None if hint else open_, most=open_ if hint else None, when=given, hint=hint))
+            flags.append(Choice(other, other, when={"weapon": (weapon,), "further": (other,)}))
+    if not picks:
+        return ()
+    return (
+        Question("further", "operatives", "further targets (Blast, Torrent)", shape="A,B", choices=_distinct(picks), many=True, optional=True, default=""),
+        Question("further_dice", "dice", "attack dice against each further target", shape="ID:DICE,ID:DICE", dice=_distinct(attack)),
+        Question("further_saves", "dice", "defence dice of each further target", shape="ID:DICE,ID:DICE", dice=_distinct(defence)),
+        Question("further_cover", "operatives", "further targets in cover", shape="A,B", choices=_distinct(flags), many=True, optional=True, default=""),
+        Question("further_obscured", "operatives", "further targets obscured", shape="A,B", choices=_distinct(flags), many=True, optional=True, default=""),
+    )
+
+
+def _splashed(s: GameState, events: list[Any]) -> Question:  # Shot events
+    """The other operatives an x" Devastating weapon's retained critical hits reach: visible to
+    and within x" of the target, friend or foe (pg 111; the line's splashed=ID,ID)."""
+    choices = []
+    for e in events:
+        shooter, weapon, target = e.operative, e.weapon, e.attacks[0].target
+        if not weapon_rules(s, shooter, weapon).devastating_splash:
+            continue
+        for op in s.operatives.values():
+            if op.in_killzone and not op.incapacitated and op.id != target:
+                choices.append(Choice(op.id, operative_label(op), when={"operative": (shooter,), "weapon": (weapon,), "target": (target,)}))
+    label = 'other operatives its critical hits reach (Devastating x"), if one was retained'
+    return Question("splashed", "operatives", label, shape="A,B", choices=_merged(choices), many=True, optional=True, default="")
+
+
+def _merged(choices: list[Choice]) -> tuple[Choice, ...]:
+    """One choice a value and its earlier answers but the last, the last's values joined (an
+    operative splashed from any of the targets it may be near)."""
+    merged: dict[tuple, Choice] = {}
+    for c in choices:
+        *head, (last, values) = c.when.items()
+        key = (c.value, tuple((f, v) for f, v in head))
+        old = merged.get(key)
+        merged[key] = c if old is None else msgspec.structs.replace(old, when={**old.when, last: (*old.when[last], *values)})
+    return tuple(merged.values())
 
 
 def _yes(flag: bool) -> str:

@@ -27,7 +27,8 @@ class Choice(msgspec.Struct, frozen=True, omit_defaults=True):
     """The value as `ktlog event` takes it."""
     label: str
     when: dict[str, tuple[str, ...]] = {}
-    """Legal only when each named earlier answer is one of these (a weapon: the targets it reaches)."""
+    """Legal only when each named earlier answer is one of these (a weapon: the targets it reaches;
+    an answer of several values, `many`: when one of them is)."""
 
 
 class DiceGroup(msgspec.Struct, frozen=True, omit_defaults=True):
@@ -39,7 +40,8 @@ class DiceGroup(msgspec.Struct, frozen=True, omit_defaults=True):
     most: int | None = None
     """At most this many (the defence dice collected)."""
     when: dict[str, str] = {}
-    """The earlier answers this count is for (operative, weapon, target)."""
+    """The earlier answers this count is for (operative, weapon, target; an answer of several
+    values, `many`: when it holds this one, a further target's dice)."""
     hint: str = ""
     """How many, in words, when a count alone cannot say it (fewer once a critical hit is retained)."""
 
@@ -69,11 +71,16 @@ class Question(msgspec.Struct, frozen=True, omit_defaults=True):
 
     def legal(self, answers: Mapping[str, str]) -> tuple[Choice, ...]:
         """The choices legal with the answers given so far."""
-        return tuple(c for c in self.choices if all(answers.get(f) in values for f, values in c.when.items()))
+        return tuple(c for c in self.choices if all(any(_holds(answers.get(f), v) for v in values) for f, values in c.when.items()))
 
     def dice_for(self, answers: Mapping[str, str]) -> tuple[DiceGroup, ...]:
         """The dice groups of this question that fit the answers given so far."""
-        return tuple(g for g in self.dice if all(answers.get(f) == v for f, v in g.when.items()))
+        return tuple(g for g in self.dice if all(_holds(answers.get(f), v) for f, v in g.when.items()))
+
+
+def _holds(answer: str | None, value: str) -> bool:
+    """Whether an earlier answer is `value`, or holds it among several (`many`: A,B)."""
+    return answer == value or (answer is not None and "," in answer and value in answer.split(","))
 
 
 class Move(msgspec.Struct, frozen=True, omit_defaults=True):

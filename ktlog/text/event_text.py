@@ -29,7 +29,23 @@ from ..errors import KtlogError
 from ..rules.questions import Move, Question
 from .notation import format_dice, format_steps, parse_dice, parse_rerolls, parse_steps
 
-SHOT_SHORTHAND = ("target", "dice", "saves", "cover", "obscured", "invulnerable", "accurate", "damage", "rerolls", "save_rerolls", "splashed")
+SHOT_SHORTHAND = (
+    "target",
+    "dice",
+    "saves",
+    "cover",
+    "obscured",
+    "invulnerable",
+    "accurate",
+    "damage",
+    "rerolls",
+    "save_rerolls",
+    "splashed",
+    *(FURTHER := ("further", "further_dice", "further_saves", "further_cover", "further_obscured")),
+)
+"""A Shot's flat fields: its first target's, then a Blast or Torrent weapon's further targets
+(further=ID,ID; further_dice=ID:DICE,ID:DICE, or DICE with one; further_saves the same;
+further_cover and further_obscured the further targets in cover, obscured)."""
 
 
 def parse_event(line: str) -> ev.Event:
@@ -127,7 +143,7 @@ def build_event(type_name: str, assignments: list[str], override: str | None) ->
     if shot:
         if "attacks" in payload:
             raise KtlogError(f"{cls.__name__}: give attacks= or the one-target fields ({', '.join(shot)}), not both")
-        payload["attacks"] = [_shot_attack(shot)]
+        payload["attacks"] = [_shot_attack(shot), *_further_attacks(shot)]
     if override:
         payload["override"] = override
     try:
@@ -258,6 +274,49 @@ def _shot_attack(shot: dict[str, str]) -> dict:
     return attack
 
 
+def _further_attacks(shot: dict[str, str]) -> list[dict]:
+    """A Blast or Torrent weapon's further targets (further=ID,ID), each with its own dice."""
+    targets = _ids(shot.get("further", ""))
+    if not targets:
+        if given := [f for f in FURTHER if f in shot]:
+            raise KtlogError(f"{given[0]}= is about the further targets: name them with further=ID,ID")
+        return []
+    if "dice" not in shot:
+        raise KtlogError(
+            "further targets are recorded with their dice: give dice= and saves= for the first target, further_dice= and further_saves= for the others"
+        )
+    dice = {f: _per_target(f, shot.get(f, ""), targets) for f in ("further_dice", "further_saves")}
+    flags = {f: set(_ids(shot.get(f"further_{f}", ""))) for f in ("cover", "obscured")}
+    for f, named in flags.items():
+        if stray := named - set(targets):
+            raise KtlogError(f"further_{f}={shot[f'further_{f}']!r}: {', '.join(sorted(stray))} is not one of the further targets ({', '.join(targets)})")
+    return [
+        {
+            "target": t,
+            "attack_dice": {"rolls": list(parse_dice(dice["further_dice"][t], f"further_dice {t}"))},
+            "defence_dice": {"rolls": list(parse_dice(dice["further_saves"][t], f"further_saves {t}"))},
+        }
+        | {f: True for f, named in flags.items() if t in named}
+        for t in targets
+    ]
+
+
+def _ids(text: str) -> list[str]:
+    return [x.strip() for x in text.split(",") if x.strip()]
+
+
+def _per_target(field: str, text: str, targets: list[str]) -> dict[str, str]:
+    """ID:DICE pairs, one for each further target (DICE alone when there is one)."""
+    if len(targets) == 1 and ":" not in text:
+        return {targets[0]: text}
+    pairs = dict(pair.partition(":")[::2] for pair in _ids(text))
+    if missing := [t for t in targets if t not in pairs]:
+        raise KtlogError(f"{field}: give the dice of each further target as ID:DICE ({', '.join(f'{t}:DICE' for t in missing)} missing)")
+    if stray := [t for t in pairs if t not in targets]:
+        raise KtlogError(f"{field}: {', '.join(stray)} is not one of the further targets ({', '.join(targets)})")
+    return pairs
+
+
 SHOT_NUMBERS = {"accurate": "the attack dice Accurate retains as normal successes", "damage": "the damage the shot inflicted (quick mode)"}
 """The whole numbers of a one-target Shot, as a refusal names them."""
 
@@ -297,8 +356,11 @@ def _short_words(event: ev.Event) -> list[str]:
     words: list[str] = []
     shot: list[str] = []
     for name, value, annotation in _fields(event):
-        if isinstance(event, ev.Shot) and name == "attacks" and len(value) == 1 and (shot := _shot_words(value[0])):
-            continue
+        if isinstance(event, ev.Shot) and name == "attacks" and (shot := _shot_words(value[0]) or []):
+            further = _further_words(value[1:]) if len(value) > 1 else []
+            if further is not None:
+                shot += further
+                continue
         words.append(f"{name}={_short_value(value, str(annotation))}")
     return words + shot  # the target and dice after the operative and weapon
 
@@ -347,6 +409,24 @@ def _shot_words(attack: ev.ShootingAttack) -> list[str] | None:
         words["damage"] = str(attack.damage)
     if attack.splashed:
         words["splashed"] = _short_value(attack.splashed, "tuple[str")
+    return [f"{k}={v}" for k, v in words.items() if v]
+
+
+def _further_words(attacks: tuple[ev.ShootingAttack, ...]) -> list[str] | None:
+    """A Blast or Torrent weapon's further targets in the flat fields (further= further_dice= ...),
+    or None when one holds more than its dice, cover and obscured (re-rolls, Accurate ...: JSON)."""
+    plain = ev.ShootingAttack(target="")
+    for a in attacks:
+        bare = msgspec.structs.replace(a, target="", cover=False, obscured=False, attack_dice=None, defence_dice=None)
+        if a.attack_dice is None or a.defence_dice is None or a.attack_dice.rerolls or a.defence_dice.rerolls or bare != plain:
+            return None
+    words = {
+        "further": ",".join(a.target for a in attacks),
+        "further_dice": ",".join(f"{a.target}:{format_dice(a.attack_dice.rolls)}" for a in attacks if a.attack_dice),
+        "further_saves": ",".join(f"{a.target}:{format_dice(a.defence_dice.rolls)}" for a in attacks if a.defence_dice),
+        "further_cover": ",".join(a.target for a in attacks if a.cover),
+        "further_obscured": ",".join(a.target for a in attacks if a.obscured),
+    }
     return [f"{k}={v}" for k, v in words.items() if v]
 
 

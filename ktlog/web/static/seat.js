@@ -304,8 +304,10 @@
 
   // --- a move's questions ---------------------------------------------------------------------
 
-  const legal = (q, so) => (q.choices || []).filter((c) => Object.entries(c.when || {}).every(([f, values]) => values.includes(so[f])));
-  const diceFor = (q, so) => (q.dice || []).filter((g) => Object.entries(g.when || {}).every(([f, v]) => so[f] === v));
+  // An earlier answer is a value, or holds it among several (a multi-select: A,B), as rules/questions.py's _holds.
+  const holds = (answer, value) => answer === value || (typeof answer === "string" && answer.includes(",") && answer.split(",").includes(value));
+  const legal = (q, so) => (q.choices || []).filter((c) => Object.entries(c.when || {}).every(([f, values]) => values.some((v) => holds(so[f], v))));
+  const diceFor = (q, so) => (q.dice || []).filter((g) => Object.entries(g.when || {}).every(([f, v]) => holds(so[f], v)));
   const weaponKey = (so) => `ktlog-weapon-${game}-${so.operative}`;
 
   // form: {move, answers: {field: value, or the digits of each dice group}, at: the dice being
@@ -487,6 +489,7 @@
   }
 
   function options({ i, q, choices }) {
+    if (q.many) return picks({ i, q, choices });
     const values = q.optional && !choices.some((c) => c.value === q.default) ? [...choices, { value: null, label: "none" }] : choices;
     const row = el("div", undefined, "segmented");
     for (const c of values) {
@@ -497,6 +500,26 @@
       }, "segment");
       b.dataset.value = c.value === null ? "" : c.value;
       b.setAttribute("aria-pressed", String((form.answers[i] ?? null) === c.value));
+      row.append(b);
+    }
+    return [el("p", title(q), "what"), row];
+  }
+
+  // Several of the choices (a Blast weapon's further targets, the operatives a Devastating x"
+  // weapon reaches): a toggle each, the answer the picked values in the choices' order.
+  function picks({ i, q, choices }) {
+    const picked = new Set((form.answers[i] || "").split(",").filter((v) => choices.some((c) => c.value === v)));
+    form.answers[i] = choices.filter((c) => picked.has(c.value)).map((c) => c.value).join(",");
+    const row = el("div", undefined, "segmented");
+    for (const c of choices) {
+      const b = button(c.label, () => {
+        picked.has(c.value) ? picked.delete(c.value) : picked.add(c.value);
+        form.answers[i] = choices.filter((x) => picked.has(x.value)).map((x) => x.value).join(",");
+        if (form.marked === q.field) form.marked = null;
+        draw(false);
+      }, "segment");
+      b.dataset.value = c.value;
+      b.setAttribute("aria-pressed", String(picked.has(c.value)));
       row.append(b);
     }
     return [el("p", title(q), "what"), row];
