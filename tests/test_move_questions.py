@@ -302,3 +302,33 @@ def test_a_recorded_shots_answers_say_its_flags_left_at_their_default():
     answers = dict(answers_from(move, shot))
     assert answers["cover"] == "false" and answers["obscured"] == "false" and answers["dice"] == "6541"
     assert parse_event(answers_line(move.event, list(answers.items()))) == shot
+
+
+def test_a_blast_shots_further_targets_read_and_write_as_flat_fields():
+    """A Blast or Torrent weapon's further targets in a Shot's line: each with its own dice (ID:DICE,
+    or DICE with one), cover and obscured by name; written back the same way; a wrong name said."""
+    rolls = lambda text: ev.Dice(rolls=tuple(int(d) for d in text))  # noqa: E731
+    shot = ev.Shot(
+        operative="g",
+        weapon="Frag",
+        attacks=(
+            ev.ShootingAttack(target="a", attack_dice=rolls("653"), defence_dice=rolls("21"), cover=True),
+            ev.ShootingAttack(target="b", attack_dice=rolls("44"), defence_dice=rolls("3"), cover=True),
+            ev.ShootingAttack(target="c", attack_dice=rolls("1"), defence_dice=rolls("666"), obscured=True),
+        ),
+    )
+    line = recorded_line(shot)
+    assert (
+        line
+        == "Shot operative=g weapon=Frag target=a dice=653 saves=21 cover=true further=b,c further_dice=b:44,c:1 further_saves=b:3,c:666 further_cover=b further_obscured=c"
+    )
+    assert parse_event(line) == shot
+    one = parse_event("Shot operative=g weapon=Frag target=a dice=653 saves=21 further=b further_dice=44 further_saves=3")
+    assert one.attacks[1] == ev.ShootingAttack(target="b", attack_dice=rolls("44"), defence_dice=rolls("3"))
+    for wrong, said in (
+        ("further=b,c further_dice=44 further_saves=3", "give the dice of each further target as ID:DICE (b:DICE, c:DICE missing)"),
+        ("further_dice=44", "further_dice= is about the further targets: name them with further=ID,ID"),
+        ("further=b further_dice=44 further_saves=3 further_cover=x", "x is not one of the further targets (b)"),
+    ):
+        with pytest.raises(KtlogError, match=re.escape(said)):
+            parse_event(f"Shot operative=g weapon=Frag target=a dice=653 saves=21 {wrong}")

@@ -7,12 +7,13 @@ from pathlib import Path
 
 import pytest
 from textual.widgets import Input, SelectionList
-from tui_support import TINY, paste_into, press, screen_strips, screen_text, tiny_game, tui_test, until
+from tui_support import ARMED, TINY, paste_into, press, screen_strips, screen_text, tiny_game, tui_test, until
 
 from ktlog import events as ev
 from ktlog.data import SAMPLE_ROSTERS
 from ktlog.files.rosters import load_roster
 from ktlog.play.builder import GameBuilder
+from ktlog.text.event_text import parse_event
 from ktlog.tui.app import make_app
 
 SIZES = [(80, 24), (120, 40)]
@@ -365,3 +366,39 @@ async def test_a_dropped_operative_has_an_empty_box_not_only_another_colour(stor
     sergeant = next(line for line in lines if "sergeant · " in line)
     medic = next(line for line in lines if "medic · " in line)
     assert "▐X▌ sergeant" in sergeant and "▐ ▌ medic" in medic
+
+
+@pytest.mark.parametrize("size", SIZES)
+@tui_test
+async def test_a_blast_shots_further_target_is_corrected_through_its_form(store, size):
+    """Issue 39: the correction form of a Blast weapon's shot asks its further target and that
+    target's own dice, as the seat page does (play/questions); one further save changed."""
+    gid = tiny_game(store, roster_file=ARMED)
+    store.append(gid, ev.OperativeActivated(operative="gunner-1", order="engage"))
+    shot = store.append(
+        gid,
+        parse_event(
+            "Shot operative=gunner-1 weapon='Frag launcher' target=bob-trooper-1 dice=653 saves=211 further=bob-trooper-2 further_dice=442 further_saves=311"
+        ),
+    ).seq
+    assert store.state(gid).operatives["bob-trooper-2"].wounds == 6 - 2 * 2  # two normal hits, no save: 2 each
+    async with make_app(store, screen="record", game_id=gid).run_test(size=size) as pilot:
+        await until(pilot, lambda: screen_name(pilot) == "RecordScreen", "the record screen")
+        await press(pilot, "full_stop", "c")
+        await dialog_open(pilot, f"Correct seq {shot}")
+        rows = screen_text(pilot.app)
+        assert "further targets (Blast, Torrent): bob-trooper-2" in rows and "defence dice of each further target: bob-trooper-2:311" in rows, rows
+        row = next(i for i, q in enumerate(_shot_form(store, gid, shot).questions) if q.field == "further_saves")
+        await press(pilot, *str(row + 1))
+        await dialog_open(pilot, "defence dice of each further target")
+        assert pilot.app.screen.dialogs[-1].query_one(Input).value == "bob-trooper-2:311"
+        await press(pilot, "backspace", "5", "enter")  # one save die changed: 1 -> 5, one hit saved
+        await until(pilot, lambda: "bob-trooper-2:315" in screen_text(pilot.app), "the form with the new answer")
+        await press(pilot, "r")
+        await until(pilot, lambda: store.state(gid).operatives["bob-trooper-2"].wounds == 6 - 2, "the correction counted (one hit saved)")
+
+
+def _shot_form(store, gid: str, seq: int):
+    from ktlog.play.seats import correction
+
+    return correction(store, gid, seq).move

@@ -19,13 +19,11 @@ import httpx
 import msgspec
 import pytest
 from click.testing import CliRunner
-from tui_support import TINY, message, press, screen_strips, tiny_game
+from tui_support import ARMED, TINY, message, press, screen_strips, tiny_game
 
 from ktlog import events as ev
 from ktlog.cli import cli
-from ktlog.files.rosters import load_roster
 from ktlog.play import seats
-from ktlog.play.builder import GameBuilder
 from ktlog.storage.store import Store
 from ktlog.text.event_text import parse_event
 from ktlog.tui.app import make_app
@@ -61,13 +59,7 @@ def _game(store: Store, tmp_path: Path) -> str:
     """tiny_game's TP1 (Alice to activate), both rosters with the KIT ploys."""
     roster_file = tmp_path / "tiny_kit.toml"
     roster_file.write_text(TINY.read_text() + KIT)
-    roster = load_roster(roster_file)
-    g = GameBuilder(killzone="volkus", date="2026-11-21")
-    g.player("Alice", roster)
-    g.player("Bob", roster)
-    g.setup(rolloff={"Alice": 6, "Bob": 1}, initiative="Alice", crit_op=1)
-    g.turning_point(1, {"Alice": 5, "Bob": 2}, "Alice")
-    return store.new_game(g.events[0], g.events[1:])
+    return tiny_game(store, roster_file=roster_file)
 
 
 def _tap(page, text: str) -> None:
@@ -336,39 +328,20 @@ def test_a_reopened_seat_is_drawn_in_its_page_as_its_script_draws_it(tmp_path):
         with_script.close()
 
 
-ARMED = """
-[[operatives]]
-name = "Gunner"
-id = "gunner"
-count = 2
-apl = 2
-move = 6
-save = "4+"
-wounds = 8
-weapons = [
-  { name = "Frag launcher", kind = "ranged", atk = 3, hit = "4+", dmg = "2/3", rules = ['Blast 2"'] },
-  { name = "Lascannon", kind = "ranged", atk = 3, hit = "4+", dmg = "4/5", rules = ['2" Devastating 3'] },
-  { name = "Knife", kind = "melee", atk = 3, hit = "4+", dmg = "2/3" },
-]
-"""
-"""A gunner with a Blast weapon and an x" Devastating one (illustrative profiles)."""
+def _shoot(page, shooter: str, target: str, weapon: str) -> None:
+    """The active shooter's Shoot button for the target, then its weapon: the shot's sheet open."""
+    expect(page.locator("#active")).to_contain_text(shooter)
+    page.locator(f".move[data-kind=shoot][data-value={target}]").tap()
+    _choose(page, weapon)
 
 
 def test_a_blast_shots_further_target_and_a_devastating_splash_recorded_through_the_form(tmp_path):
     """Issue 39: a Blast weapon's further target (its own attack and defence dice on the pad) and
     the operative an x" Devastating weapon's critical hits reach are asked on the shot's form, at
     360x740; the events stored are those the raw lines would have made."""
-    roster_file = tmp_path / "armed.toml"
-    roster_file.write_text(TINY.read_text() + ARMED)
-    roster = load_roster(roster_file)
-    g = GameBuilder(killzone="volkus", date="2026-11-21")
-    g.player("Alice", roster)
-    g.player("Bob", roster)
-    g.setup(rolloff={"Alice": 6, "Bob": 1}, initiative="Alice", crit_op=1)
-    g.turning_point(1, {"Alice": 5, "Bob": 2}, "Alice")
     db = tmp_path / "seats.db"
     with Store(db) as store:
-        gid = store.new_game(g.events[0], g.events[1:])
+        gid = tiny_game(store, roster_file=ARMED)
         tokens = {p: seats.issue(store, gid, p) for p in ("Alice", "Bob")}
 
     def stored() -> ev.Event:
@@ -386,9 +359,7 @@ def test_a_blast_shots_further_target_and_a_devastating_splash_recorded_through_
         page.goto(f"{base}/seat/{gid}#{tokens['Alice']}")
         expect(page.locator("#net")).to_have_text("online")
         send("Alice", "OperativeActivated operative=gunner-1 order=engage")
-        expect(page.locator("#active")).to_contain_text("gunner-1")
-        page.locator(".move[data-kind=shoot][data-value=bob-trooper-1]").tap()
-        _choose(page, "Frag launcher")
+        _shoot(page, "gunner-1", "bob-trooper-1", "Frag launcher")
         further = page.locator("#form-body .question[data-field=further]")
         expect(further).to_contain_text("Further targets")
         further.locator(".segment[data-value=bob-trooper-2]").tap()  # a further target: its own dice appear
@@ -396,7 +367,8 @@ def test_a_blast_shots_further_target_and_a_devastating_splash_recorded_through_
         expect(page.locator("#form-body .question[data-field=further_saves] .size")).to_have_text("3 dice, 2 in cover")
         _pad(page, "653" + "211" + "442" + "311")
         expect(page.locator("#form-body .dice output")).to_have_text(["653", "211", "442", "311"])
-        page.screenshot(path=str(IMG / "seat-blast-further-target.png"), full_page=True)
+        page.locator("#form-body .question[data-field=further_saves]").scroll_into_view_if_needed()
+        page.screenshot(path=str(IMG / "seat-blast-further-target.png"))
         page.locator("#form-ok").tap()
         expect(page.locator("#form")).to_be_hidden()
         expect(page.locator("#log li").first).to_contain_text("shoots")
@@ -406,11 +378,9 @@ def test_a_blast_shots_further_target_and_a_devastating_splash_recorded_through_
         send("Bob", "OperativeActivated operative=bob-trooper-1 order=conceal")
         send("Bob", "ActivationEnded operative=bob-trooper-1")
         send("Alice", "OperativeActivated operative=gunner-2 order=engage")
-        expect(page.locator("#active")).to_contain_text("gunner-2")
-        page.locator(".move[data-kind=shoot][data-value=bob-gunner-1]").tap()
-        _choose(page, "Lascannon")
+        _shoot(page, "gunner-2", "bob-gunner-1", "Lascannon")
         splashed = page.locator("#form-body .question[data-field=splashed]")
-        expect(splashed).to_contain_text("Devastating")
+        expect(splashed).to_contain_text('Operatives splashed (x" Devastating)')
         expect(splashed.locator(".segment[data-value=bob-gunner-1]")).to_have_count(0)  # the target itself is not splashed
         splashed.locator(".segment[data-value=bob-trooper-1]").tap()
         _pad(page, "664" + "111")

@@ -25,6 +25,8 @@ a key, was two thirds of a quiet TUI test's time. A look of 4 ms with the same i
 tells the same (tests/test_tui_*.py pass the same), five times as often."""
 
 TINY = ROOT / "tests" / "fixtures" / "tui_tiny_team.toml"
+ARMED = ROOT / "tests" / "fixtures" / "tui_armed_team.toml"
+"""The tiny team and two gunners, each with a Blast weapon and an x" Devastating one."""
 BROKEN = ROOT / "tests" / "fixtures" / "tui_broken_team.toml"
 GAME_ID = "77777777-7777-4777-8777-777777777777"
 
@@ -39,11 +41,12 @@ def tui_test(fn):
     return run
 
 
-def tiny_game(store: Store, to: str = "firefight") -> str:
-    """Alice and Bob with two troopers each (Bob's are bob-trooper-1, bob-trooper-2), stored
-    up to: "setup" (players only), "battle" (set up) or "firefight" (TP1, Alice to activate)."""
+def tiny_game(store: Store, to: str = "firefight", roster_file: Path = TINY) -> str:
+    """Alice and Bob with two troopers each (Bob's are bob-trooper-1, bob-trooper-2; or both
+    playing `roster_file`), stored up to: "setup" (players only), "battle" (set up) or
+    "firefight" (TP1, Alice to activate)."""
     g = GameBuilder(killzone="volkus", date="2026-11-21")
-    roster = load_roster(TINY)
+    roster = load_roster(roster_file)
     g.player("Alice", roster)
     g.player("Bob", roster)
     if to != "setup":

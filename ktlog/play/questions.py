@@ -185,7 +185,7 @@ def _splashed(s: GameState, events: list[Any]) -> Question:  # Shot events
         for op in s.operatives.values():
             if op.in_killzone and not op.incapacitated and op.id != target:
                 choices.append(Choice(op.id, operative_label(op), when={"operative": (shooter,), "weapon": (weapon,), "target": (target,)}))
-    label = 'other operatives its critical hits reach (Devastating x"), if one was retained'
+    label = 'operatives splashed (x" Devastating), if a critical hit was retained'
     return Question("splashed", "operatives", label, shape="A,B", choices=_merged(choices), many=True, optional=True, default="")
 
 

@@ -166,7 +166,10 @@ def types_help() -> str:
             f"{f}{'?' if f in defaults else ''}={field_shape(hints[f])}" for f in cls.__struct_fields__ if f not in ("override", "seat", "version", "meta")
         ]
         if issubclass(cls, ev.Shot):
-            fields.append("(one target: target=ID dice=DICE saves=DICE cover?=BOOL obscured?=BOOL damage?=N splashed?=A,B)")
+            fields.append("(one target: target=ID dice=DICE saves=DICE cover?=BOOL obscured?=BOOL damage?=N splashed?=A,B;")
+            fields.append(
+                "further targets (Blast, Torrent): further?=A,B further_dice?=ID:DICE,ID:DICE further_saves?=ID:DICE,ID:DICE further_cover?=A,B further_obscured?=A,B)"
+            )
         lines.append(f"  {name:<26} {' '.join(fields)}")
     return "\n".join(lines)
 

@@ -96,7 +96,7 @@ async def _one(screen: Asker, move: Move, q: Question, so_far: dict[str, str], *
     `edit`, a typed answer's default is there to edit (a correction), not to replace."""
     title = f"{move.label}: {q.label}" if q.label[:1].islower() else q.label
     legal = q.legal(so_far)
-    if q.kind in ("number", "text", "dice") or (q.other and not legal):
+    if q.kind in ("number", "text", "dice") or (q.other and not legal) or (q.many and q.kind == "operatives"):  # several: typed A,B, the choices listed
         text = await screen.ask(TextPrompt(title, q.default or "", _hint(q), edit=edit))
         if text is None or not text.strip():
             return NONE if q.optional and text is not None else None
