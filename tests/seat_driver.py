@@ -149,6 +149,11 @@ class Phones:
                     box.fill(value)
                     tapped.taps += 1
                     tapped.what.append(f"typed {q.field}")
+            elif q.many:  # several picked: a tap each (further targets, operatives splashed)
+                for picked in filter(None, (value or "").split(",")):
+                    segment = element.locator(f".segment[data-value='{picked}']")
+                    if segment.get_attribute("aria-pressed") != "true":
+                        _tap(page, segment, tapped)
             else:
                 segment = element.locator(f".segment[data-value='{value or ''}']")
                 if segment.get_attribute("aria-pressed") != "true":
