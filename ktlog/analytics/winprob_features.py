@@ -27,6 +27,7 @@ from ..rules.killop import KILL_GRADE_TABLE, MAX_KILL_GRADE
 from ..rules.ruleset import Ruleset
 from ..rulesets import RULESETS
 from ..state import PLAYER_STATUS, GameState, OperativeState
+from .winprob_board import BOARD_FEATURES, Positions, board_figures, positions_key
 
 LOOT_VP_PER_TP = 2
 """Loot scores at most 2VP a player a turning point (pg 85)."""
@@ -63,6 +64,8 @@ class Side:
     tac_op_revealed: bool
     room: dict[str, int]
     total_room: int
+    board: Positions
+    """Where its operatives stand (a game with positions; else all 0)."""
 
 
 Feature = Callable[[Side], float]
@@ -88,6 +91,9 @@ CATALOGUE: dict[str, tuple[Feature, str]] = {
     "holds_marker": (lambda s: float(s.markers > 0), "1 for a player holding a marker (Secure and Transmission score it, pg 85)"),
     "most_markers": (lambda s: float(s.most_markers), "1 for the player holding more markers than every opponent (pg 85)"),
     "tac_op_revealed": (lambda s: float(s.tac_op_revealed), "1 once the player's tac op is revealed"),
+    "on_markers": (lambda s: s.board.on_markers, "operatives within control range of an objective marker (a game with positions, pg 52)"),
+    "marker_distance": (lambda s: s.board.marker_distance, "the operatives' mean distance in inches to the nearest objective marker (a game with positions)"),
+    "in_cover": (lambda s: s.board.in_cover, "operatives in cover from the nearest enemy operative (a game with positions, pg 47)"),
 }
 """Every feature a ruleset may name, with what it is (docs/statistics.md lists them); besides
 these, `vp:OP` (VP scored in op OP) and `room:OP` (VP still to be scored in it)."""
@@ -110,11 +116,11 @@ def feature(name: str) -> Feature:
     raise KtlogError(f"the win-probability model has no feature {name!r}; features: {', '.join(CATALOGUE)}, vp:OP, room:OP, and any of them @CRITOP")
 
 
-def features_of(ruleset: Ruleset) -> tuple[str, ...]:
-    """The features a ruleset's games are read by: its own list, else `SHARED` with VP by op."""
-    if ruleset.win_features is not None:
-        return tuple(ruleset.win_features)
-    return (*SHARED, *(f"vp:{op}" for op in ruleset.ops))
+def features_of(ruleset: Ruleset, *, board: bool = False) -> tuple[str, ...]:
+    """The features a ruleset's games are read by: its own list, else `SHARED` with VP by op;
+    `board`: and its board features after them (`Ruleset.win_board_features`, games with positions)."""
+    own = tuple(ruleset.win_features) if ruleset.win_features is not None else (*SHARED, *(f"vp:{op}" for op in ruleset.ops))
+    return (*own, *ruleset.win_board_features) if board else own
 
 
 def terms(features: tuple[str, ...] | list[str]) -> list[str]:
@@ -182,8 +188,9 @@ def bodies(state: GameState) -> Bodies:
     return counts
 
 
-def sides(state: GameState, ruleset: Ruleset, summed: Bodies) -> dict[str, Side]:
-    """Each player's figures at `state` (only what a spectator is shown), their operatives `summed`."""
+def sides(state: GameState, ruleset: Ruleset, summed: Bodies, positions: dict[str, Positions] | None = None) -> dict[str, Side]:
+    """Each player's figures at `state` (only what a spectator is shown), their operatives
+    `summed`, and where they stand (`positions`, when the features read it)."""
     caps, total_cap = ruleset.vp_caps(state) if state.players else ({}, 0)
     ready = state.count(PLAYER_STATUS)
     held = dict.fromkeys(state.players, 0)
@@ -222,8 +229,13 @@ def sides(state: GameState, ruleset: Ruleset, summed: Bodies) -> dict[str, Side]
             tac_op_revealed=p.tac_op_revealed,
             room=room,
             total_room=max(0, min(total_cap - total, sum(room.values()))) if caps else 0,
+            board=positions[name] if positions else NOWHERE,
         )
     return out
+
+
+NOWHERE = Positions()
+"""A player's board features when none is read (no feature asks, or no positions)."""
 
 
 def to_next_grade(starting_enemies: int, incapacitated: int, grade: int) -> int:
@@ -268,6 +280,9 @@ class Reader:
         self._read = [feature(f) for f in self.features]
         self._last: tuple[GameState, tuple, Bodies] | None = None
         """The state last read, how many of its operatives were out or set up, and them summed."""
+        self.reads_board = any(f.partition("@")[0] in BOARD_FEATURES for f in self.features)
+        self._positions: tuple[tuple, dict[str, Positions]] | None = None
+        """Where the operatives stood when last read, and the board features there (they change only when one moves)."""
 
     def moment(self, state: GameState, after: Event | None = None) -> Moment:
         """The game at `state` as the model reads it (`after`: the event that led to it from the
@@ -281,7 +296,7 @@ class Reader:
             summed = bodies(state)
         if after is not None:  # a state walked through event by event (not a trial's)
             self._last = (state, out, summed)
-        by_player = sides(state, self.ruleset, summed)
+        by_player = sides(state, self.ruleset, summed, self.positions(state) if self.reads_board and state.layout is not None else None)
         players = list(by_player)
         own = [[f(by_player[p]) for f in self._read] for p in players]
         n = len(players)
@@ -293,6 +308,13 @@ class Reader:
         ready = sum(s.to_activate for s in by_player.values())
         in_killzone = sum(s.operatives for s in by_player.values())
         return Moment(state.seq, state.turning_point, battle_left(state, self.ruleset, ready, in_killzone), players, relative)
+
+    def positions(self, state: GameState) -> dict[str, Positions]:
+        """The board features at `state`, worked out again only when an operative has moved, come or gone."""
+        key = positions_key(state)
+        if self._positions is None or self._positions[0] != key:
+            self._positions = (key, board_figures(state))
+        return self._positions[1]
 
 
 def reader_for(state: GameState) -> Reader:

@@ -18,11 +18,11 @@ from collections.abc import Callable, Iterable, Sequence
 import polars as pl
 
 from ..errors import KtlogError
-from ..events import Event
+from ..events import Event, GameCreated
 from ..rulesets import RULESETS
 from ..state import GameState
 from .winprob import BASELINE_FEATURES, MIN_GAMES, CalibrationBin, Score, TurningPointScore, WinModel
-from .winprob_features import TERMS, Reader, in_battle, moves_the_board, states, terms
+from .winprob_features import TERMS, Reader, features_of, in_battle, moves_the_board, states, terms
 
 FOLDS = 5
 BINS = 10
@@ -245,22 +245,34 @@ def league_model(
     if count < MIN_GAMES:
         return f"only {count} finished {ruleset} game(s), fewer than the {MIN_GAMES} needed to tell a model from the VP baseline"
     folded = game_folds(rows, folds)
-    features = Reader(RULESETS[ruleset]).features
+    features = features_read(ruleset, rows)
     scored = pl.concat(Fitted(folded.filter(pl.col("fold") != k), features).predict(folded.filter(pl.col("fold") == k)) for k in range(folds))
     whole = Fitted(rows, features)
     return assemble(whole, ruleset, scored, held_out=f"{folds}-fold cross-validation split by game", games=count, simulated=simulated, source=source)
 
 
 def read_games(ruleset: str, games: Iterable[tuple[SeqEvents, bool]], progress: Callable[[int], None] | None = None) -> tuple[pl.DataFrame, int]:
-    """The rows of every game given (folded one by one), and how many were simulated."""
-    reader = Reader(RULESETS[ruleset])
-    frames, simulated = [], 0
+    """The rows of every game given (folded one by one), and how many were simulated. The
+    ruleset's board features are read too, and kept when a game has positions (`features_read`)."""
+    own = features_of(RULESETS[ruleset])
+    reader = Reader(RULESETS[ruleset], features_of(RULESETS[ruleset], board=True))
+    frames, simulated, positional = [], 0, False
     for key, (records, was_simulated) in enumerate(games):
         frames.append(game_rows(records, reader, key))
         simulated += was_simulated
+        positional = positional or any(isinstance(e, GameCreated) and e.layout is not None for _, e in records[:1])
         if progress:
             progress(key + 1)
-    return (pl.concat(frames) if frames else pl.DataFrame()), simulated
+    rows = pl.concat(frames) if frames else pl.DataFrame()
+    if not positional and rows.height:
+        rows = rows.drop(f"f{i}" for i in range(len(own), len(reader.features)))
+    return rows, simulated
+
+
+def features_read(ruleset: str, rows: pl.DataFrame) -> tuple[str, ...]:
+    """The features whose columns `read_games` kept: the ruleset's, and its board features when a game had positions."""
+    every = features_of(RULESETS[ruleset], board=True)
+    return every[: sum(c[0] == "f" and c[1:].isdigit() for c in rows.columns)]
 
 
 def assemble(fitted: Fitted, ruleset: str, scored: pl.DataFrame, *, held_out: str, games: int, simulated: int, source: str, origin: str = "league") -> WinModel:

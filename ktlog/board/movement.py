@@ -170,3 +170,30 @@ def move_problem(
             f"{action}, pg 40-41",
         )
     return None
+
+
+def fewest_inches(start: Waypoint, end: Waypoint) -> int:
+    """What any path from start to end counts at least (pg 40, 56): the straight line across, its
+    increments rounded up, a rise of more than 1" climbed (at least 2"), a drop past the first 2"."""
+    across = _up(math.hypot(end[0] - start[0], end[1] - start[1]))
+    rise = end[2] - start[2]
+    climb = _up(max(CLIMB_MINIMUM, rise)) if rise > JUMP_UP_IGNORED + 0.01 else 0
+    drop = _up(max(0.0, -rise - DROP_IGNORED))
+    return across + climb + drop
+
+
+def counted(board: Board, op: Placed, end: Waypoint, others: Sequence[Placed] = (), *, climb: bool = True) -> tuple[int, bool]:
+    """What a move from where the operative stands to `end` counts: the cheapest of the straight
+    ways there (one jump, across then up or down, up or down then across) that is open, and True;
+    when terrain blocks all three (the player's way around is not searched), the fewest inches
+    any path counts, and False. Without `climb` (a Dash, pg 40) a way that climbs is not open."""
+    here = (op.x, op.y, op.z)
+    least = fewest_inches(here, end)
+    cheapest: int | None = None
+    for way in ([end], [(end[0], end[1], here[2]), end], [(here[0], here[1], end[2]), end]):
+        move = move_cost(board, op, way, others)
+        if move.problem is None and (climb or not move.climbed):
+            cheapest = move.cost if cheapest is None else min(cheapest, move.cost)
+            if move.cost <= least:
+                break  # no way costs less
+    return (least, False) if cheapest is None else (cheapest, True)

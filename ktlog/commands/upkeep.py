@@ -64,20 +64,39 @@ def rebuild(ctx, as_json) -> None:
     echo(f"rebuilt projections and snapshots of {counted(count, 'game')}")
 
 
-@click.command(epilog=examples("ktlog simulate --db trial.db", "ktlog simulate --db trial.db --games 100 --seed 7 --ruleset kt21 --json"))
+@click.command(
+    epilog=examples(
+        "ktlog simulate --db trial.db",
+        "ktlog simulate --db trial.db --games 100 --seed 7 --ruleset kt21 --json",
+        "ktlog simulate --db trial.db --layout volkus-like",
+    )
+)
 @click.option("--games", "count", type=click.IntRange(1), default=10, show_default=True, help="How many games to play.")
 @click.option("--seed", type=int, default=1, show_default=True, help="Random seed (the same seed plays the same games).")
 @click.option("--league", default="Simulated League", show_default=True, help="League label of the games.")
 @click.option("--ruleset", default="kt24-preliminary", show_default=True, help="The ruleset of the games (those with a simulator).")
-@click.option("--json", "as_json", is_flag=True, help="Print what was stored as JSON: database, games, game_ids, seed, league, ruleset.")
+@click.option(
+    "--layout",
+    "layout_spec",
+    metavar="NAME|FILE",
+    help="Play on this layout with positions: a shipped one (volkus-like, gallowdark-like) or a layout file (docs/the-board.md).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print what was stored as JSON: database, games, game_ids, seed, league, ruleset, layout.")
 @click.pass_context
-def simulate(ctx, count, seed, league, ruleset, as_json) -> None:
+def simulate(ctx, count, seed, league, ruleset, layout_spec, as_json) -> None:
     """Play random legal games through the rules and store them.
 
     They are marked simulated: statistics, datasets and the web's tables leave them out unless
-    asked (`--simulated`)."""
+    asked (`--simulated`). With --layout, each operative is set up, moved, charges and shoots
+    where the board allows, and the board says who controls each marker."""
+    from ..files.layouts import find_layout
     from ..play.database import default_db_path
-    from ..play.simulate import simulate_into
+    from ..play.simulate import positional_check, simulate_into
+
+    layout = None
+    if layout_spec is not None:
+        layout = find_layout(layout_spec)
+        positional_check(ruleset, layout)
 
     if not os.environ.get("KTLOG_DB") and ctx.find_root().obj["db"] == default_db_path():  # issue 16 #12
         raise KtlogError("simulated games would go into your league's database: give them one of their own with --db FILE")
@@ -85,11 +104,12 @@ def simulate(ctx, count, seed, league, ruleset, as_json) -> None:
     ids: list[str] = []
     try:
         with progress("simulating games") as advance:
-            simulate_into(store, count, seed, league=league, ruleset=ruleset, ids=ids, simulated=True, progress=advance)
+            simulate_into(store, count, seed, league=league, ruleset=ruleset, ids=ids, simulated=True, progress=advance, layout=layout)
     except KeyboardInterrupt:
         echo(f"interrupted: {len(ids)} of {count} games were stored in {store.path}, each whole; the others were not played", err=True)
         ctx.exit(130)
     if as_json:
-        echo_json({"database": str(store.path or ":memory:"), "games": len(ids), "game_ids": ids, "seed": seed, "league": league, "ruleset": ruleset})
+        shown = {"database": str(store.path or ":memory:"), "games": len(ids), "game_ids": ids, "seed": seed, "league": league, "ruleset": ruleset}
+        echo_json(shown | ({"layout": layout.name} if layout is not None else {}))
     else:
         echo(f"simulated {counted(len(ids), 'game')} into {store.path or ':memory:'}")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from ..board.checks import MAX_HEIGHT, problems_of, summary
 from ..board.geometry import (
@@ -26,12 +27,15 @@ from ..board.geometry import (
     within,
 )
 from ..board.layout import Layout
-from ..board.movement import DROP_IGNORED, JUMP_UP_IGNORED, Waypoint, move_cost, placement_problem
+from ..board.movement import JUMP_UP_IGNORED, Waypoint, counted, placement_problem
 from ..board.shapes import Point, inside, seg_point_distance
 from ..events import Charged, Dashed, GameCreated, Moved, OperativeSetUp, ShootingAttack, Shot
 from ..state import GameState, OperativeState
 from .context import Ctx
 from .weapons import WeaponProfile
+
+if TYPE_CHECKING:
+    from .ruleset import Ruleset
 
 DASH = 3
 CHARGE_EXTRA = 2
@@ -129,21 +133,12 @@ def wholly_within(op: Placed, zone: Sequence[Point]) -> bool:
 # --- moves -----------------------------------------------------------------------------------
 
 
-def allowance(ctx: Ctx, e: Moved, op: OperativeState) -> int:
-    """How far the action moves (pg 40-41), no more than 2" when counteracting (pg 39)."""
-    move = DASH if isinstance(e, Dashed) else ctx.ruleset.move(ctx.state, op) + (CHARGE_EXTRA if isinstance(e, Charged) else 0)
-    act = ctx.state.activation
+def allowance(ruleset: Ruleset, s: GameState, op: OperativeState, action: str) -> int:
+    """How far the action (`Moved.name`: Reposition, Dash, Fall Back, Charge) moves (pg 40-41),
+    no more than 2" when counteracting (pg 39)."""
+    move = DASH if action == Dashed.name else ruleset.move(s, op) + (CHARGE_EXTRA if action == Charged.name else 0)
+    act = s.activation
     return min(move, COUNTERACT_MOVE) if act is not None and act.counteract else move
-
-
-def fewest_inches(start: Waypoint, end: Waypoint) -> int:
-    """What any path from start to end counts at least (pg 40, 56): the straight line across, its
-    increments rounded up, a rise of more than 1" climbed (at least 2"), a drop past the first 2"."""
-    across = math.ceil(math.hypot(end[0] - start[0], end[1] - start[1]) - 1e-9)
-    rise = end[2] - start[2]
-    climb = math.ceil(max(2.0, rise) - 1e-9) if rise > JUMP_UP_IGNORED + 0.01 else 0
-    drop = math.ceil(max(0.0, -rise - DROP_IGNORED) - 1e-9)
-    return across + climb + drop
 
 
 def moved(ctx: Ctx, e: Moved, op: OperativeState) -> None:
@@ -164,7 +159,7 @@ def moved(ctx: Ctx, e: Moved, op: OperativeState) -> None:
     assert end is not None
     _broke(ctx, placement_problem(b, end, others))
     if start is not None:
-        _distance(ctx, e, b, start, at, allowance(ctx, e, op), others)
+        _distance(ctx, e, b, start, at, allowance(ctx.ruleset, s, op, e.name), others)
     enemies = [o for o in others if o.player != op.player]
     near = [o.id for o in enemies if control_range(b, end, o)]
     if isinstance(e, Charged):
@@ -180,26 +175,18 @@ def moved(ctx: Ctx, e: Moved, op: OperativeState) -> None:
 
 
 def _distance(ctx: Ctx, e: Moved, b: Board, start: Placed, at: Waypoint, allowed: int, others: Sequence[Placed]) -> None:
-    """The move's distance: the cheapest of the straight ways there (across then up or down, up
-    or down then across, or one jump) when one is open; else no less than the straight line."""
-    here = (start.x, start.y, start.z)
-    least, dash = fewest_inches(here, at), isinstance(e, Dashed)
-    costs = []
-    for way in ([at], [(at[0], at[1], here[2]), at], [(here[0], here[1], at[2]), at]):
-        move = move_cost(b, start, way, others)
-        if move.problem is None and not (dash and move.climbed):
-            costs.append(move)
-            if move.cost <= least:
-                break  # no way costs less
-    counted = min((m.cost for m in costs), default=least)
+    """The move's distance (`movement.counted`): the cheapest of the straight ways there when one
+    is open; else no less than the straight line."""
+    dash = isinstance(e, Dashed)
+    inches, open_way = counted(b, start, at, others, climb=not dash)
     rule = "Charge, pg 41" if isinstance(e, Charged) else f"{e.name}, pg 40"
-    if counted > allowed:
+    if inches > allowed:
         ctx.broke(
-            f'{start.id} moves {counted}" to ({at[0]:g}, {at[1]:g}) (increments rounded up, climbs at least 2", drops past the first 2"); its {e.name} allows {allowed}"',
+            f'{start.id} moves {inches}" to ({at[0]:g}, {at[1]:g}) (increments rounded up, climbs at least 2", drops past the first 2"); its {e.name} allows {allowed}"',
             rule,
         )
-    if dash and not costs and at[2] - here[2] > JUMP_UP_IGNORED + 0.01:
-        ctx.broke(f'{start.id} cannot climb during a Dash: it ends {at[2] - here[2]:g}" higher', "Dash, pg 40")
+    if dash and not open_way and at[2] - start.z > JUMP_UP_IGNORED + 0.01:
+        ctx.broke(f'{start.id} cannot climb during a Dash: it ends {at[2] - start.z:g}" higher', "Dash, pg 40")
 
 
 # --- shooting --------------------------------------------------------------------------------
@@ -226,18 +213,24 @@ def shooting_attack(ctx: Ctx, op: OperativeState, target: OperativeState, attack
     seek = "seek" if profile.seek else "seek light" if profile.seek_light else None
     if primary:
         _broke(ctx, target_problem(b, shooter, aimed, on_board(s), seek=seek))
-    lines = targeting(b, shooter, aimed)
-    cover = False if profile.seek else lines.in_cover(ignore_light=profile.seek_light)
+    cover, obscured = cover_and_obscured(b, shooter, aimed, profile)
     if attack.cover != cover:
         ctx.broke(
             f"{target.id} is {'' if cover else 'not '}in cover from {op.id} by the terrain between; declared cover={attack.cover}, the board gives cover={cover}",
             "Cover, pg 47",
         )
-    if attack.obscured != lines.obscured:
+    if attack.obscured != obscured:
         ctx.broke(
-            f"{target.id} is {'' if lines.obscured else 'not '}obscured from {op.id}; declared obscured={attack.obscured}, the board gives obscured={lines.obscured}",
+            f"{target.id} is {'' if obscured else 'not '}obscured from {op.id}; declared obscured={attack.obscured}, the board gives obscured={obscured}",
             "Obscured, pg 53",
         )
+
+
+def cover_and_obscured(b: Board, shooter: Placed, aimed: Placed, profile: WeaponProfile) -> tuple[bool, bool]:
+    """Whether the target is in cover (pg 47; none against Seek, no Light cover against Seek
+    Light, pg 111) and obscured (pg 53) from the shooter, by the terrain between."""
+    lines = targeting(b, shooter, aimed)
+    return (False if profile.seek else lines.in_cover(ignore_light=profile.seek_light)), lines.obscured
 
 
 def vantage_accurate(s: GameState, op: OperativeState, target: OperativeState) -> int:

@@ -48,6 +48,9 @@ class Ruleset(ABC):
     """What the win-probability model reads of its games, as data: names of
     `ktlog.analytics.winprob_features.CATALOGUE`, `vp:OP` and `room:OP` for its ops. None: the
     shared list and its ops' VP."""
+    win_board_features: ClassVar[tuple[str, ...]] = ()
+    """The features read from the board, added after `win_features` when a league's games have
+    positions (issue 44): names of the same catalogue."""
     pve: ClassVar[bool] = False
     """Played against non-player operatives: no opponent to rank, so left out of the league
     unless asked for by name."""

@@ -60,7 +60,7 @@ class Simulator(kt24.Simulator):
         for p in players:
             archetype = rng.choice(p.archetypes)
             tac_ops.append(TacOpSelected(player=p.name, tac_op=rng.choice(TAC_OPS[archetype]), archetype=archetype))
-        g.setup(rolloff=rolls, initiative=initiative, crit_op=rng.randint(1, 3), equipment=equipment, before_set_up=tac_ops)
+        g.setup(rolloff=rolls, initiative=initiative, crit_op=rng.randint(1, 3), equipment=equipment, before_set_up=tac_ops, **self.on_layout(g, initiative))
         for p in players:
             g.add(ScoutingSelected(player=p.name, option=rng.choice(get_args(ScoutingOption))))
         g.add(ScoutingRevealed())

@@ -65,6 +65,8 @@ def npo_force(cards: list[Datacard], budget: int, rng: random.Random) -> list[tu
 
 
 class Simulator(kt24.Simulator):
+    positional = False  # no layout yet has its drop zones and reinforcements
+
     def __init__(self, rng: random.Random, rosters: list[Roster], ruleset: Ruleset):
         super().__init__(rng, rosters, ruleset)
         self.npo_cards = [o.datacard for o in load_roster(SAMPLE_ROSTERS / "npo.toml").operatives]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Container
 
+from ...board.layout import Layout
 from ...events import (
     ActivationEnded,
     CounteractStarted,
@@ -23,15 +24,19 @@ from ...events import (
     RolledOff,
     StrategicGambitUsed,
     TurningPointEnded,
+    Weapon,
 )
 from ...files.rosters import Roster
 from ...play import builder as b
 from ...play.builder import GameBuilder
 from ...rules.attacks import killzone_profile
 from ...rules.dice import attack_successes
+from ...rules.positions import allowance
 from ...rules.ruleset import Ruleset
 from ...rules.shooting import defence_dice_collected
+from ...rules.weapons import WeaponProfile
 from ...state import GameState, OperativeState, PlayerState
+from . import board
 
 PLAYERS = ["Ana", "Ben", "Cleo", "Dev", "Eli", "Fay", "Gus", "Hana", "Ivo", "Jun", "Kai", "Lea", "Max", "Nia", "Oto", "Pia"]
 STRATEGY_PLOYS = ["Seize Ground", "Bolster", "Combat Doctrine", "Overwhelm"]
@@ -89,6 +94,11 @@ def fight_action(rng: random.Random, s: GameState, op: OperativeState, quick: fl
     )
 
 
+def on_board(s: GameState, op: OperativeState) -> bool:
+    """Whether the game is on a layout and the operative has a position: the board decides its moves."""
+    return s.layout is not None and op.x is not None
+
+
 class Simulator:
     """Plays two-player games of the ruleset it is given, stored under its name; `play_on`
     plays a game on from any moment of its battle (a rollout, `ktlog.analytics.winprob_rollout`)."""
@@ -96,18 +106,26 @@ class Simulator:
     mistakes = 0.01
     """How often an action is undone at once (a mistake noticed): a rollout, which keeps no
     events to undo, sets it to 0."""
+    positional = True
+    """Whether it plays games on a layout, with positions (`ktlog simulate --layout`)."""
 
-    def __init__(self, rng: random.Random, rosters: list[Roster], ruleset: Ruleset):
+    def __init__(self, rng: random.Random, rosters: list[Roster], ruleset: Ruleset, layout: Layout | None = None):
         self.rng = rng
         self.rosters = rosters
+        self.rules = ruleset
         self.ruleset = ruleset.name
+        self.layout = layout
+        """The layout its games are played on, with positions (`board`); None: without."""
         self.turning_points = ruleset.turning_points or 4
         """The battle's length (a ruleset whose mission ends it plays on in its own `play`)."""
 
     def play(self, date: str, **labels: str) -> GameBuilder:
         rng = self.rng
         a, b_ = rng.sample(PLAYERS, 2)
-        g = GameBuilder(ruleset=self.ruleset, killzone=rng.choice(["volkus", "gallowdark", "bheta-decima"]), date=date, **labels)
+        if self.layout is None:
+            g = GameBuilder(ruleset=self.ruleset, killzone=rng.choice(["volkus", "gallowdark", "bheta-decima"]), date=date, **labels)
+        else:
+            g = GameBuilder(ruleset=self.ruleset, killzone=self.layout.killzone, date=date, layout=self.layout, **labels)
         g.player(a, rng.choice(self.rosters))
         g.player(b_, rng.choice(self.rosters))
         rolls = [{a: rng.randint(1, 6), b_: rng.randint(1, 6)}]
@@ -146,7 +164,18 @@ class Simulator:
         g.add(InitiativeDecided(player=rng.choice(list(s.players)) if rng.random() < 0.3 else s.decider))
 
     def setup(self, g: GameBuilder, rolls: list[dict[str, int]], initiative: str) -> None:
-        g.setup(rolloff=rolls, initiative=initiative, crit_op=self.rng.randint(1, 3))
+        g.setup(rolloff=rolls, initiative=initiative, crit_op=self.rng.randint(1, 3), **self.on_layout(g, initiative))
+
+    def on_layout(self, g: GameBuilder, initiative: str) -> dict:
+        """`GameBuilder.setup`'s markers, drop zones and positions on the layout: its objective
+        markers set up in turn from the player without initiative, its first two drop zones
+        (the initiative's first), each operative somewhere in its own; nothing without a layout."""
+        if self.layout is None:
+            return {}
+        other = next(p for p in g.state.players if p != initiative)
+        markers = [(m.name, (other, initiative)[i % 2]) for i, m in enumerate(self.layout.objectives)]
+        zones = dict(zip((initiative, other), (z.name for z in self.layout.drop_zones), strict=False))
+        return {"markers": markers, "drop_zones": zones, "positions": board.setup_positions(self.rng, g.state, self.layout, zones)}
 
     def turning_point(self, g: GameBuilder, tp: int) -> None:
         self.strategy_phase(g, tp)
@@ -176,7 +205,9 @@ class Simulator:
 
     def end_turning_point(self, g: GameBuilder, tp: int) -> None:
         s = g.state
-        if s.crit_op == "Transmission" and s.control_recorded_tp != tp:
+        if s.layout is not None and s.control_recorded_tp != tp:  # with positions, the board says who controls each marker
+            g.add(ObjectivesControlled(control=board.control(s)))
+        elif s.crit_op == "Transmission" and s.control_recorded_tp != tp:
             control = {m: self.rng.choice([*s.players, None]) for m in s.markers}
             g.add(ObjectivesControlled(control=control))
         g.add(TurningPointEnded(turning_point=tp))
@@ -252,9 +283,12 @@ class Simulator:
             if "Fight" not in done:
                 options += [fight_action(rng, s, op, quick=0.2)] * 3
             if left >= 2 and not counteract and "Fall Back" in may_move and not {"Reposition", "Charge", "Fall Back"} & set(done):
-                options.append(b.fall_back())
+                if not on_board(s, op):
+                    options.append(b.fall_back())
+                elif at := board.fall_back(s, op, allowance(self.rules, s, op, "Fall Back")):
+                    options.append(b.fall_back(x=at[0], y=at[1]))
         else:
-            options += self.moves(op, done, may_move, enemies)
+            options += self.moves(s, op, done, may_move, enemies)
             shot = self.shoot_action(s, op, enemies, moved) if "Shoot" not in done else None
             if shot:
                 options += [shot] * 3
@@ -263,13 +297,18 @@ class Simulator:
                 options += [mission] * 2
         return rng.choice(options) if options else None
 
-    def moves(self, op: OperativeState, done: list[str], may_move: Container[str | None], enemies: list[OperativeState]) -> list[b.ActionMaker]:
-        """The moves an operative not within control range of an enemy may make now (pg 40-41)."""
+    def moves(self, s: GameState, op: OperativeState, done: list[str], may_move: Container[str | None], enemies: list[OperativeState]) -> list[b.ActionMaker]:
+        """The moves an operative not within control range of an enemy may make now (pg 40-41);
+        on a layout, each to where the board allows (`board`), and none when it allows nowhere."""
         options = []
-        if "Reposition" in may_move and "Reposition" not in done and not {"Fall Back", "Charge"} & set(done):
-            options.append(b.reposition())
-        if "Dash" in may_move and "Dash" not in done and "Charge" not in done:
-            options.append(b.dash())
+        positions = on_board(s, op)
+        for name, maker in (("Reposition", b.reposition), ("Dash", b.dash)):
+            if name not in may_move or name in done or {"Reposition": {"Fall Back", "Charge"}, "Dash": {"Charge"}}[name] & set(done):
+                continue
+            if not positions:
+                options.append(maker())
+            elif at := board.step(self.rng, s, op, name, allowance(self.rules, s, op, name)):
+                options.append(maker(x=at[0], y=at[1]))
         if (
             "Charge" in may_move
             and op.order == "engage"
@@ -277,7 +316,10 @@ class Simulator:
             and not {"Reposition", "Dash", "Fall Back", "Charge"} & set(done)
             and self.rng.random() < 0.3
         ):
-            options.append(b.charge(self.rng.choice(enemies).id))
+            if not positions:
+                options.append(b.charge(self.rng.choice(enemies).id))
+            elif end := board.charge(self.rng, s, op, allowance(self.rules, s, op, "Charge")):
+                options.append(b.charge(*end[2], x=end[0], y=end[1]))
         return options
 
     def shoot_action(self, s: GameState, op: OperativeState, enemies: list[OperativeState], moved: bool):
@@ -294,6 +336,8 @@ class Simulator:
         if not weapons or not targets:
             return None
         weapon, profile = rng.choice(weapons)
+        if on_board(s, op):
+            return self.shot_on_board(s, op, weapon, profile, targets)
         target = rng.choice(targets)
         if rng.random() < 0.2:
             return b.shoot(weapon.name, target.id, damage=rng.choice([0, weapon.normal_dmg, weapon.crit_dmg, 2 * weapon.normal_dmg]), hot=None)
@@ -305,10 +349,39 @@ class Simulator:
         hot = rng.randint(1, 6) if profile.hot else None
         return b.shoot(weapon.name, target.id, dice, d6(rng, max(0, saves)), cover=cover, hot=hot)
 
+    def shot_on_board(self, s: GameState, op: OperativeState, weapon: Weapon, profile: WeaponProfile, enemies: list[OperativeState]):
+        """A Shoot action at targets the board allows (`board.shot`), with the cover and obscured
+        it gives and the operatives an x" Devastating critical reaches; quick mode one time in
+        five, and always when several targets are shot with x" Devastating (one's splash could
+        incapacitate the next before its turn)."""
+        rng = self.rng
+        aims = board.shot(rng, s, op, profile, enemies)
+        if aims is None:
+            return None
+        quick = rng.random() < 0.2 or (len(aims) > 1 and profile.devastating_splash > 0)
+        hit = weapon.hit + (1 if op.injured else 0)
+        attacks = []
+        for aim in aims:
+            if quick:
+                damage = rng.choice([0, weapon.normal_dmg, weapon.crit_dmg, 2 * weapon.normal_dmg])
+                attacks.append(b.attack(aim.target, cover=aim.cover, obscured=aim.obscured, damage=damage))
+                continue
+            dice = d6(rng, weapon.atk)
+            hits = attack_successes(tuple(map(int, dice)), hit, profile, obscured=aim.obscured)
+            saves = defence_dice_collected(profile, hits.critical_retained) - (1 if aim.cover and not profile.saturate else 0)
+            splash = board.splashed(s, aim.target, profile.devastating_splash) if profile.devastating_splash and hits.critical else ()
+            attacks.append(b.attack(aim.target, dice, d6(rng, max(0, saves)), cover=aim.cover, obscured=aim.obscured, splashed=splash))
+        hot = rng.randint(1, 6) if profile.hot and not quick else None
+        return b.shoot(weapon.name, attacks[0], hot=hot, extra=attacks[1:])
+
     def mission_action(self, s: GameState, op: OperativeState, done: list[str]):
+        """A mission action from TP2 on, at a marker at random; on a layout, one within the operative's control range (pg 52)."""
         if s.turning_point < 2 or not s.markers:
             return None
-        marker = self.rng.choice(list(s.markers.values()))
+        names = board.contested(s, op) if on_board(s, op) else list(s.markers)
+        if not names:
+            return None
+        marker = self.rng.choice([s.markers[n] for n in names])
         if s.crit_op == "Secure" and "Secure" not in done:
             return b.secure(marker.id)
         if s.crit_op == "Loot" and "Loot" not in done and marker.looted_tp != s.turning_point:

@@ -15,6 +15,8 @@ from ..kt24.simulator import PLAYERS
 
 
 class Simulator(kt24.Simulator):
+    positional = False  # the shipped layouts have two drop zones
+
     def play(self, date: str, **labels: str) -> GameBuilder:
         rng = self.rng
         names = rng.sample(PLAYERS, rng.choice((3, 4)))

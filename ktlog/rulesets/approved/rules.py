@@ -18,7 +18,7 @@ from ...events import EquipmentSelected, Event, GambitPassed, InitiativeDecided,
 from ...rules.battle import check_gambit_turn
 from ...rules.context import Ctx, handles
 from ...state import GameState, PlayerState, VPScored
-from ..preliminary.rules import BOARD_AND_CRIT_OP, PreliminaryOps
+from ..preliminary.rules import BOARD_AND_CRIT_OP, POSITIONS, PreliminaryOps
 from .events import (
     PrimaryOp,
     PrimaryOpRevealed,
@@ -58,6 +58,7 @@ class ApprovedOps(PreliminaryOps):
     ops = ("crit", "kill", "tac", "primary")
     max_vp = {"crit": OP_CAP, "kill": OP_CAP, "tac": OP_CAP, "primary": OP_CAP // 2}
     win_features = (*BOARD_AND_CRIT_OP, "tac_op_revealed", "vp:crit", "vp:kill", "vp:tac", "vp:primary")
+    win_board_features = POSITIONS
 
     # --- the shared sequence, as Approved Ops changes it ------------------------------------
 

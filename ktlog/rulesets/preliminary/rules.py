@@ -30,6 +30,9 @@ BOARD_AND_CRIT_OP = (
 )
 """The features of KT24's two-player packs: the board, the kill op's end-of-battle VP and the crit
 op's scoring (pg 84-85), in the order their stored models' coefficients are."""
+POSITIONS = ("on_markers", "marker_distance", "in_cover")
+"""Where the operatives stand, in a game with positions (issue 44): read after the other
+features when a league's games have positions."""
 
 
 class PreliminaryOps(Kt24TwoPlayer):
@@ -40,6 +43,7 @@ class PreliminaryOps(Kt24TwoPlayer):
     ops = ("crit", "kill")
     max_vp = {"crit": 6, "kill": 6}
     win_features = (*BOARD_AND_CRIT_OP, "vp:crit", "vp:kill")
+    win_board_features = POSITIONS
     """The board, the kill op's end-of-battle VP and the crit op's scoring (pg 84-85) as the model reads them."""
     crit_ops = CRIT_OPS
 

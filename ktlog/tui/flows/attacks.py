@@ -12,6 +12,7 @@ from ktlog.text.describe import describe
 from ..screens.fight import FightDialog
 from ..screens.pick import Choice, distinct, operative_choice
 from ..screens.shoot import ShootDialog
+from .placing import where
 from .registry import KIND_FLOWS, Asker, flow
 
 
@@ -58,7 +59,7 @@ async def charge(screen: Asker) -> None:
     s = screen.recorder.state
     options = cast(list[ev.Charged], screen.steps.options("charge"))
     choices = [operative_choice(s.operatives[e.targets[0]], e, s) if len(e.targets) == 1 else Choice(describe(e), e) for e in options]
-    screen.record(await screen.pick_one("Charge: which enemy?", choices))
+    screen.record(await where(screen, await screen.pick_one("Charge: which enemy?", choices)))
 
 
 @flow("guard")

@@ -16,6 +16,7 @@ from ktlog.text.event_text import answers_line, parse_event
 from ..screens.pick import Choice, operative_choice, player_choice
 from ..screens.prompt import TextPrompt
 from ..steps import KIND
+from .placing import where
 from .registry import FLOWS, KIND_FLOWS, Asker
 
 AMOUNT_AND_TEXT = re.compile(r"^\s*([+-]?\d+)\s*(.*)$")
@@ -56,7 +57,7 @@ async def ask_move(screen: Asker, kind: str) -> None:
     except KtlogError as exc:
         screen.say(f"Not recorded: {exc}", ok=False)
         return
-    screen.record(event)
+    screen.record(await where(screen, event))
 
 
 async def answer(screen: Asker, move: Move) -> list[tuple[str, str]] | None | bool:

@@ -12,6 +12,7 @@ from ktlog import events as ev
 from ..screens.control import ControlDialog
 from ..screens.dice_dialog import RollOffDialog
 from ..screens.pick import Choice, PickScreen, Question, distinct, operative_choice, player_choice
+from .placing import where
 from .registry import Asker, flow
 
 
@@ -92,9 +93,10 @@ async def equipment(screen: Asker) -> None:
 
 @flow("set_up_all")
 async def set_up_all(screen: Asker) -> None:
-    """Set up every remaining operative in the rulebook's order (alternating thirds)."""
+    """Set up every remaining operative in the rulebook's order (alternating thirds); in a game
+    with a layout, each where the player puts it on the board (Esc stops)."""
     while screen.steps.legal("set_up"):
-        if not screen.record(screen.steps.options("set_up")[0]):
+        if not screen.record(await where(screen, screen.steps.options("set_up")[0])):
             return
 
 
