@@ -23,9 +23,10 @@ const shape = (tag, attrs) => {
 const inches = (v) => String(Math.round(v * 100) / 100);
 
 // The board for a form's move: `ask(body)` sends a spot to the server ({status, data}); `move` is
-// {event, answers} (the form's event without a position). Returns {part, spot()}: the element to
+// {event, answers} (the form's event without a position); `moved()` is called on each new spot
+// (a refusal of the last Record is no longer about it). Returns {part, spot()}: the element to
 // show, and the latest spot the server judged (null until it answered).
-export function placeBoard(ask, move) {
+export function placeBoard(ask, move, moved) {
   const part = el("div", undefined, "place");
   part.dataset.field = "position";
   part.append(el("p", "Where does it end? Tap the board", "what"));
@@ -52,6 +53,7 @@ export function placeBoard(ask, move) {
     if (data.board) draw(data.board);
     spot = data;
     show();
+    moved();
   }
 
   function draw(b) {
@@ -64,8 +66,8 @@ export function placeBoard(ask, move) {
     const s = b.scale;
     const overlay = shape("g", { "pointer-events": "none" });
     if (b.start) overlay.append(shape("circle", { cx: b.start[0] * s, cy: b.start[1] * s, r: b.radius * s, fill: "none", stroke: "#111", "stroke-width": 2, "stroke-dasharray": "4 3", class: "started" }));
-    const line = shape("line", { stroke: "#f1c40f", "stroke-width": 3 });
-    const ring = shape("circle", { r: b.radius * s, fill: "#f1c40f", "fill-opacity": 0.55, stroke: "#111", "stroke-width": 3, class: "placed" });
+    const line = shape("line", { stroke: "#e67e22", "stroke-width": 3 });
+    const ring = shape("circle", { r: b.radius * s, fill: "#fff", "fill-opacity": 0.8, stroke: "#e67e22", "stroke-width": 5, class: "placed" });
     const name = shape("text", { "font-size": 13, "text-anchor": "middle", "font-weight": "bold", fill: "#111" });
     name.textContent = b.operative;
     overlay.append(line, ring, name);

@@ -705,7 +705,13 @@
       if (form !== asked) return;
       const given = plan().items.filter(({ i, q }) => q.kind !== "dice" && typeof form.answers[i] === "string" && form.answers[i] !== "");
       const answers = Object.entries(form.move.fixed || {}).concat(given.map(({ i, q }) => [q.field, form.answers[i]]));
-      form.board = placeBoard((spot) => api("/seat/place", spot), { event: form.move.event, answers });
+      const moved = () => {
+        if (form !== asked || !form.why) return;
+        form.marked = null;
+        form.why = "";
+        $("form-problem").hidden = true;
+      };
+      form.board = placeBoard((spot) => api("/seat/place", spot), { event: form.move.event, answers }, moved);
       holder.replaceWith(form.board.part);
     });
   }
