@@ -39,8 +39,10 @@ def spot_answer(state: GameState, player: str, body: dict, line: str) -> dict[st
         raise Refused(409, "no_layout", "this game has no layout (ktlog new --layout): its moves are recorded without a position")
     event = parse_event(line)
     if not isinstance(event, Placeable):
-        raise Refused(400, "bad_request", f"{type(event).__name__} has no position: only a set-up or a move that ends somewhere (Reposition, Dash, Fall Back, Charge)")
-    if seats.move_answered(state, player, type(event).__name__, list(_fixed(body))) is None:
+        raise Refused(
+            400, "bad_request", f"{type(event).__name__} has no position: only a set-up or a move that ends somewhere (Reposition, Dash, Fall Back, Charge)"
+        )
+    if seats.move_answered(state, player, type(event).__name__, [(f, v) for f, v in body["answers"]]) is None:
         raise Refused(403, "not_your_seat", f"{type(event).__name__} of {event.operative} is not {player}'s to record now")
     placing = Placing(Moves(state), event)
     x, y, z = _where(placing, body)
@@ -56,14 +58,10 @@ def spot_answer(state: GameState, player: str, body: dict, line: str) -> dict[st
     return answer
 
 
-def _fixed(body: dict) -> list[tuple[str, str]]:
-    return [(f, v) for f, v in body["answers"]]
-
-
 def _where(placing: Placing, body: dict) -> tuple[float | None, float | None, float]:
     """x, y and z as the request gives them, checked: numbers, x and y on the board, z a level."""
     layout = placing.layout
-    given = {}
+    given: dict[str, float | None] = {}
     for name, most in (("x", layout.width), ("y", layout.depth), ("z", None)):
         value = body.get(name)
         if value is None:

@@ -12,6 +12,9 @@ after `play.seats` has checked it is the seat's to record. Every refusal has one
     409 the game moved on since `expected_seq`    413 body too large    422 the rules refuse it
     429 too many writes from the seat (Retry-After)    400 a body or line that does not read
 
+`POST /api/games/ID/seat/place` judges where a set-up or move would end in a game with a layout
+(`seat_board`): a tap on the seat's board, token-checked and counted as a write, recording nothing.
+
 The writes use a store of their own (the server's read connection never writes: the log
 follower notices commits by its `data_version`), on the event loop's thread.
 """
@@ -407,7 +410,8 @@ def seat_view(store: Store, seat: seats.Seat, next_of: NextOf = next_steps) -> d
         "seq": state.seq,
         "state": view,
         "moves": [
-            {**msgspec.to_builtins(m), "more": m.kind in rare, "title": seats.move_title(state, m, moves)} | ({"place": True} if placeable_type(state, m.event) else {})
+            {**msgspec.to_builtins(m), "more": m.kind in rare, "title": seats.move_title(state, m, moves)}
+            | ({"place": True} if placeable_type(state, m.event) else {})
             for m in moves
         ],
         "next": upcoming[1] if (upcoming := next_of(state)) else None,
