@@ -126,3 +126,12 @@ def test_a_game_without_a_layout_has_no_board(tmp_path):
         assert not any("place" in m for m in view["moves"])  # the form is as it was: no board asked
         r = place(client, gid, token, {"event": "Repositioned", "answers": [["operative", "trooper-1"]], "x": 1, "y": 1})
         assert r.status_code == 409 and "no layout" in r.json()["error"]
+
+
+def test_a_charge_takes_its_target_and_move_plus_2_and_must_end_within_control_range(board_game):
+    client, gid, tokens = board_game
+    charge = {"event": "Charged", "answers": [["operative", "legionary-1"], ["targets", "sergeant"]]}  # the sergeant 4" south
+    start = place(client, gid, tokens["Bob"], {**charge, "draw": True}).json()
+    assert start["allowed"] == 8 and start["problem"] and "control range" in start["problem"]  # Move 6" + 2" (pg 40), not yet within 1" of it
+    reached = place(client, gid, tokens["Bob"], {**charge, "x": 10, "y": 11.5}).json()  # bases about 0.3" apart
+    assert (reached["used"], reached["left"], reached["problem"]) == (3, 5, None)  # 2.5" rounds up to 3" (pg 40)
