@@ -6,6 +6,10 @@ and rate limit as every seat route. The page in a browser: tests/test_web_seat_b
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
 import pytest
 from starlette.testclient import TestClient
 from test_tui_placing import battle, before_set_up
@@ -22,16 +26,28 @@ REPOSITION = {"event": "Repositioned", "answers": [["operative", "legionary-1"]]
 SHAPE = {"error", "status", "kind"}
 
 
-@pytest.fixture
-def board_game(tmp_path):
-    """The close-quarters layout's battle, legionary-1 (Bob's, at 10, 9, Move 6") activated; the seats' tokens."""
+@contextmanager
+def served(tmp_path: Path, game: Callable[[Store], str]) -> Iterator[tuple[TestClient, str, dict[str, str]]]:
+    """The seat API over a database holding `game`, and both seats' tokens."""
     db = tmp_path / "board.db"
     with Store(db) as store:
-        gid = battle(store)
-        RecordingSession(store, gid).record(parse_event("OperativeActivated operative=legionary-1 order=engage"))
+        gid = game(store)
         tokens = {p: seats.issue(store, gid, p) for p in ("Alice", "Bob")}
     with TestClient(make_app(db, seats=True), base_url="http://127.0.0.1:8787") as client:
         yield client, gid, tokens
+
+
+def activated(store: Store) -> str:
+    """The close-quarters layout's battle, legionary-1 (Bob's, at 10, 9, Move 6") activated."""
+    gid = battle(store)
+    RecordingSession(store, gid).record(parse_event("OperativeActivated operative=legionary-1 order=engage"))
+    return gid
+
+
+@pytest.fixture
+def board_game(tmp_path):
+    with served(tmp_path, activated) as answer:
+        yield answer
 
 
 def place(client, gid, token, body):
@@ -63,11 +79,8 @@ def test_a_base_on_heavy_terrain_is_refused_with_its_page(board_game):
 
 
 def test_a_set_up_starts_in_the_drop_zone_and_a_vantage_spot_offers_its_top(tmp_path):
-    db = tmp_path / "setup.db"
-    with Store(db) as store:
-        gid = before_set_up(store)
-        token = seats.issue(store, gid, "Alice")
-    with TestClient(make_app(db, seats=True), base_url="http://127.0.0.1:8787") as client:
+    with served(tmp_path, before_set_up) as (client, gid, tokens):
+        token = tokens["Alice"]
         body = {"event": "OperativeSetUp", "answers": [["operative", "sergeant"]]}
         first = place(client, gid, token, {**body, "draw": True}).json()
         assert first["board"]["start"] is None and first["used"] is None and first["problem"] is None
@@ -117,11 +130,8 @@ def test_the_taps_are_rate_limited_as_the_seats_writes(board_game, monkeypatch):
 
 
 def test_a_game_without_a_layout_has_no_board(tmp_path):
-    db = tmp_path / "plain.db"
-    with Store(db) as store:
-        gid = tiny_game(store)
-        token = seats.issue(store, gid, "Alice")
-    with TestClient(make_app(db, seats=True), base_url="http://127.0.0.1:8787") as client:
+    with served(tmp_path, tiny_game) as (client, gid, tokens):
+        token = tokens["Alice"]
         view = client.get(f"/api/games/{gid}/seat", headers={"authorization": f"Bearer {token}"}).json()
         assert not any("place" in m for m in view["moves"])  # the form is as it was: no board asked
         r = place(client, gid, token, {"event": "Repositioned", "answers": [["operative", "trooper-1"]], "x": 1, "y": 1})

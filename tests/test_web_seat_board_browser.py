@@ -43,6 +43,30 @@ def tap_board(page, x: float, y: float) -> None:
     board.tap(position={"x": x * per_inch, "y": y * per_inch})
 
 
+def seat_on_phone(pw, tmp_path: Path, base: str, gid: str, token: str):
+    """A phone's browser on the seat's page, online; its context and page, and the page's script
+    errors and refusals by its policy (CSP) as they come (a refused request's status is no error)."""
+    context = launch_chromium(pw, tmp_path / "phone", **PHONE)
+    page = context.pages[0]
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: m.type == "error" and "Failed to load resource" not in m.text and errors.append(m.text))
+    open_seat(page, base, gid, token)
+    return context, page, errors
+
+
+def open_seat(page, base: str, gid: str, token: str) -> None:
+    page.goto(f"{base}/seat/{gid}#{token}")
+    expect(page.locator("#net")).to_have_text("online")
+
+
+def spot(page, x: float, y: float, said: str, verdict: str) -> None:
+    """A tap on the board at (x, y), and what the page says of it (from the server)."""
+    tap_board(page, x, y)
+    expect(page.locator("#form-body .place .where")).to_have_text(said)
+    expect(page.locator("#form-body .verdict")).to_contain_text(verdict)
+
+
 def board_script_loaded(page) -> bool:
     return page.evaluate("() => performance.getEntriesByType('resource').some((e) => e.name.endsWith('/seat-board.js'))")
 
@@ -62,20 +86,15 @@ def test_a_set_up_and_a_reposition_by_tap_an_illegal_spot_refused_and_as_far_as_
         bob_token = seats.issue(store, moving, "Bob")
     IMG.mkdir(exist_ok=True)
     with running(db, seats=True) as base, sync_playwright() as pw:
-        context = launch_chromium(pw, tmp_path / "phone", **PHONE)
-        page = context.pages[0]
         # A set-up: the operative's button, a tap on the board, Record (3 taps).
-        page.goto(f"{base}/seat/{setup}#{alice_token}")
-        expect(page.locator("#net")).to_have_text("online")
+        context, page, errors = seat_on_phone(pw, tmp_path, base, setup, alice_token)
         assert not board_script_loaded(page)  # the first load is the seat's as before
         page.locator(".move[data-kind=set_up][data-value=sergeant]").tap()
         where = page.locator("#form-body .place .where")
         expect(where).to_contain_text("sergeant at x=")  # the server's first spot: its drop zone's middle
         expect(where).to_contain_text("set up in Alice's drop zone A")
         assert board_script_loaded(page)
-        tap_board(page, 6, 16)
-        expect(where).to_have_text("sergeant at x=6 y=16 · set up in Alice's drop zone A")
-        expect(page.locator("#form-body .verdict")).to_have_text("Legal here: Record records it")
+        spot(page, 6, 16, "sergeant at x=6 y=16 · set up in Alice's drop zone A", "Legal here: Record records it")
         page.screenshot(path=str(IMG / "seat-board-set-up.png"))
         seq = len(payloads(db, setup))
         page.locator("#form-ok").tap()
@@ -84,20 +103,16 @@ def test_a_set_up_and_a_reposition_by_tap_an_illegal_spot_refused_and_as_far_as_
         assert isinstance(set_up, ev.OperativeSetUp) and (set_up.operative, set_up.x, set_up.y, set_up.z) == ("sergeant", 6, 16, None)
 
         # A Reposition: its button opens the board on the operative (legionary-1 at 10, 9; Move 6").
-        page.goto(f"{base}/seat/{moving}#{bob_token}")
-        expect(page.locator("#net")).to_have_text("online")
+        open_seat(page, base, moving, bob_token)
         page.locator(".move[data-kind=reposition]").tap()
         expect(where).to_have_text('legionary-1 at x=10 y=9 · moves 0" of its Reposition\'s 6": 6" left')
         before = len(payloads(db, moving))
         # On the crate (Heavy): refused with its page, and Record records nothing.
-        tap_board(page, 13, 8)
+        spot(page, 13, 8, 'legionary-1 at x=13 y=8 · moves 4" of its Reposition\'s 6": 2" left', "Not here: legionary-1's base would be on Crate")
         verdict = page.locator("#form-body .verdict")
-        expect(verdict).to_contain_text("Not here: legionary-1's base would be on Crate")
         expect(verdict).to_contain_text("pg 56")
         # Too far: 7.5" north counts 8" of the 6".
-        tap_board(page, 10, 1.5)
-        expect(where).to_have_text('legionary-1 at x=10 y=1.5 · moves 8" of its Reposition\'s 6": 2" too far')
-        expect(verdict).to_contain_text("pg 4")
+        spot(page, 10, 1.5, 'legionary-1 at x=10 y=1.5 · moves 8" of its Reposition\'s 6": 2" too far', "(Reposition, pg 40)")
         page.screenshot(path=str(IMG / "seat-board-too-far.png"))
         page.locator("#form-ok").tap()
         expect(page.locator("#form-problem")).to_contain_text("Not recorded:")
@@ -108,15 +123,14 @@ def test_a_set_up_and_a_reposition_by_tap_an_illegal_spot_refused_and_as_far_as_
         expect(page.locator("#form-problem")).to_be_hidden()  # the refusal was of the spot left behind
         expect(where).to_have_text('legionary-1 at x=10 y=3 · moves 6" of its Reposition\'s 6": 0" left')
         # A tap 4" north, legal: recorded with its x and y.
-        tap_board(page, 10, 5)
-        expect(where).to_have_text('legionary-1 at x=10 y=5 · moves 4" of its Reposition\'s 6": 2" left')
-        expect(verdict).to_have_text("Legal here: Record records it")
+        spot(page, 10, 5, 'legionary-1 at x=10 y=5 · moves 4" of its Reposition\'s 6": 2" left', "Legal here: Record records it")
         page.screenshot(path=str(IMG / "seat-board-reposition.png"))
         page.locator("#form-ok").tap()
         expect(page.locator("#form")).to_be_hidden()
         moved = payloads(db, moving)[before:]
         assert len(moved) == 1 and isinstance(moved[0], ev.Repositioned)
         assert (moved[0].operative, moved[0].x, moved[0].y, moved[0].z) == ("legionary-1", 10, 5, None)
+        assert errors == []  # the board drawn and tapped within the seat's strict policy
         context.close()
 
 
@@ -127,15 +141,12 @@ def test_without_a_layout_a_reposition_is_one_tap_and_no_board(tmp_path):
         RecordingSession(store, gid).record(parse_event("OperativeActivated operative=trooper-1 order=engage"))
         token = seats.issue(store, gid, "Alice")
     with running(db, seats=True) as base, sync_playwright() as pw:
-        context = launch_chromium(pw, tmp_path / "phone", **PHONE)
-        page = context.pages[0]
-        page.goto(f"{base}/seat/{gid}#{token}")
-        expect(page.locator("#net")).to_have_text("online")
+        context, page, errors = seat_on_phone(pw, tmp_path, base, gid, token)
         before = len(payloads(db, gid))
         page.locator(".move[data-kind=reposition]").tap()
         expect(page.locator("body")).to_have_attribute("data-seq", str(before + 1))  # recorded at once
         expect(page.locator("#form")).to_be_hidden()
         moved = payloads(db, gid)[before:]
         assert len(moved) == 1 and isinstance(moved[0], ev.Repositioned) and moved[0].x is None
-        assert not board_script_loaded(page)
+        assert not board_script_loaded(page) and errors == []
         context.close()
