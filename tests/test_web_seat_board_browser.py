@@ -130,6 +130,11 @@ def test_a_set_up_and_a_reposition_by_tap_an_illegal_spot_refused_and_as_far_as_
         moved = payloads(db, moving)[before:]
         assert len(moved) == 1 and isinstance(moved[0], ev.Repositioned)
         assert (moved[0].operative, moved[0].x, moved[0].y, moved[0].z) == ("legionary-1", 10, 5, None)
+        # Its correction from the log keeps where it ended (the position is no question of its form).
+        page.locator(f"#log li[value='{before + 1}'] button", has_text="Correct").tap()
+        expect(page.locator("body")).to_have_attribute("data-seq", str(before + 2))
+        corrected = payloads(db, moving)[-1]
+        assert isinstance(corrected, ev.EventCorrected) and (corrected.event.x, corrected.event.y) == (10, 5)
         assert errors == []  # the board drawn and tapped within the seat's strict policy
         context.close()
 

@@ -32,6 +32,14 @@ def placeable_type(state: GameState, event_type: str) -> bool:
     return state.layout is not None and cls is not None and issubclass(cls, Placeable)
 
 
+def position_answers(event: ev.Event) -> list[tuple[str, str]]:
+    """Where a recorded set-up or move ended, as answers (x, y, and z when up): a correction's
+    form keeps them, the position being no question of its move."""
+    if not isinstance(event, Placeable) or event.x is None or event.y is None:
+        return []
+    return [("x", f"{event.x:g}"), ("y", f"{event.y:g}"), *([("z", f"{event.z:g}")] if event.z else [])]
+
+
 def spot_answer(state: GameState, player: str, body: dict, line: str) -> dict[str, Any]:
     """The answer to a seat's spot: `line` is the form's event without a position (made from its
     answers as the record path makes it)."""

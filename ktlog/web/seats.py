@@ -54,7 +54,7 @@ from ..text.json_views import state_view
 from ..text.results import describe_result
 from .guard import CSP
 from .responses import refusal
-from .seat_board import placeable_type, spot_answer
+from .seat_board import placeable_type, position_answers, spot_answer
 from .seat_page import seat_page
 from .views import event_row, log_rows
 from .writes import Refused, WritingApi, bearer, json_body
@@ -247,7 +247,8 @@ class SeatApi(WritingApi):
         if not seq.isdigit():
             raise Refused(400, "bad_request", "say which event to correct: ?seq=N, its seq in the log")
         form = seats.correction(store, seat.game_id, int(seq), seat.player)
-        return 200, {"seq": form.seq, "line": form.line, "move": msgspec.to_builtins(form.move), "answers": form.answers}
+        answers = form.answers and [*form.answers, *position_answers(parse_event(form.line))]  # where a move ended is kept
+        return 200, {"seq": form.seq, "line": form.line, "move": msgspec.to_builtins(form.move), "answers": answers}
 
     def _record(self, store: Store, seat: seats.Seat, body: dict) -> tuple[int, dict]:
         session = RecordingSession(store, seat.game_id)
