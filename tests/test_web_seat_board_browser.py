@@ -94,6 +94,11 @@ def test_a_set_up_and_a_reposition_by_tap_an_illegal_spot_refused_and_as_far_as_
         expect(where).to_contain_text("sergeant at x=")  # the server's first spot: its drop zone's middle
         expect(where).to_contain_text("set up in Alice's drop zone A")
         assert board_script_loaded(page)
+        # On the tower's platform (Vantage, 3" up): the floor or on top, the terminal's `v`.
+        spot(page, 15.5, 19.5, "sergeant at x=15.5 y=19.5 · set up in Alice's drop zone A", "")
+        page.locator("#form-body .levels button", has_text="on top").tap()
+        expect(where).to_have_text("sergeant at x=15.5 y=19.5 z=3 · set up in Alice's drop zone A")
+        expect(page.locator("#form-body .levels button[aria-pressed=true]")).to_have_text('on top, 3"')
         spot(page, 6, 16, "sergeant at x=6 y=16 · set up in Alice's drop zone A", "Legal here: Record records it")
         page.screenshot(path=str(IMG / "seat-board-set-up.png"))
         seq = len(payloads(db, setup))
