@@ -112,6 +112,13 @@ def test_a_set_up_and_a_reposition_by_tap_an_illegal_spot_refused_and_as_far_as_
         page.locator(".move[data-kind=reposition]").tap()
         expect(where).to_have_text('legionary-1 at x=10 y=9 · moves 0" of its Reposition\'s 6": 6" left')
         before = len(payloads(db, moving))
+        # Offline, a tap is not judged: the page says so and judges nothing itself.
+        context.set_offline(True)
+        tap_board(page, 10, 7)
+        expect(page.locator("#form-body .verdict")).to_contain_text("Offline: the server judges every spot")
+        expect(where).to_contain_text("x=10 y=9")
+        context.set_offline(False)
+        expect(page.locator("#net")).to_have_text("online", timeout=5000)
         # On the crate (Heavy): refused with its page, and Record records nothing.
         spot(page, 13, 8, 'legionary-1 at x=13 y=8 · moves 4" of its Reposition\'s 6": 2" left', "Not here: legionary-1's base would be on Crate")
         verdict = page.locator("#form-body .verdict")

@@ -43,7 +43,15 @@ export function placeBoard(ask, move, moved) {
 
   async function judge(extra) {
     const mine = ++asked;
-    const { status, data } = await ask({ event: move.event, answers: move.answers, ...extra });
+    let answer;
+    try {
+      answer = await ask({ event: move.event, answers: move.answers, ...extra });
+    } catch (err) {
+      verdict.textContent = "Offline: the server judges every spot, so the board waits for the network; tap again once online";
+      verdict.className = "verdict refused";
+      return;
+    }
+    const { status, data } = answer;
     if (mine !== asked) return;
     if (status !== 200) {
       verdict.textContent = data.error;

@@ -713,6 +713,9 @@
       };
       form.board = placeBoard((spot) => api("/seat/place", spot), { event: form.move.event, answers }, moved);
       holder.replaceWith(form.board.part);
+    }, () => {
+      boardScript = null; // asked again the next time
+      holder.textContent = "The board could not be loaded (offline?): close the form and open it again once online.";
     });
   }
 
