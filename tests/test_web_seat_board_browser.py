@@ -167,3 +167,29 @@ def test_without_a_layout_a_reposition_is_one_tap_and_no_board(tmp_path):
         assert len(moved) == 1 and isinstance(moved[0], ev.Repositioned) and moved[0].x is None
         assert not board_script_loaded(page) and errors == []
         context.close()
+
+
+def test_a_charge_asks_its_target_then_the_board_and_a_new_target_a_new_board(tmp_path):
+    db = tmp_path / "charge.db"
+    with Store(db) as store:
+        gid = battle(store)
+        RecordingSession(store, gid).record(parse_event("OperativeActivated operative=legionary-1 order=engage"))
+        token = seats.issue(store, gid, "Bob")
+    with running(db, seats=True) as base, sync_playwright() as pw:
+        context, page, errors = seat_on_phone(pw, tmp_path, base, gid, token)
+        page.locator(".move[data-kind=charge]").tap()
+        page.locator("#form-body .step .choice[data-value='gunner-plasma']").tap()
+        where = page.locator("#form-body .place .where")
+        expect(where).to_have_text('legionary-1 at x=10 y=9 · moves 0" of its Charge\'s 8": 8" left')  # Move 6" + 2" (pg 40)
+        spot(page, 10, 11.5, 'legionary-1 at x=10 y=11.5 · moves 3" of its Charge\'s 8": 5" left', "Not here:")  # near the sergeant, not its target
+        page.locator("#form-answered .chip[data-field=targets]").tap()  # another target: the board asks again
+        page.locator("#form-body .step .choice[data-value='sergeant']").tap()
+        expect(where).to_contain_text("x=10 y=9")
+        spot(page, 10, 11.5, 'legionary-1 at x=10 y=11.5 · moves 3" of its Charge\'s 8": 5" left', "Legal here")
+        before = len(payloads(db, gid))
+        page.locator("#form-ok").tap()  # 4 taps: Charge, its target, the board, Record
+        expect(page.locator("body")).to_have_attribute("data-seq", str(before + 1))
+        charged = payloads(db, gid)[-1]
+        assert isinstance(charged, ev.Charged) and (charged.targets, charged.x, charged.y) == (("sergeant",), 10, 11.5)
+        assert errors == []
+        context.close()

@@ -395,7 +395,7 @@
     else if (form.confirm) body.append(el("p", `${form.move.label}: are you sure? It is recorded at once, for both players.`, "what"));
     else drawSheet(sheet, body);
     if (!next && onBoard()) showBoard(body);
-    else if (!next && form.kept.length) body.append(el("p", `Where it ended is kept (${form.kept.map(([f, v]) => f + "=" + v).join(" ")}): to change it, edit it as a line`, "hint"));
+    else if (!next && form.kept.length) body.append(el("p", `Where it ended is kept (${form.kept.map(([f, v]) => f + "=" + v).join(" ")}): to change it, undo the move and tap it again`, "hint"));
     if (form.confirm) $("form-ok").textContent = `Yes: ${form.move.label}`;
     const said = form.marked && body.querySelector(`[data-field='${form.marked}'] .why`); // said where the question is asked, else at the top
     $("form-problem").hidden = !form.why || !!said;
@@ -692,26 +692,29 @@
   }
 
   // A set-up or a move that ends somewhere, in a game with a layout: the board, its script loaded
-  // the first time a form needs it (seat-board.js), kept while the form is open.
+  // the first time a form needs it (seat-board.js), kept while the form is open and its answers
+  // (a Charge's target) stay as they were.
   const onBoard = () => !!form.move.place && !form.correcting;
   let boardScript = null;
   function showBoard(body) {
-    if (form.board) return body.append(form.board.part);
+    const given = plan().items.filter(({ i, q }) => q.kind !== "dice" && typeof form.answers[i] === "string" && form.answers[i] !== "");
+    const answers = Object.entries(form.move.fixed || {}).concat(given.map(({ i, q }) => [q.field, form.answers[i]]));
+    const key = JSON.stringify(answers);
+    if (form.board && form.board.key === key) return body.append(form.board.part);
+    form.board = null;
     const holder = el("div", "Loading the board…", "place");
     body.append(holder);
     const asked = form;
     boardScript = boardScript || import(document.body.dataset.board);
     boardScript.then(({ placeBoard }) => {
-      if (form !== asked) return;
-      const given = plan().items.filter(({ i, q }) => q.kind !== "dice" && typeof form.answers[i] === "string" && form.answers[i] !== "");
-      const answers = Object.entries(form.move.fixed || {}).concat(given.map(({ i, q }) => [q.field, form.answers[i]]));
+      if (form !== asked || !holder.isConnected) return;
       const moved = () => {
         if (form !== asked || !form.why) return;
         form.marked = null;
         form.why = "";
         $("form-problem").hidden = true;
       };
-      form.board = placeBoard((spot) => api("/seat/place", spot), { event: form.move.event, answers }, moved);
+      form.board = { key, ...placeBoard((spot) => api("/seat/place", spot), { event: form.move.event, answers }, moved) };
       holder.replaceWith(form.board.part);
     }, () => {
       boardScript = null; // asked again the next time
