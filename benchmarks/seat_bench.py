@@ -282,10 +282,10 @@ def bench_load(tmp: Path, loads: int) -> list[str]:
     )
     seat_ms = statistics.median(a.painted for a in again)
     return [
-        f"| the seat reopened in a new tab (its view in the page and drawn there, the stylesheet in it, the script kept), {loads} loads "
+        f"| the seat reopened in a new tab (its view in the page, the script kept), {loads} loads "
         f"| {figures(PAINT_WORDS, [a.painted for a in again], [b.painted for b in again_floor])} "
         f"| <= 1.3x: {'met' if painted <= 1.3 else '**not met**'}; <= 300 ms: {'met' if seat_ms <= 0.3 else '**not met**'} |",
-        f"| the same loads, DOMContentLoaded (the deferred script run) | {figures('', [a.loaded for a in again], [b.loaded for b in again_floor])} | |",
+        f"| the same loads, DOMContentLoaded | {figures('', [a.loaded for a in again], [b.loaded for b in again_floor])} | |",
         f"| the same loads, the script's drawing of the view (`ktlog-seat-drawn`) against the static file's DOMContentLoaded "
         f"| {figures('', [a.script for a in again], [b.loaded for b in again_floor])} | |",
         f"| the seat's first screen in the page as it came, no script run | {sum(server_drawn)} of {loads} loads | |",

@@ -2,9 +2,10 @@
 comes with the request (issue 39 #8): the parts `seat.js`'s `render()` fills from the view (who,
 the score, the end, the next step, the active operative, the move buttons, the log) as the same
 elements with the same text, and the stylesheet in the page, so a reopened seat is drawn in one
-round trip with nothing else blocking it; the deferred script then draws them again from the same
-view with their handlers attached. Every text from a game is escaped. The two drawings are kept
-the same by tests/test_web_seats_browser.py (the page without its script against the page with it)."""
+round trip with nothing else blocking it; the script, last in the page and `async` (the document
+never waits for it), then draws them again from the same view with their handlers attached.
+Every text from a game is escaped. The two drawings are kept the same by
+tests/test_web_seats_browser.py (the page without its script against the page with it)."""
 
 from __future__ import annotations
 
@@ -41,7 +42,7 @@ def seat_page(game: str, view: dict[str, Any] | None, script: str, style: str, b
     return (
         "<!doctype html>\n<html lang='en'><head><meta charset='utf-8'>"
         "<meta name='viewport' content='width=device-width, initial-scale=1'><link rel='icon' href='data:,'>"
-        f"<title>Seat · {TITLE}</title><style>{style}</style><script src='{script}' defer></script></head>"
+        f"<title>Seat · {TITLE}</title><style>{style}</style></head>"
         f"<body class='seat' data-game='{escape(game)}' data-board='{escape(board)}'>"
         + (data_block("seat-view", view) if view else "")
         + f"<header>{part('h1', 'who', '', 'Seat')}<span id='net' class='net'>connecting</span></header>"
@@ -66,7 +67,7 @@ def seat_page(game: str, view: dict[str, Any] | None, script: str, style: str, b
         "<section id='card' class='sheet' role='dialog' aria-labelledby='card-name' hidden><h2 id='card-name'></h2><div id='card-body'></div>"
         "<div class='actions'><button id='card-close'>Close</button></div></section>"
         f"<section class='log-part'><h2>Log</h2><ol id='log' class='log' reversed>{sections.get('log', '')}</ol></section>"
-        "<noscript><p>The seat needs JavaScript.</p></noscript></body></html>"
+        f"<noscript><p>The seat needs JavaScript.</p></noscript><script src='{script}' async></script></body></html>"
     )
 
 
