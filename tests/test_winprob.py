@@ -184,9 +184,10 @@ def test_every_default_is_its_rulesets_with_its_held_out_scores():
     assert set(shipped) >= {"kt24-preliminary", "kt24-approved", "kt21", "kt24-multiplayer"}
     for name, model in shipped.items():
         assert model.ruleset == name and model.origin == "default" and model.features in (list(features_of(RULESETS[name])), ["vp"])
-        assert "second simulated league" in model.held_out and set(model.scores) - {"board"} == {"model", "baseline", "coin"}
+        assert "second simulated league" in model.held_out and set(model.scores) - {"board"} == {"model", "unsharpened", "baseline", "coin"}
         assert model.scores["model"].log_loss <= model.scores["baseline"].log_loss  # never worse than VP alone held out (else VP alone is kept)
         assert model.scores["model"].brier < model.scores["coin"].brier and len(model.calibration) == 10
+        assert sorted(model.sharpness) == model.players and all(len(by_tp) == 4 for by_tp in model.sharpness.values())  # fitted out of fold, per player count
     assert shipped["kt24-multiplayer"].players == [3, 4]
 
 
@@ -264,9 +265,10 @@ def test_a_league_model_is_scored_out_of_fold(monkeypatch):
     games = [(records(g), False) for _, g in simulate_games(15, 9, ruleset="kt24-preliminary")]
     model = league_model("kt24-preliminary", games, "test.db")
     assert isinstance(model, WinModel) and model.origin == "league" and model.games == 15 and model.simulated_games == 0
-    assert model.held_out == "5-fold cross-validation split by game" and set(model.scores) == {"model", "board", "baseline", "coin"}
+    assert model.held_out == "5-fold cross-validation split by game" and set(model.scores) == {"model", "unsharpened", "board", "baseline", "coin"}
     # 15 games are too few for the board's terms: held out they did worse than VP alone, so VP alone is kept, saying so
-    assert model.scores["board"].log_loss >= model.scores["baseline"].log_loss and model.scores["model"] == model.scores["baseline"]
+    assert model.scores["board"].log_loss >= model.scores["baseline"].log_loss and model.scores["unsharpened"] == model.scores["baseline"]
+    assert set(model.sharpness) == {2} and len(model.sharpness[2]) == 4 and all(a >= 0 for a in model.sharpness[2])
     assert model.note.startswith("the board did not beat VP alone held out") and model.features == ["vp"]
     assert model.scores["coin"].brier == pytest.approx(0.25, abs=0.02) and model.margin_error > 0
     assert [t.turning_point for t in model.by_turning_point] == [1, 2, 3, 4] and sum(b.rows for b in model.calibration) == model.rows
@@ -289,6 +291,7 @@ def test_the_models_are_stored_as_json_and_a_bad_file_is_refused(tmp_path):
         (msgspec.json.encode({"format": "ktlog-winprob", "version": 1, "kind": "baseline"}), "version 1, this ktlog reads ktlog-winprob 2"),
         (msgspec.json.encode({**good, "models": {"kt24-preliminary": {**model, "features": ["os.system"]}}}), "no feature 'os.system'"),
         (msgspec.json.encode({**good, "models": {"kt24-preliminary": {**model, "win": [1.0]}}}), "not one number per term"),
+        (msgspec.json.encode({**good, "models": {"kt24-preliminary": {**model, "sharpness": {"2": [1.0, -3.0]}}}}), "sharpness is not a number from 0 to 10"),
         (msgspec.json.encode({**good, "models": {"kt21": model}}), "filed under 'kt21' is of ruleset 'kt24-preliminary'"),
     ):
         path.write_bytes(bad)

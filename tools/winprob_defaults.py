@@ -1,6 +1,7 @@
 """Write ktlog/data/winprob.json: the default win-probability model of each ruleset ktlog
-simulates, fitted on a simulated league of that ruleset and scored on a second league played
-with other seeds (its held-out scores are stored with it and quoted in docs/statistics.md).
+simulates, fitted on a simulated league of that ruleset (its sharpness on that league's chances
+out of fold) and scored on a second league played with other seeds (its held-out scores are
+stored with it and quoted in docs/statistics.md).
 
     .venv/bin/python tools/winprob_defaults.py [--games 2000] [--held-out 600] [--rulesets kt24-preliminary,...]
 
@@ -16,7 +17,7 @@ import time
 
 from ktlog.analytics.winprob import Models, WinModel, load, save
 from ktlog.analytics.winprob_features import features_of
-from ktlog.analytics.winprob_fit import Fitted, assemble, read_games
+from ktlog.analytics.winprob_fit import Fitted, assemble, out_of_fold, read_games
 from ktlog.data import WINPROB_DEFAULTS
 from ktlog.play.simulate import simulate_games
 from ktlog.rulesets import RULESETS
@@ -37,7 +38,8 @@ def fit_default(ruleset: str, games: int, held_out: int) -> WinModel:
     t = time.process_time()
     rows, _ = read_games(ruleset, league(ruleset, games, FIT_SEED))
     scoring, _ = read_games(ruleset, league(ruleset, held_out, HELD_OUT_SEED))
-    fitted = Fitted(rows, features_of(RULESETS[ruleset]))
+    features = features_of(RULESETS[ruleset])
+    fitted = Fitted(rows, features)
     model = assemble(
         fitted,
         ruleset,
@@ -47,6 +49,7 @@ def fit_default(ruleset: str, games: int, held_out: int) -> WinModel:
         simulated=games,
         source=f"ktlog simulate --ruleset {ruleset} --games {games} --seed {FIT_SEED}",
         origin="default",
+        out_of_fold=out_of_fold(rows, features),
     )
     print(f"{ruleset}: {games} games fitted, {held_out} held out, {time.process_time() - t:.0f} s CPU; held out: {model.scores}", file=sys.stderr)
     return model

@@ -34,6 +34,8 @@ MIN_GAMES = 40
 cannot tell a model from the VP baseline); its default is used, and the fitting says so."""
 BASELINE_FEATURES = ("vp",)
 """The baseline's: VP difference alone (with its terms: as it is, over the battle left's square root, times it)."""
+MAX_SHARPNESS = 10.0
+"""The largest multiplier of a win score a models file may hold (a fit gives about 0.5-1.5)."""
 DECIDED = 0.99
 """Above this a chance is shown as "> 99%" (below 1 - DECIDED as "< 1%") until the game is decided."""
 
@@ -75,6 +77,11 @@ class WinModel(msgspec.Struct, frozen=True, kw_only=True):
     """The win score's coefficient of each term (`terms(features)`, in that order)."""
     margin: list[float] = []
     """The VP margin still to come's coefficient of each term (none: no expected VP)."""
+    sharpness: dict[int, list[float]] = {}
+    """Per player count, the win score's multiplier in turning point 1, 2 ... (the last also for
+    any later one, the first before it): 1 keeps the fitted chances, below 1 draws them toward a
+    coin, 0 is a coin. Fitted on chances the model gave games it was not fitted on (`winprob_fit.
+    fit_sharpness`); none for a player count: 1."""
     fitted_at: str = ""
     source: str = ""
     games: int = 0
@@ -84,8 +91,9 @@ class WinModel(msgspec.Struct, frozen=True, kw_only=True):
     held_out: str = ""
     """How the scores were had: cross-validation by game, or a second league with other seeds."""
     scores: dict[str, Score] = {}
-    """Held-out scores by name: model (the one stored), baseline (VP difference alone), coin; and
-    board, the board's model, when it did not beat VP alone and VP alone was kept."""
+    """Held-out scores by name: model (the one stored), unsharpened (it without its `sharpness`),
+    baseline (VP difference alone), coin; and board, the board's model, when it did not beat VP
+    alone and VP alone was kept."""
     margin_error: float = 0.0
     """Held out: the root mean square error of the expected final VP margin."""
     calibration: list[CalibrationBin] = []
@@ -129,11 +137,18 @@ def chances(model: WinModel, moment: Moment) -> list[float]:
     n = len(moment.players)
     if n < 2:
         return [1.0] * n
-    scores = moment.scores(model.win)
+    sharp = sharpness(model, n, moment.turning_point)
+    scores = [sharp * s for s in moment.scores(model.win)]
     top = max(scores)
     weights = [math.exp(s - top) for s in scores]
     total = sum(weights)
     return [w / total for w in weights]
+
+
+def sharpness(model: WinModel, players: int, turning_point: int) -> float:
+    """The win score's multiplier at a moment of `turning_point` in a game of `players` (see `WinModel.sharpness`)."""
+    by_tp = model.sharpness.get(players)
+    return by_tp[min(max(turning_point, 1), len(by_tp)) - 1] if by_tp else 1.0
 
 
 def expected_margins(model: WinModel, moment: Moment) -> list[float]:
@@ -180,6 +195,9 @@ def _checked(model: WinModel, where: str) -> WinModel:
     numbers = [*model.win, *model.margin]
     if len(model.win) != width or len(model.margin) not in (0, width) or not all(math.isfinite(c) for c in numbers):
         raise KtlogError(f"{where}: the {model.ruleset} model's coefficients are not one number per term; fit again with `ktlog analyse fit`")
+    sharp = [a for by_tp in model.sharpness.values() for a in by_tp]
+    if not all(math.isfinite(a) and 0 <= a <= MAX_SHARPNESS for a in sharp):
+        raise KtlogError(f"{where}: the {model.ruleset} model's sharpness is not a number from 0 to {MAX_SHARPNESS} each; fit again with `ktlog analyse fit`")
     return model
 
 

@@ -7,7 +7,10 @@ sharing it) and the VP margin still to come. The win model is a conditional logi
 chance the softmax of their score; for two players a logistic regression), the margin model a
 linear regression, both fitted by Newton's method over Polars sums with a light ridge penalty on
 standardised terms, so neither needs more than the base install. The baseline is the same over
-VP difference alone.
+VP difference alone. Last, the win score is sharpened (or flattened toward a coin) by a multiplier
+per player count and turning point, fitted on the chances the model gave games it was not fitted
+on (`fit_sharpness`): where the board tells little (KT21's first turning point) the chances keep
+near a coin.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from ..errors import KtlogError
 from ..events import Event, GameCreated
 from ..rulesets import RULESETS
 from ..state import GameState
-from .winprob import BASELINE_FEATURES, MIN_GAMES, CalibrationBin, Score, TurningPointScore, WinModel
+from .winprob import BASELINE_FEATURES, MAX_SHARPNESS, MIN_GAMES, CalibrationBin, Score, TurningPointScore, WinModel
 from .winprob_features import TERMS, Reader, features_of, in_battle, moves_the_board, states, terms
 
 FOLDS = 5
@@ -157,11 +160,52 @@ def fit_linear(rows: pl.DataFrame, columns: Sequence[str], target: str = "future
     return [wi / s for wi, s in zip(_solve(a, list(xy)), scale)]
 
 
+def _score(columns: Sequence[str], w: Sequence[float]) -> pl.Expr:
+    return pl.sum_horizontal(*(pl.col(c) * wi for c, wi in zip(columns, w))) if columns else pl.lit(0.0)
+
+
+def _softmax(score: pl.Expr) -> pl.Expr:
+    e = (score - score.max().over("game_key", "seq")).exp()
+    return e / e.sum().over("game_key", "seq")
+
+
 def probabilities(rows: pl.DataFrame, columns: Sequence[str], w: Sequence[float], name: str = "p") -> pl.DataFrame:
     """The rows with each player's chance under coefficients `w` (softmax within each moment)."""
-    score = pl.sum_horizontal(*(pl.col(c) * wi for c, wi in zip(columns, w))) if columns else pl.lit(0.0)
-    e = (score - score.max().over("game_key", "seq")).exp()
-    return rows.with_columns((e / e.sum().over("game_key", "seq")).alias(name))
+    return rows.with_columns(_softmax(_score(columns, w)).alias(name))
+
+
+# --- sharpness ----------------------------------------------------------------------------------
+
+
+def _players_and_tp(rows: pl.DataFrame) -> pl.DataFrame:
+    return rows.with_columns(_players=pl.len().over("game_key", "seq").cast(pl.Int64), _tp=pl.col("turning_point").clip(lower_bound=1))
+
+
+def fit_sharpness(rows: pl.DataFrame, score: str = "score") -> dict[int, list[float]]:
+    """Per player count, the multiplier of the win score `score` in each turning point (1, 2 ...,
+    the last reached) that gives `rows` their likeliest outcomes (a conditional logit on the score
+    alone, one coefficient a turning point), at least 0 (a coin). `rows` must be chances the model
+    gave games it was not fitted on: on its own games it would look sharper than it is."""
+    out: dict[int, list[float]] = {}
+    for (players,), group in _players_and_tp(rows).partition_by("_players", as_dict=True).items():
+        last: int = group.select(pl.col("_tp").max()).item() or 1
+        named = [f"_tp{k}" for k in range(1, last + 1)]
+        group = group.with_columns((pl.col(score) * (pl.col("_tp") == k)).alias(name) for k, name in enumerate(named, 1))
+        out[int(players)] = [round(min(MAX_SHARPNESS, max(0.0, a)), 4) for a in fit_softmax(group, named)]
+    return out
+
+
+def sharpened(rows: pl.DataFrame, score: str, sharpness: dict[int, list[float]], name: str = "p") -> pl.DataFrame:
+    """The rows with `name` the chances of win score `score` times its sharpness (`winprob.sharpness`)."""
+    table = pl.DataFrame(
+        [(n, tp, a) for n, by_tp in sharpness.items() for tp, a in enumerate(by_tp, 1)],
+        schema={"_players": pl.Int64, "_tp": pl.Int64, "_a": pl.Float64},
+        orient="row",
+    )
+    last = table.group_by("_players").agg(pl.col("_tp").max().alias("_last"))
+    rows = _players_and_tp(rows).join(last, on="_players", how="left")
+    rows = rows.with_columns(pl.min_horizontal("_tp", "_last").alias("_tp")).join(table, on=["_players", "_tp"], how="left")
+    return rows.with_columns(_softmax(pl.col(score) * pl.col("_a").fill_null(1.0)).alias(name)).drop("_players", "_tp", "_last", "_a")
 
 
 # --- scoring ------------------------------------------------------------------------------------
@@ -223,12 +267,15 @@ class Fitted:
         return WinModel(ruleset=ruleset, features=features, win=[round(c, 6) for c in win], margin=[round(c, 6) for c in margin], **about)
 
     def predict(self, rows: pl.DataFrame) -> pl.DataFrame:
-        """The rows with `p` (the model), `p_baseline`, `p_coin` and `expected` (the margin still to come)."""
+        """The rows with `p` (the model), `p_baseline`, `p_coin`, `expected` (the margin still to
+        come), and `score`, `score_baseline` (the win scores the chances are the softmax of)."""
         base = [self.features.index(f) for f in BASELINE_FEATURES]
         rows = with_terms(with_terms(rows, self.features), [f"base_{f}" for f in BASELINE_FEATURES], [f"f{i}" for i in base])
         rows = probabilities(probabilities(rows, self.columns, self.win), self.base_columns, self.baseline, "p_baseline")
         players = pl.len().over("game_key", "seq")
         return rows.with_columns(
+            score=_score(self.columns, self.win),
+            score_baseline=_score(self.base_columns, self.baseline),
             p_coin=1.0 / players,
             expected=pl.sum_horizontal(*(pl.col(c) * w for c, w in zip(self.columns, self.margin))),
             expected_baseline=pl.sum_horizontal(*(pl.col(c) * w for c, w in zip(self.base_columns, self.base_margin))),
@@ -244,11 +291,16 @@ def league_model(
     count = rows.select("game_key").n_unique() if rows.height else 0
     if count < MIN_GAMES:
         return f"only {count} finished {ruleset} game(s), fewer than the {MIN_GAMES} needed to tell a model from the VP baseline"
-    folded = game_folds(rows, folds)
     features = features_read(ruleset, rows)
-    scored = pl.concat(Fitted(folded.filter(pl.col("fold") != k), features).predict(folded.filter(pl.col("fold") == k)) for k in range(folds))
     whole = Fitted(rows, features)
+    scored = out_of_fold(rows, features, folds)
     return assemble(whole, ruleset, scored, held_out=f"{folds}-fold cross-validation split by game", games=count, simulated=simulated, source=source)
+
+
+def out_of_fold(rows: pl.DataFrame, features: Sequence[str], folds: int = FOLDS) -> pl.DataFrame:
+    """The rows, each with its `fold` and what a model fitted on the other folds' games predicts (`Fitted.predict`)."""
+    folded = game_folds(rows, folds)
+    return pl.concat(Fitted(folded.filter(pl.col("fold") != k), features).predict(folded.filter(pl.col("fold") == k)) for k in range(folds))
 
 
 def read_games(ruleset: str, games: Iterable[tuple[SeqEvents, bool]], progress: Callable[[int], None] | None = None) -> tuple[pl.DataFrame, int]:
@@ -275,20 +327,44 @@ def features_read(ruleset: str, rows: pl.DataFrame) -> tuple[str, ...]:
     return every[: sum(c[0] == "f" and c[1:].isdigit() for c in rows.columns)]
 
 
-def assemble(fitted: Fitted, ruleset: str, scored: pl.DataFrame, *, held_out: str, games: int, simulated: int, source: str, origin: str = "league") -> WinModel:
-    """The model as stored: the coefficients fitted on every game, the held-out scores of `scored`.
+def assemble(
+    fitted: Fitted,
+    ruleset: str,
+    scored: pl.DataFrame,
+    *,
+    held_out: str,
+    games: int,
+    simulated: int,
+    source: str,
+    origin: str = "league",
+    out_of_fold: pl.DataFrame | None = None,
+) -> WinModel:
+    """The model as stored: the coefficients fitted on every game, its sharpness fitted on the
+    chances of `out_of_fold` (the fitting league's, `out_of_fold()`), the held-out scores of `scored`
+    (the same rows when None: then each fold's rows are scored with the sharpness of the others').
     If the board did not beat VP alone held out, VP alone is kept (and the note says so)."""
     players = sorted(scored.group_by("game_key", "seq").len().get_column("len").unique().to_list())
     scores = {"model": score(scored, "p"), "baseline": score(scored, "p_baseline"), "coin": score(scored, "p_coin")}
     baseline = scores["model"].log_loss >= scores["baseline"].log_loss
-    p, expected = ("p_baseline", "expected_baseline") if baseline else ("p", "expected")
+    expected, kept = ("expected_baseline", "score_baseline") if baseline else ("expected", "score")
+    sharpness = fit_sharpness(scored if out_of_fold is None else out_of_fold, kept)
+    if out_of_fold is None:
+        folds = scored.get_column("fold").unique().sort().to_list()
+        scored = pl.concat(
+            sharpened(scored.filter(pl.col("fold") == k), kept, fit_sharpness(scored.filter(pl.col("fold") != k), kept), "p_kept") for k in folds
+        )
+    else:
+        scored = sharpened(scored, kept, sharpness, "p_kept")
+    scores["unsharpened"] = scores["baseline" if baseline else "model"]
+    p = "p_kept"
     note = (
         f"the board did not beat VP alone held out (log loss {scores['model'].log_loss} against {scores['baseline'].log_loss}): VP alone is kept"
         if baseline
         else ""
     )
     if baseline:
-        scores = {"model": scores["baseline"], "board": scores["model"], "baseline": scores["baseline"], "coin": scores["coin"]}
+        scores = {"board": scores["model"], "baseline": scores["baseline"], "unsharpened": scores["unsharpened"], "coin": scores["coin"]}
+    scores = {"model": score(scored, p), **{k: v for k, v in scores.items() if k != "model"}}
     error = scored.select(((pl.col(expected) - pl.col("future")) ** 2).mean().sqrt()).item()
     return fitted.model(
         ruleset,
@@ -302,6 +378,7 @@ def assemble(fitted: Fitted, ruleset: str, scored: pl.DataFrame, *, held_out: st
         rows=scored.height,
         held_out=held_out,
         scores=scores,
+        sharpness=sharpness,
         margin_error=round(error, 3),
         calibration=calibration(scored, p),
         by_turning_point=by_turning_point(scored, p),

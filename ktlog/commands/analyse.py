@@ -131,6 +131,10 @@ def model_text(model: WinModel) -> list[str]:
     lines += [f"  expected VP margin at the end: root mean square error {model.margin_error:.2f} VP"]
     lines += ["calibration (held out): predicted  won  rows"]
     lines += [f"  {b.low:.1f}-{b.high:.1f}  {b.predicted:9.3f}  {b.observed:.3f}  {b.rows}" for b in model.calibration]
+    lines += [
+        f"sharpness ({n} players), the win score's multiplier in TP1, TP2 ... (fitted out of fold): " + " ".join(f"{a:.2f}" for a in by_tp)
+        for n, by_tp in sorted(model.sharpness.items())
+    ]
     lines += ["by turning point (held out): Brier  favourite won  rows"]
     lines += [f"  TP{t.turning_point}  {t.brier:.4f}  {t.favourite_won:.1%}  {t.rows}" for t in model.by_turning_point]
     return lines

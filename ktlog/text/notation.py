@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from ..errors import KtlogError
 from ..events import FightStep, Reroll, RerollSource
@@ -34,8 +35,10 @@ class NotationError(KtlogError, ValueError):
     pass
 
 
+@lru_cache(maxsize=4096)
 def parse_dice(text: str, what: str = "dice") -> tuple[int, ...]:
-    """'65432' -> (6, 5, 4, 3, 2). Every character is a digit 1 to 6 (spaces and commas aside)."""
+    """'65432' -> (6, 5, 4, 3, 2). Every character is a digit 1 to 6 (spaces and commas aside).
+    Kept for the same text (a rollout parses thousands of rolls, most of them alike)."""
     digits = re.sub(r"[\s,]", "", text)
     bad = sorted({c for c in digits if c not in "123456"})
     if bad:

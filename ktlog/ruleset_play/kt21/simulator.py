@@ -226,8 +226,8 @@ class Simulator:
                 options += [b.act(NormalMoved)] * 2
             if "Dash" not in done and "Charge" not in done:
                 options.append(b.dash())
-            enemies = [o for o in s.scan() if o.player != op.player and o.in_killzone]
-            if op.order == "engage" and enemies and not heavy and not set(MOVES) & set(done) and rng.random() < 0.3:
+            # the enemies looked for only when a charge may be made (a rollout plays thousands of activations)
+            if op.order == "engage" and not heavy and not set(MOVES) & set(done) and (enemies := _enemies(s, op.player)) and rng.random() < 0.3:
                 options.append(b.charge(rng.choice(enemies).id))
             if "Shoot" not in done:
                 shot = self.shot(s, op, moved=[m for m in done if m in MOVES])
@@ -247,8 +247,11 @@ class Simulator:
             if (p.heavy and set(moved) - {"Dash"}) or (p.limited and op.weapon_uses.get(w.name, 0) >= p.limited):
                 continue
             weapons.append((w, p))
-        targets = [e for e in s.scan() if e.player != op.player and e.in_killzone and not any(s.operatives[x].player == op.player for x in e.engaged_with)]
-        if not weapons or not targets:
+        if not weapons:
+            return None
+        mine = op.player
+        targets = [e for e in _enemies(s, mine) if not any(s.operatives[x].player == mine for x in e.engaged_with)]
+        if not targets:
             return None
         (weapon, p), target = rng.choice(weapons), rng.choice(targets)
         if rng.random() < 0.15:
@@ -259,3 +262,8 @@ class Simulator:
         crits = attack_successes(tuple(map(int, dice)), hit, p).critical_retained
         saves = defence_dice_collected(p, crits, target.datacard.defence) - (1 if cover else 0)
         return weapon.name, b.attack(target.id, dice, d6(rng, max(0, saves)), cover=cover)
+
+
+def _enemies(s: GameState, player: str) -> list[OperativeState]:
+    """The other player's operatives in the killzone, read without copying them (`GameState.scan`)."""
+    return [o for o in s.scan() if o.player != player and o.in_killzone]

@@ -133,7 +133,9 @@ _AS_PLAYED = {
 }
 
 
+@lru_cache(maxsize=1024)
 def _rule_text(raw: str) -> str:
+    """A weapon rule's text as compared (the same few texts again at every attack: kept)."""
     return " ".join(raw.replace("”", '"').replace("″", '"').split()).lower().rstrip(".")
 
 
