@@ -26,11 +26,12 @@ NO_VIEW: tuple[Sections, set[str]] = ({}, {"provisional", "active", "end"})
 """A page without the seat's view: the script asks for it with the token."""
 
 
-def seat_page(game: str, view: dict[str, Any] | None, script: str, style: str) -> str:
+def seat_page(game: str, view: dict[str, Any] | None, script: str, style: str, board: str) -> str:
     """The seat's page: its token is in the link's fragment, which the browser never sends, then
     in a cookie of this page's path; `view`, the seat's view when the cookie came with the
     request, is in the page as JSON and drawn (else the script asks for it with the token).
-    `script`: the script's address; `style`: the stylesheet, in the page (allowed by its hash)."""
+    `script`: the script's address; `style`: the stylesheet, in the page (allowed by its hash);
+    `board`: the board's script's address, which `script` loads only when a form shows the board."""
     sections, hidden = first_screen(view) if view else NO_VIEW
 
     def part(tag: str, name: str, cls: str, inner: str = "") -> str:
@@ -42,7 +43,7 @@ def seat_page(game: str, view: dict[str, Any] | None, script: str, style: str) -
         "<!doctype html>\n<html lang='en'><head><meta charset='utf-8'>"
         "<meta name='viewport' content='width=device-width, initial-scale=1'><link rel='icon' href='data:,'>"
         f"<title>Seat · {TITLE}</title><style>{style}</style></head>"
-        f"<body class='seat' data-game='{escape(game)}'>"
+        f"<body class='seat' data-game='{escape(game)}' data-board='{escape(board)}'>"
         + (data_block("seat-view", view) if view else "")
         + f"<header>{part('h1', 'who', '', 'Seat')}<span id='net' class='net'>connecting</span></header>"
         "<p id='problem' class='problem' role='alert' hidden></p>"

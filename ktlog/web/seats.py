@@ -12,6 +12,9 @@ after `play.seats` has checked it is the seat's to record. Every refusal has one
     409 the game moved on since `expected_seq`    413 body too large    422 the rules refuse it
     429 too many writes from the seat (Retry-After)    400 a body or line that does not read
 
+`POST /api/games/ID/seat/place` judges where a set-up or move would end in a game with a layout
+(`seat_board`): a tap on the seat's board, token-checked and counted as a write, recording nothing.
+
 The writes use a store of their own (the server's read connection never writes: the log
 follower notices commits by its `data_version`), on the event loop's thread.
 """
@@ -51,6 +54,7 @@ from ..text.json_views import state_view
 from ..text.results import describe_result
 from .guard import CSP
 from .responses import refusal
+from .seat_board import placeable_type, position_answers, spot_answer
 from .seat_page import seat_page
 from .views import event_row, log_rows
 from .writes import Refused, WritingApi, bearer, json_body
@@ -81,7 +85,7 @@ class Assets:
         return {name: f"/seat-static/{self.digest(name)}/{name}" for name in self.files}
 
 
-ASSETS = Assets(Path(__file__).parent / "static", ("seat.js",))
+ASSETS = Assets(Path(__file__).parent / "static", ("seat.js", "seat-board.js"))
 STYLE = (Path(__file__).parent / "static" / "seat.css").read_text(encoding="utf-8")
 """The seat's stylesheet, in its page: nothing but the page to wait for before the seat is drawn."""
 PAGE_CSP = CSP.replace("style-src 'self'", f"style-src 'self' 'sha256-{base64.b64encode(hashlib.sha256(STYLE.encode()).digest()).decode()}'")
@@ -119,6 +123,7 @@ class SeatApi(WritingApi):
             Route("/api/games/{game}/seat/correction", self.correction),
             Route("/api/games/{game}/seat/key", self.register_key, methods=["POST"]),
             Route("/api/games/{game}/seat/signature", self.sign, methods=["POST"]),
+            Route("/api/games/{game}/seat/place", self.place, methods=["POST"]),
         ]
 
     # --- routes ----------------------------------------------------------------------------
@@ -137,7 +142,7 @@ class SeatApi(WritingApi):
                 view = await self.in_thread(lambda: self._view(self.store(), self._seat(game, token, write=False), {})[1])
             except KtlogError:  # a revoked or wrong token, no such game: the page asks, and says so
                 view = None
-        body = seat_page(game, view, ASSETS.paths["seat.js"], STYLE)
+        body = seat_page(game, view, ASSETS.paths["seat.js"], STYLE, ASSETS.paths["seat-board.js"])
         return HTMLResponse(body, headers={"cache-control": "no-store", "content-security-policy": PAGE_CSP})
 
     async def asset(self, request: Request) -> Response:
@@ -164,6 +169,11 @@ class SeatApi(WritingApi):
 
     async def sign(self, request: Request) -> Response:
         return await self._answer(request, self._sign)
+
+    async def place(self, request: Request) -> Response:
+        """Where a set-up or move would end (`seat_board`): a POST spent from the seat's writes
+        (a tap on the board each), though it records nothing."""
+        return await self._answer(request, self._place)
 
     # --- the one way a request is answered -------------------------------------------------
 
@@ -237,7 +247,8 @@ class SeatApi(WritingApi):
         if not seq.isdigit():
             raise Refused(400, "bad_request", "say which event to correct: ?seq=N, its seq in the log")
         form = seats.correction(store, seat.game_id, int(seq), seat.player)
-        return 200, {"seq": form.seq, "line": form.line, "move": msgspec.to_builtins(form.move), "answers": form.answers}
+        answers = form.answers and [*form.answers, *position_answers(parse_event(form.line))]  # where a move ended is kept
+        return 200, {"seq": form.seq, "line": form.line, "move": msgspec.to_builtins(form.move), "answers": answers}
 
     def _record(self, store: Store, seat: seats.Seat, body: dict) -> tuple[int, dict]:
         session = RecordingSession(store, seat.game_id)
@@ -263,6 +274,9 @@ class SeatApi(WritingApi):
             raise Refused(400, "bad_request", 'give {"public_key": HEX}: the Ed25519 public key made on this device')
         seats.register_key(store, seat, key)
         return 200, {"player": seat.player, "public_key": key}
+
+    def _place(self, store: Store, seat: seats.Seat, body: dict) -> tuple[int, dict]:
+        return 200, spot_answer(store.state(seat.game_id), seat.player, body, _answered(body))
 
     def _sign(self, store: Store, seat: seats.Seat, body: dict) -> tuple[int, dict]:
         if not seat.public_key:
@@ -396,7 +410,11 @@ def seat_view(store: Store, seat: seats.Seat, next_of: NextOf = next_steps) -> d
         "player": seat.player,
         "seq": state.seq,
         "state": view,
-        "moves": [{**msgspec.to_builtins(m), "more": m.kind in rare, "title": seats.move_title(state, m, moves)} for m in moves],
+        "moves": [
+            {**msgspec.to_builtins(m), "more": m.kind in rare, "title": seats.move_title(state, m, moves)}
+            | ({"place": True} if placeable_type(state, m.event) else {})
+            for m in moves
+        ],
         "next": upcoming[1] if (upcoming := next_of(state)) else None,
         "result": describe_result(state) if state.phase == "over" else None,
         "datacards": {op.datacard.name: msgspec.to_builtins(op.datacard) for op in state.operatives.values()},

@@ -47,6 +47,7 @@
 
   const ABOUT_EVENTS = ["EventDisputed", "DisputeResolved", "EventCorrected", "EventVoided", "Annotation"]; // no correction of these
   const CHOOSE = ["player", "operative", "target", "operatives", "option"];
+  const POSITION = ["x", "y", "z"]; // where a set-up or a move ends (a game with a layout)
   const FIRST = ["fight", "charge", "dash", "reposition", "end_activation", "shoot"]; // the common moves, first (above the fold); a shot's targets a row each
   const BY_CHOICE = ["operative", "player"]; // a move that starts with one of these is a button for each choice (Shoot: each target)
   const el = (tag, text, cls) => {
@@ -315,13 +316,14 @@
   function start(move, answers, correcting) {
     if (sending) return;
     const questions = move.questions || [];
-    form = { move, answers: {}, at: null, correcting: correcting || null, marked: null, why: "", confirm: !!move.more && !questions.length };
+    form = { move, answers: {}, at: null, correcting: correcting || null, marked: null, why: "", confirm: !!move.more && !questions.length, board: null, kept: [] };
     for (const [field, value] of answers || []) {
       const i = questions.findIndex((q, n) => q.field === field && !(n in form.answers)); // a field asked twice (two NPOs) answers each in turn
+      if (i < 0 && POSITION.includes(field)) form.kept.push([field, value]); // a corrected move keeps where it ended
       if (i < 0) continue; // a fixed field
       form.answers[i] = questions[i].kind === "dice" ? value.split(",").map((part) => part.split(":").pop()) : value;
     }
-    if (!questions.length && !form.confirm) return record();
+    if (!questions.length && !form.confirm && !onBoard()) return record();
     draw(false);
   }
 
@@ -367,7 +369,7 @@
   function draw(scroll = true) {
     const { items, next } = plan();
     const sheet = items.filter((i) => !i.step);
-    if (!next && !sheet.length && !form.marked && !form.correcting && !form.confirm) return record(); // the last choice made: nothing else to ask
+    if (!next && !sheet.length && !form.marked && !form.correcting && !form.confirm && !onBoard()) return record(); // the last choice made: nothing else to ask
     $("form").hidden = false;
     $("form-what").textContent = form.correcting ? `Correct seq ${form.correcting}: ${form.move.label}` : form.move.label;
     $("form-problem").textContent = form.why;
@@ -392,6 +394,8 @@
     if (next) body.append(askChoice(next));
     else if (form.confirm) body.append(el("p", `${form.move.label}: are you sure? It is recorded at once, for both players.`, "what"));
     else drawSheet(sheet, body);
+    if (!next && onBoard()) showBoard(body);
+    else if (!next && form.kept.length) body.append(el("p", `Where it ended is kept (${form.kept.map(([f, v]) => f + "=" + v).join(" ")}): to change it, undo the move and tap it again`, "hint"));
     if (form.confirm) $("form-ok").textContent = `Yes: ${form.move.label}`;
     const said = form.marked && body.querySelector(`[data-field='${form.marked}'] .why`); // said where the question is asked, else at the top
     $("form-problem").hidden = !form.why || !!said;
@@ -658,6 +662,11 @@
     if (form.taking && !form.taking()) return mark(plan().next.q.field, "Choose one, or type one");
     const answers = form.move.questions && form.move.questions.length ? answersOf() : Object.entries(form.move.fixed || {});
     if (!answers) return;
+    if (onBoard()) {
+      const spot = form.board && form.board.spot();
+      if (!spot) return mark("position", "Tap the board where it ends");
+      answers.push(["x", String(spot.x)], ["y", String(spot.y)], ...(spot.z ? [["z", String(spot.z)]] : []));
+    } else answers.push(...form.kept);
     const asked = form;
     $("form-ok").disabled = true;
     const body = { event: asked.move.event, answers };
@@ -680,6 +689,37 @@
     const at = form.marked && document.querySelector(`#form [data-field='${form.marked}']`);
     (at || $("form-problem")).scrollIntoView({ block: "nearest" });
     return false;
+  }
+
+  // A set-up or a move that ends somewhere, in a game with a layout: the board, its script loaded
+  // the first time a form needs it (seat-board.js), kept while the form is open and its answers
+  // (a Charge's target) stay as they were.
+  const onBoard = () => !!form.move.place && !form.correcting;
+  let boardScript = null;
+  function showBoard(body) {
+    const given = plan().items.filter(({ i, q }) => q.kind !== "dice" && typeof form.answers[i] === "string" && form.answers[i] !== "");
+    const answers = Object.entries(form.move.fixed || {}).concat(given.map(({ i, q }) => [q.field, form.answers[i]]));
+    const key = JSON.stringify(answers);
+    if (form.board && form.board.key === key) return body.append(form.board.part);
+    form.board = null;
+    const holder = el("div", "Loading the board…", "place");
+    body.append(holder);
+    const asked = form;
+    boardScript = boardScript || import(document.body.dataset.board);
+    boardScript.then(({ placeBoard }) => {
+      if (form !== asked || !holder.isConnected) return;
+      const moved = () => {
+        if (form !== asked || !form.why) return;
+        form.marked = null;
+        form.why = "";
+        $("form-problem").hidden = true;
+      };
+      form.board = { key, ...placeBoard((spot) => api("/seat/place", spot), { event: form.move.event, answers }, moved) };
+      holder.replaceWith(form.board.part);
+    }, () => {
+      boardScript = null; // asked again the next time
+      holder.textContent = "The board could not be loaded (offline?): close the form and open it again once online.";
+    });
   }
 
   function close() {
