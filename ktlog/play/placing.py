@@ -91,6 +91,18 @@ class Placing:
         refusal = self.moves.trial.refusal(event)
         return Spot(event, used, self.allowed, refusal_text(refusal) if refusal is not None else None)
 
+    def distance(self, spot: Spot) -> str:
+        """The inches in words, as every face says them: what a set-up stands in, or what the move
+        counts to the spot and what is left of it (or how far too far)."""
+        if self.allowed is None:
+            zone = self.moves.state.players[self.op.player].drop_zone
+            return f"set up in {self.op.player}'s drop zone {zone}" if zone else "set up"
+        if spot.used is None or not isinstance(spot.event, ev.Moved):
+            return "it had no position: its distance is on the players' word"
+        left = spot.left or 0
+        more = f'{left}" left' if left >= 0 else f'{-left}" too far'
+        return f'moves {spot.used}" of its {spot.event.name}\'s {spot.allowed}": {more}'
+
     def levels(self, x: float, y: float) -> list[float]:
         """The levels an operative's base centred at (x, y) may stand on: the floor and the top of
         each Vantage part under it (pg 60), lowest first."""

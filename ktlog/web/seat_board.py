@@ -97,20 +97,8 @@ def _spot(placing: Placing, spot: Spot, levels: list[float]) -> dict[str, Any]:
         "allowed": spot.allowed,
         "left": spot.left,
         "problem": spot.problem,
-        "distance": _distance(placing, spot),
+        "distance": placing.distance(spot),
     }
-
-
-def _distance(placing: Placing, spot: Spot) -> str:
-    """The inches in words, as the terminal's board dialog says them."""
-    if placing.allowed is None:
-        zone = placing.moves.state.players[placing.op.player].drop_zone
-        return f"set up in {placing.op.player}'s drop zone {zone}" if zone else "set up"
-    if spot.used is None or not isinstance(spot.event, ev.Moved):
-        return "it had no position: its distance is on the players' word"
-    left = spot.left or 0
-    more = f'{left}" left' if left >= 0 else f'{-left}" too far'
-    return f'moves {spot.used}" of its {spot.event.name}\'s {spot.allowed}": {more}'
 
 
 def _drawing(placing: Placing) -> dict[str, Any]:

@@ -15,7 +15,7 @@ from textual.widget import Widget
 from textual.widgets import Label
 
 from ktlog.board.geometry import Placed
-from ktlog.events import Moved, OperativeSetUp
+from ktlog.events import OperativeSetUp
 from ktlog.play.placing import Placeable, Placing, Spot
 from ktlog.text.board_map import board_key, board_map, grid_size
 
@@ -143,7 +143,7 @@ class PlaceDialog(Modal):
         """Judge the spot under the cursor and show it."""
         self.spot = spot = self.placing.judge(self.x, self.y, self.z)
         self.query_one(PlaceMap).show(self.x, self.y, self.z)
-        lines = [escape(f"{self.placing.op.id} at x={self.x:g} y={self.y:g}{self._level()} · {self._distance(spot)}")]
+        lines = [escape(f"{self.placing.op.id} at x={self.x:g} y={self.y:g}{self._level()} · {self.placing.distance(spot)}")]
         if spot.problem is None:
             lines.append("[green]legal here: Enter records it[/]")
         elif refused:
@@ -157,18 +157,6 @@ class PlaceDialog(Modal):
             return ""
         part = self.placing.board.standing_on(self.placing.at(self.x, self.y, self.z))
         return f" z={self.z:g} ({part.name})" if part is not None else f" z={self.z:g}"
-
-    def _distance(self, spot: Spot) -> str:
-        p = self.placing
-        if p.allowed is None:
-            zone = p.moves.state.players[p.op.player].drop_zone
-            return f"set up in {p.op.player}'s drop zone {zone}" if zone else "set up"
-        if spot.used is None or not isinstance(spot.event, Moved):
-            return "it had no position: its distance is on the players' word"
-        action = spot.event.name
-        left = spot.left or 0
-        more = f'{left}" left' if left >= 0 else f'{-left}" too far'
-        return f'moves {spot.used}" of its {action}\'s {spot.allowed}": {more}'
 
     def action_nudge(self, dx: float, dy: float) -> None:
         x, y = round(self.x + dx, 2), round(self.y + dy, 2)
