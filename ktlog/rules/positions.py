@@ -300,6 +300,19 @@ def devastating_reach(ctx: Ctx, target: OperativeState, attack: ShootingAttack, 
 # --- objective control -----------------------------------------------------------------------
 
 
+def holders(s: GameState, positions: Sequence[Placed]) -> dict[str, str | None]:
+    """Who controls each objective marker set up on the layout (pg 52): the greater total APL of
+    the operatives in `positions` within control range of it, or its carrier."""
+    assert s.layout is not None
+    b = board(s.layout)
+    out: dict[str, str | None] = {}
+    for marker in s.layout.objectives:
+        if marker.name in s.markers:
+            carrier = next((p for p in positions if p.id == s.markers[marker.name].carried_by), None)
+            out[marker.name] = marker_control(b, marker, positions, carrier)
+    return out
+
+
 def control(ctx: Ctx, declared: dict[str, str | None]) -> None:
     """Each marker of the layout the players named: who controls it from the operatives within
     control range of it (pg 52), when every operative in the killzone has a position."""
@@ -310,16 +323,10 @@ def control(ctx: Ctx, declared: dict[str, str | None]) -> None:
     positions = [p for o in operatives if (p := placed(o)) is not None]
     if len(positions) != len(operatives):
         return
-    b = board(s.layout)
-    for marker in s.layout.objectives:
-        if marker.name not in s.markers:
-            continue
-        carrier_id = s.markers[marker.name].carried_by
-        carrier = next((p for p in positions if p.id == carrier_id), None)
-        held = marker_control(b, marker, positions, carrier)
-        said = declared.get(marker.name)
+    for name, held in holders(s, positions).items():
+        said = declared.get(name)
         if said != held:
             ctx.broke(
-                f"marker {marker.name!r}: declared controlled by {said or 'nobody'}, the board gives {held or 'nobody'} (total APL of the operatives within control range)",
+                f"marker {name!r}: declared controlled by {said or 'nobody'}, the board gives {held or 'nobody'} (total APL of the operatives within control range)",
                 "Markers, pg 52",
             )

@@ -21,7 +21,6 @@ from ...board.geometry import (
     control_range,
     devastating_targets,
     distance,
-    marker_control,
     target_problem,
     torrent_targets,
 )
@@ -29,7 +28,7 @@ from ...board.layout import Layout
 from ...board.movement import move_problem, placement_problem
 from ...board.shapes import box_of
 from ...errors import KtlogError
-from ...rules.positions import board, cover_and_obscured, on_board, placed, wholly_within
+from ...rules.positions import board, cover_and_obscured, holders, on_board, placed, wholly_within
 from ...rules.weapons import WeaponProfile
 from ...state import GameState, OperativeState
 
@@ -220,14 +219,5 @@ def contested(s: GameState, op: OperativeState) -> list[str]:
 
 
 def control(s: GameState) -> dict[str, str | None]:
-    """Who controls each objective marker set up on the layout (pg 52): the greater total APL
-    within control range of it, or its carrier."""
-    assert s.layout is not None
-    b = board(s.layout)
-    everyone = on_board(s)
-    out: dict[str, str | None] = {}
-    for m in s.layout.objectives:
-        if m.name in s.markers:
-            carrier = next((p for p in everyone if p.id == s.markers[m.name].carried_by), None)
-            out[m.name] = marker_control(b, m, everyone, carrier)
-    return out
+    """Who controls each objective marker set up on the layout (pg 52), as the rules judge it."""
+    return holders(s, on_board(s))
