@@ -862,3 +862,20 @@ def test_a_failed_verify_verdict_is_named(tampered):
     problem = f"`ktlog verify` found the hash does not match the event's content: it was changed after it was recorded at seq {seq}"
     assert suspicious_games(League(tampered)) == [(G[5], problem)]
     assert f"warning: game {G[5][:8]} failed verification: {problem}" in stats(tampered, "players").stderr
+
+
+def test_a_statistic_reads_through_the_driver_without_pandas_where_pandas_is_installed(league):
+    """The driver's DB-API module imports pyarrow's datasets, and with them pandas where both are
+    installed (this test environment has both): 0.4 CPU-s of every `ktlog stats` command spent on
+    libraries ktlog never calls. The league reads through the driver's own handles instead."""
+    import subprocess
+    import sys
+
+    pytest.importorskip("pandas")
+    script = (
+        "import sys; from pathlib import Path; from ktlog.analytics.league import League; from ktlog.analytics.standings import standings;"
+        f"rows = standings(League(Path({str(league.db)!r}))).height;"
+        "print(rows, sorted(m for m in ('pandas', 'pyarrow', 'adbc_driver_manager.dbapi') if m in sys.modules))"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert done.stdout.split(maxsplit=1) == ["5", "[]\n"]

@@ -203,7 +203,7 @@ def test_a_tui_session_opens_the_database_only_through_sqlite(table):
 def test_the_statistics_read_beside_a_held_connection_through_sqlite(tmp_path, monkeypatch):
     """A process holding the store (the TUI, `ktlog report`) reads the league through its own
     SQLite, never ADBC's, and gets the same frames; one holding nothing reads through ADBC."""
-    import adbc_driver_sqlite.dbapi as adbc
+    import adbc_driver_sqlite as adbc
 
     from ktlog.analytics.league import League
     from ktlog.analytics.standings import standings

@@ -16,7 +16,7 @@ import sqlite3
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, partial
 from pathlib import Path
 
 import polars as pl
@@ -71,27 +71,40 @@ def read_table(db: Path, query: str, schema: dict[str, type], params: Sequence[s
     if held_open(db):
         frame = _rows_frame(db, query, params, schema)
     else:
-        with _reading(db) as cursor:
-            cursor.adbc_statement.set_options(**{"adbc.sqlite.query.batch_rows": str(2**30)})  # one batch: one type per column
-            cursor.execute(query, _bound(params) if params else None)
-            frame = pl.DataFrame(cursor.fetch_arrow())
+        with _reading(db) as read:
+            frame = read(query, params)
     if frame.width == 0:
         return pl.DataFrame(schema={c: POLARS_TYPE[t] for c, t in schema.items()})
     return frame.cast({c: POLARS_TYPE[t] for c, t in schema.items() if c in frame.columns})
 
 
 @contextlib.contextmanager
-def _reading(db: Path) -> Iterator:
-    """A cursor of the ADBC SQLite driver on the database (Arrow, no Python object per row), in a
-    process that has no connection of its own SQLite to the file: two SQLite libraries on one file
-    undo each other's locks (`dbfile`'s docstring)."""
+def _reading(db: Path) -> Iterator[Callable[[str, Sequence[str | int | None]], pl.DataFrame]]:
+    """A query's frame by the ADBC SQLite driver (Arrow, no Python object per row), in a process
+    that has no connection of its own SQLite to the file: two SQLite libraries on one file undo
+    each other's locks (`dbfile`'s docstring). One read transaction: every query sees the same
+    moment. The driver's own handles, not its DB-API module, which imports pyarrow's datasets and
+    with them pandas where they are installed (0.4 CPU-s a command, docs/performance.md)."""
     import adbc_driver_manager
-    import adbc_driver_sqlite.dbapi as adbc
+    import adbc_driver_sqlite
+
+    def frame(conn: adbc_driver_manager.AdbcConnection, query: str, params: Sequence[str | int | None] = ()) -> pl.DataFrame:
+        with adbc_driver_manager.AdbcStatement(conn) as statement:
+            statement.set_options(**{"adbc.sqlite.query.batch_rows": str(2**30)})  # one batch: one type per column
+            statement.set_sql_query(query)
+            if params:
+                statement.bind_stream(_bound(params))
+            stream, _ = statement.execute_query()
+            return pl.DataFrame(stream)
 
     try:
-        with adbc.connect(read_uri(db)) as conn, conn.cursor() as cursor:
-            cursor.execute(f"PRAGMA busy_timeout = {READ_BUSY_TIMEOUT_MS}")  # readers beside a recorder or another reader wait their turn
-            yield cursor
+        with adbc_driver_sqlite.connect(read_uri(db)) as database, adbc_driver_manager.AdbcConnection(database) as conn:
+            frame(conn, f"PRAGMA busy_timeout = {READ_BUSY_TIMEOUT_MS}")  # readers beside a recorder or another reader wait their turn
+            conn.set_autocommit(False)
+            try:
+                yield partial(frame, conn)
+            finally:
+                conn.rollback()
     except adbc_driver_manager.DatabaseError as exc:
         raise store_error(exc, db, writing=False) from exc
 
@@ -130,13 +143,8 @@ def _query_rows(db: Path) -> Iterator[Callable[[str], list[tuple]]]:
         with _sqlite_reading(db) as conn:
             yield lambda sql: conn.execute(sql).fetchall()
         return
-    with _reading(db) as cursor:
-
-        def query(sql: str) -> list[tuple]:
-            cursor.execute(sql)
-            return pl.DataFrame(cursor.fetch_arrow()).rows()
-
-        yield query
+    with _reading(db) as read:
+        yield lambda sql: read(sql, ()).rows()
 
 
 def _bound(params: Sequence[str | int | None]) -> pl.DataFrame:
