@@ -237,7 +237,7 @@ def walk(envelopes: list[ev.Envelope]) -> tuple[int, list[str]]:
         if isinstance(event, TABLE_EVENTS + ABOUT_EVENTS) or event.override or seq in timeline.corrected_by:
             continue  # an overridden event is not legal by the rules alone; a corrected one was wrong
         moves = Moves(replay.seek(seq - 1))
-        offered = [m for m in legal_moves(moves) if m.event == type(event).__name__]
+        offered = [m for m in offering(moves, type(event)) if m.event == type(event).__name__]
         made = [_made(m.event, answers) for m in offered if (answers := answers_from(m, event)) is not None]
         same = [e for e in made if isinstance(e, ev.Event) and _bare(e) == _bare(event)]
         asked += 1
@@ -251,6 +251,12 @@ def walk(envelopes: list[ev.Envelope]) -> tuple[int, list[str]]:
         elif moves.trial.refusal(same[0]) is not None:
             wrong.append(f"seq {seq}: {recorded_line(event)} refused: {moves.trial.refusal(same[0])}")
     return asked, wrong
+
+
+def offering(moves: Moves, event_type: type) -> list[Move]:
+    """The legal moves of the kinds with a candidate of `event_type`, in `legal_moves`' order:
+    describing the other kinds (most of them, at every step of a game) would offer other events."""
+    return [m for kind in kinds(moves.ruleset) if any(type(c) is event_type for c in moves.candidates(kind.name)) for m in describe_kind(moves, kind.name)]
 
 
 def padded(offered: list[Move], event: ev.Event) -> bool:
