@@ -6,18 +6,23 @@ STAMP  := $(VENV)/.installed
 
 .PHONY: run test test-fast check bench bench-append bench-import bench-analytics schemas new-database samples clean
 
-$(STAMP): pyproject.toml
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --disable-pip-version-check -e '.[test]'
-	touch $(STAMP)
-
-run: $(STAMP)  ## set up, then run ktlog's main job on the default database
-	$(BIN)/ktlog
-
 # Bytecode caches on even where the machine turns them off (PYTHONDONTWRITEBYTECODE=1): without
 # them every `ktlog` a test starts compiles ktlog's sources again (0.24 against 0.13 CPU-s a
 # command) and each worker rewrites every test module's asserts. The caches are git-ignored.
-PYTEST := PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -n auto  # a worker per core (pytest-xdist); the slowest 15 tests are named at the end
+CACHED := PYTHONDONTWRITEBYTECODE=
+
+# --no-compile: a module is compiled when it is first imported (and kept, CACHED), not every module
+# of every dependency at install (boto3's, mypy's, pandas' ... most never imported): 35 against 52
+# CPU-s for the install (docs/performance.md)
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --disable-pip-version-check --no-compile -e '.[test]'
+	touch $(STAMP)
+
+run: $(STAMP)  ## set up, then run ktlog's main job on the default database
+	$(CACHED) $(BIN)/ktlog
+
+PYTEST := $(CACHED) $(BIN)/python -m pytest -n auto  # a worker per core (pytest-xdist); the slowest 15 tests are named at the end
 
 test: $(STAMP)  ## set up, then run the whole test suite (about 10 minutes on 2 cores)
 	$(PYTEST)
