@@ -217,7 +217,11 @@ async def test_a_locked_database_keeps_the_event_until_it_can_be_stored(store, t
 
 
 @tui_test
-async def test_another_recorder_on_the_same_game_is_a_clear_conflict(store):
+async def test_another_recorder_on_the_same_game_is_a_clear_conflict(store, monkeypatch):
+    """The other laptop's write lands between two looks of the screen's follow (every 0.25 s:
+    tests/test_tui_seats.py follows): the Dash under way meets it. The follow is slowed here, or
+    on a loaded machine it could see the write first, and the Dash would be stored after it."""
+    monkeypatch.setattr("ktlog.tui.screens.record.FOLLOW_S", 3600)
     gid = tiny_game(store)
     async with make_app(store, screen="record", game_id=gid).run_test(size=(80, 24)) as pilot:
         await press(pilot, "a", "1", "e")
