@@ -5,9 +5,11 @@ game's event stream; and the seat page's load time and weight.
     .venv/bin/python benchmarks/seat_bench.py [--taps N] [--loads N]   (N taps rounded up to pairs: an activation and its undo; 0: the loads only)
 
 The server is the real `ktlog serve --seats` in its own process (its CPU time is read from
-/proc). Baseline in the same run: the table recording the same events (a `Store.append` in this
-process) to both pages showing them, which is the stream's share of a tap. Every figure comes
-from this run, on this machine.
+/proc; for the loads, its app with one more route: the seat's page saved as a file). Baselines in
+the same run: the table recording the same events (a `Store.append` in this process) to both
+pages showing them, which is the stream's share of a tap; a static file from the same server,
+and the seat's own page saved once, against each load of the seat's page, pair by pair. Every
+figure comes from this run, on this machine.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import random
 import socket
 import statistics
 import subprocess
@@ -71,16 +74,15 @@ def cpu_s(pid: int) -> float:
 
 
 class Served:
-    """`ktlog serve --seats` in its own process."""
+    """`ktlog serve --seats` in its own process (or `command`, given the port last)."""
 
-    def __init__(self, db: Path):
+    def __init__(self, db: Path, command: list[str] | None = None):
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             self.port = s.getsockname()[1]
         self.base = f"http://127.0.0.1:{self.port}"
-        self.proc = subprocess.Popen(
-            [str(KTLOG), "--db", str(db), "serve", "--seats", "--port", str(self.port)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
-        )
+        command = command or [str(KTLOG), "--db", str(db), "serve", "--seats", "--port"]
+        self.proc = subprocess.Popen([*command, str(self.port)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         deadline = time.monotonic() + 20
         while True:
             try:
@@ -193,6 +195,10 @@ FIRST_SCREEN = (
     "() => ['who', 'score', 'moves'].every((id) => document.getElementById(id).textContent.trim() !== '' && document.getElementById(id).textContent !== 'Seat')"
 )
 """The seat's first screen in the page as it came (who, the score, the move buttons), before any script ran."""
+SAVED = "saved"
+"""The seat's page saved once, served under the seat's own path (its cookie's: the script attaches to it as to the seat)."""
+REOPENED = ("static", "seat", "saved")
+"""The three loads of each pair in a new tab, their order turned one place each pair."""
 
 
 class Load(typing.NamedTuple):
@@ -204,6 +210,35 @@ class Load(typing.NamedTuple):
     loaded: float
     painted: float
     script: float | None = None
+
+
+def saved_app(db: Path, saved: Path):
+    """`ktlog serve --seats`'s app with one more route: the seat's page as saved in `saved`, read
+    at each request and sent with the seat page's own headers: the same bytes without the
+    server's work (the token, the view, the drawing)."""
+    from starlette.responses import Response
+    from starlette.routing import Route
+
+    from ktlog.web.app import make_app
+    from ktlog.web.seats import PAGE_CSP
+
+    async def page(request):
+        return Response(saved.read_bytes(), media_type="text/html", headers={"cache-control": "no-store", "content-security-policy": PAGE_CSP})
+
+    app = make_app(db, seats=True)
+    app.router.routes.insert(0, Route("/seat/{game}/" + SAVED, page))
+    return app
+
+
+def serve_saved(db: Path, saved: Path, port: int) -> None:
+    """The server of the load benchmark (`--serve`): `saved_app` run as `ktlog serve --seats` runs its app."""
+    from ktlog.web.app import SERVER_SETTINGS, Server, listen
+
+    sock = listen("127.0.0.1", port)
+    try:
+        Server(saved_app(db, saved), **SERVER_SETTINGS).run(sockets=[sock])
+    finally:
+        sock.close()
 
 
 def timed(page, seat: bool) -> Load:
@@ -219,27 +254,74 @@ def timed(page, seat: bool) -> Load:
     return Load(*(None if t is None else t / 1000 for t in found))
 
 
+def spread(ratios: list[float]) -> str:
+    """The median of pair ratios, their interquartile range, and a bootstrap 95% interval of that median."""
+    draw = random.Random(39)
+    medians = sorted(statistics.median(draw.choices(ratios, k=len(ratios))) for _ in range(2000))
+    q1, _, q3 = statistics.quantiles(ratios, n=4)
+    return f"**{statistics.median(ratios):.2f}x** (quartiles {q1:.2f}-{q3:.2f}; median's 95% bootstrap {medians[50]:.2f}-{medians[1949]:.2f})"
+
+
 def figures(name: str, seats: list[float], floors: list[float]) -> str:
-    """min / median of a seat's figure and its ratio to the static file's, pair by pair."""
-    ratio = statistics.median(a / b for a, b in zip(seats, floors))
-    return f"{name} min {ms(min(seats))}, median {ms(statistics.median(seats))} against {ms(min(floors))}, {ms(statistics.median(floors))}: **{ratio:.2f}x** pair by pair"
+    """min / median of a figure of one kind of load against another's, and their ratio pair by pair."""
+    return (
+        f"{name} min {ms(min(seats))}, median {ms(statistics.median(seats))} against {ms(min(floors))}, {ms(statistics.median(floors))}: "
+        f"{spread([a / b for a, b in zip(seats, floors)])} pair by pair"
+    )
 
 
-def bench_load(tmp: Path, loads: int) -> list[str]:
+def bench_handler(db: Path, gid: str, token: str, saved: Path, requests: int) -> list[str]:
+    """The server's own CPU and wall for each kind of load, in this process (the app, its
+    follower running, through httpx's ASGI transport: no socket, no browser), the kinds
+    interleaved request by request."""
+    from ktlog.web.seats import SEAT_COOKIE
+
+    paths = {"seat": f"/seat/{gid}", "saved": f"/seat/{gid}/{SAVED}", "static": "/static/seat.css"}
+    cpu: dict[str, list[float]] = {k: [] for k in paths}
+    wall: dict[str, list[float]] = {k: [] for k in paths}
+
+    async def run() -> None:
+        app = saved_app(db, saved)
+        async with app.router.lifespan_context(app), httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://127.0.0.1") as client:
+            for i in range(requests + 20):  # the first 20 of each: warming up
+                for kind, path in paths.items():
+                    t, c = time.perf_counter(), time.process_time()
+                    r = await client.get(path, headers={"cookie": f"{SEAT_COOKIE}={token}"} if kind != "static" else {})
+                    if i >= 20:
+                        cpu[kind].append(time.process_time() - c)
+                        wall[kind].append(time.perf_counter() - t)
+                    assert r.status_code == 200, (path, r.status_code)
+
+    asyncio.run(run())
+    return [
+        f"| the server alone, in this process ({requests} requests of each, interleaved): {kind} "
+        f"| CPU min {min(cpu[kind]) * 1000:.2f} ms, median {statistics.median(cpu[kind]) * 1000:.2f} ms; wall median {statistics.median(wall[kind]) * 1000:.2f} ms | |"
+        for kind in paths
+    ]
+
+
+def bench_load(tmp: Path, loads: int, requests: int) -> list[str]:
     """The seat's page drawn: opened from its link in a new browser (nothing kept yet: the page,
     its script, then its view), and reopened in a new tab of a browser that has been there (the
     view comes with the page and is drawn in it, the stylesheet is in it, the script is kept: one
     round trip); each against one static file from the same server, pair by pair, in the same
-    kind of browser: a new one, and a new tab. The server's CPU is read for each kind of load."""
+    kind of browser: a new one, and a new tab. The reopened seat is also against its own page
+    saved once and served as a file (`saved_app`): the seat against it is the server's work, it
+    against the static file the browser's cost of the page. The server's CPU is read for each
+    kind of load, and the server's handlers timed alone in this process (`bench_handler`)."""
     from playwright.sync_api import sync_playwright
 
-    db = tmp / "load.db"
+    from ktlog.web.seats import SEAT_COOKIE
+
+    db, saved = tmp / "load.db", tmp / "seat.html"
     with Store(db) as store:
         gid = tiny_game(store)
         token = seats.issue(store, gid, "Alice")
-    served = Served(db)
-    first, floor, again, again_floor, weights, weights_again = [], [], [], [], [], []
-    cpu = {"static": 0.0, "seat": 0.0}
+    saved.write_text("not saved yet")
+    served = Served(db, [sys.executable, __file__, "--serve", str(db), str(saved)])
+    first, floor, weights, weights_again = [], [], [], []
+    again: dict[str, list[Load]] = {k: [] for k in REOPENED}
+    cpu = {k: 0.0 for k in REOPENED}
     server_drawn = []
 
     def load(page, url: str, seat: bool, kind: str) -> Load:
@@ -249,7 +331,10 @@ def bench_load(tmp: Path, loads: int) -> list[str]:
         cpu[kind] += cpu_s(served.proc.pid) - before
         return found
 
+    urls = {"static": f"{served.base}/static/seat.css?again=", "seat": f"{served.base}/seat/{gid}?", "saved": f"{served.base}/seat/{gid}/{SAVED}?"}
     try:
+        page = httpx.get(f"{served.base}/seat/{gid}", headers={"cookie": f"{SEAT_COOKIE}={token}"})
+        saved.write_bytes(page.content)  # the seat's page as the server draws it now (the game does not move here)
         with sync_playwright() as pw:
             for i in range(loads):
                 ctx = launch_chromium(pw, tmp / f"floor{i}", **PHONE)  # baseline: a new browser's one request (a static file)
@@ -260,41 +345,50 @@ def bench_load(tmp: Path, loads: int) -> list[str]:
                 first.append(load(page, f"{served.base}/seat/{gid}#{token}", True, "seat"))
                 weights.append(page.evaluate(WEIGHT))
                 page.close()
-                tab = ctx.new_page()  # baseline: a new tab of that browser, one static file
-                again_floor.append(load(tab, f"{served.base}/static/seat.css?again={i}", False, "static"))
-                tab.close()
                 tab = ctx.new_page()  # the seat reopened in a new tab (the address history gives: no token in it)
                 tab.route("**/seat-static/**", lambda route: route.abort())  # once: the page as it came, no script
                 tab.goto(f"{served.base}/seat/{gid}")
                 server_drawn.append(tab.evaluate(FIRST_SCREEN))
                 tab.close()
-                tab = ctx.new_page()
-                again.append(load(tab, f"{served.base}/seat/{gid}", True, "seat"))
-                weights_again.append(tab.evaluate(WEIGHT))
+                for kind in REOPENED[i % 3 :] + REOPENED[: i % 3]:  # each new tab: the static file, the seat, its saved page
+                    tab = ctx.new_page()
+                    again[kind].append(load(tab, f"{urls[kind]}{i}", kind != "static", kind))
+                    if kind == "seat":
+                        weights_again.append(tab.evaluate(WEIGHT))
+                    tab.close()
                 ctx.close()
+        handler = bench_handler(db, gid, token, saved, requests)
     finally:
         served.stop()
     statics = sum((ROOT / "ktlog" / "web" / "static" / f).stat().st_size for f in ("seat.js", "seat.css"))
-    painted = statistics.median(a.painted / b.painted for a, b in zip(again, again_floor))
+    painted = {k: [a.painted for a in again[k]] for k in REOPENED}
+    ratio = statistics.median(a / b for a, b in zip(painted["seat"], painted["static"]))
+    seat_ms = statistics.median(painted["seat"])
     PAINT_WORDS, SCRIPT_WORDS = (
         "**seat drawn** (first contentful paint) against the static file's:",
         "drawn by the script, against the static file's DOMContentLoaded:",
     )
-    seat_ms = statistics.median(a.painted for a in again)
     return [
         f"| the seat reopened in a new tab (its view in the page, the script kept), {loads} loads "
-        f"| {figures(PAINT_WORDS, [a.painted for a in again], [b.painted for b in again_floor])} "
-        f"| <= 1.3x: {'met' if painted <= 1.3 else '**not met**'}; <= 300 ms: {'met' if seat_ms <= 0.3 else '**not met**'} |",
-        f"| the same loads, DOMContentLoaded | {figures('', [a.loaded for a in again], [b.loaded for b in again_floor])} | |",
+        f"| {figures(PAINT_WORDS, painted['seat'], painted['static'])} "
+        f"| <= 1.3x: {'met' if ratio <= 1.3 else '**not met**'}; <= 300 ms: {'met' if seat_ms <= 0.3 else '**not met**'} |",
+        f"| the seat's page saved once, served as a file (the browser's cost of the page): first contentful paint against the static file's "
+        f"| {figures('', painted['saved'], painted['static'])} | |",
+        f"| the seat against its saved page (the server's share), first contentful paint | {figures('', painted['seat'], painted['saved'])} | |",
+        f"| the same loads, DOMContentLoaded: seat, saved page against the static file "
+        f"| {figures('', [a.loaded for a in again['seat']], [b.loaded for b in again['static']])}; "
+        f"{figures('', [a.loaded for a in again['saved']], [b.loaded for b in again['static']])} | |",
+        f"| the same loads, answered (responseEnd): seat, saved page, static file "
+        f"| medians {', '.join(ms(statistics.median(a.answered for a in again[k])) for k in REOPENED[1:] + REOPENED[:1])} | |",
         f"| the same loads, the script's drawing of the view (`ktlog-seat-drawn`) against the static file's DOMContentLoaded "
-        f"| {figures('', [a.script for a in again], [b.loaded for b in again_floor])} | |",
+        f"| {figures('', [a.script for a in again['seat']], [b.loaded for b in again['static']])} | |",
         f"| the seat's first screen in the page as it came, no script run | {sum(server_drawn)} of {loads} loads | |",
-        f"| baseline, same run: a new tab's one static file, answered (responseEnd) | min {ms(min(b.answered for b in again_floor))}, "
-        f"median {ms(statistics.median(b.answered for b in again_floor))} | |",
         f"| the seat's link opened in a new browser (the page, its script, then its view: no view to draw in the page) "
         f"| {figures(SCRIPT_WORDS, [a.script for a in first], [b.loaded for b in floor])}; "
         f"first contentful paint {statistics.median(a.painted / b.painted for a, b in zip(first, floor)):.2f}x | |",
-        f"| server CPU, all {2 * loads} loads of each kind | seats {cpu['seat'] * 1000:.0f} ms, static files {cpu['static'] * 1000:.0f} ms | |",
+        f"| server CPU a load (from /proc, 10 ms ticks): seat (a new browser's and the reopened), saved page, static file "
+        f"| {cpu['seat'] * 1000 / (2 * loads):.1f} ms, {cpu['saved'] * 1000 / loads:.1f} ms, {cpu['static'] * 1000 / (2 * loads):.1f} ms | |",
+        *handler,
         f"| weight over the wire: a new browser (HTML with the stylesheet, seat.js, the view's JSON); a reopened seat "
         f"| {statistics.median(weights) / 1024:.1f} KB; {statistics.median(weights_again) / 1024:.1f} KB (seat.js + seat.css on disk: {statics / 1024:.1f} KB) "
         f"| <= 100 KB: {'met' if statistics.median(weights) <= 100 * 1024 else '**not met**'} |",
@@ -302,19 +396,24 @@ def bench_load(tmp: Path, loads: int) -> list[str]:
 
 
 def main() -> None:
+    if sys.argv[1:2] == ["--serve"]:  # the load benchmark's own server (`serve_saved`), started by `bench_load`
+        return serve_saved(Path(sys.argv[2]), Path(sys.argv[3]), int(sys.argv[4]))
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--taps", type=int, default=40)
     parser.add_argument("--spectators", type=int, default=20)
-    parser.add_argument("--loads", type=int, default=12)
+    parser.add_argument("--loads", type=int, default=40)
+    parser.add_argument("--requests", type=int, default=200, help="requests of each kind to the server alone, in this process")
     args = parser.parse_args()
     taps = args.taps + args.taps % 2  # pairs: each activation undone, so the baseline's table starts with no operative active
-    load_before = os.getloadavg()[0]
+    load_before = os.getloadavg()
     wall, cpu = time.monotonic(), time.process_time()
     with tempfile.TemporaryDirectory() as tmp:
-        lines = (bench_taps(Path(tmp), taps, args.spectators) if taps else []) + bench_load(Path(tmp), args.loads)
+        lines = (bench_taps(Path(tmp), taps, args.spectators) if taps else []) + bench_load(Path(tmp), args.loads, args.requests)
+    load_after = os.getloadavg()
     print(
-        f"seat_bench on {os.cpu_count()} cores, {time.strftime('%Y-%m-%d %H:%M')}, load average {load_before:.1f} at the start, "
-        f"{os.getloadavg()[0]:.1f} at the end; wall {time.monotonic() - wall:.0f} s, this process's CPU {time.process_time() - cpu:.1f} s"
+        f"seat_bench on {os.cpu_count()} cores, {time.strftime('%Y-%m-%d %H:%M')}, load average (1, 5, 15 min) "
+        f"{', '.join(f'{x:.1f}' for x in load_before)} at the start, {', '.join(f'{x:.1f}' for x in load_after)} at the end; "
+        f"wall {time.monotonic() - wall:.0f} s, this process's CPU {time.process_time() - cpu:.1f} s"
     )
     print("| what | figure | target |\n|---|---|---|")
     print("\n".join(lines))

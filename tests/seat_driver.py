@@ -184,7 +184,7 @@ def move_for(state: GameState, player: str, event: ev.Event) -> Move | None:
         dice = [value for name, value in answers if any(q.field == name and q.kind == "dice" for q in move.questions)]
         if bare(made) == bare(event) and all(re.fullmatch(r"([^:,]+:[1-6],?)*|[1-6,]*", d) for d in dice):
             return move
-    return None  # (a fight's re-rolled dice are typed as a line too: the pad types dice, not re-rolls)
+    return None
 
 
 def by_question(move: Move, answers: list[tuple[str, str]]) -> dict[int, str]:

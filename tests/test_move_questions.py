@@ -242,9 +242,8 @@ def walk(envelopes: list[ev.Envelope]) -> tuple[int, list[str]]:
         same = [e for e in made if isinstance(e, ev.Event) and _bare(e) == _bare(event)]
         asked += 1
         if same and not padded(offered, event):
-            assert isinstance(event, ev.Fought), f"seq {seq}: only a fight's re-rolled dice are not typed on the pad: {recorded_line(event)}"
-            continue  # a fight's re-rolls: a line (the seat's More, the terminal's fight dialog)
-        if not same:
+            wrong.append(f"seq {seq}: {recorded_line(event)}: its dice are not all typed on the pad (digits), its re-rolls beside them")
+        elif not same:
             wrong.append(
                 f"seq {seq}: {recorded_line(event)} was made as {[e if isinstance(e, str) else recorded_line(e) for e in made] or 'nothing: no move offers it'}"
             )
@@ -308,6 +307,33 @@ def test_a_recorded_shots_answers_say_its_flags_left_at_their_default():
     answers = dict(answers_from(move, shot))
     assert answers["cover"] == "false" and answers["obscured"] == "false" and answers["dice"] == "6541"
     assert parse_event(answers_line(move.event, list(answers.items()))) == shot
+
+
+def test_a_fights_rerolls_are_asked_beside_its_dice_and_read_and_write_as_flat_fields():
+    """A fight's re-rolled dice, the attacker's and the target's (Balanced, Command Re-roll ...,
+    pg 50, 54, 111), are its move's questions as a shot's are: a correction's form holds them, the
+    line writes them flat (attack_rerolls=, target_rerolls=) and reads them back; re-rolls
+    without their dice, or given twice, are refused saying what to give."""
+    s = game({"a1": card(weapons=(blade("Blade", 5),))}, {"b1": card(weapons=(blade("Claws", 3),))})
+    s = s.add(ev.OperativeActivated(operative="a1", order="engage")).add(parse_event("Charged operative=a1 targets=b1")).state
+    (move,) = describe_kind(Moves(s), "fight")
+    fields = [q.field for q in move.questions]
+    assert fields.index("attack_rerolls") == fields.index("target_dice") + 1 and "target_rerolls" in fields
+    line = "Fought operative=a1 target=b1 weapon=Blade target_weapon=Claws attack_dice=42111 'attack_rerolls=3=6/command 4=5/command' target_dice=531 target_rerolls=1=2/command"
+    fight = parse_event(line)
+    assert fight.attack_dice.rerolls == (ev.Reroll(die=3, result=6, source="command"), ev.Reroll(die=4, result=5, source="command"))
+    assert fight.target_dice == ev.Dice(rolls=(5, 3, 1), rerolls=(ev.Reroll(die=1, result=2, source="command"),))
+    assert recorded_line(fight) == line
+    answers = dict(answers_from(move, fight))
+    assert answers["attack_dice"] == "42111" and answers["attack_rerolls"] == "3=6/command 4=5/command" and answers["target_rerolls"] == "1=2/command"
+    assert parse_event(answers_line(move.event, list(answers.items()))) == fight
+    assert Moves(s).trial.refusal(fight) is None
+    with pytest.raises(KtlogError, match="give attack_dice=DICE with it"):
+        parse_event("Fought operative=a1 target=b1 weapon=Blade attack_rerolls=1=6/command")
+    with pytest.raises(KtlogError, match="the re-rolls once"):
+        parse_event(
+            'Fought operative=a1 target=b1 weapon=Blade attack_dice=\'{"rolls": [1], "rerolls": [{"die": 1, "result": 6, "source": "command"}]}\' attack_rerolls=1=6/command'
+        )
 
 
 def test_a_blast_shots_further_targets_read_and_write_as_flat_fields():

@@ -19,6 +19,7 @@ from tui_support import tiny_game
 from ktlog.cli import cli
 from ktlog.play import seats
 from ktlog.storage.store import Store
+from ktlog.text.event_text import parse_event
 from ktlog.web import seats as web_seats
 from ktlog.web.app import make_app
 
@@ -348,6 +349,32 @@ def test_the_page_carries_the_view_of_the_seat_whose_cookie_comes_with_it(client
     asset = client.get(script)
     assert asset.headers["cache-control"] == "public, max-age=31536000, immutable" and asset.headers["content-type"].startswith("text/javascript")
     assert post(client, gid, None, {"line": ACTIVATE}).status_code == 401  # the cookie opens no write
+    with Store(db) as store:
+        seats.revoke(store, gid, "Alice")
+    assert 'id="seat-view"' not in client.get(f"/seat/{gid}").text
+
+
+def test_a_seats_page_is_sent_again_unread_until_the_database_changes(client, seated, monkeypatch):
+    """A reopened seat's page is kept as sent (issue 39 #8): asked again while nothing was
+    committed, it comes from the event loop without a read or drawing it again; an event the
+    table appends (another connection), a seat's own write and a revoked link each make it
+    again, current."""
+    db, gid, tokens = seated
+    client.cookies.set(web_seats.SEAT_COOKIE, tokens["Alice"], path=f"/seat/{gid}")
+    reads = []
+    made = web_seats.seat_page
+    monkeypatch.setattr(web_seats, "seat_page", lambda *a, **k: reads.append(1) or made(*a, **k))
+    first = client.get(f"/seat/{gid}")
+    assert len(reads) == 1 and "Next: Alice activates an operative" in first.text
+    assert [client.get(f"/seat/{gid}").text for _ in range(3)] == [first.text] * 3 and len(reads) == 1
+    with Store(db) as table:
+        table.append(gid, parse_event(ACTIVATE))
+    again = client.get(f"/seat/{gid}")
+    assert len(reads) == 2 and "Active: trooper-1" in again.text and f'"seq": {_seq(db, gid)}' in again.text
+    assert post(client, gid, tokens["Alice"], {"line": "ActivationEnded operative=trooper-1"}).status_code == 201
+    assert "Active: trooper-1" not in client.get(f"/seat/{gid}").text and len(reads) == 3
+    client.get(f"/seat/{gid}")
+    assert len(reads) == 3
     with Store(db) as store:
         seats.revoke(store, gid, "Alice")
     assert 'id="seat-view"' not in client.get(f"/seat/{gid}").text

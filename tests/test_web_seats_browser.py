@@ -389,3 +389,40 @@ def test_a_blast_shots_further_target_and_a_devastating_splash_recorded_through_
         line = "Shot operative=gunner-2 weapon=Lascannon target=bob-gunner-1 dice=664 saves=111 splashed=bob-trooper-1"
         assert stored() == parse_event(line)
         ctx.close()
+
+
+def test_a_fights_rerolls_recorded_through_the_form(tmp_path):
+    """A fight's re-rolled dice (the attacker's and the target's) are asked on the fight's sheet
+    beside its dice, as a shot's are (issue 39), at 360x740: the event stored is the one the raw
+    line makes, and the Command Re-roll is paid (1CP each, pg 54)."""
+    db = tmp_path / "seats.db"
+    with Store(db) as store:
+        gid = tiny_game(store)
+        token = seats.issue(store, gid, "Alice")
+        for line in ("OperativeActivated operative=trooper-1 order=engage", "Charged operative=trooper-1 targets=bob-trooper-1"):
+            store.append(gid, parse_event(line))
+        cp = {p: store.state(gid).players[p].cp for p in ("Alice", "Bob")}
+    with running(db, seats=True) as base, sync_playwright() as pw:
+        ctx = launch_chromium(pw, tmp_path / "alice", **PHONE)
+        page = ctx.pages[0]
+        page.goto(f"{base}/seat/{gid}#{token}")
+        expect(page.locator("#net")).to_have_text("online")
+        _move(page, "fight")
+        weapon = page.locator("#form-body .question[data-field=target_weapon] .segment[data-value=Knife]")
+        if weapon.get_attribute("aria-pressed") != "true":
+            weapon.tap()
+        _pad(page, "421" + "531")
+        rerolls = page.locator("#form-body .question[data-field=attack_rerolls] input")
+        expect(rerolls).to_be_visible()  # beside the dice, not folded under More details
+        rerolls.fill("3=6/command")
+        page.locator("#form-body .question[data-field=target_rerolls] input").fill("1=2/command")
+        page.screenshot(path=str(IMG / "seat-fight-rerolls.png"))
+        page.locator("#form-ok").tap()
+        expect(page.locator("#form")).to_be_hidden()
+        expect(page.locator("#log li").first).to_contain_text("fights")
+        ctx.close()
+    with Store(db) as store:
+        stored = msgspec.structs.replace(store.events(gid)[-1].payload, seat=None)
+        line = "Fought operative=trooper-1 target=bob-trooper-1 weapon=Knife target_weapon=Knife attack_dice=421 attack_rerolls=3=6/command target_dice=531 target_rerolls=1=2/command"
+        assert stored == parse_event(line)
+        assert {p: store.state(gid).players[p].cp for p in cp} == {p: n - 1 for p, n in cp.items()}  # each side's Command Re-roll, its own CP

@@ -225,8 +225,8 @@ def _shot_values(e: Any) -> dict[str, Any]:  # a Shot
 
 def _fights(moves: Moves) -> list[Move]:
     """A fight's target (and the action, when a killzone's Fight action may be taken) and both
-    weapons, with both sides' attack dice (pg 45), the assists (pg 45), the order of strikes and
-    blocks, and the damage alone (quick mode)."""
+    weapons, with both sides' attack dice (pg 45) and their re-rolls, the assists (pg 45), the
+    order of strikes and blocks, and the damage alone (quick mode)."""
     s = moves.state
     events: list[Any] = moves.options("fight")  # Fought events
     mine, theirs, weapons = [], [], []
@@ -241,6 +241,8 @@ def _fights(moves: Moves) -> list[Move]:
         Question("target_weapon", "option", "the target's weapon", choices=_distinct(weapons)),
         Question("attack_dice", "dice", "attack dice", shape="DICE", dice=_distinct(mine), optional=True),
         Question("target_dice", "dice", "the target's attack dice", shape="DICE", dice=_distinct(theirs), optional=True),
+        *_rerolls("attack_rerolls", "re-rolled attack dice"),
+        *_rerolls("target_rerolls", "the target's re-rolled attack dice"),
         number("assists", "friendly operatives assisting", "each one not within control range of another enemy (pg 45)", optional=True),
         number("target_assists", "operatives assisting the target", optional=True),
         text("steps", "strikes and blocks, in order", "one word a die, attacker first: s strike, b block; n normal, c critical (e.g. sc bn sn)", optional=True),

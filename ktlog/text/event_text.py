@@ -46,6 +46,9 @@ SHOT_SHORTHAND = (
 """A Shot's flat fields: its first target's, then a Blast or Torrent weapon's further targets
 (further=ID,ID; further_dice=ID:DICE,ID:DICE, or DICE with one; further_saves the same;
 further_cover and further_obscured the further targets in cover, obscured)."""
+REROLLED = {"attack_rerolls": "attack_dice", "target_rerolls": "target_dice"}
+"""A fight's re-rolled dice (2=5/balanced ...), each field beside the dice it re-rolls, as a
+Shot's rerolls= and save_rerolls= are."""
 
 
 def parse_event(line: str) -> ev.Event:
@@ -111,7 +114,8 @@ def _values(q: Question, most: int) -> str:
 def build_event(type_name: str, assignments: list[str], override: str | None) -> ev.Event:
     """An event from `TYPE FIELD=VALUE ...`. A Shot at one target may use the flat fields
     target, dice, saves, cover, obscured, invulnerable, accurate, damage, rerolls, save_rerolls,
-    splashed (x" Devastating's other operatives: splashed=ID,ID)."""
+    splashed (x" Devastating's other operatives: splashed=ID,ID); a Fought's re-rolls are
+    attack_rerolls= and target_rerolls= beside its attack_dice= and target_dice=."""
     try:
         cls = ev.event_type(type_name)
     except KeyError:
@@ -121,6 +125,7 @@ def build_event(type_name: str, assignments: list[str], override: str | None) ->
     hints = field_types(cls)
     payload: dict[str, typing.Any] = {}
     shot: dict[str, typing.Any] = {}
+    rerolled: dict[str, str] = {}
     given: dict[str, str] = {}
     for item in assignments:
         field, sep, raw = item.partition("=")
@@ -132,6 +137,9 @@ def build_event(type_name: str, assignments: list[str], override: str | None) ->
         if issubclass(cls, ev.Shot) and field in SHOT_SHORTHAND:  # KT21 Overwatch too
             shot[field] = raw
             continue
+        if REROLLED.get(field) in hints:
+            rerolled[field] = raw
+            continue
         if field not in hints or field in ("version", "meta"):
             raise KtlogError(
                 f"{cls.__name__} has no field {field!r}; its fields: {', '.join(f for f in hints if f not in ('version', 'meta', 'name', 'cost', 'moves', 'mission'))}"
@@ -140,6 +148,13 @@ def build_event(type_name: str, assignments: list[str], override: str | None) ->
             payload[field] = _convert_value(field, raw, hints[field])
         except ValueError as exc:
             raise KtlogError(f"{field}={raw!r}: {exc}; see `ktlog event --help` for how to write values") from None
+    for field, raw in rerolled.items():
+        dice = payload.get(REROLLED[field])
+        if not isinstance(dice, dict) or dice.get("rerolls"):
+            raise KtlogError(
+                f"{field}= re-rolls the {REROLLED[field].replace('_', ' ')}: give {REROLLED[field]}=DICE with it (e.g. {REROLLED[field]}=6532), the re-rolls once"
+            )
+        dice["rerolls"] = [msgspec.to_builtins(r) for r in parse_rerolls(raw)]
     if shot:
         if "attacks" in payload:
             raise KtlogError(f"{cls.__name__}: give attacks= or the one-target fields ({', '.join(shot)}), not both")
@@ -170,6 +185,7 @@ def types_help() -> str:
             fields.append(
                 "further targets (Blast, Torrent): further?=A,B further_dice?=ID:DICE,ID:DICE further_saves?=ID:DICE,ID:DICE further_cover?=A,B further_obscured?=A,B)"
             )
+        fields += [f"{f}?=DIE=RESULT/RULE" for f, dice in REROLLED.items() if dice in hints]
         lines.append(f"  {name:<26} {' '.join(fields)}")
     return "\n".join(lines)
 
@@ -364,6 +380,9 @@ def _short_words(event: ev.Event) -> list[str]:
             if further is not None:
                 shot += further
                 continue
+        if isinstance(value, ev.Dice) and value.rolls and value.rerolls and (flat := next((f for f, d in REROLLED.items() if d == name), None)):
+            words += [f"{name}={format_dice(value.rolls)}", f"{flat}={_rerolls(value)}"]
+            continue
         words.append(f"{name}={_short_value(value, str(annotation))}")
     return words + shot  # the target and dice after the operative and weapon
 

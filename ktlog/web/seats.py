@@ -56,6 +56,7 @@ from .guard import CSP
 from .responses import refusal
 from .seat_board import placeable_type, position_answers, spot_answer
 from .seat_page import seat_page
+from .source import Version
 from .views import event_row, log_rows
 from .writes import Refused, WritingApi, bearer, json_body
 
@@ -113,6 +114,9 @@ class SeatApi(WritingApi):
         """(game, player) -> (writes left, when counted): the rate limit's token buckets."""
         self.views: dict[tuple, dict[str, Any]] = {}
         """The seats' views lately made, by what they follow from (`_seat_view`), oldest first."""
+        self.pages: dict[tuple[str, str], tuple[Version | None, Response]] = {}
+        """The seats' pages lately sent, by game and token digest, with the version of the file
+        they were read at (`Source.now`), oldest first; used on the event loop only."""
 
     def routes(self) -> list[Route]:
         return [
@@ -133,15 +137,31 @@ class SeatApi(WritingApi):
         fragment, which a browser never sends); the page keeps it in a cookie of its own path,
         which comes back only with this page, so a reopened seat's page carries its view and is
         drawn at once. The cookie opens nothing else: every write and every API read needs the
-        token in the Authorization header."""
+        token in the Authorization header. A seat's page is kept as sent, and sent again from the
+        event loop while the database says nothing was committed since (`Source.unchanged`: a
+        new event, a signature, a revoked link each make it again)."""
         game = request.path_params["game"]
-        view: dict | None = None
         token = request.cookies.get(SEAT_COOKIE)
-        if token:
+        if not token:
+            return self._page(game, None)
+        source = request.app.state.source
+        key = (game, seats.token_hash(token))
+        kept = self.pages.pop(key, None)
+        if kept is None or not source.unchanged(kept[0]):
+            version = source.now()  # before the read: a commit after it makes the page again
             try:
                 view = await self.in_thread(lambda: self._view(self.store(), self._seat(game, token, write=False), {})[1])
             except KtlogError:  # a revoked or wrong token, no such game: the page asks, and says so
                 view = None
+            kept = (version, self._page(game, view))
+        if kept[0] is not None:
+            self.pages[key] = kept
+            while len(self.pages) > VIEWS_KEPT:
+                self.pages.pop(next(iter(self.pages)))
+        return kept[1]
+
+    @staticmethod
+    def _page(game: str, view: dict | None) -> Response:
         body = seat_page(game, view, ASSETS.paths["seat.js"], STYLE, ASSETS.paths["seat-board.js"])
         return HTMLResponse(body, headers={"cache-control": "no-store", "content-security-policy": PAGE_CSP})
 

@@ -140,18 +140,24 @@ class Source:
         self._asked = None
 
     def _unchanged(self, version: Version) -> bool:
+        return self.now() == version
+
+    def now(self) -> Version | None:
+        """What the file holds now (as `version`), asked on the event loop: never waits (no
+        store open, a read under way, another program's lock, a replaced file: None). Taken
+        before a read, a page made from that read is current while `unchanged` says so."""
         store = self._store
-        if store is None or version[0] != self.opened or not self.in_use.acquire(blocking=False):
-            return False
+        if store is None or not self.in_use.acquire(blocking=False):
+            return None
         try:
             if self.identity() != self._identity:
-                return False
+                return None
             if not self._not_waiting:
                 store.wait_for_locks(0)  # a lock is a no, never a wait on the event loop
                 self._not_waiting = True
-            return data_version(store) == version[1]
+            return self.opened, data_version(store)
         except DatabaseError:
-            return False
+            return None
         finally:
             self.in_use.release()
 
