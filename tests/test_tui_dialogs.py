@@ -4,7 +4,7 @@ teams at 80 columns (issue 16 #8), at 80x24 and 120x40."""
 from __future__ import annotations
 
 import pytest
-from tui_support import press, sample, sample_cut, screen_strips, tui_test
+from tui_support import press, sample, sample_cut, screen_strips, tui_test, until
 
 from ktlog.play.importer import import_file
 from ktlog.tui.app import make_app
@@ -86,6 +86,8 @@ async def test_a_pick_list_longer_than_its_rows_says_so_and_scrolls_to_the_last_
         answers = []
         pilot.app.screen.show_dialog(PickScreen("Shoot at", choices), then=answers.append)
         await press(pilot, *["down"] * (len(choices) - 1))
+        last = f"target number {len(choices) - 1}"  # scrolled into view a frame or more after the key (failed once at load 4)
+        await until(pilot, lambda: any(last in line for line in lines(pilot.app.screen)), "the last choice scrolled into view")
         text = "\n".join(lines(pilot.app.screen))
         assert f"{len(choices)} choices, ↑↓ scroll to those below" in text.replace("\n", " ")
         assert f"target number {len(choices) - 1}" in text and "target number 0" not in text
