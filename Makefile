@@ -11,12 +11,15 @@ STAMP  := $(VENV)/.installed
 # command) and each worker rewrites every test module's asserts. The caches are git-ignored.
 CACHED := PYTHONDONTWRITEBYTECODE=
 
-# --no-compile: a module is compiled when it is first imported (and kept, CACHED), not every module
-# of every dependency at install (boto3's, mypy's, pandas' ... most never imported): 35 against 52
-# CPU-s for the install (docs/performance.md)
+# pip first brought up to date: Python 3.11's own (23.2) spends most of the install matching every
+# file of the package index against the machine's wheel tags. --no-compile: a module is compiled
+# when it is first imported (and kept, CACHED), not every module of every dependency (boto3's,
+# mypy's, pandas' ... most never imported). The install 52 CPU-s -> 22 (docs/performance.md).
+# -qq: errors only (a newer pip shows setuptools' notes on an editable install).
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --disable-pip-version-check --no-compile -e '.[test]'
+	$(BIN)/python -m pip install -qq --disable-pip-version-check --upgrade 'pip>=25'
+	$(BIN)/pip install -qq --disable-pip-version-check --no-compile -e '.[test]'
 	touch $(STAMP)
 
 run: $(STAMP)  ## set up, then run ktlog's main job on the default database

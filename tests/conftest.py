@@ -266,8 +266,9 @@ def _build_and_install(folder: Path) -> None:
             shutil.copy2(ROOT / name, source / name)
     run(sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", folder / "wheel", f"{source}{os.sep}", cwd=folder)
     (wheel,) = (folder / "wheel").glob("ktlog-*.whl")
-    venv.create(folder / "venv", with_pip=True)
-    run(folder / "venv" / "bin" / "python", "-m", "pip", "install", "--quiet", "--disable-pip-version-check", f"{wheel}[charts]", cwd=folder)
+    venv.create(folder / "venv")  # no pip of its own: this run's pip installs into it, as pipx's shared pip does
+    python = folder / "venv" / "bin" / "python"
+    run(sys.executable, "-m", "pip", "--python", python, "install", "--quiet", "--disable-pip-version-check", f"{wheel}[charts]", cwd=folder)
 
 
 @pytest.fixture(scope="session")
