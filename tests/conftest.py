@@ -121,8 +121,8 @@ KTLOG_SETTINGS = ("KTLOG_DB", "KTLOG_KEYS", "KTLOG_ROSTERS", "KTLOG_DEBUG")
 
 def pytest_configure(config: pytest.Config) -> None:
     """A home folder of this process's own for the whole run (each xdist worker runs this too),
-    pip's cache kept where it was so the wheel installs from it."""
-    os.environ.setdefault("PIP_CACHE_DIR", str(Path.home() / ".cache" / "pip"))
+    uv's cache kept where it was so the wheel installs from it."""
+    os.environ.setdefault("UV_CACHE_DIR", str(Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "uv"))
     home = Path(tempfile.mkdtemp(prefix="ktlog-test-home-"))
     config.stash[HOME_KEY] = home
     for name in USER_FOLDERS:
@@ -170,6 +170,34 @@ def pytest_terminal_summary(terminalreporter) -> None:
             terminalreporter.write_line(f"{name}: {value:,}")
 
 
+@pytest.fixture(scope="module")
+def chromium():
+    """One headless Chromium for a module's browser tests (tests/web_server.py: each opens
+    contexts of its own in it), or the test skipped saying why."""
+    from web_server import playwright_or_skip, started_chromium
+
+    playwright_or_skip("the browser tests")
+    with started_chromium() as browser:
+        yield browser
+
+
+@pytest.fixture
+def contexts(chromium):
+    """Opens a new, empty profile in the module's Chromium (cookies and storage of its own) with one
+    page, as a browser just started has: `contexts(**PHONE).pages[0]`. Each is closed when the test ends."""
+    made = []
+
+    def new(**options):
+        context = chromium.new_context(**options)
+        context.new_page()
+        made.append(context)
+        return context
+
+    yield new
+    for context in made:
+        context.close()
+
+
 @pytest.fixture
 def web_game(tmp_path: Path) -> tuple[Path, str]:
     """A database holding the hostile Approved Ops game (tests/web_support.py) up to seq 60: both
@@ -209,6 +237,9 @@ def slowest(terminalreporter) -> None:
             terminalreporter.write_line(f"{seconds:7.2f}s  {nodeid}")
 
 
+UV = shutil.which("uv", path=str(Path(sys.executable).parent)) or shutil.which("uv") or "uv"
+"""The installer of the test extras (beside this run's Python), which builds and installs the wheel."""
+
 SOURCES = ("ktlog", "pyproject.toml", "README.md", "LICENSE")
 """What the wheel is built from, copied to a clean folder so that no stale build/ output slips in."""
 
@@ -233,7 +264,7 @@ def _locked(path: Path) -> Iterator[None]:
 @pytest.fixture(scope="session")
 def installed(tmp_path_factory) -> Path:
     """The `bin` folder of a fresh virtual environment with ktlog's wheel installed as a user
-    installs it (`pipx install '.[charts]'`, as the README says for charts: the wheel and its
+    installs it (`uv tool install '.[charts]'`, as the README says for charts: the wheel and its
     charts extra, their dependencies from the index, not editable).
     Built once per run: the first xdist worker to ask builds it in the run's shared temporary
     folder, the others wait for it and use it (tests/test_wheel.py, tests/test_docs.py)."""
@@ -264,11 +295,10 @@ def _build_and_install(folder: Path) -> None:
         else:
             source.mkdir(exist_ok=True)
             shutil.copy2(ROOT / name, source / name)
-    run(sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", folder / "wheel", f"{source}{os.sep}", cwd=folder)
+    run(UV, "build", "--quiet", "--wheel", "--out-dir", folder / "wheel", source, cwd=folder)
     (wheel,) = (folder / "wheel").glob("ktlog-*.whl")
-    venv.create(folder / "venv")  # no pip of its own: this run's pip installs into it, as pipx's shared pip does
-    python = folder / "venv" / "bin" / "python"
-    run(sys.executable, "-m", "pip", "--python", python, "install", "--quiet", "--disable-pip-version-check", f"{wheel}[charts]", cwd=folder)
+    venv.create(folder / "venv")  # no pip of its own, as `uv tool install` and pipx's shared pip make it
+    run(UV, "pip", "install", "--quiet", "--python", folder / "venv" / "bin" / "python", f"{wheel}[charts]", cwd=folder)
 
 
 @pytest.fixture(scope="session")

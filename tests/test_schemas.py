@@ -9,7 +9,7 @@ import sys
 
 import jsonschema
 import pytest
-from conftest import game
+from conftest import UV, game
 
 from ktlog.data import SAMPLE_BATTLES, SAMPLE_GAMES
 from ktlog.events import EVENT_TYPES
@@ -81,13 +81,13 @@ def test_the_files_do_not_depend_on_how_msgspec_writes_descriptions_and_unions()
 def test_the_schemas_match_under_the_oldest_and_newest_msgspec_the_range_admits(release, tmp_path):
     """The range in pyproject.toml is msgspec>=0.19: the folder matches the code under both ends."""
     target = tmp_path / "msgspec"
-    pip = subprocess.run(
-        [sys.executable, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--target", str(target), f"msgspec=={release}"],
+    install = subprocess.run(
+        [UV, "pip", "install", "--quiet", "--python", sys.executable, "--target", str(target), f"msgspec=={release}"],
         capture_output=True,
         text=True,
     )
-    if pip.returncode:
-        pytest.skip(f"pip could not install msgspec {release} (no package index?): {pip.stderr.strip()[-300:]}")
+    if install.returncode:
+        pytest.skip(f"uv could not install msgspec {release} (no package index?): {install.stderr.strip()[-300:]}")
     check = subprocess.run(
         [sys.executable, "-c", "import msgspec, sys; from ktlog.files.schemas import drift; print(msgspec.__version__); sys.exit(bool(drift()))"],
         capture_output=True,
