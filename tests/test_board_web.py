@@ -13,7 +13,7 @@ import httpx
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
-from web_server import CHROMIUM, launch_chromium, running  # noqa: E402
+from web_server import CHROMIUM, running  # noqa: E402
 from web_support import store_part  # noqa: E402
 
 from ktlog.data import SAMPLE_BATTLES, SAMPLE_GAMES  # noqa: E402
@@ -51,16 +51,15 @@ def wait_until(page, expression: str, timeout: float = 10.0) -> None:
 @pytest.mark.skipif(CHROMIUM is None, reason="no Chromium found (apt-get install chromium)")
 @pytest.mark.parametrize("size", [(360, 740), (1920, 1080)], ids=["phone", "hall"])
 @pytest.mark.parametrize("battle", sorted(SAMPLE_BATTLES.glob("*.jsonl")), ids=lambda p: p.stem)
-def test_the_replay_shows_the_board_at_every_moment(battle, size, tmp_path):
-    from playwright.sync_api import sync_playwright
+def test_the_replay_shows_the_board_at_every_moment(battle, size, tmp_path, contexts):
 
     folder = Path(os.environ.get("KTLOG_SCREENSHOTS") or tmp_path)
     db = tmp_path / "r.db"
     game, events = store_part(db, 10_000, HOSTILE, battle)
     shot = next(i for i, e in enumerate(events, 1) if type(e).__name__ == "Shot")
-    with sync_playwright() as pw, running(db) as base:
-        context = launch_chromium(pw, tmp_path / "profile", viewport={"width": size[0], "height": size[1]})
-        page = context.new_page()
+    with running(db) as base:
+        context = contexts(viewport={"width": size[0], "height": size[1]})
+        page = context.pages[0]
         problems: list[str] = []
         page.on("console", lambda m: problems.append(m.text) if m.type in ("error", "warning") else None)
         page.on("pageerror", lambda e: problems.append(str(e)))
@@ -81,17 +80,16 @@ def test_the_replay_shows_the_board_at_every_moment(battle, size, tmp_path):
 
 @pytest.mark.browser
 @pytest.mark.skipif(CHROMIUM is None, reason="no Chromium found (apt-get install chromium)")
-def test_the_game_page_draws_the_board_again_after_each_event(tmp_path):
-    from playwright.sync_api import sync_playwright
+def test_the_game_page_draws_the_board_again_after_each_event(tmp_path, contexts):
 
     from ktlog.storage.store import Store
 
     db = tmp_path / "g.db"
     battle = SAMPLE_BATTLES / "16_volkus_board.jsonl"
     game, events = store_part(db, 40, {}, battle)
-    with sync_playwright() as pw, running(db) as base:
-        context = launch_chromium(pw, tmp_path / "profile", viewport={"width": 1200, "height": 900})
-        page = context.new_page()
+    with running(db) as base:
+        context = contexts(viewport={"width": 1200, "height": 900})
+        page = context.pages[0]
         page.goto(f"{base}/games/{game[:8]}")
         wait_until(page, "document.getElementById('battle')?.src.endsWith('at=40') && document.getElementById('battle').naturalWidth > 0")
         with Store(db) as store:  # another writer at the table

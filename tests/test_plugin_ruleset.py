@@ -310,21 +310,19 @@ def test_the_tui_asks_and_records_its_own_event(site, tmp_path, installed, size)
 
 
 @pytest.mark.browser
-def test_a_phone_taps_its_own_event_and_a_spectator_sees_it(tmp_path, installed):
+def test_a_phone_taps_its_own_event_and_a_spectator_sees_it(tmp_path, installed, contexts):
     """The seat page in headless Chromium (a phone), `ktlog serve --seats` in this process."""
-    sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed (pip install -e '.[test]')")
-    from web_server import CHROMIUM, launch_chromium, running
+    from playwright import sync_api
+    from web_server import running
 
-    if CHROMIUM is None:
-        pytest.skip("no Chromium found (apt-get install chromium)")
     db = tmp_path / "phone.db"
     game = cache_game(db)
     with Store(db) as store:
         token = seats.issue(store, game, "Alice")
     phone = {"viewport": {"width": 360, "height": 740}, "has_touch": True, "is_mobile": True}
-    with running(db, seats=True) as base, sync_api.sync_playwright() as pw:
-        alice = launch_chromium(pw, tmp_path / "alice", **phone).pages[0]
-        watching = launch_chromium(pw, tmp_path / "spectator").pages[0]
+    with running(db, seats=True) as base:
+        alice = contexts(**phone).pages[0]
+        watching = contexts().pages[0]
         alice.goto(f"{base}/seat/{game}#{token}")
         watching.goto(f"{base}/games/{game}")
         alice.locator(".move[data-kind=supply_cache]").tap()  # its own kind of move, labelled as its Kind

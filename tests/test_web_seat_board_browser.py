@@ -23,11 +23,11 @@ from ktlog.storage.store import Store
 from ktlog.text.event_text import parse_event
 
 sys.path.insert(0, str(Path(__file__).parent))
-from web_server import PHONE, launch_chromium, playwright_or_skip, running, screenshots  # noqa: E402
+from web_server import PHONE, playwright_or_skip, running, screenshots  # noqa: E402
 
 pytestmark = pytest.mark.browser
 
-expect, sync_playwright = playwright_or_skip("the seat's board browser tests")
+expect, _ = playwright_or_skip("the seat's board browser tests")
 
 IMG = screenshots("ktlog-seat-board-shots-")
 WIDTH = 30
@@ -43,10 +43,10 @@ def tap_board(page, x: float, y: float) -> None:
     board.tap(position={"x": x * per_inch, "y": y * per_inch})
 
 
-def seat_on_phone(pw, tmp_path: Path, base: str, gid: str, token: str):
+def seat_on_phone(contexts, base: str, gid: str, token: str):
     """A phone's browser on the seat's page, online; its context and page, and the page's script
     errors and refusals by its policy (CSP) as they come (a refused request's status is no error)."""
-    context = launch_chromium(pw, tmp_path / "phone", **PHONE)
+    context = contexts(**PHONE)
     page = context.pages[0]
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -76,7 +76,7 @@ def payloads(db: Path, gid: str) -> list[ev.Event]:
         return [e.payload for e in store.events(gid)]
 
 
-def test_a_set_up_and_a_reposition_by_tap_an_illegal_spot_refused_and_as_far_as_allowed(tmp_path):
+def test_a_set_up_and_a_reposition_by_tap_an_illegal_spot_refused_and_as_far_as_allowed(tmp_path, contexts):
     db = tmp_path / "board.db"
     with Store(db) as store:
         setup = before_set_up(store)
@@ -85,9 +85,9 @@ def test_a_set_up_and_a_reposition_by_tap_an_illegal_spot_refused_and_as_far_as_
         alice_token = seats.issue(store, setup, "Alice")
         bob_token = seats.issue(store, moving, "Bob")
     IMG.mkdir(exist_ok=True)
-    with running(db, seats=True) as base, sync_playwright() as pw:
+    with running(db, seats=True) as base:
         # A set-up: the operative's button, a tap on the board, Record (3 taps).
-        context, page, errors = seat_on_phone(pw, tmp_path, base, setup, alice_token)
+        context, page, errors = seat_on_phone(contexts, base, setup, alice_token)
         assert not board_script_loaded(page)  # the first load is the seat's as before
         page.locator(".move[data-kind=set_up][data-value=sergeant]").tap()
         where = page.locator("#form-body .place .where")
@@ -151,14 +151,14 @@ def test_a_set_up_and_a_reposition_by_tap_an_illegal_spot_refused_and_as_far_as_
         context.close()
 
 
-def test_without_a_layout_a_reposition_is_one_tap_and_no_board(tmp_path):
+def test_without_a_layout_a_reposition_is_one_tap_and_no_board(tmp_path, contexts):
     db = tmp_path / "plain.db"
     with Store(db) as store:
         gid = tiny_game(store)
         RecordingSession(store, gid).record(parse_event("OperativeActivated operative=trooper-1 order=engage"))
         token = seats.issue(store, gid, "Alice")
-    with running(db, seats=True) as base, sync_playwright() as pw:
-        context, page, errors = seat_on_phone(pw, tmp_path, base, gid, token)
+    with running(db, seats=True) as base:
+        context, page, errors = seat_on_phone(contexts, base, gid, token)
         before = len(payloads(db, gid))
         page.locator(".move[data-kind=reposition]").tap()
         expect(page.locator("body")).to_have_attribute("data-seq", str(before + 1))  # recorded at once
@@ -169,14 +169,14 @@ def test_without_a_layout_a_reposition_is_one_tap_and_no_board(tmp_path):
         context.close()
 
 
-def test_a_charge_asks_its_target_then_the_board_and_a_new_target_a_new_board(tmp_path):
+def test_a_charge_asks_its_target_then_the_board_and_a_new_target_a_new_board(tmp_path, contexts):
     db = tmp_path / "charge.db"
     with Store(db) as store:
         gid = battle(store)
         RecordingSession(store, gid).record(parse_event("OperativeActivated operative=legionary-1 order=engage"))
         token = seats.issue(store, gid, "Bob")
-    with running(db, seats=True) as base, sync_playwright() as pw:
-        context, page, errors = seat_on_phone(pw, tmp_path, base, gid, token)
+    with running(db, seats=True) as base:
+        context, page, errors = seat_on_phone(contexts, base, gid, token)
         page.locator(".move[data-kind=charge]").tap()
         page.locator("#form-body .step .choice[data-value='gunner-plasma']").tap()
         where = page.locator("#form-body .place .where")

@@ -30,11 +30,11 @@ from ktlog.tui.app import make_app
 from ktlog.web import seats as web_seats
 
 sys.path.insert(0, str(Path(__file__).parent))
-from web_server import PHONE, launch_chromium, playwright_or_skip, running, screenshots  # noqa: E402
+from web_server import PHONE, playwright_or_skip, running, screenshots  # noqa: E402
 
 pytestmark = pytest.mark.browser
 
-expect, sync_playwright = playwright_or_skip("the seat browser tests")
+expect, _ = playwright_or_skip("the seat browser tests")
 
 IMG = screenshots("ktlog-seat-shots-")
 SECOND = 1000
@@ -88,16 +88,16 @@ def _row(page, seq: int):
     return page.locator(f"#log li[value='{seq}']")
 
 
-def test_two_seats_and_the_tui_record_a_turning_point_dispute_correct_and_conflict(tmp_path):
+def test_two_seats_and_the_tui_record_a_turning_point_dispute_correct_and_conflict(tmp_path, contexts):
     db = tmp_path / "seats.db"
     with Store(db) as store:
         gid = _game(store, tmp_path)
         tokens = {p: seats.issue(store, gid, p) for p in ("Alice", "Bob")}
     runner = CliRunner()
     IMG.mkdir(exist_ok=True)
-    with running(db, seats=True) as base, sync_playwright() as pw:
-        alice_ctx = launch_chromium(pw, tmp_path / "alice", **PHONE)
-        bob_ctx = launch_chromium(pw, tmp_path / "bob", **PHONE)
+    with running(db, seats=True) as base:
+        alice_ctx = contexts(**PHONE)
+        bob_ctx = contexts(**PHONE)
         alice, bob = alice_ctx.pages[0], bob_ctx.pages[0]
         alice.goto(f"{base}/seat/{gid}#{tokens['Alice']}")
         bob.goto(f"{base}/seat/{gid}#{tokens['Bob']}")
@@ -226,13 +226,13 @@ def _seq(db: Path, gid: str) -> int:
         return store.state(gid).seq
 
 
-def test_a_tap_made_offline_is_shown_waiting_and_sent_on_reconnect_or_refused(tmp_path):
+def test_a_tap_made_offline_is_shown_waiting_and_sent_on_reconnect_or_refused(tmp_path, contexts):
     db = tmp_path / "seats.db"
     with Store(db) as store:
         gid = tiny_game(store)
         token = seats.issue(store, gid, "Alice")
-    with running(db, seats=True) as base, sync_playwright() as pw:
-        ctx = launch_chromium(pw, tmp_path / "alice", **PHONE)
+    with running(db, seats=True) as base:
+        ctx = contexts(**PHONE)
         page = ctx.pages[0]
         page.goto(f"{base}/seat/{gid}#{token}")
         expect(page.locator("#net")).to_have_text("online")
@@ -278,7 +278,7 @@ def _drawn(ctx, url: str, script: bool) -> list:
     return parts
 
 
-def test_a_reopened_seat_is_drawn_in_its_page_as_its_script_draws_it(tmp_path):
+def test_a_reopened_seat_is_drawn_in_its_page_as_its_script_draws_it(tmp_path, contexts):
     """First load in one round trip (issue 39 #8): the page of a seat whose cookie comes with it is
     the seat drawn (who, the score, the next step, the active operative, each move's buttons, the
     log, the end), the stylesheet in it; with its script blocked the page shows the same text and
@@ -287,15 +287,15 @@ def test_a_reopened_seat_is_drawn_in_its_page_as_its_script_draws_it(tmp_path):
     with Store(db) as store:
         gid = _game(store, tmp_path)
         tokens = {p: seats.issue(store, gid, p) for p in ("Alice", "Bob")}
-    with running(db, seats=True) as base, sync_playwright() as pw:
+    with running(db, seats=True) as base:
 
         def send(player: str, line: str) -> None:
             r = httpx.post(f"{base}/api/games/{gid}/events", json={"line": line}, headers={"authorization": f"Bearer {tokens[player]}"})
             assert r.status_code == 201, r.text
 
         cookie = [{"name": web_seats.SEAT_COOKIE, "value": tokens["Alice"], "url": f"{base}/seat/{gid}"}]
-        without_script = launch_chromium(pw, tmp_path / "bare", java_script_enabled=False, **PHONE)
-        with_script = launch_chromium(pw, tmp_path / "alice", **PHONE)
+        without_script = contexts(java_script_enabled=False, **PHONE)
+        with_script = contexts(**PHONE)
         for ctx in (without_script, with_script):
             ctx.add_cookies(cookie)
         send("Alice", "OperativeActivated operative=trooper-1 order=engage")
@@ -335,7 +335,7 @@ def _shoot(page, shooter: str, target: str, weapon: str) -> None:
     _choose(page, weapon)
 
 
-def test_a_blast_shots_further_target_and_a_devastating_splash_recorded_through_the_form(tmp_path):
+def test_a_blast_shots_further_target_and_a_devastating_splash_recorded_through_the_form(tmp_path, contexts):
     """Issue 39: a Blast weapon's further target (its own attack and defence dice on the pad) and
     the operative an x" Devastating weapon's critical hits reach are asked on the shot's form, at
     360x740; the events stored are those the raw lines would have made."""
@@ -348,13 +348,13 @@ def test_a_blast_shots_further_target_and_a_devastating_splash_recorded_through_
         with Store(db) as store:
             return msgspec.structs.replace(store.events(gid)[-1].payload, seat=None)
 
-    with running(db, seats=True) as base, sync_playwright() as pw:
+    with running(db, seats=True) as base:
 
         def send(player: str, line: str) -> None:
             r = httpx.post(f"{base}/api/games/{gid}/events", json={"line": line}, headers={"authorization": f"Bearer {tokens[player]}"})
             assert r.status_code == 201, r.text
 
-        ctx = launch_chromium(pw, tmp_path / "alice", **PHONE)
+        ctx = contexts(**PHONE)
         page = ctx.pages[0]
         page.goto(f"{base}/seat/{gid}#{tokens['Alice']}")
         expect(page.locator("#net")).to_have_text("online")
@@ -391,7 +391,7 @@ def test_a_blast_shots_further_target_and_a_devastating_splash_recorded_through_
         ctx.close()
 
 
-def test_a_fights_rerolls_recorded_through_the_form(tmp_path):
+def test_a_fights_rerolls_recorded_through_the_form(tmp_path, contexts):
     """A fight's re-rolled dice (the attacker's and the target's) are asked on the fight's sheet
     beside its dice, as a shot's are (issue 39), at 360x740: the event stored is the one the raw
     line makes, and the Command Re-roll is paid (1CP each, pg 54)."""
@@ -402,8 +402,8 @@ def test_a_fights_rerolls_recorded_through_the_form(tmp_path):
         for line in ("OperativeActivated operative=trooper-1 order=engage", "Charged operative=trooper-1 targets=bob-trooper-1"):
             store.append(gid, parse_event(line))
         cp = {p: store.state(gid).players[p].cp for p in ("Alice", "Bob")}
-    with running(db, seats=True) as base, sync_playwright() as pw:
-        ctx = launch_chromium(pw, tmp_path / "alice", **PHONE)
+    with running(db, seats=True) as base:
+        ctx = contexts(**PHONE)
         page = ctx.pages[0]
         page.goto(f"{base}/seat/{gid}#{token}")
         expect(page.locator("#net")).to_have_text("online")
