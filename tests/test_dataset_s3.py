@@ -148,3 +148,17 @@ def test_the_answers_are_read_from_the_bucket(exported):
     for name, statistic in STATISTICS.items():
         answer = stored_answer(League(Place.of(exported)), name)
         assert answer is not None and answer[0].height > 0 and answer[0].equals(statistic(League(Place.of(exported))))
+
+
+def test_a_file_read_if_there_is_one_in_one_request(s3):
+    """`read_if_any`: the bytes, or None for a key that is not there (one GET, no LIST before it);
+    any other refusal is said, naming what could not be read."""
+    from ktlog.analytics.place import Place
+    from ktlog.errors import KtlogError
+
+    s3.put_object(Bucket="league", Key="probe/here.json", Body=b"{}")
+    place = Place.of("s3://league/probe")
+    assert place.read_if_any("here.json") == b"{}"
+    assert place.read_if_any("not-here.json") is None
+    with pytest.raises(KtlogError, match="s3://no-such-bucket/probe/here.json"):
+        Place.of("s3://no-such-bucket/probe").read_if_any("here.json")

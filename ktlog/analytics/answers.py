@@ -102,9 +102,9 @@ def store_answers(place: Place) -> None:
 def _stored(place: Place, rel: str | None) -> tuple[bytes, dict[str, str]] | None:
     """The bytes of the answer stored at `rel` (`answer_file`), and its Parquet metadata; None if
     there is none or it cannot be read (cut short, not Parquet)."""
-    if rel is None or not place.exists(rel):
+    data = None if rel is None else place.read_if_any(rel)
+    if data is None:
         return None
-    data = place.read(rel)
     try:
         return data, pl.read_parquet_metadata(io.BytesIO(data))
     except (pl.exceptions.PolarsError, OSError):

@@ -54,6 +54,11 @@ class Place:
     def read(self, rel: str) -> bytes:
         raise NotImplementedError
 
+    def read_if_any(self, rel: str) -> bytes | None:
+        """The bytes of the file `rel`, or None if there is none: one request in object storage,
+        where `exists` then `read` are two."""
+        return self.read(rel) if self.exists(rel) else None
+
     def write(self, rel: str, data: bytes) -> None:
         raise NotImplementedError
 
@@ -71,7 +76,7 @@ class Place:
         file found, by label (else none are kept)."""
         digest, found = hashlib.sha256(), {}
         for label, rel in files:
-            data = self.read(rel) if self.exists(rel) else None
+            data = self.read_if_any(rel)
             digest.update(f"{label}:{-1 if data is None else len(data)}:".encode())
             if data is not None:
                 digest.update(data)
@@ -185,6 +190,14 @@ class S3Place(Place):
 
     def read(self, rel: str) -> bytes:
         return self._call(f"read {self.name(rel)}", self.client.get_object, Key=self.key(rel))["Body"].read()
+
+    def read_if_any(self, rel: str) -> bytes | None:
+        try:
+            return self.read(rel)
+        except KtlogError as exc:
+            if isinstance(exc.__cause__, self.client.exceptions.NoSuchKey):
+                return None
+            raise
 
     def write(self, rel: str, data: bytes) -> None:
         self._call(f"write {self.name(rel)}", self.client.put_object, Key=self.key(rel), Body=data)

@@ -62,10 +62,11 @@ def served_text(place: Place, name: str, scope: Scope, fmt: str) -> tuple[str, l
     """The stored text of `ktlog stats NAME` in `fmt` for `scope`, and its notes, while it is of the
     files as they are and its seal holds; None otherwise (none stored, edited, of other files)."""
     rel = answer_base(name, scope) + SERVED
-    if fmt not in FORMATS or not place.exists(rel):
+    data = place.read_if_any(rel) if fmt in FORMATS else None
+    if data is None:
         return None
     try:
-        body = json.loads(place.read(rel))
+        body = json.loads(data)
     except ValueError:
         return None
     if not (
