@@ -14,11 +14,12 @@ CACHED := PYTHONDONTWRITEBYTECODE=
 # The install is uv's (in the test extras; pip only installs uv): 12.6 CPU-s against pip's 21, and
 # the wheel tests build and install from uv's cache (docs/performance.md, the set-up by uv). uv
 # compiles nothing: a module is compiled when first imported and kept (CACHED), not every module
-# of every dependency (boto3's, mypy's, pandas' ... most never imported).
+# of every dependency (boto3's, mypy's, pandas' ... most never imported). --system-certs: the
+# machine's own certificates, which pip trusts too (a registry reached through a proxy of its own CA).
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install -qq --disable-pip-version-check 'uv>=0.5'
-	$(BIN)/uv pip install -q --python $(BIN)/python -e '.[test]'
+	$(BIN)/pip install -qq --disable-pip-version-check 'uv>=0.13.9,<1'
+	$(BIN)/uv pip install -q --system-certs --python $(BIN)/python -e '.[test]'
 	touch $(STAMP)
 
 run: $(STAMP)  ## set up, then run ktlog's main job on the default database

@@ -123,6 +123,7 @@ def pytest_configure(config: pytest.Config) -> None:
     """A home folder of this process's own for the whole run (each xdist worker runs this too),
     uv's cache kept where it was so the wheel installs from it."""
     os.environ.setdefault("UV_CACHE_DIR", str(Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "uv"))
+    os.environ.setdefault("UV_SYSTEM_CERTS", "1")  # the machine's certificates, as the set-up's `uv --system-certs`
     home = Path(tempfile.mkdtemp(prefix="ktlog-test-home-"))
     config.stash[HOME_KEY] = home
     for name in USER_FOLDERS:
