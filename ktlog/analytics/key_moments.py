@@ -14,6 +14,7 @@ it was worth more than the moves listed (`missed`). Pure Python: no Polars.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import cache
 
 import msgspec
 
@@ -191,11 +192,11 @@ class Walk:
     def _probe(self, before: Checkpoint, event: ev.Event, state: GameState, model: WinModel, reader: Reader, p: list[float], margin: list[float]) -> None:
         """A dice shot's luck, or a mission action the activation ending now did not take."""
         if isinstance(event, ev.Shot):
-            luck = shot_luck(before, event, state, lambda s: _read(model, reader, s), (p, margin), (self.curve[-1][1], self.expected[-1][1]))
+            luck = shot_luck(before, event, state, lambda s: _read(model, reader, s, state), (p, margin), (self.curve[-1][1], self.expected[-1][1]))
             if luck is not None:
                 self.luck.append(luck)
         elif isinstance(event, ev.ActivationEnded):
-            missed = _missed(before.restore(logs=False), event.operative, model, reader, self.curve[-1][1], self.expected[-1][1])
+            missed = _missed(before.restore(logs=False), state, event.operative, model, reader, self.curve[-1][1], self.expected[-1][1])
             if missed is not None:
                 self.missed.append(missed)
 
@@ -262,8 +263,8 @@ def mover(state: GameState, event: ev.Event) -> str | None:
     return op.player if op else None
 
 
-def _read(model: WinModel, reader: Reader, state: GameState) -> tuple[list[float], list[float]]:
-    m = reader.moment(state)
+def _read(model: WinModel, reader: Reader, state: GameState, trial_of: GameState | None = None) -> tuple[list[float], list[float]]:
+    m = reader.moment(state, trial_of=trial_of)
     return chances(model, m), expected_margins(model, m)
 
 
@@ -282,14 +283,18 @@ def _probed(event: ev.Event, state: GameState) -> bool:
     return False
 
 
-def mission_actions(ruleset: Ruleset) -> list[Callable[..., ev.Action]]:
+@cache
+def mission_actions(ruleset: Ruleset) -> tuple[Callable[..., ev.Action], ...]:
     """The ruleset's mission actions on a marker (Secure, Loot, Initiate Transmission, Sabotage ...)."""
-    return [cls for cls in ruleset.events if issubclass(cls, ev.Action) and cls.mission and "marker" in cls.__struct_fields__]
+    return tuple(cls for cls in ruleset.events if issubclass(cls, ev.Action) and cls.mission and "marker" in cls.__struct_fields__)
 
 
-def _missed(before: GameState, operative: str, model: WinModel, reader: Reader, p: list[float], margin: list[float]) -> KeyMoment | None:
-    """The best mission action the rules allowed the operative before its activation ended, if
-    the model says it was worth at least `MISSED_AT_LEAST` of its player's chance."""
+def _missed(
+    before: GameState, ended: GameState, operative: str, model: WinModel, reader: Reader, p: list[float], margin: list[float]
+) -> KeyMoment | None:
+    """The best mission action the rules allowed the operative before its activation ended
+    (`ended`: the state after, just read), if the model says it was worth at least
+    `MISSED_AT_LEAST` of its player's chance."""
     kinds = mission_actions(RULESETS[before.ruleset])
     op = before.operatives[operative]
     player = list(before.players).index(op.player)
@@ -303,7 +308,7 @@ def _missed(before: GameState, operative: str, model: WinModel, reader: Reader, 
                 apply_in_place(after, event, before.seq + 1)
             except (RuleViolation, KtlogError):
                 break  # the rules refuse this kind of action now (not its marker): the other markers alike
-            q, m = _read(model, reader, after)
+            q, m = _read(model, reader, after, ended)
             gain = q[player] - p[player]
             if best is None or gain > best[0]:
                 best = (gain, m[player] - margin[player], event)

@@ -16,8 +16,9 @@ the time it takes to fold it.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from operator import mul
 
 from ..errors import KtlogError
 from ..events import Event
@@ -145,8 +146,8 @@ class Moment:
         times left) times the coefficients: each feature's weight at this moment, then one sum a player."""
         root = 1.0 / math.sqrt(self.left + 0.25)
         left = self.left
-        weight = [coefficients[k] + coefficients[k + 1] * root + coefficients[k + 2] * left for k in range(0, len(coefficients), 3)]
-        return [sum(w * x for w, x in zip(weight, row)) for row in self.relative]
+        weight = [a + b * root + c * left for a, b, c in zip(coefficients[::3], coefficients[1::3], coefficients[2::3])]
+        return [sum(map(mul, weight, row)) for row in self.relative]
 
 
 def battle_left(state: GameState, ruleset: Ruleset, ready: int, in_killzone: int) -> float:
@@ -171,9 +172,14 @@ Bodies = dict[str, list[int]]
 
 def bodies(state: GameState) -> Bodies:
     """Each player's operatives summed (`Bodies`)."""
-    counts: Bodies = {name: [0, 0, 0, 0, 0] for name in state.players}
+    return summed_over(state.players, state.scan())
+
+
+def summed_over(players: Iterable[str], operatives: Iterable[OperativeState]) -> Bodies:
+    """These operatives summed by player (`Bodies`; a player named by none of them: all 0)."""
+    counts: Bodies = {name: [0, 0, 0, 0, 0] for name in players}
     op: OperativeState
-    for op in state.scan():
+    for op in operatives:
         c = counts.get(op.player)
         if c is None:
             continue
@@ -188,28 +194,56 @@ def bodies(state: GameState) -> Bodies:
     return counts
 
 
+def bodies_beside(state: GameState, known: GameState, summed: Bodies) -> Bodies:
+    """`bodies(state)` from `known`'s, `summed`, for a state that holds the same operatives as
+    `known` but for a few (a trial restored from a checkpoint of `known`'s game, `Operatives`
+    copying each operative before it is changed): only the operatives that are not the very
+    same objects are summed again. `known`'s must not have changed since they were `summed`."""
+    mine, theirs = state.operatives, known.operatives
+    if len(mine) != len(theirs) or state.players.keys() != known.players.keys():
+        return bodies(state)
+    now: list[OperativeState] = []
+    then: list[OperativeState] = []
+    for (key, a), (other, b) in zip(dict.items(mine), dict.items(theirs)):
+        if key != other:
+            return bodies(state)
+        if a is not b:
+            now.append(a)
+            then.append(b)
+    if not now:
+        return summed
+    gained, lost = summed_over(summed, now), summed_over(summed, then)
+    return {name: [x + g - l for x, g, l in zip(c, gained[name], lost[name])] for name, c in summed.items()}
+
+
 def sides(state: GameState, ruleset: Ruleset, summed: Bodies, positions: dict[str, Positions] | None = None) -> dict[str, Side]:
     """Each player's figures at `state` (only what a spectator is shown), their operatives
     `summed`, and where they stand (`positions`, when the features read it)."""
-    caps, total_cap = ruleset.vp_caps(state) if state.players else ({}, 0)
+    players = state.players
+    caps, total_cap = ruleset.vp_caps(state) if players else ({}, 0)
     ready = state.count(PLAYER_STATUS)
-    held = dict.fromkeys(state.players, 0)
+    crit_op = state.crit_op
+    secure = crit_op == "Secure"
+    held = dict.fromkeys(players, 0)
     for m in state.markers.values():
-        for who in {m.secured_by if state.crit_op == "Secure" else None, m.controlled_by if m.transmitting else None, m.placed_by if m.sabotaged else None}:
+        for who in {m.secured_by if secure else None, m.controlled_by if m.transmitting else None, m.placed_by if m.sabotaged else None}:
             if who in held:
                 held[who] += 1
     first = state.initiative
     top = max(held.values(), default=0)
     leaders = [name for name, n in held.items() if n == top]
-    grades = {name: p.kill_grade for name, p in state.players.items()}
+    grades = {name: p.kill_grade for name, p in players.items()}
+    starting = sum(c[1] for c in summed.values())
+    loot = crit_op == "Loot"
     out = {}
-    for name, p in state.players.items():
+    for name, p in players.items():
         c = summed[name]
-        enemies = sum(s[1] for other, s in summed.items() if other != name)
-        room = {o: max(0, cap - p.vp.get(o, 0)) for o, cap in caps.items()}
+        vp = p.vp
+        room = {o: max(0, cap - vp.get(o, 0)) for o, cap in caps.items()}
         total = p.total_vp
+        grade = p.kill_grade
         out[name] = Side(
-            vp=p.vp,
+            vp=vp,
             total_vp=total,
             cp=p.cp,
             initiative=first == name,
@@ -219,13 +253,13 @@ def sides(state: GameState, ruleset: Ruleset, summed: Bodies, positions: dict[st
             starting_wounds=c[3],
             to_activate=ready[name, "ready"],
             escaped=c[4],
-            kill_grade=p.kill_grade,
-            to_next_grade=to_next_grade(enemies, p.enemies_incapacitated, p.kill_grade),
+            kill_grade=grade,
+            to_next_grade=to_next_grade(starting - c[1], p.enemies_incapacitated, grade),
             markers=held[name],
             most_markers=top > 0 and leaders == [name],
-            top_kill_grade=all(p.kill_grade > g for other, g in grades.items() if other != name),
-            loot_left=max(0, LOOT_VP_PER_TP - p.loot_vp_this_tp) if state.crit_op == "Loot" else 0,
-            crit_op=state.crit_op,
+            top_kill_grade=all(grade > g for other, g in grades.items() if other != name),
+            loot_left=max(0, LOOT_VP_PER_TP - p.loot_vp_this_tp) if loot else 0,
+            crit_op=crit_op,
             tac_op_revealed=p.tac_op_revealed,
             room=room,
             total_room=max(0, min(total_cap - total, sum(room.values()))) if caps else 0,
@@ -278,27 +312,32 @@ class Reader:
         self.ruleset = ruleset
         self.features = tuple(features) if features is not None else features_of(ruleset)
         self._read = [feature(f) for f in self.features]
-        self._last: tuple[GameState, tuple, Bodies] | None = None
-        """The state last read, how many of its operatives were out or set up, and them summed."""
+        self._last: tuple[GameState, int, tuple, Bodies] | None = None
+        """The state last read, its seq then, how many of its operatives were out or set up, and them summed."""
         self.reads_board = any(f.partition("@")[0] in BOARD_FEATURES for f in self.features)
         self._positions: tuple[tuple, dict[str, Positions]] | None = None
         """Where the operatives stood when last read, and the board features there (they change only when one moves)."""
 
-    def moment(self, state: GameState, after: Event | None = None) -> Moment:
+    def moment(self, state: GameState, after: Event | None = None, *, trial_of: GameState | None = None) -> Moment:
         """The game at `state` as the model reads it (`after`: the event that led to it from the
-        state last read, whose operatives need not be summed again if it `SPARES_BODIES`)."""
+        state last read, whose operatives need not be summed again if it `SPARES_BODIES`;
+        `trial_of`: the state last read, not changed since, of which `state` is a trial: only
+        the operatives the trial changed are summed again, `bodies_beside`)."""
         counted = state.count(PLAYER_STATUS)
         out = tuple(counted[p, s] for p in state.players for s in ("incapacitated", "escaped", "selected"))
         last = self._last
-        if last is not None and last[0] is state and last[1] == out and type(after).__name__ in SPARES_BODIES:
-            summed = last[2]
+        if last is not None and last[0] is state and last[2] == out and type(after).__name__ in SPARES_BODIES:
+            summed = last[3]
+        elif last is not None and trial_of is not None and last[0] is trial_of and last[1] == trial_of.seq:
+            summed = bodies_beside(state, trial_of, last[3])
         else:
             summed = bodies(state)
         if after is not None:  # a state walked through event by event (not a trial's)
-            self._last = (state, out, summed)
+            self._last = (state, state.seq, out, summed)
         by_player = sides(state, self.ruleset, summed, self.positions(state) if self.reads_board and state.layout is not None else None)
         players = list(by_player)
-        own = [[f(by_player[p]) for f in self._read] for p in players]
+        read = self._read
+        own = [[f(side) for f in read] for side in by_player.values()]
         n = len(players)
         if n > 1:
             totals = [sum(col) for col in zip(*own)]
