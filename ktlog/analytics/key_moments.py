@@ -196,7 +196,7 @@ class Walk:
             if luck is not None:
                 self.luck.append(luck)
         elif isinstance(event, ev.ActivationEnded):
-            missed = _missed(before.restore(logs=False), state, event.operative, model, reader, self.curve[-1][1], self.expected[-1][1])
+            missed = _missed(before, state, event.operative, model, reader, self.curve[-1][1], self.expected[-1][1])
             if missed is not None:
                 self.missed.append(missed)
 
@@ -275,7 +275,7 @@ def _probed(event: ev.Event, state: GameState) -> bool:
         return len(event.attacks) == 1 and event.attacks[0].attack_dice is not None
     if isinstance(event, ev.ActivationEnded) and state.activation is not None and not state.activation.counteract:
         act = state.activation
-        op = state.operatives.get(act.operative)
+        op = dict.get(state.operatives, act.operative)  # read only: not copied
         if op is None or op.apl - act.ap_spent < 1 or not state.markers:
             return False
         kinds = mission_actions(RULESETS[state.ruleset])
@@ -290,22 +290,25 @@ def mission_actions(ruleset: Ruleset) -> tuple[Callable[..., ev.Action], ...]:
 
 
 def _missed(
-    before: GameState, ended: GameState, operative: str, model: WinModel, reader: Reader, p: list[float], margin: list[float]
+    before: Checkpoint, ended: GameState, operative: str, model: WinModel, reader: Reader, p: list[float], margin: list[float]
 ) -> KeyMoment | None:
     """The best mission action the rules allowed the operative before its activation ended
-    (`ended`: the state after, just read), if the model says it was worth at least
-    `MISSED_AT_LEAST` of its player's chance."""
-    kinds = mission_actions(RULESETS[before.ruleset])
-    op = before.operatives[operative]
-    player = list(before.players).index(op.player)
-    kept = Checkpoint(before)
+    (`before`: the state then; `ended`: the state after, just read), if the model says it was
+    worth at least `MISSED_AT_LEAST` of its player's chance."""
+    first = before.restore(logs=False)
+    seq, turning_point, markers = first.seq, first.turning_point, list(first.markers)
+    kinds = mission_actions(RULESETS[first.ruleset])
+    op = first.operatives[operative]
+    player = list(first.players).index(op.player)
+    trial: GameState | None = first  # the first action is tried on it, each other on the state restored again
     best: tuple[float, float, ev.Event] | None = None
     for cls in kinds:
-        for marker in before.markers:
+        for marker in markers:
             event = cls(operative=operative, marker=marker)
-            after = kept.restore(logs=False)
+            after = before.restore(logs=False) if trial is None else trial
+            trial = None
             try:
-                apply_in_place(after, event, before.seq + 1)
+                apply_in_place(after, event, seq + 1)
             except (RuleViolation, KtlogError):
                 break  # the rules refuse this kind of action now (not its marker): the other markers alike
             q, m = _read(model, reader, after, ended)
@@ -316,7 +319,7 @@ def _missed(
         return None
     gain, epa, event = best
     text = f"missed: {operative} ended its activation with AP left, and {describe(event)} was worth +{gain:.0%} (if it was within reach)"
-    return KeyMoment(before.seq + 1, before.turning_point, "missed", op.player, round(gain, 4), round(epa, 3), text)
+    return KeyMoment(seq + 1, turning_point, "missed", op.player, round(gain, 4), round(epa, 3), text)
 
 
 def _luck_by_player(players: list[str], shots: list[ShotLuck]) -> list[Luck]:

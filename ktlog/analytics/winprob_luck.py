@@ -68,10 +68,15 @@ def shot_luck(
     if abs(sum(p * d for d, p in chances.items()) - record.expected_damage) > 1e-6:
         return None
     wounds = target.wounds
+    trial: GameState | None = start  # the first trial is played on it, each other on the state before restored again
+    outcomes = {}
     try:
-        outcomes = {
-            d: unharmed if d == 0 and shot.hot_roll is None else _outcome(before, shot, d, after.seq, read) for d in sorted({0, min(1, wounds), wounds})
-        }
+        for d in sorted({0, min(1, wounds), wounds}):
+            if d == 0 and shot.hot_roll is None:
+                outcomes[d] = unharmed
+                continue
+            outcomes[d] = _outcome(before.restore(logs=False) if trial is None else trial, shot, d, after.seq, read)
+            trial = None
     except KtlogError:
         return None
     i = list(after.players).index(op.player)
@@ -84,9 +89,9 @@ def shot_luck(
     return ShotLuck(after.seq, op.player, target.player, round(values[1], 4), round(values[0], 5))
 
 
-def _outcome(before: Checkpoint, shot: ev.Shot, damage: int, seq: int, read: Read) -> tuple[list[float], list[float]]:
-    """The chances and margins had the shot done `damage`: the shot in quick mode, by the rules."""
-    state = before.restore(logs=False)
+def _outcome(state: GameState, shot: ev.Shot, damage: int, seq: int, read: Read) -> tuple[list[float], list[float]]:
+    """The chances and margins had the shot done `damage` (`state`: the state before it, a
+    trial's, changed here): the shot in quick mode, by the rules."""
     quick = msgspec.structs.replace(shot.attacks[0], attack_dice=None, defence_dice=None, damage=damage)
     apply_in_place(state, msgspec.structs.replace(shot, attacks=(quick,)), seq)
     return read(state)

@@ -163,7 +163,7 @@ def game(ctx, game: str, top: int, spectator: bool, what_if_seq: int | None, con
         raise KtlogError(f"{model_file}: no such file; give a models file `ktlog analyse fit --model {model_file}` wrote, or leave --model out")
     store = open_store(ctx)
     game_id = store.resolve(game)
-    records = [(e.seq, e.payload) for e in store.events(game_id)]
+    records = store.records(game_id)
     warn_passed_over(store)
     ruleset = store.game(game_id).ruleset
     result, _ = analyse_game(records, winprob.model_for(database_path(ctx), ruleset, model_file), top=top, spectator=spectator)

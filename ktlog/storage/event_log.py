@@ -419,6 +419,11 @@ class EventLog:
         """The game's stored events in seq order (after `after`, up to `upto`)."""
         return [envelope for envelope, _ in self.sealed(game_id, upto=upto, after=after)]
 
+    def records(self, game_id: str) -> list[tuple[int, Event]]:
+        """(seq, event) of each of the game's stored events up to its head, in seq order: what a
+        fold reads, without the envelopes `events` makes (no hash worked out)."""
+        return self._records(game_id, 0, self.listing.head(game_id)[0])
+
     def sealed(self, game_id: str, *, upto: int | None = None, after: int = 0) -> list[tuple[Envelope, bytes]]:
         """The same, each with its payload as stored: the canonical bytes its hash covers, in the
         version it was recorded in (the envelope's payload is upcast to this ktlog's)."""
