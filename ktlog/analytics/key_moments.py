@@ -162,7 +162,7 @@ class Walk:
         reader: Reader | None = None
         for seq, event in corrected(effective(list(records))):
             before = Checkpoint(state) if model is not None and self.curve and _probed(event, state) else None
-            actor = mover(state, event) if self.curve else None
+            actor = mover(state, event) if self.curve and moves_the_board(event) else None  # only a moment's mover is asked for
             apply_in_place(state, event, seq)
             self.events[seq] = event
             if model is None or not in_battle(state) or (self.curve and not moves_the_board(event) and state.result is None):

@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from operator import mul
+from operator import attrgetter, mul
 
 from ..errors import KtlogError
 from ..events import Event
@@ -72,29 +72,29 @@ class Side:
 Feature = Callable[[Side], float]
 
 CATALOGUE: dict[str, tuple[Feature, str]] = {
-    "vp": (lambda s: s.total_vp, "VP scored"),
-    "room": (lambda s: s.total_room, "VP still to be scored: the score's maximum less the VP scored, each op within its cap"),
-    "cp": (lambda s: s.cp, "CP in hand"),
+    "vp": (attrgetter("total_vp"), "VP scored"),
+    "room": (attrgetter("total_room"), "VP still to be scored: the score's maximum less the VP scored, each op within its cap"),
+    "cp": (attrgetter("cp"), "CP in hand"),
     "initiative": (lambda s: float(s.initiative), "1 for the player with initiative this turning point (first in player order)"),
-    "operatives": (lambda s: s.operatives, "operatives in the killzone (neither incapacitated nor escaped)"),
+    "operatives": (attrgetter("operatives"), "operatives in the killzone (neither incapacitated nor escaped)"),
     "operatives_share": (lambda s: s.operatives / s.starting if s.starting else 0.0, "operatives in the killzone over those the kill team started with"),
     "wounds_share": (lambda s: s.wounds / s.starting_wounds if s.starting_wounds else 0.0, "wounds left over the kill team's starting wounds"),
-    "to_activate": (lambda s: s.to_activate, "operatives still to activate this turning point"),
-    "escaped": (lambda s: s.escaped, "operatives escaped (Joint Ops 03)"),
-    "kill_grade": (lambda s: s.kill_grade, "kill grade reached (kill op)"),
-    "to_next_grade": (lambda s: s.to_next_grade, "enemy operatives still to incapacitate for the next kill grade (0 at grade 5)"),
+    "to_activate": (attrgetter("to_activate"), "operatives still to activate this turning point"),
+    "escaped": (attrgetter("escaped"), "operatives escaped (Joint Ops 03)"),
+    "kill_grade": (attrgetter("kill_grade"), "kill grade reached (kill op)"),
+    "to_next_grade": (attrgetter("to_next_grade"), "enemy operatives still to incapacitate for the next kill grade (0 at grade 5)"),
     "top_kill_grade": (
         lambda s: float(s.top_kill_grade),
         "1 for the player whose kill grade is above every opponent's (the kill op's end-of-battle VP, pg 84)",
     ),
-    "loot_left": (lambda s: s.loot_left, "VP the player may still loot this turning point (Loot: 2 a turning point, pg 85)"),
-    "markers": (lambda s: s.markers, "objective markers held: secured by the kill team, transmitting and controlled, or sabotaged by it"),
+    "loot_left": (attrgetter("loot_left"), "VP the player may still loot this turning point (Loot: 2 a turning point, pg 85)"),
+    "markers": (attrgetter("markers"), "objective markers held: secured by the kill team, transmitting and controlled, or sabotaged by it"),
     "holds_marker": (lambda s: float(s.markers > 0), "1 for a player holding a marker (Secure and Transmission score it, pg 85)"),
     "most_markers": (lambda s: float(s.most_markers), "1 for the player holding more markers than every opponent (pg 85)"),
     "tac_op_revealed": (lambda s: float(s.tac_op_revealed), "1 once the player's tac op is revealed"),
-    "on_markers": (lambda s: s.board.on_markers, "operatives within control range of an objective marker (a game with positions, pg 52)"),
-    "marker_distance": (lambda s: s.board.marker_distance, "the operatives' mean distance in inches to the nearest objective marker (a game with positions)"),
-    "in_cover": (lambda s: s.board.in_cover, "operatives in cover from the nearest enemy operative (a game with positions, pg 47)"),
+    "on_markers": (attrgetter("board.on_markers"), "operatives within control range of an objective marker (a game with positions, pg 52)"),
+    "marker_distance": (attrgetter("board.marker_distance"), "the operatives' mean distance in inches to the nearest objective marker (a game with positions)"),
+    "in_cover": (attrgetter("board.in_cover"), "operatives in cover from the nearest enemy operative (a game with positions, pg 47)"),
 }
 """Every feature a ruleset may name, with what it is (docs/statistics.md lists them); besides
 these, `vp:OP` (VP scored in op OP) and `room:OP` (VP still to be scored in it)."""
@@ -233,6 +233,8 @@ def sides(state: GameState, ruleset: Ruleset, summed: Bodies, positions: dict[st
     top = max(held.values(), default=0)
     leaders = [name for name, n in held.items() if n == top]
     grades = {name: p.kill_grade for name, p in players.items()}
+    best = max(grades.values(), default=0)
+    best_graded = [name for name, g in grades.items() if g == best]
     starting = sum(c[1] for c in summed.values())
     loot = crit_op == "Loot"
     out = {}
@@ -257,7 +259,7 @@ def sides(state: GameState, ruleset: Ruleset, summed: Bodies, positions: dict[st
             to_next_grade=to_next_grade(starting - c[1], p.enemies_incapacitated, grade),
             markers=held[name],
             most_markers=top > 0 and leaders == [name],
-            top_kill_grade=all(grade > g for other, g in grades.items() if other != name),
+            top_kill_grade=best_graded == [name],
             loot_left=max(0, LOOT_VP_PER_TP - p.loot_vp_this_tp) if loot else 0,
             crit_op=crit_op,
             tac_op_revealed=p.tac_op_revealed,
@@ -323,25 +325,27 @@ class Reader:
         state last read, whose operatives need not be summed again if it `SPARES_BODIES`;
         `trial_of`: the state last read, not changed since, of which `state` is a trial: only
         the operatives the trial changed are summed again, `bodies_beside`)."""
-        counted = state.count(PLAYER_STATUS)
-        out = tuple(counted[p, s] for p in state.players for s in ("incapacitated", "escaped", "selected"))
         last = self._last
-        if last is not None and last[0] is state and last[2] == out and type(after).__name__ in SPARES_BODIES:
-            summed = last[3]
-        elif last is not None and trial_of is not None and last[0] is trial_of and last[1] == trial_of.seq:
+        if trial_of is not None and last is not None and last[0] is trial_of and last[1] == trial_of.seq:
             summed = bodies_beside(state, trial_of, last[3])
         else:
-            summed = bodies(state)
-        if after is not None:  # a state walked through event by event (not a trial's)
-            self._last = (state, state.seq, out, summed)
+            counted = state.count(PLAYER_STATUS)
+            out = tuple(counted.get((p, s), 0) for p in state.players for s in ("incapacitated", "escaped", "selected"))
+            if last is not None and last[0] is state and last[2] == out and type(after).__name__ in SPARES_BODIES:
+                summed = last[3]
+            else:
+                summed = bodies(state)
+            if after is not None:  # a state walked through event by event (not a trial's)
+                self._last = (state, state.seq, out, summed)
         by_player = sides(state, self.ruleset, summed, self.positions(state) if self.reads_board and state.layout is not None else None)
         players = list(by_player)
         read = self._read
         own = [[f(side) for f in read] for side in by_player.values()]
         n = len(players)
         if n > 1:
-            totals = [sum(col) for col in zip(*own)]
-            relative = [[x - (t - x) / (n - 1) for x, t in zip(row, totals)] for row in own]
+            totals = list(map(sum, zip(*own)))
+            others = n - 1
+            relative = [[x - (t - x) / others for x, t in zip(row, totals)] for row in own]
         else:
             relative = [[0.0] * len(self._read) for _ in own]
         ready = sum(s.to_activate for s in by_player.values())
