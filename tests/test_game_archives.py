@@ -13,7 +13,7 @@ from raw_log import RawLog
 
 from ktlog.data import SAMPLE_GAMES
 from ktlog.envelopes import GENESIS, seal
-from ktlog.errors import InvalidEvent
+from ktlog.errors import GameNotFound, InvalidEvent
 from ktlog.events import Annotation, EventVoided
 from ktlog.files.gamelog import export_lines, read_game_log
 from ktlog.play.simulate import simulate_games
@@ -58,6 +58,21 @@ def test_an_archived_game_exports_byte_for_byte_as_its_rows_did(tmp_path, path):
         assert export_lines(archived, game_id)[1 : n + 1] == export_lines(rows, game_id)[1:]
         assert archived.sealed(game_id, upto=n) == rows.sealed(game_id)
         assert [v.ok for v in verify(archived)] == [True]
+
+
+def test_a_games_records_are_its_events_as_a_fold_reads_them_archived_or_in_rows(tmp_path):
+    """`records` (what `ktlog analyse` folds) gives each stored event's seq and event, as
+    `events` does without its envelope: a finished game archived but its head, the same game
+    stored as rows before its end, and an unknown game refused, named."""
+    _, sealed = read_game_log(SAMPLES[0])
+    game_id = sealed[0][0].game_id
+    rows, n = in_progress(sealed)
+    with Store(tmp_path / "archived.db") as archived, rows:
+        archived.import_envelopes(game_id, sealed)
+        assert archived.records(game_id) == [(e.seq, e.payload) for e, _ in sealed]
+        assert rows.records(game_id) == [(e.seq, e.payload) for e, _ in sealed[:n]]
+        with pytest.raises(GameNotFound, match="no game 'nope'"):
+            archived.records("nope")
 
 
 def test_the_end_event_archives_the_game_in_its_transaction_and_an_undo_goes_on_in_rows(tmp_path):

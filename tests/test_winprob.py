@@ -24,10 +24,12 @@ from ktlog.analytics.winprob_features import CATALOGUE, Reader, feature, feature
 from ktlog.analytics.winprob_fit import fit_linear, fit_softmax, game_folds, league_model, probabilities
 from ktlog.cli import cli
 from ktlog.errors import KtlogError
+from ktlog.events import Shot
 from ktlog.play.builder import loot
 from ktlog.play.simulate import simulate_games, simulate_into
-from ktlog.reducer import fold
+from ktlog.reducer import apply_in_place, fold
 from ktlog.rulesets import RULESETS
+from ktlog.state import Checkpoint, GameState
 from ktlog.storage.store import Store
 
 HAND_SET = Choice(VP_MODEL, "a hand-set model")
@@ -133,6 +135,38 @@ def test_the_features_read_the_board_relative_to_the_opponent():
     assert row["operatives_share"] == pytest.approx(1 - 4 / 5) and row["wounds_share"] == pytest.approx(1 - 12 / 15)
     assert m.relative[1] == [-x for x in m.relative[0]]  # two players: each one's is the other's turned round
     assert row["to_activate"] == 1  # bob1 is incapacitated: 5 of Alice's to activate, 4 of Bob's
+
+
+def test_a_trial_is_read_as_a_state_of_its_own_though_only_what_it_changed_is_summed_again():
+    """Every dice shot of a simulated game played again at each damage from none to the
+    target's wounds from the state before it (as the luck plays it), read beside the state
+    the shot left (`trial_of`: only the operatives the trial changed are summed again), reads
+    as a fresh reader reads it; so does a trial read beside a state changed since it was read
+    (it is summed in full)."""
+    _, game = next(iter(simulate_games(1, 11, ruleset="kt24-preliminary")))
+    reader = Reader(RULESETS["kt24-preliminary"])
+    state, trials = GameState(), 0
+    for seq, event in enumerate(game.events, 1):
+        shot = isinstance(event, Shot) and event.attacks[0].attack_dice is not None
+        before = Checkpoint(state) if shot else None
+        apply_in_place(state, event, seq)
+        reader.moment(state, event)
+        if before is None:
+            continue
+        target = dict.get(before.restore(logs=False).operatives, event.attacks[0].target)
+        for damage in range(target.wounds + 1):
+            trial = before.restore(logs=False)
+            quick = msgspec.structs.replace(event.attacks[0], attack_dice=None, defence_dice=None, damage=damage)
+            apply_in_place(trial, msgspec.structs.replace(event, attacks=(quick,)), seq)
+            assert reader.moment(trial, trial_of=state).relative == Reader(RULESETS["kt24-preliminary"]).moment(trial).relative, (seq, damage)
+            trials += 1
+    assert trials > 50
+    hit = next(a.seq for a in state.attacks if a.damage)  # a shot that wounded
+    moved = fold(game.events[: hit - 1])
+    reader.moment(moved, game.events[hit - 2])
+    trial = Checkpoint(moved).restore(logs=False)
+    apply_in_place(moved, game.events[hit - 1], hit)  # changed since it was read: its operatives summed then are not used
+    assert reader.moment(trial, trial_of=moved).relative == Reader(RULESETS["kt24-preliminary"]).moment(trial).relative
 
 
 def test_each_ruleset_names_its_features_as_data_and_a_bad_name_is_refused():

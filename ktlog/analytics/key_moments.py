@@ -289,9 +289,7 @@ def mission_actions(ruleset: Ruleset) -> tuple[Callable[..., ev.Action], ...]:
     return tuple(cls for cls in ruleset.events if issubclass(cls, ev.Action) and cls.mission and "marker" in cls.__struct_fields__)
 
 
-def _missed(
-    before: Checkpoint, ended: GameState, operative: str, model: WinModel, reader: Reader, p: list[float], margin: list[float]
-) -> KeyMoment | None:
+def _missed(before: Checkpoint, ended: GameState, operative: str, model: WinModel, reader: Reader, p: list[float], margin: list[float]) -> KeyMoment | None:
     """The best mission action the rules allowed the operative before its activation ended
     (`before`: the state then; `ended`: the state after, just read), if the model says it was
     worth at least `MISSED_AT_LEAST` of its player's chance."""

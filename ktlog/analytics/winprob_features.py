@@ -213,7 +213,7 @@ def bodies_beside(state: GameState, known: GameState, summed: Bodies) -> Bodies:
     if not now:
         return summed
     gained, lost = summed_over(summed, now), summed_over(summed, then)
-    return {name: [x + g - l for x, g, l in zip(c, gained[name], lost[name])] for name, c in summed.items()}
+    return {name: [x + more - less for x, more, less in zip(c, gained[name], lost[name])] for name, c in summed.items()}
 
 
 def sides(state: GameState, ruleset: Ruleset, summed: Bodies, positions: dict[str, Positions] | None = None) -> dict[str, Side]:
