@@ -200,16 +200,10 @@ def bodies_beside(state: GameState, known: GameState, summed: Bodies) -> Bodies:
     copying each operative before it is changed): only the operatives that are not the very
     same objects are summed again. `known`'s must not have changed since they were `summed`."""
     mine, theirs = state.operatives, known.operatives
-    if len(mine) != len(theirs) or state.players.keys() != known.players.keys():
+    if len(mine) != len(theirs) or list(mine) != list(theirs) or state.players.keys() != known.players.keys():
         return bodies(state)
-    now: list[OperativeState] = []
-    then: list[OperativeState] = []
-    for (key, a), (other, b) in zip(dict.items(mine), dict.items(theirs)):
-        if key != other:
-            return bodies(state)
-        if a is not b:
-            now.append(a)
-            then.append(b)
+    changed = [(a, b) for a, b in zip(dict.values(mine), dict.values(theirs)) if a is not b]
+    now, then = [a for a, _ in changed], [b for _, b in changed]
     if not now:
         return summed
     gained, lost = summed_over(summed, now), summed_over(summed, then)
