@@ -25,7 +25,7 @@ $(STAMP): pyproject.toml
 run: $(STAMP)  ## set up, then run ktlog's main job on the default database
 	$(CACHED) $(BIN)/ktlog
 
-PYTEST := $(CACHED) $(BIN)/python -m pytest -n auto  # a worker per core (pytest-xdist); the slowest 15 tests are named at the end
+PYTEST := $(CACHED) $(BIN)/python -m pytest -n auto --dist loadfile  # a worker per core (pytest-xdist), a file's tests in one worker (its module fixtures made once: 64 -> 56 CPU-s for the browser and S3 files); the slowest 15 tests are named at the end
 
 test: $(STAMP)  ## set up, then run the whole test suite (about 10 minutes on 2 cores)
 	$(PYTEST)
