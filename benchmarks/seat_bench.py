@@ -2,14 +2,16 @@
 pages showing it, with two seats in headless Chromium (360x740) and 20 spectators following the
 game's event stream; and the seat page's load time and weight.
 
-    .venv/bin/python benchmarks/seat_bench.py [--taps N] [--loads N]   (N taps rounded up to pairs: an activation and its undo; 0: the loads only)
+    .venv/bin/python benchmarks/seat_bench.py [--taps N] [--loads N] [--traced N]   (N taps rounded up to pairs: an activation and its undo; 0: the loads only)
 
 The server is the real `ktlog serve --seats` in its own process (its CPU time is read from
 /proc; for the loads, its app with one more route: the seat's page saved as a file). Baselines in
 the same run: the table recording the same events (a `Store.append` in this process) to both
 pages showing them, which is the stream's share of a tap; a static file from the same server,
-and the seat's own page saved once, against each load of the seat's page, pair by pair. Every
-figure comes from this run, on this machine.
+and the seat's own page saved once, against each load of the seat's page, pair by pair; and, less
+moved by a loaded machine than a first paint, the CPU the browser's renderer spent on each before
+its first paint (thread time, from Chromium's trace). Every figure comes from this run, on this
+machine.
 """
 
 from __future__ import annotations
@@ -300,7 +302,68 @@ def bench_handler(db: Path, gid: str, token: str, saved: Path, requests: int) ->
     ]
 
 
-def bench_load(tmp: Path, loads: int, requests: int) -> list[str]:
+TRACED = "toplevel,devtools.timeline,disabled-by-default-devtools.timeline,blink.user_timing,loading"
+"""Chromium's trace categories for the renderer's main-thread tasks and their parts."""
+STEPS = {"ParseHTML": "parse", "UpdateLayoutTree": "style", "Layout": "layout", "Paint": "paint", "EvaluateScript": "script"}
+"""The parts of the tasks before a first paint named in the figures (trace event: its name here)."""
+
+
+def before_paint(browser, tab, url: str) -> dict[str, float]:
+    """The CPU (s, thread time: not the waits of a loaded machine) of the renderer's main thread from
+    the tab's navigation to its first contentful paint, in all and by step, from Chromium's trace."""
+    events: list[dict] = []
+    done = threading.Event()
+    cdp = browser.new_browser_cdp_session()
+    cdp.on("Tracing.dataCollected", lambda p: events.extend(p["value"]))
+    cdp.on("Tracing.tracingComplete", lambda p: done.set())
+    cdp.send("Tracing.start", {"traceConfig": {"includedCategories": TRACED.split(",")}, "transferMode": "ReportEvents"})
+    tab.goto(url)
+    tab.wait_for_timeout(300)  # not a poll: nothing of the benchmark's runs in the page before its first paint
+    wait_until(tab, PAINTED)
+    cdp.send("Tracing.end")
+    while not done.is_set():
+        tab.wait_for_timeout(20)
+    cdp.detach()
+    painted = next(e for e in events if e["name"] == "firstContentfulPaint")
+    pid, end = painted["pid"], painted["ts"]
+    start = max(e["ts"] for e in events if e["name"] == "navigationStart" and e["pid"] == pid and e["ts"] <= end)
+    main = {e["tid"] for e in events if e["ph"] == "M" and e["name"] == "thread_name" and e["pid"] == pid and e["args"]["name"] == "CrRendererMain"}
+    spent = dict.fromkeys(["tasks", *STEPS.values()], 0.0)
+    for e in events:
+        if e["pid"] == pid and e["tid"] in main and e["ph"] == "X" and start <= e["ts"] <= end and (e["name"] == "RunTask" or e["name"] in STEPS):
+            spent[STEPS.get(e["name"], "tasks")] += e.get("tdur", 0) / 1e6
+    return spent
+
+
+def bench_traced(base: str, paths: dict[str, str], tmp: Path, gid: str, token: str, loads: int) -> list[str]:
+    """`before_paint` of each kind of reopened load, in a new tab of one browser, the kinds turned
+    one place each round: the browser's own work before each is shown, which a loaded machine's
+    waits do not move as they move the first paint."""
+    from playwright.sync_api import sync_playwright
+
+    spent: dict[str, list[dict[str, float]]] = {k: [] for k in paths}
+    with sync_playwright() as pw:
+        ctx = launch_chromium(pw, tmp / "traced", **PHONE)
+        ctx.pages[0].goto(f"{base}/seat/{gid}#{token}")
+        wait_until(ctx.pages[0], DRAWN)
+        for i in range(loads):
+            for kind in list(paths)[i % 3 :] + list(paths)[: i % 3]:
+                tab = ctx.new_page()
+                spent[kind].append(before_paint(ctx.browser, tab, f"{base}{paths[kind]}?traced={i}"))
+                tab.close()
+        ctx.close()
+
+    def cpu(kind: str) -> str:
+        parts = ", ".join(f"{name} {statistics.median(s[name] for s in spent[kind]) * 1000:.1f}" for name in STEPS.values())
+        return f"{kind} {statistics.median(s['tasks'] for s in spent[kind]) * 1000:.1f} ms ({parts})"
+
+    return [
+        f"| the renderer's main thread before the first contentful paint, CPU (thread time), median of {loads} loads of each "
+        f"| {'; '.join(cpu(k) for k in paths)} | |"
+    ]
+
+
+def bench_load(tmp: Path, loads: int, requests: int, traced: int) -> list[str]:
     """The seat's page drawn: opened from its link in a new browser (nothing kept yet: the page,
     its script, then its view), and reopened in a new tab of a browser that has been there (the
     view comes with the page and is drawn in it, the stylesheet is in it, the script is kept: one
@@ -358,6 +421,8 @@ def bench_load(tmp: Path, loads: int, requests: int) -> list[str]:
                     tab.close()
                 ctx.close()
         handler = bench_handler(db, gid, token, saved, requests)
+        paths = {"static": "/static/seat.css", "seat": f"/seat/{gid}", "saved": f"/seat/{gid}/{SAVED}"}
+        traced_lines = bench_traced(served.base, paths, tmp, gid, token, traced) if traced else []
     finally:
         served.stop()
     statics = sum((ROOT / "ktlog" / "web" / "static" / f).stat().st_size for f in ("seat.js", "seat.css"))
@@ -389,6 +454,7 @@ def bench_load(tmp: Path, loads: int, requests: int) -> list[str]:
         f"| server CPU a load (from /proc, 10 ms ticks): seat (a new browser's and the reopened), saved page, static file "
         f"| {cpu['seat'] * 1000 / (2 * loads):.1f} ms, {cpu['saved'] * 1000 / loads:.1f} ms, {cpu['static'] * 1000 / (2 * loads):.1f} ms | |",
         *handler,
+        *traced_lines,
         f"| weight over the wire: a new browser (HTML with the stylesheet, seat.js, the view's JSON); a reopened seat "
         f"| {statistics.median(weights) / 1024:.1f} KB; {statistics.median(weights_again) / 1024:.1f} KB (seat.js + seat.css on disk: {statics / 1024:.1f} KB) "
         f"| <= 100 KB: {'met' if statistics.median(weights) <= 100 * 1024 else '**not met**'} |",
@@ -403,12 +469,13 @@ def main() -> None:
     parser.add_argument("--spectators", type=int, default=20)
     parser.add_argument("--loads", type=int, default=40)
     parser.add_argument("--requests", type=int, default=200, help="requests of each kind to the server alone, in this process")
+    parser.add_argument("--traced", type=int, default=10, help="loads of each kind traced: the renderer's CPU before the first paint (0: none)")
     args = parser.parse_args()
     taps = args.taps + args.taps % 2  # pairs: each activation undone, so the baseline's table starts with no operative active
     load_before = os.getloadavg()
     wall, cpu = time.monotonic(), time.process_time()
     with tempfile.TemporaryDirectory() as tmp:
-        lines = (bench_taps(Path(tmp), taps, args.spectators) if taps else []) + bench_load(Path(tmp), args.loads, args.requests)
+        lines = (bench_taps(Path(tmp), taps, args.spectators) if taps else []) + bench_load(Path(tmp), args.loads, args.requests, args.traced)
     load_after = os.getloadavg()
     print(
         f"seat_bench on {os.cpu_count()} cores, {time.strftime('%Y-%m-%d %H:%M')}, load average (1, 5, 15 min) "
