@@ -142,7 +142,14 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 HOME_KEY = pytest.StashKey[Path]()
 
 
-LAYER_MARKERS = {"test_tui_": "tui", "test_reliability_": "reliability", "test_wheel": "slow", "test_docs": "slow"}
+LAYER_MARKERS = {
+    "test_tui_": "tui",
+    "test_reliability_": "reliability",
+    "test_wheel": "slow",
+    "test_docs": "slow",
+    "test_dataset_s3": "slow",  # a local S3 server (moto): 19 CPU-s
+    "test_board_properties": "slow",  # sampled lines of sight against the rules: 13 CPU-s
+}
 """A test file's name prefix -> the marker its tests get (`make test-fast` leaves these out)."""
 
 

@@ -225,6 +225,7 @@ def test_every_default_is_its_rulesets_with_its_held_out_scores():
     assert shipped["kt24-multiplayer"].players == [3, 4]
 
 
+@pytest.mark.slow  # 300 simulated games: 9 CPU-s
 def test_a_kt21_database_with_no_model_never_shows_100_percent_for_a_player_who_then_loses(tmp_path):
     """Issue 41: 300 simulated KT21 games read by the KT21 default (the one such a database gets):
     before the result, a chance is shown as "> 99%" at most, and the eventual loser's is never
