@@ -27,7 +27,7 @@ run: $(STAMP)  ## set up, then run ktlog's main job on the default database
 
 PYTEST := $(CACHED) $(BIN)/python -m pytest -n auto --dist loadfile  # a worker per core (pytest-xdist), a file's tests in one worker (its module fixtures made once: 64 -> 56 CPU-s for the browser and S3 files); the slowest 15 tests are named at the end
 
-test: $(STAMP)  ## set up, then run the whole test suite (about 10 minutes on 2 cores)
+test: $(STAMP)  ## set up, then run the whole test suite (about 6 to 7 minutes on 2 cores)
 	$(PYTEST)
 
 test-fast: $(STAMP)  ## the core tests only: no terminal UI, reliability trials or slow tests (about a minute)
