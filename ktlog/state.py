@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import zlib
 from collections import Counter
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable, Iterator
 from operator import attrgetter
 from typing import Any, Literal
 
@@ -545,6 +545,13 @@ class Checkpoint:
             for name, (entries, length) in self.logs.items():
                 setattr(new, name, entries[:length])
         return new
+
+    def trials(self, first: GameState) -> Iterator[GameState]:
+        """States to try a move on, one each: `first` (a restore not yet changed), then a new
+        restore each time (`logs` False)."""
+        yield first
+        while True:
+            yield self.restore(logs=False)
 
 
 def copy_state(state: GameState) -> GameState:

@@ -298,13 +298,12 @@ def _missed(before: Checkpoint, ended: GameState, operative: str, model: WinMode
     kinds = mission_actions(RULESETS[first.ruleset])
     op = first.operatives[operative]
     player = list(first.players).index(op.player)
-    trial: GameState | None = first  # the first action is tried on it, each other on the state restored again
+    trials = before.trials(first)
     best: tuple[float, float, ev.Event] | None = None
     for cls in kinds:
         for marker in markers:
             event = cls(operative=operative, marker=marker)
-            after = before.restore(logs=False) if trial is None else trial
-            trial = None
+            after = next(trials)
             try:
                 apply_in_place(after, event, seq + 1)
             except (RuleViolation, KtlogError):

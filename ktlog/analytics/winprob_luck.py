@@ -68,15 +68,11 @@ def shot_luck(
     if abs(sum(p * d for d, p in chances.items()) - record.expected_damage) > 1e-6:
         return None
     wounds = target.wounds
-    trial: GameState | None = start  # the first trial is played on it, each other on the state before restored again
-    outcomes = {}
+    trials = before.trials(start)
     try:
-        for d in sorted({0, min(1, wounds), wounds}):
-            if d == 0 and shot.hot_roll is None:
-                outcomes[d] = unharmed
-                continue
-            outcomes[d] = _outcome(before.restore(logs=False) if trial is None else trial, shot, d, after.seq, read)
-            trial = None
+        outcomes = {
+            d: unharmed if d == 0 and shot.hot_roll is None else _outcome(next(trials), shot, d, after.seq, read) for d in sorted({0, min(1, wounds), wounds})
+        }
     except KtlogError:
         return None
     i = list(after.players).index(op.player)
