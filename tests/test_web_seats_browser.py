@@ -262,18 +262,24 @@ def seats_event(line: str):
     return parse_event(line)
 
 
-PARTS = ("who", "score", "provisional", "end", "result", "end-vp", "end-disputes", "end-signed", "sign", "next", "active", "moves", "more-moves", "log", "undo")
-"""The seat page's parts its script draws from the view (seat.js's render) and the server draws in the page."""
+PARTS = ("who", "score", "provisional", "end", "result", "end-vp", "end-disputes", "end-signed", "sign", "next", "active", "moves", "more-moves", "undo")
+"""The seat page's parts its script draws from the view (seat.js's render) and the server draws in
+the page; the log is the script's alone (drawn once the page has been shown)."""
 DRAWN_PARTS = """(ids) => ids.map((id) => { const e = document.getElementById(id);
   return [id, e.textContent, e.hidden, e.disabled === true, [...e.querySelectorAll('button')].map((b) => [b.className, b.dataset.kind || '', b.dataset.value || ''])]; })"""
 
 
 def _drawn(ctx, url: str, script: bool) -> list:
     page = ctx.new_page()
+    asked = []
+    page.on("request", lambda r: asked.append(r.url) if r.url.endswith("/seat") else None)
     page.goto(url)
     if script:
         expect(page.locator("#net")).to_have_text("online")  # the script ran, drew the view again and follows the game
     parts = page.evaluate(DRAWN_PARTS, list(PARTS))
+    rows = page.locator("#log li").count()
+    assert (rows > 0) == script, f"{rows} log rows in the page {'with' if script else 'without'} its script"
+    assert asked == [], f"the seat's view asked for again: {asked}"  # the log drawn from the view in the page
     page.close()
     return parts
 
@@ -281,8 +287,9 @@ def _drawn(ctx, url: str, script: bool) -> list:
 def test_a_reopened_seat_is_drawn_in_its_page_as_its_script_draws_it(tmp_path, contexts):
     """First load in one round trip (issue 39 #8): the page of a seat whose cookie comes with it is
     the seat drawn (who, the score, the next step, the active operative, each move's buttons, the
-    log, the end), the stylesheet in it; with its script blocked the page shows the same text and
-    buttons as the script draws from the view, mid-game with an open dispute and at the end."""
+    end), the stylesheet in it; with its script blocked the page shows the same text and buttons
+    as the script draws from the view, mid-game with an open dispute and at the end. The log is not
+    in the page: the script draws it from the view in the page, with no request of its own."""
     db = tmp_path / "seats.db"
     with Store(db) as store:
         gid = _game(store, tmp_path)

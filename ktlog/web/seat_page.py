@@ -1,9 +1,12 @@
 """A player's seat's page (`static/seat.js` runs it), drawn by the server when the seat's view
 comes with the request (issue 39 #8): the parts `seat.js`'s `render()` fills from the view (who,
-the score, the end, the next step, the active operative, the move buttons, the log) as the same
-elements with the same text, and the stylesheet in the page, so a reopened seat is drawn in one
-round trip with nothing else blocking it; the script, last in the page and `async` (the document
-never waits for it), then draws them again from the same view with their handlers attached.
+the score, the end, the next step, the active operative, the move buttons) as the same elements
+with the same text, and the stylesheet in the page, so a reopened seat is drawn in one round trip
+with nothing else blocking it; the script, last in the page and `async` (the document never waits
+for it), then draws them again from the same view with their handlers attached, and the log with
+them: its rows are not in the page, so the browser's first frame is the seat's first screen alone
+(their layout, paint and raster put the page's first paint about 0.1x of a static file's later:
+docs/performance.md).
 Every text from a game is escaped. The two drawings are kept the same by
 tests/test_web_seats_browser.py (the page without its script against the page with it)."""
 
@@ -17,8 +20,6 @@ FIRST = ("fight", "charge", "dash", "reposition", "end_activation", "shoot")
 """The common moves, first (above the fold): seat.js's FIRST."""
 BY_CHOICE = ("operative", "player")
 """A move whose first question chooses one of these is a button for each choice: seat.js's BY_CHOICE."""
-ABOUT_EVENTS = ("EventDisputed", "DisputeResolved", "EventCorrected", "EventVoided", "Annotation")
-"""Events about events: never corrected (seat.js's ABOUT_EVENTS)."""
 
 Sections = dict[str, str]
 """Each drawn element's id -> its inner HTML."""
@@ -66,7 +67,7 @@ def seat_page(game: str, view: dict[str, Any] | None, script: str, style: str, b
         "<div class='actions'><button id='fix-send' class='ok'>Send</button><button id='fix-cancel'>Cancel</button></div></section>"
         "<section id='card' class='sheet' role='dialog' aria-labelledby='card-name' hidden><h2 id='card-name'></h2><div id='card-body'></div>"
         "<div class='actions'><button id='card-close'>Close</button></div></section>"
-        f"<section class='log-part'><h2>Log</h2><ol id='log' class='log' reversed>{sections.get('log', '')}</ol></section>"
+        "<section class='log-part'><h2>Log</h2><ol id='log' class='log' reversed></ol></section>"
         f"<noscript><p>The seat needs JavaScript.</p></noscript><script src='{script}' async></script></body></html>"
     )
 
@@ -86,7 +87,6 @@ def first_screen(view: dict[str, Any]) -> tuple[Sections, set[str]]:
         "active": _active(active) if active else "",
         "moves": "".join(b for m in common for b in _move_buttons(m, view)),
         "more-moves": "".join(_button(m.get("title") or m["label"], "move", kind=m["kind"]) for m in view["moves"] if m.get("more")),
-        "log": "".join(_log_item(row, me, disputes) for row in reversed(view["log"])),
     }
     hidden = {name for name, shown in (("provisional", disputes), ("active", active), ("end", over)) if not shown}
     if over:
@@ -127,25 +127,6 @@ def _move_buttons(move: dict[str, Any], view: dict[str, Any]) -> list[str]:
         return [_button(title, "move", kind=move["kind"])]
     covered = lambda c: " · in cover when last shot" if first["kind"] == "target" and view["cover"].get(c["value"]) else ""  # noqa: E731
     return [_button(f"{title}: {c['label']}{covered(c)}", "move", kind=move["kind"], value=c["value"]) for c in first.get("choices", [])]
-
-
-def _log_item(row: dict[str, Any], me: str, disputes: list[dict[str, Any]]) -> str:
-    by = row.get("by")
-    undone = bool(row.get("undone_by"))
-    buttons = []
-    if by == me and not undone and row["type"] not in ABOUT_EVENTS:
-        buttons.append("Correct")
-    disputed = any(d["target"] == row["seq"] for d in disputes)
-    if by != me and row["seq"] > 1 and not undone and not disputed and row["type"] != "EventDisputed":
-        buttons.append("Dispute")
-    for d in disputes:
-        if d["seq"] == row["seq"] and d["by"] == me:
-            buttons += ["Accept", "Withdraw"] if d.get("corrected") else ["Withdraw"]
-    said = ("the table" if by == "table" else by) if by else "…"
-    return (
-        f"<li class='{'undone' if undone else ''}' value='{row['seq']}'>{escape(str(row['seq']) + ' ' + row['text'])}"
-        f"<small>{escape(' · ' + said)}</small>{''.join(_button(b) for b in buttons)}</li>"
-    )
 
 
 def _end(view: dict[str, Any], disputes: list[dict[str, Any]]) -> Sections:
