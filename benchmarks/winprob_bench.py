@@ -16,7 +16,7 @@ games played with other seeds (4242) is read as `ktlog analyse GAME --json` read
     the rollout floor: --continuations games played on from each moment by the ruleset's simulator
     with hidden choices chosen again (`winprob_rollout`), their share of wins; its Monte Carlo
     noise (p(1-p)/(n-1) a moment) is taken off as "debiased";
-  - the same in turning point 1, and each decile of the model's chances over every battle moment
+  - the same in turning point 1 and in each turning point (where a gap is), and each decile of the model's chances over every battle moment
     of the second league: the mean predicted and the share won.
 Targets: model <= floor + 0.005 and <= the VP logistic; in turning point 1 the model's margin over
 a coin at least half the floor's; every decile within 5 points.
@@ -202,10 +202,10 @@ def quality(ruleset: str, fit_games: int, score_games: int, moments: int, contin
                 results.append((c, floor, vp))
     floor_cpu = time.process_time() - t1
 
-    def column(pick, only_tp1=False):
+    def column(pick, only_tp1=False, tp=None):
         pairs = []
         for c, floor, vp in results:
-            if only_tp1 and c[2] != 1:
+            if (only_tp1 and c[2] != 1) or (tp is not None and c[2] != tp):
                 continue
             preds = {"model": c[3], "floor": floor, "vp": vp, "coin": [1 / len(c[4])] * len(c[4])}[pick]
             pairs += list(zip(preds, c[4]))
@@ -238,6 +238,10 @@ def quality(ruleset: str, fit_games: int, score_games: int, moments: int, contin
         f" TP1 margin over a coin: model {b1['coin'] - b1['model']:.4f}, floor {b1['coin'] - b1['floor']:.4f} (debiased {b1['coin'] - floor1:.4f};"
         f" {'met' if ok_tp1 else 'NOT met'})  (+-: one standard error over the sampled moments)"
     )
+    print("  by turning point: model / floor (not debiased) / coin, moments")
+    for tp in sorted({c[2] for c, _, _ in results}):
+        n = sum(1 for c, _, _ in results if c[2] == tp)
+        print(f"    TP{tp}  {brier(column('model', tp=tp)):.4f}  {brier(column('floor', tp=tp)):.4f}  {brier(column('coin', tp=tp)):.4f}  {n}")
     ok_cal = True
     print(f"  deciles of the model's chances over every battle moment of the second league ({len(every)} player-moments): predicted / won / rows")
     for d, n, pred, won in deciles(every):
