@@ -16,8 +16,9 @@ games played with other seeds (4242) is read as `ktlog analyse GAME --json` read
     the rollout floor: --continuations games played on from each moment by the ruleset's simulator
     with hidden choices chosen again (`winprob_rollout`), their share of wins; its Monte Carlo
     noise (p(1-p)/(n-1) a moment) is taken off as "debiased";
-  - the same in turning point 1 and in each turning point (where a gap is), and each decile of the model's chances over every battle moment
-    of the second league: the mean predicted and the share won.
+  - the same in turning point 1 and in each turning point (where a gap is), and each decile of
+    the model's chances over every battle moment of the second league: the mean predicted and
+    the share won.
 Targets: model <= floor + 0.005 and <= the VP logistic; in turning point 1 the model's margin over
 a coin at least half the floor's; every decile within 5 points.
 
