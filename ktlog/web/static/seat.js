@@ -863,8 +863,9 @@
   $("sign").addEventListener("click", sign);
   window.addEventListener("offline", () => net(false));
   window.addEventListener("online", () => follow());
-  // The view the page came with (a reopened seat): the server drew it in the page; it is drawn
-  // again here, with its handlers, once the browser has shown the page (after its next frame).
+  // The view the page came with (a reopened seat): the server drew its first screen in the page;
+  // it is drawn again here, with its handlers and the log, once the browser has shown the page
+  // (after its next frame).
   const drawn = $("seat-view");
   const attach = () => {
     show(JSON.parse(drawn.textContent));
