@@ -64,7 +64,7 @@ class Read:
                 if choice.model is None:
                     unread[ruleset] = choice.why
                     continue
-                walk = Walk([(e.seq, e.payload) for e in store.events(game_id)], choice.model)
+                walk = Walk(store.records(game_id), choice.model)
                 steps += _steps(key, walk)
                 credits += [(key, p, o, e, n) for (p, o), (e, n) in walk.credits.items()]
                 luck += [(key, s.player, s.vp, s.chance) for s in walk.luck] + [(key, s.target_player, -s.vp, -s.chance) for s in walk.luck]

@@ -101,7 +101,7 @@ def fit_each(store: Store, rows: list[GameRow], names: list[str], kept: Models |
     for name in names:
         games = [g for g in rows if g.ruleset == name]
         echo(f"fitting {name} on {len(games)} finished game(s)...", err=True)
-        got = league_model(name, (([(e.seq, e.payload) for e in store.events(g.id)], g.simulated) for g in games), source=source)
+        got = league_model(name, ((store.records(g.id), g.simulated) for g in games), source=source)
         models.pop(name, None)
         unfitted.pop(name, None)
         if isinstance(got, str):
