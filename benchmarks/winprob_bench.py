@@ -2,7 +2,7 @@
 floor and the baselines, and how fast a game is read and a what-if is played.
 
     .venv/bin/python benchmarks/winprob_bench.py [--part quality|speed|all] [--rulesets kt24-preliminary,...]
-        [--fit-games 2000] [--score-games 400] [--moments 300] [--continuations 100] [--runs 5]
+        [--fit-games 2000] [--score-games 400] [--moments 300] [--continuations 100] [--calibration-games 0] [--runs 5]
 
 quality, per ruleset: the model is the ruleset's default ktlog ships (ktlog/data/winprob.json:
 tools/winprob_defaults.py fitted it on a league of 2,000 simulated games, seed 41; --refit fits one
@@ -17,8 +17,9 @@ games played with other seeds (4242) is read as `ktlog analyse GAME --json` read
     with hidden choices chosen again (`winprob_rollout`), their share of wins; its Monte Carlo
     noise (p(1-p)/(n-1) a moment) is taken off as "debiased";
   - the same in turning point 1 and in each turning point (where a gap is), and each decile of
-    the model's chances over every battle moment of the second league: the mean predicted and
-    the share won.
+    the model's chances over every battle moment of the second league (or of its first
+    --calibration-games games, more than the sampled ones): the mean predicted, the share won,
+    and the standard error of their difference with whole games resampled.
 Targets: model <= floor + 0.005 and <= the VP logistic; in turning point 1 the model's margin over
 a coin at least half the floor's; every decile within 5 points.
 
@@ -145,15 +146,39 @@ def brier(pairs: list[tuple[float, float]]) -> float:
     return sum((p - y) ** 2 for p, y in pairs) / len(pairs) if pairs else float("nan")
 
 
-def deciles(pairs: list[tuple[float, float]]) -> list[tuple[int, int, float, float]]:
-    """(decile, rows, mean predicted, share won) of the chances in each tenth."""
-    bins: dict[int, list[tuple[float, float]]] = {}
-    for p, y in pairs:
-        bins.setdefault(min(9, int(p * 10)), []).append((p, y))
-    return [(b, len(v), sum(p for p, _ in v) / len(v), sum(y for _, y in v) / len(v)) for b, v in sorted(bins.items())]
+def deciles(rows: list[tuple[float, float, int]], resamples: int = 200) -> list[tuple[int, int, float, float, float]]:
+    """(decile, rows, mean predicted, share won, standard error of won less predicted) of the
+    chances (p, outcome, game) in each tenth; the error by resampling whole games, since a
+    game's moments rise and fall together."""
+    sums: dict[int, dict[int, list[float]]] = {}  # game -> decile -> [rows, predicted, won]
+    for p, y, g in rows:
+        s = sums.setdefault(g, {}).setdefault(min(9, int(p * 10)), [0, 0.0, 0.0])
+        s[0] += 1
+        s[1] += p
+        s[2] += y
+
+    def table(games: list[int]) -> dict[int, list[float]]:
+        out: dict[int, list[float]] = {}
+        for g in games:
+            for b, (n, p, y) in sums[g].items():
+                t = out.setdefault(b, [0, 0.0, 0.0])
+                t[0] += n
+                t[1] += p
+                t[2] += y
+        return out
+
+    games = list(sums)
+    whole = table(games)
+    rng = random.Random(3)
+    gaps: dict[int, list[float]] = {b: [] for b in whole}
+    for _ in range(resamples):
+        for b, (n, p, y) in table([rng.choice(games) for _ in games]).items():
+            if b in gaps:
+                gaps[b].append((y - p) / n)
+    return [(b, int(n), p / n, y / n, statistics.stdev(gaps[b]) if len(gaps[b]) > 1 else float("nan")) for b, (n, p, y) in sorted(whole.items())]
 
 
-def quality(ruleset: str, fit_games: int, score_games: int, moments: int, continuations: int, refit: bool) -> bool:
+def quality(ruleset: str, fit_games: int, score_games: int, moments: int, continuations: int, refit: bool, calibration_games: int = 0) -> bool:
     t0 = time.process_time()
     reader = Reader(RULESETS[ruleset])
     fitted_games = league(ruleset, fit_games, FIT_SEED)
@@ -171,8 +196,8 @@ def quality(ruleset: str, fit_games: int, score_games: int, moments: int, contin
     del fitted_games, baseline_groups
     fit_cpu = time.process_time() - t0
 
-    scored = league(ruleset, score_games, SCORE_SEED)
-    every: list[tuple[float, float]] = []
+    scored = league(ruleset, max(score_games, calibration_games), SCORE_SEED)
+    every: list[tuple[float, float, int]] = []
     candidates = []  # (game, seq, turning point, the model's chances, outcome)
     for g, records in enumerate(scored):
         y = shares(records)
@@ -183,8 +208,9 @@ def quality(ruleset: str, fit_games: int, score_games: int, moments: int, contin
         for seq, chances in mine.curve:
             if mine.decided is not None and seq >= mine.decided:
                 continue
-            every += list(zip(chances, y))
-            candidates.append((g, seq, tps[seq], chances, y))
+            every += [(p, won, g) for p, won in zip(chances, y)]
+            if g < score_games:
+                candidates.append((g, seq, tps[seq], chances, y))
     rng = random.Random(7)
     sample = sorted(rng.sample(candidates, min(moments, len(candidates))), key=lambda c: (c[0], c[1]))
     roller = Roller(ruleset, seed=11)
@@ -244,11 +270,14 @@ def quality(ruleset: str, fit_games: int, score_games: int, moments: int, contin
         n = sum(1 for c, _, _ in results if c[2] == tp)
         print(f"    TP{tp}  {brier(column('model', tp=tp)):.4f}  {brier(column('floor', tp=tp)):.4f}  {brier(column('coin', tp=tp)):.4f}  {n}")
     ok_cal = True
-    print(f"  deciles of the model's chances over every battle moment of the second league ({len(every)} player-moments): predicted / won / rows")
-    for d, n, pred, won in deciles(every):
+    print(
+        f"  deciles of the model's chances over every battle moment of {len(scored)} games of the second league ({len(every)} player-moments):"
+        " predicted / won / rows / won less predicted +- its standard error (games resampled)"
+    )
+    for d, n, pred, won, se in deciles(every):
         good = abs(pred - won) <= 0.05 or n < 200
         ok_cal &= good
-        print(f"    {d / 10:.1f}-{(d + 1) / 10:.1f}  {pred:.3f}  {won:.3f}  {n}{'' if good else '  NOT within 5 points'}")
+        print(f"    {d / 10:.1f}-{(d + 1) / 10:.1f}  {pred:.3f}  {won:.3f}  {n}  {won - pred:+.3f} +- {se:.3f}{'' if good else '  NOT within 5 points'}")
     return ok_floor and ok_vp and ok_tp1 and ok_cal
 
 
@@ -339,13 +368,16 @@ def main() -> int:
     parser.add_argument("--fit-games", type=int, default=2000)
     parser.add_argument("--score-games", type=int, default=400)
     parser.add_argument("--moments", type=int, default=300)
+    parser.add_argument("--calibration-games", type=int, default=0, help="read the deciles over this many games of the second league (at least --score-games)")
     parser.add_argument("--continuations", type=int, default=100)
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--refit", action="store_true", help="fit the model here instead of scoring the shipped default")
     args = parser.parse_args()
     met = []
     if args.part in ("quality", "all"):
-        met += [quality(r, args.fit_games, args.score_games, args.moments, args.continuations, args.refit) for r in args.rulesets.split(",")]
+        met += [
+            quality(r, args.fit_games, args.score_games, args.moments, args.continuations, args.refit, args.calibration_games) for r in args.rulesets.split(",")
+        ]
     if args.part in ("speed", "all"):
         met.append(speed(args.runs))
     print("\nall targets met" if all(met) else "\nsome targets NOT met")
