@@ -13,19 +13,19 @@ import msgspec
 import polars as pl
 import pytest
 from click.testing import CliRunner
-from conftest import expend_all
-from league import tp
-from winprob_support import SHOT_CHANCE, VP_MODEL, fragile_teams, one_shot_game
+from conftest import card, expend_all
+from league import Played, tp
+from winprob_support import MELTA, SHOT_CHANCE, VP_MODEL, fragile_teams, one_shot_game
 
 from ktlog.analytics import winprob
 from ktlog.analytics.key_moments import analyse, chance_now
 from ktlog.analytics.winprob import Choice, Models, WinModel, percent
-from ktlog.analytics.winprob_features import CATALOGUE, Reader, feature, features_of, moves_the_board, states
+from ktlog.analytics.winprob_features import CATALOGUE, Reader, feature, features_of, firepower, moves_the_board, states
 from ktlog.analytics.winprob_fit import fit_linear, fit_softmax, game_folds, league_model, probabilities
 from ktlog.cli import cli
 from ktlog.errors import KtlogError
-from ktlog.events import Shot
-from ktlog.play.builder import loot
+from ktlog.events import OperativeAdded, PlayerJoined, Shot
+from ktlog.play.builder import GameBuilder, loot, shoot
 from ktlog.play.simulate import simulate_games, simulate_into
 from ktlog.reducer import apply_in_place, fold
 from ktlog.rulesets import RULESETS
@@ -135,6 +135,31 @@ def test_the_features_read_the_board_relative_to_the_opponent():
     assert row["operatives_share"] == pytest.approx(1 - 4 / 5) and row["wounds_share"] == pytest.approx(1 - 12 / 15)
     assert m.relative[1] == [-x for x in m.relative[0]]  # two players: each one's is the other's turned round
     assert row["to_activate"] == 1  # bob1 is incapacitated: 5 of Alice's to activate, 4 of Bob's
+
+
+def test_the_damage_race_is_read_from_the_datacards_by_the_rules_dice_sums():
+    """Alice's five and Bob's four 7-wound Melta gunners (Atk 2, Hit 4+, Dmg 3/4, Piercing 3: no
+    defence dice, so 2 * (2/6 * 3 + 1/6 * 4) = 10/3 damage an attack against any save). alice1's
+    critical hit leaves bob1 3 of 7 wounds: injured, fewer than half (pg 47). kill_pace: a side's
+    attacks over the enemy's mean wounds left an operative (Bob's 24/4, Alice's 7), times 5 grades
+    over the enemy's starting operatives (Alice's 5: a grade a kill; Bob's 4 read on the 5 row as
+    the kill table is, pg 84: a grade a kill too)."""
+    gunner = card("Gunner", wounds=7, weapons=(MELTA,))
+    g = GameBuilder(date="2026-11-21")
+    for player, count in (("Alice", 5), ("Bob", 4)):
+        g.add(PlayerJoined(player=player, kill_team="Gunners"))
+        for i in range(1, count + 1):
+            g.add(OperativeAdded(player=player, operative=f"{player.lower()}{i}", datacard=gunner))
+    g.setup(rolloff={"Alice": 6, "Bob": 1}, initiative="Alice", crit_op=1, markers=[("centre", "Bob"), ("north", "Alice"), ("south", "Bob")])
+    tp(tp(Played(g, "2026-11-21T19:00:00+00:00"), "Alice"), "Alice")
+    g.activate("alice1", "engage", shoot("Melta", "bob1", "36"))
+    reader = Reader(RULESETS["kt24-preliminary"])
+    alice = dict(zip(reader.features, reader.moment(g.state).relative[0]))
+    each = round(1000 * 10 / 3) / 1000  # an operative's figure is kept in thousandths of a wound
+    assert firepower(gunner) == (3333,) * 5
+    assert alice["firepower"] == pytest.approx(each) and alice["injured"] == -1
+    assert alice["kill_pace"] == pytest.approx(5 * each / (24 / 4) * 5 / 5 - 4 * each / 7 * 5 / 5)
+    assert alice["operatives@Secure"] == 1 and alice["operatives@Loot"] == 0  # the crit op is Secure
 
 
 def test_a_trial_is_read_as_a_state_of_its_own_though_only_what_it_changed_is_summed_again():

@@ -1,6 +1,7 @@
 """What the win-probability model reads of a game at a moment: the board as a viewer of the game
 sees it, from the reducer's state (VP, markers held, operatives and wounds left, operatives still
-to activate, CP, tac ops revealed, the turning point and initiative), never a secret choice.
+to activate, their firepower, CP, tac ops revealed, the turning point and initiative), never a
+secret choice.
 
 Each ruleset names the features it is read by (`Ruleset.win_features`, data: names of `CATALOGUE`
 and `vp:OP`, `room:OP` for its ops), so a plug-in ruleset gives its own list. A feature is a
@@ -9,8 +10,8 @@ player's less the mean of their opponents' (`relative`), each as it is, divided 
 root of the battle left and multiplied by it (`TERMS`): a VP lead counts for more as the battle
 runs out, operatives left for less.
 
-This module imports neither Polars nor the rules' machinery: a game's every moment is read in
-the time it takes to fold it.
+This module imports no Polars, and of the rules only their tables and dice sums: a game's every
+moment is read in the time it takes to fold it.
 """
 
 from __future__ import annotations
@@ -21,11 +22,13 @@ from dataclasses import dataclass
 from operator import attrgetter, mul
 
 from ..errors import KtlogError
-from ..events import Event
+from ..events import Datacard, Event
 from ..reducer import apply_in_place, corrected, effective
 from ..rules import rulings
 from ..rules.killop import KILL_GRADE_TABLE, MAX_KILL_GRADE
 from ..rules.ruleset import Ruleset
+from ..rules.shooting import expected_damage
+from ..rules.weapons import weapon_profile
 from ..rulesets import RULESETS
 from ..state import PLAYER_STATUS, GameState, OperativeState
 from .winprob_board import BOARD_FEATURES, Positions, board_figures, positions_key
@@ -55,6 +58,10 @@ class Side:
     starting_wounds: int
     to_activate: int
     escaped: int
+    injured: int
+    eliminations: int
+    firepower: float
+    kill_pace: float
     kill_grade: int
     to_next_grade: int
     markers: int
@@ -81,6 +88,13 @@ CATALOGUE: dict[str, tuple[Feature, str]] = {
     "wounds_share": (lambda s: s.wounds / s.starting_wounds if s.starting_wounds else 0.0, "wounds left over the kill team's starting wounds"),
     "to_activate": (attrgetter("to_activate"), "operatives still to activate this turning point"),
     "escaped": (attrgetter("escaped"), "operatives escaped (Joint Ops 03)"),
+    "eliminations": (attrgetter("eliminations"), "enemy operatives the player's operatives incapacitated this turning point, as the elimination op counts them (Multiplayer Ops, pg 102)"),
+    "injured": (attrgetter("injured"), "operatives in the killzone injured: fewer than half their starting wounds left (pg 47)"),
+    "firepower": (attrgetter("firepower"), "the operatives in the killzone's damage: each one's mean over its weapons of one attack's average damage against a 4+ save, summed"),
+    "kill_pace": (
+        attrgetter("kill_pace"),
+        "kill grades one attack of each operative in the killzone is worth: its firepower against the enemies' mean save, over their mean wounds left an operative, times 5 grades over their starting operatives",
+    ),
     "kill_grade": (attrgetter("kill_grade"), "kill grade reached (kill op)"),
     "to_next_grade": (attrgetter("to_next_grade"), "enemy operatives still to incapacitate for the next kill grade (0 at grade 5)"),
     "top_kill_grade": (
@@ -166,8 +180,40 @@ def battle_left(state: GameState, ruleset: Ruleset, ready: int, in_killzone: int
 
 
 Bodies = dict[str, list[int]]
-"""Per player: operatives in the killzone, starting, wounds left, starting wounds, escaped
-(what only a look at every operative gives)."""
+"""Per player, what only a look at every operative gives: operatives in the killzone, starting,
+wounds left, starting wounds, escaped, injured, and of those in the killzone their saves summed
+and their firepower against a 2+, 3+ ... 6+ save (`firepower`)."""
+SAVES, FIREPOWER = 6, 7
+"""Where the saves summed and the firepower against a 2+ save are in a player's `Bodies`."""
+MILLI = 1000
+"""Firepower is summed in thousandths of a wound, whole numbers: summed again in part (`bodies_beside`) it is the same to the last digit."""
+_FIGURES: dict[int, tuple[Datacard, tuple[int, ...]]] = {}
+
+
+def firepower(datacard: Datacard) -> tuple[int, ...]:
+    """An operative's damage against a 2+, 3+ ... 6+ save, in thousandths of a wound: the mean
+    over its weapons of one attack's average (`expected_damage`, in the open)."""
+    return figures(datacard)[1:]
+
+
+def figures(datacard: Datacard) -> tuple[int, ...]:
+    """An operative's save and `firepower`, as a player's `Bodies` sums them from `SAVES` on. Kept
+    by the datacard's identity: its hash walks every weapon, and the same few are asked at every moment."""
+    known = _FIGURES.get(id(datacard))
+    if known is not None and known[0] is datacard:
+        return known[1]
+    profiles = [(w, weapon_profile(w.rules)) for w in datacard.weapons]
+    made = (
+        datacard.save,
+        *(
+            round(MILLI * sum(expected_damage(w, profile, w.hit, save, 0, False, False) for w, profile in profiles) / len(profiles)) if profiles else 0
+            for save in range(2, 7)
+        ),
+    )
+    if len(_FIGURES) > 4096:
+        _FIGURES.clear()
+    _FIGURES[id(datacard)] = (datacard, made)
+    return made
 
 
 def bodies(state: GameState) -> Bodies:
@@ -177,20 +223,31 @@ def bodies(state: GameState) -> Bodies:
 
 def summed_over(players: Iterable[str], operatives: Iterable[OperativeState]) -> Bodies:
     """These operatives summed by player (`Bodies`; a player named by none of them: all 0)."""
-    counts: Bodies = {name: [0, 0, 0, 0, 0] for name in players}
+    counts: Bodies = {name: [0] * (FIREPOWER + 5) for name in players}
+    fielded: dict[str, list[tuple[int, ...]]] = {name: [] for name in counts}
+    known = _FIGURES
     op: OperativeState
     for op in operatives:
         c = counts.get(op.player)
         if c is None:
             continue
+        card = op.datacard
+        most = card.wounds
         c[1] += 1
-        c[3] += op.datacard.wounds
+        c[3] += most
         status = op.status
         if status == "escaped":
             c[4] += 1
         elif status != "incapacitated" and op.set_up:
+            wounds = op.wounds
             c[0] += 1
-            c[2] += op.wounds
+            c[2] += wounds
+            c[5] += 2 * wounds < most  # injured (pg 47): in the killzone, so not incapacitated
+            kept = known.get(id(card))
+            fielded[op.player].append(kept[1] if kept is not None and kept[0] is card else figures(card))
+    for name, cards in fielded.items():
+        if cards:
+            counts[name][SAVES:] = map(sum, zip(*cards))
     return counts
 
 
@@ -249,6 +306,10 @@ def sides(state: GameState, ruleset: Ruleset, summed: Bodies, positions: dict[st
             starting_wounds=c[3],
             to_activate=ready[name, "ready"],
             escaped=c[4],
+            injured=c[5],
+            eliminations=p.eliminations_this_tp,
+            firepower=c[FIREPOWER + 2] / MILLI,
+            kill_pace=kill_pace(c, [summed[o] for o in players if o != name]),
             kill_grade=grade,
             to_next_grade=to_next_grade(starting - c[1], p.enemies_incapacitated, grade),
             markers=held[name],
@@ -262,6 +323,24 @@ def sides(state: GameState, ruleset: Ruleset, summed: Bodies, positions: dict[st
             board=positions[name] if positions else NOWHERE,
         )
     return out
+
+
+def kill_pace(mine: list[float], enemies: list[list[float]]) -> float:
+    """Kill grades one attack of each of a player's operatives in the killzone is worth (`mine`,
+    their `Bodies`): against each enemy, their firepower against its mean save (between the
+    whole saves), over its mean wounds left an operative, times 5 grades over its starting
+    operatives as the kill grade table reads them (its grades a kill on average, pg 84; ruling
+    1 outside it); the mean over the enemies with operatives left."""
+    paces = []
+    for c in enemies:
+        if not c[0]:
+            continue
+        save = min(6.0, max(2.0, c[SAVES] / c[0]))
+        low = int(save)
+        high = min(6, low + 1)
+        power = mine[FIREPOWER + low - 2] * (high - save if high > low else 1.0) + mine[FIREPOWER + high - 2] * (save - low)
+        paces.append(power / MILLI / (c[2] / c[0]) * MAX_KILL_GRADE / rulings.kill_grade_row(c[1])[0] if c[2] else 0.0)
+    return sum(paces) / len(paces) if paces else 0.0
 
 
 NOWHERE = Positions()
@@ -336,7 +415,10 @@ class Reader:
         read = self._read
         own = [[f(side) for f in read] for side in by_player.values()]
         n = len(players)
-        if n > 1:
+        if n == 2:  # each the other's turned round, to the last digit
+            mine, theirs = own
+            relative = [[a - b for a, b in zip(mine, theirs)], [b - a for a, b in zip(mine, theirs)]]
+        elif n > 1:
             totals = list(map(sum, zip(*own)))
             others = n - 1
             relative = [[x - (t - x) / others for x, t in zip(row, totals)] for row in own]

@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 from ... import events as ev
+from ...rules.critop import CRIT_OPS
 from ...rules.ruleset import Ruleset
 from ...state import GameState, Result
+
+DAMAGE_AND_MISSION_ACTIONS = ("firepower", "injured", "kill_pace", *(f"operatives@{op}" for op in CRIT_OPS.values()))
+"""Win-probability features every KT24 pack reads: the damage race (who kills faster, whose
+operatives are injured) and, in each crit op, the operatives left to take its mission actions (pg 85)."""
 
 KT24_EVENTS = frozenset(
     {

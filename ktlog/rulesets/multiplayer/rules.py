@@ -16,7 +16,7 @@ from ...rules.context import Ctx
 from ...rules.critop import CRIT_OPS, crit_op_action, markers_held
 from ...rules.ruleset import listing
 from ...state import GameState, OperativeState, Result, RuleWarning
-from ..kt24.rules import KT24_EVENTS, Kt24, most_vp
+from ..kt24.rules import DAMAGE_AND_MISSION_ACTIONS, KT24_EVENTS, Kt24, most_vp
 
 PLAYER_ORDER = "player order, pg 99"
 CRIT_OP_VP_PER_TP = 3
@@ -55,7 +55,7 @@ class MultiplayerOps(Kt24):
     players = (3, 4)
     marker_rule = "ruling 9, pg 99"
     ops = ("elimination", "crit")
-    win_features = ("vp", "room", "cp", "initiative", "operatives", "operatives_share", "wounds_share", "to_activate", "markers", "vp:elimination", "vp:crit")
+    win_features = ("vp", "room", "cp", "initiative", "operatives", "operatives_share", "wounds_share", "to_activate", "markers", "vp:elimination", "vp:crit", "eliminations", *DAMAGE_AND_MISSION_ACTIONS)
     max_vp = {"elimination": 6, "crit": 9}
     """Elimination: 2VP at the end of TP2, TP3 and TP4; crit: 3VP in each of them."""
     crit_ops = CRIT_OPS

@@ -8,7 +8,7 @@ from ...rules.context import Ctx
 from ...rules.critop import CRIT_OPS, crit_op_action, markers_held
 from ...rules.killop import kill_grade
 from ...state import OperativeState, RuleWarning
-from ..kt24.rules import Kt24TwoPlayer
+from ..kt24.rules import DAMAGE_AND_MISSION_ACTIONS, Kt24TwoPlayer
 
 LOOT_VP_PER_TP = 2
 
@@ -27,9 +27,10 @@ BOARD_AND_CRIT_OP = (
         "top_kill_grade",
     ),  # the board, the kill op
     *("markers", "holds_marker", "most_markers", "loot_left", "vp@Loot", "vp@Transmission"),  # the crit op's scoring
+    *DAMAGE_AND_MISSION_ACTIONS,
 )
 """The features of KT24's two-player packs: the board, the kill op's end-of-battle VP and the crit
-op's scoring (pg 84-85), in the order their stored models' coefficients are."""
+op's scoring (pg 84-85), the damage race and who has the operatives for the crit op's actions."""
 POSITIONS = ("on_markers", "marker_distance", "in_cover")
 """Where the operatives stand, in a game with positions (issue 44): read after the other
 features when a league's games have positions."""
