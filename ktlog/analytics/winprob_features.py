@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from operator import attrgetter, mul
 
 from ..errors import KtlogError
@@ -30,7 +31,7 @@ from ..rules.ruleset import Ruleset
 from ..rules.shooting import expected_damage
 from ..rules.weapons import weapon_profile
 from ..rulesets import RULESETS
-from ..state import PLAYER_STATUS, GameState, OperativeState
+from ..state import PLAYER_SET_UP, PLAYER_STATUS, GameState, OperativeState
 from .winprob_board import BOARD_FEATURES, Positions, board_figures, positions_key
 
 LOOT_VP_PER_TP = 2
@@ -160,8 +161,26 @@ class Moment:
         times left) times the coefficients: each feature's weight at this moment, then one sum a player."""
         root = 1.0 / math.sqrt(self.left + 0.25)
         left = self.left
-        weight = [a + b * root + c * left for a, b, c in zip(coefficients[::3], coefficients[1::3], coefficients[2::3])]
-        return [sum(map(mul, weight, row)) for row in self.relative]
+        weight = [a + b * root + c * left for a, b, c in by_feature(coefficients)]
+        relative = self.relative
+        if len(relative) == 2:  # the second row is the first turned round, and so is its sum
+            first = sum(map(mul, weight, relative[0]))
+            return [first, -first]
+        return [sum(map(mul, weight, row)) for row in relative]
+
+
+_TRIPLES: dict[int, tuple[list[float], list[tuple[float, float, float]]]] = {}
+
+
+def by_feature(coefficients: list[float]) -> list[tuple[float, float, float]]:
+    """A model's coefficients three by three (each feature's `TERMS`), kept by the list's identity:
+    a game's every moment asks the same two."""
+    known = _TRIPLES.get(id(coefficients))
+    if known is None or known[0] is not coefficients:
+        if len(_TRIPLES) > 64:
+            _TRIPLES.clear()
+        known = _TRIPLES[id(coefficients)] = (coefficients, list(zip(coefficients[::3], coefficients[1::3], coefficients[2::3])))
+    return known[1]
 
 
 def battle_left(state: GameState, ruleset: Ruleset, ready: int, in_killzone: int) -> float:
@@ -198,31 +217,39 @@ def firepower(datacard: Datacard) -> tuple[int, ...]:
 
 def figures(datacard: Datacard) -> tuple[int, ...]:
     """An operative's save and `firepower`, as a player's `Bodies` sums them from `SAVES` on. Kept
-    by the datacard's identity: its hash walks every weapon, and the same few are asked at every moment."""
+    by the datacard's identity (its hash walks every weapon, and the same few are asked at every
+    moment), and worked out once for each datacard's content (each operative has its own copy)."""
     known = _FIGURES.get(id(datacard))
     if known is not None and known[0] is datacard:
         return known[1]
-    profiles = [(w, weapon_profile(w.rules)) for w in datacard.weapons]
-    made = (
-        datacard.save,
-        *(
-            round(MILLI * sum(expected_damage(w, profile, w.hit, save, 0, False, False) for w, profile in profiles) / len(profiles)) if profiles else 0
-            for save in range(2, 7)
-        ),
-    )
+    made = _figures(datacard)
     if len(_FIGURES) > 4096:
         _FIGURES.clear()
     _FIGURES[id(datacard)] = (datacard, made)
     return made
 
 
-def bodies(state: GameState) -> Bodies:
-    """Each player's operatives summed (`Bodies`)."""
-    return summed_over(state.players, state.scan())
+@lru_cache(maxsize=1024)
+def _figures(datacard: Datacard) -> tuple[int, ...]:
+    profiles = [(w, weapon_profile(w.rules)) for w in datacard.weapons]
+    return (
+        datacard.save,
+        *(
+            round(MILLI * sum(expected_damage(w, profile, w.hit, save, 0, False, False) for w, profile in profiles) / len(profiles)) if profiles else 0
+            for save in range(2, 7)
+        ),
+    )
 
 
-def summed_over(players: Iterable[str], operatives: Iterable[OperativeState]) -> Bodies:
-    """These operatives summed by player (`Bodies`; a player named by none of them: all 0)."""
+def bodies(state: GameState, fielded_as: Bodies | None = None) -> Bodies:
+    """Each player's operatives summed (`Bodies`); `fielded_as`: the sums of a moment with the
+    same operatives in the killzone, whose saves and firepower stand."""
+    return summed_over(state.players, state.scan(), fielded_as)
+
+
+def summed_over(players: Iterable[str], operatives: Iterable[OperativeState], fielded_as: Bodies | None = None) -> Bodies:
+    """These operatives summed by player (`Bodies`; a player named by none of them: all 0);
+    `fielded_as`: their saves and firepower are these sums' (the same operatives in the killzone)."""
     counts: Bodies = {name: [0] * (FIREPOWER + 5) for name in players}
     fielded: dict[str, list[tuple[int, ...]]] = {name: [] for name in counts}
     known = _FIGURES
@@ -243,8 +270,13 @@ def summed_over(players: Iterable[str], operatives: Iterable[OperativeState]) ->
             c[0] += 1
             c[2] += wounds
             c[5] += 2 * wounds < most  # injured (pg 47): in the killzone, so not incapacitated
-            kept = known.get(id(card))
-            fielded[op.player].append(kept[1] if kept is not None and kept[0] is card else figures(card))
+            if fielded_as is None:
+                kept = known.get(id(card))
+                fielded[op.player].append(kept[1] if kept is not None and kept[0] is card else figures(card))
+    if fielded_as is not None:
+        for name, c in counts.items():
+            c[SAVES:] = fielded_as[name][SAVES:]
+        return counts
     for name, cards in fielded.items():
         if cards:
             counts[name][SAVES:] = map(sum, zip(*cards))
@@ -263,7 +295,8 @@ def bodies_beside(state: GameState, known: GameState, summed: Bodies) -> Bodies:
     now, then = [a for a, _ in changed], [b for _, b in changed]
     if not now:
         return summed
-    gained, lost = summed_over(summed, now), summed_over(summed, then)
+    fielded_as = summed if all(a.in_killzone == b.in_killzone for a, b in changed) else None  # none came or went: saves and firepower stand
+    gained, lost = summed_over(summed, now, fielded_as), summed_over(summed, then, fielded_as)
     return {name: [x + more - less for x, more, less in zip(c, gained[name], lost[name])] for name, c in summed.items()}
 
 
@@ -309,7 +342,7 @@ def sides(state: GameState, ruleset: Ruleset, summed: Bodies, positions: dict[st
             injured=c[5],
             eliminations=p.eliminations_this_tp,
             firepower=c[FIREPOWER + 2] / MILLI,
-            kill_pace=kill_pace(c, [summed[o] for o in players if o != name]),
+            kill_pace=kill_pace(name, summed),
             kill_grade=grade,
             to_next_grade=to_next_grade(starting - c[1], p.enemies_incapacitated, grade),
             markers=held[name],
@@ -325,22 +358,28 @@ def sides(state: GameState, ruleset: Ruleset, summed: Bodies, positions: dict[st
     return out
 
 
-def kill_pace(mine: list[float], enemies: list[list[float]]) -> float:
-    """Kill grades one attack of each of a player's operatives in the killzone is worth (`mine`,
-    their `Bodies`): against each enemy, their firepower against its mean save (between the
-    whole saves), over its mean wounds left an operative, times 5 grades over its starting
-    operatives as the kill grade table reads them (its grades a kill on average, pg 84; ruling
-    1 outside it); the mean over the enemies with operatives left."""
-    paces = []
-    for c in enemies:
-        if not c[0]:
+def kill_pace(name: str, summed: Bodies) -> float:
+    """Kill grades one attack of each of a player's operatives in the killzone is worth (their
+    `Bodies` among `summed`): against each enemy, their firepower against its mean save (between
+    the whole saves), over its mean wounds left an operative, times 5 grades over its starting
+    operatives as the kill grade table reads them (its grades a kill on average, pg 84; ruling 1
+    outside it); the mean over the enemies with operatives left."""
+    mine = summed[name]
+    total, enemies = 0.0, 0
+    for enemy, c in summed.items():
+        if enemy == name or not c[0] or not c[2]:
             continue
         save = min(6.0, max(2.0, c[SAVES] / c[0]))
         low = int(save)
-        high = min(6, low + 1)
-        power = mine[FIREPOWER + low - 2] * (high - save if high > low else 1.0) + mine[FIREPOWER + high - 2] * (save - low)
-        paces.append(power / MILLI / (c[2] / c[0]) * MAX_KILL_GRADE / rulings.kill_grade_row(c[1])[0] if c[2] else 0.0)
-    return sum(paces) / len(paces) if paces else 0.0
+        share = save - low
+        power = mine[FIREPOWER + low - 2] * (1.0 - share) + (mine[FIREPOWER + low - 1] * share if share else 0.0)
+        total += power * c[0] / c[2] * (GRADES_A_KILL.get(c[1]) or MAX_KILL_GRADE / rulings.kill_grade_row(c[1])[0]) / MILLI
+        enemies += 1
+    return total / enemies if enemies else 0.0
+
+
+GRADES_A_KILL = {n: MAX_KILL_GRADE / rulings.kill_grade_row(n)[0] for n in range(1, 100)}
+"""Kill grades a kill is worth on average, by the enemy's starting operatives (`kill_pace`), worked out once."""
 
 
 NOWHERE = Positions()
@@ -402,28 +441,30 @@ class Reader:
         if trial_of is not None and last is not None and last[0] is trial_of and last[1] == trial_of.seq:
             summed = bodies_beside(state, trial_of, last[3])
         else:
-            counted = state.count(PLAYER_STATUS)
-            out = tuple(counted.get((p, s), 0) for p in state.players for s in ("incapacitated", "escaped", "selected"))
-            if last is not None and last[0] is state and last[2] == out and type(after).__name__ in SPARES_BODIES:
+            counted, placed = state.count(PLAYER_STATUS), state.count(PLAYER_SET_UP)
+            out = tuple(counted.get((p, s), 0) for p in state.players for s in ("incapacitated", "escaped", "selected")) + tuple(placed.get((p, True), 0) for p in state.players)
+            fielded = last is not None and last[0] is state and last[2] == out  # no operative came or went
+            if fielded and type(after).__name__ in SPARES_BODIES:
                 summed = last[3]
             else:
-                summed = bodies(state)
+                summed = bodies(state, last[3] if fielded else None)
             if after is not None:  # a state walked through event by event (not a trial's)
                 self._last = (state, state.seq, out, summed)
         by_player = sides(state, self.ruleset, summed, self.positions(state) if self.reads_board and state.layout is not None else None)
         players = list(by_player)
         read = self._read
-        own = [[f(side) for f in read] for side in by_player.values()]
         n = len(players)
         if n == 2:  # each the other's turned round, to the last digit
-            mine, theirs = own
-            relative = [[a - b for a, b in zip(mine, theirs)], [b - a for a, b in zip(mine, theirs)]]
+            first, second = by_player.values()
+            mine = [f(first) - f(second) for f in read]
+            relative = [mine, [-x for x in mine]]
         elif n > 1:
+            own = [[f(side) for f in read] for side in by_player.values()]
             totals = list(map(sum, zip(*own)))
             others = n - 1
             relative = [[x - (t - x) / others for x, t in zip(row, totals)] for row in own]
         else:
-            relative = [[0.0] * len(self._read) for _ in own]
+            relative = [[0.0] * len(read) for _ in players]
         ready = sum(s.to_activate for s in by_player.values())
         in_killzone = sum(s.operatives for s in by_player.values())
         return Moment(state.seq, state.turning_point, battle_left(state, self.ruleset, ready, in_killzone), players, relative)
