@@ -89,9 +89,15 @@ CATALOGUE: dict[str, tuple[Feature, str]] = {
     "wounds_share": (lambda s: s.wounds / s.starting_wounds if s.starting_wounds else 0.0, "wounds left over the kill team's starting wounds"),
     "to_activate": (attrgetter("to_activate"), "operatives still to activate this turning point"),
     "escaped": (attrgetter("escaped"), "operatives escaped (Joint Ops 03)"),
-    "eliminations": (attrgetter("eliminations"), "enemy operatives the player's operatives incapacitated this turning point, as the elimination op counts them (Multiplayer Ops, pg 102)"),
+    "eliminations": (
+        attrgetter("eliminations"),
+        "enemy operatives the player's operatives incapacitated this turning point, as the elimination op counts them (Multiplayer Ops, pg 102)",
+    ),
     "injured": (attrgetter("injured"), "operatives in the killzone injured: fewer than half their starting wounds left (pg 47)"),
-    "firepower": (attrgetter("firepower"), "the operatives in the killzone's damage: each one's mean over its weapons of one attack's average damage against a 4+ save, summed"),
+    "firepower": (
+        attrgetter("firepower"),
+        "the operatives in the killzone's damage: each one's mean over its weapons of one attack's average damage against a 4+ save, summed",
+    ),
     "kill_pace": (
         attrgetter("kill_pace"),
         "kill grades one attack of each operative in the killzone is worth: its firepower against the enemies' mean save, over their mean wounds left an operative, times 5 grades over their starting operatives",
@@ -442,7 +448,9 @@ class Reader:
             summed = bodies_beside(state, trial_of, last[3])
         else:
             counted, placed = state.count(PLAYER_STATUS), state.count(PLAYER_SET_UP)
-            out = tuple(counted.get((p, s), 0) for p in state.players for s in ("incapacitated", "escaped", "selected")) + tuple(placed.get((p, True), 0) for p in state.players)
+            out = tuple(counted.get((p, s), 0) for p in state.players for s in ("incapacitated", "escaped", "selected")) + tuple(
+                placed.get((p, True), 0) for p in state.players
+            )
             fielded = last is not None and last[0] is state and last[2] == out  # no operative came or went
             if fielded and type(after).__name__ in SPARES_BODIES:
                 summed = last[3]

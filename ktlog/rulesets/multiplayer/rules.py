@@ -55,7 +55,21 @@ class MultiplayerOps(Kt24):
     players = (3, 4)
     marker_rule = "ruling 9, pg 99"
     ops = ("elimination", "crit")
-    win_features = ("vp", "room", "cp", "initiative", "operatives", "operatives_share", "wounds_share", "to_activate", "markers", "vp:elimination", "vp:crit", "eliminations", *DAMAGE_AND_MISSION_ACTIONS)
+    win_features = (
+        "vp",
+        "room",
+        "cp",
+        "initiative",
+        "operatives",
+        "operatives_share",
+        "wounds_share",
+        "to_activate",
+        "markers",
+        "vp:elimination",
+        "vp:crit",
+        "eliminations",
+        *DAMAGE_AND_MISSION_ACTIONS,
+    )
     max_vp = {"elimination": 6, "crit": 9}
     """Elimination: 2VP at the end of TP2, TP3 and TP4; crit: 3VP in each of them."""
     crit_ops = CRIT_OPS
