@@ -443,39 +443,29 @@ class Reader:
         state last read, whose operatives need not be summed again if it `SPARES_BODIES`;
         `trial_of`: the state last read, not changed since, of which `state` is a trial: only
         the operatives the trial changed are summed again, `bodies_beside`)."""
-        last = self._last
-        if trial_of is not None and last is not None and last[0] is trial_of and last[1] == trial_of.seq:
-            summed = bodies_beside(state, trial_of, last[3])
-        else:
-            counted, placed = state.count(PLAYER_STATUS), state.count(PLAYER_SET_UP)
-            out = tuple(counted.get((p, s), 0) for p in state.players for s in ("incapacitated", "escaped", "selected")) + tuple(
-                placed.get((p, True), 0) for p in state.players
-            )
-            fielded = last is not None and last[0] is state and last[2] == out  # no operative came or went
-            if fielded and type(after).__name__ in SPARES_BODIES:
-                summed = last[3]
-            else:
-                summed = bodies(state, last[3] if fielded else None)
-            if after is not None:  # a state walked through event by event (not a trial's)
-                self._last = (state, state.seq, out, summed)
+        summed = self._summed(state, after, trial_of)
         by_player = sides(state, self.ruleset, summed, self.positions(state) if self.reads_board and state.layout is not None else None)
-        players = list(by_player)
-        read = self._read
-        n = len(players)
-        if n == 2:  # each the other's turned round, to the last digit
-            first, second = by_player.values()
-            mine = [f(first) - f(second) for f in read]
-            relative = [mine, [-x for x in mine]]
-        elif n > 1:
-            own = [[f(side) for f in read] for side in by_player.values()]
-            totals = list(map(sum, zip(*own)))
-            others = n - 1
-            relative = [[x - (t - x) / others for x, t in zip(row, totals)] for row in own]
-        else:
-            relative = [[0.0] * len(read) for _ in players]
         ready = sum(s.to_activate for s in by_player.values())
         in_killzone = sum(s.operatives for s in by_player.values())
-        return Moment(state.seq, state.turning_point, battle_left(state, self.ruleset, ready, in_killzone), players, relative)
+        left = battle_left(state, self.ruleset, ready, in_killzone)
+        return Moment(state.seq, state.turning_point, left, list(by_player), relative(self._read, list(by_player.values())))
+
+    def _summed(self, state: GameState, after: Event | None, trial_of: GameState | None) -> Bodies:
+        """The operatives of `state` summed, again only as far as they changed since the state last read (`moment`)."""
+        last = self._last
+        if trial_of is not None and last is not None and last[0] is trial_of and last[1] == trial_of.seq:
+            return bodies_beside(state, trial_of, last[3])
+        counted, placed = state.count(PLAYER_STATUS), state.count(PLAYER_SET_UP)
+        out = tuple(counted.get((p, s), 0) for p in state.players for s in ("incapacitated", "escaped", "selected"))
+        out += tuple(placed.get((p, True), 0) for p in state.players)
+        fielded = last is not None and last[0] is state and last[2] == out  # no operative came or went
+        if fielded and type(after).__name__ in SPARES_BODIES:
+            summed = last[3]
+        else:
+            summed = bodies(state, last[3] if fielded else None)
+        if after is not None:  # a state walked through event by event (not a trial's)
+            self._last = (state, state.seq, out, summed)
+        return summed
 
     def positions(self, state: GameState) -> dict[str, Positions]:
         """The board features at `state`, worked out again only when an operative has moved, come or gone."""
@@ -483,6 +473,22 @@ class Reader:
         if self._positions is None or self._positions[0] != key:
             self._positions = (key, board_figures(state))
         return self._positions[1]
+
+
+def relative(read: Sequence[Feature], by_player: list[Side]) -> list[list[float]]:
+    """Each player's features (`read` of their side) less the mean of their opponents'; for two
+    players each the other's turned round, to the last digit."""
+    n = len(by_player)
+    if n == 2:
+        first, second = by_player
+        mine = [f(first) - f(second) for f in read]
+        return [mine, [-x for x in mine]]
+    if n < 2:
+        return [[0.0] * len(read) for _ in by_player]
+    own = [[f(side) for f in read] for side in by_player]
+    totals = list(map(sum, zip(*own)))
+    others = n - 1
+    return [[x - (t - x) / others for x, t in zip(row, totals)] for row in own]
 
 
 def reader_for(state: GameState) -> Reader:
