@@ -20,7 +20,7 @@ from winprob_support import MELTA, SHOT_CHANCE, VP_MODEL, fragile_teams, one_sho
 from ktlog.analytics import winprob
 from ktlog.analytics.key_moments import analyse, chance_now
 from ktlog.analytics.winprob import Choice, Models, WinModel, percent
-from ktlog.analytics.winprob_features import CATALOGUE, Reader, feature, features_of, firepower, moves_the_board, states
+from ktlog.analytics.winprob_features import CATALOGUE, Reader, feature, features_of, figures, moves_the_board, states
 from ktlog.analytics.winprob_fit import fit_linear, fit_softmax, game_folds, league_model, probabilities
 from ktlog.cli import cli
 from ktlog.errors import KtlogError
@@ -156,7 +156,7 @@ def test_the_damage_race_is_read_from_the_datacards_by_the_rules_dice_sums():
     reader = Reader(RULESETS["kt24-preliminary"])
     alice = dict(zip(reader.features, reader.moment(g.state).relative[0]))
     each = round(1000 * 10 / 3) / 1000  # an operative's figure is kept in thousandths of a wound
-    assert firepower(gunner) == (3333,) * 5
+    assert figures(gunner) == (4, *(3333,) * 5)  # its save, then its firepower against each save
     assert alice["firepower"] == pytest.approx(each) and alice["injured"] == -1
     assert alice["kill_pace"] == pytest.approx(5 * each / (24 / 4) * 5 / 5 - 4 * each / 7 * 5 / 5)
     assert alice["operatives@Secure"] == 1 and alice["operatives@Loot"] == 0  # the crit op is Secure

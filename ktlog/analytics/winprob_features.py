@@ -207,7 +207,7 @@ def battle_left(state: GameState, ruleset: Ruleset, ready: int, in_killzone: int
 Bodies = dict[str, list[int]]
 """Per player, what only a look at every operative gives: operatives in the killzone, starting,
 wounds left, starting wounds, escaped, injured, and of those in the killzone their saves summed
-and their firepower against a 2+, 3+ ... 6+ save (`firepower`)."""
+and their firepower against a 2+, 3+ ... 6+ save (`figures`)."""
 SAVES, FIREPOWER = 6, 7
 """Where the saves summed and the firepower against a 2+ save are in a player's `Bodies`."""
 MILLI = 1000
@@ -215,14 +215,10 @@ MILLI = 1000
 _FIGURES: dict[int, tuple[Datacard, tuple[int, ...]]] = {}
 
 
-def firepower(datacard: Datacard) -> tuple[int, ...]:
-    """An operative's damage against a 2+, 3+ ... 6+ save, in thousandths of a wound: the mean
-    over its weapons of one attack's average (`expected_damage`, in the open)."""
-    return figures(datacard)[1:]
-
-
 def figures(datacard: Datacard) -> tuple[int, ...]:
-    """An operative's save and `firepower`, as a player's `Bodies` sums them from `SAVES` on. Kept
+    """An operative's save, then its firepower against a 2+, 3+ ... 6+ save in thousandths of a
+    wound (the mean over its weapons of one attack's average, `expected_damage`, in the open), as
+    a player's `Bodies` sums them from `SAVES` on. Kept
     by the datacard's identity (its hash walks every weapon, and the same few are asked at every
     moment), and worked out once for each datacard's content (each operative has its own copy)."""
     known = _FIGURES.get(id(datacard))
@@ -237,6 +233,7 @@ def figures(datacard: Datacard) -> tuple[int, ...]:
 
 @lru_cache(maxsize=1024)
 def _figures(datacard: Datacard) -> tuple[int, ...]:
+    """`figures` worked out, once for each datacard's content."""
     profiles = [(w, weapon_profile(w.rules)) for w in datacard.weapons]
     return (
         datacard.save,
