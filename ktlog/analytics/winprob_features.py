@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from operator import attrgetter, mul
 
 from ..errors import KtlogError
@@ -255,7 +255,6 @@ def summed_over(players: Iterable[str], operatives: Iterable[OperativeState], fi
     `fielded_as`: their saves and firepower are these sums' (the same operatives in the killzone)."""
     counts: Bodies = {name: [0] * (FIREPOWER + 5) for name in players}
     fielded: dict[str, list[tuple[int, ...]]] = {name: [] for name in counts}
-    known = _FIGURES
     op: OperativeState
     for op in operatives:
         c = counts.get(op.player)
@@ -274,8 +273,7 @@ def summed_over(players: Iterable[str], operatives: Iterable[OperativeState], fi
             c[2] += wounds
             c[5] += 2 * wounds < most  # injured (pg 47): in the killzone, so not incapacitated
             if fielded_as is None:
-                kept = known.get(id(card))
-                fielded[op.player].append(kept[1] if kept is not None and kept[0] is card else figures(card))
+                fielded[op.player].append(figures(card))
     if fielded_as is not None:
         for name, c in counts.items():
             c[SAVES:] = fielded_as[name][SAVES:]
@@ -376,13 +374,15 @@ def kill_pace(name: str, summed: Bodies) -> float:
         low = int(save)
         share = save - low
         power = mine[FIREPOWER + low - 2] * (1.0 - share) + (mine[FIREPOWER + low - 1] * share if share else 0.0)
-        total += power * c[0] / c[2] * (GRADES_A_KILL.get(c[1]) or MAX_KILL_GRADE / rulings.kill_grade_row(c[1])[0]) / MILLI
+        total += power * c[0] / c[2] * grades_a_kill(c[1]) / MILLI
         enemies += 1
     return total / enemies if enemies else 0.0
 
 
-GRADES_A_KILL = {n: MAX_KILL_GRADE / rulings.kill_grade_row(n)[0] for n in range(1, 100)}
-"""Kill grades a kill is worth on average, by the enemy's starting operatives (`kill_pace`), worked out once."""
+@cache
+def grades_a_kill(starting_enemies: int) -> float:
+    """Kill grades a kill is worth on average: 5 over the kill grade table's row (`kill_pace`)."""
+    return MAX_KILL_GRADE / rulings.kill_grade_row(starting_enemies)[0]
 
 
 NOWHERE = Positions()
