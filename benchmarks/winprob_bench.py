@@ -20,6 +20,11 @@ games played with other seeds (4242) is read as `ktlog analyse GAME --json` read
     the model's chances over every battle moment of the second league (or of its first
     --calibration-games games, more than the sampled ones): the mean predicted, the share won,
     and the standard error of their difference with whole games resampled.
+The gap to the floor is also read from the chances alone: the model's mean squared distance to
+the floor's chances, less the floor's noise, is the expected Brier gap when the floor is each
+moment's chance, without the outcomes' noise; the rest of the gap (the outcomes' part) must then
+be within two standard errors of 0, and when it is the target is judged on the distance, else on
+the debiased gap. Standard errors resample the sampled moments' games.
 Targets: model <= floor + 0.005 and <= the VP logistic; in turning point 1 the model's margin over
 a coin at least half the floor's; every decile within 5 points.
 
@@ -254,21 +259,35 @@ def quality(ruleset: str, fit_games: int, score_games: int, moments: int, contin
     print(
         f"  TP1     model {b1['model']:.4f}  VP logistic {b1['vp']:.4f}  coin {b1['coin']:.4f}  floor {b1['floor']:.4f} (debiased {floor1:.4f}), {len(tp1_rows)} moments"
     )
-    se_floor = paired_se([(c[3], f, c[4], continuations) for c, f, _ in results])
-    se_vp = paired_se([(c[3], v, c[4], 0) for c, _, v in results])
-    ok_floor = b["model"] <= floor + 0.005  # against the floor with its Monte Carlo noise taken off
+    se_floor = paired_se([(c[3], f, c[4], continuations, c[0]) for c, f, _ in results])
+    se_vp = paired_se([(c[3], v, c[4], 0, c[0]) for c, _, v in results])
     ok_vp = b["model"] <= b["vp"]
     ok_tp1 = (b1["coin"] - b1["model"]) >= 0.5 * (b1["coin"] - floor1) if tp1_rows else True
     print(
-        f"  model - floor {b['model'] - b['floor']:+.4f} (debiased {b['model'] - floor:+.4f} +- {se_floor:.4f}; target, debiased, <= +0.005: {'met' if ok_floor else 'NOT met'});"
+        f"  model - floor {b['model'] - b['floor']:+.4f} (debiased {b['model'] - floor:+.4f} +- {se_floor:.4f});"
         f" model - VP logistic {b['model'] - b['vp']:+.4f} +- {se_vp:.4f} ({'met' if ok_vp else 'NOT met'});"
         f" TP1 margin over a coin: model {b1['coin'] - b1['model']:.4f}, floor {b1['coin'] - b1['floor']:.4f} (debiased {b1['coin'] - floor1:.4f};"
-        f" {'met' if ok_tp1 else 'NOT met'})  (+-: one standard error over the sampled moments)"
+        f" {'met' if ok_tp1 else 'NOT met'})  (+-: one standard error over the sampled moments' games)"
     )
-    print("  by turning point: model / floor (not debiased) / coin, moments")
+    distance, se_distance = distance_to_floor([(c[3], f, continuations, c[0]) for c, f, _ in results])
+    outcomes, se_outcomes = ratio_mean(  # the debiased gap above less the distance: 2(p - q)(q - t), whose mean is -2 q(1 - q)/(n - 1), added back
+        [(sum(2 * (p - q) * (q - t) + 2 * q * (1 - q) / (continuations - 1) for p, q, t in zip(c[3], f, c[4])), len(c[4]), c[0]) for c, f, _ in results]
+    )
+    floor_sound = abs(outcomes) <= 2 * se_outcomes
+    ok_floor = (distance if floor_sound else b["model"] - floor) <= 0.005  # the sharper of the two, when the floor passes its check
+    print(
+        f"  the same gap from the chances alone: the model's mean squared distance to the floor, debiased, {distance:+.4f} +- {se_distance:.4f}"
+        f" (the expected Brier gap when the floor is each moment's chance; the outcomes' part of the gap above, {outcomes:+.4f} +- {se_outcomes:.4f},"
+        f" {'is within two standard errors of 0, as it is then' if floor_sound else 'is NOT within two standard errors of 0, so the gap above is judged'})"
+    )
+    print(f"  target: model - floor <= +0.005, judged on the {'distance' if floor_sound else 'debiased gap'}: {'met' if ok_floor else 'NOT met'}")
+    print("  by turning point: model / floor (not debiased) / coin, moments, the model's distance to the floor (debiased)")
     for tp in sorted({c[2] for c, _, _ in results}):
         n = sum(1 for c, _, _ in results if c[2] == tp)
-        print(f"    TP{tp}  {brier(column('model', tp=tp)):.4f}  {brier(column('floor', tp=tp)):.4f}  {brier(column('coin', tp=tp)):.4f}  {n}")
+        d_tp, se_tp = distance_to_floor([(c[3], f, continuations, c[0]) for c, f, _ in results if c[2] == tp])
+        print(
+            f"    TP{tp}  {brier(column('model', tp=tp)):.4f}  {brier(column('floor', tp=tp)):.4f}  {brier(column('coin', tp=tp)):.4f}  {n}  {d_tp:+.4f} +- {se_tp:.4f}"
+        )
     ok_cal = True
     print(
         f"  deciles of the model's chances over every battle moment of {len(scored)} games of the second league ({len(every)} player-moments):"
@@ -281,19 +300,36 @@ def quality(ruleset: str, fit_games: int, score_games: int, moments: int, contin
     return ok_floor and ok_vp and ok_tp1 and ok_cal
 
 
-def paired_se(rows: list[tuple[list[float], list[float], list[float], int]]) -> float:
-    """The standard error of (Brier of a) - (Brier of b) over the sampled moments, each moment's
-    rows together (a ratio estimator: its squared errors over its rows); b debiased when it is a
-    rollout of n continuations (n > 1)."""
+def paired_se(rows: list[tuple[list[float], list[float], list[float], int, int]]) -> float:
+    """The standard error of (Brier of a) - (Brier of b) over the sampled moments ((a, b,
+    outcomes, n, game) each); b debiased when it is a rollout of n continuations (n > 1)."""
 
     def gap(a, b, y, n):
         return sum((p - t) ** 2 - (q - t) ** 2 + (q * (1 - q) / (n - 1) if n > 1 else 0.0) for p, q, t in zip(a, b, y))
 
-    gaps = [gap(*r) for r in rows]
-    counts = [len(r[2]) for r in rows]
-    mean = sum(gaps) / sum(counts)
-    spread = statistics.pvariance([g - mean * k for g, k in zip(gaps, counts)])
-    return math.sqrt(len(rows) * spread) / sum(counts)
+    return ratio_mean([(gap(a, b, y, n), len(y), g) for a, b, y, n, g in rows])[1]
+
+
+def ratio_mean(rows: list[tuple[float, int, int]]) -> tuple[float, float]:
+    """The mean per player-moment row of sums over moments ((sum, rows, game) each), and its
+    standard error: a ratio estimator over the games, since the moments of one game share its
+    outcome and rise and fall together."""
+    games: dict[int, list[float]] = {}
+    for total, count, game in rows:
+        g = games.setdefault(game, [0.0, 0])
+        g[0] += total
+        g[1] += count
+    mean = sum(t for t, _ in games.values()) / sum(k for _, k in games.values())
+    spread = statistics.pvariance([t - mean * k for t, k in games.values()]) if len(games) > 1 else 0.0
+    return mean, math.sqrt(len(games) * spread) / sum(k for _, k in games.values())
+
+
+def distance_to_floor(rows: list[tuple[list[float], list[float], int, int]]) -> tuple[float, float]:
+    """The mean squared distance of the model's chances to the rollout floor's ((model, floor,
+    continuations, game) a moment), less the floor's Monte Carlo noise (q(1-q)/(n-1)), and its standard
+    error. With the floor each moment's chance, this is the model's expected Brier less the
+    floor's, measured without the outcomes' noise."""
+    return ratio_mean([(sum((p - q) ** 2 - q * (1 - q) / (n - 1) for p, q in zip(a, b)), len(a), g) for a, b, n, g in rows])
 
 
 def vp_rows_at(state, reader: Reader) -> list[list[float]]:
