@@ -62,9 +62,9 @@ class Side:
     injured: int
     eliminations: int
     firepower: float
-    kill_pace: float
     kill_grade: int
-    to_next_grade: int
+    enemies_incapacitated: int
+    starting_enemies: int
     markers: int
     most_markers: bool
     top_kill_grade: bool
@@ -75,6 +75,19 @@ class Side:
     total_room: int
     board: Positions
     """Where its operatives stand (a game with positions; else all 0)."""
+    name: str
+    summed: Bodies
+    """Every player's operatives summed (`Bodies`), for the figures read only when a feature asks."""
+
+    @property
+    def kill_pace(self) -> float:
+        """Kill grades one attack of each of its operatives is worth (`kill_pace`)."""
+        return kill_pace(self.name, self.summed)
+
+    @property
+    def to_next_grade(self) -> int:
+        """Enemy operatives still to incapacitate for the next kill grade (`to_next_grade`)."""
+        return to_next_grade(self.starting_enemies, self.enemies_incapacitated, self.kill_grade)
 
 
 Feature = Callable[[Side], float]
@@ -343,9 +356,9 @@ def sides(state: GameState, ruleset: Ruleset, summed: Bodies, positions: dict[st
             injured=c[5],
             eliminations=p.eliminations_this_tp,
             firepower=c[FIREPOWER + 2] / MILLI,
-            kill_pace=kill_pace(name, summed),
             kill_grade=grade,
-            to_next_grade=to_next_grade(starting - c[1], p.enemies_incapacitated, grade),
+            enemies_incapacitated=p.enemies_incapacitated,
+            starting_enemies=starting - c[1],
             markers=held[name],
             most_markers=top > 0 and leaders == [name],
             top_kill_grade=best_graded == [name],
@@ -355,6 +368,8 @@ def sides(state: GameState, ruleset: Ruleset, summed: Bodies, positions: dict[st
             room=room,
             total_room=max(0, min(total_cap - total, sum(room.values()))) if caps else 0,
             board=positions[name] if positions else NOWHERE,
+            name=name,
+            summed=summed,
         )
     return out
 
