@@ -24,7 +24,7 @@ The gap to the floor is also read from the chances alone: the model's mean squar
 the floor's chances, less the floor's noise, is the expected Brier gap when the floor is each
 moment's chance, without the outcomes' noise; the rest of the gap (the outcomes' part) must then
 be within two standard errors of 0, and when it is the target is judged on the distance, else on
-the debiased gap. Standard errors resample the sampled moments' games.
+the debiased gap. Standard errors are over the sampled moments' games (a ratio estimator by game).
 Targets: model <= floor + 0.005 and <= the VP logistic; in turning point 1 the model's margin over
 a coin at least half the floor's; every decile within 5 points.
 
