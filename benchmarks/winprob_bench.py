@@ -3,11 +3,12 @@ floor and the baselines, and how fast a game is read and a what-if is played.
 
     .venv/bin/python benchmarks/winprob_bench.py [--part quality|speed|all] [--rulesets kt24-preliminary,...]
         [--fit-games 2000] [--score-games 400] [--moments 300] [--continuations 100] [--calibration-games 0] [--runs 5]
+        [--score-seed 4242] [--rows FOLDER]
 
 quality, per ruleset: the model is the ruleset's default ktlog ships (ktlog/data/winprob.json:
 tools/winprob_defaults.py fitted it on a league of 2,000 simulated games, seed 41; --refit fits one
 here on --fit-games games of that seed with the same fitter). A second league of --score-games
-games played with other seeds (4242) is read as `ktlog analyse GAME --json` reads it
+games played with other seeds (4242, or --score-seed) is read as `ktlog analyse GAME --json` reads it
 (`key_moments.analyse`); this script then scores it with its own code (no ktlog scoring):
   - the Brier score of the model at --moments moments sampled from the second league (battle
     moments, the result's own step left out), and at the same moments: a coin, a logistic on VP
@@ -25,6 +26,8 @@ the floor's chances, less the floor's noise, is the expected Brier gap when the 
 moment's chance, without the outcomes' noise; the rest of the gap (the outcomes' part) must then
 be within two standard errors of 0, and when it is the target is judged on the distance, else on
 the debiased gap. Standard errors are over the sampled moments' games (a ratio estimator by game).
+--rows writes each sampled moment's chances and outcome to FOLDER/RULESET-SEED.jsonl, so that runs
+of other seeds can be pooled (benchmarks/winprob_pool.py).
 Targets: model <= floor + 0.005 and <= the VP logistic; in turning point 1 the model's margin over
 a coin at least half the floor's; every decile within 5 points.
 
@@ -38,6 +41,7 @@ a simulated game of each two-player ruleset.
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import os
 import random
@@ -183,7 +187,17 @@ def deciles(rows: list[tuple[float, float, int]], resamples: int = 200) -> list[
     return [(b, int(n), p / n, y / n, statistics.stdev(gaps[b]) if len(gaps[b]) > 1 else float("nan")) for b, (n, p, y) in sorted(whole.items())]
 
 
-def quality(ruleset: str, fit_games: int, score_games: int, moments: int, continuations: int, refit: bool, calibration_games: int = 0) -> bool:
+def quality(
+    ruleset: str,
+    fit_games: int,
+    score_games: int,
+    moments: int,
+    continuations: int,
+    refit: bool,
+    calibration_games: int = 0,
+    score_seed: int = SCORE_SEED,
+    rows_to: Path | None = None,
+) -> bool:
     t0 = time.process_time()
     reader = Reader(RULESETS[ruleset])
     fitted_games = league(ruleset, fit_games, FIT_SEED)
@@ -201,7 +215,7 @@ def quality(ruleset: str, fit_games: int, score_games: int, moments: int, contin
     del fitted_games, baseline_groups
     fit_cpu = time.process_time() - t0
 
-    scored = league(ruleset, max(score_games, calibration_games), SCORE_SEED)
+    scored = league(ruleset, max(score_games, calibration_games), score_seed)
     every: list[tuple[float, float, int]] = []
     candidates = []  # (game, seq, turning point, the model's chances, outcome)
     for g, records in enumerate(scored):
@@ -233,6 +247,8 @@ def quality(ruleset: str, fit_games: int, score_games: int, moments: int, contin
                 vp = softmax(vp_w, [x for x in vp_rows_at(state, reader)])
                 results.append((c, floor, vp))
     floor_cpu = time.process_time() - t1
+    if rows_to is not None:
+        save_rows(rows_to, ruleset, score_seed, continuations, results)
 
     def column(pick, only_tp1=False, tp=None):
         pairs = []
@@ -253,7 +269,7 @@ def quality(ruleset: str, fit_games: int, score_games: int, moments: int, contin
     floor, floor1 = b["floor"] - noise, b1["floor"] - noise1
     made = f"fitted here on {fit_games} games" if refit else f"the shipped default ({model.source})"
     print(f"\n{ruleset}: the model is {made}; the VP logistic fitted on {fit_games} games of seed {FIT_SEED} ({fit_cpu:.0f} s CPU);")
-    print(f"  scored on {score_games} games (seed {SCORE_SEED}):")
+    print(f"  scored on {score_games} games (seed {score_seed}):")
     print(f"  {len(results)} moments sampled of {len(candidates)}, {continuations} continuations each ({floor_cpu:.0f} s CPU); per player-moment rows:")
     print(f"  Brier   model {b['model']:.4f}  VP logistic {b['vp']:.4f}  coin {b['coin']:.4f}  floor {b['floor']:.4f} (debiased {floor:.4f})")
     print(
@@ -298,6 +314,31 @@ def quality(ruleset: str, fit_games: int, score_games: int, moments: int, contin
         ok_cal &= good
         print(f"    {d / 10:.1f}-{(d + 1) / 10:.1f}  {pred:.3f}  {won:.3f}  {n}  {won - pred:+.3f} +- {se:.3f}{'' if good else '  NOT within 5 points'}")
     return ok_floor and ok_vp and ok_tp1 and ok_cal
+
+
+def save_rows(path: Path, ruleset: str, score_seed: int, continuations: int, results) -> None:
+    """Each sampled moment as a JSON line (the model's, the floor's and the VP logistic's chances and
+    the outcome), so that runs of other seeds can be pooled; written whole, then renamed."""
+    lines = [
+        json.dumps(
+            {
+                "ruleset": ruleset,
+                "seed": score_seed,
+                "game": c[0],
+                "seq": c[1],
+                "tp": c[2],
+                "model": c[3],
+                "floor": f,
+                "vp": v,
+                "won": c[4],
+                "continuations": continuations,
+            }
+        )
+        for c, f, v in results
+    ]
+    with tempfile.NamedTemporaryFile("w", dir=path.parent, delete=False, suffix=".tmp") as out:
+        out.write("\n".join(lines) + "\n")
+    os.replace(out.name, path)
 
 
 def paired_se(rows: list[tuple[list[float], list[float], list[float], int, int]]) -> float:
@@ -408,11 +449,24 @@ def main() -> int:
     parser.add_argument("--continuations", type=int, default=100)
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--refit", action="store_true", help="fit the model here instead of scoring the shipped default")
+    parser.add_argument("--score-seed", type=int, default=SCORE_SEED, help="the second league's seed")
+    parser.add_argument("--rows", type=Path, help="write each sampled moment here as JSON lines, named RULESET-SEED.jsonl (a folder)")
     args = parser.parse_args()
     met = []
     if args.part in ("quality", "all"):
         met += [
-            quality(r, args.fit_games, args.score_games, args.moments, args.continuations, args.refit, args.calibration_games) for r in args.rulesets.split(",")
+            quality(
+                r,
+                args.fit_games,
+                args.score_games,
+                args.moments,
+                args.continuations,
+                args.refit,
+                args.calibration_games,
+                args.score_seed,
+                args.rows / f"{r}-{args.score_seed}.jsonl" if args.rows else None,
+            )
+            for r in args.rulesets.split(",")
         ]
     if args.part in ("speed", "all"):
         met.append(speed(args.runs))
