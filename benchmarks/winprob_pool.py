@@ -1,0 +1,96 @@
+"""The gap to the rollout floor over several runs of benchmarks/winprob_bench.py pooled (issue 41):
+each run's sampled moments (`--rows FOLDER`, one RULESET-SEED.jsonl a run), read together, per
+ruleset. A second league of other seeds doubles the moments and halves the outcome measure's
+noise, without the cost of a run twice the size in one process.
+
+    .venv/bin/python benchmarks/winprob_pool.py FOLDER
+
+For each ruleset: the runs pooled, the debiased Brier gap to the floor and the distance to it
+with their standard errors (over the games, each seed's games apart), the outcomes' part (mean 0
+when the floor is each moment's chance), and the target judged as winprob_bench judges it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from winprob_bench import distance_to_floor, paired_se, ratio_mean
+
+
+def pooled(rows: list[dict]) -> dict[str, float]:
+    """The pooled figures of one ruleset's moments (each a row of `--rows`)."""
+    games = {key: i for i, key in enumerate(sorted({(r["seed"], r["game"]) for r in rows}))}
+
+    def game(r):
+        return games[r["seed"], r["game"]]
+
+    gap, _ = ratio_mean(
+        [
+            (
+                sum((p - t) ** 2 - (q - t) ** 2 + q * (1 - q) / (r["continuations"] - 1) for p, q, t in zip(r["model"], r["floor"], r["won"])),
+                len(r["won"]),
+                game(r),
+            )
+            for r in rows
+        ]
+    )
+    se_gap = paired_se([(r["model"], r["floor"], r["won"], r["continuations"], game(r)) for r in rows])
+    distance, se_distance = distance_to_floor([(r["model"], r["floor"], r["continuations"], game(r)) for r in rows])
+    outcomes, se_outcomes = ratio_mean(
+        [
+            (
+                sum(2 * (p - q) * (q - t) + 2 * q * (1 - q) / (r["continuations"] - 1) for p, q, t in zip(r["model"], r["floor"], r["won"])),
+                len(r["won"]),
+                game(r),
+            )
+            for r in rows
+        ]
+    )
+    return {
+        "moments": len(rows),
+        "games": len(games),
+        "gap": gap,
+        "se_gap": se_gap,
+        "distance": distance,
+        "se_distance": se_distance,
+        "outcomes": outcomes,
+        "se_outcomes": se_outcomes,
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("folder", type=Path, help="the folder winprob_bench.py --rows wrote to")
+    args = parser.parse_args()
+    by_ruleset: dict[str, list[dict]] = {}
+    seeds: dict[str, set[int]] = {}
+    files = sorted(args.folder.glob("*.jsonl"))
+    if not files:
+        print(f"no RULESET-SEED.jsonl in {args.folder}: run benchmarks/winprob_bench.py --rows {args.folder} first", file=sys.stderr)
+        return 2
+    for path in files:
+        for line in path.read_text().splitlines():
+            row = json.loads(line)
+            by_ruleset.setdefault(row["ruleset"], []).append(row)
+            seeds.setdefault(row["ruleset"], set()).add(row["seed"])
+    met = True
+    for ruleset, rows in by_ruleset.items():
+        f = pooled(rows)
+        sound = abs(f["outcomes"]) <= 2 * f["se_outcomes"]
+        judged = f["distance"] if sound else f["gap"]
+        met &= judged <= 0.005
+        print(f"{ruleset}: {f['moments']} moments of {f['games']} games, seeds {', '.join(map(str, sorted(seeds[ruleset])))}")
+        print(f"  model - floor, debiased        {f['gap']:+.4f} +- {f['se_gap']:.4f}")
+        print(f"  distance to the floor, debiased {f['distance']:+.4f} +- {f['se_distance']:.4f}")
+        print(
+            f"  the outcomes' part             {f['outcomes']:+.4f} +- {f['se_outcomes']:.4f} ({'within' if sound else 'NOT within'} two standard errors of 0)"
+        )
+        print(f"  target: model - floor <= +0.005, judged on the {'distance' if sound else 'debiased gap'}: {'met' if judged <= 0.005 else 'NOT met'}")
+    return 0 if met else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,67 @@
+"""benchmarks/winprob_pool.py (issue 41): runs of winprob_bench.py of other seeds pooled, each
+figure worked out here by hand from the rows."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCHMARKS = Path(__file__).parents[1] / "benchmarks"
+sys.path.insert(0, str(BENCHMARKS))
+
+from winprob_pool import pooled  # noqa: E402
+
+ROWS = [  # two runs (seeds 1 and 2), both with a game numbered 0: they are two games
+    {
+        "ruleset": "kt21",
+        "seed": 1,
+        "game": 0,
+        "seq": 50,
+        "tp": 1,
+        "model": [0.6, 0.4],
+        "floor": [0.5, 0.5],
+        "vp": [0.5, 0.5],
+        "won": [1.0, 0.0],
+        "continuations": 11,
+    },
+    {
+        "ruleset": "kt21",
+        "seed": 2,
+        "game": 0,
+        "seq": 90,
+        "tp": 2,
+        "model": [0.3, 0.7],
+        "floor": [0.2, 0.8],
+        "vp": [0.5, 0.5],
+        "won": [0.0, 1.0],
+        "continuations": 11,
+    },
+]
+
+
+def test_the_gap_and_the_distance_are_the_rows_own_figures():
+    f = pooled(ROWS)
+    noise = [0.5 * 0.5 / 10, 0.2 * 0.8 / 10]  # q(1-q)/(n-1), each player's
+    # model's Brier less the floor's, debiased, over the four player-moment rows
+    gap = ((0.16 - 0.25 + noise[0]) * 2 + (0.09 - 0.04 + noise[1]) * 2) / 4
+    distance = ((0.01 - noise[0]) * 2 + (0.01 - noise[1]) * 2) / 4
+    assert f["moments"] == 2 and f["games"] == 2
+    assert f["gap"] == pytest.approx(gap)
+    assert f["distance"] == pytest.approx(distance)
+    assert f["gap"] == pytest.approx(f["distance"] + f["outcomes"])  # the outcomes' part is the rest
+
+
+def test_the_script_reads_a_folder_of_runs_and_names_the_seeds(tmp_path):
+    for seed in (1, 2):
+        (tmp_path / f"kt21-{seed}.jsonl").write_text("\n".join(json.dumps(r) for r in ROWS if r["seed"] == seed) + "\n")
+    out = subprocess.run([sys.executable, str(BENCHMARKS / "winprob_pool.py"), str(tmp_path)], capture_output=True, text=True, cwd=BENCHMARKS)
+    assert "kt21: 2 moments of 2 games, seeds 1, 2" in out.stdout, out.stderr
+    assert "distance to the floor, debiased" in out.stdout
+
+
+def test_an_empty_folder_says_what_to_run(tmp_path):
+    out = subprocess.run([sys.executable, str(BENCHMARKS / "winprob_pool.py"), str(tmp_path)], capture_output=True, text=True, cwd=BENCHMARKS)
+    assert out.returncode == 2
+    assert "winprob_bench.py --rows" in out.stderr
