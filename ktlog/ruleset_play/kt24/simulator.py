@@ -41,10 +41,14 @@ from . import board
 PLAYERS = ["Ana", "Ben", "Cleo", "Dev", "Eli", "Fay", "Gus", "Hana", "Ivo", "Jun", "Kai", "Lea", "Max", "Nia", "Oto", "Pia"]
 STRATEGY_PLOYS = ["Seize Ground", "Bolster", "Combat Doctrine", "Overwhelm"]
 FIREFIGHT_PLOYS = ["Heroic Stand", "Quick Reflexes", "Adrenaline Surge"]
+MOVES = frozenset({"Reposition", "Dash", "Fall Back", "Charge"})
+EXCLUDED_BY = {"Reposition": frozenset({"Fall Back", "Charge"}), "Dash": frozenset({"Charge"}), "Fall Back": frozenset({"Reposition", "Charge", "Fall Back"})}
+"""The moves an activation's earlier moves exclude (pg 40-41), as the simulator plays them."""
 
 
 def d6(rng: random.Random, n: int) -> str:
-    return "".join(str(rng.randint(1, 6)) for _ in range(n))
+    """`n` dice as typed (`6542`); `choice` of a face draws as `randint(1, 6)` does, at a third of its cost."""
+    return "".join([rng.choice("123456") for _ in range(n)])
 
 
 def play_on(sim, g: GameBuilder) -> GameBuilder:
@@ -276,19 +280,19 @@ class Simulator:
             return None
         enemies = [o for o in s.scan() if o.player != op.player and o.in_killzone]
         options = []
-        moved = any(a in ("Reposition", "Dash", "Fall Back", "Charge") for a in done)
+        moved = not MOVES.isdisjoint(done)
         act = s.activation
-        may_move = {"Reposition", "Dash", "Fall Back", "Charge"} if not (act and act.used_heavy) else {act.heavy_only}
+        may_move = MOVES if not (act and act.used_heavy) else {act.heavy_only}
         if op.engaged_with:
             if "Fight" not in done:
                 options += [fight_action(rng, s, op, quick=0.2)] * 3
-            if left >= 2 and not counteract and "Fall Back" in may_move and not {"Reposition", "Charge", "Fall Back"} & set(done):
+            if left >= 2 and not counteract and "Fall Back" in may_move and EXCLUDED_BY["Fall Back"].isdisjoint(done):
                 if not on_board(s, op):
                     options.append(b.fall_back())
                 elif at := board.fall_back(s, op, allowance(self.rules, s, op, "Fall Back")):
                     options.append(b.fall_back(x=at[0], y=at[1]))
         else:
-            options += self.moves(s, op, done, may_move, enemies)
+            options += self.moves(s, op, done, may_move, enemies, moved)
             shot = self.shoot_action(s, op, enemies, moved) if "Shoot" not in done else None
             if shot:
                 options += [shot] * 3
@@ -297,25 +301,22 @@ class Simulator:
                 options += [mission] * 2
         return rng.choice(options) if options else None
 
-    def moves(self, s: GameState, op: OperativeState, done: list[str], may_move: Container[str | None], enemies: list[OperativeState]) -> list[b.ActionMaker]:
-        """The moves an operative not within control range of an enemy may make now (pg 40-41);
-        on a layout, each to where the board allows (`board`), and none when it allows nowhere."""
+    def moves(
+        self, s: GameState, op: OperativeState, done: list[str], may_move: Container[str | None], enemies: list[OperativeState], moved: bool
+    ) -> list[b.ActionMaker]:
+        """The moves an operative not within control range of an enemy may make now (pg 40-41),
+        `moved` if it has made one this activation; on a layout, each to where the board allows
+        (`board`), and none when it allows nowhere."""
         options = []
         positions = on_board(s, op)
         for name, maker in (("Reposition", b.reposition), ("Dash", b.dash)):
-            if name not in may_move or name in done or {"Reposition": {"Fall Back", "Charge"}, "Dash": {"Charge"}}[name] & set(done):
+            if name not in may_move or name in done or not EXCLUDED_BY[name].isdisjoint(done):
                 continue
             if not positions:
                 options.append(maker())
             elif at := board.step(self.rng, s, op, name, allowance(self.rules, s, op, name)):
                 options.append(maker(x=at[0], y=at[1]))
-        if (
-            "Charge" in may_move
-            and op.order == "engage"
-            and enemies
-            and not {"Reposition", "Dash", "Fall Back", "Charge"} & set(done)
-            and self.rng.random() < 0.3
-        ):
+        if "Charge" in may_move and op.order == "engage" and enemies and not moved and self.rng.random() < 0.3:
             if not positions:
                 options.append(b.charge(self.rng.choice(enemies).id))
             elif end := board.charge(self.rng, s, op, allowance(self.rules, s, op, "Charge")):
@@ -332,7 +333,7 @@ class Simulator:
             if p.limited and op.weapon_uses.get(w.name, 0) >= p.limited:
                 continue
             weapons.append((w, p))
-        targets = [e for e in enemies if not any(s.operatives[x].player == op.player for x in e.engaged_with)]
+        targets = [e for e in enemies if not e.engaged_with or not any(s.operatives[x].player == op.player for x in e.engaged_with)]
         if not weapons or not targets:
             return None
         weapon, profile = rng.choice(weapons)
