@@ -19,6 +19,9 @@ from pathlib import Path
 
 from winprob_bench import distance_to_floor, paired_se, ratio_mean
 
+FIELDS = frozenset({"ruleset", "seed", "game", "model", "floor", "won", "continuations"})
+"""What a row must hold (`winprob_bench.save_rows`) to be pooled."""
+
 
 def pooled(rows: list[dict]) -> dict[str, float]:
     """The pooled figures of one ruleset's moments (each a row of `--rows`)."""
@@ -72,8 +75,14 @@ def main() -> int:
         print(f"no RULESET-SEED.jsonl in {args.folder}: run benchmarks/winprob_bench.py --rows {args.folder} first", file=sys.stderr)
         return 2
     for path in files:
-        for line in path.read_text().splitlines():
-            row = json.loads(line)
+        for number, line in enumerate(path.read_text().splitlines(), 1):
+            try:
+                row = json.loads(line)
+                if not FIELDS <= row.keys():
+                    raise ValueError(f"it lacks {', '.join(sorted(FIELDS - row.keys()))}")
+            except ValueError as exc:
+                print(f"{path}:{number}: not a row winprob_bench.py --rows writes ({exc}); run it again for that seed", file=sys.stderr)
+                return 2
             by_ruleset.setdefault(row["ruleset"], []).append(row)
             seeds.setdefault(row["ruleset"], set()).add(row["seed"])
     met = True

@@ -65,3 +65,11 @@ def test_an_empty_folder_says_what_to_run(tmp_path):
     out = subprocess.run([sys.executable, str(BENCHMARKS / "winprob_pool.py"), str(tmp_path)], capture_output=True, text=True, cwd=BENCHMARKS)
     assert out.returncode == 2
     assert "winprob_bench.py --rows" in out.stderr
+
+
+def test_a_row_that_is_not_the_benchs_is_named_with_its_line(tmp_path):
+    (tmp_path / "kt21-1.jsonl").write_text(json.dumps(ROWS[0]) + "\n" + json.dumps({"ruleset": "kt21", "seed": 1}) + "\n")
+    out = subprocess.run([sys.executable, str(BENCHMARKS / "winprob_pool.py"), str(tmp_path)], capture_output=True, text=True, cwd=BENCHMARKS)
+    assert out.returncode == 2
+    assert "kt21-1.jsonl:2: not a row winprob_bench.py --rows writes (it lacks continuations, floor, game, model, won)" in out.stderr
+    assert "Traceback" not in out.stderr
