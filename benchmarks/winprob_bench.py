@@ -275,8 +275,8 @@ def quality(
     print(
         f"  TP1     model {b1['model']:.4f}  VP logistic {b1['vp']:.4f}  coin {b1['coin']:.4f}  floor {b1['floor']:.4f} (debiased {floor1:.4f}), {len(tp1_rows)} moments"
     )
-    se_floor = paired_se([(c[3], f, c[4], continuations, c[0]) for c, f, _ in results])
-    se_vp = paired_se([(c[3], v, c[4], 0, c[0]) for c, _, v in results])
+    _, se_floor = paired_gap([(c[3], f, c[4], continuations, c[0]) for c, f, _ in results])
+    _, se_vp = paired_gap([(c[3], v, c[4], 0, c[0]) for c, _, v in results])
     ok_vp = b["model"] <= b["vp"]
     ok_tp1 = (b1["coin"] - b1["model"]) >= 0.5 * (b1["coin"] - floor1) if tp1_rows else True
     print(
@@ -286,9 +286,7 @@ def quality(
         f" {'met' if ok_tp1 else 'NOT met'})  (+-: one standard error over the sampled moments' games)"
     )
     distance, se_distance = distance_to_floor([(c[3], f, continuations, c[0]) for c, f, _ in results])
-    outcomes, se_outcomes = ratio_mean(  # the debiased gap above less the distance: 2(p - q)(q - t), whose mean is -2 q(1 - q)/(n - 1), added back
-        [(sum(2 * (p - q) * (q - t) + 2 * q * (1 - q) / (continuations - 1) for p, q, t in zip(c[3], f, c[4])), len(c[4]), c[0]) for c, f, _ in results]
-    )
+    outcomes, se_outcomes = outcomes_part([(c[3], f, c[4], continuations, c[0]) for c, f, _ in results])
     floor_sound = abs(outcomes) <= 2 * se_outcomes
     ok_floor = (distance if floor_sound else b["model"] - floor) <= 0.005  # the sharper of the two, when the floor passes its check
     print(
@@ -341,14 +339,21 @@ def save_rows(path: Path, ruleset: str, score_seed: int, continuations: int, res
     os.replace(out.name, path)
 
 
-def paired_se(rows: list[tuple[list[float], list[float], list[float], int, int]]) -> float:
-    """The standard error of (Brier of a) - (Brier of b) over the sampled moments ((a, b,
-    outcomes, n, game) each); b debiased when it is a rollout of n continuations (n > 1)."""
+def paired_gap(rows: list[tuple[list[float], list[float], list[float], int, int]]) -> tuple[float, float]:
+    """(Brier of a) - (Brier of b) over the sampled moments ((a, b, outcomes, n, game) each), and its
+    standard error; b debiased when it is a rollout of n continuations (n > 1)."""
 
     def gap(a, b, y, n):
         return sum((p - t) ** 2 - (q - t) ** 2 + (q * (1 - q) / (n - 1) if n > 1 else 0.0) for p, q, t in zip(a, b, y))
 
-    return ratio_mean([(gap(a, b, y, n), len(y), g) for a, b, y, n, g in rows])[1]
+    return ratio_mean([(gap(a, b, y, n), len(y), g) for a, b, y, n, g in rows])
+
+
+def outcomes_part(rows: list[tuple[list[float], list[float], list[float], int, int]]) -> tuple[float, float]:
+    """The debiased gap to the floor less the distance to it ((model, floor, outcomes, n, game) a
+    moment): 2(p - q)(q - t), whose mean is -2 q(1 - q)/(n - 1), added back; mean 0 when the floor
+    is each moment's chance. Its mean and standard error."""
+    return ratio_mean([(sum(2 * (p - q) * (q - t) + 2 * q * (1 - q) / (n - 1) for p, q, t in zip(a, b, y)), len(y), g) for a, b, y, n, g in rows])
 
 
 def ratio_mean(rows: list[tuple[float, int, int]]) -> tuple[float, float]:

@@ -17,7 +17,7 @@ import json
 import sys
 from pathlib import Path
 
-from winprob_bench import distance_to_floor, paired_se, ratio_mean
+from winprob_bench import distance_to_floor, outcomes_part, paired_gap
 
 FIELDS = frozenset({"ruleset", "seed", "game", "model", "floor", "won", "continuations"})
 """What a row must hold (`winprob_bench.save_rows`) to be pooled."""
@@ -30,28 +30,10 @@ def pooled(rows: list[dict]) -> dict[str, float]:
     def game(r):
         return games[r["seed"], r["game"]]
 
-    gap, _ = ratio_mean(
-        [
-            (
-                sum((p - t) ** 2 - (q - t) ** 2 + q * (1 - q) / (r["continuations"] - 1) for p, q, t in zip(r["model"], r["floor"], r["won"])),
-                len(r["won"]),
-                game(r),
-            )
-            for r in rows
-        ]
-    )
-    se_gap = paired_se([(r["model"], r["floor"], r["won"], r["continuations"], game(r)) for r in rows])
-    distance, se_distance = distance_to_floor([(r["model"], r["floor"], r["continuations"], game(r)) for r in rows])
-    outcomes, se_outcomes = ratio_mean(
-        [
-            (
-                sum(2 * (p - q) * (q - t) + 2 * q * (1 - q) / (r["continuations"] - 1) for p, q, t in zip(r["model"], r["floor"], r["won"])),
-                len(r["won"]),
-                game(r),
-            )
-            for r in rows
-        ]
-    )
+    moments = [(r["model"], r["floor"], r["won"], r["continuations"], game(r)) for r in rows]
+    gap, se_gap = paired_gap(moments)
+    distance, se_distance = distance_to_floor([(a, b, n, g) for a, b, _, n, g in moments])
+    outcomes, se_outcomes = outcomes_part(moments)
     return {
         "moments": len(rows),
         "games": len(games),
