@@ -398,6 +398,10 @@ class GameState(S):
         every activation, and a kill team may be hundreds strong)."""
         return self.count(PLAYER_STATUS)[player, "ready"] > 0
 
+    def any_ready(self) -> bool:
+        """Whether any operative is ready, from the kept count (`has_ready`)."""
+        return any(n for (_, status), n in self.count(PLAYER_STATUS).items() if status == "ready")
+
     def count(self, by: Callable[[OperativeState], Hashable]) -> Counter[Any]:
         """The operatives counted by `by` (`PLAYER_STATUS`, `PLAYER_SET_UP`): counted once, then
         kept on the state's `Operatives` and kept true by `change` and `add`, the only ways the

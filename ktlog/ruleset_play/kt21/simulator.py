@@ -137,7 +137,7 @@ class Simulator:
     def firefight_phase(self, g: GameBuilder) -> None:
         while True:
             s = g.state
-            if not any(o.status == "ready" for o in s.scan()):
+            if not s.any_ready():
                 return
             player = s.next_player
             assert player is not None, "an operative is ready, so a player is due"

@@ -198,7 +198,7 @@ class Simulator:
         activates (pg 38)."""
         while g.state.phase == "firefight":
             s = g.state
-            if s.activation is None and not any(o.status == "ready" for o in s.scan()):
+            if s.activation is None and not s.any_ready():
                 return
             player, due = s.next_player, s.due_to_activate()
             assert player is not None and due is not None, "an operative is ready, so a player is due"
@@ -240,8 +240,8 @@ class Simulator:
             s = g.state
             if s.activation is None:
                 return  # incapacitated mid-activation
-            left = s.operatives[operative].apl - s.activation.ap_spent
-            action = self.choose(g, s.operatives[operative], list(s.activation.actions), left)
+            me = s.operatives[operative]
+            action = self.choose(g, me, s.activation.actions, me.apl - s.activation.ap_spent)
             if action is None:
                 break
             g.add(action(operative))

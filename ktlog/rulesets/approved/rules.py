@@ -38,6 +38,9 @@ BEATS: dict[str, str] = {"equip": "ploy", "ploy": "reposition", "reposition": "e
 PRIMARY_OPS: tuple[PrimaryOp, ...] = ("crit", "kill", "tac")
 OP_CAP = 6
 """Max 6VP from each op (002 step 5)."""
+CHECKED = frozenset({OperativeSetUp, TurningPointStarted, RolledOff, InitiativeDecided, StrategicGambitUsed, GambitPassed})
+"""The events `ApprovedOps.check_event` checks: any other passes it at once (a rollout applies
+hundreds of thousands)."""
 
 
 class ApprovedOps(PreliminaryOps):
@@ -63,6 +66,8 @@ class ApprovedOps(PreliminaryOps):
     # --- the shared sequence, as Approved Ops changes it ------------------------------------
 
     def check_event(self, ctx: Ctx, event: Event) -> None:
+        if type(event) not in CHECKED:
+            return
         s = ctx.state
         match event:
             case OperativeSetUp() if s.cp_setup_given:
