@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-import dataclasses
 from functools import lru_cache
 from typing import Any
+
+import msgspec
 
 from ..events import Fought, ShootingAttack, Shot, Weapon
 from ..state import AplChange, AttackKind, AttackMode, AttackRecord, GameState, OperativeState
@@ -44,7 +45,7 @@ def killzone_profile(killzone: str, weapon: Weapon) -> WeaponProfile:
     """Gallowdark close quarters (pg 70): Blast, Torrent and x" Devastating weapons gain Lethal 5+."""
     profile = weapon_profile(weapon.rules)
     if "gallowdark" in killzone.casefold() and (profile.blast or profile.torrent or profile.devastating_splash):
-        return dataclasses.replace(profile, lethal=min(profile.lethal or 5, 5))
+        return msgspec.structs.replace(profile, lethal=min(profile.lethal or 5, 5))
     return profile
 
 
@@ -180,9 +181,9 @@ def _shooting_sequence(ctx: Ctx, attack: ShootingAttack, op: OperativeState, wea
         if target.datacard.invulnerable_save is None:
             ctx.broke(f"{target.id!r} has no invulnerable save on its datacard; record the attack against its Save", "Invulnerable Save, 004")
         else:  # used like Save, but never modified and not affected by APx (004)
-            save, against = target.datacard.invulnerable_save, dataclasses.replace(profile, piercing=0, piercing_crits=0)
+            save, against = target.datacard.invulnerable_save, msgspec.structs.replace(profile, piercing=0, piercing_crits=0)
     if (accurate := positions.vantage_accurate(ctx.state, op, target)) > against.accurate:  # from Vantage terrain (pg 60)
-        against = dataclasses.replace(against, accurate=accurate)
+        against = msgspec.structs.replace(against, accurate=accurate)
     _check_splashed(ctx, attack, weapon, target, profile, dice_mode)
     if not dice_mode:
         if attack.damage is None or attack.damage < 0:  # None: refused above (quick mode gives the damage)

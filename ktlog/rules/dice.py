@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import msgspec
 
 from ..errors import InvalidEvent, RuleViolation
 from ..events import Dice
@@ -14,8 +14,7 @@ def check_die(value: int, what: str) -> None:
         raise InvalidEvent(f"{what}: {value!r} is not a D6 result; enter digits 1 to 6", "dice, pg 50")
 
 
-@dataclass(frozen=True)
-class Rolled:
+class Rolled(msgspec.Struct, frozen=True):
     """Dice after re-rolls, and how many Command Re-rolls (1CP each) were used."""
 
     results: tuple[int, ...]
@@ -76,8 +75,7 @@ def _allow(has_rule: bool, what: str, rule: str) -> None:
         raise RuleViolation(f"{what}: a {rule} re-roll needs a weapon with {rule}", f"{rule}, pg 111")
 
 
-@dataclass(frozen=True)
-class Successes:
+class Successes(msgspec.Struct, frozen=True):
     """Retained attack dice (pg 42 step 3, pg 44 step 3) after weapon rules and obscuring,
     with what the dice themselves showed (`rolled_*`, before weapon rules)."""
 

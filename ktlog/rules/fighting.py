@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+
+import msgspec
 
 from ..errors import InvalidEvent, RuleViolation
 from ..events import Dice, FightStep, Weapon
@@ -11,8 +12,7 @@ from .dice import Rolled, Successes, apply_rerolls, attack_successes
 from .weapons import WeaponProfile, weapon_profile
 
 
-@dataclass(frozen=True)
-class Fighter:
+class Fighter(msgspec.Struct, frozen=True):
     """One side of a fight: its weapon (None: it cannot retaliate), Hit as modified, dice, wounds."""
 
     weapon: Weapon | None
@@ -21,8 +21,7 @@ class Fighter:
     wounds: int
 
 
-@dataclass(frozen=True)
-class SideResult:
+class SideResult(msgspec.Struct, frozen=True):
     attack_dice: int
     hits: Successes
     damage_dealt: int
@@ -42,8 +41,7 @@ class SideResult:
         return self.hits.critical > 0
 
 
-@dataclass(frozen=True)
-class FightResult:
+class FightResult(msgspec.Struct, frozen=True):
     attacker: SideResult
     defender: SideResult
     steps: tuple[FightStep, ...]

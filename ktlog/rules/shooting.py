@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from functools import lru_cache
 from math import comb
+
+import msgspec
 
 from ..errors import RuleViolation
 from ..events import ShootingAttack, Weapon
@@ -17,8 +18,7 @@ DEFENCE_DICE = 3
 """The defender collects three defence dice (pg 43); a KT21 datacard says how many (DF, 001)."""
 
 
-@dataclass(frozen=True)
-class ShootingResult:
+class ShootingResult(msgspec.Struct, frozen=True):
     attack_rolled: int
     """Attack dice rolled (not those retained by Accurate)."""
     accurate: int

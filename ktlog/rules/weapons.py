@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
+
+import msgspec
 
 _FLAGS = {
     "balanced",
@@ -30,8 +31,7 @@ _LETHAL = re.compile(r"^lethal\s+(?P<x>[2-6])\+$")
 _HEAVY_ONLY = re.compile(r"^heavy\s*\((?P<move>[a-z ]+?) only\)$")
 
 
-@dataclass(frozen=True)
-class WeaponProfile:
+class WeaponProfile(msgspec.Struct, frozen=True):
     """What a weapon's rules do, as numbers and flags. Unknown (kill team) rules are kept by name."""
 
     accurate: int = 0
@@ -60,7 +60,7 @@ class WeaponProfile:
     silent: bool = False
     stun: bool = False
     torrent: int = 0
-    other: tuple[str, ...] = field(default=())
+    other: tuple[str, ...] = ()
 
 
 @lru_cache(maxsize=1024)
