@@ -391,7 +391,8 @@ class GameState(S):
         return [o for o in self.operatives.values() if o.player == player]
 
     def ready_operatives(self, player: str) -> list[OperativeState]:
-        return [o for o in self.operatives.values() if o.player == player and o.status == "ready"]
+        """The player's ready operatives, to read only (`scan`: not copied; a rollout asks at every activation)."""
+        return [o for o in self.scan() if o.player == player and o.status == "ready"]
 
     def has_ready(self, player: str) -> bool:
         """Whether the player has a ready operative (pg 38): from the kept count (this runs at

@@ -29,7 +29,7 @@ from ...rules.weapons import WeaponProfile, weapon_profile
 from ...rulesets.kt21.events import MissionVPScored, NormalMoved, OverwatchFired, Passed
 from ...rulesets.kt21.rules import RULESET, as_played, vp_caps
 from ...state import GameState, OperativeState
-from ..kt24.simulator import PLAYERS, d6, fight_action, play_on, ploy_or_pass, ready_of
+from ..kt24.simulator import PLAYERS, d6, fight_action, play_on, ploy_or_pass
 
 SLATE = "Balance Dataslate Q1 2023"
 KILLZONES = ["octarius", "chalnath", "moroch", "into the dark"]
@@ -141,11 +141,11 @@ class Simulator:
                 return
             player = s.next_player
             assert player is not None, "an operative is ready, so a player is due"
-            if not ready_of(s, player):
+            if not s.has_ready(player):
                 if self.overwatch(g, player):
                     continue
                 player = s.opponent(player)
-            ready = ready_of(s, player)
+            ready = s.ready_operatives(player)
             group = [o for o in ready if o.datacard.name == s.group_type] if s.group_left and player == s.next_player else []
             self.activation(g, self.rng.choice(group or ready))
 
@@ -193,7 +193,7 @@ class Simulator:
     def overwatch(self, g: GameBuilder, player: str) -> bool:
         """Overwatch with an expended Engage operative, BS worsened by 1 (001), now and then."""
         s = g.state
-        if not ready_of(s, s.opponent(player)) or self.rng.random() < 0.5:
+        if not s.has_ready(s.opponent(player)) or self.rng.random() < 0.5:
             return False
         eligible = [
             o

@@ -68,12 +68,6 @@ def play_on(sim, g: GameBuilder) -> GameBuilder:
     return g if g.state.phase == "over" else sim.battle(g, g.state.turning_point + 1)
 
 
-def ready_of(s: GameState, player: str) -> list[OperativeState]:
-    """The player's ready operatives, read without copying them (`GameState.scan`): the
-    simulator only reads them, and a rollout plays thousands of activations."""
-    return [o for o in s.scan() if o.player == player and o.status == "ready"]
-
-
 def ploy_or_pass(g: GameBuilder, rng: random.Random, player: PlayerState, ploys: list[str], chance: float) -> None:
     """A strategy ploy the player has not used this turning point, at random (with `chance`,
     when they have 1CP), else a pass."""
@@ -202,10 +196,10 @@ class Simulator:
                 return
             player, due = s.next_player, s.due_to_activate()
             assert player is not None and due is not None, "an operative is ready, so a player is due"
-            if ready := ready_of(s, player):
+            if ready := s.ready_operatives(player):
                 self.activation(g, self.rng.choice(ready))
             elif not self.counteract(g, player):
-                self.activation(g, self.rng.choice(ready_of(s, due)))
+                self.activation(g, self.rng.choice(s.ready_operatives(due)))
 
     def end_turning_point(self, g: GameBuilder, tp: int) -> None:
         s = g.state

@@ -332,7 +332,7 @@ def _operative_activated(ctx: Ctx, e: ev.OperativeActivated) -> None:
         )
     if op.player == turn:
         in_a_row = s.activations_in_a_row + 1 if continuing else 1
-    elif turn is None or not s.ready_operatives(turn):
+    elif turn is None or not s.has_ready(turn):
         in_a_row = 1  # the opponent had their turn: no operative left to activate, and no Overwatch
     else:
         in_a_row = 1 if s.group_left else s.activations_in_a_row + 1  # out of turn (a kill team rule)
@@ -474,7 +474,7 @@ def overwatch_fired(ctx: Ctx, e: OverwatchFired) -> None:
             f"{player} still has ready operatives ({', '.join(ready)}): Overwatch only when you have none left to activate; activate one of them",
             "001 Overwatch",
         )
-    if not s.ready_operatives(opponent):
+    if not s.has_ready(opponent):
         ctx.broke(f"{opponent} has activated all their operatives, so the Firefight phase ends: no Overwatch", "001 Overwatch")
     if s.next_player != player:
         ctx.broke(f"it is {s.next_player}'s turn to activate; Overwatch is performed on your own turn", "001 Overwatch")
