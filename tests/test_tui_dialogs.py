@@ -84,7 +84,10 @@ async def test_a_pick_list_longer_than_its_rows_says_so_and_scrolls_to_the_last_
     async with make_app(store, screen="record", game_id=gid).run_test(size=size) as pilot:
         await pilot.pause()
         answers = []
-        pilot.app.screen.show_dialog(PickScreen("Shoot at", choices), then=answers.append)
+        screen = pilot.app.screen
+        screen.show_dialog(PickScreen("Shoot at", choices), then=answers.append)
+        # the list takes the keys once it is mounted and focused (a key before then goes elsewhere: failed under load)
+        await until(pilot, lambda: screen.dialogs and screen.in_dialog(screen.focused), "the pick list open, with the focus")
         await press(pilot, *["down"] * (len(choices) - 1))
         last = f"target number {len(choices) - 1}"  # scrolled into view a frame or more after the key (failed once at load 4)
         await until(pilot, lambda: any(last in line for line in lines(pilot.app.screen)), "the last choice scrolled into view")
