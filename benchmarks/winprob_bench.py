@@ -35,7 +35,9 @@ speed: `ktlog analyse GAME` on run.py's long game (at least 2,000 events) agains
 each a whole process as a user runs it, in turn, --runs times (CPU of the child process from
 wait4, and wall); and a what-if of one moment (200 continuations from each of the two moments,
 in the process: `winprob_rollout.what_if`) at moments a quarter, half and three quarters through
-a simulated game of each two-player ruleset.
+a simulated game of each two-player ruleset. Where valgrind is installed, the two commands' work is
+also counted in instructions (cachegrind, deterministic): the ratio the CPU readings swing around
+on a shared machine.
 """
 
 from __future__ import annotations
@@ -45,6 +47,7 @@ import json
 import math
 import os
 import random
+import shutil
 import statistics
 import subprocess
 import sys
@@ -397,6 +400,21 @@ def child(args: list[str]) -> tuple[float, float]:
     return usage.ru_utime + usage.ru_stime, time.perf_counter() - t
 
 
+def instructions(args: list[str]) -> int | None:
+    """Instructions one ktlog process executes (valgrind's cachegrind), or None without valgrind."""
+    if shutil.which("valgrind") is None:
+        return None
+    proc = subprocess.run(
+        ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null", KTLOG, *args],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        check=True,
+    )
+    counted = next(line for line in proc.stderr.splitlines() if "I   refs" in line or "I refs" in line)
+    return int(counted.rsplit(maxsplit=1)[-1].replace(",", ""))
+
+
 def speed(runs: int) -> bool:
     game_id, g = long_game(2000)
     with tempfile.TemporaryDirectory() as tmp:
@@ -407,6 +425,7 @@ def speed(runs: int) -> bool:
         for _ in range(runs):  # pair by pair, in turn
             pairs["log"].append(child(["--db", str(db), "log", game_id[:8]]))
             pairs["analyse"].append(child(["--db", str(db), "analyse", game_id[:8]]))
+        logged, analysed = (instructions(["--db", str(db), name, game_id[:8]]) for name in ("log", "analyse"))
     print(f"\nreading a {len(g.events)}-event game ({runs} runs each, in turn; whole processes):")
     for name, got in pairs.items():
         cpu, wall = [c for c, _ in got], [w for _, w in got]
@@ -415,6 +434,11 @@ def speed(runs: int) -> bool:
         )
     ratio = statistics.median(c for c, _ in pairs["analyse"]) / statistics.median(c for c, _ in pairs["log"])
     print(f"  ratio analyse / log (CPU medians): {ratio:.2f}; target at most 1.5")
+    if logged and analysed:
+        print(
+            f"  instructions (cachegrind, one run each): log {logged / 1e6:,.0f} million, analyse {analysed / 1e6:,.0f} million,"
+            f" ratio {analysed / logged:.3f} (the work the CPU ratio swings around)"
+        )
     ok = ratio <= 1.5
     print("\na what-if of one moment: 200 continuations after the move made and 200 from the moment before it (in the process, CPU):")
     for ruleset in ("kt24-preliminary", "kt24-approved", "kt21"):
