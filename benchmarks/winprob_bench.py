@@ -47,6 +47,7 @@ import json
 import math
 import os
 import random
+import re
 import shutil
 import statistics
 import subprocess
@@ -411,8 +412,9 @@ def instructions(args: list[str]) -> int | None:
         text=True,
         check=True,
     )
-    counted = next(line for line in proc.stderr.splitlines() if "I   refs" in line or "I refs" in line)
-    return int(counted.rsplit(maxsplit=1)[-1].replace(",", ""))
+    counted = re.search(r"I\s+refs:\s+([\d,]+)", proc.stderr)
+    assert counted, f"cachegrind printed no instruction count: {proc.stderr[-300:]}"
+    return int(counted[1].replace(",", ""))
 
 
 def speed(runs: int) -> bool:

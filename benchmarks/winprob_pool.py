@@ -60,6 +60,8 @@ def main() -> int:
         for number, line in enumerate(path.read_text().splitlines(), 1):
             try:
                 row = json.loads(line)
+                if not isinstance(row, dict):
+                    raise ValueError("it is not a JSON object")
                 if not FIELDS <= row.keys():
                     raise ValueError(f"it lacks {', '.join(sorted(FIELDS - row.keys()))}")
             except ValueError as exc:

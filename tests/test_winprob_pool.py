@@ -73,3 +73,11 @@ def test_a_row_that_is_not_the_benchs_is_named_with_its_line(tmp_path):
     assert out.returncode == 2
     assert "kt21-1.jsonl:2: not a row winprob_bench.py --rows writes (it lacks continuations, floor, game, model, won)" in out.stderr
     assert "Traceback" not in out.stderr
+
+
+def test_a_line_that_is_not_an_object_is_named_with_its_line(tmp_path):
+    (tmp_path / "kt21-1.jsonl").write_text("[1, 2]\n")
+    out = subprocess.run([sys.executable, str(BENCHMARKS / "winprob_pool.py"), str(tmp_path)], capture_output=True, text=True, cwd=BENCHMARKS)
+    assert out.returncode == 2
+    assert "kt21-1.jsonl:1: not a row winprob_bench.py --rows writes (it is not a JSON object)" in out.stderr
+    assert "Traceback" not in out.stderr
