@@ -194,7 +194,7 @@ def test_expected_damage_is_the_mean_over_every_way_the_dice_fall(rules, cover, 
     from itertools import product
 
     from ktlog.rules.dice import attack_successes
-    from ktlog.rules.shooting import defence_dice_collected, expected_damage
+    from ktlog.rules.shooting import defence_dice_collected, expected_damage, expected_damages
 
     weapon = gun("W", 3, 4, (3, 5), *rules)
     profile = weapon_profile(weapon.rules)
@@ -210,6 +210,10 @@ def test_expected_damage_is_the_mean_over_every_way_the_dice_fall(rules, cover, 
     # Every roll of the attack dice is equally likely, and so is every roll of the defence dice
     # that follows it: the expectation is the mean over attack rolls of the mean over defence rolls.
     assert expected_damage(weapon, profile, 4, 4, 0, cover, obscured) == pytest.approx(sum(means) / len(means))
+    # against several saves at once, each to the last digit as against it alone
+    assert expected_damages(weapon, profile, 4, (2, 3, 4, 5, 6), 0, cover, obscured) == tuple(
+        expected_damage(weapon, profile, 4, save, 0, cover, obscured) for save in (2, 3, 4, 5, 6)
+    )
 
 
 # --- x" Devastating's other operatives (pg 111), in a game -------------------------------------

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from functools import lru_cache
+from collections.abc import Callable, Iterator, Sequence
+from functools import lru_cache, partial
 from math import comb
 
 import msgspec
@@ -181,7 +181,18 @@ def expected_damage(
 ) -> float:
     """The average damage of one shooting sequence (the same rules as `resolve_shooting`,
     over every way the dice can fall; re-rolls are not modelled)."""
-    return sum(p * damage for p, damage in _ways(weapon, profile, hit, save, accurate, cover, obscured, defence))
+    return expected_damages(weapon, profile, hit, (save,), accurate, cover, obscured, defence)[0]
+
+
+def expected_damages(
+    weapon: Weapon, profile: WeaponProfile, hit: int, saves: Sequence[int], accurate: int, cover: bool, obscured: bool, defence: int = DEFENCE_DICE
+) -> tuple[float, ...]:
+    """`expected_damage` against each of `saves`, the ways the attack dice fall worked out once."""
+    terms: list[list[float]] = [[] for _ in saves]
+    for p_attack, defended in _attacks(weapon, profile, hit, accurate, cover, obscured, defence):
+        for mine, save in zip(terms, saves):
+            mine += [p_attack * p_defence * damage for p_defence, damage in defended(save)]
+    return tuple(map(sum, terms))
 
 
 @lru_cache(maxsize=8192)
@@ -190,36 +201,50 @@ def damage_chances(
 ) -> dict[int, float]:
     """The chance of each damage one shooting sequence can inflict (as `expected_damage`)."""
     chances: dict[int, float] = {}
-    for p, damage in _ways(weapon, profile, hit, save, accurate, cover, obscured, defence):
-        chances[damage] = chances.get(damage, 0.0) + p
+    for p_attack, defended in _attacks(weapon, profile, hit, accurate, cover, obscured, defence):
+        for p_defence, damage in defended(save):
+            chances[damage] = chances.get(damage, 0.0) + p_attack * p_defence
     return chances
 
 
-def _ways(weapon: Weapon, profile: WeaponProfile, hit: int, save: int, accurate: int, cover: bool, obscured: bool, defence: int) -> Iterator[tuple[float, int]]:
-    """(chance, damage) of each way the attack and defence dice can fall."""
-    attack = _chances(lambda r: die_outcome(r, hit, profile.lethal))
-    for p_attack, fails, normal, critical in _outcomes(weapon.atk - accurate, attack):
+def _attacks(
+    weapon: Weapon, profile: WeaponProfile, hit: int, accurate: int, cover: bool, obscured: bool, defence: int
+) -> Iterator[tuple[float, Callable[[int], tuple[tuple[float, int], ...]]]]:
+    """(chance, defended) of each way the attack dice can fall: `defended(save)` gives the
+    (chance, damage) of each way the defence dice then fall against that save."""
+    for p_attack, fails, normal, critical in _attack_outcomes(weapon.atk - accurate, hit, profile.lethal):
         hits = retain(fails, normal, critical, profile, accurate=accurate, obscured=obscured)
         collected = defence_dice_collected(profile, hits.critical_retained, defence)
         cover_save = 1 if cover and not profile.saturate and collected > 0 else 0
-        for p_defence, damage in _defended(
-            hits.normal, hits.critical, collected - cover_save, cover_save, save, weapon.normal_dmg, weapon.crit_dmg, profile.devastating
-        ):
-            yield p_attack * p_defence, damage
+        yield (
+            p_attack,
+            partial(_defended, hits.normal, hits.critical, collected - cover_save, cover_save, weapon.normal_dmg, weapon.crit_dmg, profile.devastating),
+        )
 
 
 @lru_cache(maxsize=8192)
 def _defended(
-    normal: int, critical: int, rolled: int, cover_save: int, save: int, normal_dmg: int, crit_dmg: int, devastating: int
+    normal: int, critical: int, rolled: int, cover_save: int, normal_dmg: int, crit_dmg: int, devastating: int, save: int
 ) -> tuple[tuple[float, int], ...]:
     """(chance, damage) of each way `rolled` defence dice can fall against these retained hits
     (`_damage`, with a cover save retained besides): the same for every weapon with these
     figures, so an import works each out once rather than once a weapon and target."""
-    saving = _chances(lambda r: "critical" if r == 6 else ("normal" if r != 1 and r >= save else "fail"))
     return tuple(
         (p, _hits_damage(normal, critical, saves + cover_save, critical_saves, normal_dmg, crit_dmg, devastating))
-        for p, _, saves, critical_saves in _outcomes(rolled, saving)
+        for p, _, saves, critical_saves in _defence_outcomes(rolled, save)
     )
+
+
+@lru_cache(maxsize=1024)
+def _attack_outcomes(dice: int, hit: int, lethal: int) -> tuple[tuple[float, int, int, int], ...]:
+    """Every (probability, fails, normals, criticals) of `dice` attack dice hitting on `hit`, critical on `lethal`."""
+    return tuple(_outcomes(dice, _chances(lambda r: die_outcome(r, hit, lethal))))
+
+
+@lru_cache(maxsize=1024)
+def _defence_outcomes(dice: int, save: int) -> tuple[tuple[float, int, int, int], ...]:
+    """Every (probability, fails, normal saves, critical saves) of `dice` defence dice saving on `save`."""
+    return tuple(_outcomes(dice, _chances(lambda r: "critical" if r == 6 else ("normal" if r != 1 and r >= save else "fail"))))
 
 
 def hot_damage(hot_roll: int, hit: int) -> int:
