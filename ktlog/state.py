@@ -503,6 +503,11 @@ class Operatives(dict[str, OperativeState]):
         """Pickled and deep-copied as the operatives they are now."""
         return Operatives, (dict.copy(self),)
 
+    def looked_up(self) -> set[str]:
+        """The operatives looked up (so copied) or added since the last checkpoint: the only
+        ones that may not be the checkpoint's (all of them, if none was taken)."""
+        return self.own
+
     def share(self) -> dict[str, OperativeState]:
         """The operatives as they are now, for a checkpoint: from here on each is copied before
         the rules change it."""
@@ -536,7 +541,7 @@ class Checkpoint:
         if not isinstance(state.operatives, Operatives):
             state.operatives = Operatives(state.operatives)
         self.operatives = state.operatives.share()
-        self.counts = {by: counted.copy() for by, counted in state.operatives.counts.items()}
+        self.counts = {by: _copied(counted) for by, counted in state.operatives.counts.items()}
         self.logs = {name: (list(entries) if own_logs else entries, len(entries)) for name in UNREAD_LOGS for entries in [getattr(state, name)]}
         self.lean = _encoder.encode(msgspec.structs.replace(state, operatives={}, **{name: [] for name in UNREAD_LOGS}))
 
@@ -545,7 +550,7 @@ class Checkpoint:
         only what is applied to it next)."""
         new = _decoder.decode(self.lean)
         new.operatives = Operatives(self.operatives)
-        new.operatives.counts = {by: counted.copy() for by, counted in self.counts.items()}
+        new.operatives.counts = {by: _copied(counted) for by, counted in self.counts.items()}
         if logs:
             for name, (entries, length) in self.logs.items():
                 setattr(new, name, entries[:length])
@@ -557,6 +562,14 @@ class Checkpoint:
         yield first
         while True:
             yield self.restore(logs=False)
+
+
+def _copied(counted: Counter[Any]) -> Counter[Any]:
+    """A copy of a count, made as a dict is: `Counter()` and `Counter.copy` go through
+    `Counter.__init__` and `update`, in Python, and a trial copies two counts."""
+    new: Counter[Any] = Counter.__new__(Counter)
+    dict.update(new, counted)
+    return new
 
 
 def copy_state(state: GameState) -> GameState:

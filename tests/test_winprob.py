@@ -163,29 +163,46 @@ def test_the_damage_race_is_read_from_the_datacards_by_the_rules_dice_sums():
 
 
 def test_a_trial_is_read_as_a_state_of_its_own_though_only_what_it_changed_is_summed_again():
-    """Every dice shot of a simulated game played again at each damage from none to the
-    target's wounds from the state before it (as the luck plays it), read beside the state
-    the shot left (`trial_of`: only the operatives the trial changed are summed again), reads
-    as a fresh reader reads it; so does a trial read beside a state changed since it was read
-    (it is summed in full)."""
+    """Every dice shot of a simulated game, read after a checkpoint taken before it (`since`:
+    only the operatives the shot changed are summed again), then played again at each damage
+    from none to the target's wounds from that checkpoint (as the luck plays it) and read beside
+    the state the shot left (`trial_of`: only the operatives either changed are summed again),
+    reads as a fresh reader reads it; so does a trial that incapacitates another enemy than the
+    shot's, and a trial read beside a state changed since it was read (it is summed in full)."""
     _, game = next(iter(simulate_games(1, 11, ruleset="kt24-preliminary")))
     reader = Reader(RULESETS["kt24-preliminary"])
-    state, trials = GameState(), 0
+    state, trials, elsewhere = GameState(), 0, 0
+
+    def fresh(s: GameState) -> list[list[float]]:
+        return Reader(RULESETS["kt24-preliminary"]).moment(s).relative
+
     for seq, event in enumerate(game.events, 1):
         shot = isinstance(event, Shot) and event.attacks[0].attack_dice is not None
-        before = Checkpoint(state) if shot else None
+        before = Checkpoint(state) if shot and reader._last is not None else None
         apply_in_place(state, event, seq)
-        reader.moment(state, event)
+        read = reader.moment(state, event, since=before.operatives if before is not None else None)
         if before is None:
             continue
-        target = dict.get(before.restore(logs=False).operatives, event.attacks[0].target)
+        assert read.relative == fresh(state), seq
+        start = before.restore(logs=False)
+        target = dict.get(start.operatives, event.attacks[0].target)
         for damage in range(target.wounds + 1):
             trial = before.restore(logs=False)
             quick = msgspec.structs.replace(event.attacks[0], attack_dice=None, defence_dice=None, damage=damage)
             apply_in_place(trial, msgspec.structs.replace(event, attacks=(quick,)), seq)
-            assert reader.moment(trial, trial_of=state).relative == Reader(RULESETS["kt24-preliminary"]).moment(trial).relative, (seq, damage)
+            assert reader.moment(trial, trial_of=state).relative == fresh(trial), (seq, damage)
             trials += 1
-    assert trials > 50
+        for other in (o for o in start.scan() if o.player == target.player and o.id != target.id and o.in_killzone):
+            trial = before.restore(logs=False)
+            quick = msgspec.structs.replace(event.attacks[0], target=other.id, attack_dice=None, defence_dice=None, damage=other.wounds)
+            try:
+                apply_in_place(trial, msgspec.structs.replace(event, attacks=(quick,)), seq)
+            except KtlogError:
+                continue  # not a valid target then
+            assert reader.moment(trial, trial_of=state).relative == fresh(trial), (seq, other.id)
+            elsewhere += 1
+            break
+    assert trials > 50 and elsewhere > 10
     hit = next(a.seq for a in state.attacks if a.damage)  # a shot that wounded
     moved = fold(game.events[: hit - 1])
     reader.moment(moved, game.events[hit - 2])

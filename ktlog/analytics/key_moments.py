@@ -173,7 +173,7 @@ class Walk:
                 self.curve.append((seq, result_shares(state)))
                 self.expected.append((seq, self.expected[-1][1] if self.expected else [0.0] * len(state.players)))
                 break
-            m = reader.moment(state, event)
+            m = reader.moment(state, event, since=before.operatives if before is not None else None)
             p, margin = chances(model, m), expected_margins(model, m)
             if self.curve and before is not None:
                 self._probe(before, event, state, model, reader, p, margin)

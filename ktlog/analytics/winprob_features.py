@@ -17,7 +17,7 @@ moment is read in the time it takes to fold it.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from operator import attrgetter, mul
@@ -28,10 +28,10 @@ from ..reducer import apply_in_place, corrected, effective
 from ..rules import rulings
 from ..rules.killop import KILL_GRADE_TABLE, MAX_KILL_GRADE
 from ..rules.ruleset import Ruleset
-from ..rules.shooting import expected_damage
+from ..rules.shooting import expected_damages
 from ..rules.weapons import weapon_profile
 from ..rulesets import RULESETS
-from ..state import PLAYER_SET_UP, PLAYER_STATUS, GameState, OperativeState
+from ..state import PLAYER_SET_UP, PLAYER_STATUS, GameState, Operatives, OperativeState
 from .winprob_board import BOARD_FEATURES, Positions, board_figures, positions_key
 
 LOOT_VP_PER_TP = 2
@@ -178,9 +178,7 @@ class Moment:
     def scores(self, coefficients: list[float]) -> list[float]:
         """Each player's sum of their terms (`terms`: each feature as it is, over sqrt(left + 1/4),
         times left) times the coefficients: each feature's weight at this moment, then one sum a player."""
-        root = 1.0 / math.sqrt(self.left + 0.25)
-        left = self.left
-        weight = [a + b * root + c * left for a, b, c in by_feature(coefficients)]
+        weight = weights(coefficients, self.left)
         relative = self.relative
         if len(relative) == 2:  # the second row is the first turned round, and so is its sum
             first = sum(map(mul, weight, relative[0]))
@@ -188,17 +186,21 @@ class Moment:
         return [sum(map(mul, weight, row)) for row in relative]
 
 
-_TRIPLES: dict[int, tuple[list[float], list[tuple[float, float, float]]]] = {}
+_WEIGHTS: dict[tuple[int, float], tuple[list[float], list[float]]] = {}
 
 
-def by_feature(coefficients: list[float]) -> list[tuple[float, float, float]]:
-    """A model's coefficients three by three (each feature's `TERMS`), kept by the list's identity:
-    a game's every moment asks the same two."""
-    known = _TRIPLES.get(id(coefficients))
+def weights(coefficients: list[float], left: float) -> list[float]:
+    """Each feature's weight at a moment with `left` of the battle left: its `TERMS`' coefficients
+    times 1, over sqrt(left + 1/4) and times left, summed. Kept by the list's identity and `left`:
+    a game's moments ask the same two lists at a few dozen values of `left`."""
+    key = (id(coefficients), left)
+    known = _WEIGHTS.get(key)
     if known is None or known[0] is not coefficients:
-        if len(_TRIPLES) > 64:
-            _TRIPLES.clear()
-        known = _TRIPLES[id(coefficients)] = (coefficients, list(zip(coefficients[::3], coefficients[1::3], coefficients[2::3])))
+        if len(_WEIGHTS) > 4096:
+            _WEIGHTS.clear()
+        root = 1.0 / math.sqrt(left + 0.25)
+        weight = [a + b * root + c * left for a, b, c in zip(coefficients[::3], coefficients[1::3], coefficients[2::3])]
+        known = _WEIGHTS[key] = (coefficients, weight)
     return known[1]
 
 
@@ -221,6 +223,8 @@ Bodies = dict[str, list[int]]
 """Per player, what only a look at every operative gives: operatives in the killzone, starting,
 wounds left, starting wounds, escaped, injured, and of those in the killzone their saves summed
 and their firepower against a 2+, 3+ ... 6+ save (`figures`)."""
+SAVES_READ = (2, 3, 4, 5, 6)
+"""The saves each operative's firepower is worked out against."""
 SAVES, FIREPOWER = 6, 7
 """Where the saves summed and the firepower against a 2+ save are in a player's `Bodies`."""
 MILLI = 1000
@@ -247,14 +251,10 @@ def figures(datacard: Datacard) -> tuple[int, ...]:
 @lru_cache(maxsize=1024)
 def _figures(datacard: Datacard) -> tuple[int, ...]:
     """`figures` worked out, once for each datacard's content."""
-    profiles = [(w, weapon_profile(w.rules)) for w in datacard.weapons]
-    return (
-        datacard.save,
-        *(
-            round(MILLI * sum(expected_damage(w, profile, w.hit, save, 0, False, False) for w, profile in profiles) / len(profiles)) if profiles else 0
-            for save in range(2, 7)
-        ),
-    )
+    if not datacard.weapons:
+        return (datacard.save, 0, 0, 0, 0, 0)
+    by_weapon = [expected_damages(w, weapon_profile(w.rules), w.hit, SAVES_READ, 0, False, False) for w in datacard.weapons]
+    return (datacard.save, *(round(MILLI * sum(damages) / len(by_weapon)) for damages in zip(*by_weapon)))
 
 
 def bodies(state: GameState, fielded_as: Bodies | None = None) -> Bodies:
@@ -297,18 +297,28 @@ def summed_over(players: Iterable[str], operatives: Iterable[OperativeState], fi
     return counts
 
 
-def bodies_beside(state: GameState, known: GameState, summed: Bodies) -> Bodies:
-    """`bodies(state)` from `known`'s, `summed`, for a state that holds the same operatives as
-    `known` but for a few (a trial restored from a checkpoint of `known`'s game, `Operatives`
-    copying each operative before it is changed): only the operatives that are not the very
-    same objects are summed again. `known`'s must not have changed since they were `summed`."""
-    mine, theirs = state.operatives, known.operatives
-    if len(mine) != len(theirs) or list(mine) != list(theirs) or state.players.keys() != known.players.keys():
+def bodies_beside(state: GameState, known: Mapping[str, OperativeState], summed: Bodies) -> Bodies:
+    """`bodies(state)` from `summed`, the sum of the operatives `known`, for a state that holds
+    them but for a few: `state` and `known` both hold a `Checkpoint`'s operatives, the last
+    taken of either (`state` a trial restored from it, or the state it was taken of; `known`
+    the checkpoint's, or the state it was taken of). Only the operatives the rules looked up
+    since (`Operatives.looked_up`) that are not the very same objects are summed again.
+    `known` must not have changed since they were `summed`."""
+    mine = state.operatives
+    if not isinstance(mine, Operatives) or len(mine) != len(known) or state.players.keys() != summed.keys():
         return bodies(state)
-    changed = [(a, b) for a, b in zip(dict.values(mine), dict.values(theirs)) if a is not b]
-    now, then = [a for a, _ in changed], [b for _, b in changed]
-    if not now:
+    looked_up = mine.looked_up() | known.looked_up() if isinstance(known, Operatives) else mine.looked_up()
+    changed = []
+    for op_id in looked_up:
+        was = dict.get(known, op_id)  # read, not looked up: not copied
+        if was is None:  # an operative the checkpoint did not hold
+            return bodies(state)
+        op = dict.__getitem__(mine, op_id)
+        if op is not was:
+            changed.append((op, was))
+    if not changed:
         return summed
+    now, then = [a for a, _ in changed], [b for _, b in changed]
     fielded_as = summed if all(a.in_killzone == b.in_killzone for a, b in changed) else None  # none came or went: saves and firepower stand
     gained, lost = summed_over(summed, now, fielded_as), summed_over(summed, then, fielded_as)
     return {name: [x + more - less for x, more, less in zip(c, gained[name], lost[name])] for name, c in summed.items()}
@@ -328,12 +338,13 @@ def sides(state: GameState, ruleset: Ruleset, summed: Bodies, positions: dict[st
             if who in held:
                 held[who] += 1
     first = state.initiative
-    top = max(held.values(), default=0)
-    leaders = [name for name, n in held.items() if n == top]
-    grades = {name: p.kill_grade for name, p in players.items()}
-    best = max(grades.values(), default=0)
-    best_graded = [name for name, g in grades.items() if g == best]
-    starting = sum(c[1] for c in summed.values())
+    counts = list(held.values())
+    top = max(counts, default=0)
+    most = top > 0 and counts.count(top) == 1  # one player holds the most markers
+    grades = [p.kill_grade for p in players.values()]
+    best = max(grades, default=0)
+    graded_best = grades.count(best) == 1  # one player's kill grade is above every other's
+    starting = sum([c[1] for c in summed.values()])
     loot = crit_op == "Loot"
     out = {}
     for name, p in players.items():
@@ -360,8 +371,8 @@ def sides(state: GameState, ruleset: Ruleset, summed: Bodies, positions: dict[st
             enemies_incapacitated=p.enemies_incapacitated,
             starting_enemies=starting - c[1],
             markers=held[name],
-            most_markers=top > 0 and leaders == [name],
-            top_kill_grade=best_graded == [name],
+            most_markers=most and held[name] == top,
+            top_kill_grade=graded_best and grade == best,
             loot_left=max(0, LOOT_VP_PER_TP - p.loot_vp_this_tp) if loot else 0,
             crit_op=crit_op,
             tac_op_revealed=p.tac_op_revealed,
@@ -443,36 +454,52 @@ class Reader:
     def __init__(self, ruleset: Ruleset, features: tuple[str, ...] | list[str] | None = None):
         self.ruleset = ruleset
         self.features = tuple(features) if features is not None else features_of(ruleset)
-        self._read = [feature(f) for f in self.features]
-        self._last: tuple[GameState, int, tuple, Bodies] | None = None
+        self._read: dict[str | None, list[Feature | None]] = {}
+        """The features' readers in games of each crit op (`read_in`)."""
+        self._last: tuple[GameState, int, list[int], Bodies] | None = None
         """The state last read, its seq then, how many of its operatives were out or set up, and them summed."""
         self.reads_board = any(f.partition("@")[0] in BOARD_FEATURES for f in self.features)
         self._positions: tuple[tuple, dict[str, Positions]] | None = None
         """Where the operatives stood when last read, and the board features there (they change only when one moves)."""
 
-    def moment(self, state: GameState, after: Event | None = None, *, trial_of: GameState | None = None) -> Moment:
+    def moment(
+        self, state: GameState, after: Event | None = None, *, trial_of: GameState | None = None, since: Mapping[str, OperativeState] | None = None
+    ) -> Moment:
         """The game at `state` as the model reads it (`after`: the event that led to it from the
         state last read, whose operatives need not be summed again if it `SPARES_BODIES`;
-        `trial_of`: the state last read, not changed since, of which `state` is a trial: only
-        the operatives the trial changed are summed again, `bodies_beside`)."""
-        summed = self._summed(state, after, trial_of)
+        `since`: the operatives of a `Checkpoint` of `state` taken just before `after`, only
+        `NEUTRAL` events having come between the state last read and it; `trial_of`: the state
+        last read, not changed since, of which `state` is a trial. With either, only the
+        operatives that changed are summed again, `bodies_beside`)."""
+        summed = self._summed(state, after, trial_of, since)
         by_player = sides(state, self.ruleset, summed, self.positions(state) if self.reads_board and state.layout is not None else None)
-        ready = sum(s.to_activate for s in by_player.values())
-        in_killzone = sum(s.operatives for s in by_player.values())
-        left = battle_left(state, self.ruleset, ready, in_killzone)
-        return Moment(state.seq, state.turning_point, left, list(by_player), relative(self._read, list(by_player.values())))
+        each = list(by_player.values())
+        left = battle_left(state, self.ruleset, sum([s.to_activate for s in each]), sum([s.operatives for s in each]))
+        return Moment(state.seq, state.turning_point, left, list(by_player), relative(self.read_in(state.crit_op), each))
 
-    def _summed(self, state: GameState, after: Event | None, trial_of: GameState | None) -> Bodies:
+    def read_in(self, crit_op: str | None) -> list[Feature | None]:
+        """The features' readers in a game of `crit_op`: None for one of another crit op
+        (`NAME@CRITOP`), 0 at every moment of the game."""
+        known = self._read.get(crit_op)
+        if known is None:
+            known = self._read[crit_op] = [
+                None if at and other != crit_op else feature(plain) for plain, at, other in (f.partition("@") for f in self.features)
+            ]
+        return known
+
+    def _summed(self, state: GameState, after: Event | None, trial_of: GameState | None, since: Mapping[str, OperativeState] | None) -> Bodies:
         """The operatives of `state` summed, again only as far as they changed since the state last read (`moment`)."""
         last = self._last
         if trial_of is not None and last is not None and last[0] is trial_of and last[1] == trial_of.seq:
-            return bodies_beside(state, trial_of, last[3])
+            return bodies_beside(state, trial_of.operatives, last[3])
         counted, placed = state.count(PLAYER_STATUS), state.count(PLAYER_SET_UP)
-        out = tuple(counted.get((p, s), 0) for p in state.players for s in ("incapacitated", "escaped", "selected"))
-        out += tuple(placed.get((p, True), 0) for p in state.players)
+        out = [counted.get((p, s), 0) for p in state.players for s in ("incapacitated", "escaped", "selected")]
+        out += [placed.get((p, True), 0) for p in state.players]
         fielded = last is not None and last[0] is state and last[2] == out  # no operative came or went
         if fielded and type(after).__name__ in SPARES_BODIES:
             summed = last[3]
+        elif since is not None and last is not None and last[0] is state:
+            summed = bodies_beside(state, since, last[3])
         else:
             summed = bodies(state, last[3] if fielded else None)
         if after is not None:  # a state walked through event by event (not a trial's)
@@ -487,17 +514,17 @@ class Reader:
         return self._positions[1]
 
 
-def relative(read: Sequence[Feature], by_player: list[Side]) -> list[list[float]]:
-    """Each player's features (`read` of their side) less the mean of their opponents'; for two
-    players each the other's turned round, to the last digit."""
+def relative(read: Sequence[Feature | None], by_player: list[Side]) -> list[list[float]]:
+    """Each player's features (`read` of their side; None: 0) less the mean of their opponents';
+    for two players each the other's turned round, to the last digit."""
     n = len(by_player)
     if n == 2:
         first, second = by_player
-        mine = [f(first) - f(second) for f in read]
+        mine = [f(first) - f(second) if f is not None else 0.0 for f in read]
         return [mine, [-x for x in mine]]
     if n < 2:
         return [[0.0] * len(read) for _ in by_player]
-    own = [[f(side) for f in read] for side in by_player]
+    own = [[f(side) if f is not None else 0.0 for f in read] for side in by_player]
     totals = list(map(sum, zip(*own)))
     others = n - 1
     return [[x - (t - x) / others for x, t in zip(row, totals)] for row in own]
