@@ -156,6 +156,27 @@ def test_wrong_crit_op_action_is_refused():
         g.add(secure("centre")("a1"))
 
 
+@pytest.mark.parametrize("crit_op", [1, 2, 3])
+def test_the_mission_actions_listed_are_the_crit_ops_and_the_rules_refuse_the_others(crit_op):
+    """`Ruleset.mission_actions`, which the analyser tries for a missed action: the crit op's
+    own (pg 84-85), none before it is rolled; every other mission action is refused."""
+    from ktlog.rulesets import RULESETS
+
+    ruleset = RULESETS["kt24-preliminary"]
+    g = game(5, 5, crit_op=crit_op)
+    next_turning_point(g)
+    listed = ruleset.mission_actions(g.state)
+    assert [cls.__name__ for cls in listed] == [("MarkerSecured", "MarkerLooted", "TransmissionInitiated")[crit_op - 1]]
+    g.activate("a1", "engage", end=False)
+    for make in (secure, loot, transmit):
+        event = make("centre")("a1")
+        if type(event) in listed:
+            continue
+        with pytest.raises(RuleViolation, match="not an action of this game's crit op"):
+            g.add(event)
+    assert ruleset.mission_actions(type(g.state)()) == ()  # no crit op yet
+
+
 def test_transmission_scores_transmitting_markers_each_side_controls():
     g = game(5, 5, crit_op=3)
     next_turning_point(g)

@@ -13,15 +13,13 @@ it was worth more than the moves listed (`missed`). Pure Python: no Polars.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from functools import cache
+from collections.abc import Sequence
 
 import msgspec
 
 from .. import events as ev
 from ..errors import KtlogError, RuleViolation
 from ..reducer import apply_in_place, corrected, effective
-from ..rules.ruleset import Ruleset
 from ..rulesets import RULESETS
 from ..state import Checkpoint, GameState
 from ..text.describe import describe
@@ -278,15 +276,9 @@ def _probed(event: ev.Event, state: GameState) -> bool:
         op = dict.get(state.operatives, act.operative)  # read only: not copied
         if op is None or op.apl - act.ap_spent < 1 or not state.markers:
             return False
-        kinds = mission_actions(RULESETS[state.ruleset])
+        kinds = RULESETS[state.ruleset].mission_actions(state)
         return bool(kinds) and not any(a == getattr(cls, "name", None) for cls in kinds for a in act.actions)
     return False
-
-
-@cache
-def mission_actions(ruleset: Ruleset) -> tuple[Callable[..., ev.Action], ...]:
-    """The ruleset's mission actions on a marker (Secure, Loot, Initiate Transmission, Sabotage ...)."""
-    return tuple(cls for cls in ruleset.events if issubclass(cls, ev.Action) and cls.mission and "marker" in cls.__struct_fields__)
 
 
 def _missed(before: Checkpoint, ended: GameState, operative: str, model: WinModel, reader: Reader, p: list[float], margin: list[float]) -> KeyMoment | None:
@@ -295,14 +287,14 @@ def _missed(before: Checkpoint, ended: GameState, operative: str, model: WinMode
     worth at least `MISSED_AT_LEAST` of its player's chance."""
     first = before.restore(logs=False)
     seq, turning_point, markers = first.seq, first.turning_point, list(first.markers)
-    kinds = mission_actions(RULESETS[first.ruleset])
+    kinds = RULESETS[first.ruleset].mission_actions(first)
     op = first.operatives[operative]
     player = list(first.players).index(op.player)
     trials = before.trials(first)
     best: tuple[float, float, ev.Event] | None = None
     for cls in kinds:
         for marker in markers:
-            event = cls(operative=operative, marker=marker)
+            event = cls(operative=operative, marker=marker)  # type: ignore[call-arg]  # a mission action on a marker names it
             after = next(trials)
             try:
                 apply_in_place(after, event, seq + 1)

@@ -17,7 +17,7 @@ moment is read in the time it takes to fold it.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from operator import attrgetter, mul
@@ -297,7 +297,7 @@ def summed_over(players: Iterable[str], operatives: Iterable[OperativeState], fi
     return counts
 
 
-def bodies_beside(state: GameState, known: Mapping[str, OperativeState], summed: Bodies) -> Bodies:
+def bodies_beside(state: GameState, known: dict[str, OperativeState], summed: Bodies) -> Bodies:
     """`bodies(state)` from `summed`, the sum of the operatives `known`, for a state that holds
     them but for a few: `state` and `known` both hold a `Checkpoint`'s operatives, the last
     taken of either (`state` a trial restored from it, or the state it was taken of; `known`
@@ -463,7 +463,7 @@ class Reader:
         """Where the operatives stood when last read, and the board features there (they change only when one moves)."""
 
     def moment(
-        self, state: GameState, after: Event | None = None, *, trial_of: GameState | None = None, since: Mapping[str, OperativeState] | None = None
+        self, state: GameState, after: Event | None = None, *, trial_of: GameState | None = None, since: dict[str, OperativeState] | None = None
     ) -> Moment:
         """The game at `state` as the model reads it (`after`: the event that led to it from the
         state last read, whose operatives need not be summed again if it `SPARES_BODIES`;
@@ -487,7 +487,7 @@ class Reader:
             ]
         return known
 
-    def _summed(self, state: GameState, after: Event | None, trial_of: GameState | None, since: Mapping[str, OperativeState] | None) -> Bodies:
+    def _summed(self, state: GameState, after: Event | None, trial_of: GameState | None, since: dict[str, OperativeState] | None) -> Bodies:
         """The operatives of `state` summed, again only as far as they changed since the state last read (`moment`)."""
         last = self._last
         if trial_of is not None and last is not None and last[0] is trial_of and last[1] == trial_of.seq:

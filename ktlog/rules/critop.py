@@ -5,12 +5,18 @@ pg 103). How they score is each mission pack's own."""
 from __future__ import annotations
 
 from ..events import Action, MarkerLooted, MarkerSecured, TransmissionInitiated
-from ..state import MarkerState, OperativeState
+from ..state import GameState, MarkerState, OperativeState
 from .context import Ctx
 
 CRIT_OPS = {1: "Secure", 2: "Loot", 3: "Transmission"}
 """The crit op by the initiative (or first) player's D3."""
-MISSION_ACTION_OF = {"Secure": MarkerSecured, "Loot": MarkerLooted, "Transmission": TransmissionInitiated}
+MISSION_ACTION_OF: dict[str, type[Action]] = {"Secure": MarkerSecured, "Loot": MarkerLooted, "Transmission": TransmissionInitiated}
+
+
+def crit_op_actions(state: GameState) -> tuple[type[Action], ...]:
+    """The mission action of the game's crit op, once it is known (`Ruleset.mission_actions`)."""
+    action = MISSION_ACTION_OF.get(state.crit_op or "")
+    return (action,) if action is not None else ()
 
 
 def crit_op_action(ctx: Ctx, event: Action, operative: OperativeState, page: str) -> MarkerState:

@@ -5,6 +5,7 @@ subclass and names its instance `RULESET`; the abstract hooks are those every ru
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from functools import cache
 from typing import TYPE_CHECKING, ClassVar
 
 from ..state import GameState, OperativeState, Result, VPScored
@@ -13,6 +14,14 @@ from .context import Ctx
 
 if TYPE_CHECKING:
     from ..events import Action, EquipmentSelected, Event, RolledOff, ShootingAttack, Weapon
+
+
+@cache
+def _mission_actions(events: frozenset[type]) -> tuple[type[Action], ...]:
+    """The mission actions on a marker among these events, by name."""
+    from ..events import Action
+
+    return tuple(sorted((cls for cls in events if issubclass(cls, Action) and cls.mission and "marker" in cls.__struct_fields__), key=lambda cls: cls.__name__))
 
 
 def listing(names: list[str]) -> str:
@@ -147,6 +156,11 @@ class Ruleset(ABC):
 
     def on_incapacitated(self, ctx: Ctx, victim: OperativeState, by_player: str | None) -> None:
         """Score what an incapacitation scores."""
+
+    def mission_actions(self, state: GameState) -> tuple[type[Action], ...]:
+        """The mission actions on an objective marker (Secure, Loot, Sabotage ...) the game's op
+        may allow, by their events: every one of the ruleset's unless its op narrows them."""
+        return _mission_actions(self.events)
 
     def mission_action(self, ctx: Ctx, event: Action, operative: OperativeState) -> None:
         """Check and apply a mission action (Secure, Loot, ...)."""

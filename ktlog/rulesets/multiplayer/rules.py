@@ -13,7 +13,7 @@ from ...events import Action, Event, InitiativeDecided, MarkerLooted, PlayerJoin
 from ...rules import rulings
 from ...rules.battle import order_established
 from ...rules.context import Ctx
-from ...rules.critop import CRIT_OPS, crit_op_action, markers_held
+from ...rules.critop import CRIT_OPS, crit_op_action, crit_op_actions, markers_held
 from ...rules.ruleset import listing
 from ...state import GameState, OperativeState, Result, RuleWarning
 from ..kt24.rules import DAMAGE_AND_MISSION_ACTIONS, KT24_EVENTS, Kt24, most_vp
@@ -150,6 +150,9 @@ class MultiplayerOps(Kt24):
             )
 
     # --- crit op (pg 103) -------------------------------------------------------------------
+
+    def mission_actions(self, state: GameState) -> tuple[type[Action], ...]:
+        return crit_op_actions(state)
 
     def mission_action(self, ctx: Ctx, event: Action, operative: OperativeState) -> None:
         marker = crit_op_action(ctx, event, operative, "pg 103")

@@ -5,9 +5,9 @@ from __future__ import annotations
 from ...events import Action, MarkerLooted
 from ...rules import rulings
 from ...rules.context import Ctx
-from ...rules.critop import CRIT_OPS, crit_op_action, markers_held
+from ...rules.critop import CRIT_OPS, crit_op_action, crit_op_actions, markers_held
 from ...rules.killop import kill_grade
-from ...state import OperativeState, RuleWarning
+from ...state import GameState, OperativeState, RuleWarning
 from ..kt24.rules import DAMAGE_AND_MISSION_ACTIONS, Kt24TwoPlayer
 
 LOOT_VP_PER_TP = 2
@@ -68,6 +68,9 @@ class PreliminaryOps(Kt24TwoPlayer):
             scorer.kill_grade = grade
 
     # --- crit op (pg 84-85) -----------------------------------------------------------------
+
+    def mission_actions(self, state: GameState) -> tuple[type[Action], ...]:
+        return crit_op_actions(state)
 
     def mission_action(self, ctx: Ctx, event: Action, operative: OperativeState) -> None:
         marker = crit_op_action(ctx, event, operative, "pg 84-85")
