@@ -18,9 +18,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
 from functools import cache, lru_cache
 from operator import attrgetter, mul
+
+import msgspec
 
 from ..errors import KtlogError
 from ..events import Datacard, Event
@@ -45,9 +46,10 @@ TERMS = ("", "/sqrt_left", "*left")
 turning point and a quarter added, so the last moments stay finite), times the battle left."""
 
 
-@dataclass(slots=True)
-class Side:
-    """One player's figures at a moment, the ones the features are made of."""
+class Side(msgspec.Struct, kw_only=True, gc=False):
+    """One player's figures at a moment, the ones the features are made of. Left out of Python's
+    cyclic garbage collector, as a state's structs are (`gc=False`: it refers to nothing that
+    refers back to it): an analysis makes two a moment, a thousand moments a game."""
 
     vp: dict[str, int]
     total_vp: int
@@ -163,10 +165,10 @@ def terms(features: tuple[str, ...] | list[str]) -> list[str]:
     return [f + t for f in features for t in TERMS]
 
 
-@dataclass(slots=True)
-class Moment:
+class Moment(msgspec.Struct, gc=False):
     """A game at a moment as the model reads it: who plays, how much battle is left, and each
-    player's features relative to their opponents (in `features` order)."""
+    player's features relative to their opponents (in `features` order). Out of the cyclic
+    collector, as `Side`."""
 
     seq: int
     turning_point: int
