@@ -9,6 +9,8 @@ from ktlog.errors import RuleViolation
 from ktlog.events import ActivationEnded, DamageInflicted, GameConceded, OperativeActivated
 from ktlog.play.builder import dash, loot, secure, shoot, transmit
 from ktlog.rules.killop import KILL_GRADE_TABLE, kill_grade
+from ktlog.rulesets import RULESETS
+from ktlog.state import GameState
 
 # pg 84, transcribed independently of ktlog/rules/killop.py: starting enemies -> grades 1..5.
 PG84 = """
@@ -160,8 +162,6 @@ def test_wrong_crit_op_action_is_refused():
 def test_the_mission_actions_listed_are_the_crit_ops_and_the_rules_refuse_the_others(crit_op):
     """`Ruleset.mission_actions`, which the analyser tries for a missed action: the crit op's
     own (pg 84-85), none before it is rolled; every other mission action is refused."""
-    from ktlog.rulesets import RULESETS
-
     ruleset = RULESETS["kt24-preliminary"]
     g = game(5, 5, crit_op=crit_op)
     next_turning_point(g)
@@ -174,7 +174,7 @@ def test_the_mission_actions_listed_are_the_crit_ops_and_the_rules_refuse_the_ot
             continue
         with pytest.raises(RuleViolation, match="not an action of this game's crit op"):
             g.add(event)
-    assert ruleset.mission_actions(type(g.state)()) == ()  # no crit op yet
+    assert ruleset.mission_actions(GameState()) == ()  # no crit op yet
 
 
 def test_transmission_scores_transmitting_markers_each_side_controls():

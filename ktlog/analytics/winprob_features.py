@@ -254,7 +254,7 @@ def figures(datacard: Datacard) -> tuple[int, ...]:
 def _figures(datacard: Datacard) -> tuple[int, ...]:
     """`figures` worked out, once for each datacard's content."""
     if not datacard.weapons:
-        return (datacard.save, 0, 0, 0, 0, 0)
+        return (datacard.save, *(0 for _ in SAVES_READ))
     by_weapon = [expected_damages(w, weapon_profile(w.rules), w.hit, SAVES_READ, 0, False, False) for w in datacard.weapons]
     return (datacard.save, *(round(MILLI * sum(damages) / len(by_weapon)) for damages in zip(*by_weapon)))
 
