@@ -40,6 +40,10 @@ class AplChange(S):
     """True once an activation of the operative has begun since the change: it ends with it."""
 
 
+OUT_OF_KILLZONE = ("incapacitated", "escaped")
+"""The statuses of an operative no longer in the killzone (Joint Ops 03: escaped)."""
+
+
 class OperativeState(S):
     id: str
     player: str
@@ -80,7 +84,7 @@ class OperativeState(S):
     @property
     def in_killzone(self) -> bool:
         """Set up, and neither incapacitated nor escaped (Joint Ops 03)."""
-        return self.set_up and self.status not in ("incapacitated", "escaped")
+        return self.set_up and self.status not in OUT_OF_KILLZONE
 
     @property
     def apl(self) -> int:
@@ -386,6 +390,15 @@ class GameState(S):
         """Every operative, to read only: not copied from the checkpoints that share them
         (`Operatives`), so a rule that changes an operative looks it up instead."""
         return dict.values(self.operatives)
+
+    def enemies_of(self, player: str) -> list[OperativeState]:
+        """The other players' operatives in the killzone, to read only (`scan`: not copied; a
+        simulator asks at every action)."""
+        return [o for o in self.scan() if o.player != player and o.set_up and o.status not in OUT_OF_KILLZONE]
+
+    def peek(self, op_id: str) -> OperativeState:
+        """An operative, to read only (`scan`: not copied)."""
+        return dict.__getitem__(self.operatives, op_id)
 
     def operatives_of(self, player: str) -> list[OperativeState]:
         return [o for o in self.operatives.values() if o.player == player]

@@ -408,9 +408,14 @@ def shoot(
     as_: Callable[..., Shot] = Shot,
     **attack_kw,
 ) -> ActionMaker:
-    """A Shoot action (or another shooting action, `as_`: KT21's OverwatchFired)."""
-    first = target if isinstance(target, ShootingAttack) else attack(target, dice, saves, **attack_kw)
-    return lambda op: as_(operative=op, weapon=weapon, attacks=(first, *extra), hot_roll=hot, override=override, guard=guard)
+    """A Shoot action (or another shooting action, `as_`: KT21's OverwatchFired); its sequence
+    made when the action is (a simulator makes many it does not choose)."""
+
+    def made(op: str) -> Shot:
+        first = target if isinstance(target, ShootingAttack) else attack(target, dice, saves, **attack_kw)
+        return as_(operative=op, weapon=weapon, attacks=(first, *extra), hot_roll=hot, override=override, guard=guard)
+
+    return made
 
 
 def fight(

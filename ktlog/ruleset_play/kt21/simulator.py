@@ -5,6 +5,7 @@ of the games, and mission and tac op VP within the caps. The reducer checks ever
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 from pathlib import Path
 
 from ...data import SAMPLE_ROSTERS
@@ -15,6 +16,7 @@ from ...events import (
     InitiativeDecided,
     OperativeActivated,
     RolledOff,
+    Shot,
     TurningPointEnded,
     TurningPointStarted,
     Weapon,
@@ -45,7 +47,9 @@ def kt21_rosters(rosters: list[Roster], folder: Path = SAMPLE_ROSTERS) -> list[R
     return mine or [r for r in map(load_roster, sorted(folder.glob("*.toml"))) if r.datacards == RULESET.datacards]
 
 
+@lru_cache(maxsize=1024)
 def profile(weapon: Weapon) -> WeaponProfile:
+    """The weapon's profile as played in KT21 (looked at for every weapon at every shot: kept)."""
     return weapon_profile(as_played(weapon).rules)
 
 
@@ -200,11 +204,11 @@ class Simulator:
             for o in s.scan()
             if o.player == player and o.status == "expended" and o.order == "engage" and not o.engaged_with and o.counteracted_tp != s.turning_point
         ]
+        enemies = s.enemies_of(player)
         for op in self.rng.sample(eligible, len(eligible)):
-            shot = self.shot(s, op, worsen=1, overwatch=True)
+            shot = self.shot(s, op, enemies, worsen=1, overwatch=True)
             if shot is not None:
-                weapon, attack = shot
-                g.add(OverwatchFired(operative=op.id, weapon=weapon, attacks=(attack,)))
+                g.add(shot(op.id))
                 return True
         return False
 
@@ -226,18 +230,17 @@ class Simulator:
                 options += [b.act(NormalMoved)] * 2
             if "Dash" not in done and "Charge" not in done:
                 options.append(b.dash())
-            # the enemies looked for only when a charge may be made (a rollout plays thousands of activations)
-            if op.order == "engage" and not heavy and not set(MOVES) & set(done) and (enemies := _enemies(s, op.player)) and rng.random() < 0.3:
+            enemies = s.enemies_of(op.player)  # looked for once: a charge's and a shot's targets
+            if op.order == "engage" and not heavy and not set(MOVES) & set(done) and enemies and rng.random() < 0.3:
                 options.append(b.charge(rng.choice(enemies).id))
             if "Shoot" not in done:
-                shot = self.shot(s, op, moved=[m for m in done if m in MOVES])
+                shot = self.shot(s, op, enemies, moved=[m for m in done if m in MOVES])
                 if shot is not None:
-                    weapon, attack = shot
-                    options += [b.shoot(weapon, attack)] * 4
+                    options += [shot] * 4
         return rng.choice(options)
 
-    def shot(self, s: GameState, op: OperativeState, *, worsen: int = 0, moved: list[str] = (), overwatch: bool = False):
-        """(weapon, ShootingAttack) at a valid target with dice, or None."""
+    def shot(self, s: GameState, op: OperativeState, enemies: list[OperativeState], *, worsen: int = 0, moved: list[str] = (), overwatch: bool = False):
+        """A shooting action (Overwatch if `overwatch`) at a valid target among `enemies` (`GameState.enemies_of`) with dice, or None."""
         rng = self.rng
         weapons = []
         for w in op.datacard.weapons:
@@ -250,20 +253,16 @@ class Simulator:
         if not weapons:
             return None
         mine = op.player
-        targets = [e for e in _enemies(s, mine) if not any(s.operatives[x].player == mine for x in e.engaged_with)]
+        targets = [e for e in enemies if not e.engaged_with or not any(s.peek(x).player == mine for x in e.engaged_with)]
         if not targets:
             return None
         (weapon, p), target = rng.choice(weapons), rng.choice(targets)
+        as_ = OverwatchFired if overwatch else Shot
         if rng.random() < 0.15:
-            return weapon.name, b.attack(target.id, damage=rng.choice([0, weapon.normal_dmg, weapon.crit_dmg]))
+            return b.shoot(weapon.name, target.id, damage=rng.choice([0, weapon.normal_dmg, weapon.crit_dmg]), as_=as_)
         cover = target.order == "engage" and rng.random() < 0.4
         dice = d6(rng, weapon.atk)
         hit = weapon.hit + (1 if op.injured else 0) + worsen
         crits = attack_successes(tuple(map(int, dice)), hit, p).critical_retained
         saves = defence_dice_collected(p, crits, target.datacard.defence) - (1 if cover else 0)
-        return weapon.name, b.attack(target.id, dice, d6(rng, max(0, saves)), cover=cover)
-
-
-def _enemies(s: GameState, player: str) -> list[OperativeState]:
-    """The other player's operatives in the killzone, read without copying them (`GameState.scan`)."""
-    return [o for o in s.scan() if o.player != player and o.in_killzone]
+        return b.shoot(weapon.name, target.id, dice, d6(rng, max(0, saves)), cover=cover, as_=as_)

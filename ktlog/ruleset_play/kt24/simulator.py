@@ -41,14 +41,22 @@ from . import board
 PLAYERS = ["Ana", "Ben", "Cleo", "Dev", "Eli", "Fay", "Gus", "Hana", "Ivo", "Jun", "Kai", "Lea", "Max", "Nia", "Oto", "Pia"]
 STRATEGY_PLOYS = ["Seize Ground", "Bolster", "Combat Doctrine", "Overwhelm"]
 FIREFIGHT_PLOYS = ["Heroic Stand", "Quick Reflexes", "Adrenaline Surge"]
+FACES = "123456"
 MOVES = frozenset({"Reposition", "Dash", "Fall Back", "Charge"})
 EXCLUDED_BY = {"Reposition": frozenset({"Fall Back", "Charge"}), "Dash": frozenset({"Charge"}), "Fall Back": frozenset({"Reposition", "Charge", "Fall Back"})}
 """The moves an activation's earlier moves exclude (pg 40-41), as the simulator plays them."""
 
 
 def d6(rng: random.Random, n: int) -> str:
-    """`n` dice as typed (`6542`); `choice` of a face draws as `randint(1, 6)` does, at a third of its cost."""
-    return "".join([rng.choice("123456") for _ in range(n)])
+    """`n` dice as typed (`6542`): each face three random bits, drawn again while they are 6 or
+    7 (as `rng.choice("123456")` draws, without its two calls a die)."""
+    bits, faces = rng.getrandbits, []
+    for _ in range(n):
+        r = bits(3)
+        while r > 5:
+            r = bits(3)
+        faces.append(FACES[r])
+    return "".join(faces)
 
 
 def play_on(sim, g: GameBuilder) -> GameBuilder:
@@ -81,7 +89,7 @@ def ploy_or_pass(g: GameBuilder, rng: random.Random, player: PlayerState, ploys:
 def fight_action(rng: random.Random, s: GameState, op: OperativeState, quick: float):
     """A Fight against an enemy in control range with both sides' dice, or (with chance `quick`)
     in quick mode: the damage dealt and taken."""
-    target = s.operatives[rng.choice(op.engaged_with)]
+    target = s.peek(rng.choice(op.engaged_with))
     weapon = rng.choice([w for w in op.datacard.weapons if w.kind == "melee"])
     theirs = [w for w in target.datacard.weapons if w.kind == "melee"]
     target_weapon = rng.choice(theirs) if theirs else None
@@ -272,7 +280,7 @@ class Simulator:
         rng, s = self.rng, g.state
         if left < 1 or (not counteract and rng.random() < 0.1):
             return None
-        enemies = [o for o in s.scan() if o.player != op.player and o.in_killzone]
+        enemies = s.enemies_of(op.player)
         options = []
         moved = not MOVES.isdisjoint(done)
         act = s.activation
@@ -327,7 +335,7 @@ class Simulator:
             if p.limited and op.weapon_uses.get(w.name, 0) >= p.limited:
                 continue
             weapons.append((w, p))
-        targets = [e for e in enemies if not e.engaged_with or not any(s.operatives[x].player == op.player for x in e.engaged_with)]
+        targets = [e for e in enemies if not e.engaged_with or not any(s.peek(x).player == op.player for x in e.engaged_with)]
         if not weapons or not targets:
             return None
         weapon, profile = rng.choice(weapons)

@@ -140,7 +140,13 @@ def _rule_text(raw: str) -> str:
 
 
 def has_rule(weapon: ev.Weapon, name: str) -> bool:
-    return any(_rule_text(r) == name for r in (*weapon.rules, *weapon.critical_rules))
+    return name in _rule_texts(weapon)
+
+
+@lru_cache(maxsize=1024)
+def _rule_texts(weapon: ev.Weapon) -> frozenset[str]:
+    """A weapon's special and critical hit rules as compared (looked at at every shot: kept)."""
+    return frozenset(map(_rule_text, (*weapon.rules, *weapon.critical_rules)))
 
 
 @lru_cache(maxsize=1024)
@@ -370,7 +376,7 @@ def _shot(ctx: Ctx, e: ev.Shot) -> None:
         ctx.broke(f"{weapon.name} is Heavy: no Shoot action with it in an activation with a Normal Move, Fall Back or Charge", "Heavy, 004 special rules")
     if any(a.cover for a in e.attacks[1:]) and weapon_profile(as_played(weapon).rules).blast:
         ctx.broke("each further target of a Blast weapon is a valid target and cannot be in Cover", "Blast, 004 errata")
-    if any(has_rule(weapon, r) for r in ("indirect", "no cover")) and any(a.cover for a in e.attacks):
+    if not _rule_texts(weapon).isdisjoint(("indirect", "no cover")) and any(a.cover for a in e.attacks):
         ctx.broke(f"{weapon.name}: enemy operatives are not in Cover against it", "Indirect, 004 special rules")
     _ceaseless(ctx, weapon, *(a.attack_dice for a in e.attacks))
 
