@@ -410,14 +410,15 @@ class GameState(S):
     def has_ready(self, player: str) -> bool:
         """Whether the player has a ready operative (pg 38): from the kept count (this runs at
         every activation, and a kill team may be hundreds strong)."""
-        return self.count(PLAYER_STATUS)[player, "ready"] > 0
+        return self.count(PLAYER_STATUS).get((player, "ready"), 0) > 0
 
     def any_ready(self) -> bool:
         """Whether any operative is ready, from the kept count (`has_ready`)."""
         return any(n for (_, status), n in self.count(PLAYER_STATUS).items() if status == "ready")
 
-    def count(self, by: Callable[[OperativeState], Hashable]) -> Counter[Any]:
-        """The operatives counted by `by` (`PLAYER_STATUS`, `PLAYER_SET_UP`): counted once, then
+    def count(self, by: Callable[[OperativeState], Hashable]) -> dict[Any, int]:
+        """The operatives counted by `by` (`PLAYER_STATUS`, `PLAYER_SET_UP`), a value counted by
+        none missing or 0 (read them with `.get(value, 0)`): counted once, then
         kept on the state's `Operatives` and kept true by `change` and `add`, the only ways the
         rules add an operative or change what is counted (issue 26: an event of a team of hundreds
         costs no count of the team). Operatives held as a plain dict become the state's own
@@ -427,7 +428,7 @@ class GameState(S):
             self.operatives = ops = Operatives(ops, owned=True)
         counted = ops.counts.get(by)
         if counted is None:
-            counted = ops.counts[by] = Counter(map(by, self.scan()))
+            counted = ops.counts[by] = dict(Counter(map(by, self.scan())))
         return counted
 
     def change(self, op: OperativeState, *, status: Status | None = None, set_up: bool | None = None) -> None:
@@ -440,14 +441,16 @@ class GameState(S):
         if set_up is not None:
             op.set_up = set_up
         for by, counted in kept:
-            counted[by(op)] += 1
+            value = by(op)
+            counted[value] = counted.get(value, 0) + 1
 
     def add(self, op: OperativeState) -> None:
         """Add an operative to the state and to the counts kept of them."""
         self.operatives[op.id] = op
         if isinstance(self.operatives, Operatives):
             for by, counted in self.operatives.counts.items():
-                counted[by(op)] += 1
+                value = by(op)
+                counted[value] = counted.get(value, 0) + 1
 
     def due_to_activate(self) -> str | None:
         """The player who activates next: the one whose turn it is, or, when they have no ready
@@ -486,7 +489,7 @@ class Operatives(dict[str, OperativeState]):
         place), so none is copied before a change."""
         super().__init__(operatives or {})
         self.own: set[str] = set(self) if owned else set()
-        self.counts: dict[Callable[[OperativeState], Hashable], Counter[Any]] = {}
+        self.counts: dict[Callable[[OperativeState], Hashable], dict[Any, int]] = {}
         """The counts of the operatives kept (`GameState.count`), by what they are counted by:
         none in a new `Operatives`, those of the state a `Checkpoint` restores."""
 
@@ -554,7 +557,7 @@ class Checkpoint:
         if not isinstance(state.operatives, Operatives):
             state.operatives = Operatives(state.operatives)
         self.operatives = state.operatives.share()
-        self.counts = {by: _copied(counted) for by, counted in state.operatives.counts.items()}
+        self.counts = {by: counted.copy() for by, counted in state.operatives.counts.items()}
         self.logs = {name: (list(entries) if own_logs else entries, len(entries)) for name in UNREAD_LOGS for entries in [getattr(state, name)]}
         self.lean = _encoder.encode(msgspec.structs.replace(state, operatives={}, **{name: [] for name in UNREAD_LOGS}))
 
@@ -563,7 +566,7 @@ class Checkpoint:
         only what is applied to it next)."""
         new = _decoder.decode(self.lean)
         new.operatives = Operatives(self.operatives)
-        new.operatives.counts = {by: _copied(counted) for by, counted in self.counts.items()}
+        new.operatives.counts = {by: counted.copy() for by, counted in self.counts.items()}
         if logs:
             for name, (entries, length) in self.logs.items():
                 setattr(new, name, entries[:length])
@@ -575,14 +578,6 @@ class Checkpoint:
         yield first
         while True:
             yield self.restore(logs=False)
-
-
-def _copied(counted: Counter[Any]) -> Counter[Any]:
-    """A copy of a count, made as a dict is: `Counter()` and `Counter.copy` go through
-    `Counter.__init__` and `update`, in Python, and a trial copies two counts."""
-    new: Counter[Any] = Counter.__new__(Counter)
-    dict.update(new, counted)
-    return new
 
 
 def copy_state(state: GameState) -> GameState:

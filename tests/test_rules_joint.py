@@ -480,7 +480,7 @@ def test_an_escape_follows_a_move_and_removes_the_operative():
     g.add(reposition()("a1"), act(OperativeEscaped)("a1"))
     s = g.state
     assert s.operatives["a1"].status == "escaped" and not s.operatives["a1"].in_killzone and s.activation is None
-    assert s.count(PLAYER_STATUS) == Counter(map(PLAYER_STATUS, s.scan()))  # the ready count the activation took, kept
+    assert Counter(s.count(PLAYER_STATUS)) == Counter(map(PLAYER_STATUS, s.scan()))  # the ready count the activation took, kept
     assert s.next_player == "NPOs"
     with pytest.raises(InvalidEvent, match="target 'a1' has escaped the killzone.*pg 94"):
         g.activate("trooper-marksman-1", "engage", shoot("Firearm", "a1", damage=2))

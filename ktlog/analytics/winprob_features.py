@@ -364,7 +364,7 @@ def sides(state: GameState, ruleset: Ruleset, summed: Bodies, positions: dict[st
             starting=c[1],
             wounds=c[2],
             starting_wounds=c[3],
-            to_activate=ready[name, "ready"],
+            to_activate=ready.get((name, "ready"), 0),
             escaped=c[4],
             injured=c[5],
             eliminations=p.eliminations_this_tp,

@@ -107,7 +107,7 @@ def operative_added(ctx: Ctx, e: OperativeAdded) -> None:
         ctx.invalid("the operative's id is empty", "operative")
     if e.operative in s.operatives:
         ctx.invalid(f"operative {e.operative!r} is already in the game; give each operative its own id", "operative")
-    if s.count(PLAYER_SET_UP)[e.player, True]:
+    if s.count(PLAYER_SET_UP).get((e.player, True)):
         ctx.invalid(f"{e.player} has begun setting up operatives; operatives are selected before ({ctx.ruleset.cite('pg 110')} step 2)", "pg 110")
     problems = check_datacard(e.datacard)
     if problems:
@@ -246,8 +246,8 @@ def next_to_set_up(s: GameState) -> str | None:
     initiative first (pg 110)."""
     order = s.order
     counted = s.count(PLAYER_SET_UP)
-    done = {p: counted[p, True] for p in order}
-    size = {p: done[p] + counted[p, False] for p in order}
+    done = {p: counted.get((p, True), 0) for p in order}
+    size = {p: done[p] + counted.get((p, False), 0) for p in order}
     placed = dict.fromkeys(order, 0)
     turn = 0
     while any(placed[p] < size[p] for p in order):
