@@ -18,7 +18,7 @@ import msgspec
 
 from ..errors import KtlogError
 from ..events import Event
-from ..play.simulate import Continuation, load_sim_rosters, simulator_for
+from ..play.simulate import Continuation, simulator_for
 from ..state import Checkpoint, GameState
 from .winprob_features import in_battle, states
 
@@ -53,11 +53,12 @@ class WhatIf(msgspec.Struct, frozen=True):
 
 
 class Roller:
-    """A ruleset's simulator set to play games on (no mistakes to undo), with its own dice."""
+    """A ruleset's simulator set to play games on (no mistakes to undo), with its own dice: given
+    no rosters, as it starts no game."""
 
     def __init__(self, ruleset: str, seed: int = 1):
         self.rng = random.Random(seed)
-        self.simulator = simulator_for(ruleset)(self.rng, load_sim_rosters())
+        self.simulator = simulator_for(ruleset)(self.rng, [])
         self.simulator.mistakes = 0.0
 
     def rollout(self, state: GameState, n: int = CONTINUATIONS, seeds: list[int] | None = None) -> Rollout:

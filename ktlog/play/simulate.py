@@ -2,6 +2,7 @@
 
 Each ruleset names its simulator module (`Ruleset.simulator`): a `Simulator` class, constructed
 with a Random, the rosters and the ruleset that asked (its games are stored under its name), whose `play(date, **labels)` returns a finished GameBuilder.
+A simulator given no rosters starts no game: it only plays one on (`play_on`, a rollout).
 One whose `positional` is true also takes a `layout`: its games are played on it, with positions.
 """
 

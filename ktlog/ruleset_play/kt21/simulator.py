@@ -61,7 +61,7 @@ class Simulator:
 
     def __init__(self, rng: random.Random, rosters: list[Roster], ruleset: Ruleset):
         self.rng = rng
-        self.rosters = kt21_rosters(rosters)
+        self.rosters = kt21_rosters(rosters) if rosters else []  # none: it only plays games on (a rollout)
         self.ruleset = ruleset.name
 
     def play(self, date: str, **labels: str) -> GameBuilder:
