@@ -178,7 +178,7 @@ class Simulator:
         """The actions of the activation under way, then its end."""
         rng = self.rng
         while (act := g.state.activation) is not None:
-            me = g.state.operatives[operative]
+            me = g.state.peek(operative)
             action = self.choose(g.state, me, act.actions, me.apl - act.ap_spent)
             if action is None:
                 break
@@ -187,7 +187,7 @@ class Simulator:
                 g.undo()  # a mistake noticed at once
                 break
         if g.state.activation is not None:
-            player = g.state.operatives[operative].player
+            player = g.state.peek(operative).player
             p = g.state.players[player]
             unused = [x for x in TACTICAL_PLOYS if x.casefold() not in p.used_this_tp]
             if p.cp >= 1 and unused and rng.random() < 0.05:

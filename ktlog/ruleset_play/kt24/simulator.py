@@ -238,11 +238,11 @@ class Simulator:
         if act.counteract:
             self.counteract_action(g, operative)
             return
-        for _ in range(g.state.operatives[operative].apl + 1 - len(act.actions)):
+        for _ in range(g.state.peek(operative).apl + 1 - len(act.actions)):
             s = g.state
             if s.activation is None:
                 return  # incapacitated mid-activation
-            me = s.operatives[operative]
+            me = s.peek(operative)
             action = self.choose(g, me, s.activation.actions, me.apl - s.activation.ap_spent)
             if action is None:
                 break
@@ -251,7 +251,7 @@ class Simulator:
                 g.undo()  # a mistake noticed at once
         if g.state.activation is not None:
             if rng.random() < 0.05:
-                self.firefight_ploy(g, g.state.operatives[operative].player)
+                self.firefight_ploy(g, g.state.peek(operative).player)
             g.add(ActivationEnded(operative=operative))
 
     def counteract(self, g: GameBuilder, player: str) -> bool:
@@ -266,7 +266,7 @@ class Simulator:
 
     def counteract_action(self, g: GameBuilder, operative: str) -> None:
         """A counteract's one action, or its end without one."""
-        action = self.choose(g, g.state.operatives[operative], [], 1, counteract=True)
+        action = self.choose(g, g.state.peek(operative), [], 1, counteract=True)
         g.add(ActivationEnded(operative=operative) if action is None else action(operative))
 
     def firefight_ploy(self, g: GameBuilder, player: str) -> None:
