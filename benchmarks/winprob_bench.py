@@ -33,7 +33,8 @@ a coin at least half the floor's; every decile within 5 points.
 
 speed: `ktlog analyse GAME` on run.py's long game (at least 2,000 events) against `ktlog log GAME`,
 each a whole process as a user runs it, in turn, --runs times (CPU of the child process from
-wait4, and wall); and a what-if of one moment (200 continuations from each of the two moments,
+wait4, and wall), judged on the median of the pairs' ratios (each analyse run beside its log, so a
+machine whose speed drifts during the run moves both); and a what-if of one moment (200 continuations from each of the two moments,
 in the process: `winprob_rollout.what_if`) at moments a quarter, half and three quarters through
 a simulated game of each two-player ruleset. Where valgrind is installed, the two commands' work is
 also counted in instructions (cachegrind, deterministic): the ratio the CPU readings swing around
@@ -434,8 +435,9 @@ def speed(runs: int) -> bool:
         print(
             f"  ktlog {name:<8} CPU min {min(cpu):.3f} s median {statistics.median(cpu):.3f} s   wall min {min(wall):.3f} s median {statistics.median(wall):.3f} s"
         )
-    ratio = statistics.median(c for c, _ in pairs["analyse"]) / statistics.median(c for c, _ in pairs["log"])
-    print(f"  ratio analyse / log (CPU medians): {ratio:.2f}; target at most 1.5")
+    medians = statistics.median(c for c, _ in pairs["analyse"]) / statistics.median(c for c, _ in pairs["log"])
+    ratio = statistics.median(a / b for (a, _), (b, _) in zip(pairs["analyse"], pairs["log"], strict=True))
+    print(f"  ratio analyse / log (CPU): {ratio:.2f} the median of the {runs} pairs' (each analyse beside its log), {medians:.2f} of the medians; target at most 1.5")
     if logged and analysed:
         print(
             f"  instructions (cachegrind, one run each): log {logged / 1e6:,.0f} million, analyse {analysed / 1e6:,.0f} million,"
