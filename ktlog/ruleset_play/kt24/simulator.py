@@ -280,7 +280,6 @@ class Simulator:
         rng, s = self.rng, g.state
         if left < 1 or (not counteract and rng.random() < 0.1):
             return None
-        enemies = s.enemies_of(op.player)
         options = []
         moved = not MOVES.isdisjoint(done)
         act = s.activation
@@ -294,6 +293,7 @@ class Simulator:
                 elif at := board.fall_back(s, op, allowance(self.rules, s, op, "Fall Back")):
                     options.append(b.fall_back(x=at[0], y=at[1]))
         else:
+            enemies = s.enemies_of(op.player)
             options += self.moves(s, op, done, may_move, enemies, moved)
             shot = self.shoot_action(s, op, enemies, moved) if "Shoot" not in done else None
             if shot:
