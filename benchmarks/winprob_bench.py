@@ -437,7 +437,9 @@ def speed(runs: int) -> bool:
         )
     medians = statistics.median(c for c, _ in pairs["analyse"]) / statistics.median(c for c, _ in pairs["log"])
     ratio = statistics.median(a / b for (a, _), (b, _) in zip(pairs["analyse"], pairs["log"], strict=True))
-    print(f"  ratio analyse / log (CPU): {ratio:.2f} the median of the {runs} pairs' (each analyse beside its log), {medians:.2f} of the medians; target at most 1.5")
+    print(
+        f"  ratio analyse / log (CPU): {ratio:.2f} the median of the {runs} pairs' (each analyse beside its log), {medians:.2f} of the medians; target at most 1.5"
+    )
     if logged and analysed:
         print(
             f"  instructions (cachegrind, one run each): log {logged / 1e6:,.0f} million, analyse {analysed / 1e6:,.0f} million,"
