@@ -5,6 +5,7 @@ datasets and the web's tables leave them out unless asked (`--simulated`)."""
 from __future__ import annotations
 
 import json
+import random
 import sqlite3
 
 import msgspec
@@ -15,6 +16,7 @@ from ktlog.cli import cli
 from ktlog.events import GameCreated
 from ktlog.play.live_tables import table_rows
 from ktlog.play.simulate import simulate_games, simulate_into
+from ktlog.ruleset_play.kt24.simulator import d6
 from ktlog.storage.dbfile import SCHEMA_VERSION
 from ktlog.storage.store import Store
 
@@ -130,3 +132,13 @@ def test_a_schema_9_database_learns_which_games_were_simulated(tmp_path):
     with Store(db) as store:
         assert store.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
         assert dict(store.conn.execute("SELECT id, simulated FROM games").fetchall()) == {simulated: 1, played: 0}
+
+
+def test_the_simulators_dice_are_the_faces_random_choice_draws():
+    """`d6` draws each face as `Random.choice("123456")` does, so the simulated games (and the
+    leagues the docs' figures come from) are the same games with either."""
+    for seed in range(200):
+        chosen = random.Random(seed)
+        assert d6(random.Random(seed), 9) == "".join(chosen.choice("123456") for _ in range(9))
+    rolled = d6(random.Random(1), 6000)
+    assert set(rolled) == set("123456") and all(900 < rolled.count(face) < 1100 for face in "123456")

@@ -49,7 +49,7 @@ EXCLUDED_BY = {"Reposition": frozenset({"Fall Back", "Charge"}), "Dash": frozens
 
 def d6(rng: random.Random, n: int) -> str:
     """`n` dice as typed (`6542`): each face three random bits, drawn again while they are 6 or
-    7 (as `rng.choice("123456")` draws, without its two calls a die)."""
+    7, the draw `rng.choice("123456")` makes without its two Python calls a die."""
     bits, faces = rng.getrandbits, []
     for _ in range(n):
         r = bits(3)
