@@ -263,6 +263,7 @@ class Simulator:
         cover = target.order == "engage" and rng.random() < 0.4
         dice = d6(rng, weapon.atk)
         hit = weapon.hit + (1 if op.injured else 0) + worsen
-        crits = attack_successes(tuple(map(int, dice)), hit, p).critical_retained
+        # only Piercing Crits asks whether a critical was retained
+        crits = p.piercing_crits > p.piercing and attack_successes(tuple(map(int, dice)), hit, p).critical_retained
         saves = defence_dice_collected(p, crits, target.datacard.defence) - (1 if cover else 0)
         return b.shoot(weapon.name, target.id, dice, d6(rng, max(0, saves)), cover=cover, as_=as_)

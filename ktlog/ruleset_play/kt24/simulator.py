@@ -347,7 +347,8 @@ class Simulator:
         cover = target.order == "engage" and rng.random() < 0.4
         dice = d6(rng, weapon.atk)
         hit = weapon.hit + (1 if op.injured else 0)
-        crits = attack_successes(tuple(map(int, dice)), hit, profile).critical_retained
+        # only Piercing Crits asks whether a critical was retained
+        crits = profile.piercing_crits > profile.piercing and attack_successes(tuple(map(int, dice)), hit, profile).critical_retained
         saves = defence_dice_collected(profile, crits) - (1 if cover and not profile.saturate else 0)
         hot = rng.randint(1, 6) if profile.hot else None
         return b.shoot(weapon.name, target.id, dice, d6(rng, max(0, saves)), cover=cover, hot=hot)
