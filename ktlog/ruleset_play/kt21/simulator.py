@@ -244,8 +244,10 @@ class Simulator:
         rng = self.rng
         weapons = []
         for w in op.datacard.weapons:
+            if w.kind != "ranged":
+                continue
             p = profile(w)
-            if w.kind != "ranged" or (op.order == "conceal" and not p.silent) or (overwatch and p.blast):
+            if (op.order == "conceal" and not p.silent) or (overwatch and p.blast):
                 continue
             if (p.heavy and set(moved) - {"Dash"}) or (p.limited and op.weapon_uses.get(w.name, 0) >= p.limited):
                 continue

@@ -329,14 +329,16 @@ class Simulator:
         rng = self.rng
         weapons = []
         for w in op.datacard.weapons:
-            p = killzone_profile(s.killzone, w)
-            if w.kind != "ranged" or (op.order == "conceal" and not p.silent) or (p.heavy and moved):
+            if w.kind != "ranged":
                 continue
-            if p.limited and op.weapon_uses.get(w.name, 0) >= p.limited:
+            p = killzone_profile(s.killzone, w)
+            if (op.order == "conceal" and not p.silent) or (p.heavy and moved) or (p.limited and op.weapon_uses.get(w.name, 0) >= p.limited):
                 continue
             weapons.append((w, p))
+        if not weapons:
+            return None
         targets = [e for e in enemies if not e.engaged_with or not any(s.peek(x).player == op.player for x in e.engaged_with)]
-        if not weapons or not targets:
+        if not targets:
             return None
         weapon, profile = rng.choice(weapons)
         if on_board(s, op):
