@@ -446,7 +446,7 @@ def speed(runs: int) -> bool:
             f" ratio {analysed / logged:.3f} (the work the CPU ratio swings around)"
         )
         rate = logged / statistics.median(c for c, _ in pairs["log"]) / 1e9
-        print(f"  this machine ran `ktlog log` at {rate:.2f} billion instructions a CPU second in this run (its CPU figures scale with it)")
+        print(f"  this machine ran `ktlog log` at {rate:.2f} billion instructions a CPU second in this run (to compare runs on a shared machine)")
     ok = ratio <= 1.5
     print("\na what-if of one moment: 200 continuations after the move made and 200 from the moment before it (in the process, CPU):")
     for ruleset in ("kt24-preliminary", "kt24-approved", "kt21"):
