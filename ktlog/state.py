@@ -507,6 +507,8 @@ class Operatives(dict[str, OperativeState]):
         self.own.add(op_id)
 
     def get(self, op_id: str, default: OperativeState | None = None) -> OperativeState | None:  # type: ignore[override]
+        if op_id in self.own:  # copied already (the rules look the same few up again and again)
+            return dict.__getitem__(self, op_id)
         return self[op_id] if op_id in self else default
 
     def values(self) -> list[OperativeState]:  # type: ignore[override]
