@@ -202,11 +202,13 @@ class Simulator:
             s = g.state
             if s.activation is None and not s.any_ready():
                 return
-            player, due = s.next_player, s.due_to_activate()
-            assert player is not None and due is not None, "an operative is ready, so a player is due"
+            player = s.next_player
+            assert player is not None, "an operative is ready, so a player is due"
             if ready := s.ready_operatives(player):
                 self.activation(g, self.rng.choice(ready))
             elif not self.counteract(g, player):
+                due = s.due_to_activate()
+                assert due is not None, "an operative is ready, so a player is due"
                 self.activation(g, self.rng.choice(s.ready_operatives(due)))
 
     def end_turning_point(self, g: GameBuilder, tp: int) -> None:
@@ -387,7 +389,7 @@ class Simulator:
         names = board.contested(s, op) if on_board(s, op) else list(s.markers)
         if not names:
             return None
-        marker = self.rng.choice([s.markers[n] for n in names])
+        marker = s.markers[self.rng.choice(names)]
         if s.crit_op == "Secure" and "Secure" not in done:
             return b.secure(marker.id)
         if s.crit_op == "Loot" and "Loot" not in done and marker.looted_tp != s.turning_point:
