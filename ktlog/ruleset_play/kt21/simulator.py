@@ -189,8 +189,7 @@ class Simulator:
         if g.state.activation is not None:
             player = g.state.peek(operative).player
             p = g.state.players[player]
-            unused = [x for x in TACTICAL_PLOYS if x.casefold() not in p.used_this_tp]
-            if p.cp >= 1 and unused and rng.random() < 0.05:
+            if p.cp >= 1 and (unused := [x for x in TACTICAL_PLOYS if x.casefold() not in p.used_this_tp]) and rng.random() < 0.05:
                 g.add(FirefightPloyUsed(player=player, ploy=rng.choice(unused)))
             g.add(ActivationEnded(operative=operative))
 
@@ -230,8 +229,9 @@ class Simulator:
                 options += [b.act(NormalMoved)] * 2
             if "Dash" not in done and "Charge" not in done:
                 options.append(b.dash())
-            enemies = s.enemies_of(op.player)  # looked for once: a charge's and a shot's targets
-            if op.order == "engage" and not heavy and not set(MOVES) & set(done) and enemies and rng.random() < 0.3:
+            charge = op.order == "engage" and not heavy and not set(MOVES) & set(done)
+            enemies = s.enemies_of(op.player) if charge or "Shoot" not in done else []  # a charge's and a shot's targets
+            if charge and enemies and rng.random() < 0.3:
                 options.append(b.charge(rng.choice(enemies).id))
             if "Shoot" not in done:
                 shot = self.shot(s, op, enemies, moved=[m for m in done if m in MOVES])
