@@ -56,7 +56,7 @@ def note_near_guards(s: GameState, act: Activation, op: OperativeState) -> None:
     control range of (their guard ends unless this activation is interrupted, pg 70). Control
     range is mutual (Charge, Fall Back and incapacitation change `engaged_with` on both sides),
     so only the operatives within `op`'s are looked at, noted in the game's operative order."""
-    near = [g for g in op.engaged_with if g not in act.near_guards and (other := s.operatives[g]).on_guard and other.player != op.player]
+    near = [g for g in op.engaged_with if g not in act.near_guards and (other := s.peek(g)).on_guard and other.player != op.player]
     if len(near) > 1:
         order = {op_id: i for i, op_id in enumerate(s.operatives)}
         near.sort(key=order.__getitem__)
