@@ -31,7 +31,7 @@ from ...rules.weapons import WeaponProfile, weapon_profile
 from ...rulesets.kt21.events import MissionVPScored, NormalMoved, OverwatchFired, Passed
 from ...rulesets.kt21.rules import RULESET, as_played, vp_caps
 from ...state import GameState, OperativeState
-from ..kt24.simulator import PLAYERS, d6, fight_action, play_on, ploy_or_pass
+from ..kt24.simulator import PLAYERS, d6, fight_action, play_on, ploy_or_pass, shootable
 
 SLATE = "Balance Dataslate Q1 2023"
 KILLZONES = ["octarius", "chalnath", "moroch", "into the dark"]
@@ -254,8 +254,7 @@ class Simulator:
             weapons.append((w, p))
         if not weapons:
             return None
-        mine = op.player
-        targets = [e for e in enemies if not e.engaged_with or not any(s.peek(x).player == mine for x in e.engaged_with)]
+        targets = shootable(s, op.player, enemies)
         if not targets:
             return None
         (weapon, p), target = rng.choice(weapons), rng.choice(targets)

@@ -100,6 +100,12 @@ def fight_action(rng: random.Random, s: GameState, op: OperativeState, quick: fl
     )
 
 
+def shootable(s: GameState, player: str, enemies: list[OperativeState]) -> list[OperativeState]:
+    """The enemies a player's operative may shoot: those not within control range of one of the
+    player's operatives (pg 42)."""
+    return [e for e in enemies if not e.engaged_with or not any(s.peek(x).player == player for x in e.engaged_with)]
+
+
 def on_board(s: GameState, op: OperativeState) -> bool:
     """Whether the game is on a layout and the operative has a position: the board decides its moves."""
     return s.layout is not None and op.x is not None
@@ -339,7 +345,7 @@ class Simulator:
             weapons.append((w, p))
         if not weapons:
             return None
-        targets = [e for e in enemies if not e.engaged_with or not any(s.peek(x).player == op.player for x in e.engaged_with)]
+        targets = shootable(s, op.player, enemies)
         if not targets:
             return None
         weapon, profile = rng.choice(weapons)
