@@ -3,7 +3,7 @@ floor and the baselines, and how fast a game is read and a what-if is played.
 
     .venv/bin/python benchmarks/winprob_bench.py [--part quality|speed|all] [--rulesets kt24-preliminary,...]
         [--fit-games 2000] [--score-games 400] [--moments 300] [--continuations 100] [--calibration-games 0] [--runs 5]
-        [--score-seed 4242] [--rows FOLDER]
+        [--score-seed 4242] [--rows FOLDER] [--floors FOLDER]
 
 quality, per ruleset: the model is the ruleset's default ktlog ships (ktlog/data/winprob.json:
 tools/winprob_defaults.py fitted it on a league of 2,000 simulated games, seed 41; --refit fits one
@@ -27,7 +27,12 @@ moment's chance, without the outcomes' noise; the rest of the gap (the outcomes'
 be within two standard errors of 0, and when it is the target is judged on the distance, else on
 the debiased gap. Standard errors are over the sampled moments' games (a ratio estimator by game).
 --rows writes each sampled moment's chances and outcome to FOLDER/RULESET-SEED.jsonl, so that runs
-of other seeds can be pooled (benchmarks/winprob_pool.py).
+of other seeds can be pooled (benchmarks/winprob_pool.py). --floors FOLDER reads each moment's floor
+from such a file of an earlier run of the same seed and size instead of playing its rollouts again
+(most of a run's CPU): the floor is the simulator's, not the model's, so a new model is scored
+against it in minutes. The run checks the moments sampled and their outcomes are the ones saved,
+and plays the first moments' rollouts again (`CHECKED_AGAIN`): a simulator that now plays them
+differently is refused, as the saved floors are no longer its.
 Targets: model <= floor + 0.005 and <= the VP logistic; in turning point 1 the model's margin over
 a coin at least half the floor's; every decile within 5 points.
 
@@ -70,6 +75,8 @@ from ktlog.storage.store import Store
 
 RULESETS_SCORED = ("kt24-preliminary", "kt24-approved", "kt21", "kt24-multiplayer")
 FIT_SEED, SCORE_SEED = 41, 4242
+CHECKED_AGAIN = 3
+"""Moments whose rollouts a run with --floors plays again, to check the saved floors are still the simulator's."""
 KTLOG = str(Path(sys.executable).with_name("ktlog"))
 
 
@@ -202,6 +209,7 @@ def quality(
     calibration_games: int = 0,
     score_seed: int = SCORE_SEED,
     rows_to: Path | None = None,
+    floors_from: Path | None = None,
 ) -> bool:
     t0 = time.process_time()
     reader = Reader(RULESETS[ruleset])
@@ -241,6 +249,7 @@ def quality(
     by_game: dict[int, list] = {}
     for c in sample:
         by_game.setdefault(c[0], []).append(c)
+    saved = saved_floors(floors_from, ruleset, score_seed, continuations, sample) if floors_from else None
     results = []
     t1 = time.process_time()
     for g, picked in by_game.items():
@@ -248,7 +257,14 @@ def quality(
         for seq, _, state in states(scored[g]):
             if seq in wanted:
                 c = wanted[seq]
-                floor = roller.rollout(state, continuations).chances
+                if saved is None or len(results) < CHECKED_AGAIN:
+                    floor = roller.rollout(state, continuations).chances
+                    if saved is not None and floor != saved[g, seq]:
+                        sys.exit(
+                            f"{floors_from}: game {g} seq {seq}'s rollouts now give {floor}, not the saved {saved[g, seq]}: the simulator changed; run without --floors"
+                        )
+                else:
+                    floor = saved[g, seq]
                 vp = softmax(vp_w, [x for x in vp_rows_at(state, reader)])
                 results.append((c, floor, vp))
     floor_cpu = time.process_time() - t1
@@ -275,7 +291,10 @@ def quality(
     made = f"fitted here on {fit_games} games" if refit else f"the shipped default ({model.source})"
     print(f"\n{ruleset}: the model is {made}; the VP logistic fitted on {fit_games} games of seed {FIT_SEED} ({fit_cpu:.0f} s CPU);")
     print(f"  scored on {score_games} games (seed {score_seed}):")
-    print(f"  {len(results)} moments sampled of {len(candidates)}, {continuations} continuations each ({floor_cpu:.0f} s CPU); per player-moment rows:")
+    played = (
+        f"{floor_cpu:.0f} s CPU" if saved is None else f"read from {floors_from}, the first {CHECKED_AGAIN} played again and the same, {floor_cpu:.0f} s CPU"
+    )
+    print(f"  {len(results)} moments sampled of {len(candidates)}, {continuations} continuations each ({played}); per player-moment rows:")
     print(f"  Brier   model {b['model']:.4f}  VP logistic {b['vp']:.4f}  coin {b['coin']:.4f}  floor {b['floor']:.4f} (debiased {floor:.4f})")
     print(
         f"  TP1     model {b1['model']:.4f}  VP logistic {b1['vp']:.4f}  coin {b1['coin']:.4f}  floor {b1['floor']:.4f} (debiased {floor1:.4f}), {len(tp1_rows)} moments"
@@ -342,6 +361,26 @@ def save_rows(path: Path, ruleset: str, score_seed: int, continuations: int, res
     with tempfile.NamedTemporaryFile("w", dir=path.parent, delete=False, suffix=".tmp") as out:
         out.write("\n".join(lines) + "\n")
     os.replace(out.name, path)
+
+
+def saved_floors(folder: Path, ruleset: str, score_seed: int, continuations: int, sample) -> dict[tuple[int, int], list[float]]:
+    """The floors an earlier run (`--rows`) saved for these moments ((game, seq) -> chances); the
+    run refused with a sentence when they are not these moments, outcomes and continuations."""
+    path = folder / f"{ruleset}-{score_seed}.jsonl"
+    try:
+        rows = [json.loads(line) for line in path.read_text().splitlines()]
+        saved = {(r["game"], r["seq"]): r for r in rows}
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        sys.exit(f"{path}: no floors to read ({exc}); run with --rows {folder} first")
+    for g, seq, _, _, won in sample:
+        row = saved.get((g, seq))
+        if row is None or row.get("won") != won or row.get("continuations") != continuations:
+            sys.exit(
+                f"{path}: game {g} seq {seq} is not saved with this outcome and {continuations} continuations: run with the same --score-games, --moments and --continuations"
+            )
+    if len(saved) != len(sample):
+        sys.exit(f"{path}: {len(saved)} moments saved, {len(sample)} sampled: run with the same --moments")
+    return {key: r["floor"] for key, r in saved.items()}
 
 
 def paired_gap(rows: list[tuple[list[float], list[float], list[float], int, int]]) -> tuple[float, float]:
@@ -488,6 +527,7 @@ def main() -> int:
     parser.add_argument("--refit", action="store_true", help="fit the model here instead of scoring the shipped default")
     parser.add_argument("--score-seed", type=int, default=SCORE_SEED, help="the second league's seed")
     parser.add_argument("--rows", type=Path, help="write each sampled moment here as JSON lines, named RULESET-SEED.jsonl (a folder)")
+    parser.add_argument("--floors", type=Path, help="read each sampled moment's floor from an earlier run's --rows folder instead of playing its rollouts")
     args = parser.parse_args()
     met = []
     if args.part in ("quality", "all"):
@@ -502,6 +542,7 @@ def main() -> int:
                 args.calibration_games,
                 args.score_seed,
                 args.rows / f"{r}-{args.score_seed}.jsonl" if args.rows else None,
+                args.floors,
             )
             for r in args.rulesets.split(",")
         ]

@@ -81,3 +81,33 @@ def test_a_line_that_is_not_an_object_is_named_with_its_line(tmp_path):
     assert out.returncode == 2
     assert "kt21-1.jsonl:1: not a row winprob_bench.py --rows writes (it is not a JSON object)" in out.stderr
     assert "Traceback" not in out.stderr
+
+
+def _bench(*args: str) -> subprocess.CompletedProcess:
+    small = ["--part", "quality", "--rulesets", "kt24-preliminary", "--fit-games", "12", "--score-games", "6", "--moments", "5", "--continuations", "4"]
+    return subprocess.run([sys.executable, str(BENCHMARKS / "winprob_bench.py"), *small, *args], capture_output=True, text=True, cwd=BENCHMARKS)
+
+
+@pytest.mark.slow  # four small benchmark runs: 16 s
+def test_a_run_with_the_floors_saved_scores_the_same_moments_against_the_same_floors(tmp_path):
+    """--floors reads an earlier run's floors (the rollouts, most of a run's CPU) instead of playing
+    them again: the same moments, floors and outcomes come out; a floor the simulator would no
+    longer give, or a run of another size, is refused with what to do."""
+    first, again = tmp_path / "first", tmp_path / "again"
+    first.mkdir()
+    again.mkdir()
+    assert "moments sampled" in _bench("--rows", str(first)).stdout
+    out = _bench("--rows", str(again), "--floors", str(first))
+    assert f"read from {first}, the first 3 played again and the same" in out.stdout, out.stderr
+    saved = first / "kt24-preliminary-4242.jsonl"
+    assert (again / "kt24-preliminary-4242.jsonl").read_text() == saved.read_text()
+
+    rows = [json.loads(line) for line in saved.read_text().splitlines()]
+    rows[0]["floor"] = [0.0, 1.0] if rows[0]["floor"] != [0.0, 1.0] else [1.0, 0.0]  # a floor the simulator does not give
+    saved.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    out = _bench("--floors", str(first))
+    assert out.returncode != 0 and "the simulator changed; run without --floors" in out.stderr and "Traceback" not in out.stderr
+    out = _bench("--floors", str(first), "--moments", "4")
+    assert out.returncode != 0 and "run with the same --moments" in out.stderr
+    out = _bench("--floors", str(tmp_path / "none"))
+    assert out.returncode != 0 and "run with --rows" in out.stderr
