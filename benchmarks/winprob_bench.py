@@ -6,7 +6,8 @@ floor and the baselines, and how fast a game is read and a what-if is played.
         [--score-seed 4242] [--rows FOLDER] [--floors FOLDER]
 
 quality, per ruleset: the model is the ruleset's default ktlog ships (ktlog/data/winprob.json:
-tools/winprob_defaults.py fitted it on a league of 2,000 simulated games, seed 41; --refit fits one
+tools/winprob_defaults.py fitted it on a league of simulated games of seed 41, 2,000 or 6,000 as its
+`source` says; --refit fits one
 here on --fit-games games of that seed with the same fitter). A second league of --score-games
 games played with other seeds (4242, or --score-seed) is read as `ktlog analyse GAME --json` reads it
 (`key_moments.analyse`); this script then scores it with its own code (no ktlog scoring):
@@ -213,6 +214,7 @@ def quality(
     floors_from: Path | None = None,
 ) -> bool:
     t0 = time.process_time()
+    kept_floors = read_floors(floors_from, ruleset, score_seed) if floors_from else None
     reader = Reader(RULESETS[ruleset])
     fitted_games = league(ruleset, fit_games, FIT_SEED)
     if refit:
@@ -250,7 +252,7 @@ def quality(
     by_game: dict[int, list] = {}
     for c in sample:
         by_game.setdefault(c[0], []).append(c)
-    saved = saved_floors(floors_from, ruleset, score_seed, continuations, sample) if floors_from else None
+    saved = saved_floors(*kept_floors, continuations, sample) if kept_floors else None
     results = []
     t1 = time.process_time()
     for g, picked in by_game.items():
@@ -364,15 +366,20 @@ def save_rows(path: Path, ruleset: str, score_seed: int, continuations: int, res
     os.replace(out.name, path)
 
 
-def saved_floors(folder: Path, ruleset: str, score_seed: int, continuations: int, sample) -> dict[tuple[int, int], list[float]]:
-    """The floors an earlier run (`--rows`) saved for these moments ((game, seq) -> chances); the
-    run refused with a sentence when they are not these moments, outcomes and continuations."""
+def read_floors(folder: Path, ruleset: str, score_seed: int) -> tuple[Path, dict[tuple[int, int], dict]]:
+    """The moments an earlier run (`--rows`) saved ((game, seq) -> row), read before any game is
+    played; the run refused with a sentence when there are none to read."""
     path = folder / f"{ruleset}-{score_seed}.jsonl"
     try:
         rows = [json.loads(line) for line in path.read_text().splitlines()]
-        saved = {(r["game"], r["seq"]): r for r in rows}
+        return path, {(r["game"], r["seq"]): r for r in rows}
     except (OSError, ValueError, KeyError, TypeError) as exc:
         sys.exit(f"{path}: no floors to read ({exc}); run with --rows {folder} first")
+
+
+def saved_floors(path: Path, saved: dict[tuple[int, int], dict], continuations: int, sample) -> dict[tuple[int, int], list[float]]:
+    """The floors saved for these moments ((game, seq) -> chances); the run refused with a sentence
+    when they are not these moments, outcomes and continuations."""
     for g, seq, _, _, won in sample:
         row = saved.get((g, seq))
         if row is None or row.get("won") != won or row.get("continuations") != continuations:

@@ -84,7 +84,22 @@ def test_a_line_that_is_not_an_object_is_named_with_its_line(tmp_path):
 
 
 def _bench(*args: str) -> subprocess.CompletedProcess:
-    small = ["--part", "quality", "--rulesets", "kt24-preliminary", "--fit-games", "12", "--score-games", "6", "--moments", "5", "--continuations", "4"]
+    small = [
+        "--part",
+        "quality",
+        "--rulesets",
+        "kt24-preliminary",
+        "--fit-games",
+        "12",
+        "--score-games",
+        "6",
+        "--moments",
+        "5",
+        "--continuations",
+        "4",
+        "--calibration-games",
+        "6",
+    ]
     return subprocess.run([sys.executable, str(BENCHMARKS / "winprob_bench.py"), *small, *args], capture_output=True, text=True, cwd=BENCHMARKS)
 
 
