@@ -17,6 +17,7 @@ from math import ceil
 from ...events import EquipmentSelected, Event, GambitPassed, InitiativeDecided, OperativeSetUp, RolledOff, StrategicGambitUsed, TurningPointStarted
 from ...rules.battle import check_gambit_turn
 from ...rules.context import Ctx, handles
+from ...rules.critop import CRIT_OPS
 from ...state import GameState, PlayerState, VPScored
 from ..preliminary.rules import BOARD_AND_CRIT_OP, POSITIONS, PreliminaryOps
 from .events import (
@@ -31,7 +32,7 @@ from .events import (
 )
 
 BY_CRIT_OP = (
-    *(f"{feature}@{crit_op}" for feature in ("firepower", "kill_grade", "markers") for crit_op in ("Secure", "Loot", "Transmission")),
+    *(f"{feature}@{crit_op}" for feature in ("firepower", "kill_grade", "markers") for crit_op in CRIT_OPS.values()),
     *("most_markers@Secure", "most_markers@Transmission", "holds_marker@Loot"),
 )
 """The damage race, the kill grade and the markers held, each also read in the games of each crit op
