@@ -497,8 +497,9 @@ def speed(runs: int) -> bool:
     ok = ratio <= 1.5
     print("\na what-if of one moment: 200 continuations after the move made and 200 from the moment before it (in the process, CPU):")
     for ruleset in ("kt24-preliminary", "kt24-approved", "kt21"):
+        records = speed_game(ruleset)
         for share in (0.25, 0.5, 0.75):
-            records, seq = what_if_moment(ruleset, share)
+            seq = move_at(records, share)
             cpu = []
             for _ in range(max(1, runs // 2)):
                 t = time.process_time()
@@ -518,14 +519,18 @@ MOVES_ASKED = ("Shot", "Fought", "Repositioned", "Dashed", "Charged", "MarkerSec
 """The events a what-if of the speed part is asked about: a player's move."""
 
 
-def what_if_moment(ruleset: str, share: float) -> tuple[list[tuple[int, object]], int]:
-    """The speed part's game of `ruleset` (seed 8) and the first move at `share` of it or after."""
+def speed_game(ruleset: str) -> list[tuple[int, object]]:
+    """The speed part's game of `ruleset` (seed 8), its events by seq."""
     _, game = next(iter(simulate_games(1, 8, ruleset=ruleset)))
-    records = list(enumerate(game.events, 1))
+    return list(enumerate(game.events, 1))
+
+
+def move_at(records: list[tuple[int, object]], share: float) -> int:
+    """The seq of the first move at `share` of the game or after."""
     seq = int(len(records) * share)
     while type(records[seq - 1][1]).__name__ not in MOVES_ASKED:
         seq += 1
-    return records, seq
+    return seq
 
 
 def what_if_instructions(ruleset: str, share: float) -> int | None:
@@ -538,7 +543,8 @@ def what_if_instructions(ruleset: str, share: float) -> int | None:
 
 def what_if_alone(ruleset: str, share: str, play: str) -> None:
     """`what_if_instructions`' child process: the moment found, and its what-if played if `play` is "play"."""
-    records, seq = what_if_moment(ruleset, float(share))
+    records = speed_game(ruleset)
+    seq = move_at(records, float(share))
     if play == "play":
         what_if(records, seq, 200)
 
